@@ -1,0 +1,29 @@
+"""Build script: compiles the Cython kernels (``src/glmnlp/_*.pyx``) so that ``pip install .`` needs no manual step."""
+
+from pathlib import Path
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+COMPILER_DIRECTIVES = {
+    "language_level": "3",
+    "boundscheck": False,
+    "wraparound": False,
+    "cdivision": True,
+    "initializedcheck": False,
+    "embedsignature": True,
+}
+
+extensions = [
+    Extension(
+        f"glmnlp.{path.stem}",
+        [str(path)],
+        include_dirs=[numpy.get_include()],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        extra_compile_args=["-O3"],
+    )
+    for path in sorted(Path("src/glmnlp").glob("_*.pyx"))
+]
+
+setup(ext_modules=cythonize(extensions, compiler_directives=COMPILER_DIRECTIVES))

@@ -1,0 +1,78 @@
+"""The ``glmnlp`` command line: a click group whose subcommands are thin wrappers over library calls.
+
+Each command group lives in its own module under ``glmnlp.cli`` and is registered in
+:data:`COMMAND_MODULES`. Data goes to stdout, progress and messages to stderr; bad input exits with
+status 1 and a ``file:line: reason`` message.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+
+import click
+
+from .. import __version__
+from ..errors import GlmnlpError
+
+# module name -> attribute holding the click command or group
+COMMAND_MODULES: dict[str, str] = {
+    "glmnlp.cli.evalb_cmd": "evalb",
+    "glmnlp.cli.data_cmd": "data",
+}
+
+
+class _Group(click.Group):
+    """Group that reports library errors as one clean line instead of a traceback."""
+
+    def invoke(self, ctx: click.Context):  # type: ignore[override]
+        try:
+            return super().invoke(ctx)
+        except GlmnlpError as exc:
+            click.echo(f"error: {exc}", err=True)
+            ctx.exit(1)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="glmnlp")
+def cli() -> None:
+    """glmnlp: global linear models for syntax (perceptron tagger, incremental beam parser).
+
+    \b
+    Examples:
+      glmnlp evalb gold.trees test.trees
+      glmnlp data --out splits/
+    """
+
+
+for _module, _attr in COMMAND_MODULES.items():
+    try:
+        cli.add_command(getattr(importlib.import_module(_module), _attr))
+    except ModuleNotFoundError as exc:  # a command module not yet present in this build
+        if exc.name != _module:
+            raise
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI in-process; returns the exit status (used by tests and the console script)."""
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="glmnlp", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code or 0)
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        return 1
+    except GlmnlpError as exc:
+        click.echo(f"error: {exc}", err=True)
+        return 1
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,49 @@
+"""Exceptions raised by glmnlp.
+
+The hierarchy, so callers know what to catch::
+
+    GlmnlpError                      every error glmnlp raises on purpose
+    ├── InputError                   bad user data; carries file, line and reason
+    │   ├── TreeSyntaxError          malformed Penn Treebank brackets
+    │   └── FormatError              malformed CoNLL-U / word/TAG / tab-separated input
+    ├── ModelFileError               a model file is missing, corrupt, truncated or foreign
+    └── ConfigError                  an invalid option or hyperparameter
+
+Input errors print as ``file:line: reason`` so that editors and terminals can jump to them.
+"""
+
+from __future__ import annotations
+
+
+class GlmnlpError(Exception):
+    """Base class of every error glmnlp raises on purpose."""
+
+
+class InputError(GlmnlpError):
+    """Bad input data, located by file name and 1-based line number."""
+
+    def __init__(self, reason: str, *, source: str | None = None, line: int | None = None) -> None:
+        self.reason = reason
+        self.source = source if source is not None else "<input>"
+        self.line = line
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.source if self.line is None else f"{self.source}:{self.line}"
+        return f"{where}: {self.reason}"
+
+
+class TreeSyntaxError(InputError):
+    """Malformed bracketed tree (unbalanced, empty, stray text, missing label)."""
+
+
+class FormatError(InputError):
+    """Malformed token-level input (CoNLL-U, word/TAG lines, word<TAB>tag blocks)."""
+
+
+class ModelFileError(GlmnlpError):
+    """A model file that cannot be loaded: missing, corrupt, truncated, wrong version or foreign."""
+
+
+class ConfigError(GlmnlpError):
+    """An invalid configuration value."""

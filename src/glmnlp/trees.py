@@ -1,0 +1,232 @@
+"""Immutable constituency trees and the Penn Treebank bracket format.
+
+A :class:`Tree` is a frozen record: a label, a tuple of children (subtrees or word strings) and an
+optional ``slash`` field used by the flattened selective left-corner transform (a node ``A/B`` is
+``Tree("A", ..., slash="B")``; the category is structured, never spelled inside the label string).
+
+The reader accepts both layouts found in practice:
+
+* ``.mrg`` files: many trees per file, spread over several lines, often wrapped in an unlabelled
+  root ``( (S ...) )``;
+* one tree per line, as written by :func:`to_bracket` and by EVALB-style tooling.
+
+Malformed input raises :class:`~glmnlp.errors.TreeSyntaxError` with the file, the line and the
+reason. Nothing is repaired: an unbalanced bracket, an empty node, text outside any bracket or a
+node mixing words and subtrees is an error, never a flat or truncated tree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import TreeSyntaxError
+
+__all__ = [
+    "Tree",
+    "read_trees",
+    "read_tree_file",
+    "parse_tree",
+    "to_bracket",
+    "to_pretty",
+    "write_trees",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Tree:
+    """A constituent: ``label`` over ``children``; a preterminal has exactly one ``str`` child.
+
+    ``slash`` is set only on the slash categories of the FSLC transform (``A/B``: an ``A`` whose
+    left corner ``B`` has already been built). It is ``None`` for every treebank node.
+    """
+
+    label: str
+    children: tuple[Tree | str, ...]
+    slash: str | None = None
+
+    # -- structure ---------------------------------------------------------------------------
+    @property
+    def is_preterminal(self) -> bool:
+        """True for a POS node: a single word child."""
+        return len(self.children) == 1 and isinstance(self.children[0], str)
+
+    @property
+    def display_label(self) -> str:
+        """The label as printed: ``A/B`` for slash categories, else the plain label."""
+        return self.label if self.slash is None else f"{self.label}/{self.slash}"
+
+    def subtrees(self) -> Iterator[Tree]:
+        """Every node of the tree, pre-order (this node first)."""
+        stack: list[Tree] = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            for child in reversed(node.children):
+                if isinstance(child, Tree):
+                    stack.append(child)
+
+    def leaves(self) -> list[str]:
+        """The words, left to right."""
+        return [node.children[0] for node in self.subtrees() if node.is_preterminal]  # type: ignore[misc]
+
+    def pos(self) -> list[tuple[str, str]]:
+        """``(word, tag)`` pairs, left to right."""
+        return [
+            (node.children[0], node.label)  # type: ignore[misc]
+            for node in self.subtrees()
+            if node.is_preterminal
+        ]
+
+    def tags(self) -> list[str]:
+        """The POS tags, left to right."""
+        return [tag for _, tag in self.pos()]
+
+    def __str__(self) -> str:
+        return to_bracket(self)
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def to_bracket(tree: Tree) -> str:
+    """One-line Penn Treebank brackets: ``(TOP (S (NP (DT the) (NN dog)) ...))``."""
+    parts: list[str] = []
+    _write(tree, parts)
+    return "".join(parts)
+
+
+def _write(tree: Tree, out: list[str]) -> None:
+    out.append("(")
+    out.append(tree.display_label)
+    for child in tree.children:
+        out.append(" ")
+        if isinstance(child, str):
+            out.append(child)
+        else:
+            _write(child, out)
+    out.append(")")
+
+
+def to_pretty(tree: Tree, indent: int = 2) -> str:
+    """Multi-line indented brackets; preterminals stay on one line with their word."""
+    lines: list[str] = []
+
+    def walk(node: Tree, depth: int) -> None:
+        pad = " " * (indent * depth)
+        if node.is_preterminal or not node.children:
+            lines.append(pad + to_bracket(node))
+            return
+        lines.append(f"{pad}({node.display_label}")
+        for child in node.children:
+            if isinstance(child, str):
+                lines.append(" " * (indent * (depth + 1)) + child)
+            else:
+                walk(child, depth + 1)
+        lines[-1] += ")"
+
+    walk(tree, 0)
+    return "\n".join(lines)
+
+
+def write_trees(trees: Iterable[Tree], path: str | Path, *, pretty: bool = False) -> None:
+    """Write trees, one per line (or pretty-printed, blank-line separated), atomically."""
+    from .fileio import atomic_write_text
+
+    sep = "\n\n" if pretty else "\n"
+    text = sep.join(to_pretty(t) if pretty else to_bracket(t) for t in trees)
+    atomic_write_text(path, text + "\n" if text else "")
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"\(|\)|[^\s()]+")
+
+
+def read_trees(text: str, source: str = "<string>") -> Iterator[Tree]:
+    """Parse every tree in ``text`` (any layout); raise :class:`TreeSyntaxError` on bad brackets.
+
+    An unlabelled outermost bracket ``( (S ...) )`` becomes a node with the empty label ``""``;
+    :func:`glmnlp.preprocess.clean_tree` turns it into ``TOP``. An unlabelled bracket anywhere
+    else is an error.
+    """
+    line = 1
+    pos = 0
+    # stack entries: [label, children, line_opened]
+    stack: list[list] = []
+    expect_label = False
+    for match in _TOKEN.finditer(text):
+        start = match.start()
+        line += text.count("\n", pos, start)
+        pos = start
+        tok = match.group()
+        if tok == "(":
+            if expect_label:
+                if len(stack) > 1:
+                    raise TreeSyntaxError("bracket without a label", source=source, line=line)
+                stack[-1][0] = ""
+                expect_label = False
+            if stack and stack[-1][1] and isinstance(stack[-1][1][-1], str):
+                raise TreeSyntaxError(
+                    f"node {stack[-1][0]!r} mixes words and subtrees", source=source, line=line
+                )
+            stack.append([None, [], line])
+            expect_label = True
+        elif tok == ")":
+            if not stack:
+                raise TreeSyntaxError("unbalanced ')' with no open bracket", source=source, line=line)
+            label, children, opened = stack.pop()
+            if expect_label or not children:
+                raise TreeSyntaxError(
+                    "empty bracket" if label is None else f"node {label!r} has no children",
+                    source=source,
+                    line=line,
+                )
+            expect_label = False
+            node = Tree(label, tuple(children))
+            if stack:
+                stack[-1][1].append(node)
+            else:
+                yield node
+        else:
+            if not stack:
+                raise TreeSyntaxError(f"text {tok!r} outside any bracket", source=source, line=line)
+            if expect_label:
+                stack[-1][0] = tok
+                expect_label = False
+                continue
+            siblings = stack[-1][1]
+            if siblings:
+                kind = "a second word" if isinstance(siblings[-1], str) else "a word after subtrees"
+                raise TreeSyntaxError(
+                    f"node {stack[-1][0]!r} has {kind} ({tok!r})", source=source, line=line
+                )
+            if stack[-1][0] == "":
+                raise TreeSyntaxError(f"word {tok!r} under an unlabelled bracket", source=source, line=line)
+            siblings.append(tok)
+    if stack:
+        raise TreeSyntaxError(
+            f"unbalanced '(' : {len(stack)} bracket(s) still open at end of input",
+            source=source,
+            line=stack[-1][2],
+        )
+
+
+def parse_tree(text: str, source: str = "<string>") -> Tree:
+    """Parse exactly one tree."""
+    trees = list(read_trees(text, source))
+    if len(trees) != 1:
+        raise TreeSyntaxError(f"expected one tree, found {len(trees)}", source=source, line=1)
+    return trees[0]
+
+
+def read_tree_file(path: str | Path) -> list[Tree]:
+    """Read every tree of a file (``.mrg`` layout or one tree per line)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise TreeSyntaxError(f"not UTF-8 text ({exc.reason})", source=str(path), line=None) from None
+    return list(read_trees(text, str(path)))

@@ -1,0 +1,63 @@
+"""Tree reader/writer: round trips on the bundled sample, typed errors on malformed brackets."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pytest
+
+from glmnlp.errors import TreeSyntaxError
+from glmnlp.trees import Tree, parse_tree, read_tree_file, read_trees, to_bracket, to_pretty
+
+
+def _sample_files():
+    folder = resources.files("glmnlp") / "data" / "ptb_sample"
+    return sorted(p for p in folder.iterdir() if p.name.endswith(".mrg"))
+
+
+def test_trees_sample_round_trip_every_tree():
+    """read -> write -> read is the identity on all 3,914 trees of the bundled sample, both layouts."""
+    count = 0
+    for path in _sample_files():
+        for tree in read_tree_file(path):
+            assert parse_tree(to_bracket(tree)) == tree
+            assert parse_tree(to_pretty(tree)) == tree
+            count += 1
+    assert count == 3914
+
+
+def test_trees_mrg_root_is_unlabelled():
+    """The .mrg wrapper bracket '( (S ...) )' is read as an empty-label root, not dropped."""
+    tree = parse_tree("( (S (NP (DT the) (NN dog)) (VP (VBD barked))) )")
+    assert tree.label == "" and tree.children[0].label == "S"
+    assert tree.leaves() == ["the", "dog", "barked"]
+    assert tree.pos() == [("the", "DT"), ("dog", "NN"), ("barked", "VBD")]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "fragment"),
+    [
+        ("(S (NP (DT the)\n(NN dog)", 1, "unbalanced '('"),
+        ("(S (NP x))\n)", 2, "unbalanced ')'"),
+        ("(S ()\n)", 1, "empty bracket"),
+        ("(S (NN x))\nstray", 2, "outside any bracket"),
+        ("(S (NN x y))", 1, "second word"),
+        ("(S (NP (NN x)) y)", 1, "word after subtrees"),
+        ("(S\n\n(NN))", 3, "has no children"),
+        ("(S ((NN x)))", 1, "without a label"),
+    ],
+)
+def test_trees_malformed_raise_typed_error_with_line(text, line, fragment):
+    """Each malformed input raises TreeSyntaxError naming the right line and reason."""
+    with pytest.raises(TreeSyntaxError) as info:
+        list(read_trees(text, "f.mrg"))
+    assert info.value.line == line
+    assert fragment in info.value.reason
+    assert str(info.value).startswith(f"f.mrg:{line}: ")
+
+
+def test_trees_slash_label_is_structured():
+    """A slash category prints as A/B but keeps label and slash apart."""
+    node = Tree("NP", (Tree("PP", (Tree("IN", ("of",)),)),), slash="NP")
+    assert node.label == "NP" and node.slash == "NP"
+    assert to_bracket(node) == "(NP/NP (PP (IN of)))"
