@@ -1,0 +1,112 @@
+"""Standard treebank preprocessing for parsing: empty elements, function tags, a unary ``TOP`` root.
+
+Collins & Roark (2004) train and evaluate on Penn Treebank trees prepared the way Roark's parser
+prepares them (SPEC section e, "Other preprocessing", and the implementation checklist item 1):
+empty nodes and function tags removed and the root normalised to a unary ``TOP``. The parser's
+grammar (chains and triples, SPEC d.2) is read off these cleaned trees, and EVALB compares cleaned
+gold trees with parser output, so the cleaning must be exact and reproducible.
+
+:func:`clean_tree` does exactly the following, and nothing more:
+
+1. **Empty elements.** Every preterminal labelled ``-NONE-`` (traces ``*T*-1``, null complementisers
+   ``0``, ``*U*``, ``*PRO*``-style ``*``, ``*EXP*``, ``*ICH*``, ``*RNR*``, ``*?*``, ...) is removed.
+   A constituent whose children all disappear is removed too, recursively (``(NP-SBJ (-NONE- *))``
+   vanishes; so does ``(SBAR (-NONE- 0) (S (-NONE- *T*-1)))``).
+2. **Function tags and co-indices.** A phrase or POS label keeps only its category: everything from
+   the first ``-`` or ``=`` after the first character is dropped (``NP-SBJ-1`` -> ``NP``,
+   ``PP-LOC=2`` -> ``PP``, ``NP-SBJ=1-3`` -> ``NP``, ``ADVP-LOC-PRD-TPC-1`` -> ``ADVP``).
+   Bracket-like labels spelled entirely between dashes (``-NONE-``, ``-LRB-``, ``-RRB-``,
+   ``-LCB-``, ``-RCB-``) are kept intact.
+3. **Alternative labels** [R]. An annotator's disjunction ``A|B`` (the sample has one:
+   ``ADVP|PRT`` in wsj_0118) resolves to its *first* alternative, ``A``. This is the deterministic,
+   order-preserving choice; the dev/test gold files contain no disjunction, so they do not decide
+   it, and EVALB's COLLINS.prm treats ADVP and PRT as equal anyway.
+4. **Root.** The ``.mrg`` wrapper bracket ``( (S ...) )`` (read with the empty label ``""``) is
+   relabelled ``TOP``; a tree already rooted in ``TOP`` keeps its root; any other root ``X`` is
+   wrapped as ``(TOP X)``. The result always has a unary ``TOP`` root (SPEC d.2: S-dagger = TOP).
+
+Deliberately *not* done (the reference gold files ``tests/data/evalb/sample_{dev,test}.gold`` keep
+them, and :func:`clean_tree` must reproduce those files byte for byte): unary chains of the same
+label left behind by step 1 (``(NP (NP (NNS investors)))`` stays as it is; SPEC e's unary collapse
+belongs to the FSLC transform, not here), Roark's punctuation raising and quote removal (SPEC e,
+their use in 2004 is [U]), and any change to words (``Conn.based``, ``-LRB-`` tokens stay verbatim).
+
+Bad input is never repaired: a root bracket with several children, or a tree that is empty once its
+empty elements are gone, raises :class:`~glmnlp.errors.InputError`.
+"""
+
+from __future__ import annotations
+
+from .errors import InputError
+from .trees import Tree
+
+__all__ = ["NONE_TAG", "TOP", "clean_label", "clean_tree", "strip_empty", "tagged_words"]
+
+NONE_TAG = "-NONE-"
+TOP = "TOP"
+
+
+def clean_label(label: str) -> str:
+    """The bare category of a treebank label (rules 2 and 3 of the module docstring)."""
+    if len(label) > 2 and label[0] == "-" and label[-1] == "-" and label[1:-1].isalpha():
+        return label  # -NONE-, -LRB-, -RRB-, -LCB-, -RCB-
+    label = label.split("|", 1)[0]
+    for i in range(1, len(label)):
+        if label[i] in "-=":
+            return label[:i]
+    return label
+
+
+def strip_empty(tree: Tree) -> Tree | None:
+    """``tree`` without ``-NONE-`` preterminals and the constituents they leave empty (labels kept).
+
+    Returns ``None`` when nothing is left.
+    """
+    if tree.is_preterminal:
+        return None if tree.label == NONE_TAG else tree
+    kept: list[Tree | str] = []
+    changed = False
+    for child in tree.children:
+        if isinstance(child, str):  # not produced by the reader; kept for hand-built trees
+            kept.append(child)
+            continue
+        new = strip_empty(child)
+        if new is not child:
+            changed = True
+        if new is not None:
+            kept.append(new)
+    if not kept:
+        return None
+    return Tree(tree.label, tuple(kept), tree.slash) if changed else tree
+
+
+def _relabel(tree: Tree) -> Tree:
+    children = tuple(c if isinstance(c, str) else _relabel(c) for c in tree.children)
+    return Tree(clean_label(tree.label), children, tree.slash)
+
+
+def clean_tree(tree: Tree) -> Tree:
+    """The parsing-ready version of a treebank tree: no empty elements or function tags, unary TOP root.
+
+    See the module docstring for the exact rules. Raises :class:`InputError` if the root bracket has
+    several children or if nothing but empty elements is left.
+    """
+    stripped = strip_empty(tree)
+    if stripped is None:
+        raise InputError(f"tree {tree.label!r} contains only empty (-NONE-) elements")
+    if tree.label in ("", TOP):
+        if len(stripped.children) != 1:
+            raise InputError(
+                f"root bracket {tree.label or '( ... )'!r} has {len(stripped.children)} children; "
+                "expected exactly one"
+            )
+        child = stripped.children[0]
+        body = child if isinstance(child, str) else _relabel(child)
+        return Tree(TOP, (body,))
+    return Tree(TOP, (_relabel(stripped),))
+
+
+def tagged_words(tree: Tree) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Words and POS tags of ``tree``, left to right, with ``-NONE-`` leaves left out."""
+    pairs = [(word, tag) for word, tag in tree.pos() if tag != NONE_TAG]
+    return tuple(w for w, _ in pairs), tuple(t for _, t in pairs)
