@@ -26,4 +26,4 @@ extensions = [
     for path in sorted(Path("src/glmnlp").glob("_*.pyx"))
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=COMPILER_DIRECTIVES))
+setup(ext_modules=cythonize(extensions, compiler_directives=COMPILER_DIRECTIVES, include_path=["src"]))
