@@ -1,0 +1,425 @@
+"""Token-level corpora: tagged (or untagged) sentences and the file formats they come in.
+
+The tagger (Collins 2002, SPEC g) and the parser's tagged input (C&R 2004 footnote 3, SPEC c) work
+on sentences of words with one POS tag each. :class:`TaggedSentence` is that record, and this
+module reads and writes the formats such data is found in:
+
+* **CoNLL-U** (Universal Dependencies v2): ten tab-separated fields per word line, ``#`` comment
+  lines before the words, a blank line after each sentence. :func:`read_conllu` takes FORM and the
+  XPOS (default; PTB tags in UD English EWT) or UPOS column. Multiword-token range lines (``3-4``)
+  and empty nodes (``8.1``) are not syntactic words and are skipped, as the UD format defines; the
+  word IDs must run 1, 2, 3, ... in each sentence.
+* **word/TAG**: one sentence per line, whitespace-separated tokens ``word/TAG`` split on the *last*
+  separator (so ``1/2/CD`` is the word ``1/2`` with tag ``CD``).
+* **tab**: ``word<TAB>tag`` lines, a blank line between sentences.
+* **tokens**: one pre-tokenised sentence per line, whitespace-separated, no tags (``tags=None``).
+* **trees**: bracketed trees (``.mrg`` layout or one per line); words and tags come from the
+  preterminals, with the ``-NONE-`` empty elements left out (:func:`glmnlp.preprocess.tagged_words`).
+
+Choices [R]:
+
+* Nothing is repaired: a wrong field count, an empty word or tag, a token without ``/TAG``, a ``_``
+  in the requested tag column, a comment line after a sentence's words or a bad word ID raises
+  :class:`~glmnlp.errors.FormatError` with the file, the 1-based line and the reason.
+* Blank lines carry no sentence: in the line-per-sentence formats (word/TAG, tokens) a blank line
+  is skipped, and runs of blank lines between tab or CoNLL-U blocks count as one separator. A
+  missing blank line after the last CoNLL-U/tab sentence is accepted (end of file ends it).
+* A leading UTF-8 byte-order mark is ignored; any other undecodable byte is an error.
+* :func:`read_tagged` with ``fmt="auto"`` decides by file suffix (``.conllu``/``.conll``,
+  ``.mrg``/``.tree``/``.trees``), then by the first non-blank line: ``#`` or ten tab fields ->
+  CoNLL-U, ``(`` -> trees, two tab fields -> tab, every token containing ``/`` -> word/TAG.
+  Anything else is an error naming the line, never a guess.
+* The writers refuse what their format could not read back (a word with whitespace in word/TAG, a
+  tag containing the separator, a missing tag in word/TAG) rather than writing a lossy file.
+  :func:`write_conllu` writes ``_`` in every column but ID, FORM and XPOS (and ``_`` as XPOS when
+  a sentence has no tags).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, TextIO
+
+from .errors import FormatError
+
+__all__ = [
+    "TaggedSentence",
+    "read_conllu",
+    "read_word_tag",
+    "read_tab",
+    "read_tokens",
+    "read_tagged",
+    "write_word_tag",
+    "write_conllu",
+    "write_tab",
+    "detect_format",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class TaggedSentence:
+    """A sentence of words with one tag per word, or ``tags=None`` for untagged input."""
+
+    words: tuple[str, ...]
+    tags: tuple[str, ...] | None  # None when the input has no tags
+
+    def __post_init__(self) -> None:
+        if self.tags is not None and len(self.tags) != len(self.words):
+            raise ValueError(f"{len(self.words)} words but {len(self.tags)} tags")
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+
+Source = str | Path | TextIO
+Format = Literal["auto", "conllu", "word_tag", "tab", "trees"]
+
+
+# -- input plumbing --------------------------------------------------------------------------
+
+
+def _load(source: Source) -> tuple[str, str]:
+    """``(name, text)`` of a path or an open text stream."""
+    if isinstance(source, (str, Path)):
+        name = str(source)
+        try:
+            data = Path(source).read_bytes()
+        except OSError as exc:
+            raise FormatError(f"cannot read file: {exc.strerror or exc}", source=name) from None
+        try:
+            return name, data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise FormatError(f"not UTF-8 text ({exc.reason})", source=name, line=line) from None
+    name = str(getattr(source, "name", "<stream>"))
+    text = source.read()
+    if not isinstance(text, str):
+        raise TypeError(f"expected a text stream, got {type(source).__name__} yielding {type(text).__name__}")
+    return name, text.removeprefix("\ufeff")
+
+
+def _lines(text: str) -> list[str]:
+    """Lines without their terminators (``\\n``, ``\\r\\n``)."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+# -- CoNLL-U ---------------------------------------------------------------------------------
+
+_WORD_ID = re.compile(r"[1-9][0-9]*\Z")
+_RANGE_ID = re.compile(r"([1-9][0-9]*)-([1-9][0-9]*)\Z")
+_EMPTY_ID = re.compile(r"(0|[1-9][0-9]*)\.[1-9][0-9]*\Z")
+_COLUMN_INDEX = {"upos": 3, "xpos": 4}
+
+
+def read_conllu(path: Source, column: Literal["xpos", "upos"] = "xpos") -> list[TaggedSentence]:
+    """Sentences of a CoNLL-U file: FORM and the ``column`` tag of every syntactic word."""
+    if column not in _COLUMN_INDEX:
+        raise ValueError(f"column must be 'xpos' or 'upos', not {column!r}")
+    name, text = _load(path)
+    return _parse_conllu(_lines(text), name, _COLUMN_INDEX[column], column.upper())
+
+
+def _parse_conllu(lines: Sequence[str], name: str, col: int, col_name: str) -> list[TaggedSentence]:
+    sentences: list[TaggedSentence] = []
+    words: list[str] = []
+    tags: list[str] = []
+    in_sentence = False  # saw a comment or a word line since the last blank line
+    start_line = 0
+
+    def close(lineno: int) -> None:
+        if not words:
+            raise FormatError("sentence has comment lines but no word lines", source=name, line=lineno)
+        sentences.append(TaggedSentence(tuple(words), tuple(tags)))
+        words.clear()
+        tags.clear()
+
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            if in_sentence:
+                close(start_line)
+                in_sentence = False
+            continue
+        if not in_sentence:
+            in_sentence = True
+            start_line = lineno
+        if line.startswith("#"):
+            if words:
+                raise FormatError("comment line after the word lines of a sentence", source=name, line=lineno)
+            continue
+        fields = line.split("\t")
+        if len(fields) != 10:
+            raise FormatError(f"expected 10 tab-separated fields, found {len(fields)}", source=name, line=lineno)
+        ident = fields[0]
+        if _WORD_ID.match(ident):
+            if int(ident) != len(words) + 1:
+                raise FormatError(
+                    f"word ID {ident} out of sequence (expected {len(words) + 1})", source=name, line=lineno
+                )
+            form, tag = fields[1], fields[col]
+            if not form:
+                raise FormatError("empty FORM field", source=name, line=lineno)
+            if not tag:
+                raise FormatError(f"empty {col_name} field", source=name, line=lineno)
+            if tag == "_":
+                raise FormatError(f"word {form!r} has no {col_name} tag ('_')", source=name, line=lineno)
+            words.append(form)
+            tags.append(tag)
+            continue
+        match = _RANGE_ID.match(ident)
+        if match:
+            first, last = int(match.group(1)), int(match.group(2))
+            if first >= last:
+                raise FormatError(f"multiword-token range {ident} is empty or reversed", source=name, line=lineno)
+            if first != len(words) + 1:
+                raise FormatError(
+                    f"multiword-token range {ident} does not start at the next word ({len(words) + 1})",
+                    source=name,
+                    line=lineno,
+                )
+            continue  # a surface token; its syntactic words follow on their own lines
+        if _EMPTY_ID.match(ident):
+            continue  # an empty node of the enhanced graph: not a word of the sentence
+        raise FormatError(f"bad word ID {ident!r}", source=name, line=lineno)
+    if in_sentence:
+        close(start_line)
+    return sentences
+
+
+# -- word/TAG, tab, tokens -------------------------------------------------------------------
+
+
+def read_word_tag(path: Source, sep: str = "/") -> list[TaggedSentence]:
+    """One sentence per line of ``word/TAG`` tokens, each split on its last ``sep``."""
+    if not sep or any(ch.isspace() for ch in sep):
+        raise ValueError(f"separator must be non-empty and contain no whitespace, not {sep!r}")
+    name, text = _load(path)
+    return _parse_word_tag(_lines(text), name, sep)
+
+
+def _parse_word_tag(lines: Sequence[str], name: str, sep: str) -> list[TaggedSentence]:
+    sentences: list[TaggedSentence] = []
+    for lineno, line in enumerate(lines, 1):
+        tokens = line.split()
+        if not tokens:
+            continue
+        words: list[str] = []
+        tags: list[str] = []
+        for token in tokens:
+            word, found, tag = token.rpartition(sep)
+            if not found:
+                raise FormatError(f"token {token!r} has no {sep}TAG", source=name, line=lineno)
+            if not word:
+                raise FormatError(f"token {token!r} has an empty word", source=name, line=lineno)
+            if not tag:
+                raise FormatError(f"token {token!r} has an empty tag", source=name, line=lineno)
+            words.append(word)
+            tags.append(tag)
+        sentences.append(TaggedSentence(tuple(words), tuple(tags)))
+    return sentences
+
+
+def read_tab(path: Source) -> list[TaggedSentence]:
+    """``word<TAB>tag`` lines, a blank line after each sentence."""
+    name, text = _load(path)
+    return _parse_tab(_lines(text), name)
+
+
+def _parse_tab(lines: Sequence[str], name: str) -> list[TaggedSentence]:
+    sentences: list[TaggedSentence] = []
+    words: list[str] = []
+    tags: list[str] = []
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            if words:
+                sentences.append(TaggedSentence(tuple(words), tuple(tags)))
+                words, tags = [], []
+            continue
+        fields = line.split("\t")
+        if len(fields) != 2:
+            raise FormatError(
+                f"expected 2 tab-separated fields (word, tag), found {len(fields)}", source=name, line=lineno
+            )
+        word, tag = fields
+        if not word.strip():
+            raise FormatError("empty word", source=name, line=lineno)
+        if not tag.strip():
+            raise FormatError(f"word {word!r} has an empty tag", source=name, line=lineno)
+        if any(ch.isspace() for ch in word) or any(ch.isspace() for ch in tag):
+            raise FormatError(f"word or tag contains whitespace ({line!r})", source=name, line=lineno)
+        words.append(word)
+        tags.append(tag)
+    if words:
+        sentences.append(TaggedSentence(tuple(words), tuple(tags)))
+    return sentences
+
+
+def read_tokens(path_or_lines: Source | Iterable[str]) -> list[TaggedSentence]:
+    """One pre-tokenised sentence per line (whitespace-separated); blank lines are skipped; ``tags=None``."""
+    if isinstance(path_or_lines, (str, Path)) or hasattr(path_or_lines, "read"):
+        _, text = _load(path_or_lines)  # type: ignore[arg-type]
+        lines: Iterable[str] = _lines(text)
+    else:
+        lines = path_or_lines
+    sentences = []
+    for line in lines:
+        tokens = line.split()
+        if tokens:
+            sentences.append(TaggedSentence(tuple(tokens), None))
+    return sentences
+
+
+# -- trees -----------------------------------------------------------------------------------
+
+
+def _parse_trees(text: str, name: str) -> list[TaggedSentence]:
+    from .preprocess import tagged_words
+    from .trees import read_trees
+
+    sentences = []
+    for index, tree in enumerate(read_trees(text, name), 1):
+        words, tags = tagged_words(tree)
+        if not words:
+            raise FormatError(f"tree {index} has no words besides empty elements", source=name)
+        sentences.append(TaggedSentence(words, tags))
+    return sentences
+
+
+# -- format detection ------------------------------------------------------------------------
+
+_SUFFIXES: dict[str, Format] = {
+    ".conllu": "conllu",
+    ".conll": "conllu",
+    ".mrg": "trees",
+    ".tree": "trees",
+    ".trees": "trees",
+}
+
+
+def detect_format(lines: Sequence[str], name: str = "<input>") -> Format:
+    """The format of ``lines`` judged from the first non-blank line (see the module docstring)."""
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        stripped = line.lstrip()
+        if stripped.startswith("#"):
+            return "conllu"
+        if stripped.startswith("("):
+            return "trees"
+        n_fields = len(line.split("\t"))
+        if n_fields == 10:
+            return "conllu"
+        if n_fields == 2:
+            return "tab"
+        if all("/" in token for token in line.split()):
+            return "word_tag"
+        raise FormatError(
+            "cannot tell the format (not CoNLL-U, word<TAB>tag, word/TAG or trees); pass it explicitly",
+            source=name,
+            line=lineno,
+        )
+    raise FormatError("cannot tell the format of an empty input", source=name, line=None)
+
+
+def read_tagged(path: Source, fmt: Format = "auto") -> list[TaggedSentence]:
+    """Tagged sentences from any supported format; ``"auto"`` sniffs it (module docstring)."""
+    if fmt not in ("auto", "conllu", "word_tag", "tab", "trees"):
+        raise ValueError(f"unknown format {fmt!r}")
+    name, text = _load(path)
+    if fmt == "auto" and isinstance(path, (str, Path)):
+        fmt = _SUFFIXES.get(Path(path).suffix.lower(), "auto")
+    if fmt == "trees":
+        return _parse_trees(text, name)
+    lines = _lines(text)
+    if fmt == "auto":
+        fmt = detect_format(lines, name)
+        if fmt == "trees":
+            return _parse_trees(text, name)
+    if fmt == "conllu":
+        return _parse_conllu(lines, name, _COLUMN_INDEX["xpos"], "XPOS")
+    if fmt == "tab":
+        return _parse_tab(lines, name)
+    return _parse_word_tag(lines, name, "/")
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def _check_token(value: str, what: str, index: int, position: int, sep: str = "") -> None:
+    """Refuse an empty token, one with whitespace, or (for tags) one containing ``sep``."""
+    if not value:
+        reason = "is empty"
+    elif any(ch.isspace() for ch in value):
+        reason = "contains whitespace"
+    elif sep and sep in value:
+        reason = f"contains the separator {sep!r}"
+    else:
+        return
+    raise FormatError(f"{what} {position + 1} ({value!r}) {reason}", source="<output>", line=index)
+
+
+def write_word_tag(sentences: Iterable[TaggedSentence], sep: str = "/") -> str:
+    """``word/TAG`` lines, one per sentence (the inverse of :func:`read_word_tag`).
+
+    Raises :class:`FormatError` (``line`` = 1-based sentence number) for an untagged sentence, a word
+    with whitespace, or a tag that is empty, has whitespace or contains ``sep``.
+    """
+    out = []
+    for index, sentence in enumerate(sentences, 1):
+        if sentence.tags is None:
+            raise FormatError("sentence has no tags", source="<output>", line=index)
+        if not sentence.words:
+            raise FormatError("sentence has no words", source="<output>", line=index)
+        tokens = []
+        for position, (word, tag) in enumerate(zip(sentence.words, sentence.tags)):
+            _check_token(word, "word", index, position)
+            _check_token(tag, "tag", index, position, sep)
+            tokens.append(f"{word}{sep}{tag}")
+        out.append(" ".join(tokens) + "\n")
+    return "".join(out)
+
+
+def write_tab(sentences: Iterable[TaggedSentence]) -> str:
+    """``word<TAB>tag`` lines with a blank line after each sentence (the inverse of :func:`read_tab`)."""
+    out = []
+    for index, sentence in enumerate(sentences, 1):
+        if sentence.tags is None:
+            raise FormatError("sentence has no tags", source="<output>", line=index)
+        if not sentence.words:
+            raise FormatError("sentence has no words", source="<output>", line=index)
+        for position, (word, tag) in enumerate(zip(sentence.words, sentence.tags)):
+            _check_token(word, "word", index, position)
+            _check_token(tag, "tag", index, position)
+            out.append(f"{word}\t{tag}\n")
+        out.append("\n")
+    return "".join(out)
+
+
+def write_conllu(sentences: Iterable[TaggedSentence]) -> str:
+    """Minimal CoNLL-U: ID, FORM and XPOS filled, ``_`` elsewhere, a blank line after each sentence.
+
+    Raises :class:`FormatError` (``line`` = 1-based sentence number) for an empty sentence, a word
+    or tag containing whitespace, an empty word or tag, or the tag ``_`` (which means "no tag").
+    """
+    buffer = io.StringIO()
+    for index, sentence in enumerate(sentences, 1):
+        if not sentence.words:
+            raise FormatError("sentence has no words", source="<output>", line=index)
+        tags = sentence.tags if sentence.tags is not None else ("_",) * len(sentence.words)
+        for position, (word, tag) in enumerate(zip(sentence.words, tags)):
+            _check_token(word, "word", index, position)
+            if sentence.tags is not None:
+                _check_token(tag, "tag", index, position)
+                if tag == "_":
+                    raise FormatError(
+                        f"tag {position + 1} is '_', which CoNLL-U reads as no tag", source="<output>", line=index
+                    )
+            buffer.write(f"{position + 1}\t{word}\t_\t_\t{tag}\t_\t_\t_\t_\t_\n")
+        buffer.write("\n")
+    return buffer.getvalue()
