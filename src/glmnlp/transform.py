@@ -1,0 +1,203 @@
+"""The flattened selective left-corner transform (FSLC) and its exact inverse.
+
+Collins & Roark (2004, section 3.1) read the parser's grammar (left-child chains and triples,
+SPEC d.2) off trees transformed with the selective left-corner transform of Johnson & Roark (2000)
+in the flattened form of Roark (2001). Left recursion makes left-child chains unbounded
+(NP -> NP PP -> NP PP PP ...); the transform turns every left spine of selected productions into a
+flat node, so the first word of an NP with any number of PPs has one short chain. Parser output is
+de-transformed before evaluation. SPEC section e gives the definition and worked examples; this
+module reproduces them exactly (tests/test_transform.py).
+
+The transform, for a selected set P of (parent, left-child) category pairs::
+
+    (A_0 (A_1 ... (A_m alpha) beta_m ...) beta_1)   with every (A_{r-1}, A_r) in P
+    ->  (A_m alpha (A_{m-1}/A_m beta_m) ... (A_0/A_1 beta_1))
+
+A slash category ``A/B`` is ``Tree("A", ..., slash="B")``: an ``A`` whose left corner ``B`` has
+already been built. It is a structured field, never a delimiter inside the label string. Slash
+nodes only ever appear as the final children of a flattened node, so the inverse is local: for a
+node with children ``c_1..c_m, S_1..S_r`` (the ``S_i`` slash nodes), start from
+``cur = (label c_1..c_m)`` and fold ``cur = (X cur beta)`` for each ``S_i = X/Y`` in order,
+checking ``Y == label(cur)``.
+
+Choices (SPEC e marks the definition [V-code]; the points below are ours, [R]):
+
+* **Unary self-loops are collapsed first.** ``(A (A ...))`` becomes ``(A ...)`` everywhere, bottom
+  up, before the transform (:func:`collapse_unary_loops`). It is the transform's one documented
+  loss: ``fslc_detransform(fslc_transform(t)) == collapse_unary_loops(t)`` for every tree ``t``.
+  A unary ``A -> B`` with ``A != B`` is never transformed (its slash node would be empty).
+* **Only phrasal left children are flattened.** A production whose left child is a preterminal
+  (a POS node) is left alone even if the pair is selected: flattening would put a word beside
+  subtrees. Treebank POS tags and phrase labels are disjoint, so this never fires on real data.
+* **Selection looks at the left child after its own transform.** The transform runs bottom up and
+  tests ``(label(N), label(T(c_1)))``. For pure left recursion (all pairs ``(A, A)``) labels never
+  change, so this is the same as SPEC e's top-down spine. With extra pairs it matters: ``S ->
+  SINV ...`` where the SINV becomes an ``S`` after its own (SINV, S) flattening is then flattened
+  too (into ``S ... (SINV/S ...) (S/SINV ...)``), so the transformed tree never contains a selected
+  pair as parent and phrasal left child (:func:`selected_left_recursions` is empty).
+* **Default configuration: left recursion only** (``FslcConfig()``, C&R's ``-p``). Adding Roark's
+  (SINV, S) pair was measured on the bundled sample (``glmnlp grammar table1``): it changes the
+  Table 1 figures only marginally (see docs in :mod:`glmnlp.grammar`), so the default follows the
+  paper, which applies the transform to left-recursive productions only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .errors import GlmnlpError
+from .trees import Tree
+
+__all__ = [
+    "FslcConfig",
+    "TransformError",
+    "collapse_unary_loops",
+    "fslc_detransform",
+    "fslc_transform",
+    "selected_left_recursions",
+]
+
+
+class TransformError(GlmnlpError):
+    """A tree that cannot be transformed or de-transformed (misplaced or mismatched slash node)."""
+
+
+@dataclass(frozen=True)
+class FslcConfig:
+    """Which (parent, left-child) pairs the FSLC transform flattens.
+
+    ``left_recursion`` selects every pair ``(A, A)`` (C&R 2004: "only applied to left-recursive
+    productions"); ``extra_pairs`` adds further pairs by label, e.g. ``(("SINV", "S"),)`` as in
+    Roark's standard model (``tdptrain -s "(SINV(S"``).
+    """
+
+    left_recursion: bool = True
+    extra_pairs: tuple[tuple[str, str], ...] = ()
+
+    def selects(self, parent: str, left_child: str) -> bool:
+        """True when a production ``parent -> left_child ...`` is flattened."""
+        if self.left_recursion and parent == left_child:
+            return True
+        return (parent, left_child) in self.extra_pairs
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dict (for model headers)."""
+        return {
+            "left_recursion": self.left_recursion,
+            "extra_pairs": [list(p) for p in self.extra_pairs],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> FslcConfig:
+        """Inverse of :meth:`to_json`."""
+        pairs = data.get("extra_pairs", [])
+        if not isinstance(pairs, list) or not all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in pairs
+        ):
+            raise GlmnlpError(f"bad FSLC extra_pairs {pairs!r}: expected a list of [parent, child]")
+        return cls(bool(data.get("left_recursion", True)), tuple((p[0], p[1]) for p in pairs))
+
+
+def collapse_unary_loops(tree: Tree) -> Tree:
+    """``tree`` with every unary self-loop ``(A (A ...))`` reduced to ``(A ...)`` (bottom up)."""
+    if tree.is_preterminal:
+        return tree
+    children = tuple(c if isinstance(c, str) else collapse_unary_loops(c) for c in tree.children)
+    if len(children) == 1:
+        only = children[0]
+        if isinstance(only, Tree) and only.label == tree.label and only.slash == tree.slash:
+            return only
+    if all(a is b for a, b in zip(children, tree.children)):
+        return tree
+    return Tree(tree.label, children, tree.slash)
+
+
+def fslc_transform(tree: Tree, config: FslcConfig = FslcConfig()) -> Tree:
+    """The FSLC-transformed ``tree`` (SPEC e); unary self-loops are collapsed first.
+
+    Raises :class:`TransformError` if ``tree`` already contains slash categories.
+    """
+    return _transform(collapse_unary_loops(tree), config)
+
+
+def _transform(node: Tree, config: FslcConfig) -> Tree:
+    if node.slash is not None:
+        raise TransformError(f"cannot transform a tree that already has slash category {node.display_label!r}")
+    if node.is_preterminal:
+        return node
+    children = [c if isinstance(c, str) else _transform(c, config) for c in node.children]
+    first = children[0]
+    original_first = node.children[0]
+    if (
+        len(children) >= 2
+        and isinstance(first, Tree)
+        and isinstance(original_first, Tree)
+        and not first.is_preterminal
+        and config.selects(node.label, first.label)
+    ):
+        rest = Tree(node.label, tuple(children[1:]), slash=original_first.label)
+        return Tree(first.label, first.children + (rest,))
+    return Tree(node.label, tuple(children))
+
+
+def fslc_detransform(tree: Tree) -> Tree:
+    """The inverse of :func:`fslc_transform`: every slash node folded back (SPEC e, "Inverse").
+
+    Raises :class:`TransformError` for a slash node that is not among the final children of its
+    parent, a node made only of slash children, a slash ``X/Y`` whose ``Y`` does not match the
+    constituent it completes, or a slash category at the root.
+    """
+    if tree.slash is not None:
+        raise TransformError(f"slash category {tree.display_label!r} at the root of a tree")
+    return _detransform(tree)
+
+
+def _detransform(node: Tree) -> Tree:
+    if node.is_preterminal:
+        return node
+    children = node.children
+    k = len(children)
+    while k > 0 and isinstance(children[k - 1], Tree) and children[k - 1].slash is not None:  # type: ignore[union-attr]
+        k -= 1
+    if k == 0:
+        raise TransformError(f"node {node.display_label!r} has only slash children")
+    head: list[Tree | str] = []
+    for child in children[:k]:
+        if isinstance(child, Tree):
+            if child.slash is not None:
+                raise TransformError(
+                    f"slash node {child.display_label!r} is not among the final children of {node.display_label!r}"
+                )
+            head.append(_detransform(child))
+        else:
+            head.append(child)
+    cur = Tree(node.label, tuple(head), node.slash)
+    for s in children[k:]:
+        assert isinstance(s, Tree) and s.slash is not None
+        if s.slash != cur.label:
+            raise TransformError(
+                f"slash node {s.display_label!r} follows a {cur.label!r} constituent; expected {s.label}/{cur.label}"
+            )
+        rest = tuple(c if isinstance(c, str) else _detransform(c) for c in s.children)
+        cur = Tree(s.label, (cur,) + rest)
+    return cur
+
+
+def selected_left_recursions(tree: Tree, config: FslcConfig = FslcConfig()) -> Iterator[tuple[str, str]]:
+    """Every (parent, left-child) label pair of ``tree`` that ``config`` selects and the transform removes.
+
+    Only unslashed parents with at least two children and a phrasal left child count (the cases
+    :func:`fslc_transform` flattens), plus unary self-loops. Empty for a transformed tree.
+    """
+    for node in tree.subtrees():
+        if node.is_preterminal or node.slash is not None:
+            continue
+        first = node.children[0]
+        if not isinstance(first, Tree) or first.is_preterminal or first.slash is not None:
+            continue
+        if len(node.children) == 1:
+            if first.label == node.label:
+                yield (node.label, first.label)
+        elif config.selects(node.label, first.label):
+            yield (node.label, first.label)
