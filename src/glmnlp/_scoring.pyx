@@ -36,3 +36,51 @@ def score_sum(const double[::1] weights, const long long[::1] feats):
         if f >= 0:
             total += weights[f]
     return total
+
+
+# -- averaged perceptron kernels (glmnlp.perceptron) -------------------------------------------
+
+def perceptron_update(double[::1] weights, double[::1] totals, long long[::1] stamps,
+                      const long long[::1] ids, const double[::1] values, long long now):
+    """Lazy-averaging update: for each j, weights[ids[j]] += values[j].
+
+    Before a weight changes, the sum of its past values is brought up to date:
+    totals[f] += (now - stamps[f]) * weights[f]; stamps[f] = now. ``now`` is the number of
+    examples completed so far. The caller guarantees 0 <= ids[j] < len(weights).
+    """
+    cdef Py_ssize_t j
+    cdef long long f
+    for j in range(ids.shape[0]):
+        f = ids[j]
+        if stamps[f] != now:
+            totals[f] += (now - stamps[f]) * weights[f]
+            stamps[f] = now
+        weights[f] += values[j]
+
+
+def perceptron_average(const double[::1] weights, const double[::1] totals, const long long[::1] stamps,
+                       long long now, double[::1] out):
+    """out[f] = (totals[f] + (now - stamps[f]) * weights[f]) / now  (now > 0)."""
+    cdef Py_ssize_t f
+    cdef double inv = 1.0 / now
+    for f in range(weights.shape[0]):
+        out[f] = (totals[f] + (now - stamps[f]) * weights[f]) * inv
+
+
+def score_rows(const double[:, ::1] weights, const long long[:, ::1] rows, double[:, ::1] out):
+    """out[i, c] = sum over j with rows[i, j] >= 0 of weights[rows[i, j], c]  (out is overwritten).
+
+    The "emission" scores of a tagger: one row of ``rows`` lists the tag-independent feature rows
+    of one token; each feature row holds one weight per class.
+    """
+    cdef Py_ssize_t i, j, c, n_classes = weights.shape[1]
+    cdef long long f
+    for i in range(rows.shape[0]):
+        for c in range(n_classes):
+            out[i, c] = 0.0
+        for j in range(rows.shape[1]):
+            f = rows[i, j]
+            if f < 0:
+                continue
+            for c in range(n_classes):
+                out[i, c] += weights[f, c]

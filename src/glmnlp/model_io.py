@@ -1,0 +1,266 @@
+"""Model files: a directory holding ``metadata.json`` and ``weights.npz``, versioned and validated.
+
+Why this format (STYLE §10.8, §11.1): pickled or unversioned binary models are a security hole and
+silently change meaning between releases. A glmnlp model is instead
+
+``metadata.json``
+    ``{"format": "glmnlp-model", "format_version": 1, "kind": ..., "library_version": ...,
+    "metadata": {...caller's config, vocabularies, templates, "averaged" flag...},
+    "arrays": {name: {"shape": [...], "dtype": "<f8"}}, "weights_sha256": ...,
+    "submodels": {name: kind}}``
+``weights.npz``
+    the named numpy arrays, loaded with ``allow_pickle=False`` (object arrays are refused on save).
+``<name>/``
+    optional sub-models (e.g. a parser model that carries its own tagger), each a complete model
+    directory of its own, listed in the parent's ``submodels``.
+
+Choices [R]:
+
+* **Determinism.** ``numpy.savez`` stamps each zip member with the current time, so two saves of the
+  same weights differ. We write the zip ourselves with a fixed member date (1980-01-01) and
+  sorted member names, and ``metadata.json`` with sorted keys and no timestamps: the same weights
+  and metadata give byte-identical files.
+* **Atomicity.** Everything (sub-models included) is written into a temporary directory next to the
+  target and then renamed into place. An existing model at the target is first renamed aside and
+  removed only after the new one is in place, so a crash never leaves a half-written model at the
+  target path (at worst the old model survives under a hidden ``.name.old-*`` name).
+* **Integrity.** ``load_model`` checks the format name, the format version, the kind, the sha256
+  checksum of ``weights.npz`` and every array's shape and dtype against ``metadata.json``. Any
+  mismatch, truncation or foreign file raises :class:`~glmnlp.errors.ModelFileError` naming the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import shutil
+import tempfile
+import zipfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import __version__
+from .errors import ModelFileError
+
+__all__ = [
+    "FORMAT_NAME",
+    "FORMAT_VERSION",
+    "ModelParts",
+    "save_model",
+    "load_model",
+    "load_submodel",
+    "read_metadata",
+]
+
+FORMAT_NAME = "glmnlp-model"
+FORMAT_VERSION = 1
+METADATA_FILE = "metadata.json"
+WEIGHTS_FILE = "weights.npz"
+_ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+
+
+@dataclass(frozen=True)
+class ModelParts:
+    """One (sub-)model to save: its kind, JSON-able metadata, named arrays and nested sub-models."""
+
+    kind: str
+    metadata: Mapping[str, Any]
+    arrays: Mapping[str, np.ndarray]
+    submodels: Mapping[str, ModelParts] = field(default_factory=dict)
+
+
+def _npz_bytes(arrays: Mapping[str, np.ndarray]) -> bytes:
+    """Serialise ``arrays`` as a deterministic, deflate-compressed ``.npz`` archive."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, allowZip64=True) as archive:
+        for name in sorted(arrays):
+            array = np.ascontiguousarray(arrays[name])
+            member = io.BytesIO()
+            np.lib.format.write_array(member, array, allow_pickle=False)
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=_ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, member.getvalue(), compresslevel=6)
+    return buffer.getvalue()
+
+
+def _check_arrays(arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    checked: dict[str, np.ndarray] = {}
+    for name, value in arrays.items():
+        if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
+            raise ValueError(f"invalid array name {name!r}")
+        array = np.asarray(value)
+        if array.dtype.hasobject:
+            raise ValueError(f"array {name!r} has dtype object; model files never hold pickled objects")
+        checked[name] = array
+    return checked
+
+
+def _write_tree(directory: Path, parts: ModelParts) -> None:
+    """Write ``parts`` (recursively) into the existing empty directory ``directory``."""
+    arrays = _check_arrays(parts.arrays)
+    blob = _npz_bytes(arrays)
+    header = {
+        "format": FORMAT_NAME,
+        "format_version": FORMAT_VERSION,
+        "kind": parts.kind,
+        "library_version": __version__,
+        "metadata": dict(parts.metadata),
+        "arrays": {
+            name: {"shape": list(array.shape), "dtype": array.dtype.str} for name, array in sorted(arrays.items())
+        },
+        "weights_sha256": hashlib.sha256(blob).hexdigest(),
+        "submodels": {name: sub.kind for name, sub in sorted(parts.submodels.items())},
+    }
+    text = json.dumps(header, indent=1, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+    (directory / WEIGHTS_FILE).write_bytes(blob)
+    (directory / METADATA_FILE).write_text(text, encoding="utf-8")
+    for name, sub in parts.submodels.items():
+        if not name or "/" in name or name.startswith(".") or name in (METADATA_FILE, WEIGHTS_FILE):
+            raise ValueError(f"invalid sub-model name {name!r}")
+        (directory / name).mkdir()
+        _write_tree(directory / name, sub)
+
+
+def _fsync_tree(directory: Path) -> None:
+    for root, _dirs, files in os.walk(directory):
+        for name in files:
+            with open(os.path.join(root, name), "rb") as handle:
+                os.fsync(handle.fileno())
+
+
+def save_model(
+    directory: str | Path,
+    *,
+    kind: str,
+    metadata: Mapping[str, Any],
+    arrays: Mapping[str, np.ndarray],
+    submodels: Mapping[str, ModelParts] | None = None,
+) -> None:
+    """Write a model directory atomically.
+
+    Parameters
+    ----------
+    directory:
+        Target directory; replaced as a whole if it already holds a model.
+    kind:
+        What the model is (``"tagger"``, ``"parser"``, ...); checked again by :func:`load_model`.
+    metadata:
+        JSON-serialisable configuration, vocabularies, templates, ``averaged`` flag, etc.
+    arrays:
+        Named numpy arrays (no object dtype) stored in ``weights.npz``.
+    submodels:
+        Optional named sub-models, each written to ``directory/<name>/``.
+    """
+    target = Path(directory)
+    parent = target.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    parts = ModelParts(kind=kind, metadata=metadata, arrays=arrays, submodels=submodels or {})
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=parent))
+    try:
+        _write_tree(tmp, parts)
+        _fsync_tree(tmp)
+        if target.exists() or target.is_symlink():
+            if not target.is_dir():
+                raise ModelFileError(f"{target}: exists and is not a model directory")
+            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=parent))
+            os.rmdir(old)
+            os.rename(target, old)
+            os.rename(tmp, target)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.rename(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def read_metadata(directory: str | Path) -> dict[str, Any]:
+    """Read and check the header (``metadata.json``) of a model directory; return the whole header."""
+    path = Path(directory) / METADATA_FILE
+    if not Path(directory).is_dir():
+        raise ModelFileError(f"{directory}: no such model directory")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ModelFileError(f"{path}: missing (not a glmnlp model directory)") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ModelFileError(f"{path}: cannot be read: {exc}") from None
+    try:
+        header = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ModelFileError(f"{path}:{exc.lineno}: not valid JSON (corrupt or truncated): {exc.msg}") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
+        raise ModelFileError(f"{path}: not a glmnlp model (format is not {FORMAT_NAME!r})")
+    version = header.get("format_version")
+    if version != FORMAT_VERSION:
+        raise ModelFileError(
+            f"{path}: format version {version!r} is not supported (this glmnlp reads version {FORMAT_VERSION})"
+        )
+    for key, kind in (("kind", str), ("metadata", dict), ("arrays", dict), ("weights_sha256", str)):
+        if not isinstance(header.get(key), kind):
+            raise ModelFileError(f"{path}: field {key!r} is missing or has the wrong type")
+    return header
+
+
+def load_model(directory: str | Path, *, kind: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """Load and validate a model directory written by :func:`save_model`.
+
+    Returns ``(metadata, arrays)``: the caller's metadata dict and the named arrays. Raises
+    :class:`~glmnlp.errors.ModelFileError` (naming the offending file) if anything is missing,
+    corrupt, truncated, of another kind or of an unsupported format version.
+    """
+    directory = Path(directory)
+    header = read_metadata(directory)
+    meta_path = directory / METADATA_FILE
+    if header["kind"] != kind:
+        raise ModelFileError(f"{meta_path}: this is a {header['kind']!r} model, expected a {kind!r} model")
+    weights_path = directory / WEIGHTS_FILE
+    try:
+        blob = weights_path.read_bytes()
+    except FileNotFoundError:
+        raise ModelFileError(f"{weights_path}: missing") from None
+    except OSError as exc:
+        raise ModelFileError(f"{weights_path}: cannot be read: {exc}") from None
+    if hashlib.sha256(blob).hexdigest() != header["weights_sha256"]:
+        raise ModelFileError(f"{weights_path}: checksum mismatch (corrupt, truncated or not written with this metadata)")
+    expected: dict[str, Any] = header["arrays"]
+    arrays: dict[str, np.ndarray] = {}
+    try:
+        with np.load(io.BytesIO(blob), allow_pickle=False) as npz:
+            names = set(npz.files)
+            if names != set(expected):
+                raise ModelFileError(
+                    f"{weights_path}: arrays {sorted(names)} do not match metadata.json {sorted(expected)}"
+                )
+            for name in sorted(names):
+                array = npz[name]
+                spec = expected[name]
+                if list(array.shape) != list(spec.get("shape", [])) or array.dtype.str != spec.get("dtype"):
+                    raise ModelFileError(
+                        f"{weights_path}: array {name!r} has shape {list(array.shape)} dtype {array.dtype.str},"
+                        f" metadata.json says {spec.get('shape')} {spec.get('dtype')}"
+                    )
+                arrays[name] = array
+    except ModelFileError:
+        raise
+    except (ValueError, OSError, zipfile.BadZipFile, EOFError, KeyError) as exc:
+        raise ModelFileError(f"{weights_path}: not a readable weights archive: {exc}") from None
+    return header["metadata"], arrays
+
+
+def load_submodel(
+    directory: str | Path, name: str, *, kind: str
+) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """Load the sub-model ``name`` of the model at ``directory`` (it must be listed in its header)."""
+    header = read_metadata(directory)
+    listed = header.get("submodels", {})
+    if not isinstance(listed, dict) or name not in listed:
+        raise ModelFileError(f"{Path(directory) / METADATA_FILE}: has no sub-model {name!r}")
+    return load_model(Path(directory) / name, kind=kind)
