@@ -1,0 +1,730 @@
+"""EVALB-compatible bracket scoring, in-process (the semantics of evalb.c by Sekine & Collins).
+
+Parsing accuracy in the paper (Collins & Roark 2004, section 4) and everywhere else is reported as
+the labelled bracket recall / precision / F-measure printed by the EVALB program with the
+``COLLINS.prm`` parameter file (SPEC: "evalb with COLLINS.prm"). Running the C program in a
+subprocess and scraping its output is fragile, so this module re-implements its semantics and
+reproduces its output figure for figure (the tests compare whole reports with reference outputs).
+
+How a sentence is scored (what evalb.c does, restated):
+
+* Input is line based: line *k* of the gold file is scored against line *k* of the test file. A
+  line may hold one tree or a sequence of bracketed items; an empty test line is a parse failure.
+* A preterminal ``(TAG word)`` is a *terminal*. Its length contribution is counted on the gold
+  side unless TAG is a ``DELETE_LABEL_FOR_LENGTH`` label (exact string match); that count is the
+  ``Len.`` column and decides the ``len<=CUTOFF_LEN`` block. A terminal whose TAG is a
+  ``DELETE_LABEL`` (exact match) is dropped: it is not a word, not a tag, and takes no room in any
+  span, so a bracket that only covers deleted terminals (e.g. ``(PRN (, ,))``) has an empty span.
+* Every other bracket becomes ``(start, end, label)`` over the kept terminals. The label is cut at
+  its first ``-`` or ``=`` (``NP-SBJ-1`` -> ``NP``; ``-NONE-`` -> the empty label). A bracket is
+  dropped when its span is empty or its cut label equals a ``DELETE_LABEL`` (equality includes
+  ``EQ_LABEL`` pairs). With ``COLLINS.prm`` the ``TOP`` root is dropped and the sentence-level
+  ``S`` counts like any other bracket. An unlabelled root ``( (S ...) )`` is a bracket with the
+  empty label: evalb keeps and scores it, so do we.
+* Status 2 (*skip*): the test sentence has no kept terminal (empty line, ``None`` tree).
+  Status 1 (*error*): the numbers of kept terminals differ ("Length unmatch (g|t)") or some pair of
+  words differs, modulo ``EQ_WORD`` ("Words unmatch (g|t)"). Error and skip rows print zeros and
+  count only in the sentence totals.
+* Matching is greedy in bracket order: each gold bracket takes the first still unmatched test
+  bracket with the same span and an equal label (``EQ_LABEL`` pairs are equal, non-directionally;
+  any label when ``LABELED 0``). Duplicate brackets are therefore matched as a multiset.
+* Crossing brackets are counted on the test side: a test bracket ``(s, e)`` crosses when some kept
+  gold bracket ``(a, b)`` has ``a < s < b < e`` or ``s < a < e < b``.
+* Tags are compared position by position (``EQ_LABEL`` pairs equal), on the uncut tag strings.
+* ``MAX_ERROR``: evalb exits when an error is raised while more than ``MAX_ERROR`` errors have
+  already been counted, i.e. it tolerates ``MAX_ERROR + 1`` error sentences and aborts at the
+  next; :class:`EvalbAbortError` is raised at that point.
+* Summary figures are computed with evalb's arithmetic (``100.0 * match / total``, F =
+  ``2 * P * R / (P + R)`` on percentages) so the two-decimal rounding is identical; where evalb
+  prints ``-nan`` (no matched bracket) the report prints ``-nan`` too.
+
+Choices where evalb.c gives no usable behaviour ([U], documented here):
+
+* Malformed input is an error, never scored: an unbalanced line, text outside brackets, a bracket
+  holding two words or a word before a subtree raise :class:`~glmnlp.errors.TreeSyntaxError`
+  (``file:line: reason``). evalb.c marks some of these as error sentences and loops or crashes on
+  others. A differing number of lines in the two files raises :class:`~glmnlp.errors.InputError`
+  (evalb.c prints an error and scores the common prefix).
+* Parameter files are read strictly: an unknown keyword, a missing or malformed value, or the
+  ``QUOTE_LABEL`` extension raise :class:`~glmnlp.errors.InputError` with the line (evalb.c warns
+  and carries on). ``DEBUG`` is read and kept in :class:`EvalbParams` but the per-sentence debug
+  listing of evalb.c is not reproduced. evalb.c's fixed buffers (5000 characters a line, 200 words
+  or brackets a sentence, 30-character labels) are not limits here.
+* :class:`EvalbParams` field defaults are evalb.c's built-in defaults (what an empty ``.prm`` file
+  gives). The scoring functions use :data:`COLLINS_PARAMS` (the settings of ``COLLINS.prm``) when
+  no parameters are given. Figures are percentages (0-100), as evalb prints them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+
+from .errors import InputError, TreeSyntaxError
+from .trees import Tree
+
+__all__ = [
+    "COLLINS_PARAMS",
+    "EvalbAbortError",
+    "EvalbCounts",
+    "EvalbParams",
+    "EvalbResult",
+    "SentenceResult",
+    "STATUS_ERROR",
+    "STATUS_OK",
+    "STATUS_SKIP",
+    "combine",
+    "format_report",
+    "parse_params",
+    "read_params",
+    "score_files",
+    "score_lines",
+    "score_trees",
+]
+
+STATUS_OK = 0
+STATUS_ERROR = 1
+STATUS_SKIP = 2
+
+
+class EvalbAbortError(InputError):
+    """Too many error sentences: evalb.c stops the whole run at this point (see ``MAX_ERROR``)."""
+
+
+# -- parameters ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EvalbParams:
+    """The settings of an EVALB ``.prm`` file. Field defaults are evalb.c's built-in defaults.
+
+    ``eq_labels`` / ``eq_words`` hold unordered pairs (evalb: "non-directional"); they are not
+    closed under transitivity, exactly as in evalb.c.
+    """
+
+    debug: int = 0
+    max_error: int = 10
+    cutoff_len: int = 40
+    labeled: bool = True
+    delete_labels: tuple[str, ...] = ()
+    delete_labels_for_length: tuple[str, ...] = ()
+    eq_labels: tuple[tuple[str, str], ...] = ()
+    eq_words: tuple[tuple[str, str], ...] = ()
+
+
+COLLINS_PARAMS = EvalbParams(
+    debug=0,
+    max_error=10,
+    cutoff_len=40,
+    labeled=True,
+    delete_labels=("TOP", "-NONE-", ",", ":", "``", "''", "."),
+    delete_labels_for_length=("-NONE-",),
+    eq_labels=(("ADVP", "PRT"),),
+    eq_words=(),
+)
+"""The settings of the standard ``COLLINS.prm`` (the default of every scoring function)."""
+
+_INT_KEYS = {"DEBUG": "debug", "MAX_ERROR": "max_error", "CUTOFF_LEN": "cutoff_len", "LABELED": "labeled"}
+_LIST_KEYS = {"DELETE_LABEL": "delete_labels", "DELETE_LABEL_FOR_LENGTH": "delete_labels_for_length"}
+_PAIR_KEYS = {"EQ_LABEL": "eq_labels", "EQ_WORD": "eq_words"}
+_INT_VALUE = re.compile(r"[+-]?\d+")
+_C_SPACE = " \t\n\r\f\v"
+
+
+def parse_params(text: str, source: str = "<params>") -> EvalbParams:
+    """Parse the text of an EVALB parameter file (``KEYWORD value`` lines, ``#`` comments).
+
+    Like evalb.c, a line starting with ``#`` or shorter than three characters is ignored, list
+    keywords accumulate and scalar keywords keep their last value. Unlike evalb.c, anything it
+    would warn about is an :class:`InputError` carrying ``source`` and the line number.
+    """
+    scalars: dict[str, int | bool] = {}
+    lists: dict[str, list[str]] = {name: [] for name in _LIST_KEYS.values()}
+    pairs: dict[str, list[tuple[str, str]]] = {name: [] for name in _PAIR_KEYS.values()}
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.rstrip(_C_SPACE)
+        if line.startswith("#") or len(line) < 3:
+            continue
+        parts = line.split(None, 1)
+        keyword = parts[0] if line[0] not in _C_SPACE else ""
+        values = parts[1].split() if len(parts) > 1 and keyword else []
+        if keyword in _INT_KEYS:
+            if len(values) != 1 or not _INT_VALUE.fullmatch(values[0]):
+                raise InputError(f"{keyword} needs one integer value", source=source, line=number)
+            value = int(values[0])
+            if keyword == "LABELED":
+                scalars["labeled"] = value != 0
+            else:
+                if keyword in ("MAX_ERROR", "CUTOFF_LEN") and value < 0:
+                    raise InputError(f"{keyword} must not be negative", source=source, line=number)
+                scalars[_INT_KEYS[keyword]] = value
+        elif keyword in _LIST_KEYS:
+            if len(values) != 1:
+                raise InputError(f"{keyword} needs exactly one label", source=source, line=number)
+            lists[_LIST_KEYS[keyword]].append(values[0])
+        elif keyword in _PAIR_KEYS:
+            if len(values) != 2:
+                raise InputError(f"{keyword} requires two values", source=source, line=number)
+            pairs[_PAIR_KEYS[keyword]].append((values[0], values[1]))
+        elif keyword == "QUOTE_LABEL":
+            raise InputError("QUOTE_LABEL (quote re-insertion) is not supported", source=source, line=number)
+        else:
+            raise InputError(f"unknown keyword {line.split()[0]!r} in parameter file", source=source, line=number)
+    return EvalbParams(
+        **scalars,  # type: ignore[arg-type]
+        **{name: tuple(values) for name, values in lists.items()},
+        **{name: tuple(values) for name, values in pairs.items()},
+    )
+
+
+def read_params(path: str | Path) -> EvalbParams:
+    """Read an EVALB ``.prm`` file (see :func:`parse_params`)."""
+    return parse_params(_read_text(path), str(path))
+
+
+# -- results ---------------------------------------------------------------------------------
+
+
+def _pct(part: int, whole: int) -> float:
+    return 100.0 * part / whole if whole > 0 else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceResult:
+    """One row of the evalb table: counts for one sentence (all zero unless ``status`` is 0).
+
+    ``length`` is the gold length used for the cut-off (terminals minus
+    ``DELETE_LABEL_FOR_LENGTH`` ones); ``words`` the number of scored words (deleted terminals
+    excluded). ``reason`` is evalb's message for an error sentence.
+    """
+
+    id: int
+    length: int
+    status: int
+    matched: int = 0
+    gold_brackets: int = 0
+    test_brackets: int = 0
+    crossing: int = 0
+    words: int = 0
+    correct_tags: int = 0
+    reason: str | None = None
+
+    @property
+    def recall(self) -> float:
+        """Bracket recall in percent (0 when there is no gold bracket)."""
+        return _pct(self.matched, self.gold_brackets)
+
+    @property
+    def precision(self) -> float:
+        """Bracket precision in percent (0 when there is no test bracket)."""
+        return _pct(self.matched, self.test_brackets)
+
+    @property
+    def tag_accuracy(self) -> float:
+        """Tagging accuracy in percent (0 when there is no word)."""
+        return _pct(self.correct_tags, self.words)
+
+
+@dataclass(frozen=True, slots=True)
+class EvalbCounts:
+    """Summed counts over a set of sentences; ``+`` adds them. Figures are evalb's percentages."""
+
+    sentences: int = 0
+    error_sentences: int = 0
+    skip_sentences: int = 0
+    matched: int = 0
+    gold_brackets: int = 0
+    test_brackets: int = 0
+    complete_match: int = 0
+    crossing: int = 0
+    no_crossing: int = 0
+    two_or_less_crossing: int = 0
+    words: int = 0
+    correct_tags: int = 0
+
+    def __add__(self, other: EvalbCounts) -> EvalbCounts:
+        if not isinstance(other, EvalbCounts):
+            return NotImplemented
+        return EvalbCounts(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+
+    @classmethod
+    def of(cls, rows: Iterable[SentenceResult]) -> EvalbCounts:
+        """Sum the rows the way evalb.c's ``individual_result`` does."""
+        values = dict.fromkeys((f.name for f in fields(cls)), 0)
+        for row in rows:
+            values["sentences"] += 1
+            if row.status == STATUS_ERROR:
+                values["error_sentences"] += 1
+                continue
+            if row.status == STATUS_SKIP:
+                values["skip_sentences"] += 1
+                continue
+            values["matched"] += row.matched
+            values["gold_brackets"] += row.gold_brackets
+            values["test_brackets"] += row.test_brackets
+            values["complete_match"] += row.gold_brackets == row.test_brackets == row.matched
+            values["crossing"] += row.crossing
+            values["no_crossing"] += row.crossing == 0
+            values["two_or_less_crossing"] += row.crossing <= 2
+            values["words"] += row.words
+            values["correct_tags"] += row.correct_tags
+        return cls(**values)
+
+    @property
+    def valid_sentences(self) -> int:
+        """Sentences neither in error nor skipped."""
+        return self.sentences - self.error_sentences - self.skip_sentences
+
+    @property
+    def recall(self) -> float:
+        """Bracketing recall in percent."""
+        return _pct(self.matched, self.gold_brackets)
+
+    @property
+    def precision(self) -> float:
+        """Bracketing precision in percent."""
+        return _pct(self.matched, self.test_brackets)
+
+    @property
+    def fmeasure(self) -> float:
+        """Bracketing F-measure in percent, evalb's formula; 0.0 where evalb prints ``-nan``."""
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r > 0 else 0.0
+
+    f1 = fmeasure
+
+    @property
+    def complete_match_rate(self) -> float:
+        """Percent of valid sentences whose brackets all match."""
+        return _pct(self.complete_match, self.valid_sentences)
+
+    @property
+    def average_crossing(self) -> float:
+        """Crossing brackets per valid sentence."""
+        n = self.valid_sentences
+        return 1.0 * self.crossing / n if n > 0 else 0.0
+
+    @property
+    def no_crossing_rate(self) -> float:
+        """Percent of valid sentences with no crossing bracket."""
+        return _pct(self.no_crossing, self.valid_sentences)
+
+    @property
+    def two_or_less_crossing_rate(self) -> float:
+        """Percent of valid sentences with at most two crossing brackets."""
+        return _pct(self.two_or_less_crossing, self.valid_sentences)
+
+    @property
+    def tagging_accuracy(self) -> float:
+        """Tagging accuracy in percent over the words of valid sentences."""
+        return _pct(self.correct_tags, self.words)
+
+
+@dataclass(frozen=True, slots=True)
+class EvalbResult:
+    """A scored set of sentences: the rows, the totals (``total``) and the ``len<=cutoff`` totals.
+
+    ``a + b`` (or :func:`combine`) appends ``b``'s rows after ``a``'s (renumbered) and adds the
+    counts, which equals scoring the concatenated inputs (``MAX_ERROR`` is checked per call).
+    """
+
+    sentences: tuple[SentenceResult, ...]
+    params: EvalbParams = field(default=COLLINS_PARAMS)
+    total: EvalbCounts = field(default_factory=EvalbCounts)
+    cut: EvalbCounts = field(default_factory=EvalbCounts)
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[SentenceResult], params: EvalbParams) -> EvalbResult:
+        """Build the result and its two summary blocks from per-sentence rows."""
+        return cls(
+            sentences=tuple(rows),
+            params=params,
+            total=EvalbCounts.of(rows),
+            cut=EvalbCounts.of(r for r in rows if r.length <= params.cutoff_len),
+        )
+
+    def __add__(self, other: EvalbResult) -> EvalbResult:
+        if not isinstance(other, EvalbResult):
+            return NotImplemented
+        if other.params != self.params:
+            raise ValueError("cannot add EVALB results scored with different parameters")
+        offset = len(self.sentences)
+        shifted = tuple(replace(row, id=row.id + offset) for row in other.sentences)
+        return EvalbResult(self.sentences + shifted, self.params, self.total + other.total, self.cut + other.cut)
+
+    @property
+    def recall(self) -> float:
+        """Bracketing recall over all sentences, percent."""
+        return self.total.recall
+
+    @property
+    def precision(self) -> float:
+        """Bracketing precision over all sentences, percent."""
+        return self.total.precision
+
+    @property
+    def fmeasure(self) -> float:
+        """Bracketing F-measure over all sentences, percent."""
+        return self.total.fmeasure
+
+    f1 = fmeasure
+
+
+def combine(results: Iterable[EvalbResult]) -> EvalbResult:
+    """Sum several results (same parameters), e.g. one per file; empty input gives an empty result."""
+    items = list(results)
+    if not items:
+        return EvalbResult.from_rows((), COLLINS_PARAMS)
+    out = items[0]
+    for item in items[1:]:
+        out = out + item
+    return out
+
+
+# -- sentence reading (evalb's read_line) ----------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Sentence:
+    """What evalb keeps of one line: kept terminals, all brackets (uncut labels), gold length."""
+
+    words: list[str]
+    tags: list[str]
+    brackets: list[tuple[int, int, str]]
+    length: int
+
+
+_TOKEN = re.compile(r"\(|\)|[^ \t\n\r\f\v()]+")
+
+
+def _read_line(text: str, params: EvalbParams, source: str, line: int) -> _Sentence:
+    """Read one line of bracketed items the way evalb.c's ``read_line`` does (strictly)."""
+    toks = _TOKEN.findall(text)
+    words: list[str] = []
+    tags: list[str] = []
+    brackets: list[list] = []
+    stack: list[int] = []
+    length = 0
+    delete = set(params.delete_labels)
+    delete_len = set(params.delete_labels_for_length)
+    i, n = 0, len(toks)
+    while i < n:
+        tok = toks[i]
+        if tok == "(":
+            i += 1
+            label = ""
+            if i < n and toks[i] not in ("(", ")"):
+                label = toks[i]
+                i += 1
+            if i < n and toks[i] not in ("(", ")"):  # a word: this must be a terminal "(TAG word)"
+                word = toks[i]
+                if i + 1 >= n or toks[i + 1] != ")":
+                    what = "a word before a subtree" if i + 1 < n and toks[i + 1] == "(" else "two words"
+                    raise TreeSyntaxError(f"bracket {label!r} holds {what}", source=source, line=line)
+                if label not in delete_len:
+                    length += 1
+                if label not in delete:
+                    words.append(word)
+                    tags.append(label)
+                i += 2
+                continue
+            stack.append(len(brackets))
+            brackets.append([len(words), -1, label])
+        elif tok == ")":
+            if not stack:
+                raise TreeSyntaxError("unbalanced ')' with no open bracket", source=source, line=line)
+            brackets[stack.pop()][1] = len(words)
+            i += 1
+        else:
+            raise TreeSyntaxError(f"text {tok!r} outside any bracket", source=source, line=line)
+    if stack:
+        raise TreeSyntaxError(
+            f"unbalanced '(': {len(stack)} bracket(s) still open at end of line "
+            "(EVALB reads one tree per line)",
+            source=source,
+            line=line,
+        )
+    return _Sentence(words, tags, [(s, e, lab) for s, e, lab in brackets], length)
+
+
+def _read_tree(tree: Tree, params: EvalbParams, source: str, line: int) -> _Sentence:
+    """The :class:`_Sentence` of a tree: what :func:`_read_line` gives for ``to_bracket(tree)``."""
+    words: list[str] = []
+    tags: list[str] = []
+    brackets: list[tuple[int, int, str]] = []
+    delete = set(params.delete_labels)
+    delete_len = set(params.delete_labels_for_length)
+    length = 0
+
+    def walk(node: Tree) -> None:
+        nonlocal length
+        label = node.display_label
+        if node.is_preterminal:
+            if label not in delete_len:
+                length += 1
+            if label not in delete:
+                words.append(node.children[0])  # type: ignore[arg-type]
+                tags.append(label)
+            return
+        if any(isinstance(child, str) for child in node.children):
+            raise TreeSyntaxError(f"node {label!r} mixes words and subtrees", source=source, line=line)
+        index = len(brackets)
+        brackets.append((len(words), -1, label))
+        for child in node.children:
+            walk(child)  # type: ignore[arg-type]
+        brackets[index] = (brackets[index][0], len(words), label)
+
+    walk(tree)
+    return _Sentence(words, tags, brackets, length)
+
+
+# -- scoring (evalb's calc_result) -----------------------------------------------------------
+
+_CUT = re.compile(r"[-=]")
+
+
+class _Equal:
+    """Equality modulo a set of unordered pairs (evalb's ``label_comp`` / ``word_comp``)."""
+
+    __slots__ = ("pairs",)
+
+    def __init__(self, pairs: Iterable[tuple[str, str]]) -> None:
+        self.pairs = {(a, b) for a, b in pairs} | {(b, a) for a, b in pairs}
+
+    def __call__(self, a: str, b: str) -> bool:
+        return a == b or (a, b) in self.pairs
+
+
+def _kept_brackets(sent: _Sentence, params: EvalbParams, label_eq: _Equal) -> list[tuple[int, int, str]]:
+    """evalb's ``massage_data``: cut labels at '-'/'=', drop empty spans and deleted labels."""
+    kept = []
+    for start, end, label in sent.brackets:
+        if start == end:
+            continue
+        cut = _CUT.split(label, 1)[0]
+        if any(label_eq(cut, d) for d in params.delete_labels):
+            continue
+        kept.append((start, end, cut))
+    return kept
+
+
+def _score_sentence(
+    ident: int, gold: _Sentence, test: _Sentence | None, params: EvalbParams, label_eq: _Equal, word_eq: _Equal
+) -> SentenceResult:
+    if test is None or not test.words:
+        return SentenceResult(ident, gold.length, STATUS_SKIP)
+    if len(gold.words) != len(test.words):
+        reason = f"Length unmatch ({len(gold.words)}|{len(test.words)})"
+        return SentenceResult(ident, gold.length, STATUS_ERROR, reason=reason)
+    for gw, tw in zip(gold.words, test.words):
+        if not word_eq(gw, tw):
+            return SentenceResult(ident, gold.length, STATUS_ERROR, reason=f"Words unmatch ({gw}|{tw})")
+
+    gold_br = _kept_brackets(gold, params, label_eq)
+    test_br = _kept_brackets(test, params, label_eq)
+
+    # greedy matching in bracket order: first unmatched test bracket with the same span and label
+    by_span: dict[tuple[int, int], list[list]] = {}
+    for start, end, label in test_br:
+        by_span.setdefault((start, end), []).append([label, False])
+    matched = 0
+    for start, end, label in gold_br:
+        for cand in by_span.get((start, end), ()):
+            if not cand[1] and (not params.labeled or label_eq(label, cand[0])):
+                cand[1] = True
+                matched += 1
+                break
+
+    gold_spans = [(a, b) for a, b, _ in gold_br]
+    crossing = 0
+    for s, e, _ in test_br:
+        for a, b in gold_spans:
+            if (a < s < b < e) or (s < a < e < b):
+                crossing += 1
+                break
+
+    correct = sum(1 for gt, tt in zip(gold.tags, test.tags) if label_eq(gt, tt))
+    return SentenceResult(
+        ident,
+        gold.length,
+        STATUS_OK,
+        matched=matched,
+        gold_brackets=len(gold_br),
+        test_brackets=len(test_br),
+        crossing=crossing,
+        words=len(gold.words),
+        correct_tags=correct,
+    )
+
+
+def _score(
+    pairs: Iterable[tuple[_Sentence, _Sentence | None]], params: EvalbParams, test_source: str
+) -> EvalbResult:
+    label_eq = _Equal(params.eq_labels)
+    word_eq = _Equal(params.eq_words)
+    rows: list[SentenceResult] = []
+    errors = 0
+    for ident, (gold, test) in enumerate(pairs, start=1):
+        row = _score_sentence(ident, gold, test, params, label_eq, word_eq)
+        if row.status == STATUS_ERROR:
+            if errors > params.max_error:  # evalb.c: if (Error_count++ > Max_error) exit(1)
+                raise EvalbAbortError(
+                    f"{row.reason}: error sentence number {errors + 1}, more than MAX_ERROR + 1 = "
+                    f"{params.max_error + 1}; evalb stops here (check the tokenization or raise MAX_ERROR)",
+                    source=test_source,
+                    line=ident,
+                )
+            errors += 1
+        rows.append(row)
+    return EvalbResult.from_rows(rows, params)
+
+
+def score_trees(
+    gold: Sequence[Tree], test: Sequence[Tree | None], params: EvalbParams | None = None
+) -> EvalbResult:
+    """Score test trees against gold trees, sentence by sentence, as evalb scores two files.
+
+    ``test[i]`` may be ``None`` for a sentence the parser could not analyse: evalb's skip
+    sentence (status 2), as for an empty line. Both sequences must have the same length.
+    ``params`` defaults to :data:`COLLINS_PARAMS`.
+
+    Raises :class:`InputError` on a length difference, :class:`TreeSyntaxError` on a tree evalb
+    cannot read (a node mixing words and subtrees), :class:`EvalbAbortError` after too many
+    error sentences.
+    """
+    params = COLLINS_PARAMS if params is None else params
+    if len(gold) != len(test):
+        raise InputError(f"{len(gold)} gold trees but {len(test)} test trees: EVALB needs one test per gold tree")
+    pairs = []
+    for i, (g, t) in enumerate(zip(gold, test), start=1):
+        if g is None:
+            raise InputError("gold tree is None", source="<gold>", line=i)
+        pairs.append((_read_tree(g, params, "<gold>", i), None if t is None else _read_tree(t, params, "<test>", i)))
+    return _score(pairs, params, "<test>")
+
+
+def score_lines(
+    gold_lines: Sequence[str],
+    test_lines: Sequence[str],
+    params: EvalbParams | None = None,
+    *,
+    gold_source: str = "<gold>",
+    test_source: str = "<test>",
+) -> EvalbResult:
+    """Score line ``k`` of ``test_lines`` against line ``k`` of ``gold_lines`` (evalb's input model)."""
+    params = COLLINS_PARAMS if params is None else params
+    if len(gold_lines) != len(test_lines):
+        raise InputError(
+            f"{len(gold_lines)} lines in the gold file ({gold_source}) but {len(test_lines)} here: "
+            "EVALB needs one tree per line in both files",
+            source=test_source,
+        )
+    pairs = [
+        (_read_line(g, params, gold_source, i), _read_line(t, params, test_source, i))
+        for i, (g, t) in enumerate(zip(gold_lines, test_lines), start=1)
+    ]
+    return _score(pairs, params, test_source)
+
+
+def score_files(
+    gold_path: str | Path, test_path: str | Path, params: EvalbParams | str | Path | None = None
+) -> EvalbResult:
+    """Score two files with one tree per line, like ``evalb -p PRM GOLD TEST``.
+
+    ``params`` is an :class:`EvalbParams`, the path of a ``.prm`` file, or ``None`` for
+    :data:`COLLINS_PARAMS`. An empty test line is a skipped sentence (parse failure).
+    """
+    if isinstance(params, (str, Path)):
+        params = read_params(params)
+    return score_lines(
+        _split_lines(_read_text(gold_path)),
+        _split_lines(_read_text(test_path)),
+        params,
+        gold_source=str(gold_path),
+        test_source=str(test_path),
+    )
+
+
+def _read_text(path: str | Path) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("no such file", source=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text ({exc.reason})", source=str(path)) from None
+    except OSError as exc:
+        raise InputError(f"cannot read ({exc.strerror})", source=str(path)) from None
+
+
+def _split_lines(text: str) -> list[str]:
+    """Lines as C's ``fgets`` sees them: split on '\\n' only; no phantom line after a final '\\n'."""
+    if not text:
+        return []
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return lines
+
+
+# -- report (evalb's output layout) ----------------------------------------------------------
+
+_RULE = "=" * 76
+_HEADER = (
+    "  Sent.                        Matched  Bracket   Cross        Correct Tag\n"
+    " ID  Len.  Stat. Recal  Prec.  Bracket gold test Bracket Words  Tags Accracy\n"
+    f"{_RULE}\n"
+)
+
+
+def _format_row(row: SentenceResult) -> str:
+    return (
+        f"{row.id:4d}  {row.length:3d}    {row.status:d}  "
+        f"{row.recall:6.2f} {row.precision:6.2f}   {row.matched:3d}    {row.gold_brackets:3d}  "
+        f"{row.test_brackets:3d}    {row.crossing:3d}"
+        f"   {row.words:4d}  {row.correct_tags:4d}   {row.tag_accuracy:6.2f}\n"
+    )
+
+
+def _format_block(title: str, c: EvalbCounts) -> str:
+    p, r = c.precision, c.recall
+    f = f"{2 * p * r / (p + r):6.2f}" if p + r > 0 else f"{'-nan':>6}"
+    return (
+        f"\n-- {title} --\n"
+        f"Number of sentence        = {c.sentences:6d}\n"
+        f"Number of Error sentence  = {c.error_sentences:6d}\n"
+        f"Number of Skip  sentence  = {c.skip_sentences:6d}\n"
+        f"Number of Valid sentence  = {c.valid_sentences:6d}\n"
+        f"Bracketing Recall         = {r:6.2f}\n"
+        f"Bracketing Precision      = {p:6.2f}\n"
+        f"Bracketing FMeasure       = {f}\n"
+        f"Complete match            = {c.complete_match_rate:6.2f}\n"
+        f"Average crossing          = {c.average_crossing:6.2f}\n"
+        f"No crossing               = {c.no_crossing_rate:6.2f}\n"
+        f"2 or less crossing        = {c.two_or_less_crossing_rate:6.2f}\n"
+        f"Tagging accuracy          = {c.tagging_accuracy:6.2f}\n"
+    )
+
+
+def format_report(result: EvalbResult, *, summary_only: bool = False) -> str:
+    """The evalb output for ``result``: per-sentence table, totals line and the two summary blocks.
+
+    With ``summary_only`` only the part from ``=== Summary ===`` on is returned.
+    """
+    parts: list[str] = []
+    t = result.total
+    if not summary_only:
+        parts.append(_HEADER)
+        parts.extend(_format_row(row) for row in result.sentences)
+        parts.append(f"{_RULE}\n")
+        if t.gold_brackets > 0 and t.test_brackets > 0:
+            parts.append(
+                f"                {t.recall:6.2f} {t.precision:6.2f} {t.matched:6d} {t.gold_brackets:5d} "
+                f"{t.test_brackets:5d}  {t.crossing:5d}"
+            )
+        parts.append(f"  {t.words:5d} {t.correct_tags:5d}   {t.tagging_accuracy:6.2f}\n")
+    parts.append("=== Summary ===\n")
+    parts.append(_format_block("All", t))
+    parts.append(_format_block(f"len<={result.params.cutoff_len}", result.cut))
+    return "".join(parts)
