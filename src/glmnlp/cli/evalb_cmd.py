@@ -1,0 +1,103 @@
+"""``glmnlp evalb``: score test parses against gold trees with EVALB semantics, in-process.
+
+A thin wrapper over :func:`glmnlp.evalb.score_files` and :func:`glmnlp.evalb.format_report`: the
+report goes to stdout in the layout of the reference evalb program, its per-sentence error
+messages (``ID : reason``) to stderr. ``--demo`` scores the reference parses bundled in
+``glmnlp/data/evalb``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from contextlib import ExitStack
+from importlib import resources
+from pathlib import Path
+from typing import IO, Any
+
+import click
+
+from ..errors import GlmnlpError
+from ..evalb import COLLINS_PARAMS, STATUS_ERROR, EvalbParams, format_report, read_params, score_files
+
+_DEMO_FILES = ("sample_test.gold", "sample_test.roark")
+
+
+class _Failed(click.ClickException):
+    """A library error reported as ``error: file:line: reason`` with exit status 1.
+
+    Raised as a click exception so that the status survives click's non-standalone mode, which
+    turns ``ctx.exit(1)`` into a return value.
+    """
+
+    exit_code = 1
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"error: {self.message}", err=True)
+
+
+@click.command("evalb", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("gold", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("test", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "-p",
+    "--params",
+    "prm",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="EVALB parameter file (.prm). Default: the settings of COLLINS.prm.",
+)
+@click.option("-c", "--cutoff-len", type=click.IntRange(min=0), help="Override CUTOFF_LEN (evalb -c).")
+@click.option("-e", "--max-error", type=click.IntRange(min=0), help="Override MAX_ERROR (evalb -e).")
+@click.option("--summary-only", is_flag=True, help="Print only the two summary blocks, not the per-sentence table.")
+@click.option("--demo", is_flag=True, help="Score the bundled reference parses of the sample test split.")
+def evalb(
+    gold: Path | None,
+    test: Path | None,
+    prm: Path | None,
+    cutoff_len: int | None,
+    max_error: int | None,
+    summary_only: bool,
+    demo: bool,
+) -> None:
+    """Score TEST parses against GOLD trees like the EVALB program (evalb.c, Sekine & Collins).
+
+    GOLD and TEST hold one tree per line; line k of TEST is scored against line k of GOLD, and an
+    empty TEST line counts as a skipped sentence (parse failure). The report (per-sentence rows,
+    then bracketing recall / precision / F-measure, complete match, crossing brackets and tagging
+    accuracy, for all sentences and for those of length <= CUTOFF_LEN) goes to stdout, in evalb's
+    layout; error sentences (word or length mismatch) are also listed on stderr. Without -p the
+    COLLINS.prm settings apply: punctuation and TOP ignored, ADVP = PRT, labelled brackets.
+
+    Missing files, malformed trees or parameter files, or too many error sentences (MAX_ERROR)
+    exit with status 1 and a "file:line: reason" message.
+
+    \b
+    Examples:
+      glmnlp evalb gold.trees parsed.trees
+      glmnlp evalb -p COLLINS.prm gold.trees parsed.trees --summary-only
+      glmnlp evalb --demo
+    """
+    if demo:
+        if gold is not None or test is not None:
+            raise click.UsageError("--demo takes no GOLD/TEST files")
+    elif gold is None or test is None:
+        raise click.UsageError("GOLD and TEST files are required (or use --demo)")
+
+    try:
+        params: EvalbParams = COLLINS_PARAMS if prm is None else read_params(prm)
+        if cutoff_len is not None:
+            params = dataclasses.replace(params, cutoff_len=cutoff_len)
+        if max_error is not None:
+            params = dataclasses.replace(params, max_error=max_error)
+        with ExitStack() as stack:
+            if demo:
+                folder = resources.files("glmnlp") / "data" / "evalb"
+                gold, test = (stack.enter_context(resources.as_file(folder / name)) for name in _DEMO_FILES)
+            assert gold is not None and test is not None
+            result = score_files(gold, test, params)
+    except GlmnlpError as exc:
+        raise _Failed(str(exc)) from None
+
+    for row in result.sentences:
+        if row.status == STATUS_ERROR:
+            click.echo(f"{row.id} : {row.reason}", err=True)
+    click.echo(format_report(result, summary_only=summary_only), nl=False)
