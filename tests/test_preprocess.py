@@ -1,0 +1,146 @@
+"""Treebank cleaning: byte-exact reproduction of the reference gold files, hand-worked cases, oracles."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+
+from glmnlp.errors import InputError
+from glmnlp.preprocess import clean_label, clean_tree, strip_empty, tagged_words
+from glmnlp.trees import Tree, parse_tree, read_tree_file, to_bracket
+
+from strategies import trees_with_empties
+
+
+def _mrg(number: int) -> Path:
+    return Path(str(resources.files("glmnlp").joinpath("data", "ptb_sample", f"wsj_{number:04d}.mrg")))
+
+
+@pytest.mark.parametrize(("first", "last", "gold"), [(160, 179, "sample_dev.gold"), (180, 199, "sample_test.gold")])
+def test_preprocess_reproduces_gold_files_byte_for_byte(test_data: Path, first: int, last: int, gold: str) -> None:
+    """Cleaning WSJ files first..last and writing one tree per line gives the reference gold file exactly."""
+    text = "".join(
+        to_bracket(clean_tree(tree)) + "\n" for n in range(first, last + 1) for tree in read_tree_file(_mrg(n))
+    )
+    assert text.encode("utf-8") == (test_data / "evalb" / gold).read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("label", "expected"),
+    [
+        ("NP-SBJ-1", "NP"),
+        ("PP-LOC=2", "PP"),
+        ("NP-SBJ=1-3", "NP"),
+        ("ADVP-LOC-PRD-TPC-1", "ADVP"),
+        ("S-TPC-1", "S"),
+        ("NP=3", "NP"),
+        ("ADVP|PRT", "ADVP"),
+        ("-LRB-", "-LRB-"),
+        ("-RRB-", "-RRB-"),
+        ("-NONE-", "-NONE-"),
+        ("-LCB-", "-LCB-"),
+        ("PRP$", "PRP$"),
+        ("WHNP-260", "WHNP"),
+        (",", ","),
+        ("TOP", "TOP"),
+    ],
+)
+def test_preprocess_clean_label_cases(label: str, expected: str) -> None:
+    """Function tags and indices go; bracket tokens stay; A|B resolves to A."""
+    assert clean_label(label) == expected
+
+
+def test_preprocess_clean_tree_hand_worked_example() -> None:
+    """A WSJ-style tree with traces, a null complementiser and function tags, cleaned by hand."""
+    raw = parse_tree(
+        """( (S (NP-SBJ-1 (NNS Investors)) (VP (VBD said)
+              (SBAR (-NONE- 0) (S (NP-SBJ (-NONE- *T*-1)) (VP (VBD sold) (NP (-NONE- *))
+              (ADVP|PRT (RB out)) (PP-TMP=2 (-LRB- -LRB-) (NN today) (-RRB- -RRB-))))))
+              (. .)) )"""
+    )
+    expected = (
+        "(TOP (S (NP (NNS Investors)) (VP (VBD said) (SBAR (S (VP (VBD sold) (ADVP (RB out)) "
+        "(PP (-LRB- -LRB-) (NN today) (-RRB- -RRB-)))))) (. .)))"
+    )
+    assert to_bracket(clean_tree(raw)) == expected
+
+
+def test_preprocess_keeps_same_label_unary_chains() -> None:
+    """(NP (NP x)) left behind by empty-element removal is kept as it is (as in the gold files)."""
+    raw = parse_tree("( (S (NP-SBJ (NP (NNS investors)) (SBAR (-NONE- 0) (S (-NONE- *T*-1)))) (VP (VBD left))) )")
+    assert to_bracket(clean_tree(raw)) == "(TOP (S (NP (NP (NNS investors))) (VP (VBD left))))"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("( (S (NN x)) )", "(TOP (S (NN x)))"),
+        ("(TOP (S (NN x)))", "(TOP (S (NN x)))"),
+        ("(S (NN x))", "(TOP (S (NN x)))"),
+        ("(S-HLN (NN x))", "(TOP (S (NN x)))"),
+        ("(NN x)", "(TOP (NN x))"),
+    ],
+)
+def test_preprocess_root_is_unary_top(text: str, expected: str) -> None:
+    """The .mrg wrapper becomes TOP, TOP stays, any other root is wrapped."""
+    assert to_bracket(clean_tree(parse_tree(text))) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("( (S (NN x)) (S (NN y)) )", "has 2 children"),
+        ("(TOP (S (NN x)) (. .))", "has 2 children"),
+        ("( (S (NP (-NONE- *)) (VP (-NONE- *T*-1))) )", "only empty"),
+        ("(-NONE- *)", "only empty"),
+    ],
+)
+def test_preprocess_rejects_unusable_trees(text: str, fragment: str) -> None:
+    """A multi-child root or an all-empty tree is an error, never silently repaired."""
+    with pytest.raises(InputError) as info:
+        clean_tree(parse_tree(text))
+    assert fragment in info.value.reason
+
+
+def _oracle_pairs(tree: Tree) -> list[tuple[str, str]]:
+    """Brute force: (word, tag) of every preterminal not labelled -NONE-, left to right."""
+    if tree.is_preterminal:
+        return [] if tree.label == "-NONE-" else [(tree.children[0], tree.label)]  # type: ignore[list-item]
+    return [pair for child in tree.children for pair in _oracle_pairs(child)]  # type: ignore[arg-type]
+
+
+def _labels_ok(tree: Tree) -> bool:
+    return all(clean_label(node.label) == node.label for node in tree.subtrees())
+
+
+@given(trees_with_empties)
+def test_preprocess_clean_tree_properties(tree: Tree) -> None:
+    """Words/tags survive exactly minus -NONE-; no empties or empty nodes; labels clean; idempotent."""
+    pairs = _oracle_pairs(tree)
+    stripped = strip_empty(tree)
+    if not pairs or (tree.label == "TOP" and stripped is not None and len(stripped.children) > 1):
+        with pytest.raises(InputError):
+            clean_tree(tree)
+        return
+    cleaned = clean_tree(tree)
+    assert cleaned.label == "TOP" and len(cleaned.children) == 1
+    assert [w for w, _ in cleaned.pos()] == [w for w, _ in pairs]
+    assert [clean_label(t) for _, t in pairs] == cleaned.tags()
+    assert all(node.children for node in cleaned.subtrees())
+    assert "-NONE-" not in cleaned.tags()
+    assert _labels_ok(cleaned)
+    assert clean_tree(cleaned) == cleaned
+    assert tagged_words(tree) == (tuple(w for w, _ in pairs), tuple(t for _, t in pairs))
+
+
+def test_preprocess_strip_empty_shares_untouched_subtrees() -> None:
+    """strip_empty returns the very same object when there is nothing to remove (no needless copies)."""
+    tree = parse_tree("(S (NP (DT the) (NN dog)) (VP (VBD barked)))")
+    assert strip_empty(tree) is tree
+    with_trace = parse_tree("(S (NP (DT the) (NN dog)) (VP (VBD barked) (NP (-NONE- *))))")
+    stripped = strip_empty(with_trace)
+    assert stripped is not None and stripped.children[0] is with_trace.children[0]
+    assert to_bracket(stripped) == "(S (NP (DT the) (NN dog)) (VP (VBD barked)))"
