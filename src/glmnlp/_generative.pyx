@@ -1,0 +1,247 @@
+# cython: language_level=3
+"""Scoring kernel and hashing primitives of the generative derivation model (glmnlp.generative).
+
+The frozen model is two open-addressing hash tables with linear probing (power-of-two capacity,
+key 0 = empty slot):
+
+* histories: key = hash of (model, c_1..c_j), value B(h_j) = sum_{i=1..j} ln(1 - lambda(h_i)),
+  the log of the mass that the interpolation passes down from level j to level 0;
+* pairs: key = hash of ((model, c_1..c_j), y), value ln P~_j(y), the smoothed probability at the
+  level where the pair was seen in training.
+
+Counts are nested (a pair seen at level j is seen at every level below it, a history seen at
+level j has all its prefixes seen), so with d = the deepest seen history of the context and
+j <= d the deepest level where (h_j, y) was seen,
+
+    ln P~(y | c_1..c_d) = B(h_d) - B(h_j) + ln P~_j(y),
+
+because every level above j contributes only its (1 - lambda) factor. If y was never seen with
+the model at all, the uniform floor ln((1 - lambda_0) / (V - 1)) replaces ln P~_j(y) with j = 0.
+One call costs d + 1 history probes and at most d + 1 pair probes. Histories are identified
+by 64-bit hashes (splitmix64 mixing); two distinct keys collide with probability about
+n^2 / 2^65 (below 1e-5 for 10^7 keys), which we accept.
+
+The same hash functions are exported to Python (history_hashes, pair_hashes) so that training
+and scoring can never disagree on a key.
+"""
+
+import numpy as np
+cimport numpy as cnp
+from libc.math cimport INFINITY
+from libc.stdint cimport int64_t, uint64_t
+
+cnp.import_array()
+
+
+cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
+    x ^= x >> 30
+    x *= <uint64_t>0xBF58476D1CE4E5B9ULL
+    x ^= x >> 27
+    x *= <uint64_t>0x94D049BB133111EBULL
+    x ^= x >> 31
+    return x
+
+
+cdef inline uint64_t _nonzero(uint64_t x) noexcept nogil:
+    return x if x != 0 else <uint64_t>1
+
+
+cdef uint64_t gen_mix64(uint64_t x) noexcept nogil:
+    """The splitmix64 finaliser (a bijection on 64-bit words)."""
+    return _mix(x)
+
+
+cdef uint64_t gen_root_hash(int64_t model) noexcept nogil:
+    """Hash of the empty history (level 0) of ``model``."""
+    return _nonzero(_mix(<uint64_t>model ^ <uint64_t>0x9E3779B97F4A7C15ULL))
+
+
+cdef uint64_t gen_next_hash(uint64_t history, int64_t value, int64_t level) noexcept nogil:
+    """Hash of the history extended by ``value`` as its ``level``-th element."""
+    cdef uint64_t v = _mix(<uint64_t>value * <uint64_t>0xC2B2AE3D27D4EB4FULL + <uint64_t>level)
+    return _nonzero(_mix(history ^ v))
+
+
+cdef uint64_t gen_pair_hash(uint64_t history, int64_t outcome) noexcept nogil:
+    """Hash of the (history, outcome) pair."""
+    cdef uint64_t v = _mix(<uint64_t>outcome + <uint64_t>0x165667B19E3779F9ULL)
+    return _nonzero(_mix(_mix(history + <uint64_t>0xD6E8FEB86659FD93ULL) ^ v))
+
+
+cdef inline Py_ssize_t _probe(const uint64_t* keys, uint64_t mask, uint64_t key) noexcept nogil:
+    cdef uint64_t i = key & mask
+    cdef uint64_t k
+    while True:
+        k = keys[i]
+        if k == key:
+            return <Py_ssize_t>i
+        if k == 0:
+            return -1
+        i = (i + 1) & mask
+
+
+cdef double gen_logprob(const GenTables* t, int model, int64_t outcome,
+                        const int64_t* context, int n) noexcept nogil:
+    """ln P~(outcome | context[0..n-1]) for ``model``; -inf for an invalid model or outcome id."""
+    cdef uint64_t hashes[GEN_MAX_CONTEXT + 1]
+    cdef double backoff[GEN_MAX_CONTEXT + 1]
+    cdef uint64_t h
+    cdef Py_ssize_t idx
+    cdef int j, d
+    if model < 0 or model >= t.n_models:
+        return -INFINITY
+    if outcome <= 0 or outcome >= t.n_outcomes[model]:
+        return -INFINITY
+    if n > t.context_length[model]:
+        n = <int>t.context_length[model]
+    h = gen_root_hash(model)
+    if _probe(t.hist_keys, t.hist_mask, h) < 0:
+        return t.floor_logprob[model]          # a model without training events: uniform
+    hashes[0] = h
+    backoff[0] = 0.0
+    d = 0
+    for j in range(1, n + 1):
+        h = gen_next_hash(h, context[j - 1], j)
+        idx = _probe(t.hist_keys, t.hist_mask, h)
+        if idx < 0:
+            break
+        hashes[j] = h
+        backoff[j] = t.hist_vals[idx]
+        d = j
+    for j in range(d, -1, -1):
+        idx = _probe(t.pair_keys, t.pair_mask, gen_pair_hash(hashes[j], outcome))
+        if idx >= 0:
+            return backoff[d] - backoff[j] + t.pair_vals[idx]
+    return backoff[d] + t.floor_logprob[model]
+
+
+# -- Python-visible helpers (training and tests) ---------------------------------------------
+
+def history_hashes(const int64_t[::1] models, const int64_t[:, ::1] contexts):
+    """hashes[e, j] = hash of (models[e], contexts[e, 0..j-1]) for j = 0..contexts.shape[1]."""
+    cdef Py_ssize_t n_events = contexts.shape[0], width = contexts.shape[1]
+    cdef Py_ssize_t e, j
+    cdef uint64_t h
+    out = np.empty((n_events, width + 1), dtype=np.uint64)
+    cdef uint64_t[:, ::1] o = out
+    if models.shape[0] != n_events:
+        raise ValueError("models and contexts differ in length")
+    with nogil:
+        for e in range(n_events):
+            h = gen_root_hash(models[e])
+            o[e, 0] = h
+            for j in range(width):
+                h = gen_next_hash(h, contexts[e, j], j + 1)
+                o[e, j + 1] = h
+    return out
+
+
+def pair_hashes(const uint64_t[::1] histories, const int64_t[::1] outcomes):
+    """hash of (histories[i], outcomes[i]) for every i."""
+    cdef Py_ssize_t i, n = histories.shape[0]
+    if outcomes.shape[0] != n:
+        raise ValueError("histories and outcomes differ in length")
+    out = np.empty(n, dtype=np.uint64)
+    cdef uint64_t[::1] o = out
+    with nogil:
+        for i in range(n):
+            o[i] = gen_pair_hash(histories[i], outcomes[i])
+    return out
+
+
+def build_table(const uint64_t[::1] keys, const double[::1] values, Py_ssize_t capacity):
+    """Open-addressing table of the (distinct, non-zero) ``keys``; capacity must be a power of two."""
+    cdef Py_ssize_t i, n = keys.shape[0]
+    cdef uint64_t mask, slot, key
+    if capacity <= n or capacity & (capacity - 1):
+        raise ValueError("capacity must be a power of two larger than the number of keys")
+    if values.shape[0] != n:
+        raise ValueError("keys and values differ in length")
+    table_keys = np.zeros(capacity, dtype=np.uint64)
+    table_values = np.zeros(capacity, dtype=np.float64)
+    cdef uint64_t[::1] tk = table_keys
+    cdef double[::1] tv = table_values
+    mask = <uint64_t>(capacity - 1)
+    for i in range(n):
+        key = keys[i]
+        if key == 0:
+            raise ValueError("key 0 is reserved for empty slots")
+        slot = key & mask
+        while tk[slot] != 0:
+            if tk[slot] == key:
+                raise ValueError("duplicate key in build_table")
+            slot = (slot + 1) & mask
+        tk[slot] = key
+        tv[slot] = values[i]
+    return table_keys, table_values
+
+
+cdef class GenerativeKernel:
+    """Owns the frozen tables of a trained model and scores events (see the module docstring)."""
+
+    def __init__(self, cnp.ndarray hist_keys, cnp.ndarray hist_vals, cnp.ndarray pair_keys,
+                 cnp.ndarray pair_vals, cnp.ndarray floor_logprob, cnp.ndarray context_length,
+                 cnp.ndarray n_outcomes):
+        self._hist_keys = np.ascontiguousarray(hist_keys, dtype=np.uint64)
+        self._hist_vals = np.ascontiguousarray(hist_vals, dtype=np.float64)
+        self._pair_keys = np.ascontiguousarray(pair_keys, dtype=np.uint64)
+        self._pair_vals = np.ascontiguousarray(pair_vals, dtype=np.float64)
+        self._floor = np.ascontiguousarray(floor_logprob, dtype=np.float64)
+        self._context_length = np.ascontiguousarray(context_length, dtype=np.int64)
+        self._n_outcomes = np.ascontiguousarray(n_outcomes, dtype=np.int64)
+        for name, keys, vals in (("history", self._hist_keys, self._hist_vals),
+                                 ("pair", self._pair_keys, self._pair_vals)):
+            size = keys.shape[0]
+            if keys.ndim != 1 or size < 2 or size & (size - 1) or vals.shape != keys.shape:
+                raise ValueError(f"{name} table must be two 1-D arrays of one power-of-two length")
+            if np.count_nonzero(keys) >= size:
+                raise ValueError(f"{name} table has no empty slot")
+        n_models = self._floor.shape[0]
+        if n_models < 1 or self._context_length.shape[0] != n_models or self._n_outcomes.shape[0] != n_models:
+            raise ValueError("per-model arrays must have one entry per model")
+        if np.any(self._context_length < 0) or np.any(self._context_length > GEN_MAX_CONTEXT):
+            raise ValueError(f"context lengths must lie in [0, {GEN_MAX_CONTEXT}]")
+        cdef const uint64_t[::1] hk = self._hist_keys
+        cdef const double[::1] hv = self._hist_vals
+        cdef const uint64_t[::1] pk = self._pair_keys
+        cdef const double[::1] pv = self._pair_vals
+        cdef const double[::1] fl = self._floor
+        cdef const int64_t[::1] cl = self._context_length
+        cdef const int64_t[::1] no = self._n_outcomes
+        self.tables.hist_keys = &hk[0]
+        self.tables.hist_vals = &hv[0]
+        self.tables.hist_mask = <uint64_t>(hk.shape[0] - 1)
+        self.tables.pair_keys = &pk[0]
+        self.tables.pair_vals = &pv[0]
+        self.tables.pair_mask = <uint64_t>(pk.shape[0] - 1)
+        self.tables.floor_logprob = &fl[0]
+        self.tables.context_length = &cl[0]
+        self.tables.n_outcomes = &no[0]
+        self.tables.n_models = <int>n_models
+
+    cdef double logprob_c(self, int model, int64_t outcome, const int64_t* context, int n) noexcept nogil:
+        return gen_logprob(&self.tables, model, outcome, context, n)
+
+    def logprob(self, int model, int64_t outcome, const int64_t[::1] context):
+        """ln P(outcome | context) (context may be a prefix of the conditioning sequence)."""
+        cdef int n = <int>context.shape[0]
+        if n == 0:
+            return gen_logprob(&self.tables, model, outcome, NULL, 0)
+        return gen_logprob(&self.tables, model, outcome, &context[0], n)
+
+    def logprob_many(self, const int64_t[::1] models, const int64_t[::1] outcomes,
+                     const int64_t[:, ::1] contexts, const int64_t[::1] lengths):
+        """out[i] = ln P(outcomes[i] | contexts[i, :lengths[i]]) under models[i]."""
+        cdef Py_ssize_t i, m = outcomes.shape[0]
+        if models.shape[0] != m or contexts.shape[0] != m or lengths.shape[0] != m:
+            raise ValueError("models, outcomes, contexts and lengths differ in length")
+        if m and (np.min(lengths) < 0 or np.max(lengths) > contexts.shape[1]):
+            raise ValueError("lengths must lie in [0, contexts.shape[1]]")
+        out = np.empty(m, dtype=np.float64)
+        cdef double[::1] o = out
+        cdef const int64_t* row
+        with nogil:
+            for i in range(m):
+                row = &contexts[i, 0] if contexts.shape[1] > 0 else NULL
+                o[i] = gen_logprob(&self.tables, <int>models[i], outcomes[i], row, <int>lengths[i])
+        return out
