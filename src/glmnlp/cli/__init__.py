@@ -18,6 +18,7 @@ from ..errors import GlmnlpError
 
 # module name -> attribute holding the click command or group
 COMMAND_MODULES: dict[str, str] = {
+    "glmnlp.cli.grammar_cmd": "grammar",
     "glmnlp.cli.evalb_cmd": "evalb",
     "glmnlp.cli.data_cmd": "data",
 }
