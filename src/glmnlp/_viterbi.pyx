@@ -1,0 +1,228 @@
+# cython: language_level=3
+"""Exact second-order (trigram) Viterbi over tag-pair states, restricted to per-token candidates.
+
+SPEC §g.1: π(k, u, v) = max_r π(k−1, r, u) + score(r, u, v, k), with start tags at positions −1
+and −2. The score of tag v at position k after tags (r, u) is
+
+    emis[k, v] + W[bi0 + u, v] + W[tri0 + r*(T+1) + u, v]
+
+where ``emis`` holds the precomputed tag-independent ("emission") feature scores and the two
+weight rows are the tag-bigram and tag-trigram features; tag index T is the start symbol.
+Each position only considers the tags allowed by ``mask[k]`` (the tag dictionary), and the search
+is exact inside that space: cost Σ_k |C_{k−2}|·|C_{k−1}|·|C_k|.
+
+Ties are broken towards the lower candidate index (lower tag id), so results are deterministic.
+Only arrays and ints cross this boundary; the tagger resolves everything else in Python.
+"""
+
+from libc.stdlib cimport malloc, free
+from libc.math cimport INFINITY
+
+import numpy as np
+cimport numpy as cnp
+
+cnp.import_array()
+
+
+cdef struct Lattice:
+    int n
+    int T
+    int* cands      # (n + 2) * T, position p+2 for p in -2..n-1
+    int* counts     # n + 2
+    long long* off  # n + 1: offset of position p's pi block (|C_{p-1}| x |C_p|)
+    double* pi
+    int* bp
+
+
+cdef int _build(Lattice* L, const unsigned char[:, ::1] mask, int T) except -1:
+    cdef int n = mask.shape[0], p, t, c
+    cdef long long total = 0
+    L.n = n
+    L.T = T
+    L.cands = <int*> malloc(sizeof(int) * (n + 2) * T)
+    L.counts = <int*> malloc(sizeof(int) * (n + 2))
+    L.off = <long long*> malloc(sizeof(long long) * (n + 1))
+    L.pi = NULL
+    L.bp = NULL
+    if L.cands == NULL or L.counts == NULL or L.off == NULL:
+        raise MemoryError()
+    for p in range(2):
+        L.cands[p * T] = T  # start symbol
+        L.counts[p] = 1
+    for p in range(n):
+        c = 0
+        for t in range(T):
+            if mask[p, t]:
+                L.cands[(p + 2) * T + c] = t
+                c += 1
+        if c == 0:
+            raise ValueError(f"position {p} has no candidate tag")
+        L.counts[p + 2] = c
+    for p in range(n):
+        L.off[p] = total
+        total += <long long> L.counts[p + 1] * L.counts[p + 2]
+    L.off[n] = total
+    L.pi = <double*> malloc(sizeof(double) * (total if total > 0 else 1))
+    L.bp = <int*> malloc(sizeof(int) * (total if total > 0 else 1))
+    if L.pi == NULL or L.bp == NULL:
+        raise MemoryError()
+    return 0
+
+
+cdef void _free(Lattice* L) noexcept:
+    free(L.cands)
+    free(L.counts)
+    free(L.off)
+    free(L.pi)
+    free(L.bp)
+
+
+cdef void _forward(Lattice* L, const double[:, ::1] emis, const double[:, ::1] W,
+                   long long bi0, long long tri0) noexcept nogil:
+    cdef int n = L.n, T = L.T, p, a, b, c, u, v, r
+    cdef int K2, K1, K0
+    cdef int* C2
+    cdef int* C1
+    cdef int* C0
+    cdef double best, s, base
+    cdef double* prev
+    cdef double* cur
+    cdef int* bpc
+    cdef int argbest
+    for p in range(n):
+        C2 = L.cands + p * T
+        C1 = L.cands + (p + 1) * T
+        C0 = L.cands + (p + 2) * T
+        K2 = L.counts[p]
+        K1 = L.counts[p + 1]
+        K0 = L.counts[p + 2]
+        cur = L.pi + L.off[p]
+        bpc = L.bp + L.off[p]
+        prev = L.pi + L.off[p - 1] if p > 0 else NULL
+        for a in range(K1):
+            u = C1[a]
+            for b in range(K0):
+                v = C0[b]
+                base = emis[p, v] + W[bi0 + u, v]
+                best = -INFINITY
+                argbest = 0
+                for c in range(K2):
+                    r = C2[c]
+                    s = W[tri0 + r * (T + 1) + u, v]
+                    if p > 0:
+                        s = s + prev[c * K1 + a]
+                    if s > best:
+                        best = s
+                        argbest = c
+                cur[a * K0 + b] = best + base
+                bpc[a * K0 + b] = argbest
+
+
+def viterbi(const double[:, ::1] emis, const double[:, ::1] W, long long bi0, long long tri0,
+            const unsigned char[:, ::1] mask, long long[::1] out):
+    """Best tag sequence into ``out`` (length n); returns its score.
+
+    ``emis`` is (n, T); ``W`` is the (rows, T) weight table; ``mask`` (n, T) marks candidate tags.
+    """
+    cdef Lattice L
+    cdef int n = emis.shape[0], T = emis.shape[1], p, a, b, c, K1, K0
+    cdef double best
+    cdef int besta = 0, bestb = 0
+    if n == 0:
+        return 0.0
+    if mask.shape[0] != n or mask.shape[1] != T or out.shape[0] != n or W.shape[1] != T:
+        raise ValueError("inconsistent shapes")
+    if tri0 + (T + 1) * (T + 1) > W.shape[0] or bi0 + T + 1 > W.shape[0]:
+        raise ValueError("transition rows outside the weight table")
+    _build(&L, mask, T)
+    try:
+        with nogil:
+            _forward(&L, emis, W, bi0, tri0)
+        K1 = L.counts[n]
+        K0 = L.counts[n + 1]
+        best = -INFINITY
+        for a in range(K1):
+            for b in range(K0):
+                if L.pi[L.off[n - 1] + a * K0 + b] > best:
+                    best = L.pi[L.off[n - 1] + a * K0 + b]
+                    besta = a
+                    bestb = b
+        # follow back-pointers: state (a, b) at position p, bp gives c at position p-2
+        for p in range(n - 1, -1, -1):
+            out[p] = L.cands[(p + 2) * T + bestb]
+            c = L.bp[L.off[p] + besta * L.counts[p + 2] + bestb]
+            bestb = besta
+            besta = c
+        return best
+    finally:
+        _free(&L)
+
+
+def max_marginals(const double[:, ::1] emis, const double[:, ::1] W, long long bi0, long long tri0,
+                  const unsigned char[:, ::1] mask, double[:, ::1] out):
+    """out[p, v] = score of the best full sequence with tag v at position p (-inf if not a candidate).
+
+    Forward Viterbi (π) plus a backward Viterbi (β, the best completion from a state to the end):
+    max-marginal(p, v) = max over states (u, v) at p of π + β.
+    """
+    cdef Lattice L
+    cdef int n = emis.shape[0], T = emis.shape[1], p, a, b, c, u, v, w, K1, K0, Kn
+    cdef double* beta = NULL
+    cdef double* bcur
+    cdef double* bnext
+    cdef double s, best
+    cdef int* C1
+    cdef int* C0
+    cdef int* Cn
+    if n == 0:
+        return
+    if mask.shape[0] != n or mask.shape[1] != T or out.shape[0] != n or out.shape[1] != T or W.shape[1] != T:
+        raise ValueError("inconsistent shapes")
+    if tri0 + (T + 1) * (T + 1) > W.shape[0] or bi0 + T + 1 > W.shape[0]:
+        raise ValueError("transition rows outside the weight table")
+    _build(&L, mask, T)
+    try:
+        beta = <double*> malloc(sizeof(double) * (L.off[n] if L.off[n] > 0 else 1))
+        if beta == NULL:
+            raise MemoryError()
+        with nogil:
+            _forward(&L, emis, W, bi0, tri0)
+            for p in range(n - 1, -1, -1):
+                C1 = L.cands + (p + 1) * T
+                C0 = L.cands + (p + 2) * T
+                K1 = L.counts[p + 1]
+                K0 = L.counts[p + 2]
+                bcur = beta + L.off[p]
+                if p == n - 1:
+                    for a in range(K1 * K0):
+                        bcur[a] = 0.0
+                    continue
+                Cn = L.cands + (p + 3) * T
+                Kn = L.counts[p + 3]
+                bnext = beta + L.off[p + 1]
+                for a in range(K1):
+                    u = C1[a]
+                    for b in range(K0):
+                        v = C0[b]
+                        best = -INFINITY
+                        for c in range(Kn):
+                            w = Cn[c]
+                            s = (emis[p + 1, w] + W[bi0 + v, w] + W[tri0 + u * (T + 1) + v, w]
+                                 + bnext[b * Kn + c])
+                            if s > best:
+                                best = s
+                        bcur[a * K0 + b] = best
+            for p in range(n):
+                for v in range(T):
+                    out[p, v] = -INFINITY
+                K1 = L.counts[p + 1]
+                K0 = L.counts[p + 2]
+                C0 = L.cands + (p + 2) * T
+                for a in range(K1):
+                    for b in range(K0):
+                        s = L.pi[L.off[p] + a * K0 + b] + beta[L.off[p] + a * K0 + b]
+                        if s > out[p, C0[b]]:
+                            out[p, C0[b]] = s
+    finally:
+        free(beta)
+        _free(&L)

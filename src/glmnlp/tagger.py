@@ -1,0 +1,617 @@
+"""The trigram perceptron POS tagger of Collins (2002) (SPEC §g).
+
+Model (SPEC §g.1): a history is h_i = ⟨t_{i−2}, t_{i−1}, w_{[1:n]}, i⟩; the score of a tag sequence is
+Σ_i α·g(h_i, t_i), decoded exactly by second-order Viterbi over tag-pair states (``_viterbi.pyx``),
+and α is trained with the averaged perceptron on whole sentences (SPEC §g.2, :mod:`glmnlp.training`).
+
+Features (SPEC §g.3, Ratnaparkhi 1996 templates, each conjoined with the current tag t_i):
+
+* tag-independent atoms of the history (:data:`ATOM_NAMES`): a bias (i.e. the tag unigram), the words
+  w_i, w_{i−1}, w_{i−2}, w_{i+1}, w_{i+2} (``<s>``/``</s>`` beyond the sentence), the prefixes and
+  suffixes of w_i of length 1..4 (only lengths ≤ len(w_i)), and three flags: w_i contains a digit,
+  an uppercase letter, a hyphen;
+* the tag bigram (t_{i−1}, t_i) and the tag trigram (t_{i−2}, t_{i−1}, t_i).
+
+Choices [R]/[U]:
+
+* Same features for every word (no rare/non-rare split), as the CSLU re-implementation says
+  Collins (2002) did (SPEC §g.3 [U]); no count cut-off ("cc=0"); no end-of-sentence transition
+  (GEN = T^n and Φ sums over positions 1..n, as in the lecture notes).
+* **Weight layout.** Every feature is a *row* of T weights (one per tag); the weight of
+  (row, tag) has id ``row·T + tag`` in the perceptron's 1-D array, so the array reshapes to a
+  (rows, T) table. Rows ``0..T`` are the bigram rows (previous tag u, T = start), rows
+  ``T+1 .. T+1+(T+1)²−1`` the trigram rows (r, u), then one row per (template, atom) conjunction
+  from the :class:`~glmnlp.features.FeatureIndex`. All rows are known after one pass over the
+  training data (emission rows depend only on the words), so the weight array is allocated once.
+* **Speed** (the design hint of the issue): per token, the scores of all tag-independent features
+  are summed once into an "emission" vector over tags (``_scoring.score_rows``); Viterbi then adds
+  only the bigram/trigram weights. Atoms for a word type are computed once and cached.
+* **Tag dictionary** [R, a common speed-up, not in the paper; SPEC §g.1]. A word seen at least
+  ``tagdict_min_count`` (= 5) times in training may only take the tags it was seen with. A rarer
+  training word may take its seen tags plus the open-class tags; an unknown word takes the
+  open-class tags. A tag is *open-class* if it accounts for at least ``open_class_min_share``
+  (= 0.2%) of the tokens of hapax words (words seen once) in training: on UD EWT this keeps 20 of
+  49 XPOS tags (NN, NNP, NNS, JJ, CD, VB*, RB, ADD, NNPS, UH, IN, NFP, JJS, JJR, GW). Every training
+  token's gold tag is inside its candidate set, so training updates are well defined, and Viterbi
+  is exact within the candidate space.
+* **Max-marginal multi-tagging.** For each word, the tags whose best complete sequence scores
+  within ``margin`` (absolute score units) of the best sequence, best first; computed exactly by
+  forward + backward Viterbi (``_viterbi.max_marginals``).
+* Model files (:mod:`glmnlp.model_io`, kind ``"tagger"``): config, tags, templates and training
+  history in ``metadata.json``; the string table, feature keys, the tag dictionary and the
+  non-zero averaged weights (ids + values) in ``weights.npz``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ._scoring import score_rows
+from ._viterbi import max_marginals, viterbi
+from .errors import ConfigError, ModelFileError
+from .features import ABSENT, FeatureIndex, StringStore, Template
+from .formats import TaggedSentence
+from .model_io import load_model, save_model
+from .training import EpochRecord, TrainingResult, train_perceptron
+
+__all__ = [
+    "ATOM_NAMES",
+    "TEMPLATES",
+    "TaggerConfig",
+    "Tagger",
+    "TaggingScore",
+    "MultitagScore",
+    "word_atoms_strings",
+]
+
+MAX_AFFIX = 4
+ATOM_NAMES: tuple[str, ...] = (
+    "bias",
+    "w[i]",
+    *(f"prefix{k}" for k in range(1, MAX_AFFIX + 1)),
+    *(f"suffix{k}" for k in range(1, MAX_AFFIX + 1)),
+    "has-digit",
+    "has-upper",
+    "has-hyphen",
+    "w[i-1]",
+    "w[i-2]",
+    "w[i+1]",
+    "w[i+2]",
+)
+N_LOCAL = 1 + 1 + 2 * MAX_AFFIX + 3  # atoms that depend on w_i alone
+N_ATOMS = len(ATOM_NAMES)
+TEMPLATES: tuple[Template, ...] = tuple(Template(name, (k,)) for k, name in enumerate(ATOM_NAMES))
+_W0 = 1
+_BOS, _EOS = "<s>", "</s>"
+_FLAG_STRINGS = ("<bias>", "<digit>", "<upper>", "<hyphen>")
+
+
+@dataclass(frozen=True)
+class TaggerConfig:
+    """Hyperparameters of the tagger (saved in the model file)."""
+
+    epochs: int = 10  # passes T; the best one on dev is kept (SPEC §g.2)
+    seed: int = 0  # seed of the per-epoch shuffling
+    shuffle: bool = True
+    tagdict_min_count: int = 5  # words seen this often are restricted to their seen tags
+    open_class_min_share: float = 0.002  # share of hapax tokens a tag needs to be open-class
+
+    def __post_init__(self) -> None:
+        if self.epochs < 1:
+            raise ConfigError(f"epochs must be >= 1, got {self.epochs}")
+        if self.tagdict_min_count < 1:
+            raise ConfigError(f"tagdict_min_count must be >= 1, got {self.tagdict_min_count}")
+        if not 0.0 <= self.open_class_min_share < 1.0:
+            raise ConfigError(f"open_class_min_share must be in [0, 1), got {self.open_class_min_share}")
+
+
+def word_atoms_strings(word: str) -> list[str | None]:
+    """The strings of the word-local atoms of ``word`` (None = absent), in :data:`ATOM_NAMES` order."""
+    out: list[str | None] = ["<bias>", word]
+    out.extend(word[:k] if k <= len(word) else None for k in range(1, MAX_AFFIX + 1))
+    out.extend(word[-k:] if k <= len(word) else None for k in range(1, MAX_AFFIX + 1))
+    out.append("<digit>" if any(c.isdigit() for c in word) else None)
+    out.append("<upper>" if any(c.isupper() for c in word) else None)
+    out.append("<hyphen>" if "-" in word else None)
+    return out
+
+
+@dataclass(frozen=True)
+class TaggingScore:
+    """Token accuracy, split by known (seen in training) and unknown words, plus confusions."""
+
+    tokens: int
+    correct: int
+    known_tokens: int
+    known_correct: int
+    confusions: tuple[tuple[str, str, int], ...] = ()  # (gold, predicted, count), most frequent first
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.tokens if self.tokens else 0.0
+
+    @property
+    def known_accuracy(self) -> float:
+        return self.known_correct / self.known_tokens if self.known_tokens else 0.0
+
+    @property
+    def unknown_tokens(self) -> int:
+        return self.tokens - self.known_tokens
+
+    @property
+    def unknown_accuracy(self) -> float:
+        unknown = self.unknown_tokens
+        return (self.correct - self.known_correct) / unknown if unknown else 0.0
+
+
+@dataclass(frozen=True)
+class MultitagScore:
+    """Multi-tagging at one margin: average tags per word and oracle accuracy (gold among the tags)."""
+
+    margin: float
+    tokens: int
+    tags_per_word: float
+    oracle_accuracy: float
+
+
+@dataclass
+class _Encoded:
+    """A batch of sentences turned into arrays: feature rows, candidate masks, offsets."""
+
+    rows: np.ndarray  # (N, N_ATOMS) absolute weight rows, -1 = absent
+    mask: np.ndarray  # (N, T) uint8 candidate tags
+    known: np.ndarray  # (N,) bool: word seen in training
+    offsets: np.ndarray  # (S + 1,) sentence boundaries
+    gold: np.ndarray | None = None  # (N,) int64 tag ids
+
+
+@dataclass
+class _Example:
+    rows: np.ndarray
+    mask: np.ndarray
+    gold: np.ndarray
+
+
+class _TaggingTask:
+    """The tagger as a :class:`~glmnlp.training.GLMTask`: examples are encoded sentences."""
+
+    def __init__(self, n_tags: int, n_rows: int) -> None:
+        self.T = n_tags
+        self.n_rows = n_rows
+        self.bi0 = 0
+        self.tri0 = n_tags + 1
+
+    def n_features(self) -> int:
+        return self.n_rows * self.T
+
+    def _table(self, weights: np.ndarray) -> np.ndarray:
+        return weights.reshape(-1, self.T)
+
+    def decode(self, example: _Example, weights: np.ndarray) -> np.ndarray:
+        table = self._table(weights)
+        n = example.rows.shape[0]
+        emis = np.empty((n, self.T), dtype=np.float64)
+        score_rows(table, example.rows, emis)
+        out = np.empty(n, dtype=np.int64)
+        viterbi(emis, table, self.bi0, self.tri0, example.mask, out)
+        return out
+
+    def feature_difference(self, example: _Example, predicted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        gold = example.gold
+        T, T1 = self.T, self.T + 1
+        ids: list[np.ndarray] = []
+        vals: list[np.ndarray] = []
+        wrong = gold != predicted
+        if not wrong.any():
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+        rows = example.rows[wrong]
+        valid = rows >= 0
+        for tags, sign in ((gold, 1.0), (predicted, -1.0)):
+            emitted = (rows * T + tags[wrong][:, None])[valid]
+            ids.append(emitted)
+            vals.append(np.full(emitted.shape[0], sign))
+        start = np.array([T, T], dtype=np.int64)
+        g = np.concatenate((start, gold))
+        p = np.concatenate((start, predicted))
+        changed = (g[2:] != p[2:]) | (g[1:-1] != p[1:-1]) | (g[:-2] != p[:-2])
+        for seq, sign in ((g, 1.0), (p, -1.0)):
+            t2, t1, t0 = seq[:-2][changed], seq[1:-1][changed], seq[2:][changed]
+            ids.append((self.bi0 + t1) * T + t0)
+            ids.append((self.tri0 + t2 * T1 + t1) * T + t0)
+            vals.append(np.full(2 * t0.shape[0], sign))
+        return np.concatenate(ids), np.concatenate(vals)
+
+    def evaluate(self, examples: Sequence[_Example], weights: np.ndarray) -> float:
+        correct = total = 0
+        for example in examples:
+            predicted = self.decode(example, weights)
+            correct += int((predicted == example.gold).sum())
+            total += predicted.shape[0]
+        return correct / total if total else 0.0
+
+
+class Tagger:
+    """Trigram averaged-perceptron POS tagger (Collins 2002).
+
+    Parameters
+    ----------
+    config:
+        Hyperparameters (:class:`TaggerConfig`); the constructor does no work.
+
+    Examples
+    --------
+    >>> tagger = Tagger(TaggerConfig(epochs=5)).fit(train_sentences, dev_sentences)  # doctest: +SKIP
+    >>> tagger.tag(["The", "cat", "sat", "."])  # doctest: +SKIP
+    ['DT', 'NN', 'VBD', '.']
+    """
+
+    def __init__(self, config: TaggerConfig | None = None) -> None:
+        self.config = config or TaggerConfig()
+        self.tags_: tuple[str, ...] = ()
+        self.open_tags_: tuple[str, ...] = ()
+        self.history_: list[EpochRecord] = []
+        self.best_epoch_ = 0
+        self._fitted = False
+
+    # -- state helpers ---------------------------------------------------------------------------
+    def _init_tables(self, store: StringStore, index: FeatureIndex, tags: Sequence[str], open_tags: Sequence[str]) -> None:
+        self.store_ = store
+        self.index_ = index
+        self.tags_ = tuple(tags)
+        self.open_tags_ = tuple(open_tags)
+        self._tag_ids = {t: i for i, t in enumerate(self.tags_)}
+        T = len(self.tags_)
+        self._emission_offset = (T + 1) + (T + 1) ** 2
+        self._open_mask = np.zeros(T, dtype=np.uint8)
+        self._open_mask[[self._tag_ids[t] for t in self.open_tags_]] = 1
+        self._type_ids: dict[str, int] = {}
+        self._type_atoms = np.zeros((1024, N_LOCAL), dtype=np.int64)
+        self._bos = store.add(_BOS) if not index.frozen else store.get(_BOS)
+        self._eos = store.add(_EOS) if not index.frozen else store.get(_EOS)
+
+    def _local_atoms(self, words: Sequence[str], add: bool) -> np.ndarray:
+        """Type index of every token; fills the per-type atom cache for new types."""
+        type_ids = self._type_ids
+        out = np.empty(len(words), dtype=np.int64)
+        intern = self.store_.add if add else self.store_.get
+        for j, word in enumerate(words):
+            found = type_ids.get(word)
+            if found is None:
+                if len(type_ids) >= 1_000_000 and not add:  # bound the cache when tagging huge inputs
+                    type_ids.clear()
+                    return self._local_atoms(words, add)
+                found = len(type_ids)
+                if found >= self._type_atoms.shape[0]:
+                    grown = np.zeros((2 * self._type_atoms.shape[0], N_LOCAL), dtype=np.int64)
+                    grown[:found] = self._type_atoms[:found]
+                    self._type_atoms = grown
+                self._type_atoms[found] = [ABSENT if s is None else intern(s) for s in word_atoms_strings(word)]
+                type_ids[word] = found
+            out[j] = found
+        return self._type_atoms[out]
+
+    def _encode(self, sentences: Sequence[Sequence[str]], *, add: bool, tags: Sequence[Sequence[str]] | None = None) -> _Encoded:
+        lengths = np.array([len(s) for s in sentences], dtype=np.int64)
+        offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        flat = [w for s in sentences for w in s]
+        n = len(flat)
+        atoms = np.zeros((n, N_ATOMS), dtype=np.int64)
+        local = self._local_atoms(flat, add)
+        atoms[:, :N_LOCAL] = local
+        if n:
+            w0 = local[:, _W0]
+            sent_of = np.repeat(np.arange(len(sentences)), lengths)
+            pos = np.arange(n, dtype=np.int64) - offsets[sent_of]
+            length = lengths[sent_of]
+            for k, shift in zip(range(N_LOCAL, N_ATOMS), (-1, -2, 1, 2), strict=True):
+                shifted = np.roll(w0, -shift)
+                inside = (pos + shift >= 0) & (pos + shift < length)
+                atoms[:, k] = np.where(inside, shifted, self._bos if shift < 0 else self._eos)
+        rows = self.index_.rows(atoms, add=add)
+        rows = np.where(rows >= 0, rows + self._emission_offset, -1)
+        w_ids = atoms[:, _W0]
+        if hasattr(self, "_cand_table"):
+            in_table = w_ids < self._cand_table.shape[0]
+            safe = np.where(in_table, w_ids, 0)
+            mask = np.where(in_table[:, None], self._cand_table[safe], self._open_mask[None, :]).astype(np.uint8)
+            known = np.where(in_table, self._known[safe], False)
+        else:
+            mask = np.ones((n, len(self.tags_)), dtype=np.uint8)
+            known = np.ones(n, dtype=bool)
+        gold = None
+        if tags is not None:
+            gold = np.array([self._tag_ids.get(t, -1) for s in tags for t in s], dtype=np.int64)
+        return _Encoded(rows=np.ascontiguousarray(rows), mask=np.ascontiguousarray(mask), known=known, offsets=offsets, gold=gold)
+
+    def _build_tag_dictionary(self, sentences: Sequence[TaggedSentence]) -> None:
+        cfg = self.config
+        T = len(self.tags_)
+        word_counts: Counter[str] = Counter(w for s in sentences for w in s.words)
+        seen: dict[str, set[int]] = {}
+        for s in sentences:
+            assert s.tags is not None
+            for w, t in zip(s.words, s.tags, strict=True):
+                seen.setdefault(w, set()).add(self._tag_ids[t])
+        table = np.repeat(self._open_mask[None, :], len(self.store_), axis=0)
+        known = np.zeros(len(self.store_), dtype=bool)
+        for w, tag_ids in seen.items():
+            wid = self.store_.get(w)
+            row = np.zeros(T, dtype=np.uint8) if word_counts[w] >= cfg.tagdict_min_count else self._open_mask.copy()
+            row[list(tag_ids)] = 1
+            table[wid] = row
+            known[wid] = True
+        self._cand_table = table
+        self._known = known
+
+    # -- training ------------------------------------------------------------------------------
+    def fit(
+        self,
+        train: Sequence[TaggedSentence],
+        dev: Sequence[TaggedSentence] | None = None,
+        *,
+        show_progress: bool = True,
+        on_epoch: Callable[[EpochRecord], None] | None = None,
+    ) -> Tagger:
+        """Train on ``train`` (tagged sentences); pick the epoch with the best accuracy on ``dev``."""
+        cfg = self.config
+        train = [s for s in train if len(s)]
+        if not train:
+            raise ConfigError("no training sentences")
+        for s in list(train) + list(dev or []):
+            if s.tags is None:
+                raise ConfigError("training and dev sentences must be tagged")
+        tags = sorted({t for s in train for t in s.tags or ()})
+        word_counts: Counter[str] = Counter(w for s in train for w in s.words)
+        hapax_tags: Counter[str] = Counter(
+            t for s in train for w, t in zip(s.words, s.tags or (), strict=True) if word_counts[w] == 1
+        )
+        n_hapax = sum(hapax_tags.values())
+        open_tags = [t for t in tags if n_hapax and hapax_tags[t] >= cfg.open_class_min_share * n_hapax]
+        if not open_tags:
+            open_tags = list(tags)
+        self._init_tables(StringStore(), FeatureIndex(TEMPLATES, N_ATOMS), tags, open_tags)
+        if hasattr(self, "_cand_table"):
+            del self._cand_table
+        for flag in _FLAG_STRINGS:
+            self.store_.add(flag)
+        encoded = self._encode([s.words for s in train], add=True, tags=[s.tags or () for s in train])
+        self.index_.freeze()
+        self._build_tag_dictionary(train)
+        # the mask of the training data, now that the tag dictionary exists
+        w_ids = self._type_atoms[[self._type_ids[w] for s in train for w in s.words], _W0]
+        encoded.mask = np.ascontiguousarray(self._cand_table[w_ids])
+        T = len(self.tags_)
+        task = _TaggingTask(T, self._emission_offset + len(self.index_))
+        examples = _split(encoded)
+        dev_examples: list[_Example] | None = None
+        if dev:
+            dev_list = [s for s in dev if len(s)]
+            dev_enc = self._encode([s.words for s in dev_list], add=False, tags=[s.tags or () for s in dev_list])
+            assert dev_enc.gold is not None
+            dev_enc.gold[dev_enc.gold < 0] = T  # a tag unseen in training can never be predicted
+            dev_examples = _split(dev_enc)
+        result: TrainingResult = train_perceptron(
+            task,
+            examples,
+            dev_examples,
+            epochs=cfg.epochs,
+            seed=cfg.seed,
+            shuffle=cfg.shuffle,
+            show_progress=show_progress,
+            on_epoch=on_epoch,
+        )
+        self._weights = np.ascontiguousarray(result.weights.reshape(-1, T))
+        self.history_ = result.history
+        self.best_epoch_ = result.best_epoch
+        self._fitted = True
+        return self
+
+    # -- tagging -------------------------------------------------------------------------------
+    def _check_fitted(self) -> None:
+        if not self._fitted:
+            raise ConfigError("the tagger is not trained or loaded")
+
+    def _emissions(self, enc: _Encoded) -> np.ndarray:
+        emis = np.empty((enc.rows.shape[0], len(self.tags_)), dtype=np.float64)
+        score_rows(self._weights, enc.rows, emis)
+        return emis
+
+    def tag_ids(self, sentences: Sequence[Sequence[str]]) -> tuple[_Encoded, np.ndarray]:
+        """Encode ``sentences`` and return (encoding, best tag ids for all tokens, flat)."""
+        self._check_fitted()
+        enc = self._encode(sentences, add=False)
+        emis = self._emissions(enc)
+        out = np.empty(enc.rows.shape[0], dtype=np.int64)
+        T = len(self.tags_)
+        offsets = enc.offsets.tolist()
+        for s in range(len(sentences)):
+            a, b = offsets[s], offsets[s + 1]
+            if b > a:
+                viterbi(emis[a:b], self._weights, 0, T + 1, enc.mask[a:b], out[a:b])
+        return enc, out
+
+    def tag_sentences(self, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
+        """Best tag sequence for each sentence (batched: faster than calling :meth:`tag` in a loop)."""
+        enc, out = self.tag_ids(sentences)
+        names = self.tags_
+        flat = [names[t] for t in out.tolist()]
+        offsets = enc.offsets.tolist()
+        return [flat[offsets[s] : offsets[s + 1]] for s in range(len(sentences))]
+
+    def tag(self, words: Sequence[str]) -> list[str]:
+        """The best tag sequence for one tokenised sentence."""
+        return self.tag_sentences([words])[0]
+
+    def max_marginals(self, words: Sequence[str]) -> np.ndarray:
+        """(n, T) array: the score of the best full sequence with tag v at position i (-inf if excluded)."""
+        self._check_fitted()
+        enc = self._encode([words], add=False)
+        out = np.empty((len(words), len(self.tags_)), dtype=np.float64)
+        if len(words):
+            max_marginals(self._emissions(enc), self._weights, 0, len(self.tags_) + 1, enc.mask, out)
+        return out
+
+    def multitag(self, words: Sequence[str], margin: float) -> list[list[str]]:
+        """For each word, the tags whose best full sequence scores within ``margin`` of the best; best first."""
+        if margin < 0:
+            raise ConfigError(f"margin must be >= 0, got {margin}")
+        mm = self.max_marginals(words)
+        result: list[list[str]] = []
+        for row in mm:
+            best = row.max()
+            order = np.argsort(-row, kind="stable")
+            result.append([self.tags_[t] for t in order.tolist() if row[t] >= best - margin])
+        return result
+
+    # -- evaluation ----------------------------------------------------------------------------
+    def evaluate(self, sentences: Sequence[TaggedSentence], *, top_confusions: int = 10) -> TaggingScore:
+        """Accuracy of :meth:`tag` against the gold tags of ``sentences`` (known/unknown split)."""
+        sentences = [s for s in sentences if len(s)]
+        for s in sentences:
+            if s.tags is None:
+                raise ConfigError("evaluation sentences must be tagged")
+        enc, out = self.tag_ids([s.words for s in sentences])
+        predicted = [self.tags_[t] for t in out.tolist()]
+        gold = [t for s in sentences for t in s.tags or ()]
+        right = np.array([p == g for p, g in zip(predicted, gold, strict=True)], dtype=bool)
+        confusions = Counter((g, p) for g, p in zip(gold, predicted, strict=True) if g != p)
+        return TaggingScore(
+            tokens=len(gold),
+            correct=int(right.sum()),
+            known_tokens=int(enc.known.sum()),
+            known_correct=int((right & enc.known).sum()),
+            confusions=tuple((g, p, c) for (g, p), c in confusions.most_common(top_confusions)),
+        )
+
+    def multitag_scores(self, sentences: Sequence[TaggedSentence], margins: Iterable[float]) -> list[MultitagScore]:
+        """Tags per word and oracle accuracy (gold tag among the multitags) at each margin."""
+        margins = list(margins)
+        counts = np.zeros(len(margins))
+        hits = np.zeros(len(margins))
+        tokens = 0
+        for s in sentences:
+            if not len(s) or s.tags is None:
+                continue
+            mm = self.max_marginals(s.words)
+            best = mm.max(axis=1, keepdims=True)
+            gold = np.array([self._tag_ids.get(t, -1) for t in s.tags])
+            gold_mm = np.where(gold >= 0, mm[np.arange(len(s)), np.maximum(gold, 0)], -np.inf)
+            tokens += len(s)
+            for k, m in enumerate(margins):
+                counts[k] += int((mm >= best - m).sum())
+                hits[k] += int((gold_mm >= best[:, 0] - m).sum())
+        return [
+            MultitagScore(
+                margin=float(m),
+                tokens=tokens,
+                tags_per_word=float(counts[k] / max(tokens, 1)),
+                oracle_accuracy=float(hits[k] / max(tokens, 1)),
+            )
+            for k, m in enumerate(margins)
+        ]
+
+    # -- model files ---------------------------------------------------------------------------
+    def to_parts(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """(metadata, arrays) for :func:`glmnlp.model_io.save_model` (also usable as a sub-model)."""
+        self._check_fitted()
+        flat = self._weights.reshape(-1)
+        nonzero = np.flatnonzero(flat)
+        id_dtype = np.uint32 if flat.shape[0] < 2**32 else np.int64
+        words = np.flatnonzero(self._known)
+        metadata: dict[str, Any] = {
+            "config": dataclasses.asdict(self.config),
+            "tags": list(self.tags_),
+            "open_tags": list(self.open_tags_),
+            "atoms": list(ATOM_NAMES),
+            "templates": [[t.name, list(t.atoms)] for t in TEMPLATES],
+            "averaged": True,
+            "best_epoch": self.best_epoch_,
+            "history": [
+                {"epoch": r.epoch, "examples": r.examples, "mistakes": r.mistakes, "dev_accuracy": r.dev_score}
+                for r in self.history_
+            ],
+            "n_rows": int(self._weights.shape[0]),
+        }
+        arrays = {
+            **self.store_.to_arrays("strings"),
+            "feature_keys": self.index_.to_array(),
+            "weight_ids": nonzero.astype(id_dtype),
+            "weight_values": flat[nonzero],
+            "tagdict_word_ids": words.astype(np.int64),
+            "tagdict_masks": self._cand_table[words],
+        }
+        return metadata, arrays
+
+    def save(self, directory: str | Path) -> None:
+        """Write the model directory atomically (:mod:`glmnlp.model_io`)."""
+        metadata, arrays = self.to_parts()
+        save_model(directory, kind="tagger", metadata=metadata, arrays=arrays)
+
+    @classmethod
+    def from_parts(cls, metadata: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "<model>") -> Tagger:
+        """Rebuild a tagger from :meth:`to_parts` output (validated)."""
+        try:
+            config = TaggerConfig(**metadata["config"])
+            tags = [str(t) for t in metadata["tags"]]
+            open_tags = [str(t) for t in metadata["open_tags"]]
+            templates = [Template(str(name), tuple(int(a) for a in atoms)) for name, atoms in metadata["templates"]]
+            if tuple(templates) != TEMPLATES or list(metadata["atoms"]) != list(ATOM_NAMES):
+                raise ModelFileError(f"{source}: feature templates differ from this version's tagger")
+            if metadata.get("averaged") is not True:
+                raise ModelFileError(f"{source}: weights are not averaged")
+            T = len(tags)
+            store = StringStore.from_arrays(arrays, "strings")
+            index = FeatureIndex.from_array(TEMPLATES, N_ATOMS, arrays["feature_keys"])
+            tagger = cls(config)
+            tagger._init_tables(store, index, tags, open_tags)
+            n_rows = int(metadata["n_rows"])
+            if n_rows != tagger._emission_offset + len(index):
+                raise ModelFileError(f"{source}: weight table size does not match the feature index")
+            flat = np.zeros(n_rows * T, dtype=np.float64)
+            ids = arrays["weight_ids"].astype(np.int64)
+            if ids.size and (ids.min() < 0 or ids.max() >= flat.shape[0]):
+                raise ModelFileError(f"{source}: weight ids out of range")
+            flat[ids] = arrays["weight_values"]
+            tagger._weights = flat.reshape(n_rows, T)
+            words = arrays["tagdict_word_ids"]
+            masks = arrays["tagdict_masks"]
+            if masks.shape != (words.shape[0], T) or (words.size and (words.min() < 2 or words.max() >= len(store))):
+                raise ModelFileError(f"{source}: tag dictionary arrays are inconsistent")
+            table = np.repeat(tagger._open_mask[None, :], len(store), axis=0)
+            table[words] = masks
+            known = np.zeros(len(store), dtype=bool)
+            known[words] = True
+            tagger._cand_table = table
+            tagger._known = known
+            tagger.best_epoch_ = int(metadata.get("best_epoch", 0))
+            tagger._fitted = True
+            return tagger
+        except ModelFileError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, ConfigError) as exc:
+            raise ModelFileError(f"{source}: inconsistent tagger model: {exc!r}") from None
+
+    @classmethod
+    def load(cls, directory: str | Path) -> Tagger:
+        """Load a model directory written by :meth:`save`."""
+        metadata, arrays = load_model(directory, kind="tagger")
+        return cls.from_parts(metadata, arrays, source=str(Path(directory) / "weights.npz"))
+
+
+def _split(enc: _Encoded) -> list[_Example]:
+    assert enc.gold is not None
+    offsets = enc.offsets.tolist()
+    return [
+        _Example(rows=enc.rows[a:b], mask=enc.mask[a:b], gold=enc.gold[a:b])
+        for a, b in zip(offsets[:-1], offsets[1:], strict=True)
+        if b > a
+    ]
+
