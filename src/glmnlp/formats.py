@@ -26,9 +26,11 @@ Choices [R]:
   missing blank line after the last CoNLL-U/tab sentence is accepted (end of file ends it).
 * A leading UTF-8 byte-order mark is ignored; any other undecodable byte is an error.
 * :func:`read_tagged` with ``fmt="auto"`` decides by file suffix (``.conllu``/``.conll``,
-  ``.mrg``/``.tree``/``.trees``), then by the first non-blank line: ``#`` or ten tab fields ->
-  CoNLL-U, ``(`` -> trees, two tab fields -> tab, every token containing ``/`` -> word/TAG.
-  Anything else is an error naming the line, never a guess.
+  ``.mrg``/``.tree``/``.trees``), then by the first non-blank line, in this order: ten tab fields
+  (or ``#`` comments followed by such a line) -> CoNLL-U; two tab fields -> tab; every token
+  containing ``/`` (and the line not a one-line ``( ... )`` tree) -> word/TAG, so a sentence
+  starting with ``(/-LRB-`` stays word/TAG; a line starting with ``(`` -> trees. Anything else is
+  an error naming the line, never a guess.
 * The writers refuse what their format could not read back (a word with whitespace in word/TAG, a
   tag containing the separator, a missing tag in word/TAG) rather than writing a lossy file.
   :func:`write_conllu` writes ``_`` in every column but ID, FORM and XPOS (and ``_`` as XPOS when
@@ -303,28 +305,38 @@ _SUFFIXES: dict[str, Format] = {
 
 
 def detect_format(lines: Sequence[str], name: str = "<input>") -> Format:
-    """The format of ``lines`` judged from the first non-blank line (see the module docstring)."""
+    """The format of ``lines``, judged from the first non-blank line (see the module docstring)."""
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        stripped = line.lstrip()
-        if stripped.startswith("#"):
+        fields = line.split("\t")
+        if len(fields) == 10:
             return "conllu"
+        if line.startswith("#") and _first_word_line_has_ten_fields(lines, lineno):
+            return "conllu"
+        if len(fields) == 2:
+            return "tab"
+        tokens = line.split()
+        stripped = line.strip()
+        bracketed = stripped.startswith("(") and stripped.endswith(")")
+        if all("/" in token for token in tokens) and not bracketed:
+            return "word_tag"
         if stripped.startswith("("):
             return "trees"
-        n_fields = len(line.split("\t"))
-        if n_fields == 10:
-            return "conllu"
-        if n_fields == 2:
-            return "tab"
-        if all("/" in token for token in line.split()):
-            return "word_tag"
         raise FormatError(
             "cannot tell the format (not CoNLL-U, word<TAB>tag, word/TAG or trees); pass it explicitly",
             source=name,
             line=lineno,
         )
     raise FormatError("cannot tell the format of an empty input", source=name, line=None)
+
+
+def _first_word_line_has_ten_fields(lines: Sequence[str], after: int) -> bool:
+    """True if the first non-blank line after line ``after`` not starting with '#' has ten tab fields."""
+    for line in lines[after:]:
+        if line.strip() and not line.startswith("#"):
+            return len(line.split("\t")) == 10
+    return False
 
 
 def read_tagged(path: Source, fmt: Format = "auto") -> list[TaggedSentence]:

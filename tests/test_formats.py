@@ -1,0 +1,304 @@
+"""Token-level readers and writers: exact fixture output, every error with its line, round trips."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from glmnlp.errors import FormatError, TreeSyntaxError
+from glmnlp.formats import (
+    TaggedSentence,
+    read_conllu,
+    read_tab,
+    read_tagged,
+    read_tokens,
+    read_word_tag,
+    write_conllu,
+    write_tab,
+    write_word_tag,
+)
+
+from strategies import tagged_sentences
+
+TINY = [
+    TaggedSentence(("I", "do", "n't", "know", "1/2", "."), ("PRP", "VBP", "RB", "VB", "CD", ".")),
+    TaggedSentence(("Yes",), ("UH",)),
+]
+
+
+@pytest.fixture()
+def formats_dir(test_data: Path) -> Path:
+    """Folder of the token-format fixtures."""
+    return test_data / "formats"
+
+
+# -- fixtures read exactly -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "reader"),
+    [
+        ("tiny.conllu", read_conllu),
+        ("tiny.word_tag", read_word_tag),
+        ("tiny.tab", read_tab),
+        ("tiny.mrg", read_tagged),
+        ("tiny.conllu", read_tagged),
+        ("tiny.word_tag", read_tagged),
+        ("tiny.tab", read_tagged),
+    ],
+)
+def test_formats_tiny_fixtures_read_exactly(formats_dir: Path, name: str, reader) -> None:
+    """Every format of the hand-written fixture yields the same two sentences (ranges, empty nodes, -NONE- skipped)."""
+    assert reader(formats_dir / name) == TINY
+
+
+def test_formats_conllu_upos_column(formats_dir: Path) -> None:
+    """column='upos' takes the fourth field instead of XPOS."""
+    assert read_conllu(formats_dir / "tiny.conllu", column="upos") == [
+        TaggedSentence(TINY[0].words, ("PRON", "AUX", "PART", "VERB", "NUM", "PUNCT")),
+        TaggedSentence(("Yes",), ("INTJ",)),
+    ]
+
+
+def test_formats_tokens_fixture(formats_dir: Path) -> None:
+    """read_tokens splits on any whitespace, skips blank lines and leaves tags None."""
+    expected = [TaggedSentence(TINY[0].words, None), TaggedSentence(("Yes",), None)]
+    assert read_tokens(formats_dir / "tiny.tokens") == expected
+    assert read_tokens(["I do n't  know 1/2 .", "", "  Yes "]) == expected
+    assert read_tokens(io.StringIO("I do n't know 1/2 .\nYes\n")) == expected
+
+
+def test_formats_ewt_excerpt(formats_dir: Path) -> None:
+    """The UD EWT excerpt: 11 sentences, 226 words; the don't range and the 8.1 empty node are skipped."""
+    sentences = read_conllu(formats_dir / "ewt_excerpt.conllu")
+    assert len(sentences) == 11
+    assert sum(len(s) for s in sentences) == 226
+    assert sentences[0].words[:4] == ("Al", "-", "Zaman", ":")
+    assert sentences[0].tags[:4] == ("NNP", "HYPH", "NNP", ":")
+    assert sentences[1].tags[0] == "-LRB-"
+    dont = sentences[8]
+    assert dont.words[17:21] == ("I", "do", "n't", "find")
+    assert dont.tags[17:21] == ("PRP", "VBP", "RB", "VB")
+    assert "don't" not in dont.words
+    assert sentences[10].words == tuple("Over 300 Iraqis are reported dead and 500 wounded in Fallujah alone .".split())
+    assert sentences[10].tags == ("RB", "CD", "NNPS", "VBP", "VBN", "JJ", "CC", "CD", "JJ", "IN", "NNP", "RB", ".")
+
+
+def test_formats_stream_and_path_agree(formats_dir: Path) -> None:
+    """Readers accept str paths, Path objects and text streams alike."""
+    path = formats_dir / "tiny.conllu"
+    with path.open(encoding="utf-8") as stream:
+        assert read_conllu(stream) == read_conllu(str(path)) == read_conllu(path) == TINY
+
+
+def test_formats_word_tag_splits_on_last_separator() -> None:
+    """'a/b/CD' is the word 'a/b'; a custom separator works the same way."""
+    assert read_word_tag(io.StringIO("1/2/CD x/NN\n")) == [TaggedSentence(("1/2", "x"), ("CD", "NN"))]
+    assert read_word_tag(io.StringIO("a/b_NN c_VB\n"), sep="_") == [TaggedSentence(("a/b", "c"), ("NN", "VB"))]
+
+
+def test_formats_writers_exact_text() -> None:
+    """The writers' exact output on the hand-written sentences."""
+    assert write_word_tag(TINY) == "I/PRP do/VBP n't/RB know/VB 1/2/CD ./.\nYes/UH\n"
+    assert write_tab(TINY[1:]) == "Yes\tUH\n\n"
+    assert write_conllu(TINY[1:]) == "1\tYes\t_\t_\tUH\t_\t_\t_\t_\t_\n\n"
+    assert write_conllu([TaggedSentence(("a", "b"), None)]) == (
+        "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\n2\tb\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
+    )
+
+
+# -- errors with their lines -----------------------------------------------------------------
+
+_W = "\t".join(["1", "dog", "dog", "NOUN", "NN", "_", "0", "root", "_", "_"])
+_W2 = "\t".join(["2", "runs", "run", "VERB", "VBZ", "_", "1", "dep", "_", "_"])
+
+
+def _conllu_line(*fields: str) -> str:
+    return "\t".join(fields)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "fragment"),
+    [
+        (f"# c\n{_W}\n1\tx\tx\tX\n", 3, "expected 10 tab-separated fields, found 4"),
+        (f"{_W}\n{_W}\n", 2, "word ID 1 out of sequence (expected 2)"),
+        (f"{_W2}\n", 1, "word ID 2 out of sequence (expected 1)"),
+        (f"{_W}\n\n{_conllu_line('1', '', '_', 'X', 'NN', '_', '0', 'r', '_', '_')}\n", 3, "empty FORM"),
+        (f"{_W}\n{_conllu_line('2', 'x', '_', 'X', '_', '_', '0', 'r', '_', '_')}\n", 2, "no XPOS tag ('_')"),
+        (f"{_W}\n{_conllu_line('2', 'x', '_', 'X', '', '_', '0', 'r', '_', '_')}\n", 2, "empty XPOS"),
+        (f"{_W}\n# late comment\n{_W2}\n", 2, "comment line after the word lines"),
+        (f"{_W}\n\n# only a comment\n\n{_W}\n", 3, "comment lines but no word lines"),
+        (f"{_W}\n{_conllu_line('x1', *['_'] * 9)}\n", 2, "bad word ID 'x1'"),
+        (f"{_W}\n{_conllu_line('0', *['_'] * 9)}\n", 2, "bad word ID '0'"),
+        (f"{_W}\n{_conllu_line('3-2', *['_'] * 9)}\n", 2, "empty or reversed"),
+        (f"{_W}\n{_conllu_line('3-4', *['_'] * 9)}\n", 2, "does not start at the next word"),
+        (f"{_W}\n{_conllu_line('1.', *['_'] * 9)}\n", 2, "bad word ID"),
+    ],
+)
+def test_formats_conllu_errors(text: str, line: int, fragment: str) -> None:
+    """Each malformed CoNLL-U input raises FormatError with the file, the line and the reason."""
+    with pytest.raises(FormatError) as info:
+        read_conllu(io.StringIO(text))
+    assert info.value.line == line
+    assert fragment in info.value.reason
+    assert str(info.value).startswith(f"<stream>:{line}: ")
+
+
+def test_formats_conllu_upos_underscore_is_error() -> None:
+    """'_' in UPOS is an error when UPOS is requested, though XPOS is present."""
+    text = f"{_W}\n{_conllu_line('2', 'x', '_', '_', 'NN', '_', '0', 'r', '_', '_')}\n"
+    assert read_conllu(io.StringIO(text))[0].tags == ("NN", "NN")
+    with pytest.raises(FormatError) as info:
+        read_conllu(io.StringIO(text), column="upos")
+    assert info.value.line == 2 and "no UPOS tag" in info.value.reason
+
+
+def test_formats_conllu_blank_lines_and_missing_final_blank() -> None:
+    """Runs of blank lines separate once; end of file closes the last sentence; CRLF is accepted."""
+    text = f"\n{_W}\n\n\n\n{_W}\r\n{_W2}\r\n"
+    assert read_conllu(io.StringIO(text)) == [
+        TaggedSentence(("dog",), ("NN",)),
+        TaggedSentence(("dog", "runs"), ("NN", "VBZ")),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "fragment"),
+    [
+        ("a/DT b/NN\nc/DT dog\n", 2, "token 'dog' has no /TAG"),
+        ("a/DT\n\n/NN\n", 3, "empty word"),
+        ("a/DT b/\n", 1, "empty tag"),
+    ],
+)
+def test_formats_word_tag_errors(text: str, line: int, fragment: str) -> None:
+    """Each malformed word/TAG line raises FormatError with its line."""
+    with pytest.raises(FormatError) as info:
+        read_word_tag(io.StringIO(text))
+    assert info.value.line == line
+    assert fragment in info.value.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "fragment"),
+    [
+        ("a\tDT\nb\tNN\tX\n", 2, "found 3"),
+        ("a\tDT\n\nb\n", 3, "found 1"),
+        ("a\tDT\n\tNN\n", 2, "empty word"),
+        ("a\tDT\nb\t \n", 2, "empty tag"),
+        ("a b\tNN\n", 1, "contains whitespace"),
+    ],
+)
+def test_formats_tab_errors(text: str, line: int, fragment: str) -> None:
+    """Each malformed word<TAB>tag line raises FormatError with its line."""
+    with pytest.raises(FormatError) as info:
+        read_tab(io.StringIO(text))
+    assert info.value.line == line
+    assert fragment in info.value.reason
+
+
+def test_formats_error_names_the_file(tmp_path: Path) -> None:
+    """A reader given a path reports that path; undecodable bytes report their line."""
+    bad = tmp_path / "bad.word_tag"
+    bad.write_text("a/DT\nb\n", encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_word_tag(bad)
+    assert str(info.value) == f"{bad}:2: token 'b' has no /TAG"
+    latin = tmp_path / "latin.tab"
+    latin.write_bytes(b"a\tDT\ncaf\xe9\tNN\n")
+    with pytest.raises(FormatError) as info:
+        read_tab(latin)
+    assert info.value.line == 2 and "not UTF-8" in info.value.reason
+    with pytest.raises(FormatError, match="cannot read file"):
+        read_tab(tmp_path / "missing.tab")
+
+
+def test_formats_read_tagged_detection_and_errors(tmp_path: Path) -> None:
+    """auto picks the format from suffix or content; undetectable or malformed trees are errors."""
+    assert read_tagged(io.StringIO("\n(S (NN x) (-NONE- *))\n")) == [TaggedSentence(("x",), ("NN",))]
+    assert read_tagged(io.StringIO("x\tNN\n")) == [TaggedSentence(("x",), ("NN",))]
+    assert read_tagged(io.StringIO("x/NN y/VB\n")) == [TaggedSentence(("x", "y"), ("NN", "VB"))]
+    assert read_tagged(io.StringIO(f"{_W}\n")) == [TaggedSentence(("dog",), ("NN",))]
+    with pytest.raises(FormatError) as info:
+        read_tagged(io.StringIO("\n\nplain words here\n"))
+    assert info.value.line == 3 and "cannot tell the format" in info.value.reason
+    with pytest.raises(FormatError, match="empty input"):
+        read_tagged(io.StringIO("\n"))
+    trees_file = tmp_path / "x.trees"
+    trees_file.write_text("(S (NN x)\n", encoding="utf-8")
+    with pytest.raises(TreeSyntaxError) as tree_info:
+        read_tagged(trees_file)
+    assert tree_info.value.source == str(trees_file) and tree_info.value.line == 1
+    with pytest.raises(FormatError, match="no words besides empty elements"):
+        read_tagged(io.StringIO("(S (NN x))\n(S (-NONE- *))\n"), fmt="trees")
+    # an explicit format overrides sniffing: this word/TAG-looking line is read as tab and fails
+    with pytest.raises(FormatError) as info:
+        read_tagged(io.StringIO("x/NN\n"), fmt="tab")
+    assert info.value.line == 1
+
+
+@pytest.mark.parametrize(
+    ("writer", "sentences", "fragment"),
+    [
+        (write_word_tag, [TINY[0], TaggedSentence(("a",), None)], "no tags"),
+        (write_word_tag, [TaggedSentence(("a b",), ("NN",))], "contains whitespace"),
+        (write_word_tag, [TaggedSentence(("a",), ("N/N",))], "contains the separator"),
+        (write_word_tag, [TaggedSentence((), ())], "no words"),
+        (write_tab, [TaggedSentence(("a",), ("",))], "is empty"),
+        (write_conllu, [TaggedSentence(("a",), ("_",))], "reads as no tag"),
+        (write_conllu, [TaggedSentence(("a\tb",), ("NN",))], "contains whitespace"),
+    ],
+)
+def test_formats_writers_refuse_unreadable_output(writer, sentences, fragment: str) -> None:
+    """Writers raise FormatError (line = sentence number) instead of writing what cannot be read back."""
+    with pytest.raises(FormatError) as info:
+        writer(sentences)
+    assert fragment in info.value.reason
+    assert info.value.line == len(sentences)
+
+
+def test_formats_tagged_sentence_checks_lengths() -> None:
+    """A TaggedSentence with a different number of tags and words cannot be built."""
+    with pytest.raises(ValueError, match="2 words but 1 tags"):
+        TaggedSentence(("a", "b"), ("NN",))
+
+
+# -- round trips -----------------------------------------------------------------------------
+
+
+@given(st.lists(tagged_sentences(), max_size=6))
+def test_formats_round_trip_all_writers(sentences: list[TaggedSentence]) -> None:
+    """read(write(s)) == s for word/TAG, tab and CoNLL-U, and read_tagged sniffs each correctly."""
+    for writer, reader in ((write_word_tag, read_word_tag), (write_tab, read_tab), (write_conllu, read_conllu)):
+        text = writer(sentences)
+        assert reader(io.StringIO(text)) == sentences
+        if sentences:
+            assert read_tagged(io.StringIO(text)) == sentences
+
+
+@given(st.lists(tagged_sentences(tagged=False), max_size=6))
+def test_formats_round_trip_tokens(sentences: list[TaggedSentence]) -> None:
+    """Untagged sentences written one per line read back with read_tokens."""
+    text = "".join(" ".join(s.words) + "\n" for s in sentences)
+    assert read_tokens(io.StringIO(text)) == sentences
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt"),
+    [
+        ("(/-LRB- a/DT )/-RRB-\n", "word_tag"),
+        ("#/NN x/VB\n", "word_tag"),
+        ("#\tNN\n", "tab"),
+        (f"# sent_id = 1\n# text = dog\n{_W}\n", "conllu"),
+        ("( (S \n    (NN x) ))\n", "trees"),
+        ("(TOP (S (NN 1/2)))\n", "trees"),
+    ],
+)
+def test_formats_detect_format_ambiguous_first_lines(text: str, fmt: str) -> None:
+    """Lines that start like another format are classified by the full rule, not by their first character."""
+    from glmnlp.formats import detect_format
+
+    assert detect_format(text.splitlines()) == fmt
