@@ -1,0 +1,498 @@
+"""EVALB scorer: every figure of three reference evalb outputs, hand-worked cases, an oracle, the CLI."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from glmnlp.cli import main
+from glmnlp.errors import InputError, TreeSyntaxError
+from glmnlp.evalb import (
+    COLLINS_PARAMS,
+    STATUS_ERROR,
+    STATUS_OK,
+    STATUS_SKIP,
+    EvalbAbortError,
+    EvalbCounts,
+    EvalbParams,
+    EvalbResult,
+    combine,
+    format_report,
+    parse_params,
+    read_params,
+    score_files,
+    score_lines,
+    score_trees,
+)
+from glmnlp.trees import Tree, parse_tree, read_tree_file
+
+EVALB = Path(__file__).parent / "data" / "evalb"
+
+# (gold, test, parameter file or None for the built-in COLLINS settings, reference output)
+REFERENCES = [
+    ("sample.gld", "sample.tst", "sample.prm", "sample.rsl"),
+    ("sample_test.gold", "sample_test.roark", None, "sample_test.roark.rsl"),
+    ("sample_dev.gold", "sample_dev.roark", "COLLINS.prm", "sample_dev.roark.rsl"),
+]
+REF_IDS = [r[3] for r in REFERENCES]
+
+
+# -- reading the reference outputs ------------------------------------------------------------
+
+
+def _parse_rsl(path: Path) -> tuple[list[list[str]], list[str], dict[str, dict[str, str]]]:
+    """Per-sentence rows (12 fields each), the totals line fields, summary blocks {title: {key: value}}."""
+    lines = path.read_text().split("\n")
+    rules = [i for i, line in enumerate(lines) if line.startswith("=" * 20)]
+    assert len(rules) == 2
+    rows = [line.split() for line in lines[rules[0] + 1 : rules[1]]]
+    totals = lines[rules[1] + 1].split()
+    blocks: dict[str, dict[str, str]] = {}
+    title = None
+    for line in lines[rules[1] + 2 :]:
+        if m := re.fullmatch(r"-- (.*) --", line):
+            title = m.group(1)
+            blocks[title] = {}
+        elif "=" in line and title is not None:
+            key, value = line.split("=")
+            blocks[title][key.strip()] = value.strip()
+    return rows, totals, blocks
+
+
+def _score_reference(gold: str, test: str, prm: str | None) -> EvalbResult:
+    return score_files(EVALB / gold, EVALB / test, None if prm is None else EVALB / prm)
+
+
+# -- the three reference outputs, figure by figure --------------------------------------------
+
+
+@pytest.mark.parametrize(("gold", "test", "prm", "rsl"), REFERENCES, ids=REF_IDS)
+def test_evalb_reference_rows_match_every_field(gold: str, test: str, prm: str | None, rsl: str) -> None:
+    """Every per-sentence row (ID, Len., Stat., Recal, Prec., counts, Tags, Accracy) equals evalb's."""
+    result = _score_reference(gold, test, prm)
+    rows, _, _ = _parse_rsl(EVALB / rsl)
+    assert len(result.sentences) == len(rows) > 0
+    for row, ref in zip(result.sentences, rows):
+        mine = [
+            str(row.id), str(row.length), str(row.status), f"{row.recall:.2f}", f"{row.precision:.2f}",
+            str(row.matched), str(row.gold_brackets), str(row.test_brackets), str(row.crossing),
+            str(row.words), str(row.correct_tags), f"{row.tag_accuracy:.2f}",
+        ]  # fmt: skip
+        assert mine == ref, f"sentence {row.id}"
+
+
+@pytest.mark.parametrize(("gold", "test", "prm", "rsl"), REFERENCES, ids=REF_IDS)
+def test_evalb_reference_summaries_match_every_line(gold: str, test: str, prm: str | None, rsl: str) -> None:
+    """The totals line and both summary blocks (all, len<=40) equal evalb's, line by line."""
+    result = _score_reference(gold, test, prm)
+    _, totals, blocks = _parse_rsl(EVALB / rsl)
+    t = result.total
+    assert totals == [
+        f"{t.recall:.2f}", f"{t.precision:.2f}", str(t.matched), str(t.gold_brackets), str(t.test_brackets),
+        str(t.crossing), str(t.words), str(t.correct_tags), f"{t.tagging_accuracy:.2f}",
+    ]  # fmt: skip
+    assert list(blocks) == ["All", "len<=40"]
+    for title, counts in (("All", result.total), ("len<=40", result.cut)):
+        assert blocks[title] == {
+            "Number of sentence": str(counts.sentences),
+            "Number of Error sentence": str(counts.error_sentences),
+            "Number of Skip  sentence": str(counts.skip_sentences),
+            "Number of Valid sentence": str(counts.valid_sentences),
+            "Bracketing Recall": f"{counts.recall:.2f}",
+            "Bracketing Precision": f"{counts.precision:.2f}",
+            "Bracketing FMeasure": f"{counts.fmeasure:.2f}",
+            "Complete match": f"{counts.complete_match_rate:.2f}",
+            "Average crossing": f"{counts.average_crossing:.2f}",
+            "No crossing": f"{counts.no_crossing_rate:.2f}",
+            "2 or less crossing": f"{counts.two_or_less_crossing_rate:.2f}",
+            "Tagging accuracy": f"{counts.tagging_accuracy:.2f}",
+        }, title
+
+
+@pytest.mark.parametrize(("gold", "test", "prm", "rsl"), REFERENCES, ids=REF_IDS)
+def test_evalb_reference_report_is_identical(gold: str, test: str, prm: str | None, rsl: str) -> None:
+    """format_report reproduces the reference evalb output byte for byte."""
+    report = format_report(_score_reference(gold, test, prm))
+    expected = (EVALB / rsl).read_text()
+    assert report.split("\n") == expected.split("\n")
+    assert report == expected
+
+
+def test_evalb_reference_headline_counts() -> None:
+    """The headline figures of the three references, as raw counts."""
+    sample = _score_reference(*REFERENCES[0][:3])
+    assert (sample.total.sentences, sample.total.error_sentences, sample.total.skip_sentences) == (24, 5, 2)
+    assert (sample.total.matched, sample.total.gold_brackets, sample.total.test_brackets) == (86, 98, 95)
+    test = _score_reference(*REFERENCES[1][:3])
+    assert (test.total.matched, test.total.gold_brackets, test.total.test_brackets) == (3743, 4592, 4707)
+    assert round(test.fmeasure, 2) == 80.50 and test.cut.sentences == 230
+    dev = _score_reference(*REFERENCES[2][:3])
+    assert (dev.total.matched, dev.total.gold_brackets, dev.total.test_brackets) == (4154, 4980, 5097)
+    assert round(dev.f1, 2) == 82.45 and dev.total.crossing == 473
+
+
+@pytest.mark.parametrize("name", ["sample_test", "sample_dev"])
+def test_evalb_score_trees_equals_score_files(name: str) -> None:
+    """Scoring Tree objects gives exactly the result of scoring the files line by line."""
+    gold = read_tree_file(EVALB / f"{name}.gold")
+    test = read_tree_file(EVALB / f"{name}.roark")
+    assert score_trees(gold, test) == score_files(EVALB / f"{name}.gold", EVALB / f"{name}.roark")
+
+
+# -- parameter files --------------------------------------------------------------------------
+
+
+def test_evalb_collins_prm_equals_builtin_default() -> None:
+    """COLLINS.prm parses to COLLINS_PARAMS, the default of every scoring function."""
+    assert read_params(EVALB / "COLLINS.prm") == COLLINS_PARAMS
+
+
+def test_evalb_sample_prm_settings() -> None:
+    """sample.prm: ':' but not '.' deleted, T = TT, This = this; evalb.c defaults for the rest."""
+    params = read_params(EVALB / "sample.prm")
+    assert params == EvalbParams(
+        debug=0,
+        max_error=10,
+        cutoff_len=40,
+        labeled=True,
+        delete_labels=("TOP", "-NONE-", ",", ":", "``", "''"),
+        delete_labels_for_length=("-NONE-",),
+        eq_labels=(("T", "TT"),),
+        eq_words=(("This", "this"),),
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "fragment"),
+    [
+        ("# c\nLABELED x\n", 2, "LABELED needs one integer"),
+        ("DEBUG 0\n\nFOO 1\n", 3, "unknown keyword 'FOO'"),
+        ("EQ_LABEL ADVP\n", 1, "requires two values"),
+        ("DELETE_LABEL\n", 1, "needs exactly one label"),
+        ("QUOTE_LABEL POS\n", 1, "QUOTE_LABEL"),
+        ("CUTOFF_LEN -3\n", 1, "must not be negative"),
+    ],
+)
+def test_evalb_params_errors_name_the_line(text: str, line: int, fragment: str) -> None:
+    """A malformed parameter file raises InputError at the offending line."""
+    with pytest.raises(InputError) as info:
+        parse_params(text, "x.prm")
+    assert info.value.line == line and info.value.source == "x.prm" and fragment in info.value.reason
+
+
+def test_evalb_params_scalars_last_wins_lists_accumulate() -> None:
+    """Repeated scalar keywords keep the last value, list keywords accumulate; LABELED 0 = unlabeled."""
+    params = parse_params("CUTOFF_LEN 10\nCUTOFF_LEN 25\nLABELED 0\nDELETE_LABEL A\nDELETE_LABEL B\n")
+    assert params.cutoff_len == 25 and not params.labeled and params.delete_labels == ("A", "B")
+
+
+# -- hand-worked cases ------------------------------------------------------------------------
+
+
+def _one(gold: str, test: str | None, params: EvalbParams | None = None):
+    result = score_trees([parse_tree(gold)], [None if test is None else parse_tree(test)], params)
+    return result.sentences[0]
+
+
+def test_evalb_label_equivalence_advp_prt() -> None:
+    """ADVP and PRT match each other under COLLINS.prm (EQ_LABEL), not without the pair."""
+    gold = "(S (NP (PRP he)) (VP (VBD gave) (PRT (RP up))))"
+    test = "(S (NP (PRP he)) (VP (VBD gave) (ADVP (RP up))))"
+    assert dataclasses.astuple(_one(gold, test))[3:6] == (4, 4, 4)
+    plain = dataclasses.replace(COLLINS_PARAMS, eq_labels=())
+    assert dataclasses.astuple(_one(gold, test, plain))[3:6] == (3, 4, 4)
+
+
+def test_evalb_deleted_punctuation_shrinks_spans() -> None:
+    """Deleted punctuation takes no room: NP-with-comma = NP, a comma-only PRN vanishes, Len keeps it."""
+    gold = "(TOP (S (NP (NP (DT the) (NN dog)) (, ,)) (VP (VBD ran)) (. .)))"
+    test = "(TOP (S (NP (DT the) (NN dog)) (PRN (, ,)) (VP (VBD ran)) (. .)))"
+    row = _one(gold, test)
+    # gold kept: S(0,3) NP(0,2) NP(0,2) VP(2,3); test kept: S(0,3) NP(0,2) VP(2,3); PRN empty, TOP deleted
+    assert (row.matched, row.gold_brackets, row.test_brackets) == (3, 4, 3)
+    assert (row.length, row.words, row.correct_tags, row.status) == (5, 3, 3, STATUS_OK)
+
+
+def test_evalb_none_elements_excluded_from_length_and_words() -> None:
+    """-NONE- terminals count neither as words nor in Len.; a bracket over a trace only is dropped."""
+    gold = "(S (NP-SBJ (-NONE- *)) (VP (VBD ran)) (. .))"
+    row = _one(gold, "(S (VP (VBD ran)) (. .))")
+    assert (row.length, row.words, row.matched, row.gold_brackets, row.test_brackets) == (2, 1, 2, 2, 2)
+
+
+def test_evalb_function_tags_are_cut() -> None:
+    """Bracket labels are cut at '-' or '=' (NP-SBJ-1, NP=2 -> NP); tags are compared uncut."""
+    row = _one("(S (NP-SBJ-1 (DT a) (NN b)) (VP=2 (VB c)))", "(S (NP (DT a) (NN b)) (VP (VB c)))")
+    assert (row.matched, row.gold_brackets, row.test_brackets, row.correct_tags) == (3, 3, 3, 3)
+
+
+def test_evalb_length_mismatch_is_error_sentence() -> None:
+    """A different number of words is evalb's status 1 with 'Length unmatch (g|t)', scored as zeros."""
+    result = score_lines(["(S (A (P this)) (B (Q is)))"], ["(S (A (P this)) (B (Q is) (R it)))"])
+    row = result.sentences[0]
+    assert (row.status, row.reason, row.length, row.matched, row.words) == (STATUS_ERROR, "Length unmatch (2|3)", 2, 0, 0)
+    assert (result.total.error_sentences, result.total.valid_sentences, result.cut.error_sentences) == (1, 0, 1)
+
+
+def test_evalb_word_mismatch_and_eq_word() -> None:
+    """A differing word is an error sentence unless the pair is an EQ_WORD pair."""
+    gold, test = "(S (A (P This)) (B (Q is)))", "(S (A (P this)) (B (Q is)))"
+    row = _one(gold, test)
+    assert (row.status, row.reason) == (STATUS_ERROR, "Words unmatch (This|this)")
+    eq = dataclasses.replace(COLLINS_PARAMS, eq_words=(("this", "This"),))
+    assert _one(gold, test, eq).status == STATUS_OK
+
+
+def test_evalb_missing_parse_is_skip_sentence() -> None:
+    """A None tree or an empty test line is a skip sentence (status 2), outside the scores."""
+    assert _one("(S (A (P x)))", None).status == STATUS_SKIP
+    result = score_lines(["(S (A (P x)) (B (Q y)))", "(S (A (P x)) (B (Q y)))"], ["", "(S (A (P x)) (B (Q y)))"])
+    assert [r.status for r in result.sentences] == [STATUS_SKIP, STATUS_OK]
+    assert (result.total.skip_sentences, result.total.valid_sentences, result.total.gold_brackets) == (1, 1, 3)
+
+
+def test_evalb_unlabeled_mode_ignores_labels() -> None:
+    """LABELED 0 matches brackets on spans alone."""
+    gold, test = "(S (NP (DT a) (NN b)) (VP (VB c)))", "(X (Y (DT a) (NN b)) (Z (VB c)))"
+    assert _one(gold, test).matched == 0
+    assert _one(gold, test, dataclasses.replace(COLLINS_PARAMS, labeled=False)).matched == 3
+
+
+def test_evalb_crossing_counted_on_test_brackets() -> None:
+    """Each test bracket crossing some gold bracket counts once; nested or equal spans never cross."""
+    gold = "(S (A (X a) (X b)) (X c) (X d))"  # S(0,4) A(0,2)
+    test = "(S (X a) (B (X b) (X c)) (C (X d)))"  # S(0,4) B(1,3) C(3,4)
+    row = _one(gold, test)  # B crosses A; C sits inside S
+    assert (row.crossing, row.matched, row.gold_brackets, row.test_brackets) == (1, 1, 2, 3)
+    both = _one("(S (A (X a) (X b)) (C (X c) (X d)))", "(S (X a) (B (X b) (X c)) (X d))")
+    assert both.crossing == 1  # B(1,3) crosses A(0,2) and C(2,4): still one crossing test bracket
+    assert _one(gold, gold).crossing == 0
+
+
+def test_evalb_duplicate_brackets_match_as_multiset() -> None:
+    """Unary chains of one label: each gold copy needs its own test copy."""
+    gold = "(S (NP (NP (DT a) (NN b))) (VP (VB c)))"
+    test = "(S (NP (DT a) (NN b)) (VP (VP (VP (VB c)))))"
+    row = _one(gold, test)
+    assert (row.matched, row.gold_brackets, row.test_brackets) == (3, 4, 5)
+
+
+def test_evalb_root_brackets() -> None:
+    """TOP is deleted by COLLINS.prm, the S below it counts; an unlabelled root bracket counts too."""
+    assert _one("(TOP (S (A (P x)) (B (Q y))))", "(TOP (S (A (P x)) (B (Q y))))").gold_brackets == 3
+    assert _one("( (S (A (P x)) (B (Q y))) )", "( (S (A (P x)) (B (Q y))) )").gold_brackets == 4
+    forest = score_lines(["(S (P this) (Q is))"], ["(P this) (Q is)"]).sentences[0]
+    assert (forest.status, forest.matched, forest.gold_brackets, forest.test_brackets) == (STATUS_OK, 0, 1, 0)
+
+
+def test_evalb_cutoff_uses_gold_length() -> None:
+    """The len<=CUTOFF_LEN block keeps sentences whose gold Len. is within the cut-off, errors included."""
+    params = dataclasses.replace(COLLINS_PARAMS, cutoff_len=2)
+    gold = ["(S (A (P a)) (B (Q b)))", "(S (A (P a)) (B (Q b)) (C (R c)))", "(S (A (P a)) (B (Q b)))"]
+    test = ["(S (A (P a)) (B (Q b)))", "(S (A (P a)) (B (Q b)) (C (R c)))", "(S (A (P z)) (B (Q b)))"]
+    result = score_lines(gold, test, params)
+    assert (result.cut.sentences, result.cut.valid_sentences, result.cut.error_sentences) == (2, 1, 1)
+    assert (result.cut.gold_brackets, result.total.gold_brackets) == (3, 7)
+    assert format_report(result).count("-- len<=2 --") == 1
+
+
+def test_evalb_max_error_tolerates_max_plus_one() -> None:
+    """evalb stops at the error raised after MAX_ERROR + 1 errors: 2 errors pass with MAX_ERROR 1, a 3rd aborts."""
+    params = dataclasses.replace(COLLINS_PARAMS, max_error=1)
+    gold = ["(S (A (P a)) (B (Q b)))"] * 4
+    bad = "(S (A (P x)) (B (Q b)))"
+    assert score_lines(gold[:3], [bad, gold[0], bad], params).total.error_sentences == 2
+    with pytest.raises(EvalbAbortError) as info:
+        score_lines(gold, [bad, gold[0], bad, bad], params, test_source="t.txt")
+    assert info.value.line == 4 and info.value.source == "t.txt" and "Words unmatch (a|x)" in info.value.reason
+
+
+def test_evalb_no_match_prints_nan_like_evalb() -> None:
+    """With no matched bracket evalb prints '-nan' for the F-measure; the API gives 0.0."""
+    result = score_lines(["(S (A (P a)) (B (Q b)))"], ["(T (P a) (Q b))"])
+    assert result.fmeasure == 0.0
+    assert "Bracketing FMeasure       =   -nan\n" in format_report(result)
+
+
+def test_evalb_sum_equals_scoring_concatenation() -> None:
+    """a + b and combine() equal scoring the concatenated inputs (rows renumbered, all counts summed)."""
+    gold = (EVALB / "sample_test.gold").read_text().splitlines()
+    test = (EVALB / "sample_test.roark").read_text().splitlines()
+    sgold = (EVALB / "sample.gld").read_text().splitlines()
+    stest = (EVALB / "sample.tst").read_text().splitlines()
+    params = read_params(EVALB / "sample.prm")
+    parts = [score_lines(gold[:100], test[:100], params), score_lines(sgold, stest, params),
+             score_lines(gold[100:], test[100:], params)]  # fmt: skip
+    whole = score_lines(gold[:100] + sgold + gold[100:], test[:100] + stest + test[100:], params)
+    assert parts[0] + parts[1] + parts[2] == whole
+    assert combine(parts) == whole
+    assert whole.total == parts[0].total + parts[1].total + parts[2].total
+    assert whole.total.error_sentences == 5 and whole.sentences[-1].id == 245 + 24
+    assert format_report(whole) == format_report(combine(parts))
+
+
+def test_evalb_counts_add_is_fieldwise() -> None:
+    """EvalbCounts + EvalbCounts adds every field."""
+    a = EvalbCounts(*range(1, 13))
+    assert dataclasses.astuple(a + a) == tuple(2 * v for v in range(1, 13))
+    with pytest.raises(ValueError):
+        _ = score_lines([], []) + score_lines([], [], dataclasses.replace(COLLINS_PARAMS, labeled=False))
+
+
+@pytest.mark.parametrize(
+    ("line", "fragment"),
+    [
+        ("(S (A (P x))", "unbalanced '('"),
+        ("(S (A (P x))))", "unbalanced ')'"),
+        ("(S (A (P x y)))", "holds two words"),
+        ("(S (A x (P y)))", "word before a subtree"),
+        ("S (A (P x))", "outside any bracket"),
+    ],
+)
+def test_evalb_malformed_line_raises_with_line(line: str, fragment: str) -> None:
+    """Lines evalb cannot read are TreeSyntaxErrors naming the file and line, never scored."""
+    with pytest.raises(TreeSyntaxError) as info:
+        score_lines(["(S (A (P x)))"] * 2, ["(S (A (P x)))", line], test_source="t.txt")
+    assert (info.value.source, info.value.line) == ("t.txt", 2) and fragment in info.value.reason
+
+
+def test_evalb_line_count_mismatch_raises() -> None:
+    """Gold and test must have the same number of lines / trees."""
+    with pytest.raises(InputError, match="2 lines in the gold file"):
+        score_lines(["(S (A (P x)))"] * 2, ["(S (A (P x)))"])
+    with pytest.raises(InputError, match="1 gold trees but 0 test trees"):
+        score_trees([parse_tree("(S (A (P x)))")], [])
+
+
+# -- oracle: greedy matching vs multiset intersection on random trees ---------------------------
+
+_WORDS = ("a", "b", "c", "d", "e", "f", "g")
+_LABELS = ("S", "NP", "VP", "ADVP", "PRT", "TOP", "NP-SBJ")
+
+
+@st.composite
+def _tree(draw, tags: tuple[str, ...]) -> Tree:
+    def build(lo: int, hi: int) -> Tree:
+        if hi - lo == 1 and draw(st.booleans()):
+            node = Tree(tags[lo], (_WORDS[lo],))
+        else:
+            cuts = [c for c in range(lo + 1, hi) if draw(st.booleans())]
+            bounds = [lo, *cuts, hi]
+            if len(bounds) == 2 and hi - lo > 1:
+                bounds = [lo, lo + 1, hi]
+            kids = [build(a, b) if b - a > 1 or draw(st.booleans()) else Tree(tags[a], (_WORDS[a],))
+                    for a, b in zip(bounds, bounds[1:])]  # fmt: skip
+            node = Tree(draw(st.sampled_from(_LABELS)), tuple(kids))
+        while draw(st.integers(0, 3)) == 3:  # unary chains, sometimes of the same label
+            node = Tree(draw(st.sampled_from(_LABELS)), (node,))
+        return node
+
+    return build(0, len(tags))
+
+
+def _oracle(gold: Tree, test: Tree) -> tuple[int, int, int, int]:
+    """Independent count: leaf ranges mapped to kept-word ranges, Counter intersection, brute-force crossing."""
+    deleted = set(COLLINS_PARAMS.delete_labels)
+
+    def brackets(tree: Tree) -> list[tuple[int, int, str]]:
+        leaves = tree.pos()
+        before = [0]
+        for _, tag in leaves:
+            before.append(before[-1] + (tag not in deleted))
+        out = []
+
+        def walk(node: Tree, start: int) -> int:
+            if node.is_preterminal:
+                return start + 1
+            end = start
+            for child in node.children:
+                end = walk(child, end)  # type: ignore[arg-type]
+            label = node.label.split("-")[0]
+            label = "ADVP" if label == "PRT" else label
+            if before[start] < before[end] and label not in deleted:
+                out.append((before[start], before[end], label))
+            return end
+
+        walk(tree, 0)
+        return out
+
+    g, t = brackets(gold), brackets(test)
+    matched = sum((Counter(g) & Counter(t)).values())
+    crossing = sum(any(a < s < b < e or s < a < e < b for a, b, _ in g) for s, e, _ in t)
+    return matched, len(g), len(t), crossing
+
+
+@given(data=st.data(), n=st.integers(1, 7))
+def test_evalb_matching_equals_multiset_oracle(data: st.DataObject, n: int) -> None:
+    """On random tree pairs over one word string, evalb's counts equal the independent oracle's."""
+    tags = tuple(data.draw(st.sampled_from(("NN", "DT", ",", "."))) for _ in range(n))
+    if all(tag in (",", ".") for tag in tags):
+        tags = ("NN", *tags[1:])
+    gold, test = data.draw(_tree(tags)), data.draw(_tree(tags))
+    row = score_trees([gold], [test]).sentences[0]
+    assert row.status == STATUS_OK
+    assert (row.matched, row.gold_brackets, row.test_brackets, row.crossing) == _oracle(gold, test)
+    assert row.length == n and row.words == sum(tag not in (",", ".") for tag in tags)
+
+
+# -- command line -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("gold", "test", "prm", "rsl"), REFERENCES, ids=REF_IDS)
+def test_evalb_cli_prints_reference_report(capsys, gold: str, test: str, prm: str | None, rsl: str) -> None:
+    """`glmnlp evalb [-p PRM] GOLD TEST` prints exactly the reference output and exits 0."""
+    args = ["evalb", str(EVALB / gold), str(EVALB / test)] + ([] if prm is None else ["-p", str(EVALB / prm)])
+    assert main(args) == 0
+    out, err = capsys.readouterr()
+    assert out == (EVALB / rsl).read_text()
+    if rsl == "sample.rsl":
+        assert err.splitlines() == [
+            "12 : Words unmatch (is|was)", "13 : Length unmatch (4|5)", "16 : Length unmatch (4|5)",
+            "17 : Length unmatch (4|6)", "20 : Words unmatch (this|That)",
+        ]  # fmt: skip
+
+
+def test_evalb_cli_summary_only_and_demo(capsys) -> None:
+    """--summary-only prints the summary blocks; --demo scores the bundled reference parses."""
+    assert main(["evalb", "--demo", "--summary-only"]) == 0
+    out, _ = capsys.readouterr()
+    expected = (EVALB / "sample_test.roark.rsl").read_text()
+    assert out == expected[expected.index("=== Summary ===") :]
+    assert main(["evalb", "--demo"]) == 0
+    assert capsys.readouterr().out == expected
+    assert main(["evalb", "--demo", "-c", "10", "--summary-only"]) == 0
+    assert "-- len<=10 --" in capsys.readouterr().out
+
+
+def test_evalb_cli_errors_exit_1_with_location(capsys, tmp_path: Path) -> None:
+    """Missing files, malformed trees and bad parameter files exit 1 with 'file:line: reason'."""
+    gold = EVALB / "sample.gld"
+    assert main(["evalb", str(tmp_path / "none.gld"), str(gold)]) == 1
+    assert f"error: {tmp_path / 'none.gld'}: no such file" in capsys.readouterr().err
+    bad = tmp_path / "bad.tst"
+    lines = (EVALB / "sample.tst").read_text().split("\n")
+    lines[2] = "(S (A (P this)) (B (Q is)"
+    bad.write_text("\n".join(lines))
+    assert main(["evalb", str(gold), str(bad)]) == 1
+    assert f"error: {bad}:3: unbalanced '('" in capsys.readouterr().err
+    prm = tmp_path / "bad.prm"
+    prm.write_text("DEBUG 0\nNOPE 1\n")
+    assert main(["evalb", "-p", str(prm), str(gold), str(gold)]) == 1
+    assert f"error: {prm}:2: unknown keyword 'NOPE'" in capsys.readouterr().err
+    assert main(["evalb", str(gold), str(EVALB / "sample.tst"), "-e", "2"]) == 1
+    assert "Length unmatch (4|6)" in capsys.readouterr().err  # 4th error, MAX_ERROR 2: evalb stops
+    assert main(["evalb", str(gold)]) == 2
+    assert "GOLD and TEST" in capsys.readouterr().err
+
+
+def test_evalb_cli_help_has_examples(capsys) -> None:
+    """--help explains the command with examples."""
+    assert main(["evalb", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "Examples:" in out and "glmnlp evalb --demo" in out and "COLLINS.prm" in out
