@@ -312,6 +312,8 @@ class Grammar:
                 if not isinstance(label, str) or not (slash is None or isinstance(slash, str)):
                     raise ModelFileError(f"bad grammar category {item!r}")
                 categories.append((label, slash))
+            if tuple(categories[: len(RESERVED)]) != RESERVED:
+                raise ModelFileError(f"grammar categories must start with the reserved {list(RESERVED)!r}")
             n = len(categories)
 
             def ids(seq: Any, size: int | None = None) -> tuple[int, ...]:

@@ -1,0 +1,176 @@
+"""Tests for glmnlp.grammar: chain and triple induction (SPEC d.2), serialisation, Table 1 (SPEC c)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from glmnlp.cli import main
+from glmnlp.errors import ModelFileError
+from glmnlp.grammar import END, NULL, TOP, Grammar, GrammarError, chain_table, table1, tree_chains, tree_triples
+from glmnlp.transform import FslcConfig, fslc_transform
+from glmnlp.trees import parse_tree
+
+# A toy treebank whose Table 1 figures are counted by hand below.
+TRAIN = [
+    "(TOP (S (NP (DT the) (NN dog)) (VP (VBD barked))))",
+    "(TOP (S (NP (DT the) (NN cat)) (VP (VBD saw) (NP (DT a) (NN dog)))))",
+    "(TOP (S (NP (NP (NNS dogs)) (PP (IN with) (NP (NNS hats)))) (VP (VBD left))))",
+]
+HELDOUT = [
+    "(TOP (S (NP (DT a) (NN cat)) (VP (VBD saw) (NP (NNS hats)))))",
+    "(TOP (S (NP (NP (NNS dogs)) (PP (IN with) (NP (DT a) (NN hat)))) (VP (VBD left))))",
+    "(TOP (S (NP (DT the) (NN dog)) (VP (VBD barked) (VP (VBD left)))))",
+]
+LEFT_ONLY = FslcConfig(extra_pairs=())
+
+
+def _trees(texts: list[str]) -> list:
+    return [parse_tree(t) for t in texts]
+
+
+def _named(grammar: Grammar) -> tuple[set[tuple[bool, str]], set[tuple[str, str, str]]]:
+    chains = {(first, " ".join(grammar.name(c) for c in chain)) for first, chain in grammar.all_chains()}
+    triples = {tuple(grammar.name(c) for c in t) for t in grammar.triples}
+    return chains, triples  # type: ignore[return-value]
+
+
+def test_grammar_tree_chains_hand_example() -> None:
+    """Chains and sites of the transformed third toy tree, worked by hand."""
+    tree = fslc_transform(parse_tree(TRAIN[2]))
+    got = [(site, " ".join(l if s is None else f"{l}/{s}" for l, s in chain)) for site, chain in tree_chains(tree)]
+    assert got == [(-1, "TOP S NP NNS"), (2, "NP/NP PP IN"), (4, "NP NNS"), (1, "VP VBD")]
+
+
+def test_grammar_induce_toy_treebank() -> None:
+    """Categories, chains (with the filter) and triples of the toy treebank match a hand count."""
+    g = Grammar.induce([fslc_transform(t) for t in _trees(TRAIN)])
+    assert [g.name(i) for i in range(len(g.categories))] == [
+        "<NULL>", "<END>", "TOP", "DT", "IN", "NN", "NNS", "NP", "NP/NP", "PP", "S", "VBD", "VP",
+    ]  # fmt: skip
+    assert (NULL, END, TOP) == (0, 1, 2)
+    assert g.pos_tags == ["DT", "IN", "NN", "NNS", "VBD"]
+    chains, triples = _named(g)
+    # TOP S NP NNS and NP/NP PP IN are long and seen once: filtered out
+    assert chains == {(True, "TOP S NP DT"), (False, "NN"), (False, "VP VBD"), (False, "NP DT"), (False, "NP NNS")}
+    assert triples == {
+        ("TOP", "S", "<END>"), ("S", "NP", "VP"), ("S", "VP", "<END>"), ("NP", "DT", "NN"),
+        ("NP", "NN", "<END>"), ("VP", "VBD", "<END>"), ("VP", "VBD", "NP"), ("VP", "NP", "<END>"),
+        ("NP", "NNS", "NP/NP"), ("NP", "NP/NP", "<END>"), ("NP/NP", "PP", "<END>"), ("PP", "IN", "NP"),
+        ("PP", "NP", "<END>"), ("NP", "NNS", "<END>"),
+    }  # fmt: skip
+    assert g.chains_for("IN") == [] and g.chains_for("NNS", first=True) == []
+    assert g.allows(g.category_id("S"), g.category_id("NP"), g.category_id("VP"))
+    assert not g.allows(g.category_id("S"), g.category_id("VP"), g.category_id("NP"))
+
+
+def test_grammar_filter_threshold() -> None:
+    """min_count=1 keeps every chain; 3 also drops the twice-seen TOP S NP DT; short chains always stay."""
+    trees = [fslc_transform(t) for t in _trees(TRAIN)]
+    all_chains, _ = _named(Grammar.induce(trees, long_chain_min_count=1))
+    assert {(True, "TOP S NP NNS"), (False, "NP/NP PP IN")} <= all_chains
+    assert len(all_chains) == 7
+    strict, _ = _named(Grammar.induce(trees, long_chain_min_count=3))
+    assert strict == {(False, "NN"), (False, "VP VBD"), (False, "NP DT"), (False, "NP NNS")}
+    with pytest.raises(GrammarError):
+        Grammar.induce(trees, long_chain_min_count=0)
+
+
+def test_grammar_induce_is_deterministic_and_json_round_trips() -> None:
+    """Tree order does not change the grammar; to_json/from_json is lossless and JSON-serialisable."""
+    trees = [fslc_transform(t) for t in _trees(TRAIN + HELDOUT)]
+    a = Grammar.induce(trees).to_json()
+    b = Grammar.induce(list(reversed(trees))).to_json()
+    assert json.dumps(a) == json.dumps(b)
+    back = Grammar.from_json(json.loads(json.dumps(a)))
+    assert back.to_json() == a
+    assert back == Grammar.induce(trees)
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda d: d.update(format="other"), "not a grammar"),
+        (lambda d: d.update(version=99), "version"),
+        (lambda d: d["triples"].append([0, 1, 999]), "out of range"),
+        (lambda d: d.pop("chains"), "malformed"),
+        (lambda d: d["categories"].pop(0), "reserved"),
+    ],
+    ids=["format", "version", "id-range", "missing-key", "reserved"],
+)
+def test_grammar_from_json_rejects_malformed(mutate, message: str) -> None:
+    """A corrupt grammar dict raises ModelFileError, never a half-built grammar."""
+    data = Grammar.induce([fslc_transform(t) for t in _trees(TRAIN)]).to_json()
+    mutate(data)
+    with pytest.raises(ModelFileError, match=message):
+        Grammar.from_json(data)
+
+
+def test_grammar_unknown_category_and_root() -> None:
+    """Unknown categories and non-TOP roots raise GrammarError with a readable message."""
+    g = Grammar.induce(_trees(TRAIN))
+    assert g.lookup("ADJP") is None
+    with pytest.raises(GrammarError, match="'ADJP' is not in the grammar"):
+        g.category_id("ADJP")
+    with pytest.raises(GrammarError, match="root must be 'TOP'"):
+        Grammar.induce([parse_tree("(S (NN x))")])
+
+
+def test_grammar_tree_triples_include_end() -> None:
+    """Every node contributes its sibling pairs and (X, last child, END)."""
+    triples = tree_triples(parse_tree("(TOP (NP (DT a) (JJ big) (NN dog)))"))
+    end = ("<END>", None)
+    assert triples == [
+        (("TOP", None), ("NP", None), end),
+        (("NP", None), ("DT", None), ("JJ", None)),
+        (("NP", None), ("JJ", None), ("NN", None)),
+        (("NP", None), ("NN", None), end),
+    ]
+
+
+def test_grammar_chain_table_hand_counted() -> None:
+    """Table 1 on the toy treebank equals the hand count (with and without FSLC)."""
+    tables = table1(_trees(TRAIN), _trees(HELDOUT), config=LEFT_ONLY)
+    plain, fslc = tables["no FSLC"], tables["FSLC"]
+    assert (plain.train_words, plain.heldout_words) == (12, 13)
+    # no FSLC: TOP S NP DT (x2), TOP S NP NP NNS (x1); held-out: TOP S NP DT (x2), TOP S NP NP NNS
+    assert (plain.train_long, plain.train_long_repeated, plain.heldout_long, plain.heldout_long_repeated) == (2, 1, 2, 1)
+    # FSLC: TOP S NP DT (x2), TOP S NP NNS, NP/NP PP IN; held-out the same three, TOP S NP DT twice
+    assert (fslc.train_long, fslc.train_long_repeated, fslc.heldout_long, fslc.heldout_long_repeated) == (3, 1, 3, 1)
+    # OOV: 'dogs' (and, with FSLC, 'with') need a chain seen once; 'left' in the last sentence a new triple
+    assert plain.chain_oov == pytest.approx(1000 / 13)
+    assert fslc.chain_oov == pytest.approx(2000 / 13)
+    assert plain.chain_oov_unfiltered == fslc.chain_oov_unfiltered == 0.0
+    assert plain.triple_oov == fslc.triple_oov == pytest.approx(1000 / 13)
+    assert plain.sentences_covered == fslc.sentences_covered == pytest.approx(100 / 3)
+
+
+def test_grammar_chain_table_min_count_one_has_no_chain_oov() -> None:
+    """With no filter the held-out chain OOV equals the unfiltered rate."""
+    t = chain_table(_trees(TRAIN), _trees(HELDOUT), min_count=1)
+    assert t.chain_oov == t.chain_oov_unfiltered == 0.0
+
+
+def test_grammar_cli_table1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`glmnlp grammar table1` prints the hand-counted figures for given tree files."""
+    train, held = tmp_path / "train.trees", tmp_path / "held.trees"
+    train.write_text("\n".join(TRAIN) + "\n")
+    held.write_text("\n".join(HELDOUT) + "\n")
+    status = main(["grammar", "table1", "--train", str(train), "--heldout", str(held), "--left-recursion-only"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "3 sentences, 12 words" in out and "3 sentences, 13 words" in out
+    lines = {line[:38].strip(): line[38:].split() for line in out.splitlines() if len(line) > 38}
+    assert lines["training set, all"] == ["2", "3"]
+    assert lines["chain unseen (seen > 1 filter)"] == ["76.92", "153.85"]
+    assert lines["triple unseen"] == ["76.92", "76.92"]
+
+
+def test_grammar_cli_table1_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A malformed tree file exits 1 with file:line: reason."""
+    bad = tmp_path / "bad.trees"
+    bad.write_text("(TOP (S (NN x))\n")
+    assert main(["grammar", "table1", "--train", str(bad)]) == 1
+    assert "bad.trees:1" in capsys.readouterr().err
