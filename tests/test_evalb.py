@@ -209,6 +209,16 @@ def test_evalb_label_equivalence_advp_prt() -> None:
     assert dataclasses.astuple(_one(gold, test, plain))[3:6] == (3, 4, 4)
 
 
+def test_evalb_delete_label_extends_to_eq_partner() -> None:
+    """Bracket deletion compares labels modulo EQ_LABEL (PRT goes with ADVP); tag deletion is exact."""
+    tree = "(S (NP (PRP he)) (VP (VBD gave) (PRT (RP up))) (ADVP (PRT x)))"
+    params = parse_params("DELETE_LABEL ADVP\nEQ_LABEL ADVP PRT\n")
+    row = _one(tree, tree, params)
+    assert (row.gold_brackets, row.words) == (3, 4)  # S NP VP kept; PRT and ADVP brackets gone; tag PRT kept
+    row = _one(tree, tree, parse_params("DELETE_LABEL ADVP\n"))
+    assert (row.gold_brackets, row.words) == (4, 4)
+
+
 def test_evalb_deleted_punctuation_shrinks_spans() -> None:
     """Deleted punctuation takes no room: NP-with-comma = NP, a comma-only PRN vanishes, Len keeps it."""
     gold = "(TOP (S (NP (NP (DT the) (NN dog)) (, ,)) (VP (VBD ran)) (. .)))"

@@ -497,21 +497,33 @@ class _Equal:
         return a == b or (a, b) in self.pairs
 
 
-def _kept_brackets(sent: _Sentence, params: EvalbParams, label_eq: _Equal) -> list[tuple[int, int, str]]:
+def _deleted_bracket_labels(params: EvalbParams, label_eq: _Equal) -> frozenset[str]:
+    """Cut labels that evalb's ``massage_data`` deletes: a DELETE_LABEL or an EQ_LABEL partner of one."""
+    deleted = set(params.delete_labels)
+    deleted.update(a for a, b in label_eq.pairs if b in params.delete_labels)
+    return frozenset(deleted)
+
+
+def _kept_brackets(sent: _Sentence, deleted: frozenset[str]) -> list[tuple[int, int, str]]:
     """evalb's ``massage_data``: cut labels at '-'/'=', drop empty spans and deleted labels."""
     kept = []
     for start, end, label in sent.brackets:
         if start == end:
             continue
-        cut = _CUT.split(label, 1)[0]
-        if any(label_eq(cut, d) for d in params.delete_labels):
-            continue
-        kept.append((start, end, cut))
+        cut = _CUT.split(label, 1)[0] if "-" in label or "=" in label else label
+        if cut not in deleted:
+            kept.append((start, end, cut))
     return kept
 
 
 def _score_sentence(
-    ident: int, gold: _Sentence, test: _Sentence | None, params: EvalbParams, label_eq: _Equal, word_eq: _Equal
+    ident: int,
+    gold: _Sentence,
+    test: _Sentence | None,
+    params: EvalbParams,
+    label_eq: _Equal,
+    word_eq: _Equal,
+    deleted: frozenset[str],
 ) -> SentenceResult:
     if test is None or not test.words:
         return SentenceResult(ident, gold.length, STATUS_SKIP)
@@ -522,8 +534,8 @@ def _score_sentence(
         if not word_eq(gw, tw):
             return SentenceResult(ident, gold.length, STATUS_ERROR, reason=f"Words unmatch ({gw}|{tw})")
 
-    gold_br = _kept_brackets(gold, params, label_eq)
-    test_br = _kept_brackets(test, params, label_eq)
+    gold_br = _kept_brackets(gold, deleted)
+    test_br = _kept_brackets(test, deleted)
 
     # greedy matching in bracket order: first unmatched test bracket with the same span and label
     by_span: dict[tuple[int, int], list[list]] = {}
@@ -564,10 +576,11 @@ def _score(
 ) -> EvalbResult:
     label_eq = _Equal(params.eq_labels)
     word_eq = _Equal(params.eq_words)
+    deleted = _deleted_bracket_labels(params, label_eq)
     rows: list[SentenceResult] = []
     errors = 0
     for ident, (gold, test) in enumerate(pairs, start=1):
-        row = _score_sentence(ident, gold, test, params, label_eq, word_eq)
+        row = _score_sentence(ident, gold, test, params, label_eq, word_eq, deleted)
         if row.status == STATUS_ERROR:
             if errors > params.max_error:  # evalb.c: if (Error_count++ > Max_error) exit(1)
                 raise EvalbAbortError(
