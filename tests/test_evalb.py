@@ -363,6 +363,7 @@ def test_evalb_counts_add_is_fieldwise() -> None:
         ("(S (A (P x y)))", "holds two words"),
         ("(S (A x (P y)))", "word before a subtree"),
         ("S (A (P x))", "outside any bracket"),
+        ("(S (A (P x)) y)", "word 'y' after a subtree"),
     ],
 )
 def test_evalb_malformed_line_raises_with_line(line: str, fragment: str) -> None:

@@ -61,6 +61,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
 
 from .errors import InputError, TreeSyntaxError
 from .trees import Tree
@@ -404,7 +405,7 @@ def _read_line(text: str, params: EvalbParams, source: str, line: int) -> _Sente
     toks = _TOKEN.findall(text)
     words: list[str] = []
     tags: list[str] = []
-    brackets: list[list] = []
+    brackets: list[list[Any]] = []
     stack: list[int] = []
     length = 0
     delete = set(params.delete_labels)
@@ -437,6 +438,10 @@ def _read_line(text: str, params: EvalbParams, source: str, line: int) -> _Sente
                 raise TreeSyntaxError("unbalanced ')' with no open bracket", source=source, line=line)
             brackets[stack.pop()][1] = len(words)
             i += 1
+        elif stack:
+            raise TreeSyntaxError(
+                f"word {tok!r} after a subtree (only a (TAG word) bracket holds a word)", source=source, line=line
+            )
         else:
             raise TreeSyntaxError(f"text {tok!r} outside any bracket", source=source, line=line)
     if stack:
@@ -538,7 +543,7 @@ def _score_sentence(
     test_br = _kept_brackets(test, deleted)
 
     # greedy matching in bracket order: first unmatched test bracket with the same span and label
-    by_span: dict[tuple[int, int], list[list]] = {}
+    by_span: dict[tuple[int, int], list[list[Any]]] = {}
     for start, end, label in test_br:
         by_span.setdefault((start, end), []).append([label, False])
     matched = 0
