@@ -1,0 +1,743 @@
+# cython: language_level=3
+"""Word-synchronous beam search and node features of the incremental parser (C&R 2004 §3; SPEC §a, §b, §d.3).
+
+This kernel takes only numpy arrays and ints; :mod:`glmnlp.parser` turns grammars, words and tags
+into them. Everything a hypothesis needs lives in two per-sentence arenas:
+
+* **records** (:c:type:`Rec`): one immutable version of a node. An open constituent gets a new
+  version each time a child completes or is added; the old version stays valid for the other
+  hypotheses that share it. A record holds the category, the parent record (the open parent's
+  version at the time), the completed left sibling, the last child, the category of the first
+  child (for the coordination feature), its frontier depth, its head-so-far state (SPEC §b.5, see
+  :mod:`glmnlp.heads`) and its c-commanding head (CC/CCP). The right frontier of a hypothesis is
+  the deepest open record; following ``parent`` gives the frontier upwards, so a hypothesis is a
+  persistent stack and extending it writes only the new records (O(new nodes), no copying).
+* **hypotheses**: score, parent hypothesis, step (site, chain id), deepest open record and a
+  "gold-consistent" flag (parent gold-consistent and this step equal to the gold step), which makes
+  the early-update membership test exact and O(1).
+
+ADV (SPEC §d.3): for each beam member, each group of candidate chains with the same POS, and each
+frontier site from the deepest upwards, the END closures below the site are built once and scored
+once, then every chain whose top is licensed by the triple (X, lastchild(X), Z) is built
+tentatively, scored and rolled back. FILTER (SPEC §a) keeps h_k while
+score(h_k) >= score(h_0) - gamma / k**3, up to ``cap`` members. Only the survivors are rebuilt
+permanently. At the end of the sentence every open node is closed (each closure checked).
+
+Features (SPEC §b.3/b.4, templates listed in :mod:`glmnlp.parser_features`) are hashed into a
+weight table of 2**n_bits entries: a template's atoms are folded with a 64-bit multiply-xorshift
+mix, seeded by the template group, and reduced with the murmur3 finaliser. Atom value 0 = NULL.
+A node's score is the sum of the weights of its features plus an optional per-node extra score
+(``extra_weight`` times a caller-supplied value, the hook for a generative model, issue 6; unused
+so far, always 0).
+"""
+
+import numpy as np
+cimport numpy as cnp
+from libc.stdlib cimport malloc, realloc, free, qsort
+from libc.string cimport memcpy
+from libc.stdint cimport int32_t, int64_t, uint64_t, uint8_t
+
+cnp.import_array()
+
+cdef enum:
+    MAXF = 64
+
+cdef enum:
+    NULLC = 0
+    ENDC = 1
+    TOPC = 2
+
+# template groups (kept in sync with glmnlp.parser_features.TEMPLATES)
+cdef enum:
+    G_NT = 1         # non-POS node prefixes of (L10 L01 L02 L03 L20 L11 L30 L21 COORD CL)
+    G_NT_LK = 2      # non-POS look-ahead conjunctions
+    G_POS = 3        # POS node prefixes of (L10 L01 L20 CCP CC)
+    G_POS_LK = 4     # POS node look-ahead conjunctions
+    G_PUNCT = 5      # punctuation features (+punct)
+
+cdef struct Rec:
+    int32_t cat
+    int32_t parent
+    int32_t left
+    int32_t last
+    int32_t first_cat
+    int32_t depth
+    int32_t head_pos
+    int32_t decided
+    int32_t prev_pos
+    int32_t match_pos
+    int32_t lastpos_pos
+    int32_t cc_pos
+    int64_t head_word
+    int64_t match_word
+    int64_t lastpos_word
+    int64_t cc_word
+
+cdef struct Cand:
+    double score
+    int32_t hyp
+    int32_t site
+    int32_t chain
+    int32_t gold
+    int32_t order
+
+
+cdef inline uint64_t mix(uint64_t h, uint64_t v) nogil:
+    h ^= v + <uint64_t>0x9E3779B97F4A7C15ULL
+    h *= <uint64_t>0xBF58476D1CE4E5B9ULL
+    h ^= h >> 31
+    return h
+
+
+cdef inline uint64_t fmix(uint64_t h) nogil:
+    h ^= h >> 33
+    h *= <uint64_t>0xFF51AFD7ED558CCDULL
+    h ^= h >> 33
+    h *= <uint64_t>0xC4CEB9FE1A85EC53ULL
+    h ^= h >> 33
+    return h
+
+
+cdef int cmp_cand(const void* a, const void* b) noexcept nogil:
+    cdef const Cand* x = <const Cand*> a
+    cdef const Cand* y = <const Cand*> b
+    if x.score > y.score:
+        return -1
+    if x.score < y.score:
+        return 1
+    return x.order - y.order
+
+
+cdef class BeamParser:
+    """Grammar tables + arenas; :meth:`decode` runs the beam, :meth:`features` replays a derivation."""
+
+    cdef int n_cats
+    cdef uint8_t[::1] triples
+    cdef uint8_t[::1] is_pos
+    cdef uint8_t[::1] is_punct
+    cdef int32_t[::1] first_letter
+    cdef int cc_cat
+    cdef int32_t[::1] chain_cats
+    cdef int32_t[::1] chain_off
+    cdef uint64_t mask
+    # arenas
+    cdef Rec* recs
+    cdef int n_recs, cap_recs
+    cdef int32_t* h_parent
+    cdef int32_t* h_site
+    cdef int32_t* h_chain
+    cdef int32_t* h_rec
+    cdef int32_t* h_gold
+    cdef double* h_score
+    cdef int n_hyps, cap_hyps
+    cdef Cand* cands
+    cdef int n_cands, cap_cands
+    # per-sentence inputs
+    cdef const int64_t* words
+    cdef const int32_t* next_pos
+    cdef int isq
+    cdef int punct
+    cdef const double* w
+    cdef bint scoring
+    cdef uint64_t fbuf[MAXF]
+    cdef int nf
+    cdef int64_t atoms[12]       # context atoms of the last node featurised (for tests / inspection)
+    cdef list closed_log         # when not None: (category, head word, head POS) of each closed record
+    cdef public long long n_candidates   # candidates scored (statistics)
+    cdef public long long n_beam         # summed beam sizes after FILTER
+
+    def __cinit__(self):
+        self.recs = NULL
+        self.h_parent = NULL
+        self.cands = NULL
+
+    def __init__(self, int n_cats, uint8_t[::1] triples, uint8_t[::1] is_pos, uint8_t[::1] is_punct,
+                 int32_t[::1] first_letter, int cc_cat, int32_t[::1] chain_cats, int32_t[::1] chain_off,
+                 int n_bits):
+        if triples.shape[0] != n_cats * n_cats * n_cats:
+            raise ValueError("triples must be a flat n_cats**3 table")
+        self.n_cats = n_cats
+        self.triples = triples
+        self.is_pos = is_pos
+        self.is_punct = is_punct
+        self.first_letter = first_letter
+        self.cc_cat = cc_cat
+        self.chain_cats = chain_cats
+        self.chain_off = chain_off
+        self.mask = (<uint64_t>1 << n_bits) - 1
+        self.cap_recs = 1 << 16
+        self.recs = <Rec*> malloc(self.cap_recs * sizeof(Rec))
+        self.cap_hyps = 1 << 12
+        self.h_parent = <int32_t*> malloc(self.cap_hyps * sizeof(int32_t))
+        self.h_site = <int32_t*> malloc(self.cap_hyps * sizeof(int32_t))
+        self.h_chain = <int32_t*> malloc(self.cap_hyps * sizeof(int32_t))
+        self.h_rec = <int32_t*> malloc(self.cap_hyps * sizeof(int32_t))
+        self.h_gold = <int32_t*> malloc(self.cap_hyps * sizeof(int32_t))
+        self.h_score = <double*> malloc(self.cap_hyps * sizeof(double))
+        self.cap_cands = 1 << 14
+        self.cands = <Cand*> malloc(self.cap_cands * sizeof(Cand))
+        if (self.recs == NULL or self.h_parent == NULL or self.h_site == NULL or self.h_chain == NULL
+                or self.h_rec == NULL or self.h_gold == NULL or self.h_score == NULL or self.cands == NULL):
+            raise MemoryError()
+        self.n_candidates = 0
+        self.n_beam = 0
+
+    def __dealloc__(self):
+        free(self.recs)
+        free(self.h_parent)
+        free(self.h_site)
+        free(self.h_chain)
+        free(self.h_rec)
+        free(self.h_gold)
+        free(self.h_score)
+        free(self.cands)
+
+    # -- arenas ---------------------------------------------------------------------------------
+    cdef int new_rec(self) except -1:
+        cdef Rec* grown
+        if self.n_recs == self.cap_recs:
+            grown = <Rec*> realloc(self.recs, 2 * self.cap_recs * sizeof(Rec))
+            if grown == NULL:
+                raise MemoryError()
+            self.recs = grown
+            self.cap_recs *= 2
+        self.n_recs += 1
+        return self.n_recs - 1
+
+    cdef int copy_rec(self, int src) except -1:
+        cdef int r = self.new_rec()
+        self.recs[r] = self.recs[src]
+        return r
+
+    cdef int new_hyp(self) except -1:
+        cdef int cap
+        if self.n_hyps == self.cap_hyps:
+            cap = 2 * self.cap_hyps
+            self.h_parent = <int32_t*> realloc(self.h_parent, cap * sizeof(int32_t))
+            self.h_site = <int32_t*> realloc(self.h_site, cap * sizeof(int32_t))
+            self.h_chain = <int32_t*> realloc(self.h_chain, cap * sizeof(int32_t))
+            self.h_rec = <int32_t*> realloc(self.h_rec, cap * sizeof(int32_t))
+            self.h_gold = <int32_t*> realloc(self.h_gold, cap * sizeof(int32_t))
+            self.h_score = <double*> realloc(self.h_score, cap * sizeof(double))
+            if (self.h_parent == NULL or self.h_site == NULL or self.h_chain == NULL or self.h_rec == NULL
+                    or self.h_gold == NULL or self.h_score == NULL):
+                raise MemoryError()
+            self.cap_hyps = cap
+        self.n_hyps += 1
+        return self.n_hyps - 1
+
+    cdef int add_cand(self, double score, int hyp, int site, int chain, int gold) except -1:
+        cdef Cand* grown
+        if self.n_cands == self.cap_cands:
+            grown = <Cand*> realloc(self.cands, 2 * self.cap_cands * sizeof(Cand))
+            if grown == NULL:
+                raise MemoryError()
+            self.cands = grown
+            self.cap_cands *= 2
+        self.cands[self.n_cands].score = score
+        self.cands[self.n_cands].hyp = hyp
+        self.cands[self.n_cands].site = site
+        self.cands[self.n_cands].chain = chain
+        self.cands[self.n_cands].gold = gold
+        self.cands[self.n_cands].order = self.n_cands
+        self.n_cands += 1
+        return 0
+
+    cdef inline int rcat(self, int r) noexcept:
+        return 0 if r < 0 else self.recs[r].cat
+
+    cdef inline bint allows(self, int x, int y, int z) noexcept:
+        return self.triples[(x * self.n_cats + y) * self.n_cats + z] != 0
+
+    # -- heads (SPEC §b.5; documented in glmnlp.heads) -----------------------------------------
+    cdef void incorporate(self, int r, int c) noexcept:
+        """Update record r's head state with its completed child c."""
+        cdef Rec* R = &self.recs[r]
+        cdef Rec* C = &self.recs[c]
+        cdef int cc = C.cat
+        if self.is_punct[cc]:
+            if R.head_pos == 0:
+                R.head_word = C.head_word
+                R.head_pos = C.head_pos
+            return
+        if not R.decided:
+            if (not self.is_pos[cc]) and R.prev_pos:
+                R.decided = 1
+                if R.match_pos != 0:
+                    R.head_word = R.match_word
+                    R.head_pos = R.match_pos
+                else:
+                    R.head_word = R.lastpos_word
+                    R.head_pos = R.lastpos_pos
+            else:
+                R.head_word = C.head_word
+                R.head_pos = C.head_pos
+        if self.is_pos[cc]:
+            R.prev_pos = 1
+            R.lastpos_word = C.head_word
+            R.lastpos_pos = C.head_pos
+            if self.first_letter[cc] == self.first_letter[R.cat]:
+                R.match_word = C.head_word
+                R.match_pos = C.head_pos
+        else:
+            R.prev_pos = 0
+
+    # -- features ---------------------------------------------------------------------------------
+    cdef inline void emit(self, uint64_t h, int level) noexcept:
+        self.fbuf[self.nf] = fmix(h + <uint64_t>level * <uint64_t>0x100000001B3ULL) & self.mask
+        self.nf += 1
+
+    cdef double node_features(self, int cat, int p, bint empty, int64_t lk, int lkp, int npos) noexcept:
+        """Fill fbuf with the feature ids of a new node ``cat`` under parent record ``p``.
+
+        ``empty``: the parent has no children yet from the new node's point of view (chain nodes
+        below the chain top). Returns the node's score when scoring is on.
+        """
+        cdef int l1 = -1, l2 = -1, l3 = -1, gp = -1, ggp = -1, a, b
+        cdef int L10 = 0, L01, L02, L03, L20, L11 = 0, L30, L21, coord = 0, ccp = 0
+        cdef int64_t CL = 0, cc = 0
+        cdef uint64_t h, base
+        cdef int i
+        cdef double s = 0.0
+        cdef bint pos_node = self.is_pos[cat]
+        cdef int lkpunct
+        self.nf = 0
+        if p >= 0:
+            L10 = self.recs[p].cat
+            if not empty:
+                l1 = self.recs[p].last
+                CL = self.recs[p].head_word
+            gp = self.recs[p].parent
+            L11 = self.rcat(self.recs[p].left)
+        if l1 >= 0:
+            l2 = self.recs[l1].left
+            if l2 >= 0:
+                l3 = self.recs[l2].left
+        L01 = self.rcat(l1)
+        L02 = self.rcat(l2)
+        L03 = self.rcat(l3)
+        L20 = self.rcat(gp)
+        if gp >= 0:
+            ggp = self.recs[gp].parent
+            L21 = self.rcat(self.recs[gp].left)
+        else:
+            L21 = 0
+        L30 = self.rcat(ggp)
+        if l1 >= 0:
+            cc = self.recs[l1].head_word
+            ccp = self.recs[l1].head_pos
+        elif p >= 0:
+            cc = self.recs[p].cc_word
+            ccp = self.recs[p].cc_pos
+        if pos_node:
+            base = mix(<uint64_t>G_POS, <uint64_t>cat)
+            h = base
+            self.emit(h, 0)
+            h = mix(h, <uint64_t>L10); self.emit(h, 1)
+            h = mix(h, <uint64_t>L01); self.emit(h, 2)
+            h = mix(h, <uint64_t>L20); self.emit(h, 3)
+            h = mix(h, <uint64_t>ccp); self.emit(h, 4)
+            h = mix(h, <uint64_t>cc); self.emit(h, 5)
+            base = mix(<uint64_t>G_POS_LK, <uint64_t>cat)
+            self.emit(mix(base, <uint64_t>lk), 1)
+            self.emit(mix(mix(base, <uint64_t>L10), <uint64_t>lk), 2)
+            self.emit(mix(mix(mix(base, <uint64_t>lk), <uint64_t>cc), 7), 3)
+        else:
+            if l1 < 0 and p >= 0:
+                a = self.recs[p].left
+                while a >= 0 and self.is_punct[self.recs[a].cat]:
+                    a = self.recs[a].left
+                if a >= 0 and self.recs[a].cat == self.cc_cat:
+                    b = self.recs[a].left
+                    while b >= 0 and self.is_punct[self.recs[b].cat]:
+                        b = self.recs[b].left
+                    if b >= 0 and self.recs[b].cat == L10:
+                        coord = self.recs[b].first_cat
+            base = mix(<uint64_t>G_NT, <uint64_t>cat)
+            h = base
+            self.emit(h, 0)
+            h = mix(h, <uint64_t>L10); self.emit(h, 1)
+            h = mix(h, <uint64_t>L01); self.emit(h, 2)
+            h = mix(h, <uint64_t>L02); self.emit(h, 3)
+            h = mix(h, <uint64_t>L03); self.emit(h, 4)
+            h = mix(h, <uint64_t>L20); self.emit(h, 5)
+            h = mix(h, <uint64_t>L11); self.emit(h, 6)
+            h = mix(h, <uint64_t>L30); self.emit(h, 7)
+            h = mix(h, <uint64_t>L21); self.emit(h, 8)
+            h = mix(h, <uint64_t>coord); self.emit(h, 9)
+            h = mix(h, <uint64_t>CL); self.emit(h, 10)
+            base = mix(<uint64_t>G_NT_LK, <uint64_t>cat)
+            self.emit(mix(base, <uint64_t>lkp), 1)
+            self.emit(mix(base, <uint64_t>lk), 2)
+            self.emit(mix(mix(base, <uint64_t>L10), <uint64_t>lkp), 3)
+            self.emit(mix(mix(base, <uint64_t>L10), <uint64_t>lk), 4)
+            self.emit(mix(mix(mix(base, <uint64_t>L10), <uint64_t>L01), <uint64_t>lkp), 5)
+        self.atoms[0] = L10; self.atoms[1] = L01; self.atoms[2] = L02; self.atoms[3] = L03
+        self.atoms[4] = L20; self.atoms[5] = L11; self.atoms[6] = L30; self.atoms[7] = L21
+        self.atoms[8] = coord; self.atoms[9] = CL; self.atoms[10] = cc; self.atoms[11] = ccp
+        if self.punct:
+            base = mix(mix(<uint64_t>G_PUNCT, <uint64_t>pos_node), <uint64_t>cat)
+            self.emit(mix(base, <uint64_t>self.isq), 1)
+            self.emit(mix(mix(base, <uint64_t>L10), <uint64_t>self.isq), 2)
+            if lkp > 0 and (self.is_punct[lkp] or lkp == self.cc_cat):
+                self.emit(mix(base, <uint64_t>npos), 3)
+                self.emit(mix(mix(base, <uint64_t>L10), <uint64_t>npos), 4)
+            if l2 >= 0 and self.is_punct[self.recs[l2].cat]:
+                lkpunct = 1 + (lkp > 0 and self.is_punct[lkp])
+                self.emit(mix(base, <uint64_t>lkpunct), 5)
+                self.emit(mix(mix(base, <uint64_t>L10), <uint64_t>lkpunct), 6)
+        if self.scoring:
+            for i in range(self.nf):
+                s += self.w[self.fbuf[i]]
+        return s
+
+    # -- building ---------------------------------------------------------------------------------
+    cdef int close_top(self, int cur, int i, int lkp, double* score, list out) except -2:
+        """Close the deepest open record ``cur`` (append END); return the parent's new version.
+
+        Scores the END node into score[0] (and appends its feature ids to ``out`` if given).
+        Returns -1 when cur is the root (nothing above).
+        """
+        cdef int p, np_
+        cdef int64_t lk = self.words[i] if i >= 0 else 1
+        cdef int npos = self.next_pos[i] if i >= 0 else 0
+        score[0] += self.node_features(ENDC, cur, 0, lk, lkp, npos)
+        if out is not None:
+            self.dump(out)
+        if self.closed_log is not None:
+            self.closed_log.append((self.recs[cur].cat, self.recs[cur].head_word, self.recs[cur].head_pos))
+        p = self.recs[cur].parent
+        if p < 0:
+            return -1
+        np_ = self.copy_rec(p)
+        self.recs[np_].last = cur
+        self.incorporate(np_, cur)
+        return np_
+
+    cdef void dump(self, list out):
+        cdef int k
+        for k in range(self.nf):
+            out.append(self.fbuf[k])
+
+    cdef int attach(self, int x, int c, int i, double* score, list out) except -2:
+        """Attach chain c for word i under open record x (already closed below); return the new deepest open record."""
+        cdef int start = self.chain_off[c], end = self.chain_off[c + 1]
+        cdef int n = end - start
+        cdef int pos = self.chain_cats[end - 1]
+        cdef int64_t lk = self.words[i]
+        cdef int npos = self.next_pos[i]
+        cdef int k, cat, r, prev, nx = -1, depth
+        cdef bint first_word = (x < 0)
+        # chain top
+        cat = self.chain_cats[start]
+        score[0] += self.node_features(cat, x, 0, lk, pos, npos)
+        if out is not None:
+            self.dump(out)
+        if not first_word:
+            nx = self.copy_rec(x)
+        r = self.new_rec()
+        self.recs[r].cat = cat
+        self.recs[r].parent = nx
+        self.recs[r].left = -1 if first_word else self.recs[x].last
+        self.recs[r].last = -1
+        self.recs[r].first_cat = 0
+        self.recs[r].depth = 0 if first_word else self.recs[x].depth + 1
+        self.recs[r].decided = 0
+        self.recs[r].prev_pos = 0
+        self.recs[r].match_pos = 0
+        self.recs[r].lastpos_pos = 0
+        self.recs[r].match_word = 0
+        self.recs[r].lastpos_word = 0
+        if self.recs[r].left >= 0:
+            self.recs[r].cc_word = self.recs[self.recs[r].left].head_word
+            self.recs[r].cc_pos = self.recs[self.recs[r].left].head_pos
+        else:
+            self.recs[r].cc_word = 0
+            self.recs[r].cc_pos = 0
+        if cat == pos:
+            self.recs[r].head_word = lk
+            self.recs[r].head_pos = pos
+        else:
+            self.recs[r].head_word = 0
+            self.recs[r].head_pos = 0
+        if not first_word:
+            self.recs[nx].last = r
+            if cat == pos:
+                self.incorporate(nx, r)
+        prev = r
+        for k in range(start + 1, end):
+            cat = self.chain_cats[k]
+            score[0] += self.node_features(cat, prev, 1, lk, pos, npos)
+            if out is not None:
+                self.dump(out)
+            r = self.new_rec()
+            self.recs[r].cat = cat
+            self.recs[r].parent = prev
+            self.recs[r].left = -1
+            self.recs[r].last = -1
+            self.recs[r].first_cat = 0
+            self.recs[r].depth = self.recs[prev].depth + 1
+            self.recs[r].decided = 0
+            self.recs[r].prev_pos = 0
+            self.recs[r].match_pos = 0
+            self.recs[r].lastpos_pos = 0
+            self.recs[r].match_word = 0
+            self.recs[r].lastpos_word = 0
+            self.recs[r].cc_word = self.recs[prev].cc_word
+            self.recs[r].cc_pos = self.recs[prev].cc_pos
+            if cat == pos:
+                self.recs[r].head_word = lk
+                self.recs[r].head_pos = pos
+            else:
+                self.recs[r].head_word = 0
+                self.recs[r].head_pos = 0
+            self.recs[prev].last = r
+            self.recs[prev].first_cat = cat
+            if cat == pos:
+                self.incorporate(prev, r)
+            prev = r
+        # deepest open record: the POS's parent (or the site's new version for a one-node chain)
+        if n == 1:
+            return nx
+        return self.recs[prev].parent
+
+    cdef int begin(self, const int64_t[::1] words, const int32_t[::1] next_pos, int isq, int punct,
+                   const double[::1] weights) except -1:
+        self.words = &words[0]
+        self.next_pos = &next_pos[0]
+        self.isq = isq
+        self.punct = punct
+        if weights is not None and weights.shape[0] > 0:
+            if <uint64_t>weights.shape[0] < self.mask + 1:
+                raise ValueError("weight table smaller than the feature hash space")
+            self.w = &weights[0]
+            self.scoring = True
+        else:
+            self.w = NULL
+            self.scoring = False
+        self.n_recs = 0
+        self.n_hyps = 0
+        return 0
+
+    # -- public API ---------------------------------------------------------------------------------
+    def probe(self, const int64_t[::1] words, const int32_t[::1] next_pos, int isq, int punct,
+              const int32_t[::1] sites, const int32_t[::1] chains, int site, int cat, int word):
+        """Replay a derivation prefix, close down to ``site`` and featurise a new node ``cat`` there.
+
+        ``site`` = -1 probes an END closure of the deepest open node instead. Returns
+        ``(atoms, ids)``: the context atoms as a dict (L10 L01 L02 L03 L20 L11 L30 L21 COORD CL CC
+        CCP; CL/CC are word atoms) and the node's feature ids. For tests and inspection.
+        """
+        cdef int j, cur = -1
+        cdef double dummy = 0.0
+        self.begin(words, next_pos, isq, punct, None)
+        for j in range(sites.shape[0]):
+            if j == 0:
+                cur = self.attach(-1, chains[0], 0, &dummy, None)
+            else:
+                while self.recs[cur].depth > sites[j]:
+                    cur = self.close_top(cur, j, self.chain_cats[self.chain_off[chains[j] + 1] - 1], &dummy, None)
+                cur = self.attach(cur, chains[j], j, &dummy, None)
+        if site >= 0:
+            while self.recs[cur].depth > site:
+                cur = self.close_top(cur, word, 0, &dummy, None)
+            self.node_features(cat, cur, 0, words[word], cat if self.is_pos[cat] else 0, next_pos[word])
+        else:
+            self.node_features(ENDC, cur, 0, words[word], 0, next_pos[word])
+        names = ("L10", "L01", "L02", "L03", "L20", "L11", "L30", "L21", "COORD", "CL", "CC", "CCP")
+        atoms = {names[j]: self.atoms[j] for j in range(12)}
+        ids = [self.fbuf[j] for j in range(self.nf)]
+        return atoms, np.array(ids, dtype=np.int64)
+
+    def closed_heads(self, const int64_t[::1] words, const int32_t[::1] next_pos,
+                     const int32_t[::1] sites, const int32_t[::1] chains):
+        """(category, head word atom, head POS) of every constituent, in closing order, for a full derivation."""
+        self.closed_log = []
+        try:
+            self.features(words, next_pos, 0, 0, sites, chains, True)
+            return self.closed_log
+        finally:
+            self.closed_log = None
+
+    def features(self, const int64_t[::1] words, const int32_t[::1] next_pos, int isq, int punct,
+                 const int32_t[::1] sites, const int32_t[::1] chains, bint complete):
+        """Feature ids of a derivation (``sites``/``chains``: one step per absorbed word).
+
+        Returns ``(ids, offsets)``: ids of step j are ``ids[offsets[j]:offsets[j+1]]``; with
+        ``complete`` one more block holds the end-of-sentence closures. No grammar checks.
+        """
+        cdef int j, cur = -1, i
+        cdef double dummy = 0.0
+        cdef list out = []
+        offsets = [0]
+        self.begin(words, next_pos, isq, punct, None)
+        for j in range(sites.shape[0]):
+            if j == 0:
+                cur = self.attach(-1, chains[0], 0, &dummy, out)
+            else:
+                while self.recs[cur].depth > sites[j]:
+                    cur = self.close_top(cur, j, self.chain_cats[self.chain_off[chains[j] + 1] - 1], &dummy, out)
+                cur = self.attach(cur, chains[j], j, &dummy, out)
+            offsets.append(len(out))
+        if complete:
+            while cur >= 0:
+                cur = self.close_top(cur, -1, 0, &dummy, out)
+            offsets.append(len(out))
+        return np.array(out, dtype=np.int64), np.array(offsets, dtype=np.int64)
+
+    def decode(self, const int64_t[::1] words, const int32_t[::1] next_pos, int isq, int punct,
+               const int32_t[::1] cand_off, const int32_t[::1] cand_chain, const double[::1] weights,
+               double gamma, int cap, const int32_t[::1] gold_site, const int32_t[::1] gold_chain,
+               bint early, int nbest):
+        """Beam-search one sentence.
+
+        ``cand_off``/``cand_chain``: candidate chain ids of word i are
+        ``cand_chain[cand_off[i]:cand_off[i+1]]``, grouped by POS (the chain's last category).
+        ``gold_site``/``gold_chain`` (length n, or empty) mark gold-consistent hypotheses; with
+        ``early`` the search stops after the first word whose beam holds no gold-consistent member.
+
+        Returns a dict: ``status`` ("complete", "early" or "failed"), ``word`` (index of the word at
+        which it stopped, n for complete), ``beam``: list of (score, gold flag, sites, chains) for the
+        members at the stop point, best first (for "complete": the closed full parses, at most
+        ``nbest``, or all when nbest <= 0), ``gold_in_beam``.
+        """
+        cdef int n = words.shape[0]
+        cdef int i, b, hb, h, cur, site, k, c, g0, g1, pos, mark, kept, nh, first_hyp
+        cdef double close_score, s, best
+        cdef bint has_gold = gold_site.shape[0] == n and n > 0
+        cdef int gold_flag
+        cdef list beam = []
+        cdef list members
+        cdef Cand* cd
+        if n == 0:
+            raise ValueError("empty sentence")
+        self.begin(words, next_pos, isq, punct, weights)
+        # word 0: one hypothesis per first chain
+        self.n_cands = 0
+        for k in range(cand_off[0], cand_off[1]):
+            c = cand_chain[k]
+            mark = self.n_recs
+            s = 0.0
+            self.attach(-1, c, 0, &s, None)
+            self.n_recs = mark
+            gold_flag = has_gold and c == gold_chain[0]
+            self.add_cand(s, -1, -1, c, gold_flag)
+        for i in range(n):
+            if i > 0:
+                self.n_cands = 0
+                for b in range(len(beam)):
+                    hb = beam[b]
+                    g0 = cand_off[i]
+                    while g0 < cand_off[i + 1]:
+                        pos = self.chain_cats[self.chain_off[cand_chain[g0] + 1] - 1]
+                        g1 = g0
+                        while g1 < cand_off[i + 1] and self.chain_cats[self.chain_off[cand_chain[g1] + 1] - 1] == pos:
+                            g1 += 1
+                        mark = self.n_recs
+                        cur = self.h_rec[hb]
+                        close_score = self.h_score[hb]
+                        while True:
+                            site = self.recs[cur].depth
+                            for k in range(g0, g1):
+                                c = cand_chain[k]
+                                if not self.allows(self.recs[cur].cat, self.rcat(self.recs[cur].last),
+                                                   self.chain_cats[self.chain_off[c]]):
+                                    continue
+                                kept = self.n_recs
+                                s = close_score
+                                self.attach(cur, c, i, &s, None)
+                                self.n_recs = kept
+                                gold_flag = (has_gold and self.h_gold[hb] and site == gold_site[i]
+                                             and c == gold_chain[i])
+                                self.add_cand(s, hb, site, c, gold_flag)
+                            if site == 0:
+                                break
+                            if not self.allows(self.recs[cur].cat, self.rcat(self.recs[cur].last), ENDC):
+                                break
+                            cur = self.close_top(cur, i, pos, &close_score, None)
+                        self.n_recs = mark
+                        g0 = g1
+            self.n_candidates += self.n_cands
+            if self.n_cands == 0:
+                return {"status": "failed", "word": i, "beam": self._members(beam, nbest), "gold_in_beam": False}
+            # FILTER
+            qsort(self.cands, self.n_cands, sizeof(Cand), cmp_cand)
+            best = self.cands[0].score
+            kept = 1
+            while kept < self.n_cands and (cap <= 0 or kept < cap):
+                if self.cands[kept].score < best - gamma / (<double>kept * kept * kept):
+                    break
+                kept += 1
+            self.n_beam += kept
+            # rebuild survivors permanently
+            beam = []
+            gold_flag = 0
+            for k in range(kept):
+                cd = &self.cands[k]
+                nh = self.new_hyp()
+                self.h_parent[nh] = cd.hyp
+                self.h_site[nh] = cd.site
+                self.h_chain[nh] = cd.chain
+                self.h_score[nh] = cd.score
+                self.h_gold[nh] = cd.gold
+                gold_flag |= cd.gold
+                s = 0.0
+                if cd.hyp < 0:
+                    cur = self.attach(-1, cd.chain, 0, &s, None)
+                else:
+                    cur = self.h_rec[cd.hyp]
+                    pos = self.chain_cats[self.chain_off[cd.chain + 1] - 1]
+                    while self.recs[cur].depth > cd.site:
+                        cur = self.close_top(cur, i, pos, &s, None)
+                    cur = self.attach(cur, cd.chain, i, &s, None)
+                self.h_rec[nh] = cur
+                beam.append(nh)
+            if early and has_gold and not gold_flag:
+                return {"status": "early", "word": i, "beam": self._members(beam, 0), "gold_in_beam": False}
+        # end of sentence: close everything
+        self.n_cands = 0
+        for b in range(len(beam)):
+            hb = beam[b]
+            cur = self.h_rec[hb]
+            s = self.h_score[hb]
+            while True:
+                if not self.allows(self.recs[cur].cat, self.rcat(self.recs[cur].last), ENDC):
+                    break
+                cur = self.close_top(cur, -1, 0, &s, None)
+                if cur < 0:
+                    break
+            if cur < 0:
+                self.add_cand(s, hb, 0, 0, self.h_gold[hb])
+        if self.n_cands == 0:
+            return {"status": "failed", "word": n, "beam": self._members(beam, nbest), "gold_in_beam": False}
+        qsort(self.cands, self.n_cands, sizeof(Cand), cmp_cand)
+        members = []
+        gold_flag = 0
+        for k in range(self.n_cands):
+            gold_flag |= self.cands[k].gold
+            if nbest <= 0 or k < nbest:
+                sites, chains = self._steps(self.cands[k].hyp)
+                members.append((self.cands[k].score, bool(self.cands[k].gold), sites, chains))
+        return {"status": "complete", "word": n, "beam": members, "gold_in_beam": bool(gold_flag)}
+
+    cdef list _members(self, list beam, int nbest):
+        cdef list out = []
+        cdef int k, h
+        for k in range(len(beam)):
+            if nbest > 0 and k >= nbest:
+                break
+            h = beam[k]
+            sites, chains = self._steps(h)
+            out.append((self.h_score[h], bool(self.h_gold[h]), sites, chains))
+        return out
+
+    cdef tuple _steps(self, int h):
+        cdef list sites = []
+        cdef list chains = []
+        while h >= 0:
+            sites.append(self.h_site[h])
+            chains.append(self.h_chain[h])
+            h = self.h_parent[h]
+        sites.reverse()
+        chains.reverse()
+        return np.array(sites, dtype=np.int32), np.array(chains, dtype=np.int32)

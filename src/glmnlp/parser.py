@@ -1,0 +1,593 @@
+"""The incremental beam-search constituency parser trained with the averaged perceptron (Collins & Roark 2004).
+
+What it implements (paper §3-§4; SPEC §0, §a, §b, §d):
+
+* **Decoder** (:mod:`glmnlp._beam`): word-synchronous beam search over the FSLC-transformed grammar
+  (:mod:`glmnlp.transform`, :mod:`glmnlp.grammar`). ADV attaches every allowable chain of the next
+  word at every legal site of the right frontier (closures checked against the triples); FILTER
+  keeps h_k while ``score(h_k) >= score(h_0) - gamma / k**3`` (SPEC §a, [R] formula) with an optional
+  hard cap on the beam size. ``gamma`` and the cap are configuration, tuned on dev (:func:`tune_beam`)
+  and saved in the model.
+* **Features**: every built node (chain nodes and END closures) fires the templates of
+  :data:`TEMPLATES`, hashed into a ``2**n_bits`` weight table. Two switchable groups: ``baseline``
+  (SPEC §b.3) and ``punct`` (= baseline + the three punctuation features of §b.4).
+* **Training** (:func:`train_parser`): averaged perceptron on full parses with early update (§d.4;
+  stop at the first word whose beam lost the gold prefix, update gold prefix against the best
+  member) and the repeated use of hypotheses (cache, T1 = 5, T2 = 50), each switchable; per-epoch
+  dev F1 and best-epoch selection; deterministic for a seed.
+* **Robustness** (:meth:`Parser.parse`): if the beam empties or no hypothesis can be closed, the
+  sentence is retried with a 10x wider gamma and no cap; if that fails too it gets the default
+  structure ``(TOP (S (T1 w1) ... (Tn wn)))`` (flat S over the first candidate tags). Such sentences
+  are counted in :attr:`Parser.stats`.
+
+Choices [R] (documented deviations or reconstructions):
+
+* Look-ahead (SPEC §b.2): nodes built while word i is absorbed (its chain and the closures before
+  it) get LK = w_i and LKP = the POS at the bottom of the chain being attached, so multi-tag input
+  needs no separate tagging decision. The closures after the last word get LK = LKP = end-of-sentence.
+* Punctuation feature (ii) uses the first candidate tag of w_{i+1}; feature (iii) fires when the new
+  node's left sibling L01 is itself preceded by a punctuation POS (L02 is punctuation); features are
+  conjoined with L00 and with (L00, L10).
+* A POS tag counts as punctuation when more than 90% of its training tokens contain no letter,
+  digit, apostrophe, ``#`` or ``$`` (Roark's rule, SPEC §b.5).
+* Words enter features as a stable 64-bit hash of the word string (no vocabulary file).
+* Training adds a gold chain to a sentence's candidates when the grammar's count filter dropped it
+  (rare long chains), so the gold derivation is always reachable during training.
+* Cache sweep (SPEC §d.4 cost warning): after each training sentence, step 2 visits the current
+  entry and ``cache_sample`` (default 16) entries drawn with the seeded generator, T1 = 5 times,
+  instead of all N entries (which costs O(N^2) per pass). Each entry keeps at most
+  ``cache_members`` (default 8) best-scoring candidates, stored as signed feature-id vectors of the
+  difference Phi(t) - Phi(gold) restricted to the steps after their first disagreement (the shared
+  prefix's features cancel exactly).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ._beam import BeamParser
+from .derivation import Step, derive, replay
+from .errors import InputError, ModelFileError
+from .grammar import END, TOP, Grammar
+from .model_io import load_model, save_model
+from .perceptron import AveragedPerceptron
+from .transform import FslcConfig, fslc_detransform, fslc_transform
+from .trees import Tree
+
+__all__ = [
+    "TEMPLATES",
+    "ParserConfig",
+    "Parser",
+    "EpochLog",
+    "train_parser",
+    "tune_beam",
+    "word_atom",
+]
+
+MODEL_KIND = "glmnlp-parser"
+
+#: Every feature template, by group. L00 is the new node's label; a conjunction "a+b+c" fires once
+#: per built node. Non-POS nodes include the END closures. Kept in sync with ``_beam.pyx``.
+TEMPLATES: dict[str, list[str]] = {
+    "nonpos": [
+        "L00",
+        "L00+L10",
+        "L00+L10+L01",
+        "L00+L10+L01+L02",
+        "L00+L10+L01+L02+L03",
+        "L00+L10+L01+L02+L03+L20",
+        "L00+L10+L01+L02+L03+L20+L11",
+        "L00+L10+L01+L02+L03+L20+L11+L30",
+        "L00+L10+L01+L02+L03+L20+L11+L30+L21",
+        "L00+L10+L01+L02+L03+L20+L11+L30+L21+COORD",
+        "L00+L10+L01+L02+L03+L20+L11+L30+L21+COORD+CL",
+        "L00+LKP",
+        "L00+LK",
+        "L00+L10+LKP",
+        "L00+L10+LK",
+        "L00+L10+L01+LKP",
+    ],
+    "pos": [
+        "L00",
+        "L00+L10",
+        "L00+L10+L01",
+        "L00+L10+L01+L20",
+        "L00+L10+L01+L20+CCP",
+        "L00+L10+L01+L20+CCP+CC",
+        "L00+LK",
+        "L00+L10+LK",
+        "L00+LK+CC",
+    ],
+    "punct": [
+        "L00+QUESTION (final punctuation is '?')",
+        "L00+L10+QUESTION",
+        "L00+NEXTPOS (only when LK is punctuation or CC; NEXTPOS = tag of the word after LK)",
+        "L00+L10+NEXTPOS (same condition)",
+        "L00+LK_IS_PUNCT (only when L02, the word-position left of L01, is punctuation)",
+        "L00+L10+LK_IS_PUNCT (same condition)",
+    ],
+}
+FEATURE_SETS = ("baseline", "punct")
+ATOM_DOC = (
+    "L_ij: label i levels up and j siblings left of the new node (NULL when absent); COORD: for a "
+    "leftmost child, the first child's label of the conjunct before a CC preceding the parent; CL: "
+    "head word of the parent so far; CC/CCP: c-commanding head word/POS; LK/LKP: look-ahead word and "
+    "POS (the word being absorbed and its chain's POS)."
+)
+
+
+def word_atom(word: str) -> int:
+    """Stable nonzero 62-bit hash of a word (0 is the NULL atom, 1 the end-of-sentence atom)."""
+    digest = hashlib.blake2b(word.encode("utf-8"), digest_size=8).digest()
+    return (int.from_bytes(digest, "little") >> 2) | 2
+
+
+def punctuation_tags(trees: Iterable[Tree]) -> set[str]:
+    """POS tags whose tokens are more than 90% free of letters, digits, ', # and $ (SPEC §b.5)."""
+    total: dict[str, int] = {}
+    plain: dict[str, int] = {}
+    for tree in trees:
+        for word, tag in tree.pos():
+            total[tag] = total.get(tag, 0) + 1
+            if not any(ch.isalnum() or ch in "'#$" for ch in word):
+                plain[tag] = plain.get(tag, 0) + 1
+    return {t for t, n in total.items() if plain.get(t, 0) > 0.9 * n}
+
+
+@dataclass
+class ParserConfig:
+    """Training and decoding configuration (saved in the model)."""
+
+    features: str = "punct"  # "baseline" or "punct"
+    gamma: float = 20.0  # FILTER margin (SPEC §a), tuned on dev
+    beam_cap: int = 40  # hard cap on the beam (0 = none) when parsing
+    train_gamma: float = 20.0
+    train_cap: int = 20
+    n_bits: int = 22
+    early_update: bool = True
+    cache: bool = True
+    cache_t1: int = 5
+    cache_t2: int = 50
+    cache_sample: int = 16
+    cache_members: int = 8
+    epochs: int = 8
+    seed: int = 0
+    fslc_extra_pairs: tuple[tuple[str, str], ...] = (("SINV", "S"),)
+
+    def __post_init__(self) -> None:
+        if self.features not in FEATURE_SETS:
+            raise ValueError(f"features must be one of {FEATURE_SETS}, got {self.features!r}")
+        self.fslc_extra_pairs = tuple(tuple(p) for p in self.fslc_extra_pairs)  # type: ignore[misc]
+
+    @property
+    def fslc(self) -> FslcConfig:
+        """The tree transform used for the grammar."""
+        return FslcConfig(left_recursion=True, extra_pairs=self.fslc_extra_pairs)
+
+
+@dataclass
+class _Example:
+    """A training sentence ready for the beam: arrays and gold steps."""
+
+    words: list[str]
+    tags: list[list[str]]
+    atoms: np.ndarray
+    next_pos: np.ndarray
+    isq: int
+    cand_off: np.ndarray
+    cand_chain: np.ndarray
+    gold_site: np.ndarray
+    gold_chain: np.ndarray
+
+
+class Parser:
+    """A trained parser: grammar, chain table, hashed weights and beam settings."""
+
+    def __init__(
+        self, grammar: Grammar, punct_tags: set[str], weights: np.ndarray, config: ParserConfig,
+        extra_chains: Sequence[tuple[int, ...]] = (),
+    ) -> None:
+        self.grammar = grammar
+        self.config = config
+        self.punct_tags = set(punct_tags)
+        self.weights = np.ascontiguousarray(weights, dtype=np.float64)
+        if self.weights.shape[0] != 1 << config.n_bits:
+            raise ValueError("weight table size does not match n_bits")
+        self.stats = {"sentences": 0, "retried": 0, "fallback": 0}
+        cats = grammar.categories
+        n = len(cats)
+        self._chains: list[tuple[int, ...]] = []
+        self._chain_id: dict[tuple[int, ...], int] = {}
+        for table in (grammar.first_chains, grammar.chains):
+            for tag in sorted(table):
+                for chain in table[tag]:
+                    self._add_chain(tuple(chain))
+        for chain in extra_chains:
+            self._add_chain(tuple(chain))
+        self._first_by_tag = {t: sorted(self._chain_id[tuple(c)] for c in v) for t, v in grammar.first_chains.items()}
+        self._by_tag = {t: sorted(self._chain_id[tuple(c)] for c in v) for t, v in grammar.chains.items()}
+        triples = np.zeros(n * n * n, dtype=np.uint8)
+        for x, y, z in grammar.triples:
+            triples[(x * n + y) * n + z] = 1
+        pos_set = set(grammar.pos_tags)
+        is_pos = np.array([1 if (c[1] is None and c[0] in pos_set) else 0 for c in cats], dtype=np.uint8)
+        is_punct = np.array([1 if (c[1] is None and c[0] in self.punct_tags) else 0 for c in cats], dtype=np.uint8)
+        first_letter = np.array([ord(c[0][0]) if c[0] else 0 for c in cats], dtype=np.int32)
+        self._cc = grammar.lookup("CC")
+        self._tables = (n, triples, is_pos, is_punct, first_letter)
+        self._beam = self._make_beam()
+
+    # -- chain table ------------------------------------------------------------------------------
+    def _add_chain(self, chain: tuple[int, ...]) -> int:
+        found = self._chain_id.get(chain)
+        if found is None:
+            found = len(self._chains)
+            self._chains.append(chain)
+            self._chain_id[chain] = found
+        return found
+
+    def _make_beam(self) -> BeamParser:
+        n, triples, is_pos, is_punct, first_letter = self._tables
+        flat = np.array([c for chain in self._chains for c in chain], dtype=np.int32)
+        off = np.zeros(len(self._chains) + 1, dtype=np.int32)
+        off[1:] = np.cumsum([len(c) for c in self._chains])
+        return BeamParser(
+            n, triples, is_pos, is_punct, first_letter, -1 if self._cc is None else self._cc, flat, off,
+            self.config.n_bits,
+        )
+
+    def chain_pos(self, chain_id: int) -> int:
+        """The POS category at the bottom of a chain."""
+        return self._chains[chain_id][-1]
+
+    # -- sentence inputs --------------------------------------------------------------------------
+    def _inputs(
+        self, words: Sequence[str], tags: Sequence[Sequence[str]], extra: dict[int, int] | None = None
+    ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray]:
+        n = len(words)
+        atoms = np.array([word_atom(w) for w in words], dtype=np.int64)
+        next_pos = np.zeros(n, dtype=np.int32)
+        for i in range(n - 1):
+            cat = self.grammar.lookup(tags[i + 1][0]) if tags[i + 1] else None
+            next_pos[i] = cat if cat is not None else 0
+        isq = 1 if words and words[-1] == "?" else 0
+        off = np.zeros(n + 1, dtype=np.int32)
+        ids: list[int] = []
+        for i in range(n):
+            table = self._first_by_tag if i == 0 else self._by_tag
+            chosen: set[int] = set()
+            for tag in tags[i]:
+                chosen.update(table.get(tag, ()))
+            if extra is not None and i in extra:
+                chosen.add(extra[i])
+            ids.extend(sorted(chosen, key=lambda c: (self.chain_pos(c), c)))
+            off[i + 1] = len(ids)
+        return atoms, next_pos, isq, off, np.array(ids, dtype=np.int32)
+
+    @property
+    def _punct(self) -> int:
+        return 1 if self.config.features == "punct" else 0
+
+    # -- parsing ----------------------------------------------------------------------------------
+    def parse_nbest(
+        self, words: Sequence[str], tags: Sequence[str | Sequence[str]], k: int = 1
+    ) -> list[tuple[float, Tree]]:
+        """The k best trees (de-transformed, TOP-rooted) with their scores, best first.
+
+        ``tags[i]`` is one POS tag or a list of candidate tags (multi-tag input: the chains of word
+        i are the union over them). Never fails: see the module docstring for the fallbacks.
+        """
+        if not words:
+            raise InputError("cannot parse an empty sentence")
+        if len(words) != len(tags):
+            raise InputError(f"{len(words)} words but {len(tags)} tag entries")
+        tag_lists = [[t] if isinstance(t, str) else list(t) for t in tags]
+        if any(not t for t in tag_lists):
+            raise InputError("every word needs at least one candidate tag")
+        self.stats["sentences"] += 1
+        atoms, next_pos, isq, off, cand = self._inputs(words, tag_lists)
+        none = np.zeros(0, dtype=np.int32)
+        attempts = [(self.config.gamma, self.config.beam_cap), (self.config.gamma * 10, 0)]
+        for attempt, (gamma, cap) in enumerate(attempts):
+            result = self._beam.decode(
+                atoms, next_pos, isq, self._punct, off, cand, self.weights, gamma, cap, none, none, False, k
+            )
+            if result["status"] == "complete":
+                if attempt:
+                    self.stats["retried"] += 1
+                return [
+                    (score, self._tree(words, sites, chains)) for score, _gold, sites, chains in result["beam"]
+                ]
+        self.stats["fallback"] += 1
+        return [(float("-inf"), default_tree(words, [t[0] for t in tag_lists]))]
+
+    def parse(self, words: Sequence[str], tags: Sequence[str | Sequence[str]]) -> Tree:
+        """The best tree for a tagged sentence."""
+        return self.parse_nbest(words, tags, 1)[0][1]
+
+    def _tree(self, words: Sequence[str], sites: np.ndarray, chains: np.ndarray) -> Tree:
+        steps = [Step(int(s), self._chains[int(c)]) for s, c in zip(sites, chains)]
+        return fslc_detransform(replay(list(words), steps, self.grammar))
+
+    # -- persistence ------------------------------------------------------------------------------
+    def save(self, path: str | Path, *, history: Sequence[dict[str, Any]] = ()) -> None:
+        """Write the model directory (JSON metadata + npz weights; no pickle)."""
+        cfg = asdict(self.config)
+        cfg["fslc_extra_pairs"] = [list(p) for p in self.config.fslc_extra_pairs]
+        metadata = {
+            "config": cfg,
+            "grammar": self.grammar.to_json(),
+            "punct_tags": sorted(self.punct_tags),
+            "extra_chains": [list(c) for c in self._chains],
+            "templates": TEMPLATES,
+            "template_groups_active": ["nonpos", "pos"] + (["punct"] if self._punct else []),
+            "atoms": ATOM_DOC,
+            "hashing": f"64-bit multiply-xorshift fold, murmur3 finaliser, table of 2**{self.config.n_bits}",
+            "history": list(history),
+        }
+        save_model(path, kind=MODEL_KIND, metadata=metadata, arrays={"weights": self.weights})
+
+    @classmethod
+    def load(cls, path: str | Path) -> Parser:
+        """Read a model written by :meth:`save`."""
+        metadata, arrays = load_model(path, kind=MODEL_KIND)
+        try:
+            cfg = dict(metadata["config"])
+            cfg["fslc_extra_pairs"] = tuple(tuple(p) for p in cfg["fslc_extra_pairs"])
+            config = ParserConfig(**cfg)
+            grammar = Grammar.from_json(metadata["grammar"])
+            parser = cls(
+                grammar, set(metadata["punct_tags"]), arrays["weights"], config,
+                extra_chains=[tuple(c) for c in metadata["extra_chains"]],
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelFileError(f"{path}: not a valid parser model: {exc}") from None
+        parser.history = list(metadata.get("history", []))
+        return parser
+
+    history: list[dict[str, Any]] = []
+
+    # -- training helpers ---------------------------------------------------------------------------
+    def example(self, tree: Tree, transformed: Tree, tags: Sequence[Sequence[str]] | None = None) -> _Example:
+        """Arrays and gold steps of a training tree (``transformed`` = its FSLC form)."""
+        words = tree.leaves()
+        tag_lists = [list(t) for t in tags] if tags is not None else [[t] for t in tree.tags()]
+        steps = derive(transformed, self.grammar)
+        gold_chain = np.array([self._add_chain_known(s.chain) for s in steps], dtype=np.int32)
+        gold_site = np.array([s.site for s in steps], dtype=np.int32)
+        extra = {i: int(c) for i, c in enumerate(gold_chain)}
+        atoms, next_pos, isq, off, cand = self._inputs(words, tag_lists, extra)
+        return _Example(words, tag_lists, atoms, next_pos, isq, off, cand, gold_site, gold_chain)
+
+    def _add_chain_known(self, chain: tuple[int, ...]) -> int:
+        found = self._chain_id.get(tuple(chain))
+        if found is None:
+            raise ValueError(f"chain {self.grammar.chain_names(chain)} missing from the chain table")
+        return found
+
+    def features(self, ex: _Example, sites: np.ndarray, chains: np.ndarray, complete: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Feature ids (and per-step offsets) of a derivation of ``ex``."""
+        return self._beam.features(
+            ex.atoms, ex.next_pos, ex.isq, self._punct, np.ascontiguousarray(sites, dtype=np.int32),
+            np.ascontiguousarray(chains, dtype=np.int32), complete,
+        )
+
+
+def default_tree(words: Sequence[str], tags: Sequence[str]) -> Tree:
+    """The fallback analysis: a flat S over the POS-tagged words under TOP."""
+    return Tree("TOP", (Tree("S", tuple(Tree(t, (w,)) for w, t in zip(words, tags))),))
+
+
+# ----------------------------------------------------------------------------------------------------
+# training
+
+
+@dataclass
+class EpochLog:
+    """One training pass: dev F1 of the averaged weights, updates, early stops, time."""
+
+    epoch: int
+    dev_f1: float
+    updates: int
+    early_stops: int
+    cache_updates: int
+    seconds: float
+    seconds_per_sentence: float
+    mean_beam: float
+
+
+@dataclass
+class _CacheEntry:
+    ids: list[np.ndarray] = field(default_factory=list)  # per candidate: signed ids of Phi(t) - Phi(g)
+    signs: list[np.ndarray] = field(default_factory=list)
+    count: int = 0
+
+
+def _diff(
+    parser: Parser, ex: _Example, gold_ids: np.ndarray, gold_off: np.ndarray, sites: np.ndarray, chains: np.ndarray,
+    complete: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Phi(t) - Phi(gold prefix of the same length) as (ids, signs), restricted to the disagreeing suffix."""
+    n = len(sites)
+    d = 0
+    while d < n and ex.gold_site[d] == sites[d] and ex.gold_chain[d] == chains[d]:
+        d += 1
+    t_ids, t_off = parser.features(ex, sites, chains, complete)
+    g_from = gold_off[d] if d < len(gold_off) else gold_off[-1]
+    ids = np.concatenate([t_ids[t_off[d]:], gold_ids[g_from:]])
+    signs = np.concatenate([np.ones(len(t_ids) - t_off[d], dtype=np.int8), -np.ones(len(gold_ids) - g_from, dtype=np.int8)])
+    return ids, signs
+
+
+def evaluate(parser: Parser, trees: Sequence[Tree], tags: Sequence[Sequence[Sequence[str]]] | None = None) -> Any:
+    """Parse ``trees``' words (with their gold tags or the given tag lists) and score with EVALB (COLLINS.prm)."""
+    from .evalb import score_trees
+
+    out = []
+    for i, tree in enumerate(trees):
+        t = tags[i] if tags is not None else tree.tags()
+        out.append(parser.parse(tree.leaves(), t))
+    return score_trees(list(trees), out), out
+
+
+def train_parser(
+    train_trees: Sequence[Tree],
+    dev_trees: Sequence[Tree],
+    config: ParserConfig,
+    *,
+    train_tags: Sequence[Sequence[Sequence[str]]] | None = None,
+    dev_tags: Sequence[Sequence[Sequence[str]]] | None = None,
+    on_epoch: Callable[[EpochLog], None] | None = None,
+    show_progress: bool = True,
+) -> tuple[Parser, list[EpochLog]]:
+    """Train a parser; returns the best-epoch (dev F1) parser and the per-epoch log.
+
+    ``train_trees``/``dev_trees`` are cleaned TOP-rooted trees. ``train_tags`` (optional) replaces
+    the POS tags of the training trees (e.g. jackknifed tagger tags, one list per word; the first
+    tag replaces the preterminal label); ``dev_tags`` gives the parser's dev input tags.
+    """
+    from .training import epoch_order, progress
+
+    if train_tags is not None:
+        train_trees = [retag(t, [tl[0] for tl in tags]) for t, tags in zip(train_trees, train_tags)]
+    transformed = [fslc_transform(t, config.fslc) for t in train_trees]
+    grammar = Grammar.induce(transformed)
+    punct = punctuation_tags(train_trees)
+    perc = AveragedPerceptron(1 << config.n_bits)
+    parser = Parser(grammar, punct, perc.weights, config)
+    # every gold chain must have an id (the count filter may have dropped rare long chains)
+    from .grammar import tree_chains
+
+    for tree in transformed:
+        for _site, chain in tree_chains(tree):
+            parser._add_chain(tuple(grammar.category_id(lab, sl) for lab, sl in chain))
+    parser._beam = parser._make_beam()
+    examples = [
+        parser.example(t, tt, None if train_tags is None else train_tags[i])
+        for i, (t, tt) in enumerate(zip(train_trees, transformed))
+    ]
+    rng = np.random.default_rng(config.seed)
+    cache: dict[int, _CacheEntry] = {}
+    none = np.zeros(0, dtype=np.int32)
+    logs: list[EpochLog] = []
+    best_f1, best_weights, best_epoch = -1.0, None, 0
+    for epoch in range(1, config.epochs + 1):
+        started = time.perf_counter()
+        updates = early = cache_updates = 0
+        beam0, cand0 = parser._beam.n_beam, parser._beam.n_candidates
+        words_seen = 0
+        order = epoch_order(len(examples), config.seed, epoch)
+        bar = progress(order.tolist(), total=len(examples), desc=f"epoch {epoch}", enabled=show_progress)
+        for idx in bar:
+            ex = examples[idx]
+            weights = perc.weights
+            res = parser._beam.decode(
+                ex.atoms, ex.next_pos, ex.isq, parser._punct, ex.cand_off, ex.cand_chain, weights,
+                config.train_gamma, config.train_cap, ex.gold_site, ex.gold_chain, config.early_update, 0,
+            )
+            words_seen += res["word"]
+            status, beam = res["status"], res["beam"]
+            complete = status == "complete"
+            if status == "early":
+                early += 1
+            prefix = len(ex.words) if complete else (res["word"] + 1 if status == "early" else res["word"])
+            if prefix == 0 or not beam:
+                perc.tick()
+                continue
+            gold_ids, gold_off = parser.features(ex, ex.gold_site[:prefix], ex.gold_chain[:prefix], complete)
+            best = beam[0]
+            if not best[1]:
+                ids, signs = _diff(parser, ex, gold_ids, gold_off, best[2], best[3], complete)
+                perc.update(ids, -signs.astype(np.float64))
+                updates += 1
+            if config.cache:
+                entry = _CacheEntry()
+                weights = perc.weights
+                for member in beam[: config.cache_members]:
+                    if member[1]:
+                        continue
+                    ids, signs = _diff(parser, ex, gold_ids, gold_off, member[2], member[3], complete)
+                    entry.ids.append(ids.astype(np.int32))
+                    entry.signs.append(signs)
+                cache[idx] = entry
+                keys = list(cache)
+                for _ in range(config.cache_t1):
+                    sample = [idx]
+                    if len(keys) > 1:
+                        sample += [keys[j] for j in rng.integers(0, len(keys), size=config.cache_sample)]
+                    for key in sample:
+                        cache_updates += _cache_step(perc, cache[key], config.cache_t2)
+            perc.tick()
+        seconds = time.perf_counter() - started
+        averaged = perc.averaged()
+        trial = Parser(grammar, punct, averaged, config, extra_chains=parser._chains)
+        result, _ = evaluate(trial, dev_trees, dev_tags)
+        mean_beam = (parser._beam.n_beam - beam0) / max(1, words_seen)
+        log = EpochLog(
+            epoch, result.fmeasure, updates, early, cache_updates, seconds, seconds / max(1, len(examples)), mean_beam
+        )
+        logs.append(log)
+        if on_epoch is not None:
+            on_epoch(log)
+        if result.fmeasure > best_f1:
+            best_f1, best_weights, best_epoch = result.fmeasure, averaged, epoch
+    assert best_weights is not None
+    final = Parser(grammar, punct, best_weights, config, extra_chains=parser._chains)
+    final.history = [asdict(log) for log in logs] + [{"best_epoch": best_epoch}]
+    return final, logs
+
+
+def _cache_step(perc: AveragedPerceptron, entry: _CacheEntry, t2: int) -> int:
+    """One visit of a cache entry (paper Figure 4, step 2): update if the best stored candidate beats gold."""
+    if entry.count >= t2 or not entry.ids:
+        return 0
+    w = perc.weights
+    best_k, best_s = -1, 0.0
+    for k, (ids, signs) in enumerate(zip(entry.ids, entry.signs)):
+        s = float(np.dot(w[ids], signs))
+        if best_k < 0 or s > best_s:
+            best_k, best_s = k, s
+    # z != g: the best candidate is not gold. Gold itself (difference 0) wins when every candidate is below it.
+    if best_s < 0.0:
+        return 0
+    perc.update(entry.ids[best_k], -entry.signs[best_k].astype(np.float64))
+    entry.count += 1
+    return 1
+
+
+def retag(tree: Tree, tags: Sequence[str]) -> Tree:
+    """A copy of ``tree`` with its preterminal labels replaced by ``tags`` (left to right)."""
+    it = iter(tags)
+
+    def walk(node: Tree) -> Tree:
+        if node.is_preterminal:
+            return Tree(next(it), node.children)
+        return Tree(node.label, tuple(walk(c) if isinstance(c, Tree) else c for c in node.children), node.slash)
+
+    return walk(tree)
+
+
+def tune_beam(
+    parser: Parser, dev_trees: Sequence[Tree], gammas: Sequence[float], caps: Sequence[int],
+    dev_tags: Sequence[Sequence[Sequence[str]]] | None = None,
+) -> list[tuple[float, int, float, float]]:
+    """Try (gamma, cap) pairs on dev; set the best F1 (ties: faster) on ``parser``. Returns (gamma, cap, F1, sent/s)."""
+    rows = []
+    for gamma in gammas:
+        for cap in caps:
+            parser.config.gamma, parser.config.beam_cap = gamma, cap
+            t0 = time.perf_counter()
+            result, _ = evaluate(parser, dev_trees, dev_tags)
+            rate = len(dev_trees) / (time.perf_counter() - t0)
+            rows.append((gamma, cap, result.fmeasure, rate))
+    best = max(rows, key=lambda r: (round(r[2], 2), r[3]))
+    parser.config.gamma, parser.config.beam_cap = best[0], best[1]
+    return rows
