@@ -6,12 +6,11 @@ from pathlib import Path
 
 import pytest
 
+import glmnlp
 from glmnlp.cli import main
 from glmnlp.corpus import sample_dir, sample_files, sample_tagged, sample_trees
 from glmnlp.formats import read_conllu, read_tab, read_word_tag
 from glmnlp.trees import read_tree_file, to_bracket
-
-import glmnlp
 
 # sentence and token counts per split (tokens exclude -NONE- leaves); the whole sample is 3,914 / 94,084
 EXPECTED = {"train": (159, 3396, 81793), "dev": (20, 273, 6327), "test": (20, 245, 5964), "all": (199, 3914, 94084)}
@@ -30,7 +29,10 @@ def test_corpus_split_sizes(split: str) -> None:
 
 def test_corpus_splits_partition_the_files() -> None:
     """train, dev and test are disjoint, contiguous, in order, and together make up 'all'."""
-    names = {split: [p.name for p in sample_files(split)] for split in ("train", "dev", "test", "all")}  # type: ignore[arg-type]
+    names = {
+        split: [p.name for p in sample_files(split)]  # type: ignore[arg-type]
+        for split in ("train", "dev", "test", "all")
+    }
     assert names["train"] + names["dev"] + names["test"] == names["all"]
     assert names["train"][0] == "wsj_0001.mrg" and names["train"][-1] == "wsj_0159.mrg"
     assert names["dev"][0] == "wsj_0160.mrg" and names["dev"][-1] == "wsj_0179.mrg"

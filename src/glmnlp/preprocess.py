@@ -80,9 +80,24 @@ def strip_empty(tree: Tree) -> Tree | None:
     return Tree(tree.label, tuple(kept), tree.slash) if changed else tree
 
 
-def _relabel(tree: Tree) -> Tree:
-    children = tuple(c if isinstance(c, str) else _relabel(c) for c in tree.children)
-    return Tree(clean_label(tree.label), children, tree.slash)
+def _clean(tree: Tree) -> Tree | None:
+    """Steps 1-3 in one pass; an unchanged subtree is returned as is (no copy)."""
+    label = clean_label(tree.label)
+    if tree.is_preterminal:
+        if tree.label == NONE_TAG:
+            return None
+        return tree if label == tree.label else Tree(label, tree.children, tree.slash)
+    kept: list[Tree | str] = []
+    changed = label != tree.label
+    for child in tree.children:
+        new = child if isinstance(child, str) else _clean(child)
+        if new is not child:
+            changed = True
+        if new is not None:
+            kept.append(new)
+    if not kept:
+        return None
+    return Tree(label, tuple(kept), tree.slash) if changed else tree
 
 
 def clean_tree(tree: Tree) -> Tree:
@@ -91,19 +106,20 @@ def clean_tree(tree: Tree) -> Tree:
     See the module docstring for the exact rules. Raises :class:`InputError` if the root bracket has
     several children or if nothing but empty elements is left.
     """
-    stripped = strip_empty(tree)
-    if stripped is None:
-        raise InputError(f"tree {tree.label!r} contains only empty (-NONE-) elements")
     if tree.label in ("", TOP):
-        if len(stripped.children) != 1:
+        cleaned_children = (child if isinstance(child, str) else _clean(child) for child in tree.children)
+        body = [child for child in cleaned_children if child is not None]
+        if not body:
+            raise InputError(f"tree {tree.label!r} contains only empty (-NONE-) elements")
+        if len(body) != 1:
             raise InputError(
-                f"root bracket {tree.label or '( ... )'!r} has {len(stripped.children)} children; "
-                "expected exactly one"
+                f"root bracket {tree.label or '( ... )'!r} has {len(body)} children; expected exactly one"
             )
-        child = stripped.children[0]
-        body = child if isinstance(child, str) else _relabel(child)
-        return Tree(TOP, (body,))
-    return Tree(TOP, (_relabel(stripped),))
+        return Tree(TOP, (body[0],))
+    cleaned = _clean(tree)
+    if cleaned is None:
+        raise InputError(f"tree {tree.label!r} contains only empty (-NONE-) elements")
+    return Tree(TOP, (cleaned,))
 
 
 def tagged_words(tree: Tree) -> tuple[tuple[str, ...], tuple[str, ...]]:
