@@ -58,7 +58,7 @@ for _module, _attr in COMMAND_MODULES.items():
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI in-process; returns the exit status (used by tests and the console script)."""
     try:
-        cli.main(args=list(argv) if argv is not None else None, prog_name="glmnlp", standalone_mode=False)
+        rc = cli.main(args=list(argv) if argv is not None else None, prog_name="glmnlp", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code or 0)
     except click.ClickException as exc:
@@ -72,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except BrokenPipeError:
         return 0
-    return 0
+    return rc if isinstance(rc, int) else 0
 
 
 if __name__ == "__main__":  # pragma: no cover
