@@ -63,31 +63,56 @@ from .training import EpochRecord, TrainingResult, train_perceptron
 
 __all__ = [
     "ATOM_NAMES",
-    "TEMPLATES",
+    "FEATURE_SETS",
+    "templates_for",
+    "word_shape",
     "TaggerConfig",
     "Tagger",
     "TaggingScore",
     "MultitagScore",
     "word_atoms_strings",
+    "history_features",
 ]
 
 MAX_AFFIX = 4
-ATOM_NAMES: tuple[str, ...] = (
+#: word-local atoms (depend on w_i alone), computed once per word type
+LOCAL_ATOMS: tuple[str, ...] = (
     "bias",
     "w[i]",
+    "lower[i]",
+    "shape[i]",
     *(f"prefix{k}" for k in range(1, MAX_AFFIX + 1)),
     *(f"suffix{k}" for k in range(1, MAX_AFFIX + 1)),
     "has-digit",
     "has-upper",
     "has-hyphen",
-    "w[i-1]",
-    "w[i-2]",
-    "w[i+1]",
-    "w[i+2]",
 )
-N_LOCAL = 1 + 1 + 2 * MAX_AFFIX + 3  # atoms that depend on w_i alone
+#: context atoms: (name, local atom it copies, offset from i)
+CONTEXT_ATOMS: tuple[tuple[str, str, int], ...] = (
+    ("w[i-1]", "w[i]", -1),
+    ("w[i-2]", "w[i]", -2),
+    ("w[i+1]", "w[i]", 1),
+    ("w[i+2]", "w[i]", 2),
+    ("lower[i-1]", "lower[i]", -1),
+    ("lower[i+1]", "lower[i]", 1),
+)
+ATOM_NAMES: tuple[str, ...] = LOCAL_ATOMS + tuple(name for name, _, _ in CONTEXT_ATOMS)
+N_LOCAL = len(LOCAL_ATOMS)
 N_ATOMS = len(ATOM_NAMES)
-TEMPLATES: tuple[Template, ...] = tuple(Template(name, (k,)) for k, name in enumerate(ATOM_NAMES))
+#: feature sets: which atoms become templates (each conjoined with t_i)
+FEATURE_SETS: dict[str, tuple[str, ...]] = {
+    "collins2002": tuple(a for a in ATOM_NAMES if not a.startswith(("lower", "shape"))),
+    "extended": ATOM_NAMES,
+}
+
+
+def templates_for(feature_set: str) -> tuple[Template, ...]:
+    """The single-atom templates of a feature set (see :data:`FEATURE_SETS`)."""
+    if feature_set not in FEATURE_SETS:
+        raise ConfigError(f"unknown feature set {feature_set!r} (choose from {sorted(FEATURE_SETS)})")
+    return tuple(Template(name, (ATOM_NAMES.index(name),)) for name in FEATURE_SETS[feature_set])
+
+
 _W0 = 1
 _BOS, _EOS = "<s>", "</s>"
 _FLAG_STRINGS = ("<bias>", "<digit>", "<upper>", "<hyphen>")
@@ -102,6 +127,7 @@ class TaggerConfig:
     shuffle: bool = True
     tagdict_min_count: int = 5  # words seen this often are restricted to their seen tags
     open_class_min_share: float = 0.002  # share of hapax tokens a tag needs to be open-class
+    feature_set: str = "extended"  # "collins2002" (SPEC §g.3 only) or "extended" (+ lowercase, shape)
 
     def __post_init__(self) -> None:
         if self.epochs < 1:
@@ -110,16 +136,48 @@ class TaggerConfig:
             raise ConfigError(f"tagdict_min_count must be >= 1, got {self.tagdict_min_count}")
         if not 0.0 <= self.open_class_min_share < 1.0:
             raise ConfigError(f"open_class_min_share must be in [0, 1), got {self.open_class_min_share}")
+        templates_for(self.feature_set)
+
+
+def word_shape(word: str) -> str:
+    """Character classes of ``word`` with runs collapsed: ``"McDonald's"`` -> ``"XxXx'x"``, ``"1,234"`` -> ``"d,d"``."""
+    out: list[str] = []
+    for ch in word:
+        c = "X" if ch.isupper() else "x" if ch.islower() else "d" if ch.isdigit() else ch
+        if not out or out[-1] != c:
+            out.append(c)
+    return "".join(out)
 
 
 def word_atoms_strings(word: str) -> list[str | None]:
     """The strings of the word-local atoms of ``word`` (None = absent), in :data:`ATOM_NAMES` order."""
-    out: list[str | None] = ["<bias>", word]
+    out: list[str | None] = ["<bias>", word, word.lower(), word_shape(word)]
     out.extend(word[:k] if k <= len(word) else None for k in range(1, MAX_AFFIX + 1))
     out.extend(word[-k:] if k <= len(word) else None for k in range(1, MAX_AFFIX + 1))
     out.append("<digit>" if any(c.isdigit() for c in word) else None)
     out.append("<upper>" if any(c.isupper() for c in word) else None)
     out.append("<hyphen>" if "-" in word else None)
+    return out
+
+
+def history_features(words: Sequence[str]) -> list[list[str]]:
+    """The tag-independent features of every position, as ``"atom=value"`` strings (absent atoms left out).
+
+    This is the reference definition the vectorised encoder is tested against; each listed feature is
+    conjoined with the current tag t_i, and the tag bigram/trigram features come on top.
+    """
+    out: list[list[str]] = []
+    n = len(words)
+    for i, word in enumerate(words):
+        local = word_atoms_strings(word)
+        values = list(local)
+        for _name, source, shift in CONTEXT_ATOMS:
+            j = i + shift
+            if 0 <= j < n:
+                values.append(word_atoms_strings(words[j])[LOCAL_ATOMS.index(source)])
+            else:
+                values.append(_BOS if shift < 0 else _EOS)
+        out.append([f"{name}={v}" for name, v in zip(ATOM_NAMES, values, strict=True) if v is not None])
     return out
 
 
@@ -307,12 +365,11 @@ class Tagger:
         local = self._local_atoms(flat, add)
         atoms[:, :N_LOCAL] = local
         if n:
-            w0 = local[:, _W0]
             sent_of = np.repeat(np.arange(len(sentences)), lengths)
             pos = np.arange(n, dtype=np.int64) - offsets[sent_of]
             length = lengths[sent_of]
-            for k, shift in zip(range(N_LOCAL, N_ATOMS), (-1, -2, 1, 2), strict=True):
-                shifted = np.roll(w0, -shift)
+            for k, (_name, source, shift) in enumerate(CONTEXT_ATOMS, start=N_LOCAL):
+                shifted = np.roll(local[:, LOCAL_ATOMS.index(source)], -shift)
                 inside = (pos + shift >= 0) & (pos + shift < length)
                 atoms[:, k] = np.where(inside, shifted, self._bos if shift < 0 else self._eos)
         rows = self.index_.rows(atoms, add=add)
@@ -377,7 +434,7 @@ class Tagger:
         open_tags = [t for t in tags if n_hapax and hapax_tags[t] >= cfg.open_class_min_share * n_hapax]
         if not open_tags:
             open_tags = list(tags)
-        self._init_tables(StringStore(), FeatureIndex(TEMPLATES, N_ATOMS), tags, open_tags)
+        self._init_tables(StringStore(), FeatureIndex(templates_for(cfg.feature_set), N_ATOMS), tags, open_tags)
         if hasattr(self, "_cand_table"):
             del self._cand_table
         for flag in _FLAG_STRINGS:
@@ -471,6 +528,21 @@ class Tagger:
             result.append([self.tags_[t] for t in order.tolist() if row[t] >= best - margin])
         return result
 
+    def explain(self, words: Sequence[str]) -> list[list[str]]:
+        """The features of the model that fire at each position, as ``"atom=value"`` strings."""
+        self._check_fitted()
+        enc = self._encode([words], add=False)
+        keys = self.index_.to_array()
+        out: list[list[str]] = []
+        for row in enc.rows.tolist():
+            names = []
+            for r in row:
+                if r >= 0:
+                    template, atom = keys[r - self._emission_offset, :2].tolist()
+                    names.append(f"{self.index_.templates[template].name}={self.store_[atom]}")
+            out.append(names)
+        return out
+
     # -- evaluation ----------------------------------------------------------------------------
     def evaluate(self, sentences: Sequence[TaggedSentence], *, top_confusions: int = 10) -> TaggingScore:
         """Accuracy of :meth:`tag` against the gold tags of ``sentences`` (known/unknown split)."""
@@ -531,7 +603,7 @@ class Tagger:
             "tags": list(self.tags_),
             "open_tags": list(self.open_tags_),
             "atoms": list(ATOM_NAMES),
-            "templates": [[t.name, list(t.atoms)] for t in TEMPLATES],
+            "templates": [[t.name, list(t.atoms)] for t in self.index_.templates],
             "averaged": True,
             "best_epoch": self.best_epoch_,
             "history": [
@@ -563,13 +635,14 @@ class Tagger:
             tags = [str(t) for t in metadata["tags"]]
             open_tags = [str(t) for t in metadata["open_tags"]]
             templates = [Template(str(name), tuple(int(a) for a in atoms)) for name, atoms in metadata["templates"]]
-            if tuple(templates) != TEMPLATES or list(metadata["atoms"]) != list(ATOM_NAMES):
+            expected = templates_for(config.feature_set)
+            if tuple(templates) != expected or list(metadata["atoms"]) != list(ATOM_NAMES):
                 raise ModelFileError(f"{source}: feature templates differ from this version's tagger")
             if metadata.get("averaged") is not True:
                 raise ModelFileError(f"{source}: weights are not averaged")
             T = len(tags)
             store = StringStore.from_arrays(arrays, "strings")
-            index = FeatureIndex.from_array(TEMPLATES, N_ATOMS, arrays["feature_keys"])
+            index = FeatureIndex.from_array(expected, N_ATOMS, arrays["feature_keys"])
             tagger = cls(config)
             tagger._init_tables(store, index, tags, open_tags)
             n_rows = int(metadata["n_rows"])

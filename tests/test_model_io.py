@@ -1,0 +1,127 @@
+"""Model files: round trip, byte-for-byte determinism, atomic replacement and rejection of bad files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from glmnlp.errors import ModelFileError
+from glmnlp.model_io import ModelParts, load_model, load_submodel, save_model
+
+ARRAYS = {"w": np.arange(12, dtype=np.float64).reshape(3, 4), "ids": np.array([1, 5, 7], dtype=np.uint32)}
+META = {"config": {"epochs": 3}, "tags": ["NN", "VB"], "averaged": True}
+
+
+def _save(path: Path) -> None:
+    save_model(path, kind="tagger", metadata=META, arrays=ARRAYS)
+
+
+def test_model_io_round_trip(tmp_path: Path) -> None:
+    """What is saved is loaded back: metadata, array values, shapes and dtypes."""
+    _save(tmp_path / "m")
+    meta, arrays = load_model(tmp_path / "m", kind="tagger")
+    assert meta == META
+    assert set(arrays) == set(ARRAYS)
+    for name, value in ARRAYS.items():
+        assert arrays[name].dtype == value.dtype
+        np.testing.assert_array_equal(arrays[name], value)
+    header = json.loads((tmp_path / "m" / "metadata.json").read_text())
+    assert header["format"] == "glmnlp-model" and header["arrays"]["w"]["shape"] == [3, 4]
+
+
+def test_model_io_is_byte_for_byte_deterministic(tmp_path: Path) -> None:
+    """Saving the same model twice gives identical files (no timestamps in the zip or JSON)."""
+    _save(tmp_path / "a")
+    _save(tmp_path / "b")
+    for name in ("metadata.json", "weights.npz"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+
+
+def test_model_io_replaces_atomically_and_keeps_old_model_on_failure(tmp_path: Path) -> None:
+    """A failed save leaves the previous model intact and no temporary directory behind."""
+    _save(tmp_path / "m")
+    with pytest.raises(ValueError):
+        save_model(tmp_path / "m", kind="tagger", metadata=META, arrays={"bad": np.array([object()])})
+    load_model(tmp_path / "m", kind="tagger")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m"]
+    save_model(tmp_path / "m", kind="tagger", metadata={"v": 2}, arrays={})
+    assert load_model(tmp_path / "m", kind="tagger")[0] == {"v": 2}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m"]
+
+
+def test_model_io_submodels(tmp_path: Path) -> None:
+    """A model may carry named sub-models, each loadable and checked on its own."""
+    sub = ModelParts(kind="tagger", metadata=META, arrays=ARRAYS)
+    save_model(tmp_path / "p", kind="parser", metadata={"beam": 3}, arrays={}, submodels={"tagger": sub})
+    meta, arrays = load_submodel(tmp_path / "p", "tagger", kind="tagger")
+    assert meta == META
+    np.testing.assert_array_equal(arrays["w"], ARRAYS["w"])
+    with pytest.raises(ModelFileError, match="no sub-model"):
+        load_submodel(tmp_path / "p", "lexicon", kind="tagger")
+
+
+def _corrupt_cases() -> list[tuple[str, str]]:
+    return [
+        ("truncate_npz", "weights.npz"),
+        ("flip_byte_npz", "weights.npz"),
+        ("delete_npz", "weights.npz"),
+        ("delete_meta", "metadata.json"),
+        ("truncate_meta", "metadata.json"),
+        ("foreign_meta", "metadata.json"),
+        ("future_version", "metadata.json"),
+        ("wrong_shape", "weights.npz"),
+        ("foreign_npz", "weights.npz"),
+    ]
+
+
+@pytest.mark.parametrize(("case", "culprit"), _corrupt_cases())
+def test_model_io_rejects_corrupt_files(tmp_path: Path, case: str, culprit: str) -> None:
+    """Every kind of damage raises ModelFileError naming the damaged file."""
+    model = tmp_path / "m"
+    _save(model)
+    npz, meta = model / "weights.npz", model / "metadata.json"
+    if case == "truncate_npz":
+        npz.write_bytes(npz.read_bytes()[:-40])
+    elif case == "flip_byte_npz":
+        data = bytearray(npz.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        npz.write_bytes(bytes(data))
+    elif case == "delete_npz":
+        npz.unlink()
+    elif case == "delete_meta":
+        meta.unlink()
+    elif case == "truncate_meta":
+        meta.write_text(meta.read_text()[:30])
+    elif case == "foreign_meta":
+        meta.write_text(json.dumps({"name": "some other tool", "version": 1}))
+    elif case == "future_version":
+        header = json.loads(meta.read_text())
+        header["format_version"] = 99
+        meta.write_text(json.dumps(header))
+    elif case in ("wrong_shape", "foreign_npz"):
+        # a consistent checksum but arrays that disagree with the header / a non-zip file
+        import hashlib
+
+        if case == "wrong_shape":
+            save_model(tmp_path / "other", kind="tagger", metadata=META, arrays={"w": np.zeros(5), "ids": ARRAYS["ids"]})
+            npz.write_bytes((tmp_path / "other" / "weights.npz").read_bytes())
+        else:
+            npz.write_bytes(b"PK\x03\x04 this is not really a zip archive")
+        header = json.loads(meta.read_text())
+        header["weights_sha256"] = hashlib.sha256(npz.read_bytes()).hexdigest()
+        meta.write_text(json.dumps(header))
+    with pytest.raises(ModelFileError) as info:
+        load_model(model, kind="tagger")
+    assert culprit in str(info.value)
+
+
+def test_model_io_rejects_wrong_kind_and_missing_directory(tmp_path: Path) -> None:
+    """Loading a tagger as a parser, or a directory that does not exist, fails clearly."""
+    _save(tmp_path / "m")
+    with pytest.raises(ModelFileError, match="'tagger' model, expected a 'parser'"):
+        load_model(tmp_path / "m", kind="parser")
+    with pytest.raises(ModelFileError, match="no such model directory"):
+        load_model(tmp_path / "nothing", kind="tagger")
