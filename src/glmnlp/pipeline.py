@@ -1,0 +1,274 @@
+"""Text to trees: tokenise, tag, parse, and collect the results in a :class:`~glmnlp.document.Document`.
+
+The parser of Collins & Roark (2004) reads POS-tagged words (SPEC c: the tags come from the
+perceptron tagger of Collins 2002, SPEC g), so the user-facing pipeline is the chain
+
+    raw text -> sentences -> PTB tokens (glmnlp.tokenize) -> tags (tagger) -> tree (parser)
+
+:class:`Pipeline` holds a tagger and a parser behind two one-method protocols,
+:class:`TaggerProtocol` and :class:`ParserProtocol`, so that any object with those methods plugs
+in (the trained models, a gold-tag oracle in experiments, or small fakes in tests).
+
+Choices [R]:
+
+* **Input kinds.** A call takes one document, in one of three forms: a ``str`` (raw text), a list
+  of sentences given as lists of token strings (pre-tokenised: the tokenizer is skipped and the
+  tokens must already follow PTB conventions), or a list of sentences given as lists of
+  ``(word, tag)`` pairs (pre-tagged: the tagger is skipped too). A flat list of strings is
+  rejected, because it is ambiguous between "one sentence" and "several one-word sentences".
+* **Optional components.** ``tagger`` or ``parser`` may be ``None``: without a parser the
+  sentences carry tags and no tree (what ``glmnlp tag`` needs); without a tagger the input must be
+  pre-tagged whenever a parser is present. A missing component is reported, never worked around.
+* **Final tags.** When a sentence is parsed, its tokens carry the tags of the tree's
+  preterminals (the parser may choose among several tags per word), otherwise the tagger's tags.
+* **Batches.** :meth:`Pipeline.pipe` reads ``batch_size`` documents at a time and runs each stage
+  over all their sentences before yielding the documents in input order. The stages are
+  per-sentence today; the batch is the unit at which batched kernels can later plug in, and it
+  bounds how far ``pipe`` reads ahead of what it has yielded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+from typing import Protocol, TypeAlias, runtime_checkable
+
+from .document import Document, Sentence, Token
+from .errors import ConfigError, ModelFileError
+from .tokenize import tokenize_text_spans
+from .trees import Tree
+
+__all__ = ["DocumentInput", "ParserProtocol", "Pipeline", "TaggerProtocol", "load"]
+
+
+@runtime_checkable
+class TaggerProtocol(Protocol):
+    """What the pipeline needs of a tagger: one tag per word."""
+
+    def tag(self, words: list[str]) -> list[str]:
+        """Return the POS tag of each word."""
+        ...
+
+
+@runtime_checkable
+class ParserProtocol(Protocol):
+    """What the pipeline needs of a parser: a de-transformed PTB tree over the given words.
+
+    ``tags`` holds one tag per word; a parser that accepts several candidate tags per word may
+    also take a list of tag lists (C&R 2004 footnote 3).
+    """
+
+    def parse(self, words: list[str], tags: list[str]) -> Tree:
+        """Return the best tree; its leaves must be ``words``."""
+        ...
+
+
+RawText: TypeAlias = str
+Tokenised: TypeAlias = Sequence[Sequence[str]]
+Tagged: TypeAlias = Sequence[Sequence[tuple[str, str]]]
+DocumentInput: TypeAlias = RawText | Tokenised | Tagged
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A sentence on its way through the stages."""
+
+    tokens: list[Token]
+    tags: list[str] | None = None
+    tree: Tree | None = None
+    score: float | None = None
+
+
+class Pipeline:
+    """Tokeniser + tagger + parser. Call it on one document, or :meth:`pipe` a stream of them.
+
+    Parameters
+    ----------
+    tagger:
+        Any object with ``tag(words) -> tags`` (:class:`TaggerProtocol`), or ``None`` to accept
+        only pre-tagged input (or to skip tagging when there is no parser either).
+    parser:
+        Any object with ``parse(words, tags) -> Tree`` (:class:`ParserProtocol`), or ``None`` to
+        stop after tagging.
+    lines:
+        Raw text only: treat every line as a separate paragraph (one sentence per line) instead of
+        treating single line breaks as spaces (:func:`glmnlp.tokenize.sentence_spans`).
+
+    Examples
+    --------
+    See ``docs/api.md``: a pipeline with stand-in components runs without trained models.
+    """
+
+    def __init__(
+        self,
+        tagger: TaggerProtocol | None = None,
+        parser: ParserProtocol | None = None,
+        *,
+        lines: bool = False,
+    ) -> None:
+        if tagger is not None and not callable(getattr(tagger, "tag", None)):
+            raise ConfigError(f"tagger {type(tagger).__name__} has no tag(words) method")
+        if parser is not None and not callable(getattr(parser, "parse", None)):
+            raise ConfigError(f"parser {type(parser).__name__} has no parse(words, tags) method")
+        self.tagger = tagger
+        self.parser = parser
+        self.lines = lines
+
+    def __repr__(self) -> str:
+        return f"Pipeline(tagger={self.tagger!r}, parser={self.parser!r}, lines={self.lines})"
+
+    def __call__(self, doc: DocumentInput) -> Document:
+        """Analyse one document (raw text, token lists, or ``(word, tag)`` lists)."""
+        return next(self.pipe([doc], batch_size=1))
+
+    def pipe(self, docs: Iterable[DocumentInput], batch_size: int = 64) -> Iterator[Document]:
+        """Analyse a stream of documents lazily, ``batch_size`` documents at a time, in order."""
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+            raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}")
+        if isinstance(docs, str):
+            raise TypeError("pipe() takes an iterable of documents; call the pipeline on a single text")
+        stream = iter(docs)
+        index = 0
+        while batch := list(islice(stream, batch_size)):
+            prepared = [self._prepare(doc, index + i) for i, doc in enumerate(batch)]
+            index += len(batch)
+            for _, pending in prepared:
+                for sent in pending:
+                    self._analyse(sent)
+            for text, pending in prepared:
+                yield Document(
+                    text,
+                    tuple(
+                        Sentence(
+                            tuple(_with_tag(tok, tag) for tok, tag in zip(p.tokens, _final_tags(p))),
+                            p.tree,
+                            p.score,
+                        )
+                        for p in pending
+                    ),
+                )
+
+    # -- stages ------------------------------------------------------------------------------
+    def _prepare(self, doc: DocumentInput, index: int) -> tuple[str, list[_Pending]]:
+        """Turn one input document into its text and its tokenised (maybe tagged) sentences."""
+        if isinstance(doc, str):
+            return doc, [
+                _Pending([Token(text, None, start, end) for text, start, end in sent])
+                for sent in tokenize_text_spans(doc, lines=self.lines)
+            ]
+        if not isinstance(doc, Sequence):
+            raise TypeError(
+                f"document {index + 1}: expected a str or a list of sentences, got {type(doc).__name__}"
+            )
+        pending: list[_Pending] = []
+        for s, sent in enumerate(doc, start=1):
+            where = f"document {index + 1}, sentence {s}"
+            if isinstance(sent, str) or not isinstance(sent, Sequence):
+                raise TypeError(
+                    f"{where}: expected a list of tokens or (word, tag) pairs, got {type(sent).__name__}"
+                    " (wrap a single tokenised sentence as [tokens])"
+                )
+            if not sent:
+                raise ValueError(f"{where}: empty sentence")
+            if all(isinstance(item, str) for item in sent):
+                pending.append(_Pending([_token(item, where) for item in sent]))
+            elif all(_is_pair(item) for item in sent):
+                pending.append(
+                    _Pending(
+                        [_token(word, where) for word, _ in sent],  # type: ignore[misc]
+                        [tag for _, tag in sent],  # type: ignore[misc]
+                    )
+                )
+            else:
+                raise TypeError(f"{where}: mixes plain tokens and (word, tag) pairs, or holds other items")
+        return "", pending
+
+    def _analyse(self, sent: _Pending) -> None:
+        words = [tok.text for tok in sent.tokens]
+        if sent.tags is None and self.tagger is not None:
+            tags = list(self.tagger.tag(words))
+            if len(tags) != len(words):
+                raise RuntimeError(f"tagger returned {len(tags)} tags for {len(words)} words: {words}")
+            sent.tags = tags
+        if self.parser is None:
+            return
+        if sent.tags is None:
+            raise ConfigError("this pipeline has a parser but no tagger: give pre-tagged input")
+        result = self.parser.parse(words, sent.tags)
+        tree, score = result if isinstance(result, tuple) else (result, None)
+        if not isinstance(tree, Tree):
+            raise RuntimeError(f"parser returned {type(tree).__name__}, not a Tree")
+        if tree.leaves() != words:
+            raise RuntimeError(f"parser returned a tree over {tree.leaves()} for the words {words}")
+        sent.tree = tree
+        sent.score = None if score is None else float(score)
+
+
+def _is_pair(item: object) -> bool:
+    return (
+        isinstance(item, tuple | list)
+        and len(item) == 2
+        and isinstance(item[0], str)
+        and isinstance(item[1], str)
+    )
+
+
+def _token(text: str, where: str) -> Token:
+    try:
+        return Token(text)
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc}") from None
+
+
+def _final_tags(p: _Pending) -> list[str | None]:
+    if p.tree is not None:
+        return list(p.tree.tags())
+    if p.tags is not None:
+        return list(p.tags)
+    return [None] * len(p.tokens)
+
+
+def _with_tag(tok: Token, tag: str | None) -> Token:
+    return Token(tok.text, tag, tok.start, tok.end)
+
+
+def default_model_path() -> Path:
+    """Where the bundled default model lives inside the installed package."""
+    return Path(__file__).parent / "data" / "model"
+
+
+def load(path: str | Path | None = None, *, parser: bool = True) -> Pipeline:
+    """Load a pipeline from a model directory holding ``tagger/`` and ``parser/`` sub-models.
+
+    Parameters
+    ----------
+    path:
+        The model directory; ``None`` loads the default model bundled with the package.
+    parser:
+        If false, load only the tagger (a tagging pipeline; ``parser/`` need not exist).
+
+    Raises
+    ------
+    ModelFileError
+        The directory or a sub-model is missing (or a sub-model fails to load).
+    """
+    root = default_model_path() if path is None else Path(path)
+    if not root.is_dir():
+        what = "the bundled default model" if path is None else "model directory"
+        raise ModelFileError(f"{root}: {what} not found")
+    parts = ["tagger", "parser"] if parser else ["tagger"]
+    for part in parts:
+        if not (root / part).is_dir():
+            raise ModelFileError(f"{root}: no {part}/ sub-model in this model directory")
+    # Imported lazily: the model classes pull in the Cython kernels and numpy.
+    from .tagger import Tagger
+
+    tagger_model = Tagger.load(root / "tagger")
+    parser_model = None
+    if parser:
+        from .parser import Parser
+
+        parser_model = Parser.load(root / "parser")
+    return Pipeline(tagger_model, parser_model)

@@ -1,0 +1,320 @@
+"""Output formats for analysed documents: brackets, pretty trees, JSON, CoNLL-U, word/TAG, SVG, HTML.
+
+Every function takes a :class:`~glmnlp.document.Document` (or, for the drawing functions, a
+:class:`~glmnlp.trees.Tree`) and returns a ``str``; writing it to a file or stdout is the caller's
+business (the CLI uses :func:`glmnlp.fileio.atomic_write_text`).
+
+The text formats delegate to the existing writers so that what glmnlp writes, glmnlp reads back:
+brackets and pretty trees to :mod:`glmnlp.trees`, CoNLL-U and word/TAG to :mod:`glmnlp.formats`,
+JSON to :meth:`Document.to_dict`.
+
+**Tree drawing** (:func:`tree_layout`, :func:`render_svg`) is a tidy layout computed here, with no
+graphics library [R]:
+
+* Words sit on the bottom row, left to right in sentence order; each node is drawn on the row of
+  its depth, so a constituent's label is above its span of words.
+* Every node owns a horizontal box. A word's box is its text width plus padding; a node's box is
+  the children's boxes side by side with a fixed gap, widened (symmetrically around the label)
+  when the label is wider than that. Boxes of siblings never overlap, so no two labels on a row and
+  no two words overlap.
+* A node's label is centred over its children: midway between the centres of its first and last
+  child (over the child itself for a unary node).
+* Text widths are estimated from per-character classes sized for DejaVu Sans (wider than Arial or
+  Helvetica, the other fonts named in the SVG), bold for labels, so the estimate errs wide: a font
+  change may make the tree a little airier, never overlapping.
+
+Choices [R]: an unparsed sentence is an error for the tree formats (brackets, pretty, SVG), because
+writing a placeholder tree would look like a parser decision; the HTML page shows such sentences as
+tagged tokens instead. CoNLL-U output carries ``# sent_id`` and, when the original text is known,
+``# text`` comments, as UD's validator expects.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import unicodedata
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from .document import Document, Sentence
+from .formats import TaggedSentence, write_conllu, write_word_tag
+from .trees import Tree, to_bracket, to_pretty
+
+__all__ = [
+    "NodeBox",
+    "TreeLayout",
+    "render_brackets",
+    "render_conllu",
+    "render_html",
+    "render_json",
+    "render_pretty",
+    "render_svg",
+    "render_word_tag",
+    "text_width",
+    "tree_layout",
+]
+
+
+# -- text formats ----------------------------------------------------------------------------
+
+
+def _tree_of(sent: Sentence, index: int) -> Tree:
+    if sent.tree is None:
+        raise ValueError(f"sentence {index} ({' '.join(sent.words)!r}) has no tree: it was not parsed")
+    return sent.tree
+
+
+def render_brackets(doc: Document) -> str:
+    """One tree per line in Penn Treebank brackets (the EVALB input format)."""
+    return "".join(to_bracket(_tree_of(s, i)) + "\n" for i, s in enumerate(doc.sentences, 1))
+
+
+def render_pretty(doc: Document, indent: int = 2) -> str:
+    """Indented multi-line trees separated by blank lines."""
+    return "\n".join(to_pretty(_tree_of(s, i), indent) + "\n" for i, s in enumerate(doc.sentences, 1))
+
+
+def render_json(doc: Document, indent: int | None = None) -> str:
+    """The document as JSON (:meth:`Document.to_dict`); one line unless ``indent`` is given."""
+    return json.dumps(doc.to_dict(), ensure_ascii=False, indent=indent) + "\n"
+
+
+def _tagged(sent: Sentence, index: int) -> TaggedSentence:
+    tags = sent.tags
+    if all(tag is None for tag in tags):
+        return TaggedSentence(tuple(sent.words), None)
+    if any(tag is None for tag in tags):
+        raise ValueError(f"sentence {index}: some tokens are tagged and some are not")
+    return TaggedSentence(tuple(sent.words), tuple(tags))  # type: ignore[arg-type]
+
+
+def render_conllu(doc: Document) -> str:
+    """CoNLL-U: ID, FORM and XPOS filled (``_`` when untagged), every other column ``_``."""
+    out: list[str] = []
+    for index, sent in enumerate(doc.sentences, 1):
+        out.append(f"# sent_id = {index}\n")
+        text = _sentence_text(doc, sent)
+        if text is not None:
+            out.append(f"# text = {' '.join(text.split())}\n")
+        out.append(write_conllu([_tagged(sent, index)]))
+    return "".join(out)
+
+
+def render_word_tag(doc: Document, sep: str = "/") -> str:
+    """One sentence per line as ``word/TAG`` tokens (the tagger's usual output)."""
+    return write_word_tag([_tagged(s, i) for i, s in enumerate(doc.sentences, 1)], sep)
+
+
+def _sentence_text(doc: Document, sent: Sentence) -> str | None:
+    start, end = sent.tokens[0].start, sent.tokens[-1].end
+    if start is None or end is None or not doc.text:
+        return None
+    return doc.text[start:end]
+
+
+# -- tree layout -----------------------------------------------------------------------------
+
+FONT_SIZE = 14.0
+WORD_PAD = 12.0  # horizontal padding added to every word and label box
+SIBLING_GAP = 6.0  # extra space between sibling boxes
+ROW_HEIGHT = 46.0
+MARGIN = 16.0
+
+# Advance widths in em, by character class; DejaVu Sans values rounded up (module docstring).
+_NARROW = set("ijlrtf.,;:!|'`()[]{}/\\- \"")
+_WIDE = set("mwMW@%&")
+
+
+def text_width(text: str, font_size: float = FONT_SIZE, bold: bool = False) -> float:
+    """Estimated rendered width of ``text`` in user units (an estimate that errs wide)."""
+    em = 0.0
+    for ch in text:
+        if unicodedata.east_asian_width(ch) in ("W", "F"):
+            em += 1.05
+        elif ch in _NARROW:
+            em += 0.42
+        elif ch in _WIDE:
+            em += 1.0
+        elif ch.isupper():
+            em += 0.8
+        else:
+            em += 0.66
+    return em * font_size * (1.1 if bold else 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeBox:
+    """One drawn item: a node label (``is_word=False``) or a word, with its position and box.
+
+    ``x`` is the centre of the text, ``y`` its baseline row; ``left``/``right`` bound the box the
+    item owns, and ``text_left``/``text_right`` bound the text itself. ``parent`` indexes the
+    parent item in :attr:`TreeLayout.boxes` (``None`` for the root).
+    """
+
+    text: str
+    is_word: bool
+    x: float
+    y: float
+    left: float
+    right: float
+    text_left: float
+    text_right: float
+    depth: int
+    parent: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TreeLayout:
+    """Positions of every label and word of a tree, and the canvas size."""
+
+    boxes: tuple[NodeBox, ...]
+    width: float
+    height: float
+
+
+@dataclass(slots=True)
+class _Measure:
+    width: float  # box width
+    offset: float  # centre of the label relative to the box's left edge
+    children: list[tuple[float, _Measure]]  # (left offset inside this box, child measure)
+    node: Tree | str
+
+
+def _measure(node: Tree | str) -> _Measure:
+    if isinstance(node, str):
+        width = text_width(node) + WORD_PAD
+        return _Measure(width, width / 2, [], node)
+    kids = [_measure(child) for child in node.children]
+    placed: list[tuple[float, _Measure]] = []
+    pos = 0.0
+    for i, kid in enumerate(kids):
+        if i:
+            pos += SIBLING_GAP
+        placed.append((pos, kid))
+        pos += kid.width
+    span = pos
+    centre = (placed[0][0] + placed[0][1].offset + placed[-1][0] + placed[-1][1].offset) / 2
+    half = (text_width(node.display_label, bold=True) + WORD_PAD) / 2
+    shift = max(0.0, half - centre)  # label would stick out on the left
+    extra_right = max(0.0, centre + half - span)  # ... or on the right
+    placed = [(left + shift, kid) for left, kid in placed]
+    return _Measure(span + shift + extra_right, centre + shift, placed, node)
+
+
+def tree_layout(tree: Tree) -> TreeLayout:
+    """Compute the drawing positions of ``tree`` (module docstring: the layout rules)."""
+    root = _measure(tree)
+    depth = _height(tree)
+    word_row = MARGIN + FONT_SIZE + depth * ROW_HEIGHT
+    boxes: list[NodeBox] = []
+
+    def place(m: _Measure, left: float, level: int, parent: int | None) -> None:
+        is_word = isinstance(m.node, str)
+        text = m.node if isinstance(m.node, str) else m.node.display_label
+        x = left + m.offset
+        y = word_row if is_word else MARGIN + FONT_SIZE + level * ROW_HEIGHT
+        half = text_width(text, bold=not is_word) / 2
+        boxes.append(NodeBox(text, is_word, x, y, left, left + m.width, x - half, x + half, level, parent))
+        me = len(boxes) - 1
+        for child_left, child in m.children:
+            place(child, left + child_left, level + 1, me)
+
+    place(root, MARGIN, 0, None)
+    return TreeLayout(tuple(boxes), root.width + 2 * MARGIN, word_row + MARGIN)
+
+
+def _height(tree: Tree) -> int:
+    """Number of label rows (the root's row is 0; words go below the deepest label row)."""
+    best = 0
+    stack: list[tuple[Tree, int]] = [(tree, 1)]
+    while stack:
+        node, d = stack.pop()
+        best = max(best, d)
+        stack.extend((c, d + 1) for c in node.children if isinstance(c, Tree))
+    return best
+
+
+# -- SVG / HTML ------------------------------------------------------------------------------
+
+_FONT = "DejaVu Sans, Arial, Helvetica, sans-serif"
+
+
+def render_svg(tree: Tree, *, title: str | None = None) -> str:
+    """A standalone SVG drawing of ``tree``: labels in rows, words along the bottom, lines between.
+
+    ``title`` (default: the tree's bracket string) becomes the SVG ``<title>``, which screen
+    readers and browsers' tooltips show.
+    """
+    layout = tree_layout(tree)
+    boxes = layout.boxes
+    lines: list[str] = []
+    for box in boxes:
+        if box.parent is None:
+            continue
+        parent = boxes[box.parent]
+        y1 = parent.y + 5
+        y2 = box.y - FONT_SIZE - 1
+        cls = "lex" if box.is_word else "edge"
+        lines.append(
+            f'<line class="{cls}" x1="{parent.x:.1f}" y1="{y1:.1f}" x2="{box.x:.1f}" y2="{y2:.1f}"/>'
+        )
+    texts = [
+        f'<text class="{"word" if box.is_word else "label"}" x="{box.x:.1f}" y="{box.y:.1f}">'
+        f"{escape(box.text)}</text>"
+        for box in boxes
+    ]
+    label = title if title is not None else to_bracket(tree)
+    return "\n".join(
+        [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{layout.width:.0f}" '
+            f'height="{layout.height:.0f}" viewBox="0 0 {layout.width:.1f} {layout.height:.1f}" '
+            'role="img">',
+            f"<title>{escape(label)}</title>",
+            "<style>"
+            f"text{{font-family:{_FONT};font-size:{FONT_SIZE:g}px;text-anchor:middle}}"
+            ".label{font-weight:bold;fill:#1f3b73}.word{fill:#111}"
+            "line{stroke-width:1.2;stroke-linecap:round}"
+            ".edge{stroke:#6b7a99}.lex{stroke:#b8c0d0;stroke-dasharray:3 3}"
+            "</style>",
+            '<rect width="100%" height="100%" fill="#ffffff"/>',
+            *lines,
+            *texts,
+            "</svg>",
+        ]
+    ) + "\n"
+
+
+def render_html(doc: Document, *, title: str = "glmnlp parses") -> str:
+    """A standalone HTML page: each sentence's text and its drawn tree (or its tags if unparsed)."""
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f"<title>{html.escape(title)}</title>",
+        "<style>body{font-family:" + _FONT + ";margin:2em;color:#111}"
+        "figure{margin:0 0 2.5em 0;overflow-x:auto}figcaption{margin-bottom:.6em}"
+        ".tag{color:#1f3b73;font-size:.8em;vertical-align:sub}</style>",
+        "</head>",
+        "<body>",
+        f"<h1>{html.escape(title)}</h1>",
+    ]
+    for index, sent in enumerate(doc.sentences, 1):
+        text = _sentence_text(doc, sent) or " ".join(sent.words)
+        parts.append(f'<figure id="s{index}">')
+        parts.append(f"<figcaption><strong>{index}.</strong> {html.escape(text)}</figcaption>")
+        if sent.tree is not None:
+            parts.append(render_svg(sent.tree).rstrip("\n"))
+        else:
+            parts.append("<p>" + " ".join(_tagged_span(tok.text, tok.tag) for tok in sent.tokens) + "</p>")
+        parts.append("</figure>")
+    parts += ["</body>", "</html>"]
+    return "\n".join(parts) + "\n"
+
+
+def _tagged_span(word: str, tag: str | None) -> str:
+    if tag is None:
+        return html.escape(word)
+    return f'{html.escape(word)}<span class="tag">{html.escape(tag)}</span>'
+
