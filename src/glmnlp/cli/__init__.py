@@ -21,6 +21,8 @@ COMMAND_MODULES: dict[str, str] = {
     "glmnlp.cli.grammar_cmd": "grammar",
     "glmnlp.cli.evalb_cmd": "evalb",
     "glmnlp.cli.data_cmd": "data",
+    "glmnlp.cli.tagger_cmd": "tagger",
+    "glmnlp.cli.tag_cmd": "tag",
 }
 
 

@@ -1,0 +1,157 @@
+"""``glmnlp tagger train|evaluate`` and ``glmnlp tag``: thin wrappers over :class:`glmnlp.tagger.Tagger`.
+
+Input files may be CoNLL-U (the XPOS column), word/TAG lines, word<TAB>tag blocks or bracketed
+trees (one per line or ``.mrg``); ``--format auto`` tells them apart (:func:`glmnlp.formats.read_tagged`).
+``glmnlp tag`` reads one tokenised sentence per line (or any tagged format, whose tags are ignored)
+and writes word/TAG lines or CoNLL-U to stdout. Progress and summaries go to stderr; bad input
+exits with status 1 and a ``file:line: reason`` message.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..formats import TaggedSentence, read_tagged, read_tokens, write_conllu, write_word_tag
+from ..tagger import FEATURE_SETS, Tagger, TaggerConfig
+from ..training import EpochRecord
+
+_FORMATS = ("auto", "conllu", "word_tag", "tab", "trees")
+_CTX = {"help_option_names": ["-h", "--help"]}
+
+
+def _read(path: str, fmt: str) -> list[TaggedSentence]:
+    return read_tagged(sys.stdin if path == "-" else path, fmt)  # type: ignore[arg-type]
+
+
+@click.group("tagger", context_settings=_CTX)
+def tagger() -> None:
+    """Train and evaluate the trigram perceptron POS tagger (Collins 2002).
+
+    \b
+    Examples:
+      glmnlp tagger train --train train.conllu --dev dev.conllu --out tagger.model
+      glmnlp tagger evaluate --model tagger.model --test test.conllu
+    """
+
+
+@tagger.command("train", context_settings=_CTX)
+@click.option("--train", "train_path", required=True, help="Training data (CoNLL-U, word/TAG, tab or trees).")
+@click.option("--dev", "dev_path", default=None, help="Dev data: scored after each epoch, the best epoch is kept.")
+@click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Model directory to write.")
+@click.option("--format", "fmt", type=click.Choice(_FORMATS), default="auto", show_default=True, help="Input format.")
+@click.option("--epochs", type=click.IntRange(min=1), default=TaggerConfig.epochs, show_default=True)
+@click.option("--seed", type=int, default=TaggerConfig.seed, show_default=True, help="Seed of the per-epoch shuffling.")
+@click.option(
+    "--tagdict-min-count",
+    type=click.IntRange(min=1),
+    default=TaggerConfig.tagdict_min_count,
+    show_default=True,
+    help="Words seen this often may only take the tags they were seen with.",
+)
+@click.option(
+    "--feature-set", type=click.Choice(sorted(FEATURE_SETS)), default=TaggerConfig.feature_set, show_default=True
+)
+@click.option("--quiet", is_flag=True, help="No progress bar or per-epoch lines.")
+def train_cmd(
+    train_path: str,
+    dev_path: str | None,
+    out_dir: Path,
+    fmt: str,
+    epochs: int,
+    seed: int,
+    tagdict_min_count: int,
+    feature_set: str,
+    quiet: bool,
+) -> None:
+    """Train a tagger and write it to --out (atomically).
+
+    \b
+    Examples:
+      glmnlp tagger train --train en_ewt-ud-train.conllu --dev en_ewt-ud-dev.conllu --out ewt.model
+      glmnlp tagger train --train train.word_tag --out m --epochs 5 --seed 1
+    """
+    config = TaggerConfig(epochs=epochs, seed=seed, tagdict_min_count=tagdict_min_count, feature_set=feature_set)
+    train = _read(train_path, fmt)
+    dev = _read(dev_path, fmt) if dev_path else None
+
+    def report(record: EpochRecord) -> None:
+        if not quiet:
+            dev_text = "" if record.dev_score is None else f" dev accuracy {100 * record.dev_score:.2f}%"
+            click.echo(
+                f"epoch {record.epoch}: {record.mistakes}/{record.examples} sentences wrong,"
+                f" {record.seconds:.1f}s{dev_text}",
+                err=True,
+            )
+
+    model = Tagger(config).fit(train, dev, show_progress=not quiet, on_epoch=report)
+    model.save(out_dir)
+    click.echo(f"best epoch {model.best_epoch_}; model written to {out_dir}", err=True)
+
+
+@tagger.command("evaluate", context_settings=_CTX)
+@click.option("--model", "model_dir", required=True, type=click.Path(path_type=Path), help="Model directory.")
+@click.option("--test", "test_path", required=True, help="Gold-tagged data to score.")
+@click.option("--format", "fmt", type=click.Choice(_FORMATS), default="auto", show_default=True)
+@click.option("--confusions", type=click.IntRange(min=0), default=10, show_default=True, help="Confusions to list.")
+@click.option(
+    "--margin",
+    "margins",
+    type=click.FloatRange(min=0),
+    multiple=True,
+    help="Also report multitagging (tags/word, oracle accuracy) at this score margin (repeatable).",
+)
+def evaluate_cmd(model_dir: Path, test_path: str, fmt: str, confusions: int, margins: tuple[float, ...]) -> None:
+    """Score a tagger: accuracy, known/unknown-word accuracy and the most frequent confusions.
+
+    \b
+    Examples:
+      glmnlp tagger evaluate --model ewt.model --test en_ewt-ud-test.conllu
+      glmnlp tagger evaluate --model ewt.model --test test.conllu --margin 1 --margin 5
+    """
+    model = Tagger.load(model_dir)
+    sentences = _read(test_path, fmt)
+    score = model.evaluate(sentences, top_confusions=confusions)
+    click.echo(f"tokens            {score.tokens}")
+    click.echo(f"accuracy          {100 * score.accuracy:.2f}%")
+    click.echo(f"known words       {100 * score.known_accuracy:.2f}% of {score.known_tokens}")
+    click.echo(f"unknown words     {100 * score.unknown_accuracy:.2f}% of {score.unknown_tokens}")
+    if score.confusions:
+        click.echo("confusions (gold -> predicted: count)")
+        for gold, predicted, count in score.confusions:
+            click.echo(f"  {gold} -> {predicted}: {count}")
+    for m in model.multitag_scores(sentences, margins):
+        click.echo(f"margin {m.margin:g}: {m.tags_per_word:.3f} tags/word, oracle accuracy {100 * m.oracle_accuracy:.2f}%")
+
+
+@click.command("tag", context_settings=_CTX)
+@click.option("--model", "model_dir", required=True, type=click.Path(path_type=Path), help="Model directory.")
+@click.argument("input_path", default="-", required=False)
+@click.option(
+    "--input-format",
+    type=click.Choice(("tokens", *_FORMATS)),
+    default="tokens",
+    show_default=True,
+    help="tokens = one tokenised sentence per line; other formats are read and their tags ignored.",
+)
+@click.option("--output-format", type=click.Choice(("word_tag", "conllu")), default="word_tag", show_default=True)
+def tag(model_dir: Path, input_path: str, input_format: str, output_format: str) -> None:
+    """Tag tokenised sentences from INPUT_PATH (default: stdin) and write them to stdout.
+
+    \b
+    Examples:
+      echo "The cat sat on the mat ." | glmnlp tag --model ewt.model
+      glmnlp tag --model ewt.model sentences.txt --output-format conllu > tagged.conllu
+    """
+    model = Tagger.load(model_dir)
+    source = sys.stdin if input_path == "-" else input_path
+    if input_format == "tokens":
+        sentences = read_tokens(source)  # type: ignore[arg-type]
+    else:
+        sentences = read_tagged(source, input_format)  # type: ignore[arg-type]
+    tagged = model.tag_sentences([s.words for s in sentences])
+    out = [TaggedSentence(s.words, tuple(t)) for s, t in zip(sentences, tagged, strict=True)]
+    writer = write_word_tag if output_format == "word_tag" else write_conllu
+    click.echo(writer(out), nl=False)
