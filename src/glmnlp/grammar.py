@@ -181,7 +181,11 @@ def step_needs(
 
 @dataclass
 class Grammar:
-    """Categories, allowable chains (by POS tag) and allowable triples (SPEC d.1)."""
+    """Categories, allowable chains (by POS tag) and allowable triples (SPEC d.1).
+
+    Build it with :meth:`induce` or :meth:`from_json` and treat it as read-only afterwards
+    (:meth:`has_chain` caches per-tag chain sets); to restrict a grammar, construct a new one.
+    """
 
     categories: list[Category]
     pos_tags: list[str]
