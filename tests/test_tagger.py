@@ -1,0 +1,164 @@
+"""The Collins (2002) tagger: features, training on the bundled sample, model files, multitagging, CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from glmnlp.cli import main
+from glmnlp.corpus import sample_tagged
+from glmnlp.errors import ModelFileError
+from glmnlp.formats import TaggedSentence, write_word_tag
+from glmnlp.tagger import Tagger, TaggerConfig, history_features, word_shape
+
+
+@pytest.fixture(scope="module")
+def sample_tagger() -> Tagger:
+    """A tagger trained for 2 epochs on the sample's train split (dev split for epoch selection)."""
+    return Tagger(TaggerConfig(epochs=2)).fit(sample_tagged("train"), sample_tagged("dev"), show_progress=False)
+
+
+def test_tagger_history_features_of_hand_built_sentence() -> None:
+    """Every tag-independent feature of a hand-built sentence, listed exactly."""
+    feats = history_features(["The", "X-ray", "5"])
+    assert feats[1] == [
+        "bias=<bias>",
+        "w[i]=X-ray",
+        "lower[i]=x-ray",
+        "shape[i]=X-x",
+        "prefix1=X",
+        "prefix2=X-",
+        "prefix3=X-r",
+        "prefix4=X-ra",
+        "suffix1=y",
+        "suffix2=ay",
+        "suffix3=ray",
+        "suffix4=-ray",
+        "has-upper=<upper>",
+        "has-hyphen=<hyphen>",
+        "w[i-1]=The",
+        "w[i-2]=<s>",
+        "w[i+1]=5",
+        "w[i+2]=</s>",
+        "lower[i-1]=the",
+        "lower[i+1]=5",
+    ]
+    assert feats[2] == [
+        "bias=<bias>",
+        "w[i]=5",
+        "lower[i]=5",
+        "shape[i]=d",
+        "prefix1=5",
+        "suffix1=5",
+        "has-digit=<digit>",
+        "w[i-1]=X-ray",
+        "w[i-2]=The",
+        "w[i+1]=</s>",
+        "w[i+2]=</s>",
+        "lower[i-1]=x-ray",
+        "lower[i+1]=</s>",
+    ]
+    assert word_shape("McDonald's") == "XxXx'x" and word_shape("1,234") == "d,d"
+
+
+def test_tagger_encoder_matches_reference_features() -> None:
+    """The vectorised encoder fires exactly the reference features (for words seen in training)."""
+    train = [
+        TaggedSentence(("The", "X-ray", "5"), ("DT", "NN", "CD")),
+        TaggedSentence(("Dogs", "bark", "."), ("NNS", "VBP", ".")),
+    ]
+    tagger = Tagger(TaggerConfig(epochs=1)).fit(train, show_progress=False)
+    for sentence in train:
+        assert tagger.explain(sentence.words) == history_features(sentence.words)
+    # an unseen word: its own w[i] feature is unknown, but its seen suffix and context features fire
+    explained = tagger.explain(["Dogs", "ray"])[1]
+    assert "w[i]=ray" not in explained and "suffix3=ray" in explained and "w[i-1]=Dogs" in explained
+
+
+def test_tagger_sample_dev_accuracy_floor(sample_tagger: Tagger) -> None:
+    """Two epochs on the sample train split reach at least 94% on the dev split."""
+    score = sample_tagger.evaluate(sample_tagged("dev"))
+    assert score.tokens > 5000
+    assert score.accuracy >= 0.94
+    assert score.known_accuracy > score.unknown_accuracy > 0.6
+    assert sample_tagger.history_[0].dev_score is not None
+
+
+def test_tagger_save_load_gives_identical_predictions(sample_tagger: Tagger, tmp_path: Path) -> None:
+    """A saved and reloaded model tags the test split exactly as the in-memory model does."""
+    sample_tagger.save(tmp_path / "m")
+    loaded = Tagger.load(tmp_path / "m")
+    words = [s.words for s in sample_tagged("test")]
+    assert loaded.tag_sentences(words) == sample_tagger.tag_sentences(words)
+    np.testing.assert_array_equal(loaded.max_marginals(words[0]), sample_tagger.max_marginals(words[0]))
+
+
+def test_tagger_training_is_deterministic_byte_for_byte(tmp_path: Path) -> None:
+    """Same data and seed give identical model files; another seed gives different weights."""
+    train, dev = sample_tagged("train")[:300], sample_tagged("dev")[:50]
+    for name, seed in (("a", 3), ("b", 3), ("c", 4)):
+        Tagger(TaggerConfig(epochs=2, seed=seed)).fit(train, dev, show_progress=False).save(tmp_path / name)
+    for file in ("metadata.json", "weights.npz"):
+        assert (tmp_path / "a" / file).read_bytes() == (tmp_path / "b" / file).read_bytes()
+    assert (tmp_path / "a" / "weights.npz").read_bytes() != (tmp_path / "c" / "weights.npz").read_bytes()
+
+
+def test_tagger_multitag_best_first_and_monotone(sample_tagger: Tagger) -> None:
+    """Margin 0 gives the Viterbi tags; wider margins give supersets, best tag first."""
+    words = sample_tagged("test")[3].words
+    best = sample_tagger.tag(words)
+    narrow = sample_tagger.multitag(words, 0.0)
+    wide = sample_tagger.multitag(words, 30.0)
+    assert [tags[0] for tags in narrow] == best == [tags[0] for tags in wide]
+    assert all(set(a) <= set(b) for a, b in zip(narrow, wide, strict=True))
+    assert sum(map(len, wide)) > len(words)
+    scores = sample_tagger.multitag_scores(sample_tagged("dev")[:40], [0.0, 30.0])
+    assert scores[0].tags_per_word == 1.0 and scores[1].oracle_accuracy >= scores[0].oracle_accuracy
+
+
+def test_tagger_tag_dictionary_restricts_frequent_words(sample_tagger: Tagger) -> None:
+    """A frequent word keeps only its seen tags; an unknown word may take every open-class tag only."""
+    mm = sample_tagger.max_marginals(["the", "zorblaxes"])
+    tags = sample_tagger.tags_
+    allowed_the = {tags[t] for t in np.flatnonzero(np.isfinite(mm[0]))}
+    allowed_unknown = {tags[t] for t in np.flatnonzero(np.isfinite(mm[1]))}
+    assert "DT" in allowed_the and "NN" not in allowed_the
+    assert allowed_unknown == set(sample_tagger.open_tags_)
+    assert "NNS" in allowed_unknown and "DT" not in allowed_unknown
+
+
+def test_tagger_load_rejects_other_kind(tmp_path: Path) -> None:
+    """Loading something that is not a tagger model fails with ModelFileError."""
+    from glmnlp.model_io import save_model
+
+    save_model(tmp_path / "p", kind="parser", metadata={}, arrays={})
+    with pytest.raises(ModelFileError):
+        Tagger.load(tmp_path / "p")
+
+
+def test_tagger_cli_train_evaluate_tag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The CLI trains, evaluates and tags in-process; bad input exits 1 with file:line: reason."""
+    (tmp_path / "train.word_tag").write_text(write_word_tag(sample_tagged("train")[:200]))
+    (tmp_path / "dev.word_tag").write_text(write_word_tag(sample_tagged("dev")[:30]))
+    model = str(tmp_path / "model")
+    train = str(tmp_path / "train.word_tag")
+    dev = str(tmp_path / "dev.word_tag")
+    assert main(["tagger", "train", "--train", train, "--dev", dev, "--out", model, "--epochs", "1", "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["tagger", "evaluate", "--model", model, "--test", dev, "--margin", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "accuracy" in out and "unknown words" in out and "margin 5" in out
+    (tmp_path / "in.txt").write_text("The company said it would buy shares .\n\nIt rose .\n")
+    assert main(["tag", "--model", model, str(tmp_path / "in.txt")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("The/DT company/NN")
+    assert main(["tag", "--model", model, "--output-format", "conllu", str(tmp_path / "in.txt")]) == 0
+    assert "1\tThe\t_\t_\tDT" in capsys.readouterr().out
+    (tmp_path / "bad.word_tag").write_text("The/DT cat/NN\nsat\n")
+    assert main(["tagger", "evaluate", "--model", model, "--test", str(tmp_path / "bad.word_tag"), "--format", "word_tag"]) == 1
+    assert f"{tmp_path / 'bad.word_tag'}:2:" in capsys.readouterr().err
+    assert main(["tag", "--model", str(tmp_path / "nothing"), str(tmp_path / "in.txt")]) == 1
+    assert main(["tagger", "train", "--help"]) == 0
+    assert "Examples" in capsys.readouterr().out
