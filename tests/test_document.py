@@ -1,0 +1,139 @@
+"""Tests for glmnlp.document: records, validation, dict/JSON round trips and nltk conversion."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import trees
+
+from glmnlp.document import Document, Sentence, Token, tree_from_nltk, tree_to_nltk
+from glmnlp.errors import FormatError, TreeSyntaxError
+from glmnlp.render import render_json
+from glmnlp.trees import Tree, parse_tree
+
+TREE = parse_tree("(TOP (S (NP (NNP Vinken)) (VP (VBZ sleeps)) (. .)))")
+
+
+def _doc() -> Document:
+    text = "Vinken sleeps. Fine"
+    parsed = Sentence(
+        (Token("Vinken", "NNP", 0, 6), Token("sleeps", "VBZ", 7, 13), Token(".", ".", 13, 14)), TREE, -3.25
+    )
+    unparsed = Sentence((Token("Fine", None, 15, 19),))
+    return Document(text, (parsed, unparsed))
+
+
+def test_document_sentence_from_tree_takes_words_and_tags() -> None:
+    """Sentence.from_tree reads tokens and tags off the preterminals."""
+    sent = Sentence.from_tree(TREE, score=1.5)
+    assert sent.words == ["Vinken", "sleeps", "."]
+    assert sent.tags == ["NNP", "VBZ", "."]
+    assert sent.to_bracket() == "(TOP (S (NP (NNP Vinken)) (VP (VBZ sleeps)) (. .)))"
+    assert sent.score == 1.5
+
+
+def test_document_sentence_rejects_tree_over_other_words() -> None:
+    """A tree whose leaves differ from the tokens is refused."""
+    with pytest.raises(ValueError, match="differ from the sentence tokens"):
+        Sentence((Token("Vinken"), Token("slept"), Token(".")), TREE)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"text": ""}, "non-empty"),
+        ({"text": "a b"}, "without whitespace"),
+        ({"text": "a", "start": 3}, "both start and end"),
+        ({"text": "a", "start": 5, "end": 2}, "bad offsets"),
+    ],
+)
+def test_document_token_validation(kwargs: dict, message: str) -> None:
+    """Empty or spaced token texts and inconsistent offsets are refused."""
+    with pytest.raises(ValueError, match=message):
+        Token(**kwargs)
+
+
+def test_document_rejects_offsets_past_the_text() -> None:
+    """A token pointing beyond the document text is refused."""
+    with pytest.raises(ValueError, match="past the end of the text"):
+        Document("short", (Sentence((Token("word", None, 0, 9),)),))
+
+
+def test_document_lists_become_tuples() -> None:
+    """Lists given for tokens and sentences are stored as tuples (the records are immutable)."""
+    doc = Document("", [Sentence([Token("a")])])
+    assert isinstance(doc.sentences, tuple) and isinstance(doc.sentences[0].tokens, tuple)
+    assert Sentence.from_words(["a", "b"], ["DT", "NN"]).tags == ["DT", "NN"]
+    with pytest.raises(ValueError, match="2 words but 1 tags"):
+        Sentence.from_words(["a", "b"], ["DT"])
+
+
+def test_document_dict_round_trip_is_exact() -> None:
+    """to_dict -> JSON -> from_dict gives back an equal document, trees included."""
+    doc = _doc()
+    data = json.loads(render_json(doc))
+    assert data["sentences"][0]["tree"] == "(TOP (S (NP (NNP Vinken)) (VP (VBZ sleeps)) (. .)))"
+    assert data["sentences"][1]["tree"] is None
+    assert Document.from_dict(data) == doc
+    assert doc.trees == [TREE, None]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(trees, min_size=1, max_size=3), st.one_of(st.none(), st.floats(allow_nan=False)))
+def test_document_round_trip_random_trees(tree_list: list[Tree], score: float | None) -> None:
+    """Any tree survives the JSON form (labels and words with odd characters included)."""
+    doc = Document("", tuple(Sentence.from_tree(t, score) for t in tree_list))
+    assert Document.from_dict(json.loads(render_json(doc))) == doc
+
+
+@pytest.mark.parametrize(
+    ("mutate", "error", "message"),
+    [
+        (lambda d: d.update(format="other"), FormatError, "not a glmnlp document"),
+        (lambda d: d.update(version=99), FormatError, "unsupported document version 99"),
+        (lambda d: d["sentences"][0]["tokens"][0].pop("text"), FormatError, "sentence 1"),
+        (lambda d: d["sentences"][0].update(tree="(TOP (S (NN x)"), TreeSyntaxError, "unbalanced"),
+        (lambda d: d["sentences"][1]["tokens"][0].update(end=99), FormatError, "past the end"),
+    ],
+)
+def test_document_from_dict_rejects_malformed_input(mutate, error, message) -> None:
+    """Foreign, versioned, incomplete or inconsistent dictionaries raise a clear error."""
+    data = _doc().to_dict()
+    mutate(data)
+    with pytest.raises(error, match=message):
+        Document.from_dict(data, source="doc.json")
+
+
+def test_document_to_nltk_and_back() -> None:
+    """Sentence.to_nltk gives an nltk.Tree with the same brackets, and converting back is exact."""
+    nltk = pytest.importorskip("nltk")
+    converted = Sentence.from_tree(TREE).to_nltk()
+    assert isinstance(converted, nltk.Tree)
+    assert converted.label() == "TOP"
+    assert converted.leaves() == ["Vinken", "sleeps", "."]
+    assert " ".join(converted.pformat(margin=10_000).split()) == str(TREE)
+    assert tree_from_nltk(converted) == TREE
+
+
+def test_document_to_nltk_spells_slash_categories() -> None:
+    """A slash node (FSLC) becomes the nltk label 'A/B'."""
+    pytest.importorskip("nltk")
+    tree = Tree("VP", (Tree("VBD", ("left",)), Tree("VP", (Tree("CC", ("and",)),), slash="VP")))
+    assert tree_to_nltk(tree)[1].label() == "VP/VP"
+
+
+def test_document_to_nltk_without_nltk_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without nltk, the conversion raises ImportError naming the extra to install."""
+    monkeypatch.setitem(sys.modules, "nltk", None)
+    with pytest.raises(ImportError, match=r"pip install 'glmnlp\[nltk\]'"):
+        Sentence.from_tree(TREE).to_nltk()
+
+
+def test_document_to_nltk_needs_a_tree() -> None:
+    """An unparsed sentence cannot be converted."""
+    with pytest.raises(ValueError, match="no tree"):
+        Sentence((Token("a"),)).to_nltk()

@@ -1,0 +1,128 @@
+"""Tests for glmnlp.tokenize: sentence splitting, PTB tokens, the PTB mappings and the offsets."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from glmnlp.tokenize import (
+    sentence_spans,
+    split_sentences,
+    tokenize,
+    tokenize_spans,
+    tokenize_text,
+    tokenize_text_spans,
+)
+
+TOKEN_CASES = [
+    (
+        "Pierre Vinken, 61 years old, will join the board as a nonexecutive director Nov. 29.",
+        "Pierre Vinken , 61 years old , will join the board as a nonexecutive director Nov. 29 .",
+    ),
+    ("Mr. Vinken is chairman of Elsevier N.V., the Dutch group.", "Mr. Vinken is chairman of Elsevier N.V. , the Dutch group ."),
+    ("The U.S. economy grew 3.5% in the quarter.", "The U.S. economy grew 3.5 % in the quarter ."),
+    ("Shares rose $1.25 to $12,345.50 each.", "Shares rose $ 1.25 to $ 12,345.50 each ."),
+    ("It doesn't matter; they can't and won't.", "It does n't matter ; they ca n't and wo n't ."),
+    ("She's sure we'd have gone, I'm told.", "She 's sure we 'd have gone , I 'm told ."),
+    ('He said, "I know."', "He said , `` I know . ''"),
+    ("Profit (after taxes) fell.", "Profit -LRB- after taxes -RRB- fell ."),
+    ("The {braces} and [squares] stay.", "The -LCB- braces -RCB- and -LSB- squares -RSB- stay ."),
+    ("AT&T and S&P rose, but R & D fell.", "AT&T and S&P rose , but R & D fell ."),
+    ("The 'best' plan -- really.", "The ` best ' plan -- really ."),
+    ("Wait... what?", "Wait ... what ?"),
+    ("He said “don’t go” — it’s ‘fine’… ok.", "He said `` do n't go '' -- it 's ` fine ' ... ok ."),
+]
+
+
+@pytest.mark.parametrize(("sentence", "expected"), TOKEN_CASES)
+def test_tokenize_ptb_tokens_on_tricky_sentences(sentence: str, expected: str) -> None:
+    """Abbreviations, decimals, clitics, quotes, brackets and dashes come out in PTB form."""
+    assert tokenize(sentence) == expected.split()
+
+
+SPLIT_CASES = [
+    (
+        "Pierre Vinken will join the board Nov. 29. Mr. Vinken is chairman of Elsevier N.V., "
+        "the Dutch publishing group.",
+        [
+            "Pierre Vinken will join the board Nov. 29.",
+            "Mr. Vinken is chairman of Elsevier N.V., the Dutch publishing group.",
+        ],
+    ),
+    ("The U.S. Navy sailed. The U.S. was there.", ["The U.S. Navy sailed.", "The U.S. was there."]),
+    ("Gov. Bush and Sen. Dole spoke. Then Dr. Smith left.", ["Gov. Bush and Sen. Dole spoke.", "Then Dr. Smith left."]),
+    ("It cost $5.5 million in 2001... What?", ["It cost $5.5 million in 2001...", "What?"]),
+    ("This line is\nwrapped here. Next one.", ["This line is\nwrapped here.", "Next one."]),
+    ("First paragraph\n\nSecond paragraph.", ["First paragraph", "Second paragraph."]),
+    ("", []),
+    ("  \n\n ", []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), SPLIT_CASES)
+def test_tokenize_split_sentences_on_tricky_text(text: str, expected: list[str]) -> None:
+    """Titles and initials do not end sentences; wrapped lines join; blank lines and ellipses do."""
+    assert split_sentences(text) == expected
+
+
+def test_tokenize_lines_mode_keeps_one_sentence_per_line() -> None:
+    """With lines=True every line is its own paragraph, even without final punctuation."""
+    text = "a first line\nthe second line\n\nthird. And fourth.\n"
+    assert split_sentences(text, lines=True) == ["a first line", "the second line", "third.", "And fourth."]
+    assert split_sentences(text) == ["a first line\nthe second line", "third.", "And fourth."]
+
+
+def test_tokenize_spans_point_at_original_characters() -> None:
+    """Each token's span covers its original characters, including mapped quotes and brackets."""
+    sentence = 'He said, “Don’t (ever) go.”'
+    got = [(tok, sentence[a:b]) for tok, a, b in tokenize_spans(sentence)]
+    assert got == [
+        ("He", "He"),
+        ("said", "said"),
+        (",", ","),
+        ("``", "“"),
+        ("Do", "Do"),
+        ("n't", "n’t"),
+        ("-LRB-", "("),
+        ("ever", "ever"),
+        ("-RRB-", ")"),
+        ("go", "go"),
+        (".", "."),
+        ("''", "”"),
+    ]
+
+
+def test_tokenize_text_spans_are_document_offsets() -> None:
+    """tokenize_text_spans gives offsets into the whole text, not into each sentence."""
+    text = "  Hello there.  It's (fine).\n\nBye."
+    spans = tokenize_text_spans(text)
+    assert [[text[a:b] for _, a, b in sent] for sent in spans] == [
+        ["Hello", "there", "."],
+        ["It", "'s", "(", "fine", ")", "."],
+        ["Bye", "."],
+    ]
+    assert tokenize_text(text) == [[tok for tok, _, _ in sent] for sent in spans]
+    assert [text[a:b] for a, b in sentence_spans(text)] == ["Hello there.", "It's (fine).", "Bye."]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["Mr.", "Smith", "said", "U.S.", "3.5%", "(", ")", '"', "'", "don't", "AT&T", "...", ".", "?",
+             ",", "--", "“", "”", "’s", "\n", "\n\n", "$", "go", "It"]
+        ),
+        max_size=25,
+    ).map(" ".join)
+)
+def test_tokenize_offsets_are_ordered_disjoint_and_non_blank(text: str) -> None:
+    """For any text, token spans increase, never overlap and never cover whitespace only."""
+    last_end = 0
+    for sent in tokenize_text_spans(text):
+        assert sent, "a sentence without tokens"
+        for token, start, end in sent:
+            assert last_end <= start < end <= len(text)
+            assert text[start:end].strip() == text[start:end]
+            assert token and not any(ch.isspace() for ch in token)
+            last_end = end
