@@ -523,6 +523,11 @@ def train_generative(events: EventSet, config: SmoothingConfig = SmoothingConfig
     specs = events.specs
     n_models = len(specs)
     models, outcomes, sentences, depths, contexts = events.arrays()
+    # canonical event order, so that floating-point sums (and thus the model) do not depend on
+    # the order in which events were added
+    order = np.lexsort((*contexts.T[::-1], depths, outcomes, models, sentences))
+    models, outcomes, sentences, depths = models[order], outcomes[order], sentences[order], depths[order]
+    contexts = np.ascontiguousarray(contexts[order])
     stats = _collect(models, outcomes, depths, contexts)
     n_levels = stats.n_levels
     n_buckets = n_models * n_levels * (config.n_bins + 1)
