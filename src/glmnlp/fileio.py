@@ -7,6 +7,12 @@ import tempfile
 from pathlib import Path
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def atomic_write_text(path: str | Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same folder, then rename."""
     atomic_write_bytes(path, text.encode("utf-8"))
@@ -18,6 +24,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp creates 0600; give the file the usual mode
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()

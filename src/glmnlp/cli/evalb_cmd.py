@@ -12,27 +12,14 @@ import dataclasses
 from contextlib import ExitStack
 from importlib import resources
 from pathlib import Path
-from typing import IO, Any
 
 import click
 
-from ..errors import GlmnlpError
+
 from ..evalb import COLLINS_PARAMS, STATUS_ERROR, EvalbParams, format_report, read_params, score_files
 
 _DEMO_FILES = ("sample_test.gold", "sample_test.roark")
 
-
-class _Failed(click.ClickException):
-    """A library error reported as ``error: file:line: reason`` with exit status 1.
-
-    Raised as a click exception so that the status survives click's non-standalone mode, which
-    turns ``ctx.exit(1)`` into a return value.
-    """
-
-    exit_code = 1
-
-    def show(self, file: IO[Any] | None = None) -> None:
-        click.echo(f"error: {self.message}", err=True)
 
 
 @click.command("evalb", context_settings={"help_option_names": ["-h", "--help"]})
@@ -82,20 +69,17 @@ def evalb(
     elif gold is None or test is None:
         raise click.UsageError("GOLD and TEST files are required (or use --demo)")
 
-    try:
-        params: EvalbParams = COLLINS_PARAMS if prm is None else read_params(prm)
-        if cutoff_len is not None:
-            params = dataclasses.replace(params, cutoff_len=cutoff_len)
-        if max_error is not None:
-            params = dataclasses.replace(params, max_error=max_error)
-        with ExitStack() as stack:
-            if demo:
-                folder = resources.files("glmnlp") / "data" / "evalb"
-                gold, test = (stack.enter_context(resources.as_file(folder / name)) for name in _DEMO_FILES)
-            assert gold is not None and test is not None
-            result = score_files(gold, test, params)
-    except GlmnlpError as exc:
-        raise _Failed(str(exc)) from None
+    params: EvalbParams = COLLINS_PARAMS if prm is None else read_params(prm)
+    if cutoff_len is not None:
+        params = dataclasses.replace(params, cutoff_len=cutoff_len)
+    if max_error is not None:
+        params = dataclasses.replace(params, max_error=max_error)
+    with ExitStack() as stack:
+        if demo:
+            folder = resources.files("glmnlp") / "data" / "evalb"
+            gold, test = (stack.enter_context(resources.as_file(folder / name)) for name in _DEMO_FILES)
+        assert gold is not None and test is not None
+        result = score_files(gold, test, params)
 
     for row in result.sentences:
         if row.status == STATUS_ERROR:
