@@ -19,9 +19,10 @@ graphics library [R]:
   no two words overlap.
 * A node's label is centred over its children: midway between the centres of its first and last
   child (over the child itself for a unary node).
-* Text widths are estimated from per-character classes sized for DejaVu Sans (wider than Arial or
-  Helvetica, the other fonts named in the SVG), bold for labels, so the estimate errs wide: a font
-  change may make the tree a little airier, never overlapping.
+* Text widths are estimated from per-character classes, each sized by the widest DejaVu Sans glyph
+  of the class (regular for words, bold for labels). DejaVu Sans is wider than Arial or Helvetica,
+  the fallbacks named in the SVG, so the estimate errs wide: another font makes the tree a little
+  airier, never overlapping.
 
 Choices [R]: an unparsed sentence is an error for the tree formats (brackets, pretty, SVG), because
 writing a placeholder tree would look like a parser decision; the HTML page shows such sentences as
@@ -121,26 +122,38 @@ SIBLING_GAP = 6.0  # extra space between sibling boxes
 ROW_HEIGHT = 46.0
 MARGIN = 16.0
 
-# Advance widths in em, by character class; DejaVu Sans values rounded up (module docstring).
-_NARROW = set("ijlrtf.,;:!|'`()[]{}/\\- \"")
-_WIDE = set("mwMW@%&")
+# Advance widths in em by character class, for (regular, bold): the largest DejaVu Sans advance in
+# each class, rounded up (measured from the font files; tests/test_render.py re-checks them).
+_NARROW = frozenset("ijlrtf.,;:!|'`()[]/\\- \"")
+_WIDE = frozenset("mwMW@%&")
+_EM = {
+    "narrow": (0.50, 0.53),
+    "lower": (0.64, 0.72),  # lower-case letters and digits
+    "upper": (0.79, 0.86),
+    "wide": (1.00, 1.11),
+    "symbol": (0.84, 0.90),  # other punctuation and symbols, and anything unclassified
+    "cjk": (1.05, 1.10),  # east-asian wide or full-width characters
+}
+
+
+def _char_class(ch: str) -> str:
+    if ch in _NARROW:
+        return "narrow"
+    if ch in _WIDE:
+        return "wide"
+    if unicodedata.east_asian_width(ch) in ("W", "F"):
+        return "cjk"
+    if ch.isupper():
+        return "upper"
+    if ch.islower() or ch.isdigit():
+        return "lower"
+    return "symbol"
 
 
 def text_width(text: str, font_size: float = FONT_SIZE, bold: bool = False) -> float:
     """Estimated rendered width of ``text`` in user units (an estimate that errs wide)."""
-    em = 0.0
-    for ch in text:
-        if unicodedata.east_asian_width(ch) in ("W", "F"):
-            em += 1.05
-        elif ch in _NARROW:
-            em += 0.42
-        elif ch in _WIDE:
-            em += 1.0
-        elif ch.isupper():
-            em += 0.8
-        else:
-            em += 0.66
-    return em * font_size * (1.1 if bold else 1.0)
+    column = 1 if bold else 0
+    return sum(_EM[_char_class(ch)][column] for ch in text) * font_size
 
 
 @dataclass(frozen=True, slots=True)

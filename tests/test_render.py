@@ -1,0 +1,249 @@
+"""Tests for glmnlp.render: text formats read back, SVG is valid and its layout never overlaps."""
+
+from __future__ import annotations
+
+import io
+import xml.etree.ElementTree as ET
+from collections import Counter
+from html.parser import HTMLParser
+
+import pytest
+from hypothesis import given, settings
+from strategies import trees
+
+from glmnlp.document import Document, Sentence, Token
+from glmnlp.formats import read_conllu, read_word_tag
+from glmnlp.render import (
+    MARGIN,
+    SIBLING_GAP,
+    render_brackets,
+    render_conllu,
+    render_html,
+    render_json,
+    render_pretty,
+    render_svg,
+    render_word_tag,
+    text_width,
+    tree_layout,
+)
+from glmnlp.trees import Tree, parse_tree, read_trees
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+T1 = parse_tree("(TOP (S (NP (NNP Vinken)) (VP (VBZ sleeps)) (. .)))")
+T2 = parse_tree("(TOP (S (NP (PRP It)) (VP (VBD cost) (NP ($ $) (CD 5))) (. .)))")
+
+
+def _doc() -> Document:
+    text = "Vinken sleeps. It cost $5."
+    s1 = Sentence(
+        (Token("Vinken", "NNP", 0, 6), Token("sleeps", "VBZ", 7, 13), Token(".", ".", 13, 14)), T1
+    )
+    offsets = [(15, 17), (18, 22), (23, 24), (24, 25), (25, 26)]
+    s2 = Sentence(tuple(Token(w, t, a, b) for (w, t), (a, b) in zip(T2.pos(), offsets)), T2)
+    return Document(text, (s1, s2))
+
+
+def test_render_brackets_one_tree_per_line_reads_back() -> None:
+    """render_brackets writes one line per sentence that the tree reader parses back."""
+    out = render_brackets(_doc())
+    assert out.splitlines() == [str(T1), str(T2)]
+    assert list(read_trees(out)) == [T1, T2]
+
+
+def test_render_pretty_reads_back() -> None:
+    """Pretty trees are multi-line and parse back to the same trees."""
+    out = render_pretty(_doc())
+    assert out.count("\n") > 4
+    assert list(read_trees(out)) == [T1, T2]
+
+
+def test_render_tree_formats_refuse_unparsed_sentences() -> None:
+    """An unparsed sentence is an error for tree formats, naming the sentence."""
+    doc = Document("", (Sentence.from_words(["a", "b"]),))
+    for render in (render_brackets, render_pretty):
+        with pytest.raises(ValueError, match="sentence 1 .* has no tree"):
+            render(doc)
+
+
+def test_render_conllu_exact_and_read_back() -> None:
+    """CoNLL-U fills ID, FORM, XPOS, adds sent_id/text comments, and read_conllu reads it back."""
+    out = render_conllu(_doc())
+    assert out.split("\n")[:6] == [
+        "# sent_id = 1",
+        "# text = Vinken sleeps.",
+        "1\tVinken\t_\t_\tNNP\t_\t_\t_\t_\t_",
+        "2\tsleeps\t_\t_\tVBZ\t_\t_\t_\t_\t_",
+        "3\t.\t_\t_\t.\t_\t_\t_\t_\t_",
+        "",
+    ]
+    back = read_conllu(io.StringIO(out))
+    assert [(list(s.words), list(s.tags or ())) for s in back] == [
+        (["Vinken", "sleeps", "."], ["NNP", "VBZ", "."]),
+        (["It", "cost", "$", "5", "."], ["PRP", "VBD", "$", "CD", "."]),
+    ]
+
+
+def test_render_conllu_untagged_and_pretokenised() -> None:
+    """Untagged tokens get '_' as XPOS; pre-tokenised input (no text) has no '# text' line."""
+    out = render_conllu(Document("", (Sentence.from_words(["a", "b"]),)))
+    assert out == "# sent_id = 1\n1\ta\t_\t_\t_\t_\t_\t_\t_\t_\n2\tb\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
+
+
+def test_render_conllu_refuses_partly_tagged_sentence() -> None:
+    """A sentence with some tags missing cannot be written as if it were complete."""
+    doc = Document("", (Sentence((Token("a", "DT"), Token("b"))),))
+    with pytest.raises(ValueError, match="some tokens are tagged"):
+        render_conllu(doc)
+
+
+def test_render_word_tag_reads_back() -> None:
+    """word/TAG output is one line per sentence and reads back exactly."""
+    out = render_word_tag(_doc())
+    assert out.splitlines()[0] == "Vinken/NNP sleeps/VBZ ./."
+    back = read_word_tag(io.StringIO(out))
+    assert [list(s.tags or ()) for s in back] == [T1.tags(), T2.tags()]
+
+
+def test_render_json_is_one_line_unless_indented() -> None:
+    """Default JSON is a single line (JSON Lines friendly); indent gives readable output."""
+    assert render_json(_doc()).count("\n") == 1
+    assert render_json(_doc(), indent=2).count("\n") > 10
+
+
+def _svg_texts(svg: str) -> tuple[ET.Element, Counter[tuple[str, str]]]:
+    root = ET.fromstring(svg)
+    texts = Counter((el.get("class", ""), el.text or "") for el in root.iter(f"{SVG_NS}text"))
+    return root, texts
+
+
+def _expected_texts(tree: Tree) -> Counter[tuple[str, str]]:
+    labels = Counter(("label", node.display_label) for node in tree.subtrees())
+    words = Counter(("word", w) for w in tree.leaves())
+    return labels + words
+
+
+def test_render_svg_is_wellformed_and_has_every_word_and_label() -> None:
+    """The SVG parses as XML, is an <svg> root with a size, and draws each label and word once."""
+    root, texts = _svg_texts(render_svg(T2))
+    assert root.tag == f"{SVG_NS}svg"
+    assert float(root.get("width", "0")) > 0 and float(root.get("height", "0")) > 0
+    assert texts == _expected_texts(T2)
+    assert root.find(f"{SVG_NS}title").text == str(T2)  # type: ignore[union-attr]
+    # one line per parent-child edge
+    assert len(root.findall(f"{SVG_NS}line")) == sum(1 for _ in T2.subtrees()) - 1 + len(T2.leaves())
+
+
+def test_render_svg_escapes_markup_characters() -> None:
+    """Words and labels with <, & and quotes are escaped, not injected."""
+    tree = Tree("S", (Tree("<X>", ("a&b",)), Tree("Y", ('"q"',))))
+    _, texts = _svg_texts(render_svg(tree))
+    assert texts == _expected_texts(tree)
+
+
+def test_render_layout_hand_worked_example() -> None:
+    """(S (NN aa) (NN bb)): preterminal boxes sized by their labels, root centred between them."""
+    layout = tree_layout(parse_tree("(S (NN aa) (NN bb))"))
+    nn = text_width("NN", bold=True) + 12.0  # label box: text + padding, wider than the word box
+    assert nn == pytest.approx(2 * 0.86 * 14 + 12)
+    xs = {(b.text, b.is_word): b.x for b in layout.boxes}
+    first = MARGIN + nn / 2
+    second = MARGIN + nn + SIBLING_GAP + nn / 2
+    assert [b.x for b in layout.boxes if b.text == "NN"] == pytest.approx([first, second])
+    assert xs[("aa", True)] == pytest.approx(first) and xs[("bb", True)] == pytest.approx(second)
+    assert xs[("S", False)] == pytest.approx((first + second) / 2)
+    assert layout.width == pytest.approx(2 * MARGIN + 2 * nn + SIBLING_GAP)
+
+
+def test_render_layout_wide_label_spreads_its_children() -> None:
+    """A label wider than its children gets a box wide enough, with the children centred below."""
+    layout = tree_layout(parse_tree("(VERY-LONG-LABEL-HERE (X a))"))
+    root, child, word = layout.boxes
+    assert root.text_left >= root.left and root.text_right <= root.right
+    assert child.x == pytest.approx(root.x) and word.x == pytest.approx(root.x)
+
+
+def _check_layout(tree: Tree) -> None:
+    layout = tree_layout(tree)
+    boxes = layout.boxes
+    rows: dict[float, list] = {}
+    for box in boxes:
+        rows.setdefault(box.y, []).append(box)
+        assert 0 <= box.text_left and box.text_right <= layout.width
+        assert box.left - 1e-6 <= box.text_left and box.text_right <= box.right + 1e-6
+    for row in rows.values():
+        row.sort(key=lambda b: b.x)
+        for left, right in zip(row, row[1:]):
+            assert left.right <= right.left + 1e-6, f"boxes overlap: {left.text!r} and {right.text!r}"
+            assert left.text_right < right.text_left, f"texts overlap: {left.text!r} and {right.text!r}"
+    words = [b for b in boxes if b.is_word]
+    assert [b.text for b in sorted(words, key=lambda b: b.x)] == tree.leaves()
+    assert len({b.y for b in words}) == 1
+    for i, box in enumerate(boxes):
+        kids = [b for b in boxes if b.parent == i]
+        if kids:
+            assert box.x == pytest.approx((kids[0].x + kids[-1].x) / 2)
+            assert all(box.y < k.y for k in kids)
+
+
+def test_render_layout_sample_tree_has_no_overlaps() -> None:
+    """A long treebank sentence: no overlapping labels or words, parents centred over children."""
+    tree = parse_tree(
+        "(TOP (S (NP (NP (DT A) (NN form)) (PP (IN of) (NP (NN asbestos)))) (VP (VBZ has) (VP (VBN caused)"
+        " (NP (NP (DT a) (JJ high) (NN percentage)) (PP (IN of) (NP (NN cancer) (NNS deaths)))))) (. .)))"
+    )
+    _check_layout(tree)
+
+
+@settings(max_examples=80, deadline=None)
+@given(trees)
+def test_render_layout_random_trees_never_overlap(tree: Tree) -> None:
+    """For any tree, texts on a row never overlap and each parent sits centred over its children."""
+    _check_layout(tree)
+    _, texts = _svg_texts(render_svg(tree))
+    assert texts == _expected_texts(tree)
+
+
+class _Collector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: Counter[str] = Counter()
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self.tags[tag] += 1
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def test_render_html_embeds_one_svg_per_parsed_sentence() -> None:
+    """The page has a figure per sentence, an SVG per parsed one and tagged tokens otherwise."""
+    doc = _doc()
+    unparsed = Sentence((Token("<b>", "SYM"), Token("&", "CC")))
+    page = render_html(Document(doc.text, (*doc.sentences, unparsed)), title="A & B")
+    assert page.startswith("<!DOCTYPE html>")
+    parser = _Collector()
+    parser.feed(page)
+    assert parser.tags["figure"] == 3 and parser.tags["svg"] == 2
+    assert parser.tags["b"] == 0  # the token "<b>" is escaped, not markup
+    text = "".join(parser.text)
+    assert "Vinken sleeps." in text and "It cost $5." in text and "<b>SYM" in text and "A & B" in text
+    for svg in page.split("<svg")[1:]:
+        ET.fromstring("<svg" + svg.split("</svg>")[0] + "</svg>")
+
+
+@pytest.mark.parametrize("bold", [False, True])
+def test_render_text_width_never_underestimates_dejavu_sans(bold: bool) -> None:
+    """The width estimate is at least the real DejaVu Sans advance of every printable ASCII text."""
+    font_manager = pytest.importorskip("matplotlib.font_manager")
+    ft2font = pytest.importorskip("matplotlib.ft2font")
+    props = font_manager.FontProperties(family="DejaVu Sans", weight="bold" if bold else "normal")
+    font = ft2font.FT2Font(font_manager.findfont(props, fallback_to_default=False))
+    font.set_size(100, 72)
+
+    def real(text: str) -> float:
+        return sum(font.load_char(ord(ch)).linearHoriAdvance / 65536 for ch in text) * 14 / 100
+
+    samples = [chr(c) for c in range(33, 127)] + ["NP-SBJ", "WHADVP", "nonexecutive", "-LRB-", "$1,234.50", "``"]
+    for text in samples:
+        assert text_width(text, bold=bold) >= real(text), text
