@@ -1,0 +1,189 @@
+"""Incremental beam parser: kernel scoring vs. replayed features, exhaustive-search oracle, features, I/O, training."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from glmnlp.corpus import sample_trees
+from glmnlp.grammar import END, Grammar, GrammarError, step_needs
+from glmnlp.parser import Parser, ParserConfig, default_tree, evaluate, punctuation_tags, train_parser, word_atom
+from glmnlp.transform import fslc_transform
+from glmnlp.trees import Tree, parse_tree
+
+TINY = [
+    "(TOP (S (NP (DT the) (NN dog)) (VP (VBD barked)) (. .)))",
+    "(TOP (S (NP (NN dog)) (VP (VBD saw) (NP (DT the) (NN cat))) (. .)))",
+    "(TOP (S (NP (DT the) (NN cat)) (VP (VBD saw) (NP (NN dog)) (PP (IN with) (NP (DT the) (NN hat)))) (. .)))",
+    "(TOP (S (NP (DT the) (NN dog)) (VP (VBD saw) (NP (NP (DT the) (NN cat)) (PP (IN with) (NP (DT a) (NN hat))))) (. .)))",
+    "(TOP (S (NP (NP (DT the) (NN dog)) (PP (IN with) (NP (NN hat)))) (VP (VBD saw)) (. .)))",
+    "(TOP (S (VP (VB go)) (CC and) (VP (ADVP (RB now)) (VB see)) (. .)))",
+]
+BITS = 12
+
+
+def _parser(texts: list[str] = TINY, weights: np.ndarray | None = None, features: str = "punct") -> Parser:
+    cfg = ParserConfig(n_bits=BITS, features=features, gamma=1e18, beam_cap=0)
+    trees = [parse_tree(t) for t in texts]
+    grammar = Grammar.induce([fslc_transform(t, cfg.fslc) for t in trees], long_chain_min_count=1)
+    w = np.zeros(1 << BITS) if weights is None else weights
+    return Parser(grammar, punctuation_tags(trees), w, cfg)
+
+
+def _all_parses(parser: Parser, words: list[str], tags: list[str]) -> list[tuple[float, tuple]]:
+    """Brute force: every legal (site, chain) sequence (independent frontier walk), scored by replaying its features."""
+    atoms, next_pos, isq, off, cand = parser._inputs(words, [[t] for t in tags])
+    per_word = [cand[off[i]:off[i + 1]].tolist() for i in range(len(words))]
+    ok = parser.grammar.triples
+    found: list[tuple[tuple[int, int], ...]] = []
+
+    def extend(i: int, frontier: list[tuple[int, int]], steps: list[tuple[int, int]]) -> None:
+        if i == len(words):
+            if all((x, y, END) in ok for x, y in frontier):
+                found.append(tuple(steps))
+            return
+        for c in per_word[i]:
+            chain = parser._chains[c]
+            if i == 0:
+                extend(1, [(a, b) for a, b in zip(chain, chain[1:])], [(-1, c)])
+                continue
+            for site in range(len(frontier)):
+                below = frontier[site + 1:]
+                if not all((x, y, END) in ok for x, y in below):
+                    continue
+                x, y = frontier[site]
+                if (x, y, chain[0]) not in ok:
+                    continue
+                new = frontier[:site] + [(x, chain[0])] + [(a, b) for a, b in zip(chain, chain[1:])]
+                extend(i + 1, new, steps + [(site, c)])
+
+    extend(0, [], [])
+    out = []
+    for d in found:
+        sites = np.array([s for s, _ in d], dtype=np.int32)
+        chains = np.array([c for _, c in d], dtype=np.int32)
+        ids, _ = parser._beam.features(atoms, next_pos, isq, 1, sites, chains, True)
+        out.append((float(parser.weights[ids].sum()), d))
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_parser_exhaustive_beam_matches_brute_force(seed: int) -> None:
+    """With no pruning the beam finds every legal parse, with exactly the replayed feature scores."""
+    w = np.random.default_rng(seed).normal(size=1 << BITS)
+    parser = _parser(weights=w)
+    words = ["the", "cat", "saw", "the", "dog", "with", "a", "hat", "."]
+    tags = ["DT", "NN", "VBD", "DT", "NN", "IN", "DT", "NN", "."]
+    brute = sorted(_all_parses(parser, words, tags), reverse=True)
+    atoms, next_pos, isq, off, cand = parser._inputs(words, [[t] for t in tags])
+    none = np.zeros(0, dtype=np.int32)
+    res = parser._beam.decode(atoms, next_pos, isq, 1, off, cand, parser.weights, 1e18, 0, none, none, False, 0)
+    assert res["status"] == "complete"
+    got = [(s, tuple(zip(si.tolist(), ch.tolist()))) for s, _g, si, ch in res["beam"]]
+    assert len(got) == len(brute) >= 2
+    assert sorted(d for _, d in got) == sorted(d for _, d in brute)
+    assert got[0][0] == pytest.approx(brute[0][0])
+    scores = dict((d, s) for s, d in brute)
+    for s, d in got:
+        assert s == pytest.approx(scores[d])
+
+
+def test_parser_probe_context_atoms_hand_built() -> None:
+    """Atoms of a VP attached under S after 'the dog', and of the END closing that NP."""
+    parser = _parser()
+    g = parser.grammar
+    words, tags = ["the", "dog", "barked", "."], ["DT", "NN", "VBD", "."]
+    atoms, next_pos, isq, off, cand = parser._inputs(words, [[t] for t in tags])
+    first = parser._chain_id[tuple(g.category_id(x) for x in ("TOP", "S", "NP", "DT"))]
+    nn = parser._chain_id[(g.category_id("NN"),)]
+    sites, chains = np.array([-1, 2], dtype=np.int32), np.array([first, nn], dtype=np.int32)
+    vp = g.category_id("VP")
+    a, ids = parser._beam.probe(atoms, next_pos, isq, 1, sites, chains, 1, vp, 2)
+    assert (a["L10"], a["L01"], a["L02"], a["L20"], a["L11"]) == (g.category_id("S"), g.category_id("NP"), 0, 2, 0)
+    assert a["CL"] == word_atom("dog") and a["CC"] == word_atom("dog") and a["CCP"] == g.category_id("NN")
+    assert len(ids) == 16 + 2  # non-POS templates + the two always-on punctuation features
+    e, _ = parser._beam.probe(atoms, next_pos, isq, 1, sites, chains, -1, 0, 2)
+    assert (e["L10"], e["L01"], e["L02"], e["L20"], e["L30"]) == (
+        g.category_id("NP"), g.category_id("NN"), g.category_id("DT"), g.category_id("S"), 2,
+    )
+    assert e["CL"] == word_atom("dog")
+
+
+def test_parser_probe_coordination_atom() -> None:
+    """COORD: a leftmost child of a VP preceded by 'CC' and a VP gets the earlier VP's first child (VB)."""
+    parser = _parser()
+    g = parser.grammar
+    words, tags = ["go", "and", "now", "see", "."], ["VB", "CC", "RB", "VB", "."]
+    atoms, next_pos, isq, off, cand = parser._inputs(words, [[t] for t in tags])
+    c0 = parser._chain_id[tuple(g.category_id(x) for x in ("TOP", "S", "VP", "VB"))]
+    c1 = parser._chain_id[(g.category_id("CC"),)]
+    c2 = parser._chain_id[tuple(g.category_id(x) for x in ("VP", "ADVP", "RB"))]
+    sites, chains = np.array([-1, 1, 1], dtype=np.int32), np.array([c0, c1, c2], dtype=np.int32)
+    ids, off_ = parser._beam.features(atoms, next_pos, isq, 0, sites, chains, False)
+    assert len(ids) == off_[-1]
+    # probe the ADVP's context by replaying the first two steps and attaching the VP chain top:
+    a, _ = parser._beam.probe(atoms, next_pos, isq, 0, sites[:2], chains[:2], 1, g.category_id("VP"), 2)
+    assert a["L01"] == g.category_id("CC") and a["L02"] == g.category_id("VP")
+    assert a["COORD"] == 0  # the VP itself has a left sibling: COORD is for leftmost children only
+
+
+def test_parser_punct_group_adds_features() -> None:
+    """The +punct group fires extra templates; baseline does not."""
+    base, punct = _parser(features="baseline"), _parser(features="punct")
+    words, tags = ["dog", "saw", "the", "cat", "."], ["NN", "VBD", "DT", "NN", "."]
+    for p in (base, punct):
+        p.config.gamma = 1e18
+    tb = base.parse(words, tags)
+    tp = punct.parse(words, tags)
+    assert tb.leaves() == tp.leaves() == words
+    ex_words = np.array([word_atom(w) for w in words])
+    assert ex_words.dtype == np.int64
+
+
+def test_parser_output_keeps_words_and_is_detransformed() -> None:
+    """Parses are TOP-rooted, have no slash categories and keep the input words unchanged."""
+    parser = _parser()
+    words, tags = ["the", "cat", "saw", "dog", "with", "the", "hat", "."], ["DT", "NN", "VBD", "NN", "IN", "DT", "NN", "."]
+    nbest = parser.parse_nbest(words, tags, 3)
+    assert 1 <= len(nbest) <= 3
+    assert [s for s, _ in nbest] == sorted((s for s, _ in nbest), reverse=True)
+    for _s, tree in nbest:
+        assert tree.label == "TOP" and tree.leaves() == words and tree.tags() == tags
+        assert all(node.slash is None for node in tree.subtrees())
+
+
+def test_parser_fallback_for_unparsable_sentence() -> None:
+    """A tag with no chain gets the documented flat default tree and is counted."""
+    parser = _parser()
+    tree = parser.parse(["xyzzy", "dog"], ["UH", "NN"])
+    assert tree == default_tree(["xyzzy", "dog"], ["UH", "NN"])
+    assert parser.stats["fallback"] == 1
+
+
+def test_parser_save_load_roundtrip(tmp_path: Path) -> None:
+    """A saved model loads back with the same grammar, weights and parses."""
+    w = np.random.default_rng(5).normal(size=1 << BITS)
+    parser = _parser(weights=w)
+    parser.config.gamma, parser.config.beam_cap = 5.0, 4
+    parser.save(tmp_path / "m")
+    again = Parser.load(tmp_path / "m")
+    assert np.array_equal(again.weights, parser.weights)
+    assert again.config == parser.config
+    words, tags = ["the", "cat", "saw", "dog", "."], ["DT", "NN", "VBD", "NN", "."]
+    assert again.parse(words, tags) == parser.parse(words, tags)
+
+
+@pytest.mark.slow
+def test_parser_train_small_sample_reaches_floor_and_is_deterministic() -> None:
+    """300 training sentences, 2 passes: dev F1 above 60, and a second run gives identical weights."""
+    train, dev = sample_trees("train")[:300], sample_trees("dev")[:60]
+    cfg = ParserConfig(n_bits=18, epochs=2, train_gamma=1e4, gamma=1e4, train_cap=10, beam_cap=20)
+    p1, logs = train_parser(train, dev, cfg, show_progress=False)
+    assert logs[-1].early_stops > 0
+    result, _ = evaluate(p1, dev)
+    assert result.fmeasure > 60.0
+    p2, _ = train_parser(train, dev, cfg, show_progress=False)
+    assert np.array_equal(p1.weights, p2.weights)
