@@ -1,0 +1,170 @@
+"""Benchmark: glmnlp's Collins (2002) tagger against NLTK's PerceptronTagger and CRFsuite.
+
+Every system is trained from scratch and evaluated on the same split, on this machine, each in its
+own subprocess so that peak memory (``resource.getrusage(RUSAGE_SELF).ru_maxrss``) is its own.
+Prints one table: test accuracy, unknown-word accuracy (words absent from the training data),
+training seconds, tagging speed (tokens/s, model already loaded, one core) and peak memory.
+
+Datasets:
+  ewt     UD English EWT, train -> test, XPOS column (``--data-dir``/ud_english_ewt/); dev is used
+          by glmnlp for epoch selection only.
+  sample  the bundled Penn Treebank sample, files 0001-0159 -> 0180-0199 (dev 0160-0179).
+
+CRFsuite uses a standard CRF feature set (bias; lowercased word; suffixes of length 2 and 3;
+upper/title/digit flags; the same for the previous and next word; sentence boundaries).
+
+Usage:
+  python benchmarks/tagging.py                          # all systems, both datasets
+  python benchmarks/tagging.py --datasets ewt --systems glmnlp nltk
+  python benchmarks/tagging.py --data-dir /path/to/shared/data
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+SYSTEMS = ("glmnlp", "nltk", "crfsuite-ap", "crfsuite-lbfgs")
+DATASETS = ("ewt", "sample")
+
+
+def load(dataset: str, data_dir: Path) -> tuple[list[Any], list[Any], list[Any]]:
+    from glmnlp.corpus import sample_tagged
+    from glmnlp.formats import read_conllu
+
+    if dataset == "ewt":
+        base = data_dir / "ud_english_ewt"
+        return tuple(read_conllu(base / f"en_ewt-ud-{s}.conllu") for s in ("train", "dev", "test"))  # type: ignore[return-value]
+    return sample_tagged("train"), sample_tagged("dev"), sample_tagged("test")
+
+
+def crf_features(words: tuple[str, ...]) -> list[list[str]]:
+    out = []
+    n = len(words)
+    for i, w in enumerate(words):
+        f = ["bias", "w=" + w.lower(), "s3=" + w[-3:], "s2=" + w[-2:], f"up={w.isupper()}", f"ti={w.istitle()}", f"dg={w.isdigit()}"]
+        for k, tag in ((-1, "-1"), (1, "+1")):
+            j = i + k
+            if 0 <= j < n:
+                v = words[j]
+                f += [f"{tag}w=" + v.lower(), f"{tag}ti={v.istitle()}", f"{tag}up={v.isupper()}"]
+            else:
+                f.append("BOS" if k < 0 else "EOS")
+        out.append(f)
+    return out
+
+
+def worker(system: str, dataset: str, data_dir: Path, epochs: int) -> dict[str, Any]:
+    train, dev, test = load(dataset, data_dir)
+    vocab = {w for s in train for w in s.words}
+    test_words = [s.words for s in test]
+    started = time.perf_counter()
+    if system == "glmnlp":
+        from glmnlp.tagger import Tagger, TaggerConfig
+
+        model = Tagger(TaggerConfig(epochs=epochs)).fit(train, dev, show_progress=False)
+        train_s = time.perf_counter() - started
+        t0 = time.perf_counter()
+        predicted = model.tag_sentences(test_words)
+        tag_s = time.perf_counter() - t0
+        extra = {"best_epoch": model.best_epoch_}
+        multi = model.multitag_scores(test, [1.0, 5.0, 20.0])
+        extra["multitag"] = [(m.margin, round(m.tags_per_word, 3), round(100 * m.oracle_accuracy, 2)) for m in multi]
+    elif system == "nltk":
+        import random
+
+        from nltk.tag.perceptron import PerceptronTagger
+
+        random.seed(0)
+        model = PerceptronTagger(load=False)
+        model.train([list(zip(s.words, s.tags, strict=True)) for s in train], nr_iter=5)
+        train_s = time.perf_counter() - started
+        t0 = time.perf_counter()
+        predicted = [[t for _, t in model.tag(list(ws))] for ws in test_words]
+        tag_s = time.perf_counter() - t0
+        extra = {}
+    else:
+        import pycrfsuite
+
+        algorithm = "ap" if system == "crfsuite-ap" else "lbfgs"
+        trainer = pycrfsuite.Trainer(algorithm=algorithm, verbose=False)
+        for s in train:
+            trainer.append(crf_features(s.words), list(s.tags))
+        if algorithm == "lbfgs":
+            trainer.set_params({"c1": 0.1, "c2": 0.01, "max_iterations": 100})
+        else:
+            trainer.set_params({"max_iterations": 10})
+        path = f"/tmp/glmnlp-bench-{system}-{dataset}.crfsuite"
+        trainer.train(path)
+        train_s = time.perf_counter() - started
+        crf = pycrfsuite.Tagger()
+        crf.open(path)
+        t0 = time.perf_counter()
+        predicted = [crf.tag(crf_features(ws)) for ws in test_words]  # feature extraction included
+        tag_s = time.perf_counter() - t0
+        extra = {}
+    gold = [t for s in test for t in s.tags]
+    flat = [t for p in predicted for t in p]
+    words = [w for ws in test_words for w in ws]
+    correct = sum(p == g for p, g in zip(flat, gold, strict=True))
+    unknown = [p == g for p, g, w in zip(flat, gold, words, strict=True) if w not in vocab]
+    return {
+        "system": system,
+        "dataset": dataset,
+        "tokens": len(gold),
+        "accuracy": 100 * correct / len(gold),
+        "unknown_accuracy": 100 * sum(unknown) / max(len(unknown), 1),
+        "unknown_tokens": len(unknown),
+        "train_seconds": train_s,
+        "tokens_per_second": len(gold) / tag_s,
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        **extra,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data-dir", type=Path, default=REPO.parent / "shared" / "data")
+    parser.add_argument("--systems", nargs="+", choices=SYSTEMS, default=list(SYSTEMS))
+    parser.add_argument("--datasets", nargs="+", choices=DATASETS, default=list(DATASETS))
+    parser.add_argument("--epochs", type=int, default=10, help="glmnlp epochs (best on dev kept)")
+    parser.add_argument("--worker", nargs=2, metavar=("SYSTEM", "DATASET"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        print(json.dumps(worker(args.worker[0], args.worker[1], args.data_dir, args.epochs)))
+        return 0
+    rows = []
+    for dataset in args.datasets:
+        for system in args.systems:
+            cmd = [sys.executable, __file__, "--worker", system, dataset, "--data-dir", str(args.data_dir), "--epochs", str(args.epochs)]
+            done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                print(f"{system} on {dataset} failed:\n{done.stderr}", file=sys.stderr)
+                continue
+            row = json.loads(done.stdout.strip().splitlines()[-1])
+            rows.append(row)
+            print(f"done: {system} on {dataset}", file=sys.stderr, flush=True)
+    header = f"| {'dataset':7} | {'system':15} | {'acc %':>6} | {'unk acc %':>9} | {'unk tok':>7} | {'train s':>7} | {'tok/s':>9} | {'peak MB':>7} |"
+    print(header)
+    print("|" + "|".join("-" * (len(c)) for c in header.split("|")[1:-1]) + "|")
+    for r in rows:
+        print(
+            f"| {r['dataset']:7} | {r['system']:15} | {r['accuracy']:6.2f} | {r['unknown_accuracy']:9.2f} |"
+            f" {r['unknown_tokens']:7d} | {r['train_seconds']:7.1f} | {r['tokens_per_second']:9.0f} | {r['peak_mb']:7.0f} |"
+        )
+    for r in rows:
+        if "multitag" in r:
+            cells = ", ".join(f"margin {m:g}: {t} tags/word, oracle {o}%" for m, t, o in r["multitag"])
+            print(f"glmnlp multitagging on {r['dataset']} (best epoch {r['best_epoch']}): {cells}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
