@@ -19,8 +19,13 @@ Choices [R]:
 * **Optional components.** ``tagger`` or ``parser`` may be ``None``: without a parser the
   sentences carry tags and no tree (what ``glmnlp tag`` needs); without a tagger the input must be
   pre-tagged whenever a parser is present. A missing component is reported, never worked around.
+* **Multi-tag input.** With ``multitag_margin=m`` the tagger's ``multitag(words, m)`` (every tag
+  whose best full sequence scores within ``m`` of the best, SPEC c) is passed to the parser instead
+  of the single best tags; a tagger without ``multitag`` is a configuration error. Pre-tagged input
+  is passed as given.
 * **Final tags.** When a sentence is parsed, its tokens carry the tags of the tree's
   preterminals (the parser may choose among several tags per word), otherwise the tagger's tags.
+* **Scores.** ``Sentence.score`` stays ``None``: :class:`ParserProtocol` returns only a tree.
 * **Batches.** :meth:`Pipeline.pipe` reads ``batch_size`` documents at a time and runs each stage
   over all their sentences before yielding the documents in input order. The stages are
   per-sentence today; the batch is the unit at which batched kernels can later plug in, and it
@@ -56,11 +61,11 @@ class TaggerProtocol(Protocol):
 class ParserProtocol(Protocol):
     """What the pipeline needs of a parser: a de-transformed PTB tree over the given words.
 
-    ``tags`` holds one tag per word; a parser that accepts several candidate tags per word may
-    also take a list of tag lists (C&R 2004 footnote 3).
+    ``tags`` holds one tag per word, or (multi-tag input, C&R 2004 footnote 3; only used when the
+    pipeline has a ``multitag_margin``) a list of candidate tags per word.
     """
 
-    def parse(self, words: list[str], tags: list[str]) -> Tree:
+    def parse(self, words: list[str], tags: Sequence[str | Sequence[str]]) -> Tree:
         """Return the best tree; its leaves must be ``words``."""
         ...
 
@@ -78,7 +83,6 @@ class _Pending:
     tokens: list[Token]
     tags: list[str] | None = None
     tree: Tree | None = None
-    score: float | None = None
 
 
 class Pipeline:
@@ -95,6 +99,9 @@ class Pipeline:
     lines:
         Raw text only: treat every line as a separate paragraph (one sentence per line) instead of
         treating single line breaks as spaces (:func:`glmnlp.tokenize.sentence_spans`).
+    multitag_margin:
+        If given, pass the parser every tag within this score margin of the best (the tagger must
+        have ``multitag(words, margin)``); ``None`` passes the single best tag per word.
 
     Examples
     --------
@@ -107,17 +114,27 @@ class Pipeline:
         parser: ParserProtocol | None = None,
         *,
         lines: bool = False,
+        multitag_margin: float | None = None,
     ) -> None:
         if tagger is not None and not callable(getattr(tagger, "tag", None)):
             raise ConfigError(f"tagger {type(tagger).__name__} has no tag(words) method")
         if parser is not None and not callable(getattr(parser, "parse", None)):
             raise ConfigError(f"parser {type(parser).__name__} has no parse(words, tags) method")
+        if multitag_margin is not None:
+            if multitag_margin < 0:
+                raise ConfigError(f"multitag_margin must be >= 0, got {multitag_margin}")
+            if tagger is None or not callable(getattr(tagger, "multitag", None)):
+                raise ConfigError("multitag_margin needs a tagger with a multitag(words, margin) method")
         self.tagger = tagger
         self.parser = parser
         self.lines = lines
+        self.multitag_margin = multitag_margin
 
     def __repr__(self) -> str:
-        return f"Pipeline(tagger={self.tagger!r}, parser={self.parser!r}, lines={self.lines})"
+        return (
+            f"Pipeline(tagger={self.tagger!r}, parser={self.parser!r}, lines={self.lines}, "
+            f"multitag_margin={self.multitag_margin})"
+        )
 
     def __call__(self, doc: DocumentInput) -> Document:
         """Analyse one document (raw text, token lists, or ``(word, tag)`` lists)."""
@@ -144,7 +161,6 @@ class Pipeline:
                         Sentence(
                             tuple(_with_tag(tok, tag) for tok, tag in zip(p.tokens, _final_tags(p))),
                             p.tree,
-                            p.score,
                         )
                         for p in pending
                     ),
@@ -187,23 +203,27 @@ class Pipeline:
 
     def _analyse(self, sent: _Pending) -> None:
         words = [tok.text for tok in sent.tokens]
+        tagged_here = False
         if sent.tags is None and self.tagger is not None:
             tags = list(self.tagger.tag(words))
             if len(tags) != len(words):
                 raise RuntimeError(f"tagger returned {len(tags)} tags for {len(words)} words: {words}")
             sent.tags = tags
+            tagged_here = True
         if self.parser is None:
             return
         if sent.tags is None:
             raise ConfigError("this pipeline has a parser but no tagger: give pre-tagged input")
-        result = self.parser.parse(words, sent.tags)
-        tree, score = result if isinstance(result, tuple) else (result, None)
+        parser_tags: Sequence[str | Sequence[str]] = sent.tags
+        if tagged_here and self.multitag_margin is not None:
+            # Pre-tagged input keeps its given tags; only the tagger's own output is widened.
+            parser_tags = self.tagger.multitag(words, self.multitag_margin)  # type: ignore[union-attr]
+        tree = self.parser.parse(words, parser_tags)
         if not isinstance(tree, Tree):
             raise RuntimeError(f"parser returned {type(tree).__name__}, not a Tree")
         if tree.leaves() != words:
             raise RuntimeError(f"parser returned a tree over {tree.leaves()} for the words {words}")
         sent.tree = tree
-        sent.score = None if score is None else float(score)
 
 
 def _is_pair(item: object) -> bool:

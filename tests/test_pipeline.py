@@ -1,0 +1,237 @@
+"""Tests for glmnlp.pipeline with stand-in tagger/parser objects (no trained model needed)."""
+
+from __future__ import annotations
+
+import sys
+import types
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from glmnlp.document import Document
+from glmnlp.errors import ConfigError, ModelFileError
+from glmnlp.pipeline import ParserProtocol, Pipeline, TaggerProtocol, load
+from glmnlp.trees import Tree
+
+
+class FakeTagger:
+    """Tags by shape: punctuation '.', capitalised 'NNP', everything else 'NN'; logs its calls."""
+
+    def __init__(self) -> None:
+        self.calls: list[list[str]] = []
+
+    def tag(self, words: list[str]) -> list[str]:
+        self.calls.append(list(words))
+        return ["." if not w[0].isalnum() else "NNP" if w[0].isupper() else "NN" for w in words]
+
+    def multitag(self, words: list[str], margin: float) -> list[list[str]]:
+        return [[tag, "XX"] for tag in self.tag(words)]
+
+
+class FakeParser:
+    """Builds (TOP (S preterminals)) from the first candidate tag of each word; logs its inputs."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[list[str], list]] = []
+
+    def parse(self, words: list[str], tags: Sequence[str | Sequence[str]]) -> Tree:
+        self.calls.append((list(words), list(tags)))
+        first = [t if isinstance(t, str) else t[0] for t in tags]
+        return Tree("TOP", (Tree("S", tuple(Tree(t, (w,)) for w, t in zip(words, first))),))
+
+
+def test_pipeline_fakes_satisfy_the_protocols() -> None:
+    """The minimal protocols are runtime-checkable and describe the fakes."""
+    assert isinstance(FakeTagger(), TaggerProtocol)
+    assert isinstance(FakeParser(), ParserProtocol)
+    assert not isinstance(object(), TaggerProtocol)
+
+
+def test_pipeline_raw_text_gives_sentences_tokens_tags_trees_offsets() -> None:
+    """Raw text is split, tokenised in PTB style, tagged and parsed; offsets point into the text."""
+    text = "Mr. Vinken sleeps. It (really) works."
+    doc = Pipeline(FakeTagger(), FakeParser())(text)
+    assert isinstance(doc, Document) and doc.text == text
+    assert [s.words for s in doc.sentences] == [
+        ["Mr.", "Vinken", "sleeps", "."],
+        ["It", "-LRB-", "really", "-RRB-", "works", "."],
+    ]
+    assert doc.sentences[0].tags == ["NNP", "NNP", "NN", "."]
+    assert str(doc.sentences[1].tree) == "(TOP (S (NNP It) (. -LRB-) (NN really) (. -RRB-) (NN works) (. .)))"
+    assert [text[t.start : t.end] for t in doc.sentences[1].tokens] == ["It", "(", "really", ")", "works", "."]
+
+
+def test_pipeline_pretokenised_input_skips_the_tokenizer() -> None:
+    """Token lists are used verbatim (no splitting of 'cannot' or '(' mapping), tagged and parsed."""
+    tagger = FakeTagger()
+    doc = Pipeline(tagger, FakeParser())([["I", "cannot", "("], ["Go", "."]])
+    assert doc.text == ""
+    assert tagger.calls == [["I", "cannot", "("], ["Go", "."]]
+    assert [s.words for s in doc.sentences] == [["I", "cannot", "("], ["Go", "."]]
+    assert all(t.start is None and t.end is None for s in doc.sentences for t in s.tokens)
+    assert doc.sentences[1].tree == Tree("TOP", (Tree("S", (Tree("NNP", ("Go",)), Tree(".", (".",)))),))
+
+
+def test_pipeline_pretagged_input_skips_the_tagger() -> None:
+    """(word, tag) pairs go to the parser as given; the tagger is never called."""
+    tagger, parser = FakeTagger(), FakeParser()
+    doc = Pipeline(tagger, parser)([[("the", "DT"), ("dog", "NN")]])
+    assert tagger.calls == []
+    assert parser.calls == [(["the", "dog"], ["DT", "NN"])]
+    assert doc.sentences[0].tags == ["DT", "NN"]
+    assert str(doc.sentences[0].tree) == "(TOP (S (DT the) (NN dog)))"
+
+
+def test_pipeline_pretagged_input_without_tagger() -> None:
+    """A parser-only pipeline accepts pre-tagged input and refuses untagged input."""
+    nlp = Pipeline(None, FakeParser())
+    assert nlp([[["a", "DT"]]]).sentences[0].tree is not None
+    with pytest.raises(ConfigError, match="no tagger"):
+        nlp("Untagged text.")
+
+
+def test_pipeline_tagger_only_leaves_trees_empty() -> None:
+    """Without a parser, sentences carry tags and no tree."""
+    doc = Pipeline(FakeTagger())("Dogs bark.")
+    assert doc.sentences[0].tags == ["NNP", "NN", "."] and doc.sentences[0].tree is None
+
+
+def test_pipeline_no_components_tokenises_only() -> None:
+    """An empty pipeline is a tokenizer producing untagged sentences."""
+    doc = Pipeline()("It's here.")
+    assert doc.sentences[0].words == ["It", "'s", "here", "."] and doc.sentences[0].tags == [None] * 4
+
+
+def test_pipeline_final_tags_come_from_the_tree() -> None:
+    """With multi-tag input the parser picks the tags, and the tokens report the parser's choice."""
+    tagger, parser = FakeTagger(), FakeParser()
+    doc = Pipeline(tagger, parser, multitag_margin=2.0)([["a", "B"]])
+    assert parser.calls == [(["a", "B"], [["NN", "XX"], ["NNP", "XX"]])]
+    assert doc.sentences[0].tags == ["NN", "NNP"]
+
+
+def test_pipeline_multitag_keeps_pretagged_input() -> None:
+    """Pre-tagged sentences are not widened to multi-tags."""
+    parser = FakeParser()
+    Pipeline(FakeTagger(), parser, multitag_margin=1.0)([[("a", "DT")]])
+    assert parser.calls == [(["a"], ["DT"])]
+
+
+def test_pipeline_multitag_needs_capable_tagger() -> None:
+    """A margin without a multitag-capable tagger, or a negative margin, is a configuration error."""
+
+    class OnlyTag:
+        def tag(self, words: list[str]) -> list[str]:
+            return ["NN"] * len(words)
+
+    with pytest.raises(ConfigError, match="multitag"):
+        Pipeline(OnlyTag(), FakeParser(), multitag_margin=1.0)
+    with pytest.raises(ConfigError, match=">= 0"):
+        Pipeline(FakeTagger(), FakeParser(), multitag_margin=-1.0)
+
+
+def test_pipeline_pipe_batches_preserve_order_and_laziness() -> None:
+    """pipe yields one document per input, in order, reading at most batch_size inputs ahead."""
+    consumed: list[int] = []
+
+    def source():
+        for i in range(7):
+            consumed.append(i)
+            yield f"Sentence number {i}." if i % 2 else [[f"tok{i}"]]
+
+    stream = Pipeline(FakeTagger(), FakeParser()).pipe(source(), batch_size=3)
+    first = next(stream)
+    assert first.sentences[0].words == ["tok0"] and consumed == [0, 1, 2]
+    rest = list(stream)
+    assert consumed == list(range(7))
+    assert [d.sentences[0].words[0] for d in [first, *rest]] == [
+        "tok0", "Sentence", "tok2", "Sentence", "tok4", "Sentence", "tok6"
+    ]
+    texts = [first.text] + [d.text for d in rest]
+    assert texts == ["", "Sentence number 1.", "", "Sentence number 3.", "", "Sentence number 5.", ""]
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True])
+def test_pipeline_pipe_rejects_bad_batch_size(bad) -> None:
+    """batch_size must be a positive integer."""
+    with pytest.raises(ConfigError, match="batch_size"):
+        list(Pipeline().pipe(["x"], batch_size=bad))
+
+
+@pytest.mark.parametrize(
+    ("doc", "error", "message"),
+    [
+        (["a", "flat", "list"], TypeError, "wrap a single tokenised sentence"),
+        ([["a", ("b", "NN")]], TypeError, "mixes plain tokens"),
+        ([[]], ValueError, "empty sentence"),
+        ([["two words"]], ValueError, "whitespace"),
+        (42, TypeError, "expected a str or a list of sentences"),
+    ],
+)
+def test_pipeline_rejects_malformed_input(doc, error, message) -> None:
+    """Ambiguous or malformed documents raise a clear error naming the sentence."""
+    with pytest.raises(error, match=message):
+        Pipeline(FakeTagger())(doc)
+
+
+def test_pipeline_pipe_rejects_a_bare_string() -> None:
+    """pipe('text') would iterate characters; it is refused."""
+    with pytest.raises(TypeError, match="iterable of documents"):
+        list(Pipeline().pipe("some text"))
+
+
+def test_pipeline_detects_misbehaving_components() -> None:
+    """A tagger returning the wrong number of tags or a parser changing the words is reported."""
+
+    class ShortTagger:
+        def tag(self, words: list[str]) -> list[str]:
+            return ["NN"]
+
+    class WrongParser:
+        def parse(self, words: list[str], tags: Sequence[str]) -> Tree:
+            return Tree("TOP", (Tree("NN", ("other",)),))
+
+    with pytest.raises(RuntimeError, match="1 tags for 2 words"):
+        Pipeline(ShortTagger())([["a", "b"]])
+    with pytest.raises(RuntimeError, match="tree over"):
+        Pipeline(FakeTagger(), WrongParser())([["a"]])
+    with pytest.raises(ConfigError, match="no tag"):
+        Pipeline(object())  # type: ignore[arg-type]
+
+
+def _fake_model_modules(monkeypatch: pytest.MonkeyPatch, seen: list[Path]) -> None:
+    class Loader:
+        def __init__(self, kind: str) -> None:
+            self.kind = kind
+
+        def load(self, path: Path) -> object:
+            seen.append(Path(path))
+            return FakeTagger() if self.kind == "tagger" else FakeParser()
+
+    for kind, cls in (("tagger", "Tagger"), ("parser", "Parser")):
+        module = types.ModuleType(f"glmnlp.{kind}")
+        setattr(module, cls, Loader(kind))
+        monkeypatch.setitem(sys.modules, f"glmnlp.{kind}", module)
+
+
+def test_pipeline_load_reads_tagger_and_parser_subdirectories(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """load(dir) calls Tagger.load(dir/tagger) and Parser.load(dir/parser) and wires them up."""
+    (tmp_path / "tagger").mkdir()
+    (tmp_path / "parser").mkdir()
+    seen: list[Path] = []
+    _fake_model_modules(monkeypatch, seen)
+    nlp = load(tmp_path)
+    assert seen == [tmp_path / "tagger", tmp_path / "parser"]
+    assert nlp("Dogs bark.").sentences[0].tree is not None
+    seen.clear()
+    assert load(tmp_path, parser=False).parser is None and seen == [tmp_path / "tagger"]
+
+
+def test_pipeline_load_reports_missing_parts(tmp_path: Path) -> None:
+    """A missing model directory or sub-model raises ModelFileError naming it."""
+    with pytest.raises(ModelFileError, match="model directory not found"):
+        load(tmp_path / "nowhere")
+    (tmp_path / "tagger").mkdir()
+    with pytest.raises(ModelFileError, match="no parser/ sub-model"):
+        load(tmp_path)
