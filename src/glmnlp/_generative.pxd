@@ -17,12 +17,15 @@ from libc.stdint cimport int64_t, uint64_t
 cdef enum:
     GEN_MAX_CONTEXT = 62
 
+cdef struct GenSlot:
+    uint64_t key                 # hash of the entry (0 = empty slot)
+    double value
+
 cdef struct GenTables:
-    const uint64_t* hist_keys    # open-addressing table of history hashes (0 = empty slot)
-    const double* hist_vals      # ln of the product of (1 - lambda) along the history's prefixes
+    const GenSlot* hist          # open-addressing table of history hashes;
+                                 #   value = ln of the product of (1 - lambda) along the history's prefixes
     uint64_t hist_mask           # capacity - 1 (capacity is a power of two)
-    const uint64_t* pair_keys    # (history, outcome) hashes
-    const double* pair_vals      # smoothed ln P~(outcome | history)
+    const GenSlot* pair          # (history, outcome) hashes; value = ln P~_j(y) - B(h_j)
     uint64_t pair_mask
     const double* floor_logprob  # per model: ln((1 - lambda_0) / (n_outcomes - 1))
     const int64_t* context_length  # per model
@@ -38,5 +41,5 @@ cdef double gen_logprob(const GenTables* t, int model, int64_t outcome,
 
 cdef class GenerativeKernel:
     cdef GenTables tables
-    cdef object _hist_keys, _hist_vals, _pair_keys, _pair_vals, _floor, _context_length, _n_outcomes
+    cdef object _hist, _pair, _floor, _context_length, _n_outcomes
     cdef double logprob_c(self, int model, int64_t outcome, const int64_t* context, int n) noexcept nogil

@@ -2,12 +2,12 @@
 """Scoring kernel and hashing primitives of the generative derivation model (glmnlp.generative).
 
 The frozen model is two open-addressing hash tables with linear probing (power-of-two capacity,
-key 0 = empty slot):
+key 0 = empty slot, key and value interleaved so that a hit costs one cache line):
 
 * histories: key = hash of (model, c_1..c_j), value B(h_j) = sum_{i=1..j} ln(1 - lambda(h_i)),
   the log of the mass that the interpolation passes down from level j to level 0;
-* pairs: key = hash of ((model, c_1..c_j), y), value ln P~_j(y), the smoothed probability at the
-  level where the pair was seen in training.
+* pairs: key = hash of ((model, c_1..c_j), y), value ln P~_j(y) - B(h_j), where P~_j(y) is
+  the smoothed probability at the level where the pair was seen in training.
 
 Counts are nested (a pair seen at level j is seen at every level below it, a history seen at
 level j has all its prefixes seen), so with d = the deepest seen history of the context and
@@ -16,10 +16,12 @@ j <= d the deepest level where (h_j, y) was seen,
     ln P~(y | c_1..c_d) = B(h_d) - B(h_j) + ln P~_j(y),
 
 because every level above j contributes only its (1 - lambda) factor. If y was never seen with
-the model at all, the uniform floor ln((1 - lambda_0) / (V - 1)) replaces ln P~_j(y) with j = 0.
-One call costs d + 1 history probes and at most d + 1 pair probes. Histories are identified
-by 64-bit hashes (splitmix64 mixing); two distinct keys collide with probability about
-n^2 / 2^65 (below 1e-5 for 10^7 keys), which we accept.
+the model at all, the uniform floor ln((1 - lambda_0) / (V - 1)) replaces ln P~_j(y) - B(h_j).
+Because both "history seen at level j" and "pair seen at level j" are monotone in j, d and j
+are found by binary search (after an optimistic probe of the deepest level, which settles
+most calls on gold-like events): about 2 log2(n) probes per call instead of 2n.
+Histories are identified by 64-bit hashes (splitmix64 mixing); two distinct keys collide with
+probability about n^2 / 2^65 (below 1e-5 for 10^7 keys), which we accept.
 
 The same hash functions are exported to Python (history_hashes, pair_hashes) so that training
 and scoring can never disagree on a key.
@@ -68,15 +70,15 @@ cdef uint64_t gen_pair_hash(uint64_t history, int64_t outcome) noexcept nogil:
     return _nonzero(_mix(_mix(history + <uint64_t>0xD6E8FEB86659FD93ULL) ^ v))
 
 
-cdef inline Py_ssize_t _probe(const uint64_t* keys, uint64_t mask, uint64_t key) noexcept nogil:
+cdef inline const GenSlot* _probe(const GenSlot* slots, uint64_t mask, uint64_t key) noexcept nogil:
     cdef uint64_t i = key & mask
     cdef uint64_t k
     while True:
-        k = keys[i]
+        k = slots[i].key
         if k == key:
-            return <Py_ssize_t>i
+            return &slots[i]
         if k == 0:
-            return -1
+            return NULL
         i = (i + 1) & mask
 
 
@@ -84,35 +86,61 @@ cdef double gen_logprob(const GenTables* t, int model, int64_t outcome,
                         const int64_t* context, int n) noexcept nogil:
     """ln P~(outcome | context[0..n-1]) for ``model``; -inf for an invalid model or outcome id."""
     cdef uint64_t hashes[GEN_MAX_CONTEXT + 1]
-    cdef double backoff[GEN_MAX_CONTEXT + 1]
+    cdef const GenSlot* slot
     cdef uint64_t h
-    cdef Py_ssize_t idx
-    cdef int j, d
+    cdef int j, lo, hi, mid, d
+    cdef double deep_backoff, pair_value
     if model < 0 or model >= t.n_models:
         return -INFINITY
     if outcome <= 0 or outcome >= t.n_outcomes[model]:
         return -INFINITY
     if n > t.context_length[model]:
         n = <int>t.context_length[model]
+    if n < 0:
+        n = 0
     h = gen_root_hash(model)
-    if _probe(t.hist_keys, t.hist_mask, h) < 0:
-        return t.floor_logprob[model]          # a model without training events: uniform
     hashes[0] = h
-    backoff[0] = 0.0
-    d = 0
     for j in range(1, n + 1):
         h = gen_next_hash(h, context[j - 1], j)
-        idx = _probe(t.hist_keys, t.hist_mask, h)
-        if idx < 0:
-            break
         hashes[j] = h
-        backoff[j] = t.hist_vals[idx]
-        d = j
-    for j in range(d, -1, -1):
-        idx = _probe(t.pair_keys, t.pair_mask, gen_pair_hash(hashes[j], outcome))
-        if idx >= 0:
-            return backoff[d] - backoff[j] + t.pair_vals[idx]
-    return backoff[d] + t.floor_logprob[model]
+    # d = deepest seen history level (histories seen at levels 0..d)
+    slot = _probe(t.hist, t.hist_mask, hashes[n])
+    if slot != NULL:
+        d = n
+        deep_backoff = slot.value
+    else:
+        if n == 0 or _probe(t.hist, t.hist_mask, hashes[0]) == NULL:
+            return t.floor_logprob[model]      # a model without training events: uniform
+        lo = 0
+        hi = n
+        deep_backoff = 0.0
+        while hi - lo > 1:
+            mid = (lo + hi) >> 1
+            slot = _probe(t.hist, t.hist_mask, hashes[mid])
+            if slot != NULL:
+                lo = mid
+                deep_backoff = slot.value
+            else:
+                hi = mid
+        d = lo
+    # deepest level j <= d at which (h_j, outcome) was seen (-1 = never seen with this model)
+    slot = _probe(t.pair, t.pair_mask, gen_pair_hash(hashes[d], outcome))
+    if slot != NULL:
+        return deep_backoff + slot.value
+    lo = -1
+    hi = d
+    pair_value = 0.0
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1
+        slot = _probe(t.pair, t.pair_mask, gen_pair_hash(hashes[mid], outcome))
+        if slot != NULL:
+            lo = mid
+            pair_value = slot.value
+        else:
+            hi = mid
+    if lo < 0:
+        return deep_backoff + t.floor_logprob[model]
+    return deep_backoff + pair_value
 
 
 # -- Python-visible helpers (training and tests) ---------------------------------------------
@@ -176,44 +204,47 @@ def build_table(const uint64_t[::1] keys, const double[::1] values, Py_ssize_t c
     return table_keys, table_values
 
 
+def _interleave(name, keys, values):
+    """One uint64 array [key0, bits(value0), key1, ...] laid out as GenSlot records."""
+    keys = np.ascontiguousarray(keys, dtype=np.uint64)
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    size = keys.shape[0]
+    if keys.ndim != 1 or size < 2 or size & (size - 1) or values.shape != keys.shape:
+        raise ValueError(f"{name} table must be two 1-D arrays of one power-of-two length")
+    if np.count_nonzero(keys) >= size:
+        raise ValueError(f"{name} table has no empty slot")
+    out = np.empty(2 * size, dtype=np.uint64)
+    out[0::2] = keys
+    out[1::2] = values.view(np.uint64)
+    return out
+
+
 cdef class GenerativeKernel:
     """Owns the frozen tables of a trained model and scores events (see the module docstring)."""
 
     def __init__(self, cnp.ndarray hist_keys, cnp.ndarray hist_vals, cnp.ndarray pair_keys,
                  cnp.ndarray pair_vals, cnp.ndarray floor_logprob, cnp.ndarray context_length,
                  cnp.ndarray n_outcomes):
-        self._hist_keys = np.ascontiguousarray(hist_keys, dtype=np.uint64)
-        self._hist_vals = np.ascontiguousarray(hist_vals, dtype=np.float64)
-        self._pair_keys = np.ascontiguousarray(pair_keys, dtype=np.uint64)
-        self._pair_vals = np.ascontiguousarray(pair_vals, dtype=np.float64)
+        self._hist = _interleave("history", hist_keys, hist_vals)
+        self._pair = _interleave("pair", pair_keys, pair_vals)
         self._floor = np.ascontiguousarray(floor_logprob, dtype=np.float64)
         self._context_length = np.ascontiguousarray(context_length, dtype=np.int64)
         self._n_outcomes = np.ascontiguousarray(n_outcomes, dtype=np.int64)
-        for name, keys, vals in (("history", self._hist_keys, self._hist_vals),
-                                 ("pair", self._pair_keys, self._pair_vals)):
-            size = keys.shape[0]
-            if keys.ndim != 1 or size < 2 or size & (size - 1) or vals.shape != keys.shape:
-                raise ValueError(f"{name} table must be two 1-D arrays of one power-of-two length")
-            if np.count_nonzero(keys) >= size:
-                raise ValueError(f"{name} table has no empty slot")
         n_models = self._floor.shape[0]
-        if n_models < 1 or self._context_length.shape[0] != n_models or self._n_outcomes.shape[0] != n_models:
-            raise ValueError("per-model arrays must have one entry per model")
+        if (self._floor.ndim != 1 or n_models < 1 or self._context_length.shape != (n_models,)
+                or self._n_outcomes.shape != (n_models,)):
+            raise ValueError("per-model arrays must be 1-D with one entry per model")
         if np.any(self._context_length < 0) or np.any(self._context_length > GEN_MAX_CONTEXT):
             raise ValueError(f"context lengths must lie in [0, {GEN_MAX_CONTEXT}]")
-        cdef const uint64_t[::1] hk = self._hist_keys
-        cdef const double[::1] hv = self._hist_vals
-        cdef const uint64_t[::1] pk = self._pair_keys
-        cdef const double[::1] pv = self._pair_vals
+        cdef const uint64_t[::1] hs = self._hist
+        cdef const uint64_t[::1] ps = self._pair
         cdef const double[::1] fl = self._floor
         cdef const int64_t[::1] cl = self._context_length
         cdef const int64_t[::1] no = self._n_outcomes
-        self.tables.hist_keys = &hk[0]
-        self.tables.hist_vals = &hv[0]
-        self.tables.hist_mask = <uint64_t>(hk.shape[0] - 1)
-        self.tables.pair_keys = &pk[0]
-        self.tables.pair_vals = &pv[0]
-        self.tables.pair_mask = <uint64_t>(pk.shape[0] - 1)
+        self.tables.hist = <const GenSlot*>&hs[0]
+        self.tables.hist_mask = <uint64_t>(hs.shape[0] // 2 - 1)
+        self.tables.pair = <const GenSlot*>&ps[0]
+        self.tables.pair_mask = <uint64_t>(ps.shape[0] // 2 - 1)
         self.tables.floor_logprob = &fl[0]
         self.tables.context_length = &cl[0]
         self.tables.n_outcomes = &no[0]

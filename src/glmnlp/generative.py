@@ -608,7 +608,7 @@ def _freeze(
     n_models: int,
     config: SmoothingConfig,
 ) -> dict[str, NDArray[Any]]:
-    """Smoothed pair log-probabilities and history backoff weights, as hash tables."""
+    """History backoff weights B(h) and pair values ln P~_j(y) - B(h_j), as hash tables."""
     ratio = np.divide(stats.hist_count, diversity, out=np.zeros_like(stats.hist_count), where=diversity > 0)
     hist_lam = lambdas[_bucket_of(stats.hist_model, stats.hist_level, ratio, edges, config)]
     backoff = np.zeros(len(stats.hist_keys))
@@ -628,7 +628,9 @@ def _freeze(
     roots = np.nonzero(stats.hist_level == 0)[0]
     floor[stats.hist_model[roots]] += np.log1p(-hist_lam[roots])
     hist_keys, hist_vals = build_table(stats.hist_keys, backoff, _table_capacity(len(stats.hist_keys)))
-    pair_keys, pair_vals = build_table(stats.pair_keys, np.log(smoothed), _table_capacity(len(stats.pair_keys)))
+    pair_keys, pair_vals = build_table(
+        stats.pair_keys, np.log(smoothed) - backoff[stats.pair_hist], _table_capacity(len(stats.pair_keys))
+    )
     return {
         "hist_keys": hist_keys,
         "hist_vals": hist_vals,
