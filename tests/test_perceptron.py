@@ -167,3 +167,16 @@ def test_training_loop_learns_separable_toy_task_deterministically() -> None:
     assert [r.dev_score for r in first.history] == [r.dev_score for r in second.history]
     np.testing.assert_array_equal(first.weights, second.weights)
     assert first.history[0].mistakes > 0
+
+
+def test_perceptron_segmentation_example_runs() -> None:
+    """The documented new-task example (docs/glm_task.md) trains and segments the toy data well."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "glm_segmentation.py"
+    spec = importlib.util.spec_from_file_location("glm_segmentation_example", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.run(epochs=3) >= 0.97
