@@ -591,3 +591,26 @@ def tune_beam(
     best = max(rows, key=lambda r: (round(r[2], 2), r[3]))
     parser.config.gamma, parser.config.beam_cap = best[0], best[1]
     return rows
+
+
+def jackknife_tags(
+    trees: Sequence[Tree], folds: int = 10, *, epochs: int = 5, seed: int = 0, show_progress: bool = False
+) -> list[list[str]]:
+    """Tagger tags for training trees by ``folds``-fold jackknifing (paper footnote 3; SPEC §c).
+
+    Fold f (every tree whose index is f modulo ``folds``) is tagged by a glmnlp tagger trained on
+    the other folds, so no sentence is tagged by a model that saw it.
+    """
+    from .formats import TaggedSentence
+    from .tagger import Tagger, TaggerConfig
+
+    sents = [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in trees]
+    out: list[list[str]] = [[] for _ in trees]
+    for f in range(folds):
+        held = [i for i in range(len(sents)) if i % folds == f]
+        rest = [s for i, s in enumerate(sents) if i % folds != f]
+        tagger = Tagger(TaggerConfig(epochs=epochs, seed=seed)).fit(rest, None, show_progress=show_progress)
+        tagged = tagger.tag_sentences([sents[i].words for i in held])
+        for i, tags in zip(held, tagged):
+            out[i] = list(tags)
+    return out

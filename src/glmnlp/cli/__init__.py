@@ -23,6 +23,8 @@ COMMAND_MODULES: dict[str, str] = {
     "glmnlp.cli.data_cmd": "data",
     "glmnlp.cli.tagger_cmd": "tagger",
     "glmnlp.cli.tag_cmd": "tag",
+    "glmnlp.cli.parser_cmd": "parser_group",
+    "glmnlp.cli.parse_cmd": "parse",
 }
 
 

@@ -1,0 +1,98 @@
+"""Parser benchmark on the bundled WSJ sample (train 0001-0159, dev 0160-0179, test 0180-0199).
+
+For each condition (gold tags / tagger tags x baseline / +punct features) a fresh process trains the
+parser (best epoch on dev), tunes (gamma, cap) on dev, parses the test split and reports EVALB
+(COLLINS.prm) F1 on all sentences and on sentences of <= 40 words, LR, LP, tagging accuracy,
+sentences/s (one core, tuned beam), training time (s/sentence/epoch and the extrapolation to a
+40,000-sentence treebank) and peak memory (ru_maxrss of the process).
+
+Tagger-tags condition: the parser's training trees carry 10-fold jackknifed glmnlp tagger tags; dev
+and test get the tags of a tagger trained on the whole training split.
+
+    python benchmarks/parsing.py                      # all four conditions, one table
+    python benchmarks/parsing.py --one gold punct     # one condition (prints one JSON line)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+
+
+def run_one(tags: str, features: str, epochs: int) -> dict:
+    from glmnlp.corpus import sample_trees
+    from glmnlp.formats import TaggedSentence
+    from glmnlp.parser import ParserConfig, evaluate, jackknife_tags, train_parser, tune_beam
+    from glmnlp.tagger import Tagger, TaggerConfig
+
+    train, dev, test = sample_trees("train"), sample_trees("dev"), sample_trees("test")
+    train_tags = dev_tags = test_tags = None
+    tag_seconds = 0.0
+    if tags == "tagger":
+        t0 = time.perf_counter()
+        jk = jackknife_tags(train, 10, epochs=5)
+        train_tags = [[[t] for t in s] for s in jk]
+        sents = [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in train]
+        tagger = Tagger(TaggerConfig(epochs=5)).fit(sents, None, show_progress=False)
+        dev_tags = [[[t] for t in tagger.tag(x.leaves())] for x in dev]
+        test_tags = [[[t] for t in tagger.tag(x.leaves())] for x in test]
+        tag_seconds = time.perf_counter() - t0
+    cfg = ParserConfig(features=features, epochs=epochs, train_gamma=1e4, train_cap=30)
+    t0 = time.perf_counter()
+    parser, logs = train_parser(train, dev, cfg, train_tags=train_tags, dev_tags=dev_tags, show_progress=False,
+                                on_epoch=lambda log: print(log, file=sys.stderr))
+    train_seconds = time.perf_counter() - t0
+    tuning = tune_beam(parser, dev, [1e3, 1e4, 1e5], [20, 40], dev_tags)
+    parser.stats = {"sentences": 0, "retried": 0, "fallback": 0}
+    t0 = time.perf_counter()
+    result, _ = evaluate(parser, test, test_tags)
+    rate = len(test) / (time.perf_counter() - t0)
+    per_sent_epoch = sum(log.seconds for log in logs) / (len(logs) * len(train))
+    best = max(logs, key=lambda log: log.dev_f1)
+    return {
+        "tags": tags, "features": features, "f1_all": result.total.fmeasure, "f1_40": result.cut.fmeasure,
+        "lr": result.total.recall, "lp": result.total.precision, "tag_acc": result.total.tagging_accuracy,
+        "sent_per_s": rate, "train_s": train_seconds, "tagger_s": tag_seconds, "s_per_sent_epoch": per_sent_epoch,
+        "extrapolated_h_40k": per_sent_epoch * 40000 * best.epoch / 3600, "best_epoch": best.epoch,
+        "dev_f1": best.dev_f1, "gamma": parser.config.gamma, "cap": parser.config.beam_cap,
+        "fallback": parser.stats["fallback"], "retried": parser.stats["retried"],
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "tuning": tuning,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--one", nargs=2, metavar=("TAGS", "FEATURES"))
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--conditions", default="gold:baseline,gold:punct,tagger:baseline,tagger:punct")
+    args = ap.parse_args()
+    if args.one:
+        print(json.dumps(run_one(args.one[0], args.one[1], args.epochs)))
+        return
+    rows = []
+    for cond in args.conditions.split(","):
+        tags, feats = cond.split(":")
+        out = subprocess.run(
+            [sys.executable, __file__, "--one", tags, feats, "--epochs", str(args.epochs)],
+            check=True, stdout=subprocess.PIPE, text=True,
+        ).stdout
+        rows.append(json.loads(out.strip().splitlines()[-1]))
+    head = ("tags", "features", "F1 all", "F1 <=40", "LR", "LP", "tag acc", "sent/s", "train s", "s/sent/epoch",
+            "40k h", "best ep", "dev F1", "gamma", "cap", "fallback", "peak MB")
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for r in rows:
+        print(
+            f"| {r['tags']} | {r['features']} | {r['f1_all']:.2f} | {r['f1_40']:.2f} | {r['lr']:.2f} | {r['lp']:.2f} "
+            f"| {r['tag_acc']:.2f} | {r['sent_per_s']:.1f} | {r['train_s']:.0f} | {r['s_per_sent_epoch']:.4f} "
+            f"| {r['extrapolated_h_40k']:.2f} | {r['best_epoch']} | {r['dev_f1']:.2f} | {r['gamma']:g} | {r['cap']} "
+            f"| {r['fallback']} | {r['peak_mb']:.0f} |"
+        )
+
+
+if __name__ == "__main__":
+    main()

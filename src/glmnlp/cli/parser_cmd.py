@@ -1,0 +1,125 @@
+"""``glmnlp parser train`` and ``glmnlp parse``: thin wrappers over :mod:`glmnlp.parser`.
+
+Trees go to stdout (one bracketed tree per line; with ``--nbest K``: ``score<TAB>tree`` lines and a
+blank line after each sentence); progress, per-epoch dev F1 and fallback counts go to stderr.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..errors import ConfigError
+from ..trees import read_tree_file, to_bracket
+
+__all__ = ["parser_group", "parse"]
+
+
+@click.group("parser")
+def parser_group() -> None:
+    """Train the incremental perceptron parser (Collins & Roark 2004)."""
+
+
+@parser_group.command("train")
+@click.option("--train", "train_path", required=True, type=click.Path(exists=True, dir_okay=False), help="Training trees.")
+@click.option("--dev", "dev_path", required=True, type=click.Path(exists=True, dir_okay=False), help="Dev trees (epoch and beam selection).")
+@click.option("--tags", type=click.Choice(["gold", "tagger"]), default="gold", show_default=True,
+              help="POS input: gold tags, or glmnlp tagger tags (training data jackknifed 10 ways).")
+@click.option("--features", type=click.Choice(["baseline", "punct"]), default="punct", show_default=True)
+@click.option("--no-early-update", is_flag=True, help="Decode whole sentences before updating.")
+@click.option("--no-cache", is_flag=True, help="Disable the repeated use of hypotheses.")
+@click.option("--epochs", type=int, default=8, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--out", "out_path", required=True, type=click.Path(file_okay=False), help="Model directory to write.")
+def train_cmd(train_path: str, dev_path: str, tags: str, features: str, no_early_update: bool, no_cache: bool,
+              epochs: int, seed: int, out_path: str) -> None:
+    """Train a parser on cleaned TOP-rooted trees and save the best-epoch model.
+
+    \b
+    Example:
+      glmnlp parser train --train train.trees --dev dev.trees --features punct --out parser.model
+    """
+    from ..formats import TaggedSentence
+    from ..parser import ParserConfig, jackknife_tags, train_parser, tune_beam
+
+    if epochs < 1:
+        raise ConfigError(f"--epochs must be >= 1, got {epochs}")
+    train = list(read_tree_file(train_path))
+    dev = list(read_tree_file(dev_path))
+    train_tags = dev_tags = None
+    if tags == "tagger":
+        from ..tagger import Tagger, TaggerConfig
+
+        click.echo("jackknifing tagger tags (10 folds) ...", err=True)
+        train_tags = [[[t] for t in s] for s in jackknife_tags(train, 10)]
+        tagger = Tagger(TaggerConfig(epochs=5, seed=seed)).fit(
+            [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in train], None, show_progress=False
+        )
+        dev_tags = [[[t] for t in tagger.tag(x.leaves())] for x in dev]
+    cfg = ParserConfig(features=features, early_update=not no_early_update, cache=not no_cache, epochs=epochs,
+                       seed=seed, train_gamma=1e4, train_cap=30)
+    parser, _logs = train_parser(
+        train, dev, cfg, train_tags=train_tags, dev_tags=dev_tags,
+        on_epoch=lambda log: click.echo(
+            f"epoch {log.epoch}: dev F1 {log.dev_f1:.2f}  updates {log.updates}  early {log.early_stops}  "
+            f"cache {log.cache_updates}  {log.seconds:.1f}s", err=True),
+    )
+    rows = tune_beam(parser, dev, [1e3, 1e4, 1e5], [20, 40], dev_tags)
+    for gamma, cap, f1, rate in rows:
+        click.echo(f"beam gamma={gamma:g} cap={cap}: dev F1 {f1:.2f}, {rate:.0f} sentences/s", err=True)
+    click.echo(f"chosen gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
+    parser.save(out_path, history=parser.history)
+    click.echo(f"saved {out_path}", err=True)
+
+
+@click.command("parse")
+@click.option("--model", "model_path", required=True, type=click.Path(exists=True, file_okay=False))
+@click.option("--input", "input_path", default="-", help="Tagged (word/TAG, tab, CoNLL-U) or tokenised text; - = stdin.")
+@click.option("--format", "fmt", type=click.Choice(["auto", "word_tag", "tab", "conllu", "trees", "tokens"]),
+              default="auto", show_default=True)
+@click.option("--tagger", "tagger_path", type=click.Path(exists=True, file_okay=False),
+              help="Tagger model for untagged (tokenised) input.")
+@click.option("--multitag", type=float, default=None, help="Give the parser every tag within this margin of the best.")
+@click.option("--nbest", type=int, default=1, show_default=True, help="Print the K best trees with scores.")
+def parse(model_path: str, input_path: str, fmt: str, tagger_path: str | None, multitag: float | None,
+          nbest: int) -> None:
+    """Parse sentences into Penn Treebank brackets.
+
+    \b
+    Examples:
+      glmnlp parse --model parser.model --input tagged.txt
+      glmnlp parse --model parser.model --format tokens --tagger tagger.model --input tokens.txt --nbest 5
+    """
+    from ..formats import read_tagged, read_tokens
+    from ..parser import Parser
+
+    if nbest < 1:
+        raise ConfigError(f"--nbest must be >= 1, got {nbest}")
+    parser = Parser.load(model_path)
+    source = sys.stdin if input_path == "-" else Path(input_path)
+    sentences = read_tokens(source) if fmt == "tokens" else read_tagged(source, fmt)  # type: ignore[arg-type]
+    tagger = None
+    if tagger_path is not None:
+        from ..tagger import Tagger
+
+        tagger = Tagger.load(tagger_path)
+    for sent in sentences:
+        if not len(sent):
+            continue
+        if tagger is not None and (sent.tags is None or multitag is not None):
+            tags = tagger.multitag(sent.words, multitag) if multitag is not None else [[t] for t in tagger.tag(sent.words)]
+        elif sent.tags is not None:
+            tags = [[t] for t in sent.tags]
+        else:
+            raise ConfigError("untagged input needs --tagger MODEL")
+        if nbest == 1:
+            click.echo(to_bracket(parser.parse(sent.words, tags)))
+        else:
+            for score, tree in parser.parse_nbest(sent.words, tags, nbest):
+                click.echo(f"{score:.4f}\t{to_bracket(tree)}")
+            click.echo("")
+    st = parser.stats
+    click.echo(f"parsed {st['sentences']} sentences; retried with a wider beam: {st['retried']}; "
+               f"default structure: {st['fallback']}", err=True)

@@ -1,0 +1,54 @@
+"""CLI: ``glmnlp parser train`` writes a model that ``glmnlp parse`` uses on tagged input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from glmnlp.cli import main
+from glmnlp.corpus import sample_trees
+from glmnlp.trees import parse_tree, to_bracket
+
+
+@pytest.mark.slow
+def test_parser_cli_train_then_parse(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Train 1 epoch on 80 sample trees, then parse word/TAG input (1-best and 2-best) into valid trees."""
+    train, dev = sample_trees("train")[:80], sample_trees("dev")[:15]
+    (tmp_path / "train.trees").write_text("\n".join(to_bracket(t) for t in train) + "\n")
+    (tmp_path / "dev.trees").write_text("\n".join(to_bracket(t) for t in dev) + "\n")
+    model = tmp_path / "model"
+    assert main(["parser", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "dev.trees"),
+                 "--epochs", "1", "--no-cache", "--out", str(model)]) == 0
+    assert (model / "metadata.json").is_file()
+    sents = dev[:3]
+    (tmp_path / "in.txt").write_text("\n".join(" ".join(f"{w}/{t}" for w, t in s.pos()) for s in sents) + "\n")
+    capsys.readouterr()
+    assert main(["parse", "--model", str(model), "--input", str(tmp_path / "in.txt")]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert [parse_tree(line).leaves() for line in lines] == [s.leaves() for s in sents]
+    assert main(["parse", "--model", str(model), "--input", str(tmp_path / "in.txt"), "--nbest", "2"]) == 0
+    out = capsys.readouterr().out
+    blocks = [b for b in out.split("\n\n") if b.strip()]
+    assert len(blocks) == 3
+    for block, s in zip(blocks, sents):
+        scores = [float(line.split("\t")[0]) for line in block.strip().splitlines()]
+        assert scores == sorted(scores, reverse=True)
+        assert parse_tree(block.splitlines()[0].split("\t")[1]).leaves() == s.leaves()
+
+
+def test_parser_cli_rejects_untagged_input_without_tagger(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Tokenised input with no --tagger is a clear error, exit status 1."""
+    from glmnlp.parser import Parser, ParserConfig, punctuation_tags
+    from glmnlp.grammar import Grammar
+    from glmnlp.transform import fslc_transform
+    import numpy as np
+
+    tree = parse_tree("(TOP (S (NP (NN dogs)) (VP (VBP bark)) (. .)))")
+    cfg = ParserConfig(n_bits=10)
+    Parser(Grammar.induce([fslc_transform(tree, cfg.fslc)]), punctuation_tags([tree]), np.zeros(1 << 10), cfg).save(
+        tmp_path / "m"
+    )
+    (tmp_path / "tok.txt").write_text("dogs bark .\n")
+    assert main(["parse", "--model", str(tmp_path / "m"), "--format", "tokens", "--input", str(tmp_path / "tok.txt")]) == 1
+    assert "needs --tagger" in capsys.readouterr().err
