@@ -235,3 +235,18 @@ def test_pipeline_load_reports_missing_parts(tmp_path: Path) -> None:
     (tmp_path / "tagger").mkdir()
     with pytest.raises(ModelFileError, match="no parser/ sub-model"):
         load(tmp_path)
+
+
+def test_pipeline_api_docs_examples_run() -> None:
+    """Every ```pycon example in docs/api.md runs and prints what the page shows."""
+    import doctest
+    import re
+
+    page = Path(__file__).parent.parent / "docs" / "api.md"
+    blocks = re.findall(r"^```pycon\n(.*?)^```", page.read_text(encoding="utf-8"), flags=re.S | re.M)
+    assert len(blocks) >= 8
+    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, "docs/api.md", str(page), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0 and result.attempted == len(test.examples)
