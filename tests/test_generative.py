@@ -44,9 +44,12 @@ def _toy_events(seed: int = 0, n_sentences: int = 30, per_sentence: int = 15) ->
         for _ in range(per_sentence):
             c = tuple(int(v) for v in rng.integers(0, 4, size=4))
             y = 1 + (c[0] + 2 * c[1]) % 6 if rng.random() < 0.7 else int(rng.integers(1, 7))
+            if y == 6 and c[0] != 3:
+                y = 5  # outcome 6 only under c_1 = 3: elsewhere it is seen at level 0 only
             events.append((0, y, c, s, 4))
             c2 = tuple(int(v) for v in rng.integers(0, 3, size=2))
             y2 = 1 + (3 * c2[0] + c2[1]) % 9 if rng.random() < 0.6 else int(rng.integers(1, 11))
+            y2 = min(y2, 9)  # outcome 10 is never seen: scored by the uniform floor
             events.append((1, y2, c2, s, 2 if rng.random() < 0.8 else int(rng.integers(0, 2))))
     return events
 
@@ -134,11 +137,20 @@ def test_generative_sum_to_one_without_em() -> None:
     assert model.logprob(1, 2, (0, 0)) == pytest.approx(math.log(1 / 3), abs=1e-15)
 
 
-def test_generative_kernel_matches_reference(toy: tuple[list[Event], GenerativeModel]) -> None:
+@pytest.mark.parametrize(
+    ("seed", "config"),
+    [
+        (0, SMALL),
+        (11, SmoothingConfig(n_bins=2, min_bin_mass=20, folds=3, seed=1)),
+        (12, SmoothingConfig(n_bins=1, folds=0, initial_lambda=0.7)),
+    ],
+)
+def test_generative_kernel_matches_reference(seed: int, config: SmoothingConfig) -> None:
     """The Cython kernel equals a plain-dictionary interpolation on random contexts, to 1e-12."""
-    events, model = toy
+    events = _toy_events(seed=seed)
+    model = train_generative(_event_set(events), config)
     reference = ReferenceModel(events, model)
-    rng = np.random.default_rng(2)
+    rng = np.random.default_rng(seed + 2)
     checked = 0
     for m, spec in enumerate(model.specs):
         contexts = _contexts(rng, spec.context_length, 150)
@@ -149,8 +161,9 @@ def test_generative_kernel_matches_reference(toy: tuple[list[Event], GenerativeM
                 assert abs(model.logprob(m, y, context) - expected) < 1e-12, (m, y, context)
                 checked += 1
     assert checked > 2000
-    lambdas_used = {reference.lam(m, h) for (m, h) in reference.hist}
-    assert len(lambdas_used) > 5, "the toy set should exercise several lambda buckets"
+    if config.folds:
+        lambdas_used = {reference.lam(m, h) for (m, h) in reference.hist}
+        assert len(lambdas_used) > 5, "the toy set should exercise several lambda buckets"
 
 
 def test_generative_logprob_many_matches_logprob(toy: tuple[list[Event], GenerativeModel]) -> None:

@@ -391,11 +391,9 @@ def em_lambdas(
         denom = np.empty_like(p_hat)
         above = np.ones(n_events)
         for j in range(n_levels - 1, -1, -1):
+            # posterior of "stopped at level j" and of "reached level j"
             numer[:, j] = lam_grid[:, j] * p_hat[:, j] * above / total
-            if j > 0:
-                denom[:, j] = above * levels[:, j] / total
-            else:
-                denom[:, j] = above * levels[:, 0] / total
+            denom[:, j] = above * levels[:, j] / total
             above = above * (1.0 - lam_grid[:, j])
         num_b = np.bincount(flat_buckets, weights=numer[seen], minlength=n_buckets)
         den_b = np.bincount(flat_buckets, weights=denom[seen], minlength=n_buckets)
