@@ -174,6 +174,55 @@ def test_parser_save_load_roundtrip(tmp_path: Path) -> None:
     assert again.config == parser.config
     words, tags = ["the", "cat", "saw", "dog", "."], ["DT", "NN", "VBD", "NN", "."]
     assert again.parse(words, tags) == parser.parse(words, tags)
+    assert [(s, t) for s, t in again.parse_nbest(words, tags, 5)] == [(s, t) for s, t in parser.parse_nbest(words, tags, 5)]
+
+
+def test_parser_save_is_sparse_and_prune_drops_small_weights(tmp_path: Path) -> None:
+    """Only non-zero weights are stored (uint32 index + value); prune drops |w| <= prune and still loads."""
+    from glmnlp.model_io import load_model
+
+    w = np.zeros(1 << BITS)
+    rng = np.random.default_rng(7)
+    slots = rng.choice(1 << BITS, size=300, replace=False)
+    w[slots] = rng.choice([-1.0, 1.0], size=300) * (0.5 + rng.random(300))
+    w[slots[:20]] = 0.01  # small weights for the pruning check
+    parser = _parser(weights=w)
+    parser.save(tmp_path / "full")
+    _meta, arrays = load_model(tmp_path / "full", kind="glmnlp-parser")
+    assert set(arrays) == {"weight_index", "weight_value"}
+    assert arrays["weight_index"].dtype == np.uint32
+    assert arrays["weight_index"].tolist() == sorted(slots.tolist())
+    assert np.array_equal(Parser.load(tmp_path / "full").weights, w)
+    parser.save(tmp_path / "pruned", prune=0.05)
+    pruned = Parser.load(tmp_path / "pruned")
+    expected = np.where(np.abs(w) > 0.05, w, 0.0)
+    assert np.array_equal(pruned.weights, expected)
+    assert np.count_nonzero(pruned.weights) == 280
+    assert pruned.parse(["the", "dog", "barked", "."], ["DT", "NN", "VBD", "."]).leaves() == ["the", "dog", "barked", "."]
+    with pytest.raises(ValueError):
+        parser.save(tmp_path / "bad", prune=-1.0)
+
+
+@pytest.mark.parametrize("case", ["unsorted", "out_of_range", "dtype", "missing"])
+def test_parser_load_rejects_bad_sparse_weights(tmp_path: Path, case: str) -> None:
+    """A model whose sparse weight arrays are inconsistent is refused with ModelFileError naming the file."""
+    from glmnlp.errors import ModelFileError
+    from glmnlp.model_io import load_model, save_model
+
+    parser = _parser(weights=np.random.default_rng(1).normal(size=1 << BITS))
+    parser.save(tmp_path / "m")
+    meta, arrays = load_model(tmp_path / "m", kind="glmnlp-parser")
+    index, values = arrays["weight_index"].copy(), arrays["weight_value"]
+    if case == "unsorted":
+        index[[0, 1]] = index[[1, 0]]
+    elif case == "out_of_range":
+        index[-1] = 1 << BITS
+    elif case == "dtype":
+        index = index.astype(np.int64)
+    bad = {} if case == "missing" else {"weight_index": index, "weight_value": values}
+    save_model(tmp_path / "bad", kind="glmnlp-parser", metadata=meta, arrays=bad)
+    with pytest.raises(ModelFileError, match="bad"):
+        Parser.load(tmp_path / "bad")
 
 
 @pytest.mark.slow

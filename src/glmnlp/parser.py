@@ -318,8 +318,18 @@ class Parser:
         return fslc_detransform(replay(list(words), steps, self.grammar))
 
     # -- persistence ------------------------------------------------------------------------------
-    def save(self, path: str | Path, *, history: Sequence[dict[str, Any]] = ()) -> None:
-        """Write the model directory (JSON metadata + npz weights; no pickle)."""
+    def save(self, path: str | Path, *, history: Sequence[dict[str, Any]] = (), prune: float = 0.0) -> None:
+        """Write the model directory (JSON metadata + npz arrays; no pickle).
+
+        The hashed weight table is stored sparsely: ``weight_index`` (uint32, strictly ascending)
+        lists the slots with ``|w| > prune`` and ``weight_value`` (float64) their weights; :meth:`load`
+        rebuilds the dense table. ``prune = 0`` keeps every non-zero weight, so the loaded model
+        parses exactly as this one; ``prune > 0`` drops small weights for a smaller file.
+        """
+        if not (prune >= 0.0 and math.isfinite(prune)):
+            raise ValueError(f"prune must be a finite number >= 0, got {prune!r}")
+        index = np.flatnonzero(np.abs(self.weights) > prune).astype(np.uint32)
+        values = np.ascontiguousarray(self.weights[index], dtype=np.float64)
         cfg = asdict(self.config)
         cfg["fslc_extra_pairs"] = [list(p) for p in self.config.fslc_extra_pairs]
         metadata = {
@@ -332,8 +342,10 @@ class Parser:
             "atoms": ATOM_DOC,
             "hashing": f"64-bit multiply-xorshift fold, murmur3 finaliser, table of 2**{self.config.n_bits}",
             "history": list(history),
+            "weight_storage": {"format": "sparse", "table_size": int(self.weights.shape[0]), "prune": prune,
+                               "stored": int(index.shape[0])},
         }
-        save_model(path, kind=MODEL_KIND, metadata=metadata, arrays={"weights": self.weights})
+        save_model(path, kind=MODEL_KIND, metadata=metadata, arrays={"weight_index": index, "weight_value": values})
 
     @classmethod
     def load(cls, path: str | Path) -> Parser:
@@ -345,7 +357,7 @@ class Parser:
             config = ParserConfig(**cfg)
             grammar = Grammar.from_json(metadata["grammar"])
             parser = cls(
-                grammar, set(metadata["punct_tags"]), arrays["weights"], config,
+                grammar, set(metadata["punct_tags"]), _dense_weights(arrays, 1 << config.n_bits, path), config,
                 extra_chains=[tuple(c) for c in metadata["extra_chains"]],
             )
         except (KeyError, TypeError, ValueError) as exc:
@@ -379,6 +391,22 @@ class Parser:
             ex.atoms, ex.next_pos, ex.isq, self._punct, np.ascontiguousarray(sites, dtype=np.int32),
             np.ascontiguousarray(chains, dtype=np.int32), complete,
         )
+
+
+def _dense_weights(arrays: dict[str, np.ndarray], size: int, path: str | Path) -> np.ndarray:
+    """The dense weight table of a model file: sparse (index, value) arrays, or a dense ``weights`` array."""
+    if "weights" in arrays:  # dense tables written before the sparse format
+        return arrays["weights"]
+    index, values = arrays.get("weight_index"), arrays.get("weight_value")
+    if index is None or values is None:
+        raise ModelFileError(f"{path}: parser model has no weight_index/weight_value arrays")
+    if index.ndim != 1 or index.shape != values.shape or index.dtype != np.uint32 or values.dtype != np.float64:
+        raise ModelFileError(f"{path}: weight_index must be uint32 and weight_value float64, both 1-D of one length")
+    if index.shape[0] and (int(index[-1]) >= size or bool(np.any(index[1:] <= index[:-1]))):
+        raise ModelFileError(f"{path}: weight_index must be strictly ascending and below the table size {size}")
+    dense = np.zeros(size, dtype=np.float64)
+    dense[index] = values
+    return dense
 
 
 def default_tree(words: Sequence[str], tags: Sequence[str]) -> Tree:
