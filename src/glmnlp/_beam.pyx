@@ -26,9 +26,14 @@ permanently. At the end of the sentence every open node is closed (each closure 
 Features (SPEC §b.3/b.4, templates listed in :mod:`glmnlp.parser_features`) are hashed into a
 weight table of 2**n_bits entries: a template's atoms are folded with a 64-bit multiply-xorshift
 mix, seeded by the template group, and reduced with the murmur3 finaliser. Atom value 0 = NULL.
-A node's score is the sum of the weights of its features plus an optional per-node extra score
-(``extra_weight`` times a caller-supplied value, the hook for a generative model, issue 6; unused
-so far, always 0).
+A node's score is the sum of the weights of its features plus, when a generative model is set
+(:meth:`BeamParser.set_generative`, see :mod:`glmnlp.combined`), ``gen_weight`` times
+ln P(node | L10 L01 L02 L03 L20 L11 L30 L21 COORD CL) and, for a POS node, ln P(word | POS L10 L01
+L20* CCP* CC) (* only for a leftmost child), scored by the nogil kernel of glmnlp._generative on
+the very context atoms the features use (SPEC §b.2, §d.5). :meth:`BeamParser.gen_events` replays a
+derivation and returns those events, so training events and beam scoring share one code path.
+``decode`` also returns, per word, the log-sum-exp of the surviving members' scores (the beam's
+prefix log-probability when the scores are generative log-probabilities).
 """
 
 import numpy as np
@@ -36,6 +41,8 @@ cimport numpy as cnp
 from libc.stdlib cimport malloc, realloc, free, qsort
 from libc.string cimport memcpy
 from libc.stdint cimport int32_t, int64_t, uint64_t, uint8_t
+from libc.math cimport exp, log, INFINITY
+from glmnlp._generative cimport GenerativeKernel, gen_logprob
 
 cnp.import_array()
 
@@ -145,6 +152,14 @@ cdef class BeamParser:
     cdef list closed_log         # when not None: (category, head word, head POS) of each closed record
     cdef public long long n_candidates   # candidates scored (statistics)
     cdef public long long n_beam         # summed beam sizes after FILTER
+    # generative term (glmnlp.combined): gen_weight * ln P of each built node (and POS node's word)
+    cdef GenerativeKernel gen
+    cdef double gen_weight
+    cdef const int64_t* gen_wid          # word-model outcome of word i under POS p: gen_wid[i * n_cats + p]
+    cdef object gen_wid_ref
+    cdef int gen_n_words
+    cdef int gen_i                       # index of the word whose chain is being built
+    cdef list gen_log                    # when not None: the generative events of the nodes built
 
     def __cinit__(self):
         self.recs = NULL
@@ -375,6 +390,8 @@ cdef class BeamParser:
         self.atoms[0] = L10; self.atoms[1] = L01; self.atoms[2] = L02; self.atoms[3] = L03
         self.atoms[4] = L20; self.atoms[5] = L11; self.atoms[6] = L30; self.atoms[7] = L21
         self.atoms[8] = coord; self.atoms[9] = CL; self.atoms[10] = cc; self.atoms[11] = ccp
+        if self.gen is not None or self.gen_log is not None:
+            s += self.gen_node(cat, pos_node, p, l1, gp)
         if self.punct:
             base = mix(mix(<uint64_t>G_PUNCT, <uint64_t>pos_node), <uint64_t>cat)
             self.emit(mix(base, <uint64_t>self.isq), 1)
@@ -390,6 +407,81 @@ cdef class BeamParser:
             for i in range(self.nf):
                 s += self.w[self.fbuf[i]]
         return s
+
+    # -- generative term (glmnlp.combined) ------------------------------------------------------------
+    cdef double gen_node(self, int cat, bint pos_node, int p, int l1, int gp) noexcept:
+        """gen_weight * (ln P(cat | node context) [+ ln P(word | word context)]) from ``self.atoms``.
+
+        The node context is (L10 L01 L02 L03 L20 L11 L30 L21 COORD CL); node_features computes
+        COORD for non-POS nodes only, so it is computed here for a leftmost POS node. The word
+        context is (POS L10 L01 L20 CCP CC) with L20 and CCP only for a leftmost child (SPEC §b.2).
+        Appends the events to ``gen_log`` when it is a list.
+        """
+        cdef int64_t ctx[10]
+        cdef int64_t wctx[6]
+        cdef int j, a, b
+        cdef int64_t wid = 0
+        cdef double lp = 0.0, lw = 0.0
+        for j in range(10):
+            ctx[j] = self.atoms[j]
+        if pos_node and l1 < 0 and p >= 0:
+            a = self.recs[p].left
+            while a >= 0 and self.is_punct[self.recs[a].cat]:
+                a = self.recs[a].left
+            if a >= 0 and self.recs[a].cat == self.cc_cat:
+                b = self.recs[a].left
+                while b >= 0 and self.is_punct[self.recs[b].cat]:
+                    b = self.recs[b].left
+                if b >= 0 and self.recs[b].cat == ctx[0]:
+                    ctx[8] = self.recs[b].first_cat
+        if self.gen is not None:
+            lp = gen_logprob(&self.gen.tables, 0, cat, ctx, 10)
+        if pos_node:
+            wctx[0] = cat
+            wctx[1] = self.atoms[0]
+            wctx[2] = self.atoms[1]
+            wctx[3] = self.atoms[4] if l1 < 0 else 0
+            wctx[4] = self.atoms[11] if l1 < 0 else 0
+            wctx[5] = self.atoms[10]
+            if self.gen_wid != NULL and self.gen_i < self.gen_n_words:
+                wid = self.gen_wid[self.gen_i * self.n_cats + cat]
+            if self.gen is not None:
+                lw = gen_logprob(&self.gen.tables, 1, wid, wctx, 6)
+        if self.gen_log is not None:
+            self.gen_log.append((0, cat, -1, tuple([ctx[j] for j in range(10)]), lp))
+            if pos_node:
+                self.gen_log.append((1, wid, self.gen_i, tuple([wctx[j] for j in range(6)]), lw))
+        return self.gen_weight * (lp + lw)
+
+    def set_generative(self, GenerativeKernel kernel, double weight, const int64_t[::1] word_ids):
+        """Score every built node with ``weight`` * its generative log-probability (None: no term).
+
+        ``word_ids`` (length n_words * n_cats) gives the word-model outcome of word i under POS
+        category p at ``i * n_cats + p``; it must be set for the sentence about to be decoded.
+        """
+        if word_ids.shape[0] % self.n_cats != 0:
+            raise ValueError("word_ids length must be a multiple of n_cats")
+        self.gen = kernel
+        self.gen_weight = weight
+        self.gen_wid_ref = np.asarray(word_ids)
+        self.gen_n_words = word_ids.shape[0] // self.n_cats
+        self.gen_wid = &word_ids[0] if word_ids.shape[0] > 0 else NULL
+
+    def gen_events(self, const int64_t[::1] words, const int32_t[::1] next_pos,
+                   const int32_t[::1] sites, const int32_t[::1] chains, bint complete):
+        """The generative events of a derivation, in build order (same replay as :meth:`features`).
+
+        Returns a list of (model, outcome, word index, context tuple, ln P): model 0 = node model
+        (outcome = category id, word index -1), model 1 = word model (outcome from the word ids of
+        :meth:`set_generative`, 0 if none are set; context[0] = the POS). ln P is 0.0 without a
+        kernel. With ``complete`` the end-of-sentence closures are included.
+        """
+        self.gen_log = []
+        try:
+            self.features(words, next_pos, 0, 0, sites, chains, complete)
+            return self.gen_log
+        finally:
+            self.gen_log = None
 
     # -- building ---------------------------------------------------------------------------------
     cdef int close_top(self, int cur, int i, int lkp, double* score, list out) except -2:
@@ -428,6 +520,7 @@ cdef class BeamParser:
         cdef int npos = self.next_pos[i]
         cdef int k, cat, r, prev, nx = -1, depth
         cdef bint first_word = (x < 0)
+        self.gen_i = i
         # chain top
         cat = self.chain_cats[start]
         score[0] += self.node_features(cat, x, 0, lk, pos, npos)
@@ -608,6 +701,8 @@ cdef class BeamParser:
         cdef int gold_flag
         cdef list beam = []
         cdef list members
+        cdef list prefix = []
+        cdef double lse
         cdef Cand* cd
         if n == 0:
             raise ValueError("empty sentence")
@@ -659,7 +754,8 @@ cdef class BeamParser:
                         g0 = g1
             self.n_candidates += self.n_cands
             if self.n_cands == 0:
-                return {"status": "failed", "word": i, "beam": self._members(beam, nbest), "gold_in_beam": False}
+                return {"status": "failed", "word": i, "beam": self._members(beam, nbest), "gold_in_beam": False,
+                        "prefix": prefix}
             # FILTER
             qsort(self.cands, self.n_cands, sizeof(Cand), cmp_cand)
             best = self.cands[0].score
@@ -669,6 +765,10 @@ cdef class BeamParser:
                     break
                 kept += 1
             self.n_beam += kept
+            lse = 0.0
+            for k in range(kept):
+                lse += exp(self.cands[k].score - best)
+            prefix.append(best + log(lse) if best > -INFINITY else best)
             # rebuild survivors permanently
             beam = []
             gold_flag = 0
@@ -693,7 +793,8 @@ cdef class BeamParser:
                 self.h_rec[nh] = cur
                 beam.append(nh)
             if early and has_gold and not gold_flag:
-                return {"status": "early", "word": i, "beam": self._members(beam, 0), "gold_in_beam": False}
+                return {"status": "early", "word": i, "beam": self._members(beam, 0), "gold_in_beam": False,
+                        "prefix": prefix}
         # end of sentence: close everything
         self.n_cands = 0
         for b in range(len(beam)):
@@ -709,7 +810,8 @@ cdef class BeamParser:
             if cur < 0:
                 self.add_cand(s, hb, 0, 0, self.h_gold[hb])
         if self.n_cands == 0:
-            return {"status": "failed", "word": n, "beam": self._members(beam, nbest), "gold_in_beam": False}
+            return {"status": "failed", "word": n, "beam": self._members(beam, nbest), "gold_in_beam": False,
+                    "prefix": prefix}
         qsort(self.cands, self.n_cands, sizeof(Cand), cmp_cand)
         members = []
         gold_flag = 0
@@ -718,7 +820,8 @@ cdef class BeamParser:
             if nbest <= 0 or k < nbest:
                 sites, chains = self._steps(self.cands[k].hyp)
                 members.append((self.cands[k].score, bool(self.cands[k].gold), sites, chains))
-        return {"status": "complete", "word": n, "beam": members, "gold_in_beam": bool(gold_flag)}
+        return {"status": "complete", "word": n, "beam": members, "gold_in_beam": bool(gold_flag),
+                "prefix": prefix}
 
     cdef list _members(self, list beam, int nbest):
         cdef list out = []
