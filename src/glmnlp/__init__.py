@@ -2,27 +2,75 @@
 
 A perceptron POS tagger (Collins 2002) and an incremental beam-search constituency parser
 (Collins & Roark 2004) on one global-linear-model core, with treebank I/O and EVALB scoring.
+
+Raw text to trees with the bundled default model::
+
+    >>> import glmnlp
+    >>> nlp = glmnlp.load()                       # doctest: +SKIP
+    >>> doc = nlp("The old man saw the dog.")      # doctest: +SKIP
+    >>> print(doc.sentences[0].tree)               # doctest: +SKIP
+
+The names below are the public API (``__all__``); ``docs/api.md`` documents them with examples
+that run as tests.
 """
 
 from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from .document import Document, Sentence, Token, tree_from_nltk, tree_to_nltk
 from .errors import ConfigError, FormatError, GlmnlpError, InputError, ModelFileError, TreeSyntaxError
-from .trees import Tree, parse_tree, read_tree_file, read_trees, to_bracket, to_pretty
+from .evalb import score_files, score_trees
+from .parser import Parser
+from .pipeline import Pipeline, load
+from .render import (
+    render_brackets,
+    render_conllu,
+    render_html,
+    render_json,
+    render_pretty,
+    render_svg,
+    render_word_tag,
+)
+from .tagger import Tagger
+from .tokenize import split_sentences, tokenize, tokenize_text, tokenize_text_spans
+from .trees import Tree, parse_tree, read_tree_file, read_trees, to_bracket, to_pretty, write_trees
 
 __all__ = [
     "ConfigError",
+    "Document",
     "FormatError",
     "GlmnlpError",
     "InputError",
     "ModelFileError",
+    "Parser",
+    "Pipeline",
+    "Sentence",
+    "Tagger",
+    "Token",
     "Tree",
     "TreeSyntaxError",
     "__version__",
+    "load",
     "parse_tree",
     "read_tree_file",
     "read_trees",
+    "render_brackets",
+    "render_conllu",
+    "render_html",
+    "render_json",
+    "render_pretty",
+    "render_svg",
+    "render_word_tag",
+    "score_files",
+    "score_trees",
+    "split_sentences",
     "to_bracket",
     "to_pretty",
+    "tokenize",
+    "tokenize_text",
+    "tokenize_text_spans",
+    "tree_from_nltk",
+    "tree_to_nltk",
+    "write_trees",
 ]

@@ -254,30 +254,40 @@ def _with_tag(tok: Token, tag: str | None) -> Token:
     return Token(tok.text, tag, tok.start, tok.end)
 
 
-def default_model_path() -> Path:
-    """Where the bundled default model lives inside the installed package."""
-    return Path(__file__).parent / "data" / "model"
-
-
-def load(path: str | Path | None = None, *, parser: bool = True) -> Pipeline:
+def load(
+    path: str | Path | None = None,
+    *,
+    parser: bool = True,
+    lines: bool = False,
+    multitag_margin: float | None = None,
+) -> Pipeline:
     """Load a pipeline from a model directory holding ``tagger/`` and ``parser/`` sub-models.
 
     Parameters
     ----------
     path:
-        The model directory; ``None`` loads the default model bundled with the package.
+        The model directory; ``None`` loads the default model bundled with the package
+        (:func:`glmnlp.default_model.default_model_path`).
     parser:
         If false, load only the tagger (a tagging pipeline; ``parser/`` need not exist).
+    lines, multitag_margin:
+        Passed to :class:`Pipeline`.
 
     Raises
     ------
     ModelFileError
         The directory or a sub-model is missing (or a sub-model fails to load).
     """
+    from .default_model import default_model_path
+
     root = default_model_path() if path is None else Path(path)
     if not root.is_dir():
-        what = "the bundled default model" if path is None else "model directory"
-        raise ModelFileError(f"{root}: {what} not found")
+        if path is None:
+            raise ModelFileError(
+                f"{root}: the bundled default model is missing (reinstall glmnlp, or train one with "
+                "'glmnlp train-default --out DIR' and pass DIR)"
+            )
+        raise ModelFileError(f"{root}: model directory not found")
     parts = ["tagger", "parser"] if parser else ["tagger"]
     for part in parts:
         if not (root / part).is_dir():
@@ -291,4 +301,4 @@ def load(path: str | Path | None = None, *, parser: bool = True) -> Pipeline:
         from .parser import Parser
 
         parser_model = Parser.load(root / "parser")
-    return Pipeline(tagger_model, parser_model)
+    return Pipeline(tagger_model, parser_model, lines=lines, multitag_margin=multitag_margin)

@@ -35,6 +35,7 @@ from __future__ import annotations
 import html
 import json
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
@@ -90,10 +91,13 @@ def _tagged(sent: Sentence, index: int) -> TaggedSentence:
     return TaggedSentence(tuple(sent.words), tuple(tags))  # type: ignore[arg-type]
 
 
-def render_conllu(doc: Document) -> str:
-    """CoNLL-U: ID, FORM and XPOS filled (``_`` when untagged), every other column ``_``."""
+def render_conllu(doc: Document, first_id: int = 1) -> str:
+    """CoNLL-U: ID, FORM and XPOS filled (``_`` when untagged), every other column ``_``.
+
+    Sentences get ``# sent_id`` numbers from ``first_id`` on (for numbering across documents).
+    """
     out: list[str] = []
-    for index, sent in enumerate(doc.sentences, 1):
+    for index, sent in enumerate(doc.sentences, first_id):
         out.append(f"# sent_id = {index}\n")
         text = _sentence_text(doc, sent)
         if text is not None:
@@ -298,8 +302,12 @@ def render_svg(tree: Tree, *, title: str | None = None) -> str:
     ) + "\n"
 
 
-def render_html(doc: Document, *, title: str = "glmnlp parses") -> str:
-    """A standalone HTML page: each sentence's text and its drawn tree (or its tags if unparsed)."""
+def render_html(doc: Document | Iterable[Document], *, title: str = "glmnlp parses") -> str:
+    """A standalone HTML page: each sentence's text and its drawn tree (or its tags if unparsed).
+
+    ``doc`` is one document or several (their sentences are numbered on, in order).
+    """
+    docs = [doc] if isinstance(doc, Document) else list(doc)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -313,8 +321,9 @@ def render_html(doc: Document, *, title: str = "glmnlp parses") -> str:
         "<body>",
         f"<h1>{html.escape(title)}</h1>",
     ]
-    for index, sent in enumerate(doc.sentences, 1):
-        text = _sentence_text(doc, sent) or " ".join(sent.words)
+    pairs = [(d, sent) for d in docs for sent in d.sentences]
+    for index, (d, sent) in enumerate(pairs, 1):
+        text = _sentence_text(d, sent) or " ".join(sent.words)
         parts.append(f'<figure id="s{index}">')
         parts.append(f"<figcaption><strong>{index}.</strong> {html.escape(text)}</figcaption>")
         if sent.tree is not None:

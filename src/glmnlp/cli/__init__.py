@@ -25,6 +25,7 @@ COMMAND_MODULES: dict[str, str] = {
     "glmnlp.cli.tag_cmd": "tag",
     "glmnlp.cli.parser_cmd": "parser_group",
     "glmnlp.cli.parse_cmd": "parse",
+    "glmnlp.cli.default_cmd": "train_default_cmd",
 }
 
 

@@ -1,5 +1,299 @@
-"""Registration shim: exposes the top-level ``glmnlp parse`` command defined in :mod:`glmnlp.cli.parser_cmd`."""
+"""``glmnlp parse``: raw text (or tokens, or tagged tokens) in, trees out, with the bundled model by default.
 
-from .parser_cmd import parse
+A thin wrapper over :class:`glmnlp.pipeline.Pipeline` and :mod:`glmnlp.render`:
 
-__all__ = ["parse"]
+* **Input** comes from the TEXT arguments (each argument is one document), from ``--input FILE``
+  or from stdin. Raw text is read as paragraphs (a blank line ends one; ``--lines``: one sentence
+  per line); ``--tokenized`` reads one sentence of whitespace-separated PTB tokens per line;
+  ``--tagged`` one sentence of ``word/TAG`` tokens per line (the last ``/`` separates the tag).
+* **Streaming**: input is read line by line and each paragraph or line is parsed and written as
+  soon as its batch (``--batch-size`` documents) is complete, so ``glmnlp parse < big.txt`` starts
+  printing at once and holds only one batch in memory (``--format html`` is the exception: one
+  page is written at the end).
+* **Output** (``--format``): ``brackets`` (one tree per line, the EVALB input), ``pretty``,
+  ``json`` (one document per line), ``conllu`` (tags only), ``svg`` (one file per sentence into
+  ``--out-dir``; their paths are printed), ``html`` (one page on stdout). ``--nbest K`` prints
+  ``score<TAB>tree`` lines and a blank line after each sentence (``brackets``), or adds an
+  ``nbest`` list to each sentence (``json``).
+* **Errors** are ``file:line: reason`` (exit status 1): undecodable or binary input, empty input,
+  a malformed ``word/TAG`` token, a missing or broken model.
+* ``--model DIR`` is a model directory with ``tagger/`` and ``parser/`` (default: the bundled
+  model, :mod:`glmnlp.default_model`), or a single parser model; ``--tagger DIR`` supplies or
+  replaces the tagger.
+
+Choice [R]: the TEXT arguments are parsed as documents of raw text even with ``--lines``
+(one argument = one document); ``--tokenized``/``--tagged`` arguments are one sentence each.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import click
+
+from ..errors import ConfigError, InputError
+
+__all__ = ["parse", "read_units", "Unit"]
+
+_CTX = {"help_option_names": ["-h", "--help"]}
+FORMATS = ("brackets", "pretty", "json", "conllu", "svg", "html")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One document to analyse: its pipeline input and where it starts (for messages)."""
+
+    doc: Any  # str (raw text) or a one-sentence list of tokens / (word, tag) pairs
+    source: str
+    line: int
+
+
+def _decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
+    """(line number, text) of a byte stream, refusing binary or non-UTF-8 data with file:line."""
+    for number, raw in enumerate(handle, start=1):
+        if b"\x00" in raw:
+            raise InputError("binary data (NUL byte); expected UTF-8 text", source=source, line=number)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                f"not valid UTF-8 text (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
+                source=source, line=number,
+            ) from None
+        if number == 1 and text.startswith("\ufeff"):
+            text = text[1:]
+        yield number, text.rstrip("\r\n")
+
+
+def _tagged_sentence(line: str, source: str, number: int) -> list[tuple[str, str]]:
+    pairs = []
+    for k, token in enumerate(line.split(), start=1):
+        word, slash, tag = token.rpartition("/")
+        if not slash or not word or not tag:
+            raise InputError(f"token {k} {token!r} is not word/TAG", source=source, line=number)
+        pairs.append((word, tag))
+    return pairs
+
+
+def read_units(
+    lines: Iterable[tuple[int, str]], source: str, mode: str, *, lines_mode: bool = False
+) -> Iterator[Unit]:
+    """Group numbered input lines into documents: paragraphs of raw text, or one sentence per line.
+
+    ``mode`` is ``"text"``, ``"tokens"`` or ``"tagged"``. Raises :class:`InputError` for input
+    without any non-blank line and for malformed ``word/TAG`` tokens.
+    """
+    seen = False
+    paragraph: list[str] = []
+    first = 0
+    for number, line in lines:
+        blank = not line.strip()
+        if mode == "text" and not lines_mode:
+            if blank:
+                if paragraph:
+                    yield Unit("\n".join(paragraph), source, first)
+                    paragraph = []
+                continue
+            if not paragraph:
+                first = number
+            paragraph.append(line)
+            seen = True
+            continue
+        if blank:
+            continue
+        seen = True
+        if mode == "text":
+            yield Unit(line, source, number)
+        elif mode == "tokens":
+            yield Unit([line.split()], source, number)
+        else:
+            yield Unit([_tagged_sentence(line, source, number)], source, number)
+    if paragraph:
+        yield Unit("\n".join(paragraph), source, first)
+    if not seen:
+        raise InputError("empty input: nothing to parse", source=source)
+
+
+def _argument_units(texts: tuple[str, ...], mode: str) -> Iterator[Unit]:
+    for k, text in enumerate(texts, start=1):
+        source = f"<argument {k}>"
+        if not text.strip():
+            raise InputError("empty input: nothing to parse", source=source)
+        if mode == "text":
+            yield Unit(text, source, 1)
+        elif mode == "tokens":
+            yield Unit([text.split()], source, 1)
+        else:
+            yield Unit([_tagged_sentence(text, source, 1)], source, 1)
+
+
+def _load_pipeline(model: str | None, tagger_dir: str | None, lines: bool, multitag: float | None) -> Any:
+    """The pipeline for ``--model`` (a pipeline directory or a single parser model) and ``--tagger``."""
+    from ..errors import ModelFileError
+    from ..pipeline import Pipeline, load
+
+    tagger = None
+    if tagger_dir is not None:
+        from ..tagger import Tagger
+
+        tagger = Tagger.load(tagger_dir)
+    if model is not None and (Path(model) / "metadata.json").is_file():
+        from ..model_io import read_metadata
+        from ..parser import MODEL_KIND, Parser
+
+        kind = read_metadata(model)["kind"]
+        if kind != MODEL_KIND:
+            raise ModelFileError(f"{model}: a {kind!r} model; glmnlp parse needs a parser or a pipeline directory")
+        return Pipeline(tagger, Parser.load(model), lines=lines, multitag_margin=multitag)
+    pipeline = load(model)
+    return Pipeline(tagger or pipeline.tagger, pipeline.parser, lines=lines, multitag_margin=multitag)
+
+
+def _nbest_dicts(pipeline: Any, doc: Any, k: int) -> list[list[tuple[float, Any]]]:
+    out = []
+    for sent in doc.sentences:
+        words = sent.words
+        tags: Any = sent.tags
+        if pipeline.multitag_margin is not None and pipeline.tagger is not None:
+            tags = pipeline.tagger.multitag(words, pipeline.multitag_margin)
+        out.append(pipeline.parser.parse_nbest(words, tags, k))
+    return out
+
+
+@click.command("parse", context_settings=_CTX)
+@click.argument("texts", metavar="[TEXT]...", nargs=-1)
+@click.option("-i", "--input", "input_path", default=None, metavar="FILE",
+              help="Read the input from FILE ('-' = stdin). Default: the TEXT arguments, else stdin.")
+@click.option("--tokenized", "mode", flag_value="tokens",
+              help="Input is one sentence per line of whitespace-separated PTB tokens.")
+@click.option("--tagged", "mode", flag_value="tagged",
+              help="Input is one sentence per line of word/TAG tokens (the tagger is skipped).")
+@click.option("--lines", is_flag=True, help="Raw text: every line is one sentence (default: paragraphs).")
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="brackets", show_default=True,
+              help="Output format.")
+@click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="--format svg: folder for the drawings (sentence-0001.svg, ...).")
+@click.option("-m", "--model", "model_dir", default=None, metavar="DIR",
+              help="Model directory (tagger/ + parser/) or a parser model. Default: the bundled model.")
+@click.option("--tagger", "tagger_dir", default=None, metavar="DIR", help="Use this tagger model instead.")
+@click.option("--nbest", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Print the K best trees with their scores (brackets or json).")
+@click.option("--multitag", type=click.FloatRange(min=0), default=None, metavar="MARGIN",
+              help="Give the parser every tag within MARGIN of the tagger's best (multi-tag input).")
+@click.option("--batch-size", type=click.IntRange(min=1), default=32, show_default=True,
+              help="Documents analysed together before their output is written.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
+def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, lines: bool, fmt: str,
+          out_dir: Path | None, model_dir: str | None, tagger_dir: str | None, nbest: int,
+          multitag: float | None, batch_size: int, quiet: bool) -> None:
+    """Parse text into Penn Treebank trees (sentence splitting, tokenising, tagging, parsing).
+
+    TEXT arguments are parsed one document each; without them the input is read from --input FILE
+    or stdin. Trees go to stdout, progress and messages to stderr.
+
+    \b
+    Examples:
+      glmnlp parse "The old man saw the dog with a telescope."
+      glmnlp parse --format pretty "Time flies like an arrow."
+      glmnlp parse --input story.txt --format json > story.jsonl
+      echo "the/DT dog/NN barked/VBD ./." | glmnlp parse --tagged
+      glmnlp parse --tokenized --nbest 3 < tokens.txt
+      glmnlp parse --format svg --out-dir trees/ "Colorless green ideas sleep furiously."
+      glmnlp parse --format html -i story.txt > story.html
+      glmnlp parse --model my_model/ --lines < one_sentence_per_line.txt
+    """
+    from ..render import render_brackets, render_conllu, render_html, render_json, render_pretty, render_svg
+    from ..training import progress
+    from ..trees import to_bracket
+
+    mode = mode or "text"
+    if texts and input_path is not None:
+        raise ConfigError("give TEXT arguments or --input FILE, not both")
+    if fmt == "svg" and out_dir is None:
+        raise ConfigError("--format svg needs --out-dir DIR (one file per sentence)")
+    if out_dir is not None and fmt != "svg":
+        raise ConfigError("--out-dir is only used with --format svg")
+    if nbest > 1 and fmt not in ("brackets", "json"):
+        raise ConfigError("--nbest K > 1 needs --format brackets or json")
+    if lines and mode != "text":
+        raise ConfigError("--lines applies to raw text; --tokenized and --tagged input is always one sentence per line")
+
+    pipeline = _load_pipeline(model_dir, tagger_dir, lines, multitag)
+    if pipeline.tagger is None and mode != "tagged":
+        raise ConfigError("this model has no tagger: give --tagged input or --tagger DIR")
+    if nbest > 1:  # tag with the pipeline, then ask the parser for its k best
+        from ..pipeline import Pipeline
+
+        stage = Pipeline(pipeline.tagger, None, lines=lines)
+    else:
+        stage = pipeline
+
+    handle: IO[bytes] | None = None
+    if texts:
+        units: Iterator[Unit] = _argument_units(texts, mode)
+    else:
+        if input_path is None or input_path == "-":
+            source, handle = "<stdin>", sys.stdin.buffer
+        else:
+            source = input_path
+            try:
+                handle = open(input_path, "rb")  # noqa: SIM115 (closed below)
+            except OSError as exc:
+                raise InputError(f"cannot open: {exc.strerror}", source=input_path) from None
+        units = read_units(_decoded_lines(handle, source), source, mode, lines_mode=lines)
+
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    docs_for_html = []
+    n_sent = 0
+    show = not quiet and not texts
+    try:
+        docs = stage.pipe((u.doc for u in units), batch_size=batch_size)
+        for doc in progress(docs, desc="documents", enabled=show):
+            if nbest > 1:
+                ranked = _nbest_dicts(pipeline, doc, nbest)
+                if fmt == "brackets":
+                    for trees in ranked:
+                        click.echo("".join(f"{score:.4f}\t{to_bracket(tree)}\n" for score, tree in trees))
+                else:
+                    data = doc.to_dict()
+                    for sent, trees in zip(data["sentences"], ranked):
+                        sent["tree"], sent["score"] = to_bracket(trees[0][1]), trees[0][0]
+                        sent["nbest"] = [{"score": s, "tree": to_bracket(t)} for s, t in trees]
+                    import json
+
+                    click.echo(json.dumps(data, ensure_ascii=False, allow_nan=True))
+            elif fmt == "brackets":
+                click.echo(render_brackets(doc), nl=False)
+            elif fmt == "pretty":
+                click.echo(render_pretty(doc))
+            elif fmt == "json":
+                click.echo(render_json(doc), nl=False)
+            elif fmt == "conllu":
+                click.echo(render_conllu(doc, first_id=n_sent + 1), nl=False)
+            elif fmt == "svg":
+                assert out_dir is not None
+                from ..fileio import atomic_write_text
+
+                for k, sent in enumerate(doc.sentences, start=n_sent + 1):
+                    target = out_dir / f"sentence-{k:04d}.svg"
+                    atomic_write_text(target, render_svg(sent.tree))
+                    click.echo(str(target))
+            else:
+                docs_for_html.append(doc)
+            n_sent += len(doc.sentences)
+    finally:
+        if handle is not None and handle is not sys.stdin.buffer:
+            handle.close()
+    if fmt == "html":
+        click.echo(render_html(docs_for_html), nl=False)
+    stats = getattr(pipeline.parser, "stats", None)
+    if not quiet and not texts and stats is not None:
+        click.echo(
+            f"parsed {n_sent} sentences; retried with a wider beam: {stats['retried']}; "
+            f"default structure: {stats['fallback']}", err=True,
+        )
