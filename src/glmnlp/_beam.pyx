@@ -124,6 +124,8 @@ cdef class BeamParser:
     cdef uint8_t[::1] is_punct
     cdef int32_t[::1] first_letter
     cdef int cc_cat
+    cdef int32_t[::1] slash_base  # FSLC slash category X/Y -> id of Y (-1 otherwise); see set_slash_base
+    cdef bint has_slash
     cdef int32_t[::1] chain_cats
     cdef int32_t[::1] chain_off
     cdef uint64_t mask
@@ -196,6 +198,13 @@ cdef class BeamParser:
             raise MemoryError()
         self.n_candidates = 0
         self.n_beam = 0
+
+    def set_slash_base(self, int32_t[::1] slash_base):
+        """Per category: for an FSLC slash category X/Y the id of Y, else -1 (enables COORD across X/Y)."""
+        if slash_base.shape[0] != self.n_cats:
+            raise ValueError("slash_base needs one entry per category")
+        self.slash_base = slash_base
+        self.has_slash = True
 
     def __dealloc__(self):
         free(self.recs)
@@ -368,6 +377,11 @@ cdef class BeamParser:
                         b = self.recs[b].left
                     if b >= 0 and self.recs[b].cat == L10:
                         coord = self.recs[b].first_cat
+                    elif (b < 0 and self.has_slash and gp >= 0 and self.slash_base[self.recs[gp].cat] == L10
+                          and self.recs[gp].parent >= 0):
+                        # FSLC form (X <Y's children> (X/Y CC P ...)): the earlier conjunct Y is the
+                        # X node's prefix, so its first child is X's first child
+                        coord = self.recs[self.recs[gp].parent].first_cat
             base = mix(<uint64_t>G_NT, <uint64_t>cat)
             h = base
             self.emit(h, 0)

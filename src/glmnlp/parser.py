@@ -239,10 +239,13 @@ class Parser:
         flat = np.array([c for chain in self._chains for c in chain], dtype=np.int32)
         off = np.zeros(len(self._chains) + 1, dtype=np.int32)
         off[1:] = np.cumsum([len(c) for c in self._chains])
-        return BeamParser(
+        beam = BeamParser(
             n, triples, is_pos, is_punct, first_letter, -1 if self._cc is None else self._cc, flat, off,
             self.config.n_bits,
         )
+        slash_base = [-1 if sl is None else (self.grammar.lookup(sl) or -1) for _lab, sl in self.grammar.categories]
+        beam.set_slash_base(np.array(slash_base, dtype=np.int32))
+        return beam
 
     def chain_pos(self, chain_id: int) -> int:
         """The POS category at the bottom of a chain."""
@@ -583,8 +586,8 @@ def _cache_step(perc: AveragedPerceptron, entry: _CacheEntry, t2: int) -> int:
         s = float(np.dot(w[ids], signs))
         if best_k < 0 or s > best_s:
             best_k, best_s = k, s
-    # z != g: the best candidate is not gold. Gold itself (difference 0) wins when every candidate is below it.
-    if best_s < 0.0:
+    # z != g: update only when a stored candidate strictly outscores gold (difference 0); ties go to gold.
+    if best_s <= 0.0:
         return 0
     perc.update(entry.ids[best_k], -entry.signs[best_k].astype(np.float64))
     entry.count += 1
