@@ -20,6 +20,11 @@ What it implements (paper §3-§4; SPEC §0, §a, §b, §d):
   structure ``(TOP (S (T1 w1) ... (Tn wn)))`` (flat S over the first candidate tags). Such sentences
   are counted in :attr:`Parser.stats`.
 
+* **Generative term** (optional, :mod:`glmnlp.combined`): ``Parser.generative`` (a
+  ``GenerativeTerm``) adds its fixed weight times the generative log-probability of every built node
+  to the scores; it is saved as the ``generative`` sub-model of the model directory.
+  :meth:`Parser.surprisal` gives per-word surprisal (bits) from it.
+
 Choices [R] (documented deviations or reconstructions):
 
 * Look-ahead (SPEC §b.2): nodes built while word i is absorbed (its chain and the closures before
@@ -57,7 +62,7 @@ from ._beam import BeamParser
 from .derivation import Step, derive, replay
 from .errors import InputError, ModelFileError
 from .grammar import END, TOP, Grammar
-from .model_io import load_model, save_model
+from .model_io import ModelParts, load_model, load_submodel, read_metadata, save_model
 from .perceptron import AveragedPerceptron
 from .transform import FslcConfig, fslc_detransform, fslc_transform
 from .trees import Tree
@@ -297,6 +302,7 @@ class Parser:
             raise InputError("every word needs at least one candidate tag")
         self.stats["sentences"] += 1
         atoms, next_pos, isq, off, cand = self._inputs(words, tag_lists)
+        self._configure_generative(words, tag_lists)
         none = np.zeros(0, dtype=np.int32)
         attempts = [(self.config.gamma, self.config.beam_cap), (self.config.gamma * 10, 0)]
         for attempt, (gamma, cap) in enumerate(attempts):
@@ -315,6 +321,31 @@ class Parser:
     def parse(self, words: Sequence[str], tags: Sequence[str | Sequence[str]]) -> Tree:
         """The best tree for a tagged sentence."""
         return self.parse_nbest(words, tags, 1)[0][1]
+
+    # -- generative term (glmnlp.combined) --------------------------------------------------------
+    generative: Any = None
+
+    def _configure_generative(self, words: Sequence[str], tag_lists: Sequence[Sequence[str]]) -> None:
+        term = self.generative
+        if term is not None:
+            self._beam.set_generative(term.model.kernel, term.weight, term.word_ids(words, tag_lists, self.grammar))
+
+    def _configure_generative_off(self) -> None:
+        self._beam.set_generative(None, 0.0, np.zeros(0, dtype=np.int64))
+
+    def surprisal(self, words: Sequence[str], tags: Sequence[str | Sequence[str]]) -> list[float]:
+        """Per-word surprisal in bits, -log2 P(w_i | w_0..w_{i-1}), from the generative model's beam.
+
+        Needs a model with a generative term (generative or combined). The prefix probability after
+        word i is the sum of the generative probabilities of the beam members (glmnlp.combined).
+        """
+        from .combined import prefix_logprobs, surprisal_bits
+
+        if not words:
+            raise InputError("cannot compute surprisal for an empty sentence")
+        if len(words) != len(tags):
+            raise InputError(f"{len(words)} words but {len(tags)} tag entries")
+        return surprisal_bits(prefix_logprobs(self, words, tags))
 
     def _tree(self, words: Sequence[str], sites: np.ndarray, chains: np.ndarray) -> Tree:
         steps = [Step(int(s), self._chains[int(c)]) for s, c in zip(sites, chains)]
@@ -348,7 +379,12 @@ class Parser:
             "weight_storage": {"format": "sparse", "table_size": int(self.weights.shape[0]), "prune": prune,
                                "stored": int(index.shape[0])},
         }
-        save_model(path, kind=MODEL_KIND, metadata=metadata, arrays={"weight_index": index, "weight_value": values})
+        submodels = {}
+        if self.generative is not None:
+            gen_meta, gen_arrays = self.generative.to_parts()
+            submodels["generative"] = ModelParts(kind="glmnlp-generative-term", metadata=gen_meta, arrays=gen_arrays)
+        save_model(path, kind=MODEL_KIND, metadata=metadata, arrays={"weight_index": index, "weight_value": values},
+                   submodels=submodels)
 
     @classmethod
     def load(cls, path: str | Path) -> Parser:
@@ -366,6 +402,11 @@ class Parser:
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelFileError(f"{path}: not a valid parser model: {exc}") from None
         parser.history = list(metadata.get("history", []))
+        if "generative" in read_metadata(path).get("submodels", {}):
+            from .combined import GenerativeTerm
+
+            gen_meta, gen_arrays = load_submodel(path, "generative", kind="glmnlp-generative-term")
+            parser.generative = GenerativeTerm.from_parts(gen_meta, gen_arrays)
         return parser
 
     history: list[dict[str, Any]] = []
@@ -439,6 +480,7 @@ class EpochLog:
 class _CacheEntry:
     ids: list[np.ndarray] = field(default_factory=list)  # per candidate: signed ids of Phi(t) - Phi(g)
     signs: list[np.ndarray] = field(default_factory=list)
+    offsets: list[float] = field(default_factory=list)  # generative term of Phi(t) - Phi(g) (fixed weight)
     count: int = 0
 
 
@@ -478,12 +520,14 @@ def train_parser(
     dev_tags: Sequence[Sequence[Sequence[str]]] | None = None,
     on_epoch: Callable[[EpochLog], None] | None = None,
     show_progress: bool = True,
+    generative: Any = None,
 ) -> tuple[Parser, list[EpochLog]]:
     """Train a parser; returns the best-epoch (dev F1) parser and the per-epoch log.
 
     ``train_trees``/``dev_trees`` are cleaned TOP-rooted trees. ``train_tags`` (optional) replaces
     the POS tags of the training trees (e.g. jackknifed tagger tags, one list per word; the first
     tag replaces the preterminal label); ``dev_tags`` gives the parser's dev input tags.
+    ``generative`` (a glmnlp.combined.GenerativeTraining) adds the fixed-weight generative feature.
     """
     from .training import epoch_order, progress
 
@@ -505,6 +549,8 @@ def train_parser(
         parser.example(t, tt, None if train_tags is None else train_tags[i])
         for i, (t, tt) in enumerate(zip(train_trees, transformed))
     ]
+    if generative is not None:
+        generative.prepare(parser, examples)
     rng = np.random.default_rng(config.seed)
     cache: dict[int, _CacheEntry] = {}
     none = np.zeros(0, dtype=np.int32)
@@ -520,6 +566,8 @@ def train_parser(
         for idx in bar:
             ex = examples[idx]
             weights = perc.weights
+            if generative is not None:
+                generative.before_decode(parser, idx, ex)
             res = parser._beam.decode(
                 ex.atoms, ex.next_pos, ex.isq, parser._punct, ex.cand_off, ex.cand_chain, weights,
                 config.train_gamma, config.train_cap, ex.gold_site, ex.gold_chain, config.early_update, 0,
@@ -542,12 +590,17 @@ def train_parser(
             if config.cache:
                 entry = _CacheEntry()
                 weights = perc.weights
+                gold_gen = 0.0
+                if generative is not None:
+                    gold_gen = generative.score(parser, ex, ex.gold_site[:prefix], ex.gold_chain[:prefix], complete)
                 for member in beam[: config.cache_members]:
                     if member[1]:
                         continue
                     ids, signs = _diff(parser, ex, gold_ids, gold_off, member[2], member[3], complete)
                     entry.ids.append(ids.astype(np.int32))
                     entry.signs.append(signs)
+                    if generative is not None:
+                        entry.offsets.append(generative.score(parser, ex, member[2], member[3], complete) - gold_gen)
                 cache[idx] = entry
                 keys = list(cache)
                 for _ in range(config.cache_t1):
@@ -560,6 +613,7 @@ def train_parser(
         seconds = time.perf_counter() - started
         averaged = perc.averaged()
         trial = Parser(grammar, punct, averaged, config, extra_chains=parser._chains)
+        trial.generative = None if generative is None else generative.full
         result, _ = evaluate(trial, dev_trees, dev_tags)
         mean_beam = (parser._beam.n_beam - beam0) / max(1, words_seen)
         log = EpochLog(
@@ -572,6 +626,7 @@ def train_parser(
             best_f1, best_weights, best_epoch = result.fmeasure, averaged, epoch
     assert best_weights is not None
     final = Parser(grammar, punct, best_weights, config, extra_chains=parser._chains)
+    final.generative = None if generative is None else generative.full
     final.history = [asdict(log) for log in logs] + [{"best_epoch": best_epoch}]
     return final, logs
 
@@ -583,7 +638,7 @@ def _cache_step(perc: AveragedPerceptron, entry: _CacheEntry, t2: int) -> int:
     w = perc.weights
     best_k, best_s = -1, 0.0
     for k, (ids, signs) in enumerate(zip(entry.ids, entry.signs)):
-        s = float(np.dot(w[ids], signs))
+        s = float(np.dot(w[ids], signs)) + (entry.offsets[k] if entry.offsets else 0.0)
         if best_k < 0 or s > best_s:
             best_k, best_s = k, s
     # z != g: update only when a stored candidate strictly outscores gold (difference 0); ties go to gold.

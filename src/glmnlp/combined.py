@@ -1,0 +1,436 @@
+"""The generative model inside the incremental beam parser: generative parsing, the combined model, surprisal.
+
+What it implements (Collins & Roark 2004 §3 and Table 4; SPEC §b.2, §d.5, §f):
+
+* **Events from derivations.** Every node of a gold derivation (chain nodes top-down, END closures,
+  the closures after the last word) is a node-model event: outcome = its category id, context =
+  (L10, L01, L02, L03, L20, L11, L30, L21, COORD, CL). Every POS node is also a word-model event:
+  outcome = its glmnlp.lexicon word id, context = (POS, L10, L01, L20*, CCP*, CC), * only for a
+  leftmost child. The contexts come from :meth:`glmnlp._beam.BeamParser.gen_events`, which replays
+  the derivation through the same code that computes the perceptron features and the beam's
+  generative score, so training and scoring cannot disagree. The models are trained with
+  :func:`glmnlp.generative.train_generative` (Jelinek–Mercer, EM-fitted lambda buckets).
+* **Generative term in the beam** (:class:`GenerativeTerm`): each built node adds
+  ``weight * ln P(node | context)`` (+ ``ln P(word | ...)`` for a POS node) to the hypothesis score,
+  through the nogil kernel.
+* **Generative parsing** (:func:`train_generative_parser`): perceptron weights all zero and
+  weight 1, so hypotheses are ranked by their log-probability alone. Its FILTER margin gamma is in
+  log-probability units and is tuned on dev separately (stored in the parser config and in
+  :attr:`GenerativeTerm.gamma`, which surprisal uses).
+* **Combined model** (:func:`train_combined`): the generative log-probability is one extra
+  real-valued feature with a FIXED weight (paper: 10, chosen on held-out data); the perceptron
+  update ignores it (it enters only the scores that rank hypotheses, and the cache's stored
+  candidate-minus-gold score differences). Training-set scores come from k-fold jackknifing
+  (:class:`JackknifedTerms`): k generative models, each trained on (k-1)/k of the training sentences
+  with a lexicon built from those sentences only (so unknown-word classes are exercised), each
+  scoring only the sentences it did not see. Dev and test use the model trained on all the training
+  data. The fixed weight is chosen on dev from a few values (:func:`tune_weight`).
+* **Prefix probabilities and surprisal** (:func:`prefix_logprobs`, ``Parser.surprisal``): with the
+  generative term alone, the prefix log-probability after word i is the log-sum-exp of the
+  log-probabilities of the beam members after word i (a beam approximation of Roark 2001's prefix
+  probability; exact when the beam keeps every hypothesis); surprisal_i = -(prefix_i - prefix_{i-1})
+  in **bits**.
+
+Choices [R]:
+
+* CL and CC enter the generative contexts as the beam's word atoms (a hash of the raw word form),
+  not as lexicon ids; unseen heads simply back off. The word model's *outcome* is the lexicon id
+  (lowercasing, unknown-word classes, SPEC §f.3).
+* The root node TOP is an event too (context all NULL); it has the same probability in every
+  analysis, so it never changes a ranking, and it keeps "every built node is an event" exact.
+* The word-model outcome of word i depends on the POS it is conditioned on (lowercasing is per
+  POS); :meth:`GenerativeTerm.word_ids` computes it for every candidate tag of the word.
+* Surprisal when the beam loses every hypothesis (the grammar cannot continue the prefix) is
+  ``inf`` for the remaining words, after one retry with a 10x wider gamma and no cap.
+* Jackknife folds are the seeded partition of :func:`glmnlp.generative.jackknife_folds`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .errors import ModelFileError
+from .generative import (
+    NODE_MODEL,
+    WORD_MODEL,
+    EventSet,
+    GenerativeModel,
+    SmoothingConfig,
+    jackknife_folds,
+    roark_specs,
+    train_generative,
+)
+from .grammar import Grammar
+from .lexicon import Lexicon
+
+__all__ = [
+    "GenerativeTerm",
+    "JackknifedTerms",
+    "SentenceEvents",
+    "GenerativeTraining",
+    "build_event_set",
+    "sentence_events",
+    "train_term",
+    "train_jackknifed",
+    "prefix_logprobs",
+    "train_generative_parser",
+    "train_combined",
+    "tune_weight",
+]
+
+GEN_KIND = "glmnlp-generative-term"
+LN2 = math.log(2.0)
+
+
+# ----------------------------------------------------------------------------------------------
+# The term
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class GenerativeTerm:
+    """A trained generative model, its lexicon, its fixed weight and its own FILTER settings.
+
+    ``gamma``/``beam_cap``: the FILTER of generative-only decoding (log-probability units), used
+    by surprisal and by a generative-only parser.
+    """
+
+    model: GenerativeModel
+    lexicon: Lexicon
+    weight: float = 1.0
+    gamma: float = 12.0
+    beam_cap: int = 40
+
+    def word_ids(self, words: Sequence[str], tag_lists: Sequence[Sequence[str]], grammar: Grammar) -> np.ndarray:
+        """Word-model outcome of word i under POS category p at ``i * n_cats + p`` (int64)."""
+        n_cats = len(grammar.categories)
+        out = np.zeros((len(words), n_cats), dtype=np.int64)
+        for i, (word, tags) in enumerate(zip(words, tag_lists)):
+            initial = i == 0
+            out[i, :] = self.lexicon.word_id(word, tags[0], initial)
+            for tag in tags[1:]:
+                cat = grammar.lookup(tag)
+                if cat is not None:
+                    out[i, cat] = self.lexicon.word_id(word, tag, initial)
+        return out.reshape(-1)
+
+    def to_parts(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """(metadata, arrays) for a glmnlp.model_io sub-model."""
+        meta, arrays = self.model.to_arrays()
+        metadata = {
+            "generative": meta,
+            "lexicon": self.lexicon.to_json(),
+            "weight": self.weight,
+            "gamma": self.gamma,
+            "beam_cap": self.beam_cap,
+        }
+        return metadata, dict(arrays)
+
+    @classmethod
+    def from_parts(cls, metadata: dict[str, Any], arrays: dict[str, np.ndarray]) -> GenerativeTerm:
+        """Inverse of :meth:`to_parts`; raises ModelFileError on damaged data."""
+        try:
+            model = GenerativeModel.from_arrays(metadata["generative"], arrays)
+            lexicon = Lexicon.from_json(metadata["lexicon"])
+            term = cls(model, lexicon, float(metadata["weight"]), float(metadata["gamma"]), int(metadata["beam_cap"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelFileError(f"damaged generative term: {exc}") from None
+        if model.specs[WORD_MODEL].n_outcomes != lexicon.size:
+            raise ModelFileError("generative term: word model size does not match the lexicon")
+        return term
+
+
+# ----------------------------------------------------------------------------------------------
+# Events
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class SentenceEvents:
+    """The generative events of one gold derivation (word outcomes still as (word, POS) pairs)."""
+
+    node_outcomes: np.ndarray  # (k,) category ids
+    node_contexts: np.ndarray  # (k, 10)
+    word_index: np.ndarray  # (m,) position of each POS node's word
+    word_contexts: np.ndarray  # (m, 6); column 0 = the POS category
+    words: list[str]
+    tags: list[str]  # POS tag of each word event
+
+
+def sentence_events(parser: Any, ex: Any) -> SentenceEvents:
+    """Replay the gold derivation of a parser training example (glmnlp.parser._Example)."""
+    log = parser._beam.gen_events(
+        ex.atoms, ex.next_pos, np.ascontiguousarray(ex.gold_site, dtype=np.int32),
+        np.ascontiguousarray(ex.gold_chain, dtype=np.int32), True,
+    )
+    node = [(e[1], e[3]) for e in log if e[0] == NODE_MODEL]
+    word = [(e[2], e[3]) for e in log if e[0] == WORD_MODEL]
+    cats = parser.grammar.categories
+    return SentenceEvents(
+        np.array([o for o, _ in node], dtype=np.int64),
+        np.array([c for _, c in node], dtype=np.int64).reshape(len(node), 10),
+        np.array([i for i, _ in word], dtype=np.int64),
+        np.array([c for _, c in word], dtype=np.int64).reshape(len(word), 6),
+        list(ex.words),
+        [cats[c[0]][0] for _, c in word],
+    )
+
+
+def build_lexicon(events: Sequence[SentenceEvents], ids: Sequence[int]) -> Lexicon:
+    """A lexicon from the (word, POS) pairs of the given sentences only."""
+    return Lexicon.build(
+        [[(ev.words[i], t) for i, t in zip(ev.word_index.tolist(), ev.tags)] for ev in (events[s] for s in ids)]
+    )
+
+
+def build_event_set(events: Sequence[SentenceEvents], ids: Sequence[int], lexicon: Lexicon, n_cats: int) -> EventSet:
+    """The EventSet of the given sentences (sentence ids kept), rare words also counted as their class."""
+    out = EventSet(roark_specs(n_cats, lexicon.size))
+    n_out, n_ctx, n_sid = [], [], []
+    w_out, w_ctx, w_sid, w_depth = [], [], [], []
+    for sid in ids:
+        ev = events[sid]
+        n_out.append(ev.node_outcomes)
+        n_ctx.append(ev.node_contexts)
+        n_sid.append(np.full(len(ev.node_outcomes), sid, dtype=np.int64))
+        for k, (i, tag) in enumerate(zip(ev.word_index.tolist(), ev.tags)):
+            wid, cid = lexicon.training_ids(ev.words[i], tag, i == 0)
+            w_out.append(wid)
+            w_ctx.append(ev.word_contexts[k])
+            w_sid.append(sid)
+            w_depth.append(6)
+            if cid:
+                w_out.append(cid)
+                w_ctx.append(ev.word_contexts[k])
+                w_sid.append(sid)
+                w_depth.append(1)
+    if n_out:
+        out.extend(NODE_MODEL, np.concatenate(n_out), np.concatenate(n_ctx), np.concatenate(n_sid))
+    if w_out:
+        out.extend(WORD_MODEL, w_out, np.array(w_ctx, dtype=np.int64), w_sid, w_depth)
+    return out
+
+
+def train_term(
+    events: Sequence[SentenceEvents], ids: Sequence[int], n_cats: int, smoothing: SmoothingConfig,
+    weight: float = 1.0,
+) -> tuple[GenerativeTerm, frozenset[int]]:
+    """Train on the given sentences only; returns the term and the sentence ids it was trained on."""
+    lexicon = build_lexicon(events, ids)
+    event_set = build_event_set(events, ids, lexicon, n_cats)
+    trained_on = frozenset(np.unique(event_set.arrays()[2]).tolist())
+    return GenerativeTerm(train_generative(event_set, smoothing), lexicon, weight), trained_on
+
+
+@dataclass
+class JackknifedTerms:
+    """k generative terms; sentence s is scored only by the term of the fold that held it out.
+
+    ``trained_on[f]`` records the sentence ids whose events (and lexicon entries) trained term f;
+    :meth:`term_for` refuses to hand out a term that saw the sentence.
+    """
+
+    terms: list[GenerativeTerm]
+    trained_on: list[frozenset[int]]
+    fold_of: np.ndarray
+
+    def term_for(self, sentence: int) -> GenerativeTerm:
+        """The term that scores training sentence ``sentence`` (raises if that term saw it)."""
+        fold = int(self.fold_of[sentence])
+        if fold < 0 or sentence in self.trained_on[fold]:
+            raise RuntimeError(f"jackknife: sentence {sentence} would be scored by a model trained on it")
+        return self.terms[fold]
+
+
+def train_jackknifed(
+    events: Sequence[SentenceEvents], n_cats: int, smoothing: SmoothingConfig, *, k: int = 10, seed: int = 0,
+    weight: float = 1.0,
+) -> JackknifedTerms:
+    """k terms, term f trained (lexicon included) on every sentence outside fold f's held-out set."""
+    folds = jackknife_folds(len(events), k, seed)
+    fold_of = np.full(len(events), -1, dtype=np.int64)
+    terms, trained = [], []
+    for fold in folds:
+        fold_of[fold.heldout] = fold.index
+        term, on = train_term(events, fold.train.tolist(), n_cats, smoothing, weight)
+        terms.append(term)
+        trained.append(on)
+    return JackknifedTerms(terms, trained, fold_of)
+
+
+# ----------------------------------------------------------------------------------------------
+# Training hook used by glmnlp.parser.train_parser
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class GenerativeTraining:
+    """Hook for :func:`glmnlp.parser.train_parser`: trains the full and jackknifed generative models
+    on the training examples and sets the right one on the beam before each training decode."""
+
+    weight: float = 10.0
+    folds: int = 10
+    smoothing: SmoothingConfig = field(default_factory=SmoothingConfig)
+    seed: int = 0
+    full: GenerativeTerm | None = None
+    jackknife: JackknifedTerms | None = None
+    seconds: float = 0.0
+    _wids: dict[int, np.ndarray] = field(default_factory=dict)
+
+    def prepare(self, parser: Any, examples: Sequence[Any]) -> None:
+        """Extract the gold events and train the models (full data, and one per fold)."""
+        t0 = time.perf_counter()
+        events = [sentence_events(parser, ex) for ex in examples]
+        n_cats = len(parser.grammar.categories)
+        self.full, _ = train_term(events, list(range(len(events))), n_cats, self.smoothing, self.weight)
+        if self.folds:
+            self.jackknife = train_jackknifed(events, n_cats, self.smoothing, k=self.folds, seed=self.seed,
+                                              weight=self.weight)
+        self.seconds = time.perf_counter() - t0
+
+    def term_for(self, idx: int) -> GenerativeTerm:
+        assert self.full is not None
+        return self.full if self.jackknife is None else self.jackknife.term_for(idx)
+
+    def before_decode(self, parser: Any, idx: int, ex: Any) -> None:
+        """Set the generative term that may score training sentence ``idx`` on the parser's beam."""
+        term = self.term_for(idx)
+        wids = self._wids.get(idx)
+        if wids is None:
+            wids = self._wids[idx] = term.word_ids(ex.words, ex.tags, parser.grammar)
+        parser._beam.set_generative(term.model.kernel, self.weight, wids)
+
+    def score(self, parser: Any, ex: Any, sites: np.ndarray, chains: np.ndarray, complete: bool) -> float:
+        """weight * generative log-probability of a derivation (prefix) of the current sentence."""
+        log = parser._beam.gen_events(
+            ex.atoms, ex.next_pos, np.ascontiguousarray(sites, dtype=np.int32),
+            np.ascontiguousarray(chains, dtype=np.int32), complete,
+        )
+        return self.weight * float(sum(e[4] for e in log))
+
+
+# ----------------------------------------------------------------------------------------------
+# Prefix probabilities
+# ----------------------------------------------------------------------------------------------
+
+
+def prefix_logprobs(parser: Any, words: Sequence[str], tags: Sequence[str | Sequence[str]],
+                    *, gamma: float | None = None, cap: int | None = None) -> np.ndarray:
+    """ln P(w_0..w_i) per word, beam approximation, with the parser's generative term alone (weight 1).
+
+    ``gamma``/``cap`` default to the term's own FILTER settings. Words after a point where the
+    beam emptied (even after one retry with 10x gamma and no cap) get -inf.
+    """
+    term: GenerativeTerm | None = parser.generative
+    if term is None:
+        raise ValueError("this parser has no generative model: prefix probabilities need one")
+    tag_lists = [[t] if isinstance(t, str) else list(t) for t in tags]
+    atoms, next_pos, isq, off, cand = parser._inputs(words, tag_lists)
+    wids = term.word_ids(words, tag_lists, parser.grammar)
+    g = term.gamma if gamma is None else gamma
+    c = term.beam_cap if cap is None else cap
+    none = np.zeros(0, dtype=np.int32)
+    empty = np.zeros(0, dtype=np.float64)
+    best: list[float] = []
+    try:
+        for gg, cc in ((g, c), (g * 10, 0)):
+            parser._beam.set_generative(term.model.kernel, 1.0, wids)
+            res = parser._beam.decode(atoms, next_pos, isq, 0, off, cand, empty, gg, cc, none, none, False, 1)
+            best = list(res["prefix"])
+            if len(best) == len(words):
+                break
+    finally:
+        parser._configure_generative_off()
+    return np.array(best + [-math.inf] * (len(words) - len(best)), dtype=np.float64)
+
+
+def surprisal_bits(prefix: np.ndarray) -> list[float]:
+    """Per-word surprisal in bits from per-word prefix log-probabilities (nats)."""
+    previous = np.concatenate([[0.0], prefix[:-1]])
+    with np.errstate(invalid="ignore"):
+        out = -(prefix - previous) / LN2
+    return [math.inf if (math.isnan(v) or v == math.inf) else float(v) for v in out]
+
+
+# ----------------------------------------------------------------------------------------------
+# Training entry points
+# ----------------------------------------------------------------------------------------------
+
+
+def train_generative_parser(
+    train_trees: Sequence[Any], dev_trees: Sequence[Any], *, train_tags: Sequence[Sequence[Sequence[str]]] | None = None,
+    dev_tags: Sequence[Sequence[Sequence[str]]] | None = None, smoothing: SmoothingConfig = SmoothingConfig(),
+    gammas: Sequence[float] = (8.0, 12.0, 16.0), caps: Sequence[int] = (20, 40),
+    fslc_extra_pairs: tuple[tuple[str, str], ...] = (("SINV", "S"),),
+) -> Any:
+    """A generative-only parser: zero perceptron weights (a 2-entry table), generative weight 1.
+
+    gamma (log-probability units) and the cap are tuned on dev with glmnlp.parser.tune_beam.
+    """
+    from .grammar import tree_chains
+    from .parser import Parser, ParserConfig, punctuation_tags, retag, tune_beam
+    from .transform import fslc_transform
+
+    config = ParserConfig(n_bits=1, epochs=0, fslc_extra_pairs=fslc_extra_pairs)
+    if train_tags is not None:
+        train_trees = [retag(t, [tl[0] for tl in tags]) for t, tags in zip(train_trees, train_tags)]
+    transformed = [fslc_transform(t, config.fslc) for t in train_trees]
+    grammar = Grammar.induce(transformed)
+    parser = Parser(grammar, punctuation_tags(train_trees), np.zeros(2), config)
+    for tree in transformed:
+        for _site, chain in tree_chains(tree):
+            parser._add_chain(tuple(grammar.category_id(lab, sl) for lab, sl in chain))
+    parser._beam = parser._make_beam()
+    examples = [
+        parser.example(t, tt, None if train_tags is None else train_tags[i])
+        for i, (t, tt) in enumerate(zip(train_trees, transformed))
+    ]
+    hook = GenerativeTraining(weight=1.0, folds=0, smoothing=smoothing)
+    hook.prepare(parser, examples)
+    assert hook.full is not None
+    parser = Parser(grammar, parser.punct_tags, np.zeros(2), config, extra_chains=parser._chains)
+    parser.generative = hook.full
+    if dev_trees:
+        tune_beam(parser, dev_trees, gammas, caps, dev_tags)
+    hook.full.gamma, hook.full.beam_cap = parser.config.gamma, parser.config.beam_cap
+    parser.history = [{"generative_training_seconds": hook.seconds}]
+    return parser
+
+
+def train_combined(
+    train_trees: Sequence[Any], dev_trees: Sequence[Any], config: Any, *, weight: float = 10.0, folds: int = 10,
+    smoothing: SmoothingConfig = SmoothingConfig(), train_tags: Sequence[Sequence[Sequence[str]]] | None = None,
+    dev_tags: Sequence[Sequence[Sequence[str]]] | None = None, show_progress: bool = False, on_epoch: Any = None,
+) -> tuple[Any, list[Any]]:
+    """The perceptron with the jackknifed generative log-probability as a fixed-weight feature."""
+    from .parser import train_parser
+
+    hook = GenerativeTraining(weight=weight, folds=folds, smoothing=smoothing, seed=config.seed)
+    parser, logs = train_parser(
+        train_trees, dev_trees, config, train_tags=train_tags, dev_tags=dev_tags, show_progress=show_progress,
+        on_epoch=on_epoch, generative=hook,
+    )
+    parser.history.append({"generative_training_seconds": hook.seconds, "generative_weight": weight})
+    return parser, logs
+
+
+def tune_weight(
+    train_trees: Sequence[Any], dev_trees: Sequence[Any], config: Any, weights: Sequence[float], **kwargs: Any
+) -> tuple[Any, list[tuple[float, float]]]:
+    """Train a combined model per fixed weight; keep the best on dev. Returns it and (weight, dev F1) rows."""
+    rows: list[tuple[float, float]] = []
+    best: tuple[float, Any] | None = None
+    for w in weights:
+        parser, logs = train_combined(train_trees, dev_trees, config, weight=w, **kwargs)
+        f1 = max(log.dev_f1 for log in logs)
+        rows.append((w, f1))
+        if best is None or f1 > best[0]:
+            best = (f1, parser)
+    assert best is not None
+    return best[1], rows

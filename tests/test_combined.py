@@ -1,0 +1,193 @@
+"""Generative term in the beam: event replay vs. Python log-probs, brute-force oracles, jackknife, surprisal, I/O."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from glmnlp.combined import (
+    GenerativeTerm,
+    prefix_logprobs,
+    sentence_events,
+    train_combined,
+    train_jackknifed,
+    train_term,
+)
+from glmnlp.generative import NODE_MODEL, SmoothingConfig
+from glmnlp.grammar import END, Grammar
+from glmnlp.parser import Parser, ParserConfig, punctuation_tags
+from glmnlp.transform import fslc_transform
+from glmnlp.trees import Tree, parse_tree
+
+TINY = [
+    "(TOP (S (NP (DT the) (NN dog)) (VP (VBD barked)) (. .)))",
+    "(TOP (S (NP (NN dog)) (VP (VBD saw) (NP (DT the) (NN cat))) (. .)))",
+    "(TOP (S (NP (DT the) (NN cat)) (VP (VBD saw) (NP (NN dog)) (PP (IN with) (NP (DT the) (NN hat)))) (. .)))",
+    "(TOP (S (NP (DT the) (NN dog)) (VP (VBD saw) (NP (NP (DT the) (NN cat)) (PP (IN with) (NP (DT a) (NN hat))))) (. .)))",
+    "(TOP (S (NP (NP (DT the) (NN dog)) (PP (IN with) (NP (NN hat)))) (VP (VBD saw)) (. .)))",
+    "(TOP (S (VP (VB go)) (CC and) (VP (ADVP (RB now)) (VB see)) (. .)))",
+]
+NO_EM = SmoothingConfig(folds=0)
+
+
+def _setup() -> tuple[Parser, list[Tree], list]:
+    """A generative-only parser (zero weights, weight 1) over TINY, its trees and their gold events."""
+    cfg = ParserConfig(n_bits=1, gamma=1e18, beam_cap=0)
+    trees = [parse_tree(t) for t in TINY]
+    grammar = Grammar.induce([fslc_transform(t, cfg.fslc) for t in trees], long_chain_min_count=1)
+    parser = Parser(grammar, punctuation_tags(trees), np.zeros(2), cfg)
+    events = [sentence_events(parser, parser.example(t, fslc_transform(t, cfg.fslc))) for t in trees]
+    term, _ = train_term(events, list(range(len(events))), len(grammar.categories), NO_EM)
+    parser.generative = term
+    return parser, trees, events
+
+
+def _python_logprob(parser: Parser, words: list[str], log: list) -> float:
+    """Sum of the model's log-probs of replayed events, word outcomes looked up in Python."""
+    term: GenerativeTerm = parser.generative
+    total = 0.0
+    for model, _outcome, index, ctx, _lp in log:
+        if model == NODE_MODEL:
+            total += term.model.logprob(model, _outcome, list(ctx))
+        else:
+            tag = parser.grammar.categories[ctx[0]][0]
+            wid = term.lexicon.word_id(words[index], tag, index == 0)
+            total += term.model.logprob(model, wid, list(ctx))
+    return total
+
+
+def _derivations(parser: Parser, words: list[str], tags: list[str], stop: int | None = None) -> list[tuple]:
+    """Brute force: every legal (site, chain) sequence for the first ``stop`` words (all, closed, if None)."""
+    atoms, next_pos, isq, off, cand = parser._inputs(words, [[t] for t in tags])
+    per_word = [cand[off[i]:off[i + 1]].tolist() for i in range(len(words))]
+    ok = parser.grammar.triples
+    limit = len(words) if stop is None else stop
+    found: list[tuple] = []
+
+    def extend(i: int, frontier: list[tuple[int, int]], steps: list[tuple[int, int]]) -> None:
+        if i == limit:
+            if stop is not None or all((x, y, END) in ok for x, y in frontier):
+                found.append(tuple(steps))
+            return
+        for c in per_word[i]:
+            chain = parser._chains[c]
+            if i == 0:
+                extend(1, [(a, b) for a, b in zip(chain, chain[1:])], [(-1, c)])
+                continue
+            for site in range(len(frontier)):
+                if not all((x, y, END) in ok for x, y in frontier[site + 1:]):
+                    continue
+                x, y = frontier[site]
+                if (x, y, chain[0]) not in ok:
+                    continue
+                new = frontier[:site] + [(x, chain[0])] + [(a, b) for a, b in zip(chain, chain[1:])]
+                extend(i + 1, new, steps + [(site, c)])
+
+    extend(0, [], [])
+    return found
+
+
+def _score(parser: Parser, words: list[str], tags: list[str], steps: tuple, complete: bool) -> float:
+    atoms, next_pos, _isq, _off, _cand = parser._inputs(words, [[t] for t in tags])
+    sites = np.array([s for s, _ in steps], dtype=np.int32)
+    chains = np.array([c for _, c in steps], dtype=np.int32)
+    return _python_logprob(parser, words, parser._beam.gen_events(atoms, next_pos, sites, chains, complete))
+
+
+def _count_nodes(tree: Tree) -> int:
+    """Nodes of a transformed tree plus one END closure per non-POS node (every node is an event)."""
+    if tree.is_preterminal:
+        return 1
+    return 2 + sum(_count_nodes(c) for c in tree.children if isinstance(c, Tree))
+
+
+def test_combined_gold_beam_score_equals_python_event_sum() -> None:
+    """The beam's generative score of each gold derivation is the sum of the model's log-probs of its events."""
+    parser, trees, _ = _setup()
+    for tree in trees:
+        ex = parser.example(tree, fslc_transform(tree, parser.config.fslc))
+        log = parser._beam.gen_events(ex.atoms, ex.next_pos, ex.gold_site, ex.gold_chain, True)
+        assert sum(1 for e in log if e[0] == NODE_MODEL) == _count_nodes(fslc_transform(tree, parser.config.fslc))
+        expected = _python_logprob(parser, ex.words, log)
+        parser._configure_generative(ex.words, ex.tags)
+        res = parser._beam.decode(ex.atoms, ex.next_pos, ex.isq, 0, ex.cand_off, ex.cand_chain, np.zeros(0),
+                                  1e18, 0, ex.gold_site, ex.gold_chain, False, 0)
+        gold = [score for score, flag, _s, _c in res["beam"] if flag]
+        assert len(gold) == 1
+        assert gold[0] == pytest.approx(expected, abs=1e-9)
+        assert expected < 0.0
+
+
+def test_combined_generative_decoding_finds_highest_logprob_parse() -> None:
+    """With no pruning, generative-only decoding returns the brute-force most probable parse."""
+    parser, _, _ = _setup()
+    for words, tags in [
+        ("the dog saw the cat with a hat .".split(), ["DT", "NN", "VBD", "DT", "NN", "IN", "DT", "NN", "."]),
+        ("dog saw the cat with the hat .".split(), ["NN", "VBD", "DT", "NN", "IN", "DT", "NN", "."]),
+    ]:
+        scored = [(_score(parser, words, tags, d, True), d) for d in _derivations(parser, words, tags)]
+        assert len(scored) > 1, len(scored)
+        best_score, best = max(scored)
+        (score, tree), = parser.parse_nbest(words, tags, 1)
+        assert score == pytest.approx(best_score, abs=1e-9)
+        assert tree == parser._tree(words, np.array([s for s, _ in best]), np.array([c for _, c in best]))
+
+
+def test_combined_surprisal_matches_brute_force_prefix_sums() -> None:
+    """With an unpruned beam, prefix log-probs are exact sums over all derivation prefixes; surprisals telescope."""
+    parser, _, _ = _setup()
+    words, tags = "the cat saw dog with a hat .".split(), ["DT", "NN", "VBD", "NN", "IN", "DT", "NN", "."]
+    prefix = prefix_logprobs(parser, words, tags, gamma=1e18, cap=0)
+    for i in range(1, len(words) + 1):
+        scores = [_score(parser, words, tags, d, False) for d in _derivations(parser, words, tags, stop=i)]
+        top = max(scores)
+        assert prefix[i - 1] == pytest.approx(top + math.log(sum(math.exp(s - top) for s in scores)), abs=1e-9)
+    parser.generative.gamma, parser.generative.beam_cap = 1e18, 0
+    bits = parser.surprisal(words, tags)
+    assert len(bits) == len(words) and all(b > 0 for b in bits)
+    assert sum(bits) == pytest.approx(-prefix[-1] / math.log(2), abs=1e-9)
+    assert bits[3] == pytest.approx((prefix[2] - prefix[3]) / math.log(2), abs=1e-9)
+
+
+def test_combined_jackknife_never_scores_a_sentence_with_a_model_that_saw_it() -> None:
+    """Each fold model is trained exactly on the other folds' sentences; handing out a wrong one raises."""
+    parser, _, events = _setup()
+    events = events * 3  # 18 sentences
+    jk = train_jackknifed(events, len(parser.grammar.categories), NO_EM, k=4, seed=1)
+    everything = set(range(len(events)))
+    held_union: set[int] = set()
+    for f, on in enumerate(jk.trained_on):
+        held = {s for s in everything if jk.fold_of[s] == f}
+        assert held and on == everything - held
+        held_union |= held
+        for s in held:
+            assert jk.term_for(s) is jk.terms[f]
+    assert held_union == everything
+    # each fold's lexicon comes from its own training sentences only
+    assert all(t.lexicon.size <= jk.terms[0].lexicon.size + 50 for t in jk.terms)
+    bad = jk.fold_of.copy()
+    bad[0] = (bad[0] + 1) % 4
+    jk.fold_of = bad
+    with pytest.raises(RuntimeError, match="trained on it"):
+        jk.term_for(0)
+
+
+def test_combined_save_load_gives_identical_parses_and_surprisal(tmp_path: Path) -> None:
+    """A combined model (jackknifed training, weight 10) survives save -> load with identical parses."""
+    trees = [parse_tree(t) for t in TINY] * 2
+    cfg = ParserConfig(n_bits=12, epochs=2, gamma=1e3, beam_cap=20, train_gamma=1e3, train_cap=20)
+    parser, logs = train_combined(trees, trees[:3], cfg, weight=10.0, folds=3, smoothing=NO_EM)
+    assert parser.generative is not None and parser.generative.weight == 10.0 and len(logs) == 2
+    parser.save(tmp_path / "m")
+    loaded = Parser.load(tmp_path / "m")
+    assert loaded.generative is not None and loaded.generative.weight == 10.0
+    for tree in trees[:6]:
+        words, tags = tree.leaves(), tree.tags()
+        assert loaded.parse_nbest(words, tags, 3) == parser.parse_nbest(words, tags, 3)
+        assert loaded.surprisal(words, tags) == parser.surprisal(words, tags)
+    plain = Parser(parser.grammar, parser.punct_tags, parser.weights, parser.config, extra_chains=parser._chains)
+    words, tags = trees[3].leaves(), trees[3].tags()
+    assert plain.parse_nbest(words, tags, 1)[0][0] != parser.parse_nbest(words, tags, 1)[0][0]
