@@ -448,6 +448,9 @@ cdef class BeamParser:
                     b = self.recs[b].left
                 if b >= 0 and self.recs[b].cat == ctx[0]:
                     ctx[8] = self.recs[b].first_cat
+                elif (b < 0 and self.has_slash and gp >= 0 and self.slash_base[self.recs[gp].cat] == ctx[0]
+                      and self.recs[gp].parent >= 0):
+                    ctx[8] = self.recs[self.recs[gp].parent].first_cat   # same FSLC rule as node_features
         if self.gen is not None:
             lp = gen_logprob(&self.gen.tables, 0, cat, ctx, 10)
         if pos_node:
