@@ -6,10 +6,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from glmnlp.cli import main
 from glmnlp.corpus import sample_tagged
 from glmnlp.errors import ModelFileError
+from glmnlp.features import FeatureIndex, Template
 from glmnlp.formats import TaggedSentence, write_word_tag
 from glmnlp.tagger import Tagger, TaggerConfig, history_features, word_shape
 
@@ -162,3 +165,59 @@ def test_tagger_cli_train_evaluate_tag(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["tag", "--model", str(tmp_path / "nothing"), str(tmp_path / "in.txt")]) == 1
     assert main(["tagger", "train", "--help"]) == 0
     assert "Examples" in capsys.readouterr().out
+
+
+class _OracleIndex:
+    """A plain-dictionary reference for FeatureIndex: rows by template, then first occurrence."""
+
+    def __init__(self, arities: list[int]) -> None:
+        self.arities = arities
+        self.tables: list[dict[tuple[int, ...], int]] = [{} for _ in arities]
+        self.size = 0
+
+    def rows(self, atoms: list[list[int]], add: bool, min_count: int) -> list[list[int]]:
+        out = [[-1] * len(self.arities) for _ in atoms]
+        start = 0
+        for k, arity in enumerate(self.arities):
+            cols = list(range(start, start + arity))
+            start += arity
+            keys = [tuple(r[c] for c in cols) for r in atoms]
+            counts: dict[tuple[int, ...], int] = {}
+            for key in keys:
+                counts[key] = counts.get(key, 0) + 1
+            for i, key in enumerate(keys):
+                if 0 in key:
+                    continue
+                if key not in self.tables[k] and add and (arity == 1 or counts[key] >= min_count):
+                    self.tables[k][key] = self.size
+                    self.size += 1
+                out[i][k] = self.tables[k].get(key, -1)
+        return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 4), min_size=6, max_size=6), min_size=1, max_size=30),
+    st.lists(st.lists(st.integers(0, 4), min_size=6, max_size=6), min_size=1, max_size=30),
+    st.integers(1, 3),
+    st.booleans(),
+)
+def test_features_packed_conjunctions_match_dictionary_oracle(
+    first: list[list[int]], second: list[list[int]], min_count: int, huge: bool
+) -> None:
+    """Vectorised multi-atom lookups (packed keys, or the dictionary fallback for huge ids) equal a plain dict."""
+    scale = (1 << 22) if huge else 1  # 2^22 > 21 bits: the triple template must fall back
+    first = [r[:3] + [v * scale for v in r[3:]] for r in first]
+    second = [r[:3] + [v * scale for v in r[3:]] for r in second]
+    index = FeatureIndex([Template("a", (0,)), Template("ab", (1, 2)), Template("abc", (3, 4, 5))], n_atoms=6)
+    oracle = _OracleIndex([1, 2, 3])
+    for batch in (first, second):
+        got = index.rows(np.array(batch, dtype=np.int64), add=True, min_count=min_count)
+        assert got.tolist() == oracle.rows(batch, add=True, min_count=min_count)
+    assert len(index) == oracle.size
+    index.freeze()
+    probe = first + second + [[9, 9, 1, scale, scale, 9 * scale]]
+    expected = oracle.rows(probe, add=False, min_count=1)
+    assert index.rows(np.array(probe, dtype=np.int64)).tolist() == expected
+    again = FeatureIndex.from_array(index.templates, 6, index.to_array())
+    assert again.rows(np.array(probe, dtype=np.int64)).tolist() == expected

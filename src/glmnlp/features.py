@@ -21,9 +21,14 @@ tokens, 17 tagger templates) it holds about 0.4 M conjunctions, a few tens of MB
 very many conjunctions may instead hash (template, atoms) into a fixed table; the perceptron does
 not care where ids come from.
 
-Single-atom templates (all of the tagger's) take a vectorised path: a dense array per template maps
-an atom value straight to its row, so looking up a whole sentence is a handful of numpy gathers.
-Multi-atom templates use a dictionary keyed by the atom tuple.
+Both kinds of template are vectorised, so looking up a whole batch of sentences is a handful of
+numpy operations per template. A single-atom template keeps a dense array mapping an atom value
+straight to its row. A multi-atom template packs its atom values into one int64 key (63 // arity
+bits per atom: 31 bits for pairs, 21 for triples) and keeps the keys sorted next to their rows, so
+a lookup is one ``searchsorted``; new keys are merged in with a sort. Atom ids too large to pack
+(over 2 million strings for a triple) fall back to a dictionary keyed by the atom tuple (slow, but
+exact). ``rows(..., min_count=c)`` applies a count cut-off to new conjunctions of multi-atom
+templates (SPEC §g.3 "cc"): it keeps the weight table small when templates conjoin sparse atoms.
 
 Strings are serialised without pickle as one UTF-8 byte blob plus offsets (:func:`encode_strings`).
 """
@@ -159,9 +164,13 @@ class FeatureIndex:
         self._dense: dict[int, np.ndarray] = {
             k: np.full(64, -1, dtype=np.int64) for k, t in enumerate(self.templates) if len(t.atoms) == 1
         }
-        self._dicts: dict[int, dict[tuple[int, ...], int]] = {
-            k: {} for k, t in enumerate(self.templates) if len(t.atoms) > 1
+        # multi-atom templates: atom values packed into one int64 key, sorted keys -> rows
+        self._keys: dict[int, np.ndarray] = {
+            k: np.zeros(0, dtype=np.int64) for k, t in enumerate(self.templates) if len(t.atoms) > 1
         }
+        self._key_rows: dict[int, np.ndarray] = {k: np.zeros(0, dtype=np.int64) for k in self._keys}
+        # fallback for atom values too large to pack (more than 63 // arity bits)
+        self._dicts: dict[int, dict[tuple[int, ...], int]] = {k: {} for k in self._keys}
 
     def __len__(self) -> int:
         return self._size
@@ -191,16 +200,56 @@ class FeatureIndex:
         rows = np.where(values > ABSENT, rows, -1)
         return rows
 
-    def rows(self, atoms: np.ndarray, *, add: bool = False) -> np.ndarray:
+    def _packed_lookup(self, k: int, sub: np.ndarray, add: bool, min_count: int) -> np.ndarray | None:
+        """Rows of a multi-atom template through packed int64 keys; None if values are too large to pack."""
+        arity = sub.shape[1]
+        bits = 63 // arity
+        if sub.size and int(sub.max()) >= (1 << bits):
+            return None
+        key = np.zeros(sub.shape[0], dtype=np.int64)
+        for j in range(arity):
+            key = (key << bits) | sub[:, j]
+        fires = (sub > ABSENT).all(axis=1)
+        out = self._search(k, key, fires)
+        if add:
+            missing = fires & (out < 0)
+            if missing.any():
+                new_keys, first, counts = np.unique(key[missing], return_index=True, return_counts=True)
+                keep = counts >= min_count
+                new_keys, first = new_keys[keep], first[keep]
+                new_rows = np.empty(new_keys.shape[0], dtype=np.int64)
+                new_rows[np.argsort(first, kind="stable")] = np.arange(
+                    self._size, self._size + new_keys.shape[0], dtype=np.int64
+                )
+                self._size += int(new_keys.shape[0])
+                merged = np.concatenate((self._keys[k], new_keys))
+                order = np.argsort(merged, kind="stable")
+                self._keys[k] = merged[order]
+                self._key_rows[k] = np.concatenate((self._key_rows[k], new_rows))[order]
+                out = self._search(k, key, fires)
+        return out
+
+    def _search(self, k: int, key: np.ndarray, fires: np.ndarray) -> np.ndarray:
+        keys = self._keys[k]
+        if keys.shape[0] == 0:
+            return np.full(key.shape[0], -1, dtype=np.int64)
+        pos = np.minimum(np.searchsorted(keys, key), keys.shape[0] - 1)
+        return np.where(fires & (keys[pos] == key), self._key_rows[k][pos], -1)
+
+    def rows(self, atoms: np.ndarray, *, add: bool = False, min_count: int = 1) -> np.ndarray:
         """Feature rows for a batch of histories.
 
         ``atoms`` is an ``(n, n_atoms)`` integer array; the result is ``(n, n_templates)`` int64,
         with -1 where a template does not fire (an absent atom, or an unseen conjunction when not
         adding). With ``add=True`` (not allowed once frozen) new conjunctions get new rows, in
-        template order and, within a template, in order of first occurrence.
+        template order and, within a template, in order of first occurrence. ``min_count`` (with
+        ``add``) is a count cut-off for multi-atom templates: a new conjunction is added only if it
+        occurs at least that often in this batch (rarer ones map to -1).
         """
         if add and self.frozen:
             raise ValueError("cannot add features to a frozen FeatureIndex")
+        if min_count < 1:
+            raise ValueError("min_count must be >= 1")
         atoms = np.asarray(atoms, dtype=np.int64)
         if atoms.ndim != 2 or atoms.shape[1] != self.n_atoms:
             raise ValueError(f"atoms must have shape (n, {self.n_atoms})")
@@ -209,23 +258,44 @@ class FeatureIndex:
             if len(template.atoms) == 1:
                 out[:, k] = self._dense_lookup(k, atoms[:, template.atoms[0]], add)
                 continue
-            table = self._dicts[k]
-            sub = atoms[:, list(template.atoms)]
-            column = out[:, k]
-            for i, key_array in enumerate(sub.tolist()):
-                if ABSENT in key_array:
-                    column[i] = -1
-                    continue
-                key = tuple(key_array)
-                row = table.get(key)
-                if row is None:
-                    if add:
-                        row = table[key] = self._size
-                        self._size += 1
-                    else:
-                        row = -1
-                column[i] = row
+            sub = np.ascontiguousarray(atoms[:, list(template.atoms)])
+            packed = None if self._dicts[k] else self._packed_lookup(k, sub, add, min_count)
+            if packed is not None:
+                out[:, k] = packed
+                continue
+            out[:, k] = self._dict_lookup(k, sub, add, min_count)
         return out
+
+    def _dict_lookup(self, k: int, sub: np.ndarray, add: bool, min_count: int) -> np.ndarray:
+        """The slow path for huge atom values: a dictionary keyed by the atom tuple."""
+        table = self._dicts[k]
+        if not table and self._keys[k].shape[0]:  # move packed keys over once
+            arity = sub.shape[1]
+            bits = 63 // arity
+            mask = (1 << bits) - 1
+            for key, row in zip(self._keys[k].tolist(), self._key_rows[k].tolist(), strict=True):
+                table[tuple((key >> (bits * (arity - 1 - j))) & mask for j in range(arity))] = row
+            self._keys[k] = np.zeros(0, dtype=np.int64)
+            self._key_rows[k] = np.zeros(0, dtype=np.int64)
+        keys = [tuple(r) for r in sub.tolist()]
+        counts: dict[tuple[int, ...], int] = {}
+        if add and min_count > 1:
+            for key in keys:
+                counts[key] = counts.get(key, 0) + 1
+        column = np.empty(len(keys), dtype=np.int64)
+        for i, key in enumerate(keys):
+            if ABSENT in key:
+                column[i] = -1
+                continue
+            row = table.get(key)
+            if row is None:
+                if add and counts.get(key, min_count) >= min_count:
+                    row = table[key] = self._size
+                    self._size += 1
+                else:
+                    row = -1
+            column[i] = row
+        return column
 
     # -- serialisation ----------------------------------------------------------------------------
     def to_array(self) -> np.ndarray:
@@ -236,6 +306,13 @@ class FeatureIndex:
             values = np.nonzero(table >= 0)[0]
             out[table[values], 0] = k
             out[table[values], 1] = values
+        for k, keys in self._keys.items():
+            arity = len(self.templates[k].atoms)
+            bits = 63 // arity
+            rows = self._key_rows[k]
+            out[rows, 0] = k
+            for j in range(arity):
+                out[rows, 1 + j] = (keys >> (bits * (arity - 1 - j))) & ((1 << bits) - 1)
         for k, mapping in self._dicts.items():
             for key, row in mapping.items():
                 out[row, 0] = k
@@ -261,10 +338,24 @@ class FeatureIndex:
                 table[values] = rows
                 index._dense[k] = table
             else:
-                mapping = index._dicts[k]
                 arity = len(template.atoms)
-                for row, key in zip(rows.tolist(), keys[rows, 1 : 1 + arity].tolist(), strict=True):
-                    mapping[tuple(key)] = row
+                sub = keys[rows, 1 : 1 + arity]
+                if sub.size and sub.min() <= ABSENT:
+                    raise ValueError("feature key array holds an absent atom")
+                bits = 63 // arity
+                if sub.size and int(sub.max()) >= (1 << bits):
+                    mapping = index._dicts[k]
+                    for row, key in zip(rows.tolist(), sub.tolist(), strict=True):
+                        mapping[tuple(key)] = row
+                    continue
+                packed = np.zeros(rows.shape[0], dtype=np.int64)
+                for j in range(arity):
+                    packed = (packed << bits) | sub[:, j]
+                order = np.argsort(packed, kind="stable")
+                if np.any(packed[order][1:] == packed[order][:-1]):
+                    raise ValueError("feature key array holds a duplicate conjunction")
+                index._keys[k] = packed[order]
+                index._key_rows[k] = rows.astype(np.int64)[order]
         index._size = int(keys.shape[0])
         index.frozen = True
         return index

@@ -76,10 +76,12 @@ __all__ = [
     "TaggingScore",
     "MultitagScore",
     "word_atoms_strings",
+    "history_atoms",
+    "DEFAULT_FEATURE_SET",
     "history_features",
 ]
 
-MAX_AFFIX = 4
+MAX_AFFIX = 5
 #: word-local atoms (depend on w_i alone), computed once per word type
 LOCAL_ATOMS: tuple[str, ...] = (
     "bias",
@@ -91,6 +93,10 @@ LOCAL_ATOMS: tuple[str, ...] = (
     "has-digit",
     "has-upper",
     "has-hyphen",
+    "all-caps",
+    "has-period",
+    "hyphen-last",
+    "first-upper",
 )
 #: context atoms: (name, local atom it copies, offset from i)
 CONTEXT_ATOMS: tuple[tuple[str, str, int], ...] = (
@@ -100,27 +106,56 @@ CONTEXT_ATOMS: tuple[tuple[str, str, int], ...] = (
     ("w[i+2]", "w[i]", 2),
     ("lower[i-1]", "lower[i]", -1),
     ("lower[i+1]", "lower[i]", 1),
+    ("lower[i-2]", "lower[i]", -2),
+    ("lower[i+2]", "lower[i]", 2),
+    ("suffix3[i-1]", "suffix3", -1),
+    ("suffix3[i+1]", "suffix3", 1),
+    ("shape[i-1]", "shape[i]", -1),
+    ("shape[i+1]", "shape[i]", 1),
 )
-ATOM_NAMES: tuple[str, ...] = LOCAL_ATOMS + tuple(name for name, _, _ in CONTEXT_ATOMS)
+#: atoms that depend on the position: "cap-init" is <init-cap> for a capitalised first word and
+#: <mid-cap> for a capitalised word elsewhere
+POSITION_ATOMS: tuple[str, ...] = ("cap-init",)
+ATOM_NAMES: tuple[str, ...] = LOCAL_ATOMS + tuple(name for name, _, _ in CONTEXT_ATOMS) + POSITION_ATOMS
 N_LOCAL = len(LOCAL_ATOMS)
 N_ATOMS = len(ATOM_NAMES)
-#: feature sets: which atoms become templates (each conjoined with t_i)
+_PAPER = (
+    "bias",
+    "w[i]",
+    *(f"prefix{k}" for k in range(1, 5)),
+    *(f"suffix{k}" for k in range(1, 5)),
+    "has-digit",
+    "has-upper",
+    "has-hyphen",
+    "w[i-1]",
+    "w[i-2]",
+    "w[i+1]",
+    "w[i+2]",
+)
+#: feature sets: templates by name; "a&b" conjoins atoms a and b; every template is conjoined with t_i
 FEATURE_SETS: dict[str, tuple[str, ...]] = {
-    "collins2002": tuple(a for a in ATOM_NAMES if not a.startswith(("lower", "shape"))),
-    "extended": ATOM_NAMES,
+    "collins2002": _PAPER,
+    "extended-v1": ("bias", "w[i]", "lower[i]", "shape[i]", *_PAPER[2:], "lower[i-1]", "lower[i+1]"),
 }
+DEFAULT_FEATURE_SET = "extended-v1"
 
 
 def templates_for(feature_set: str) -> tuple[Template, ...]:
-    """The single-atom templates of a feature set (see :data:`FEATURE_SETS`)."""
+    """The templates of a feature set (see :data:`FEATURE_SETS`)."""
     if feature_set not in FEATURE_SETS:
         raise ConfigError(f"unknown feature set {feature_set!r} (choose from {sorted(FEATURE_SETS)})")
-    return tuple(Template(name, (ATOM_NAMES.index(name),)) for name in FEATURE_SETS[feature_set])
+    out = []
+    for name in FEATURE_SETS[feature_set]:
+        parts = name.split("&")
+        if any(p not in ATOM_NAMES for p in parts):
+            raise ConfigError(f"feature set {feature_set!r}: template {name!r} names an unknown atom")
+        out.append(Template(name, tuple(ATOM_NAMES.index(p) for p in parts)))
+    return tuple(out)
 
 
 _W0 = 1
 _BOS, _EOS = "<s>", "</s>"
-_FLAG_STRINGS = ("<bias>", "<digit>", "<upper>", "<hyphen>")
+_FLAG_STRINGS = ("<bias>", "<digit>", "<upper>", "<hyphen>", "<all-caps>", "<period>", "<first-upper>", "<init-cap>", "<mid-cap>")
 
 
 @dataclass(frozen=True)
@@ -132,7 +167,9 @@ class TaggerConfig:
     shuffle: bool = True
     tagdict_min_count: int = 50  # words seen this often are restricted to their seen tags
     open_class_min_share: float = 0.002  # share of hapax tokens a tag needs to be open-class
-    feature_set: str = "extended"  # "collins2002" (SPEC §g.3 only) or "extended" (+ lowercase, shape)
+    feature_set: str = DEFAULT_FEATURE_SET  # a key of FEATURE_SETS ("collins2002" = SPEC §g.3 only)
+    rare_word_count: int = 0  # training words seen at most this often get no w[i]/lower[i] feature
+    min_count: int = 1  # count cut-off for conjunction (multi-atom) features
 
     def __post_init__(self) -> None:
         if self.epochs < 1:
@@ -141,6 +178,10 @@ class TaggerConfig:
             raise ConfigError(f"tagdict_min_count must be >= 1, got {self.tagdict_min_count}")
         if not 0.0 <= self.open_class_min_share < 1.0:
             raise ConfigError(f"open_class_min_share must be in [0, 1), got {self.open_class_min_share}")
+        if self.rare_word_count < 0:
+            raise ConfigError(f"rare_word_count must be >= 0, got {self.rare_word_count}")
+        if self.min_count < 1:
+            raise ConfigError(f"min_count must be >= 1, got {self.min_count}")
         templates_for(self.feature_set)
 
 
@@ -155,34 +196,56 @@ def word_shape(word: str) -> str:
 
 
 def word_atoms_strings(word: str) -> list[str | None]:
-    """The strings of the word-local atoms of ``word`` (None = absent), in :data:`ATOM_NAMES` order."""
+    """The strings of the word-local atoms of ``word`` (None = absent), in :data:`LOCAL_ATOMS` order."""
     out: list[str | None] = ["<bias>", word, word.lower(), word_shape(word)]
     out.extend(word[:k] if k <= len(word) else None for k in range(1, MAX_AFFIX + 1))
     out.extend(word[-k:] if k <= len(word) else None for k in range(1, MAX_AFFIX + 1))
     out.append("<digit>" if any(c.isdigit() for c in word) else None)
     out.append("<upper>" if any(c.isupper() for c in word) else None)
     out.append("<hyphen>" if "-" in word else None)
+    out.append("<all-caps>" if len(word) > 1 and word.isupper() else None)
+    out.append("<period>" if "." in word else None)
+    last = word.rsplit("-", 1)[1].lower() if "-" in word else ""
+    out.append(last if last else None)
+    out.append("<first-upper>" if word[:1].isupper() else None)
     return out
 
 
-def history_features(words: Sequence[str]) -> list[list[str]]:
-    """The tag-independent features of every position, as ``"atom=value"`` strings (absent atoms left out).
-
-    This is the reference definition the vectorised encoder is tested against; each listed feature is
-    conjoined with the current tag t_i, and the tag bigram/trigram features come on top.
-    """
-    out: list[list[str]] = []
+def history_atoms(words: Sequence[str]) -> list[list[str | None]]:
+    """The atom strings (None = absent) of every position, in :data:`ATOM_NAMES` order: the reference."""
+    local = [word_atoms_strings(w) for w in words]
     n = len(words)
-    for i, word in enumerate(words):
-        local = word_atoms_strings(word)
-        values = list(local)
+    out: list[list[str | None]] = []
+    for i in range(n):
+        values = list(local[i])
         for _name, source, shift in CONTEXT_ATOMS:
             j = i + shift
             if 0 <= j < n:
-                values.append(word_atoms_strings(words[j])[LOCAL_ATOMS.index(source)])
+                values.append(local[j][LOCAL_ATOMS.index(source)])
             else:
                 values.append(_BOS if shift < 0 else _EOS)
-        out.append([f"{name}={v}" for name, v in zip(ATOM_NAMES, values, strict=True) if v is not None])
+        first_upper = local[i][LOCAL_ATOMS.index("first-upper")] is not None
+        values.append(None if not first_upper else "<init-cap>" if i == 0 else "<mid-cap>")
+        out.append(values)
+    return out
+
+
+def history_features(words: Sequence[str], feature_set: str = DEFAULT_FEATURE_SET) -> list[list[str]]:
+    """The tag-independent features of every position, as ``"template=value"`` strings (absent ones left out).
+
+    Values of a conjunction are joined by ``|``. This is the reference definition the vectorised
+    encoder is tested against; each listed feature is conjoined with the current tag t_i, and the tag
+    bigram/trigram features come on top.
+    """
+    templates = templates_for(feature_set)
+    out: list[list[str]] = []
+    for values in history_atoms(words):
+        feats = []
+        for t in templates:
+            parts = [values[a] for a in t.atoms]
+            if all(p is not None for p in parts):
+                feats.append(f"{t.name}={'|'.join(p for p in parts if p is not None)}")
+        out.append(feats)
     return out
 
 
@@ -338,6 +401,8 @@ class Tagger:
         self._type_atoms = np.zeros((1024, N_LOCAL), dtype=np.int64)
         self._bos = store.add(_BOS) if not index.frozen else store.get(_BOS)
         self._eos = store.add(_EOS) if not index.frozen else store.get(_EOS)
+        self._init_cap = store.add("<init-cap>") if not index.frozen else store.get("<init-cap>")
+        self._mid_cap = store.add("<mid-cap>") if not index.frozen else store.get("<mid-cap>")
 
     def _local_atoms(self, words: Sequence[str], add: bool) -> np.ndarray:
         """Type index of every token; fills the per-type atom cache for new types."""
@@ -360,7 +425,14 @@ class Tagger:
             out[j] = found
         return self._type_atoms[out]
 
-    def _encode(self, sentences: Sequence[Sequence[str]], *, add: bool, tags: Sequence[Sequence[str]] | None = None) -> _Encoded:
+    def _encode(
+        self,
+        sentences: Sequence[Sequence[str]],
+        *,
+        add: bool,
+        tags: Sequence[Sequence[str]] | None = None,
+        rare: np.ndarray | None = None,
+    ) -> _Encoded:
         lengths = np.array([len(s) for s in sentences], dtype=np.int64)
         offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
@@ -377,9 +449,16 @@ class Tagger:
                 shifted = np.roll(local[:, LOCAL_ATOMS.index(source)], -shift)
                 inside = (pos + shift >= 0) & (pos + shift < length)
                 atoms[:, k] = np.where(inside, shifted, self._bos if shift < 0 else self._eos)
-        rows = self.index_.rows(atoms, add=add)
+            first_upper = local[:, LOCAL_ATOMS.index("first-upper")] != ABSENT
+            atoms[:, N_LOCAL + len(CONTEXT_ATOMS)] = np.where(
+                first_upper, np.where(pos == 0, self._init_cap, self._mid_cap), ABSENT
+            )
+        w_ids = atoms[:, _W0].copy()
+        if rare is not None:  # rare training words: no word-identity features (SPEC §g.3, Ratnaparkhi)
+            atoms[rare, _W0] = ABSENT
+            atoms[rare, LOCAL_ATOMS.index("lower[i]")] = ABSENT
+        rows = self.index_.rows(atoms, add=add, min_count=self.config.min_count if add else 1)
         rows = np.where(rows >= 0, rows + self._emission_offset, -1)
-        w_ids = atoms[:, _W0]
         if hasattr(self, "_cand_table"):
             in_table = w_ids < self._cand_table.shape[0]
             safe = np.where(in_table, w_ids, 0)
@@ -444,7 +523,10 @@ class Tagger:
             del self._cand_table
         for flag in _FLAG_STRINGS:
             self.store_.add(flag)
-        encoded = self._encode([s.words for s in train], add=True, tags=[s.tags or () for s in train])
+        rare = None
+        if cfg.rare_word_count > 0:
+            rare = np.array([word_counts[w] <= cfg.rare_word_count for s in train for w in s.words], dtype=bool)
+        encoded = self._encode([s.words for s in train], add=True, tags=[s.tags or () for s in train], rare=rare)
         self.index_.freeze()
         self._build_tag_dictionary(train)
         # the mask of the training data, now that the tag dictionary exists
@@ -543,8 +625,10 @@ class Tagger:
             names = []
             for r in row:
                 if r >= 0:
-                    template, atom = keys[r - self._emission_offset, :2].tolist()
-                    names.append(f"{self.index_.templates[template].name}={self.store_[atom]}")
+                    key = keys[r - self._emission_offset].tolist()
+                    template = self.index_.templates[key[0]]
+                    value = "|".join(self.store_[a] for a in key[1 : 1 + len(template.atoms)])
+                    names.append(f"{template.name}={value}")
             out.append(names)
         return out
 
