@@ -52,3 +52,22 @@ def test_parser_cli_rejects_untagged_input_without_tagger(tmp_path: Path, capsys
     (tmp_path / "tok.txt").write_text("dogs bark .\n")
     assert main(["parse", "--model", str(tmp_path / "m"), "--format", "tokens", "--input", str(tmp_path / "tok.txt")]) == 1
     assert "needs --tagger" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_parser_cli_train_with_tagger_tags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--tags tagger``: jackknifed tagger tags for training, tagger tags for dev; the model parses tagged input."""
+    train, dev = sample_trees("train")[:60], sample_trees("dev")[:8]
+    (tmp_path / "train.trees").write_text("\n".join(to_bracket(t) for t in train) + "\n")
+    (tmp_path / "dev.trees").write_text("\n".join(to_bracket(t) for t in dev) + "\n")
+    model = tmp_path / "model"
+    capsys.readouterr()
+    assert main(["parser", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "dev.trees"),
+                 "--tags", "tagger", "--epochs", "1", "--no-cache", "--out", str(model)]) == 0
+    err = capsys.readouterr().err
+    assert "jackknifing tagger tags (10 folds)" in err and "epoch 1: dev F1" in err
+    from glmnlp.parser import Parser
+
+    parser = Parser.load(model)
+    s = dev[0]
+    assert parser.parse(s.leaves(), s.tags()).leaves() == s.leaves()
