@@ -11,6 +11,12 @@ and test get the tags of a tagger trained on the whole training split.
 
     python benchmarks/parsing.py                      # all four conditions, one table
     python benchmarks/parsing.py --one gold punct     # one condition (prints one JSON line)
+
+Generative model (glmnlp.combined) rows: FEATURES = ``generative`` (the generative model alone, gamma in
+log-prob units tuned on dev) or ``combined`` (perceptron + punct features + the jackknifed generative
+log-probability with the fixed weight ``--gen-weight``, default 10):
+
+    python benchmarks/parsing.py --conditions gold:generative,tagger:generative,gold:combined,tagger:combined
 """
 
 from __future__ import annotations
@@ -23,7 +29,17 @@ import sys
 import time
 
 
-def run_one(tags: str, features: str, epochs: int) -> dict:
+def run_generative(train: list, dev: list, test: list, train_tags, dev_tags, test_tags) -> tuple:
+    """The generative model alone: train, tune (gamma, cap) on dev; returns (parser, train seconds, tuning)."""
+    from glmnlp.combined import train_generative_parser
+
+    t0 = time.perf_counter()
+    parser = train_generative_parser(train, dev, train_tags=train_tags, dev_tags=dev_tags,
+                                     gammas=(12.0, 24.0, 32.0, 48.0), caps=(40, 100, 200))
+    return parser, time.perf_counter() - t0
+
+
+def run_one(tags: str, features: str, epochs: int, gen_weight: float = 10.0) -> dict:
     from glmnlp.corpus import sample_trees
     from glmnlp.formats import TaggedSentence
     from glmnlp.parser import ParserConfig, evaluate, jackknife_tags, train_parser, tune_beam
@@ -41,10 +57,32 @@ def run_one(tags: str, features: str, epochs: int) -> dict:
         dev_tags = [[[t] for t in tagger.tag(x.leaves())] for x in dev]
         test_tags = [[[t] for t in tagger.tag(x.leaves())] for x in test]
         tag_seconds = time.perf_counter() - t0
-    cfg = ParserConfig(features=features, epochs=epochs, train_gamma=1e4, train_cap=30)
+    if features == "generative":
+        parser, train_seconds = run_generative(train, dev, test, train_tags, dev_tags, test_tags)
+        parser.stats = {"sentences": 0, "retried": 0, "fallback": 0}
+        t0 = time.perf_counter()
+        result, _ = evaluate(parser, test, test_tags)
+        rate = len(test) / (time.perf_counter() - t0)
+        return {
+            "tags": tags, "features": features, "f1_all": result.total.fmeasure, "f1_40": result.cut.fmeasure,
+            "lr": result.total.recall, "lp": result.total.precision, "tag_acc": result.total.tagging_accuracy,
+            "sent_per_s": rate, "train_s": train_seconds, "tagger_s": tag_seconds, "s_per_sent_epoch": 0.0,
+            "extrapolated_h_40k": train_seconds * 40000 / len(train) / 3600, "best_epoch": 0, "dev_f1": 0.0,
+            "gamma": parser.config.gamma, "cap": parser.config.beam_cap, "fallback": parser.stats["fallback"],
+            "retried": parser.stats["retried"], "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "tuning": [],
+        }
+    cfg = ParserConfig(features="punct" if features == "combined" else features, epochs=epochs, train_gamma=1e4,
+                       train_cap=30)
     t0 = time.perf_counter()
-    parser, logs = train_parser(train, dev, cfg, train_tags=train_tags, dev_tags=dev_tags, show_progress=False,
-                                on_epoch=lambda log: print(log, file=sys.stderr))
+    if features == "combined":
+        from glmnlp.combined import train_combined
+
+        parser, logs = train_combined(train, dev, cfg, weight=gen_weight, train_tags=train_tags, dev_tags=dev_tags,
+                                      on_epoch=lambda log: print(log, file=sys.stderr))
+    else:
+        parser, logs = train_parser(train, dev, cfg, train_tags=train_tags, dev_tags=dev_tags, show_progress=False,
+                                    on_epoch=lambda log: print(log, file=sys.stderr))
     train_seconds = time.perf_counter() - t0
     tuning = tune_beam(parser, dev, [1e3, 1e4, 1e5], [20, 40], dev_tags)
     parser.stats = {"sentences": 0, "retried": 0, "fallback": 0}
@@ -68,16 +106,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--one", nargs=2, metavar=("TAGS", "FEATURES"))
     ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--gen-weight", type=float, default=10.0, help="fixed weight of the generative feature (combined)")
     ap.add_argument("--conditions", default="gold:baseline,gold:punct,tagger:baseline,tagger:punct")
     args = ap.parse_args()
     if args.one:
-        print(json.dumps(run_one(args.one[0], args.one[1], args.epochs)))
+        print(json.dumps(run_one(args.one[0], args.one[1], args.epochs, args.gen_weight)))
         return
     rows = []
     for cond in args.conditions.split(","):
         tags, feats = cond.split(":")
         out = subprocess.run(
-            [sys.executable, __file__, "--one", tags, feats, "--epochs", str(args.epochs)],
+            [sys.executable, __file__, "--one", tags, feats, "--epochs", str(args.epochs), "--gen-weight",
+             str(args.gen_weight)],
             check=True, stdout=subprocess.PIPE, text=True,
         ).stdout
         rows.append(json.loads(out.strip().splitlines()[-1]))
