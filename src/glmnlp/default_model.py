@@ -23,16 +23,19 @@ never used to choose anything):
    early update and the hypothesis cache, ``parser_epochs`` passes, the best pass on dev kept.
 4. **Beam**: every (gamma, cap) of ``gammas`` x ``caps`` is scored on dev; the best dev F1
    (rounded to 0.01) wins, ties going to the cheaper setting (smaller cap, then smaller gamma).
-5. **Pruning**: parser weights with ``|w| < prune`` are dropped when the model is written (the
-   hashed table is stored sparsely), which keeps the shipped model a few MB; the F1 cost is
-   measured on dev and test with and without pruning and recorded in MODEL.json.
+5. **Pruning**: for each threshold of ``prune_candidates`` the parser's weights with ``|w|`` at or
+   below it are dropped and dev F1 is measured; the largest threshold whose dev F1 stays within
+   ``prune_tolerance`` (0.1) of the unpruned model is used when the parser is written (the hashed
+   table is stored sparsely, :meth:`glmnlp.parser.Parser.save`). Dev and test F1 of every
+   threshold are recorded in MODEL.json (``pruning``), so the cost of pruning is on record.
 
 Choices [R]:
 
-* **The perceptron parser, not the combined model.** The default is the best configuration that
-  is available and measured on the sample: the perceptron parser with tagger tags and the
-  punctuation features (SPEC §b.4). The generative model (SPEC §d.5, §f) is not yet a parser
-  option; when a combined model exists and measures better on dev, the recipe switches to it.
+* **Parser model.** ``generative_weight = 0`` trains the perceptron parser with tagger tags and the
+  punctuation features (SPEC §b.4); ``generative_weight > 0`` trains the combined model of
+  :mod:`glmnlp.combined` (the jackknifed generative log-probability as one fixed-weight feature,
+  C&R 2004 §3), whose parser also gives per-word surprisal. The default is whichever measured
+  better on dev (see the module constant below and README).
 * **Determinism** (STYLE): every step is seeded by ``seed``; the beam choice (step 4) never looks
   at timings (the library's :func:`~glmnlp.parser.tune_beam` breaks F1 ties by speed, which would
   make the files depend on machine load); the parser history written to the model leaves out the
@@ -47,6 +50,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
 import os
 import shutil
 import tempfile
@@ -96,7 +100,10 @@ class DefaultRecipe:
     n_bits: int = 22
     gammas: tuple[float, ...] = (1e3, 1e4, 1e5)
     caps: tuple[int, ...] = (20, 40)
-    prune: float = 0.0
+    generative_weight: float = 0.0
+    generative_folds: int = 10
+    prune_candidates: tuple[float, ...] = (0.5, 1.0, 2.0)
+    prune_tolerance: float = 0.1
     max_train: int | None = None
     max_dev: int | None = None
     max_test: int | None = None
@@ -109,8 +116,14 @@ class DefaultRecipe:
             raise ConfigError(f"jackknife_folds must be >= 2, got {self.jackknife_folds}")
         if not self.gammas or not self.caps:
             raise ConfigError("gammas and caps must not be empty")
-        if self.prune < 0:
-            raise ConfigError(f"prune must be >= 0, got {self.prune}")
+        if self.generative_weight < 0:
+            raise ConfigError(f"generative_weight must be >= 0 (0 = perceptron only), got {self.generative_weight}")
+        if self.generative_folds < 2:
+            raise ConfigError(f"generative_folds must be >= 2, got {self.generative_folds}")
+        if any(not (p > 0 and math.isfinite(p)) for p in self.prune_candidates):
+            raise ConfigError(f"prune_candidates must be finite numbers > 0, got {self.prune_candidates}")
+        if self.prune_tolerance < 0:
+            raise ConfigError(f"prune_tolerance must be >= 0, got {self.prune_tolerance}")
         for name in ("max_train", "max_dev", "max_test"):
             value = getattr(self, name)
             if value is not None and value < 1:
@@ -121,6 +134,7 @@ class DefaultRecipe:
         data = dataclasses.asdict(self)
         data["gammas"] = list(self.gammas)
         data["caps"] = list(self.caps)
+        data["prune_candidates"] = list(self.prune_candidates)
         return data
 
 
@@ -136,10 +150,13 @@ class TrainReport:
     parser_dev_f1_by_epoch: list[float]
     beam: dict[str, Any]
     beam_trials: list[dict[str, float]]
+    prune: float
+    pruning: list[dict[str, float]]
     dev_f1: dict[str, float]
     test_f1: dict[str, float]
     test_tag_accuracy: float
     weights: dict[str, int]
+    bytes: dict[str, int]
     checksums: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -186,6 +203,8 @@ def train_default(
     progress bars on stderr (only when it is a terminal). Returns the :class:`TrainReport` that is
     also written to ``out/MODEL.json``.
     """
+    import numpy as np
+
     from .corpus import sample_trees
     from .evalb import score_trees
     from .formats import TaggedSentence
@@ -224,10 +243,23 @@ def train_default(
         features=recipe.features, epochs=recipe.parser_epochs, seed=recipe.seed, train_gamma=recipe.train_gamma,
         train_cap=recipe.train_cap, n_bits=recipe.n_bits,
     )
-    parser, logs = train_parser(
-        train, dev, config, train_tags=train_tags, dev_tags=dev_tags, show_progress=show_progress,
-        on_epoch=lambda e: say(f"parser: epoch {e.epoch}: dev F1 {e.dev_f1:.2f}, {e.updates} updates"),
-    )
+    def on_epoch(e: Any) -> None:
+        say(f"parser: epoch {e.epoch}: dev F1 {e.dev_f1:.2f}, {e.updates} updates")
+
+    if recipe.generative_weight > 0:
+        from .combined import train_combined
+
+        say(f"combined model: generative feature weight {recipe.generative_weight:g}, "
+            f"{recipe.generative_folds}-fold jackknifed generative models")
+        parser, logs = train_combined(
+            train, dev, config, weight=recipe.generative_weight, folds=recipe.generative_folds,
+            train_tags=train_tags, dev_tags=dev_tags, show_progress=show_progress, on_epoch=on_epoch,
+        )
+    else:
+        parser, logs = train_parser(
+            train, dev, config, train_tags=train_tags, dev_tags=dev_tags, show_progress=show_progress,
+            on_epoch=on_epoch,
+        )
     # the first epoch reaching the best F1 is the one train_parser keeps (strict improvement)
     best_epoch = next(e.epoch for e in logs if e.dev_f1 == max(x.dev_f1 for x in logs))
 
@@ -244,24 +276,42 @@ def train_default(
     parser.config.gamma, parser.config.beam_cap = chosen["gamma"], int(chosen["cap"])
     say(f"beam: gamma={chosen['gamma']:g} cap={int(chosen['cap'])} (dev F1 {chosen['dev_f1']:.2f})")
 
-    # 5. write, prune, measure
+    # 5. prune (threshold chosen on dev), measure, write
     history = [
         {"epoch": e.epoch, "dev_f1": _r(e.dev_f1), "updates": e.updates, "early_stops": e.early_stops,
          "cache_updates": e.cache_updates}
         for e in logs
     ] + [{"best_epoch": best_epoch}]
+    full_weights = parser.weights.copy()
+    dev_full = parse_all(parser, dev, dev_tags).fmeasure
+    test_full = parse_all(parser, test, test_tags)
+    pruning: list[dict[str, float]] = [
+        {"prune": 0.0, "kept": int((full_weights != 0).sum()), "dev_f1": _r(dev_full), "test_f1": _r(test_full.fmeasure)}
+    ]
+    chosen_prune, test_shipped = 0.0, test_full
+    for threshold in sorted(recipe.prune_candidates):
+        # the same rule as Parser.save(prune=...): keep |w| > threshold
+        parser.weights[:] = np.where(np.abs(full_weights) > threshold, full_weights, 0.0)
+        dev_f1 = parse_all(parser, dev, dev_tags).fmeasure
+        test_result = parse_all(parser, test, test_tags)
+        pruning.append({"prune": threshold, "kept": int((parser.weights != 0).sum()), "dev_f1": _r(dev_f1),
+                        "test_f1": _r(test_result.fmeasure)})
+        if dev_f1 >= dev_full - recipe.prune_tolerance:
+            chosen_prune, test_shipped = threshold, test_result
+    parser.weights[:] = full_weights
+    shipped_row = next(r for r in pruning if r["prune"] == chosen_prune)
+    say(f"pruning: |w| <= {chosen_prune:g} dropped, {shipped_row['kept']} of {pruning[0]['kept']} weights kept "
+        f"(dev F1 {shipped_row['dev_f1']:.2f}, unpruned {pruning[0]['dev_f1']:.2f})")
+
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
         tagger.save(tmp / "tagger")
-        _save_parser(parser, tmp / "parser", history, recipe.prune)
-        pruned = Parser.load(tmp / "parser")
-        dev_full = parse_all(parser, dev, dev_tags)
-        test_full = parse_all(parser, test, test_tags)
-        dev_pruned = parse_all(pruned, dev, dev_tags)
-        test_pruned = parse_all(pruned, test, test_tags)
-        nonzero = int((parser.weights != 0).sum())
-        kept = int((pruned.weights != 0).sum())
+        parser.save(tmp / "parser", history=history, prune=chosen_prune)
+        shipped = Parser.load(tmp / "parser")
+        if int((shipped.weights != 0).sum()) != shipped_row["kept"]:
+            raise RuntimeError("the saved parser does not hold the pruned weights that were measured")
+        checksums = model_checksums(tmp)
         report = TrainReport(
             recipe=recipe,
             sentences={"train": len(train), "dev": len(dev), "test": len(test)},
@@ -271,11 +321,14 @@ def train_default(
             parser_dev_f1_by_epoch=[_r(e.dev_f1) for e in logs],
             beam={"gamma": chosen["gamma"], "cap": int(chosen["cap"])},
             beam_trials=trials,
-            dev_f1={"unpruned": _r(dev_full.fmeasure), "shipped": _r(dev_pruned.fmeasure)},
-            test_f1={"unpruned": _r(test_full.fmeasure), "shipped": _r(test_pruned.fmeasure)},
-            test_tag_accuracy=_r(test_pruned.total.tagging_accuracy),
-            weights={"nonzero": nonzero, "kept": kept},
-            checksums=model_checksums(tmp),
+            prune=chosen_prune,
+            pruning=pruning,
+            dev_f1={"unpruned": _r(dev_full), "shipped": shipped_row["dev_f1"]},
+            test_f1={"unpruned": _r(test_full.fmeasure), "shipped": _r(test_shipped.fmeasure)},
+            test_tag_accuracy=_r(test_shipped.total.tagging_accuracy),
+            weights={"nonzero": pruning[0]["kept"], "kept": shipped_row["kept"]},
+            bytes={name: (tmp / name).stat().st_size for name in checksums},
+            checksums=checksums,
         )
         meta = {
             "description": "glmnlp default model: perceptron tagger + incremental beam parser, trained on the "
@@ -296,13 +349,5 @@ def train_default(
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    say(
-        f"test F1 {report.test_f1['shipped']:.2f} (unpruned {report.test_f1['unpruned']:.2f}); "
-        f"weights kept {kept} of {nonzero}; written to {out}"
-    )
+    say(f"test F1 {report.test_f1['shipped']:.2f} (unpruned {report.test_f1['unpruned']:.2f}); written to {out}")
     return report
-
-
-def _save_parser(parser: Any, path: Path, history: list[dict[str, Any]], prune: float) -> None:
-    """Save the parser; with ``prune > 0`` weights of magnitude below ``prune`` are left out."""
-    parser.save(path, history=history, prune=prune)

@@ -1,0 +1,229 @@
+"""CLI: ``glmnlp parse`` (input modes, output formats, n-best, errors), ``train-default``, --help, --version.
+
+Run in-process through :func:`glmnlp.cli.main`. The model is a tiny one trained by
+``glmnlp train-default`` on a few sample trees (quality is irrelevant here: shapes are checked).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+from glmnlp import __version__
+from glmnlp.cli import cli, main
+from glmnlp.trees import parse_tree
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A pipeline model directory written by ``glmnlp train-default`` on 60 training trees."""
+    out = tmp_path_factory.mktemp("cli") / "model"
+    rc = main(["train-default", "--out", str(out), "--max-train", "60", "--max-dev", "8", "--max-test", "5",
+               "--parser-epochs", "1", "--quiet"])
+    assert rc == 0
+    return out
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
+    capsys.readouterr()
+    rc = main(argv)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_cli_train_default_writes_a_pipeline_model(tiny_model: Path) -> None:
+    """train-default writes tagger/, parser/ and MODEL.json with the recipe and checksums."""
+    meta = json.loads((tiny_model / "MODEL.json").read_text())
+    assert (tiny_model / "tagger" / "weights.npz").is_file() and (tiny_model / "parser" / "weights.npz").is_file()
+    assert meta["sentences"] == {"train": 60, "dev": 8, "test": 5}
+    assert set(meta["checksums"]) == {"parser/metadata.json", "parser/weights.npz", "tagger/metadata.json",
+                                      "tagger/weights.npz"}
+    assert meta["command"] == "glmnlp train-default --out DIR"
+
+
+def test_cli_train_default_refuses_existing_output(tiny_model: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An existing model directory is not overwritten without --force."""
+    rc, _, err = _run(capsys, ["train-default", "--out", str(tiny_model), "--max-train", "5"])
+    assert rc == 1
+    assert err == (f"error: {tiny_model}: already exists and is not an empty directory "
+                   "(use --force to replace it)\n")
+
+
+def test_cli_parse_text_arguments_give_one_tree_per_sentence(tiny_model: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each TEXT argument is a document; brackets output has one tree per sentence over its PTB tokens."""
+    rc, out, _ = _run(capsys, ["parse", "-m", str(tiny_model), "The dog barked. It ran away.", "Prices (rose)."])
+    assert rc == 0
+    trees = [parse_tree(line) for line in out.splitlines()]
+    assert [t.leaves() for t in trees] == [
+        ["The", "dog", "barked", "."], ["It", "ran", "away", "."], ["Prices", "-LRB-", "rose", "-RRB-", "."]
+    ]
+    assert all(t.label == "TOP" for t in trees)
+
+
+def test_cli_parse_stdin_paragraphs_and_lines(
+    tiny_model: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """stdin raw text: a single line break is a space (one sentence); --lines makes each line a sentence."""
+    _stdin(monkeypatch, b"The dog\nbarked .\n")
+    rc, out, _ = _run(capsys, ["parse", "-m", str(tiny_model), "-q"])
+    assert rc == 0 and len(out.splitlines()) == 1
+    _stdin(monkeypatch, b"The dog\nbarked .\n")
+    rc, out, _ = _run(capsys, ["parse", "-m", str(tiny_model), "-q", "--lines"])
+    assert rc == 0 and [parse_tree(x).leaves() for x in out.splitlines()] == [["The", "dog"], ["barked", "."]]
+
+
+def test_cli_parse_tagged_input_keeps_the_given_tags(
+    tiny_model: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--tagged reads word/TAG lines (last slash splits); the tree's preterminals carry those tags."""
+    _stdin(monkeypatch, b"the/DT dog/NN barked/VBD ./.\n\n1/2/CD miles/NNS\n")
+    rc, out, _ = _run(capsys, ["parse", "-m", str(tiny_model), "--tagged", "-q"])
+    assert rc == 0
+    trees = [parse_tree(line) for line in out.splitlines()]
+    assert [t.pos() for t in trees] == [
+        [("the", "DT"), ("dog", "NN"), ("barked", "VBD"), (".", ".")], [("1/2", "CD"), ("miles", "NNS")]
+    ]
+
+
+def test_cli_parse_nbest_blocks_are_sorted(tiny_model: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """--nbest K: per sentence up to K 'score<TAB>tree' lines, best first, then a blank line."""
+    path = tmp_path / "tokens.txt"
+    path.write_text("the dog barked .\nprices rose .\n")
+    rc, out, _ = _run(capsys, ["parse", "-m", str(tiny_model), "--tokenized", "--nbest", "3", "-i", str(path), "-q"])
+    assert rc == 0
+    blocks = out.split("\n\n")
+    assert blocks[-1] == "" and len(blocks) == 3
+    for block, words in zip(blocks, (["the", "dog", "barked", "."], ["prices", "rose", "."])):
+        rows = [line.split("\t") for line in block.splitlines()]
+        assert 1 <= len(rows) <= 3
+        scores = [float(s) for s, _ in rows]
+        assert scores == sorted(scores, reverse=True)
+        assert all(parse_tree(t).leaves() == words for _, t in rows)
+
+
+def test_cli_parse_json_conllu_pretty(tiny_model: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """json: one document per line with offsets; conllu numbers sentences across documents; pretty re-reads."""
+    rc, out, _ = _run(capsys, ["parse", "-m", str(tiny_model), "-f", "json", "A dog barked.", "A cat slept."])
+    docs = [json.loads(line) for line in out.splitlines()]
+    assert rc == 0 and [d["text"] for d in docs] == ["A dog barked.", "A cat slept."]
+    assert docs[0]["sentences"][0]["tokens"][1] == {"text": "dog", "tag": docs[0]["sentences"][0]["tokens"][1]["tag"],
+                                                    "start": 2, "end": 5}
+    rc, out, _ = _run(capsys, ["parse", "-m", str(tiny_model), "-f", "conllu", "A dog barked.", "A cat slept."])
+    assert rc == 0 and "# sent_id = 1\n# text = A dog barked.\n" in out and "# sent_id = 2\n# text = A cat slept.\n" in out
+    rc, out, _ = _run(capsys, ["parse", "-m", str(tiny_model), "-f", "pretty", "A dog barked."])
+    assert rc == 0 and parse_tree(out).leaves() == ["A", "dog", "barked", "."] and out.count("\n") > 3
+
+
+def test_cli_parse_svg_files_and_html_page(tiny_model: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """svg writes one drawing per sentence into --out-dir and prints the paths; html is one page."""
+    rc, out, _ = _run(capsys, ["parse", "-m", str(tiny_model), "-f", "svg", "--out-dir", str(tmp_path / "d"),
+                               "A dog barked. A cat slept."])
+    paths = out.splitlines()
+    assert rc == 0 and paths == [str(tmp_path / "d" / "sentence-0001.svg"), str(tmp_path / "d" / "sentence-0002.svg")]
+    assert all(Path(p).read_text().startswith("<svg") for p in paths)
+    rc, out, _ = _run(capsys, ["parse", "-m", str(tiny_model), "-f", "html", "A dog barked.", "A cat slept."])
+    assert rc == 0 and out.startswith("<!DOCTYPE html>") and out.count("<svg") == 2 and 'id="s2"' in out
+
+
+def test_cli_parse_binary_file_error(tiny_model: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A binary file is refused with file:line: reason and exit status 1."""
+    path = tmp_path / "blob.bin"
+    path.write_bytes(b"fine text\n\x7fELF\x00\x01\x02\n")
+    rc, out, err = _run(capsys, ["parse", "-m", str(tiny_model), "-i", str(path)])
+    assert (rc, out, err) == (1, "", f"error: {path}:2: binary data (NUL byte); expected UTF-8 text\n")
+
+
+def test_cli_parse_invalid_utf8_error(tiny_model: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Latin-1 bytes are not silently decoded: the line and the byte are named."""
+    path = tmp_path / "latin1.txt"
+    path.write_bytes("caf\u00e9 au lait\n".encode("latin-1"))
+    rc, _, err = _run(capsys, ["parse", "-m", str(tiny_model), "-i", str(path)])
+    assert (rc, err) == (1, f"error: {path}:1: not valid UTF-8 text (byte 0xe9 at column 4)\n")
+
+
+@pytest.mark.parametrize("data", [b"", b"\n   \n\n"])
+def test_cli_parse_empty_input_error(
+    tiny_model: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, data: bytes
+) -> None:
+    """Empty (or all-blank) stdin is an error, not an empty success."""
+    _stdin(monkeypatch, data)
+    rc, out, err = _run(capsys, ["parse", "-m", str(tiny_model)])
+    assert (rc, out, err) == (1, "", "error: <stdin>: empty input: nothing to parse\n")
+
+
+def test_cli_parse_bad_tagged_token_error(
+    tiny_model: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A token without /TAG is reported with its line and position."""
+    _stdin(monkeypatch, b"the/DT dog/NN\n\nthe/DT dog\n")
+    rc, out, err = _run(capsys, ["parse", "-m", str(tiny_model), "--tagged", "-q"])
+    assert rc == 1 and err.endswith("error: <stdin>:3: token 2 'dog' is not word/TAG\n")
+    assert out.count("(TOP") <= 1
+
+
+def test_cli_parse_unknown_option_and_bad_combinations(tiny_model: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """click usage errors exit 2; inconsistent options are configuration errors (exit 1)."""
+    rc, _, err = _run(capsys, ["parse", "--bogus"])
+    assert rc == 2 and "Error: No such option '--bogus'." in err
+    rc, _, err = _run(capsys, ["parse", "-m", str(tiny_model), "-f", "svg", "A dog."])
+    assert (rc, err) == (1, "error: --format svg needs --out-dir DIR (one file per sentence)\n")
+    rc, _, err = _run(capsys, ["parse", "-m", str(tiny_model), "-f", "pretty", "--nbest", "2", "A dog."])
+    assert (rc, err) == (1, "error: --nbest K > 1 needs --format brackets or json\n")
+
+
+def test_cli_parse_missing_model_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A model directory that does not exist is named in the error."""
+    rc, out, err = _run(capsys, ["parse", "-m", str(tmp_path / "nowhere"), "A dog."])
+    assert (rc, out, err) == (1, "", f"error: {tmp_path / 'nowhere'}: model directory not found\n")
+
+
+def test_cli_parse_parser_only_model_needs_tagged_input(tiny_model: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A bare parser model parses --tagged input; raw text needs a tagger, and says so."""
+    rc, out, _ = _run(capsys, ["parse", "-m", str(tiny_model / "parser"), "--tagged", "a/DT dog/NN"])
+    assert rc == 0 and parse_tree(out).pos() == [("a", "DT"), ("dog", "NN")]
+    rc, _, err = _run(capsys, ["parse", "-m", str(tiny_model / "parser"), "a dog"])
+    assert (rc, err) == (1, "error: this model has no tagger: give --tagged input or --tagger DIR\n")
+    rc, out, _ = _run(capsys, ["parse", "-m", str(tiny_model / "parser"), "--tagger", str(tiny_model / "tagger"),
+                               "a dog"])
+    assert rc == 0 and parse_tree(out).leaves() == ["a", "dog"]
+
+
+def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    out = []
+    for name, command in sorted(group.commands.items()):
+        out.append((*prefix, name))
+        if isinstance(command, click.Group):
+            out += _commands(command, (*prefix, name))
+    return out
+
+
+def test_cli_every_command_has_help_with_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--help` works on every command and group; every command (leaf) shows an example invocation."""
+    commands = _commands(cli)
+    assert ("parse",) in commands and ("train-default",) in commands
+    for path in [(), *commands]:
+        rc, out, _ = _run(capsys, [*path, "--help"])
+        assert rc == 0 and out.startswith("Usage: glmnlp"), path
+        command: click.Command = cli
+        for name in path:
+            assert isinstance(command, click.Group)
+            command = command.commands[name]
+        if isinstance(command, click.Group):
+            assert "Commands:" in out, path
+        else:
+            assert "Example" in out and "  glmnlp " in out, f"no example in: glmnlp {' '.join(path)} --help"
+
+
+def test_cli_version(capsys: pytest.CaptureFixture[str]) -> None:
+    """--version prints the package version."""
+    rc, out, _ = _run(capsys, ["--version"])
+    assert (rc, out) == (0, f"glmnlp, version {__version__}\n")
