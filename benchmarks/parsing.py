@@ -11,6 +11,7 @@ and test get the tags of a tagger trained on the whole training split.
 
     python benchmarks/parsing.py                      # all four conditions, one table
     python benchmarks/parsing.py --one gold punct     # one condition (prints one JSON line)
+    python benchmarks/parsing.py --model default      # the bundled default model (or --model DIR)
 
 Generative model (glmnlp.combined) rows: FEATURES = ``generative`` (the generative model alone, gamma in
 log-prob units tuned on dev) or ``combined`` (perceptron + punct features + the jackknifed generative
@@ -102,13 +103,60 @@ def run_one(tags: str, features: str, epochs: int, gen_weight: float = 10.0) -> 
     }
 
 
+def detokenize(words: list[str]) -> str:
+    """Plain text for a PTB token list (brackets, quotes, clitics and punctuation re-attached)."""
+    from nltk.tokenize.treebank import TreebankWordDetokenizer
+
+    plain = {"-LRB-": "(", "-RRB-": ")", "-LCB-": "{", "-RCB-": "}", "-LSB-": "[", "-RSB-": "]"}
+    return TreebankWordDetokenizer().detokenize([plain.get(w, w) for w in words])
+
+
+def run_model(path: str) -> dict:
+    """A trained pipeline model (``default`` = the bundled one): test-split F1 with its own tagger's tags,
+    parse speed, and end-to-end speed from raw text (the test split detokenised, one sentence per line)."""
+    import glmnlp
+    from glmnlp.corpus import sample_trees
+    from glmnlp.evalb import score_trees
+
+    t0 = time.perf_counter()
+    nlp = glmnlp.load(None if path == "default" else path, lines=True)
+    load_s = time.perf_counter() - t0
+    test = sample_trees("test")
+    tags = nlp.tagger.tag_sentences([t.leaves() for t in test])
+    t0 = time.perf_counter()
+    parsed = [nlp.parser.parse(t.leaves(), g) for t, g in zip(test, tags)]
+    parse_rate = len(test) / (time.perf_counter() - t0)
+    result = score_trees(test, parsed)
+    text = "\n".join(detokenize(t.leaves()) for t in test)
+    t0 = time.perf_counter()
+    doc = nlp(text)
+    e2e_rate = len(doc.sentences) / (time.perf_counter() - t0)
+    return {
+        "model": path, "f1_all": result.total.fmeasure, "f1_40": result.cut.fmeasure, "lr": result.total.recall,
+        "lp": result.total.precision, "tag_acc": result.total.tagging_accuracy, "parse_sent_per_s": parse_rate,
+        "e2e_sent_per_s": e2e_rate, "e2e_sentences": len(doc.sentences), "load_s": load_s,
+        "fallback": nlp.parser.stats["fallback"],
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--one", nargs=2, metavar=("TAGS", "FEATURES"))
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--gen-weight", type=float, default=10.0, help="fixed weight of the generative feature (combined)")
     ap.add_argument("--conditions", default="gold:baseline,gold:punct,tagger:baseline,tagger:punct")
+    ap.add_argument("--model", metavar="DIR", help="measure a trained pipeline model instead ('default' = bundled)")
     args = ap.parse_args()
+    if args.model:
+        r = run_model(args.model)
+        print(json.dumps(r), file=sys.stderr)
+        print("| model | F1 all | F1 <=40 | LR | LP | tag acc | parse sent/s | raw text sent/s | load s | peak MB |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
+        print(f"| {r['model']} | {r['f1_all']:.2f} | {r['f1_40']:.2f} | {r['lr']:.2f} | {r['lp']:.2f} "
+              f"| {r['tag_acc']:.2f} | {r['parse_sent_per_s']:.1f} | {r['e2e_sent_per_s']:.1f} | {r['load_s']:.2f} "
+              f"| {r['peak_mb']:.0f} |")
+        return
     if args.one:
         print(json.dumps(run_one(args.one[0], args.one[1], args.epochs, args.gen_weight)))
         return

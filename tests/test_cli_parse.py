@@ -227,3 +227,23 @@ def test_cli_version(capsys: pytest.CaptureFixture[str]) -> None:
     """--version prints the package version."""
     rc, out, _ = _run(capsys, ["--version"])
     assert (rc, out) == (0, f"glmnlp, version {__version__}\n")
+
+
+def test_cli_parse_surprisal_needs_json_and_a_generative_model(
+    tiny_model: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """--surprisal adds one finite, non-negative bit value per word to the json; it is refused elsewhere."""
+    from glmnlp.default_model import DefaultRecipe, train_default
+
+    rc, _, err = _run(capsys, ["parse", "-m", str(tiny_model), "-f", "json", "--surprisal", "A dog."])
+    assert (rc, err) == (1, "error: --surprisal needs a model with a generative component; this parser has none\n")
+    rc, _, err = _run(capsys, ["parse", "-m", str(tiny_model), "--surprisal", "A dog."])
+    assert (rc, err) == (1, "error: --surprisal needs --format json\n")
+    combined = tmp_path / "combined"
+    train_default(combined, DefaultRecipe(max_train=60, max_dev=8, max_test=5, tagger_epochs=2, jackknife_folds=2,
+                                          jackknife_epochs=1, parser_epochs=1, n_bits=14, gammas=(1e3,), caps=(20,),
+                                          generative_weight=10.0, generative_folds=2))
+    rc, out, _ = _run(capsys, ["parse", "-m", str(combined), "-f", "json", "--surprisal", "The dog barked."])
+    sent = json.loads(out)["sentences"][0]
+    assert rc == 0 and len(sent["surprisal"]) == 4
+    assert all(v is not None and v >= 0 for v in sent["surprisal"])

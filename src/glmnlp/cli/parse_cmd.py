@@ -14,7 +14,8 @@ A thin wrapper over :class:`glmnlp.pipeline.Pipeline` and :mod:`glmnlp.render`:
   ``json`` (one document per line), ``conllu`` (tags only), ``svg`` (one file per sentence into
   ``--out-dir``; their paths are printed), ``html`` (one page on stdout). ``--nbest K`` prints
   ``score<TAB>tree`` lines and a blank line after each sentence (``brackets``), or adds an
-  ``nbest`` list to each sentence (``json``).
+  ``nbest`` list to each sentence (``json``). ``--surprisal`` (json) adds each word's surprisal in
+  bits, -log2 P(w_i | w_1..w_{i-1}), from the parser's generative model (:meth:`Parser.surprisal`).
 * **Errors** are ``file:line: reason`` (exit status 1): undecodable or binary input, empty input,
   a malformed ``word/TAG`` token, a missing or broken model.
 * ``--model DIR`` is a model directory with ``tagger/`` and ``parser/`` (default: the bundled
@@ -27,6 +28,8 @@ Choice [R]: the TEXT arguments are parsed as documents of raw text even with ``-
 
 from __future__ import annotations
 
+import json
+import math
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -153,6 +156,11 @@ def _load_pipeline(model: str | None, tagger_dir: str | None, lines: bool, multi
     return Pipeline(tagger or pipeline.tagger, pipeline.parser, lines=lines, multitag_margin=multitag)
 
 
+def _finite(value: float) -> float | None:
+    """JSON has no infinity: an impossible analysis (score or surprisal) is written as null."""
+    return value if math.isfinite(value) else None
+
+
 def _nbest_dicts(pipeline: Any, doc: Any, k: int) -> list[list[tuple[float, Any]]]:
     out = []
     for sent in doc.sentences:
@@ -184,12 +192,14 @@ def _nbest_dicts(pipeline: Any, doc: Any, k: int) -> list[list[tuple[float, Any]
               help="Print the K best trees with their scores (brackets or json).")
 @click.option("--multitag", type=click.FloatRange(min=0), default=None, metavar="MARGIN",
               help="Give the parser every tag within MARGIN of the tagger's best (multi-tag input).")
+@click.option("--surprisal", is_flag=True,
+              help="--format json: add each word's surprisal in bits (needs a model with a generative component).")
 @click.option("--batch-size", type=click.IntRange(min=1), default=32, show_default=True,
               help="Documents analysed together before their output is written.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
 def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, lines: bool, fmt: str,
           out_dir: Path | None, model_dir: str | None, tagger_dir: str | None, nbest: int,
-          multitag: float | None, batch_size: int, quiet: bool) -> None:
+          multitag: float | None, surprisal: bool, batch_size: int, quiet: bool) -> None:
     """Parse text into Penn Treebank trees (sentence splitting, tokenising, tagging, parsing).
 
     TEXT arguments are parsed one document each; without them the input is read from --input FILE
@@ -205,6 +215,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
       glmnlp parse --format svg --out-dir trees/ "Colorless green ideas sleep furiously."
       glmnlp parse --format html -i story.txt > story.html
       glmnlp parse --model my_model/ --lines < one_sentence_per_line.txt
+      glmnlp parse --format json --surprisal "The horse raced past the barn fell."
     """
     from ..render import render_brackets, render_conllu, render_html, render_json, render_pretty, render_svg
     from ..training import progress
@@ -222,7 +233,11 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
     if lines and mode != "text":
         raise ConfigError("--lines applies to raw text; --tokenized and --tagged input is always one sentence per line")
 
+    if surprisal and fmt != "json":
+        raise ConfigError("--surprisal needs --format json")
     pipeline = _load_pipeline(model_dir, tagger_dir, lines, multitag)
+    if surprisal and getattr(pipeline.parser, "generative", None) is None:
+        raise ConfigError("--surprisal needs a model with a generative component; this parser has none")
     if pipeline.tagger is None and mode != "tagged":
         raise ConfigError("this model has no tagger: give --tagged input or --tagger DIR")
     if nbest > 1:  # tag with the pipeline, then ask the parser for its k best
@@ -254,19 +269,22 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
     try:
         docs = stage.pipe((u.doc for u in units), batch_size=batch_size)
         for doc in progress(docs, desc="documents", enabled=show):
-            if nbest > 1:
-                ranked = _nbest_dicts(pipeline, doc, nbest)
-                if fmt == "brackets":
-                    for trees in ranked:
-                        click.echo("".join(f"{score:.4f}\t{to_bracket(tree)}\n" for score, tree in trees))
-                else:
-                    data = doc.to_dict()
-                    for sent, trees in zip(data["sentences"], ranked):
-                        sent["tree"], sent["score"] = to_bracket(trees[0][1]), trees[0][0]
-                        sent["nbest"] = [{"score": s, "tree": to_bracket(t)} for s, t in trees]
-                    import json
-
-                    click.echo(json.dumps(data, ensure_ascii=False, allow_nan=True))
+            ranked = _nbest_dicts(pipeline, doc, nbest) if nbest > 1 else None
+            if ranked is not None and fmt == "brackets":
+                for trees in ranked:
+                    click.echo("".join(f"{score:.4f}\t{to_bracket(tree)}\n" for score, tree in trees))
+            elif fmt == "json" and (ranked is not None or surprisal):
+                data = doc.to_dict()
+                for k, sent in enumerate(data["sentences"]):
+                    if ranked is not None:
+                        trees = ranked[k]
+                        sent["tree"], sent["score"] = to_bracket(trees[0][1]), _finite(trees[0][0])
+                        sent["nbest"] = [{"score": _finite(s), "tree": to_bracket(t)} for s, t in trees]
+                    if surprisal:
+                        words = doc.sentences[k].words
+                        tags = doc.sentences[k].tags
+                        sent["surprisal"] = [_finite(v) for v in pipeline.parser.surprisal(words, tags)]
+                click.echo(json.dumps(data, ensure_ascii=False, allow_nan=False))
             elif fmt == "brackets":
                 click.echo(render_brackets(doc), nl=False)
             elif fmt == "pretty":
