@@ -21,10 +21,10 @@ from glmnlp.trees import parse_tree
 
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A pipeline model directory written by ``glmnlp train-default`` on 60 training trees."""
+    """A perceptron-only pipeline model written by ``glmnlp train-default`` on 60 training trees."""
     out = tmp_path_factory.mktemp("cli") / "model"
     rc = main(["train-default", "--out", str(out), "--max-train", "60", "--max-dev", "8", "--max-test", "5",
-               "--parser-epochs", "1", "--quiet"])
+               "--parser-epochs", "1", "--generative-weight", "0", "--quiet"])
     assert rc == 0
     return out
 

@@ -2,7 +2,7 @@
 :func:`glmnlp.default_model.train_default`).
 
 The recipe and its choices are documented in :mod:`glmnlp.default_model`; the options here only
-exist to check the recipe quickly (``--max-train`` etc.) and are left at their defaults to
+exist to check the recipe quickly (``--max-train``, ``--generative-weight 0`` etc.) and are left at their defaults to
 reproduce the shipped files byte for byte.
 """
 
@@ -26,9 +26,11 @@ _CTX = {"help_option_names": ["-h", "--help"]}
 @click.option("--max-dev", type=click.IntRange(min=1), default=None, help="Use only the first N dev trees.")
 @click.option("--max-test", type=click.IntRange(min=1), default=None, help="Use only the first N test trees.")
 @click.option("--parser-epochs", type=click.IntRange(min=1), default=None, help="Parser passes (default: the recipe's).")
+@click.option("--generative-weight", type=click.FloatRange(min=0), default=None,
+              help="Fixed weight of the generative feature; 0 = perceptron parser only (default: the recipe's).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars or step lines on stderr.")
 def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev: int | None, max_test: int | None,
-                      parser_epochs: int | None, quiet: bool) -> None:
+                      parser_epochs: int | None, generative_weight: float | None, quiet: bool) -> None:
     """Train the default tagger + parser on the bundled treebank sample and write them to --out.
 
     This is the command that produced the model shipped in glmnlp/data/default_model/: with the
@@ -41,13 +43,15 @@ def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev
       glmnlp train-default --out my_default_model
       glmnlp parse --model my_default_model "The old man saw the dog with a telescope."
       glmnlp train-default --out /tmp/quick --max-train 200 --max-dev 50 --parser-epochs 1
+      glmnlp train-default --out perceptron_only --generative-weight 0
     """
     import dataclasses
 
     from ..default_model import DefaultRecipe, train_default
 
     recipe = DefaultRecipe()
-    changes = {"max_train": max_train, "max_dev": max_dev, "max_test": max_test, "parser_epochs": parser_epochs}
+    changes = {"max_train": max_train, "max_dev": max_dev, "max_test": max_test, "parser_epochs": parser_epochs,
+               "generative_weight": generative_weight}
     recipe = dataclasses.replace(recipe, **{k: v for k, v in changes.items() if v is not None})
     report = train_default(
         out_dir, recipe, overwrite=force, log=None if quiet else (lambda msg: click.echo(msg, err=True)),
