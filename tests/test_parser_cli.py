@@ -24,10 +24,10 @@ def test_parser_cli_train_then_parse(tmp_path: Path, capsys: pytest.CaptureFixtu
     sents = dev[:3]
     (tmp_path / "in.txt").write_text("\n".join(" ".join(f"{w}/{t}" for w, t in s.pos()) for s in sents) + "\n")
     capsys.readouterr()
-    assert main(["parse", "--model", str(model), "--input", str(tmp_path / "in.txt")]) == 0
+    assert main(["parse", "--model", str(model), "--tagged", "--input", str(tmp_path / "in.txt")]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert [parse_tree(line).leaves() for line in lines] == [s.leaves() for s in sents]
-    assert main(["parse", "--model", str(model), "--input", str(tmp_path / "in.txt"), "--nbest", "2"]) == 0
+    assert main(["parse", "--model", str(model), "--tagged", "--input", str(tmp_path / "in.txt"), "--nbest", "2"]) == 0
     out = capsys.readouterr().out
     blocks = [b for b in out.split("\n\n") if b.strip()]
     assert len(blocks) == 3
