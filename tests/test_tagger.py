@@ -14,7 +14,7 @@ from glmnlp.corpus import sample_tagged
 from glmnlp.errors import ModelFileError
 from glmnlp.features import FeatureIndex, Template
 from glmnlp.formats import TaggedSentence, write_word_tag
-from glmnlp.tagger import Tagger, TaggerConfig, history_features, word_shape
+from glmnlp.tagger import ATOM_NAMES, FEATURE_SETS, Tagger, TaggerConfig, history_atoms, history_features, word_shape
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +64,54 @@ def test_tagger_history_features_of_hand_built_sentence() -> None:
         "lower[i+1]=</s>",
     ]
     assert word_shape("McDonald's") == "XxXx'x" and word_shape("1,234") == "d,d"
+
+
+def test_tagger_new_atoms_of_hand_built_sentence() -> None:
+    """Position, spelling and vocabulary atoms (cap-init, all-caps, period, hyphen part, lc-known) exactly."""
+    atoms = history_atoms(["Apple", "U.S.", "co-Founder", "apple"], vocabulary={"apple"})
+    names = dict(enumerate(ATOM_NAMES))
+
+    def at(i: int) -> dict[str, str]:
+        return {names[k]: v for k, v in enumerate(atoms[i]) if v is not None}
+
+    first, second, third, fourth = at(0), at(1), at(2), at(3)
+    assert first["cap-init"] == "<init-cap>" and first["lc-known"] == "<lc-known>"
+    assert second["cap-init"] == "<mid-cap>" and second["lc-known"] == "<lc-unknown>"
+    assert second["all-caps"] == "<all-caps>" and second["has-period"] == "<period>" and "all-caps" not in first
+    assert third["hyphen-last"] == "founder" and third["suffix5"] == "under" and "hyphen-last" not in first
+    assert "cap-init" not in fourth and "lc-known" not in fourth
+    assert first["suffix3[i+1]"] == ".S." and first["shape[i-1]"] == "<s>" and fourth["shape[i+1]"] == "</s>"
+    assert third["lower[i-2]"] == "apple" and third["lower[i+2]"] == "</s>" and second["shape[i-1]"] == "Xx"
+
+
+def test_tagger_conjunction_and_previous_tag_features_of_hand_built_sentence() -> None:
+    """A set with word-bigram and previous-tag templates lists exactly those features."""
+    FEATURE_SETS["test-conj"] = ("w[i]", "lower[i-1]&lower[i]", "suffix2&shape[i+1]", "t[i-1]&w[i]")
+    try:
+        feats = history_features(["The", "Dogs", "bark"], "test-conj")
+        assert feats[1] == ["t[i-1]&w[i]=Dogs", "w[i]=Dogs", "lower[i-1]&lower[i]=the|dogs", "suffix2&shape[i+1]=gs|x"]
+        assert feats[0] == ["t[i-1]&w[i]=The", "w[i]=The", "lower[i-1]&lower[i]=<s>|the", "suffix2&shape[i+1]=he|Xx"]
+        train = [TaggedSentence(("The", "Dogs", "bark"), ("DT", "NNS", "VBP")), TaggedSentence(("The", "end"), ("DT", "NN"))]
+        tagger = Tagger(TaggerConfig(epochs=1, feature_set="test-conj", pair_min_count=2)).fit(train, show_progress=False)
+        explained = tagger.explain(["The", "Dogs", "bark"])
+        # the previous-tag feature exists only for "The" (seen twice, pair_min_count=2)
+        assert explained[0][0] == "t[i-1]&w[i]=The" and not any(f.startswith("t[i-1]") for f in explained[1])
+        assert explained[1] == feats[1][1:] and explained[2] == history_features(["The", "Dogs", "bark"], "test-conj")[2][1:]
+    finally:
+        del FEATURE_SETS["test-conj"]
+
+
+def test_tagger_rare_words_get_no_identity_features() -> None:
+    """With rare_word_count=1, hapax training words fire no w[i]/lower[i] feature; frequent words do."""
+    train = [
+        TaggedSentence(("The", "dog", "barks"), ("DT", "NN", "VBZ")),
+        TaggedSentence(("The", "cat", "sleeps"), ("DT", "NN", "VBZ")),
+    ]
+    tagger = Tagger(TaggerConfig(epochs=1, rare_word_count=1)).fit(train, show_progress=False)
+    explained = tagger.explain(["The", "dog"])
+    assert "w[i]=The" in explained[0] and "lower[i]=the" in explained[0]
+    assert not any(f.startswith(("w[i]=", "lower[i]=")) for f in explained[1])
+    assert "suffix2=og" in explained[1] and "w[i-1]=The" in explained[1]
 
 
 def test_tagger_encoder_matches_reference_features() -> None:

@@ -95,3 +95,37 @@ def test_viterbi_score_rows_equals_python_sum() -> None:
     score_rows(W, rows, out)
     expected = np.array([sum((W[r] for r in row if r >= 0), np.zeros(3)) for row in rows.tolist()])
     np.testing.assert_allclose(out, expected)
+
+
+@given(st.integers(0, 10_000), st.integers(1, 5), st.integers(1, 3), st.booleans(), st.integers(0, 2))
+def test_viterbi_previous_tag_features_equal_brute_force(seed: int, n: int, T: int, restrict: bool, J: int) -> None:
+    """With (n, J) previous-tag feature rows, Viterbi and max-marginals still match enumeration."""
+    emis, W, bi0, tri0, mask = _random_problem(seed, n, T, restrict)
+    rng = np.random.default_rng(seed + 1)
+    blocks = 3
+    base = W.shape[0]
+    W = np.vstack([W, rng.normal(size=(blocks * (T + 1), T))])
+    pair = base + (T + 1) * rng.integers(0, blocks, size=(n, J))
+    pair[rng.random((n, J)) < 0.3] = -1  # some positions without the feature
+
+    def score(seq: tuple[int, ...]) -> float:
+        total = _sequence_score(seq, emis, W, bi0, tri0)
+        prev = T
+        for i, v in enumerate(seq):
+            total += sum(W[r + prev, v] for r in pair[i].tolist() if r >= 0)
+            prev = v
+        return total
+
+    candidates = _all_sequences(mask)
+    out = np.empty(n, dtype=np.int64)
+    best_score = viterbi(emis, W, bi0, tri0, mask, out, pair=pair)
+    best = max(candidates, key=score)
+    assert tuple(out.tolist()) == best and best_score == pytest.approx(score(best), abs=1e-9)
+    mm = np.empty((n, T))
+    max_marginals(emis, W, bi0, tri0, mask, mm, pair=pair)
+    for i in range(n):
+        for v in range(T):
+            scores = [score(seq) for seq in candidates if seq[i] == v]
+            assert mm[i, v] == pytest.approx(max(scores), abs=1e-9) if scores else mm[i, v] == -np.inf
+    with pytest.raises(ValueError):
+        viterbi(emis, W, bi0, tri0, mask, out, pair=np.full((n, 1), W.shape[0], dtype=np.int64))

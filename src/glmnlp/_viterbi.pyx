@@ -77,8 +77,19 @@ cdef void _free(Lattice* L) noexcept:
     free(L.bp)
 
 
+cdef inline double _pair_score(const double[:, ::1] W, const long long* pair, int J, int p, int u, int v) noexcept nogil:
+    cdef double s = 0.0
+    cdef int j
+    cdef long long base
+    for j in range(J):
+        base = pair[p * J + j]
+        if base >= 0:
+            s += W[base + u, v]
+    return s
+
+
 cdef void _forward(Lattice* L, const double[:, ::1] emis, const double[:, ::1] W,
-                   long long bi0, long long tri0) noexcept nogil:
+                   long long bi0, long long tri0, const long long* pair, int J) noexcept nogil:
     cdef int n = L.n, T = L.T, p, a, b, c, u, v, r
     cdef int K2, K1, K0
     cdef int* C2
@@ -104,6 +115,8 @@ cdef void _forward(Lattice* L, const double[:, ::1] emis, const double[:, ::1] W
             for b in range(K0):
                 v = C0[b]
                 base = emis[p, v] + W[bi0 + u, v]
+                if J > 0:
+                    base = base + _pair_score(W, pair, J, p, u, v)
                 best = -INFINITY
                 argbest = 0
                 for c in range(K2):
@@ -118,13 +131,36 @@ cdef void _forward(Lattice* L, const double[:, ::1] emis, const double[:, ::1] W
                 bpc[a * K0 + b] = argbest
 
 
+cdef const long long* _check_pair(object pair, int n, int T, long long n_rows, int* J) except? NULL:
+    """Validate the optional (n, J) previous-tag feature rows; returns a pointer (NULL when J = 0)."""
+    cdef const long long[:, ::1] view
+    J[0] = 0
+    if pair is None:
+        return NULL
+    view = pair
+    if view.shape[0] != n:
+        raise ValueError("pair rows must have one row per position")
+    if view.shape[1] == 0 or n == 0:
+        return NULL
+    arr = np.asarray(view)
+    if arr.max() + T + 1 > n_rows:
+        raise ValueError("previous-tag feature rows outside the weight table")
+    J[0] = view.shape[1]
+    return &view[0, 0]
+
+
 def viterbi(const double[:, ::1] emis, const double[:, ::1] W, long long bi0, long long tri0,
-            const unsigned char[:, ::1] mask, long long[::1] out):
+            const unsigned char[:, ::1] mask, long long[::1] out, pair=None):
     """Best tag sequence into ``out`` (length n); returns its score.
 
     ``emis`` is (n, T); ``W`` is the (rows, T) weight table; ``mask`` (n, T) marks candidate tags.
+    ``pair`` (optional, (n, J) int64) lists per position the first rows of blocks of T+1 rows
+    (-1 = none): feature j of position p adds ``W[pair[p, j] + u, v]`` for previous tag u (T =
+    start) and tag v, i.e. a feature conjoined with the tag bigram (t_{p-1}, t_p).
     """
     cdef Lattice L
+    cdef int J = 0
+    cdef const long long* pr
     cdef int n = emis.shape[0], T = emis.shape[1], p, a, b, c, K1, K0
     cdef double best
     cdef int besta = 0, bestb = 0
@@ -134,10 +170,11 @@ def viterbi(const double[:, ::1] emis, const double[:, ::1] W, long long bi0, lo
         raise ValueError("inconsistent shapes")
     if tri0 + (T + 1) * (T + 1) > W.shape[0] or bi0 + T + 1 > W.shape[0]:
         raise ValueError("transition rows outside the weight table")
+    pr = _check_pair(pair, n, T, W.shape[0], &J)
     _build(&L, mask, T)
     try:
         with nogil:
-            _forward(&L, emis, W, bi0, tri0)
+            _forward(&L, emis, W, bi0, tri0, pr, J)
         K1 = L.counts[n]
         K0 = L.counts[n + 1]
         best = -INFINITY
@@ -159,7 +196,7 @@ def viterbi(const double[:, ::1] emis, const double[:, ::1] W, long long bi0, lo
 
 
 def max_marginals(const double[:, ::1] emis, const double[:, ::1] W, long long bi0, long long tri0,
-                  const unsigned char[:, ::1] mask, double[:, ::1] out):
+                  const unsigned char[:, ::1] mask, double[:, ::1] out, pair=None):
     """out[p, v] = score of the best full sequence with tag v at position p (-inf if not a candidate).
 
     Forward Viterbi (π) plus a backward Viterbi (β, the best completion from a state to the end):
@@ -174,19 +211,22 @@ def max_marginals(const double[:, ::1] emis, const double[:, ::1] W, long long b
     cdef int* C1
     cdef int* C0
     cdef int* Cn
+    cdef int J = 0
+    cdef const long long* pr
     if n == 0:
         return
     if mask.shape[0] != n or mask.shape[1] != T or out.shape[0] != n or out.shape[1] != T or W.shape[1] != T:
         raise ValueError("inconsistent shapes")
     if tri0 + (T + 1) * (T + 1) > W.shape[0] or bi0 + T + 1 > W.shape[0]:
         raise ValueError("transition rows outside the weight table")
+    pr = _check_pair(pair, n, T, W.shape[0], &J)
     _build(&L, mask, T)
     try:
         beta = <double*> malloc(sizeof(double) * (L.off[n] if L.off[n] > 0 else 1))
         if beta == NULL:
             raise MemoryError()
         with nogil:
-            _forward(&L, emis, W, bi0, tri0)
+            _forward(&L, emis, W, bi0, tri0, pr, J)
             for p in range(n - 1, -1, -1):
                 C1 = L.cands + (p + 1) * T
                 C0 = L.cands + (p + 2) * T
@@ -209,6 +249,8 @@ def max_marginals(const double[:, ::1] emis, const double[:, ::1] W, long long b
                             w = Cn[c]
                             s = (emis[p + 1, w] + W[bi0 + v, w] + W[tri0 + u * (T + 1) + v, w]
                                  + bnext[b * Kn + c])
+                            if J > 0:
+                                s = s + _pair_score(W, pr, J, p + 1, v, w)
                             if s > best:
                                 best = s
                         bcur[a * K0 + b] = best

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -97,6 +97,8 @@ LOCAL_ATOMS: tuple[str, ...] = (
     "has-period",
     "hyphen-last",
     "first-upper",
+    "amb[i]",
+    "lc-known",
 )
 #: context atoms: (name, local atom it copies, offset from i)
 CONTEXT_ATOMS: tuple[tuple[str, str, int], ...] = (
@@ -112,6 +114,9 @@ CONTEXT_ATOMS: tuple[tuple[str, str, int], ...] = (
     ("suffix3[i+1]", "suffix3", 1),
     ("shape[i-1]", "shape[i]", -1),
     ("shape[i+1]", "shape[i]", 1),
+    ("amb[i-1]", "amb[i]", -1),
+    ("amb[i+1]", "amb[i]", 1),
+    ("amb[i+2]", "amb[i]", 2),
 )
 #: atoms that depend on the position: "cap-init" is <init-cap> for a capitalised first word and
 #: <mid-cap> for a capitalised word elsewhere
@@ -140,13 +145,25 @@ FEATURE_SETS: dict[str, tuple[str, ...]] = {
 DEFAULT_FEATURE_SET = "extended-v1"
 
 
-def templates_for(feature_set: str) -> tuple[Template, ...]:
-    """The templates of a feature set (see :data:`FEATURE_SETS`)."""
+PAIR_PREFIX = "t[i-1]&"
+
+
+def templates_for(feature_set: str, *, previous_tag: bool = False) -> tuple[Template, ...]:
+    """The templates of a feature set (see :data:`FEATURE_SETS`).
+
+    By default the emission templates (conjoined with t_i only); with ``previous_tag=True`` the
+    templates named ``t[i-1]&atom`` (conjoined with the tag bigram), returned without the prefix.
+    """
     if feature_set not in FEATURE_SETS:
         raise ConfigError(f"unknown feature set {feature_set!r} (choose from {sorted(FEATURE_SETS)})")
     out = []
-    for name in FEATURE_SETS[feature_set]:
+    for full in FEATURE_SETS[feature_set]:
+        if full.startswith(PAIR_PREFIX) != previous_tag:
+            continue
+        name = full[len(PAIR_PREFIX) :] if previous_tag else full
         parts = name.split("&")
+        if previous_tag and len(parts) != 1:
+            raise ConfigError(f"feature set {feature_set!r}: previous-tag template {full!r} must name one atom")
         if any(p not in ATOM_NAMES for p in parts):
             raise ConfigError(f"feature set {feature_set!r}: template {name!r} names an unknown atom")
         out.append(Template(name, tuple(ATOM_NAMES.index(p) for p in parts)))
@@ -155,7 +172,19 @@ def templates_for(feature_set: str) -> tuple[Template, ...]:
 
 _W0 = 1
 _BOS, _EOS = "<s>", "</s>"
-_FLAG_STRINGS = ("<bias>", "<digit>", "<upper>", "<hyphen>", "<all-caps>", "<period>", "<first-upper>", "<init-cap>", "<mid-cap>")
+_FLAG_STRINGS = (
+    "<bias>",
+    "<digit>",
+    "<upper>",
+    "<hyphen>",
+    "<all-caps>",
+    "<period>",
+    "<first-upper>",
+    "<init-cap>",
+    "<mid-cap>",
+    "<lc-known>",
+    "<lc-unknown>",
+)
 
 
 @dataclass(frozen=True)
@@ -170,6 +199,8 @@ class TaggerConfig:
     feature_set: str = DEFAULT_FEATURE_SET  # a key of FEATURE_SETS ("collins2002" = SPEC §g.3 only)
     rare_word_count: int = 0  # training words seen at most this often get no w[i]/lower[i] feature
     min_count: int = 1  # count cut-off for conjunction (multi-atom) features
+    pair_min_count: int = 20  # count cut-off for atom values of t[i-1]& (previous-tag) templates
+    ambiguity_min_count: int = 0  # words seen this often get an ambiguity-class atom (0 = none)
 
     def __post_init__(self) -> None:
         if self.epochs < 1:
@@ -180,6 +211,10 @@ class TaggerConfig:
             raise ConfigError(f"open_class_min_share must be in [0, 1), got {self.open_class_min_share}")
         if self.rare_word_count < 0:
             raise ConfigError(f"rare_word_count must be >= 0, got {self.rare_word_count}")
+        if self.ambiguity_min_count < 0:
+            raise ConfigError(f"ambiguity_min_count must be >= 0, got {self.ambiguity_min_count}")
+        if self.pair_min_count < 1:
+            raise ConfigError(f"pair_min_count must be >= 1, got {self.pair_min_count}")
         if self.min_count < 1:
             raise ConfigError(f"min_count must be >= 1, got {self.min_count}")
         templates_for(self.feature_set)
@@ -195,8 +230,15 @@ def word_shape(word: str) -> str:
     return "".join(out)
 
 
-def word_atoms_strings(word: str) -> list[str | None]:
-    """The strings of the word-local atoms of ``word`` (None = absent), in :data:`LOCAL_ATOMS` order."""
+def word_atoms_strings(
+    word: str, ambiguity: Mapping[str, str] | None = None, vocabulary: Container[str] = ()
+) -> list[str | None]:
+    """The strings of the word-local atoms of ``word`` (None = absent), in :data:`LOCAL_ATOMS` order.
+
+    ``ambiguity`` maps a word to its ambiguity class (its training tags joined by ``|``);
+    ``vocabulary`` is the set of training words (for ``lc-known``: is the lowercased form of a
+    capitalised word a training word?).
+    """
     out: list[str | None] = ["<bias>", word, word.lower(), word_shape(word)]
     out.extend(word[:k] if k <= len(word) else None for k in range(1, MAX_AFFIX + 1))
     out.extend(word[-k:] if k <= len(word) else None for k in range(1, MAX_AFFIX + 1))
@@ -208,12 +250,19 @@ def word_atoms_strings(word: str) -> list[str | None]:
     last = word.rsplit("-", 1)[1].lower() if "-" in word else ""
     out.append(last if last else None)
     out.append("<first-upper>" if word[:1].isupper() else None)
+    out.append(ambiguity.get(word) if ambiguity else None)
+    if word[:1].isupper():
+        out.append("<lc-known>" if word.lower() in vocabulary else "<lc-unknown>")
+    else:
+        out.append(None)
     return out
 
 
-def history_atoms(words: Sequence[str]) -> list[list[str | None]]:
+def history_atoms(
+    words: Sequence[str], ambiguity: Mapping[str, str] | None = None, vocabulary: Container[str] = ()
+) -> list[list[str | None]]:
     """The atom strings (None = absent) of every position, in :data:`ATOM_NAMES` order: the reference."""
-    local = [word_atoms_strings(w) for w in words]
+    local = [word_atoms_strings(w, ambiguity, vocabulary) for w in words]
     n = len(words)
     out: list[list[str | None]] = []
     for i in range(n):
@@ -230,7 +279,12 @@ def history_atoms(words: Sequence[str]) -> list[list[str | None]]:
     return out
 
 
-def history_features(words: Sequence[str], feature_set: str = DEFAULT_FEATURE_SET) -> list[list[str]]:
+def history_features(
+    words: Sequence[str],
+    feature_set: str = DEFAULT_FEATURE_SET,
+    ambiguity: Mapping[str, str] | None = None,
+    vocabulary: Container[str] = (),
+) -> list[list[str]]:
     """The tag-independent features of every position, as ``"template=value"`` strings (absent ones left out).
 
     Values of a conjunction are joined by ``|``. This is the reference definition the vectorised
@@ -238,9 +292,14 @@ def history_features(words: Sequence[str], feature_set: str = DEFAULT_FEATURE_SE
     bigram/trigram features come on top.
     """
     templates = templates_for(feature_set)
+    pair_templates = templates_for(feature_set, previous_tag=True)
     out: list[list[str]] = []
-    for values in history_atoms(words):
+    for values in history_atoms(words, ambiguity, vocabulary):
         feats = []
+        for t in pair_templates:
+            value = values[t.atoms[0]]
+            if value is not None:
+                feats.append(f"{PAIR_PREFIX}{t.name}={value}")
         for t in templates:
             parts = [values[a] for a in t.atoms]
             if all(p is not None for p in parts):
@@ -292,6 +351,7 @@ class _Encoded:
     """A batch of sentences turned into arrays: feature rows, candidate masks, offsets."""
 
     rows: np.ndarray  # (N, N_ATOMS) absolute weight rows, -1 = absent
+    pair: np.ndarray  # (N, J) first rows of previous-tag feature blocks, -1 = absent
     mask: np.ndarray  # (N, T) uint8 candidate tags
     known: np.ndarray  # (N,) bool: word seen in training
     offsets: np.ndarray  # (S + 1,) sentence boundaries
@@ -301,6 +361,7 @@ class _Encoded:
 @dataclass
 class _Example:
     rows: np.ndarray
+    pair: np.ndarray
     mask: np.ndarray
     gold: np.ndarray
 
@@ -326,7 +387,7 @@ class _TaggingTask:
         emis = np.empty((n, self.T), dtype=np.float64)
         score_rows(table, example.rows, emis)
         out = np.empty(n, dtype=np.int64)
-        viterbi(emis, table, self.bi0, self.tri0, example.mask, out)
+        viterbi(emis, table, self.bi0, self.tri0, example.mask, out, pair=example.pair)
         return out
 
     def feature_difference(self, example: _Example, predicted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -352,6 +413,15 @@ class _TaggingTask:
             ids.append((self.bi0 + t1) * T + t0)
             ids.append((self.tri0 + t2 * T1 + t1) * T + t0)
             vals.append(np.full(2 * t0.shape[0], sign))
+        if example.pair.shape[1]:
+            bigram_changed = (g[2:] != p[2:]) | (g[1:-1] != p[1:-1])
+            blocks = example.pair[bigram_changed]
+            valid = blocks >= 0
+            for seq, sign in ((g, 1.0), (p, -1.0)):
+                u, v = seq[1:-1][bigram_changed], seq[2:][bigram_changed]
+                pair_ids = ((blocks + u[:, None]) * T + v[:, None])[valid]
+                ids.append(pair_ids)
+                vals.append(np.full(pair_ids.shape[0], sign))
         return np.concatenate(ids), np.concatenate(vals)
 
     def evaluate(self, examples: Sequence[_Example], weights: np.ndarray) -> float:
@@ -387,9 +457,17 @@ class Tagger:
         self._fitted = False
 
     # -- state helpers ---------------------------------------------------------------------------
-    def _init_tables(self, store: StringStore, index: FeatureIndex, tags: Sequence[str], open_tags: Sequence[str]) -> None:
+    def _init_tables(
+        self,
+        store: StringStore,
+        index: FeatureIndex,
+        pair_index: FeatureIndex,
+        tags: Sequence[str],
+        open_tags: Sequence[str],
+    ) -> None:
         self.store_ = store
         self.index_ = index
+        self.pair_index_ = pair_index
         self.tags_ = tuple(tags)
         self.open_tags_ = tuple(open_tags)
         self._tag_ids = {t: i for i, t in enumerate(self.tags_)}
@@ -398,11 +476,17 @@ class Tagger:
         self._open_mask = np.zeros(T, dtype=np.uint8)
         self._open_mask[[self._tag_ids[t] for t in self.open_tags_]] = 1
         self._type_ids: dict[str, int] = {}
+        self._ambiguity: dict[str, str] = {}
+        self._vocabulary: frozenset[str] = frozenset()
         self._type_atoms = np.zeros((1024, N_LOCAL), dtype=np.int64)
         self._bos = store.add(_BOS) if not index.frozen else store.get(_BOS)
         self._eos = store.add(_EOS) if not index.frozen else store.get(_EOS)
         self._init_cap = store.add("<init-cap>") if not index.frozen else store.get("<init-cap>")
         self._mid_cap = store.add("<mid-cap>") if not index.frozen else store.get("<mid-cap>")
+
+    def _n_rows(self) -> int:
+        """Rows of the weight table: transitions, emission features, previous-tag feature blocks."""
+        return self._emission_offset + len(self.index_) + (len(self.tags_) + 1) * len(self.pair_index_)
 
     def _local_atoms(self, words: Sequence[str], add: bool) -> np.ndarray:
         """Type index of every token; fills the per-type atom cache for new types."""
@@ -420,7 +504,8 @@ class Tagger:
                     grown = np.zeros((2 * self._type_atoms.shape[0], N_LOCAL), dtype=np.int64)
                     grown[:found] = self._type_atoms[:found]
                     self._type_atoms = grown
-                self._type_atoms[found] = [ABSENT if s is None else intern(s) for s in word_atoms_strings(word)]
+                strings = word_atoms_strings(word, self._ambiguity, self._vocabulary)
+                self._type_atoms[found] = [ABSENT if s is None else intern(s) for s in strings]
                 type_ids[word] = found
             out[j] = found
         return self._type_atoms[out]
@@ -458,6 +543,16 @@ class Tagger:
             atoms[rare, _W0] = ABSENT
             atoms[rare, LOCAL_ATOMS.index("lower[i]")] = ABSENT
         rows = self.index_.rows(atoms, add=add, min_count=self.config.min_count if add else 1)
+        pair_atoms = atoms
+        if add and self.pair_index_.templates:  # count cut-off on the atom values of previous-tag templates
+            pair_atoms = atoms.copy()
+            for t in self.pair_index_.templates:
+                column = pair_atoms[:, t.atoms[0]]
+                values, inverse, counts = np.unique(column, return_inverse=True, return_counts=True)
+                column[counts[inverse] < self.config.pair_min_count] = ABSENT
+        pair_rows = self.pair_index_.rows(pair_atoms, add=add)
+        T1 = len(self.tags_) + 1
+        pair = np.where(pair_rows >= 0, self._emission_offset + len(self.index_) + pair_rows * T1, -1)
         rows = np.where(rows >= 0, rows + self._emission_offset, -1)
         if hasattr(self, "_cand_table"):
             in_table = w_ids < self._cand_table.shape[0]
@@ -470,7 +565,7 @@ class Tagger:
         gold = None
         if tags is not None:
             gold = np.array([self._tag_ids.get(t, -1) for s in tags for t in s], dtype=np.int64)
-        return _Encoded(rows=np.ascontiguousarray(rows), mask=np.ascontiguousarray(mask), known=known, offsets=offsets, gold=gold)
+        return _Encoded(rows=np.ascontiguousarray(rows), pair=np.ascontiguousarray(pair), mask=np.ascontiguousarray(mask), known=known, offsets=offsets, gold=gold)
 
     def _build_tag_dictionary(self, sentences: Sequence[TaggedSentence]) -> None:
         cfg = self.config
@@ -518,22 +613,38 @@ class Tagger:
         open_tags = [t for t in tags if n_hapax and hapax_tags[t] >= cfg.open_class_min_share * n_hapax]
         if not open_tags:
             open_tags = list(tags)
-        self._init_tables(StringStore(), FeatureIndex(templates_for(cfg.feature_set), N_ATOMS), tags, open_tags)
+        self._init_tables(
+            StringStore(),
+            FeatureIndex(templates_for(cfg.feature_set), N_ATOMS),
+            FeatureIndex(templates_for(cfg.feature_set, previous_tag=True), N_ATOMS),
+            tags,
+            open_tags,
+        )
         if hasattr(self, "_cand_table"):
             del self._cand_table
         for flag in _FLAG_STRINGS:
             self.store_.add(flag)
+        self._vocabulary = frozenset(word_counts)
+        if cfg.ambiguity_min_count > 0:
+            word_tags: dict[str, set[str]] = {}
+            for s in train:
+                for w, t in zip(s.words, s.tags or (), strict=True):
+                    word_tags.setdefault(w, set()).add(t)
+            self._ambiguity = {
+                w: "|".join(sorted(ts)) for w, ts in word_tags.items() if word_counts[w] >= cfg.ambiguity_min_count
+            }
         rare = None
         if cfg.rare_word_count > 0:
             rare = np.array([word_counts[w] <= cfg.rare_word_count for s in train for w in s.words], dtype=bool)
         encoded = self._encode([s.words for s in train], add=True, tags=[s.tags or () for s in train], rare=rare)
         self.index_.freeze()
+        self.pair_index_.freeze()
         self._build_tag_dictionary(train)
         # the mask of the training data, now that the tag dictionary exists
         w_ids = self._type_atoms[[self._type_ids[w] for s in train for w in s.words], _W0]
         encoded.mask = np.ascontiguousarray(self._cand_table[w_ids])
         T = len(self.tags_)
-        task = _TaggingTask(T, self._emission_offset + len(self.index_))
+        task = _TaggingTask(T, self._n_rows())
         examples = _split(encoded)
         dev_examples: list[_Example] | None = None
         if dev:
@@ -579,7 +690,7 @@ class Tagger:
         for s in range(len(sentences)):
             a, b = offsets[s], offsets[s + 1]
             if b > a:
-                viterbi(emis[a:b], self._weights, 0, T + 1, enc.mask[a:b], out[a:b])
+                viterbi(emis[a:b], self._weights, 0, T + 1, enc.mask[a:b], out[a:b], pair=enc.pair[a:b])
         return enc, out
 
     def tag_sentences(self, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
@@ -600,7 +711,7 @@ class Tagger:
         enc = self._encode([words], add=False)
         out = np.empty((len(words), len(self.tags_)), dtype=np.float64)
         if len(words):
-            max_marginals(self._emissions(enc), self._weights, 0, len(self.tags_) + 1, enc.mask, out)
+            max_marginals(self._emissions(enc), self._weights, 0, len(self.tags_) + 1, enc.mask, out, pair=enc.pair)
         return out
 
     def multitag(self, words: Sequence[str], margin: float) -> list[list[str]]:
@@ -620,9 +731,16 @@ class Tagger:
         self._check_fitted()
         enc = self._encode([words], add=False)
         keys = self.index_.to_array()
+        pair_keys = self.pair_index_.to_array()
+        pair0 = self._emission_offset + len(self.index_)
+        T1 = len(self.tags_) + 1
         out: list[list[str]] = []
-        for row in enc.rows.tolist():
+        for row, pair in zip(enc.rows.tolist(), enc.pair.tolist(), strict=True):
             names = []
+            for r in pair:
+                if r >= 0:
+                    template_id, atom = pair_keys[(r - pair0) // T1, :2].tolist()
+                    names.append(f"{PAIR_PREFIX}{self.pair_index_.templates[template_id].name}={self.store_[atom]}")
             for r in row:
                 if r >= 0:
                     key = keys[r - self._emission_offset].tolist()
@@ -704,10 +822,13 @@ class Tagger:
         arrays = {
             **self.store_.to_arrays("strings"),
             "feature_keys": self.index_.to_array(),
+            "pair_feature_keys": self.pair_index_.to_array(),
             "weight_ids": nonzero.astype(id_dtype),
             "weight_values": flat[nonzero],
             "tagdict_word_ids": words.astype(np.int64),
             "tagdict_masks": self._cand_table[words],
+            "ambiguity_word_ids": np.array([self.store_.get(w) for w in self._ambiguity], dtype=np.int64),
+            "ambiguity_class_ids": np.array([self.store_.get(c) for c in self._ambiguity.values()], dtype=np.int64),
         }
         return metadata, arrays
 
@@ -732,10 +853,13 @@ class Tagger:
             T = len(tags)
             store = StringStore.from_arrays(arrays, "strings")
             index = FeatureIndex.from_array(expected, N_ATOMS, arrays["feature_keys"])
+            pair_index = FeatureIndex.from_array(
+                templates_for(config.feature_set, previous_tag=True), N_ATOMS, arrays["pair_feature_keys"]
+            )
             tagger = cls(config)
-            tagger._init_tables(store, index, tags, open_tags)
+            tagger._init_tables(store, index, pair_index, tags, open_tags)
             n_rows = int(metadata["n_rows"])
-            if n_rows != tagger._emission_offset + len(index):
+            if n_rows != tagger._n_rows():
                 raise ModelFileError(f"{source}: weight table size does not match the feature index")
             flat = np.zeros(n_rows * T, dtype=np.float64)
             ids = arrays["weight_ids"].astype(np.int64)
@@ -753,6 +877,13 @@ class Tagger:
             known[words] = True
             tagger._cand_table = table
             tagger._known = known
+            tagger._vocabulary = frozenset(store[w] for w in words.tolist())
+            amb_words, amb_classes = arrays["ambiguity_word_ids"], arrays["ambiguity_class_ids"]
+            if amb_words.shape != amb_classes.shape or (
+                amb_words.size and min(amb_words.min(), amb_classes.min()) < 2
+            ) or (amb_words.size and max(amb_words.max(), amb_classes.max()) >= len(store)):
+                raise ModelFileError(f"{source}: ambiguity-class arrays are inconsistent")
+            tagger._ambiguity = {store[w]: store[c] for w, c in zip(amb_words.tolist(), amb_classes.tolist(), strict=True)}
             tagger.best_epoch_ = int(metadata.get("best_epoch", 0))
             tagger._fitted = True
             return tagger
@@ -772,7 +903,7 @@ def _split(enc: _Encoded) -> list[_Example]:
     assert enc.gold is not None
     offsets = enc.offsets.tolist()
     return [
-        _Example(rows=enc.rows[a:b], mask=enc.mask[a:b], gold=enc.gold[a:b])
+        _Example(rows=enc.rows[a:b], pair=enc.pair[a:b], mask=enc.mask[a:b], gold=enc.gold[a:b])
         for a, b in zip(offsets[:-1], offsets[1:], strict=True)
         if b > a
     ]
