@@ -253,6 +253,8 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
     else:
         if input_path is None or input_path == "-":
             source, handle = "<stdin>", sys.stdin.buffer
+            if sys.stdin.isatty():
+                batch_size = 1  # typed input: answer each paragraph or line as soon as it is complete
         else:
             source = input_path
             try:
