@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from glmnlp._scoring import score_rows
-from glmnlp._viterbi import max_marginals, viterbi
+from glmnlp._viterbi import max_marginals, viterbi, viterbi_batch
 
 
 def _sequence_score(tags: tuple[int, ...], emis: np.ndarray, W: np.ndarray, bi0: int, tri0: int) -> float:
@@ -129,3 +129,24 @@ def test_viterbi_previous_tag_features_equal_brute_force(seed: int, n: int, T: i
             assert mm[i, v] == pytest.approx(max(scores), abs=1e-9) if scores else mm[i, v] == -np.inf
     with pytest.raises(ValueError):
         viterbi(emis, W, bi0, tri0, mask, out, pair=np.full((n, 1), W.shape[0], dtype=np.int64))
+
+
+@given(st.integers(0, 10_000), st.lists(st.integers(0, 4), min_size=1, max_size=5), st.integers(1, 4))
+def test_viterbi_batch_equals_one_call_per_sentence(seed: int, lengths: list[int], T: int) -> None:
+    """viterbi_batch over concatenated sentences (empty ones included) equals viterbi on each sentence."""
+    n = sum(lengths)
+    emis, W, bi0, tri0, mask = _random_problem(seed, n, T, True)
+    rng = np.random.default_rng(seed)
+    base = W.shape[0]
+    W = np.vstack([W, rng.normal(size=(2 * (T + 1), T))])
+    pair = base + (T + 1) * rng.integers(0, 2, size=(n, 1))
+    offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+    out = np.full(n, -7, dtype=np.int64)
+    viterbi_batch(emis, W, bi0, tri0, mask, offsets, out, pair=pair)
+    for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist(), strict=True):
+        if b > a:
+            one = np.empty(b - a, dtype=np.int64)
+            viterbi(emis[a:b], W, bi0, tri0, mask[a:b], one, pair=pair[a:b])
+            assert out[a:b].tolist() == one.tolist()
+    with pytest.raises(ValueError):
+        viterbi_batch(emis, W, bi0, tri0, mask, np.array([0, n + 1], dtype=np.int64), out)

@@ -149,28 +149,13 @@ cdef const long long* _check_pair(object pair, int n, int T, long long n_rows, i
     return &view[0, 0]
 
 
-def viterbi(const double[:, ::1] emis, const double[:, ::1] W, long long bi0, long long tri0,
-            const unsigned char[:, ::1] mask, long long[::1] out, pair=None):
-    """Best tag sequence into ``out`` (length n); returns its score.
-
-    ``emis`` is (n, T); ``W`` is the (rows, T) weight table; ``mask`` (n, T) marks candidate tags.
-    ``pair`` (optional, (n, J) int64) lists per position the first rows of blocks of T+1 rows
-    (-1 = none): feature j of position p adds ``W[pair[p, j] + u, v]`` for previous tag u (T =
-    start) and tag v, i.e. a feature conjoined with the tag bigram (t_{p-1}, t_p).
-    """
+cdef double _viterbi_one(const double[:, ::1] emis, const double[:, ::1] W, long long bi0, long long tri0,
+                         const unsigned char[:, ::1] mask, long long[::1] out, const long long* pr, int J) except? -1.0:
+    """Viterbi for one sentence (shapes already checked); fills ``out`` and returns the best score."""
     cdef Lattice L
-    cdef int J = 0
-    cdef const long long* pr
     cdef int n = emis.shape[0], T = emis.shape[1], p, a, b, c, K1, K0
     cdef double best
     cdef int besta = 0, bestb = 0
-    if n == 0:
-        return 0.0
-    if mask.shape[0] != n or mask.shape[1] != T or out.shape[0] != n or W.shape[1] != T:
-        raise ValueError("inconsistent shapes")
-    if tri0 + (T + 1) * (T + 1) > W.shape[0] or bi0 + T + 1 > W.shape[0]:
-        raise ValueError("transition rows outside the weight table")
-    pr = _check_pair(pair, n, T, W.shape[0], &J)
     _build(&L, mask, T)
     try:
         with nogil:
@@ -193,6 +178,59 @@ def viterbi(const double[:, ::1] emis, const double[:, ::1] W, long long bi0, lo
         return best
     finally:
         _free(&L)
+
+
+cdef int _check_shapes(const double[:, ::1] emis, const double[:, ::1] W, long long bi0, long long tri0,
+                       const unsigned char[:, ::1] mask, Py_ssize_t out_len) except -1:
+    cdef Py_ssize_t n = emis.shape[0], T = emis.shape[1]
+    if mask.shape[0] != n or mask.shape[1] != T or out_len != n or W.shape[1] != T:
+        raise ValueError("inconsistent shapes")
+    if bi0 < 0 or tri0 < 0 or tri0 + (T + 1) * (T + 1) > W.shape[0] or bi0 + T + 1 > W.shape[0]:
+        raise ValueError("transition rows outside the weight table")
+    return 0
+
+
+def viterbi(const double[:, ::1] emis, const double[:, ::1] W, long long bi0, long long tri0,
+            const unsigned char[:, ::1] mask, long long[::1] out, pair=None):
+    """Best tag sequence into ``out`` (length n); returns its score.
+
+    ``emis`` is (n, T); ``W`` is the (rows, T) weight table; ``mask`` (n, T) marks candidate tags.
+    ``pair`` (optional, (n, J) int64) lists per position the first rows of blocks of T+1 rows
+    (-1 = none): feature j of position p adds ``W[pair[p, j] + u, v]`` for previous tag u (T =
+    start) and tag v, i.e. a feature conjoined with the tag bigram (t_{p-1}, t_p).
+    """
+    cdef int J = 0
+    cdef const long long* pr
+    cdef int n = emis.shape[0], T = emis.shape[1]
+    if n == 0:
+        return 0.0
+    _check_shapes(emis, W, bi0, tri0, mask, out.shape[0])
+    pr = _check_pair(pair, n, T, W.shape[0], &J)
+    return _viterbi_one(emis, W, bi0, tri0, mask, out, pr, J)
+
+
+def viterbi_batch(const double[:, ::1] emis, const double[:, ::1] W, long long bi0, long long tri0,
+                  const unsigned char[:, ::1] mask, const long long[::1] offsets, long long[::1] out, pair=None):
+    """:func:`viterbi` for many sentences in one call: sentence s is rows ``offsets[s]:offsets[s+1]``.
+
+    Same arguments as :func:`viterbi` over the concatenated tokens, plus the (S + 1,) ``offsets``;
+    saves the per-sentence Python overhead when tagging a batch.
+    """
+    cdef int J = 0
+    cdef const long long* pr
+    cdef Py_ssize_t s, a, b, n = emis.shape[0], T = emis.shape[1]
+    _check_shapes(emis, W, bi0, tri0, mask, out.shape[0])
+    if offsets.shape[0] < 1 or offsets[0] != 0 or offsets[offsets.shape[0] - 1] != n:
+        raise ValueError("offsets must start at 0 and end at the number of tokens")
+    for s in range(offsets.shape[0] - 1):
+        if offsets[s + 1] < offsets[s]:
+            raise ValueError("offsets must be non-decreasing")
+    pr = _check_pair(pair, n, T, W.shape[0], &J)
+    for s in range(offsets.shape[0] - 1):
+        a = offsets[s]
+        b = offsets[s + 1]
+        if b > a:
+            _viterbi_one(emis[a:b], W, bi0, tri0, mask[a:b], out[a:b], pr + a * J if J > 0 else NULL, J)
 
 
 def max_marginals(const double[:, ::1] emis, const double[:, ::1] W, long long bi0, long long tri0,

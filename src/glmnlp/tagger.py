@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 
 from ._scoring import score_rows
-from ._viterbi import max_marginals, viterbi
+from ._viterbi import max_marginals, viterbi, viterbi_batch
 from .errors import ConfigError, ModelFileError
 from .features import ABSENT, FeatureIndex, StringStore, Template
 from .formats import TaggedSentence
@@ -686,11 +686,7 @@ class Tagger:
         emis = self._emissions(enc)
         out = np.empty(enc.rows.shape[0], dtype=np.int64)
         T = len(self.tags_)
-        offsets = enc.offsets.tolist()
-        for s in range(len(sentences)):
-            a, b = offsets[s], offsets[s + 1]
-            if b > a:
-                viterbi(emis[a:b], self._weights, 0, T + 1, enc.mask[a:b], out[a:b], pair=enc.pair[a:b])
+        viterbi_batch(emis, self._weights, 0, T + 1, enc.mask, enc.offsets, out, pair=enc.pair)
         return enc, out
 
     def tag_sentences(self, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
