@@ -197,8 +197,7 @@ class FeatureIndex:
                 table[ordered] = np.arange(self._size, self._size + ordered.shape[0], dtype=np.int64)
                 self._size += int(ordered.shape[0])
                 rows = table[values]
-        rows = np.where(values > ABSENT, rows, -1)
-        return rows
+        return rows  # table[ABSENT] is always -1: an absent atom fires nothing
 
     def _packed_lookup(self, k: int, sub: np.ndarray, add: bool, min_count: int) -> np.ndarray | None:
         """Rows of a multi-atom template through packed int64 keys; None if values are too large to pack."""

@@ -468,6 +468,7 @@ class Tagger:
         self.store_ = store
         self.index_ = index
         self.pair_index_ = pair_index
+        self._needed_atoms = {a for t in index.templates + pair_index.templates for a in t.atoms}
         self.tags_ = tuple(tags)
         self.open_tags_ = tuple(open_tags)
         self._tag_ids = {t: i for i, t in enumerate(self.tags_)}
@@ -489,26 +490,30 @@ class Tagger:
         return self._emission_offset + len(self.index_) + (len(self.tags_) + 1) * len(self.pair_index_)
 
     def _local_atoms(self, words: Sequence[str], add: bool) -> np.ndarray:
-        """Type index of every token; fills the per-type atom cache for new types."""
+        """The local atoms of every token, from the per-type cache (filled for new types)."""
         type_ids = self._type_ids
-        out = np.empty(len(words), dtype=np.int64)
-        intern = self.store_.add if add else self.store_.get
-        for j, word in enumerate(words):
-            found = type_ids.get(word)
-            if found is None:
-                if len(type_ids) >= 1_000_000 and not add:  # bound the cache when tagging huge inputs
-                    type_ids.clear()
-                    return self._local_atoms(words, add)
-                found = len(type_ids)
-                if found >= self._type_atoms.shape[0]:
-                    grown = np.zeros((2 * self._type_atoms.shape[0], N_LOCAL), dtype=np.int64)
-                    grown[:found] = self._type_atoms[:found]
-                    self._type_atoms = grown
-                strings = word_atoms_strings(word, self._ambiguity, self._vocabulary)
-                self._type_atoms[found] = [ABSENT if s is None else intern(s) for s in strings]
-                type_ids[word] = found
-            out[j] = found
-        return self._type_atoms[out]
+        if not add and len(type_ids) + len(words) > 1_000_000:  # bound the cache when tagging huge inputs
+            type_ids.clear()
+        get = type_ids.get
+        ids = [get(w, -1) for w in words]
+        if -1 in ids:
+            intern = self.store_.add if add else self.store_.get
+            for j, found in enumerate(ids):
+                if found >= 0:
+                    continue
+                word = words[j]
+                found = get(word, -1)
+                if found < 0:
+                    found = len(type_ids)
+                    if found >= self._type_atoms.shape[0]:
+                        grown = np.zeros((2 * self._type_atoms.shape[0], N_LOCAL), dtype=np.int64)
+                        grown[:found] = self._type_atoms[:found]
+                        self._type_atoms = grown
+                    strings = word_atoms_strings(word, self._ambiguity, self._vocabulary)
+                    self._type_atoms[found] = [ABSENT if s is None else intern(s) for s in strings]
+                    type_ids[word] = found
+                ids[j] = found
+        return self._type_atoms[np.array(ids, dtype=np.int64)]
 
     def _encode(
         self,
@@ -530,10 +535,14 @@ class Tagger:
             sent_of = np.repeat(np.arange(len(sentences)), lengths)
             pos = np.arange(n, dtype=np.int64) - offsets[sent_of]
             length = lengths[sent_of]
+            inside: dict[int, np.ndarray] = {}
             for k, (_name, source, shift) in enumerate(CONTEXT_ATOMS, start=N_LOCAL):
+                if k not in self._needed_atoms:  # no template reads it: leave it absent
+                    continue
+                if shift not in inside:
+                    inside[shift] = (pos + shift >= 0) & (pos + shift < length)
                 shifted = np.roll(local[:, LOCAL_ATOMS.index(source)], -shift)
-                inside = (pos + shift >= 0) & (pos + shift < length)
-                atoms[:, k] = np.where(inside, shifted, self._bos if shift < 0 else self._eos)
+                atoms[:, k] = np.where(inside[shift], shifted, self._bos if shift < 0 else self._eos)
             first_upper = local[:, LOCAL_ATOMS.index("first-upper")] != ABSENT
             atoms[:, N_LOCAL + len(CONTEXT_ATOMS)] = np.where(
                 first_upper, np.where(pos == 0, self._init_cap, self._mid_cap), ABSENT
