@@ -24,8 +24,8 @@ def sample_tagger() -> Tagger:
 
 
 def test_tagger_history_features_of_hand_built_sentence() -> None:
-    """Every tag-independent feature of a hand-built sentence, listed exactly."""
-    feats = history_features(["The", "X-ray", "5"])
+    """Every tag-independent feature of the default set on a hand-built sentence, listed exactly."""
+    feats = history_features(["The", "X-ray", "5"], vocabulary={"x-ray"})
     assert feats[1] == [
         "bias=<bias>",
         "w[i]=X-ray",
@@ -47,6 +47,17 @@ def test_tagger_history_features_of_hand_built_sentence() -> None:
         "w[i+2]=</s>",
         "lower[i-1]=the",
         "lower[i+1]=5",
+        "prefix5=X-ray",
+        "suffix5=X-ray",
+        "suffix3[i-1]=The",
+        "shape[i-1]=Xx",
+        "shape[i+1]=d",
+        "hyphen-last=ray",
+        "cap-init=<mid-cap>",
+        "lower[i-2]=<s>",
+        "lower[i+2]=</s>",
+        "lc-known=<lc-known>",
+        "lc-known&cap-init=<lc-known>|<mid-cap>",
     ]
     assert feats[2] == [
         "bias=<bias>",
@@ -62,6 +73,28 @@ def test_tagger_history_features_of_hand_built_sentence() -> None:
         "w[i+2]=</s>",
         "lower[i-1]=x-ray",
         "lower[i+1]=</s>",
+        "suffix3[i-1]=ray",
+        "suffix3[i+1]=</s>",
+        "shape[i-1]=X-x",
+        "shape[i+1]=</s>",
+        "lower[i-2]=the",
+        "lower[i+2]=</s>",
+    ]
+    # the paper's set (SPEC §g.3): words, affixes up to 4, three flags
+    assert history_features(["The", "X-ray", "5"], "collins2002")[0] == [
+        "bias=<bias>",
+        "w[i]=The",
+        "prefix1=T",
+        "prefix2=Th",
+        "prefix3=The",
+        "suffix1=e",
+        "suffix2=he",
+        "suffix3=The",
+        "has-upper=<upper>",
+        "w[i-1]=<s>",
+        "w[i-2]=<s>",
+        "w[i+1]=X-ray",
+        "w[i+2]=5",
     ]
     assert word_shape("McDonald's") == "XxXx'x" and word_shape("1,234") == "d,d"
 
@@ -269,3 +302,15 @@ def test_features_packed_conjunctions_match_dictionary_oracle(
     assert index.rows(np.array(probe, dtype=np.int64)).tolist() == expected
     again = FeatureIndex.from_array(index.templates, 6, index.to_array())
     assert again.rows(np.array(probe, dtype=np.int64)).tolist() == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="aZq9-.,'\n éÉ٣ß", max_size=10))
+def test_tagger_word_shape_fast_path_matches_character_rule(word: str) -> None:
+    """The ASCII fast path of word_shape equals the per-character rule (X/x/d, other chars kept, runs collapsed)."""
+    out: list[str] = []
+    for ch in word:
+        c = "X" if ch.isupper() else "x" if ch.islower() else "d" if ch.isdigit() else ch
+        if not out or out[-1] != c:
+            out.append(c)
+    assert word_shape(word) == "".join(out)

@@ -50,6 +50,8 @@ Choices [R]/[U]:
 from __future__ import annotations
 
 import dataclasses
+import re
+import string
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -61,7 +63,7 @@ import numpy as np
 from ._scoring import score_rows
 from ._viterbi import max_marginals, viterbi, viterbi_batch
 from .errors import ConfigError, ModelFileError
-from .features import ABSENT, FeatureIndex, StringStore, Template
+from .features import ABSENT, UNKNOWN, FeatureIndex, StringStore, Template
 from .formats import TaggedSentence
 from .model_io import load_model, save_model
 from .training import EpochRecord, TrainingResult, train_perceptron
@@ -138,11 +140,32 @@ _PAPER = (
     "w[i+2]",
 )
 #: feature sets: templates by name; "a&b" conjoins atoms a and b; every template is conjoined with t_i
+_V1 = ("bias", "w[i]", "lower[i]", "shape[i]", *_PAPER[2:], "lower[i-1]", "lower[i+1]")
+_EXTENDED = (
+    *_V1,
+    "prefix5",
+    "suffix5",
+    "suffix3[i-1]",
+    "suffix3[i+1]",
+    "shape[i-1]",
+    "shape[i+1]",
+    "all-caps",
+    "has-period",
+    "hyphen-last",
+    "cap-init",
+    "lower[i-2]",
+    "lower[i+2]",
+    "lc-known",
+    "lc-known&cap-init",
+)
 FEATURE_SETS: dict[str, tuple[str, ...]] = {
     "collins2002": _PAPER,
-    "extended-v1": ("bias", "w[i]", "lower[i]", "shape[i]", *_PAPER[2:], "lower[i-1]", "lower[i+1]"),
+    "extended-v1": _V1,
+    "extended": _EXTENDED,
+    "extended-prevtag": (*_EXTENDED, "t[i-1]&w[i]"),
+    "extended-bigrams": (*_EXTENDED[:-2], "lower[i-1]&lower[i]", "lower[i]&lower[i+1]"),
 }
-DEFAULT_FEATURE_SET = "extended-v1"
+DEFAULT_FEATURE_SET = "extended"
 
 
 PAIR_PREFIX = "t[i-1]&"
@@ -220,8 +243,16 @@ class TaggerConfig:
         templates_for(self.feature_set)
 
 
+_ASCII_SHAPE = str.maketrans(
+    string.ascii_uppercase + string.ascii_lowercase + string.digits, "X" * 26 + "x" * 26 + "d" * 10
+)
+_RUNS = re.compile(r"(.)\1+", re.DOTALL)
+
+
 def word_shape(word: str) -> str:
     """Character classes of ``word`` with runs collapsed: ``"McDonald's"`` -> ``"XxXx'x"``, ``"1,234"`` -> ``"d,d"``."""
+    if word.isascii():
+        return _RUNS.sub(r"\1", word.translate(_ASCII_SHAPE))
     out: list[str] = []
     for ch in word:
         c = "X" if ch.isupper() else "x" if ch.islower() else "d" if ch.isdigit() else ch
@@ -497,7 +528,8 @@ class Tagger:
         get = type_ids.get
         ids = [get(w, -1) for w in words]
         if -1 in ids:
-            intern = self.store_.add if add else self.store_.get
+            known_get = self.store_.mapping.get
+            intern = self.store_.add if add else (lambda string: known_get(string, UNKNOWN))
             for j, found in enumerate(ids):
                 if found >= 0:
                     continue
@@ -697,6 +729,10 @@ class Tagger:
         T = len(self.tags_)
         viterbi_batch(emis, self._weights, 0, T + 1, enc.mask, enc.offsets, out, pair=enc.pair)
         return enc, out
+
+    def clear_cache(self) -> None:
+        """Forget the per-word-type atom cache (it refills on the next call; results are unchanged)."""
+        self._type_ids.clear()
 
     def tag_sentences(self, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
         """Best tag sequence for each sentence (batched: faster than calling :meth:`tag` in a loop)."""
