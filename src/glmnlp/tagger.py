@@ -668,7 +668,14 @@ class Tagger:
         gold = None
         if tags is not None:
             gold = np.array([self._tag_ids.get(t, -1) for s in tags for t in s], dtype=np.int64)
-        return _Encoded(rows=np.ascontiguousarray(rows), pair=np.ascontiguousarray(pair), mask=np.ascontiguousarray(mask), known=known, offsets=offsets, gold=gold)
+        return _Encoded(
+            rows=np.ascontiguousarray(rows),
+            pair=np.ascontiguousarray(pair),
+            mask=np.ascontiguousarray(mask),
+            known=known,
+            offsets=offsets,
+            gold=gold,
+        )
 
     def _build_tag_dictionary(self, sentences: Sequence[TaggedSentence]) -> None:
         cfg = self.config
@@ -986,7 +993,9 @@ class Tagger:
                 amb_words.size and min(amb_words.min(), amb_classes.min()) < 2
             ) or (amb_words.size and max(amb_words.max(), amb_classes.max()) >= len(store)):
                 raise ModelFileError(f"{source}: ambiguity-class arrays are inconsistent")
-            tagger._ambiguity = {store[w]: store[c] for w, c in zip(amb_words.tolist(), amb_classes.tolist(), strict=True)}
+            tagger._ambiguity = {
+                store[w]: store[c] for w, c in zip(amb_words.tolist(), amb_classes.tolist(), strict=True)
+            }
             tagger.best_epoch_ = int(metadata.get("best_epoch", 0))
             tagger._fitted = True
             return tagger
