@@ -250,6 +250,7 @@ def train_default(
         features=recipe.features, epochs=recipe.parser_epochs, seed=recipe.seed, train_gamma=recipe.train_gamma,
         train_cap=recipe.train_cap, n_bits=recipe.n_bits,
     )
+
     def on_epoch(e: Any) -> None:
         say(f"parser: epoch {e.epoch}: dev F1 {e.dev_f1:.2f}, {e.updates} updates")
 
