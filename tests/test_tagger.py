@@ -319,3 +319,19 @@ def test_tagger_word_shape_fast_path_matches_character_rule(word: str) -> None:
         if not out or out[-1] != c:
             out.append(c)
     assert word_shape(word) == "".join(out)
+
+
+def test_tagger_vocabulary_atoms_cached_on_load_and_kept_by_clear_cache(sample_tagger: Tagger, tmp_path: Path) -> None:
+    """Loading caches the training vocabulary's atoms; clear_cache drops only other words; tags unchanged."""
+    sample_tagger.save(tmp_path / "m")
+    loaded = Tagger.load(tmp_path / "m")
+    vocabulary = {w for s in sample_tagged("train") for w in s.words}
+    assert set(loaded._type_ids) == vocabulary
+    words = [s.words for s in sample_tagged("test")]
+    before = loaded.tag_sentences(words)
+    assert set(loaded._type_ids) > vocabulary  # unseen test words were added
+    loaded.clear_cache()
+    assert set(loaded._type_ids) == vocabulary
+    assert loaded.tag_sentences(words) == before == sample_tagger.tag_sentences(words)
+    sample_tagger.clear_cache()
+    assert set(sample_tagger._type_ids) == vocabulary

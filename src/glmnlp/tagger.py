@@ -112,6 +112,7 @@ Choices [R]/[U]:
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 import string
 from collections import Counter
@@ -146,6 +147,7 @@ __all__ = [
 ]
 
 MAX_AFFIX = 5
+_AFFIX_LENGTHS = tuple(range(1, MAX_AFFIX + 1))
 #: word-local atoms (depend on w_i alone), computed once per word type
 LOCAL_ATOMS: tuple[str, ...] = (
     "bias",
@@ -332,20 +334,22 @@ def word_atoms_strings(
     ``vocabulary`` is the set of training words (for ``lc-known``: is the lowercased form of a
     capitalised word a training word?).
     """
-    out: list[str | None] = ["<bias>", word, word.lower(), word_shape(word)]
-    out.extend(word[:k] if k <= len(word) else None for k in range(1, MAX_AFFIX + 1))
-    out.extend(word[-k:] if k <= len(word) else None for k in range(1, MAX_AFFIX + 1))
+    lower = word.lower()
+    n = len(word)
+    out: list[str | None] = ["<bias>", word, lower, word_shape(word)]
+    out += [word[:k] if k <= n else None for k in _AFFIX_LENGTHS]
+    out += [word[-k:] if k <= n else None for k in _AFFIX_LENGTHS]
     out.append("<digit>" if any(c.isdigit() for c in word) else None)
     out.append("<upper>" if any(c.isupper() for c in word) else None)
     out.append("<hyphen>" if "-" in word else None)
-    out.append("<all-caps>" if len(word) > 1 and word.isupper() else None)
+    out.append("<all-caps>" if n > 1 and word.isupper() else None)
     out.append("<period>" if "." in word else None)
-    last = word.rsplit("-", 1)[1].lower() if "-" in word else ""
+    last = lower.rsplit("-", 1)[1] if "-" in word else ""
     out.append(last if last else None)
     out.append("<first-upper>" if word[:1].isupper() else None)
     out.append(ambiguity.get(word) if ambiguity else None)
     if word[:1].isupper():
-        out.append("<lc-known>" if word.lower() in vocabulary else "<lc-unknown>")
+        out.append("<lc-known>" if lower in vocabulary else "<lc-unknown>")
     else:
         out.append(None)
     return out
@@ -570,6 +574,7 @@ class Tagger:
         self._open_mask = np.zeros(T, dtype=np.uint8)
         self._open_mask[[self._tag_ids[t] for t in self.open_tags_]] = 1
         self._type_ids: dict[str, int] = {}
+        self._n_vocab_types = 0
         self._ambiguity: dict[str, str] = {}
         self._vocabulary: frozenset[str] = frozenset()
         self._type_atoms = np.zeros((1024, N_LOCAL), dtype=np.int64)
@@ -586,27 +591,29 @@ class Tagger:
         """The local atoms of every token, from the per-type cache (filled for new types)."""
         type_ids = self._type_ids
         if not add and len(type_ids) + len(words) > 1_000_000:  # bound the cache when tagging huge inputs
-            type_ids.clear()
+            self.clear_cache()
+            type_ids = self._type_ids
         get = type_ids.get
         ids = [get(w, -1) for w in words]
         if -1 in ids:
-            known_get = self.store_.mapping.get
-            intern = self.store_.add if add else (lambda string: known_get(string, UNKNOWN))
-            for j, found in enumerate(ids):
-                if found >= 0:
-                    continue
-                word = words[j]
-                found = get(word, -1)
-                if found < 0:
-                    found = len(type_ids)
-                    if found >= self._type_atoms.shape[0]:
-                        grown = np.zeros((2 * self._type_atoms.shape[0], N_LOCAL), dtype=np.int64)
-                        grown[:found] = self._type_atoms[:found]
-                        self._type_atoms = grown
-                    strings = word_atoms_strings(word, self._ambiguity, self._vocabulary)
-                    self._type_atoms[found] = [ABSENT if s is None else intern(s) for s in strings]
-                    type_ids[word] = found
-                ids[j] = found
+            new_types = list(dict.fromkeys(w for w, i in zip(words, ids, strict=True) if i < 0))
+            start = len(type_ids)
+            end = start + len(new_types)
+            if end > self._type_atoms.shape[0]:
+                grown = np.zeros((max(end, 2 * self._type_atoms.shape[0]), N_LOCAL), dtype=np.int64)
+                grown[:start] = self._type_atoms[:start]
+                self._type_atoms = grown
+            ambiguity, vocabulary = self._ambiguity, self._vocabulary
+            strings = [s for w in new_types for s in word_atoms_strings(w, ambiguity, vocabulary)]
+            if add:
+                intern = self.store_.add
+                flat = [ABSENT if s is None else intern(s) for s in strings]
+            else:
+                known = self.store_.mapping.get
+                flat = [ABSENT if s is None else known(s, UNKNOWN) for s in strings]
+            self._type_atoms[start:end] = np.array(flat, dtype=np.int64).reshape(len(new_types), N_LOCAL)
+            type_ids.update(zip(new_types, range(start, end), strict=True))
+            ids = [get(w, -1) for w in words]
         return self._type_atoms[np.array(ids, dtype=np.int64)]
 
     def _encode(
@@ -747,6 +754,7 @@ class Tagger:
         if cfg.rare_word_count > 0:
             rare = np.array([word_counts[w] <= cfg.rare_word_count for s in train for w in s.words], dtype=bool)
         encoded = self._encode([s.words for s in train], add=True, tags=[s.tags or () for s in train], rare=rare)
+        self._n_vocab_types = len(self._type_ids)  # the training vocabulary's atoms stay cached
         self.index_.freeze()
         self.pair_index_.freeze()
         self._build_tag_dictionary(train)
@@ -800,8 +808,13 @@ class Tagger:
         return enc, out
 
     def clear_cache(self) -> None:
-        """Forget the per-word-type atom cache (it refills on the next call; results are unchanged)."""
-        self._type_ids.clear()
+        """Forget the cached atoms of word types met while tagging (results are unchanged).
+
+        The atoms of the training vocabulary stay cached: they are part of the trained (or loaded)
+        model, so tagging only computes the atoms of words it has not seen before.
+        """
+        if len(self._type_ids) > self._n_vocab_types:
+            self._type_ids = dict(itertools.islice(self._type_ids.items(), self._n_vocab_types))
 
     def tag_sentences(self, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
         """Best tag sequence for each sentence (batched: faster than calling :meth:`tag` in a loop)."""
@@ -996,6 +1009,9 @@ class Tagger:
             tagger._ambiguity = {
                 store[w]: store[c] for w, c in zip(amb_words.tolist(), amb_classes.tolist(), strict=True)
             }
+            vocabulary = [store[w] for w in words.tolist()]
+            tagger._local_atoms(vocabulary, add=False)  # cache the training vocabulary's atoms
+            tagger._n_vocab_types = len(vocabulary)
             tagger.best_epoch_ = int(metadata.get("best_epoch", 0))
             tagger._fitted = True
             return tagger
