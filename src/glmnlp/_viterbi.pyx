@@ -77,7 +77,8 @@ cdef void _free(Lattice* L) noexcept:
     free(L.bp)
 
 
-cdef inline double _pair_score(const double[:, ::1] W, const long long* pair, int J, int p, int u, int v) noexcept nogil:
+cdef inline double _pair_score(const double[:, ::1] W, const long long* pair, int J, int p, int u,
+                               int v) noexcept nogil:
     cdef double s = 0.0
     cdef int j
     cdef long long base
@@ -89,7 +90,8 @@ cdef inline double _pair_score(const double[:, ::1] W, const long long* pair, in
 
 
 cdef void _forward(Lattice* L, const double[:, ::1] emis, const double[:, ::1] W,
-                   long long bi0, long long tri0, const long long* pair, int J) noexcept nogil:
+                   long long bi0, long long tri0, const long long* pair, int J,
+                   const double* trit) noexcept nogil:
     cdef int n = L.n, T = L.T, p, a, b, c, u, v, r
     cdef int K2, K1, K0
     cdef int* C2
@@ -100,6 +102,7 @@ cdef void _forward(Lattice* L, const double[:, ::1] emis, const double[:, ::1] W
     cdef double* cur
     cdef int* bpc
     cdef int argbest
+    cdef const double* tv
     for p in range(n):
         C2 = L.cands + p * T
         C1 = L.cands + (p + 1) * T
@@ -119,14 +122,24 @@ cdef void _forward(Lattice* L, const double[:, ::1] emis, const double[:, ::1] W
                     base = base + _pair_score(W, pair, J, p, u, v)
                 best = -INFINITY
                 argbest = 0
-                for c in range(K2):
-                    r = C2[c]
-                    s = W[tri0 + r * (T + 1) + u, v]
-                    if p > 0:
-                        s = s + prev[c * K1 + a]
-                    if s > best:
-                        best = s
-                        argbest = c
+                if trit != NULL:  # trigram weights of (·, u, v) contiguous over r
+                    tv = trit + (<long long> u * T + v) * (T + 1)
+                    for c in range(K2):
+                        s = tv[C2[c]]
+                        if p > 0:
+                            s = s + prev[c * K1 + a]
+                        if s > best:
+                            best = s
+                            argbest = c
+                else:
+                    for c in range(K2):
+                        r = C2[c]
+                        s = W[tri0 + r * (T + 1) + u, v]
+                        if p > 0:
+                            s = s + prev[c * K1 + a]
+                        if s > best:
+                            best = s
+                            argbest = c
                 cur[a * K0 + b] = best + base
                 bpc[a * K0 + b] = argbest
 
@@ -150,7 +163,8 @@ cdef const long long* _check_pair(object pair, int n, int T, long long n_rows, i
 
 
 cdef double _viterbi_one(const double[:, ::1] emis, const double[:, ::1] W, long long bi0, long long tri0,
-                         const unsigned char[:, ::1] mask, long long[::1] out, const long long* pr, int J) except? -1.0:
+                         const unsigned char[:, ::1] mask, long long[::1] out, const long long* pr, int J,
+                         const double* trit) except? -1.0:
     """Viterbi for one sentence (shapes already checked); fills ``out`` and returns the best score."""
     cdef Lattice L
     cdef int n = emis.shape[0], T = emis.shape[1], p, a, b, c, K1, K0
@@ -159,7 +173,7 @@ cdef double _viterbi_one(const double[:, ::1] emis, const double[:, ::1] W, long
     _build(&L, mask, T)
     try:
         with nogil:
-            _forward(&L, emis, W, bi0, tri0, pr, J)
+            _forward(&L, emis, W, bi0, tri0, pr, J, trit)
         K1 = L.counts[n]
         K0 = L.counts[n + 1]
         best = -INFINITY
@@ -206,7 +220,7 @@ def viterbi(const double[:, ::1] emis, const double[:, ::1] W, long long bi0, lo
         return 0.0
     _check_shapes(emis, W, bi0, tri0, mask, out.shape[0])
     pr = _check_pair(pair, n, T, W.shape[0], &J)
-    return _viterbi_one(emis, W, bi0, tri0, mask, out, pr, J)
+    return _viterbi_one(emis, W, bi0, tri0, mask, out, pr, J, NULL)
 
 
 def viterbi_batch(const double[:, ::1] emis, const double[:, ::1] W, long long bi0, long long tri0,
@@ -226,11 +240,16 @@ def viterbi_batch(const double[:, ::1] emis, const double[:, ::1] W, long long b
         if offsets[s + 1] < offsets[s]:
             raise ValueError("offsets must be non-decreasing")
     pr = _check_pair(pair, n, T, W.shape[0], &J)
+    # the trigram rows transposed to (u, v, r), so the inner max over r reads contiguous memory;
+    # built once per batch (a single sentence uses W directly: training changes W every call)
+    cdef const double[::1] trit = np.ascontiguousarray(
+        np.asarray(W)[tri0 : tri0 + (T + 1) * (T + 1)].reshape(T + 1, T + 1, T).transpose(1, 2, 0)
+    ).reshape(-1)
     for s in range(offsets.shape[0] - 1):
         a = offsets[s]
         b = offsets[s + 1]
         if b > a:
-            _viterbi_one(emis[a:b], W, bi0, tri0, mask[a:b], out[a:b], pr + a * J if J > 0 else NULL, J)
+            _viterbi_one(emis[a:b], W, bi0, tri0, mask[a:b], out[a:b], pr + a * J if J > 0 else NULL, J, &trit[0])
 
 
 def max_marginals(const double[:, ::1] emis, const double[:, ::1] W, long long bi0, long long tri0,
@@ -264,7 +283,7 @@ def max_marginals(const double[:, ::1] emis, const double[:, ::1] W, long long b
         if beta == NULL:
             raise MemoryError()
         with nogil:
-            _forward(&L, emis, W, bi0, tri0, pr, J)
+            _forward(&L, emis, W, bi0, tri0, pr, J, NULL)
             for p in range(n - 1, -1, -1):
                 C1 = L.cands + (p + 1) * T
                 C0 = L.cands + (p + 2) * T
