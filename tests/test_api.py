@@ -1,0 +1,87 @@
+"""The public API: ``glmnlp.__all__`` is frozen and importable, and the README's Python examples run."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import re
+from pathlib import Path
+
+import glmnlp
+
+ROOT = Path(__file__).parent.parent
+
+#: The public names. Changing this list is an API change: update docs/api.md and the changelog too.
+PUBLIC_API = [
+    "ConfigError",
+    "Document",
+    "FormatError",
+    "GlmnlpError",
+    "InputError",
+    "ModelFileError",
+    "Parser",
+    "Pipeline",
+    "Sentence",
+    "Tagger",
+    "Token",
+    "Tree",
+    "TreeSyntaxError",
+    "__version__",
+    "load",
+    "parse_tree",
+    "read_tree_file",
+    "read_trees",
+    "render_brackets",
+    "render_conllu",
+    "render_html",
+    "render_json",
+    "render_pretty",
+    "render_svg",
+    "render_word_tag",
+    "score_files",
+    "score_trees",
+    "split_sentences",
+    "to_bracket",
+    "to_pretty",
+    "tokenize",
+    "tokenize_text",
+    "tokenize_text_spans",
+    "tree_from_nltk",
+    "tree_to_nltk",
+    "write_trees",
+]
+
+
+def test_api_all_is_frozen_sorted_and_importable() -> None:
+    """__all__ equals the frozen list, is sorted, and every name imports from the package."""
+    assert glmnlp.__all__ == PUBLIC_API
+    assert PUBLIC_API == sorted(PUBLIC_API)
+    namespace: dict[str, object] = {}
+    exec("from glmnlp import *", namespace)  # noqa: S102 - the star import is what users do
+    assert set(PUBLIC_API) - {"__version__"} <= set(namespace)
+    for name in PUBLIC_API:
+        assert getattr(importlib.import_module("glmnlp"), name) is not None
+
+
+def test_api_public_names_come_from_their_modules() -> None:
+    """The top-level names are the library's own objects, not copies."""
+    from glmnlp import evalb, parser, pipeline, tagger, trees
+
+    assert glmnlp.load is pipeline.load and glmnlp.Pipeline is pipeline.Pipeline
+    assert glmnlp.Tagger is tagger.Tagger and glmnlp.Parser is parser.Parser
+    assert glmnlp.Tree is trees.Tree and glmnlp.score_trees is evalb.score_trees
+
+
+def _run_pycon_blocks(path: Path, minimum: int) -> None:
+    blocks = re.findall(r"^```pycon\n(.*?)^```", path.read_text(encoding="utf-8"), flags=re.S | re.M)
+    assert len(blocks) >= minimum
+    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, path.name, str(path), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0 and result.attempted == len(test.examples) > 0
+
+
+def test_api_readme_examples_run() -> None:
+    """Every ```pycon example in README.md runs (with the bundled model) and prints what it shows."""
+    _run_pycon_blocks(ROOT / "README.md", 1)
