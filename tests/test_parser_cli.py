@@ -50,8 +50,8 @@ def test_parser_cli_rejects_untagged_input_without_tagger(tmp_path: Path, capsys
         tmp_path / "m"
     )
     (tmp_path / "tok.txt").write_text("dogs bark .\n")
-    assert main(["parse", "--model", str(tmp_path / "m"), "--format", "tokens", "--input", str(tmp_path / "tok.txt")]) == 1
-    assert "needs --tagger" in capsys.readouterr().err
+    assert main(["parse", "--model", str(tmp_path / "m"), "--tokenized", "--input", str(tmp_path / "tok.txt")]) == 1
+    assert "error: this model has no tagger: give --tagged input or --tagger DIR" in capsys.readouterr().err
 
 
 @pytest.mark.slow
