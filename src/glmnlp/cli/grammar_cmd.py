@@ -23,7 +23,14 @@ from ..trees import Tree, read_tree_file
 
 @click.group("grammar", context_settings={"help_option_names": ["-h", "--help"]})
 def grammar() -> None:
-    """The incremental parser's grammar: allowable chains and triples (C&R 2004, section 3.1)."""
+    """The incremental parser's grammar: allowable chains and triples (C&R 2004, section 3.1).
+
+    \b
+    Examples:
+      glmnlp grammar table1
+      glmnlp grammar table1 --left-recursion-only
+      glmnlp grammar table1 --train train.trees --heldout dev.trees
+    """
 
 
 def _read(paths: tuple[Path, ...]) -> list[Tree]:

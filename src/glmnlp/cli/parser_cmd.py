@@ -19,7 +19,14 @@ __all__ = ["parser_group", "parse"]
 
 @click.group("parser")
 def parser_group() -> None:
-    """Train the incremental perceptron parser (Collins & Roark 2004)."""
+    """Train the incremental perceptron parser (Collins & Roark 2004).
+
+    \b
+    Examples:
+      glmnlp parser train --train train.trees --dev dev.trees --out parser.model
+      glmnlp parser train --train train.trees --dev dev.trees --tags tagger --out parser.model
+      glmnlp parse --model parser.model --tagged < tagged.txt
+    """
 
 
 @parser_group.command("train")
