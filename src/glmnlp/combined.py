@@ -374,24 +374,11 @@ def train_generative_parser(
 
     gamma (log-probability units) and the cap are tuned on dev with glmnlp.parser.tune_beam.
     """
-    from .grammar import tree_chains
-    from .parser import Parser, ParserConfig, punctuation_tags, retag, tune_beam
-    from .transform import fslc_transform
+    from .parser import Parser, ParserConfig, prepare_training, tune_beam
 
     config = ParserConfig(n_bits=1, epochs=0, fslc_extra_pairs=fslc_extra_pairs)
-    if train_tags is not None:
-        train_trees = [retag(t, [tl[0] for tl in tags]) for t, tags in zip(train_trees, train_tags)]
-    transformed = [fslc_transform(t, config.fslc) for t in train_trees]
-    grammar = Grammar.induce(transformed)
-    parser = Parser(grammar, punctuation_tags(train_trees), np.zeros(2), config)
-    for tree in transformed:
-        for _site, chain in tree_chains(tree):
-            parser._add_chain(tuple(grammar.category_id(lab, sl) for lab, sl in chain))
-    parser._beam = parser._make_beam()
-    examples = [
-        parser.example(t, tt, None if train_tags is None else train_tags[i])
-        for i, (t, tt) in enumerate(zip(train_trees, transformed))
-    ]
+    parser, examples = prepare_training(train_trees, config, np.zeros(2), train_tags)
+    grammar = parser.grammar
     hook = GenerativeTraining(weight=1.0, folds=0, smoothing=smoothing)
     hook.prepare(parser, examples)
     assert hook.full is not None

@@ -528,6 +528,36 @@ def evaluate(parser: Parser, trees: Sequence[Tree], tags: Sequence[Sequence[Sequ
     return score_trees(list(trees), out), out
 
 
+def prepare_training(
+    train_trees: Sequence[Tree],
+    config: ParserConfig,
+    weights: np.ndarray,
+    train_tags: Sequence[Sequence[Sequence[str]]] | None = None,
+) -> tuple[Parser, list[_Example]]:
+    """Grammar, punctuation tags and beam-ready examples of a training set (shared by every trainer).
+
+    ``train_tags`` (optional) replaces the POS tags of the training trees (the first tag of each
+    word becomes the preterminal label). Every gold chain gets an id, even one the grammar's count
+    filter dropped (rare long chains), so each gold derivation is reachable during training.
+    """
+    from .grammar import tree_chains
+
+    if train_tags is not None:
+        train_trees = [retag(t, [tl[0] for tl in tags]) for t, tags in zip(train_trees, train_tags)]
+    transformed = [fslc_transform(t, config.fslc) for t in train_trees]
+    grammar = Grammar.induce(transformed)
+    parser = Parser(grammar, punctuation_tags(train_trees), weights, config)
+    for tree in transformed:
+        for _site, chain in tree_chains(tree):
+            parser._add_chain(tuple(grammar.category_id(lab, sl) for lab, sl in chain))
+    parser._beam = parser._make_beam()
+    examples = [
+        parser.example(t, tt, None if train_tags is None else train_tags[i])
+        for i, (t, tt) in enumerate(zip(train_trees, transformed))
+    ]
+    return parser, examples
+
+
 def train_parser(
     train_trees: Sequence[Tree],
     dev_trees: Sequence[Tree],
@@ -548,24 +578,9 @@ def train_parser(
     """
     from .training import epoch_order, progress
 
-    if train_tags is not None:
-        train_trees = [retag(t, [tl[0] for tl in tags]) for t, tags in zip(train_trees, train_tags)]
-    transformed = [fslc_transform(t, config.fslc) for t in train_trees]
-    grammar = Grammar.induce(transformed)
-    punct = punctuation_tags(train_trees)
     perc = AveragedPerceptron(1 << config.n_bits)
-    parser = Parser(grammar, punct, perc.weights, config)
-    # every gold chain must have an id (the count filter may have dropped rare long chains)
-    from .grammar import tree_chains
-
-    for tree in transformed:
-        for _site, chain in tree_chains(tree):
-            parser._add_chain(tuple(grammar.category_id(lab, sl) for lab, sl in chain))
-    parser._beam = parser._make_beam()
-    examples = [
-        parser.example(t, tt, None if train_tags is None else train_tags[i])
-        for i, (t, tt) in enumerate(zip(train_trees, transformed))
-    ]
+    parser, examples = prepare_training(train_trees, config, perc.weights, train_tags)
+    grammar, punct = parser.grammar, parser.punct_tags
     if generative is not None:
         generative.prepare(parser, examples)
     rng = np.random.default_rng(config.seed)
