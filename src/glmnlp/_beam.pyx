@@ -115,6 +115,81 @@ cdef int cmp_cand(const void* a, const void* b) noexcept nogil:
     return x.order - y.order
 
 
+cdef inline bint cand_before(const Cand* x, const Cand* y) noexcept nogil:
+    """The FILTER order: higher score first, then earlier candidate (a strict total order without NaN)."""
+    return x.score > y.score or (x.score == y.score and x.order < y.order)
+
+
+cdef void select_top(Cand* a, int n, int k) noexcept nogil:
+    """Move the k first candidates of the FILTER order to a[0..k-1] (any order; quickselect, 0 < k < n).
+
+    Every score must be a number (no NaN), so that the order is total and the k first are one set.
+    """
+    cdef int lo = 0, hi = n - 1, i, j, mid
+    cdef Cand pivot, tmp
+    while hi > lo:
+        mid = lo + (hi - lo) // 2
+        # median of three into a[hi] as the pivot
+        if cand_before(&a[mid], &a[lo]):
+            tmp = a[mid]; a[mid] = a[lo]; a[lo] = tmp
+        if cand_before(&a[hi], &a[lo]):
+            tmp = a[hi]; a[hi] = a[lo]; a[lo] = tmp
+        if cand_before(&a[mid], &a[hi]):
+            tmp = a[mid]; a[mid] = a[hi]; a[hi] = tmp
+        pivot = a[hi]
+        i = lo
+        for j in range(lo, hi):
+            if cand_before(&a[j], &pivot):
+                tmp = a[i]; a[i] = a[j]; a[j] = tmp
+                i += 1
+        tmp = a[i]; a[i] = a[hi]; a[hi] = tmp
+        # a[lo..i-1] precede the pivot at a[i], a[i+1..hi] follow it
+        if i == k or i == k - 1:
+            return
+        if i > k:
+            hi = i - 1
+        else:
+            lo = i + 1
+
+
+cdef void sort_first(Cand* a, int n, int k) noexcept nogil:
+    """Sort a[0..n-1] in the FILTER order far enough that a[0..k-1] hold its first k, in order (k <= 0: all).
+
+    Same result as a full qsort for those k: the order is a strict total order (``order`` is unique)
+    unless a score is NaN, in which case the whole array is sorted as before.
+    """
+    cdef int j
+    if 0 < k < n:
+        for j in range(n):
+            if a[j].score != a[j].score:
+                k = 0
+                break
+    if 0 < k < n:
+        select_top(a, n, k)
+        qsort(a, k, sizeof(Cand), cmp_cand)
+    else:
+        qsort(a, n, sizeof(Cand), cmp_cand)
+
+
+def filter_order(const double[::1] scores, int k):
+    """Indices of the first ``k`` candidates (all when k <= 0) in the FILTER order, as the beam ranks them.
+
+    Candidate j has ``scores[j]`` and arrival order j. For tests of the selection in :meth:`BeamParser.decode`.
+    """
+    cdef int n = scores.shape[0], j
+    cdef Cand* a = <Cand*> malloc(max(n, 1) * sizeof(Cand))
+    if a == NULL:
+        raise MemoryError()
+    try:
+        for j in range(n):
+            a[j].score = scores[j]
+            a[j].order = j
+        sort_first(a, n, k)
+        return [a[j].order for j in range(n if k <= 0 or k > n else k)]
+    finally:
+        free(a)
+
+
 cdef class BeamParser:
     """Grammar tables + arenas; :meth:`decode` runs the beam, :meth:`features` replays a derivation."""
 
@@ -773,8 +848,8 @@ cdef class BeamParser:
             if self.n_cands == 0:
                 return {"status": "failed", "word": i, "beam": self._members(beam, nbest), "gold_in_beam": False,
                         "prefix": prefix}
-            # FILTER
-            qsort(self.cands, self.n_cands, sizeof(Cand), cmp_cand)
+            # FILTER (only the first ``cap`` of the order can survive: select them, then sort those)
+            sort_first(self.cands, self.n_cands, cap)
             best = self.cands[0].score
             kept = 1
             while kept < self.n_cands and (cap <= 0 or kept < cap):
