@@ -21,7 +21,13 @@ frontier site from the deepest upwards, the END closures below the site are buil
 once, then every chain whose top is licensed by the triple (X, lastchild(X), Z) is built
 tentatively, scored and rolled back. FILTER (SPEC §a) keeps h_k while
 score(h_k) >= score(h_0) - gamma / k**3, up to ``cap`` members. Only the survivors are rebuilt
-permanently. At the end of the sentence every open node is closed (each closure checked).
+permanently (without rescoring: their scores are known). At the end of the sentence every open node
+is closed (each closure checked).
+
+Speed without changing a result: FILTER selects the first ``cap`` candidates of the ranking (score
+descending, ties by arrival) by quickselect and sorts only those, which is the prefix a full sort
+gives; the node model's context part (:func:`glmnlp._generative.gen_history`) is cached by the
+exact 10 context atoms, since all chains attached at one site share their top's context.
 
 Features (SPEC §b.3/b.4, templates listed in :mod:`glmnlp.parser_features`) are hashed into a
 weight table of 2**n_bits entries: a template's atoms are folded with a 64-bit multiply-xorshift
@@ -39,15 +45,18 @@ prefix log-probability when the scores are generative log-probabilities).
 import numpy as np
 cimport numpy as cnp
 from libc.stdlib cimport malloc, realloc, free, qsort
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memcmp
 from libc.stdint cimport int32_t, int64_t, uint64_t, uint8_t
 from libc.math cimport exp, log, INFINITY
-from glmnlp._generative cimport GenerativeKernel, gen_logprob
+from glmnlp._generative cimport GenerativeKernel, GenHistory, gen_history, gen_logprob, gen_outcome
 
 cnp.import_array()
 
 cdef enum:
     MAXF = 64
+
+cdef enum:
+    HCACHE = 16      # slots of the node-model history cache (a power of two)
 
 cdef enum:
     NULLC = 0
@@ -89,14 +98,14 @@ cdef struct Cand:
     int32_t order
 
 
-cdef inline uint64_t mix(uint64_t h, uint64_t v) nogil:
+cdef inline uint64_t mix(uint64_t h, uint64_t v) noexcept nogil:
     h ^= v + <uint64_t>0x9E3779B97F4A7C15ULL
     h *= <uint64_t>0xBF58476D1CE4E5B9ULL
     h ^= h >> 31
     return h
 
 
-cdef inline uint64_t fmix(uint64_t h) nogil:
+cdef inline uint64_t fmix(uint64_t h) noexcept nogil:
     h ^= h >> 33
     h *= <uint64_t>0xFF51AFD7ED558CCDULL
     h ^= h >> 33
@@ -237,6 +246,12 @@ cdef class BeamParser:
     cdef int gen_n_words
     cdef int gen_i                       # index of the word whose chain is being built
     cdef list gen_log                    # when not None: the generative events of the nodes built
+    # node-model contexts recently scored (direct-mapped by a hash of the 10 atoms; the key is the
+    # whole context, so a hit reuses exactly what gen_history would compute again)
+    cdef GenHistory hcache[HCACHE]
+    cdef int64_t hkey[HCACHE][10]
+    cdef bint hvalid[HCACHE]
+    cdef bint quiet                      # rebuilding survivors: their scores are known, skip features
 
     def __cinit__(self):
         self.recs = NULL
@@ -401,6 +416,8 @@ cdef class BeamParser:
         cdef bint pos_node = self.is_pos[cat]
         cdef int lkpunct
         self.nf = 0
+        if self.quiet:
+            return 0.0
         if p >= 0:
             L10 = self.recs[p].cat
             if not empty:
@@ -527,7 +544,7 @@ cdef class BeamParser:
                       and self.recs[gp].parent >= 0):
                     ctx[8] = self.recs[self.recs[gp].parent].first_cat   # same FSLC rule as node_features
         if self.gen is not None:
-            lp = gen_logprob(&self.gen.tables, 0, cat, ctx, 10)
+            lp = gen_outcome(&self.gen.tables, 0, cat, self.node_history(ctx))
         if pos_node:
             wctx[0] = cat
             wctx[1] = self.atoms[0]
@@ -545,6 +562,28 @@ cdef class BeamParser:
                 self.gen_log.append((1, wid, self.gen_i, tuple([wctx[j] for j in range(6)]), lw))
         return self.gen_weight * (lp + lw)
 
+    cdef const GenHistory* node_history(self, const int64_t* ctx) noexcept:
+        """gen_history of a node-model context, from the cache when the same 10 atoms were seen last in its slot.
+
+        Chains attached at one site share their top's context, and chains with a common top share
+        the next level's, so most candidates need only the outcome lookups of :func:`gen_outcome`.
+        """
+        cdef uint64_t h = 0
+        cdef int j, slot
+        for j in range(10):
+            h = (h ^ <uint64_t>ctx[j]) * <uint64_t>0x100000001B3ULL
+        slot = <int>((h ^ (h >> 29) ^ (h >> 47)) & (HCACHE - 1))
+        if not self.hvalid[slot] or memcmp(&self.hkey[slot][0], ctx, 10 * sizeof(int64_t)) != 0:
+            gen_history(&self.gen.tables, 0, ctx, 10, &self.hcache[slot])
+            memcpy(&self.hkey[slot][0], ctx, 10 * sizeof(int64_t))
+            self.hvalid[slot] = True
+        return &self.hcache[slot]
+
+    cdef void clear_history_cache(self) noexcept:
+        cdef int j
+        for j in range(HCACHE):
+            self.hvalid[j] = False
+
     def set_generative(self, GenerativeKernel kernel, double weight, const int64_t[::1] word_ids):
         """Score every built node with ``weight`` * its generative log-probability (None: no term).
 
@@ -554,6 +593,7 @@ cdef class BeamParser:
         if word_ids.shape[0] % self.n_cats != 0:
             raise ValueError("word_ids length must be a multiple of n_cats")
         self.gen = kernel
+        self.clear_history_cache()
         self.gen_weight = weight
         self.gen_wid_ref = np.asarray(word_ids)
         self.gen_n_words = word_ids.shape[0] // self.n_cats
@@ -702,6 +742,8 @@ cdef class BeamParser:
             self.scoring = False
         self.n_recs = 0
         self.n_hyps = 0
+        self.quiet = False
+        self.clear_history_cache()
         return 0
 
     # -- public API ---------------------------------------------------------------------------------
@@ -861,9 +903,10 @@ cdef class BeamParser:
             for k in range(kept):
                 lse += exp(self.cands[k].score - best)
             prefix.append(best + log(lse) if best > -INFINITY else best)
-            # rebuild survivors permanently
+            # rebuild survivors permanently (their scores are in the candidates: build without scoring)
             beam = []
             gold_flag = 0
+            self.quiet = True
             for k in range(kept):
                 cd = &self.cands[k]
                 nh = self.new_hyp()
@@ -884,6 +927,7 @@ cdef class BeamParser:
                     cur = self.attach(cur, cd.chain, i, &s, None)
                 self.h_rec[nh] = cur
                 beam.append(nh)
+            self.quiet = False
             if early and has_gold and not gold_flag:
                 return {"status": "early", "word": i, "beam": self._members(beam, 0), "gold_in_beam": False,
                         "prefix": prefix}

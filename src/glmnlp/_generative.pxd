@@ -9,6 +9,11 @@ The beam parser holds a :class:`GenerativeKernel` and calls, without the GIL::
 ``context`` points to ``n`` int64 ids in the order of the model's conditioning sequence
 (0 = NULL); ``n`` may be shorter than the model's context length (the prefix is then scored).
 The result is ln P(outcome | context), or -inf for an outcome id outside [1, n_outcomes).
+
+``gen_logprob`` is ``gen_history`` (hash the context, find its deepest seen level: the part that
+depends on the context only) followed by ``gen_outcome`` (the outcome's pair lookups); a caller that
+scores several outcomes in one context may call ``gen_history`` once and ``gen_outcome`` per
+outcome, with bit-identical results.
 """
 
 from libc.stdint cimport int64_t, uint64_t
@@ -32,12 +37,21 @@ cdef struct GenTables:
     const int64_t* n_outcomes      # per model: outcome ids are 1 .. n_outcomes - 1
     int n_models
 
+cdef struct GenHistory:
+    uint64_t hashes[GEN_MAX_CONTEXT + 1]   # hashes of the context prefixes, levels 0..n
+    int status                   # 0: d/deep_backoff valid; 1: model without events (uniform floor); -1: bad model
+    int d                        # deepest seen history level
+    double deep_backoff          # its B(h_d)
+
 cdef uint64_t gen_mix64(uint64_t x) noexcept nogil
 cdef uint64_t gen_root_hash(int64_t model) noexcept nogil
 cdef uint64_t gen_next_hash(uint64_t history, int64_t value, int64_t level) noexcept nogil
 cdef uint64_t gen_pair_hash(uint64_t history, int64_t outcome) noexcept nogil
 cdef double gen_logprob(const GenTables* t, int model, int64_t outcome,
                         const int64_t* context, int n) noexcept nogil
+cdef void gen_history(const GenTables* t, int model, const int64_t* context, int n,
+                      GenHistory* out) noexcept nogil
+cdef double gen_outcome(const GenTables* t, int model, int64_t outcome, const GenHistory* h) noexcept nogil
 
 cdef class GenerativeKernel:
     cdef GenTables tables

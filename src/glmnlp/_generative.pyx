@@ -82,65 +82,90 @@ cdef inline const GenSlot* _probe(const GenSlot* slots, uint64_t mask, uint64_t 
         i = (i + 1) & mask
 
 
-cdef double gen_logprob(const GenTables* t, int model, int64_t outcome,
-                        const int64_t* context, int n) noexcept nogil:
-    """ln P~(outcome | context[0..n-1]) for ``model``; -inf for an invalid model or outcome id."""
-    cdef uint64_t hashes[GEN_MAX_CONTEXT + 1]
+cdef void gen_history(const GenTables* t, int model, const int64_t* context, int n,
+                      GenHistory* out) noexcept nogil:
+    """The context part of ln P~(. | context[0..n-1]): prefix hashes, deepest seen level d and B(h_d)."""
     cdef const GenSlot* slot
     cdef uint64_t h
-    cdef int j, lo, hi, mid, d
-    cdef double deep_backoff, pair_value
+    cdef int j, lo, hi, mid
+    out.status = 0
     if model < 0 or model >= t.n_models:
-        return -INFINITY
-    if outcome <= 0 or outcome >= t.n_outcomes[model]:
-        return -INFINITY
+        out.status = -1
+        return
     if n > t.context_length[model]:
         n = <int>t.context_length[model]
     if n < 0:
         n = 0
     h = gen_root_hash(model)
-    hashes[0] = h
+    out.hashes[0] = h
     for j in range(1, n + 1):
         h = gen_next_hash(h, context[j - 1], j)
-        hashes[j] = h
+        out.hashes[j] = h
     # d = deepest seen history level (histories seen at levels 0..d)
-    slot = _probe(t.hist, t.hist_mask, hashes[n])
+    slot = _probe(t.hist, t.hist_mask, out.hashes[n])
     if slot != NULL:
-        d = n
-        deep_backoff = slot.value
-    else:
-        if n == 0 or _probe(t.hist, t.hist_mask, hashes[0]) == NULL:
-            return t.floor_logprob[model]      # a model without training events: uniform
-        lo = 0
-        hi = n
-        deep_backoff = 0.0
-        while hi - lo > 1:
-            mid = (lo + hi) >> 1
-            slot = _probe(t.hist, t.hist_mask, hashes[mid])
-            if slot != NULL:
-                lo = mid
-                deep_backoff = slot.value
-            else:
-                hi = mid
-        d = lo
+        out.d = n
+        out.deep_backoff = slot.value
+        return
+    if n == 0 or _probe(t.hist, t.hist_mask, out.hashes[0]) == NULL:
+        out.status = 1      # a model without training events: uniform
+        return
+    lo = 0
+    hi = n
+    out.deep_backoff = 0.0
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1
+        slot = _probe(t.hist, t.hist_mask, out.hashes[mid])
+        if slot != NULL:
+            lo = mid
+            out.deep_backoff = slot.value
+        else:
+            hi = mid
+    out.d = lo
+
+
+cdef double gen_outcome(const GenTables* t, int model, int64_t outcome, const GenHistory* h) noexcept nogil:
+    """ln P~(outcome | the context of ``h``), ``h`` from :func:`gen_history` for the same ``model``."""
+    cdef const GenSlot* slot
+    cdef int lo, hi, mid, d
+    cdef double pair_value
+    if h.status < 0:
+        return -INFINITY
+    if outcome <= 0 or outcome >= t.n_outcomes[model]:
+        return -INFINITY
+    if h.status > 0:
+        return t.floor_logprob[model]
+    d = h.d
     # deepest level j <= d at which (h_j, outcome) was seen (-1 = never seen with this model)
-    slot = _probe(t.pair, t.pair_mask, gen_pair_hash(hashes[d], outcome))
+    slot = _probe(t.pair, t.pair_mask, gen_pair_hash(h.hashes[d], outcome))
     if slot != NULL:
-        return deep_backoff + slot.value
+        return h.deep_backoff + slot.value
     lo = -1
     hi = d
     pair_value = 0.0
     while hi - lo > 1:
         mid = (lo + hi) >> 1
-        slot = _probe(t.pair, t.pair_mask, gen_pair_hash(hashes[mid], outcome))
+        slot = _probe(t.pair, t.pair_mask, gen_pair_hash(h.hashes[mid], outcome))
         if slot != NULL:
             lo = mid
             pair_value = slot.value
         else:
             hi = mid
     if lo < 0:
-        return deep_backoff + t.floor_logprob[model]
-    return deep_backoff + pair_value
+        return h.deep_backoff + t.floor_logprob[model]
+    return h.deep_backoff + pair_value
+
+
+cdef double gen_logprob(const GenTables* t, int model, int64_t outcome,
+                        const int64_t* context, int n) noexcept nogil:
+    """ln P~(outcome | context[0..n-1]) for ``model``; -inf for an invalid model or outcome id."""
+    cdef GenHistory h
+    if model < 0 or model >= t.n_models:
+        return -INFINITY
+    if outcome <= 0 or outcome >= t.n_outcomes[model]:
+        return -INFINITY
+    gen_history(t, model, context, n, &h)
+    return gen_outcome(t, model, outcome, &h)
 
 
 # -- Python-visible helpers (training and tests) ---------------------------------------------
