@@ -17,10 +17,12 @@ from glmnlp.combined import (
     train_term,
 )
 from glmnlp.generative import NODE_MODEL, SmoothingConfig
-from glmnlp.grammar import END, Grammar
+from glmnlp.grammar import Grammar
 from glmnlp.parser import Parser, ParserConfig, punctuation_tags
 from glmnlp.transform import fslc_transform
 from glmnlp.trees import Tree, parse_tree
+
+from derivation_oracle import all_derivations
 
 TINY = [
     "(TOP (S (NP (DT the) (NN dog)) (VP (VBD barked)) (. .)))",
@@ -57,37 +59,6 @@ def _python_logprob(parser: Parser, words: list[str], log: list) -> float:
             wid = term.lexicon.word_id(words[index], tag, index == 0)
             total += term.model.logprob(model, wid, list(ctx))
     return total
-
-
-def _derivations(parser: Parser, words: list[str], tags: list[str], stop: int | None = None) -> list[tuple]:
-    """Brute force: every legal (site, chain) sequence for the first ``stop`` words (all, closed, if None)."""
-    atoms, next_pos, isq, off, cand = parser._inputs(words, [[t] for t in tags])
-    per_word = [cand[off[i]:off[i + 1]].tolist() for i in range(len(words))]
-    ok = parser.grammar.triples
-    limit = len(words) if stop is None else stop
-    found: list[tuple] = []
-
-    def extend(i: int, frontier: list[tuple[int, int]], steps: list[tuple[int, int]]) -> None:
-        if i == limit:
-            if stop is not None or all((x, y, END) in ok for x, y in frontier):
-                found.append(tuple(steps))
-            return
-        for c in per_word[i]:
-            chain = parser._chains[c]
-            if i == 0:
-                extend(1, [(a, b) for a, b in zip(chain, chain[1:])], [(-1, c)])
-                continue
-            for site in range(len(frontier)):
-                if not all((x, y, END) in ok for x, y in frontier[site + 1:]):
-                    continue
-                x, y = frontier[site]
-                if (x, y, chain[0]) not in ok:
-                    continue
-                new = frontier[:site] + [(x, chain[0])] + [(a, b) for a, b in zip(chain, chain[1:])]
-                extend(i + 1, new, steps + [(site, c)])
-
-    extend(0, [], [])
-    return found
 
 
 def _score(parser: Parser, words: list[str], tags: list[str], steps: tuple, complete: bool) -> float:
@@ -128,7 +99,7 @@ def test_combined_generative_decoding_finds_highest_logprob_parse() -> None:
         ("the dog saw the cat with a hat .".split(), ["DT", "NN", "VBD", "DT", "NN", "IN", "DT", "NN", "."]),
         ("dog saw the cat with the hat .".split(), ["NN", "VBD", "DT", "NN", "IN", "DT", "NN", "."]),
     ]:
-        scored = [(_score(parser, words, tags, d, True), d) for d in _derivations(parser, words, tags)]
+        scored = [(_score(parser, words, tags, d, True), d) for d in all_derivations(parser, words, tags)]
         assert len(scored) > 1, len(scored)
         best_score, best = max(scored)
         (score, tree), = parser.parse_nbest(words, tags, 1)
@@ -142,7 +113,7 @@ def test_combined_surprisal_matches_brute_force_prefix_sums() -> None:
     words, tags = "the cat saw dog with a hat .".split(), ["DT", "NN", "VBD", "NN", "IN", "DT", "NN", "."]
     prefix = prefix_logprobs(parser, words, tags, gamma=1e18, cap=0)
     for i in range(1, len(words) + 1):
-        scores = [_score(parser, words, tags, d, False) for d in _derivations(parser, words, tags, stop=i)]
+        scores = [_score(parser, words, tags, d, False) for d in all_derivations(parser, words, tags, stop=i)]
         top = max(scores)
         assert prefix[i - 1] == pytest.approx(top + math.log(sum(math.exp(s - top) for s in scores)), abs=1e-9)
     parser.generative.gamma, parser.generative.beam_cap = 1e18, 0

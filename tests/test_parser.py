@@ -9,10 +9,12 @@ import numpy as np
 import pytest
 
 from glmnlp.corpus import sample_trees
-from glmnlp.grammar import END, Grammar, GrammarError, step_needs
+from glmnlp.grammar import Grammar, GrammarError, step_needs
 from glmnlp.parser import Parser, ParserConfig, default_tree, evaluate, punctuation_tags, train_parser, word_atom
 from glmnlp.transform import fslc_transform
 from glmnlp.trees import Tree, parse_tree
+
+from derivation_oracle import all_derivations
 
 TINY = [
     "(TOP (S (NP (DT the) (NN dog)) (VP (VBD barked)) (. .)))",
@@ -35,32 +37,8 @@ def _parser(texts: list[str] = TINY, weights: np.ndarray | None = None, features
 
 def _all_parses(parser: Parser, words: list[str], tags: list[str]) -> list[tuple[float, tuple]]:
     """Brute force: every legal (site, chain) sequence (independent frontier walk), scored by replaying its features."""
-    atoms, next_pos, isq, off, cand = parser._inputs(words, [[t] for t in tags])
-    per_word = [cand[off[i]:off[i + 1]].tolist() for i in range(len(words))]
-    ok = parser.grammar.triples
-    found: list[tuple[tuple[int, int], ...]] = []
-
-    def extend(i: int, frontier: list[tuple[int, int]], steps: list[tuple[int, int]]) -> None:
-        if i == len(words):
-            if all((x, y, END) in ok for x, y in frontier):
-                found.append(tuple(steps))
-            return
-        for c in per_word[i]:
-            chain = parser._chains[c]
-            if i == 0:
-                extend(1, [(a, b) for a, b in zip(chain, chain[1:])], [(-1, c)])
-                continue
-            for site in range(len(frontier)):
-                below = frontier[site + 1:]
-                if not all((x, y, END) in ok for x, y in below):
-                    continue
-                x, y = frontier[site]
-                if (x, y, chain[0]) not in ok:
-                    continue
-                new = frontier[:site] + [(x, chain[0])] + [(a, b) for a, b in zip(chain, chain[1:])]
-                extend(i + 1, new, steps + [(site, c)])
-
-    extend(0, [], [])
+    atoms, next_pos, isq, _off, _cand = parser._inputs(words, [[t] for t in tags])
+    found = all_derivations(parser, words, tags)
     out = []
     for d in found:
         sites = np.array([s for s, _ in d], dtype=np.int32)
