@@ -24,7 +24,7 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A perceptron-only pipeline model written by ``glmnlp train-default`` on 60 training trees."""
     out = tmp_path_factory.mktemp("cli") / "model"
     rc = main(["train-default", "--out", str(out), "--max-train", "60", "--max-dev", "8", "--max-test", "5",
-               "--parser-epochs", "1", "--generative-weight", "0", "--quiet"])
+               "--parser-epochs", "1", "--generative-weights", "0", "--quiet"])
     assert rc == 0
     return out
 
@@ -242,7 +242,7 @@ def test_cli_parse_surprisal_needs_json_and_a_generative_model(
     combined = tmp_path / "combined"
     train_default(combined, DefaultRecipe(max_train=60, max_dev=8, max_test=5, tagger_epochs=2, jackknife_folds=2,
                                           jackknife_epochs=1, parser_epochs=1, n_bits=14, gammas=(1e3,), caps=(20,),
-                                          generative_weight=10.0, generative_folds=2))
+                                          generative_weights=(10.0,), generative_folds=2))
     rc, out, _ = _run(capsys, ["parse", "-m", str(combined), "-f", "json", "--surprisal", "The dog barked."])
     sent = json.loads(out)["sentences"][0]
     assert rc == 0 and len(sent["surprisal"]) == 4

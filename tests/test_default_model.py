@@ -16,7 +16,7 @@ README_SENTENCE = "The old man saw the dog with a telescope."
 #: A small recipe: every step of the real one (jackknifing, beam and pruning choice) on a few trees.
 TINY = DefaultRecipe(max_train=60, max_dev=10, max_test=10, tagger_epochs=2, jackknife_folds=2, jackknife_epochs=1,
                      parser_epochs=2, n_bits=14, gammas=(1e3, 1e4), caps=(20,), prune_candidates=(0.5, 2.0),
-                     generative_folds=2)
+                     generative_weights=(5.0, 20.0), generative_folds=2, multitag_margins=(0.0, 4.0))
 
 
 def test_default_model_parses_the_readme_sentence() -> None:
@@ -75,6 +75,38 @@ def test_default_model_recipe_is_byte_deterministic(tmp_path: Path) -> None:
     assert meta["prune"] == max(ok)
     loaded = glmnlp.load(tmp_path / "a")
     assert int((loaded.parser.weights != 0).sum()) == meta["weights"]["kept"]
+    # the generative weight is chosen on dev among the candidates (ties to the first) and saved
+    trials = meta["generative_weight_trials"]
+    assert [t["weight"] for t in trials] == [5.0, 20.0]
+    best = max(trials, key=lambda t: t["dev_f1"])
+    assert meta["generative_weight"] == best["weight"] == loaded.parser.generative.weight
+    assert meta["parser_dev_f1_by_epoch"][best["best_epoch"] - 1] == best["dev_f1"]
+    # the input-tag margin is chosen on dev (ties to the smaller margin) and load() uses it
+    rows = meta["multitag_trials"]
+    assert [r["margin"] for r in rows] == [0.0, 4.0] and rows[0]["tags_per_word"] == 1.0
+    assert rows[1]["tags_per_word"] >= 1.0
+    top = max(round(r["dev_f1"], 2) for r in rows)
+    assert meta["multitag_margin"] == min(r["margin"] for r in rows if round(r["dev_f1"], 2) == top)
+    assert meta["dev_f1"]["shipped"] == next(r["dev_f1"] for r in rows if r["margin"] == meta["multitag_margin"])
+    assert loaded.multitag_margin == (meta["multitag_margin"] or None)
+    assert glmnlp.load(tmp_path / "a", multitag_margin=None).multitag_margin is None
+
+
+def test_load_reads_the_recommended_margin(tmp_path: Path) -> None:
+    """recommended_margin: MODEL.json's multitag_margin (0 or absent = None); bad values are named errors."""
+    from glmnlp.errors import ModelFileError
+    from glmnlp.pipeline import recommended_margin
+
+    assert recommended_margin(tmp_path) is None
+    for value, expected in ((4.0, 4.0), (0, None), (None, None)):
+        (tmp_path / MODEL_FILE).write_text(json.dumps({"multitag_margin": value}))
+        assert recommended_margin(tmp_path) == expected
+    (tmp_path / MODEL_FILE).write_text(json.dumps({"multitag_margin": -2}))
+    with pytest.raises(ModelFileError, match="multitag_margin must be a number >= 0, got -2"):
+        recommended_margin(tmp_path)
+    (tmp_path / MODEL_FILE).write_text("{not json")
+    with pytest.raises(ModelFileError, match="unreadable model description"):
+        recommended_margin(tmp_path)
 
 
 def test_default_model_train_refuses_to_overwrite(tmp_path: Path) -> None:
@@ -94,6 +126,8 @@ def test_default_model_train_refuses_to_overwrite(tmp_path: Path) -> None:
         ({"prune_candidates": (-1.0,)}, "prune_candidates must be finite numbers > 0"),
         ({"caps": ()}, "gammas and caps must not be empty"),
         ({"max_train": 0}, "max_train must be >= 1 or None"),
+        ({"generative_weights": (10.0, -1.0)}, "generative_weights must be finite numbers > 0"),
+        ({"multitag_margins": ()}, "multitag_margins must be finite numbers >= 0"),
     ],
 )
 def test_default_model_recipe_rejects_bad_settings(changes: dict, message: str) -> None:

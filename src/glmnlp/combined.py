@@ -50,7 +50,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -82,6 +82,7 @@ __all__ = [
     "train_generative_parser",
     "train_combined",
     "tune_weight",
+    "WeightTrial",
 ]
 
 GEN_KIND = "glmnlp-generative-term"
@@ -282,10 +283,24 @@ class GenerativeTraining:
     full: GenerativeTerm | None = None
     jackknife: JackknifedTerms | None = None
     seconds: float = 0.0
+    n_examples: int = -1
     _wids: dict[int, np.ndarray] = field(default_factory=dict)
 
+    def final_term(self) -> GenerativeTerm:
+        """The full-data term carrying this hook's weight, for the trained parser (dev and test)."""
+        assert self.full is not None
+        return replace(self.full, weight=self.weight)
+
     def prepare(self, parser: Any, examples: Sequence[Any]) -> None:
-        """Extract the gold events and train the models (full data, and one per fold)."""
+        """Extract the gold events and train the models (full data, and one per fold).
+
+        A hook that was already prepared on the same number of examples keeps its models: the
+        generative models do not depend on the fixed weight, so :func:`tune_weight` trains them once
+        and shares them between the perceptron runs.
+        """
+        if self.full is not None and self.n_examples == len(examples):
+            return
+        self.n_examples = len(examples)
         t0 = time.perf_counter()
         events = [sentence_events(parser, ex) for ex in examples]
         n_cats = len(parser.grammar.categories)
@@ -395,11 +410,18 @@ def train_combined(
     train_trees: Sequence[Any], dev_trees: Sequence[Any], config: Any, *, weight: float = 10.0, folds: int = 10,
     smoothing: SmoothingConfig = SmoothingConfig(), train_tags: Sequence[Sequence[Sequence[str]]] | None = None,
     dev_tags: Sequence[Sequence[Sequence[str]]] | None = None, show_progress: bool = False, on_epoch: Any = None,
+    hook: GenerativeTraining | None = None,
 ) -> tuple[Any, list[Any]]:
-    """The perceptron with the jackknifed generative log-probability as a fixed-weight feature."""
+    """The perceptron with the jackknifed generative log-probability as a fixed-weight feature.
+
+    ``hook``: an already trained :class:`GenerativeTraining` to reuse (its models; ``weight`` wins).
+    """
     from .parser import train_parser
 
-    hook = GenerativeTraining(weight=weight, folds=folds, smoothing=smoothing, seed=config.seed)
+    if hook is None:
+        hook = GenerativeTraining(weight=weight, folds=folds, smoothing=smoothing, seed=config.seed)
+    else:
+        hook.weight = weight  # the trained models are kept (prepare() skips them); parsers get copies
     parser, logs = train_parser(
         train_trees, dev_trees, config, train_tags=train_tags, dev_tags=dev_tags, show_progress=show_progress,
         on_epoch=on_epoch, generative=hook,
@@ -408,17 +430,46 @@ def train_combined(
     return parser, logs
 
 
+@dataclass(frozen=True)
+class WeightTrial:
+    """One candidate fixed weight: the best dev F1 over its epochs, and that epoch."""
+
+    weight: float
+    dev_f1: float
+    best_epoch: int
+    seconds: float
+
+
 def tune_weight(
-    train_trees: Sequence[Any], dev_trees: Sequence[Any], config: Any, weights: Sequence[float], **kwargs: Any
-) -> tuple[Any, list[tuple[float, float]]]:
-    """Train a combined model per fixed weight; keep the best on dev. Returns it and (weight, dev F1) rows."""
-    rows: list[tuple[float, float]] = []
-    best: tuple[float, Any] | None = None
+    train_trees: Sequence[Any], dev_trees: Sequence[Any], config: Any, weights: Sequence[float], *,
+    folds: int = 10, smoothing: SmoothingConfig = SmoothingConfig(), on_trial: Any = None, **kwargs: Any
+) -> tuple[Any, list[Any], list[WeightTrial]]:
+    """Choose the generative feature's fixed weight on dev (C&R 2004 §3: "chosen on held-out data").
+
+    The generative models (full and jackknifed) are trained once and shared; one perceptron is
+    trained per candidate weight, and the one with the best dev F1 (best epoch, training beam) is
+    returned with its epoch logs and all the trials; its weight is saved in its generative term.
+    Ties go to the earlier candidate.
+    ``on_trial(WeightTrial)`` is called after each candidate. ``kwargs`` go to :func:`train_combined`.
+    """
+    if not weights:
+        raise ValueError("tune_weight needs at least one candidate weight")
+    if any(not (w > 0 and math.isfinite(w)) for w in weights):
+        raise ValueError(f"generative weights must be positive and finite, got {list(weights)}")
+    hook = GenerativeTraining(weight=float(weights[0]), folds=folds, smoothing=smoothing, seed=config.seed)
+    trials: list[WeightTrial] = []
+    best: tuple[float, Any, list[Any]] | None = None
     for w in weights:
-        parser, logs = train_combined(train_trees, dev_trees, config, weight=w, **kwargs)
-        f1 = max(log.dev_f1 for log in logs)
-        rows.append((w, f1))
-        if best is None or f1 > best[0]:
-            best = (f1, parser)
+        t0 = time.perf_counter()
+        parser, logs = train_combined(train_trees, dev_trees, config, weight=float(w), hook=hook, **kwargs)
+        top = max(logs, key=lambda log: log.dev_f1)
+        trial = WeightTrial(float(w), top.dev_f1, top.epoch, time.perf_counter() - t0)
+        trials.append(trial)
+        if on_trial is not None:
+            on_trial(trial)
+        if best is None or trial.dev_f1 > best[0]:
+            best = (trial.dev_f1, parser, logs)
     assert best is not None
-    return best[1], rows
+    _, parser, logs = best
+    parser.history.append({"generative_weight_trials": [asdict(t) for t in trials]})
+    return parser, logs, trials

@@ -645,7 +645,7 @@ def train_parser(
         seconds = time.perf_counter() - started
         averaged = perc.averaged()
         trial = Parser(grammar, punct, averaged, config, extra_chains=parser._chains)
-        trial.generative = None if generative is None else generative.full
+        trial.generative = None if generative is None else generative.final_term()
         result, _ = evaluate(trial, dev_trees, dev_tags)
         mean_beam = (parser._beam.n_beam - beam0) / max(1, words_seen)
         log = EpochLog(
@@ -658,7 +658,7 @@ def train_parser(
             best_f1, best_weights, best_epoch = result.fmeasure, averaged, epoch
     assert best_weights is not None
     final = Parser(grammar, punct, best_weights, config, extra_chains=parser._chains)
-    final.generative = None if generative is None else generative.full
+    final.generative = None if generative is None else generative.final_term()
     final.history = [asdict(log) for log in logs] + [{"best_epoch": best_epoch}]
     return final, logs
 

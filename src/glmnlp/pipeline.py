@@ -38,7 +38,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Protocol, TypeAlias, runtime_checkable
+from typing import Literal, Protocol, TypeAlias, runtime_checkable
 
 from .document import Document, Sentence, Token
 from .errors import ConfigError, ModelFileError
@@ -259,7 +259,7 @@ def load(
     *,
     parser: bool = True,
     lines: bool = False,
-    multitag_margin: float | None = None,
+    multitag_margin: float | None | Literal["model"] = "model",
 ) -> Pipeline:
     """Load a pipeline from a model directory holding ``tagger/`` and ``parser/`` sub-models.
 
@@ -271,7 +271,9 @@ def load(
     parser:
         If false, load only the tagger (a tagging pipeline; ``parser/`` need not exist).
     lines, multitag_margin:
-        Passed to :class:`Pipeline`.
+        Passed to :class:`Pipeline`. ``multitag_margin="model"`` (the default) uses the margin the
+        model's training recipe chose on dev (``multitag_margin`` in its MODEL.json, see
+        :mod:`glmnlp.default_model`; 0 or absent = the single best tag per word).
 
     Raises
     ------
@@ -301,4 +303,26 @@ def load(
         from .parser import Parser
 
         parser_model = Parser.load(root / "parser")
+    if multitag_margin == "model":
+        multitag_margin = recommended_margin(root) if parser else None
     return Pipeline(tagger_model, parser_model, lines=lines, multitag_margin=multitag_margin)
+
+
+def recommended_margin(root: str | Path) -> float | None:
+    """The multi-tag margin recorded in ``root/MODEL.json`` (None if absent or 0: single best tags)."""
+    import json
+
+    from .default_model import MODEL_FILE
+
+    path = Path(root) / MODEL_FILE
+    if not path.is_file():
+        return None
+    try:
+        margin = json.loads(path.read_text(encoding="utf-8")).get("multitag_margin")
+    except (OSError, ValueError, AttributeError) as exc:
+        raise ModelFileError(f"{path}: unreadable model description ({exc})") from exc
+    if margin is None or margin == 0:
+        return None
+    if not isinstance(margin, (int, float)) or isinstance(margin, bool) or not margin > 0:
+        raise ModelFileError(f"{path}: multitag_margin must be a number >= 0, got {margin!r}")
+    return float(margin)

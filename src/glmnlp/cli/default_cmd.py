@@ -2,7 +2,7 @@
 :func:`glmnlp.default_model.train_default`).
 
 The recipe and its choices are documented in :mod:`glmnlp.default_model`; the options here only
-exist to check the recipe quickly (``--max-train``, ``--generative-weight 0`` etc.) and are left at their defaults to
+exist to check the recipe quickly (``--max-train``, ``--generative-weights 0`` etc.) and are left at their defaults to
 reproduce the shipped files byte for byte.
 """
 
@@ -26,11 +26,12 @@ _CTX = {"help_option_names": ["-h", "--help"]}
 @click.option("--max-dev", type=click.IntRange(min=1), default=None, help="Use only the first N dev trees.")
 @click.option("--max-test", type=click.IntRange(min=1), default=None, help="Use only the first N test trees.")
 @click.option("--parser-epochs", type=click.IntRange(min=1), default=None, help="Parser passes (default: the recipe's).")
-@click.option("--generative-weight", type=click.FloatRange(min=0), default=None,
-              help="Fixed weight of the generative feature; 0 = perceptron parser only (default: the recipe's).")
+@click.option("--generative-weights", default=None, metavar="W1,W2,...",
+              help="Candidate fixed weights of the generative feature, chosen on dev; 0 = perceptron parser "
+                   "only (default: the recipe's 5,10,20).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars or step lines on stderr.")
 def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev: int | None, max_test: int | None,
-                      parser_epochs: int | None, generative_weight: float | None, quiet: bool) -> None:
+                      parser_epochs: int | None, generative_weights: str | None, quiet: bool) -> None:
     """Train the default tagger + parser on the bundled treebank sample and write them to --out.
 
     This is the command that produced the model shipped in glmnlp/data/default_model/: with the
@@ -43,7 +44,8 @@ def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev
       glmnlp train-default --out my_default_model
       glmnlp parse --model my_default_model "The old man saw the dog with a telescope."
       glmnlp train-default --out /tmp/quick --max-train 200 --max-dev 50 --parser-epochs 1
-      glmnlp train-default --out perceptron_only --generative-weight 0
+      glmnlp train-default --out perceptron_only --generative-weights 0
+      glmnlp train-default --out paper_weight --generative-weights 10
     """
     import dataclasses
 
@@ -51,7 +53,7 @@ def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev
 
     recipe = DefaultRecipe()
     changes = {"max_train": max_train, "max_dev": max_dev, "max_test": max_test, "parser_epochs": parser_epochs,
-               "generative_weight": generative_weight}
+               "generative_weights": None if generative_weights is None else _weights(generative_weights)}
     recipe = dataclasses.replace(recipe, **{k: v for k, v in changes.items() if v is not None})
     report = train_default(
         out_dir, recipe, overwrite=force, log=None if quiet else (lambda msg: click.echo(msg, err=True)),
@@ -59,3 +61,17 @@ def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev
     )
     click.echo(f"test F1 {report.test_f1['shipped']:.2f}  dev F1 {report.dev_f1['shipped']:.2f}  "
                f"tagger dev accuracy {report.tagger_dev_accuracy:.2f}%  -> {out_dir}")
+
+
+def _weights(text: str) -> tuple[float, ...]:
+    """``"5,10,20"`` -> (5.0, 10.0, 20.0); ``"0"`` -> () (perceptron only)."""
+    try:
+        values = tuple(float(x) for x in text.split(","))
+    except ValueError:
+        raise click.BadParameter(f"expected comma-separated numbers, got {text!r}", param_hint="--generative-weights")
+    if values == (0.0,):
+        return ()
+    if any(not (v > 0 and v < float("inf")) for v in values):
+        raise click.BadParameter(f"weights must be finite and > 0 (or a single 0), got {text!r}",
+                                 param_hint="--generative-weights")
+    return values

@@ -151,9 +151,12 @@ def _load_pipeline(model: str | None, tagger_dir: str | None, lines: bool, multi
         kind = read_metadata(model)["kind"]
         if kind != MODEL_KIND:
             raise ModelFileError(f"{model}: a {kind!r} model; glmnlp parse needs a parser or a pipeline directory")
-        return Pipeline(tagger, Parser.load(model), lines=lines, multitag_margin=multitag)
+        return Pipeline(tagger, Parser.load(model), lines=lines, multitag_margin=multitag if multitag else None)
     pipeline = load(model)
-    return Pipeline(tagger or pipeline.tagger, pipeline.parser, lines=lines, multitag_margin=multitag)
+    if multitag is None and tagger is None:
+        multitag = pipeline.multitag_margin  # the margin the model's recipe chose on dev (MODEL.json)
+    return Pipeline(tagger or pipeline.tagger, pipeline.parser, lines=lines,
+                    multitag_margin=multitag if multitag else None)
 
 
 def _finite(value: float) -> float | None:
@@ -191,7 +194,8 @@ def _nbest_dicts(pipeline: Any, doc: Any, k: int) -> list[list[tuple[float, Any]
 @click.option("--nbest", type=click.IntRange(min=1), default=1, show_default=True,
               help="Print the K best trees with their scores (brackets or json).")
 @click.option("--multitag", type=click.FloatRange(min=0), default=None, metavar="MARGIN",
-              help="Give the parser every tag within MARGIN of the tagger's best (multi-tag input).")
+              help="Give the parser every tag within MARGIN of the tagger's best (multi-tag input); 0 = the "
+                   "single best tag. Default: the margin recorded in the model's MODEL.json, else 0.")
 @click.option("--surprisal", is_flag=True,
               help="--format json: add each word's surprisal in bits (needs a model with a generative component).")
 @click.option("--batch-size", type=click.IntRange(min=1), default=32, show_default=True,
