@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -88,7 +90,7 @@ class ReferenceModel:
         p = 1.0 / (self.model.specs[m].n_outcomes - 1)
         for j in range(len(context) + 1):
             h = context[:j]
-            if self.hist[(m, h)] == 0:
+            if self.hist[(m, h)] == 0 or (j >= 2 and self.hist[(m, h)] <= self.model.config.min_count):
                 break
             lam = self.lam(m, h)
             p = lam * self.pair[(m, h, y)] / self.hist[(m, h)] + (1 - lam) * p
@@ -143,6 +145,7 @@ def test_generative_sum_to_one_without_em() -> None:
         (0, SMALL),
         (11, SmoothingConfig(n_bins=2, min_bin_mass=20, folds=3, seed=1)),
         (12, SmoothingConfig(n_bins=1, folds=0, initial_lambda=0.7)),
+        (13, SmoothingConfig(n_bins=4, min_bin_mass=5, folds=5, seed=3, min_count=2)),
     ],
 )
 def test_generative_kernel_matches_reference(seed: int, config: SmoothingConfig) -> None:
@@ -164,6 +167,66 @@ def test_generative_kernel_matches_reference(seed: int, config: SmoothingConfig)
     if config.folds:
         lambdas_used = {reference.lam(m, h) for (m, h) in reference.hist}
         assert len(lambdas_used) > 5, "the toy set should exercise several lambda buckets"
+
+
+def _stored(model: GenerativeModel) -> tuple[int, int]:
+    return int(np.count_nonzero(model.tables["hist_keys"])), int(np.count_nonzero(model.tables["pair_keys"]))
+
+
+def test_generative_count_cutoff_keeps_distributions_normalised() -> None:
+    """min_count drops rare deep histories (smaller tables); every distribution still sums to one."""
+    events = _toy_events(seed=5)
+    full = train_generative(_event_set(events), SMALL)
+    cut = train_generative(_event_set(events), dataclasses.replace(SMALL, min_count=2))
+    assert _stored(cut)[0] < 0.8 * _stored(full)[0] and _stored(cut)[1] < 0.8 * _stored(full)[1]
+    rng = np.random.default_rng(4)
+    for m, spec in enumerate(cut.specs):
+        contexts = [c for mm, _, c, _, _ in events[:60] if mm == m] + _contexts(rng, spec.context_length, 30)
+        for context in contexts:
+            total = math.fsum(math.exp(cut.logprob(m, y, context)) for y in range(1, spec.n_outcomes))
+            assert abs(total - 1.0) < 1e-9, (m, context, total)
+
+
+@pytest.mark.parametrize("threshold", [0.05, 0.5, 3.0])
+def test_generative_prune_threshold_bounds_the_change(threshold: float) -> None:
+    """Roark's -t: each dropped pair or history moves a log-probability by less than ln(1 + t), so no
+    score moves by more than (levels) x ln(1 + t); larger thresholds store fewer entries."""
+    events = _toy_events(seed=6)
+    full = train_generative(_event_set(events), SMALL)
+    pruned = train_generative(_event_set(events), dataclasses.replace(SMALL, prune=threshold))
+    assert sum(_stored(pruned)) < sum(_stored(full))
+    rng = np.random.default_rng(8)
+    worst = 0.0
+    for m, spec in enumerate(full.specs):
+        bound = (spec.context_length + 1) * math.log1p(threshold) + 1e-12
+        contexts = [c for mm, _, c, _, _ in events[:80] if mm == m] + _contexts(rng, spec.context_length, 40)
+        for context in contexts:
+            for y in range(1, spec.n_outcomes):
+                diff = abs(pruned.logprob(m, y, context) - full.logprob(m, y, context))
+                assert diff < bound, (m, y, context, diff)
+                worst = max(worst, diff)
+    assert worst > 0
+
+
+@pytest.mark.parametrize(("threshold", "min_count"), [(0.05, 0), (0.5, 0), (3.0, 0), (0.5, 2), (0.0, 3)])
+def test_generative_pruned_tables_are_prefix_closed(threshold: float, min_count: int) -> None:
+    """The kept pairs and histories are closed under prefixes (the kernel's binary searches need it):
+    a kept pair's parent pair and history are kept, a kept history's parent is kept."""
+    from glmnlp.generative import _collect, _prune
+
+    models, outcomes, _, depths, contexts = _event_set(_toy_events(seed=9)).arrays()
+    stats = _collect(models, outcomes, depths, contexts)
+    rng = np.random.default_rng(0)
+    hist_lam = rng.uniform(0.0, 0.6, len(stats.hist_keys))
+    smoothed = rng.uniform(0.01, 1.0, len(stats.pair_keys))
+    pair_level = stats.hist_level[stats.pair_hist]
+    keep_hist, keep_pair = _prune(stats, hist_lam, smoothed, pair_level, threshold, min_count)
+    assert 0 < keep_pair.sum() < len(keep_pair)
+    deep = keep_pair & (pair_level > 0)
+    assert keep_pair[stats.pair_parent[deep]].all()
+    assert keep_hist[stats.pair_hist[keep_pair]].all()
+    assert keep_hist[stats.hist_parent[keep_hist & (stats.hist_level > 0)]].all()
+    assert keep_hist[stats.hist_level == 0].all()
 
 
 def test_generative_logprob_many_matches_logprob(toy: tuple[list[Event], GenerativeModel]) -> None:

@@ -64,7 +64,8 @@ prefix probabilities over a beam.
 
 Scale note: training holds a dense (events x levels) grid of int64/uint64/float64 arrays; for
 WSJ sections 2-21 (about 4 million events, 11 levels) that is a few GB. Fine for the bundled
-sample and for a 90% fold on a large machine; pruning (SPEC §f.2 ``-t 0.05``) is not implemented.
+sample and for a 90% fold on a large machine. Pruning (SPEC §f.2 ``-t``, :attr:`SmoothingConfig.prune`)
+shrinks the frozen tables, not the training-time arrays.
 """
 
 from __future__ import annotations
@@ -155,6 +156,14 @@ class SmoothingConfig:
         log-likelihood gain is below tolerance (1000, 1e-4).
     max_lambda: cap on the averaged lambdas (0.999), so every level keeps some backoff.
     seed: seeds the fold partition.
+    prune: relative threshold of Roark's ``-t`` (SPEC §f.2; his standard command uses 0.05): pairs
+        whose smoothed probability is less than this much above their backed-off estimate, and
+        histories that only pass mass down at a cost below it, are left out of the frozen tables
+        (see ``_prune``). 0 keeps everything (then every conditional distribution sums to one).
+    min_count: histories of level >= 2 seen at most this often in training are left out of the
+        frozen tables with their pairs (a count cutoff, [R]: it is what shrinks the tables, since on
+        a small treebank most deep histories are singletons that ``prune`` keeps); distributions
+        still sum to one. 0 keeps everything.
     """
 
     n_bins: int = 20
@@ -166,6 +175,8 @@ class SmoothingConfig:
     tolerance: float = 1e-4
     max_lambda: float = 0.999
     seed: int = 0
+    prune: float = 0.0
+    min_count: int = 0
 
     def __post_init__(self) -> None:
         if self.n_bins < 1:
@@ -180,6 +191,10 @@ class SmoothingConfig:
             raise ConfigError("max_lambda must lie in (0, 1)")
         if self.max_iterations < 0 or self.tolerance < 0:
             raise ConfigError("max_iterations and tolerance must be >= 0")
+        if not (self.prune >= 0 and math.isfinite(self.prune)):
+            raise ConfigError(f"prune must be a finite number >= 0, got {self.prune}")
+        if self.min_count < 0:
+            raise ConfigError(f"min_count must be >= 0, got {self.min_count}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -594,6 +609,48 @@ def train_generative(events: EventSet, config: SmoothingConfig = SmoothingConfig
     )
 
 
+def _prune(
+    stats: _Stats, hist_lam: FloatArray, smoothed: FloatArray, pair_level: IntArray, threshold: float,
+    min_count: int,
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """Which histories and pairs the frozen tables keep (all of them if threshold and min_count are 0).
+
+    ``min_count``: a history of level >= 2 seen at most this often is left out with all its pairs;
+    the scorer then backs off from it as from an unseen history, to a distribution that sums to one.
+    ``threshold`` (SPEC §f.2 ``-t``):
+
+    A pair (h_j, y), j >= 1, is dropped when its smoothed probability is less than ``threshold``
+    (relative) above the estimate the scorer falls back to without it, (1 - lam(h_j)) P~_{j-1}(y),
+    and no pair below it in the trie (same outcome, a longer history) is kept. A history h_j,
+    j >= 1, is dropped when no kept pair or kept longer history needs it and its backoff cost
+    -ln(1 - lam(h_j)) is below ln(1 + threshold). Working from the deepest level up keeps both
+    kept sets closed under prefixes, which the kernel's binary searches over levels rely on.
+    """
+    keep_hist = np.ones(len(stats.hist_keys), dtype=bool)
+    keep_pair = np.ones(len(stats.pair_keys), dtype=bool)
+    if threshold <= 0 and min_count <= 0:
+        return keep_hist, keep_pair
+    limit = math.log1p(threshold)
+    needed = np.zeros(len(stats.pair_keys), dtype=bool)
+    for j in range(stats.n_levels - 1, 0, -1) if threshold > 0 else ():
+        ps = np.nonzero(pair_level == j)[0]
+        parent = stats.pair_parent[ps]
+        gain = np.log(smoothed[ps]) - np.log1p(-hist_lam[stats.pair_hist[ps]]) - np.log(smoothed[parent])
+        drop = ~needed[ps] & (gain < limit)
+        keep_pair[ps[drop]] = False
+        needed[parent[~drop]] = True
+    rare = (stats.hist_count <= min_count) & (stats.hist_level >= 2)
+    keep_pair &= ~rare[stats.pair_hist]  # a rare history's descendants are rare too
+    busy = np.zeros(len(stats.hist_keys), dtype=bool)
+    busy[stats.pair_hist[keep_pair]] = True
+    for j in range(stats.n_levels - 1, 0, -1):
+        hs = np.nonzero(stats.hist_level == j)[0]
+        drop = ~busy[hs] & ((-np.log1p(-hist_lam[hs]) < limit) | rare[hs])
+        keep_hist[hs[drop]] = False
+        busy[stats.hist_parent[hs[~drop]]] = True
+    return keep_hist, keep_pair
+
+
 def _table_capacity(n: int) -> int:
     return 1 << max(3, (2 * n).bit_length())
 
@@ -626,9 +683,13 @@ def _freeze(
     floor = np.log(1.0 / (n_outcomes - 1).astype(np.float64))
     roots = np.nonzero(stats.hist_level == 0)[0]
     floor[stats.hist_model[roots]] += np.log1p(-hist_lam[roots])
-    hist_keys, hist_vals = build_table(stats.hist_keys, backoff, _table_capacity(len(stats.hist_keys)))
+    keep_hist, keep_pair = _prune(stats, hist_lam, smoothed, pair_level, config.prune, config.min_count)
+    hist_keys, hist_vals = build_table(
+        stats.hist_keys[keep_hist], backoff[keep_hist], _table_capacity(int(keep_hist.sum()))
+    )
+    pair_values = np.log(smoothed) - backoff[stats.pair_hist]
     pair_keys, pair_vals = build_table(
-        stats.pair_keys, np.log(smoothed) - backoff[stats.pair_hist], _table_capacity(len(stats.pair_keys))
+        stats.pair_keys[keep_pair], pair_values[keep_pair], _table_capacity(int(keep_pair.sum()))
     )
     return {
         "hist_keys": hist_keys,
