@@ -15,9 +15,12 @@ and test get the tags of a tagger trained on the whole training split.
 
 Generative model (glmnlp.combined) rows: FEATURES = ``generative`` (the generative model alone, gamma in
 log-prob units tuned on dev) or ``combined`` (perceptron + punct features + the jackknifed generative
-log-probability with the fixed weight ``--gen-weight``, default 10):
+log-probability with a fixed weight; ``--gen-weight 5,10,20`` chooses it on dev). The generative tables
+are frozen with a count cutoff (``--gen-min-count``, default 2) and Roark's ``-t`` (``--gen-prune``, 0.05).
+With tagger tags, ``--margins 0,2,4,8`` also chooses a parse-time multi-tag margin on dev:
 
     python benchmarks/parsing.py --conditions gold:generative,tagger:generative,gold:combined,tagger:combined
+    python benchmarks/parsing.py --one tagger combined --epochs 4 --gen-weight 5,10,20 --margins 0,2,4,8
 """
 
 from __future__ import annotations
@@ -30,17 +33,18 @@ import sys
 import time
 
 
-def run_generative(train: list, dev: list, train_tags, dev_tags) -> tuple:
+def run_generative(train: list, dev: list, train_tags, dev_tags, smoothing) -> tuple:
     """The generative model alone: train, tune (gamma, cap) on dev; returns (parser, train seconds, tuning)."""
     from glmnlp.combined import train_generative_parser
 
     t0 = time.perf_counter()
-    parser = train_generative_parser(train, dev, train_tags=train_tags, dev_tags=dev_tags,
+    parser = train_generative_parser(train, dev, train_tags=train_tags, dev_tags=dev_tags, smoothing=smoothing,
                                      gammas=(24.0, 48.0, 96.0, 1e3), caps=(40, 100, 200))
     return parser, time.perf_counter() - t0
 
 
-def run_one(tags: str, features: str, epochs: int, gen_weight: float = 10.0) -> dict:
+def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...] = (10.0,), min_count: int = 2,
+            prune: float = 0.05, margins: tuple[float, ...] = (0.0,)) -> dict:
     from glmnlp.corpus import sample_trees
     from glmnlp.formats import TaggedSentence
     from glmnlp.parser import ParserConfig, evaluate, jackknife_tags, train_parser, tune_beam
@@ -58,8 +62,11 @@ def run_one(tags: str, features: str, epochs: int, gen_weight: float = 10.0) -> 
         dev_tags = [[[t] for t in tagger.tag(x.leaves())] for x in dev]
         test_tags = [[[t] for t in tagger.tag(x.leaves())] for x in test]
         tag_seconds = time.perf_counter() - t0
+    from glmnlp.generative import SmoothingConfig
+
+    smoothing = SmoothingConfig(min_count=min_count, prune=prune)
     if features == "generative":
-        parser, train_seconds = run_generative(train, dev, train_tags, dev_tags)
+        parser, train_seconds = run_generative(train, dev, train_tags, dev_tags, smoothing)
         parser.stats = {"sentences": 0, "retried": 0, "fallback": 0}
         t0 = time.perf_counter()
         result, _ = evaluate(parser, test, test_tags)
@@ -79,17 +86,32 @@ def run_one(tags: str, features: str, epochs: int, gen_weight: float = 10.0) -> 
     cfg = ParserConfig(features="punct" if combined else features, epochs=epochs,
                        train_gamma=1e7 if combined else 1e4, train_cap=30)
     t0 = time.perf_counter()
+    weight_trials: list = []
     if features == "combined":
-        from glmnlp.combined import train_combined
+        from glmnlp.combined import tune_weight
 
-        parser, logs = train_combined(train, dev, cfg, weight=gen_weight, train_tags=train_tags, dev_tags=dev_tags,
-                                      on_epoch=lambda log: print(log, file=sys.stderr))
+        parser, logs, trials = tune_weight(train, dev, cfg, gen_weights, smoothing=smoothing, train_tags=train_tags,
+                                           dev_tags=dev_tags, on_epoch=lambda log: print(log, file=sys.stderr),
+                                           on_trial=lambda t: print(t, file=sys.stderr))
+        weight_trials = [(t.weight, round(t.dev_f1, 2), t.best_epoch) for t in trials]
     else:
         parser, logs = train_parser(train, dev, cfg, train_tags=train_tags, dev_tags=dev_tags, show_progress=False,
                                     on_epoch=lambda log: print(log, file=sys.stderr))
     train_seconds = time.perf_counter() - t0
     gammas = [1e5, 1e6, 1e7] if combined else [1e3, 1e4, 1e5]
     tuning = tune_beam(parser, dev, gammas, [20, 40], dev_tags)
+    # parse-time input tags: every tag within a margin of the tagger's best, margin chosen on dev
+    margin_trials = []
+    chosen_margin = 0.0
+    if tags == "tagger" and margins != (0.0,):
+        for m in margins:
+            dt = dev_tags if m == 0 else [tagger.multitag(x.leaves(), m) for x in dev]
+            tt = test_tags if m == 0 else [tagger.multitag(x.leaves(), m) for x in test]
+            margin_trials.append((m, round(evaluate(parser, dev, dt)[0].fmeasure, 2),
+                                  round(evaluate(parser, test, tt)[0].fmeasure, 2)))
+        chosen_margin = max(margin_trials, key=lambda r: (r[1], -r[0]))[0]
+        if chosen_margin:
+            test_tags = [tagger.multitag(x.leaves(), chosen_margin) for x in test]
     parser.stats = {"sentences": 0, "retried": 0, "fallback": 0}
     t0 = time.perf_counter()
     result, _ = evaluate(parser, test, test_tags)
@@ -104,6 +126,8 @@ def run_one(tags: str, features: str, epochs: int, gen_weight: float = 10.0) -> 
         "dev_f1": best.dev_f1, "gamma": parser.config.gamma, "cap": parser.config.beam_cap,
         "fallback": parser.stats["fallback"], "retried": parser.stats["retried"],
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "tuning": tuning,
+        "weight_trials": weight_trials, "weight": parser.generative.weight if parser.generative else 0.0,
+        "margin_trials": margin_trials, "margin": chosen_margin,
     }
 
 
@@ -148,7 +172,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--one", nargs=2, metavar=("TAGS", "FEATURES"))
     ap.add_argument("--epochs", type=int, default=8)
-    ap.add_argument("--gen-weight", type=float, default=10.0, help="fixed weight of the generative feature (combined)")
+    ap.add_argument("--gen-weight", default="10", metavar="W1,W2,...",
+                    help="fixed weight(s) of the generative feature (combined); several = chosen on dev")
+    ap.add_argument("--gen-min-count", type=int, default=2, help="generative tables: count cutoff (0 = none)")
+    ap.add_argument("--gen-prune", type=float, default=0.05, help="generative tables: Roark's -t (0 = none)")
+    ap.add_argument("--margins", default="0", metavar="M1,M2,...",
+                    help="tagger tags: parse-time multi-tag margins, chosen on dev (0 = single best tag)")
     ap.add_argument("--conditions", default="gold:baseline,gold:punct,tagger:baseline,tagger:punct")
     ap.add_argument("--model", metavar="DIR", help="measure a trained pipeline model instead ('default' = bundled)")
     args = ap.parse_args()
@@ -162,14 +191,17 @@ def main() -> None:
               f"| {r['peak_mb']:.0f} |")
         return
     if args.one:
-        print(json.dumps(run_one(args.one[0], args.one[1], args.epochs, args.gen_weight)))
+        print(json.dumps(run_one(args.one[0], args.one[1], args.epochs,
+                                 tuple(float(w) for w in args.gen_weight.split(",")), args.gen_min_count,
+                                 args.gen_prune, tuple(float(m) for m in args.margins.split(",")))))
         return
     rows = []
     for cond in args.conditions.split(","):
         tags, feats = cond.split(":")
         out = subprocess.run(
             [sys.executable, __file__, "--one", tags, feats, "--epochs", str(args.epochs), "--gen-weight",
-             str(args.gen_weight)],
+             args.gen_weight, "--gen-min-count", str(args.gen_min_count), "--gen-prune", str(args.gen_prune),
+             "--margins", args.margins],
             check=True, stdout=subprocess.PIPE, text=True,
         ).stdout
         rows.append(json.loads(out.strip().splitlines()[-1]))
@@ -184,6 +216,11 @@ def main() -> None:
             f"| {r['extrapolated_h_40k']:.2f} | {r['best_epoch']} | {r['dev_f1']:.2f} | {r['gamma']:g} | {r['cap']} "
             f"| {r['fallback']} | {r['peak_mb']:.0f} |"
         )
+    for r in rows:
+        if r.get("weight_trials") or r.get("margin_trials"):
+            print(f"\n{r['tags']}:{r['features']}: generative weight {r.get('weight', 0):g} "
+                  f"(weight, best dev F1, epoch: {r.get('weight_trials')}); input-tag margin {r.get('margin', 0):g} "
+                  f"(margin, dev F1, test F1: {r.get('margin_trials')})")
 
 
 if __name__ == "__main__":

@@ -71,3 +71,35 @@ def test_parser_cli_train_with_tagger_tags(tmp_path: Path, capsys: pytest.Captur
     parser = Parser.load(model)
     s = dev[0]
     assert parser.parse(s.leaves(), s.tags()).leaves() == s.leaves()
+
+
+@pytest.mark.slow
+def test_parser_cli_train_combined_chooses_the_weight_on_dev(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """``--kind combined``: one run per candidate weight, the best dev F1 kept, saved with the model;
+    ``--kind generative`` saves a generative-only parser."""
+    import re
+
+    from glmnlp.parser import Parser
+
+    train, dev = sample_trees("train")[:60], sample_trees("dev")[:8]
+    (tmp_path / "train.trees").write_text("\n".join(to_bracket(t) for t in train) + "\n")
+    (tmp_path / "dev.trees").write_text("\n".join(to_bracket(t) for t in dev) + "\n")
+    common = ["parser", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "dev.trees"),
+              "--epochs", "1", "--no-cache"]
+    capsys.readouterr()
+    assert main(common + ["--kind", "combined", "--generative-weights", "3,30", "--out", str(tmp_path / "c")]) == 0
+    err = capsys.readouterr().err
+    trials = {float(w): float(f) for w, f in re.findall(r"generative weight ([\d.]+): best dev F1 ([\d.]+)", err)}
+    assert sorted(trials) == [3.0, 30.0]
+    chosen = float(re.search(r"chosen generative weight ([\d.]+)", err).group(1))  # type: ignore[union-attr]
+    assert trials[chosen] == max(trials.values())
+    parser = Parser.load(tmp_path / "c")
+    assert parser.generative is not None and parser.generative.weight == chosen
+    s = dev[0]
+    assert parser.parse(s.leaves(), s.tags()).leaves() == s.leaves()
+    assert main(common + ["--kind", "generative", "--out", str(tmp_path / "g")]) == 0
+    gen = Parser.load(tmp_path / "g")
+    assert gen.generative is not None and not gen.weights.any()
+    assert main(common + ["--kind", "combined", "--generative-weights", "3,x", "--out", str(tmp_path / "bad")]) == 2
+    assert "expected comma-separated numbers" in capsys.readouterr().err and not (tmp_path / "bad").exists()

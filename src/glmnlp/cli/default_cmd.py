@@ -12,6 +12,8 @@ from pathlib import Path
 
 import click
 
+from ._params import weight_list
+
 __all__ = ["train_default_cmd"]
 
 _CTX = {"help_option_names": ["-h", "--help"]}
@@ -53,7 +55,8 @@ def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev
 
     recipe = DefaultRecipe()
     changes = {"max_train": max_train, "max_dev": max_dev, "max_test": max_test, "parser_epochs": parser_epochs,
-               "generative_weights": None if generative_weights is None else _weights(generative_weights)}
+               "generative_weights": None if generative_weights is None
+               else weight_list(generative_weights, "--generative-weights", zero_means_none=True)}
     recipe = dataclasses.replace(recipe, **{k: v for k, v in changes.items() if v is not None})
     report = train_default(
         out_dir, recipe, overwrite=force, log=None if quiet else (lambda msg: click.echo(msg, err=True)),
@@ -61,17 +64,3 @@ def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev
     )
     click.echo(f"test F1 {report.test_f1['shipped']:.2f}  dev F1 {report.dev_f1['shipped']:.2f}  "
                f"tagger dev accuracy {report.tagger_dev_accuracy:.2f}%  -> {out_dir}")
-
-
-def _weights(text: str) -> tuple[float, ...]:
-    """``"5,10,20"`` -> (5.0, 10.0, 20.0); ``"0"`` -> () (perceptron only)."""
-    try:
-        values = tuple(float(x) for x in text.split(","))
-    except ValueError:
-        raise click.BadParameter(f"expected comma-separated numbers, got {text!r}", param_hint="--generative-weights")
-    if values == (0.0,):
-        return ()
-    if any(not (v > 0 and v < float("inf")) for v in values):
-        raise click.BadParameter(f"weights must be finite and > 0 (or a single 0), got {text!r}",
-                                 param_hint="--generative-weights")
-    return values

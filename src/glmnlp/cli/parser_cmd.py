@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from ..errors import ConfigError
+from ._params import weight_list
 from ..trees import read_tree_file, to_bracket
 
 __all__ = ["parser_group", "parse"]
@@ -25,6 +27,7 @@ def parser_group() -> None:
     Examples:
       glmnlp parser train --train train.trees --dev dev.trees --out parser.model
       glmnlp parser train --train train.trees --dev dev.trees --tags tagger --out parser.model
+      glmnlp parser train --train train.trees --dev dev.trees --kind combined --out combined.model
       glmnlp parse --model parser.model --tagged < tagged.txt
     """
 
@@ -34,25 +37,45 @@ def parser_group() -> None:
 @click.option("--dev", "dev_path", required=True, type=click.Path(exists=True, dir_okay=False), help="Dev trees (epoch and beam selection).")
 @click.option("--tags", type=click.Choice(["gold", "tagger"]), default="gold", show_default=True,
               help="POS input: gold tags, or glmnlp tagger tags (training data jackknifed 10 ways).")
+@click.option("--kind", type=click.Choice(["perceptron", "generative", "combined"]), default="perceptron",
+              show_default=True,
+              help="perceptron: the GLM parser; generative: the generative model alone; combined: the perceptron "
+                   "with the jackknifed generative log-probability as one fixed-weight feature (C&R 2004 Table 4).")
+@click.option("--generative-weights", default="5,10,20", show_default=True, metavar="W1,W2,...",
+              help="--kind combined: candidate fixed weights of the generative feature; the best on dev is kept "
+                   "and saved in the model.")
+@click.option("--gen-cutoff", type=click.IntRange(min=0), default=2, show_default=True,
+              help="Generative tables: leave out histories (level >= 2) seen at most this often (0 = keep all).")
+@click.option("--gen-prune", type=click.FloatRange(min=0), default=0.05, show_default=True,
+              help="Generative tables: Roark's -t relative pruning threshold (0 = none).")
 @click.option("--features", type=click.Choice(["baseline", "punct"]), default="punct", show_default=True)
 @click.option("--no-early-update", is_flag=True, help="Decode whole sentences before updating.")
 @click.option("--no-cache", is_flag=True, help="Disable the repeated use of hypotheses.")
 @click.option("--epochs", type=int, default=8, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--out", "out_path", required=True, type=click.Path(file_okay=False), help="Model directory to write.")
-def train_cmd(train_path: str, dev_path: str, tags: str, features: str, no_early_update: bool, no_cache: bool,
-              epochs: int, seed: int, out_path: str) -> None:
+def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_weights: str, gen_cutoff: int,
+              gen_prune: float, features: str, no_early_update: bool, no_cache: bool, epochs: int, seed: int,
+              out_path: str) -> None:
     """Train a parser on cleaned TOP-rooted trees and save the best-epoch model.
 
+    Epochs, the beam (gamma, cap) and, for --kind combined, the generative feature's weight are
+    chosen on the dev trees; the choices are printed and stored in the model.
+
     \b
-    Example:
+    Examples:
       glmnlp parser train --train train.trees --dev dev.trees --features punct --out parser.model
+      glmnlp parser train --train train.trees --dev dev.trees --kind combined --out combined.model
+      glmnlp parser train --train train.trees --dev dev.trees --kind generative --out generative.model
     """
     from ..formats import TaggedSentence
+    from ..generative import SmoothingConfig
     from ..parser import ParserConfig, jackknife_tags, train_parser, tune_beam
 
     if epochs < 1:
         raise ConfigError(f"--epochs must be >= 1, got {epochs}")
+    weights = weight_list(generative_weights, "--generative-weights")
+    smoothing = SmoothingConfig(min_count=gen_cutoff, prune=gen_prune, seed=seed)
     train = list(read_tree_file(train_path))
     dev = list(read_tree_file(dev_path))
     train_tags = dev_tags = None
@@ -65,15 +88,39 @@ def train_cmd(train_path: str, dev_path: str, tags: str, features: str, no_early
             [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in train], None, show_progress=False
         )
         dev_tags = [[[t] for t in tagger.tag(x.leaves())] for x in dev]
+    if kind == "generative":
+        from ..combined import train_generative_parser
+
+        click.echo("training the generative model (lambdas by 10-fold deleted estimation) ...", err=True)
+        parser = train_generative_parser(train, dev, train_tags=train_tags, dev_tags=dev_tags, smoothing=smoothing,
+                                         gammas=(24.0, 48.0, 96.0, 1e3), caps=(40, 100, 200))
+        click.echo(f"chosen gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
+        parser.save(out_path, history=parser.history)
+        click.echo(f"saved {out_path}", err=True)
+        return
+    combined = kind == "combined"
+    # the combined score carries weight x log-probabilities (hundreds of units between candidates),
+    # so its FILTER margins are wider; with them the caps decide the beam size
     cfg = ParserConfig(features=features, early_update=not no_early_update, cache=not no_cache, epochs=epochs,
-                       seed=seed, train_gamma=1e4, train_cap=30)
-    parser, _logs = train_parser(
-        train, dev, cfg, train_tags=train_tags, dev_tags=dev_tags,
-        on_epoch=lambda log: click.echo(
-            f"epoch {log.epoch}: dev F1 {log.dev_f1:.2f}  updates {log.updates}  early {log.early_stops}  "
-            f"cache {log.cache_updates}  {log.seconds:.1f}s", err=True),
-    )
-    rows = tune_beam(parser, dev, [1e3, 1e4, 1e5], [20, 40], dev_tags)
+                       seed=seed, train_gamma=1e7 if combined else 1e4, train_cap=30)
+
+    def on_epoch(log: Any) -> None:
+        click.echo(f"epoch {log.epoch}: dev F1 {log.dev_f1:.2f}  updates {log.updates}  early {log.early_stops}  "
+                   f"cache {log.cache_updates}  {log.seconds:.1f}s", err=True)
+
+    if combined:
+        from ..combined import tune_weight
+
+        parser, _logs, _trials = tune_weight(
+            train, dev, cfg, weights, smoothing=smoothing, train_tags=train_tags, dev_tags=dev_tags,
+            on_epoch=on_epoch, show_progress=True,
+            on_trial=lambda t: click.echo(f"generative weight {t.weight:g}: best dev F1 {t.dev_f1:.2f} "
+                                          f"(epoch {t.best_epoch})", err=True),
+        )
+        click.echo(f"chosen generative weight {parser.generative.weight:g}", err=True)
+    else:
+        parser, _logs = train_parser(train, dev, cfg, train_tags=train_tags, dev_tags=dev_tags, on_epoch=on_epoch)
+    rows = tune_beam(parser, dev, [1e5, 1e6, 1e7] if combined else [1e3, 1e4, 1e5], [20, 40], dev_tags)
     for gamma, cap, f1, rate in rows:
         click.echo(f"beam gamma={gamma:g} cap={cap}: dev F1 {f1:.2f}, {rate:.0f} sentences/s", err=True)
     click.echo(f"chosen gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
