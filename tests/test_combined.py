@@ -162,3 +162,29 @@ def test_combined_save_load_gives_identical_parses_and_surprisal(tmp_path: Path)
     plain = Parser(parser.grammar, parser.punct_tags, parser.weights, parser.config, extra_chains=parser._chains)
     words, tags = trees[3].leaves(), trees[3].tags()
     assert plain.parse_nbest(words, tags, 1)[0][0] != parser.parse_nbest(words, tags, 1)[0][0]
+
+
+def test_tune_weight_trains_the_generative_models_once_and_keeps_the_best(monkeypatch: pytest.MonkeyPatch) -> None:
+    """tune_weight: the full and jackknifed generative models are trained once for all candidates; the
+    parser with the best dev F1 is returned carrying its own weight (later candidates do not change it)."""
+    import glmnlp.combined as combined
+
+    calls: list[int] = []
+    real = combined.train_term
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(combined, "train_term", counting)
+    trees = [parse_tree(t) for t in TINY] * 2
+    cfg = ParserConfig(n_bits=12, epochs=2, gamma=1e3, beam_cap=20, train_gamma=1e3, train_cap=20)
+    parser, logs, trials = combined.tune_weight(trees, trees[:4], cfg, [0.5, 10.0, 40.0], folds=3, smoothing=NO_EM)
+    assert len(calls) == 1 + 3  # the full model and three folds, once
+    assert [t.weight for t in trials] == [0.5, 10.0, 40.0] and len(logs) == 2
+    best = max(trials, key=lambda t: t.dev_f1)
+    assert parser.generative is not None and parser.generative.weight == best.weight
+    assert max(log.dev_f1 for log in logs) == best.dev_f1
+    assert parser.history[-1]["generative_weight_trials"][0]["weight"] == 0.5
+    with pytest.raises(ValueError, match="positive and finite"):
+        combined.tune_weight(trees, trees[:4], cfg, [10.0, 0.0], folds=3, smoothing=NO_EM)
