@@ -150,7 +150,10 @@ def run_model(path: str) -> dict:
     nlp = glmnlp.load(None if path == "default" else path, lines=True)
     load_s = time.perf_counter() - t0
     test = sample_trees("test")
-    tags = nlp.tagger.tag_sentences([t.leaves() for t in test])
+    if nlp.multitag_margin:  # the margin the model's recipe chose on dev (MODEL.json), as glmnlp parse uses it
+        tags = [nlp.tagger.multitag(t.leaves(), nlp.multitag_margin) for t in test]
+    else:
+        tags = nlp.tagger.tag_sentences([t.leaves() for t in test])
     t0 = time.perf_counter()
     parsed = [nlp.parser.parse(t.leaves(), g) for t, g in zip(test, tags)]
     parse_rate = len(test) / (time.perf_counter() - t0)
@@ -163,6 +166,7 @@ def run_model(path: str) -> dict:
         "model": path, "f1_all": result.total.fmeasure, "f1_40": result.cut.fmeasure, "lr": result.total.recall,
         "lp": result.total.precision, "tag_acc": result.total.tagging_accuracy, "parse_sent_per_s": parse_rate,
         "e2e_sent_per_s": e2e_rate, "e2e_sentences": len(doc.sentences), "load_s": load_s,
+        "multitag_margin": nlp.multitag_margin or 0.0,
         "fallback": nlp.parser.stats["fallback"],
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
