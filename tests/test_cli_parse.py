@@ -247,3 +247,24 @@ def test_cli_parse_surprisal_needs_json_and_a_generative_model(
     sent = json.loads(out)["sentences"][0]
     assert rc == 0 and len(sent["surprisal"]) == 4
     assert all(v is not None and v >= 0 for v in sent["surprisal"])
+
+
+def test_cli_parse_uses_the_model_margin_unless_told(tiny_model: Path, tmp_path: Path) -> None:
+    """``glmnlp parse`` gives the parser the multi-tag margin recorded in MODEL.json; ``--multitag 0``
+    means single best tags, ``--multitag M`` wins, and another ``--tagger`` does not inherit it."""
+    import shutil
+
+    from glmnlp.cli.parse_cmd import _load_pipeline
+
+    model = tmp_path / "m"
+    shutil.copytree(tiny_model, model)
+    meta = json.loads((model / "MODEL.json").read_text())
+    meta["multitag_margin"] = 0.0
+    (model / "MODEL.json").write_text(json.dumps(meta))
+    assert _load_pipeline(str(model), None, False, None).multitag_margin is None
+    meta["multitag_margin"] = 3.0
+    (model / "MODEL.json").write_text(json.dumps(meta))
+    assert _load_pipeline(str(model), None, False, None).multitag_margin == 3.0
+    assert _load_pipeline(str(model), None, False, 0.0).multitag_margin is None
+    assert _load_pipeline(str(model), None, False, 1.5).multitag_margin == 1.5
+    assert _load_pipeline(str(model), str(model / "tagger"), False, None).multitag_margin is None
