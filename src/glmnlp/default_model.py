@@ -53,7 +53,10 @@ Choices [R]:
   The cutoff is what keeps the model a few MB: on the sample most deep histories are singletons,
   which ``-t`` keeps; the generative model alone (gold tags, dev, gamma 48, cap 100) scores
   86.17 F1 unpruned, 85.61 / 86.20 / 85.18 with cutoffs 1 / 2 / 4, its tables deflate to 11.4 /
-  6.3 / 4.8 / 4.0 MB.
+  6.3 / 4.8 / 4.0 MB. For the combined model (weight 10, 4 passes) the cutoff gave dev +0.47 F1
+  with tagger tags and -0.24 with gold tags, but test -1.31 and -1.08
+  (benchmarks/results/parsing_generative.md): set ``generative_min_count=0`` to trade size for
+  that possible accuracy.
 * **Beam margins.** The combined model's scores carry the fixed weight x log-probabilities
   (hundreds of units between candidates), so its FILTER margins gamma are wider than the
   perceptron's (train 1e7, dev choice among 1e5, 1e6, 1e7, as in benchmarks/parsing.py); with
