@@ -15,15 +15,8 @@ from glmnlp.transform import fslc_transform
 from glmnlp.trees import Tree, parse_tree
 
 from derivation_oracle import all_derivations
+from toy_trees import TINY
 
-TINY = [
-    "(TOP (S (NP (DT the) (NN dog)) (VP (VBD barked)) (. .)))",
-    "(TOP (S (NP (NN dog)) (VP (VBD saw) (NP (DT the) (NN cat))) (. .)))",
-    "(TOP (S (NP (DT the) (NN cat)) (VP (VBD saw) (NP (NN dog)) (PP (IN with) (NP (DT the) (NN hat)))) (. .)))",
-    "(TOP (S (NP (DT the) (NN dog)) (VP (VBD saw) (NP (NP (DT the) (NN cat)) (PP (IN with) (NP (DT a) (NN hat))))) (. .)))",
-    "(TOP (S (NP (NP (DT the) (NN dog)) (PP (IN with) (NP (NN hat)))) (VP (VBD saw)) (. .)))",
-    "(TOP (S (VP (VB go)) (CC and) (VP (ADVP (RB now)) (VB see)) (. .)))",
-]
 BITS = 12
 
 

@@ -12,14 +12,9 @@ from glmnlp.perceptron import AveragedPerceptron
 from glmnlp.transform import fslc_transform
 from glmnlp.trees import Tree, parse_tree
 
-TINY = [
-    "(TOP (S (NP (DT the) (NN dog)) (VP (VBD barked)) (. .)))",
-    "(TOP (S (NP (NN dog)) (VP (VBD saw) (NP (DT the) (NN cat))) (. .)))",
-    "(TOP (S (NP (DT the) (NN cat)) (VP (VBD saw) (NP (NN dog)) (PP (IN with) (NP (DT the) (NN hat)))) (. .)))",
-    "(TOP (S (NP (DT the) (NN dog)) (VP (VBD saw) (NP (NP (DT the) (NN cat)) (PP (IN with) (NP (DT a) (NN hat))))) (. .)))",
-    "(TOP (S (NP (NP (DT the) (NN dog)) (PP (IN with) (NP (NN hat)))) (VP (VBD saw)) (. .)))",
-    "(TOP (S (NP (DT the) (NN saw)) (VP (VBD barked)) (. .)))",
-]
+from toy_trees import BASIC
+
+TINY = BASIC + ["(TOP (S (NP (DT the) (NN saw)) (VP (VBD barked)) (. .)))"]
 # two readings of the last "saw": a noun (NP the saw) or a verb (after NP the)
 MULTI = TINY + [
     "(TOP (S (NP (DT the) (NN dog)) (VP (VBD saw) (NP (DT the) (NN saw))) (. .)))",
