@@ -181,3 +181,22 @@ def test_tune_weight_trains_the_generative_models_once_and_keeps_the_best(monkey
     assert parser.history[-1]["generative_weight_trials"][0]["weight"] == 0.5
     with pytest.raises(ValueError, match="positive and finite"):
         combined.tune_weight(trees, trees[:4], cfg, [10.0, 0.0], folds=3, smoothing=NO_EM)
+
+
+def test_generative_hook_retrains_only_for_other_examples(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A prepared GenerativeTraining hook keeps its models for the same training examples and retrains them
+    (full model + folds) when the examples differ, even in number-preserving ways."""
+    import glmnlp.combined as combined
+
+    calls: list[int] = []
+    real = combined.train_term
+    monkeypatch.setattr(combined, "train_term", lambda *a, **k: (calls.append(1), real(*a, **k))[1])
+    cfg = ParserConfig(n_bits=12, epochs=1, gamma=1e3, beam_cap=20, train_gamma=1e3, train_cap=20)
+    hook = combined.GenerativeTraining(weight=10.0, folds=3, smoothing=NO_EM)
+    trees = [parse_tree(t) for t in TINY] * 2
+    combined.train_combined(trees, trees[:2], cfg, weight=10.0, hook=hook)
+    combined.train_combined(trees, trees[:2], cfg, weight=5.0, hook=hook)
+    assert len(calls) == 4
+    other = trees[1:] + trees[:1]  # same sentences, same count, another order
+    combined.train_combined(other, trees[:2], cfg, weight=5.0, hook=hook)
+    assert len(calls) == 8

@@ -11,12 +11,17 @@ from glmnlp.corpus import sample_trees
 from glmnlp.trees import parse_tree, to_bracket
 
 
+def _write_splits(folder: Path, train: list, dev: list) -> None:
+    """train.trees and dev.trees, one bracketed tree per line, as glmnlp data writes them."""
+    (folder / "train.trees").write_text("\n".join(to_bracket(t) for t in train) + "\n")
+    (folder / "dev.trees").write_text("\n".join(to_bracket(t) for t in dev) + "\n")
+
+
 @pytest.mark.slow
 def test_parser_cli_train_then_parse(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Train 1 epoch on 80 sample trees, then parse word/TAG input (1-best and 2-best) into valid trees."""
     train, dev = sample_trees("train")[:80], sample_trees("dev")[:15]
-    (tmp_path / "train.trees").write_text("\n".join(to_bracket(t) for t in train) + "\n")
-    (tmp_path / "dev.trees").write_text("\n".join(to_bracket(t) for t in dev) + "\n")
+    _write_splits(tmp_path, train, dev)
     model = tmp_path / "model"
     assert main(["parser", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "dev.trees"),
                  "--epochs", "1", "--no-cache", "--out", str(model)]) == 0
@@ -58,8 +63,7 @@ def test_parser_cli_rejects_untagged_input_without_tagger(tmp_path: Path, capsys
 def test_parser_cli_train_with_tagger_tags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``--tags tagger``: jackknifed tagger tags for training, tagger tags for dev; the model parses tagged input."""
     train, dev = sample_trees("train")[:60], sample_trees("dev")[:8]
-    (tmp_path / "train.trees").write_text("\n".join(to_bracket(t) for t in train) + "\n")
-    (tmp_path / "dev.trees").write_text("\n".join(to_bracket(t) for t in dev) + "\n")
+    _write_splits(tmp_path, train, dev)
     model = tmp_path / "model"
     capsys.readouterr()
     assert main(["parser", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "dev.trees"),
@@ -83,8 +87,7 @@ def test_parser_cli_train_combined_chooses_the_weight_on_dev(tmp_path: Path,
     from glmnlp.parser import Parser
 
     train, dev = sample_trees("train")[:60], sample_trees("dev")[:8]
-    (tmp_path / "train.trees").write_text("\n".join(to_bracket(t) for t in train) + "\n")
-    (tmp_path / "dev.trees").write_text("\n".join(to_bracket(t) for t in dev) + "\n")
+    _write_splits(tmp_path, train, dev)
     common = ["parser", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "dev.trees"),
               "--epochs", "1", "--no-cache"]
     capsys.readouterr()

@@ -47,6 +47,7 @@ Choices [R]:
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from collections.abc import Sequence
@@ -283,7 +284,7 @@ class GenerativeTraining:
     full: GenerativeTerm | None = None
     jackknife: JackknifedTerms | None = None
     seconds: float = 0.0
-    n_examples: int = -1
+    trained_for: str = ""
     _wids: dict[int, np.ndarray] = field(default_factory=dict)
 
     def final_term(self) -> GenerativeTerm:
@@ -294,13 +295,15 @@ class GenerativeTraining:
     def prepare(self, parser: Any, examples: Sequence[Any]) -> None:
         """Extract the gold events and train the models (full data, and one per fold).
 
-        A hook that was already prepared on the same number of examples keeps its models: the
-        generative models do not depend on the fixed weight, so :func:`tune_weight` trains them once
-        and shares them between the perceptron runs.
+        A hook already prepared on the same examples (words, tags and gold derivations) keeps its
+        models: they do not depend on the fixed weight, so :func:`tune_weight` trains them once and
+        shares them between the perceptron runs. Other examples retrain them.
         """
-        if self.full is not None and self.n_examples == len(examples):
+        fingerprint = _fingerprint(examples)
+        if self.full is not None and self.trained_for == fingerprint:
             return
-        self.n_examples = len(examples)
+        self.trained_for = fingerprint
+        self._wids.clear()
         t0 = time.perf_counter()
         events = [sentence_events(parser, ex) for ex in examples]
         n_cats = len(parser.grammar.categories)
@@ -329,6 +332,16 @@ class GenerativeTraining:
             np.ascontiguousarray(chains, dtype=np.int32), complete,
         )
         return self.weight * float(sum(e[4] for e in log))
+
+
+def _fingerprint(examples: Sequence[Any]) -> str:
+    """sha256 of the examples' words, tags and gold derivations (what the generative models are trained on)."""
+    digest = hashlib.sha256()
+    for ex in examples:
+        digest.update(repr((list(ex.words), [list(t) for t in ex.tags])).encode("utf-8"))
+        digest.update(np.ascontiguousarray(ex.gold_site, dtype=np.int64).tobytes())
+        digest.update(np.ascontiguousarray(ex.gold_chain, dtype=np.int64).tobytes())
+    return digest.hexdigest()
 
 
 # ----------------------------------------------------------------------------------------------
