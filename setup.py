@@ -1,4 +1,4 @@
-"""Build script: compiles the Cython kernels (``src/glmnlp/_*.pyx``) so that ``pip install .`` needs no manual step."""
+"""Build script: compiles the Cython kernels (``src/glmnlp/**/_*.pyx``) so that ``pip install .`` needs no manual step."""
 
 from pathlib import Path
 
@@ -17,13 +17,13 @@ COMPILER_DIRECTIVES = {
 
 extensions = [
     Extension(
-        f"glmnlp.{path.stem}",
+        ".".join(path.relative_to("src").with_suffix("").parts),
         [str(path)],
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=["-O3"],
     )
-    for path in sorted(Path("src/glmnlp").glob("_*.pyx"))
+    for path in sorted(Path("src/glmnlp").rglob("_*.pyx"))
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=COMPILER_DIRECTIVES, include_path=["src"]))

@@ -13,7 +13,7 @@ and test get the tags of a tagger trained on the whole training split.
     python benchmarks/parsing.py --one gold punct     # one condition (prints one JSON line)
     python benchmarks/parsing.py --model default      # the bundled default model (or --model DIR)
 
-Generative model (glmnlp.combined) rows: FEATURES = ``generative`` (the generative model alone, gamma in
+Generative model (glmnlp.parser.combined) rows: FEATURES = ``generative`` (the generative model alone, gamma in
 log-prob units tuned on dev) or ``combined`` (perceptron + punct features + the jackknifed generative
 log-probability with a fixed weight; ``--gen-weight 5,10,20`` chooses it on dev). The generative tables
 are frozen with a count cutoff (``--gen-min-count``, default 2) and Roark's ``-t`` (``--gen-prune``, 0.05).
@@ -35,7 +35,7 @@ import time
 
 def run_generative(train: list, dev: list, train_tags, dev_tags, smoothing) -> tuple:
     """The generative model alone: train, tune (gamma, cap) on dev; returns (parser, train seconds, tuning)."""
-    from glmnlp.combined import train_generative_parser
+    from glmnlp.parser.combined import train_generative_parser
 
     t0 = time.perf_counter()
     parser = train_generative_parser(train, dev, train_tags=train_tags, dev_tags=dev_tags, smoothing=smoothing,
@@ -45,10 +45,10 @@ def run_generative(train: list, dev: list, train_tags, dev_tags, smoothing) -> t
 
 def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...] = (10.0,), min_count: int = 2,
             prune: float = 0.05, margins: tuple[float, ...] = (0.0,)) -> dict:
-    from glmnlp.corpus import sample_trees
-    from glmnlp.formats import TaggedSentence
-    from glmnlp.parser import ParserConfig, evaluate, jackknife_tags, train_parser, tune_beam
-    from glmnlp.tagger import Tagger, TaggerConfig
+    from glmnlp.treebank.corpus import sample_trees
+    from glmnlp.treebank.formats import TaggedSentence
+    from glmnlp.parser.model import ParserConfig, evaluate, jackknife_tags, train_parser, tune_beam
+    from glmnlp.tagger.model import Tagger, TaggerConfig
 
     train, dev, test = sample_trees("train"), sample_trees("dev"), sample_trees("test")
     train_tags = dev_tags = test_tags = None
@@ -62,7 +62,7 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
         dev_tags = [[[t] for t in tagger.tag(x.leaves())] for x in dev]
         test_tags = [[[t] for t in tagger.tag(x.leaves())] for x in test]
         tag_seconds = time.perf_counter() - t0
-    from glmnlp.generative import SmoothingConfig
+    from glmnlp.parser.generative import SmoothingConfig
 
     smoothing = SmoothingConfig(min_count=min_count, prune=prune)
     if features == "generative":
@@ -88,7 +88,7 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
     t0 = time.perf_counter()
     weight_trials: list = []
     if features == "combined":
-        from glmnlp.combined import tune_weight
+        from glmnlp.parser.combined import tune_weight
 
         parser, logs, trials = tune_weight(train, dev, cfg, gen_weights, smoothing=smoothing, train_tags=train_tags,
                                            dev_tags=dev_tags, on_epoch=lambda log: print(log, file=sys.stderr),
@@ -143,8 +143,8 @@ def run_model(path: str) -> dict:
     """A trained pipeline model (``default`` = the bundled one): test-split F1 with its own tagger's tags,
     parse speed, and end-to-end speed from raw text (the test split detokenised, one sentence per line)."""
     import glmnlp
-    from glmnlp.corpus import sample_trees
-    from glmnlp.evalb import score_trees
+    from glmnlp.treebank.corpus import sample_trees
+    from glmnlp.treebank.evalb import score_trees
 
     t0 = time.perf_counter()
     nlp = glmnlp.load(None if path == "default" else path, lines=True)

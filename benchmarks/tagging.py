@@ -42,8 +42,8 @@ DATASETS = ("ewt", "sample")
 
 
 def load(dataset: str, data_dir: Path) -> tuple[list[Any], list[Any], list[Any]]:
-    from glmnlp.corpus import sample_tagged
-    from glmnlp.formats import read_conllu
+    from glmnlp.treebank.corpus import sample_tagged
+    from glmnlp.treebank.formats import read_conllu
 
     if dataset == "ewt":
         base = data_dir / "ud_english_ewt"
@@ -87,7 +87,7 @@ def worker(system: str, dataset: str, data_dir: Path, epochs: int, repeats: int 
     test_words = [s.words for s in test]
     started = time.perf_counter()
     if system == "glmnlp":
-        from glmnlp.tagger import Tagger, TaggerConfig
+        from glmnlp.tagger.model import Tagger, TaggerConfig
 
         model = Tagger(TaggerConfig(epochs=epochs)).fit(train, dev, show_progress=False)
         train_s = time.perf_counter() - started

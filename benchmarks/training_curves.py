@@ -27,8 +27,8 @@ def main() -> None:
     ap.add_argument("--out", default="benchmarks/results/training_curves.png")
     ap.add_argument("--table", default="", help="also write the printed table to this Markdown file")
     args = ap.parse_args()
-    from glmnlp.corpus import sample_trees
-    from glmnlp.parser import ParserConfig, train_parser
+    from glmnlp.treebank.corpus import sample_trees
+    from glmnlp.parser.model import ParserConfig, train_parser
 
     train, dev = sample_trees("train"), sample_trees("dev")
     if args.train_size:

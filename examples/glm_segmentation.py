@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from glmnlp.features import FeatureIndex, StringStore, Template
-from glmnlp.training import train_perceptron
+from glmnlp.glm.features import FeatureIndex, StringStore, Template
+from glmnlp.glm.training import train_perceptron
 
 LABELS = ("B", "I")
 L = len(LABELS)

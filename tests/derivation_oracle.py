@@ -6,8 +6,8 @@ site when every node below the site can close with END and the site accepts the 
 
 from __future__ import annotations
 
-from glmnlp.grammar import END
-from glmnlp.parser import Parser
+from glmnlp.parser.grammar import END
+from glmnlp.parser.model import Parser
 
 
 def all_derivations(parser: Parser, words: list[str], tags: list[str], stop: int | None = None) -> list[tuple]:

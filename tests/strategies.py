@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from glmnlp.formats import TaggedSentence
-from glmnlp.trees import Tree, to_bracket, to_pretty
+from glmnlp.treebank.formats import TaggedSentence
+from glmnlp.treebank.trees import Tree, to_bracket, to_pretty
 
 # Letters, digits, punctuation and symbols; no separators (Z*), controls (C*) or brackets.
 _TOKEN_CHARS = st.characters(

@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from glmnlp._beam import filter_order
+from glmnlp.parser._beam import filter_order
 
 
 def _oracle(scores: list[float], k: int) -> list[int]:

@@ -16,7 +16,7 @@ import pytest
 
 from glmnlp import __version__
 from glmnlp.cli import cli, main
-from glmnlp.trees import parse_tree
+from glmnlp.treebank.trees import parse_tree
 
 
 @pytest.fixture(scope="module")
@@ -233,7 +233,7 @@ def test_cli_parse_surprisal_needs_json_and_a_generative_model(
     tiny_model: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """--surprisal adds one finite, non-negative bit value per word to the json; it is refused elsewhere."""
-    from glmnlp.default_model import DefaultRecipe, train_default
+    from glmnlp.text.default_model import DefaultRecipe, train_default
 
     rc, _, err = _run(capsys, ["parse", "-m", str(tiny_model), "-f", "json", "--surprisal", "A dog."])
     assert (rc, err) == (1, "error: --surprisal needs a model with a generative component; this parser has none\n")

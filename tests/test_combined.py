@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from glmnlp.combined import (
+from glmnlp.parser.combined import (
     GenerativeTerm,
     prefix_logprobs,
     sentence_events,
@@ -16,11 +16,11 @@ from glmnlp.combined import (
     train_jackknifed,
     train_term,
 )
-from glmnlp.generative import NODE_MODEL, SmoothingConfig
-from glmnlp.grammar import Grammar
-from glmnlp.parser import Parser, ParserConfig, punctuation_tags
-from glmnlp.transform import fslc_transform
-from glmnlp.trees import Tree, parse_tree
+from glmnlp.parser.generative import NODE_MODEL, SmoothingConfig
+from glmnlp.parser.grammar import Grammar
+from glmnlp.parser.model import Parser, ParserConfig, punctuation_tags
+from glmnlp.parser.transform import fslc_transform
+from glmnlp.treebank.trees import Tree, parse_tree
 
 from derivation_oracle import all_derivations
 from toy_trees import TINY
@@ -160,7 +160,7 @@ def test_combined_save_load_gives_identical_parses_and_surprisal(tmp_path: Path)
 def test_tune_weight_trains_the_generative_models_once_and_keeps_the_best(monkeypatch: pytest.MonkeyPatch) -> None:
     """tune_weight: the full and jackknifed generative models are trained once for all candidates; the
     parser with the best dev F1 is returned carrying its own weight (later candidates do not change it)."""
-    import glmnlp.combined as combined
+    import glmnlp.parser.combined as combined
 
     calls: list[int] = []
     real = combined.train_term
@@ -186,7 +186,7 @@ def test_tune_weight_trains_the_generative_models_once_and_keeps_the_best(monkey
 def test_generative_hook_retrains_only_for_other_examples(monkeypatch: pytest.MonkeyPatch) -> None:
     """A prepared GenerativeTraining hook keeps its models for the same training examples and retrains them
     (full model + folds) when the examples differ, even in number-preserving ways."""
-    import glmnlp.combined as combined
+    import glmnlp.parser.combined as combined
 
     calls: list[int] = []
     real = combined.train_term

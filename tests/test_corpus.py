@@ -8,9 +8,9 @@ import pytest
 
 import glmnlp
 from glmnlp.cli import main
-from glmnlp.corpus import sample_dir, sample_files, sample_tagged, sample_trees
-from glmnlp.formats import read_conllu, read_tab, read_word_tag
-from glmnlp.trees import read_tree_file, to_bracket
+from glmnlp.treebank.corpus import sample_dir, sample_files, sample_tagged, sample_trees
+from glmnlp.treebank.formats import read_conllu, read_tab, read_word_tag
+from glmnlp.treebank.trees import read_tree_file, to_bracket
 
 # sentence and token counts per split (tokens exclude -NONE- leaves); the whole sample is 3,914 / 94,084
 EXPECTED = {"train": (159, 3396, 81793), "dev": (20, 273, 6327), "test": (20, 245, 5964), "all": (199, 3914, 94084)}

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 import glmnlp
-from glmnlp.default_model import MODEL_FILE, DefaultRecipe, default_model_path, model_checksums, train_default
+from glmnlp.text.default_model import MODEL_FILE, DefaultRecipe, default_model_path, model_checksums, train_default
 from glmnlp.errors import ConfigError
-from glmnlp.trees import parse_tree, to_bracket
+from glmnlp.treebank.trees import parse_tree, to_bracket
 
 README_SENTENCE = "The old man saw the dog with a telescope."
 #: A small recipe: every step of the real one (jackknifing, beam and pruning choice) on a few trees.
@@ -95,7 +95,7 @@ def test_default_model_recipe_is_byte_deterministic(tmp_path: Path) -> None:
 def test_load_reads_the_recommended_margin(tmp_path: Path) -> None:
     """recommended_margin: MODEL.json's multitag_margin (0 or absent = None); bad values are named errors."""
     from glmnlp.errors import ModelFileError
-    from glmnlp.pipeline import recommended_margin
+    from glmnlp.text.pipeline import recommended_margin
 
     assert recommended_margin(tmp_path) is None
     for value, expected in ((4.0, 4.0), (0, None), (None, None)):

@@ -1,4 +1,4 @@
-"""Tests for glmnlp.derivation: the gold derivation oracle, replay and legality (SPEC d.3)."""
+"""Tests for glmnlp.parser.derivation: the gold derivation oracle, replay and legality (SPEC d.3)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from glmnlp.corpus import sample_trees
-from glmnlp.derivation import DerivationError, Step, check_derivation, derive, replay
-from glmnlp.grammar import END, Grammar, step_needs, tree_chains, tree_triples
-from glmnlp.transform import FslcConfig, fslc_transform
-from glmnlp.trees import Tree, parse_tree
+from glmnlp.treebank.corpus import sample_trees
+from glmnlp.parser.derivation import DerivationError, Step, check_derivation, derive, replay
+from glmnlp.parser.grammar import END, Grammar, step_needs, tree_chains, tree_triples
+from glmnlp.parser.transform import FslcConfig, fslc_transform
+from glmnlp.treebank.trees import Tree, parse_tree
 
 TOY = [
     "(TOP (S (NP (DT the) (NN cat)) (VP (VBD saw) (NP (DT a) (NN dog)))))",

@@ -1,4 +1,4 @@
-"""Tests for glmnlp.document: records, validation, dict/JSON round trips and nltk conversion."""
+"""Tests for glmnlp.text.document: records, validation, dict/JSON round trips and nltk conversion."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import trees
 
-from glmnlp.document import Document, Sentence, Token, tree_from_nltk, tree_to_nltk
+from glmnlp.text.document import Document, Sentence, Token, tree_from_nltk, tree_to_nltk
 from glmnlp.errors import FormatError, TreeSyntaxError
-from glmnlp.render import render_json
-from glmnlp.trees import Tree, parse_tree
+from glmnlp.text.render import render_json
+from glmnlp.treebank.trees import Tree, parse_tree
 
 TREE = parse_tree("(TOP (S (NP (NNP Vinken)) (VP (VBZ sleeps)) (. .)))")
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from glmnlp.cli import main
 from glmnlp.errors import InputError, TreeSyntaxError
-from glmnlp.evalb import (
+from glmnlp.treebank.evalb import (
     COLLINS_PARAMS,
     STATUS_ERROR,
     STATUS_OK,
@@ -30,7 +30,7 @@ from glmnlp.evalb import (
     score_lines,
     score_trees,
 )
-from glmnlp.trees import Tree, parse_tree, read_tree_file
+from glmnlp.treebank.trees import Tree, parse_tree, read_tree_file
 
 EVALB = Path(__file__).parent / "data" / "evalb"
 

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from glmnlp.errors import FormatError, TreeSyntaxError
-from glmnlp.formats import (
+from glmnlp.treebank.formats import (
     TaggedSentence,
     read_conllu,
     read_tab,
@@ -299,6 +299,6 @@ def test_formats_round_trip_tokens(sentences: list[TaggedSentence]) -> None:
 )
 def test_formats_detect_format_ambiguous_first_lines(text: str, fmt: str) -> None:
     """Lines that start like another format are classified by the full rule, not by their first character."""
-    from glmnlp.formats import detect_format
+    from glmnlp.treebank.formats import detect_format
 
     assert detect_format(text.splitlines()) == fmt

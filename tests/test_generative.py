@@ -1,4 +1,4 @@
-"""Tests of glmnlp.generative: smoothing, EM, the Cython kernel, serialisation, jackknife, surprisal."""
+"""Tests of glmnlp.parser.generative: smoothing, EM, the Cython kernel, serialisation, jackknife, surprisal."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from glmnlp.errors import ConfigError, ModelFileError
-from glmnlp.generative import (
+from glmnlp.parser.generative import (
     WORD_MODEL,
     EventSet,
     GenerativeModel,
@@ -29,8 +29,8 @@ from glmnlp.generative import (
     train_generative,
     train_jackknife,
 )
-from glmnlp.lexicon import Lexicon
-from glmnlp.model_io import load_model, save_model
+from glmnlp.parser.lexicon import Lexicon
+from glmnlp.glm.model_io import load_model, save_model
 
 SPECS = (ModelSpec("labels", 4, 7), ModelSpec("words", 2, 11))
 SMALL = SmoothingConfig(n_bins=4, min_bin_mass=5, folds=5, seed=3)
@@ -212,7 +212,7 @@ def test_generative_prune_threshold_bounds_the_change(threshold: float) -> None:
 def test_generative_pruned_tables_are_prefix_closed(threshold: float, min_count: int) -> None:
     """The kept pairs and histories are closed under prefixes (the kernel's binary searches need it):
     a kept pair's parent pair and history are kept, a kept history's parent is kept."""
-    from glmnlp.generative import _collect, _prune
+    from glmnlp.parser.generative import _collect, _prune
 
     models, outcomes, _, depths, contexts = _event_set(_toy_events(seed=9)).arrays()
     stats = _collect(models, outcomes, depths, contexts)

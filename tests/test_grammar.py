@@ -1,4 +1,4 @@
-"""Tests for glmnlp.grammar: chain and triple induction (SPEC d.2), serialisation, Table 1 (SPEC c)."""
+"""Tests for glmnlp.parser.grammar: chain and triple induction (SPEC d.2), serialisation, Table 1 (SPEC c)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 
 from glmnlp.cli import main
 from glmnlp.errors import ModelFileError
-from glmnlp.grammar import END, NULL, TOP, Grammar, GrammarError, chain_table, table1, tree_chains, tree_triples
-from glmnlp.transform import FslcConfig, fslc_transform
-from glmnlp.trees import parse_tree
+from glmnlp.parser.grammar import END, NULL, TOP, Grammar, GrammarError, chain_table, table1, tree_chains, tree_triples
+from glmnlp.parser.transform import FslcConfig, fslc_transform
+from glmnlp.treebank.trees import parse_tree
 
 # A toy treebank whose Table 1 figures are counted by hand below.
 TRAIN = [

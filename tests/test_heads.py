@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from glmnlp.corpus import sample_trees
-from glmnlp.derivation import derive
-from glmnlp.grammar import Grammar
-from glmnlp.heads import head_index, lexical_heads
-from glmnlp.parser import Parser, ParserConfig, punctuation_tags, word_atom
-from glmnlp.transform import fslc_transform
-from glmnlp.trees import parse_tree
+from glmnlp.treebank.corpus import sample_trees
+from glmnlp.parser.derivation import derive
+from glmnlp.parser.grammar import Grammar
+from glmnlp.parser.heads import head_index, lexical_heads
+from glmnlp.parser.model import Parser, ParserConfig, punctuation_tags, word_atom
+from glmnlp.parser.transform import fslc_transform
+from glmnlp.treebank.trees import parse_tree
 
 
 def _h(label: str, kids: list[str], punct: tuple[str, ...] = (",", ".")) -> int | None:

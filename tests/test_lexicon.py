@@ -1,4 +1,4 @@
-"""Tests of glmnlp.lexicon: unknown-word classes, lowercasing, rare words, ids and serialisation."""
+"""Tests of glmnlp.parser.lexicon: unknown-word classes, lowercasing, rare words, ids and serialisation."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from glmnlp.errors import ModelFileError
-from glmnlp.lexicon import UNKNOWN_CLASSES, Lexicon, LexiconConfig, word_class
+from glmnlp.parser.lexicon import UNKNOWN_CLASSES, Lexicon, LexiconConfig, word_class
 
 
 @pytest.mark.parametrize(

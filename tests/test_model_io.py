@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from glmnlp.errors import ModelFileError
-from glmnlp.model_io import ModelParts, load_model, load_submodel, save_model
+from glmnlp.glm.model_io import ModelParts, load_model, load_submodel, save_model
 
 ARRAYS = {"w": np.arange(12, dtype=np.float64).reshape(3, 4), "ids": np.array([1, 5, 7], dtype=np.uint32)}
 META = {"config": {"epochs": 3}, "tags": ["NN", "VB"], "averaged": True}

@@ -8,11 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from glmnlp.corpus import sample_trees
-from glmnlp.grammar import Grammar, GrammarError, step_needs
-from glmnlp.parser import Parser, ParserConfig, default_tree, evaluate, punctuation_tags, train_parser, word_atom
-from glmnlp.transform import fslc_transform
-from glmnlp.trees import Tree, parse_tree
+from glmnlp.treebank.corpus import sample_trees
+from glmnlp.parser.grammar import Grammar, GrammarError, step_needs
+from glmnlp.parser.model import Parser, ParserConfig, default_tree, evaluate, punctuation_tags, train_parser, word_atom
+from glmnlp.parser.transform import fslc_transform
+from glmnlp.treebank.trees import Tree, parse_tree
 
 from derivation_oracle import all_derivations
 from toy_trees import TINY
@@ -150,7 +150,7 @@ def test_parser_save_load_roundtrip(tmp_path: Path) -> None:
 
 def test_parser_save_is_sparse_and_prune_drops_small_weights(tmp_path: Path) -> None:
     """Only non-zero weights are stored (uint32 index + value); prune drops |w| <= prune and still loads."""
-    from glmnlp.model_io import load_model
+    from glmnlp.glm.model_io import load_model
 
     w = np.zeros(1 << BITS)
     rng = np.random.default_rng(7)
@@ -178,7 +178,7 @@ def test_parser_save_is_sparse_and_prune_drops_small_weights(tmp_path: Path) -> 
 def test_parser_load_rejects_bad_sparse_weights(tmp_path: Path, case: str) -> None:
     """A model whose sparse weight arrays are inconsistent is refused with ModelFileError naming the file."""
     from glmnlp.errors import ModelFileError
-    from glmnlp.model_io import load_model, save_model
+    from glmnlp.glm.model_io import load_model, save_model
 
     parser = _parser(weights=np.random.default_rng(1).normal(size=1 << BITS))
     parser.save(tmp_path / "m")

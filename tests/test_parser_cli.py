@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from glmnlp.cli import main
-from glmnlp.corpus import sample_trees
-from glmnlp.trees import parse_tree, to_bracket
+from glmnlp.treebank.corpus import sample_trees
+from glmnlp.treebank.trees import parse_tree, to_bracket
 
 
 def _write_splits(folder: Path, train: list, dev: list) -> None:
@@ -44,9 +44,9 @@ def test_parser_cli_train_then_parse(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 def test_parser_cli_rejects_untagged_input_without_tagger(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Tokenised input with no --tagger is a clear error, exit status 1."""
-    from glmnlp.parser import Parser, ParserConfig, punctuation_tags
-    from glmnlp.grammar import Grammar
-    from glmnlp.transform import fslc_transform
+    from glmnlp.parser.model import Parser, ParserConfig, punctuation_tags
+    from glmnlp.parser.grammar import Grammar
+    from glmnlp.parser.transform import fslc_transform
     import numpy as np
 
     tree = parse_tree("(TOP (S (NP (NN dogs)) (VP (VBP bark)) (. .)))")
@@ -70,7 +70,7 @@ def test_parser_cli_train_with_tagger_tags(tmp_path: Path, capsys: pytest.Captur
                  "--tags", "tagger", "--epochs", "1", "--no-cache", "--out", str(model)]) == 0
     err = capsys.readouterr().err
     assert "jackknifing tagger tags (10 folds)" in err and "epoch 1: dev F1" in err
-    from glmnlp.parser import Parser
+    from glmnlp.parser.model import Parser
 
     parser = Parser.load(model)
     s = dev[0]
@@ -84,7 +84,7 @@ def test_parser_cli_train_combined_chooses_the_weight_on_dev(tmp_path: Path,
     ``--kind generative`` saves a generative-only parser."""
     import re
 
-    from glmnlp.parser import Parser
+    from glmnlp.parser.model import Parser
 
     train, dev = sample_trees("train")[:60], sample_trees("dev")[:8]
     _write_splits(tmp_path, train, dev)

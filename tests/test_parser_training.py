@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from glmnlp.derivation import derive
-from glmnlp.grammar import Grammar
-from glmnlp.parser import Parser, ParserConfig, _cache_step, _CacheEntry, _diff, punctuation_tags
-from glmnlp.perceptron import AveragedPerceptron
-from glmnlp.transform import fslc_transform
-from glmnlp.trees import Tree, parse_tree
+from glmnlp.parser.derivation import derive
+from glmnlp.parser.grammar import Grammar
+from glmnlp.parser.model import Parser, ParserConfig, _cache_step, _CacheEntry, _diff, punctuation_tags
+from glmnlp.glm.perceptron import AveragedPerceptron
+from glmnlp.parser.transform import fslc_transform
+from glmnlp.treebank.trees import Tree, parse_tree
 
 from toy_trees import BASIC
 
@@ -251,7 +251,7 @@ def test_parser_coord_fires_for_np_coordination() -> None:
     # without the slash table the kernel would see no earlier conjunct (COORD = NULL): different ids
     plain = _parser(list(COORD_TREES.values()), features="baseline")
     beam = plain._beam
-    import glmnlp._beam as kernel
+    import glmnlp.parser._beam as kernel
 
     n, triples, is_pos, is_punct, first_letter = plain._tables
     flat = np.array([c for chain in plain._chains for c in chain], dtype=np.int32)

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from glmnlp.features import ABSENT, FeatureIndex, StringStore, Template, decode_strings, encode_strings
-from glmnlp.perceptron import AveragedPerceptron
-from glmnlp.training import BestEpoch, epoch_order, train_perceptron
+from glmnlp.glm.features import ABSENT, FeatureIndex, StringStore, Template, decode_strings, encode_strings
+from glmnlp.glm.perceptron import AveragedPerceptron
+from glmnlp.glm.training import BestEpoch, epoch_order, train_perceptron
 
 
 def _naive_average(steps: list[list[tuple[int, float]]], size: int) -> tuple[np.ndarray, np.ndarray]:

@@ -1,4 +1,4 @@
-"""Tests for glmnlp.pipeline with stand-in tagger/parser objects (no trained model needed)."""
+"""Tests for glmnlp.text.pipeline with stand-in tagger/parser objects (no trained model needed)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from glmnlp.document import Document
+from glmnlp.text.document import Document
 from glmnlp.errors import ConfigError, ModelFileError
-from glmnlp.pipeline import ParserProtocol, Pipeline, TaggerProtocol, load
-from glmnlp.trees import Tree
+from glmnlp.text.pipeline import ParserProtocol, Pipeline, TaggerProtocol, load
+from glmnlp.treebank.trees import Tree
 
 
 class FakeTagger:

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 
 from glmnlp.errors import InputError
-from glmnlp.preprocess import clean_label, clean_tree, strip_empty, tagged_words
-from glmnlp.trees import Tree, parse_tree, read_tree_file, to_bracket
+from glmnlp.treebank.preprocess import clean_label, clean_tree, strip_empty, tagged_words
+from glmnlp.treebank.trees import Tree, parse_tree, read_tree_file, to_bracket
 
 from strategies import trees_with_empties
 

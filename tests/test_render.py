@@ -1,4 +1,4 @@
-"""Tests for glmnlp.render: text formats read back, SVG is valid and its layout never overlaps."""
+"""Tests for glmnlp.text.render: text formats read back, SVG is valid and its layout never overlaps."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from strategies import trees
 
-from glmnlp.document import Document, Sentence, Token
-from glmnlp.formats import read_conllu, read_word_tag
-from glmnlp.render import (
+from glmnlp.text.document import Document, Sentence, Token
+from glmnlp.treebank.formats import read_conllu, read_word_tag
+from glmnlp.text.render import (
     MARGIN,
     SIBLING_GAP,
     render_brackets,
@@ -26,7 +26,7 @@ from glmnlp.render import (
     text_width,
     tree_layout,
 )
-from glmnlp.trees import Tree, parse_tree, read_trees
+from glmnlp.treebank.trees import Tree, parse_tree, read_trees
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 T1 = parse_tree("(TOP (S (NP (NNP Vinken)) (VP (VBZ sleeps)) (. .)))")

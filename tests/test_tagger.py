@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from glmnlp.cli import main
-from glmnlp.corpus import sample_tagged
+from glmnlp.treebank.corpus import sample_tagged
 from glmnlp.errors import ModelFileError
-from glmnlp.features import FeatureIndex, Template
-from glmnlp.formats import TaggedSentence, write_word_tag
-from glmnlp.tagger import ATOM_NAMES, FEATURE_SETS, Tagger, TaggerConfig, history_atoms, history_features, word_shape
+from glmnlp.glm.features import FeatureIndex, Template
+from glmnlp.treebank.formats import TaggedSentence, write_word_tag
+from glmnlp.tagger.model import ATOM_NAMES, FEATURE_SETS, Tagger, TaggerConfig, history_atoms, history_features, word_shape
 
 
 @pytest.fixture(scope="module")
@@ -220,7 +220,7 @@ def test_tagger_tag_dictionary_restricts_frequent_words(sample_tagger: Tagger) -
 
 def test_tagger_load_rejects_other_kind(tmp_path: Path) -> None:
     """Loading something that is not a tagger model fails with ModelFileError."""
-    from glmnlp.model_io import save_model
+    from glmnlp.glm.model_io import save_model
 
     save_model(tmp_path / "p", kind="parser", metadata={}, arrays={})
     with pytest.raises(ModelFileError):

@@ -1,4 +1,4 @@
-"""Tests for glmnlp.tokenize: sentence splitting, PTB tokens, the PTB mappings and the offsets."""
+"""Tests for glmnlp.text.tokenize: sentence splitting, PTB tokens, the PTB mappings and the offsets."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from glmnlp.tokenize import (
+from glmnlp.text.tokenize import (
     sentence_spans,
     split_sentences,
     tokenize,

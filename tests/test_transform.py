@@ -1,4 +1,4 @@
-"""Tests for glmnlp.transform: the FSLC transform (SPEC e) and its inverse."""
+"""Tests for glmnlp.parser.transform: the FSLC transform (SPEC e) and its inverse."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from glmnlp.corpus import sample_trees
-from glmnlp.transform import (
+from glmnlp.treebank.corpus import sample_trees
+from glmnlp.parser.transform import (
     FslcConfig,
     TransformError,
     collapse_unary_loops,
@@ -15,7 +15,7 @@ from glmnlp.transform import (
     fslc_transform,
     selected_left_recursions,
 )
-from glmnlp.trees import Tree, parse_tree, to_bracket
+from glmnlp.treebank.trees import Tree, parse_tree, to_bracket
 
 LEFT_ONLY = FslcConfig(extra_pairs=())
 SINV = FslcConfig(extra_pairs=(("SINV", "S"),))

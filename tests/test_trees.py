@@ -7,7 +7,7 @@ from importlib import resources
 import pytest
 
 from glmnlp.errors import TreeSyntaxError
-from glmnlp.trees import Tree, parse_tree, read_tree_file, read_trees, to_bracket, to_pretty
+from glmnlp.treebank.trees import Tree, parse_tree, read_tree_file, read_trees, to_bracket, to_pretty
 
 
 def _sample_files():

@@ -12,7 +12,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from glmnlp.errors import TreeSyntaxError
-from glmnlp.trees import Tree, parse_tree, read_trees, to_bracket, to_pretty
+from glmnlp.treebank.trees import Tree, parse_tree, read_trees, to_bracket, to_pretty
 
 from strategies import bracket_texts, rooted_trees, trees
 

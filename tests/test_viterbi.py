@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from glmnlp._scoring import score_rows
-from glmnlp._viterbi import max_marginals, viterbi, viterbi_batch
+from glmnlp.glm._scoring import score_rows
+from glmnlp.tagger._viterbi import max_marginals, viterbi, viterbi_batch
 
 
 def _sequence_score(tags: tuple[int, ...], emis: np.ndarray, W: np.ndarray, bi0: int, tri0: int) -> float:

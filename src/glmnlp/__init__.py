@@ -16,14 +16,14 @@ that run as tests.
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from glmnlp._version import __version__
 
-from .document import Document, Sentence, Token, tree_from_nltk, tree_to_nltk
-from .errors import ConfigError, FormatError, GlmnlpError, InputError, ModelFileError, TreeSyntaxError
-from .evalb import score_files, score_trees
-from .parser import Parser
-from .pipeline import Pipeline, load
-from .render import (
+from glmnlp.text.document import Document, Sentence, Token, tree_from_nltk, tree_to_nltk
+from glmnlp.errors import ConfigError, FormatError, GlmnlpError, InputError, ModelFileError, TreeSyntaxError
+from glmnlp.treebank.evalb import score_files, score_trees
+from glmnlp.parser.model import Parser
+from glmnlp.text.pipeline import Pipeline, load
+from glmnlp.text.render import (
     render_brackets,
     render_conllu,
     render_html,
@@ -32,9 +32,9 @@ from .render import (
     render_svg,
     render_word_tag,
 )
-from .tagger import Tagger
-from .tokenize import split_sentences, tokenize, tokenize_text, tokenize_text_spans
-from .trees import Tree, parse_tree, read_tree_file, read_trees, to_bracket, to_pretty, write_trees
+from glmnlp.tagger.model import Tagger
+from glmnlp.text.tokenize import split_sentences, tokenize, tokenize_text, tokenize_text_spans
+from glmnlp.treebank.trees import Tree, parse_tree, read_tree_file, read_trees, to_bracket, to_pretty, write_trees
 
 __all__ = [
     "ConfigError",

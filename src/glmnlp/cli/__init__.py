@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 import click
 
-from .. import __version__
-from ..errors import GlmnlpError
+from glmnlp._version import __version__
+from glmnlp.errors import GlmnlpError
 
 # module name -> attribute holding the click command or group
 COMMAND_MODULES: dict[str, str] = {

@@ -1,6 +1,6 @@
 """``glmnlp data``: write the cleaned train/dev/test splits of the bundled treebank sample.
 
-A thin wrapper over :mod:`glmnlp.corpus` and :mod:`glmnlp.formats`. Every output text is built in
+A thin wrapper over :mod:`glmnlp.treebank.corpus` and :mod:`glmnlp.treebank.formats`. Every output text is built in
 memory first and each file is then written atomically (temporary file + rename), so an
 interrupted run leaves either the previous file or the new one, never half a file.
 """
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import click
 
-from ..corpus import sample_tagged, sample_trees
-from ..fileio import atomic_write_text
-from ..formats import write_conllu, write_tab, write_word_tag
-from ..trees import to_bracket
+from glmnlp.treebank.corpus import sample_tagged, sample_trees
+from glmnlp.treebank.fileio import atomic_write_text
+from glmnlp.treebank.formats import write_conllu, write_tab, write_word_tag
+from glmnlp.treebank.trees import to_bracket
 
 _SPLITS = ("train", "dev", "test")
 _TAGGED_WRITERS = {

@@ -1,7 +1,7 @@
 """``glmnlp train-default``: rebuild the bundled default model (a thin wrapper over
-:func:`glmnlp.default_model.train_default`).
+:func:`glmnlp.text.default_model.train_default`).
 
-The recipe and its choices are documented in :mod:`glmnlp.default_model`; the options here only
+The recipe and its choices are documented in :mod:`glmnlp.text.default_model`; the options here only
 exist to check the recipe quickly (``--max-train``, ``--generative-weights 0`` etc.) and are left at their defaults to
 reproduce the shipped files byte for byte.
 """
@@ -51,7 +51,7 @@ def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev
     """
     import dataclasses
 
-    from ..default_model import DefaultRecipe, train_default
+    from glmnlp.text.default_model import DefaultRecipe, train_default
 
     recipe = DefaultRecipe()
     changes = {"max_train": max_train, "max_dev": max_dev, "max_test": max_test, "parser_epochs": parser_epochs,

@@ -1,6 +1,6 @@
 """``glmnlp evalb``: score test parses against gold trees with EVALB semantics, in-process.
 
-A thin wrapper over :func:`glmnlp.evalb.score_files` and :func:`glmnlp.evalb.format_report`: the
+A thin wrapper over :func:`glmnlp.treebank.evalb.score_files` and :func:`glmnlp.treebank.evalb.format_report`: the
 report goes to stdout in the layout of the reference evalb program, its per-sentence error
 messages (``ID : reason``) to stderr. ``--demo`` scores the reference parses bundled in
 ``glmnlp/data/evalb``.
@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 
-from ..evalb import COLLINS_PARAMS, STATUS_ERROR, EvalbParams, format_report, read_params, score_files
+from glmnlp.treebank.evalb import COLLINS_PARAMS, STATUS_ERROR, EvalbParams, format_report, read_params, score_files
 
 _DEMO_FILES = ("sample_test.gold", "sample_test.roark")
 

@@ -1,6 +1,6 @@
 """``glmnlp grammar``: the parser's grammar (left-child chains and triples) and Table 1 of C&R 2004.
 
-``glmnlp grammar table1`` is a thin wrapper over :func:`glmnlp.grammar.table1`: it reads (or takes
+``glmnlp grammar table1`` is a thin wrapper over :func:`glmnlp.parser.grammar.table1`: it reads (or takes
 the bundled sample's) training and held-out trees, cleans them, and prints the number of distinct
 left-child chains of length > 2 with and without the FSLC transform and the "seen more than once"
 filter, plus the held-out out-of-vocabulary rates (SPEC c, Table 1).
@@ -12,12 +12,12 @@ from pathlib import Path
 
 import click
 
-from ..corpus import SPLITS, sample_trees
-from ..errors import InputError
-from ..grammar import ChainTable, table1
-from ..preprocess import clean_tree
-from ..transform import FslcConfig
-from ..trees import Tree, read_tree_file
+from glmnlp.treebank.corpus import SPLITS, sample_trees
+from glmnlp.errors import InputError
+from glmnlp.parser.grammar import ChainTable, table1
+from glmnlp.treebank.preprocess import clean_tree
+from glmnlp.parser.transform import FslcConfig
+from glmnlp.treebank.trees import Tree, read_tree_file
 
 
 

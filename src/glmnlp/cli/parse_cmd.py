@@ -1,6 +1,6 @@
 """``glmnlp parse``: raw text (or tokens, or tagged tokens) in, trees out, with the bundled model by default.
 
-A thin wrapper over :class:`glmnlp.pipeline.Pipeline` and :mod:`glmnlp.render`:
+A thin wrapper over :class:`glmnlp.text.pipeline.Pipeline` and :mod:`glmnlp.text.render`:
 
 * **Input** comes from the TEXT arguments (each argument is one document), from ``--input FILE``
   or from stdin. Raw text is read as paragraphs (a blank line ends one; ``--lines``: one sentence
@@ -19,7 +19,7 @@ A thin wrapper over :class:`glmnlp.pipeline.Pipeline` and :mod:`glmnlp.render`:
 * **Errors** are ``file:line: reason`` (exit status 1): undecodable or binary input, empty input,
   a malformed ``word/TAG`` token, a missing or broken model.
 * ``--model DIR`` is a model directory with ``tagger/`` and ``parser/`` (default: the bundled
-  model, :mod:`glmnlp.default_model`), or a single parser model; ``--tagger DIR`` supplies or
+  model, :mod:`glmnlp.text.default_model`), or a single parser model; ``--tagger DIR`` supplies or
   replaces the tagger.
 
 Choice [R]: the TEXT arguments are parsed as documents of raw text even with ``--lines``
@@ -38,7 +38,7 @@ from typing import IO, Any
 
 import click
 
-from ..errors import ConfigError, InputError
+from glmnlp.errors import ConfigError, InputError
 
 __all__ = ["parse", "read_units", "Unit"]
 
@@ -136,17 +136,17 @@ def _argument_units(texts: tuple[str, ...], mode: str) -> Iterator[Unit]:
 
 def _load_pipeline(model: str | None, tagger_dir: str | None, lines: bool, multitag: float | None) -> Any:
     """The pipeline for ``--model`` (a pipeline directory or a single parser model) and ``--tagger``."""
-    from ..errors import ModelFileError
-    from ..pipeline import Pipeline, load
+    from glmnlp.errors import ModelFileError
+    from glmnlp.text.pipeline import Pipeline, load
 
     tagger = None
     if tagger_dir is not None:
-        from ..tagger import Tagger
+        from glmnlp.tagger.model import Tagger
 
         tagger = Tagger.load(tagger_dir)
     if model is not None and (Path(model) / "metadata.json").is_file():
-        from ..model_io import read_metadata
-        from ..parser import MODEL_KIND, Parser
+        from glmnlp.glm.model_io import read_metadata
+        from glmnlp.parser.model import MODEL_KIND, Parser
 
         kind = read_metadata(model)["kind"]
         if kind != MODEL_KIND:
@@ -221,9 +221,9 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
       glmnlp parse --model my_model/ --lines < one_sentence_per_line.txt
       glmnlp parse --format json --surprisal "The horse raced past the barn fell."
     """
-    from ..render import render_brackets, render_conllu, render_html, render_json, render_pretty, render_svg
-    from ..training import progress
-    from ..trees import to_bracket
+    from glmnlp.text.render import render_brackets, render_conllu, render_html, render_json, render_pretty, render_svg
+    from glmnlp.glm.training import progress
+    from glmnlp.treebank.trees import to_bracket
 
     mode = mode or "text"
     if texts and input_path is not None:
@@ -245,7 +245,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
     if pipeline.tagger is None and mode != "tagged":
         raise ConfigError("this model has no tagger: give --tagged input or --tagger DIR")
     if nbest > 1:  # tag with the pipeline, then ask the parser for its k best
-        from ..pipeline import Pipeline
+        from glmnlp.text.pipeline import Pipeline
 
         stage = Pipeline(pipeline.tagger, None, lines=lines)
     else:
@@ -301,7 +301,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
                 click.echo(render_conllu(doc, first_id=n_sent + 1), nl=False)
             elif fmt == "svg":
                 assert out_dir is not None
-                from ..fileio import atomic_write_text
+                from glmnlp.treebank.fileio import atomic_write_text
 
                 for k, sent in enumerate(doc.sentences, start=n_sent + 1):
                     target = out_dir / f"sentence-{k:04d}.svg"

@@ -1,4 +1,4 @@
-"""``glmnlp parser train`` and ``glmnlp parse``: thin wrappers over :mod:`glmnlp.parser`.
+"""``glmnlp parser train`` and ``glmnlp parse``: thin wrappers over :mod:`glmnlp.parser.model`.
 
 Trees go to stdout (one bracketed tree per line; with ``--nbest K``: ``score<TAB>tree`` lines and a
 blank line after each sentence); progress, per-epoch dev F1 and fallback counts go to stderr.
@@ -12,9 +12,9 @@ from typing import Any
 
 import click
 
-from ..errors import ConfigError
+from glmnlp.errors import ConfigError
 from ._params import weight_list
-from ..trees import read_tree_file, to_bracket
+from glmnlp.treebank.trees import read_tree_file, to_bracket
 
 __all__ = ["parser_group", "parse"]
 
@@ -68,9 +68,9 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
       glmnlp parser train --train train.trees --dev dev.trees --kind combined --out combined.model
       glmnlp parser train --train train.trees --dev dev.trees --kind generative --out generative.model
     """
-    from ..formats import TaggedSentence
-    from ..generative import SmoothingConfig
-    from ..parser import ParserConfig, jackknife_tags, train_parser, tune_beam
+    from glmnlp.treebank.formats import TaggedSentence
+    from glmnlp.parser.generative import SmoothingConfig
+    from glmnlp.parser.model import ParserConfig, jackknife_tags, train_parser, tune_beam
 
     if epochs < 1:
         raise ConfigError(f"--epochs must be >= 1, got {epochs}")
@@ -80,7 +80,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     dev = list(read_tree_file(dev_path))
     train_tags = dev_tags = None
     if tags == "tagger":
-        from ..tagger import Tagger, TaggerConfig
+        from glmnlp.tagger.model import Tagger, TaggerConfig
 
         click.echo("jackknifing tagger tags (10 folds) ...", err=True)
         train_tags = [[[t] for t in s] for s in jackknife_tags(train, 10)]
@@ -89,7 +89,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         )
         dev_tags = [[[t] for t in tagger.tag(x.leaves())] for x in dev]
     if kind == "generative":
-        from ..combined import train_generative_parser
+        from glmnlp.parser.combined import train_generative_parser
 
         click.echo("training the generative model (lambdas by 10-fold deleted estimation) ...", err=True)
         parser = train_generative_parser(train, dev, train_tags=train_tags, dev_tags=dev_tags, smoothing=smoothing,
@@ -109,7 +109,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
                    f"cache {log.cache_updates}  {log.seconds:.1f}s", err=True)
 
     if combined:
-        from ..combined import tune_weight
+        from glmnlp.parser.combined import tune_weight
 
         parser, _logs, _trials = tune_weight(
             train, dev, cfg, weights, smoothing=smoothing, train_tags=train_tags, dev_tags=dev_tags,
@@ -146,8 +146,8 @@ def parse(model_path: str, input_path: str, fmt: str, tagger_path: str | None, m
       glmnlp parse --model parser.model --input tagged.txt
       glmnlp parse --model parser.model --format tokens --tagger tagger.model --input tokens.txt --nbest 5
     """
-    from ..formats import read_tagged, read_tokens
-    from ..parser import Parser
+    from glmnlp.treebank.formats import read_tagged, read_tokens
+    from glmnlp.parser.model import Parser
 
     if nbest < 1:
         raise ConfigError(f"--nbest must be >= 1, got {nbest}")
@@ -156,7 +156,7 @@ def parse(model_path: str, input_path: str, fmt: str, tagger_path: str | None, m
     sentences = read_tokens(source) if fmt == "tokens" else read_tagged(source, fmt)  # type: ignore[arg-type]
     tagger = None
     if tagger_path is not None:
-        from ..tagger import Tagger
+        from glmnlp.tagger.model import Tagger
 
         tagger = Tagger.load(tagger_path)
     for sent in sentences:

@@ -1,7 +1,7 @@
-"""``glmnlp tagger train|evaluate`` and ``glmnlp tag``: thin wrappers over :class:`glmnlp.tagger.Tagger`.
+"""``glmnlp tagger train|evaluate`` and ``glmnlp tag``: thin wrappers over :class:`glmnlp.tagger.model.Tagger`.
 
 Input files may be CoNLL-U (the XPOS column), word/TAG lines, word<TAB>tag blocks or bracketed
-trees (one per line or ``.mrg``); ``--format auto`` tells them apart (:func:`glmnlp.formats.read_tagged`).
+trees (one per line or ``.mrg``); ``--format auto`` tells them apart (:func:`glmnlp.treebank.formats.read_tagged`).
 ``glmnlp tag`` reads one tokenised sentence per line (or any tagged format, whose tags are ignored)
 and writes word/TAG lines or CoNLL-U to stdout. Progress and summaries go to stderr; bad input
 exits with status 1 and a ``file:line: reason`` message.
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import click
 
-from ..formats import TaggedSentence, read_tagged, read_tokens, write_conllu, write_word_tag
-from ..tagger import FEATURE_SETS, Tagger, TaggerConfig
-from ..training import EpochRecord
+from glmnlp.treebank.formats import TaggedSentence, read_tagged, read_tokens, write_conllu, write_word_tag
+from glmnlp.tagger.model import FEATURE_SETS, Tagger, TaggerConfig
+from glmnlp.glm.training import EpochRecord
 
 _FORMATS = ("auto", "conllu", "word_tag", "tab", "trees")
 _CTX = {"help_option_names": ["-h", "--help"]}

@@ -2,7 +2,7 @@
 
 Model (SPEC §g.1): a history is h_i = ⟨t_{i−2}, t_{i−1}, w_{[1:n]}, i⟩; the score of a tag sequence is
 Σ_i α·g(h_i, t_i), decoded exactly by second-order Viterbi over tag-pair states (``_viterbi.pyx``),
-and α is trained with the averaged perceptron on whole sentences (SPEC §g.2, :mod:`glmnlp.training`).
+and α is trained with the averaged perceptron on whole sentences (SPEC §g.2, :mod:`glmnlp.glm.training`).
 
 Features (SPEC §g.3, Ratnaparkhi 1996 templates, each conjoined with the current tag t_i):
 
@@ -13,7 +13,7 @@ Features (SPEC §g.3, Ratnaparkhi 1996 templates, each conjoined with the curren
 * the tag bigram (t_{i−1}, t_i) and the tag trigram (t_{i−2}, t_{i−1}, t_i).
 
 A template is named by its atoms: ``"suffix3"`` is one atom, ``"lower[i-1]&lower[i]"`` a
-conjunction (looked up through packed int64 keys, :mod:`glmnlp.features`), and ``"t[i-1]&w[i]"`` an
+conjunction (looked up through packed int64 keys, :mod:`glmnlp.glm.features`), and ``"t[i-1]&w[i]"`` an
 atom conjoined with the tag *bigram* (t_{i−1}, t_i): a block of T+1 rows per atom value that Viterbi
 adds per (u, v) (``pair`` argument of ``_viterbi.viterbi``), kept only for atom values seen at least
 ``pair_min_count`` (= 20) times in training.
@@ -91,7 +91,7 @@ Choices [R]/[U]:
   (row, tag) has id ``row·T + tag`` in the perceptron's 1-D array, so the array reshapes to a
   (rows, T) table. Rows ``0..T`` are the bigram rows (previous tag u, T = start), rows
   ``T+1 .. T+1+(T+1)²−1`` the trigram rows (r, u), then one row per (template, atoms) conjunction
-  from the :class:`~glmnlp.features.FeatureIndex`, then the blocks of T+1 rows of the previous-tag
+  from the :class:`~glmnlp.glm.features.FeatureIndex`, then the blocks of T+1 rows of the previous-tag
   features. All rows are known after one pass over the training data (they depend only on the
   words), so the weight array is allocated once.
 * **Speed**: per token, the scores of all tag-independent features are summed once into an
@@ -108,7 +108,7 @@ Choices [R]/[U]:
 * **Max-marginal multi-tagging.** For each word, the tags whose best complete sequence scores
   within ``margin`` (absolute score units) of the best sequence, best first; computed exactly by
   forward + backward Viterbi (``_viterbi.max_marginals``).
-* Model files (:mod:`glmnlp.model_io`, kind ``"tagger"``): config, tags, templates and training
+* Model files (:mod:`glmnlp.glm.model_io`, kind ``"tagger"``): config, tags, templates and training
   history in ``metadata.json``; the string table, feature keys, the tag dictionary and the
   non-zero averaged weights (ids + values) in ``weights.npz``.
 """
@@ -127,13 +127,13 @@ from typing import Any
 
 import numpy as np
 
-from ._scoring import score_rows
-from ._viterbi import max_marginals, viterbi, viterbi_batch
-from .errors import ConfigError, ModelFileError
-from .features import ABSENT, UNKNOWN, FeatureIndex, StringStore, Template
-from .formats import TaggedSentence
-from .model_io import load_model, save_model
-from .training import EpochRecord, TrainingResult, train_perceptron
+from glmnlp.glm._scoring import score_rows
+from glmnlp.tagger._viterbi import max_marginals, viterbi, viterbi_batch
+from glmnlp.errors import ConfigError, ModelFileError
+from glmnlp.glm.features import ABSENT, UNKNOWN, FeatureIndex, StringStore, Template
+from glmnlp.treebank.formats import TaggedSentence
+from glmnlp.glm.model_io import load_model, save_model
+from glmnlp.glm.training import EpochRecord, TrainingResult, train_perceptron
 
 __all__ = [
     "ATOM_NAMES",
@@ -468,7 +468,7 @@ class _Example:
 
 
 class _TaggingTask:
-    """The tagger as a :class:`~glmnlp.training.GLMTask`: examples are encoded sentences."""
+    """The tagger as a :class:`~glmnlp.glm.training.GLMTask`: examples are encoded sentences."""
 
     def __init__(self, n_tags: int, n_rows: int) -> None:
         self.T = n_tags
@@ -926,7 +926,7 @@ class Tagger:
 
     # -- model files ---------------------------------------------------------------------------
     def to_parts(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-        """(metadata, arrays) for :func:`glmnlp.model_io.save_model` (also usable as a sub-model)."""
+        """(metadata, arrays) for :func:`glmnlp.glm.model_io.save_model` (also usable as a sub-model)."""
         self._check_fitted()
         flat = self._weights.reshape(-1)
         nonzero = np.flatnonzero(flat)
@@ -960,7 +960,7 @@ class Tagger:
         return metadata, arrays
 
     def save(self, directory: str | Path) -> None:
-        """Write the model directory atomically (:mod:`glmnlp.model_io`)."""
+        """Write the model directory atomically (:mod:`glmnlp.glm.model_io`)."""
         metadata, arrays = self.to_parts()
         save_model(directory, kind="tagger", metadata=metadata, arrays=arrays)
 

@@ -8,7 +8,7 @@ Two instances are predefined (:func:`roark_specs`), in the verified order of SPE
 
 * the node-label model (``NODE_MODEL``): y = L00 (a category id incl. END), context =
   L10, L01, L02, L03, L20, L11, L30, L21, coord, CL;
-* the word model (``WORD_MODEL``): y = word id (glmnlp.lexicon), context =
+* the word model (``WORD_MODEL``): y = word id (glmnlp.parser.lexicon), context =
   POS, L10, L01, L20-if-leftmost, CCP-if-leftmost, CC.
 
 The model is generic: any number of models, each with its own context length and outcome
@@ -39,7 +39,7 @@ Choices [R] made here, and why:
   over the model's outcome ids 1..V-1: P~_0(y) = lam_0 P^(y) + (1 - lam_0) / (V - 1), lam_0 fitted
   by EM like every other level. Every valid outcome thus has a non-zero probability and every
   conditional distribution sums to one. Reason: the grammar constraint is enforced by the
-  parser (glmnlp.grammar's triples and chains), and the jackknifed models of SPEC §d.5 each see
+  parser (glmnlp.parser.grammar's triples and chains), and the jackknifed models of SPEC §d.5 each see
   only 90% of the data, so a strict level 1 would give -inf to gold derivations of held-out
   sentences whose (parent, label) pair happens to occur only in that sentence.
 * **Held-out events** for EM are the events counted at full depth; the extra coarse-level
@@ -47,16 +47,16 @@ Choices [R] made here, and why:
 * **Depth-limited events** (the unknown-word mechanism of SPEC §f.3): an event may be counted
   only at levels 0..depth. A rare training word is added once as itself (full depth) and once
   as its unknown-word class with depth 1 (context = its POS), so the class has estimates ready
-  for unseen test words, which glmnlp.lexicon maps to their class id.
+  for unseen test words, which glmnlp.parser.lexicon maps to their class id.
 * **Folds** are a seeded random partition of the sentence ids (:func:`jackknife_folds`),
   deterministic for a given seed.
 
-Scoring is done by the Cython kernel in glmnlp._generative on frozen hash tables; see that
+Scoring is done by the Cython kernel in glmnlp.parser._generative on frozen hash tables; see that
 module for the table layout (smoothed pair log-probabilities + cumulative backoff weights;
 one call costs about 2 log2(n) hash probes, found by binary search over the levels; measured
 3-6 million calls/s on the bundled PTB sample). The tables round-trip through
 :meth:`GenerativeModel.to_arrays` / :meth:`GenerativeModel.from_arrays` (numpy arrays + JSON
-metadata, for glmnlp.model_io).
+metadata, for glmnlp.glm.model_io).
 
 Also here: :func:`jackknife_folds` / :func:`train_jackknife` for the hybrid's jackknifed
 training scores (SPEC §d.5), and :func:`prefix_logprobs` / :func:`surprisals` for per-word
@@ -78,8 +78,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ._generative import GenerativeKernel, build_table, history_hashes, pair_hashes
-from .errors import ConfigError, ModelFileError
+from glmnlp.parser._generative import GenerativeKernel, build_table, history_hashes, pair_hashes
+from glmnlp.errors import ConfigError, ModelFileError
 
 __all__ = [
     "NODE_CONTEXT",
@@ -708,7 +708,7 @@ def _freeze(
 class GenerativeModel:
     """A trained, frozen model family; scores events through its Cython kernel.
 
-    The Cython beam takes ``model.kernel`` (a glmnlp._generative.GenerativeKernel) and calls
+    The Cython beam takes ``model.kernel`` (a glmnlp.parser._generative.GenerativeKernel) and calls
     ``gen_logprob(&kernel.tables, ...)`` without the GIL.
     """
 
@@ -784,7 +784,7 @@ class GenerativeModel:
     # -- serialisation ------------------------------------------------------------------------
 
     def to_arrays(self) -> tuple[dict[str, Any], dict[str, NDArray[Any]]]:
-        """(JSON-able metadata, named arrays) for glmnlp.model_io.save_model."""
+        """(JSON-able metadata, named arrays) for glmnlp.glm.model_io.save_model."""
         metadata = {
             "format": FORMAT_NAME,
             "format_version": FORMAT_VERSION,

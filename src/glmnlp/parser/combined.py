@@ -5,11 +5,11 @@ What it implements (Collins & Roark 2004 §3 and Table 4; SPEC §b.2, §d.5, §f
 * **Events from derivations.** Every node of a gold derivation (chain nodes top-down, END closures,
   the closures after the last word) is a node-model event: outcome = its category id, context =
   (L10, L01, L02, L03, L20, L11, L30, L21, COORD, CL). Every POS node is also a word-model event:
-  outcome = its glmnlp.lexicon word id, context = (POS, L10, L01, L20*, CCP*, CC), * only for a
-  leftmost child. The contexts come from :meth:`glmnlp._beam.BeamParser.gen_events`, which replays
+  outcome = its glmnlp.parser.lexicon word id, context = (POS, L10, L01, L20*, CCP*, CC), * only for a
+  leftmost child. The contexts come from :meth:`glmnlp.parser._beam.BeamParser.gen_events`, which replays
   the derivation through the same code that computes the perceptron features and the beam's
   generative score, so training and scoring cannot disagree. The models are trained with
-  :func:`glmnlp.generative.train_generative` (Jelinek–Mercer, EM-fitted lambda buckets).
+  :func:`glmnlp.parser.generative.train_generative` (Jelinek–Mercer, EM-fitted lambda buckets).
 * **Generative term in the beam** (:class:`GenerativeTerm`): each built node adds
   ``weight * ln P(node | context)`` (+ ``ln P(word | ...)`` for a POS node) to the hypothesis score,
   through the nogil kernel.
@@ -42,7 +42,7 @@ Choices [R]:
   POS); :meth:`GenerativeTerm.word_ids` computes it for every candidate tag of the word.
 * Surprisal when the beam loses every hypothesis (the grammar cannot continue the prefix) is
   ``inf`` for the remaining words, after one retry with a 10x wider gamma and no cap.
-* Jackknife folds are the seeded partition of :func:`glmnlp.generative.jackknife_folds`.
+* Jackknife folds are the seeded partition of :func:`glmnlp.parser.generative.jackknife_folds`.
 """
 
 from __future__ import annotations
@@ -56,8 +56,8 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ModelFileError
-from .generative import (
+from glmnlp.errors import ModelFileError
+from glmnlp.parser.generative import (
     NODE_MODEL,
     WORD_MODEL,
     EventSet,
@@ -67,8 +67,8 @@ from .generative import (
     roark_specs,
     train_generative,
 )
-from .grammar import Grammar
-from .lexicon import Lexicon
+from glmnlp.parser.grammar import Grammar
+from glmnlp.parser.lexicon import Lexicon
 
 __all__ = [
     "GenerativeTerm",
@@ -124,7 +124,7 @@ class GenerativeTerm:
         return out.reshape(-1)
 
     def to_parts(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-        """(metadata, arrays) for a glmnlp.model_io sub-model."""
+        """(metadata, arrays) for a glmnlp.glm.model_io sub-model."""
         meta, arrays = self.model.to_arrays()
         metadata = {
             "generative": meta,
@@ -167,7 +167,7 @@ class SentenceEvents:
 
 
 def sentence_events(parser: Any, ex: Any) -> SentenceEvents:
-    """Replay the gold derivation of a parser training example (glmnlp.parser._Example)."""
+    """Replay the gold derivation of a parser training example (glmnlp.parser.model._Example)."""
     log = parser._beam.gen_events(
         ex.atoms, ex.next_pos, np.ascontiguousarray(ex.gold_site, dtype=np.int32),
         np.ascontiguousarray(ex.gold_chain, dtype=np.int32), True,
@@ -268,13 +268,13 @@ def train_jackknifed(
 
 
 # ----------------------------------------------------------------------------------------------
-# Training hook used by glmnlp.parser.train_parser
+# Training hook used by glmnlp.parser.model.train_parser
 # ----------------------------------------------------------------------------------------------
 
 
 @dataclass
 class GenerativeTraining:
-    """Hook for :func:`glmnlp.parser.train_parser`: trains the full and jackknifed generative models
+    """Hook for :func:`glmnlp.parser.model.train_parser`: trains the full and jackknifed generative models
     on the training examples and sets the right one on the beam before each training decode."""
 
     weight: float = 10.0
@@ -400,9 +400,9 @@ def train_generative_parser(
 ) -> Any:
     """A generative-only parser: zero perceptron weights (a 2-entry table), generative weight 1.
 
-    gamma (log-probability units) and the cap are tuned on dev with glmnlp.parser.tune_beam.
+    gamma (log-probability units) and the cap are tuned on dev with glmnlp.parser.model.tune_beam.
     """
-    from .parser import Parser, ParserConfig, prepare_training, tune_beam
+    from glmnlp.parser.model import Parser, ParserConfig, prepare_training, tune_beam
 
     config = ParserConfig(n_bits=1, epochs=0, fslc_extra_pairs=fslc_extra_pairs)
     parser, examples = prepare_training(train_trees, config, np.zeros(2), train_tags)
@@ -429,7 +429,7 @@ def train_combined(
 
     ``hook``: an already trained :class:`GenerativeTraining` to reuse (its models; ``weight`` wins).
     """
-    from .parser import train_parser
+    from glmnlp.parser.model import train_parser
 
     if hook is None:
         hook = GenerativeTraining(weight=weight, folds=folds, smoothing=smoothing, seed=config.seed)

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Word-synchronous beam search and node features of the incremental parser (C&R 2004 §3; SPEC §a, §b, §d.3).
 
-This kernel takes only numpy arrays and ints; :mod:`glmnlp.parser` turns grammars, words and tags
+This kernel takes only numpy arrays and ints; :mod:`glmnlp.parser.model` turns grammars, words and tags
 into them. Everything a hypothesis needs lives in two per-sentence arenas:
 
 * **records** (:c:type:`Rec`): one immutable version of a node. An open constituent gets a new
@@ -9,7 +9,7 @@ into them. Everything a hypothesis needs lives in two per-sentence arenas:
   hypotheses that share it. A record holds the category, the parent record (the open parent's
   version at the time), the completed left sibling, the last child, the category of the first
   child (for the coordination feature), its frontier depth, its head-so-far state (SPEC §b.5, see
-  :mod:`glmnlp.heads`) and its c-commanding head (CC/CCP). The right frontier of a hypothesis is
+  :mod:`glmnlp.parser.heads`) and its c-commanding head (CC/CCP). The right frontier of a hypothesis is
   the deepest open record; following ``parent`` gives the frontier upwards, so a hypothesis is a
   persistent stack and extending it writes only the new records (O(new nodes), no copying).
 * **hypotheses**: score, parent hypothesis, step (site, chain id), deepest open record and a
@@ -26,16 +26,16 @@ is closed (each closure checked).
 
 Speed without changing a result: FILTER selects the first ``cap`` candidates of the ranking (score
 descending, ties by arrival) by quickselect and sorts only those, which is the prefix a full sort
-gives; the node model's context part (:func:`glmnlp._generative.gen_history`) is cached by the
+gives; the node model's context part (:func:`glmnlp.parser._generative.gen_history`) is cached by the
 exact 10 context atoms, since all chains attached at one site share their top's context.
 
 Features (SPEC §b.3/b.4, templates listed in :mod:`glmnlp.parser_features`) are hashed into a
 weight table of 2**n_bits entries: a template's atoms are folded with a 64-bit multiply-xorshift
 mix, seeded by the template group, and reduced with the murmur3 finaliser. Atom value 0 = NULL.
 A node's score is the sum of the weights of its features plus, when a generative model is set
-(:meth:`BeamParser.set_generative`, see :mod:`glmnlp.combined`), ``gen_weight`` times
+(:meth:`BeamParser.set_generative`, see :mod:`glmnlp.parser.combined`), ``gen_weight`` times
 ln P(node | L10 L01 L02 L03 L20 L11 L30 L21 COORD CL) and, for a POS node, ln P(word | POS L10 L01
-L20* CCP* CC) (* only for a leftmost child), scored by the nogil kernel of glmnlp._generative on
+L20* CCP* CC) (* only for a leftmost child), scored by the nogil kernel of glmnlp.parser._generative on
 the very context atoms the features use (SPEC §b.2, §d.5). :meth:`BeamParser.gen_events` replays a
 derivation and returns those events, so training events and beam scoring share one code path.
 ``decode`` also returns, per word, the log-sum-exp of the surviving members' scores (the beam's
@@ -48,7 +48,7 @@ from libc.stdlib cimport malloc, realloc, free, qsort
 from libc.string cimport memcpy, memcmp
 from libc.stdint cimport int32_t, int64_t, uint64_t, uint8_t
 from libc.math cimport exp, log, INFINITY
-from glmnlp._generative cimport GenerativeKernel, GenHistory, gen_history, gen_logprob, gen_outcome
+from glmnlp.parser._generative cimport GenerativeKernel, GenHistory, gen_history, gen_logprob, gen_outcome
 
 cnp.import_array()
 
@@ -238,7 +238,7 @@ cdef class BeamParser:
     cdef list closed_log         # when not None: (category, head word, head POS) of each closed record
     cdef public long long n_candidates   # candidates scored (statistics)
     cdef public long long n_beam         # summed beam sizes after FILTER
-    # generative term (glmnlp.combined): gen_weight * ln P of each built node (and POS node's word)
+    # generative term (glmnlp.parser.combined): gen_weight * ln P of each built node (and POS node's word)
     cdef GenerativeKernel gen
     cdef double gen_weight
     cdef const int64_t* gen_wid          # word-model outcome of word i under POS p: gen_wid[i * n_cats + p]
@@ -363,7 +363,7 @@ cdef class BeamParser:
     cdef inline bint allows(self, int x, int y, int z) noexcept:
         return self.triples[(x * self.n_cats + y) * self.n_cats + z] != 0
 
-    # -- heads (SPEC §b.5; documented in glmnlp.heads) -----------------------------------------
+    # -- heads (SPEC §b.5; documented in glmnlp.parser.heads) -----------------------------------------
     cdef void incorporate(self, int r, int c) noexcept:
         """Update record r's head state with its completed child c."""
         cdef Rec* R = &self.recs[r]
@@ -514,7 +514,7 @@ cdef class BeamParser:
                 s += self.w[self.fbuf[i]]
         return s
 
-    # -- generative term (glmnlp.combined) ------------------------------------------------------------
+    # -- generative term (glmnlp.parser.combined) ------------------------------------------------------------
     cdef double gen_node(self, int cat, bint pos_node, int p, int l1, int gp) noexcept:
         """gen_weight * (ln P(cat | node context) [+ ln P(word | word context)]) from ``self.atoms``.
 

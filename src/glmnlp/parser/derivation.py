@@ -9,10 +9,10 @@ Phi(gold) (SPEC d.4).
 
 * :func:`derive` turns an FSLC-transformed gold tree into its steps (a deterministic tree walk);
 * :func:`replay` rebuilds the transformed tree from the words and steps (the exact inverse);
-* :func:`check_derivation` checks a derivation against a :class:`~glmnlp.grammar.Grammar` and
+* :func:`check_derivation` checks a derivation against a :class:`~glmnlp.parser.grammar.Grammar` and
   raises :class:`DerivationError` naming the word and the missing chain or triple.
 
-The frontier semantics (the contract shared with :mod:`glmnlp.parser`):
+The frontier semantics (the contract shared with :mod:`glmnlp.parser.model`):
 
 1. the right frontier is the list of open non-POS nodes from TOP (index 0) downwards;
 2. step ``(site, chain)`` for a word after the first closes every open node strictly below
@@ -31,9 +31,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .errors import GlmnlpError
-from .grammar import END, TOP, Grammar, GrammarError, step_needs, tree_chains
-from .trees import Tree
+from glmnlp.errors import GlmnlpError
+from glmnlp.parser.grammar import END, TOP, Grammar, GrammarError, step_needs, tree_chains
+from glmnlp.treebank.trees import Tree
 
 __all__ = ["DerivationError", "Step", "check_derivation", "derive", "replay"]
 

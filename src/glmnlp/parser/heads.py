@@ -9,7 +9,7 @@ step and can be updated in O(1) per child inside the beam (``_beam.pyx``, ``Beam
 The rule, for a node with label P and (completed) children c_1..c_m, END excluded:
 
 1. Punctuation children are ignored (a POS tag is punctuation when > 90% of its training tokens have
-   no letter, digit, ``'``, ``#`` or ``$``; :func:`glmnlp.parser.punctuation_tags`).
+   no letter, digit, ``'``, ``#`` or ``$``; :func:`glmnlp.parser.model.punctuation_tags`).
 2. If some non-POS child is immediately preceded (punctuation skipped) by a POS child, take the
    leftmost such child c_j; the head is the nearest POS child left of c_j whose tag starts with P's
    first letter (VBD in a VP, NN in an NP), else the nearest POS child left of c_j. Once this
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from .trees import Tree
+from glmnlp.treebank.trees import Tree
 
 __all__ = ["head_index", "lexical_heads"]
 

@@ -4,7 +4,7 @@ Collins & Roark (2004, section 3.1; SPEC d.1-d.2) restrict the incremental parse
 G = (V, T, S-dagger, S-bar, C, B):
 
 * V, the categories: phrase labels, POS tags and the slash categories of the FSLC transform
-  (:mod:`glmnlp.transform`). A category is ``(label, slash)``; :class:`Grammar` numbers them, with
+  (:mod:`glmnlp.parser.transform`). A category is ``(label, slash)``; :class:`Grammar` numbers them, with
   three reserved ids: ``NULL = 0`` (absent), ``END = 1`` (S-bar, the end-of-constituent marker)
   and ``TOP = 2`` (S-dagger, the tree root ``TOP``).
 * C, the allowable chains: for each word, the path of first children from the highest node whose
@@ -24,7 +24,7 @@ triples are stored sorted, so the same trees always give the same grammar and th
 Table 1 (SPEC c) is computed by :func:`chain_table`: distinct long chains with and without FSLC,
 with and without the filter, and the held-out rate of words whose gold chain (or a triple their
 attachment needs) is missing from the training grammar. The default transform (left recursion plus Roark's (SINV, S) pair) is the one measured best on the
-bundled sample; the figures are in :mod:`glmnlp.transform`.
+bundled sample; the figures are in :mod:`glmnlp.parser.transform`.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from .errors import GlmnlpError, ModelFileError
-from .transform import FslcConfig, fslc_transform
-from .trees import Tree
+from glmnlp.errors import GlmnlpError, ModelFileError
+from glmnlp.parser.transform import FslcConfig, fslc_transform
+from glmnlp.treebank.trees import Tree
 
 __all__ = [
     "END",
@@ -106,7 +106,7 @@ def tree_chains(tree: Tree) -> list[tuple[int, tuple[Category, ...]]]:
 
     ``site`` is the depth of the attachment site below the root (root = 0), -1 for the first word;
     the chain runs from its top down to the POS. This is the gold derivation of SPEC d.3 over
-    category tuples; :func:`glmnlp.derivation.derive` maps it to ids.
+    category tuples; :func:`glmnlp.parser.derivation.derive` maps it to ids.
     """
     _check_root(tree)
     out: list[tuple[int, tuple[Category, ...]]] = []

@@ -26,9 +26,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal
 
-from .formats import TaggedSentence
-from .preprocess import clean_tree, tagged_words
-from .trees import Tree, read_tree_file
+from glmnlp.treebank.formats import TaggedSentence
+from glmnlp.treebank.preprocess import clean_tree, tagged_words
+from glmnlp.treebank.trees import Tree, read_tree_file
 
 __all__ = ["SPLITS", "Split", "sample_dir", "sample_files", "sample_trees", "sample_tagged"]
 
@@ -78,7 +78,7 @@ def _clean_file(path: Path) -> tuple[Tree, ...]:
 
 
 def sample_trees(split: Split, clean: bool = True) -> list[Tree]:
-    """The trees of ``split``: cleaned (:func:`glmnlp.preprocess.clean_tree`) by default, else as in the files."""
+    """The trees of ``split``: cleaned (:func:`glmnlp.treebank.preprocess.clean_tree`) by default, else as in the files."""
     load = _clean_file if clean else _raw_file
     return [tree for path in sample_files(split) for tree in load(path)]
 

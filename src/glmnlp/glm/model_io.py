@@ -45,8 +45,8 @@ from typing import Any
 
 import numpy as np
 
-from . import __version__
-from .errors import ModelFileError
+from glmnlp._version import __version__
+from glmnlp.errors import ModelFileError
 
 __all__ = [
     "FORMAT_NAME",

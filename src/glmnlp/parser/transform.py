@@ -51,8 +51,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .errors import GlmnlpError
-from .trees import Tree
+from glmnlp.errors import GlmnlpError
+from glmnlp.treebank.trees import Tree
 
 __all__ = [
     "FslcConfig",

@@ -37,8 +37,8 @@ empty elements are gone, raises :class:`~glmnlp.errors.InputError`.
 
 from __future__ import annotations
 
-from .errors import InputError
-from .trees import Tree
+from glmnlp.errors import InputError
+from glmnlp.treebank.trees import Tree
 
 __all__ = ["NONE_TAG", "TOP", "clean_label", "clean_tree", "strip_empty", "tagged_words"]
 

@@ -38,7 +38,7 @@ def score_sum(const double[::1] weights, const long long[::1] feats):
     return total
 
 
-# -- averaged perceptron kernels (glmnlp.perceptron) -------------------------------------------
+# -- averaged perceptron kernels (glmnlp.glm.perceptron) -------------------------------------------
 
 def perceptron_update(double[::1] weights, double[::1] totals, long long[::1] stamps,
                       const long long[::1] ids, const double[::1] values, long long now):

@@ -4,7 +4,7 @@ Implements SPEC §f.3 (Roark's ``find_nword()`` / ``make_unkcat()``): the word m
 word id given its POS node. Words are interned here; a word never seen in training is scored
 through its *unknown-word class*, whose estimates come from the rare training tokens: a rare
 token is counted as itself at every level of the word model and, in addition, as its class at
-the coarsest level only (glmnlp.generative does the counting; this module decides who is rare
+the coarsest level only (glmnlp.parser.generative does the counting; this module decides who is rare
 and which class a word belongs to).
 
 Rules (SPEC §f.3, details [R] decided here):
@@ -44,7 +44,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import ConfigError, ModelFileError
+from glmnlp.errors import ConfigError, ModelFileError
 
 __all__ = [
     "UNKNOWN_CLASSES",
@@ -221,7 +221,7 @@ class Lexicon:
         """(word id, class id) of a training token; the class id is 0 unless the token is rare.
 
         A rare token is counted as its word id at every level and as its class id at the
-        coarsest level only (glmnlp.generative.EventSet.add with depth=1).
+        coarsest level only (glmnlp.parser.generative.EventSet.add with depth=1).
         """
         form = self.normalize(word, pos)
         found = self._ids.get(form)

@@ -2,35 +2,35 @@
 
 ``glmnlp parse "text"`` and :func:`glmnlp.load` without a path use the model in
 ``glmnlp/data/default_model/`` (package data, so a non-editable install has it). It is a model
-directory of the layout :func:`glmnlp.pipeline.load` reads::
+directory of the layout :func:`glmnlp.text.pipeline.load` reads::
 
     default_model/
       MODEL.json     recipe, data split, dev/test figures, sha256 of every model file
-      tagger/        glmnlp.tagger.Tagger model (metadata.json + weights.npz)
-      parser/        glmnlp.parser.Parser model (metadata.json + weights.npz)
+      tagger/        glmnlp.tagger.model.Tagger model (metadata.json + weights.npz)
+      parser/        glmnlp.parser.model.Parser model (metadata.json + weights.npz)
 
 :func:`train_default` is the recipe; ``glmnlp train-default --out DIR`` runs it. It trains on the
-bundled treebank sample only (:mod:`glmnlp.corpus`: train wsj_0001-0159, dev wsj_0160-0179 for
+bundled treebank sample only (:mod:`glmnlp.treebank.corpus`: train wsj_0001-0159, dev wsj_0160-0179 for
 every selection; test wsj_0180-0199 is parsed once at the end for the figures in MODEL.json and
 never used to choose anything):
 
-1. **Tagger** (Collins 2002, SPEC §g): :class:`~glmnlp.tagger.Tagger` with its default
+1. **Tagger** (Collins 2002, SPEC §g): :class:`~glmnlp.tagger.model.Tagger` with its default
    (extended) features, ``tagger_epochs`` passes, the best pass on dev kept.
 2. **Parser input tags** (C&R 2004 footnote 3, SPEC §c): the training trees carry 10-fold
-   jackknifed tagger tags (:func:`glmnlp.parser.jackknife_tags`), dev and test the tags of the
+   jackknifed tagger tags (:func:`glmnlp.parser.model.jackknife_tags`), dev and test the tags of the
    step-1 tagger, so the parser is trained on tags as noisy as those it gets at parse time.
-3. **Parser** (C&R 2004 §3-§4): :func:`glmnlp.parser.train_parser` with the ``punct`` feature set,
+3. **Parser** (C&R 2004 §3-§4): :func:`glmnlp.parser.model.train_parser` with the ``punct`` feature set,
    early update and the hypothesis cache, ``parser_epochs`` passes, the best pass on dev kept.
 4. **Beam**: every (gamma, cap) of ``gammas`` x ``caps`` is scored on dev; the best dev F1
    (rounded to 0.01) wins, ties going to the cheaper setting (smaller cap, then smaller gamma).
 5. **Pruning**: for each threshold of ``prune_candidates`` the parser's weights with ``|w|`` at or
    below it are dropped and dev F1 is measured; the largest threshold whose dev F1 stays within
    ``prune_tolerance`` (0.1) of the unpruned model is used when the parser is written (the hashed
-   table is stored sparsely, :meth:`glmnlp.parser.Parser.save`). Dev and test F1 of every
+   table is stored sparsely, :meth:`glmnlp.parser.model.Parser.save`). Dev and test F1 of every
    threshold are recorded in MODEL.json (``pruning``), so the cost of pruning is on record.
 6. **Input tags at parse time**: with the pruned parser, dev F1 is measured for every margin of
    ``multitag_margins`` (0 = the tagger's single best tag per word; m > 0 = every tag whose
-   max-marginal score is within m of the best, :meth:`glmnlp.tagger.Tagger.multitag`, so the
+   max-marginal score is within m of the best, :meth:`glmnlp.tagger.model.Tagger.multitag`, so the
    parser, whose generative word model scores each candidate, picks among them). The best dev F1
    (rounded to 0.01) wins, ties to the smaller margin; it is written to MODEL.json
    (``multitag_margin``) and :func:`glmnlp.load` uses it unless told otherwise. Dev and test F1
@@ -39,9 +39,9 @@ never used to choose anything):
 Choices [R]:
 
 * **Parser model.** With ``generative_weights`` (default 5, 10, 20) the parser is the combined
-  model of :mod:`glmnlp.combined` (the jackknifed generative log-probability as one fixed-weight
+  model of :mod:`glmnlp.parser.combined` (the jackknifed generative log-probability as one fixed-weight
   feature, C&R 2004 §3), whose parser also gives per-word surprisal; the fixed weight is chosen on
-  dev among the candidates (:func:`glmnlp.combined.tune_weight`: the generative models are trained
+  dev among the candidates (:func:`glmnlp.parser.combined.tune_weight`: the generative models are trained
   once, one perceptron per candidate, best dev F1 wins, ties to the earlier candidate) and saved
   in the model; every candidate's dev F1 is recorded in MODEL.json (``generative_weight_trials``).
   The candidates bracket the paper's 10 (chosen on held-out data there) by a factor of two each
@@ -49,7 +49,7 @@ Choices [R]:
   SPEC §b.4).
 * **Generative tables.** Every generative model (full and jackknifed) is frozen with Roark's
   ``-t 0.05`` pruning and a count cutoff: histories of level >= 2 seen at most
-  ``generative_min_count`` (2) times are left out (:class:`glmnlp.generative.SmoothingConfig`).
+  ``generative_min_count`` (2) times are left out (:class:`glmnlp.parser.generative.SmoothingConfig`).
   The cutoff is what keeps the model a few MB: on the sample most deep histories are singletons,
   which ``-t`` keeps; the generative model alone (gold tags, dev, gamma 48, cap 100) scores
   86.17 F1 unpruned, 85.61 / 86.20 / 85.18 with cutoffs 1 / 2 / 4, its tables deflate to 11.4 /
@@ -62,9 +62,9 @@ Choices [R]:
   perceptron's (train 1e7, dev choice among 1e5, 1e6, 1e7, as in benchmarks/parsing.py); with
   them the caps (train 30, dev choice 20 or 40) decide the beam size.
 * **Determinism** (STYLE): every step is seeded by ``seed``; the beam choice (step 4) never looks
-  at timings (the library's :func:`~glmnlp.parser.tune_beam` breaks F1 ties by speed, which would
+  at timings (the library's :func:`~glmnlp.parser.model.tune_beam` breaks F1 ties by speed, which would
   make the files depend on machine load); the parser history written to the model leaves out the
-  per-epoch seconds; model files are byte-deterministic (:mod:`glmnlp.model_io`). Two runs of
+  per-epoch seconds; model files are byte-deterministic (:mod:`glmnlp.glm.model_io`). Two runs of
   the same recipe on the same platform give byte-identical files (tested on a tiny recipe).
 * **Atomic output**: the model is written into a temporary directory next to ``out`` and renamed
   into place; an existing non-empty ``out`` is refused unless ``overwrite`` is set.
@@ -85,7 +85,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError
+from glmnlp.errors import ConfigError
 
 __all__ = [
     "DefaultRecipe",
@@ -245,11 +245,11 @@ def train_default(
     """
     import numpy as np
 
-    from .corpus import sample_trees
-    from .evalb import score_trees
-    from .formats import TaggedSentence
-    from .parser import Parser, ParserConfig, jackknife_tags, train_parser
-    from .tagger import Tagger, TaggerConfig
+    from glmnlp.treebank.corpus import sample_trees
+    from glmnlp.treebank.evalb import score_trees
+    from glmnlp.treebank.formats import TaggedSentence
+    from glmnlp.parser.model import Parser, ParserConfig, jackknife_tags, train_parser
+    from glmnlp.tagger.model import Tagger, TaggerConfig
 
     say = log or (lambda _msg: None)
     out = Path(out)
@@ -289,8 +289,8 @@ def train_default(
 
     weight_trials: list[dict[str, float]] = []
     if recipe.generative_weights:
-        from .combined import tune_weight
-        from .generative import SmoothingConfig
+        from glmnlp.parser.combined import tune_weight
+        from glmnlp.parser.generative import SmoothingConfig
 
         say(f"combined model: generative feature weight chosen on dev from "
             f"{', '.join(f'{w:g}' for w in recipe.generative_weights)}; "

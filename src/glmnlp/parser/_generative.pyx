@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Scoring kernel and hashing primitives of the generative derivation model (glmnlp.generative).
+"""Scoring kernel and hashing primitives of the generative derivation model (glmnlp.parser.generative).
 
 The frozen model is two open-addressing hash tables with linear probing (power-of-two capacity,
 key 0 = empty slot, key and value interleaved so that a hit costs one cache line):

@@ -14,7 +14,7 @@ module reads and writes the formats such data is found in:
 * **tab**: ``word<TAB>tag`` lines, a blank line between sentences.
 * **tokens**: one pre-tokenised sentence per line, whitespace-separated, no tags (``tags=None``).
 * **trees**: bracketed trees (``.mrg`` layout or one per line); words and tags come from the
-  preterminals, with the ``-NONE-`` empty elements left out (:func:`glmnlp.preprocess.tagged_words`).
+  preterminals, with the ``-NONE-`` empty elements left out (:func:`glmnlp.treebank.preprocess.tagged_words`).
 
 Choices [R]:
 
@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TextIO
 
-from .errors import FormatError
+from glmnlp.errors import FormatError
 
 __all__ = [
     "TaggedSentence",
@@ -281,8 +281,8 @@ def read_tokens(path_or_lines: Source | Iterable[str]) -> list[TaggedSentence]:
 
 
 def _parse_trees(text: str, name: str) -> list[TaggedSentence]:
-    from .preprocess import tagged_words
-    from .trees import read_trees
+    from glmnlp.treebank.preprocess import tagged_words
+    from glmnlp.treebank.trees import read_trees
 
     sentences = []
     for index, tree in enumerate(read_trees(text, name), 1):

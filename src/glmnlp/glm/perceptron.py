@@ -13,7 +13,7 @@ caused an update or not; callers mark the end of each example with :meth:`Averag
 Implementation:
 
 * Weights are one 1-D ``float64`` numpy array indexed by integer feature id; a task maps its
-  (template, atoms, class) conjunctions to ids (:mod:`glmnlp.features`). The array grows (capacity
+  (template, atoms, class) conjunctions to ids (:mod:`glmnlp.glm.features`). The array grows (capacity
   doubles) when larger ids arrive, so a task may allocate ids while training.
 * **Lazy (timestamp) averaging** [R], as in NLTK and bracket_eager but tested against the naive
   definition: per weight we keep ``totals[f]`` (Σ of its past values up to ``stamps[f]``) and
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._scoring import perceptron_average, perceptron_update
+from glmnlp.glm._scoring import perceptron_average, perceptron_update
 
 __all__ = ["AveragedPerceptron"]
 

@@ -1,11 +1,11 @@
 """Output formats for analysed documents: brackets, pretty trees, JSON, CoNLL-U, word/TAG, SVG, HTML.
 
-Every function takes a :class:`~glmnlp.document.Document` (or, for the drawing functions, a
-:class:`~glmnlp.trees.Tree`) and returns a ``str``; writing it to a file or stdout is the caller's
-business (the CLI uses :func:`glmnlp.fileio.atomic_write_text`).
+Every function takes a :class:`~glmnlp.text.document.Document` (or, for the drawing functions, a
+:class:`~glmnlp.treebank.trees.Tree`) and returns a ``str``; writing it to a file or stdout is the caller's
+business (the CLI uses :func:`glmnlp.treebank.fileio.atomic_write_text`).
 
 The text formats delegate to the existing writers so that what glmnlp writes, glmnlp reads back:
-brackets and pretty trees to :mod:`glmnlp.trees`, CoNLL-U and word/TAG to :mod:`glmnlp.formats`,
+brackets and pretty trees to :mod:`glmnlp.treebank.trees`, CoNLL-U and word/TAG to :mod:`glmnlp.treebank.formats`,
 JSON to :meth:`Document.to_dict`.
 
 **Tree drawing** (:func:`tree_layout`, :func:`render_svg`) is a tidy layout computed here, with no
@@ -39,9 +39,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from .document import Document, Sentence
-from .formats import TaggedSentence, write_conllu, write_word_tag
-from .trees import Tree, to_bracket, to_pretty
+from glmnlp.text.document import Document, Sentence
+from glmnlp.treebank.formats import TaggedSentence, write_conllu, write_word_tag
+from glmnlp.treebank.trees import Tree, to_bracket, to_pretty
 
 __all__ = [
     "NodeBox",

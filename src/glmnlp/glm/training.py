@@ -26,7 +26,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 
-from .perceptron import AveragedPerceptron
+from glmnlp.glm.perceptron import AveragedPerceptron
 
 __all__ = [
     "GLMTask",

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import TreeSyntaxError
+from glmnlp.errors import TreeSyntaxError
 
 __all__ = [
     "Tree",
@@ -133,7 +133,7 @@ def to_pretty(tree: Tree, indent: int = 2) -> str:
 
 def write_trees(trees: Iterable[Tree], path: str | Path, *, pretty: bool = False) -> None:
     """Write trees, one per line (or pretty-printed, blank-line separated), atomically."""
-    from .fileio import atomic_write_text
+    from glmnlp.treebank.fileio import atomic_write_text
 
     sep = "\n\n" if pretty else "\n"
     text = sep.join(to_pretty(t) if pretty else to_bracket(t) for t in trees)
@@ -149,7 +149,7 @@ def read_trees(text: str, source: str = "<string>") -> Iterator[Tree]:
     """Parse every tree in ``text`` (any layout); raise :class:`TreeSyntaxError` on bad brackets.
 
     An unlabelled outermost bracket ``( (S ...) )`` becomes a node with the empty label ``""``;
-    :func:`glmnlp.preprocess.clean_tree` turns it into ``TOP``. An unlabelled bracket anywhere
+    :func:`glmnlp.treebank.preprocess.clean_tree` turns it into ``TOP``. An unlabelled bracket anywhere
     else is an error.
     """
     line = 1

@@ -1,8 +1,8 @@
 """The document model returned by the pipeline: a text, its sentences, their tokens and trees.
 
-A :class:`Document` is what :class:`glmnlp.pipeline.Pipeline` produces from raw or pre-tokenised
-text and what every output format in :mod:`glmnlp.render` consumes. The records are frozen
-dataclasses with tuple fields, like :class:`glmnlp.trees.Tree`, so a document can be shared and
+A :class:`Document` is what :class:`glmnlp.text.pipeline.Pipeline` produces from raw or pre-tokenised
+text and what every output format in :mod:`glmnlp.text.render` consumes. The records are frozen
+dataclasses with tuple fields, like :class:`glmnlp.treebank.trees.Tree`, so a document can be shared and
 cached without defensive copies.
 
 Choices [R]:
@@ -25,12 +25,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import FormatError, TreeSyntaxError
-from .trees import Tree, parse_tree, to_bracket
+from glmnlp.errors import FormatError, TreeSyntaxError
+from glmnlp.treebank.trees import Tree, parse_tree, to_bracket
 
 __all__ = ["Document", "Sentence", "Token", "tree_to_nltk", "tree_from_nltk"]
 
-DOCUMENT_FORMAT = "glmnlp.document"
+DOCUMENT_FORMAT = "glmnlp.text.document"
 DOCUMENT_VERSION = 1
 
 
@@ -194,7 +194,7 @@ def _import_nltk() -> Any:
 
 
 def tree_to_nltk(tree: Tree) -> Any:
-    """Convert a :class:`~glmnlp.trees.Tree` to an ``nltk.Tree`` (slash labels print as ``A/B``)."""
+    """Convert a :class:`~glmnlp.treebank.trees.Tree` to an ``nltk.Tree`` (slash labels print as ``A/B``)."""
     nltk = _import_nltk()
 
     def convert(node: Tree) -> Any:
@@ -205,7 +205,7 @@ def tree_to_nltk(tree: Tree) -> Any:
 
 
 def tree_from_nltk(tree: Any) -> Tree:
-    """Convert an ``nltk.Tree`` back to a :class:`~glmnlp.trees.Tree` (labels kept verbatim)."""
+    """Convert an ``nltk.Tree`` back to a :class:`~glmnlp.treebank.trees.Tree` (labels kept verbatim)."""
     nltk = _import_nltk()
     if not isinstance(tree, nltk.Tree):
         raise TypeError(f"expected nltk.Tree, got {type(tree).__name__}")

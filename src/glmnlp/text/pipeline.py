@@ -1,9 +1,9 @@
-"""Text to trees: tokenise, tag, parse, and collect the results in a :class:`~glmnlp.document.Document`.
+"""Text to trees: tokenise, tag, parse, and collect the results in a :class:`~glmnlp.text.document.Document`.
 
 The parser of Collins & Roark (2004) reads POS-tagged words (SPEC c: the tags come from the
 perceptron tagger of Collins 2002, SPEC g), so the user-facing pipeline is the chain
 
-    raw text -> sentences -> PTB tokens (glmnlp.tokenize) -> tags (tagger) -> tree (parser)
+    raw text -> sentences -> PTB tokens (glmnlp.text.tokenize) -> tags (tagger) -> tree (parser)
 
 :class:`Pipeline` holds a tagger and a parser behind two one-method protocols,
 :class:`TaggerProtocol` and :class:`ParserProtocol`, so that any object with those methods plugs
@@ -40,10 +40,10 @@ from itertools import islice
 from pathlib import Path
 from typing import Literal, Protocol, TypeAlias, runtime_checkable
 
-from .document import Document, Sentence, Token
-from .errors import ConfigError, ModelFileError
-from .tokenize import tokenize_text_spans
-from .trees import Tree
+from glmnlp.text.document import Document, Sentence, Token
+from glmnlp.errors import ConfigError, ModelFileError
+from glmnlp.text.tokenize import tokenize_text_spans
+from glmnlp.treebank.trees import Tree
 
 __all__ = ["DocumentInput", "ParserProtocol", "Pipeline", "TaggerProtocol", "load"]
 
@@ -98,7 +98,7 @@ class Pipeline:
         stop after tagging.
     lines:
         Raw text only: treat every line as a separate paragraph (one sentence per line) instead of
-        treating single line breaks as spaces (:func:`glmnlp.tokenize.sentence_spans`).
+        treating single line breaks as spaces (:func:`glmnlp.text.tokenize.sentence_spans`).
     multitag_margin:
         If given, pass the parser every tag within this score margin of the best (the tagger must
         have ``multitag(words, margin)``); ``None`` passes the single best tag per word.
@@ -267,20 +267,20 @@ def load(
     ----------
     path:
         The model directory; ``None`` loads the default model bundled with the package
-        (:func:`glmnlp.default_model.default_model_path`).
+        (:func:`glmnlp.text.default_model.default_model_path`).
     parser:
         If false, load only the tagger (a tagging pipeline; ``parser/`` need not exist).
     lines, multitag_margin:
         Passed to :class:`Pipeline`. ``multitag_margin="model"`` (the default) uses the margin the
         model's training recipe chose on dev (``multitag_margin`` in its MODEL.json, see
-        :mod:`glmnlp.default_model`; 0 or absent = the single best tag per word).
+        :mod:`glmnlp.text.default_model`; 0 or absent = the single best tag per word).
 
     Raises
     ------
     ModelFileError
         The directory or a sub-model is missing (or a sub-model fails to load).
     """
-    from .default_model import default_model_path
+    from glmnlp.text.default_model import default_model_path
 
     root = default_model_path() if path is None else Path(path)
     if not root.is_dir():
@@ -295,12 +295,12 @@ def load(
         if not (root / part).is_dir():
             raise ModelFileError(f"{root}: no {part}/ sub-model in this model directory")
     # Imported lazily: the model classes pull in the Cython kernels and numpy.
-    from .tagger import Tagger
+    from glmnlp.tagger import Tagger
 
     tagger_model = Tagger.load(root / "tagger")
     parser_model = None
     if parser:
-        from .parser import Parser
+        from glmnlp.parser import Parser
 
         parser_model = Parser.load(root / "parser")
     if multitag_margin == "model":
@@ -312,7 +312,7 @@ def recommended_margin(root: str | Path) -> float | None:
     """The multi-tag margin recorded in ``root/MODEL.json`` (None if absent or 0: single best tags)."""
     import json
 
-    from .default_model import MODEL_FILE
+    from glmnlp.text.default_model import MODEL_FILE
 
     path = Path(root) / MODEL_FILE
     if not path.is_file():

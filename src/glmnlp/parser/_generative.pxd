@@ -1,9 +1,9 @@
 # cython: language_level=3
-"""C-level interface of the generative model's scoring kernel (see _generative.pyx, glmnlp.generative).
+"""C-level interface of the generative model's scoring kernel (see _generative.pyx, glmnlp.parser.generative).
 
 The beam parser holds a :class:`GenerativeKernel` and calls, without the GIL::
 
-    from glmnlp._generative cimport GenerativeKernel, gen_logprob
+    from glmnlp.parser._generative cimport GenerativeKernel, gen_logprob
     lp = gen_logprob(&kernel.tables, model, outcome, &context[0], n)
 
 ``context`` points to ``n`` int64 ids in the order of the model's conditioning sequence

@@ -2,8 +2,8 @@
 
 What it implements (paper §3-§4; SPEC §0, §a, §b, §d):
 
-* **Decoder** (:mod:`glmnlp._beam`): word-synchronous beam search over the FSLC-transformed grammar
-  (:mod:`glmnlp.transform`, :mod:`glmnlp.grammar`). ADV attaches every allowable chain of the next
+* **Decoder** (:mod:`glmnlp.parser._beam`): word-synchronous beam search over the FSLC-transformed grammar
+  (:mod:`glmnlp.parser.transform`, :mod:`glmnlp.parser.grammar`). ADV attaches every allowable chain of the next
   word at every legal site of the right frontier (closures checked against the triples); FILTER
   keeps h_k while ``score(h_k) >= score(h_0) - gamma / k**3`` (SPEC §a, [R] formula) with an optional
   hard cap on the beam size. ``gamma`` and the cap are configuration, tuned on dev (:func:`tune_beam`)
@@ -20,7 +20,7 @@ What it implements (paper §3-§4; SPEC §0, §a, §b, §d):
   structure ``(TOP (S (T1 w1) ... (Tn wn)))`` (flat S over the first candidate tags). Such sentences
   are counted in :attr:`Parser.stats`.
 
-* **Generative term** (optional, :mod:`glmnlp.combined`): ``Parser.generative`` (a
+* **Generative term** (optional, :mod:`glmnlp.parser.combined`): ``Parser.generative`` (a
   ``GenerativeTerm``) adds its fixed weight times the generative log-probability of every built node
   to the scores; it is saved as the ``generative`` sub-model of the model directory.
   :meth:`Parser.surprisal` gives per-word surprisal (bits) from it.
@@ -75,14 +75,14 @@ from typing import Any
 
 import numpy as np
 
-from ._beam import BeamParser
-from .derivation import Step, derive, replay
-from .errors import InputError, ModelFileError
-from .grammar import END, TOP, Grammar
-from .model_io import ModelParts, load_model, load_submodel, read_metadata, save_model
-from .perceptron import AveragedPerceptron
-from .transform import FslcConfig, fslc_detransform, fslc_transform
-from .trees import Tree
+from glmnlp.parser._beam import BeamParser
+from glmnlp.parser.derivation import Step, derive, replay
+from glmnlp.errors import InputError, ModelFileError
+from glmnlp.parser.grammar import END, TOP, Grammar
+from glmnlp.glm.model_io import ModelParts, load_model, load_submodel, read_metadata, save_model
+from glmnlp.glm.perceptron import AveragedPerceptron
+from glmnlp.parser.transform import FslcConfig, fslc_detransform, fslc_transform
+from glmnlp.treebank.trees import Tree
 
 __all__ = [
     "TEMPLATES",
@@ -339,7 +339,7 @@ class Parser:
         """The best tree for a tagged sentence."""
         return self.parse_nbest(words, tags, 1)[0][1]
 
-    # -- generative term (glmnlp.combined) --------------------------------------------------------
+    # -- generative term (glmnlp.parser.combined) --------------------------------------------------------
     generative: Any = None
 
     def _configure_generative(self, words: Sequence[str], tag_lists: Sequence[Sequence[str]]) -> None:
@@ -354,9 +354,9 @@ class Parser:
         """Per-word surprisal in bits, -log2 P(w_i | w_0..w_{i-1}), from the generative model's beam.
 
         Needs a model with a generative term (generative or combined). The prefix probability after
-        word i is the sum of the generative probabilities of the beam members (glmnlp.combined).
+        word i is the sum of the generative probabilities of the beam members (glmnlp.parser.combined).
         """
-        from .combined import prefix_logprobs, surprisal_bits
+        from glmnlp.parser.combined import prefix_logprobs, surprisal_bits
 
         if not words:
             raise InputError("cannot compute surprisal for an empty sentence")
@@ -420,7 +420,7 @@ class Parser:
             raise ModelFileError(f"{path}: not a valid parser model: {exc}") from None
         parser.history = list(metadata.get("history", []))
         if "generative" in read_metadata(path).get("submodels", {}):
-            from .combined import GenerativeTerm
+            from glmnlp.parser.combined import GenerativeTerm
 
             gen_meta, gen_arrays = load_submodel(path, "generative", kind="glmnlp-generative-term")
             parser.generative = GenerativeTerm.from_parts(gen_meta, gen_arrays)
@@ -519,7 +519,7 @@ def _diff(
 
 def evaluate(parser: Parser, trees: Sequence[Tree], tags: Sequence[Sequence[Sequence[str]]] | None = None) -> Any:
     """Parse ``trees``' words (with their gold tags or the given tag lists) and score with EVALB (COLLINS.prm)."""
-    from .evalb import score_trees
+    from glmnlp.treebank.evalb import score_trees
 
     out = []
     for i, tree in enumerate(trees):
@@ -540,7 +540,7 @@ def prepare_training(
     word becomes the preterminal label). Every gold chain gets an id, even one the grammar's count
     filter dropped (rare long chains), so each gold derivation is reachable during training.
     """
-    from .grammar import tree_chains
+    from glmnlp.parser.grammar import tree_chains
 
     if train_tags is not None:
         train_trees = [retag(t, [tl[0] for tl in tags]) for t, tags in zip(train_trees, train_tags)]
@@ -574,9 +574,9 @@ def train_parser(
     ``train_trees``/``dev_trees`` are cleaned TOP-rooted trees. ``train_tags`` (optional) replaces
     the POS tags of the training trees (e.g. jackknifed tagger tags, one list per word; the first
     tag replaces the preterminal label); ``dev_tags`` gives the parser's dev input tags.
-    ``generative`` (a glmnlp.combined.GenerativeTraining) adds the fixed-weight generative feature.
+    ``generative`` (a glmnlp.parser.combined.GenerativeTraining) adds the fixed-weight generative feature.
     """
-    from .training import epoch_order, progress
+    from glmnlp.glm.training import epoch_order, progress
 
     perc = AveragedPerceptron(1 << config.n_bits)
     parser, examples = prepare_training(train_trees, config, perc.weights, train_tags)
@@ -719,8 +719,8 @@ def jackknife_tags(
     Fold f (every tree whose index is f modulo ``folds``) is tagged by a glmnlp tagger trained on
     the other folds, so no sentence is tagged by a model that saw it.
     """
-    from .formats import TaggedSentence
-    from .tagger import Tagger, TaggerConfig
+    from glmnlp.treebank.formats import TaggedSentence
+    from glmnlp.tagger.model import Tagger, TaggerConfig
 
     sents = [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in trees]
     out: list[list[str]] = [[] for _ in trees]

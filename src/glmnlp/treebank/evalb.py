@@ -63,8 +63,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError, TreeSyntaxError
-from .trees import Tree
+from glmnlp.errors import InputError, TreeSyntaxError
+from glmnlp.treebank.trees import Tree
 
 __all__ = [
     "COLLINS_PARAMS",

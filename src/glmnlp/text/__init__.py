@@ -1,0 +1,1 @@
+"""Text to trees: tokenising, the pipeline, documents, rendering, the bundled default model."""
