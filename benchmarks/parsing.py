@@ -47,7 +47,8 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
             prune: float = 0.05, margins: tuple[float, ...] = (0.0,)) -> dict:
     from glmnlp.treebank.corpus import sample_trees
     from glmnlp.treebank.formats import TaggedSentence
-    from glmnlp.parser.model import ParserConfig, evaluate, jackknife_tags, train_parser, tune_beam
+    from glmnlp.parser.model import ParserConfig
+    from glmnlp.parser.training import evaluate, jackknife_tags, train_parser, tune_beam
     from glmnlp.tagger.model import Tagger, TaggerConfig
 
     train, dev, test = sample_trees("train"), sample_trees("dev"), sample_trees("test")

@@ -28,7 +28,8 @@ def main() -> None:
     ap.add_argument("--table", default="", help="also write the printed table to this Markdown file")
     args = ap.parse_args()
     from glmnlp.treebank.corpus import sample_trees
-    from glmnlp.parser.model import ParserConfig, train_parser
+    from glmnlp.parser.model import ParserConfig
+    from glmnlp.parser.training import train_parser
 
     train, dev = sample_trees("train"), sample_trees("dev")
     if args.train_size:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import time
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +11,8 @@ import pytest
 
 from glmnlp.treebank.corpus import sample_trees
 from glmnlp.parser.grammar import Grammar, GrammarError, step_needs
-from glmnlp.parser.model import Parser, ParserConfig, default_tree, evaluate, punctuation_tags, train_parser, word_atom
+from glmnlp.parser.model import Parser, ParserConfig, default_tree, punctuation_tags, word_atom
+from glmnlp.parser.training import evaluate, train_parser
 from glmnlp.parser.transform import fslc_transform
 from glmnlp.treebank.trees import Tree, parse_tree
 
@@ -207,3 +209,30 @@ def test_parser_train_small_sample_reaches_floor_and_is_deterministic() -> None:
     assert result.fmeasure > 60.0
     p2, _ = train_parser(train, dev, cfg, show_progress=False)
     assert np.array_equal(p1.weights, p2.weights)
+
+
+def test_tune_beam_breaks_f1_ties_by_the_smaller_beam_never_by_speed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Equal dev F1 (to 0.01) → the smaller cap (0 = no cap, the largest), then the smaller gamma;
+    the measured speed never decides, so the chosen beam (and the model file) cannot vary with load."""
+    import glmnlp.parser.training as training
+
+    class Result:
+        def __init__(self, f1: float) -> None:
+            self.fmeasure = f1
+
+    f1_of = {(1e3, 20): 80.0, (1e3, 40): 81.004, (1e4, 40): 81.0, (1e4, 0): 81.001, (1e3, 0): 80.5, (1e4, 20): 79.0}
+    parser = training.Parser.__new__(training.Parser)
+    parser.config = ParserConfig()
+    calls = itertools.count()
+
+    def fake_evaluate(p: object, trees: object, tags: object = None) -> tuple[Result, list[object]]:
+        # the expected winner is made the slowest of the ties: a speed-based rule would not pick it
+        next(calls)
+        if (p.config.gamma, p.config.beam_cap) == (1e3, 40):  # type: ignore[attr-defined]
+            time.sleep(0.05)
+        return Result(f1_of[(p.config.gamma, p.config.beam_cap)]), []  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(training, "evaluate", fake_evaluate)
+    rows = training.tune_beam(parser, [], [1e4, 1e3], [0, 40, 20])
+    assert len(rows) == 6
+    assert (parser.config.gamma, parser.config.beam_cap) == (1e3, 40)

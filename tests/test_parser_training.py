@@ -7,7 +7,8 @@ import pytest
 
 from glmnlp.parser.derivation import derive
 from glmnlp.parser.grammar import Grammar
-from glmnlp.parser.model import Parser, ParserConfig, _cache_step, _CacheEntry, _diff, punctuation_tags
+from glmnlp.parser.model import Parser, ParserConfig, punctuation_tags
+from glmnlp.parser.training import _cache_step, _CacheEntry, _diff
 from glmnlp.glm.perceptron import AveragedPerceptron
 from glmnlp.parser.transform import fslc_transform
 from glmnlp.treebank.trees import Tree, parse_tree

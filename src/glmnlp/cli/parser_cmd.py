@@ -70,7 +70,8 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     """
     from glmnlp.treebank.formats import TaggedSentence
     from glmnlp.parser.generative import SmoothingConfig
-    from glmnlp.parser.model import ParserConfig, jackknife_tags, train_parser, tune_beam
+    from glmnlp.parser.model import ParserConfig
+    from glmnlp.parser.training import jackknife_tags, train_parser, tune_beam
 
     if epochs < 1:
         raise ConfigError(f"--epochs must be >= 1, got {epochs}")

@@ -1,4 +1,7 @@
-"""The generative model inside the incremental beam parser: generative parsing, the combined model, surprisal.
+"""Training the generative model inside the incremental beam parser: generative parsing and the combined model.
+
+The trained term itself (what a loaded parser holds and scores with, and the prefix probabilities
+and surprisal it gives) is :mod:`glmnlp.parser.term`.
 
 What it implements (Collins & Roark 2004 §3 and Table 4; SPEC §b.2, §d.5, §f):
 
@@ -10,9 +13,6 @@ What it implements (Collins & Roark 2004 §3 and Table 4; SPEC §b.2, §d.5, §f
   the derivation through the same code that computes the perceptron features and the beam's
   generative score, so training and scoring cannot disagree. The models are trained with
   :func:`glmnlp.parser.generative.train_generative` (Jelinek–Mercer, EM-fitted lambda buckets).
-* **Generative term in the beam** (:class:`GenerativeTerm`): each built node adds
-  ``weight * ln P(node | context)`` (+ ``ln P(word | ...)`` for a POS node) to the hypothesis score,
-  through the nogil kernel.
 * **Generative parsing** (:func:`train_generative_parser`): perceptron weights all zero and
   weight 1, so hypotheses are ranked by their log-probability alone. Its FILTER margin gamma is in
   log-probability units and is tuned on dev separately (stored in the parser config and in
@@ -25,12 +25,6 @@ What it implements (Collins & Roark 2004 §3 and Table 4; SPEC §b.2, §d.5, §f
   with a lexicon built from those sentences only (so unknown-word classes are exercised), each
   scoring only the sentences it did not see. Dev and test use the model trained on all the training
   data. The fixed weight is chosen on dev from a few values (:func:`tune_weight`).
-* **Prefix probabilities and surprisal** (:func:`prefix_logprobs`, ``Parser.surprisal``): with the
-  generative term alone, the prefix log-probability after word i is the log-sum-exp of the
-  log-probabilities of the beam members after word i (a beam approximation of Roark 2001's prefix
-  probability; exact when the beam keeps every hypothesis); surprisal_i = -(prefix_i - prefix_{i-1})
-  in **bits**.
-
 Choices [R]:
 
 * CL and CC enter the generative contexts as the beam's word atoms (a hash of the raw word form),
@@ -38,10 +32,6 @@ Choices [R]:
   (lowercasing, unknown-word classes, SPEC §f.3).
 * The root node TOP is an event too (context all NULL); it has the same probability in every
   analysis, so it never changes a ranking, and it keeps "every built node is an event" exact.
-* The word-model outcome of word i depends on the POS it is conditioned on (lowercasing is per
-  POS); :meth:`GenerativeTerm.word_ids` computes it for every candidate tag of the word.
-* Surprisal when the beam loses every hypothesis (the grammar cannot continue the prefix) is
-  ``inf`` for the remaining words, after one retry with a 10x wider gamma and no cap.
 * Jackknife folds are the seeded partition of :func:`glmnlp.parser.generative.jackknife_folds`.
 """
 
@@ -51,27 +41,29 @@ import hashlib
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-from glmnlp.errors import ModelFileError
 from glmnlp.parser.generative import (
     NODE_MODEL,
     WORD_MODEL,
     EventSet,
-    GenerativeModel,
     SmoothingConfig,
     jackknife_folds,
     roark_specs,
     train_generative,
 )
-from glmnlp.parser.grammar import Grammar
 from glmnlp.parser.lexicon import Lexicon
+from glmnlp.parser.model import Parser, ParserConfig
+from glmnlp.parser.term import GenerativeTerm, prefix_logprobs, surprisal_bits
+from glmnlp.parser.training import prepare_training, train_parser, tune_beam
 
 __all__ = [
-    "GenerativeTerm",
+    "GenerativeTerm",  # re-exported from glmnlp.parser.term for the training code's callers
+    "prefix_logprobs",
+    "surprisal_bits",
     "JackknifedTerms",
     "SentenceEvents",
     "GenerativeTraining",
@@ -79,75 +71,11 @@ __all__ = [
     "sentence_events",
     "train_term",
     "train_jackknifed",
-    "prefix_logprobs",
     "train_generative_parser",
     "train_combined",
     "tune_weight",
     "WeightTrial",
 ]
-
-GEN_KIND = "glmnlp-generative-term"
-LN2 = math.log(2.0)
-
-
-# ----------------------------------------------------------------------------------------------
-# The term
-# ----------------------------------------------------------------------------------------------
-
-
-@dataclass
-class GenerativeTerm:
-    """A trained generative model, its lexicon, its fixed weight and its own FILTER settings.
-
-    ``gamma``/``beam_cap``: the FILTER of generative-only decoding (log-probability units), used
-    by surprisal and by a generative-only parser. Defaults: the best of a small dev grid on the
-    bundled sample (gamma 16..48 x cap 40..200: dev F1 rose from 84.96 to 86.17 with the widest).
-    """
-
-    model: GenerativeModel
-    lexicon: Lexicon
-    weight: float = 1.0
-    gamma: float = 48.0
-    beam_cap: int = 100
-
-    def word_ids(self, words: Sequence[str], tag_lists: Sequence[Sequence[str]], grammar: Grammar) -> np.ndarray:
-        """Word-model outcome of word i under POS category p at ``i * n_cats + p`` (int64)."""
-        n_cats = len(grammar.categories)
-        out = np.zeros((len(words), n_cats), dtype=np.int64)
-        for i, (word, tags) in enumerate(zip(words, tag_lists)):
-            initial = i == 0
-            out[i, :] = self.lexicon.word_id(word, tags[0], initial)
-            for tag in tags[1:]:
-                cat = grammar.lookup(tag)
-                if cat is not None:
-                    out[i, cat] = self.lexicon.word_id(word, tag, initial)
-        return out.reshape(-1)
-
-    def to_parts(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-        """(metadata, arrays) for a glmnlp.glm.model_io sub-model."""
-        meta, arrays = self.model.to_arrays()
-        metadata = {
-            "generative": meta,
-            "lexicon": self.lexicon.to_json(),
-            "weight": self.weight,
-            "gamma": self.gamma,
-            "beam_cap": self.beam_cap,
-        }
-        return metadata, dict(arrays)
-
-    @classmethod
-    def from_parts(cls, metadata: dict[str, Any], arrays: dict[str, np.ndarray]) -> GenerativeTerm:
-        """Inverse of :meth:`to_parts`; raises ModelFileError on damaged data."""
-        try:
-            model = GenerativeModel.from_arrays(metadata["generative"], arrays)
-            lexicon = Lexicon.from_json(metadata["lexicon"])
-            term = cls(model, lexicon, float(metadata["weight"]), float(metadata["gamma"]), int(metadata["beam_cap"]))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ModelFileError(f"damaged generative term: {exc}") from None
-        if model.specs[WORD_MODEL].n_outcomes != lexicon.size:
-            raise ModelFileError("generative term: word model size does not match the lexicon")
-        return term
-
 
 # ----------------------------------------------------------------------------------------------
 # Events
@@ -167,7 +95,7 @@ class SentenceEvents:
 
 
 def sentence_events(parser: Any, ex: Any) -> SentenceEvents:
-    """Replay the gold derivation of a parser training example (glmnlp.parser.model._Example)."""
+    """Replay the gold derivation of a parser training example (glmnlp.parser.model.Example)."""
     log = parser._beam.gen_events(
         ex.atoms, ex.next_pos, np.ascontiguousarray(ex.gold_site, dtype=np.int32),
         np.ascontiguousarray(ex.gold_chain, dtype=np.int32), True,
@@ -268,13 +196,13 @@ def train_jackknifed(
 
 
 # ----------------------------------------------------------------------------------------------
-# Training hook used by glmnlp.parser.model.train_parser
+# Training hook used by glmnlp.parser.training.train_parser
 # ----------------------------------------------------------------------------------------------
 
 
 @dataclass
 class GenerativeTraining:
-    """Hook for :func:`glmnlp.parser.model.train_parser`: trains the full and jackknifed generative models
+    """Hook for :func:`glmnlp.parser.training.train_parser`: trains the full and jackknifed generative models
     on the training examples and sets the right one on the beam before each training decode."""
 
     weight: float = 10.0
@@ -345,49 +273,6 @@ def _fingerprint(examples: Sequence[Any]) -> str:
 
 
 # ----------------------------------------------------------------------------------------------
-# Prefix probabilities
-# ----------------------------------------------------------------------------------------------
-
-
-def prefix_logprobs(parser: Any, words: Sequence[str], tags: Sequence[str | Sequence[str]],
-                    *, gamma: float | None = None, cap: int | None = None) -> np.ndarray:
-    """ln P(w_0..w_i) per word, beam approximation, with the parser's generative term alone (weight 1).
-
-    ``gamma``/``cap`` default to the term's own FILTER settings. Words after a point where the
-    beam emptied (even after one retry with 10x gamma and no cap) get -inf.
-    """
-    term: GenerativeTerm | None = parser.generative
-    if term is None:
-        raise ValueError("this parser has no generative model: prefix probabilities need one")
-    tag_lists = [[t] if isinstance(t, str) else list(t) for t in tags]
-    atoms, next_pos, isq, off, cand = parser._inputs(words, tag_lists)
-    wids = term.word_ids(words, tag_lists, parser.grammar)
-    g = term.gamma if gamma is None else gamma
-    c = term.beam_cap if cap is None else cap
-    none = np.zeros(0, dtype=np.int32)
-    empty = np.zeros(0, dtype=np.float64)
-    best: list[float] = []
-    try:
-        for gg, cc in ((g, c), (g * 10, 0)):
-            parser._beam.set_generative(term.model.kernel, 1.0, wids)
-            res = parser._beam.decode(atoms, next_pos, isq, 0, off, cand, empty, gg, cc, none, none, False, 1)
-            best = list(res["prefix"])
-            if len(best) == len(words):
-                break
-    finally:
-        parser._configure_generative_off()
-    return np.array(best + [-math.inf] * (len(words) - len(best)), dtype=np.float64)
-
-
-def surprisal_bits(prefix: np.ndarray) -> list[float]:
-    """Per-word surprisal in bits from per-word prefix log-probabilities (nats)."""
-    previous = np.concatenate([[0.0], prefix[:-1]])
-    with np.errstate(invalid="ignore"):
-        out = -(prefix - previous) / LN2
-    return [math.inf if (math.isnan(v) or v == math.inf) else float(v) for v in out]
-
-
-# ----------------------------------------------------------------------------------------------
 # Training entry points
 # ----------------------------------------------------------------------------------------------
 
@@ -400,10 +285,8 @@ def train_generative_parser(
 ) -> Any:
     """A generative-only parser: zero perceptron weights (a 2-entry table), generative weight 1.
 
-    gamma (log-probability units) and the cap are tuned on dev with glmnlp.parser.model.tune_beam.
+    gamma (log-probability units) and the cap are tuned on dev with glmnlp.parser.training.tune_beam.
     """
-    from glmnlp.parser.model import Parser, ParserConfig, prepare_training, tune_beam
-
     config = ParserConfig(n_bits=1, epochs=0, fslc_extra_pairs=fslc_extra_pairs)
     parser, examples = prepare_training(train_trees, config, np.zeros(2), train_tags)
     grammar = parser.grammar
@@ -415,7 +298,7 @@ def train_generative_parser(
     if dev_trees:
         tune_beam(parser, dev_trees, gammas, caps, dev_tags)
     hook.full.gamma, hook.full.beam_cap = parser.config.gamma, parser.config.beam_cap
-    parser.history = [{"generative_training_seconds": hook.seconds}]
+    parser.history = []
     return parser
 
 
@@ -429,8 +312,6 @@ def train_combined(
 
     ``hook``: an already trained :class:`GenerativeTraining` to reuse (its models; ``weight`` wins).
     """
-    from glmnlp.parser.model import train_parser
-
     if hook is None:
         hook = GenerativeTraining(weight=weight, folds=folds, smoothing=smoothing, seed=config.seed)
     else:
@@ -439,7 +320,7 @@ def train_combined(
         train_trees, dev_trees, config, train_tags=train_tags, dev_tags=dev_tags, show_progress=show_progress,
         on_epoch=on_epoch, generative=hook,
     )
-    parser.history.append({"generative_training_seconds": hook.seconds, "generative_weight": weight})
+    parser.history.append({"generative_weight": weight})
     return parser, logs
 
 
@@ -451,6 +332,10 @@ class WeightTrial:
     dev_f1: float
     best_epoch: int
     seconds: float
+
+    def record(self) -> dict[str, Any]:
+        """What the model file keeps of the trial: everything but the time it took."""
+        return {"weight": self.weight, "dev_f1": self.dev_f1, "best_epoch": self.best_epoch}
 
 
 def tune_weight(
@@ -484,5 +369,5 @@ def tune_weight(
             best = (trial.dev_f1, parser, logs)
     assert best is not None
     _, parser, logs = best
-    parser.history.append({"generative_weight_trials": [asdict(t) for t in trials]})
+    parser.history.append({"generative_weight_trials": [t.record() for t in trials]})
     return parser, logs, trials

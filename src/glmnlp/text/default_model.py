@@ -17,9 +17,9 @@ never used to choose anything):
 1. **Tagger** (Collins 2002, SPEC §g): :class:`~glmnlp.tagger.model.Tagger` with its default
    (extended) features, ``tagger_epochs`` passes, the best pass on dev kept.
 2. **Parser input tags** (C&R 2004 footnote 3, SPEC §c): the training trees carry 10-fold
-   jackknifed tagger tags (:func:`glmnlp.parser.model.jackknife_tags`), dev and test the tags of the
+   jackknifed tagger tags (:func:`glmnlp.parser.training.jackknife_tags`), dev and test the tags of the
    step-1 tagger, so the parser is trained on tags as noisy as those it gets at parse time.
-3. **Parser** (C&R 2004 §3-§4): :func:`glmnlp.parser.model.train_parser` with the ``punct`` feature set,
+3. **Parser** (C&R 2004 §3-§4): :func:`glmnlp.parser.training.train_parser` with the ``punct`` feature set,
    early update and the hypothesis cache, ``parser_epochs`` passes, the best pass on dev kept.
 4. **Beam**: every (gamma, cap) of ``gammas`` x ``caps`` is scored on dev; the best dev F1
    (rounded to 0.01) wins, ties going to the cheaper setting (smaller cap, then smaller gamma).
@@ -62,8 +62,8 @@ Choices [R]:
   perceptron's (train 1e7, dev choice among 1e5, 1e6, 1e7, as in benchmarks/parsing.py); with
   them the caps (train 30, dev choice 20 or 40) decide the beam size.
 * **Determinism** (STYLE): every step is seeded by ``seed``; the beam choice (step 4) never looks
-  at timings (the library's :func:`~glmnlp.parser.model.tune_beam` breaks F1 ties by speed, which would
-  make the files depend on machine load); the parser history written to the model leaves out the
+  at timings (the library's :func:`~glmnlp.parser.training.tune_beam` breaks F1 ties by the smaller beam,
+  never by speed); the parser history written to the model leaves out the
   per-epoch seconds; model files are byte-deterministic (:mod:`glmnlp.glm.model_io`). Two runs of
   the same recipe on the same platform give byte-identical files (tested on a tiny recipe).
 * **Atomic output**: the model is written into a temporary directory next to ``out`` and renamed
@@ -248,7 +248,8 @@ def train_default(
     from glmnlp.treebank.corpus import sample_trees
     from glmnlp.treebank.evalb import score_trees
     from glmnlp.treebank.formats import TaggedSentence
-    from glmnlp.parser.model import Parser, ParserConfig, jackknife_tags, train_parser
+    from glmnlp.parser.model import Parser, ParserConfig
+    from glmnlp.parser.training import jackknife_tags, train_parser
     from glmnlp.tagger.model import Tagger, TaggerConfig
 
     say = log or (lambda _msg: None)
