@@ -17,15 +17,17 @@ from hypothesis import strategies as st
 from glmnlp.errors import ConfigError, ModelFileError
 from glmnlp.parser.generative import (
     WORD_MODEL,
-    EventSet,
     GenerativeModel,
     ModelSpec,
     SmoothingConfig,
-    em_lambdas,
-    jackknife_folds,
     prefix_logprobs,
     roark_specs,
     surprisals,
+)
+from glmnlp.parser.generative_training import (
+    EventSet,
+    em_lambdas,
+    jackknife_folds,
     train_generative,
     train_jackknife,
 )
@@ -212,7 +214,7 @@ def test_generative_prune_threshold_bounds_the_change(threshold: float) -> None:
 def test_generative_pruned_tables_are_prefix_closed(threshold: float, min_count: int) -> None:
     """The kept pairs and histories are closed under prefixes (the kernel's binary searches need it):
     a kept pair's parent pair and history are kept, a kept history's parent is kept."""
-    from glmnlp.parser.generative import _collect, _prune
+    from glmnlp.parser.generative_training import _collect, _prune
 
     models, outcomes, _, depths, contexts = _event_set(_toy_events(seed=9)).arrays()
     stats = _collect(models, outcomes, depths, contexts)

@@ -12,7 +12,7 @@ What it implements (Collins & Roark 2004 §3 and Table 4; SPEC §b.2, §d.5, §f
   leftmost child. The contexts come from :meth:`glmnlp.parser._beam.BeamParser.gen_events`, which replays
   the derivation through the same code that computes the perceptron features and the beam's
   generative score, so training and scoring cannot disagree. The models are trained with
-  :func:`glmnlp.parser.generative.train_generative` (Jelinek–Mercer, EM-fitted lambda buckets).
+  :func:`glmnlp.parser.generative_training.train_generative` (Jelinek–Mercer, EM-fitted lambda buckets).
 * **Generative parsing** (:func:`train_generative_parser`): perceptron weights all zero and
   weight 1, so hypotheses are ranked by their log-probability alone. Its FILTER margin gamma is in
   log-probability units and is tuned on dev separately (stored in the parser config and in
@@ -32,7 +32,7 @@ Choices [R]:
   (lowercasing, unknown-word classes, SPEC §f.3).
 * The root node TOP is an event too (context all NULL); it has the same probability in every
   analysis, so it never changes a ranking, and it keeps "every built node is an event" exact.
-* Jackknife folds are the seeded partition of :func:`glmnlp.parser.generative.jackknife_folds`.
+* Jackknife folds are the seeded partition of :func:`glmnlp.parser.generative_training.jackknife_folds`.
 """
 
 from __future__ import annotations
@@ -46,15 +46,9 @@ from typing import Any
 
 import numpy as np
 
-from glmnlp.parser.generative import (
-    NODE_MODEL,
-    WORD_MODEL,
-    EventSet,
-    SmoothingConfig,
-    jackknife_folds,
-    roark_specs,
-    train_generative,
-)
+from glmnlp.parser.generative import NODE_MODEL, WORD_MODEL, SmoothingConfig, roark_specs
+
+from glmnlp.parser.generative_training import EventSet, jackknife_folds, train_generative
 from glmnlp.parser.lexicon import Lexicon
 from glmnlp.parser.model import Parser, ParserConfig
 from glmnlp.parser.term import GenerativeTerm, prefix_logprobs, surprisal_bits

@@ -14,22 +14,9 @@ Two instances are predefined (:func:`roark_specs`), in the verified order of SPE
 The model is generic: any number of models, each with its own context length and outcome
 vocabulary size. A derivation's log-probability is the sum of its events' log-probabilities.
 
-Smoothing (SPEC §f.2): deleted interpolation along the conditioning sequence,
-
-    P~(y | c_1..c_j) = lam_b * P^(y | c_1..c_j) + (1 - lam_b) * P~(y | c_1..c_{j-1}),
-
-with P^ the relative frequency and, for a history never seen in training, P~_j = P~_{j-1}.
-lam_b is tied in buckets b = (model, level j, bin of c(h)/u(h)), c(h) = count of the history,
-u(h) = number of distinct outcomes seen with it. Per (model, level), histories with
-c/u < ``min_ratio`` (2) share bin 0; the rest are sorted by c/u and cut into at most ``n_bins``
-(20) bins of roughly equal count mass, each at least max(``min_bin_mass``, total / (2 n_bins)).
-Bin edges are fixed from the full training counts and reused for every fold. lam is fitted by
-EM with K-fold deleted estimation over *sentences* (events are grouped by sentence id): for
-each fold, counts come from the other folds, and EM runs on the held-out fold's events, from
-lam = 0.49 until the relative log-likelihood gain is below 1e-4 (at most 1000 iterations).
-The K lam vectors are averaged (a bucket is averaged over the folds in which it received
-held-out mass; a bucket never reached keeps the initial value), then capped at
-``max_lambda`` (0.999) so that no level is ever fully trusted.
+Training (smoothing, EM-fitted lambdas, pruning, jackknife folds) is
+:mod:`glmnlp.parser.generative_training`; this module holds the trained model and what scoring
+needs, so a loaded parser never imports the training code.
 
 Choices [R] made here, and why:
 
@@ -42,15 +29,6 @@ Choices [R] made here, and why:
   parser (glmnlp.parser.grammar's triples and chains), and the jackknifed models of SPEC §d.5 each see
   only 90% of the data, so a strict level 1 would give -inf to gold derivations of held-out
   sentences whose (parent, label) pair happens to occur only in that sentence.
-* **Held-out events** for EM are the events counted at full depth; the extra coarse-level
-  class events of rare words (below) are training-only pseudo-events.
-* **Depth-limited events** (the unknown-word mechanism of SPEC §f.3): an event may be counted
-  only at levels 0..depth. A rare training word is added once as itself (full depth) and once
-  as its unknown-word class with depth 1 (context = its POS), so the class has estimates ready
-  for unseen test words, which glmnlp.parser.lexicon maps to their class id.
-* **Folds** are a seeded random partition of the sentence ids (:func:`jackknife_folds`),
-  deterministic for a given seed.
-
 Scoring is done by the Cython kernel in glmnlp.parser._generative on frozen hash tables; see that
 module for the table layout (smoothed pair log-probabilities + cumulative backoff weights;
 one call costs about 2 log2(n) hash probes, found by binary search over the levels; measured
@@ -58,47 +36,34 @@ one call costs about 2 log2(n) hash probes, found by binary search over the leve
 :meth:`GenerativeModel.to_arrays` / :meth:`GenerativeModel.from_arrays` (numpy arrays + JSON
 metadata, for glmnlp.glm.model_io).
 
-Also here: :func:`jackknife_folds` / :func:`train_jackknife` for the hybrid's jackknifed
-training scores (SPEC §d.5), and :func:`prefix_logprobs` / :func:`surprisals` for per-word
-prefix probabilities over a beam.
-
-Scale note: training holds a dense (events x levels) grid of int64/uint64/float64 arrays; for
-WSJ sections 2-21 (about 4 million events, 11 levels) that is a few GB. Fine for the bundled
-sample and for a 90% fold on a large machine. Pruning (SPEC §f.2 ``-t``, :attr:`SmoothingConfig.prune`)
-shrinks the frozen tables, not the training-time arrays.
+Also here: :func:`prefix_logprobs` / :func:`surprisals` for per-word prefix probabilities over a beam.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from glmnlp.parser._generative import GenerativeKernel, build_table, history_hashes, pair_hashes
 from glmnlp.errors import ConfigError, ModelFileError
+from glmnlp.parser._generative import GenerativeKernel
 
 __all__ = [
     "NODE_CONTEXT",
     "NODE_MODEL",
     "WORD_CONTEXT",
     "WORD_MODEL",
-    "EmResult",
-    "EventSet",
-    "Fold",
     "GenerativeModel",
+    "bucket_of",
     "ModelSpec",
     "SmoothingConfig",
-    "em_lambdas",
-    "jackknife_folds",
     "prefix_logprobs",
     "roark_specs",
     "surprisals",
-    "train_generative",
-    "train_jackknife",
 ]
 
 FORMAT_NAME = "glmnlp-generative"
@@ -197,328 +162,8 @@ class SmoothingConfig:
             raise ConfigError(f"min_count must be >= 0, got {self.min_count}")
 
 
-# ---------------------------------------------------------------------------------------------
-# Events
-# ---------------------------------------------------------------------------------------------
 
-
-class EventSet:
-    """Training events of a model family, grouped by sentence id (>= 0).
-
-    ``add`` takes the full context (exactly ``context_length`` ids, 0 for NULL) and an optional
-    ``depth``: the event is counted at levels 0..depth only (default: all levels).
-    """
-
-    def __init__(self, specs: Sequence[ModelSpec]) -> None:
-        if not specs:
-            raise ConfigError("EventSet needs at least one ModelSpec")
-        self.specs: tuple[ModelSpec, ...] = tuple(specs)
-        self.width = max(spec.context_length for spec in self.specs)
-        self._rows: list[tuple[int, int, int, int, tuple[int, ...]]] = []
-        self._chunks: list[tuple[IntArray, IntArray, IntArray, IntArray, IntArray]] = []
-        self._cache: tuple[IntArray, IntArray, IntArray, IntArray, IntArray] | None = None
-
-    def __len__(self) -> int:
-        return len(self._rows) + sum(len(chunk[0]) for chunk in self._chunks)
-
-    def add(self, model: int, outcome: int, context: Sequence[int], sentence: int, depth: int | None = None) -> None:
-        """Add one event; raises ValueError naming the offending field."""
-        spec = self._spec(model)
-        if not 1 <= outcome < spec.n_outcomes:
-            raise ValueError(f"model {spec.name!r}: outcome {outcome} outside [1, {spec.n_outcomes})")
-        if len(context) != spec.context_length:
-            raise ValueError(f"model {spec.name!r}: context has {len(context)} ids, expected {spec.context_length}")
-        if any(value < 0 for value in context):
-            raise ValueError(f"model {spec.name!r}: negative context id in {tuple(context)}")
-        if sentence < 0:
-            raise ValueError(f"sentence id must be >= 0, got {sentence}")
-        if depth is None:
-            depth = spec.context_length
-        if not 0 <= depth <= spec.context_length:
-            raise ValueError(f"model {spec.name!r}: depth {depth} outside [0, {spec.context_length}]")
-        padded = tuple(int(v) for v in context) + (0,) * (self.width - spec.context_length)
-        self._rows.append((int(model), int(outcome), int(sentence), int(depth), padded))
-        self._cache = None
-
-    def extend(
-        self,
-        model: int,
-        outcomes: Sequence[int] | IntArray,
-        contexts: Sequence[Sequence[int]] | IntArray,
-        sentences: Sequence[int] | IntArray,
-        depths: Sequence[int] | IntArray | None = None,
-    ) -> None:
-        """Add many events of one model at once (arrays of equal length; contexts is 2-D)."""
-        spec = self._spec(model)
-        y = np.asarray(outcomes, dtype=np.int64).reshape(-1)
-        c = np.asarray(contexts, dtype=np.int64).reshape(len(y), spec.context_length)
-        s = np.asarray(sentences, dtype=np.int64).reshape(-1)
-        d = (
-            np.full(len(y), spec.context_length, dtype=np.int64)
-            if depths is None
-            else np.asarray(depths, dtype=np.int64).reshape(-1)
-        )
-        if not len(y) == len(s) == len(d):
-            raise ValueError("outcomes, contexts, sentences and depths differ in length")
-        if len(y) and (y.min() < 1 or y.max() >= spec.n_outcomes):
-            raise ValueError(f"model {spec.name!r}: outcome outside [1, {spec.n_outcomes})")
-        if c.size and c.min() < 0:
-            raise ValueError(f"model {spec.name!r}: negative context id")
-        if len(s) and s.min() < 0:
-            raise ValueError("sentence ids must be >= 0")
-        if len(d) and (d.min() < 0 or d.max() > spec.context_length):
-            raise ValueError(f"model {spec.name!r}: depth outside [0, {spec.context_length}]")
-        padded = np.zeros((len(y), self.width), dtype=np.int64)
-        padded[:, : spec.context_length] = c
-        self._chunks.append((np.full(len(y), model, dtype=np.int64), y, s, d, padded))
-        self._cache = None
-
-    def arrays(self) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
-        """(models, outcomes, sentences, depths, contexts[E, width]) in insertion order (rows, then chunks)."""
-        if self._cache is None:
-            parts = list(self._chunks)
-            if self._rows:
-                rows = self._rows
-                parts.insert(
-                    0,
-                    (
-                        np.array([r[0] for r in rows], dtype=np.int64),
-                        np.array([r[1] for r in rows], dtype=np.int64),
-                        np.array([r[2] for r in rows], dtype=np.int64),
-                        np.array([r[3] for r in rows], dtype=np.int64),
-                        np.array([r[4] for r in rows], dtype=np.int64).reshape(len(rows), self.width),
-                    ),
-                )
-            if not parts:
-                empty = np.zeros(0, dtype=np.int64)
-                self._cache = (empty, empty, empty, empty, np.zeros((0, self.width), dtype=np.int64))
-            else:
-                m, y, s, d, c = (np.concatenate([p[i] for p in parts]) for i in range(5))
-                self._cache = (m, y, s, d, np.ascontiguousarray(c))
-        return self._cache
-
-    def subset(self, sentence_ids: Sequence[int] | IntArray) -> EventSet:
-        """The events whose sentence id is in ``sentence_ids``."""
-        m, y, s, d, c = self.arrays()
-        keep = np.isin(s, np.asarray(sentence_ids, dtype=np.int64))
-        out = EventSet(self.specs)
-        out._chunks.append((m[keep], y[keep], s[keep], d[keep], c[keep]))
-        return out
-
-    def _spec(self, model: int) -> ModelSpec:
-        if not 0 <= model < len(self.specs):
-            raise ValueError(f"model id {model} outside [0, {len(self.specs)})")
-        return self.specs[model]
-
-
-# ---------------------------------------------------------------------------------------------
-# Folds
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Fold:
-    """One jackknife fold: a model trained on ``train`` scores exactly the ``heldout`` sentences."""
-
-    index: int
-    train: IntArray
-    heldout: IntArray
-
-
-def jackknife_folds(n_sentences: int, k: int = 10, seed: int = 0) -> list[Fold]:
-    """Partition sentences 0..n_sentences-1 into k held-out sets (seeded shuffle, near-equal sizes).
-
-    Each fold's train set is the complement of its held-out set, so a sentence is scored only by
-    the one model that never saw it (SPEC §d.5).
-    """
-    if k < 2:
-        raise ConfigError(f"jackknife needs k >= 2 folds, got {k}")
-    if n_sentences < k:
-        raise ConfigError(f"cannot split {n_sentences} sentences into {k} non-empty folds")
-    order = np.random.default_rng(seed).permutation(n_sentences).astype(np.int64)
-    everything = np.arange(n_sentences, dtype=np.int64)
-    folds = []
-    for index, part in enumerate(np.array_split(order, k)):
-        heldout = np.sort(part)
-        folds.append(Fold(index, np.setdiff1d(everything, heldout, assume_unique=True), heldout))
-    return folds
-
-
-# ---------------------------------------------------------------------------------------------
-# EM for the interpolation weights
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class EmResult:
-    """Outcome of :func:`em_lambdas`: final lambdas, the held-out log-likelihood before each
-    M-step (trace[0] is at the initial lambdas, trace[-1] at the returned ones) and the
-    expected number of held-out events that reached each bucket (0 = bucket unused)."""
-
-    lambdas: FloatArray
-    trace: list[float]
-    mass: FloatArray
-
-
-def em_lambdas(
-    p_hat: FloatArray,
-    seen: NDArray[np.bool_],
-    buckets: IntArray,
-    uniform: FloatArray,
-    initial: FloatArray,
-    *,
-    max_iterations: int = 1000,
-    tolerance: float = 1e-4,
-) -> EmResult:
-    """Fit tied interpolation weights by EM on held-out events.
-
-    Row e of the (events x levels) arrays describes one held-out event: p_hat[e, j] is the
-    relative frequency of its outcome given its level-j history (from the other folds),
-    seen[e, j] whether that history was seen (seen levels form a prefix 0..d_e), buckets[e, j]
-    the lambda bucket of the history; uniform[e] is the base probability 1/(V-1).
-    Each level is a binary choice "use this level's estimate / back off", so EM is
-    lam_b = E[#events that stopped at a level in b] / E[#events that reached a level in b];
-    the held-out likelihood never decreases from one iteration to the next.
-    """
-    n_events, n_levels = p_hat.shape
-    lam = np.asarray(initial, dtype=np.float64).copy()
-    n_buckets = len(lam)
-    safe_buckets = np.where(seen, buckets, 0)
-    flat_buckets = safe_buckets[seen]
-    trace: list[float] = []
-    mass = np.zeros(n_buckets)
-    if n_events == 0:
-        return EmResult(lam, trace, mass)
-    for iteration in range(max_iterations + 1):
-        lam_grid = np.where(seen, lam[safe_buckets], 0.0)
-        levels = np.empty_like(p_hat)
-        current = uniform.astype(np.float64).copy()
-        for j in range(n_levels):
-            current = lam_grid[:, j] * p_hat[:, j] + (1.0 - lam_grid[:, j]) * current
-            levels[:, j] = current
-        total = current
-        loglik = float(np.sum(np.log(total)))
-        trace.append(loglik)
-        stop = iteration == max_iterations or (
-            len(trace) > 1 and loglik - trace[-2] <= tolerance * abs(trace[-2])
-        )
-        numer = np.empty_like(p_hat)
-        denom = np.empty_like(p_hat)
-        above = np.ones(n_events)
-        for j in range(n_levels - 1, -1, -1):
-            # posterior of "stopped at level j" and of "reached level j"
-            numer[:, j] = lam_grid[:, j] * p_hat[:, j] * above / total
-            denom[:, j] = above * levels[:, j] / total
-            above = above * (1.0 - lam_grid[:, j])
-        num_b = np.bincount(flat_buckets, weights=numer[seen], minlength=n_buckets)
-        den_b = np.bincount(flat_buckets, weights=denom[seen], minlength=n_buckets)
-        mass = den_b
-        if stop:
-            break
-        used = den_b > 0
-        lam = lam.copy()
-        lam[used] = np.clip(num_b[used] / den_b[used], 0.0, 1.0)
-    return EmResult(lam, trace, mass)
-
-
-# ---------------------------------------------------------------------------------------------
-# Training
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass
-class _Stats:
-    """Hashed counts of a training event set (internal)."""
-
-    n_levels: int
-    entry_event: IntArray
-    entry_level: IntArray
-    grid: IntArray  # grid[e, j] = entry index or -1
-    hist_keys: NDArray[np.uint64]
-    hist_inv: IntArray
-    hist_model: IntArray
-    hist_level: IntArray
-    hist_parent: IntArray
-    pair_keys: NDArray[np.uint64]
-    pair_inv: IntArray
-    pair_hist: IntArray
-    pair_parent: IntArray
-    pair_outcome: IntArray
-    hist_count: FloatArray = field(default_factory=lambda: np.zeros(0))
-    pair_count: FloatArray = field(default_factory=lambda: np.zeros(0))
-
-
-def _collect(models: IntArray, outcomes: IntArray, depths: IntArray, contexts: IntArray) -> _Stats:
-    n_events, width = contexts.shape
-    n_levels = width + 1
-    hashes = history_hashes(models, contexts)
-    valid = np.arange(n_levels)[None, :] <= depths[:, None]
-    entry_event, entry_level = np.nonzero(valid)
-    entry_event = entry_event.astype(np.int64)
-    entry_level = entry_level.astype(np.int64)
-    grid = np.full((n_events, n_levels), -1, dtype=np.int64)
-    grid[entry_event, entry_level] = np.arange(len(entry_event))
-    entry_hist = np.ascontiguousarray(hashes[entry_event, entry_level])
-    entry_pair = pair_hashes(entry_hist, np.ascontiguousarray(outcomes[entry_event]))
-    hist_keys, hist_first, hist_inv = np.unique(entry_hist, return_index=True, return_inverse=True)
-    pair_keys, pair_first, pair_inv = np.unique(entry_pair, return_index=True, return_inverse=True)
-    hist_inv = hist_inv.reshape(-1).astype(np.int64)
-    pair_inv = pair_inv.reshape(-1).astype(np.int64)
-    parent_entry = np.where(entry_level > 0, grid[entry_event, np.maximum(entry_level - 1, 0)], -1)
-    hist_parent = np.where(parent_entry[hist_first] >= 0, hist_inv[parent_entry[hist_first]], -1)
-    pair_parent = np.where(parent_entry[pair_first] >= 0, pair_inv[parent_entry[pair_first]], -1)
-    stats = _Stats(
-        n_levels=n_levels,
-        entry_event=entry_event,
-        entry_level=entry_level,
-        grid=grid,
-        hist_keys=hist_keys,
-        hist_inv=hist_inv,
-        hist_model=models[entry_event[hist_first]],
-        hist_level=entry_level[hist_first],
-        hist_parent=hist_parent.astype(np.int64),
-        pair_keys=pair_keys,
-        pair_inv=pair_inv,
-        pair_hist=hist_inv[pair_first],
-        pair_parent=pair_parent.astype(np.int64),
-        pair_outcome=outcomes[entry_event[pair_first]],
-    )
-    stats.hist_count = np.bincount(hist_inv, minlength=len(hist_keys)).astype(np.float64)
-    stats.pair_count = np.bincount(pair_inv, minlength=len(pair_keys)).astype(np.float64)
-    return stats
-
-
-def _bin_edges(
-    stats: _Stats, hist_count: FloatArray, diversity: FloatArray, n_models: int, config: SmoothingConfig
-) -> FloatArray:
-    """edges[m, j, :] = inclusive upper c/u bounds of bins 1.. of (model m, level j), +inf padded."""
-    edges = np.full((n_models, stats.n_levels, max(config.n_bins - 1, 1)), np.inf)
-    ratio = np.divide(hist_count, diversity, out=np.zeros_like(hist_count), where=diversity > 0)
-    for m in range(n_models):
-        for j in range(stats.n_levels):
-            sel = (stats.hist_model == m) & (stats.hist_level == j) & (ratio >= config.min_ratio)
-            if not np.any(sel):
-                continue
-            r = ratio[sel]
-            mass = hist_count[sel]
-            order = np.argsort(r, kind="stable")
-            r, mass = r[order], mass[order]
-            target = max(float(config.min_bin_mass), float(mass.sum()) / (2 * config.n_bins))
-            cuts: list[float] = []
-            acc = 0.0
-            remaining = float(mass.sum())
-            for i in range(len(r)):
-                acc += mass[i]
-                remaining -= mass[i]
-                last_of_value = i + 1 == len(r) or r[i + 1] != r[i]
-                if acc >= target and last_of_value and remaining >= target and len(cuts) < config.n_bins - 1:
-                    cuts.append(float(r[i]))
-                    acc = 0.0
-            edges[m, j, : len(cuts)] = cuts
-    return edges
-
-
-def _bucket_of(
+def bucket_of(
     models: IntArray, levels: IntArray, ratio: FloatArray, edges: FloatArray, config: SmoothingConfig
 ) -> IntArray:
     """Global lambda bucket of histories given their (model, level, c/u)."""
@@ -527,177 +172,6 @@ def _bucket_of(
     bins = np.where(ratio < config.min_ratio, 0, 1 + below)
     return ((models * n_levels + levels) * (config.n_bins + 1) + bins).astype(np.int64)
 
-
-def _diversity(stats: _Stats, pair_count: FloatArray) -> FloatArray:
-    return np.bincount(stats.pair_hist, weights=(pair_count > 0).astype(np.float64), minlength=len(stats.hist_keys))
-
-
-def train_generative(events: EventSet, config: SmoothingConfig = SmoothingConfig()) -> GenerativeModel:
-    """Count the events, fit the lambdas by deleted-estimation EM and freeze the model."""
-    specs = events.specs
-    n_models = len(specs)
-    models, outcomes, sentences, depths, contexts = events.arrays()
-    # canonical event order, so that floating-point sums (and thus the model) do not depend on
-    # the order in which events were added
-    order = np.lexsort((*contexts.T[::-1], depths, outcomes, models, sentences))
-    models, outcomes, sentences, depths = models[order], outcomes[order], sentences[order], depths[order]
-    contexts = np.ascontiguousarray(contexts[order])
-    stats = _collect(models, outcomes, depths, contexts)
-    n_levels = stats.n_levels
-    n_buckets = n_models * n_levels * (config.n_bins + 1)
-    diversity = _diversity(stats, stats.pair_count)
-    edges = _bin_edges(stats, stats.hist_count, diversity, n_models, config)
-    context_length = np.array([s.context_length for s in specs], dtype=np.int64)
-    n_outcomes = np.array([s.n_outcomes for s in specs], dtype=np.int64)
-
-    lambdas = np.full(n_buckets, config.initial_lambda)
-    traces: list[list[float]] = []
-    if config.folds:
-        sentence_ids = np.unique(sentences)
-        if len(sentence_ids) < config.folds:
-            raise ConfigError(
-                f"deleted estimation needs at least {config.folds} sentences, got {len(sentence_ids)} "
-                "(use SmoothingConfig(folds=0) to skip EM)"
-            )
-        lam_sum = np.zeros(n_buckets)
-        lam_n = np.zeros(n_buckets)
-        full_depth = depths == context_length[models]
-        for fold in jackknife_folds(len(sentence_ids), config.folds, config.seed):
-            held = np.isin(sentences, sentence_ids[fold.heldout])
-            held_entry = held[stats.entry_event]
-            hist_minus = stats.hist_count - np.bincount(
-                stats.hist_inv[held_entry], minlength=len(stats.hist_keys)
-            )
-            pair_minus = stats.pair_count - np.bincount(stats.pair_inv[held_entry], minlength=len(stats.pair_keys))
-            div_minus = _diversity(stats, pair_minus)
-            ratio_minus = np.divide(hist_minus, div_minus, out=np.zeros_like(hist_minus), where=div_minus > 0)
-            hist_bucket = _bucket_of(stats.hist_model, stats.hist_level, ratio_minus, edges, config)
-            rows = np.nonzero(held & full_depth)[0]
-            entries = stats.grid[rows]
-            present = entries >= 0
-            safe = np.where(present, entries, 0)
-            h = stats.hist_inv[safe]
-            p = stats.pair_inv[safe]
-            seen = present & (hist_minus[h] > 0)
-            p_hat = np.where(seen, pair_minus[p] / np.where(seen, hist_minus[h], 1.0), 0.0)
-            uniform = 1.0 / (n_outcomes[models[rows]] - 1).astype(np.float64)
-            result = em_lambdas(
-                p_hat,
-                seen,
-                np.where(seen, hist_bucket[h], 0),
-                uniform,
-                np.full(n_buckets, config.initial_lambda),
-                max_iterations=config.max_iterations,
-                tolerance=config.tolerance,
-            )
-            traces.append(result.trace)
-            used = result.mass > 0
-            lam_sum[used] += result.lambdas[used]
-            lam_n[used] += 1
-        reached = lam_n > 0
-        lambdas[reached] = lam_sum[reached] / lam_n[reached]
-    lambdas = np.minimum(lambdas, config.max_lambda)
-    tables = _freeze(stats, diversity, edges, lambdas, n_outcomes, n_models, config)
-    return GenerativeModel(
-        specs,
-        config,
-        tables,
-        lambdas=lambdas,
-        bin_edges=edges,
-        em_traces=traces,
-        n_events=len(models),
-    )
-
-
-def _prune(
-    stats: _Stats, hist_lam: FloatArray, smoothed: FloatArray, pair_level: IntArray, threshold: float,
-    min_count: int,
-) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
-    """Which histories and pairs the frozen tables keep (all of them if threshold and min_count are 0).
-
-    ``min_count``: a history of level >= 2 seen at most this often is left out with all its pairs;
-    the scorer then backs off from it as from an unseen history, to a distribution that sums to one.
-    ``threshold`` (SPEC §f.2 ``-t``):
-
-    A pair (h_j, y), j >= 1, is dropped when its smoothed probability is less than ``threshold``
-    (relative) above the estimate the scorer falls back to without it, (1 - lam(h_j)) P~_{j-1}(y),
-    and no pair below it in the trie (same outcome, a longer history) is kept. A history h_j,
-    j >= 1, is dropped when no kept pair or kept longer history needs it and its backoff cost
-    -ln(1 - lam(h_j)) is below ln(1 + threshold). Working from the deepest level up keeps both
-    kept sets closed under prefixes, which the kernel's binary searches over levels rely on.
-    """
-    keep_hist = np.ones(len(stats.hist_keys), dtype=bool)
-    keep_pair = np.ones(len(stats.pair_keys), dtype=bool)
-    if threshold <= 0 and min_count <= 0:
-        return keep_hist, keep_pair
-    limit = math.log1p(threshold)
-    needed = np.zeros(len(stats.pair_keys), dtype=bool)
-    for j in range(stats.n_levels - 1, 0, -1) if threshold > 0 else ():
-        ps = np.nonzero(pair_level == j)[0]
-        parent = stats.pair_parent[ps]
-        gain = np.log(smoothed[ps]) - np.log1p(-hist_lam[stats.pair_hist[ps]]) - np.log(smoothed[parent])
-        drop = ~needed[ps] & (gain < limit)
-        keep_pair[ps[drop]] = False
-        needed[parent[~drop]] = True
-    rare = (stats.hist_count <= min_count) & (stats.hist_level >= 2)
-    keep_pair &= ~rare[stats.pair_hist]  # a rare history's descendants are rare too
-    busy = np.zeros(len(stats.hist_keys), dtype=bool)
-    busy[stats.pair_hist[keep_pair]] = True
-    for j in range(stats.n_levels - 1, 0, -1):
-        hs = np.nonzero(stats.hist_level == j)[0]
-        drop = ~busy[hs] & ((-np.log1p(-hist_lam[hs]) < limit) | rare[hs])
-        keep_hist[hs[drop]] = False
-        busy[stats.hist_parent[hs[~drop]]] = True
-    return keep_hist, keep_pair
-
-
-def _table_capacity(n: int) -> int:
-    return 1 << max(3, (2 * n).bit_length())
-
-
-def _freeze(
-    stats: _Stats,
-    diversity: FloatArray,
-    edges: FloatArray,
-    lambdas: FloatArray,
-    n_outcomes: IntArray,
-    n_models: int,
-    config: SmoothingConfig,
-) -> dict[str, NDArray[Any]]:
-    """History backoff weights B(h) and pair values ln P~_j(y) - B(h_j), as hash tables."""
-    ratio = np.divide(stats.hist_count, diversity, out=np.zeros_like(stats.hist_count), where=diversity > 0)
-    hist_lam = lambdas[_bucket_of(stats.hist_model, stats.hist_level, ratio, edges, config)]
-    backoff = np.zeros(len(stats.hist_keys))
-    smoothed = np.zeros(len(stats.pair_keys))
-    pair_level = stats.hist_level[stats.pair_hist]
-    p_hat = stats.pair_count / stats.hist_count[stats.pair_hist]
-    pair_lam = hist_lam[stats.pair_hist]
-    uniform = 1.0 / (n_outcomes[stats.hist_model[stats.pair_hist]] - 1)
-    for j in range(stats.n_levels):
-        hs = np.nonzero(stats.hist_level == j)[0]
-        if j > 0:
-            backoff[hs] = backoff[stats.hist_parent[hs]] + np.log1p(-hist_lam[hs])
-        ps = np.nonzero(pair_level == j)[0]
-        lower = uniform[ps] if j == 0 else smoothed[stats.pair_parent[ps]]
-        smoothed[ps] = pair_lam[ps] * p_hat[ps] + (1.0 - pair_lam[ps]) * lower
-    floor = np.log(1.0 / (n_outcomes - 1).astype(np.float64))
-    roots = np.nonzero(stats.hist_level == 0)[0]
-    floor[stats.hist_model[roots]] += np.log1p(-hist_lam[roots])
-    keep_hist, keep_pair = _prune(stats, hist_lam, smoothed, pair_level, config.prune, config.min_count)
-    hist_keys, hist_vals = build_table(
-        stats.hist_keys[keep_hist], backoff[keep_hist], _table_capacity(int(keep_hist.sum()))
-    )
-    pair_values = np.log(smoothed) - backoff[stats.pair_hist]
-    pair_keys, pair_vals = build_table(
-        stats.pair_keys[keep_pair], pair_values[keep_pair], _table_capacity(int(keep_pair.sum()))
-    )
-    return {
-        "hist_keys": hist_keys,
-        "hist_vals": hist_vals,
-        "pair_keys": pair_keys,
-        "pair_vals": pair_vals,
-        "floor_logprob": floor,
-    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -778,7 +252,7 @@ class GenerativeModel:
     def lambda_of(self, model: int, level: int, count: float, distinct: int) -> float:
         """The lambda of a history of (model, level) with c(h) = count, u(h) = distinct."""
         ratio = np.array([count / distinct if distinct else 0.0])
-        bucket = _bucket_of(np.array([model]), np.array([level]), ratio, self.bin_edges, self.config)
+        bucket = bucket_of(np.array([model]), np.array([level]), ratio, self.bin_edges, self.config)
         return float(self.lambdas[bucket[0]])
 
     # -- serialisation ------------------------------------------------------------------------
@@ -846,21 +320,6 @@ class GenerativeModel:
             )
         except (KeyError, TypeError, ValueError, ConfigError) as exc:
             raise ModelFileError(f"damaged generative model: {exc}") from exc
-
-
-def train_jackknife(
-    events: EventSet, k: int = 10, seed: int = 0, config: SmoothingConfig = SmoothingConfig()
-) -> tuple[list[GenerativeModel], list[Fold]]:
-    """k models, model i trained on the events of folds[i].train only (SPEC §d.5).
-
-    Sentence ids of ``events`` must be 0..n-1 (n = largest id + 1); score sentence s with
-    ``models[i]`` for the fold i whose ``heldout`` contains s.
-    """
-    _, _, sentences, _, _ = events.arrays()
-    n_sentences = int(sentences.max()) + 1 if len(sentences) else 0
-    folds = jackknife_folds(n_sentences, k, seed)
-    models = [train_generative(events.subset(fold.train), config) for fold in folds]
-    return models, folds
 
 
 # ---------------------------------------------------------------------------------------------

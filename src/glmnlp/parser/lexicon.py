@@ -221,7 +221,7 @@ class Lexicon:
         """(word id, class id) of a training token; the class id is 0 unless the token is rare.
 
         A rare token is counted as its word id at every level and as its class id at the
-        coarsest level only (glmnlp.parser.generative.EventSet.add with depth=1).
+        coarsest level only (glmnlp.parser.generative_training.EventSet.add with depth=1).
         """
         form = self.normalize(word, pos)
         found = self._ids.get(form)
