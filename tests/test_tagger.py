@@ -14,7 +14,8 @@ from glmnlp.treebank.corpus import sample_tagged
 from glmnlp.errors import ModelFileError
 from glmnlp.glm.features import FeatureIndex, Template
 from glmnlp.treebank.formats import TaggedSentence, write_word_tag
-from glmnlp.tagger.model import ATOM_NAMES, FEATURE_SETS, Tagger, TaggerConfig, history_atoms, history_features, word_shape
+from glmnlp.tagger.features import ATOM_NAMES, FEATURE_SETS, history_atoms, history_features, word_shape
+from glmnlp.tagger.model import Tagger, TaggerConfig
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,8 @@ from pathlib import Path
 import click
 
 from glmnlp.treebank.formats import TaggedSentence, read_tagged, read_tokens, write_conllu, write_word_tag
-from glmnlp.tagger.model import FEATURE_SETS, Tagger, TaggerConfig
+from glmnlp.tagger.features import FEATURE_SETS
+from glmnlp.tagger.model import Tagger, TaggerConfig
 from glmnlp.glm.training import EpochRecord
 
 _FORMATS = ("auto", "conllu", "word_tag", "tab", "trees")

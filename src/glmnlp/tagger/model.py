@@ -18,19 +18,22 @@ atom conjoined with the tag *bigram* (t_{i−1}, t_i): a block of T+1 rows per a
 adds per (u, v) (``pair`` argument of ``_viterbi.viterbi``), kept only for atom values seen at least
 ``pair_min_count`` (= 20) times in training.
 
-Feature sets [R] (:data:`FEATURE_SETS`; ``TaggerConfig.feature_set``):
+Feature sets [R] (:data:`glmnlp.tagger.features.FEATURE_SETS`; ``TaggerConfig.feature_set``; atoms and
+templates in :mod:`glmnlp.tagger.features`):
 
 * ``"collins2002"``: exactly the SPEC §g.3 list (affixes of length 1..4, three flags, five words):
   the paper's configuration.
-* ``"extended-v1"``: the previous default: + lowercased w_i and w_{i±1}, a collapsed character shape
-  (``Xx``, ``d,d``).
-* ``"extended"`` (the default, the best measured): extended-v1 + prefix/suffix of length 5;
-  suffix3 and shape of w_{i±1}; lowercased w_{i±2}; all-caps, contains-period, the lowercased part
-  after the last hyphen (``co-Founder`` → ``founder``); ``cap-init`` (capitalised and
-  sentence-initial vs capitalised elsewhere); ``lc-known`` (for a capitalised word: is its
-  lowercased form a training word?) and its conjunction with ``cap-init``.
-* ``"extended-prevtag"``: extended + (t_{i−1}, w_i); ``"extended-bigrams"``: extended without the
-  lc-known templates, + word bigrams (w_{i−1}, w_i), (w_i, w_{i+1}) (lowercased).
+* ``"extended"`` (the default, the best measured): + lowercased w_i, w_{i±1} and w_{i±2}, a collapsed
+  character shape (``Xx``, ``d,d``) of w_i and w_{i±1}, prefix/suffix of length 5, suffix3 of w_{i±1},
+  all-caps, contains-period, the lowercased part after the last hyphen (``co-Founder`` →
+  ``founder``); ``cap-init`` (capitalised and sentence-initial vs capitalised elsewhere);
+  ``lc-known`` (for a capitalised word: is its lowercased form a training word?) and its
+  conjunction with ``cap-init``.
+
+The other sets measured below (``extended-v1``, the previous default; ``extended-prevtag`` = extended +
+(t_{i−1}, w_i); ``extended-bigrams`` = extended without lc-known, + lowercased word bigrams) did not
+beat ``extended`` beyond the seed spread; they are not library options any more and are re-run by
+``python benchmarks/tagger_features.py`` (``benchmarks/results/tagger_features.md``).
 
 Measured on UD English EWT (XPOS; train → dev/test, 10 epochs, the epoch with the best dev accuracy
 kept, seed 0 unless noted; selection on dev only; test shown for the record). Machine shared and
@@ -117,10 +120,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import re
-import string
 from collections import Counter
-from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -131,152 +132,31 @@ from glmnlp.glm._scoring import score_rows
 from glmnlp.tagger._viterbi import max_marginals, viterbi, viterbi_batch
 from glmnlp.errors import ConfigError, ModelFileError
 from glmnlp.glm.features import ABSENT, UNKNOWN, FeatureIndex, StringStore, Template
-from glmnlp.treebank.formats import TaggedSentence
 from glmnlp.glm.model_io import load_model, save_model
 from glmnlp.glm.training import EpochRecord, TrainingResult, train_perceptron
+from glmnlp.tagger.features import (
+    ATOM_NAMES,
+    BOS,
+    CONTEXT_ATOMS,
+    DEFAULT_FEATURE_SET,
+    EOS,
+    FLAG_STRINGS,
+    LOCAL_ATOMS,
+    N_ATOMS,
+    N_LOCAL,
+    PAIR_PREFIX,
+    W0,
+    templates_for,
+    word_atoms_strings,
+)
+from glmnlp.treebank.formats import TaggedSentence
 
 __all__ = [
-    "ATOM_NAMES",
-    "FEATURE_SETS",
-    "templates_for",
-    "word_shape",
     "TaggerConfig",
     "Tagger",
     "TaggingScore",
     "MultitagScore",
-    "word_atoms_strings",
-    "history_atoms",
-    "DEFAULT_FEATURE_SET",
-    "history_features",
 ]
-
-MAX_AFFIX = 5
-_AFFIX_LENGTHS = tuple(range(1, MAX_AFFIX + 1))
-#: word-local atoms (depend on w_i alone), computed once per word type
-LOCAL_ATOMS: tuple[str, ...] = (
-    "bias",
-    "w[i]",
-    "lower[i]",
-    "shape[i]",
-    *(f"prefix{k}" for k in range(1, MAX_AFFIX + 1)),
-    *(f"suffix{k}" for k in range(1, MAX_AFFIX + 1)),
-    "has-digit",
-    "has-upper",
-    "has-hyphen",
-    "all-caps",
-    "has-period",
-    "hyphen-last",
-    "first-upper",
-    "amb[i]",
-    "lc-known",
-)
-#: context atoms: (name, local atom it copies, offset from i)
-CONTEXT_ATOMS: tuple[tuple[str, str, int], ...] = (
-    ("w[i-1]", "w[i]", -1),
-    ("w[i-2]", "w[i]", -2),
-    ("w[i+1]", "w[i]", 1),
-    ("w[i+2]", "w[i]", 2),
-    ("lower[i-1]", "lower[i]", -1),
-    ("lower[i+1]", "lower[i]", 1),
-    ("lower[i-2]", "lower[i]", -2),
-    ("lower[i+2]", "lower[i]", 2),
-    ("suffix3[i-1]", "suffix3", -1),
-    ("suffix3[i+1]", "suffix3", 1),
-    ("shape[i-1]", "shape[i]", -1),
-    ("shape[i+1]", "shape[i]", 1),
-    ("amb[i-1]", "amb[i]", -1),
-    ("amb[i+1]", "amb[i]", 1),
-    ("amb[i+2]", "amb[i]", 2),
-)
-#: atoms that depend on the position: "cap-init" is <init-cap> for a capitalised first word and
-#: <mid-cap> for a capitalised word elsewhere
-POSITION_ATOMS: tuple[str, ...] = ("cap-init",)
-ATOM_NAMES: tuple[str, ...] = LOCAL_ATOMS + tuple(name for name, _, _ in CONTEXT_ATOMS) + POSITION_ATOMS
-N_LOCAL = len(LOCAL_ATOMS)
-N_ATOMS = len(ATOM_NAMES)
-_PAPER = (
-    "bias",
-    "w[i]",
-    *(f"prefix{k}" for k in range(1, 5)),
-    *(f"suffix{k}" for k in range(1, 5)),
-    "has-digit",
-    "has-upper",
-    "has-hyphen",
-    "w[i-1]",
-    "w[i-2]",
-    "w[i+1]",
-    "w[i+2]",
-)
-#: feature sets: templates by name; "a&b" conjoins atoms a and b; every template is conjoined with t_i
-_V1 = ("bias", "w[i]", "lower[i]", "shape[i]", *_PAPER[2:], "lower[i-1]", "lower[i+1]")
-_EXTENDED = (
-    *_V1,
-    "prefix5",
-    "suffix5",
-    "suffix3[i-1]",
-    "suffix3[i+1]",
-    "shape[i-1]",
-    "shape[i+1]",
-    "all-caps",
-    "has-period",
-    "hyphen-last",
-    "cap-init",
-    "lower[i-2]",
-    "lower[i+2]",
-    "lc-known",
-    "lc-known&cap-init",
-)
-FEATURE_SETS: dict[str, tuple[str, ...]] = {
-    "collins2002": _PAPER,
-    "extended-v1": _V1,
-    "extended": _EXTENDED,
-    "extended-prevtag": (*_EXTENDED, "t[i-1]&w[i]"),
-    "extended-bigrams": (*_EXTENDED[:-2], "lower[i-1]&lower[i]", "lower[i]&lower[i+1]"),
-}
-DEFAULT_FEATURE_SET = "extended"
-
-
-PAIR_PREFIX = "t[i-1]&"
-
-
-def templates_for(feature_set: str, *, previous_tag: bool = False) -> tuple[Template, ...]:
-    """The templates of a feature set (see :data:`FEATURE_SETS`).
-
-    By default the emission templates (conjoined with t_i only); with ``previous_tag=True`` the
-    templates named ``t[i-1]&atom`` (conjoined with the tag bigram), returned without the prefix.
-    """
-    if feature_set not in FEATURE_SETS:
-        raise ConfigError(f"unknown feature set {feature_set!r} (choose from {sorted(FEATURE_SETS)})")
-    out = []
-    for full in FEATURE_SETS[feature_set]:
-        if full.startswith(PAIR_PREFIX) != previous_tag:
-            continue
-        name = full[len(PAIR_PREFIX) :] if previous_tag else full
-        parts = name.split("&")
-        if previous_tag and len(parts) != 1:
-            raise ConfigError(f"feature set {feature_set!r}: previous-tag template {full!r} must name one atom")
-        if any(p not in ATOM_NAMES for p in parts):
-            raise ConfigError(f"feature set {feature_set!r}: template {name!r} names an unknown atom")
-        out.append(Template(name, tuple(ATOM_NAMES.index(p) for p in parts)))
-    return tuple(out)
-
-
-_W0 = 1
-_BOS, _EOS = "<s>", "</s>"
-_FLAG_STRINGS = (
-    "<bias>",
-    "<digit>",
-    "<upper>",
-    "<hyphen>",
-    "<all-caps>",
-    "<period>",
-    "<first-upper>",
-    "<init-cap>",
-    "<mid-cap>",
-    "<lc-known>",
-    "<lc-unknown>",
-)
-
 
 @dataclass(frozen=True)
 class TaggerConfig:
@@ -309,104 +189,6 @@ class TaggerConfig:
         if self.min_count < 1:
             raise ConfigError(f"min_count must be >= 1, got {self.min_count}")
         templates_for(self.feature_set)
-
-
-_ASCII_SHAPE = str.maketrans(
-    string.ascii_uppercase + string.ascii_lowercase + string.digits, "X" * 26 + "x" * 26 + "d" * 10
-)
-_RUNS = re.compile(r"(.)\1+", re.DOTALL)
-
-
-def word_shape(word: str) -> str:
-    """Character classes of ``word`` with runs collapsed: ``"McDonald's"`` -> ``"XxXx'x"``, ``"1,234"`` -> ``"d,d"``."""
-    if word.isascii():
-        return _RUNS.sub(r"\1", word.translate(_ASCII_SHAPE))
-    out: list[str] = []
-    for ch in word:
-        c = "X" if ch.isupper() else "x" if ch.islower() else "d" if ch.isdigit() else ch
-        if not out or out[-1] != c:
-            out.append(c)
-    return "".join(out)
-
-
-def word_atoms_strings(
-    word: str, ambiguity: Mapping[str, str] | None = None, vocabulary: Container[str] = ()
-) -> list[str | None]:
-    """The strings of the word-local atoms of ``word`` (None = absent), in :data:`LOCAL_ATOMS` order.
-
-    ``ambiguity`` maps a word to its ambiguity class (its training tags joined by ``|``);
-    ``vocabulary`` is the set of training words (for ``lc-known``: is the lowercased form of a
-    capitalised word a training word?).
-    """
-    lower = word.lower()
-    n = len(word)
-    out: list[str | None] = ["<bias>", word, lower, word_shape(word)]
-    out += [word[:k] if k <= n else None for k in _AFFIX_LENGTHS]
-    out += [word[-k:] if k <= n else None for k in _AFFIX_LENGTHS]
-    out.append("<digit>" if any(c.isdigit() for c in word) else None)
-    out.append("<upper>" if any(c.isupper() for c in word) else None)
-    out.append("<hyphen>" if "-" in word else None)
-    out.append("<all-caps>" if n > 1 and word.isupper() else None)
-    out.append("<period>" if "." in word else None)
-    last = lower.rsplit("-", 1)[1] if "-" in word else ""
-    out.append(last if last else None)
-    out.append("<first-upper>" if word[:1].isupper() else None)
-    out.append(ambiguity.get(word) if ambiguity else None)
-    if word[:1].isupper():
-        out.append("<lc-known>" if lower in vocabulary else "<lc-unknown>")
-    else:
-        out.append(None)
-    return out
-
-
-def history_atoms(
-    words: Sequence[str], ambiguity: Mapping[str, str] | None = None, vocabulary: Container[str] = ()
-) -> list[list[str | None]]:
-    """The atom strings (None = absent) of every position, in :data:`ATOM_NAMES` order: the reference."""
-    local = [word_atoms_strings(w, ambiguity, vocabulary) for w in words]
-    n = len(words)
-    out: list[list[str | None]] = []
-    for i in range(n):
-        values = list(local[i])
-        for _name, source, shift in CONTEXT_ATOMS:
-            j = i + shift
-            if 0 <= j < n:
-                values.append(local[j][LOCAL_ATOMS.index(source)])
-            else:
-                values.append(_BOS if shift < 0 else _EOS)
-        first_upper = local[i][LOCAL_ATOMS.index("first-upper")] is not None
-        values.append(None if not first_upper else "<init-cap>" if i == 0 else "<mid-cap>")
-        out.append(values)
-    return out
-
-
-def history_features(
-    words: Sequence[str],
-    feature_set: str = DEFAULT_FEATURE_SET,
-    ambiguity: Mapping[str, str] | None = None,
-    vocabulary: Container[str] = (),
-) -> list[list[str]]:
-    """The tag-independent features of every position, as ``"template=value"`` strings (absent ones left out).
-
-    Values of a conjunction are joined by ``|``. This is the reference definition the vectorised
-    encoder is tested against; each listed feature is conjoined with the current tag t_i, and the tag
-    bigram/trigram features come on top.
-    """
-    templates = templates_for(feature_set)
-    pair_templates = templates_for(feature_set, previous_tag=True)
-    out: list[list[str]] = []
-    for values in history_atoms(words, ambiguity, vocabulary):
-        feats = []
-        for t in pair_templates:
-            value = values[t.atoms[0]]
-            if value is not None:
-                feats.append(f"{PAIR_PREFIX}{t.name}={value}")
-        for t in templates:
-            parts = [values[a] for a in t.atoms]
-            if all(p is not None for p in parts):
-                feats.append(f"{t.name}={'|'.join(p for p in parts if p is not None)}")
-        out.append(feats)
-    return out
 
 
 @dataclass(frozen=True)
@@ -582,8 +364,8 @@ class Tagger:
         self._ambiguity: dict[str, str] = {}
         self._vocabulary: frozenset[str] = frozenset()
         self._type_atoms = np.zeros((1024, N_LOCAL), dtype=np.int64)
-        self._bos = store.add(_BOS) if not index.frozen else store.get(_BOS)
-        self._eos = store.add(_EOS) if not index.frozen else store.get(_EOS)
+        self._bos = store.add(BOS) if not index.frozen else store.get(BOS)
+        self._eos = store.add(EOS) if not index.frozen else store.get(EOS)
         self._init_cap = store.add("<init-cap>") if not index.frozen else store.get("<init-cap>")
         self._mid_cap = store.add("<mid-cap>") if not index.frozen else store.get("<mid-cap>")
 
@@ -652,9 +434,9 @@ class Tagger:
             atoms[:, N_LOCAL + len(CONTEXT_ATOMS)] = np.where(
                 first_upper, np.where(pos == 0, self._init_cap, self._mid_cap), ABSENT
             )
-        w_ids = atoms[:, _W0].copy()
+        w_ids = atoms[:, W0].copy()
         if rare is not None:  # rare training words: no word-identity features (SPEC §g.3, Ratnaparkhi)
-            atoms[rare, _W0] = ABSENT
+            atoms[rare, W0] = ABSENT
             atoms[rare, LOCAL_ATOMS.index("lower[i]")] = ABSENT
         rows = self.index_.rows(atoms, add=add, min_count=self.config.min_count if add else 1)
         pair_atoms = atoms
@@ -743,7 +525,7 @@ class Tagger:
         )
         if hasattr(self, "_cand_table"):
             del self._cand_table
-        for flag in _FLAG_STRINGS:
+        for flag in FLAG_STRINGS:
             self.store_.add(flag)
         self._vocabulary = frozenset(word_counts)
         if cfg.ambiguity_min_count > 0:
@@ -763,7 +545,7 @@ class Tagger:
         self.pair_index_.freeze()
         self._build_tag_dictionary(train)
         # the mask of the training data, now that the tag dictionary exists
-        w_ids = self._type_atoms[[self._type_ids[w] for s in train for w in s.words], _W0]
+        w_ids = self._type_atoms[[self._type_ids[w] for s in train for w in s.words], W0]
         encoded.mask = np.ascontiguousarray(self._cand_table[w_ids])
         T = len(self.tags_)
         task = _TaggingTask(T, self._n_rows())

@@ -1,0 +1,259 @@
+"""Features of the trigram perceptron tagger (Collins 2002 §3; SPEC §g.3): atoms of a history, templates,
+feature sets, word shapes.
+
+Atoms are computed from the words alone (tag-independent); each template is conjoined with the
+current tag t_i by the tagger (:mod:`glmnlp.tagger.model`), which also documents the feature sets
+and their measured accuracies. Two sets are kept: ``"collins2002"`` (the paper's, SPEC §g.3) and
+``"extended"`` (the default, the best measured). The alternatives that did not beat ``"extended"``
+beyond the seed spread are re-run by ``benchmarks/tagger_features.py``.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Container, Mapping, Sequence
+
+from glmnlp.errors import ConfigError
+from glmnlp.glm.features import Template
+
+__all__ = [
+    "ATOM_NAMES",
+    "DEFAULT_FEATURE_SET",
+    "FEATURE_SETS",
+    "history_atoms",
+    "history_features",
+    "templates_for",
+    "word_atoms_strings",
+    "word_shape",
+]
+
+MAX_AFFIX = 5
+AFFIX_LENGTHS = tuple(range(1, MAX_AFFIX + 1))
+#: word-local atoms (depend on w_i alone), computed once per word type
+LOCAL_ATOMS: tuple[str, ...] = (
+    "bias",
+    "w[i]",
+    "lower[i]",
+    "shape[i]",
+    *(f"prefix{k}" for k in range(1, MAX_AFFIX + 1)),
+    *(f"suffix{k}" for k in range(1, MAX_AFFIX + 1)),
+    "has-digit",
+    "has-upper",
+    "has-hyphen",
+    "all-caps",
+    "has-period",
+    "hyphen-last",
+    "first-upper",
+    "amb[i]",
+    "lc-known",
+)
+#: context atoms: (name, local atom it copies, offset from i)
+CONTEXT_ATOMS: tuple[tuple[str, str, int], ...] = (
+    ("w[i-1]", "w[i]", -1),
+    ("w[i-2]", "w[i]", -2),
+    ("w[i+1]", "w[i]", 1),
+    ("w[i+2]", "w[i]", 2),
+    ("lower[i-1]", "lower[i]", -1),
+    ("lower[i+1]", "lower[i]", 1),
+    ("lower[i-2]", "lower[i]", -2),
+    ("lower[i+2]", "lower[i]", 2),
+    ("suffix3[i-1]", "suffix3", -1),
+    ("suffix3[i+1]", "suffix3", 1),
+    ("shape[i-1]", "shape[i]", -1),
+    ("shape[i+1]", "shape[i]", 1),
+    ("amb[i-1]", "amb[i]", -1),
+    ("amb[i+1]", "amb[i]", 1),
+    ("amb[i+2]", "amb[i]", 2),
+)
+#: atoms that depend on the position: "cap-init" is <init-cap> for a capitalised first word and
+#: <mid-cap> for a capitalised word elsewhere
+POSITION_ATOMS: tuple[str, ...] = ("cap-init",)
+ATOM_NAMES: tuple[str, ...] = LOCAL_ATOMS + tuple(name for name, _, _ in CONTEXT_ATOMS) + POSITION_ATOMS
+N_LOCAL = len(LOCAL_ATOMS)
+N_ATOMS = len(ATOM_NAMES)
+_PAPER = (
+    "bias",
+    "w[i]",
+    *(f"prefix{k}" for k in range(1, 5)),
+    *(f"suffix{k}" for k in range(1, 5)),
+    "has-digit",
+    "has-upper",
+    "has-hyphen",
+    "w[i-1]",
+    "w[i-2]",
+    "w[i+1]",
+    "w[i+2]",
+)
+#: feature sets: templates by name; "a&b" conjoins atoms a and b; every template is conjoined with t_i
+_EXTENDED = (
+    "bias",
+    "w[i]",
+    "lower[i]",
+    "shape[i]",
+    *_PAPER[2:],
+    "lower[i-1]",
+    "lower[i+1]",
+    "prefix5",
+    "suffix5",
+    "suffix3[i-1]",
+    "suffix3[i+1]",
+    "shape[i-1]",
+    "shape[i+1]",
+    "all-caps",
+    "has-period",
+    "hyphen-last",
+    "cap-init",
+    "lower[i-2]",
+    "lower[i+2]",
+    "lc-known",
+    "lc-known&cap-init",
+)
+#: The feature sets that earned their place: the paper's and the default. The measured alternatives
+#: (extended-v1, extended-prevtag, extended-bigrams, ...) are defined and re-run by
+#: ``benchmarks/tagger_features.py``, which adds them to this registry for the run.
+FEATURE_SETS: dict[str, tuple[str, ...]] = {
+    "collins2002": _PAPER,
+    "extended": _EXTENDED,
+}
+DEFAULT_FEATURE_SET = "extended"
+
+
+PAIR_PREFIX = "t[i-1]&"
+
+
+def templates_for(feature_set: str, *, previous_tag: bool = False) -> tuple[Template, ...]:
+    """The templates of a feature set (see :data:`FEATURE_SETS`).
+
+    By default the emission templates (conjoined with t_i only); with ``previous_tag=True`` the
+    templates named ``t[i-1]&atom`` (conjoined with the tag bigram), returned without the prefix.
+    """
+    if feature_set not in FEATURE_SETS:
+        raise ConfigError(f"unknown feature set {feature_set!r} (choose from {sorted(FEATURE_SETS)})")
+    out = []
+    for full in FEATURE_SETS[feature_set]:
+        if full.startswith(PAIR_PREFIX) != previous_tag:
+            continue
+        name = full[len(PAIR_PREFIX) :] if previous_tag else full
+        parts = name.split("&")
+        if previous_tag and len(parts) != 1:
+            raise ConfigError(f"feature set {feature_set!r}: previous-tag template {full!r} must name one atom")
+        if any(p not in ATOM_NAMES for p in parts):
+            raise ConfigError(f"feature set {feature_set!r}: template {name!r} names an unknown atom")
+        out.append(Template(name, tuple(ATOM_NAMES.index(p) for p in parts)))
+    return tuple(out)
+
+
+W0 = 1
+BOS, EOS = "<s>", "</s>"
+FLAG_STRINGS = (
+    "<bias>",
+    "<digit>",
+    "<upper>",
+    "<hyphen>",
+    "<all-caps>",
+    "<period>",
+    "<first-upper>",
+    "<init-cap>",
+    "<mid-cap>",
+    "<lc-known>",
+    "<lc-unknown>",
+)
+
+
+_ASCII_SHAPE = str.maketrans(
+    string.ascii_uppercase + string.ascii_lowercase + string.digits, "X" * 26 + "x" * 26 + "d" * 10
+)
+_RUNS = re.compile(r"(.)\1+", re.DOTALL)
+
+
+def word_shape(word: str) -> str:
+    """Character classes of ``word`` with runs collapsed: ``"McDonald's"`` -> ``"XxXx'x"``, ``"1,234"`` -> ``"d,d"``."""
+    if word.isascii():
+        return _RUNS.sub(r"\1", word.translate(_ASCII_SHAPE))
+    out: list[str] = []
+    for ch in word:
+        c = "X" if ch.isupper() else "x" if ch.islower() else "d" if ch.isdigit() else ch
+        if not out or out[-1] != c:
+            out.append(c)
+    return "".join(out)
+
+
+def word_atoms_strings(
+    word: str, ambiguity: Mapping[str, str] | None = None, vocabulary: Container[str] = ()
+) -> list[str | None]:
+    """The strings of the word-local atoms of ``word`` (None = absent), in :data:`LOCAL_ATOMS` order.
+
+    ``ambiguity`` maps a word to its ambiguity class (its training tags joined by ``|``);
+    ``vocabulary`` is the set of training words (for ``lc-known``: is the lowercased form of a
+    capitalised word a training word?).
+    """
+    lower = word.lower()
+    n = len(word)
+    out: list[str | None] = ["<bias>", word, lower, word_shape(word)]
+    out += [word[:k] if k <= n else None for k in AFFIX_LENGTHS]
+    out += [word[-k:] if k <= n else None for k in AFFIX_LENGTHS]
+    out.append("<digit>" if any(c.isdigit() for c in word) else None)
+    out.append("<upper>" if any(c.isupper() for c in word) else None)
+    out.append("<hyphen>" if "-" in word else None)
+    out.append("<all-caps>" if n > 1 and word.isupper() else None)
+    out.append("<period>" if "." in word else None)
+    last = lower.rsplit("-", 1)[1] if "-" in word else ""
+    out.append(last if last else None)
+    out.append("<first-upper>" if word[:1].isupper() else None)
+    out.append(ambiguity.get(word) if ambiguity else None)
+    if word[:1].isupper():
+        out.append("<lc-known>" if lower in vocabulary else "<lc-unknown>")
+    else:
+        out.append(None)
+    return out
+
+
+def history_atoms(
+    words: Sequence[str], ambiguity: Mapping[str, str] | None = None, vocabulary: Container[str] = ()
+) -> list[list[str | None]]:
+    """The atom strings (None = absent) of every position, in :data:`ATOM_NAMES` order: the reference."""
+    local = [word_atoms_strings(w, ambiguity, vocabulary) for w in words]
+    n = len(words)
+    out: list[list[str | None]] = []
+    for i in range(n):
+        values = list(local[i])
+        for _name, source, shift in CONTEXT_ATOMS:
+            j = i + shift
+            if 0 <= j < n:
+                values.append(local[j][LOCAL_ATOMS.index(source)])
+            else:
+                values.append(BOS if shift < 0 else EOS)
+        first_upper = local[i][LOCAL_ATOMS.index("first-upper")] is not None
+        values.append(None if not first_upper else "<init-cap>" if i == 0 else "<mid-cap>")
+        out.append(values)
+    return out
+
+
+def history_features(
+    words: Sequence[str],
+    feature_set: str = DEFAULT_FEATURE_SET,
+    ambiguity: Mapping[str, str] | None = None,
+    vocabulary: Container[str] = (),
+) -> list[list[str]]:
+    """The tag-independent features of every position, as ``"template=value"`` strings (absent ones left out).
+
+    Values of a conjunction are joined by ``|``. This is the reference definition the vectorised
+    encoder is tested against; each listed feature is conjoined with the current tag t_i, and the tag
+    bigram/trigram features come on top.
+    """
+    templates = templates_for(feature_set)
+    pair_templates = templates_for(feature_set, previous_tag=True)
+    out: list[list[str]] = []
+    for values in history_atoms(words, ambiguity, vocabulary):
+        feats = []
+        for t in pair_templates:
+            value = values[t.atoms[0]]
+            if value is not None:
+                feats.append(f"{PAIR_PREFIX}{t.name}={value}")
+        for t in templates:
+            parts = [values[a] for a in t.atoms]
+            if all(p is not None for p in parts):
+                feats.append(f"{t.name}={'|'.join(p for p in parts if p is not None)}")
+        out.append(feats)
+    return out
