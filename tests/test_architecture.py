@@ -1,0 +1,193 @@
+"""The package's rooms and the one-way flow of imports between them (docs/architecture.md).
+
+Every ``import`` statement of every module (top-level and inside functions, Cython ``cimport``
+included) is read from the source; a module may import only from its own room or a room below
+it, and no group of modules may import each other in a circle.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "src" / "glmnlp"
+
+#: rooms from the bottom up; a room may import the rooms listed before it, never after
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("glmnlp.errors", "glmnlp._version"),
+    ("glmnlp.treebank",),
+    ("glmnlp.glm",),
+    ("glmnlp.tagger",),
+    ("glmnlp.parser",),
+    ("glmnlp.text",),
+    ("glmnlp.cli",),
+)
+#: modules that may import from every room: the package facade and the data folder's marker
+TOP = {"glmnlp"}
+
+_CIMPORT = re.compile(r"^\s*(?:from\s+(glmnlp[\w.]*)\s+c?import|c?import\s+(glmnlp[\w.]*))", re.M)
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _sources() -> dict[str, Path]:
+    out = {}
+    for path in sorted(PACKAGE.rglob("*")):
+        if path.suffix in (".py", ".pyx", ".pxd") and "data" not in path.relative_to(PACKAGE).parts:
+            out.setdefault(_module_name(path), path)
+    return out
+
+
+def _imports(path: Path, name: str) -> set[str]:
+    """Every glmnlp module that ``path`` imports (absolute names; relative imports resolved)."""
+    text = path.read_text(encoding="utf-8")
+    found: set[str] = set()
+    if path.suffix != ".py":
+        for a, b in _CIMPORT.findall(text):
+            found.add(a or b)
+        return found
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith("glmnlp"))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if module.startswith("glmnlp"):
+                found.add(module)
+                for alias in node.names:  # "from glmnlp.parser import model" imports a module
+                    found.add(f"{module}.{alias.name}")
+    return found
+
+
+def _resolve(target: str, modules: set[str]) -> str | None:
+    """The module a dotted import name refers to (an attribute import resolves to its module)."""
+    while target and target not in modules:
+        target = target.rpartition(".")[0]
+    return target or None
+
+
+def _layer(module: str) -> int | None:
+    for rank, rooms in enumerate(LAYERS):
+        if any(module == room or module.startswith(room + ".") for room in rooms):
+            return rank
+    return None
+
+
+def _graph() -> dict[str, set[str]]:
+    sources = _sources()
+    modules = set(sources)
+    graph: dict[str, set[str]] = {}
+    for name, path in sources.items():
+        targets = {_resolve(t, modules) for t in _imports(path, name)}
+        graph[name] = {t for t in targets if t is not None and t != name}
+    return graph
+
+
+def _room(module: str) -> str:
+    for rooms in LAYERS:
+        for room in rooms:
+            if module == room or module.startswith(room + "."):
+                return room
+    return module
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    bad = []
+    for src, targets in graph.items():
+        if src in TOP:
+            continue
+        own = _layer(src)
+        for dst in targets:
+            if dst in TOP:
+                bad.append(f"{src} imports the package facade {dst}")
+                continue
+            other = _layer(dst)
+            if own is None or other is None:
+                bad.append(f"{src} -> {dst}: module outside every room (add it to LAYERS)")
+            elif other > own:
+                bad.append(f"{src} -> {dst}: upward import ({_room(src)} may not import {_room(dst)})")
+    return sorted(bad)
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+    counter = [0]
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_architecture_every_module_belongs_to_a_room() -> None:
+    strays = [m for m in _sources() if m not in TOP and _layer(m) is None]
+    assert strays == []
+
+
+def test_architecture_imports_flow_one_way() -> None:
+    assert upward_imports(_graph()) == []
+
+
+def test_architecture_no_import_circles() -> None:
+    assert cycles(_graph()) == []
+
+
+def test_architecture_checks_can_fail() -> None:
+    """The two checks find an upward import and a circle in a hand-made graph."""
+    graph = {
+        "glmnlp.treebank.trees": {"glmnlp.parser.model"},
+        "glmnlp.parser.model": {"glmnlp.parser.combined"},
+        "glmnlp.parser.combined": {"glmnlp.parser.model"},
+    }
+    assert upward_imports(graph) == [
+        "glmnlp.treebank.trees -> glmnlp.parser.model: upward import (glmnlp.treebank may not import glmnlp.parser)"
+    ]
+    assert cycles(graph) == [["glmnlp.parser.combined", "glmnlp.parser.model"]]
+
+
+@pytest.mark.parametrize("source", ["from glmnlp.parser import model\n", "import glmnlp.parser.model\n"])
+def test_architecture_reads_every_import_form(tmp_path: Path, source: str) -> None:
+    path = tmp_path / "mod.py"
+    path.write_text("def f():\n    " + source, encoding="utf-8")
+    modules = {"glmnlp.parser", "glmnlp.parser.model"}
+    assert {_resolve(t, modules) for t in _imports(path, "glmnlp.treebank.mod")} >= {"glmnlp.parser.model"}
