@@ -34,6 +34,12 @@ _DEMO_FILES = ("sample_test.gold", "sample_test.roark")
 )
 @click.option("-c", "--cutoff-len", type=click.IntRange(min=0), help="Override CUTOFF_LEN (evalb -c).")
 @click.option("-e", "--max-error", type=click.IntRange(min=0), help="Override MAX_ERROR (evalb -e).")
+@click.option(
+    "--strip-punct",
+    is_flag=True,
+    help="Remove every token with no letter or digit from both GOLD and TEST before scoring "
+    "(for treebanks whose punctuation tags differ from the PTB's, e.g. GUM).",
+)
 @click.option("--summary-only", is_flag=True, help="Print only the two summary blocks, not the per-sentence table.")
 @click.option("--demo", is_flag=True, help="Score the bundled reference parses of the sample test split.")
 def evalb(
@@ -42,6 +48,7 @@ def evalb(
     prm: Path | None,
     cutoff_len: int | None,
     max_error: int | None,
+    strip_punct: bool,
     summary_only: bool,
     demo: bool,
 ) -> None:
@@ -53,6 +60,8 @@ def evalb(
     accuracy, for all sentences and for those of length <= CUTOFF_LEN) goes to stdout, in evalb's
     layout; error sentences (word or length mismatch) are also listed on stderr. Without -p the
     COLLINS.prm settings apply: punctuation and TOP ignored, ADVP = PRT, labelled brackets.
+    --strip-punct (not an evalb option) first removes every token without a letter or digit from
+    both files, so punctuation counts nowhere whatever its tag (the convention for GUM).
 
     Missing files, malformed trees or parameter files, or too many error sentences (MAX_ERROR)
     exit with status 1 and a "file:line: reason" message.
@@ -61,6 +70,7 @@ def evalb(
     Examples:
       glmnlp evalb gold.trees parsed.trees
       glmnlp evalb -p COLLINS.prm gold.trees parsed.trees --summary-only
+      glmnlp evalb --strip-punct gum_dev.gold gum_dev.parsed
       glmnlp evalb --demo
     """
     if demo:
@@ -74,6 +84,8 @@ def evalb(
         params = dataclasses.replace(params, cutoff_len=cutoff_len)
     if max_error is not None:
         params = dataclasses.replace(params, max_error=max_error)
+    if strip_punct:
+        params = dataclasses.replace(params, strip_punct=True)
     with ExitStack() as stack:
         if demo:
             folder = resources.files("glmnlp") / "data" / "evalb"

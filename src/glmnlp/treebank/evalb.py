@@ -53,6 +53,10 @@ Choices where evalb.c gives no usable behaviour ([U], documented here):
 * :class:`EvalbParams` field defaults are evalb.c's built-in defaults (what an empty ``.prm`` file
   gives). The scoring functions use :data:`COLLINS_PARAMS` (the settings of ``COLLINS.prm``) when
   no parameters are given. Figures are percentages (0-100), as evalb prints them.
+
+One extension, off by default: ``EvalbParams.strip_punct`` (``glmnlp evalb --strip-punct``) removes
+every token with no letter or digit from both sides before anything else, for treebanks whose
+punctuation tags differ from the PTB's (GUM). Scores with it are not comparable to plain EVALB.
 """
 
 from __future__ import annotations
@@ -78,6 +82,7 @@ __all__ = [
     "STATUS_SKIP",
     "combine",
     "format_report",
+    "is_punct_word",
     "parse_params",
     "read_params",
     "score_files",
@@ -103,6 +108,13 @@ class EvalbParams:
 
     ``eq_labels`` / ``eq_words`` hold unordered pairs (evalb: "non-directional"); they are not
     closed under transitivity, exactly as in evalb.c.
+
+    ``strip_punct`` is not an evalb setting (no ``.prm`` keyword; ``glmnlp evalb --strip-punct``):
+    when set, every terminal whose word has no letter or digit (:func:`is_punct_word`) is removed
+    from both gold and test before scoring, as if it were not in either file: it counts in no
+    span, word, tag or length. Used for corpora whose punctuation tags differ from the PTB's (GUM's
+    ``HYPH``, ``NFP``, ...), where deleting punctuation by the gold tag (``DELETE_LABEL``) would turn
+    tag disagreements on punctuation into length-mismatch error sentences.
     """
 
     debug: int = 0
@@ -113,6 +125,7 @@ class EvalbParams:
     delete_labels_for_length: tuple[str, ...] = ()
     eq_labels: tuple[tuple[str, str], ...] = ()
     eq_words: tuple[tuple[str, str], ...] = ()
+    strip_punct: bool = False
 
 
 COLLINS_PARAMS = EvalbParams(
@@ -132,6 +145,14 @@ _LIST_KEYS = {"DELETE_LABEL": "delete_labels", "DELETE_LABEL_FOR_LENGTH": "delet
 _PAIR_KEYS = {"EQ_LABEL": "eq_labels", "EQ_WORD": "eq_words"}
 _INT_VALUE = re.compile(r"[+-]?\d+")
 _C_SPACE = " \t\n\r\f\v"
+
+
+def is_punct_word(word: str) -> bool:
+    """True for a token without any letter or digit (Unicode ``str.isalnum``): what ``strip_punct`` removes.
+
+    PTB bracket escapes such as ``-LRB-`` contain letters and are kept, as are ``1/2``, ``3.5``, ``n't``.
+    """
+    return not any(ch.isalnum() for ch in word)
 
 
 def parse_params(text: str, source: str = "<params>") -> EvalbParams:
@@ -410,6 +431,7 @@ def _read_line(text: str, params: EvalbParams, source: str, line: int) -> _Sente
     length = 0
     delete = set(params.delete_labels)
     delete_len = set(params.delete_labels_for_length)
+    strip = params.strip_punct
     i, n = 0, len(toks)
     while i < n:
         tok = toks[i]
@@ -424,12 +446,14 @@ def _read_line(text: str, params: EvalbParams, source: str, line: int) -> _Sente
                 if i + 1 >= n or toks[i + 1] != ")":
                     what = "a word before a subtree" if i + 1 < n and toks[i + 1] == "(" else "two words"
                     raise TreeSyntaxError(f"bracket {label!r} holds {what}", source=source, line=line)
+                i += 2
+                if strip and is_punct_word(word):
+                    continue
                 if label not in delete_len:
                     length += 1
                 if label not in delete:
                     words.append(word)
                     tags.append(label)
-                i += 2
                 continue
             stack.append(len(brackets))
             brackets.append([len(words), -1, label])
@@ -461,12 +485,15 @@ def _read_tree(tree: Tree, params: EvalbParams, source: str, line: int) -> _Sent
     brackets: list[tuple[int, int, str]] = []
     delete = set(params.delete_labels)
     delete_len = set(params.delete_labels_for_length)
+    strip = params.strip_punct
     length = 0
 
     def walk(node: Tree) -> None:
         nonlocal length
         label = node.display_label
         if node.is_preterminal:
+            if strip and is_punct_word(node.children[0]):  # type: ignore[arg-type]
+                return
             if label not in delete_len:
                 length += 1
             if label not in delete:
