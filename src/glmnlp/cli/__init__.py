@@ -8,6 +8,7 @@ status 1 and a ``file:line: reason`` message.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -29,8 +30,25 @@ COMMAND_MODULES: dict[str, str] = {
 }
 
 
+def _quiet_closed_stdout() -> None:
+    """The reader of stdout went away (``glmnlp parse ... | head``): end quietly with status 0.
+
+    Output still buffered for the closed pipe would fail again when Python flushes stdout at exit
+    (``Exception ignored ... BrokenPipeError``, status 120), so stdout is pointed at /dev/null.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real file descriptor (captured in tests)
+        pass
+
+
 class _Group(click.Group):
-    """Group that reports library errors as one clean line instead of a traceback."""
+    """Group that reports library errors as one clean line instead of a traceback.
+
+    A closed stdout pipe ends the command quietly with status 0 (click's own handling would exit 1).
+    """
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
         try:
@@ -38,6 +56,9 @@ class _Group(click.Group):
         except GlmnlpError as exc:
             click.echo(f"error: {exc}", err=True)
             ctx.exit(1)
+        except BrokenPipeError:
+            _quiet_closed_stdout()
+            ctx.exit(0)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -76,6 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         click.echo(f"error: {exc}", err=True)
         return 1
     except BrokenPipeError:
+        _quiet_closed_stdout()
         return 0
     return rc if isinstance(rc, int) else 0
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from glmnlp.errors import ConfigError
+from glmnlp.errors import ConfigError, InputError
 from ._params import weight_list
 from glmnlp.treebank.trees import read_tree_file, to_bracket
 
@@ -54,13 +54,16 @@ def parser_group() -> None:
 @click.option("--epochs", type=int, default=8, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--out", "out_path", required=True, type=click.Path(file_okay=False), help="Model directory to write.")
+@click.option("--force", is_flag=True,
+              help="Replace an existing parser model at --out (only a glmnlp parser model is ever replaced).")
 def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_weights: str, gen_cutoff: int,
               gen_prune: float, features: str, no_early_update: bool, no_cache: bool, epochs: int, seed: int,
-              out_path: str) -> None:
+              out_path: str, force: bool) -> None:
     """Train a parser on cleaned TOP-rooted trees and save the best-epoch model.
 
     Epochs, the beam (gamma, cap) and, for --kind combined, the generative feature's weight are
-    chosen on the dev trees; the choices are printed and stored in the model.
+    chosen on the dev trees; the choices are printed and stored in the model. --out must be a new or
+    empty folder, or with --force a parser model written by glmnlp (checked before training).
 
     \b
     Examples:
@@ -70,15 +73,20 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     """
     from glmnlp.treebank.formats import TaggedSentence
     from glmnlp.parser.generative import SmoothingConfig
-    from glmnlp.parser.model import ParserConfig
+    from glmnlp.glm.model_io import check_output_dir
+    from glmnlp.parser.model import MODEL_KIND, ParserConfig
     from glmnlp.parser.training import jackknife_tags, train_parser, tune_beam
 
     if epochs < 1:
         raise ConfigError(f"--epochs must be >= 1, got {epochs}")
     weights = weight_list(generative_weights, "--generative-weights")
     smoothing = SmoothingConfig(min_count=gen_cutoff, prune=gen_prune, seed=seed)
+    check_output_dir(out_path, MODEL_KIND, replace=force)
     train = list(read_tree_file(train_path))
     dev = list(read_tree_file(dev_path))
+    for path, trees in ((train_path, train), (dev_path, dev)):
+        if not trees:
+            raise InputError("no trees in this file", source=path)
     train_tags = dev_tags = None
     if tags == "tagger":
         from glmnlp.tagger.model import Tagger, TaggerConfig
@@ -96,7 +104,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         parser = train_generative_parser(train, dev, train_tags=train_tags, dev_tags=dev_tags, smoothing=smoothing,
                                          gammas=(24.0, 48.0, 96.0, 1e3), caps=(40, 100, 200))
         click.echo(f"chosen gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
-        parser.save(out_path, history=parser.history)
+        parser.save(out_path, history=parser.history, replace=force)
         click.echo(f"saved {out_path}", err=True)
         return
     combined = kind == "combined"
@@ -125,7 +133,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     for gamma, cap, f1, rate in rows:
         click.echo(f"beam gamma={gamma:g} cap={cap}: dev F1 {f1:.2f}, {rate:.0f} sentences/s", err=True)
     click.echo(f"chosen gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
-    parser.save(out_path, history=parser.history)
+    parser.save(out_path, history=parser.history, replace=force)
     click.echo(f"saved {out_path}", err=True)
 
 

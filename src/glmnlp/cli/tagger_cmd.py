@@ -17,6 +17,7 @@ import click
 from glmnlp.treebank.formats import TaggedSentence, read_tagged, read_tokens, write_conllu, write_word_tag
 from glmnlp.tagger.features import FEATURE_SETS
 from glmnlp.tagger.model import Tagger, TaggerConfig
+from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.training import EpochRecord
 
 _FORMATS = ("auto", "conllu", "word_tag", "tab", "trees")
@@ -55,6 +56,8 @@ def tagger() -> None:
 @click.option(
     "--feature-set", type=click.Choice(sorted(FEATURE_SETS)), default=TaggerConfig.feature_set, show_default=True
 )
+@click.option("--force", is_flag=True,
+              help="Replace an existing tagger model at --out (only a glmnlp tagger model is ever replaced).")
 @click.option("--quiet", is_flag=True, help="No progress bar or per-epoch lines.")
 def train_cmd(
     train_path: str,
@@ -65,9 +68,13 @@ def train_cmd(
     seed: int,
     tagdict_min_count: int,
     feature_set: str,
+    force: bool,
     quiet: bool,
 ) -> None:
     """Train a tagger and write it to --out (atomically).
+
+    --out must be a new or empty folder, or with --force a tagger model written by glmnlp (checked
+    before training); other folders are never replaced.
 
     \b
     Examples:
@@ -75,6 +82,7 @@ def train_cmd(
       glmnlp tagger train --train train.word_tag --out m --epochs 5 --seed 1
     """
     config = TaggerConfig(epochs=epochs, seed=seed, tagdict_min_count=tagdict_min_count, feature_set=feature_set)
+    check_output_dir(out_dir, "tagger", replace=force)
     train = _read(train_path, fmt)
     dev = _read(dev_path, fmt) if dev_path else None
 
@@ -88,7 +96,7 @@ def train_cmd(
             )
 
     model = Tagger(config).fit(train, dev, show_progress=not quiet, on_epoch=report)
-    model.save(out_dir)
+    model.save(out_dir, replace=force)
     click.echo(f"best epoch {model.best_epoch_}; model written to {out_dir}", err=True)
 
 

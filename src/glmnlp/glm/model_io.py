@@ -23,7 +23,19 @@ Choices [R]:
 * **Atomicity.** Everything (sub-models included) is written into a temporary directory next to the
   target and then renamed into place. An existing model at the target is first renamed aside and
   removed only after the new one is in place, so a crash never leaves a half-written model at the
-  target path (at worst the old model survives under a hidden ``.name.old-*`` name).
+  target path (at worst the old model survives under a hidden ``.name.glmnlp-old-PID-*`` name).
+* **Never delete what glmnlp did not write** (:func:`check_output_dir`). The target must be absent,
+  an empty directory, or a glmnlp model of the same kind that holds nothing but its own files
+  (``metadata.json``, ``weights.npz`` and its listed sub-models; for a pipeline directory
+  ``MODEL.json`` and the files its checksums list). Anything else (a folder with other files, a
+  model of another kind, a file, a symbolic link, the current directory or one of its parents) is
+  refused with a one-line error, even with ``replace``/``--force``. Replacing a model is allowed
+  by default in the library (``save(path)`` twice) and needs ``--force`` on the command line.
+* **Leftovers of killed runs.** Temporary folders are named ``.NAME.glmnlp-tmp-PID-*`` /
+  ``.NAME.glmnlp-old-PID-*``; the next save to NAME removes those whose process no longer runs
+  (they were written by glmnlp, so removing them deletes nothing of the user's).
+* **Permissions.** ``tempfile.mkdtemp`` creates 0700 folders; the staging folder gets the usual
+  ``0777 & ~umask`` so a model is ordinary readable data.
 * **Integrity.** ``load_model`` checks the format name, the format version, the kind, the sha256
   checksum of ``weights.npz`` and every array's shape and dtype against ``metadata.json``. Any
   mismatch, truncation or foreign file raises :class:`~glmnlp.errors.ModelFileError` naming the file.
@@ -35,10 +47,12 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import tempfile
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,7 +60,7 @@ from typing import Any
 import numpy as np
 
 from glmnlp._version import __version__
-from glmnlp.errors import ModelFileError
+from glmnlp.errors import ConfigError, ModelFileError
 
 __all__ = [
     "FORMAT_NAME",
@@ -56,6 +70,9 @@ __all__ = [
     "load_model",
     "load_submodel",
     "read_metadata",
+    "check_output_dir",
+    "staged_output_dir",
+    "PIPELINE_KIND",
 ]
 
 FORMAT_NAME = "glmnlp-model"
@@ -63,6 +80,10 @@ FORMAT_VERSION = 1
 METADATA_FILE = "metadata.json"
 WEIGHTS_FILE = "weights.npz"
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+#: The kind of a pipeline directory (``MODEL.json`` + ``tagger/`` + ``parser/``, glmnlp.text.default_model).
+PIPELINE_KIND = "glmnlp-pipeline"
+PIPELINE_FILE = "MODEL.json"
+_STAGING = re.compile(r"\.(?P<name>.+)\.glmnlp-(?:tmp|old)-(?P<pid>[0-9]+)-[A-Za-z0-9_]+")
 
 
 @dataclass(frozen=True)
@@ -135,6 +156,184 @@ def _fsync_tree(directory: Path) -> None:
                 os.fsync(handle.fileno())
 
 
+# -- output directories: what may be replaced --------------------------------------------------------
+
+
+def _model_files(directory: Path, prefix: str = "") -> set[str] | None:
+    """Relative paths of the files and folders a glmnlp model directory consists of (None: not a model)."""
+    try:
+        header = json.loads((directory / METADATA_FILE).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
+        return None
+    owned = {prefix + METADATA_FILE, prefix + WEIGHTS_FILE}
+    submodels = header.get("submodels", {})
+    if not isinstance(submodels, dict):
+        return None
+    for name in submodels:
+        if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
+            return None
+        sub = _model_files(directory / name, f"{prefix}{name}/")
+        if sub is None:
+            return None
+        owned |= sub | {prefix + name}
+    return owned
+
+
+def _pipeline_files(directory: Path) -> set[str] | None:
+    """The files of a pipeline directory: MODEL.json and every file its checksums list (None: not one)."""
+    try:
+        meta = json.loads((directory / PIPELINE_FILE).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    checksums = meta.get("checksums") if isinstance(meta, dict) else None
+    if not isinstance(checksums, dict):
+        return None
+    owned = {PIPELINE_FILE}
+    for name in checksums:
+        if not isinstance(name, str) or name.startswith("/") or ".." in name.split("/"):
+            return None
+        parts = name.split("/")
+        owned |= {"/".join(parts[: k + 1]) for k in range(len(parts))}
+    return owned
+
+
+def directory_kind(directory: str | Path) -> str | None:
+    """The kind of glmnlp model a directory holds (``PIPELINE_KIND`` for a pipeline), else None."""
+    directory = Path(directory)
+    if (directory / PIPELINE_FILE).is_file() and _pipeline_files(directory) is not None:
+        return PIPELINE_KIND
+    try:
+        header = json.loads((directory / METADATA_FILE).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if isinstance(header, dict) and header.get("format") == FORMAT_NAME and isinstance(header.get("kind"), str):
+        return header["kind"]
+    return None
+
+
+def _entries(directory: Path) -> set[str]:
+    found: set[str] = set()
+    for root, dirs, files in os.walk(directory):
+        rel = os.path.relpath(root, directory)
+        for name in dirs + files:
+            found.add(name if rel == "." else f"{rel}/{name}")
+    return found
+
+
+def _listing(names: set[str], limit: int = 3) -> str:
+    shown = sorted(names)[:limit]
+    return ", ".join(shown) + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def check_output_dir(target: str | Path, kind: str, *, replace: bool, option: str = "--force") -> None:
+    """Raise :class:`ConfigError` unless a model of ``kind`` may be written to ``target``.
+
+    Allowed: an absent path, an empty directory, and (only with ``replace``) a glmnlp model of the
+    same ``kind`` that holds nothing but its own files. Everything else is refused with one line
+    naming ``target`` and the reason; ``option`` is the flag named in the message.
+    """
+    target = Path(target)
+    if target.is_symlink():
+        raise ConfigError(f"{target}: is a symbolic link; give the directory itself (not replaced)")
+    if not target.exists():
+        return
+    if not target.is_dir():
+        raise ConfigError(f"{target}: exists and is not a directory (not replaced)")
+    here, there = Path.cwd().resolve(), target.resolve()
+    if here == there or there in here.parents:
+        raise ConfigError(f"{target}: is the current directory or one of its parents; give a new folder name")
+    try:
+        entries = _entries(target)
+    except OSError as exc:
+        raise ConfigError(f"{target}: cannot be read: {exc.strerror}") from None
+    if not entries:
+        return
+    found = directory_kind(target)
+    if found is None:
+        top = {name + ("/" if (target / name).is_dir() else "") for name in entries if "/" not in name}
+        raise ConfigError(
+            f"{target}: is not empty and is not a glmnlp model (holds {_listing(top)}); "
+            f"glmnlp never deletes what it did not write: choose a new folder"
+        )
+    if found != kind:
+        raise ConfigError(f"{target}: holds a glmnlp {found!r} model, not a {kind!r} model (not replaced)")
+    owned = _pipeline_files(target) if kind == PIPELINE_KIND else _model_files(target)
+    extra = entries - (owned or set())
+    if extra:
+        raise ConfigError(
+            f"{target}: a glmnlp {kind!r} model with other files in it ({_listing(extra)}); not replaced"
+        )
+    if not replace:
+        raise ConfigError(f"{target}: already exists and is not an empty directory (use {option} to replace it)")
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+def _clean_leftovers(parent: Path, name: str) -> None:
+    """Remove ``.NAME.glmnlp-tmp/old-PID-*`` folders of processes that no longer run."""
+    try:
+        candidates = list(parent.iterdir())
+    except OSError:
+        return
+    for path in candidates:
+        match = _STAGING.fullmatch(path.name)
+        if match is None or match["name"] != name or path.is_symlink() or not path.is_dir():
+            continue
+        pid = int(match["pid"])
+        if pid != os.getpid() and not _process_alive(pid):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+@contextmanager
+def staged_output_dir(target: str | Path, kind: str, *, replace: bool, option: str = "--force") -> Iterator[Path]:
+    """Yield an empty staging folder next to ``target``; on success it replaces ``target`` atomically.
+
+    ``target`` is checked with :func:`check_output_dir` before and again just before the rename.
+    On any error the staging folder is removed and ``target`` is left as it was.
+    """
+    target = Path(target)
+    check_output_dir(target, kind, replace=replace, option=option)
+    parent = target.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    _clean_leftovers(parent, target.name)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.glmnlp-tmp-{os.getpid()}-", dir=parent))
+    try:
+        os.chmod(tmp, 0o777 & ~_umask())
+        yield tmp
+        check_output_dir(target, kind, replace=replace, option=option)
+        if target.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.glmnlp-old-{os.getpid()}-", dir=parent))
+            os.rmdir(old)
+            os.rename(target, old)
+            try:
+                os.rename(tmp, target)
+            except BaseException:
+                os.rename(old, target)
+                raise
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.rename(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
 def save_model(
     directory: str | Path,
     *,
@@ -142,13 +341,15 @@ def save_model(
     metadata: Mapping[str, Any],
     arrays: Mapping[str, np.ndarray],
     submodels: Mapping[str, ModelParts] | None = None,
+    replace: bool = True,
 ) -> None:
     """Write a model directory atomically.
 
     Parameters
     ----------
     directory:
-        Target directory; replaced as a whole if it already holds a model.
+        Target directory: absent, empty, or (with ``replace``) a glmnlp model of the same kind and
+        nothing else, which is then replaced as a whole (:func:`check_output_dir`).
     kind:
         What the model is (``"tagger"``, ``"parser"``, ...); checked again by :func:`load_model`.
     metadata:
@@ -157,28 +358,18 @@ def save_model(
         Named numpy arrays (no object dtype) stored in ``weights.npz``.
     submodels:
         Optional named sub-models, each written to ``directory/<name>/``.
+    replace:
+        Allow replacing an existing model of the same kind (default).
+
+    Raises
+    ------
+    ConfigError
+        ``directory`` holds something that is not a model of this kind (it is left untouched).
     """
-    target = Path(directory)
-    parent = target.parent
-    parent.mkdir(parents=True, exist_ok=True)
     parts = ModelParts(kind=kind, metadata=metadata, arrays=arrays, submodels=submodels or {})
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=parent))
-    try:
+    with staged_output_dir(directory, kind, replace=replace) as tmp:
         _write_tree(tmp, parts)
         _fsync_tree(tmp)
-        if target.exists() or target.is_symlink():
-            if not target.is_dir():
-                raise ModelFileError(f"{target}: exists and is not a model directory")
-            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=parent))
-            os.rmdir(old)
-            os.rename(target, old)
-            os.rename(tmp, target)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.rename(tmp, target)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
 
 
 def read_metadata(directory: str | Path) -> dict[str, Any]:

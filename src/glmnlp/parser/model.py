@@ -354,8 +354,13 @@ class Parser:
         return fslc_detransform(replay(list(words), steps, self.grammar))
 
     # -- persistence ------------------------------------------------------------------------------
-    def save(self, path: str | Path, *, history: Sequence[dict[str, Any]] = (), prune: float = 0.0) -> None:
-        """Write the model directory (JSON metadata + npz arrays; no pickle).
+    def save(
+        self, path: str | Path, *, history: Sequence[dict[str, Any]] = (), prune: float = 0.0, replace: bool = True
+    ) -> None:
+        """Write the model directory (JSON metadata + npz arrays; no pickle) atomically.
+
+        ``path`` must be absent, empty or (with ``replace``) a parser model and nothing else
+        (:func:`glmnlp.glm.model_io.check_output_dir`); anything else is refused and left untouched.
 
         The hashed weight table is stored sparsely: ``weight_index`` (uint32, strictly ascending)
         lists the slots with ``|w| > prune`` and ``weight_value`` (float64) their weights; :meth:`load`
@@ -386,7 +391,7 @@ class Parser:
             gen_meta, gen_arrays = self.generative.to_parts()
             submodels["generative"] = ModelParts(kind=GEN_KIND, metadata=gen_meta, arrays=gen_arrays)
         save_model(path, kind=MODEL_KIND, metadata=metadata, arrays={"weight_index": index, "weight_value": values},
-                   submodels=submodels)
+                   submodels=submodels, replace=replace)
 
     @classmethod
     def load(cls, path: str | Path) -> Parser:

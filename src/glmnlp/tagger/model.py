@@ -741,10 +741,14 @@ class Tagger:
         }
         return metadata, arrays
 
-    def save(self, directory: str | Path) -> None:
-        """Write the model directory atomically (:mod:`glmnlp.glm.model_io`)."""
+    def save(self, directory: str | Path, *, replace: bool = True) -> None:
+        """Write the model directory atomically (:mod:`glmnlp.glm.model_io`).
+
+        ``directory`` must be absent, empty or (with ``replace``) a tagger model and nothing else;
+        anything else raises :class:`~glmnlp.errors.ConfigError` and is left untouched.
+        """
         metadata, arrays = self.to_parts()
-        save_model(directory, kind="tagger", metadata=metadata, arrays=arrays)
+        save_model(directory, kind="tagger", metadata=metadata, arrays=arrays, replace=replace)
 
     @classmethod
     def from_parts(cls, metadata: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "<model>") -> Tagger:

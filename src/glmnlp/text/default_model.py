@@ -66,8 +66,10 @@ Choices [R]:
   never by speed); the parser history written to the model leaves out the
   per-epoch seconds; model files are byte-deterministic (:mod:`glmnlp.glm.model_io`). Two runs of
   the same recipe on the same platform give byte-identical files (tested on a tiny recipe).
-* **Atomic output**: the model is written into a temporary directory next to ``out`` and renamed
-  into place; an existing non-empty ``out`` is refused unless ``overwrite`` is set.
+* **Atomic output** (:func:`glmnlp.glm.model_io.staged_output_dir`): the model is written into a
+  temporary directory next to ``out`` and renamed into place; ``out`` must be absent, empty, or
+  (with ``overwrite``) a pipeline model written by glmnlp holding only the files MODEL.json lists;
+  anything else is refused before training starts and never deleted.
 """
 
 from __future__ import annotations
@@ -76,9 +78,6 @@ import dataclasses
 import hashlib
 import json
 import math
-import os
-import shutil
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -86,6 +85,7 @@ from pathlib import Path
 from typing import Any
 
 from glmnlp.errors import ConfigError
+from glmnlp.glm.model_io import PIPELINE_FILE, PIPELINE_KIND, check_output_dir, staged_output_dir
 
 __all__ = [
     "DefaultRecipe",
@@ -98,7 +98,7 @@ __all__ = [
 
 #: The documented command that reproduces the bundled model.
 TRAIN_COMMAND = "glmnlp train-default --out DIR"
-MODEL_FILE = "MODEL.json"
+MODEL_FILE = PIPELINE_FILE
 
 
 def default_model_path() -> Path:
@@ -254,8 +254,7 @@ def train_default(
 
     say = log or (lambda _msg: None)
     out = Path(out)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not overwrite:
-        raise ConfigError(f"{out}: already exists and is not an empty directory (use --force to replace it)")
+    check_output_dir(out, PIPELINE_KIND, replace=overwrite)
     train = _cut(sample_trees("train"), recipe.max_train)
     dev = _cut(sample_trees("dev"), recipe.max_dev)
     test = _cut(sample_trees("test"), recipe.max_test)
@@ -378,9 +377,7 @@ def train_default(
         + ", ".join(f"{r['margin']:g}: {r['dev_f1']:.2f}" for r in multitag_trials))
     parser.weights[:] = full_weights
 
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
+    with staged_output_dir(out, PIPELINE_KIND, replace=overwrite) as tmp:
         tagger.save(tmp / "tagger")
         parser.save(tmp / "parser", history=history, prune=chosen_prune)
         shipped = Parser.load(tmp / "parser")
@@ -416,17 +413,5 @@ def train_default(
             **report.to_json(),
         }
         (tmp / MODEL_FILE).write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        for folder in (tmp, *(p for p in tmp.rglob("*") if p.is_dir())):
-            os.chmod(folder, 0o755)  # mkdtemp makes 0700 folders; a model is ordinary readable data
-        if out.exists():
-            aside = out.parent / f".{out.name}.old-{os.getpid()}"
-            out.rename(aside)
-            tmp.rename(out)
-            shutil.rmtree(aside, ignore_errors=True)
-        else:
-            tmp.rename(out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     say(f"test F1 {report.test_f1['shipped']:.2f} (unpruned {report.test_f1['unpruned']:.2f}); written to {out}")
     return report

@@ -1,0 +1,140 @@
+"""Model writers never delete what glmnlp did not write: folders with other files, models of another
+kind, the current directory; a same-kind model is replaced atomically (with --force on the command
+line); leftovers of killed runs are cleaned; model folders get the usual permissions, not 0700."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from glmnlp.cli import main
+from glmnlp.errors import ConfigError
+from glmnlp.glm import model_io
+from glmnlp.glm.model_io import ModelParts, load_model, save_model
+from toy_trees import TINY
+
+META = {"v": 1}
+ARRAYS = {"w": np.arange(3, dtype=np.float64)}
+
+
+def _user_folder(path: Path) -> dict[str, bytes]:
+    (path / "sub").mkdir(parents=True)
+    (path / "thesis.txt").write_bytes(b"years of work\n")
+    (path / "sub" / "data.csv").write_bytes(b"a,b\n1,2\n")
+    return _snapshot(path)
+
+
+def _snapshot(path: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(path)): (p.read_bytes() if p.is_file() else b"<dir>") for p in sorted(path.rglob("*"))}
+
+
+@pytest.fixture()
+def trees_file(tmp_path: Path) -> Path:
+    path = tmp_path / "toy.trees"
+    path.write_text("\n".join(TINY) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("command", ["tagger", "parser"])
+def test_output_dirs_training_refuses_a_folder_of_other_files(
+    tmp_path: Path, trees_file: Path, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``tagger train`` / ``parser train --out`` a folder of user files: rc 1, one line, nothing deleted."""
+    out = tmp_path / "v"
+    before = _user_folder(out)
+    argv = ["tagger", "train", "--train", str(trees_file), "--quiet"] if command == "tagger" else [
+        "parser", "train", "--train", str(trees_file), "--dev", str(trees_file)]
+    for force in ([], ["--force"]):
+        capsys.readouterr()
+        assert main([*argv, "--out", str(out), "--epochs", "1", *force]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {out}: is not empty and is not a glmnlp model") and err.count("\n") == 1
+        assert _snapshot(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["toy.trees", "v"]
+
+
+def test_output_dirs_current_directory_is_refused(
+    tmp_path: Path, trees_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--out .`` is a clear error, not an OSError traceback, and nothing is touched."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["tagger", "train", "--train", str(trees_file), "--out", ".", "--epochs", "1", "--quiet"]) == 1
+    assert "is the current directory" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["toy.trees"]
+
+
+def test_output_dirs_same_kind_model_is_replaced_only_with_force(
+    tmp_path: Path, trees_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An existing tagger model needs --force; a parser model is never replaced by a tagger."""
+    out = tmp_path / "m"
+    base = ["tagger", "train", "--train", str(trees_file), "--out", str(out), "--quiet"]
+    assert main([*base, "--epochs", "1"]) == 0
+    first = _snapshot(out)
+    assert main([*base, "--epochs", "2"]) == 1
+    assert "use --force to replace it" in capsys.readouterr().err
+    assert _snapshot(out) == first
+    assert main([*base, "--epochs", "2", "--force"]) == 0
+    assert _snapshot(out) != first and load_model(out, kind="tagger")[0]["config"]["epochs"] == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m", "toy.trees"]
+    capsys.readouterr()
+    rc = main(["parser", "train", "--train", str(trees_file), "--dev", str(trees_file), "--out", str(out),
+               "--epochs", "1", "--force"])
+    assert rc == 1 and "holds a glmnlp 'tagger' model" in capsys.readouterr().err
+
+
+def test_output_dirs_model_with_extra_files_is_not_replaced(tmp_path: Path) -> None:
+    """A model folder into which the user put their own file is not replaced, even when asked to."""
+    save_model(tmp_path / "m", kind="tagger", metadata=META, arrays=ARRAYS)
+    (tmp_path / "m" / "notes.txt").write_text("keep me")
+    with pytest.raises(ConfigError, match="other files in it"):
+        save_model(tmp_path / "m", kind="tagger", metadata={"v": 2}, arrays=ARRAYS, replace=True)
+    assert (tmp_path / "m" / "notes.txt").read_text() == "keep me"
+    assert load_model(tmp_path / "m", kind="tagger")[0] == META
+
+
+def test_output_dirs_files_and_symlinks_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    with pytest.raises(ConfigError, match="not a directory"):
+        model_io.check_output_dir(tmp_path / "file", "tagger", replace=True)
+    with pytest.raises(ConfigError, match="symbolic link"):
+        model_io.check_output_dir(tmp_path / "link", "tagger", replace=True)
+    model_io.check_output_dir(tmp_path / "real", "tagger", replace=False)  # empty: fine
+    model_io.check_output_dir(tmp_path / "new" / "deeper", "tagger", replace=False)
+
+
+def test_output_dirs_train_default_refuses_foreign_folder_even_with_force(tmp_path: Path) -> None:
+    from glmnlp.text.default_model import DefaultRecipe, train_default
+
+    out = tmp_path / "v"
+    before = _user_folder(out)
+    with pytest.raises(ConfigError, match="is not empty and is not a glmnlp model"):
+        train_default(out, DefaultRecipe(max_train=5), overwrite=True)
+    assert _snapshot(out) == before
+
+
+def test_output_dirs_models_are_not_private_and_leftovers_are_cleaned(tmp_path: Path) -> None:
+    """Model folders get 0777 & ~umask (not mkdtemp's 0700); a dead run's temporary folders go away."""
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    pid = int(dead.stdout)
+    for name in (f".m.glmnlp-tmp-{pid}-abc123", f".m.glmnlp-old-{pid}-x_9"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "weights.npz").write_bytes(b"half")
+    (tmp_path / f".other.glmnlp-tmp-{pid}-abc").mkdir()  # another target's: left alone
+    mask = os.umask(0o022)
+    try:
+        save_model(tmp_path / "m", kind="parser", metadata=META, arrays=ARRAYS,
+                   submodels={"sub": ModelParts(kind="t", metadata={}, arrays={})})
+    finally:
+        os.umask(mask)
+    assert stat.S_IMODE((tmp_path / "m").stat().st_mode) == 0o755
+    assert stat.S_IMODE((tmp_path / "m" / "sub").stat().st_mode) == 0o755
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f".other.glmnlp-tmp-{pid}-abc", "m"]
