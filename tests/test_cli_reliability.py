@@ -46,3 +46,94 @@ def test_cli_parse_into_a_closed_pipe_ends_quietly_with_status_0(tmp_path: Path)
     rc = proc.wait(timeout=300)
     assert first.startswith(b"(TOP ")
     assert (rc, err) == (0, b"")
+
+
+def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
+    capsys.readouterr()
+    rc = main(argv)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_cli_parse_brackets_in_tokens_and_tags_are_escaped_and_read_back(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Brackets inside pre-tokenised words and given tags come out as -LRB-/-RRB-; glmnlp reads the trees back."""
+    import io
+
+    from glmnlp.treebank.trees import parse_tree
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"He said ( hello ) to f(x) .\n"), encoding="utf-8"))
+    rc, out, _ = _run(capsys, ["parse", "--tokenized", "-q"])
+    assert rc == 0
+    tree = parse_tree(out)
+    assert tree.leaves() == ["He", "said", "-LRB-", "hello", "-RRB-", "to", "f-LRB-x-RRB-", "."]
+    rc, out2, _ = _run(capsys, ["parse", "--tagged", "-q", "hi/UH a)b/( ./."])
+    assert rc == 0
+    assert parse_tree(out2).pos() == [("hi", "UH"), ("a-RRB-b", "-LRB-"), (".", ".")]
+    (tmp_path / "t").write_text(out + out2)
+    rc, report, _ = _run(capsys, ["evalb", str(tmp_path / "t"), str(tmp_path / "t")])
+    assert rc == 0 and "Number of sentence        =      2" in report
+
+
+def test_cli_pipeline_rejects_empty_tags_bytes_and_lone_surrogates() -> None:
+    """``nlp([[("a", "")]])``, ``nlp(b"...")`` and a lone surrogate are refused at the boundary, by name."""
+    import glmnlp
+
+    nlp = glmnlp.load()
+    with pytest.raises(ValueError, match="tag '' must be non-empty"):
+        nlp([[("a", "")]])
+    with pytest.raises(TypeError, match="got bytes; decode it"):
+        nlp(b"The dog barked.")
+    with pytest.raises(ValueError, match="lone surrogate U\\+DC80"):
+        nlp("The d\udc80g barked.")
+    with pytest.raises(ValueError, match="lone surrogate"):
+        nlp([["The", "d\ud800g"]])
+    from glmnlp.treebank.trees import parse_tree
+
+    written = nlp([[("a(", "DT"), ("dog", "NN")]]).sentences[0].to_bracket()
+    assert parse_tree(written).leaves() == ["a-LRB-", "dog"]  # API tokens kept verbatim, written the PTB way
+
+
+def test_cli_writer_escapes_brackets_and_refuses_unwritable_words() -> None:
+    from glmnlp.treebank.trees import Tree, parse_tree, to_bracket, to_pretty
+
+    tree = Tree("TOP", (Tree("(", ("f(x)",)), Tree("NN", (")",))))
+    assert to_bracket(tree) == "(TOP (-LRB- f-LRB-x-RRB-) (NN -RRB-))"
+    assert parse_tree(to_pretty(tree)) == parse_tree(to_bracket(tree))
+    for bad in ("", "a b"):
+        with pytest.raises(ValueError, match="cannot be written"):
+            to_bracket(Tree("NN", (bad,)))
+
+
+@pytest.mark.parametrize("fmt", ["brackets", "json"])
+def test_cli_parse_nbest_keeps_the_given_tags(capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    """``--tagged --nbest 2``: every tree has the user's tags (no re-tagging); json tokens agree with the tree."""
+    import json
+
+    from glmnlp.treebank.trees import parse_tree
+
+    given = ["VB", "NNS", "IN", "DT", "NN", "."]
+    rc, out, _ = _run(capsys, ["parse", "--tagged", "-q", "--nbest", "2", "-f", fmt,
+                               "Time/VB flies/NNS like/IN an/DT arrow/NN ./."])
+    assert rc == 0
+    if fmt == "brackets":
+        trees = [parse_tree(line.split("\t")[1]) for line in out.splitlines() if line]
+        assert len(trees) == 2
+    else:
+        sent = json.loads(out)["sentences"][0]
+        assert [t["tag"] for t in sent["tokens"]] == given
+        trees = [parse_tree(sent["tree"])] + [parse_tree(n["tree"]) for n in sent["nbest"]]
+    assert all(t.tags() == given for t in trees)
+
+
+def test_cli_parse_nbest_json_tokens_agree_with_the_tree(capsys: pytest.CaptureFixture[str]) -> None:
+    """Raw text with --nbest (multi-tag input): the json tokens carry the best tree's tags."""
+    import json
+
+    from glmnlp.treebank.trees import parse_tree
+
+    rc, out, _ = _run(capsys, ["parse", "-q", "--nbest", "3", "-f", "json", "Time flies like an arrow."])
+    assert rc == 0
+    for sent in json.loads(out)["sentences"]:
+        assert [t["tag"] for t in sent["tokens"]] == parse_tree(sent["tree"]).tags()

@@ -54,7 +54,7 @@ def test_output_dirs_training_refuses_a_folder_of_other_files(
         capsys.readouterr()
         assert main([*argv, "--out", str(out), "--epochs", "1", *force]) == 1
         err = capsys.readouterr().err
-        assert err.startswith(f"error: {out}: is not empty and is not a glmnlp model") and err.count("\n") == 1
+        assert err.startswith(f"error: {out}: already exists, is not empty and is not a glmnlp model") and err.count("\n") == 1
         assert _snapshot(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["toy.trees", "v"]
 
@@ -116,7 +116,7 @@ def test_output_dirs_train_default_refuses_foreign_folder_even_with_force(tmp_pa
 
     out = tmp_path / "v"
     before = _user_folder(out)
-    with pytest.raises(ConfigError, match="is not empty and is not a glmnlp model"):
+    with pytest.raises(ConfigError, match="already exists, is not empty and is not a glmnlp model"):
         train_default(out, DefaultRecipe(max_train=5), overwrite=True)
     assert _snapshot(out) == before
 

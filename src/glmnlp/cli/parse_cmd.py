@@ -6,6 +6,8 @@ A thin wrapper over :class:`glmnlp.text.pipeline.Pipeline` and :mod:`glmnlp.text
   or from stdin. Raw text is read as paragraphs (a blank line ends one; ``--lines``: one sentence
   per line); ``--tokenized`` reads one sentence of whitespace-separated PTB tokens per line;
   ``--tagged`` one sentence of ``word/TAG`` tokens per line (the last ``/`` separates the tag).
+  Brackets inside tokens and tags are read as the PTB spells them (``(`` -> ``-LRB-``, ``f(x)`` ->
+  ``f-LRB-x-RRB-``): the models were trained on that spelling and every tree written reads back.
 * **Streaming**: input is read line by line and each paragraph or line is parsed and written as
   soon as its batch (``--batch-size`` documents) is complete, so ``glmnlp parse < big.txt`` starts
   printing at once and holds only one batch in memory (``--format html`` is the exception: one
@@ -39,6 +41,7 @@ from typing import IO, Any
 import click
 
 from glmnlp.errors import ConfigError, InputError
+from glmnlp.treebank.trees import escape_brackets
 
 __all__ = ["parse", "read_units", "Unit"]
 
@@ -78,8 +81,13 @@ def _tagged_sentence(line: str, source: str, number: int) -> list[tuple[str, str
         word, slash, tag = token.rpartition("/")
         if not slash or not word or not tag:
             raise InputError(f"token {k} {token!r} is not word/TAG", source=source, line=number)
-        pairs.append((word, tag))
+        pairs.append((escape_brackets(word), escape_brackets(tag)))
     return pairs
+
+
+def _token_sentence(line: str) -> list[str]:
+    """PTB tokens of a --tokenized line: brackets inside a token are spelled -LRB-/-RRB-, as in the treebank."""
+    return [escape_brackets(token) for token in line.split()]
 
 
 def read_units(
@@ -112,7 +120,7 @@ def read_units(
         if mode == "text":
             yield Unit(line, source, number)
         elif mode == "tokens":
-            yield Unit([line.split()], source, number)
+            yield Unit([_token_sentence(line)], source, number)
         else:
             yield Unit([_tagged_sentence(line, source, number)], source, number)
     if paragraph:
@@ -126,10 +134,14 @@ def _argument_units(texts: tuple[str, ...], mode: str) -> Iterator[Unit]:
         source = f"<argument {k}>"
         if not text.strip():
             raise InputError("empty input: nothing to parse", source=source)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:  # undecodable bytes in argv arrive as lone surrogates
+            raise InputError(f"not valid UTF-8 text (at character {exc.start + 1})", source=source) from None
         if mode == "text":
             yield Unit(text, source, 1)
         elif mode == "tokens":
-            yield Unit([text.split()], source, 1)
+            yield Unit([_token_sentence(text)], source, 1)
         else:
             yield Unit([_tagged_sentence(text, source, 1)], source, 1)
 
@@ -164,12 +176,13 @@ def _finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _nbest_dicts(pipeline: Any, doc: Any, k: int) -> list[list[tuple[float, Any]]]:
+def _nbest_dicts(pipeline: Any, doc: Any, k: int, given_tags: bool) -> list[list[tuple[float, Any]]]:
+    """The k best (score, tree) of each sentence; tags given with the input (``--tagged``) are used as they are."""
     out = []
     for sent in doc.sentences:
         words = sent.words
         tags: Any = sent.tags
-        if pipeline.multitag_margin is not None and pipeline.tagger is not None:
+        if not given_tags and pipeline.multitag_margin is not None and pipeline.tagger is not None:
             tags = pipeline.tagger.multitag(words, pipeline.multitag_margin)
         out.append(pipeline.parser.parse_nbest(words, tags, k))
     return out
@@ -275,7 +288,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
     try:
         docs = stage.pipe((u.doc for u in units), batch_size=batch_size)
         for doc in progress(docs, desc="documents", enabled=show):
-            ranked = _nbest_dicts(pipeline, doc, nbest) if nbest > 1 else None
+            ranked = _nbest_dicts(pipeline, doc, nbest, mode == "tagged") if nbest > 1 else None
             if ranked is not None and fmt == "brackets":
                 for trees in ranked:
                     click.echo("".join(f"{score:.4f}\t{to_bracket(tree)}\n" for score, tree in trees))
@@ -285,6 +298,8 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
                     if ranked is not None:
                         trees = ranked[k]
                         sent["tree"], sent["score"] = to_bracket(trees[0][1]), _finite(trees[0][0])
+                        for token, tag in zip(sent["tokens"], trees[0][1].tags(), strict=True):
+                            token["tag"] = tag  # the tokens carry the best tree's tags, as without --nbest
                         sent["nbest"] = [{"score": _finite(s), "tree": to_bracket(t)} for s, t in trees]
                     if surprisal:
                         words = doc.sentences[k].words

@@ -254,7 +254,7 @@ def check_output_dir(target: str | Path, kind: str, *, replace: bool, option: st
     if found is None:
         top = {name + ("/" if (target / name).is_dir() else "") for name in entries if "/" not in name}
         raise ConfigError(
-            f"{target}: is not empty and is not a glmnlp model (holds {_listing(top)}); "
+            f"{target}: already exists, is not empty and is not a glmnlp model (holds {_listing(top)}); "
             f"glmnlp never deletes what it did not write: choose a new folder"
         )
     if found != kind:

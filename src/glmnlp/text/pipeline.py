@@ -16,6 +16,16 @@ Choices [R]:
   tokens must already follow PTB conventions), or a list of sentences given as lists of
   ``(word, tag)`` pairs (pre-tagged: the tagger is skipped too). A flat list of strings is
   rejected, because it is ambiguous between "one sentence" and "several one-word sentences".
+* **The text boundary.** Every string entering the pipeline is checked once here: ``bytes`` are
+  refused by type (decode them first), a lone surrogate (a code point that is not text, e.g. from
+  ``surrogateescape`` decoding) is refused with its position instead of failing deep inside the
+  tagger, and an empty given tag or one containing whitespace is refused. Pre-tokenised words and
+  given tags are otherwise kept verbatim (``(`` stays ``(``; the tree writer spells it ``-LRB-``,
+  :func:`glmnlp.treebank.trees.to_bracket`, so every output reads back; ``glmnlp parse
+  --tokenized/--tagged`` maps brackets to ``-LRB-``/``-RRB-`` when it reads its input, so the
+  models see PTB tokens).
+* **Given tags are kept.** Pre-tagged input reaches the parser exactly as given (never widened by
+  ``multitag_margin``), so the tree's preterminals are the user's tags.
 * **Optional components.** ``tagger`` or ``parser`` may be ``None``: without a parser the
   sentences carry tags and no tree (what ``glmnlp tag`` needs); without a tagger the input must be
   pre-tagged whenever a parser is present. A missing component is reported, never worked around.
@@ -169,7 +179,12 @@ class Pipeline:
     # -- stages ------------------------------------------------------------------------------
     def _prepare(self, doc: DocumentInput, index: int) -> tuple[str, list[_Pending]]:
         """Turn one input document into its text and its tokenised (maybe tagged) sentences."""
+        if isinstance(doc, bytes | bytearray | memoryview):
+            raise TypeError(
+                f"document {index + 1}: got {type(doc).__name__}; decode it to str first (e.g. data.decode('utf-8'))"
+            )
         if isinstance(doc, str):
+            _check_text(doc, f"document {index + 1}")
             return doc, [
                 _Pending([Token(text, None, start, end) for text, start, end in sent])
                 for sent in tokenize_text_spans(doc, lines=self.lines)
@@ -181,7 +196,7 @@ class Pipeline:
         pending: list[_Pending] = []
         for s, sent in enumerate(doc, start=1):
             where = f"document {index + 1}, sentence {s}"
-            if isinstance(sent, str) or not isinstance(sent, Sequence):
+            if isinstance(sent, str | bytes | bytearray) or not isinstance(sent, Sequence):
                 raise TypeError(
                     f"{where}: expected a list of tokens or (word, tag) pairs, got {type(sent).__name__}"
                     " (wrap a single tokenised sentence as [tokens])"
@@ -189,12 +204,12 @@ class Pipeline:
             if not sent:
                 raise ValueError(f"{where}: empty sentence")
             if all(isinstance(item, str) for item in sent):
-                pending.append(_Pending([_token(item, where) for item in sent]))
+                pending.append(_Pending([_token(item, where, k) for k, item in enumerate(sent, start=1)]))
             elif all(_is_pair(item) for item in sent):
                 pending.append(
                     _Pending(
-                        [_token(word, where) for word, _ in sent],  # type: ignore[misc]
-                        [tag for _, tag in sent],  # type: ignore[misc]
+                        [_token(word, where, k) for k, (word, _) in enumerate(sent, start=1)],  # type: ignore[misc]
+                        [_tag(tag, where, k) for k, (_, tag) in enumerate(sent, start=1)],  # type: ignore[misc]
                     )
                 )
             else:
@@ -235,11 +250,30 @@ def _is_pair(item: object) -> bool:
     )
 
 
-def _token(text: str, where: str) -> Token:
+def _check_text(text: str, where: str) -> None:
+    """Refuse a lone surrogate (not a character; cannot be encoded) with its position."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(
+            f"{where}: character {exc.start + 1} is the lone surrogate U+{ord(text[exc.start]):04X}, not text "
+            "(decode the input with errors='replace', or fix its encoding)"
+        ) from None
+
+
+def _token(text: str, where: str, k: int) -> Token:
+    _check_text(text, f"{where}, token {k}")
     try:
         return Token(text)
     except ValueError as exc:
         raise ValueError(f"{where}: {exc}") from None
+
+
+def _tag(tag: str, where: str, k: int) -> str:
+    _check_text(tag, f"{where}, token {k}")
+    if not tag or any(ch.isspace() for ch in tag):
+        raise ValueError(f"{where}, token {k}: tag {tag!r} must be non-empty and without whitespace")
+    return tag
 
 
 def _final_tags(p: _Pending) -> list[str | None]:

@@ -10,6 +10,11 @@ The reader accepts both layouts found in practice:
   root ``( (S ...) )``;
 * one tree per line, as written by :func:`to_bracket` and by EVALB-style tooling.
 
+The writer escapes what the bracket syntax cannot hold the PTB way: ``(`` is written ``-LRB-`` and
+``)`` ``-RRB-`` in words and labels (:func:`escape_brackets`; a token ``f(x)`` becomes
+``f-LRB-x-RRB-``), so every tree it writes reads back; a word that is empty or contains whitespace,
+or a label with whitespace, cannot be written and raises ``ValueError``.
+
 Malformed input raises :class:`~glmnlp.errors.TreeSyntaxError` with the file, the line and the
 reason. Nothing is repaired: an unbalanced bracket, an empty node, text outside any bracket or a
 node mixing words and subtrees is an error, never a flat or truncated tree.
@@ -32,6 +37,7 @@ __all__ = [
     "to_bracket",
     "to_pretty",
     "write_trees",
+    "escape_brackets",
 ]
 
 
@@ -91,8 +97,31 @@ class Tree:
 # -- writing ---------------------------------------------------------------------------------
 
 
+def escape_brackets(text: str) -> str:
+    """``text`` as the Penn Treebank writes it: ``(`` -> ``-LRB-``, ``)`` -> ``-RRB-`` (anywhere in it)."""
+    if "(" in text or ")" in text:
+        return text.replace("(", "-LRB-").replace(")", "-RRB-")
+    return text
+
+
+def _word(word: str) -> str:
+    if not word or any(ch.isspace() for ch in word):
+        raise ValueError(f"the word {word!r} cannot be written in brackets (empty or contains whitespace)")
+    return escape_brackets(word)
+
+
+def _label(label: str) -> str:
+    if any(ch.isspace() for ch in label):
+        raise ValueError(f"the label {label!r} cannot be written in brackets (contains whitespace)")
+    return escape_brackets(label)
+
+
 def to_bracket(tree: Tree) -> str:
-    """One-line Penn Treebank brackets: ``(TOP (S (NP (DT the) (NN dog)) ...))``."""
+    """One-line Penn Treebank brackets: ``(TOP (S (NP (DT the) (NN dog)) ...))``.
+
+    Brackets inside words and labels are written ``-LRB-``/``-RRB-`` (:func:`escape_brackets`);
+    an empty word or whitespace inside a word or label raises ``ValueError``.
+    """
     parts: list[str] = []
     _write(tree, parts)
     return "".join(parts)
@@ -100,11 +129,11 @@ def to_bracket(tree: Tree) -> str:
 
 def _write(tree: Tree, out: list[str]) -> None:
     out.append("(")
-    out.append(tree.display_label)
+    out.append(_label(tree.display_label))
     for child in tree.children:
         out.append(" ")
         if isinstance(child, str):
-            out.append(child)
+            out.append(_word(child))
         else:
             _write(child, out)
     out.append(")")
@@ -119,10 +148,10 @@ def to_pretty(tree: Tree, indent: int = 2) -> str:
         if node.is_preterminal or not node.children:
             lines.append(pad + to_bracket(node))
             return
-        lines.append(f"{pad}({node.display_label}")
+        lines.append(f"{pad}({_label(node.display_label)}")
         for child in node.children:
             if isinstance(child, str):
-                lines.append(" " * (indent * (depth + 1)) + child)
+                lines.append(" " * (indent * (depth + 1)) + _word(child))
             else:
                 walk(child, depth + 1)
         lines[-1] += ")"
