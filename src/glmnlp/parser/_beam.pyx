@@ -252,11 +252,29 @@ cdef class BeamParser:
     cdef int64_t hkey[HCACHE][10]
     cdef bint hvalid[HCACHE]
     cdef bint quiet                      # rebuilding survivors: their scores are known, skip features
+    # per-hypothesis measures (glmnlp.parser.measures; see set_tracking): off unless asked for
+    cdef bint track
+    cdef double acc_gen                  # running sum of unweighted generative log-probs of built nodes
+    cdef double acc_lex                  # ln P(word | POS context) of the last POS node built
+    cdef int acc_nodes                   # node-model events built (chain nodes and END closures)
+    cdef int64_t acc_wctx[6]             # word-model context of the last POS node built
+    cdef double* t_gen
+    cdef double* t_lex
+    cdef int32_t* t_steps
+    cdef int32_t* t_open
+    cdef int64_t* t_wctx
+    cdef int cap_t
 
     def __cinit__(self):
         self.recs = NULL
         self.h_parent = NULL
         self.cands = NULL
+        self.t_gen = NULL
+        self.t_lex = NULL
+        self.t_steps = NULL
+        self.t_open = NULL
+        self.t_wctx = NULL
+        self.cap_t = 0
 
     def __init__(self, int n_cats, uint8_t[::1] triples, uint8_t[::1] is_pos, uint8_t[::1] is_punct,
                  int32_t[::1] first_letter, int cc_cat, int32_t[::1] chain_cats, int32_t[::1] chain_off,
@@ -305,6 +323,11 @@ cdef class BeamParser:
         free(self.h_gold)
         free(self.h_score)
         free(self.cands)
+        free(self.t_gen)
+        free(self.t_lex)
+        free(self.t_steps)
+        free(self.t_open)
+        free(self.t_wctx)
 
     # -- arenas ---------------------------------------------------------------------------------
     cdef int new_rec(self) except -1:
@@ -560,6 +583,13 @@ cdef class BeamParser:
             self.gen_log.append((0, cat, -1, tuple([ctx[j] for j in range(10)]), lp))
             if pos_node:
                 self.gen_log.append((1, wid, self.gen_i, tuple([wctx[j] for j in range(6)]), lw))
+        if self.track:
+            self.acc_gen += lp + lw
+            self.acc_nodes += 1
+            if pos_node:
+                self.acc_lex = lw
+                for j in range(6):
+                    self.acc_wctx[j] = wctx[j]
         return self.gen_weight * (lp + lw)
 
     cdef const GenHistory* node_history(self, const int64_t* ctx) noexcept:
@@ -838,6 +868,9 @@ cdef class BeamParser:
         cdef list prefix = []
         cdef double lse
         cdef Cand* cd
+        cdef list track_start = []
+        cdef list end_gen = []
+        cdef list end_steps = []
         if n == 0:
             raise ValueError("empty sentence")
         self.begin(words, next_pos, isq, punct, weights)
@@ -888,8 +921,8 @@ cdef class BeamParser:
                         g0 = g1
             self.n_candidates += self.n_cands
             if self.n_cands == 0:
-                return {"status": "failed", "word": i, "beam": self._members(beam, nbest), "gold_in_beam": False,
-                        "prefix": prefix}
+                return self._tracked({"status": "failed", "word": i, "beam": self._members(beam, nbest),
+                                      "gold_in_beam": False, "prefix": prefix}, track_start, None, None, None)
             # FILTER (only the first ``cap`` of the order can survive: select them, then sort those)
             sort_first(self.cands, self.n_cands, cap)
             best = self.cands[0].score
@@ -906,7 +939,9 @@ cdef class BeamParser:
             # rebuild survivors permanently (their scores are in the candidates: build without scoring)
             beam = []
             gold_flag = 0
-            self.quiet = True
+            self.quiet = not self.track  # tracking: score the survivors again for their generative parts
+            if self.track:
+                track_start.append(self.n_hyps)
             for k in range(kept):
                 cd = &self.cands[k]
                 nh = self.new_hyp()
@@ -917,6 +952,8 @@ cdef class BeamParser:
                 self.h_gold[nh] = cd.gold
                 gold_flag |= cd.gold
                 s = 0.0
+                self.acc_gen = 0.0
+                self.acc_nodes = 0
                 if cd.hyp < 0:
                     cur = self.attach(-1, cd.chain, 0, &s, None)
                 else:
@@ -926,17 +963,21 @@ cdef class BeamParser:
                         cur = self.close_top(cur, i, pos, &s, None)
                     cur = self.attach(cur, cd.chain, i, &s, None)
                 self.h_rec[nh] = cur
+                if self.track:
+                    self.track_store(nh, cd.hyp, self.recs[cur].depth)
                 beam.append(nh)
             self.quiet = False
             if early and has_gold and not gold_flag:
-                return {"status": "early", "word": i, "beam": self._members(beam, 0), "gold_in_beam": False,
-                        "prefix": prefix}
+                return self._tracked({"status": "early", "word": i, "beam": self._members(beam, 0),
+                                      "gold_in_beam": False, "prefix": prefix}, track_start, None, None, None)
         # end of sentence: close everything
         self.n_cands = 0
         for b in range(len(beam)):
             hb = beam[b]
             cur = self.h_rec[hb]
             s = self.h_score[hb]
+            self.acc_gen = 0.0
+            self.acc_nodes = 0
             while True:
                 if not self.allows(self.recs[cur].cat, self.rcat(self.recs[cur].last), ENDC):
                     break
@@ -945,9 +986,12 @@ cdef class BeamParser:
                     break
             if cur < 0:
                 self.add_cand(s, hb, 0, 0, self.h_gold[hb])
+                if self.track:
+                    end_gen.append(self.t_gen[hb] + self.acc_gen)
+                    end_steps.append(self.acc_nodes)
         if self.n_cands == 0:
-            return {"status": "failed", "word": n, "beam": self._members(beam, nbest), "gold_in_beam": False,
-                    "prefix": prefix}
+            return self._tracked({"status": "failed", "word": n, "beam": self._members(beam, nbest),
+                                  "gold_in_beam": False, "prefix": prefix}, track_start, None, None, None)
         qsort(self.cands, self.n_cands, sizeof(Cand), cmp_cand)
         members = []
         gold_flag = 0
@@ -956,8 +1000,74 @@ cdef class BeamParser:
             if nbest <= 0 or k < nbest:
                 sites, chains = self._steps(self.cands[k].hyp)
                 members.append((self.cands[k].score, bool(self.cands[k].gold), sites, chains))
-        return {"status": "complete", "word": n, "beam": members, "gold_in_beam": bool(gold_flag),
-                "prefix": prefix}
+        return self._tracked({"status": "complete", "word": n, "beam": members, "gold_in_beam": bool(gold_flag),
+                              "prefix": prefix}, track_start, end_gen, end_steps, True)
+
+    # -- per-hypothesis measures (glmnlp.parser.measures) -----------------------------------------
+    def set_tracking(self, bint on):
+        """Record, for every surviving hypothesis, what glmnlp.parser.measures needs (off by default).
+
+        With tracking on, :meth:`decode` scores the survivors a second time while rebuilding them
+        (instead of building them quietly) to split their generative log-probability, and its
+        result gets a ``"track"`` dict (see :meth:`_tracked`). Needs a generative term
+        (:meth:`set_generative`). Parses and scores are the same with tracking on or off.
+        """
+        self.track = on
+
+    cdef int track_store(self, int nh, int parent, int depth) except -1:
+        """Store hypothesis nh's generative parts: parent's total + this word's nodes, its last word, steps, depth."""
+        cdef int cap, j
+        if nh >= self.cap_t:
+            cap = max(2 * self.cap_t, nh + 1, 1 << 12)
+            self.t_gen = <double*> realloc(self.t_gen, cap * sizeof(double))
+            self.t_lex = <double*> realloc(self.t_lex, cap * sizeof(double))
+            self.t_steps = <int32_t*> realloc(self.t_steps, cap * sizeof(int32_t))
+            self.t_open = <int32_t*> realloc(self.t_open, cap * sizeof(int32_t))
+            self.t_wctx = <int64_t*> realloc(self.t_wctx, 6 * cap * sizeof(int64_t))
+            if (self.t_gen == NULL or self.t_lex == NULL or self.t_steps == NULL or self.t_open == NULL
+                    or self.t_wctx == NULL):
+                raise MemoryError()
+            self.cap_t = cap
+        self.t_gen[nh] = (self.t_gen[parent] if parent >= 0 else 0.0) + self.acc_gen
+        self.t_lex[nh] = self.acc_lex
+        self.t_steps[nh] = self.acc_nodes
+        self.t_open[nh] = depth
+        for j in range(6):
+            self.t_wctx[6 * nh + j] = self.acc_wctx[j]
+        return 0
+
+    cdef dict _tracked(self, dict result, list starts, list end_gen, list end_steps, object complete):
+        """Add the ``"track"`` arrays to a decode result when tracking is on.
+
+        ``word_start[i]``..``word_start[i+1]``: the hypotheses of the beam after word i (best first),
+        indices into ``parent`` (index of the hypothesis it extends, -1 for word 0), ``score`` (the
+        ranking score), ``gen`` (unweighted ln P of the derivation so far), ``lex`` (ln P of the last
+        word given its POS node), ``steps`` (nodes built for this word: END closures and chain nodes,
+        the root included for word 0), ``open`` (open constituents below the root after the word),
+        ``wctx`` (the word-model context of the last POS node, POS first). For a complete sentence:
+        ``end_hyp``/``end_score``/``end_gen``/``end_steps`` of the closed parses, best first.
+        """
+        cdef int n_h = self.n_hyps, k, j
+        if not self.track:
+            return result
+        starts = list(starts) + [n_h]
+        parent = np.array([self.h_parent[k] for k in range(n_h)], dtype=np.int32)
+        score = np.array([self.h_score[k] for k in range(n_h)], dtype=np.float64)
+        gen = np.array([self.t_gen[k] for k in range(n_h)], dtype=np.float64)
+        lex = np.array([self.t_lex[k] for k in range(n_h)], dtype=np.float64)
+        steps = np.array([self.t_steps[k] for k in range(n_h)], dtype=np.int32)
+        opened = np.array([self.t_open[k] for k in range(n_h)], dtype=np.int32)
+        wctx = np.array([self.t_wctx[k] for k in range(6 * n_h)], dtype=np.int64).reshape(n_h, 6)
+        track = {"word_start": np.array(starts, dtype=np.int64), "parent": parent, "score": score, "gen": gen,
+                 "lex": lex, "steps": steps, "open": opened, "wctx": wctx}
+        if complete:
+            order = [self.cands[k].order for k in range(self.n_cands)]
+            track["end_hyp"] = np.array([self.cands[k].hyp for k in range(self.n_cands)], dtype=np.int32)
+            track["end_score"] = np.array([self.cands[k].score for k in range(self.n_cands)], dtype=np.float64)
+            track["end_gen"] = np.array([end_gen[j] for j in order], dtype=np.float64)
+            track["end_steps"] = np.array([end_steps[j] for j in order], dtype=np.int32)
+        result["track"] = track
+        return result
 
     cdef list _members(self, list beam, int nbest):
         cdef list out = []
