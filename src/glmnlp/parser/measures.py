@@ -1,0 +1,393 @@
+"""Word-by-word incremental measures for psycholinguistic modelling, from the parser's left-to-right beam.
+
+Roark, Bachrach, Cardenas & Pallier (2009), "Deriving lexical and syntactic expectation-based
+measures for psycholinguistic modeling via incremental top-down parsing" (EMNLP), §3-§4; Roark
+(2001) for prefix probabilities over a beam. The reference C parser prints the same columns with
+its ``-p`` switch (its README defines them; our definitions below follow it).
+
+Definitions
+-----------
+After word i the beam B_i holds partial derivations D, each ending with the emission of w_i by its
+POS node. For the generative model P(D) is the product of its events' probabilities (node model and
+word model, glmnlp.parser.generative); D = D' . (POS_i -> w_i), with P(D) = P(D') * P(w_i | POS_i, ctx).
+
+* prefix probability (over the beam)  P(w_1..w_i) ~= sum_{D in B_i} P(D);  ``prefix`` = -log of it.
+* surprisal                           S_i = -log P(w_1..w_i) + log P(w_1..w_{i-1})  (P(empty) = 1)
+* syntactic surprisal                 SynS_i = -log sum_{D in B_i} P(D') + log P(w_1..w_{i-1})
+  (everything up to and including the POS node of w_i, the word's own emission left out)
+* lexical surprisal                   LexS_i = S_i - SynS_i = -log( sum_D P(D) / sum_D P(D') )
+* beam weights                        p_i(D) = exp(score(D)) / sum_{D'' in B_i} exp(score(D''))
+  (score = ln P(D) for the generative model)
+* entropy ("ambiguity")               H_i = -sum_{D in B_i} p_i(D) log p_i(D)
+* open brackets                       sum_D p_i(D) * open(D), open(D) = constituents still open after w_i,
+  the root (TOP) not counted
+* steps                               sum_D p_i(D) * steps(D), steps(D) = derivation moves made to reach
+  w_i from w_{i-1}: END closures and new chain nodes, the POS included (for w_1 also TOP)
+* rerank ("rernk")                    sum_{D in B_i extending T_{i-1}} p_i(D) / p_{i-1}(T_{i-1}),
+  T_{i-1} = the best analysis after w_{i-1} (T_0 = the empty analysis, p = 1)
+* top rerank ("toprr")                p_i(T_i) / p_{i-1}(T_{i-1}) if T_i extends T_{i-1}, else 0
+* ``</s>`` row (end of sentence): the same quantities for the closed complete parses (the END
+  closures after the last word); its lexical surprisal is 0 and it has no open brackets. The
+  surprisals of all rows, ``</s>`` included, sum to -log sum_{complete D} P(D), the sentence's
+  (beam) negative log probability.
+
+Expected measures of the next word (``next_word=True``; Roark et al. 2009 §4, Roark 2011): not
+implemented in this version (see the project's benchmarks/results/measures.md).
+
+Units: natural logarithms inside; ``units="bits"`` (default) divides every log-valued column
+(prefix, surprisals, entropy) by ln 2. The reference C parser prints nats (its code uses exp/log; on
+the sample its tree log probabilities match ours in nats, benchmarks/results/measures.md).
+
+Which model
+-----------
+``kind="generative"`` (default) ranks and prunes the beam by the generative log-probability alone
+(weight 1, no perceptron features): every column above is then a probability-based quantity of the
+model. Any parser with a generative term can be used this way, the bundled combined model included.
+``kind="combined"`` runs the combined model's own beam (perceptron score + weight x ln P): the
+surprisals are still computed from the generative probabilities of that beam's members (a lower
+bound of the prefix probability over a beam chosen by another score), but the beam weights p_i
+are a softmax of the combined score, which is not a probability: entropy, open brackets, steps and
+the two rerank ratios are then beam statistics without a probabilistic reading. Only the
+generative kind gives probabilistic measures.
+
+Choices [R] and their reasons
+-----------------------------
+* **Tags.** The generative parser of Roark picks up to 8 candidate POS per word by a look-ahead
+  probability. Here, with ``tags="model"`` (default), the candidates of word i are the POS tags t
+  ranked by ln P(w_i | t) + ln P(t) under the model's own word model (context = the POS only) and
+  node model (no context), kept while within ``tag_margin`` nats of the best, at most ``max_tags``
+  (8). This uses word i itself only, never a later word, so the measures of word i do not depend
+  on the rest of the sentence (a tagger that reads ahead would break incrementality). Tags can
+  also be given per word (e.g. gold tags), or ``tags="all"`` for every POS of the grammar (exact
+  marginalisation over tags; used by the tests).
+* **FILTER.** The generative term's own gamma/cap (``GenerativeTerm.gamma``/``beam_cap``); if the
+  beam empties, one retry with 10x gamma and no cap (as parsing does); if it still empties, the
+  words from that point get ``inf`` surprisal and NaN for the other columns.
+* **Cost.** The beam is run once; with tracking on, the survivors of FILTER are scored a second
+  time while they are rebuilt (glmnlp.parser._beam ``set_tracking``) to split their generative
+  log-probability. That is the only extra work (benchmarks/results/measures.md).
+* **Word classes**: see :class:`WordClasses` (files in ``glmnlp/data/measures/``).
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from glmnlp.errors import FormatError, InputError
+from glmnlp.parser.generative import NODE_MODEL, WORD_MODEL
+
+__all__ = [
+    "COLUMNS",
+    "LOG_COLUMNS",
+    "WordClasses",
+    "MeasureOptions",
+    "candidate_tags",
+    "sentence_measures",
+    "corpus_measures",
+    "EOS",
+]
+
+EOS = "</s>"
+LN2 = math.log(2.0)
+
+#: Output columns, in order, with their meaning (docs/measures.md repeats this table).
+COLUMNS: dict[str, str] = {
+    "sentence": "sentence number, from 1",
+    "index": "word position in the sentence, from 1 (the </s> row: n + 1)",
+    "word": "the token (</s> for the end of the sentence)",
+    "word_class": "open, closed, or previous (belongs to the previous token: punctuation, clitic, </s>)",
+    "prefix": "-log prefix probability up to and including this word (sum over the beam)",
+    "surprisal": "total surprisal of this word: -log P(w_i | w_1..w_{i-1})",
+    "syntactic_surprisal": "the part before the word's own emission (derivation moves up to its POS)",
+    "lexical_surprisal": "the part of the word's emission by its POS (surprisal - syntactic_surprisal)",
+    "entropy": "entropy of the normalised beam after this word",
+    "open_brackets": "weighted average number of open constituents after this word (root not counted)",
+    "rerank": "beam mass of the extensions of the previous best analysis / its mass before",
+    "top_rerank": "mass ratio of the new best analysis to the previous best if it extends it, else 0",
+    "steps": "weighted average number of derivation moves since the previous word",
+    "beam": "number of analyses in the beam after this word",
+    "units": "bits or nats (for prefix, surprisals and entropy)",
+}
+LOG_COLUMNS = ("prefix", "surprisal", "syntactic_surprisal", "lexical_surprisal", "entropy")
+MEASURE_COLUMNS = ("prefix", "surprisal", "syntactic_surprisal", "lexical_surprisal", "entropy", "open_brackets",
+                   "rerank", "top_rerank", "steps")
+
+_CLITIC_PREFIXES = ("'",)
+_BRACKETS = {"-LRB-", "-RRB-", "-LCB-", "-RCB-", "-LSB-", "-RSB-"}
+
+
+# ----------------------------------------------------------------------------------------------
+# Word classes
+# ----------------------------------------------------------------------------------------------
+
+
+class WordClasses:
+    """Open class / closed class / belongs-to-previous, from a word list and a rule.
+
+    The list (default: ``glmnlp/data/measures/word_classes.tsv``) has one ``word<TAB>class`` per
+    line, class ``closed`` or ``previous``, ``#`` comments allowed; lookups ignore case. Words not
+    listed are ``previous`` by the rule when they are punctuation (every character a Unicode
+    punctuation mark, or a PTB bracket token such as ``-LRB-``) or a clitic (``n't``, or an
+    apostrophe followed by letters: ``'s``, ``'ll``), else ``open``. ``</s>`` is ``previous``.
+    """
+
+    def __init__(self, entries: dict[str, str]) -> None:
+        bad = {c for c in entries.values() if c not in ("closed", "previous", "open")}
+        if bad:
+            raise ValueError(f"word classes must be open, closed or previous, got {sorted(bad)}")
+        self.entries = {w.lower(): c for w, c in entries.items()}
+
+    @classmethod
+    def default(cls) -> WordClasses:
+        """The list shipped with the package."""
+        text = resources.files("glmnlp").joinpath("data/measures/word_classes.tsv").read_text("utf-8")
+        return cls(_parse_classes(text, "glmnlp/data/measures/word_classes.tsv"))
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> WordClasses:
+        """A list in the same format (replaces the default list; the rule still applies to other words)."""
+        try:
+            text = Path(path).read_text("utf-8")
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read the word-class list: {exc.strerror}") from None
+        return cls(_parse_classes(text, str(path)))
+
+    def __call__(self, word: str) -> str:
+        """``open``, ``closed`` or ``previous``."""
+        if word == EOS:
+            return "previous"
+        found = self.entries.get(word.lower())
+        if found is not None:
+            return found
+        if word in _BRACKETS or all(unicodedata.category(ch).startswith("P") for ch in word):
+            return "previous"
+        low = word.lower()
+        if low == "n't" or (low.startswith(_CLITIC_PREFIXES) and len(low) > 1 and low[1:].isalpha()):
+            return "previous"
+        return "open"
+
+
+def _parse_classes(text: str, where: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 2 or parts[1] not in ("closed", "previous", "open") or not parts[0]:
+            raise FormatError(f"{where}:{number}: expected 'word<TAB>closed|previous|open', got {line!r}")
+        out[parts[0]] = parts[1]
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Options and candidate tags
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MeasureOptions:
+    """How the beam is run for the measures (see the module docstring)."""
+
+    kind: Literal["generative", "combined"] = "generative"
+    units: Literal["bits", "nats"] = "bits"
+    tag_margin: float = 8.0
+    max_tags: int = 8
+    gamma: float | None = None
+    cap: int | None = None
+    eos: bool = True
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("generative", "combined"):
+            raise ValueError(f"kind must be 'generative' or 'combined', got {self.kind!r}")
+        if self.units not in ("bits", "nats"):
+            raise ValueError(f"units must be 'bits' or 'nats', got {self.units!r}")
+        if self.max_tags < 1 or not self.tag_margin >= 0:
+            raise ValueError("max_tags must be >= 1 and tag_margin >= 0")
+
+
+def candidate_tags(parser: Any, words: Sequence[str], *, margin: float = 8.0, max_tags: int = 8) -> list[list[str]]:
+    """Candidate POS tags of each word from the generative model alone (see the module docstring).
+
+    Score of tag t for word w (sentence-initial or not): ln P(w | t) + ln P(t), word model with
+    the POS as its only context and node model with no context; tags within ``margin`` nats of the
+    best are kept, best first, at most ``max_tags``. Only tags with chains in the grammar count.
+    """
+    term = parser.generative
+    grammar = parser.grammar
+    tags = [t for t in grammar.pos_tags if grammar.lookup(t) is not None]
+    cats = np.array([grammar.lookup(t) for t in tags], dtype=np.int64)
+    node = term.model.logprob_many(np.full(len(tags), NODE_MODEL), cats, np.zeros((len(tags), 1), dtype=np.int64),
+                                   np.zeros(len(tags), dtype=np.int64))
+    out: list[list[str]] = []
+    ctx = cats.reshape(-1, 1)
+    for i, word in enumerate(words):
+        wids = np.array([term.lexicon.word_id(word, t, i == 0) for t in tags], dtype=np.int64)
+        lex = term.model.logprob_many(np.full(len(tags), WORD_MODEL), wids, ctx, np.ones(len(tags), dtype=np.int64))
+        score = lex + node
+        order = np.argsort(-score, kind="stable")
+        best = score[order[0]]
+        out.append([tags[j] for j in order[:max_tags] if score[j] >= best - margin])
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# The measures
+# ----------------------------------------------------------------------------------------------
+
+
+def _lse(x: np.ndarray) -> float:
+    if x.size == 0:
+        return -math.inf
+    top = float(np.max(x))
+    if top == -math.inf:
+        return top
+    return top + math.log(float(np.sum(np.exp(x - top))))
+
+
+def _weights(scores: np.ndarray) -> np.ndarray:
+    top = float(np.max(scores))
+    w = np.exp(scores - top)
+    return w / w.sum()
+
+
+def _entropy(p: np.ndarray) -> float:
+    nz = p[p > 0]
+    return float(-(nz * np.log(nz)).sum()) + 0.0
+
+
+def _decode(parser: Any, words: Sequence[str], tag_lists: Sequence[Sequence[str]], opts: MeasureOptions) -> dict:
+    term = parser.generative
+    atoms, next_pos, isq, off, cand = parser._inputs(words, tag_lists)
+    wids = term.word_ids(words, tag_lists, parser.grammar)
+    none = np.zeros(0, dtype=np.int32)
+    if opts.kind == "generative":
+        weights, punct, weight = np.zeros(0, dtype=np.float64), 0, 1.0
+        gamma = term.gamma if opts.gamma is None else opts.gamma
+        cap = term.beam_cap if opts.cap is None else opts.cap
+    else:
+        weights, punct, weight = parser.weights, parser._punct, term.weight
+        gamma = parser.config.gamma if opts.gamma is None else opts.gamma
+        cap = parser.config.beam_cap if opts.cap is None else opts.cap
+    beam = parser._beam
+    result: dict = {}
+    try:
+        beam.set_tracking(True)
+        for g, c in ((gamma, cap), (gamma * 10, 0)):
+            beam.set_generative(term.model.kernel, weight, wids)
+            result = beam.decode(atoms, next_pos, isq, punct, off, cand, weights, g, c, none, none, False, 1)
+            if result["status"] == "complete":
+                break
+    finally:
+        beam.set_tracking(False)
+        parser._configure_generative_off()
+    return result
+
+
+def sentence_measures(
+    parser: Any, words: Sequence[str], tags: Sequence[str | Sequence[str]] | Literal["model", "all"] = "model",
+    *, options: MeasureOptions = MeasureOptions(), classes: WordClasses | None = None, sentence: int = 1,
+) -> list[dict[str, Any]]:
+    """One row (a dict with the keys of :data:`COLUMNS`) per word, and one for ``</s>`` if ``options.eos``."""
+    if parser.generative is None:
+        raise InputError("word-by-word measures need a model with a generative term (generative or combined)")
+    if not words:
+        raise InputError("cannot compute measures for an empty sentence")
+    if tags == "model":
+        tag_lists = candidate_tags(parser, words, margin=options.tag_margin, max_tags=options.max_tags)
+    elif tags == "all":
+        every = [t for t in parser.grammar.pos_tags if parser.grammar.lookup(t) is not None]
+        tag_lists = [list(every) for _ in words]
+    else:
+        if len(tags) != len(words):
+            raise InputError(f"{len(words)} words but {len(tags)} tag entries")
+        tag_lists = [[t] if isinstance(t, str) else list(t) for t in tags]
+    classes = WordClasses.default() if classes is None else classes
+    res = _decode(parser, words, tag_lists, options)
+    tr = res["track"]
+    starts = tr["word_start"]
+    n_done = len(starts) - 1
+    scale = LN2 if options.units == "bits" else 1.0
+    rows: list[dict[str, Any]] = []
+    prev_prefix = 0.0
+    prev_best = -1  # hypothesis index of T_{i-1}; -1 = the empty analysis
+    prev_p_best = 1.0
+
+    def row(i: int, word: str, values: dict[str, float], beam: int) -> dict[str, Any]:
+        out: dict[str, Any] = {"sentence": sentence, "index": i + 1, "word": word, "word_class": classes(word)}
+        for col in MEASURE_COLUMNS:
+            v = values.get(col, math.nan)
+            out[col] = v / scale if col in LOG_COLUMNS else v
+        out["beam"] = beam
+        out["units"] = options.units
+        return out
+
+    def stats(gen: np.ndarray, syn: np.ndarray, score: np.ndarray, parent: np.ndarray, first: int,
+              opened: np.ndarray, steps: np.ndarray) -> dict[str, float]:
+        nonlocal prev_prefix, prev_best, prev_p_best
+        prefix = _lse(gen)
+        syn_prefix = _lse(syn)
+        p = _weights(score)
+        extends = parent == prev_best
+        best_extends = bool(extends[0])
+        values = {
+            "prefix": -prefix,
+            "surprisal": prev_prefix - prefix,
+            "syntactic_surprisal": prev_prefix - syn_prefix,
+            "lexical_surprisal": syn_prefix - prefix,
+            "entropy": _entropy(p),
+            "open_brackets": float(np.dot(p, opened)),
+            "rerank": float(p[extends].sum()) / prev_p_best,
+            "top_rerank": float(p[0]) / prev_p_best if best_extends else 0.0,
+            "steps": float(np.dot(p, steps)),
+        }
+        prev_prefix, prev_best, prev_p_best = prefix, first, float(p[0])
+        return values
+
+    for i in range(n_done):
+        a, b = int(starts[i]), int(starts[i + 1])
+        gen = tr["gen"][a:b]
+        values = stats(gen, gen - tr["lex"][a:b], tr["score"][a:b], tr["parent"][a:b], a,
+                       tr["open"][a:b].astype(np.float64), tr["steps"][a:b].astype(np.float64))
+        rows.append(row(i, words[i], values, b - a))
+    complete = res["status"] == "complete"
+    for i in range(n_done, len(words)):
+        rows.append(row(i, words[i], {"surprisal": math.inf, "prefix": math.inf}, 0))
+    if options.eos:
+        if complete:
+            gen = tr["end_gen"]
+            values = stats(gen, gen, tr["end_score"], tr["end_hyp"], -2, np.zeros(len(gen)),
+                           tr["end_steps"].astype(np.float64))
+            values["lexical_surprisal"] = 0.0
+            values["open_brackets"] = 0.0
+            rows.append(row(len(words), EOS, values, len(gen)))
+        else:
+            rows.append(row(len(words), EOS, {"surprisal": math.inf, "prefix": math.inf}, 0))
+    return rows
+
+
+def corpus_measures(
+    parser: Any, sentences: Iterable[Sequence[str]], tags: Iterable[Any] | None = None, *,
+    options: MeasureOptions = MeasureOptions(), classes: WordClasses | None = None, first: int = 1,
+) -> list[dict[str, Any]]:
+    """Rows of :func:`sentence_measures` for many sentences (numbered from ``first``).
+
+    ``tags``: None (the model chooses, ``tags="model"``), or one entry per sentence (a tag or a
+    list of candidate tags per word, or ``"model"``/``"all"``).
+    """
+    classes = WordClasses.default() if classes is None else classes
+    sents = list(sentences)
+    tag_iter = iter(tags) if tags is not None else iter(["model"] * len(sents))
+    rows: list[dict[str, Any]] = []
+    for k, words in enumerate(sents):
+        rows.extend(sentence_measures(parser, list(words), next(tag_iter), options=options, classes=classes,
+                                      sentence=first + k))
+    return rows

@@ -1,0 +1,230 @@
+"""Word-by-word measures (glmnlp.parser.measures): brute-force equality on a toy grammar, identities, classes."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from glmnlp.errors import FormatError
+from glmnlp.parser.combined import sentence_events, train_term
+from glmnlp.parser.generative import NODE_MODEL, WORD_MODEL, SmoothingConfig
+from glmnlp.parser.grammar import Grammar
+from glmnlp.parser.measures import EOS, MeasureOptions, WordClasses, candidate_tags, sentence_measures
+from glmnlp.parser.model import Parser, ParserConfig, punctuation_tags
+from glmnlp.parser.transform import fslc_transform
+from glmnlp.treebank.trees import parse_tree
+
+from derivation_oracle import all_derivations
+from toy_trees import TINY
+
+EXACT = MeasureOptions(units="nats", gamma=1e18, cap=0)
+
+
+def _setup(treebank: list[str] = TINY) -> Parser:
+    cfg = ParserConfig(n_bits=1, gamma=1e18, beam_cap=0)
+    trees = [parse_tree(t) for t in treebank]
+    grammar = Grammar.induce([fslc_transform(t, cfg.fslc) for t in trees], long_chain_min_count=1)
+    parser = Parser(grammar, punctuation_tags(trees), np.zeros(2), cfg)
+    events = [sentence_events(parser, parser.example(t, fslc_transform(t, cfg.fslc))) for t in trees]
+    parser.generative, _ = train_term(events, list(range(len(events))), len(grammar.categories),
+                                      SmoothingConfig(folds=0))
+    return parser
+
+
+def _events(parser: Parser, words: list[str], tags: list[str], steps: tuple, complete: bool) -> list:
+    atoms, next_pos, _isq, _off, _cand = parser._inputs(words, [[t] for t in tags])
+    sites = np.array([s for s, _ in steps], dtype=np.int32)
+    chains = np.array([c for _, c in steps], dtype=np.int32)
+    return parser._beam.gen_events(atoms, next_pos, sites, chains, complete)
+
+
+def _logprob(parser: Parser, words: list[str], log: list) -> tuple[float, float]:
+    """(total, last word's emission) log-probability of replayed events, outcomes looked up in Python."""
+    term = parser.generative
+    total, last = 0.0, 0.0
+    for model, outcome, index, ctx, _lp in log:
+        if model == NODE_MODEL:
+            total += term.model.logprob(model, outcome, list(ctx))
+        else:
+            tag = parser.grammar.categories[ctx[0]][0]
+            last = term.model.logprob(WORD_MODEL, term.lexicon.word_id(words[index], tag, index == 0), list(ctx))
+            total += last
+    return total, last
+
+
+def _frontier(parser: Parser, steps: tuple) -> list[int]:
+    """Open-frontier length after each word and the moves each word took (independent of the beam)."""
+    depth, sizes, moves = 0, [], []
+    for k, (site, c) in enumerate(steps):
+        chain = parser._chains[c]
+        if k == 0:
+            moves.append(len(chain))
+            depth = len(chain) - 1
+        else:
+            moves.append(depth - 1 - site + len(chain))
+            depth = site + len(chain)
+        sizes.append(depth)
+    return sizes, moves
+
+
+def _brute(parser: Parser, words: list[str], tag_sets: list[list[str]]) -> list[dict[str, float]]:
+    """Every measure from its definition, by enumerating all derivations (over every tag assignment)."""
+    per_prefix = []
+    for i in range(1, len(words) + 2):
+        items = []  # ((tags, steps), logprob, lex, open, moves)
+        seen = set()
+        for tags in itertools.product(*tag_sets):
+            tags = list(tags)
+            stop = i if i <= len(words) else None
+            for d in all_derivations(parser, words, tags, stop=stop):
+                if (tuple(tags[:i]), d) in seen:  # the same prefix analysis under another later tag
+                    continue
+                seen.add((tuple(tags[:i]), d))
+                lp, lex = _logprob(parser, words, _events(parser, words, tags, d, stop is None))
+                sizes, moves = _frontier(parser, d)
+                if stop is None:
+                    closures = sizes[-1]  # every open node, the root included
+                    items.append(((tuple(tags), d), lp, 0.0, 0, closures))
+                else:
+                    items.append(((tuple(tags[:i]), d), lp, lex, sizes[-1] - 1, moves[-1]))
+        per_prefix.append(items)
+    rows = []
+    prev_prefix, prev_best, prev_pb = 0.0, None, 1.0
+    for i, items in enumerate(per_prefix):
+        lps = np.array([it[1] for it in items])
+        top = lps.max()
+        prefix = top + math.log(np.exp(lps - top).sum())
+        syn = np.array([it[1] - it[2] for it in items])
+        syn_prefix = syn.max() + math.log(np.exp(syn - syn.max()).sum())
+        p = np.exp(lps - prefix)
+        b = int(np.argmax(lps))
+        key = lambda it: (it[0][0][:i], it[0][1][:i])  # noqa: E731 -- the analysis of the previous word
+        ext = np.array([prev_best is None or key(it) == prev_best for it in items])
+        rows.append({
+            "prefix": -prefix, "surprisal": prev_prefix - prefix, "syntactic_surprisal": prev_prefix - syn_prefix,
+            "lexical_surprisal": syn_prefix - prefix, "entropy": float(-(p * np.log(p)).sum()),
+            "open_brackets": float(np.dot(p, [it[3] for it in items])), "steps": float(np.dot(p, [it[4] for it in items])),
+            "rerank": float(p[ext].sum()) / prev_pb, "top_rerank": float(p[b]) / prev_pb if ext[b] else 0.0,
+        })
+        prev_prefix, prev_pb = prefix, float(p[b])
+        prev_best = (items[b][0][0][: i + 1], items[b][0][1][: i + 1])
+    return rows
+
+
+CASES = [
+    ("the cat saw dog with a hat .".split(), ["DT", "NN", "VBD", "NN", "IN", "DT", "NN", "."]),
+    ("the dog saw the cat with the hat .".split(), ["DT", "NN", "VBD", "DT", "NN", "IN", "DT", "NN", "."]),
+]
+
+
+@pytest.mark.parametrize("words,tags", CASES)
+def test_measures_equal_brute_force_with_an_exact_beam(words: list[str], tags: list[str]) -> None:
+    """Unpruned beam, given tags: every column of every row equals its value computed by enumeration."""
+    parser = _setup()
+    rows = sentence_measures(parser, words, tags, options=EXACT)
+    expected = _brute(parser, words, [[t] for t in tags])
+    assert [r["word"] for r in rows] == words + [EOS]
+    for row, exp in zip(rows, expected):
+        for col, value in exp.items():
+            assert row[col] == pytest.approx(value, abs=1e-9), (row["index"], col)
+
+
+def test_measures_marginalise_over_candidate_tags_like_brute_force() -> None:
+    """Several candidate tags per word: the beam sums over tag assignments exactly as enumeration does."""
+    parser = _setup()
+    words = "the dog saw a hat .".split()
+    tag_sets = [["DT"], ["NN", "VB"], ["VBD", "NN"], ["DT"], ["NN"], ["."]]
+    rows = sentence_measures(parser, words, tag_sets, options=EXACT)
+    expected = _brute(parser, words, tag_sets)
+    for row, exp in zip(rows, expected):
+        for col, value in exp.items():
+            assert row[col] == pytest.approx(value, abs=1e-9), (row["index"], col)
+
+
+@pytest.mark.parametrize("units", ["bits", "nats"])
+def test_measures_identities(units: str) -> None:
+    """Surprisals sum to the sentence's -log P; syntactic + lexical = total; entropy >= 0; units scale logs."""
+    parser = _setup()
+    words, tags = CASES[1]
+    rows = sentence_measures(parser, words, "all", options=MeasureOptions(units=units, gamma=1e18, cap=0))
+    scale = math.log(2) if units == "bits" else 1.0
+    for r in rows:
+        assert r["syntactic_surprisal"] + r["lexical_surprisal"] == pytest.approx(r["surprisal"], abs=1e-9)
+        assert r["entropy"] >= 0.0 and r["surprisal"] > 0 and r["units"] == units
+        assert r["beam"] >= 1 and 0 <= r["rerank"] and 0 <= r["top_rerank"]
+    assert sum(r["surprisal"] for r in rows) == pytest.approx(rows[-1]["prefix"], abs=1e-9)
+    # the last row's prefix is the -log of the summed probability of every complete parse
+    lps = []
+    every = [[t for t in parser.grammar.pos_tags if parser.grammar.lookup(t) is not None]] * len(words)
+    for tags_ in itertools.product(*[[t] for t in tags]):
+        for d in all_derivations(parser, words, list(tags_)):
+            lps.append(_logprob(parser, words, _events(parser, words, list(tags_), d, True))[0])
+    given = sentence_measures(parser, words, tags, options=MeasureOptions(units=units, gamma=1e18, cap=0))
+    top = max(lps)
+    assert given[-1]["prefix"] * scale == pytest.approx(-(top + math.log(sum(math.exp(x - top) for x in lps))),
+                                                        abs=1e-9)
+    assert len(every[0]) > 1
+
+
+def test_measures_deterministic_grammar_has_zero_entropy() -> None:
+    """A grammar with one analysis per prefix: entropy 0, rerank ratios 1, steps = moves of the one parse."""
+    parser = _setup(["(TOP (S (NP (DT the) (NN dog)) (VP (VBD barked)) (. .)))"])
+    rows = sentence_measures(parser, "the dog barked .".split(), ["DT", "NN", "VBD", "."], options=EXACT)
+    assert all(r["beam"] == 1 for r in rows)
+    assert all(r["entropy"] == 0.0 and r["rerank"] == 1.0 and r["top_rerank"] == 1.0 for r in rows)
+    # TOP S NP DT | NN | close NP, VP VBD | close VP, . | close S, close TOP
+    assert [r["steps"] for r in rows] == [4, 1, 3, 2, 2]
+    assert [r["open_brackets"] for r in rows] == [2, 2, 2, 1, 0]
+
+
+def test_measures_tracking_leaves_parses_unchanged() -> None:
+    """Tracking only records: the parse and its score are the same with it on."""
+    parser = _setup()
+    parser.generative.weight = 1.0
+    words, tags = CASES[1]
+    before = parser.parse_nbest(words, tags, 3)
+    sentence_measures(parser, words, tags, options=MeasureOptions(gamma=5.0, cap=3))
+    parser._beam.set_tracking(True)
+    try:
+        during = parser.parse_nbest(words, tags, 3)
+    finally:
+        parser._beam.set_tracking(False)
+    assert during == before == parser.parse_nbest(words, tags, 3)
+
+
+def test_measures_combined_kind_and_pruned_beam() -> None:
+    """A pruned beam gives a lower prefix probability than the exact one; the combined kind runs too."""
+    parser = _setup()
+    words, tags = CASES[1]
+    exact = sentence_measures(parser, words, tags, options=EXACT)
+    pruned = sentence_measures(parser, words, tags, options=MeasureOptions(units="nats", gamma=2.0, cap=2))
+    assert all(p["prefix"] >= e["prefix"] - 1e-12 for p, e in zip(pruned, exact))
+    assert max(p["beam"] for p in pruned) <= 2
+    comb = sentence_measures(parser, words, tags, options=MeasureOptions(kind="combined", units="nats"))
+    assert comb[-1]["prefix"] == pytest.approx(exact[-1]["prefix"], abs=1e-9)  # zero weights: same ranking
+
+
+def test_candidate_tags_use_the_word_only() -> None:
+    """The model's candidate tags of a word do not depend on the words after it."""
+    parser = _setup()
+    a = candidate_tags(parser, "the dog saw the cat .".split())
+    b = candidate_tags(parser, "the dog barked .".split())
+    assert a[:2] == b[:2] and all(t for t in a)
+    assert "DT" in a[0] and "NN" in a[1]
+
+
+def test_word_classes_rule_list_and_override(tmp_path) -> None:
+    """Default list, punctuation/clitic rule, </s>, case-insensitivity, and a user file replacing the list."""
+    wc = WordClasses.default()
+    assert [wc(w) for w in ["The", "of", "dog", ",", "n't", "'s", "-LRB-", EOS, "said", "&"]] == [
+        "closed", "closed", "open", "previous", "previous", "previous", "previous", "previous", "closed", "closed"]
+    f = tmp_path / "cls.tsv"
+    f.write_text("# mine\ndog\tclosed\n", encoding="utf-8")
+    mine = WordClasses.from_file(f)
+    assert mine("Dog") == "closed" and mine("the") == "open" and mine(".") == "previous"
+    f.write_text("dog closed\n", encoding="utf-8")
+    with pytest.raises(FormatError, match="cls.tsv:1"):
+        WordClasses.from_file(f)
