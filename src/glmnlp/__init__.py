@@ -22,6 +22,7 @@ from glmnlp.text.document import Document, Sentence, Token, tree_from_nltk, tree
 from glmnlp.errors import ConfigError, FormatError, GlmnlpError, InputError, ModelFileError, TreeSyntaxError
 from glmnlp.treebank.evalb import score_files, score_trees
 from glmnlp.parser.model import Parser
+from glmnlp.text.measures import measures, plot_measures
 from glmnlp.text.pipeline import Pipeline, load
 from glmnlp.text.render import (
     render_brackets,
@@ -52,7 +53,9 @@ __all__ = [
     "TreeSyntaxError",
     "__version__",
     "load",
+    "measures",
     "parse_tree",
+    "plot_measures",
     "read_tree_file",
     "read_trees",
     "render_brackets",

@@ -27,6 +27,7 @@ COMMAND_MODULES: dict[str, str] = {
     "glmnlp.cli.parser_cmd": "parser_group",
     "glmnlp.cli.parse_cmd": "parse",
     "glmnlp.cli.default_cmd": "train_default_cmd",
+    "glmnlp.cli.measures_cmd": "measures_cmd",
 }
 
 

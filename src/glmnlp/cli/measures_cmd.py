@@ -1,0 +1,70 @@
+"""``glmnlp measures``: word-by-word surprisal, entropy and other incremental measures as a tidy table.
+
+A thin wrapper over :func:`glmnlp.text.measures.measures` (definitions: :mod:`glmnlp.parser.measures`,
+columns: docs/measures.md). Input: the TEXT arguments (each one a document of raw text), ``--input
+FILE`` or stdin; ``--tokenized`` reads one sentence of whitespace-separated PTB tokens per line.
+Output: ``--format tsv`` (default), ``csv`` or ``json`` (one object per line) on stdout; ``--plot
+FILE`` also draws sentence ``--sentence N`` (needs matplotlib).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from glmnlp.errors import InputError
+
+__all__ = ["measures_cmd"]
+
+
+@click.command("measures", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("text", nargs=-1)
+@click.option("-i", "--input", "input_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Read the text from this UTF-8 file (default: TEXT arguments, else stdin).")
+@click.option("--tokenized", is_flag=True, help="One sentence of whitespace-separated tokens per line.")
+@click.option("--model", "model", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Model directory (default: the bundled model; its generative term is used).")
+@click.option("--format", "fmt", type=click.Choice(["tsv", "csv", "json"]), default="tsv", show_default=True)
+@click.option("--units", type=click.Choice(["bits", "nats"]), default="bits", show_default=True,
+              help="Logarithm of prefix, surprisal and entropy columns.")
+@click.option("--kind", type=click.Choice(["generative", "combined"]), default="generative", show_default=True,
+              help="Beam ranked by the generative probability (probabilistic measures) or by the combined score.")
+@click.option("--word-classes", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Word-class list (word<TAB>closed|previous|open per line) replacing the packaged one.")
+@click.option("--no-eos", is_flag=True, help="Leave out the end-of-sentence (</s>) rows.")
+@click.option("--gamma", type=float, default=None, help="FILTER margin (default: the model's).")
+@click.option("--cap", type=int, default=None, help="Beam cap (default: the model's; 0 = none).")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also draw one sentence's measures to this image (PNG/SVG/PDF; needs matplotlib).")
+@click.option("--sentence", type=int, default=1, show_default=True, help="Sentence drawn by --plot.")
+def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool, model: Path | None, fmt: str,
+                 units: str, kind: str, word_classes: Path | None, no_eos: bool, gamma: float | None,
+                 cap: int | None, plot_path: Path | None, sentence: int) -> None:
+    """Word-by-word measures (surprisal, syntactic/lexical surprisal, entropy, ...) of text.
+
+    \b
+    Examples:
+      glmnlp measures "The horse raced past the barn fell."
+      glmnlp measures --format csv --units nats -i story.txt > story.csv
+      glmnlp measures --tokenized --plot gp.png < sentences.txt
+    """
+    from glmnlp.text.measures import measures, plot_measures, write_measures
+
+    if text:
+        docs: list[str] = list(text)
+    else:
+        try:
+            raw = input_path.read_text("utf-8") if input_path is not None else sys.stdin.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"{input_path or '<stdin>'}: cannot read UTF-8 text: {exc}") from None
+        docs = [line for line in raw.splitlines() if line.strip()] if tokenized else [raw]
+    if not any(d.strip() for d in docs):
+        raise InputError(f"{input_path or '<stdin>'}: no text to analyse")
+    rows = measures(docs, model, tokenized=tokenized, kind=kind, units=units,  # type: ignore[arg-type]
+                    word_classes=word_classes, eos=not no_eos, gamma=gamma, cap=cap)
+    write_measures(rows, sys.stdout, fmt)
+    if plot_path is not None:
+        plot_measures(rows, sentence, path=plot_path)
+        click.echo(str(plot_path), err=True)

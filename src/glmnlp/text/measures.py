@@ -1,0 +1,179 @@
+"""Word-by-word psycholinguistic measures from text: :func:`measures`, writers and :func:`plot_measures`.
+
+The measures themselves (definitions, equations, which model gives probabilities) are in
+:mod:`glmnlp.parser.measures`; this module turns raw or tokenised text into sentences, runs them,
+and writes the tidy table (TSV, CSV, JSON lines, or a ``pandas.DataFrame`` with the optional
+``pandas`` extra) or draws a sentence's measures word by word (optional ``matplotlib``).
+
+Column names and meanings: :data:`glmnlp.parser.measures.COLUMNS` (also docs/measures.md).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import IO, Any, Literal
+
+from glmnlp.errors import InputError
+from glmnlp.parser.measures import COLUMNS, MeasureOptions, WordClasses, corpus_measures
+from glmnlp.text.tokenize import tokenize_text
+
+__all__ = ["measures", "load_parser", "write_measures", "plot_measures", "FORMATS"]
+
+FORMATS = ("tsv", "csv", "json")
+
+
+def load_parser(model: Any = None) -> Any:
+    """A parser with a generative term: None = the bundled model, a model directory (with ``parser/``
+    or a parser model itself), a :class:`glmnlp.text.pipeline.Pipeline` or a :class:`glmnlp.parser.model.Parser`."""
+    from glmnlp.parser.model import Parser
+
+    if isinstance(model, Parser):
+        return model
+    if model is not None and hasattr(model, "parser") and isinstance(getattr(model, "parser"), Parser):
+        return model.parser
+    if model is None:
+        from glmnlp.text.default_model import default_model_path
+
+        root = default_model_path()
+    else:
+        root = Path(model)
+    path = root / "parser" if (root / "parser").is_dir() else root
+    return Parser.load(path)
+
+
+def _sentences(texts: Any, tokenized: bool) -> list[list[str]]:
+    """Raw text (a str or a list of str) -> tokenised sentences; or pre-tokenised sentences as they are."""
+    if isinstance(texts, str):
+        texts = [texts]
+    out: list[list[str]] = []
+    for k, item in enumerate(texts, start=1):
+        if isinstance(item, str):
+            if tokenized:
+                toks = item.split()
+                if toks:
+                    out.append(toks)
+            else:
+                out.extend(tokenize_text(item))
+        elif isinstance(item, Sequence) and all(isinstance(t, str) for t in item):
+            if not item:
+                raise InputError(f"sentence {k}: empty")
+            out.append(list(item))
+        else:
+            raise InputError(f"item {k}: expected a text (str) or a list of tokens, got {type(item).__name__}")
+    return out
+
+
+def measures(
+    texts: str | Iterable[str] | Iterable[Sequence[str]],
+    model: Any = None,
+    *,
+    tokenized: bool = False,
+    kind: Literal["generative", "combined"] = "generative",
+    units: Literal["bits", "nats"] = "bits",
+    tags: Any = None,
+    word_classes: WordClasses | str | Path | None = None,
+    eos: bool = True,
+    gamma: float | None = None,
+    cap: int | None = None,
+    as_frame: bool = False,
+) -> Any:
+    """Word-by-word measures of texts: a list of row dicts, or a ``pandas.DataFrame`` with ``as_frame``.
+
+    ``texts``: a raw text, a list of raw texts, or a list of tokenised sentences (lists of PTB
+    tokens); ``tokenized=True`` reads each str as one sentence of whitespace-separated tokens.
+    ``model``: see :func:`load_parser` (default: the bundled model's generative term).
+    ``tags``: None (the model's own candidate tags, incremental) or one entry per sentence (a tag or
+    a list of tags per word). ``word_classes``: a :class:`WordClasses` or a list file.
+    Columns: :data:`glmnlp.parser.measures.COLUMNS`. See :mod:`glmnlp.parser.measures` for the definitions.
+
+    >>> rows = measures("The horse raced past the barn fell.")   # doctest: +SKIP
+    >>> rows[0]["word"], rows[0]["units"]                          # doctest: +SKIP
+    ('The', 'bits')
+    """
+    parser = load_parser(model)
+    if isinstance(word_classes, (str, Path)):
+        word_classes = WordClasses.from_file(word_classes)
+    options = MeasureOptions(kind=kind, units=units, gamma=gamma, cap=cap, eos=eos)
+    rows = corpus_measures(parser, _sentences(texts, tokenized), tags, options=options, classes=word_classes)
+    if as_frame:
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError("as_frame=True needs pandas: pip install 'glmnlp[measures]'") from None
+        return pd.DataFrame(rows, columns=list(COLUMNS))
+    return rows
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NA"
+        if math.isinf(value):
+            return "Inf" if value > 0 else "-Inf"
+        return f"{value:.6g}"
+    return str(value)
+
+
+def write_measures(rows: Sequence[dict[str, Any]], out: IO[str], fmt: str = "tsv") -> None:
+    """Write rows as ``tsv`` (header line, NA/Inf for missing/infinite), ``csv`` or ``json`` (one object a line)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"format must be one of {FORMATS}, got {fmt!r}")
+    cols = list(COLUMNS)
+    if fmt == "json":
+        for row in rows:
+            clean = {c: (None if isinstance(row[c], float) and not math.isfinite(row[c]) else row[c]) for c in cols}
+            out.write(json.dumps(clean, ensure_ascii=False) + "\n")
+        return
+    writer = csv.writer(out, delimiter="\t" if fmt == "tsv" else ",", lineterminator="\n",
+                        quoting=csv.QUOTE_NONE if fmt == "tsv" else csv.QUOTE_MINIMAL, escapechar="\\")
+    writer.writerow(cols)
+    for row in rows:
+        writer.writerow([_cell(row[c]) for c in cols])
+
+
+def plot_measures(
+    rows: Sequence[dict[str, Any]], sentence: int = 1, *,
+    columns: Sequence[str] = ("surprisal", "syntactic_surprisal", "lexical_surprisal", "entropy"),
+    path: str | Path | None = None, ax: Any = None, title: str | None = None,
+) -> Any:
+    """Draw one sentence's measures word by word (matplotlib, optional): one line per column.
+
+    Returns the matplotlib Axes; with ``path`` the figure is also saved there (PNG, SVG or PDF by suffix).
+    """
+    try:
+        import matplotlib
+
+        if ax is None and path is not None:
+            matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ImportError("plotting needs matplotlib: pip install 'glmnlp[measures]'") from None
+    sel = [r for r in rows if r["sentence"] == sentence]
+    if not sel:
+        raise InputError(f"no rows for sentence {sentence}")
+    for col in columns:
+        if col not in COLUMNS:
+            raise InputError(f"unknown column {col!r}; expected one of {', '.join(COLUMNS)}")
+    fig = None
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(max(6.0, 0.7 * len(sel)), 3.6))
+    xs = list(range(len(sel)))
+    for col in columns:
+        ax.plot(xs, [r[col] for r in sel], marker="o", label=col.replace("_", " "))
+    ax.set_xticks(xs)
+    ax.set_xticklabels([r["word"] for r in sel], rotation=45, ha="right")
+    unit = sel[0]["units"]
+    ax.set_ylabel(unit if any(c in ("prefix", "surprisal", "syntactic_surprisal", "lexical_surprisal", "entropy")
+                              for c in columns) else "")
+    ax.set_title(title if title is not None else " ".join(r["word"] for r in sel if r["word"] != "</s>"))
+    ax.legend(fontsize="small")
+    ax.grid(alpha=0.3)
+    if fig is not None:
+        fig.tight_layout()
+    if path is not None:
+        (fig or ax.figure).savefig(path)
+    return ax
