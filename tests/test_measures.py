@@ -228,3 +228,48 @@ def test_word_classes_rule_list_and_override(tmp_path) -> None:
     f.write_text("dog closed\n", encoding="utf-8")
     with pytest.raises(FormatError, match="cls.tsv:1"):
         WordClasses.from_file(f)
+
+
+def _brute_next(parser: Parser, words: list[str], tags: list[str], i: int) -> dict[str, float]:
+    """Expected measures of position i from every one-word extension of every analysis of words[:i]."""
+    term = parser.generative
+    every = [t for t in parser.grammar.pos_tags if parser.grammar.lookup(t) is not None]
+    syn, lexp, ctxs = [], [], []
+    for t in every:
+        ws, ts = words[: i + 1], tags[:i] + [t]
+        for d in all_derivations(parser, ws, ts, stop=i + 1):
+            log = _events(parser, ws, ts, d, False)
+            total, last = _logprob(parser, ws, log)
+            syn.append(total - last)
+            lexp.append(last)
+            ctxs.append([e[3] for e in log if e[0] == WORD_MODEL and e[2] == i][0])
+    syn_a = np.array(syn)
+    q = np.exp(syn_a - syn_a.max())
+    q /= q.sum()
+    n_ids = term.lexicon.size
+    dist = np.zeros(n_ids - 1)
+    cond = 0.0
+    for qk, ctx in zip(q, ctxs):
+        lp = np.array([term.model.logprob(WORD_MODEL, w, list(ctx)) for w in range(1, n_ids)])
+        cond += qk * float(-(np.exp(lp) * lp).sum())
+        dist += qk * np.exp(lp)
+    actual = float(np.dot(q, np.exp(lexp)))
+    return {"syntactic_entropy": float(-(q * np.log(q)).sum()), "total_entropy": float(-(q * np.log(q)).sum()) + cond,
+            "lexical_entropy": cond, "word_entropy": float(-(dist * np.log(dist)).sum()),
+            "rank": float(1 + np.sum(dist > actual * (1 + 1e-9)))}
+
+
+def test_next_word_measures_equal_brute_force() -> None:
+    """next_word=True: syntactic/total/lexical/word entropy and rank equal their enumerated values."""
+    parser = _setup()
+    words, tags = "the dog saw the cat .".split(), ["DT", "NN", "VBD", "DT", "NN", "."]
+    opts = MeasureOptions(units="nats", gamma=1e18, cap=0, next_word=True, next_contexts=10**6)
+    rows = sentence_measures(parser, words, tags, options=opts)
+    for i in range(len(words)):
+        exp = _brute_next(parser, words, tags, i)
+        for col, value in exp.items():
+            assert rows[i][col] == pytest.approx(value, abs=1e-9), (i, col)
+        assert rows[i]["total_entropy"] >= rows[i]["syntactic_entropy"] >= 0.0
+    assert math.isnan(rows[-1]["rank"])
+    plain = sentence_measures(parser, words, tags, options=EXACT)
+    assert [r["surprisal"] for r in plain] == [r["surprisal"] for r in rows]

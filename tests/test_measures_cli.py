@@ -70,6 +70,10 @@ def test_measures_cli_formats_units_and_errors(capsys: pytest.CaptureFixture[str
     table = list(csv.reader(io.StringIO(capsys.readouterr().out)))
     assert [r[2] for r in table[1:]] == ["The", "dog", "barked", ".", "It", "ran", "."]
     assert {r[-1] for r in table[1:]} == {"nats"}
+    assert main(["measures", "--next-word", "--format", "csv", "It barked ."]) == 0
+    table = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    assert table[0][-5:] == ["total_entropy", "syntactic_entropy", "lexical_entropy", "word_entropy", "rank"]
+    assert table[-1][-1] == "NA" and float(table[1][-1]) >= 1
     empty = tmp_path / "empty.txt"
     empty.write_text("\n", encoding="utf-8")
     assert main(["measures", "-i", str(empty)]) == 1

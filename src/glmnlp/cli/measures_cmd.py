@@ -34,13 +34,15 @@ __all__ = ["measures_cmd"]
 @click.option("--word-classes", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Word-class list (word<TAB>closed|previous|open per line) replacing the packaged one.")
 @click.option("--no-eos", is_flag=True, help="Leave out the end-of-sentence (</s>) rows.")
+@click.option("--next-word", is_flag=True,
+              help="Also the expected entropies of each word before it is seen, and its rank (slow).")
 @click.option("--gamma", type=float, default=None, help="FILTER margin (default: the model's).")
 @click.option("--cap", type=int, default=None, help="Beam cap (default: the model's; 0 = none).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Also draw one sentence's measures to this image (PNG/SVG/PDF; needs matplotlib).")
 @click.option("--sentence", type=int, default=1, show_default=True, help="Sentence drawn by --plot.")
 def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool, model: Path | None, fmt: str,
-                 units: str, kind: str, word_classes: Path | None, no_eos: bool, gamma: float | None,
+                 units: str, kind: str, word_classes: Path | None, no_eos: bool, next_word: bool, gamma: float | None,
                  cap: int | None, plot_path: Path | None, sentence: int) -> None:
     """Word-by-word measures (surprisal, syntactic/lexical surprisal, entropy, ...) of text.
 
@@ -63,7 +65,7 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
     if not any(d.strip() for d in docs):
         raise InputError(f"{input_path or '<stdin>'}: no text to analyse")
     rows = measures(docs, model, tokenized=tokenized, kind=kind, units=units,  # type: ignore[arg-type]
-                    word_classes=word_classes, eos=not no_eos, gamma=gamma, cap=cap)
+                    word_classes=word_classes, eos=not no_eos, gamma=gamma, cap=cap, next_word=next_word)
     write_measures(rows, sys.stdout, fmt)
     if plot_path is not None:
         plot_measures(rows, sentence, path=plot_path)

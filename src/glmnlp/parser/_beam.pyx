@@ -264,6 +264,8 @@ cdef class BeamParser:
     cdef int32_t* t_open
     cdef int64_t* t_wctx
     cdef int cap_t
+    cdef double last_gamma               # FILTER of the last word when last_cap >= 0 (set_last_filter)
+    cdef int last_cap
 
     def __cinit__(self):
         self.recs = NULL
@@ -275,6 +277,7 @@ cdef class BeamParser:
         self.t_open = NULL
         self.t_wctx = NULL
         self.cap_t = 0
+        self.last_cap = -1
 
     def __init__(self, int n_cats, uint8_t[::1] triples, uint8_t[::1] is_pos, uint8_t[::1] is_punct,
                  int32_t[::1] first_letter, int cc_cat, int32_t[::1] chain_cats, int32_t[::1] chain_off,
@@ -924,6 +927,9 @@ cdef class BeamParser:
                 return self._tracked({"status": "failed", "word": i, "beam": self._members(beam, nbest),
                                       "gold_in_beam": False, "prefix": prefix}, track_start, None, None, None)
             # FILTER (only the first ``cap`` of the order can survive: select them, then sort those)
+            if i == n - 1 and self.last_cap >= 0:  # set_last_filter: the last word's own FILTER
+                gamma = self.last_gamma
+                cap = self.last_cap
             sort_first(self.cands, self.n_cands, cap)
             best = self.cands[0].score
             kept = 1
@@ -1013,6 +1019,15 @@ cdef class BeamParser:
         (:meth:`set_generative`). Parses and scores are the same with tracking on or off.
         """
         self.track = on
+
+    def set_last_filter(self, double gamma, int cap):
+        """Use (gamma, cap) as the FILTER of the sentence's last word only (cap < 0: off, the default).
+
+        glmnlp.parser.measures decodes a prefix followed by a placeholder word with every POS tag and
+        keeps all of its one-word extensions this way.
+        """
+        self.last_gamma = gamma
+        self.last_cap = cap
 
     cdef int track_store(self, int nh, int parent, int depth) except -1:
         """Store hypothesis nh's generative parts: parent's total + this word's nodes, its last word, steps, depth."""

@@ -31,8 +31,23 @@ word model, glmnlp.parser.generative); D = D' . (POS_i -> w_i), with P(D) = P(D'
   surprisals of all rows, ``</s>`` included, sum to -log sum_{complete D} P(D), the sentence's
   (beam) negative log probability.
 
-Expected measures of the next word (``next_word=True``; Roark et al. 2009 §4, Roark 2011): not
-implemented in this version (see the project's benchmarks/results/measures.md).
+Expected measures of a word before it is seen (``MeasureOptions(next_word=True)``, expensive; Roark et
+al. 2009 §4, the reference parser's ``-a`` columns). For position i, let E_i be the one-word
+syntactic extensions of B_{i-1}: every way to continue each member of the beam after w_{i-1} by END
+closures and a chain down to some POS node (every POS of the grammar, no pruning), with
+q(D'') = P(D'') / sum_{E_i} P(D''). Each D'' ends in a POS node whose word-model context c(D'')
+gives a distribution P(w | c) over the lexicon's outcome ids (known forms and unknown-word classes).
+
+* syntactic entropy                   SynH_i = -sum_{D'' in E_i} q(D'') log q(D'')
+* total entropy                       H_i = entropy of (D'', w) = SynH_i + sum_{D''} q(D'') H(W | c(D''))
+* lexical entropy                     LexH_i = H_i - SynH_i (the expected entropy of the word given its POS node)
+* word entropy                        entropy of P(w | w_1..w_{i-1}) = sum_{D''} q(D'') P(w | c(D'')) over ids
+* rank                                1 + the number of lexicon ids more probable than w_i under that
+  distribution (w_i's own probability summed over the POS of each extension)
+
+The lexicon distributions are computed for the ``next_contexts`` (64) most probable distinct word
+contexts of E_i; the others get the q-weighted mean entropy of those (exact when E_i has at most that
+many contexts). The end of sentence is not among the outcomes, and the ``</s>`` row has no values.
 
 Units: natural logarithms inside; ``units="bits"`` (default) divides every log-valued column
 (prefix, surprisals, entropy) by ln 2. The reference C parser prints nats (its code uses exp/log; on
@@ -61,8 +76,10 @@ Choices [R] and their reasons
   also be given per word (e.g. gold tags), or ``tags="all"`` for every POS of the grammar (exact
   marginalisation over tags; used by the tests).
 * **FILTER.** The generative term's own gamma/cap (``GenerativeTerm.gamma``/``beam_cap``); if the
-  beam empties, one retry with 10x gamma and no cap (as parsing does); if it still empties, the
-  words from that point get ``inf`` surprisal and NaN for the other columns.
+  beam empties, one retry with 10x gamma and no cap (as parsing does); with the model's own tags,
+  if it still empties, the words from the failing one on get every POS tag and the sentence is run
+  again (on the sample test split one sentence of 244 needed it: its first word "H." got UH/FW/JJ
+  only). If that fails too, the words from that point get ``inf`` surprisal and NaN elsewhere.
 * **Cost.** The beam is run once; with tracking on, the survivors of FILTER are scored a second
   time while they are rebuilt (glmnlp.parser._beam ``set_tracking``) to split their generative
   log-probability. That is the only extra work (benchmarks/results/measures.md).
@@ -86,6 +103,7 @@ from glmnlp.parser.generative import NODE_MODEL, WORD_MODEL
 
 __all__ = [
     "COLUMNS",
+    "NEXT_COLUMNS",
     "LOG_COLUMNS",
     "WordClasses",
     "MeasureOptions",
@@ -116,7 +134,16 @@ COLUMNS: dict[str, str] = {
     "beam": "number of analyses in the beam after this word",
     "units": "bits or nats (for prefix, surprisals and entropy)",
 }
-LOG_COLUMNS = ("prefix", "surprisal", "syntactic_surprisal", "lexical_surprisal", "entropy")
+#: Extra columns with ``next_word=True`` (before the word is seen; see the module docstring).
+NEXT_COLUMNS: dict[str, str] = {
+    "total_entropy": "entropy of the next (syntactic extension, word) pair given the words before",
+    "syntactic_entropy": "entropy of the next word's syntactic extension (up to its POS node)",
+    "lexical_entropy": "total_entropy - syntactic_entropy: expected entropy of the word given its POS node",
+    "word_entropy": "entropy of the next word (over the lexicon's ids) given the words before",
+    "rank": "rank of the actual word among the lexicon's ids by that probability (1 = most probable)",
+}
+LOG_COLUMNS = ("prefix", "surprisal", "syntactic_surprisal", "lexical_surprisal", "entropy", "total_entropy",
+               "syntactic_entropy", "lexical_entropy", "word_entropy")
 MEASURE_COLUMNS = ("prefix", "surprisal", "syntactic_surprisal", "lexical_surprisal", "entropy", "open_brackets",
                    "rerank", "top_rerank", "steps")
 
@@ -204,6 +231,8 @@ class MeasureOptions:
     gamma: float | None = None
     cap: int | None = None
     eos: bool = True
+    next_word: bool = False
+    next_contexts: int = 64
 
     def __post_init__(self) -> None:
         if self.kind not in ("generative", "combined"):
@@ -264,7 +293,8 @@ def _entropy(p: np.ndarray) -> float:
     return float(-(nz * np.log(nz)).sum()) + 0.0
 
 
-def _decode(parser: Any, words: Sequence[str], tag_lists: Sequence[Sequence[str]], opts: MeasureOptions) -> dict:
+def _decode(parser: Any, words: Sequence[str], tag_lists: Sequence[Sequence[str]], opts: MeasureOptions,
+            extend: bool = False) -> dict:
     term = parser.generative
     atoms, next_pos, isq, off, cand = parser._inputs(words, tag_lists)
     wids = term.word_ids(words, tag_lists, parser.grammar)
@@ -281,6 +311,8 @@ def _decode(parser: Any, words: Sequence[str], tag_lists: Sequence[Sequence[str]
     result: dict = {}
     try:
         beam.set_tracking(True)
+        if extend:  # keep every one-word extension at the last word
+            beam.set_last_filter(math.inf, 0)
         for g, c in ((gamma, cap), (gamma * 10, 0)):
             beam.set_generative(term.model.kernel, weight, wids)
             result = beam.decode(atoms, next_pos, isq, punct, off, cand, weights, g, c, none, none, False, 1)
@@ -288,8 +320,58 @@ def _decode(parser: Any, words: Sequence[str], tag_lists: Sequence[Sequence[str]
                 break
     finally:
         beam.set_tracking(False)
+        beam.set_last_filter(0.0, -1)
         parser._configure_generative_off()
     return result
+
+
+def _every_tag(parser: Any) -> list[str]:
+    return [t for t in parser.grammar.pos_tags if parser.grammar.lookup(t) is not None]
+
+
+def _next_word(parser: Any, words: Sequence[str], tag_lists: Sequence[Sequence[str]], i: int,
+               opts: MeasureOptions) -> dict[str, float]:
+    """The expected measures of position i given words[:i] (natural logs; see the module docstring)."""
+    term = parser.generative
+    res = _decode(parser, list(words[: i + 1]), list(tag_lists[:i]) + [_every_tag(parser)], opts, extend=True)
+    tr = res["track"]
+    starts = tr["word_start"]
+    nan = {c: math.nan for c in NEXT_COLUMNS}
+    if len(starts) - 1 <= i:
+        return nan
+    a, b = int(starts[i]), int(starts[i + 1])
+    lex = tr["lex"][a:b]
+    syn = tr["gen"][a:b] - lex
+    q = _weights(syn)
+    syn_h = _entropy(q)
+    mass: dict[tuple[int, ...], float] = {}
+    for k, ctx in enumerate(tr["wctx"][a:b].tolist()):
+        key = tuple(ctx)
+        mass[key] = mass.get(key, 0.0) + float(q[k])
+    top = sorted(mass.items(), key=lambda kv: -kv[1])[: opts.next_contexts]
+    n_ids = term.lexicon.size
+    ids = np.arange(1, n_ids, dtype=np.int64)
+    models = np.full(len(ids), WORD_MODEL, dtype=np.int64)
+    dist = np.zeros(len(ids))
+    cond_h = 0.0
+    covered = 0.0
+    for ctx, m in top:
+        lp = term.model.logprob_many(models, ids, np.tile(np.array(ctx, dtype=np.int64), (len(ids), 1)))
+        pr = np.exp(lp)
+        cond_h += m * float(-(pr * lp).sum())
+        dist += m * pr
+        covered += m
+    cond_h /= covered
+    dist /= covered
+    nz = dist[dist > 0]
+    actual = float(np.dot(q, np.exp(lex)))  # P(w_i | prefix) summed over every extension's POS
+    return {
+        "total_entropy": syn_h + cond_h,
+        "syntactic_entropy": syn_h,
+        "lexical_entropy": cond_h,
+        "word_entropy": float(-(nz * np.log(nz)).sum()),
+        "rank": float(1 + int(np.sum(dist > actual * (1 + 1e-9)))),  # the word's own id is not "more probable"
+    }
 
 
 def sentence_measures(
@@ -304,14 +386,19 @@ def sentence_measures(
     if tags == "model":
         tag_lists = candidate_tags(parser, words, margin=options.tag_margin, max_tags=options.max_tags)
     elif tags == "all":
-        every = [t for t in parser.grammar.pos_tags if parser.grammar.lookup(t) is not None]
-        tag_lists = [list(every) for _ in words]
+        tag_lists = [_every_tag(parser) for _ in words]
     else:
         if len(tags) != len(words):
             raise InputError(f"{len(words)} words but {len(tags)} tag entries")
         tag_lists = [[t] if isinstance(t, str) else list(t) for t in tags]
     classes = WordClasses.default() if classes is None else classes
     res = _decode(parser, words, tag_lists, options)
+    if res["status"] != "complete" and tags == "model":
+        # the model's tags left the grammar no analysis: every POS for the words from the failure on
+        every = _every_tag(parser)
+        stop = res["word"]
+        tag_lists = [t if i < stop else list(every) for i, t in enumerate(tag_lists)]
+        res = _decode(parser, words, tag_lists, options)
     tr = res["track"]
     starts = tr["word_start"]
     n_done = len(starts) - 1
@@ -328,6 +415,11 @@ def sentence_measures(
             out[col] = v / scale if col in LOG_COLUMNS else v
         out["beam"] = beam
         out["units"] = options.units
+        if options.next_word:
+            extra = (_next_word(parser, words, tag_lists, i, options) if i < len(words)
+                     else {c: math.nan for c in NEXT_COLUMNS})
+            for col in NEXT_COLUMNS:
+                out[col] = extra[col] / scale if col in LOG_COLUMNS else extra[col]
         return out
 
     def stats(gen: np.ndarray, syn: np.ndarray, score: np.ndarray, parent: np.ndarray, first: int,

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from glmnlp.errors import InputError
-from glmnlp.parser.measures import COLUMNS, MeasureOptions, WordClasses, corpus_measures
+from glmnlp.parser.measures import COLUMNS, NEXT_COLUMNS, MeasureOptions, WordClasses, corpus_measures
 from glmnlp.text.tokenize import tokenize_text
 
 __all__ = ["measures", "load_parser", "write_measures", "plot_measures", "FORMATS"]
@@ -79,6 +79,7 @@ def measures(
     eos: bool = True,
     gamma: float | None = None,
     cap: int | None = None,
+    next_word: bool = False,
     as_frame: bool = False,
 ) -> Any:
     """Word-by-word measures of texts: a list of row dicts, or a ``pandas.DataFrame`` with ``as_frame``.
@@ -88,6 +89,8 @@ def measures(
     ``model``: see :func:`load_parser` (default: the bundled model's generative term).
     ``tags``: None (the model's own candidate tags, incremental) or one entry per sentence (a tag or
     a list of tags per word). ``word_classes``: a :class:`WordClasses` or a list file.
+    ``next_word``: also the expected entropies of each word before it is seen and its rank
+    (:data:`glmnlp.parser.measures.NEXT_COLUMNS`; expensive).
     Columns: :data:`glmnlp.parser.measures.COLUMNS`. See :mod:`glmnlp.parser.measures` for the definitions.
 
     >>> rows = measures("The horse raced past the barn fell.")   # doctest: +SKIP
@@ -97,15 +100,20 @@ def measures(
     parser = load_parser(model)
     if isinstance(word_classes, (str, Path)):
         word_classes = WordClasses.from_file(word_classes)
-    options = MeasureOptions(kind=kind, units=units, gamma=gamma, cap=cap, eos=eos)
+    options = MeasureOptions(kind=kind, units=units, gamma=gamma, cap=cap, eos=eos, next_word=next_word)
     rows = corpus_measures(parser, _sentences(texts, tokenized), tags, options=options, classes=word_classes)
     if as_frame:
         try:
             import pandas as pd
         except ImportError:
             raise ImportError("as_frame=True needs pandas: pip install 'glmnlp[measures]'") from None
-        return pd.DataFrame(rows, columns=list(COLUMNS))
+        return pd.DataFrame(rows, columns=_columns(rows, next_word))
     return rows
+
+
+def _columns(rows: Sequence[dict[str, Any]], next_word: bool = False) -> list[str]:
+    extra = next_word or bool(rows and "rank" in rows[0])
+    return list(COLUMNS) + (list(NEXT_COLUMNS) if extra else [])
 
 
 def _cell(value: Any) -> str:
@@ -119,10 +127,13 @@ def _cell(value: Any) -> str:
 
 
 def write_measures(rows: Sequence[dict[str, Any]], out: IO[str], fmt: str = "tsv") -> None:
-    """Write rows as ``tsv`` (header line, NA/Inf for missing/infinite), ``csv`` or ``json`` (one object a line)."""
+    """Write rows as ``tsv`` (header line, NA/Inf for missing/infinite), ``csv`` or ``json`` (one object a line).
+
+    The columns are :data:`~glmnlp.parser.measures.COLUMNS`, then :data:`~glmnlp.parser.measures.NEXT_COLUMNS`
+    when the rows have them."""
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, got {fmt!r}")
-    cols = list(COLUMNS)
+    cols = _columns(rows)
     if fmt == "json":
         for row in rows:
             clean = {c: (None if isinstance(row[c], float) and not math.isfinite(row[c]) else row[c]) for c in cols}
