@@ -49,6 +49,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import tempfile
 import zipfile
 from collections.abc import Iterator, Mapping
@@ -71,6 +72,7 @@ __all__ = [
     "load_submodel",
     "read_metadata",
     "check_output_dir",
+    "check_model_directory",
     "staged_output_dir",
     "PIPELINE_KIND",
 ]
@@ -372,11 +374,30 @@ def save_model(
         _fsync_tree(tmp)
 
 
+def check_model_directory(directory: str | Path, missing: str = "no such model directory") -> None:
+    """Raise :class:`ModelFileError` unless ``directory`` is a readable directory, saying why not.
+
+    A dangling symbolic link, a symbolic-link loop, a file or a permission problem each get their
+    own reason (not "not found"); ``missing`` is the message for a path that does not exist.
+    """
+    try:
+        st = os.stat(directory)
+    except FileNotFoundError:
+        if os.path.islink(directory):
+            raise ModelFileError(f"{directory}: is a symbolic link to nothing ({os.readlink(directory)})") from None
+        raise ModelFileError(f"{directory}: {missing}") from None
+    except OSError as exc:  # ELOOP (symbolic-link loop), EACCES, ENAMETOOLONG, ...
+        raise ModelFileError(f"{directory}: cannot be opened: {exc.strerror}") from None
+    except ValueError as exc:  # an embedded NUL character
+        raise ModelFileError(f"{directory!r}: not a usable path: {exc}") from None
+    if not stat.S_ISDIR(st.st_mode):
+        raise ModelFileError(f"{directory}: is a file, not a model directory")
+
+
 def read_metadata(directory: str | Path) -> dict[str, Any]:
     """Read and check the header (``metadata.json``) of a model directory; return the whole header."""
     path = Path(directory) / METADATA_FILE
-    if not Path(directory).is_dir():
-        raise ModelFileError(f"{directory}: no such model directory")
+    check_model_directory(directory)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

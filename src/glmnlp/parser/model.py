@@ -397,21 +397,37 @@ class Parser:
     def load(cls, path: str | Path) -> Parser:
         """Read a model written by :meth:`save`."""
         metadata, arrays = load_model(path, kind=MODEL_KIND)
+        meta_path = Path(path) / "metadata.json"
         try:
             cfg = dict(metadata["config"])
+            _check_config(cfg)
             cfg["fslc_extra_pairs"] = tuple(tuple(p) for p in cfg["fslc_extra_pairs"])
             config = ParserConfig(**cfg)
             grammar = Grammar.from_json(metadata["grammar"])
+            punct = metadata["punct_tags"]
+            if not isinstance(punct, list) or not all(isinstance(t, str) for t in punct):
+                raise ValueError("punct_tags must be a list of tag strings")
+            chains = metadata["extra_chains"]
+            n_cats = len(grammar.categories)
+            if not isinstance(chains, list) or not all(
+                isinstance(c, list) and c and all(type(x) is int and 0 <= x < n_cats for x in c) for c in chains
+            ):
+                raise ValueError(f"extra_chains must be non-empty lists of category ids in 0..{n_cats - 1}")
             parser = cls(
-                grammar, set(metadata["punct_tags"]), _dense_weights(arrays, 1 << config.n_bits, path), config,
-                extra_chains=[tuple(c) for c in metadata["extra_chains"]],
+                grammar, set(punct), _dense_weights(arrays, 1 << config.n_bits, path), config,
+                extra_chains=[tuple(c) for c in chains],
             )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ModelFileError(f"{path}: not a valid parser model: {exc}") from None
+        except ModelFileError as exc:
+            raise ModelFileError(f"{meta_path}: {exc}" if str(path) not in str(exc) else str(exc)) from None
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise ModelFileError(f"{meta_path}: not a valid parser model: {exc}") from None
         parser.history = list(metadata.get("history", []))
         if "generative" in read_metadata(path).get("submodels", {}):
             gen_meta, gen_arrays = load_submodel(path, "generative", kind=GEN_KIND)
-            parser.generative = GenerativeTerm.from_parts(gen_meta, gen_arrays)
+            try:
+                parser.generative = GenerativeTerm.from_parts(gen_meta, gen_arrays)
+            except ModelFileError as exc:
+                raise ModelFileError(f"{Path(path) / 'generative' / 'metadata.json'}: {exc}") from None
         return parser
 
     history: list[dict[str, Any]] = []
@@ -440,6 +456,37 @@ class Parser:
             ex.atoms, ex.next_pos, ex.isq, self._punct, np.ascontiguousarray(sites, dtype=np.int32),
             np.ascontiguousarray(chains, dtype=np.int32), complete,
         )
+
+
+#: Largest hashed table a model file may ask for: 2**28 float64 weights = 2 GiB (the default is 2**22).
+MAX_N_BITS = 28
+
+
+def _check_config(cfg: dict[str, Any]) -> None:
+    """Check a stored ParserConfig's fields (types and sane ranges) before anything is allocated from them."""
+
+    def number(name: str, low: float, high: float, *, integer: bool) -> None:
+        value = cfg.get(name)
+        ok = type(value) is int if integer else (type(value) in (int, float) and math.isfinite(value))
+        if not ok or not low <= value <= high:
+            kind = "an integer" if integer else "a finite number"
+            raise ValueError(f"config {name} must be {kind} in [{low:g}, {high:g}], got {value!r}")
+
+    number("n_bits", 1, MAX_N_BITS, integer=True)
+    for name in ("gamma", "train_gamma"):
+        number(name, 0, 1e300, integer=False)
+    for name in ("beam_cap", "train_cap", "cache_t1", "cache_t2", "cache_sample", "cache_members"):
+        number(name, 0, 10**6, integer=True)
+    number("epochs", 0, 10**6, integer=True)
+    number("seed", -(2**63), 2**63 - 1, integer=True)
+    for name in ("early_update", "cache"):
+        if type(cfg.get(name)) is not bool:
+            raise ValueError(f"config {name} must be true or false, got {cfg.get(name)!r}")
+    pairs = cfg.get("fslc_extra_pairs")
+    if not isinstance(pairs, list) or not all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in pairs
+    ):
+        raise ValueError("config fslc_extra_pairs must be a list of [label, label] pairs")
 
 
 def _dense_weights(arrays: dict[str, np.ndarray], size: int, path: str | Path) -> np.ndarray:

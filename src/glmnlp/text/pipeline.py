@@ -316,14 +316,15 @@ def load(
     """
     from glmnlp.text.default_model import default_model_path
 
+    from glmnlp.glm.model_io import check_model_directory
+
     root = default_model_path() if path is None else Path(path)
-    if not root.is_dir():
-        if path is None:
-            raise ModelFileError(
-                f"{root}: the bundled default model is missing (reinstall glmnlp, or train one with "
-                "'glmnlp train-default --out DIR' and pass DIR)"
-            )
-        raise ModelFileError(f"{root}: model directory not found")
+    if path is None and not root.is_dir():
+        raise ModelFileError(
+            f"{root}: the bundled default model is missing (reinstall glmnlp, or train one with "
+            "'glmnlp train-default --out DIR' and pass DIR)"
+        )
+    check_model_directory(root, missing="model directory not found")
     parts = ["tagger", "parser"] if parser else ["tagger"]
     for part in parts:
         if not (root / part).is_dir():

@@ -1,0 +1,88 @@
+"""Damaged model metadata is refused before anything is allocated from it, with one line naming the
+file; a symbolic-link loop is reported as such (not as "not found")."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from glmnlp.cli import main
+from glmnlp.errors import ModelFileError
+from glmnlp.treebank.trees import parse_tree
+
+
+def _parser_model(path: Path) -> Path:
+    from glmnlp.parser.grammar import Grammar
+    from glmnlp.parser.model import Parser, ParserConfig, punctuation_tags
+    from glmnlp.parser.transform import fslc_transform
+
+    tree = parse_tree("(TOP (S (NP (NN dogs)) (VP (VBP bark)) (. .)))")
+    cfg = ParserConfig(n_bits=10)
+    weights = np.zeros(1 << 10)
+    weights[3] = 1.0
+    Parser(Grammar.induce([fslc_transform(tree, cfg.fslc)]), punctuation_tags([tree]), weights, cfg).save(path)
+    return path
+
+
+def _edit(path: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    header = json.loads((path / "metadata.json").read_text())
+    change(header["metadata"])
+    (path / "metadata.json").write_text(json.dumps(header))
+
+
+CASES: dict[str, Callable[[dict[str, Any]], None]] = {
+    "n_bits 40 (8 TiB table)": lambda m: m["config"].__setitem__("n_bits", 40),
+    "n_bits -1": lambda m: m["config"].__setitem__("n_bits", -1),
+    "n_bits true": lambda m: m["config"].__setitem__("n_bits", True),
+    "gamma text": lambda m: m["config"].__setitem__("gamma", "wide"),
+    "gamma nan": lambda m: m["config"].__setitem__("gamma", float("nan")),
+    "negative cap": lambda m: m["config"].__setitem__("beam_cap", -5),
+    "grammar not a grammar": lambda m: m.__setitem__("grammar", {"categories": 5}),
+    "grammar id out of range": lambda m: m["grammar"].__setitem__("triples", [[1, 2, 99999]]),
+    "chain id out of range": lambda m: m.__setitem__("extra_chains", [[99999]]),
+    "punct tags not a list": lambda m: m.__setitem__("punct_tags", 5),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_model_files_bad_parser_metadata_is_one_error_naming_the_file(tmp_path: Path, case: str) -> None:
+    from glmnlp.parser.model import Parser
+
+    model = _parser_model(tmp_path / "m")
+    _edit(model, CASES[case])
+    with pytest.raises(ModelFileError) as info:
+        Parser.load(model)
+    message = str(info.value)
+    assert message.startswith(f"{model / 'metadata.json'}: ") and "\n" not in message
+
+
+def test_model_files_cli_reports_n_bits_40_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = _parser_model(tmp_path / "m")
+    _edit(model, CASES["n_bits 40 (8 TiB table)"])
+    capsys.readouterr()
+    assert main(["parse", "-m", str(model), "--tagged", "dogs/NNS bark/VBP"]) == 1
+    err = capsys.readouterr().err
+    assert err == f"error: {model / 'metadata.json'}: not a valid parser model: config n_bits must be an integer in [1, 28], got 40\n"
+
+
+def test_model_files_symlink_loop_and_dangling_link_are_not_not_found(tmp_path: Path) -> None:
+    import glmnlp
+    from glmnlp.parser.model import Parser
+
+    os.symlink(tmp_path / "b", tmp_path / "a")
+    os.symlink(tmp_path / "a", tmp_path / "b")
+    os.symlink(tmp_path / "gone", tmp_path / "dangling")
+    for load in (Parser.load, glmnlp.load):
+        with pytest.raises(ModelFileError, match="Too many levels of symbolic links"):
+            load(tmp_path / "a")
+        with pytest.raises(ModelFileError, match="symbolic link to nothing"):
+            load(tmp_path / "dangling")
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ModelFileError, match="is a file, not a model directory"):
+        Parser.load(tmp_path / "file")
