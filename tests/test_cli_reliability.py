@@ -137,3 +137,13 @@ def test_cli_parse_nbest_json_tokens_agree_with_the_tree(capsys: pytest.CaptureF
     assert rc == 0
     for sent in json.loads(out)["sentences"]:
         assert [t["tag"] for t in sent["tokens"]] == parse_tree(sent["tree"]).tags()
+
+
+def test_cli_parse_json_lines_survive_unicode_line_separators(capsys: pytest.CaptureFixture[str]) -> None:
+    """U+2028/U+2029/U+0085 in the text are escaped in json output: one document is one line for every splitter."""
+    import json
+
+    rc, out, _ = _run(capsys, ["parse", "-q", "-f", "json", "The dog\u2028barked.\u2029It ran\x85away."])
+    assert rc == 0
+    assert len(out.splitlines()) == 1
+    assert json.loads(out)["text"] == "The dog\u2028barked.\u2029It ran\x85away."

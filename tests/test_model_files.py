@@ -86,3 +86,50 @@ def test_model_files_symlink_loop_and_dangling_link_are_not_not_found(tmp_path: 
     (tmp_path / "file").write_text("x")
     with pytest.raises(ModelFileError, match="is a file, not a model directory"):
         Parser.load(tmp_path / "file")
+
+
+def _rehash(model: Path) -> None:
+    import hashlib
+
+    header = json.loads((model / "metadata.json").read_text())
+    header["weights_sha256"] = hashlib.sha256((model / "weights.npz").read_bytes()).hexdigest()
+    (model / "metadata.json").write_text(json.dumps(header))
+
+
+@pytest.mark.parametrize("where", range(30, 400, 23))
+def test_model_files_damaged_archive_with_matching_checksum_is_a_model_file_error(tmp_path: Path, where: int) -> None:
+    """A flipped byte inside the compressed arrays (checksum updated to match) is refused by name, never a zlib error."""
+    from glmnlp.parser.model import Parser
+
+    model = _parser_model(tmp_path / "m")
+    data = bytearray((model / "weights.npz").read_bytes())
+    data[where % len(data)] ^= 0x5A
+    (model / "weights.npz").write_bytes(bytes(data))
+    _rehash(model)
+    try:
+        Parser.load(model)
+    except ModelFileError as exc:
+        assert "\n" not in str(exc) and str(model) in str(exc)
+
+
+def test_model_files_array_header_is_checked_before_allocation(tmp_path: Path) -> None:
+    """An .npy header claiming 2**40 elements (metadata.json agreeing) is refused without allocating them."""
+    import io
+    import zipfile
+
+    from glmnlp.glm.model_io import load_model, save_model
+
+    save_model(tmp_path / "m", kind="x", metadata={}, arrays={"w": np.zeros(4)})
+    header = b"{'descr': '<f8', 'fortran_order': False, 'shape': (1099511627776,), }"
+    header += b" " * (63 - len(header) % 64) + b"\n"
+    npy = b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header + bytes(32)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("w.npy", npy)
+    (tmp_path / "m" / "weights.npz").write_bytes(buffer.getvalue())
+    meta = json.loads((tmp_path / "m" / "metadata.json").read_text())
+    meta["arrays"]["w"]["shape"] = [1099511627776]
+    (tmp_path / "m" / "metadata.json").write_text(json.dumps(meta))
+    _rehash(tmp_path / "m")
+    with pytest.raises(ModelFileError, match="larger than the archive can hold"):
+        load_model(tmp_path / "m", kind="x")

@@ -30,7 +30,6 @@ Choice [R]: the TEXT arguments are parsed as documents of raw text even with ``-
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from collections.abc import Iterable, Iterator
@@ -234,7 +233,9 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
       glmnlp parse --model my_model/ --lines < one_sentence_per_line.txt
       glmnlp parse --format json --surprisal "The horse raced past the barn fell."
     """
-    from glmnlp.text.render import render_brackets, render_conllu, render_html, render_json, render_pretty, render_svg
+    from glmnlp.text.render import (
+        json_line, render_brackets, render_conllu, render_html, render_json, render_pretty, render_svg,
+    )
     from glmnlp.glm.training import progress
     from glmnlp.treebank.trees import to_bracket
 
@@ -305,7 +306,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
                         words = doc.sentences[k].words
                         tags = doc.sentences[k].tags
                         sent["surprisal"] = [_finite(v) for v in pipeline.parser.surprisal(words, tags)]
-                click.echo(json.dumps(data, ensure_ascii=False, allow_nan=False))
+                click.echo(json_line(data))
             elif fmt == "brackets":
                 click.echo(render_brackets(doc), nl=False)
             elif fmt == "pretty":

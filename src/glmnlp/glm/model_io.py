@@ -418,6 +418,17 @@ def read_metadata(directory: str | Path) -> dict[str, Any]:
     for key, kind in (("kind", str), ("metadata", dict), ("arrays", dict), ("weights_sha256", str)):
         if not isinstance(header.get(key), kind):
             raise ModelFileError(f"{path}: field {key!r} is missing or has the wrong type")
+    for name, spec in header["arrays"].items():
+        shape = spec.get("shape") if isinstance(spec, dict) else None
+        if not (isinstance(shape, list) and all(type(n) is int and n >= 0 for n in shape)
+                and isinstance(spec.get("dtype"), str)):
+            raise ModelFileError(f"{path}: array {name!r} needs a shape (list of sizes) and a dtype")
+    submodels = header.get("submodels", {})
+    if not isinstance(submodels, dict) or not all(
+        isinstance(k, str) and k and "/" not in k and not k.startswith(".") and isinstance(v, str)
+        for k, v in submodels.items()
+    ):
+        raise ModelFileError(f"{path}: field 'submodels' must map sub-folder names to kinds")
     return header
 
 
@@ -445,24 +456,39 @@ def load_model(directory: str | Path, *, kind: str) -> tuple[dict[str, Any], dic
     expected: dict[str, Any] = header["arrays"]
     arrays: dict[str, np.ndarray] = {}
     try:
-        with np.load(io.BytesIO(blob), allow_pickle=False) as npz:
-            names = set(npz.files)
-            if names != set(expected):
+        with zipfile.ZipFile(io.BytesIO(blob)) as archive:
+            members = {m[: -len(".npy")] if m.endswith(".npy") else m: m for m in archive.namelist()}
+            if set(members) != set(expected) or len(members) != len(archive.namelist()):
                 raise ModelFileError(
-                    f"{weights_path}: arrays {sorted(names)} do not match metadata.json {sorted(expected)}"
+                    f"{weights_path}: arrays {sorted(members)} do not match metadata.json {sorted(expected)}"
                 )
-            for name in sorted(names):
-                array = npz[name]
+            for name in sorted(members):
                 spec = expected[name]
-                if list(array.shape) != list(spec.get("shape", [])) or array.dtype.str != spec.get("dtype"):
-                    raise ModelFileError(
-                        f"{weights_path}: array {name!r} has shape {list(array.shape)} dtype {array.dtype.str},"
-                        f" metadata.json says {spec.get('shape')} {spec.get('dtype')}"
-                    )
+                with archive.open(members[name]) as member:
+                    # the .npy header (shape, dtype) is checked against metadata.json before any allocation
+                    version = np.lib.format.read_magic(member)
+                    if version == (1, 0):
+                        shape, fortran, dtype = np.lib.format.read_array_header_1_0(member)
+                    elif version == (2, 0):
+                        shape, fortran, dtype = np.lib.format.read_array_header_2_0(member)
+                    else:
+                        raise ModelFileError(f"{weights_path}: array {name!r} has .npy format version {version}")
+                    if list(shape) != list(spec["shape"]) or dtype.str != spec["dtype"] or dtype.hasobject:
+                        raise ModelFileError(
+                            f"{weights_path}: array {name!r} has shape {list(shape)} dtype {dtype.str},"
+                            f" metadata.json says {spec['shape']} {spec['dtype']}"
+                        )
+                    count = int(np.prod(shape, dtype=np.int64)) if shape else 1
+                    if count * dtype.itemsize > len(blob) * 1100:  # deflate cannot expand data beyond ~1032:1
+                        raise ModelFileError(f"{weights_path}: array {name!r} is larger than the archive can hold")
+                    data = member.read(count * dtype.itemsize + 1)
+                    if len(data) != count * dtype.itemsize:
+                        raise ModelFileError(f"{weights_path}: array {name!r} has the wrong number of bytes")
+                    array = np.frombuffer(bytearray(data), dtype=dtype).reshape(shape, order="F" if fortran else "C")
                 arrays[name] = array
     except ModelFileError:
         raise
-    except (ValueError, OSError, zipfile.BadZipFile, EOFError, KeyError) as exc:
+    except Exception as exc:  # noqa: BLE001 (zipfile/zlib/numpy raise many types for a damaged archive)
         raise ModelFileError(f"{weights_path}: not a readable weights archive: {exc}") from None
     return header["metadata"], arrays
 

@@ -180,6 +180,43 @@ cdef void sort_first(Cand* a, int n, int k) noexcept nogil:
         qsort(a, n, sizeof(Cand), cmp_cand)
 
 
+cdef int filter_kept(const Cand* a, int n, double gamma, int cap) noexcept nogil:
+    """FILTER (SPEC §a): how many of the ranked candidates a[0..n-1] survive.
+
+    h_k (k >= 1) is kept while score(h_k) >= score(h_0) - gamma / k**3, and at most ``cap`` members
+    (cap <= 0: no cap); the best candidate always survives.
+    """
+    cdef double best = a[0].score
+    cdef int kept = 1
+    while kept < n and (cap <= 0 or kept < cap):
+        if a[kept].score < best - gamma / (<double>kept * kept * kept):
+            break
+        kept += 1
+    return kept
+
+
+def filter_survivors(const double[::1] scores, double gamma, int cap):
+    """Indices of the candidates FILTER keeps from ``scores`` (ranked as the beam ranks them), best first.
+
+    The code path of :meth:`BeamParser.decode` (:func:`sort_first` then :func:`filter_kept`); for tests.
+    """
+    cdef int n = scores.shape[0], j, kept
+    if n == 0:
+        return []
+    cdef Cand* a = <Cand*> malloc(n * sizeof(Cand))
+    if a == NULL:
+        raise MemoryError()
+    try:
+        for j in range(n):
+            a[j].score = scores[j]
+            a[j].order = j
+        sort_first(a, n, cap)
+        kept = filter_kept(a, n, gamma, cap)
+        return [a[j].order for j in range(kept)]
+    finally:
+        free(a)
+
+
 def filter_order(const double[::1] scores, int k):
     """Indices of the first ``k`` candidates (all when k <= 0) in the FILTER order, as the beam ranks them.
 
@@ -932,11 +969,7 @@ cdef class BeamParser:
                 cap = self.last_cap
             sort_first(self.cands, self.n_cands, cap)
             best = self.cands[0].score
-            kept = 1
-            while kept < self.n_cands and (cap <= 0 or kept < cap):
-                if self.cands[kept].score < best - gamma / (<double>kept * kept * kept):
-                    break
-                kept += 1
+            kept = filter_kept(self.cands, self.n_cands, gamma, cap)
             self.n_beam += kept
             lse = 0.0
             for k in range(kept):

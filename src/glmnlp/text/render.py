@@ -77,8 +77,27 @@ def render_pretty(doc: Document, indent: int = 2) -> str:
     return "\n".join(to_pretty(_tree_of(s, i), indent) + "\n" for i, s in enumerate(doc.sentences, 1))
 
 
+#: characters Python's str.splitlines (and some editors) take as line ends; JSON allows them raw in strings
+_LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def json_line(data: object) -> str:
+    """``data`` as one line of JSON (no trailing newline) that every line splitter keeps whole.
+
+    Non-ASCII text is written as is, except U+0085, U+2028 and U+2029, which are written as
+    ``\\uXXXX`` escapes: raw, they end a line for ``str.splitlines`` and the document would be cut.
+    """
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False)
+    for raw, escaped in _LINE_BREAKS.items():
+        if raw in text:
+            text = text.replace(raw, escaped)
+    return text
+
+
 def render_json(doc: Document, indent: int | None = None) -> str:
-    """The document as JSON (:meth:`Document.to_dict`); one line unless ``indent`` is given."""
+    """The document as JSON (:meth:`Document.to_dict`); one line (:func:`json_line`) unless ``indent`` is given."""
+    if indent is None:
+        return json_line(doc.to_dict()) + "\n"
     return json.dumps(doc.to_dict(), ensure_ascii=False, indent=indent) + "\n"
 
 
