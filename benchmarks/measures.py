@@ -102,100 +102,174 @@ def tree_logprob(parser, bracket: str) -> float:
         parser._configure_generative_off()
 
 
+def correlations(ok, rows, lexicon=None, tags=None) -> dict:
+    """Pearson r per column over words (and over </s> rows); with a lexicon also known/unknown words apart."""
+    ours = {c: [] for c in REF_COLS}
+    theirs = {c: [] for c in REF_COLS}
+    eos_o = {c: [] for c in REF_COLS}
+    eos_t = {c: [] for c in REF_COLS}
+    known: list[bool] = []
+    for n, (s, rr) in enumerate(zip(ok, rows)):
+        for k, row in enumerate(rr):
+            o, t = (ours, theirs) if k < len(rr) - 1 else (eos_o, eos_t)
+            for j, c in enumerate(REF_COLS):
+                o[c].append(row[c])
+                t[c].append(s.values[k][j])
+            if k < len(rr) - 1 and lexicon is not None:
+                known.append(any(lexicon.normalize(row["word"], tg) in lexicon._ids for tg in tags[n][k]))
+    out = {"ours": ours, "theirs": theirs, "eos_o": eos_o, "eos_t": eos_t, "known": known}
+    out["r"] = {c: pearson(ours[c], theirs[c]) for c in REF_COLS}
+    out["r_eos"] = {c: pearson(eos_o[c], eos_t[c]) for c in REF_COLS}
+    if known:
+        kn = np.array(known)
+        for lab, mask in (("known", kn), ("unknown", ~kn)):
+            out["r_" + lab] = {c: pearson(list(np.array(ours[c])[mask]), list(np.array(theirs[c])[mask]))
+                               for c in ("surprisal", "syntactic_surprisal", "lexical_surprisal")}
+    return out
+
+
+CONFIGS = {
+    # name: (tag margin, max tags, gamma, cap) -- "gold" = the treebank's gold tag, one per word
+    "default": (8.0, 8, 1e3, 40),
+    "fast": (3.0, 3, 48.0, 100),
+    "narrow": (8.0, 8, 48.0, 100),
+    "wide": (8.0, 8, 1e4, 100),
+    "gold": (None, None, 1e3, 40),
+}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reference", default="../shared/reference/measures_sample_test.txt")
     ap.add_argument("--out", default="")
-    ap.add_argument("--gamma", type=float, default=48.0)
-    ap.add_argument("--cap", type=int, default=100)
+    ap.add_argument("--configs", default="default,fast,narrow,wide,gold",
+                    help=f"comma-separated among {', '.join(CONFIGS)}; the first is reported in detail")
     ap.add_argument("--limit", type=int, default=0, help="first N sentences only")
-    ap.add_argument("--tag-margin", type=float, default=8.0)
-    ap.add_argument("--max-tags", type=int, default=8)
+    ap.add_argument("--next-word", type=int, default=20, help="sentences for the --next-word cost (0: skip)")
     args = ap.parse_args()
 
     from glmnlp.parser.measures import MeasureOptions, WordClasses, candidate_tags, sentence_measures
+    from glmnlp.treebank.corpus import sample_trees
 
     ref = read_reference(args.reference)
     if args.limit:
         ref = ref[: args.limit]
-    parser, train_s = train(args.gamma, args.cap)
-    opts = MeasureOptions(units="nats", gamma=args.gamma, cap=args.cap, tag_margin=args.tag_margin,
-                          max_tags=args.max_tags)
+    names = args.configs.split(",")
+    margin, max_tags, gamma, cap = CONFIGS[names[0]]
+    parser, train_s = train(gamma, cap)
     ok = [s for s in ref if not s.failed]
     sents = [s.words[:-1] for s in ok]
     classes = WordClasses.default()
-
-    # speed: candidate tags, plain parsing of the same input, measures
-    t0 = time.perf_counter()
-    tags = [candidate_tags(parser, w, margin=args.tag_margin, max_tags=args.max_tags) for w in sents]
-    tag_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    for w, t in zip(sents, tags):
-        parser.parse_nbest(w, t, 1)
-    parse_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    rows = [sentence_measures(parser, w, t, options=opts, classes=classes, sentence=k + 1)
-            for k, (w, t) in enumerate(zip(sents, tags))]
-    meas_s = time.perf_counter() - t0
     n_sent = len(sents)
+    # gold tags of the same tokens (the reference drops quote tokens; so do we here)
+    gold_by_words = {}
+    for tree in sample_trees("test"):
+        pairs = [(w, t) for w, t in tree.pos() if t not in ("``", "''")]
+        gold_by_words[tuple(w for w, _ in pairs)] = [t for _, t in pairs]
 
-    ours: dict[str, list[float]] = {c: [] for c in REF_COLS}
-    theirs: dict[str, list[float]] = {c: [] for c in REF_COLS}
-    ours_eos: dict[str, list[float]] = {c: [] for c in REF_COLS}
-    theirs_eos: dict[str, list[float]] = {c: [] for c in REF_COLS}
-    cls_ref: list[str] = []
-    cls_ours: list[str] = []
-    for s, rr in zip(ok, rows):
-        for k, row in enumerate(rr):
-            target = (ours, theirs) if k < len(rr) - 1 else (ours_eos, theirs_eos)
-            for j, c in enumerate(REF_COLS):
-                target[0][c].append(row[c])
-                target[1][c].append(s.values[k][j])
-            if k < len(rr) - 1:
-                cls_ref.append(s.classes[k])
-                cls_ours.append(row["word_class"])
+    results = {}
+    for name in names:
+        margin, max_tags, gamma, cap = CONFIGS[name]
+        parser.generative.gamma, parser.generative.beam_cap = gamma, cap
+        parser.config.gamma, parser.config.beam_cap = gamma, cap
+        opts = MeasureOptions(units="nats", gamma=gamma, cap=cap)
+        t0 = time.perf_counter()
+        if margin is None:
+            tags = [[[t] for t in gold_by_words.get(tuple(w), ["NN"] * len(w))] for w in sents]
+        else:
+            tags = [candidate_tags(parser, w, margin=margin, max_tags=max_tags) for w in sents]
+        tag_s = time.perf_counter() - t0
+        # speed, interleaved so that both see the same machine load: plain parse then measures, per sentence
+        parse_s = meas_s = 0.0
+        rows = []
+        for k, (w, t) in enumerate(zip(sents, tags)):
+            t0 = time.perf_counter()
+            parser.parse_nbest(w, t, 1)
+            t1 = time.perf_counter()
+            rows.append(sentence_measures(parser, w, t, options=opts, classes=classes, sentence=k + 1))
+            t2 = time.perf_counter()
+            parse_s += t1 - t0
+            meas_s += t2 - t1
+        corr = correlations(ok, rows, parser.generative.lexicon, tags)
+        mean_beam = float(np.mean([r["beam"] for rr in rows for r in rr]))
+        results[name] = dict(tags=tags, rows=rows, corr=corr, tag_s=tag_s, parse_s=parse_s, meas_s=meas_s,
+                             beam=mean_beam, cfg=CONFIGS[name])
+        print(name, {c: round(v[0], 3) for c, v in corr["r"].items()}, f"{meas_s:.1f}s", file=sys.stderr, flush=True)
+
+    main_name = names[0]
+    res = results[main_name]
+    margin, max_tags, gamma, cap = res["cfg"]
+    parser.generative.gamma, parser.generative.beam_cap = gamma, cap
+    corr = res["corr"]
+    ours, theirs = corr["ours"], corr["theirs"]
+    cls_ref = [c for s in ok for c in s.classes[:-1]]
+    cls_ours = [r["word_class"] for rr in res["rows"] for r in rr[:-1]]
     agree = sum(a == b for a, b in zip(cls_ref, cls_ours)) / max(1, len(cls_ref))
 
-    # log base: reference tree -log P vs ours on the same tree; reference sentence -log P vs ours
+    # log base: reference tree -log P vs ours on the same tree
     pairs = [(s.tree_nlp, -tree_logprob(parser, s.tree)) for s in ok if s.tree]
     pairs = [(a, b) for a, b in pairs if math.isfinite(a) and math.isfinite(b)]
     ratio = float(np.median([a / b for a, b in pairs])) if pairs else math.nan
     slope = float(np.polyfit([b for _, b in pairs], [a for a, _ in pairs], 1)[0]) if len(pairs) > 2 else math.nan
 
+    # the expensive flag
+    nw = None
+    if args.next_word:
+        subset = list(zip(sents, res["tags"]))[: args.next_word]
+        opts = MeasureOptions(units="nats", gamma=gamma, cap=cap)
+        optn = MeasureOptions(units="nats", gamma=gamma, cap=cap, next_word=True)
+        t0 = time.perf_counter()
+        for w, t in subset:
+            sentence_measures(parser, w, t, options=opts, classes=classes)
+        t1 = time.perf_counter()
+        for w, t in subset:
+            sentence_measures(parser, w, t, options=optn, classes=classes)
+        t2 = time.perf_counter()
+        nw = (len(subset), sum(len(w) for w, _ in subset), t1 - t0, t2 - t1)
+
     lines: list[str] = []
     say = lines.append
+    cmd = (f"python benchmarks/measures.py --reference {args.reference} --configs {args.configs}"
+           + (f" --limit {args.limit}" if args.limit else "") + f" --next-word {args.next_word}"
+           + (f" --out {args.out}" if args.out else ""))
     say("# Word-by-word measures vs the reference generative parser (PTB sample test split)")
     say("")
-    say(f"Date: {datetime.date.today().isoformat()}. Command (one core):")
+    say(f"Date: {datetime.date.today().isoformat()}. Command (one process, one core):")
     say("")
-    say(f"    python benchmarks/measures.py --reference {args.reference} --gamma {args.gamma:g} --cap {args.cap}"
-        f" --tag-margin {args.tag_margin:g} --max-tags {args.max_tags}"
-        + (f" --limit {args.limit}" if args.limit else "") + (f" --out {args.out}" if args.out else ""))
+    say(f"    {cmd}")
     say("")
-    say(f"glmnlp generative model trained on sample train (gold trees, `-t 0.05` pruning) in {train_s:.0f} s; "
-        f"measures on the reference's own tokens, candidate tags chosen by the model (`tags=\"model\"`, at most "
-        f"{args.max_tags} within {args.tag_margin:g} nats), FILTER gamma {args.gamma:g}, cap {args.cap}; units nats. "
-        f"{n_sent} of {len(ref)} sentences (the reference failed on {len(ref) - n_sent}). "
-        "The machine's 2 cores were shared with other jobs: speeds are lower bounds.")
+    say(f"glmnlp's generative model trained on sample train (gold trees, `-t 0.05` pruning; {train_s:.0f} s), "
+        f"measures computed on the reference's own tokens (its rows; quote tokens already removed) for the "
+        f"{n_sent} of {len(ref)} test sentences the reference parsed (it failed on {len(ref) - n_sent}). "
+        f"Main configuration `{main_name}`: candidate tags chosen by the model from each word alone "
+        f"(at most {max_tags} within {margin:g} nats), FILTER gamma {gamma:g}, cap {cap}; units nats. "
+        "The machine's 2 cores were shared with other jobs, so speeds are lower bounds.")
     say("")
     say("## Log base of the reference")
     say("")
     say(f"On {len(pairs)} sentences whose reference best tree our grammar can derive, the reference's tree "
-        f"negative log probability / ours on the same tree: median {ratio:.3f}, least-squares slope {slope:.3f} "
-        "(1 = natural log, 1.443 = bits). Its code computes with exp/log. So the reference prints **nats**; "
-        "the comparison below is in nats.")
+        f"negative log probability / ours for the same tree: median {ratio:.3f}, least-squares slope {slope:.3f} "
+        "(1 would be natural logs, 1.443 bits). The reference prints **nats** (its code also computes with "
+        "exp/log); everything below is in nats.")
     say("")
-    say("## Pearson r per word (words only; the `</s>` rows separately)")
+    say(f"## Pearson r per word, `{main_name}` configuration")
     say("")
-    say("| measure | r (words) | target | n | r (`</s>` rows) | mean ours | mean reference |")
-    say("|---|---|---|---|---|---|---|")
+    say("| measure | r (all words) | target | r known words | r unknown words | r (`</s>` rows) | mean ours | mean reference |")
+    say("|---|---|---|---|---|---|---|---|")
     targets = {"surprisal": ">= 0.9", "lexical_surprisal": ">= 0.9", "syntactic_surprisal": ">= 0.7"}
+    n_known = int(np.sum(corr["known"]))
     for c in REF_COLS:
-        r, n = pearson(ours[c], theirs[c])
-        r2, _ = pearson(ours_eos[c], theirs_eos[c])
-        mo = float(np.nanmean([v for v in ours[c] if math.isfinite(v)]))
-        mt = float(np.nanmean(theirs[c]))
-        say(f"| {c} | {r:.3f} | {targets.get(c, '')} | {n} | {r2:.3f} | {mo:.3f} | {mt:.3f} |")
+        r, n = corr["r"][c]
+        rk = corr["r_known"].get(c, (math.nan, 0))[0]
+        ru = corr["r_unknown"].get(c, (math.nan, 0))[0]
+        r2 = corr["r_eos"][c][0]
+        mo = float(np.mean([v for v in ours[c] if math.isfinite(v)]))
+        mt = float(np.mean(theirs[c]))
+        cell = lambda x: "" if math.isnan(x) else f"{x:.3f}"  # noqa: E731
+        say(f"| {c} | {r:.3f} | {targets.get(c, '')} | {cell(rk)} | {cell(ru)} | {cell(r2)} | {mo:.3f} | {mt:.3f} |")
+    say("")
+    say(f"{n} words ({n_known} known to our lexicon under one of their candidate tags, {n - n_known} unknown), "
+        f"{n_sent} `</s>` rows. Mean beam: ours {res['beam']:.1f} analyses.")
     say("")
     say("## Mean per word class (classes = the reference's markers)")
     say("")
@@ -209,23 +283,47 @@ def main() -> None:
                 continue
             a = np.array([ours[c][k] for k in idx], dtype=float)
             b = np.array([theirs[c][k] for k in idx], dtype=float)
-            a = a[np.isfinite(a)]
-            cells.append(f"{a.mean():.2f} / {b.mean():.2f}")
+            cells.append(f"{a[np.isfinite(a)].mean():.2f} / {b.mean():.2f}")
         say(f"| {cl} | {len(idx)} | " + " | ".join(cells) + " |")
     say("")
-    say(f"Our word-class list/rule agrees with the reference's markers on {100 * agree:.1f}% of the "
+    say(f"Our packaged word-class list and rule agree with the reference's markers on {100 * agree:.1f}% of the "
         f"{len(cls_ref)} tokens.")
+    say("")
+    say("## Other configurations (same model; r over all words)")
+    say("")
+    say("| config | tags | gamma | cap | mean beam | r surprisal | r syntactic | r lexical | r entropy | r open | r steps "
+        "| measures s | plain parse s | measures / parse speed |")
+    say("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for name in names:
+        x = results[name]
+        m, mt_, g, cp = x["cfg"]
+        tg = "gold (one per word)" if m is None else f"model, <= {mt_} within {m:g} nats"
+        rr = x["corr"]["r"]
+        say(f"| {name} | {tg} | {g:g} | {cp} | {x['beam']:.1f} | {rr['surprisal'][0]:.3f} | "
+            f"{rr['syntactic_surprisal'][0]:.3f} | {rr['lexical_surprisal'][0]:.3f} | {rr['entropy'][0]:.3f} | "
+            f"{rr['open_brackets'][0]:.3f} | {rr['steps'][0]:.3f} | {x['meas_s']:.2f} | {x['parse_s']:.2f} | "
+            f"{100 * x['parse_s'] / x['meas_s']:.0f}% |")
     say("")
     say("## Speed (one core)")
     say("")
-    say("| step | seconds | sentences/s |")
-    say("|---|---|---|")
-    say(f"| candidate tags (model) | {tag_s:.2f} | {n_sent / tag_s:.0f} |")
-    say(f"| plain parsing, same tokens and tags, same beam | {parse_s:.2f} | {n_sent / parse_s:.1f} |")
-    say(f"| measures (no next-word entropy) | {meas_s:.2f} | {n_sent / meas_s:.1f} |")
+    say("Plain parsing and measures alternate sentence by sentence (same input tags, same beam), so both "
+        "see the same machine load.")
     say("")
-    say(f"Measures run at {100 * parse_s / meas_s:.0f}% of plain parsing speed (target >= 80%); "
-        f"{n_sent} sentences in {meas_s:.2f} s (target < 5 s for 245; tags included: {meas_s + tag_s:.2f} s).")
+    say("| config | candidate tags s | plain parsing s | measures s | sentences | measures / parse speed | "
+        "245 sentences < 5 s? |")
+    say("|---|---|---|---|---|---|---|")
+    for name in names:
+        x = results[name]
+        total = x["meas_s"] + x["tag_s"]
+        say(f"| {name} | {x['tag_s']:.2f} | {x['parse_s']:.2f} | {x['meas_s']:.2f} | {n_sent} | "
+            f"{100 * x['parse_s'] / x['meas_s']:.0f}% | {'yes' if total * 245 / n_sent < 5 else 'no'} "
+            f"({total * 245 / n_sent:.1f} s with tags) |")
+    if nw is not None:
+        k, words, base_s, next_s = nw
+        say("")
+        say(f"`--next-word` on the first {k} sentences ({words} words), `{main_name}` configuration: "
+            f"{next_s:.1f} s against {base_s:.2f} s without it ({next_s / base_s:.0f}x; "
+            f"{1000 * next_s / words:.0f} ms per word).")
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:

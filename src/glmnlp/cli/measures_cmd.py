@@ -36,13 +36,18 @@ __all__ = ["measures_cmd"]
 @click.option("--no-eos", is_flag=True, help="Leave out the end-of-sentence (</s>) rows.")
 @click.option("--next-word", is_flag=True,
               help="Also the expected entropies of each word before it is seen, and its rank (slow).")
+@click.option("--max-tags", type=click.IntRange(min=1), default=8, show_default=True,
+              help="Candidate POS tags per word chosen by the model (fewer: faster).")
+@click.option("--tag-margin", type=click.FloatRange(min=0), default=8.0, show_default=True,
+              help="Keep candidate tags within this many nats of the word's best tag.")
 @click.option("--gamma", type=float, default=None, help="FILTER margin (default: the model's).")
 @click.option("--cap", type=int, default=None, help="Beam cap (default: the model's; 0 = none).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Also draw one sentence's measures to this image (PNG/SVG/PDF; needs matplotlib).")
 @click.option("--sentence", type=int, default=1, show_default=True, help="Sentence drawn by --plot.")
 def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool, model: Path | None, fmt: str,
-                 units: str, kind: str, word_classes: Path | None, no_eos: bool, next_word: bool, gamma: float | None,
+                 units: str, kind: str, word_classes: Path | None, no_eos: bool, next_word: bool, max_tags: int,
+                 tag_margin: float, gamma: float | None,
                  cap: int | None, plot_path: Path | None, sentence: int) -> None:
     """Word-by-word measures (surprisal, syntactic/lexical surprisal, entropy, ...) of text.
 
@@ -65,7 +70,8 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
     if not any(d.strip() for d in docs):
         raise InputError(f"{input_path or '<stdin>'}: no text to analyse")
     rows = measures(docs, model, tokenized=tokenized, kind=kind, units=units,  # type: ignore[arg-type]
-                    word_classes=word_classes, eos=not no_eos, gamma=gamma, cap=cap, next_word=next_word)
+                    word_classes=word_classes, eos=not no_eos, gamma=gamma, cap=cap, next_word=next_word,
+                    max_tags=max_tags, tag_margin=tag_margin)
     write_measures(rows, sys.stdout, fmt)
     if plot_path is not None:
         plot_measures(rows, sentence, path=plot_path)

@@ -273,15 +273,6 @@ def candidate_tags(parser: Any, words: Sequence[str], *, margin: float = 8.0, ma
 # ----------------------------------------------------------------------------------------------
 
 
-def _lse(x: np.ndarray) -> float:
-    if x.size == 0:
-        return -math.inf
-    top = float(np.max(x))
-    if top == -math.inf:
-        return top
-    return top + math.log(float(np.sum(np.exp(x - top))))
-
-
 def _weights(scores: np.ndarray) -> np.ndarray:
     top = float(np.max(scores))
     w = np.exp(scores - top)
@@ -403,17 +394,19 @@ def sentence_measures(
     starts = tr["word_start"]
     n_done = len(starts) - 1
     scale = LN2 if options.units == "bits" else 1.0
+    complete = res["status"] == "complete"
+    values = _segment_stats(tr, n_done, complete and options.eos)
     rows: list[dict[str, Any]] = []
-    prev_prefix = 0.0
-    prev_best = -1  # hypothesis index of T_{i-1}; -1 = the empty analysis
-    prev_p_best = 1.0
 
-    def row(i: int, word: str, values: dict[str, float], beam: int) -> dict[str, Any]:
+    def row(i: int, word: str, k: int | None) -> dict[str, Any]:
         out: dict[str, Any] = {"sentence": sentence, "index": i + 1, "word": word, "word_class": classes(word)}
         for col in MEASURE_COLUMNS:
-            v = values.get(col, math.nan)
+            if k is None:
+                v = math.inf if col in ("prefix", "surprisal") else math.nan
+            else:
+                v = float(values[col][k])
             out[col] = v / scale if col in LOG_COLUMNS else v
-        out["beam"] = beam
+        out["beam"] = 0 if k is None else int(values["beam"][k])
         out["units"] = options.units
         if options.next_word:
             extra = (_next_word(parser, words, tag_lists, i, options) if i < len(words)
@@ -422,48 +415,69 @@ def sentence_measures(
                 out[col] = extra[col] / scale if col in LOG_COLUMNS else extra[col]
         return out
 
-    def stats(gen: np.ndarray, syn: np.ndarray, score: np.ndarray, parent: np.ndarray, first: int,
-              opened: np.ndarray, steps: np.ndarray) -> dict[str, float]:
-        nonlocal prev_prefix, prev_best, prev_p_best
-        prefix = _lse(gen)
-        syn_prefix = _lse(syn)
-        p = _weights(score)
-        extends = parent == prev_best
-        best_extends = bool(extends[0])
-        values = {
-            "prefix": -prefix,
-            "surprisal": prev_prefix - prefix,
-            "syntactic_surprisal": prev_prefix - syn_prefix,
-            "lexical_surprisal": syn_prefix - prefix,
-            "entropy": _entropy(p),
-            "open_brackets": float(np.dot(p, opened)),
-            "rerank": float(p[extends].sum()) / prev_p_best,
-            "top_rerank": float(p[0]) / prev_p_best if best_extends else 0.0,
-            "steps": float(np.dot(p, steps)),
-        }
-        prev_prefix, prev_best, prev_p_best = prefix, first, float(p[0])
-        return values
-
-    for i in range(n_done):
-        a, b = int(starts[i]), int(starts[i + 1])
-        gen = tr["gen"][a:b]
-        values = stats(gen, gen - tr["lex"][a:b], tr["score"][a:b], tr["parent"][a:b], a,
-                       tr["open"][a:b].astype(np.float64), tr["steps"][a:b].astype(np.float64))
-        rows.append(row(i, words[i], values, b - a))
-    complete = res["status"] == "complete"
-    for i in range(n_done, len(words)):
-        rows.append(row(i, words[i], {"surprisal": math.inf, "prefix": math.inf}, 0))
+    for i in range(len(words)):
+        rows.append(row(i, words[i], i if i < n_done else None))
     if options.eos:
-        if complete:
-            gen = tr["end_gen"]
-            values = stats(gen, gen, tr["end_score"], tr["end_hyp"], -2, np.zeros(len(gen)),
-                           tr["end_steps"].astype(np.float64))
-            values["lexical_surprisal"] = 0.0
-            values["open_brackets"] = 0.0
-            rows.append(row(len(words), EOS, values, len(gen)))
-        else:
-            rows.append(row(len(words), EOS, {"surprisal": math.inf, "prefix": math.inf}, 0))
+        rows.append(row(len(words), EOS, n_done if complete else None))
     return rows
+
+
+def _segment_stats(tr: dict[str, np.ndarray], n_words: int, with_end: bool) -> dict[str, np.ndarray]:
+    """Every measure of every beam (one segment per word, then the closed parses), vectorised.
+
+    Segment j holds the analyses after word j, best first; ``parent`` points into the previous
+    segment (-1 for word 0). Same equations as the module docstring.
+    """
+    starts = tr["word_start"][: n_words + 1].astype(np.int64)
+    n_h = int(starts[-1])
+    gen = tr["gen"][:n_h]
+    syn = gen - tr["lex"][:n_h]
+    score = tr["score"][:n_h]
+    parent = tr["parent"][:n_h].astype(np.int64)
+    opened = tr["open"][:n_h].astype(np.float64)
+    steps = tr["steps"][:n_h].astype(np.float64)
+    if with_end:
+        m = len(tr["end_gen"])
+        gen = np.concatenate([gen, tr["end_gen"]])
+        syn = np.concatenate([syn, tr["end_gen"]])
+        score = np.concatenate([score, tr["end_score"]])
+        parent = np.concatenate([parent, tr["end_hyp"].astype(np.int64)])
+        opened = np.concatenate([opened, np.zeros(m)])
+        steps = np.concatenate([steps, tr["end_steps"].astype(np.float64)])
+        starts = np.concatenate([starts, [n_h + m]])
+    first = starts[:-1]
+    sizes = np.diff(starts)
+    seg = np.repeat(np.arange(len(first)), sizes)
+
+    def lse(x: np.ndarray) -> np.ndarray:
+        top = np.maximum.reduceat(x, first) if len(x) else np.zeros(0)
+        return top + np.log(np.add.reduceat(np.exp(x - top[seg]), first)) if len(x) else top
+
+    prefix = lse(gen)
+    syn_prefix = lse(syn)
+    p = np.exp(score - lse(score)[seg])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        plogp = np.where(p > 0, p * np.log(p), 0.0)
+    prev_prefix = np.concatenate([[0.0], prefix[:-1]])
+    prev_best = np.concatenate([[-1], first[:-1]])        # T_{j-1} (the empty analysis for word 0)
+    prev_p = np.concatenate([[1.0], p[first[:-1]]])
+    extends = parent == prev_best[seg]
+    sums = lambda x: np.add.reduceat(x, first) if len(x) else np.zeros(0)  # noqa: E731
+    out = {
+        "prefix": -prefix,
+        "surprisal": prev_prefix - prefix,
+        "syntactic_surprisal": prev_prefix - syn_prefix,
+        "lexical_surprisal": syn_prefix - prefix,
+        "entropy": -sums(plogp) + 0.0,
+        "open_brackets": sums(p * opened),
+        "rerank": sums(np.where(extends, p, 0.0)) / prev_p,
+        "top_rerank": np.where(extends[first], p[first] / prev_p, 0.0),
+        "steps": sums(p * steps),
+        "beam": sizes,
+    }
+    if with_end:
+        out["lexical_surprisal"][-1] = 0.0
+    return out
 
 
 def corpus_measures(

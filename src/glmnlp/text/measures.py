@@ -80,6 +80,8 @@ def measures(
     gamma: float | None = None,
     cap: int | None = None,
     next_word: bool = False,
+    max_tags: int = 8,
+    tag_margin: float = 8.0,
     as_frame: bool = False,
 ) -> Any:
     """Word-by-word measures of texts: a list of row dicts, or a ``pandas.DataFrame`` with ``as_frame``.
@@ -89,7 +91,8 @@ def measures(
     ``model``: see :func:`load_parser` (default: the bundled model's generative term).
     ``tags``: None (the model's own candidate tags, incremental) or one entry per sentence (a tag or
     a list of tags per word). ``word_classes``: a :class:`WordClasses` or a list file.
-    ``next_word``: also the expected entropies of each word before it is seen and its rank
+    ``max_tags``/``tag_margin``: the model's candidate tags per word (fewer: faster, see
+    benchmarks/results/measures.md). ``next_word``: also the expected entropies of each word before it is seen and its rank
     (:data:`glmnlp.parser.measures.NEXT_COLUMNS`; expensive).
     Columns: :data:`glmnlp.parser.measures.COLUMNS`. See :mod:`glmnlp.parser.measures` for the definitions.
 
@@ -100,7 +103,8 @@ def measures(
     parser = load_parser(model)
     if isinstance(word_classes, (str, Path)):
         word_classes = WordClasses.from_file(word_classes)
-    options = MeasureOptions(kind=kind, units=units, gamma=gamma, cap=cap, eos=eos, next_word=next_word)
+    options = MeasureOptions(kind=kind, units=units, gamma=gamma, cap=cap, eos=eos, next_word=next_word,
+                             max_tags=max_tags, tag_margin=tag_margin)
     rows = corpus_measures(parser, _sentences(texts, tokenized), tags, options=options, classes=word_classes)
     if as_frame:
         try:
