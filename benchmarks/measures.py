@@ -172,7 +172,7 @@ def main() -> None:
         margin, max_tags, gamma, cap = CONFIGS[name]
         parser.generative.gamma, parser.generative.beam_cap = gamma, cap
         parser.config.gamma, parser.config.beam_cap = gamma, cap
-        opts = MeasureOptions(units="nats", gamma=gamma, cap=cap)
+        opts = MeasureOptions(units="nats", gamma=gamma, cap=cap, tag_margin=margin or 0.0, max_tags=max_tags or 1)
         t0 = time.perf_counter()
         if margin is None:
             tags = [[[t] for t in gold_by_words.get(tuple(w), ["NN"] * len(w))] for w in sents]
@@ -186,7 +186,9 @@ def main() -> None:
             t0 = time.perf_counter()
             parser.parse_nbest(w, t, 1)
             t1 = time.perf_counter()
-            rows.append(sentence_measures(parser, w, t, options=opts, classes=classes, sentence=k + 1))
+            # the model's tags are chosen again inside (timed), with the fallback to every tag on a dead end
+            rows.append(sentence_measures(parser, w, t if margin is None else "model", options=opts,
+                                          classes=classes, sentence=k + 1))
             t2 = time.perf_counter()
             parse_s += t1 - t0
             meas_s += t2 - t1
@@ -307,17 +309,18 @@ def main() -> None:
     say("## Speed (one core)")
     say("")
     say("Plain parsing and measures alternate sentence by sentence (same input tags, same beam), so both "
-        "see the same machine load.")
+        "see the same machine load; the measures' time includes choosing the model's candidate tags again "
+        "(the \"candidate tags\" column times that step alone).")
     say("")
     say("| config | candidate tags s | plain parsing s | measures s | sentences | measures / parse speed | "
         "245 sentences < 5 s? |")
     say("|---|---|---|---|---|---|---|")
     for name in names:
         x = results[name]
-        total = x["meas_s"] + x["tag_s"]
+        total = x["meas_s"]
         say(f"| {name} | {x['tag_s']:.2f} | {x['parse_s']:.2f} | {x['meas_s']:.2f} | {n_sent} | "
             f"{100 * x['parse_s'] / x['meas_s']:.0f}% | {'yes' if total * 245 / n_sent < 5 else 'no'} "
-            f"({total * 245 / n_sent:.1f} s with tags) |")
+            f"({total * 245 / n_sent:.1f} s) |")
     if nw is not None:
         k, words, base_s, next_s = nw
         say("")

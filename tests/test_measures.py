@@ -273,3 +273,17 @@ def test_next_word_measures_equal_brute_force() -> None:
     assert math.isnan(rows[-1]["rank"])
     plain = sentence_measures(parser, words, tags, options=EXACT)
     assert [r["surprisal"] for r in plain] == [r["surprisal"] for r in rows]
+
+
+def test_model_tags_dead_end_reruns_with_every_tag() -> None:
+    """If the model's own tags leave no analysis, the words from the dead end get every tag; given tags do not."""
+    parser = _setup()
+    opts = MeasureOptions(units="nats", gamma=1e18, cap=0, max_tags=1, tag_margin=0.0)
+    words = "the dog dog .".split()
+    assert candidate_tags(parser, words, margin=0.0, max_tags=1) == [["DT"], ["NN"], ["NN"], ["."]]
+    given = sentence_measures(parser, words, [["DT"], ["NN"], ["NN"], ["."]], options=opts)
+    assert [math.isinf(r["surprisal"]) for r in given] == [False, False, True, True, True]
+    assert math.isnan(given[2]["entropy"]) and given[2]["beam"] == 0
+    model = sentence_measures(parser, words, "model", options=opts)
+    assert all(math.isfinite(r["surprisal"]) for r in model)
+    assert [r["surprisal"] for r in model[:2]] == pytest.approx([r["surprisal"] for r in given[:2]], abs=1e-12)
