@@ -243,6 +243,24 @@ class MeasureOptions:
             raise ValueError("max_tags must be >= 1 and tag_margin >= 0")
 
 
+_TAG_TABLES: dict[int, tuple] = {}  # id(term) -> _tag_table(...) (the term and grammar are kept to check identity)
+
+
+def _tag_table(parser: Any) -> tuple:
+    """What candidate_tags needs per model: POS tags, their ids, ln P(t) and the lowercasing split."""
+    term, grammar = parser.generative, parser.grammar
+    tags = [t for t in grammar.pos_tags if grammar.lookup(t) is not None]
+    cats = np.array([grammar.lookup(t) for t in tags], dtype=np.int64)
+    node = term.model.logprob_many(np.full(len(tags), NODE_MODEL), cats, np.zeros((len(tags), 1), dtype=np.int64),
+                                   np.zeros(len(tags), dtype=np.int64))
+    # the word id depends on the tag only through lowercasing (capitalised tags keep the case), so
+    # two lookups per word give every tag's id: one for a capitalised tag, one for any other
+    capitalised = np.array([t in term.lexicon.capitalised_pos for t in tags])
+    cap_tag = next((t for t, c in zip(tags, capitalised) if c), None)
+    low_tag = next((t for t, c in zip(tags, capitalised) if not c), None)
+    return term, grammar, tags, cats, node, capitalised, cap_tag, low_tag
+
+
 def candidate_tags(parser: Any, words: Sequence[str], *, margin: float = 8.0, max_tags: int = 8) -> list[list[str]]:
     """Candidate POS tags of each word from the generative model alone (see the module docstring).
 
@@ -251,21 +269,27 @@ def candidate_tags(parser: Any, words: Sequence[str], *, margin: float = 8.0, ma
     best are kept, best first, at most ``max_tags``. Only tags with chains in the grammar count.
     """
     term = parser.generative
-    grammar = parser.grammar
-    tags = [t for t in grammar.pos_tags if grammar.lookup(t) is not None]
-    cats = np.array([grammar.lookup(t) for t in tags], dtype=np.int64)
-    node = term.model.logprob_many(np.full(len(tags), NODE_MODEL), cats, np.zeros((len(tags), 1), dtype=np.int64),
-                                   np.zeros(len(tags), dtype=np.int64))
-    out: list[list[str]] = []
-    ctx = cats.reshape(-1, 1)
+    table = _TAG_TABLES.get(id(term))
+    if table is None or table[0] is not term or table[1] is not parser.grammar:
+        table = _tag_table(parser)
+        if len(_TAG_TABLES) >= 8:  # a few models at a time; never grows without bound
+            _TAG_TABLES.clear()
+        _TAG_TABLES[id(term)] = table
+    _term, _grammar, tags, cats, node, capitalised, cap_tag, low_tag = table
+    n = len(words)
+    wids = np.zeros((n, len(tags)), dtype=np.int64)
     for i, word in enumerate(words):
-        wids = np.array([term.lexicon.word_id(word, t, i == 0) for t in tags], dtype=np.int64)
-        lex = term.model.logprob_many(np.full(len(tags), WORD_MODEL), wids, ctx, np.ones(len(tags), dtype=np.int64))
-        score = lex + node
-        order = np.argsort(-score, kind="stable")
-        best = score[order[0]]
-        out.append([tags[j] for j in order[:max_tags] if score[j] >= best - margin])
-    return out
+        if cap_tag is not None:
+            wids[i, capitalised] = term.lexicon.word_id(word, cap_tag, i == 0)
+        if low_tag is not None:
+            wids[i, ~capitalised] = term.lexicon.word_id(word, low_tag, i == 0)
+    lex = term.model.logprob_many(np.full(n * len(tags), WORD_MODEL), wids.reshape(-1), np.tile(cats, n).reshape(-1, 1),
+                                  np.ones(n * len(tags), dtype=np.int64)).reshape(n, len(tags))
+    score = lex + node
+    order = np.argsort(-score, axis=1, kind="stable")[:, :max_tags]
+    ranked = np.take_along_axis(score, order, axis=1)
+    keep = ranked >= ranked[:, :1] - margin
+    return [[tags[j] for j, k in zip(o, kp) if k] for o, kp in zip(order.tolist(), keep.tolist())]
 
 
 # ----------------------------------------------------------------------------------------------
