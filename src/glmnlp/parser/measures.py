@@ -74,7 +74,10 @@ Choices [R] and their reasons
   (8). This uses word i itself only, never a later word, so the measures of word i do not depend
   on the rest of the sentence (a tagger that reads ahead would break incrementality). Tags can
   also be given per word (e.g. gold tags), or ``tags="all"`` for every POS of the grammar (exact
-  marginalisation over tags; used by the tests).
+  marginalisation over tags; used by the tests). Measured against the reference parser on the
+  sample test split (benchmarks/results/measures.md): Pearson r of total surprisal 0.872 with these
+  tags vs 0.834 with gold tags; of syntactic surprisal 0.638 vs 0.673; 8 tags cost about 7x the
+  time of gold tags (3 tags within 3 nats: r 0.808, same speed as gold tags).
 * **FILTER.** The generative term's own gamma/cap (``GenerativeTerm.gamma``/``beam_cap``); if the
   beam empties, one retry with 10x gamma and no cap (as parsing does); with the model's own tags,
   if it still empties, the words from the failing one on get every POS tag and the sentence is run
@@ -82,7 +85,9 @@ Choices [R] and their reasons
   only). If that fails too, the words from that point get ``inf`` surprisal and NaN elsewhere.
 * **Cost.** The beam is run once; with tracking on, the survivors of FILTER are scored a second
   time while they are rebuilt (glmnlp.parser._beam ``set_tracking``) to split their generative
-  log-probability. That is the only extra work (benchmarks/results/measures.md).
+  log-probability, and every beam's statistics are computed in one vectorised pass per sentence.
+  Measured against parsing the same input with the same beam: 97-102% of its speed
+  (benchmarks/results/measures.md). ``next_word`` costs about 0.85 s per word (about 200x).
 * **Word classes**: see :class:`WordClasses` (files in ``glmnlp/data/measures/``).
 """
 
