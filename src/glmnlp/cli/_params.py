@@ -6,7 +6,41 @@ import math
 
 import click
 
-__all__ = ["weight_list"]
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["weight_list", "parallel_options", "training_parallel_options"]
+
+
+def parallel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``--jobs``, ``--backend``, ``--address``: where independent work runs (glmnlp.glm.parallel)."""
+    fn = click.option(
+        "--address", default=None, metavar="HOST:PORT",
+        help="Ray cluster to join (with --backend ray; default: start a local Ray instance).",
+    )(fn)
+    fn = click.option(
+        "--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+        help="Run parallel work on local processes or on Ray (pip install 'glmnlp[ray]').",
+    )(fn)
+    fn = click.option(
+        "--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
+        help="Workers (0 = all cores; 1 = in this process). The result does not depend on it.",
+    )(fn)
+    return fn
+
+
+def training_parallel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """:func:`parallel_options` plus ``--shards`` and ``--mixing`` (iterative parameter mixing)."""
+    fn = click.option(
+        "--mixing", type=click.Choice(["uniform", "updates"]), default="uniform", show_default=True,
+        help="How shard weights are mixed after each epoch (with --shards > 1).",
+    )(fn)
+    fn = click.option(
+        "--shards", type=click.IntRange(min=1), default=1, show_default=True,
+        help="Train by iterative parameter mixing over this many shards (1 = the serial perceptron; "
+        "the model depends on it, not on --jobs).",
+    )(fn)
+    return parallel_options(fn)
 
 
 def weight_list(text: str, option: str, *, zero_means_none: bool = False) -> tuple[float, ...]:

@@ -19,6 +19,7 @@ from glmnlp.tagger.features import FEATURE_SETS
 from glmnlp.tagger.model import Tagger, TaggerConfig
 from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.training import EpochRecord
+from glmnlp.cli._params import training_parallel_options
 
 _FORMATS = ("auto", "conllu", "word_tag", "tab", "trees")
 _CTX = {"help_option_names": ["-h", "--help"]}
@@ -59,6 +60,7 @@ def tagger() -> None:
 @click.option("--force", is_flag=True,
               help="Replace an existing tagger model at --out (only a glmnlp tagger model is ever replaced).")
 @click.option("--quiet", is_flag=True, help="No progress bar or per-epoch lines.")
+@training_parallel_options
 def train_cmd(
     train_path: str,
     dev_path: str | None,
@@ -70,6 +72,11 @@ def train_cmd(
     feature_set: str,
     force: bool,
     quiet: bool,
+    shards: int,
+    mixing: str,
+    jobs: int,
+    backend: str,
+    address: str | None,
 ) -> None:
     """Train a tagger and write it to --out (atomically).
 
@@ -80,8 +87,12 @@ def train_cmd(
     Examples:
       glmnlp tagger train --train en_ewt-ud-train.conllu --dev en_ewt-ud-dev.conllu --out ewt.model
       glmnlp tagger train --train train.word_tag --out m --epochs 5 --seed 1
+      glmnlp tagger train --train train.conllu --out m --shards 2 --jobs 2
     """
-    config = TaggerConfig(epochs=epochs, seed=seed, tagdict_min_count=tagdict_min_count, feature_set=feature_set)
+    config = TaggerConfig(
+        epochs=epochs, seed=seed, tagdict_min_count=tagdict_min_count, feature_set=feature_set, shards=shards,
+        mixing=mixing,
+    )
     check_output_dir(out_dir, "tagger", replace=force)
     train = _read(train_path, fmt)
     dev = _read(dev_path, fmt) if dev_path else None
@@ -95,7 +106,9 @@ def train_cmd(
                 err=True,
             )
 
-    model = Tagger(config).fit(train, dev, show_progress=not quiet, on_epoch=report)
+    model = Tagger(config).fit(
+        train, dev, show_progress=not quiet, on_epoch=report, jobs=jobs or None, backend=backend, address=address
+    )
     model.save(out_dir, replace=force)
     click.echo(f"best epoch {model.best_epoch_}; model written to {out_dir}", err=True)
 

@@ -52,6 +52,7 @@ class AveragedPerceptron:
         self._stamps = np.zeros(capacity, dtype=np.int64)
         self.n_examples = 0  # examples completed (ticks)
         self.n_updates = 0  # calls of update() with a non-empty difference
+        self._changed: list[np.ndarray] = []  # ids passed to update() since the last take_changed()
 
     # -- size ---------------------------------------------------------------------------------
     @property
@@ -99,7 +100,42 @@ class AveragedPerceptron:
         if high >= self._size:
             self.grow(high + 1)
         perceptron_update(self._weights, self._totals, self._stamps, ids, vals, self.n_examples)
+        self._changed.append(ids)
         self.n_updates += 1
+
+    # -- parameter mixing (glmnlp.glm.training) -------------------------------------------------------
+    def take_changed(self) -> np.ndarray:
+        """Sorted unique ids updated since the previous call (the sparse support of a shard's pass)."""
+        ids = np.unique(np.concatenate(self._changed)) if self._changed else np.zeros(0, dtype=np.int64)
+        self._changed = []
+        return ids
+
+    def assign(self, feature_ids: np.ndarray, values: np.ndarray) -> None:
+        """Set ``weights[feature_ids] = values`` (the mixed weights of iterative parameter mixing).
+
+        The averaging state stays exact: before a weight changes, the sum of its past values is
+        brought up to date (as in :meth:`update`). Weights already equal to their new value are not
+        touched at all, so assigning a perceptron its own weights changes no bit of its state.
+        """
+        ids = np.ascontiguousarray(feature_ids, dtype=np.int64)
+        vals = np.ascontiguousarray(values, dtype=np.float64)
+        if ids.ndim != 1 or ids.shape != vals.shape:
+            raise ValueError("feature_ids and values must be 1-D arrays of the same length")
+        if ids.shape[0] == 0:
+            return
+        if int(ids.max()) >= self._size:
+            self.grow(int(ids.max()) + 1)
+        differ = self._weights[ids] != vals
+        ids, vals = ids[differ], vals[differ]
+        now = self.n_examples
+        self._totals[ids] += (now - self._stamps[ids]) * self._weights[ids]
+        self._stamps[ids] = now
+        self._weights[ids] = vals
+
+    def average_sum(self) -> np.ndarray:
+        """A new array: the sum of the weight vectors after each completed example (ᾱ·n_examples)."""
+        size = self._size
+        return self._totals[:size] + (self.n_examples - self._stamps[:size]) * self._weights[:size]
 
     def tick(self, n: int = 1) -> None:
         """Mark the end of ``n`` training examples (each counts once in the average)."""

@@ -14,6 +14,30 @@ them: :func:`epoch_order` (seeded shuffling), :class:`BestEpoch` (selection), :f
 Choices [R]: shuffling uses ``numpy.random.default_rng([seed, epoch])`` so each epoch's order is a
 pure function of (seed, epoch) and a run can resume at any epoch; ties in dev score keep the
 *earlier* epoch (fewer passes, same score).
+
+**Iterative parameter mixing** (McDonald, Hall & Mann 2010, §3 "Iterative parameter mixing",
+Figure 3). The training examples are split into S shards (example i goes to shard i mod S). Each
+epoch, every shard runs one perceptron pass over its examples starting from the current mixed
+weights m, the shards' weight vectors are mixed, m = Σ_s μ_s w_s, and m is sent back to every
+shard. Serial training is the S = 1 case of the same code (mixing one shard with μ = 1 changes
+nothing, and the bits of the model are exactly those of the plain loop). Details [R]:
+
+* Each shard is a :class:`PerceptronShard` living on a worker of :mod:`glmnlp.glm.parallel` for
+  the whole run, so its examples are sent once and its task state (the parser's cache) persists
+  across epochs. A shard visits its examples in the order they appear in the global permutation
+  :func:`epoch_order` (so S = 1 visits exactly the serial order).
+* Only the ids a shard updated travel back (sorted ids and their values: numpy arrays), and only
+  the ids some shard updated travel out (``assign``); a weight equal to its new value is left
+  alone, which is what makes S = 1 bit-identical.
+* Mixing coefficients: ``"uniform"`` μ_s = 1/S, or ``"updates"`` μ_s = (updates of shard s in the
+  epoch) / (all updates), McDonald et al.'s error-weighted mixing (uniform when no shard updated).
+  Default uniform: see the measurements in ``benchmarks/results/scaling.md``.
+* Averaging across shards and epochs: each shard keeps its own lazy averaging state over every
+  weight vector it visits (its assigned mixed weights enter through ``assign``, which keeps the sums
+  exact), so ᾱ = Σ_s Σ(weights after each example of shard s) / Σ_s (examples of shard s): the mean
+  of all N·T weight vectors visited, which for S = 1 is the serial averaged perceptron.
+* Same data, seed and S give the same model bit for bit, whatever the number of workers or the
+  backend: shards are mixed in shard order and the floating-point sums are taken in that order.
 """
 
 from __future__ import annotations
@@ -26,6 +50,8 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 
+from glmnlp.errors import ConfigError
+from glmnlp.glm.parallel import Executor, resolve_executor
 from glmnlp.glm.perceptron import AveragedPerceptron
 
 __all__ = [
@@ -36,7 +62,13 @@ __all__ = [
     "epoch_order",
     "progress",
     "train_perceptron",
+    "PerceptronShard",
+    "MIXING",
+    "mix_shards",
+    "shard_indices",
 ]
+
+MIXING = ("uniform", "updates")
 
 Example = TypeVar("Example")
 Prediction = TypeVar("Prediction")
@@ -67,6 +99,15 @@ class GLMTask(Protocol[Example, Prediction]):
         ...
 
 
+# Optional task methods (looked up with getattr):
+#   pack(examples) -> (builder, payload): a module-level ``builder(payload) -> (task, examples)`` and
+#       plain data (numpy arrays, ints, strings) from which a worker rebuilds the task and examples;
+#       without it the task and examples themselves are sent to the workers.
+#   train_step(example, index, perceptron) -> bool: one training step (default: decode, then update
+#       by the global feature difference); returns True on a mistake. The loop ticks the perceptron.
+#   epoch_stats() -> dict[str, float]: task counters of the pass just run (summed over shards).
+
+
 @dataclass(frozen=True)
 class EpochRecord:
     """What happened in one pass over the training data."""
@@ -76,6 +117,8 @@ class EpochRecord:
     mistakes: int
     seconds: float
     dev_score: float | None
+    updates: int = 0
+    stats: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -127,6 +170,113 @@ def progress(
     yield from tqdm(iterable, total=total, desc=desc, file=sys.stderr, leave=False, mininterval=0.5)
 
 
+def shard_indices(n_examples: int, n_shards: int) -> list[np.ndarray]:
+    """Example ids of each shard: example i goes to shard i mod S."""
+    return [np.arange(s, n_examples, n_shards, dtype=np.int64) for s in range(n_shards)]
+
+
+def _pass_through(payload: tuple[Any, Sequence[Any]]) -> tuple[Any, Sequence[Any]]:
+    return payload
+
+
+class PerceptronShard:
+    """One shard of iterative parameter mixing: a task, its examples and a perceptron.
+
+    Created on a worker by :func:`train_perceptron` (through :meth:`Executor.hosts`); ``builder``
+    rebuilds the task and the shard's examples from ``payload``.
+    """
+
+    def __init__(
+        self,
+        builder: Callable[[Any], tuple[Any, Sequence[Any]]],
+        payload: Any,
+        shard: int,
+        n_shards: int,
+        n_total: int,
+        n_features: int,
+        seed: int,
+        shuffle: bool,
+        show_progress: bool,
+    ) -> None:
+        self.task, self.examples = builder(payload)
+        self.shard, self.n_shards, self.n_total = shard, n_shards, n_total
+        self.seed, self.shuffle, self.show_progress = seed, shuffle, show_progress
+        self.perceptron = AveragedPerceptron(n_features)
+        self.perceptron.grow(self.task.n_features())
+
+    def assign(self, ids: np.ndarray, values: np.ndarray) -> None:
+        """Start the next pass from the mixed weights (given where they changed)."""
+        self.perceptron.assign(ids, values)
+
+    def run_epoch(self, epoch: int) -> dict[str, Any]:
+        """One perceptron pass over this shard's examples; returns counters and the changed weights."""
+        started = time.perf_counter()
+        order = epoch_order(self.n_total, self.seed, epoch, shuffle=self.shuffle)
+        if self.n_shards > 1:
+            order = order[order % self.n_shards == self.shard] // self.n_shards
+        model = self.perceptron
+        updates0 = model.n_updates
+        step = getattr(self.task, "train_step", None)
+        mistakes = 0
+        desc = f"epoch {epoch}" if self.n_shards == 1 else f"epoch {epoch} shard {self.shard + 1}"
+        for i in progress(order.tolist(), total=len(order), desc=desc, enabled=self.show_progress):
+            example = self.examples[i]
+            if step is not None:
+                mistakes += bool(step(example, i, model))
+            else:
+                predicted = self.task.decode(example, model.weights)
+                ids, values = self.task.feature_difference(example, predicted)
+                if len(ids):
+                    mistakes += 1
+                    model.update(ids, values)
+            model.tick()
+        stats = getattr(self.task, "epoch_stats", None)
+        changed = model.take_changed()
+        return {
+            "examples": len(order),
+            "mistakes": mistakes,
+            "updates": model.n_updates - updates0,
+            "seconds": time.perf_counter() - started,
+            "stats": stats() if stats is not None else {},
+            "ids": changed,
+            "values": model.weights[changed].copy(),
+        }
+
+    def average_sum(self) -> tuple[np.ndarray, int]:
+        """(sum of the weight vectors after each example of this shard, number of examples)."""
+        return self.perceptron.average_sum(), self.perceptron.n_examples
+
+
+def mix_shards(
+    mixed: np.ndarray, results: Sequence[dict[str, Any]], mixing: str = "uniform"
+) -> tuple[np.ndarray, np.ndarray]:
+    """Mix the shards' weights into ``mixed`` (in place) where some shard changed them.
+
+    ``mixed`` holds the weights every shard started the pass from; ``results[s]["ids"/"values"]``
+    are the weights shard s changed. Returns (ids, new values) to send to every shard.
+    """
+    if mixing not in MIXING:
+        raise ConfigError(f"mixing must be one of {', '.join(MIXING)}, got {mixing!r}")
+    n = len(results)
+    total_updates = sum(int(r["updates"]) for r in results)
+    if mixing == "updates" and total_updates > 0:
+        mu = [int(r["updates"]) / total_updates for r in results]
+    else:
+        mu = [1.0 / n] * n
+    parts = [r["ids"] for r in results if len(r["ids"])]
+    if not parts:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+    ids = np.unique(np.concatenate(parts))
+    acc = np.zeros(ids.shape[0], dtype=np.float64)
+    base = mixed[ids]
+    for r, m in zip(results, mu, strict=True):
+        values = base.copy()
+        values[np.searchsorted(ids, r["ids"])] = r["values"]
+        acc += m * values
+    mixed[ids] = acc
+    return ids, acc
+
+
 def train_perceptron(
     task: GLMTask[Any, Any],
     train: Sequence[Any],
@@ -136,9 +286,13 @@ def train_perceptron(
     seed: int = 0,
     shuffle: bool = True,
     show_progress: bool = True,
-    perceptron: AveragedPerceptron | None = None,
-    start_epoch: int = 1,
     on_epoch: Callable[[EpochRecord], None] | None = None,
+    shards: int = 1,
+    mixing: str = "uniform",
+    executor: Executor | None = None,
+    jobs: int | None = 1,
+    backend: str = "local",
+    address: str | None = None,
 ) -> TrainingResult:
     """Train ``task`` with the averaged perceptron and return the best epoch's averaged weights.
 
@@ -152,39 +306,79 @@ def train_perceptron(
         Number of passes T (SPEC §g.2: picked on the dev set; 10 is a typical upper end for tagging).
     seed:
         Seed of the per-epoch shuffling (:func:`epoch_order`).
-    perceptron:
-        An existing perceptron to continue training (e.g. from ``from_state_arrays``); its epoch
-        numbering continues at ``start_epoch``.
     on_epoch:
         Called with each :class:`EpochRecord` (e.g. to log to stderr).
+    shards, mixing:
+        Iterative parameter mixing over ``shards`` shards (1 = the serial perceptron) with
+        ``"uniform"`` or ``"updates"``-weighted mixing (module docstring).
+    executor, jobs, backend, address:
+        Where the shards run: an :class:`~glmnlp.glm.parallel.Executor`, or one made from
+        (jobs, backend, address); ``jobs=1`` runs the shards inline. The model does not depend on
+        them.
     """
     if epochs < 1:
         raise ValueError("epochs must be >= 1")
-    model = perceptron if perceptron is not None else AveragedPerceptron(task.n_features())
-    model.grow(task.n_features())
+    if shards < 1:
+        raise ConfigError(f"shards must be >= 1, got {shards}")
+    if mixing not in MIXING:
+        raise ConfigError(f"mixing must be one of {', '.join(MIXING)}, got {mixing!r}")
+    own = executor is None
+    ex = resolve_executor(executor, jobs=jobs, backend=backend, address=address)
+    n_features = task.n_features()
+    pack = getattr(task, "pack", None)
+    args = []
+    for s, idx in enumerate(shard_indices(len(train), shards)):
+        part = [train[i] for i in idx.tolist()] if shards > 1 else train
+        if ex.mode == "inline" or pack is None:
+            builder, payload = _pass_through, (task, part)
+        else:
+            builder, payload = pack(part)
+        inline_bar = show_progress and ex.mode == "inline"
+        args.append((builder, payload, s, shards, len(train), n_features, seed, shuffle, inline_bar))
     best: BestEpoch[np.ndarray] = BestEpoch()
     history: list[EpochRecord] = []
-    for epoch in range(start_epoch, start_epoch + epochs):
-        started = time.perf_counter()
-        mistakes = 0
-        order = epoch_order(len(train), seed, epoch, shuffle=shuffle)
-        for i in progress(order.tolist(), total=len(train), desc=f"epoch {epoch}", enabled=show_progress):
-            example = train[i]
-            predicted = task.decode(example, model.weights)
-            ids, values = task.feature_difference(example, predicted)
-            if len(ids):
-                mistakes += 1
-                model.update(ids, values)
-            model.tick()
-        seconds = time.perf_counter() - started
-        averaged = model.averaged()
-        score = task.evaluate(dev, averaged) if dev is not None and len(dev) else None
-        record = EpochRecord(epoch=epoch, examples=len(train), mistakes=mistakes, seconds=seconds, dev_score=score)
-        history.append(record)
-        best.offer(epoch, score, averaged)
-        if on_epoch is not None:
-            on_epoch(record)
+    mixed = np.zeros(n_features, dtype=np.float64)
+    hosts = ex.hosts(PerceptronShard, args)
+    try:
+        for epoch in range(1, epochs + 1):
+            started = time.perf_counter()
+            results = hosts.call("run_epoch", [(epoch,)] * shards)
+            if shards > 1:
+                size = max([n_features] + [int(r["ids"][-1]) + 1 for r in results if len(r["ids"])])
+                if size > mixed.shape[0]:
+                    mixed = np.concatenate([mixed, np.zeros(size - mixed.shape[0])])
+                ids, values = mix_shards(mixed, results, mixing)
+                hosts.call("assign", [(ids, values)] * shards)
+            sums = hosts.call("average_sum")
+            size = max(a.shape[0] for a, _ in sums)
+            total = np.zeros(size, dtype=np.float64)
+            total[: sums[0][0].shape[0]] = sums[0][0]
+            for a, _n in sums[1:]:
+                total[: a.shape[0]] += a
+            n_seen = sum(n for _, n in sums)
+            averaged = total * (1.0 / n_seen) if n_seen else mixed[:size].copy()
+            seconds = time.perf_counter() - started
+            score = task.evaluate(dev, averaged) if dev is not None and len(dev) else None
+            stats: dict[str, float] = {}
+            for r in results:
+                for key, value in r["stats"].items():
+                    stats[key] = stats.get(key, 0) + value
+            record = EpochRecord(
+                epoch=epoch,
+                examples=sum(int(r["examples"]) for r in results),
+                mistakes=sum(int(r["mistakes"]) for r in results),
+                seconds=seconds,
+                dev_score=score,
+                updates=sum(int(r["updates"]) for r in results),
+                stats=stats,
+            )
+            history.append(record)
+            best.offer(epoch, score, averaged)
+            if on_epoch is not None:
+                on_epoch(record)
+    finally:
+        hosts.close()
+        if own:
+            ex.close()
     assert best.payload is not None
-    return TrainingResult(
-        weights=best.payload, best_epoch=best.epoch, best_score=best.score, history=history, perceptron=model
-    )
+    return TrainingResult(weights=best.payload, best_epoch=best.epoch, best_score=best.score, history=history)

@@ -97,6 +97,7 @@ from glmnlp.tagger._viterbi import max_marginals, viterbi, viterbi_batch
 from glmnlp.errors import ConfigError, ModelFileError
 from glmnlp.glm.features import ABSENT, UNKNOWN, FeatureIndex, StringStore, Template
 from glmnlp.glm.model_io import load_model, save_model
+from glmnlp.glm.parallel import Executor
 from glmnlp.glm.training import EpochRecord, TrainingResult, train_perceptron
 from glmnlp.tagger.features import (
     ATOM_NAMES,
@@ -136,6 +137,8 @@ class TaggerConfig:
     min_count: int = 1  # count cut-off for conjunction (multi-atom) features
     pair_min_count: int = 20  # count cut-off for atom values of t[i-1]& (previous-tag) templates
     ambiguity_min_count: int = 0  # words seen this often get an ambiguity-class atom (0 = none)
+    shards: int = 1  # iterative parameter mixing over this many shards (1 = the serial perceptron)
+    mixing: str = "uniform"  # mixing of the shards' weights: "uniform" or "updates"
 
     def __post_init__(self) -> None:
         if self.epochs < 1:
@@ -152,6 +155,10 @@ class TaggerConfig:
             raise ConfigError(f"pair_min_count must be >= 1, got {self.pair_min_count}")
         if self.min_count < 1:
             raise ConfigError(f"min_count must be >= 1, got {self.min_count}")
+        if self.shards < 1:
+            raise ConfigError(f"shards must be >= 1, got {self.shards}")
+        if self.mixing not in ("uniform", "updates"):
+            raise ConfigError(f"mixing must be 'uniform' or 'updates', got {self.mixing!r}")
         templates_for(self.feature_set)
 
 
@@ -270,6 +277,23 @@ class _TaggingTask:
                 ids.append(pair_ids)
                 vals.append(np.full(pair_ids.shape[0], sign))
         return np.concatenate(ids), np.concatenate(vals)
+
+    def pack(self, examples: Sequence[_Example]) -> tuple[Callable[[dict[str, Any]], Any], dict[str, Any]]:
+        """The task and ``examples`` as plain arrays, for a training worker (:func:`_unpack_shard`)."""
+        lengths = np.array([e.rows.shape[0] for e in examples], dtype=np.int64)
+        offsets = np.zeros(len(examples) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        width = examples[0].pair.shape[1] if examples else 0
+        payload = {
+            "n_tags": self.T,
+            "n_rows": self.n_rows,
+            "offsets": offsets,
+            "rows": np.concatenate([e.rows for e in examples]) if examples else np.zeros((0, N_ATOMS), np.int64),
+            "pair": np.concatenate([e.pair for e in examples]) if examples else np.zeros((0, width), np.int64),
+            "mask": np.concatenate([e.mask for e in examples]) if examples else np.zeros((0, self.T), np.uint8),
+            "gold": np.concatenate([e.gold for e in examples]) if examples else np.zeros(0, np.int64),
+        }
+        return _unpack_shard, payload
 
     def evaluate(self, examples: Sequence[_Example], weights: np.ndarray) -> float:
         correct = total = 0
@@ -462,8 +486,17 @@ class Tagger:
         *,
         show_progress: bool = True,
         on_epoch: Callable[[EpochRecord], None] | None = None,
+        jobs: int | None = 1,
+        backend: str = "local",
+        address: str | None = None,
+        executor: Executor | None = None,
     ) -> Tagger:
-        """Train on ``train`` (tagged sentences); pick the epoch with the best accuracy on ``dev``."""
+        """Train on ``train`` (tagged sentences); pick the epoch with the best accuracy on ``dev``.
+
+        ``config.shards > 1`` trains by iterative parameter mixing; the shards run on ``executor``
+        or on one made from (``jobs``, ``backend``, ``address``) (:mod:`glmnlp.glm.parallel`). The
+        model depends on the shards, never on where they run.
+        """
         cfg = self.config
         train = [s for s in train if len(s)]
         if not train:
@@ -530,6 +563,12 @@ class Tagger:
             shuffle=cfg.shuffle,
             show_progress=show_progress,
             on_epoch=on_epoch,
+            shards=cfg.shards,
+            mixing=cfg.mixing,
+            executor=executor,
+            jobs=jobs,
+            backend=backend,
+            address=address,
         )
         self._weights = np.ascontiguousarray(result.weights.reshape(-1, T))
         self.history_ = result.history
@@ -678,8 +717,11 @@ class Tagger:
         nonzero = np.flatnonzero(flat)
         id_dtype = np.uint32 if flat.shape[0] < 2**32 else np.int64
         words = np.flatnonzero(self._known)
+        config = dataclasses.asdict(self.config)
+        if self.config.shards == 1:  # serially trained models keep the format they always had
+            del config["shards"], config["mixing"]
         metadata: dict[str, Any] = {
-            "config": dataclasses.asdict(self.config),
+            "config": config,
             "tags": list(self.tags_),
             "open_tags": list(self.open_tags_),
             "atoms": list(ATOM_NAMES),
@@ -779,6 +821,18 @@ class Tagger:
         """Load a model directory written by :meth:`save`."""
         metadata, arrays = load_model(directory, kind="tagger")
         return cls.from_parts(metadata, arrays, source=str(Path(directory) / "weights.npz"))
+
+
+def _unpack_shard(payload: dict[str, Any]) -> tuple[_TaggingTask, list[_Example]]:
+    """Rebuild a training shard from :meth:`_TaggingTask.pack` (runs on a worker)."""
+    task = _TaggingTask(int(payload["n_tags"]), int(payload["n_rows"]))
+    offsets = payload["offsets"].tolist()
+    rows, pair, mask, gold = payload["rows"], payload["pair"], payload["mask"], payload["gold"]
+    examples = [
+        _Example(rows=rows[a:b], pair=pair[a:b], mask=mask[a:b], gold=gold[a:b])
+        for a, b in zip(offsets[:-1], offsets[1:], strict=True)
+    ]
+    return task, examples
 
 
 def _split(enc: _Encoded) -> list[_Example]:

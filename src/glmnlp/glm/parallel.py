@@ -1,0 +1,335 @@
+"""One executor for independent work: local processes (default) or a Ray cluster.
+
+Every parallel step of glmnlp (data-parallel perceptron shards, jackknife folds, candidate
+generative weights, dev decoding, parsing a corpus) goes through :class:`Executor`, with two
+primitives:
+
+* :meth:`Executor.map` runs a module-level function on each item and returns the results **in
+  input order** (deterministic whatever finishes first).
+* :meth:`Executor.hosts` places stateful objects on workers and calls their methods: the shards of
+  iterative parameter mixing keep their examples, perceptron and cache across epochs, a parsing
+  worker loads its model once. ``n`` objects share ``min(n, jobs)`` workers (round-robin), so more
+  shards than cores still run (some one after the other), on every backend; when that is one
+  worker, the objects live in this process (a lone worker would only add transfers).
+
+Backends:
+
+* ``jobs == 1`` (any backend name): everything runs **inline**, in this process, through the same
+  functions and objects as with workers (no copy, no pickling): serial is one worker of the same
+  code.
+* ``backend="local"``: worker processes of the standard library's ``concurrent.futures``
+  (``ProcessPoolExecutor``) started with ``forkserver`` (``spawn`` where forkserver does not
+  exist). Choice: the standard library over loky/joblib because the two primitives above need only
+  ordered futures and single-worker pools (a stateful host is a ``ProcessPoolExecutor`` with one
+  worker, so calls to one host run in submission order); no extra dependency. ``fork`` is not used:
+  forking a process that holds threads (tqdm, numpy, a caller's) is unsafe, and a forked worker
+  would silently inherit the caller's state instead of rebuilding it from the data it is sent.
+* ``backend="ray"`` (``pip install 'glmnlp[ray]'``): tasks are Ray remote functions, hosts are Ray
+  actors (one CPU each); arrays travel through Ray's object store. ``address`` connects to a
+  running cluster (``HOST:PORT`` or ``"auto"``); without it a local Ray instance is started (or the
+  one already initialised in this process is used). No socket or cluster code of glmnlp's own.
+
+What travels: work items and results are numpy arrays and plain data (ints, strings, lists,
+dicts). Functions and factories are passed by reference (module and name), so a worker runs the
+installed glmnlp code; no trained model object is pickled (a parsing worker loads the model from
+its directory). Results come back in a fixed order, so a run's output depends only on its inputs,
+never on timing.
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import os
+import uuid
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+from glmnlp.errors import ConfigError
+
+__all__ = ["BACKENDS", "Executor", "Hosts", "default_jobs", "resolve_executor"]
+
+BACKENDS = ("local", "ray")
+
+# Objects placed on this process by Executor.hosts (a worker process, or the caller when inline).
+_OBJECTS: dict[str, Any] = {}
+
+
+def default_jobs() -> int:
+    """All cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _host_create(key: str, factory: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    _OBJECTS[key] = factory(*args)
+
+
+def _host_call(key: str, method: str, args: tuple[Any, ...]) -> Any:
+    return getattr(_OBJECTS[key], method)(*args)
+
+
+def _host_drop(keys: Sequence[str]) -> None:
+    for key in keys:
+        _OBJECTS.pop(key, None)
+
+
+def _apply(fn: Callable[..., Any], item: Any) -> Any:
+    return fn(item)
+
+
+class _Done:
+    """A result computed inline, with the interface of a future."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def result(self) -> Any:
+        return self.value
+
+
+class _RayRef:
+    __slots__ = ("ref",)
+
+    def __init__(self, ref: Any) -> None:
+        self.ref = ref
+
+    def result(self) -> Any:
+        import ray
+
+        return ray.get(self.ref)
+
+
+def _ray_actor_class() -> Any:
+    import ray
+
+    @ray.remote(num_cpus=1)
+    class _RayHost:
+        def __init__(self) -> None:
+            self.objects: dict[str, Any] = {}
+
+        def create(self, key: str, factory: Callable[..., Any], args: tuple[Any, ...]) -> None:
+            self.objects[key] = factory(*args)
+
+        def call(self, key: str, method: str, args: tuple[Any, ...]) -> Any:
+            return getattr(self.objects[key], method)(*args)
+
+        def drop(self, keys: Sequence[str]) -> None:
+            for key in keys:
+                self.objects.pop(key, None)
+
+    return _RayHost
+
+
+class Hosts:
+    """Stateful objects placed on the executor's workers (see :meth:`Executor.hosts`).
+
+    Object ``i`` lives on worker ``i % n_workers``; calls to the objects of one worker run in the
+    order they were submitted.
+    """
+
+    def __init__(self, executor: Executor, factory: Callable[..., Any], args_list: Sequence[tuple[Any, ...]]) -> None:
+        self._executor = executor
+        self._group = uuid.uuid4().hex
+        self.n = len(args_list)
+        self.n_workers = max(1, min(self.n, executor.jobs))
+        self._keys = [f"{self._group}:{i}" for i in range(self.n)]
+        self._workers: list[Any] = []
+        self._closed = False
+        # one worker would only add transfers: a single object (or jobs = 1) lives in this process
+        self.mode = backend = "inline" if self.n_workers == 1 else executor.mode
+        if backend == "local":
+            ctx = executor._mp_context()
+            self._workers = [ProcessPoolExecutor(max_workers=1, mp_context=ctx) for _ in range(self.n_workers)]
+        elif backend == "ray":
+            executor._ray_init()
+            actor = _ray_actor_class()
+            self._workers = [actor.remote() for _ in range(self.n_workers)]
+        pending = [self._submit_raw(i, "create", (self._keys[i], factory, tuple(args))) for i, args in enumerate(args_list)]
+        for handle in pending:
+            handle.result()
+
+    def _submit_raw(self, i: int, op: str, args: tuple[Any, ...]) -> Any:
+        mode = self.mode
+        if mode == "inline":
+            fn = {"create": _host_create, "call": _host_call}[op]
+            return _Done(fn(*args))
+        worker = self._workers[i % self.n_workers]
+        if mode == "local":
+            fn = {"create": _host_create, "call": _host_call}[op]
+            return worker.submit(fn, *args)
+        method = getattr(worker, op)
+        return _RayRef(method.remote(*args))
+
+    def submit(self, i: int, method: str, *args: Any) -> Any:
+        """Start ``objects[i].method(*args)``; returns a handle whose ``result()`` waits for it."""
+        if self._closed:
+            raise RuntimeError("these hosts are closed")
+        return self._submit_raw(i, "call", (self._keys[i], method, args))
+
+    def call(self, method: str, args_list: Sequence[tuple[Any, ...]] | None = None) -> list[Any]:
+        """Call ``method`` on every object (in parallel across workers); results in object order."""
+        if args_list is None:
+            args_list = [()] * self.n
+        if len(args_list) != self.n:
+            raise ValueError(f"{len(args_list)} argument tuples for {self.n} objects")
+        handles = [self.submit(i, method, *args) for i, args in enumerate(args_list)]
+        return [h.result() for h in handles]
+
+    def close(self) -> None:
+        """Drop the objects and stop the workers started for them."""
+        if self._closed:
+            return
+        self._closed = True
+        mode = self.mode
+        if mode == "inline":
+            _host_drop(self._keys)
+        elif mode == "local":
+            for worker in self._workers:
+                worker.shutdown(wait=True, cancel_futures=True)
+        else:
+            import ray
+
+            for worker in self._workers:
+                ray.kill(worker)
+        self._workers = []
+
+    def __enter__(self) -> Hosts:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class Executor:
+    """Runs independent work inline, on local processes, or on Ray (see the module docstring).
+
+    Parameters
+    ----------
+    jobs:
+        Number of workers; ``None`` or ``0``: all cores of this machine (local) or all CPUs of the
+        Ray cluster (ray). ``1`` runs everything inline in this process.
+    backend:
+        ``"local"`` (processes of this machine) or ``"ray"``.
+    address:
+        Ray only: the cluster to join (``HOST:PORT`` or ``"auto"``); ``None`` starts or reuses a
+        local Ray instance.
+    """
+
+    def __init__(self, jobs: int | None = None, backend: str = "local", address: str | None = None) -> None:
+        if backend not in BACKENDS:
+            raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        if jobs is not None and jobs < 0:
+            raise ConfigError(f"jobs must be >= 0, got {jobs}")
+        if address is not None and backend != "ray":
+            raise ConfigError("--address needs --backend ray")
+        self.backend = backend
+        self.address = address
+        self._pool: ProcessPoolExecutor | None = None
+        self._ray_started = False
+        if backend == "ray" and jobs != 1:
+            self._ray_init()
+            import ray
+
+            cpus = int(ray.cluster_resources().get("CPU", 1))
+            self.jobs = cpus if not jobs else int(jobs)
+        else:
+            self.jobs = default_jobs() if not jobs else int(jobs)
+        self.mode = "inline" if self.jobs == 1 else backend
+
+    # -- backends ---------------------------------------------------------------------------------
+    @staticmethod
+    def _mp_context() -> Any:
+        methods = multiprocessing.get_all_start_methods()
+        return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+    def _ray_init(self) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise ConfigError("the ray backend needs Ray: pip install 'glmnlp[ray]'") from None
+        if not ray.is_initialized():
+            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+            if self.address is not None:
+                kwargs["address"] = self.address
+            ray.init(**kwargs)
+            self._ray_started = True
+
+    def _local_pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=self._mp_context())
+        return self._pool
+
+    # -- primitives -------------------------------------------------------------------------------
+    def map(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> list[Any]:
+        """``[fn(item) for item in items]``, run on the workers; results in input order.
+
+        ``fn`` must be a module-level function (it is sent by reference) and items plain data.
+        """
+        return list(self.imap(fn, items))
+
+    def imap(self, fn: Callable[[Any], Any], items: Iterable[Any], *, window: int | None = None) -> Iterator[Any]:
+        """Like :meth:`map`, lazily: at most ``window`` items (default 2 per worker) in flight."""
+        if self.mode == "inline":
+            for item in items:
+                yield fn(item)
+            return
+        limit = window or 2 * self.jobs
+        pending: deque[Any] = deque()
+        submit = self._submitter(fn)
+        for item in items:
+            pending.append(submit(item))
+            if len(pending) >= limit:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
+    def _submitter(self, fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        if self.mode == "local":
+            pool = self._local_pool()
+            return lambda item: pool.submit(fn, item)
+        import ray
+
+        remote = ray.remote(num_cpus=1)(_apply)
+        return lambda item: _RayRef(remote.remote(fn, item))
+
+    def hosts(self, factory: Callable[..., Any], args_list: Sequence[tuple[Any, ...]]) -> Hosts:
+        """Create ``factory(*args)`` for each ``args`` on the workers; returns the :class:`Hosts`."""
+        return Hosts(self, factory, args_list)
+
+    def close(self) -> None:
+        """Stop the local worker pool (Ray itself is left running for the caller)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Executor(jobs={self.jobs}, backend={self.backend!r}, mode={self.mode!r})"
+
+
+def resolve_executor(
+    executor: Executor | None = None, *, jobs: int | None = 1, backend: str = "local", address: str | None = None
+) -> Executor:
+    """The given executor, or a new one from (jobs, backend, address)."""
+    if executor is not None:
+        return executor
+    return Executor(jobs, backend, address)
+
+
+def chunked(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    """Consecutive lists of ``size`` items (the last may be shorter)."""
+    it = iter(items)
+    while chunk := list(itertools.islice(it, size)):
+        yield chunk

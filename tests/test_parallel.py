@@ -1,0 +1,183 @@
+"""The executor (glmnlp.glm.parallel) and iterative parameter mixing (glmnlp.glm.training)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from glmnlp.errors import ConfigError
+from glmnlp.glm.parallel import Executor
+from glmnlp.glm.perceptron import AveragedPerceptron
+from glmnlp.glm.training import mix_shards, train_perceptron
+from glmnlp.tagger.model import Tagger, TaggerConfig
+from glmnlp.treebank.corpus import sample_tagged
+
+
+def _square(x: int) -> int:
+    return x * x
+
+
+class _Counter:
+    def __init__(self, start: int) -> None:
+        self.value = start
+
+    def add(self, k: int) -> int:
+        self.value += k
+        return self.value
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_map_keeps_input_order(jobs: int) -> None:
+    """Results come back in input order, inline and on worker processes."""
+    with Executor(jobs) as ex:
+        assert ex.map(_square, range(20)) == [i * i for i in range(20)]
+        assert list(ex.imap(_square, range(7), window=2)) == [i * i for i in range(7)]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_hosts_keep_state_per_object(jobs: int) -> None:
+    """Three stateful objects on (up to) two workers each keep their own state across calls."""
+    with Executor(jobs) as ex, ex.hosts(_Counter, [(0,), (10,), (100,)]) as hosts:
+        assert hosts.call("add", [(1,), (2,), (3,)]) == [1, 12, 103]
+        assert hosts.call("add", [(1,), (1,), (1,)]) == [2, 13, 104]
+        assert hosts.submit(1, "add", 5).result() == 18
+
+
+def test_executor_rejects_bad_options() -> None:
+    with pytest.raises(ConfigError):
+        Executor(2, backend="spark")
+    with pytest.raises(ConfigError):
+        Executor(2, address="localhost:6379")
+
+
+def test_assign_keeps_average_exact_and_own_weights_change_nothing() -> None:
+    """assign() enters the new weights into the running average; assigning equal weights is a no-op."""
+    p = AveragedPerceptron(3)
+    p.update(np.array([0, 1]), np.array([1.0, 2.0]))
+    p.tick(2)
+    state = {k: v.copy() for k, v in p.state_arrays().items()}
+    p.assign(np.array([0, 1]), p.weights[[0, 1]].copy())
+    for k, v in p.state_arrays().items():
+        np.testing.assert_array_equal(v, state[k])
+    p.assign(np.array([1, 2]), np.array([5.0, -1.0]))
+    p.tick(3)
+    # weights after each of the 5 examples: (1,2,0) twice, then (1,5,-1) three times
+    np.testing.assert_allclose(p.averaged(), [1.0, (2 * 2 + 3 * 5) / 5, -3 / 5])
+    np.testing.assert_allclose(p.average_sum(), [5.0, 19.0, -3.0])
+
+
+def test_mix_shards_uniform_and_weighted_by_updates() -> None:
+    """Mixed weights = Σ μ_s w_s over the ids some shard changed; untouched ids keep the old value."""
+    mixed = np.array([1.0, 1.0, 1.0, 1.0])
+    results = [
+        {"ids": np.array([0, 2]), "values": np.array([3.0, 5.0]), "updates": 3},
+        {"ids": np.array([2]), "values": np.array([-1.0]), "updates": 1},
+    ]
+    ids, values = mix_shards(mixed.copy(), results, "uniform")
+    assert ids.tolist() == [0, 2] and values.tolist() == [2.0, 2.0]
+    m = mixed.copy()
+    ids, values = mix_shards(m, results, "updates")
+    assert values.tolist() == [0.75 * 3 + 0.25 * 1, 0.75 * 5 - 0.25]
+    assert m.tolist() == [2.5, 1.0, 3.5, 1.0]
+
+
+class _ParityTask:
+    """Toy GLM: label each bit string with its first bit; features are (position, bit, label)."""
+
+    def n_features(self) -> int:
+        return 5 * 2 * 2
+
+    def _phi(self, x: tuple[int, ...], y: int) -> np.ndarray:
+        return np.array([(i * 2 + b) * 2 + y for i, b in enumerate(x)], dtype=np.int64)
+
+    def decode(self, example: tuple[tuple[int, ...], int], weights: np.ndarray) -> int:
+        x, _ = example
+        return int(np.argmax([weights[self._phi(x, y)].sum() for y in (0, 1)]))
+
+    def feature_difference(self, example: tuple[tuple[int, ...], int], predicted: int) -> tuple[np.ndarray, np.ndarray]:
+        x, gold = example
+        if predicted == gold:
+            return np.zeros(0, dtype=np.int64), np.zeros(0)
+        ids = np.concatenate((self._phi(x, gold), self._phi(x, predicted)))
+        return ids, np.concatenate((np.ones(len(x)), -np.ones(len(x))))
+
+    def evaluate(self, examples, weights: np.ndarray) -> float:  # type: ignore[no-untyped-def]
+        return float(np.mean([self.decode(e, weights) == e[1] for e in examples]))
+
+
+def _naive_ipm(task: _ParityTask, train: list, epochs: int, seed: int, shards: int, mixing: str) -> np.ndarray:
+    """McDonald et al. (2010) Figure 3 written out densely, averaging every weight vector visited."""
+    from glmnlp.glm.training import epoch_order
+
+    mixed = np.zeros(task.n_features())
+    total = np.zeros(task.n_features())
+    count = 0
+    for epoch in range(1, epochs + 1):
+        order = epoch_order(len(train), seed, epoch)
+        finals, updates = [], []
+        for s in range(shards):
+            w = mixed.copy()
+            n_up = 0
+            for i in order[order % shards == s].tolist():
+                pred = task.decode(train[i], w)
+                ids, vals = task.feature_difference(train[i], pred)
+                if len(ids):
+                    np.add.at(w, ids, vals)
+                    n_up += 1
+                total += w
+                count += 1
+            finals.append(w)
+            updates.append(n_up)
+        mu = [u / sum(updates) for u in updates] if mixing == "updates" and sum(updates) else [1 / shards] * shards
+        mixed = sum(m * w for m, w in zip(mu, finals))
+    return total / count
+
+
+@pytest.mark.parametrize("shards,mixing", [(1, "uniform"), (3, "uniform"), (3, "updates")])
+def test_ipm_averages_every_visited_weight_vector(shards: int, mixing: str) -> None:
+    """The averaged weights of IPM equal the mean of all N·T weight vectors of a dense re-statement."""
+    rng = np.random.default_rng(3)
+    data = [tuple(int(b) for b in rng.integers(0, 2, 5)) for _ in range(40)]
+    train = [(x, x[0] ^ x[3]) for x in data]  # not separable: updates in every epoch
+    result = train_perceptron(
+        _ParityTask(), train, None, epochs=3, seed=5, shards=shards, mixing=mixing, show_progress=False
+    )
+    np.testing.assert_allclose(result.weights, _naive_ipm(_ParityTask(), train, 3, 5, shards, mixing), atol=1e-12)
+
+
+def _digest(directory: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(directory.iterdir())}
+
+
+@pytest.fixture(scope="module")
+def tagger_data() -> tuple[list, list]:
+    return sample_tagged("train")[:300], sample_tagged("dev")[:60]
+
+
+def _train_tagger(tagger_data: tuple[list, list], out: Path, shards: int, **kwargs: object) -> dict[str, str]:
+    train, dev = tagger_data
+    Tagger(TaggerConfig(epochs=2, seed=3, shards=shards)).fit(train, dev, show_progress=False, **kwargs).save(out)
+    return _digest(out)
+
+
+def test_tagger_ipm_same_files_inline_and_on_processes(tagger_data: tuple[list, list], tmp_path: Path) -> None:
+    """Same data, seed and shards -> the same model files with 1 or 2 worker processes; S=2 differs from S=1."""
+    two_inline = _train_tagger(tagger_data, tmp_path / "a", 2, jobs=1)
+    two_procs = _train_tagger(tagger_data, tmp_path / "b", 2, jobs=2)
+    assert two_inline == two_procs
+    assert _train_tagger(tagger_data, tmp_path / "c", 1, jobs=1) != two_inline
+
+
+def test_tagger_serial_metadata_has_no_shard_fields(tagger_data: tuple[list, list], tmp_path: Path) -> None:
+    """A serially trained model keeps its former format; a sharded one records shards and mixing."""
+    import json
+
+    _train_tagger(tagger_data, tmp_path / "s", 1)
+    _train_tagger(tagger_data, tmp_path / "p", 2)
+    assert "shards" not in json.loads((tmp_path / "s" / "metadata.json").read_text())["metadata"]["config"]
+    config = json.loads((tmp_path / "p" / "metadata.json").read_text())["metadata"]["config"]
+    assert (config["shards"], config["mixing"]) == (2, "uniform")
+    assert Tagger.load(tmp_path / "p").config.shards == 2

@@ -1,0 +1,36 @@
+"""The Ray backend on a real local Ray instance: the same model files and outputs as local processes."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ray = pytest.importorskip("ray")
+
+from glmnlp.tagger.model import Tagger, TaggerConfig  # noqa: E402
+from glmnlp.treebank.corpus import sample_tagged  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def ray_instance() -> Iterator[None]:
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def _digest(directory: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(directory.iterdir())}
+
+
+def test_tagger_trained_through_ray_matches_local(ray_instance: None, tmp_path: Path) -> None:
+    """Two shards on Ray actors give the same model files as two local worker processes."""
+    train, dev = sample_tagged("train")[:300], sample_tagged("dev")[:60]
+    config = TaggerConfig(epochs=2, seed=3, shards=2)
+    Tagger(config).fit(train, dev, show_progress=False, jobs=2, backend="ray").save(tmp_path / "ray")
+    Tagger(config).fit(train, dev, show_progress=False, jobs=2, backend="local").save(tmp_path / "local")
+    assert _digest(tmp_path / "ray") == _digest(tmp_path / "local")
