@@ -149,7 +149,11 @@ def test_ipm_averages_every_visited_weight_vector(shards: int, mixing: str) -> N
 
 
 def _digest(directory: Path) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(directory.iterdir())}
+    return {
+        str(p.relative_to(directory)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(directory.rglob("*"))
+        if p.is_file()
+    }
 
 
 @pytest.fixture(scope="module")
@@ -181,3 +185,45 @@ def test_tagger_serial_metadata_has_no_shard_fields(tagger_data: tuple[list, lis
     config = json.loads((tmp_path / "p" / "metadata.json").read_text())["metadata"]["config"]
     assert (config["shards"], config["mixing"]) == (2, "uniform")
     assert Tagger.load(tmp_path / "p").config.shards == 2
+
+
+def _train_small_parser(out: Path, shards: int, jobs: int, backend: str = "local", combined: bool = False) -> dict[str, str]:
+    from glmnlp.parser.model import ParserConfig
+    from glmnlp.parser.training import train_parser
+    from glmnlp.treebank.corpus import sample_trees
+
+    train, dev = sample_trees("train")[:150], sample_trees("dev")[:30]
+    config = ParserConfig(epochs=2, seed=2, shards=shards)
+    if combined:
+        from glmnlp.parser.combined import train_combined
+
+        parser, _ = train_combined(train, dev, config, weight=10.0, folds=3, executor=Executor(jobs, backend))
+    else:
+        parser, _ = train_parser(train, dev, config, show_progress=False, jobs=jobs, backend=backend)
+    parser.save(out, history=parser.history)
+    return _digest(out)
+
+
+def test_parser_ipm_same_files_inline_and_on_processes(tmp_path: Path) -> None:
+    """Two parser shards (own cache each) give the same model files inline and on 2 processes."""
+    inline = _train_small_parser(tmp_path / "a", 2, 1)
+    assert _train_small_parser(tmp_path / "b", 2, 2) == inline
+    assert _train_small_parser(tmp_path / "c", 1, 1) != inline
+
+
+def test_combined_ipm_ships_generative_terms_to_workers(tmp_path: Path) -> None:
+    """The combined model's jackknifed generative terms travel to the shard workers as arrays."""
+    assert _train_small_parser(tmp_path / "a", 2, 1, combined=True) == _train_small_parser(
+        tmp_path / "b", 2, 2, combined=True
+    )
+
+
+def test_jackknife_folds_in_parallel_give_the_serial_tags() -> None:
+    from glmnlp.parser.training import jackknife_tags
+    from glmnlp.treebank.corpus import sample_trees
+
+    trees = sample_trees("train")[:120]
+    serial = jackknife_tags(trees, 4, epochs=1)
+    with Executor(2) as ex:
+        assert jackknife_tags(trees, 4, epochs=1, executor=ex) == serial
+    assert [len(t) for t in serial] == [len(t.leaves()) for t in trees]

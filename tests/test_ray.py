@@ -24,7 +24,11 @@ def ray_instance() -> Iterator[None]:
 
 
 def _digest(directory: Path) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(directory.iterdir())}
+    return {
+        str(p.relative_to(directory)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(directory.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_tagger_trained_through_ray_matches_local(ray_instance: None, tmp_path: Path) -> None:
@@ -33,4 +37,19 @@ def test_tagger_trained_through_ray_matches_local(ray_instance: None, tmp_path: 
     config = TaggerConfig(epochs=2, seed=3, shards=2)
     Tagger(config).fit(train, dev, show_progress=False, jobs=2, backend="ray").save(tmp_path / "ray")
     Tagger(config).fit(train, dev, show_progress=False, jobs=2, backend="local").save(tmp_path / "local")
+    assert _digest(tmp_path / "ray") == _digest(tmp_path / "local")
+
+
+def test_parser_trained_through_ray_matches_local(ray_instance: None, tmp_path: Path) -> None:
+    """A small parser trained by 2 shards on Ray actors equals the one trained on local processes."""
+    from glmnlp.parser.model import ParserConfig
+    from glmnlp.parser.training import train_parser
+    from glmnlp.treebank.corpus import sample_trees
+
+    train, dev = sample_trees("train")[:150], sample_trees("dev")[:30]
+    for backend in ("ray", "local"):
+        parser, _ = train_parser(
+            train, dev, ParserConfig(epochs=2, seed=2, shards=2), show_progress=False, jobs=2, backend=backend
+        )
+        parser.save(tmp_path / backend, history=parser.history)
     assert _digest(tmp_path / "ray") == _digest(tmp_path / "local")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from ._params import weight_list
+from ._params import training_parallel_options, weight_list
 
 __all__ = ["train_default_cmd"]
 
@@ -32,8 +32,10 @@ _CTX = {"help_option_names": ["-h", "--help"]}
               help="Candidate fixed weights of the generative feature, chosen on dev; 0 = perceptron parser "
                    "only (default: the recipe's 5,10,20).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars or step lines on stderr.")
+@training_parallel_options
 def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev: int | None, max_test: int | None,
-                      parser_epochs: int | None, generative_weights: str | None, quiet: bool) -> None:
+                      parser_epochs: int | None, generative_weights: str | None, quiet: bool, shards: int, mixing: str,
+                      jobs: int, backend: str, address: str | None) -> None:
     """Train the default tagger + parser on the bundled treebank sample and write them to --out.
 
     This is the command that produced the model shipped in glmnlp/data/default_model/: with the
@@ -48,8 +50,11 @@ def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev
       glmnlp train-default --out /tmp/quick --max-train 200 --max-dev 50 --parser-epochs 1
       glmnlp train-default --out perceptron_only --generative-weights 0
       glmnlp train-default --out paper_weight --generative-weights 10
+      glmnlp train-default --out fast --jobs 2 --shards 2     # not the shipped model (parameter mixing)
     """
     import dataclasses
+
+    from glmnlp.glm.parallel import Executor
 
     from glmnlp.text.default_model import DefaultRecipe, train_default
 
@@ -60,7 +65,7 @@ def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev
     recipe = dataclasses.replace(recipe, **{k: v for k, v in changes.items() if v is not None})
     report = train_default(
         out_dir, recipe, overwrite=force, log=None if quiet else (lambda msg: click.echo(msg, err=True)),
-        show_progress=not quiet,
+        show_progress=not quiet, executor=Executor(jobs or None, backend, address), shards=shards, mixing=mixing,
     )
     click.echo(f"test F1 {report.test_f1['shipped']:.2f}  dev F1 {report.dev_f1['shipped']:.2f}  "
                f"tagger dev accuracy {report.tagger_dev_accuracy:.2f}%  -> {out_dir}")

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from glmnlp.errors import ConfigError, InputError
-from ._params import weight_list
+from ._params import training_parallel_options, weight_list
 from glmnlp.treebank.trees import read_tree_file, to_bracket
 
 __all__ = ["parser_group", "parse"]
@@ -56,9 +56,11 @@ def parser_group() -> None:
 @click.option("--out", "out_path", required=True, type=click.Path(file_okay=False), help="Model directory to write.")
 @click.option("--force", is_flag=True,
               help="Replace an existing parser model at --out (only a glmnlp parser model is ever replaced).")
+@training_parallel_options
 def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_weights: str, gen_cutoff: int,
               gen_prune: float, features: str, no_early_update: bool, no_cache: bool, epochs: int, seed: int,
-              out_path: str, force: bool) -> None:
+              out_path: str, force: bool, shards: int, mixing: str, jobs: int, backend: str,
+              address: str | None) -> None:
     """Train a parser on cleaned TOP-rooted trees and save the best-epoch model.
 
     Epochs, the beam (gamma, cap) and, for --kind combined, the generative feature's weight are
@@ -70,7 +72,10 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
       glmnlp parser train --train train.trees --dev dev.trees --features punct --out parser.model
       glmnlp parser train --train train.trees --dev dev.trees --kind combined --out combined.model
       glmnlp parser train --train train.trees --dev dev.trees --kind generative --out generative.model
+      glmnlp parser train --train train.trees --dev dev.trees --shards 2 --jobs 2 --out parser.model
     """
+    from glmnlp.glm.parallel import Executor
+
     from glmnlp.treebank.formats import TaggedSentence
     from glmnlp.parser.generative import SmoothingConfig
     from glmnlp.glm.model_io import check_output_dir
@@ -82,6 +87,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     weights = weight_list(generative_weights, "--generative-weights")
     smoothing = SmoothingConfig(min_count=gen_cutoff, prune=gen_prune, seed=seed)
     check_output_dir(out_path, MODEL_KIND, replace=force)
+    executor = Executor(jobs or None, backend, address)
     train = list(read_tree_file(train_path))
     dev = list(read_tree_file(dev_path))
     for path, trees in ((train_path, train), (dev_path, dev)):
@@ -92,7 +98,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         from glmnlp.tagger.model import Tagger, TaggerConfig
 
         click.echo("jackknifing tagger tags (10 folds) ...", err=True)
-        train_tags = [[[t] for t in s] for s in jackknife_tags(train, 10)]
+        train_tags = [[[t] for t in s] for s in jackknife_tags(train, 10, executor=executor)]
         tagger = Tagger(TaggerConfig(epochs=5, seed=seed)).fit(
             [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in train], None, show_progress=False
         )
@@ -111,7 +117,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     # the combined score carries weight x log-probabilities (hundreds of units between candidates),
     # so its FILTER margins are wider; with them the caps decide the beam size
     cfg = ParserConfig(features=features, early_update=not no_early_update, cache=not no_cache, epochs=epochs,
-                       seed=seed, train_gamma=1e7 if combined else 1e4, train_cap=30)
+                       seed=seed, train_gamma=1e7 if combined else 1e4, train_cap=30, shards=shards, mixing=mixing)
 
     def on_epoch(log: Any) -> None:
         click.echo(f"epoch {log.epoch}: dev F1 {log.dev_f1:.2f}  updates {log.updates}  early {log.early_stops}  "
@@ -122,13 +128,14 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
 
         parser, _logs, _trials = tune_weight(
             train, dev, cfg, weights, smoothing=smoothing, train_tags=train_tags, dev_tags=dev_tags,
-            on_epoch=on_epoch, show_progress=True,
+            on_epoch=on_epoch, show_progress=True, executor=executor,
             on_trial=lambda t: click.echo(f"generative weight {t.weight:g}: best dev F1 {t.dev_f1:.2f} "
                                           f"(epoch {t.best_epoch})", err=True),
         )
         click.echo(f"chosen generative weight {parser.generative.weight:g}", err=True)
     else:
-        parser, _logs = train_parser(train, dev, cfg, train_tags=train_tags, dev_tags=dev_tags, on_epoch=on_epoch)
+        parser, _logs = train_parser(train, dev, cfg, train_tags=train_tags, dev_tags=dev_tags, on_epoch=on_epoch,
+                                     executor=executor)
     rows = tune_beam(parser, dev, [1e5, 1e6, 1e7] if combined else [1e3, 1e4, 1e5], [20, 40], dev_tags)
     for gamma, cap, f1, rate in rows:
         click.echo(f"beam gamma={gamma:g} cap={cap}: dev F1 {f1:.2f}, {rate:.0f} sentences/s", err=True)

@@ -42,6 +42,7 @@ nothing, and the bits of the model are exactly those of the plain loop). Details
 
 from __future__ import annotations
 
+import copy
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -104,7 +105,8 @@ class GLMTask(Protocol[Example, Prediction]):
 #       plain data (numpy arrays, ints, strings) from which a worker rebuilds the task and examples;
 #       without it the task and examples themselves are sent to the workers.
 #   train_step(example, index, perceptron) -> bool: one training step (default: decode, then update
-#       by the global feature difference); returns True on a mistake. The loop ticks the perceptron.
+#       by the global feature difference); returns True on a mistake. ``index`` is the example's
+#       position in the whole training set. The loop ticks the perceptron.
 #   epoch_stats() -> dict[str, float]: task counters of the pass just run (summed over shards).
 
 
@@ -222,7 +224,7 @@ class PerceptronShard:
         for i in progress(order.tolist(), total=len(order), desc=desc, enabled=self.show_progress):
             example = self.examples[i]
             if step is not None:
-                mistakes += bool(step(example, i, model))
+                mistakes += bool(step(example, i * self.n_shards + self.shard, model))
             else:
                 predicted = self.task.decode(example, model.weights)
                 ids, values = self.task.feature_difference(example, predicted)
@@ -329,10 +331,12 @@ def train_perceptron(
     args = []
     for s, idx in enumerate(shard_indices(len(train), shards)):
         part = [train[i] for i in idx.tolist()] if shards > 1 else train
-        if ex.mode == "inline" or pack is None:
-            builder, payload = _pass_through, (task, part)
+        if shards == 1 and (ex.mode == "inline" or pack is None):
+            builder, payload = _pass_through, (task, part)  # the caller's task object itself
+        elif pack is not None:
+            builder, payload = pack(part)  # each shard rebuilds its own task state
         else:
-            builder, payload = pack(part)
+            builder, payload = _pass_through, (copy.deepcopy(task), part)
         inline_bar = show_progress and ex.mode == "inline"
         args.append((builder, payload, s, shards, len(train), n_features, seed, shuffle, inline_bar))
     best: BestEpoch[np.ndarray] = BestEpoch()

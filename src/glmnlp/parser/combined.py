@@ -235,6 +235,34 @@ class GenerativeTraining:
                                               weight=self.weight)
         self.seconds = time.perf_counter() - t0
 
+    def to_shard_parts(self) -> dict[str, Any]:
+        """The prepared hook as plain data (term parts: JSON metadata and arrays) for a training worker."""
+        assert self.full is not None
+        jk = self.jackknife
+        return {
+            "weight": self.weight,
+            "full": self.full.to_parts(),
+            "jackknife": None if jk is None else {
+                "terms": [t.to_parts() for t in jk.terms],
+                "trained_on": [np.array(sorted(on), dtype=np.int64) for on in jk.trained_on],
+                "fold_of": jk.fold_of,
+            },
+        }
+
+    @classmethod
+    def from_shard_parts(cls, parts: dict[str, Any]) -> GenerativeTraining:
+        """Rebuild a prepared hook from :meth:`to_shard_parts` (runs on a worker)."""
+        hook = cls(weight=float(parts["weight"]))
+        hook.full = GenerativeTerm.from_parts(*parts["full"])
+        jk = parts["jackknife"]
+        if jk is not None:
+            hook.jackknife = JackknifedTerms(
+                [GenerativeTerm.from_parts(*t) for t in jk["terms"]],
+                [frozenset(a.tolist()) for a in jk["trained_on"]],
+                np.asarray(jk["fold_of"]),
+            )
+        return hook
+
     def term_for(self, idx: int) -> GenerativeTerm:
         assert self.full is not None
         return self.full if self.jackknife is None else self.jackknife.term_for(idx)
@@ -300,11 +328,12 @@ def train_combined(
     train_trees: Sequence[Any], dev_trees: Sequence[Any], config: Any, *, weight: float = 10.0, folds: int = 10,
     smoothing: SmoothingConfig = SmoothingConfig(), train_tags: Sequence[Sequence[Sequence[str]]] | None = None,
     dev_tags: Sequence[Sequence[Sequence[str]]] | None = None, show_progress: bool = False, on_epoch: Any = None,
-    hook: GenerativeTraining | None = None,
+    hook: GenerativeTraining | None = None, executor: Any = None,
 ) -> tuple[Any, list[Any]]:
     """The perceptron with the jackknifed generative log-probability as a fixed-weight feature.
 
     ``hook``: an already trained :class:`GenerativeTraining` to reuse (its models; ``weight`` wins).
+    ``executor``: where the shards of iterative parameter mixing run (``config.shards``).
     """
     if hook is None:
         hook = GenerativeTraining(weight=weight, folds=folds, smoothing=smoothing, seed=config.seed)
@@ -312,7 +341,7 @@ def train_combined(
         hook.weight = weight  # the trained models are kept (prepare() skips them); parsers get copies
     parser, logs = train_parser(
         train_trees, dev_trees, config, train_tags=train_tags, dev_tags=dev_tags, show_progress=show_progress,
-        on_epoch=on_epoch, generative=hook,
+        on_epoch=on_epoch, generative=hook, executor=executor,
     )
     parser.history.append({"generative_weight": weight})
     return parser, logs

@@ -170,10 +170,16 @@ class ParserConfig:
     epochs: int = 8
     seed: int = 0
     fslc_extra_pairs: tuple[tuple[str, str], ...] = (("SINV", "S"),)
+    shards: int = 1  # iterative parameter mixing over this many shards (1 = the serial perceptron)
+    mixing: str = "uniform"  # "uniform" or "updates" (glmnlp.glm.training)
 
     def __post_init__(self) -> None:
         if self.features not in FEATURE_SETS:
             raise ValueError(f"features must be one of {FEATURE_SETS}, got {self.features!r}")
+        if self.shards < 1:
+            raise ValueError(f"shards must be >= 1, got {self.shards}")
+        if self.mixing not in ("uniform", "updates"):
+            raise ValueError(f"mixing must be 'uniform' or 'updates', got {self.mixing!r}")
         self.fslc_extra_pairs = tuple(tuple(p) for p in self.fslc_extra_pairs)  # type: ignore[misc]
 
     @property
@@ -373,6 +379,8 @@ class Parser:
         values = np.ascontiguousarray(self.weights[index], dtype=np.float64)
         cfg = asdict(self.config)
         cfg["fslc_extra_pairs"] = [list(p) for p in self.config.fslc_extra_pairs]
+        if self.config.shards == 1:  # serially trained models keep the format they always had
+            del cfg["shards"], cfg["mixing"]
         metadata = {
             "config": cfg,
             "grammar": self.grammar.to_json(),

@@ -41,8 +41,9 @@ from typing import Any
 
 import numpy as np
 
+from glmnlp.glm.parallel import Executor
 from glmnlp.glm.perceptron import AveragedPerceptron
-from glmnlp.glm.training import epoch_order, progress
+from glmnlp.glm.training import EpochRecord, train_perceptron
 from glmnlp.parser.grammar import Grammar, tree_chains
 from glmnlp.parser.model import Example, Parser, ParserConfig, punctuation_tags
 from glmnlp.parser.transform import fslc_transform
@@ -143,6 +144,138 @@ def prepare_training(
     return parser, examples
 
 
+class _ParsingTask:
+    """The parser as a :class:`~glmnlp.glm.training.GLMTask` whose training step is C&R's (§4).
+
+    One object per shard of iterative parameter mixing: it owns the shard's decoder, its cache of
+    hypotheses (§4.1: each shard keeps its own), the seeded generator of the cache sweep and the
+    optional generative hook. The step decodes with early update (§4.2), updates by the gold prefix
+    against the best member, then refreshes the sentence's cache entry and sweeps the cache.
+    """
+
+    def __init__(self, parser: Parser, config: ParserConfig, generative: Any = None) -> None:
+        self.parser = parser
+        self.config = config
+        self.generative = generative
+        self.rng = np.random.default_rng(config.seed)
+        self.cache: dict[int, _CacheEntry] = {}
+        self._reset_stats()
+
+    def _reset_stats(self) -> None:
+        self.updates = self.early = self.cache_updates = self.words_seen = 0
+        self._beam0 = self.parser._beam.n_beam
+
+    def n_features(self) -> int:
+        return 1 << self.config.n_bits
+
+    def train_step(self, ex: Example, idx: int, perc: AveragedPerceptron) -> bool:
+        """One training sentence (``idx``: its index in the whole training set); True on an update."""
+        parser, config, generative = self.parser, self.config, self.generative
+        if generative is not None:
+            generative.before_decode(parser, idx, ex)
+        res = parser._beam.decode(
+            ex.atoms, ex.next_pos, ex.isq, parser._punct, ex.cand_off, ex.cand_chain, perc.weights,
+            config.train_gamma, config.train_cap, ex.gold_site, ex.gold_chain, config.early_update, 0,
+        )
+        self.words_seen += res["word"]
+        status, beam = res["status"], res["beam"]
+        complete = status == "complete"
+        if status == "early":
+            self.early += 1
+        prefix = len(ex.words) if complete else (res["word"] + 1 if status == "early" else res["word"])
+        if prefix == 0 or not beam:
+            return False
+        gold_ids, gold_off = parser.features(ex, ex.gold_site[:prefix], ex.gold_chain[:prefix], complete)
+        best = beam[0]
+        mistake = not best[1]
+        if mistake:
+            ids, signs = _diff(parser, ex, gold_ids, gold_off, best[2], best[3], complete)
+            perc.update(ids, -signs.astype(np.float64))
+            self.updates += 1
+        if config.cache:
+            entry = _CacheEntry()
+            gold_gen = 0.0
+            if generative is not None:
+                gold_gen = generative.score(parser, ex, ex.gold_site[:prefix], ex.gold_chain[:prefix], complete)
+            for member in beam[: config.cache_members]:
+                if member[1]:
+                    continue
+                ids, signs = _diff(parser, ex, gold_ids, gold_off, member[2], member[3], complete)
+                entry.ids.append(ids.astype(np.int32))
+                entry.signs.append(signs)
+                if generative is not None:
+                    entry.offsets.append(generative.score(parser, ex, member[2], member[3], complete) - gold_gen)
+            cache = self.cache
+            cache[idx] = entry
+            keys = list(cache)
+            for _ in range(config.cache_t1):
+                sample = [idx]
+                if len(keys) > 1:
+                    sample += [keys[j] for j in self.rng.integers(0, len(keys), size=config.cache_sample)]
+                for key in sample:
+                    self.cache_updates += _cache_step(perc, cache[key], config.cache_t2)
+        return mistake
+
+    def epoch_stats(self) -> dict[str, float]:
+        out = {
+            "updates": self.updates, "early_stops": self.early, "cache_updates": self.cache_updates,
+            "words": self.words_seen, "beam": self.parser._beam.n_beam - self._beam0,
+        }
+        self._reset_stats()
+        return out
+
+    def trial(self, weights: np.ndarray) -> Parser:
+        """A parser with ``weights`` (e.g. the averaged ones) sharing this task's grammar and chains."""
+        parser = self.parser
+        trial = Parser(parser.grammar, parser.punct_tags, weights, self.config, extra_chains=parser._chains)
+        trial.generative = None if self.generative is None else self.generative.final_term()
+        return trial
+
+    def evaluate(self, examples: Sequence[tuple[Tree, Sequence[Sequence[str]] | None]], weights: np.ndarray) -> float:
+        """Dev F1 of ``weights``; ``examples`` are (gold tree, input tags or None for the gold tags)."""
+        trees = [t for t, _ in examples]
+        tags = None if any(tl is None for _, tl in examples) else [tl for _, tl in examples]
+        result, _ = evaluate(self.trial(weights), trees, tags)  # type: ignore[arg-type]
+        return float(result.fmeasure)
+
+    def pack(self, examples: Sequence[Example]) -> tuple[Callable[[dict[str, Any]], Any], dict[str, Any]]:
+        """The task and ``examples`` as plain data for a training worker (:func:`_unpack_shard`)."""
+        parser = self.parser
+        config = asdict(self.config)
+        config["fslc_extra_pairs"] = [list(p) for p in self.config.fslc_extra_pairs]
+        payload: dict[str, Any] = {
+            "config": config,
+            "grammar": parser.grammar.to_json(),
+            "punct_tags": sorted(parser.punct_tags),
+            "chains": [list(c) for c in parser._chains],
+            "examples": [
+                (e.words, e.tags, e.atoms, e.next_pos, e.isq, e.cand_off, e.cand_chain, e.gold_site, e.gold_chain)
+                for e in examples
+            ],
+            "generative": None if self.generative is None else self.generative.to_shard_parts(),
+        }
+        return _unpack_shard, payload
+
+
+def _unpack_shard(payload: dict[str, Any]) -> tuple[_ParsingTask, list[Example]]:
+    """Rebuild a parser training shard from :meth:`_ParsingTask.pack` (runs on a worker)."""
+    cfg = dict(payload["config"])
+    cfg["fslc_extra_pairs"] = tuple(tuple(p) for p in cfg["fslc_extra_pairs"])
+    config = ParserConfig(**cfg)
+    grammar = Grammar.from_json(payload["grammar"])
+    parser = Parser(
+        grammar, set(payload["punct_tags"]), np.zeros(1 << config.n_bits), config,
+        extra_chains=[tuple(c) for c in payload["chains"]],
+    )
+    examples = [Example(*fields) for fields in payload["examples"]]
+    generative = None
+    if payload["generative"] is not None:
+        from glmnlp.parser.combined import GenerativeTraining
+
+        generative = GenerativeTraining.from_shard_parts(payload["generative"])
+    return _ParsingTask(parser, config, generative), examples
+
+
 def train_parser(
     train_trees: Sequence[Tree],
     dev_trees: Sequence[Tree],
@@ -153,6 +286,10 @@ def train_parser(
     on_epoch: Callable[[EpochLog], None] | None = None,
     show_progress: bool = True,
     generative: Any = None,
+    executor: Executor | None = None,
+    jobs: int | None = 1,
+    backend: str = "local",
+    address: str | None = None,
 ) -> tuple[Parser, list[EpochLog]]:
     """Train a parser; returns the best-epoch (dev F1) parser and the per-epoch log.
 
@@ -160,88 +297,34 @@ def train_parser(
     the POS tags of the training trees (e.g. jackknifed tagger tags, one list per word; the first
     tag replaces the preterminal label); ``dev_tags`` gives the parser's dev input tags.
     ``generative`` (a glmnlp.parser.combined.GenerativeTraining) adds the fixed-weight generative feature.
+    ``config.shards > 1`` trains by iterative parameter mixing (McDonald et al. 2010) through the
+    generic loop (:func:`glmnlp.glm.training.train_perceptron`); the shards run on ``executor`` or
+    on one made from (``jobs``, ``backend``, ``address``); the model does not depend on where.
     """
-    perc = AveragedPerceptron(1 << config.n_bits)
-    parser, examples = prepare_training(train_trees, config, perc.weights, train_tags)
-    grammar, punct = parser.grammar, parser.punct_tags
+    parser, examples = prepare_training(train_trees, config, np.zeros(1 << config.n_bits), train_tags)
     if generative is not None:
         generative.prepare(parser, examples)
-    rng = np.random.default_rng(config.seed)
-    cache: dict[int, _CacheEntry] = {}
+    task = _ParsingTask(parser, config, generative)
+    dev = [(t, None if dev_tags is None else dev_tags[i]) for i, t in enumerate(dev_trees)]
     logs: list[EpochLog] = []
-    best_f1, best_weights, best_epoch = -1.0, None, 0
-    for epoch in range(1, config.epochs + 1):
-        started = time.perf_counter()
-        updates = early = cache_updates = 0
-        beam0 = parser._beam.n_beam
-        words_seen = 0
-        order = epoch_order(len(examples), config.seed, epoch)
-        bar = progress(order.tolist(), total=len(examples), desc=f"epoch {epoch}", enabled=show_progress)
-        for idx in bar:
-            ex = examples[idx]
-            weights = perc.weights
-            if generative is not None:
-                generative.before_decode(parser, idx, ex)
-            res = parser._beam.decode(
-                ex.atoms, ex.next_pos, ex.isq, parser._punct, ex.cand_off, ex.cand_chain, weights,
-                config.train_gamma, config.train_cap, ex.gold_site, ex.gold_chain, config.early_update, 0,
-            )
-            words_seen += res["word"]
-            status, beam = res["status"], res["beam"]
-            complete = status == "complete"
-            if status == "early":
-                early += 1
-            prefix = len(ex.words) if complete else (res["word"] + 1 if status == "early" else res["word"])
-            if prefix == 0 or not beam:
-                perc.tick()
-                continue
-            gold_ids, gold_off = parser.features(ex, ex.gold_site[:prefix], ex.gold_chain[:prefix], complete)
-            best = beam[0]
-            if not best[1]:
-                ids, signs = _diff(parser, ex, gold_ids, gold_off, best[2], best[3], complete)
-                perc.update(ids, -signs.astype(np.float64))
-                updates += 1
-            if config.cache:
-                entry = _CacheEntry()
-                weights = perc.weights
-                gold_gen = 0.0
-                if generative is not None:
-                    gold_gen = generative.score(parser, ex, ex.gold_site[:prefix], ex.gold_chain[:prefix], complete)
-                for member in beam[: config.cache_members]:
-                    if member[1]:
-                        continue
-                    ids, signs = _diff(parser, ex, gold_ids, gold_off, member[2], member[3], complete)
-                    entry.ids.append(ids.astype(np.int32))
-                    entry.signs.append(signs)
-                    if generative is not None:
-                        entry.offsets.append(generative.score(parser, ex, member[2], member[3], complete) - gold_gen)
-                cache[idx] = entry
-                keys = list(cache)
-                for _ in range(config.cache_t1):
-                    sample = [idx]
-                    if len(keys) > 1:
-                        sample += [keys[j] for j in rng.integers(0, len(keys), size=config.cache_sample)]
-                    for key in sample:
-                        cache_updates += _cache_step(perc, cache[key], config.cache_t2)
-            perc.tick()
-        seconds = time.perf_counter() - started
-        averaged = perc.averaged()
-        trial = Parser(grammar, punct, averaged, config, extra_chains=parser._chains)
-        trial.generative = None if generative is None else generative.final_term()
-        result, _ = evaluate(trial, dev_trees, dev_tags)
-        mean_beam = (parser._beam.n_beam - beam0) / max(1, words_seen)
+
+    def record(r: EpochRecord) -> None:
+        st = r.stats
         log = EpochLog(
-            epoch, result.fmeasure, updates, early, cache_updates, seconds, seconds / max(1, len(examples)), mean_beam
+            r.epoch, float(r.dev_score or 0.0), int(st["updates"]), int(st["early_stops"]), int(st["cache_updates"]),
+            r.seconds, r.seconds / max(1, len(examples)), st["beam"] / max(1, st["words"]),
         )
         logs.append(log)
         if on_epoch is not None:
             on_epoch(log)
-        if result.fmeasure > best_f1:
-            best_f1, best_weights, best_epoch = result.fmeasure, averaged, epoch
-    assert best_weights is not None
-    final = Parser(grammar, punct, best_weights, config, extra_chains=parser._chains)
-    final.generative = None if generative is None else generative.final_term()
-    final.history = [log.record() for log in logs] + [{"best_epoch": best_epoch}]
+
+    result = train_perceptron(
+        task, examples, dev, epochs=config.epochs, seed=config.seed, shuffle=True, show_progress=show_progress,
+        on_epoch=record, shards=config.shards, mixing=config.mixing, executor=executor, jobs=jobs, backend=backend,
+        address=address,
+    )
+    final = task.trial(result.weights)
+    final.history = [log.record() for log in logs] + [{"best_epoch": result.best_epoch}]
     return final, logs
 
 
@@ -297,21 +380,30 @@ def tune_beam(
     return rows
 
 
+def _jackknife_fold(item: tuple[list[tuple[str, ...]], list[tuple[str, ...]], int, int, int, int]) -> list[list[str]]:
+    """Tags of fold ``f`` by a tagger trained on the other folds (one work item of :func:`jackknife_tags`)."""
+    words, tags, folds, f, epochs, seed = item
+    rest = [TaggedSentence(w, t) for i, (w, t) in enumerate(zip(words, tags)) if i % folds != f]
+    tagger = Tagger(TaggerConfig(epochs=epochs, seed=seed)).fit(rest, None, show_progress=False)
+    return tagger.tag_sentences([words[i] for i in range(f, len(words), folds)])
+
+
 def jackknife_tags(
-    trees: Sequence[Tree], folds: int = 10, *, epochs: int = 5, seed: int = 0, show_progress: bool = False
+    trees: Sequence[Tree], folds: int = 10, *, epochs: int = 5, seed: int = 0, show_progress: bool = False,
+    executor: Executor | None = None,
 ) -> list[list[str]]:
     """Tagger tags for training trees by ``folds``-fold jackknifing (paper footnote 3; SPEC §c).
 
     Fold f (every tree whose index is f modulo ``folds``) is tagged by a glmnlp tagger trained on
-    the other folds, so no sentence is tagged by a model that saw it.
+    the other folds, so no sentence is tagged by a model that saw it. The folds are independent:
+    they run on ``executor`` (:mod:`glmnlp.glm.parallel`; default inline), with the same result.
     """
-    sents = [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in trees]
+    words = [tuple(t.leaves()) for t in trees]
+    tags = [tuple(t.tags()) for t in trees]
+    ex = executor if executor is not None else Executor(1)
     out: list[list[str]] = [[] for _ in trees]
-    for f in range(folds):
-        held = [i for i in range(len(sents)) if i % folds == f]
-        rest = [s for i, s in enumerate(sents) if i % folds != f]
-        tagger = Tagger(TaggerConfig(epochs=epochs, seed=seed)).fit(rest, None, show_progress=show_progress)
-        tagged = tagger.tag_sentences([sents[i].words for i in held])
-        for i, tags in zip(held, tagged):
-            out[i] = list(tags)
+    items = [(words, tags, folds, f, epochs, seed) for f in range(folds)]
+    for f, tagged in enumerate(ex.imap(_jackknife_fold, items)):
+        for i, t in zip(range(f, len(words), folds), tagged):
+            out[i] = list(t)
     return out

@@ -236,12 +236,19 @@ def train_default(
     overwrite: bool = False,
     log: Callable[[str], None] | None = None,
     show_progress: bool = False,
+    executor: Any = None,
+    shards: int = 1,
+    mixing: str = "uniform",
 ) -> TrainReport:
     """Train the default tagger + parser on the bundled sample and write the model directory ``out``.
 
     ``log`` receives one line per step (dev figures, the chosen beam); ``show_progress`` shows
     progress bars on stderr (only when it is a terminal). Returns the :class:`TrainReport` that is
     also written to ``out/MODEL.json``.
+
+    ``executor`` (:class:`glmnlp.glm.parallel.Executor`, default inline) runs the independent steps
+    (jackknife folds) and the parser's training shards; ``shards > 1`` trains the parser by
+    iterative parameter mixing (a different model from the shipped one, which is serial).
     """
     import numpy as np
 
@@ -273,7 +280,9 @@ def train_default(
 
     # 2. parser input tags
     say(f"parser input tags: {recipe.jackknife_folds}-fold jackknifing of the training split")
-    jk = jackknife_tags(train, recipe.jackknife_folds, epochs=recipe.jackknife_epochs, seed=recipe.seed)
+    jk = jackknife_tags(
+        train, recipe.jackknife_folds, epochs=recipe.jackknife_epochs, seed=recipe.seed, executor=executor
+    )
     train_tags = [[[t] for t in sent] for sent in jk]
     dev_tags = [[[t] for t in tags] for tags in tagger.tag_sentences([t.leaves() for t in dev])]
     test_tags = [[[t] for t in tags] for tags in tagger.tag_sentences([t.leaves() for t in test])]
@@ -281,7 +290,7 @@ def train_default(
     # 3. parser
     config = ParserConfig(
         features=recipe.features, epochs=recipe.parser_epochs, seed=recipe.seed, train_gamma=recipe.train_gamma,
-        train_cap=recipe.train_cap, n_bits=recipe.n_bits,
+        train_cap=recipe.train_cap, n_bits=recipe.n_bits, shards=shards, mixing=mixing,
     )
 
     def on_epoch(e: Any) -> None:
@@ -304,13 +313,14 @@ def train_default(
             train, dev, config, recipe.generative_weights, folds=recipe.generative_folds, on_trial=on_trial,
             smoothing=smoothing,
             train_tags=train_tags, dev_tags=dev_tags, show_progress=show_progress, on_epoch=on_epoch,
+            executor=executor,
         )
         weight_trials = [{"weight": t.weight, "dev_f1": _r(t.dev_f1), "best_epoch": t.best_epoch} for t in wtrials]
         say(f"combined model: weight {parser.generative.weight:g} chosen")
     else:
         parser, logs = train_parser(
             train, dev, config, train_tags=train_tags, dev_tags=dev_tags, show_progress=show_progress,
-            on_epoch=on_epoch,
+            on_epoch=on_epoch, executor=executor,
         )
     # the first epoch reaching the best F1 is the one train_parser keeps (strict improvement)
     best_epoch = next(e.epoch for e in logs if e.dev_f1 == max(x.dev_f1 for x in logs))
