@@ -235,11 +235,12 @@ class GenerativeTraining:
                                               weight=self.weight)
         self.seconds = time.perf_counter() - t0
 
-    def to_shard_parts(self) -> dict[str, Any]:
-        """The prepared hook as plain data (term parts: JSON metadata and arrays) for a training worker."""
+    def to_shard_parts(self) -> tuple[Any, dict[str, Any]]:
+        """(rebuild function, the prepared hook as plain data: term parts = JSON metadata and arrays)
+        for a training worker."""
         assert self.full is not None
         jk = self.jackknife
-        return {
+        return _hook_from_shard_parts, {
             "weight": self.weight,
             "full": self.full.to_parts(),
             "jackknife": None if jk is None else {
@@ -282,6 +283,10 @@ class GenerativeTraining:
             np.ascontiguousarray(chains, dtype=np.int32), complete,
         )
         return self.weight * float(sum(e[4] for e in log))
+
+
+def _hook_from_shard_parts(parts: dict[str, Any]) -> GenerativeTraining:
+    return GenerativeTraining.from_shard_parts(parts)
 
 
 def _fingerprint(examples: Sequence[Any]) -> str:

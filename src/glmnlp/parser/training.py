@@ -270,9 +270,8 @@ def _unpack_shard(payload: dict[str, Any]) -> tuple[_ParsingTask, list[Example]]
     examples = [Example(*fields) for fields in payload["examples"]]
     generative = None
     if payload["generative"] is not None:
-        from glmnlp.parser.combined import GenerativeTraining
-
-        generative = GenerativeTraining.from_shard_parts(payload["generative"])
+        rebuild, parts = payload["generative"]  # the hook's own module-level rebuild function
+        generative = rebuild(parts)
     return _ParsingTask(parser, config, generative), examples
 
 
