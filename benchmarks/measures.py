@@ -129,8 +129,9 @@ def correlations(ok, rows, lexicon=None, tags=None) -> dict:
 
 
 CONFIGS = {
-    # name: (tag margin, max tags, gamma, cap) -- "gold" = the treebank's gold tag, one per word
+    # name: (tag margin, max tags, gamma, cap[, unknown_words]) -- "gold" = the treebank's gold tag, one per word
     "default": (8.0, 8, 1e3, 40),
+    "unknown-pos": (8.0, 8, 1e3, 40, "pos"),
     "fast": (3.0, 3, 48.0, 100),
     "narrow": (8.0, 8, 48.0, 100),
     "wide": (8.0, 8, 1e4, 100),
@@ -142,7 +143,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reference", default="../shared/reference/measures_sample_test.txt")
     ap.add_argument("--out", default="")
-    ap.add_argument("--configs", default="default,fast,narrow,wide,gold",
+    ap.add_argument("--configs", default="default,unknown-pos,fast,narrow,wide,gold",
                     help=f"comma-separated among {', '.join(CONFIGS)}; the first is reported in detail")
     ap.add_argument("--limit", type=int, default=0, help="first N sentences only")
     ap.add_argument("--next-word", type=int, default=20, help="sentences for the --next-word cost (0: skip)")
@@ -155,7 +156,7 @@ def main() -> None:
     if args.limit:
         ref = ref[: args.limit]
     names = args.configs.split(",")
-    margin, max_tags, gamma, cap = CONFIGS[names[0]]
+    margin, max_tags, gamma, cap = CONFIGS[names[0]][:4]
     parser, train_s = train(gamma, cap)
     ok = [s for s in ref if not s.failed]
     sents = [s.words[:-1] for s in ok]
@@ -169,10 +170,12 @@ def main() -> None:
 
     results = {}
     for name in names:
-        margin, max_tags, gamma, cap = CONFIGS[name]
+        margin, max_tags, gamma, cap = CONFIGS[name][:4]
+        unknown = CONFIGS[name][4] if len(CONFIGS[name]) > 4 else "model"
         parser.generative.gamma, parser.generative.beam_cap = gamma, cap
         parser.config.gamma, parser.config.beam_cap = gamma, cap
-        opts = MeasureOptions(units="nats", gamma=gamma, cap=cap, tag_margin=margin or 0.0, max_tags=max_tags or 1)
+        opts = MeasureOptions(units="nats", gamma=gamma, cap=cap, tag_margin=margin or 0.0, max_tags=max_tags or 1,
+                              unknown_words=unknown)
         t0 = time.perf_counter()
         if margin is None:
             tags = [[[t] for t in gold_by_words.get(tuple(w), ["NN"] * len(w))] for w in sents]
@@ -200,7 +203,7 @@ def main() -> None:
 
     main_name = names[0]
     res = results[main_name]
-    margin, max_tags, gamma, cap = res["cfg"]
+    margin, max_tags, gamma, cap = res["cfg"][:4]
     parser.generative.gamma, parser.generative.beam_cap = gamma, cap
     corr = res["corr"]
     ours, theirs = corr["ours"], corr["theirs"]
@@ -298,8 +301,10 @@ def main() -> None:
     say("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
         x = results[name]
-        m, mt_, g, cp = x["cfg"]
+        m, mt_, g, cp = x["cfg"][:4]
         tg = "gold (one per word)" if m is None else f"model, <= {mt_} within {m:g} nats"
+        if len(x["cfg"]) > 4:
+            tg += f"; unknown words by {x['cfg'][4]}"
         rr = x["corr"]["r"]
         say(f"| {name} | {tg} | {g:g} | {cp} | {x['beam']:.1f} | {rr['surprisal'][0]:.3f} | "
             f"{rr['syntactic_surprisal'][0]:.3f} | {rr['lexical_surprisal'][0]:.3f} | {rr['entropy'][0]:.3f} | "

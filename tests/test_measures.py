@@ -12,6 +12,7 @@ from glmnlp.errors import FormatError
 from glmnlp.parser.combined import sentence_events, train_term
 from glmnlp.parser.generative import NODE_MODEL, WORD_MODEL, SmoothingConfig
 from glmnlp.parser.grammar import Grammar
+from glmnlp.parser.lexicon import UNKNOWN_CLASSES
 from glmnlp.parser.measures import EOS, MeasureOptions, WordClasses, candidate_tags, sentence_measures
 from glmnlp.parser.model import Parser, ParserConfig, punctuation_tags
 from glmnlp.parser.transform import fslc_transform
@@ -41,8 +42,11 @@ def _events(parser: Parser, words: list[str], tags: list[str], steps: tuple, com
     return parser._beam.gen_events(atoms, next_pos, sites, chains, complete)
 
 
-def _logprob(parser: Parser, words: list[str], log: list) -> tuple[float, float]:
-    """(total, last word's emission) log-probability of replayed events, outcomes looked up in Python."""
+def _logprob(parser: Parser, words: list[str], log: list, unknown_by_pos: bool = False) -> tuple[float, float]:
+    """(total, last word's emission) log-probability of replayed events, outcomes looked up in Python.
+
+    ``unknown_by_pos``: an unknown word's class is scored given its POS only (the context's first atom).
+    """
     term = parser.generative
     total, last = 0.0, 0.0
     for model, outcome, index, ctx, _lp in log:
@@ -50,7 +54,9 @@ def _logprob(parser: Parser, words: list[str], log: list) -> tuple[float, float]
             total += term.model.logprob(model, outcome, list(ctx))
         else:
             tag = parser.grammar.categories[ctx[0]][0]
-            last = term.model.logprob(WORD_MODEL, term.lexicon.word_id(words[index], tag, index == 0), list(ctx))
+            wid = term.lexicon.word_id(words[index], tag, index == 0)
+            unknown = wid <= len(UNKNOWN_CLASSES)
+            last = term.model.logprob(WORD_MODEL, wid, list(ctx)[:1] if unknown and unknown_by_pos else list(ctx))
             total += last
     return total, last
 
@@ -70,7 +76,8 @@ def _frontier(parser: Parser, steps: tuple) -> list[int]:
     return sizes, moves
 
 
-def _brute(parser: Parser, words: list[str], tag_sets: list[list[str]]) -> list[dict[str, float]]:
+def _brute(parser: Parser, words: list[str], tag_sets: list[list[str]], unknown_by_pos: bool = False
+           ) -> list[dict[str, float]]:
     """Every measure from its definition, by enumerating all derivations (over every tag assignment)."""
     per_prefix = []
     for i in range(1, len(words) + 2):
@@ -83,7 +90,7 @@ def _brute(parser: Parser, words: list[str], tag_sets: list[list[str]]) -> list[
                 if (tuple(tags[:i]), d) in seen:  # the same prefix analysis under another later tag
                     continue
                 seen.add((tuple(tags[:i]), d))
-                lp, lex = _logprob(parser, words, _events(parser, words, tags, d, stop is None))
+                lp, lex = _logprob(parser, words, _events(parser, words, tags, d, stop is None), unknown_by_pos)
                 sizes, moves = _frontier(parser, d)
                 if stop is None:
                     closures = sizes[-1]  # every open node, the root included
@@ -287,3 +294,23 @@ def test_model_tags_dead_end_reruns_with_every_tag() -> None:
     model = sentence_measures(parser, words, "model", options=opts)
     assert all(math.isfinite(r["surprisal"]) for r in model)
     assert [r["surprisal"] for r in model[:2]] == pytest.approx([r["surprisal"] for r in given[:2]], abs=1e-12)
+
+
+@pytest.mark.parametrize("unknown", ["model", "pos"])
+def test_measures_unknown_words_scored_in_context_or_by_pos(unknown: str) -> None:
+    """unknown_words='pos' scores an unknown word's class given its POS alone; both equal brute force."""
+    parser = _setup()
+    words, tags = "the zebra saw the cat .".split(), ["DT", "NN", "VBD", "DT", "NN", "."]
+    assert parser.generative.lexicon.word_id("zebra", "NN", False) <= len(UNKNOWN_CLASSES)
+    before = parser.parse_nbest(words, tags, 2)
+    opts = MeasureOptions(units="nats", gamma=1e18, cap=0, unknown_words=unknown)
+    rows = sentence_measures(parser, words, tags, options=opts)
+    expected = _brute(parser, words, [[t] for t in tags], unknown_by_pos=unknown == "pos")
+    for row, exp in zip(rows, expected):
+        for col, value in exp.items():
+            assert row[col] == pytest.approx(value, abs=1e-9), (row["index"], col)
+    other = sentence_measures(parser, words, tags, options=MeasureOptions(units="nats", gamma=1e18, cap=0,
+                              unknown_words="pos" if unknown == "model" else "model"))
+    assert rows[1]["lexical_surprisal"] != pytest.approx(other[1]["lexical_surprisal"], abs=1e-6)
+    assert rows[0]["surprisal"] == pytest.approx(other[0]["surprisal"], abs=1e-12)
+    assert parser.parse_nbest(words, tags, 2) == before  # parsing never uses it

@@ -40,6 +40,9 @@ __all__ = ["measures_cmd"]
               help="Candidate POS tags per word chosen by the model (fewer: faster).")
 @click.option("--tag-margin", type=click.FloatRange(min=0), default=8.0, show_default=True,
               help="Keep candidate tags within this many nats of the word's best tag.")
+@click.option("--unknown-words", type=click.Choice(["model", "pos"]), default="model", show_default=True,
+              help="Score words outside the lexicon as the model does, or by their class given the POS alone "
+                   "(as the reference parser does).")
 @click.option("--gamma", type=float, default=None, help="FILTER margin (default: the model's).")
 @click.option("--cap", type=int, default=None, help="Beam cap (default: the model's; 0 = none).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path),
@@ -47,7 +50,7 @@ __all__ = ["measures_cmd"]
 @click.option("--sentence", type=int, default=1, show_default=True, help="Sentence drawn by --plot.")
 def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool, model: Path | None, fmt: str,
                  units: str, kind: str, word_classes: Path | None, no_eos: bool, next_word: bool, max_tags: int,
-                 tag_margin: float, gamma: float | None,
+                 tag_margin: float, unknown_words: str, gamma: float | None,
                  cap: int | None, plot_path: Path | None, sentence: int) -> None:
     """Word-by-word measures (surprisal, syntactic/lexical surprisal, entropy, ...) of text.
 
@@ -71,7 +74,7 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
         raise InputError(f"{input_path or '<stdin>'}: no text to analyse")
     rows = measures(docs, model, tokenized=tokenized, kind=kind, units=units,  # type: ignore[arg-type]
                     word_classes=word_classes, eos=not no_eos, gamma=gamma, cap=cap, next_word=next_word,
-                    max_tags=max_tags, tag_margin=tag_margin)
+                    max_tags=max_tags, tag_margin=tag_margin, unknown_words=unknown_words)
     write_measures(rows, sys.stdout, fmt)
     if plot_path is not None:
         plot_measures(rows, sentence, path=plot_path)

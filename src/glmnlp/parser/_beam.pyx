@@ -302,6 +302,7 @@ cdef class BeamParser:
     cdef int64_t* t_wctx
     cdef int cap_t
     cdef double last_gamma               # FILTER of the last word when last_cap >= 0 (set_last_filter)
+    cdef int unk_classes                 # > 0: word ids 1..unk_classes scored given their POS only
     cdef int last_cap
 
     def __cinit__(self):
@@ -618,7 +619,10 @@ cdef class BeamParser:
             if self.gen_wid != NULL and self.gen_i < self.gen_n_words:
                 wid = self.gen_wid[self.gen_i * self.n_cats + cat]
             if self.gen is not None:
-                lw = gen_logprob(&self.gen.tables, 1, wid, wctx, 6)
+                if self.unk_classes > 0 and 1 <= wid <= self.unk_classes:  # set_unknown_by_pos
+                    lw = gen_logprob(&self.gen.tables, 1, wid, wctx, 1)
+                else:
+                    lw = gen_logprob(&self.gen.tables, 1, wid, wctx, 6)
         if self.gen_log is not None:
             self.gen_log.append((0, cat, -1, tuple([ctx[j] for j in range(10)]), lp))
             if pos_node:
@@ -1052,6 +1056,14 @@ cdef class BeamParser:
         (:meth:`set_generative`). Parses and scores are the same with tracking on or off.
         """
         self.track = on
+
+    def set_unknown_by_pos(self, int n_classes):
+        """Score word-model outcomes 1..n_classes (the unknown-word classes) given their POS alone (0: off).
+
+        Off by default (every word is scored in its full context). glmnlp.parser.measures offers it
+        as an option: the reference parser scores an unknown word by its class given the POS.
+        """
+        self.unk_classes = n_classes
 
     def set_last_filter(self, double gamma, int cap):
         """Use (gamma, cap) as the FILTER of the sentence's last word only (cap < 0: off, the default).

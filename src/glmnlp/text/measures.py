@@ -82,6 +82,7 @@ def measures(
     next_word: bool = False,
     max_tags: int = 8,
     tag_margin: float = 8.0,
+    unknown_words: Literal["model", "pos"] = "model",
     as_frame: bool = False,
 ) -> Any:
     """Word-by-word measures of texts: a list of row dicts, or a ``pandas.DataFrame`` with ``as_frame``.
@@ -92,7 +93,8 @@ def measures(
     ``tags``: None (the model's own candidate tags, incremental) or one entry per sentence (a tag or
     a list of tags per word). ``word_classes``: a :class:`WordClasses` or a list file.
     ``max_tags``/``tag_margin``: the model's candidate tags per word (fewer: faster, see
-    benchmarks/results/measures.md). ``next_word``: also the expected entropies of each word before it is seen and its rank
+    benchmarks/results/measures.md). ``unknown_words="pos"``: words outside the lexicon scored by
+    their class given the POS alone, as the reference parser does (see glmnlp.parser.measures). ``next_word``: also the expected entropies of each word before it is seen and its rank
     (:data:`glmnlp.parser.measures.NEXT_COLUMNS`; expensive).
     Columns: :data:`glmnlp.parser.measures.COLUMNS`. See :mod:`glmnlp.parser.measures` for the definitions.
 
@@ -104,7 +106,7 @@ def measures(
     if isinstance(word_classes, (str, Path)):
         word_classes = WordClasses.from_file(word_classes)
     options = MeasureOptions(kind=kind, units=units, gamma=gamma, cap=cap, eos=eos, next_word=next_word,
-                             max_tags=max_tags, tag_margin=tag_margin)
+                             max_tags=max_tags, tag_margin=tag_margin, unknown_words=unknown_words)
     rows = corpus_measures(parser, _sentences(texts, tokenized), tags, options=options, classes=word_classes)
     if as_frame:
         try:
