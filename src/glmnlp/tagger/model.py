@@ -75,35 +75,31 @@ Choices [R]/[U]:
 * **Max-marginal multi-tagging.** For each word, the tags whose best complete sequence scores
   within ``margin`` (absolute score units) of the best sequence, best first; computed exactly by
   forward + backward Viterbi (``_viterbi.max_marginals``).
-* Model files (:mod:`glmnlp.glm.model_io`, kind ``"tagger"``): config, tags, templates and training
-  history in ``metadata.json``; the string table, feature keys, the tag dictionary and the
-  non-zero averaged weights (ids + values) in ``weights.npz``.
+* Model files: :mod:`glmnlp.tagger.files` (format and validation); the GLM task the training loop
+  drives and the evaluation records: :mod:`glmnlp.tagger.task`; the configuration:
+  :mod:`glmnlp.tagger.config`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from glmnlp.glm._scoring import score_rows
-from glmnlp.tagger._viterbi import max_marginals, viterbi, viterbi_batch
-from glmnlp.errors import ConfigError, ModelFileError
-from glmnlp.glm.features import ABSENT, UNKNOWN, FeatureIndex, StringStore, Template
+from glmnlp.tagger._viterbi import max_marginals, viterbi_batch
+from glmnlp.errors import ConfigError
+from glmnlp.glm.features import ABSENT, UNKNOWN, FeatureIndex, StringStore
 from glmnlp.glm.model_io import load_model, save_model
 from glmnlp.glm.parallel import Executor
 from glmnlp.glm.training import EpochRecord, TrainingResult, train_perceptron
 from glmnlp.tagger.features import (
-    ATOM_NAMES,
     BOS,
     CONTEXT_ATOMS,
-    DEFAULT_FEATURE_SET,
     EOS,
     FLAG_STRINGS,
     LOCAL_ATOMS,
@@ -114,195 +110,18 @@ from glmnlp.tagger.features import (
     templates_for,
     word_atoms_strings,
 )
+from glmnlp.tagger.config import TaggerConfig
+from glmnlp.tagger.files import tagger_from_parts, tagger_to_parts
+from glmnlp.tagger.task import Encoded, Example, MultitagScore, TaggingScore, TaggingTask, split_examples
 from glmnlp.treebank.formats import TaggedSentence
 
+# TaggerConfig and the score records are re-exported: they are part of the tagger's API
 __all__ = [
     "TaggerConfig",
     "Tagger",
     "TaggingScore",
     "MultitagScore",
 ]
-
-@dataclass(frozen=True)
-class TaggerConfig:
-    """Hyperparameters of the tagger (saved in the model file)."""
-
-    epochs: int = 10  # passes T; the best one on dev is kept (SPEC §g.2)
-    seed: int = 0  # seed of the per-epoch shuffling
-    shuffle: bool = True
-    tagdict_min_count: int = 50  # words seen this often are restricted to their seen tags
-    open_class_min_share: float = 0.002  # share of hapax tokens a tag needs to be open-class
-    feature_set: str = DEFAULT_FEATURE_SET  # a key of FEATURE_SETS ("collins2002" = SPEC §g.3 only)
-    rare_word_count: int = 0  # training words seen at most this often get no w[i]/lower[i] feature
-    min_count: int = 1  # count cut-off for conjunction (multi-atom) features
-    pair_min_count: int = 20  # count cut-off for atom values of t[i-1]& (previous-tag) templates
-    ambiguity_min_count: int = 0  # words seen this often get an ambiguity-class atom (0 = none)
-    shards: int = 1  # iterative parameter mixing over this many shards (1 = the serial perceptron)
-    mixing: str = "uniform"  # mixing of the shards' weights: "uniform" or "updates"
-
-    def __post_init__(self) -> None:
-        if self.epochs < 1:
-            raise ConfigError(f"epochs must be >= 1, got {self.epochs}")
-        if self.tagdict_min_count < 1:
-            raise ConfigError(f"tagdict_min_count must be >= 1, got {self.tagdict_min_count}")
-        if not 0.0 <= self.open_class_min_share < 1.0:
-            raise ConfigError(f"open_class_min_share must be in [0, 1), got {self.open_class_min_share}")
-        if self.rare_word_count < 0:
-            raise ConfigError(f"rare_word_count must be >= 0, got {self.rare_word_count}")
-        if self.ambiguity_min_count < 0:
-            raise ConfigError(f"ambiguity_min_count must be >= 0, got {self.ambiguity_min_count}")
-        if self.pair_min_count < 1:
-            raise ConfigError(f"pair_min_count must be >= 1, got {self.pair_min_count}")
-        if self.min_count < 1:
-            raise ConfigError(f"min_count must be >= 1, got {self.min_count}")
-        if self.shards < 1:
-            raise ConfigError(f"shards must be >= 1, got {self.shards}")
-        if self.mixing not in ("uniform", "updates"):
-            raise ConfigError(f"mixing must be 'uniform' or 'updates', got {self.mixing!r}")
-        templates_for(self.feature_set)
-
-
-@dataclass(frozen=True)
-class TaggingScore:
-    """Token accuracy, split by known (seen in training) and unknown words, plus confusions."""
-
-    tokens: int
-    correct: int
-    known_tokens: int
-    known_correct: int
-    confusions: tuple[tuple[str, str, int], ...] = ()  # (gold, predicted, count), most frequent first
-
-    @property
-    def accuracy(self) -> float:
-        return self.correct / self.tokens if self.tokens else 0.0
-
-    @property
-    def known_accuracy(self) -> float:
-        return self.known_correct / self.known_tokens if self.known_tokens else 0.0
-
-    @property
-    def unknown_tokens(self) -> int:
-        return self.tokens - self.known_tokens
-
-    @property
-    def unknown_accuracy(self) -> float:
-        unknown = self.unknown_tokens
-        return (self.correct - self.known_correct) / unknown if unknown else 0.0
-
-
-@dataclass(frozen=True)
-class MultitagScore:
-    """Multi-tagging at one margin: average tags per word and oracle accuracy (gold among the tags)."""
-
-    margin: float
-    tokens: int
-    tags_per_word: float
-    oracle_accuracy: float
-
-
-@dataclass
-class _Encoded:
-    """A batch of sentences turned into arrays: feature rows, candidate masks, offsets."""
-
-    rows: np.ndarray  # (N, N_ATOMS) absolute weight rows, -1 = absent
-    pair: np.ndarray  # (N, J) first rows of previous-tag feature blocks, -1 = absent
-    mask: np.ndarray  # (N, T) uint8 candidate tags
-    known: np.ndarray  # (N,) bool: word seen in training
-    offsets: np.ndarray  # (S + 1,) sentence boundaries
-    gold: np.ndarray | None = None  # (N,) int64 tag ids
-
-
-@dataclass
-class _Example:
-    rows: np.ndarray
-    pair: np.ndarray
-    mask: np.ndarray
-    gold: np.ndarray
-
-
-class _TaggingTask:
-    """The tagger as a :class:`~glmnlp.glm.training.GLMTask`: examples are encoded sentences."""
-
-    def __init__(self, n_tags: int, n_rows: int) -> None:
-        self.T = n_tags
-        self.n_rows = n_rows
-        self.bi0 = 0
-        self.tri0 = n_tags + 1
-
-    def n_features(self) -> int:
-        return self.n_rows * self.T
-
-    def _table(self, weights: np.ndarray) -> np.ndarray:
-        return weights.reshape(-1, self.T)
-
-    def decode(self, example: _Example, weights: np.ndarray) -> np.ndarray:
-        table = self._table(weights)
-        n = example.rows.shape[0]
-        emis = np.empty((n, self.T), dtype=np.float64)
-        score_rows(table, example.rows, emis)
-        out = np.empty(n, dtype=np.int64)
-        viterbi(emis, table, self.bi0, self.tri0, example.mask, out, pair=example.pair)
-        return out
-
-    def feature_difference(self, example: _Example, predicted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        gold = example.gold
-        T, T1 = self.T, self.T + 1
-        ids: list[np.ndarray] = []
-        vals: list[np.ndarray] = []
-        wrong = gold != predicted
-        if not wrong.any():
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
-        rows = example.rows[wrong]
-        valid = rows >= 0
-        for tags, sign in ((gold, 1.0), (predicted, -1.0)):
-            emitted = (rows * T + tags[wrong][:, None])[valid]
-            ids.append(emitted)
-            vals.append(np.full(emitted.shape[0], sign))
-        start = np.array([T, T], dtype=np.int64)
-        g = np.concatenate((start, gold))
-        p = np.concatenate((start, predicted))
-        changed = (g[2:] != p[2:]) | (g[1:-1] != p[1:-1]) | (g[:-2] != p[:-2])
-        for seq, sign in ((g, 1.0), (p, -1.0)):
-            t2, t1, t0 = seq[:-2][changed], seq[1:-1][changed], seq[2:][changed]
-            ids.append((self.bi0 + t1) * T + t0)
-            ids.append((self.tri0 + t2 * T1 + t1) * T + t0)
-            vals.append(np.full(2 * t0.shape[0], sign))
-        if example.pair.shape[1]:
-            bigram_changed = (g[2:] != p[2:]) | (g[1:-1] != p[1:-1])
-            blocks = example.pair[bigram_changed]
-            valid = blocks >= 0
-            for seq, sign in ((g, 1.0), (p, -1.0)):
-                u, v = seq[1:-1][bigram_changed], seq[2:][bigram_changed]
-                pair_ids = ((blocks + u[:, None]) * T + v[:, None])[valid]
-                ids.append(pair_ids)
-                vals.append(np.full(pair_ids.shape[0], sign))
-        return np.concatenate(ids), np.concatenate(vals)
-
-    def pack(self, examples: Sequence[_Example]) -> tuple[Callable[[dict[str, Any]], Any], dict[str, Any]]:
-        """The task and ``examples`` as plain arrays, for a training worker (:func:`_unpack_shard`)."""
-        lengths = np.array([e.rows.shape[0] for e in examples], dtype=np.int64)
-        offsets = np.zeros(len(examples) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=offsets[1:])
-        width = examples[0].pair.shape[1] if examples else 0
-        payload = {
-            "n_tags": self.T,
-            "n_rows": self.n_rows,
-            "offsets": offsets,
-            "rows": np.concatenate([e.rows for e in examples]) if examples else np.zeros((0, N_ATOMS), np.int64),
-            "pair": np.concatenate([e.pair for e in examples]) if examples else np.zeros((0, width), np.int64),
-            "mask": np.concatenate([e.mask for e in examples]) if examples else np.zeros((0, self.T), np.uint8),
-            "gold": np.concatenate([e.gold for e in examples]) if examples else np.zeros(0, np.int64),
-        }
-        return _unpack_shard, payload
-
-    def evaluate(self, examples: Sequence[_Example], weights: np.ndarray) -> float:
-        correct = total = 0
-        for example in examples:
-            predicted = self.decode(example, weights)
-            correct += int((predicted == example.gold).sum())
-            total += predicted.shape[0]
-        return correct / total if total else 0.0
-
 
 class Tagger:
     """Trigram averaged-perceptron POS tagger (Collins 2002).
@@ -397,7 +216,7 @@ class Tagger:
         add: bool,
         tags: Sequence[Sequence[str]] | None = None,
         rare: np.ndarray | None = None,
-    ) -> _Encoded:
+    ) -> Encoded:
         lengths = np.array([len(s) for s in sentences], dtype=np.int64)
         offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
@@ -449,7 +268,7 @@ class Tagger:
         gold = None
         if tags is not None:
             gold = np.array([self._tag_ids.get(t, -1) for s in tags for t in s], dtype=np.int64)
-        return _Encoded(
+        return Encoded(
             rows=np.ascontiguousarray(rows),
             pair=np.ascontiguousarray(pair),
             mask=np.ascontiguousarray(mask),
@@ -545,15 +364,15 @@ class Tagger:
         w_ids = self._type_atoms[[self._type_ids[w] for s in train for w in s.words], W0]
         encoded.mask = np.ascontiguousarray(self._cand_table[w_ids])
         T = len(self.tags_)
-        task = _TaggingTask(T, self._n_rows())
-        examples = _split(encoded)
-        dev_examples: list[_Example] | None = None
+        task = TaggingTask(T, self._n_rows())
+        examples = split_examples(encoded)
+        dev_examples: list[Example] | None = None
         if dev:
             dev_list = [s for s in dev if len(s)]
             dev_enc = self._encode([s.words for s in dev_list], add=False, tags=[s.tags or () for s in dev_list])
             assert dev_enc.gold is not None
             dev_enc.gold[dev_enc.gold < 0] = T  # a tag unseen in training can never be predicted
-            dev_examples = _split(dev_enc)
+            dev_examples = split_examples(dev_enc)
         result: TrainingResult = train_perceptron(
             task,
             examples,
@@ -581,12 +400,12 @@ class Tagger:
         if not self._fitted:
             raise ConfigError("the tagger is not trained or loaded")
 
-    def _emissions(self, enc: _Encoded) -> np.ndarray:
+    def _emissions(self, enc: Encoded) -> np.ndarray:
         emis = np.empty((enc.rows.shape[0], len(self.tags_)), dtype=np.float64)
         score_rows(self._weights, enc.rows, emis)
         return emis
 
-    def tag_ids(self, sentences: Sequence[Sequence[str]]) -> tuple[_Encoded, np.ndarray]:
+    def tag_ids(self, sentences: Sequence[Sequence[str]]) -> tuple[Encoded, np.ndarray]:
         """Encode ``sentences`` and return (encoding, best tag ids for all tokens, flat)."""
         self._check_fitted()
         enc = self._encode(sentences, add=False)
@@ -709,43 +528,10 @@ class Tagger:
             for k, m in enumerate(margins)
         ]
 
-    # -- model files ---------------------------------------------------------------------------
+    # -- model files (the format: glmnlp.tagger.files) -----------------------------------------------
     def to_parts(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         """(metadata, arrays) for :func:`glmnlp.glm.model_io.save_model` (also usable as a sub-model)."""
-        self._check_fitted()
-        flat = self._weights.reshape(-1)
-        nonzero = np.flatnonzero(flat)
-        id_dtype = np.uint32 if flat.shape[0] < 2**32 else np.int64
-        words = np.flatnonzero(self._known)
-        config = dataclasses.asdict(self.config)
-        if self.config.shards == 1:  # serially trained models keep the format they always had
-            del config["shards"], config["mixing"]
-        metadata: dict[str, Any] = {
-            "config": config,
-            "tags": list(self.tags_),
-            "open_tags": list(self.open_tags_),
-            "atoms": list(ATOM_NAMES),
-            "templates": [[t.name, list(t.atoms)] for t in self.index_.templates],
-            "averaged": True,
-            "best_epoch": self.best_epoch_,
-            "history": [
-                {"epoch": r.epoch, "examples": r.examples, "mistakes": r.mistakes, "dev_accuracy": r.dev_score}
-                for r in self.history_
-            ],
-            "n_rows": int(self._weights.shape[0]),
-        }
-        arrays = {
-            **self.store_.to_arrays("strings"),
-            "feature_keys": self.index_.to_array(),
-            "pair_feature_keys": self.pair_index_.to_array(),
-            "weight_ids": nonzero.astype(id_dtype),
-            "weight_values": flat[nonzero],
-            "tagdict_word_ids": words.astype(np.int64),
-            "tagdict_masks": self._cand_table[words],
-            "ambiguity_word_ids": np.array([self.store_.get(w) for w in self._ambiguity], dtype=np.int64),
-            "ambiguity_class_ids": np.array([self.store_.get(c) for c in self._ambiguity.values()], dtype=np.int64),
-        }
-        return metadata, arrays
+        return tagger_to_parts(self)
 
     def save(self, directory: str | Path, *, replace: bool = True) -> None:
         """Write the model directory atomically (:mod:`glmnlp.glm.model_io`).
@@ -759,62 +545,7 @@ class Tagger:
     @classmethod
     def from_parts(cls, metadata: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "<model>") -> Tagger:
         """Rebuild a tagger from :meth:`to_parts` output (validated)."""
-        try:
-            config = TaggerConfig(**metadata["config"])
-            tags = [str(t) for t in metadata["tags"]]
-            open_tags = [str(t) for t in metadata["open_tags"]]
-            templates = [Template(str(name), tuple(int(a) for a in atoms)) for name, atoms in metadata["templates"]]
-            expected = templates_for(config.feature_set)
-            if tuple(templates) != expected or list(metadata["atoms"]) != list(ATOM_NAMES):
-                raise ModelFileError(f"{source}: feature templates differ from this version's tagger")
-            if metadata.get("averaged") is not True:
-                raise ModelFileError(f"{source}: weights are not averaged")
-            T = len(tags)
-            store = StringStore.from_arrays(arrays, "strings")
-            index = FeatureIndex.from_array(expected, N_ATOMS, arrays["feature_keys"])
-            pair_index = FeatureIndex.from_array(
-                templates_for(config.feature_set, previous_tag=True), N_ATOMS, arrays["pair_feature_keys"]
-            )
-            tagger = cls(config)
-            tagger._init_tables(store, index, pair_index, tags, open_tags)
-            n_rows = int(metadata["n_rows"])
-            if n_rows != tagger._n_rows():
-                raise ModelFileError(f"{source}: weight table size does not match the feature index")
-            flat = np.zeros(n_rows * T, dtype=np.float64)
-            ids = arrays["weight_ids"].astype(np.int64)
-            if ids.size and (ids.min() < 0 or ids.max() >= flat.shape[0]):
-                raise ModelFileError(f"{source}: weight ids out of range")
-            flat[ids] = arrays["weight_values"]
-            tagger._weights = flat.reshape(n_rows, T)
-            words = arrays["tagdict_word_ids"]
-            masks = arrays["tagdict_masks"]
-            if masks.shape != (words.shape[0], T) or (words.size and (words.min() < 2 or words.max() >= len(store))):
-                raise ModelFileError(f"{source}: tag dictionary arrays are inconsistent")
-            table = np.repeat(tagger._open_mask[None, :], len(store), axis=0)
-            table[words] = masks
-            known = np.zeros(len(store), dtype=bool)
-            known[words] = True
-            tagger._cand_table = table
-            tagger._known = known
-            tagger._vocabulary = frozenset(store[w] for w in words.tolist())
-            amb_words, amb_classes = arrays["ambiguity_word_ids"], arrays["ambiguity_class_ids"]
-            if amb_words.shape != amb_classes.shape or (
-                amb_words.size and min(amb_words.min(), amb_classes.min()) < 2
-            ) or (amb_words.size and max(amb_words.max(), amb_classes.max()) >= len(store)):
-                raise ModelFileError(f"{source}: ambiguity-class arrays are inconsistent")
-            tagger._ambiguity = {
-                store[w]: store[c] for w, c in zip(amb_words.tolist(), amb_classes.tolist(), strict=True)
-            }
-            vocabulary = [store[w] for w in words.tolist()]
-            tagger._local_atoms(vocabulary, add=False)  # cache the training vocabulary's atoms
-            tagger._n_vocab_types = len(vocabulary)
-            tagger.best_epoch_ = int(metadata.get("best_epoch", 0))
-            tagger._fitted = True
-            return tagger
-        except ModelFileError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, ConfigError) as exc:
-            raise ModelFileError(f"{source}: inconsistent tagger model: {exc!r}") from None
+        return tagger_from_parts(cls, metadata, arrays, source)
 
     @classmethod
     def load(cls, directory: str | Path) -> Tagger:
@@ -822,25 +553,4 @@ class Tagger:
         metadata, arrays = load_model(directory, kind="tagger")
         return cls.from_parts(metadata, arrays, source=str(Path(directory) / "weights.npz"))
 
-
-def _unpack_shard(payload: dict[str, Any]) -> tuple[_TaggingTask, list[_Example]]:
-    """Rebuild a training shard from :meth:`_TaggingTask.pack` (runs on a worker)."""
-    task = _TaggingTask(int(payload["n_tags"]), int(payload["n_rows"]))
-    offsets = payload["offsets"].tolist()
-    rows, pair, mask, gold = payload["rows"], payload["pair"], payload["mask"], payload["gold"]
-    examples = [
-        _Example(rows=rows[a:b], pair=pair[a:b], mask=mask[a:b], gold=gold[a:b])
-        for a, b in zip(offsets[:-1], offsets[1:], strict=True)
-    ]
-    return task, examples
-
-
-def _split(enc: _Encoded) -> list[_Example]:
-    assert enc.gold is not None
-    offsets = enc.offsets.tolist()
-    return [
-        _Example(rows=enc.rows[a:b], pair=enc.pair[a:b], mask=enc.mask[a:b], gold=enc.gold[a:b])
-        for a, b in zip(offsets[:-1], offsets[1:], strict=True)
-        if b > a
-    ]
 

@@ -1,0 +1,121 @@
+"""The tagger's model files (``kind = "tagger"``, :mod:`glmnlp.glm.model_io`): config, tags, templates
+and training history in ``metadata.json``; the string table, feature keys, the tag dictionary and
+the non-zero averaged weights (ids + values) in ``weights.npz``.
+
+Reading validates every array against the metadata before it is used (sizes, id ranges, the
+templates of this version), so a damaged or foreign file is one :class:`~glmnlp.errors.ModelFileError`
+naming the file. The functions take the tagger (or its class) as an argument and never import
+:mod:`glmnlp.tagger.model`, which calls them from ``Tagger.to_parts``/``Tagger.from_parts``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from glmnlp.errors import ConfigError, ModelFileError
+from glmnlp.glm.features import FeatureIndex, StringStore, Template
+from glmnlp.tagger.config import TaggerConfig
+from glmnlp.tagger.features import ATOM_NAMES, N_ATOMS, templates_for
+
+__all__ = ["tagger_from_parts", "tagger_to_parts"]
+
+
+def tagger_to_parts(self: Any) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """(metadata, arrays) of a trained tagger for :func:`glmnlp.glm.model_io.save_model` (also a sub-model)."""
+    self._check_fitted()
+    flat = self._weights.reshape(-1)
+    nonzero = np.flatnonzero(flat)
+    id_dtype = np.uint32 if flat.shape[0] < 2**32 else np.int64
+    words = np.flatnonzero(self._known)
+    config = dataclasses.asdict(self.config)
+    if self.config.shards == 1:  # serially trained models keep the format they always had
+        del config["shards"], config["mixing"]
+    metadata: dict[str, Any] = {
+        "config": config,
+        "tags": list(self.tags_),
+        "open_tags": list(self.open_tags_),
+        "atoms": list(ATOM_NAMES),
+        "templates": [[t.name, list(t.atoms)] for t in self.index_.templates],
+        "averaged": True,
+        "best_epoch": self.best_epoch_,
+        "history": [
+            {"epoch": r.epoch, "examples": r.examples, "mistakes": r.mistakes, "dev_accuracy": r.dev_score}
+            for r in self.history_
+        ],
+        "n_rows": int(self._weights.shape[0]),
+    }
+    arrays = {
+        **self.store_.to_arrays("strings"),
+        "feature_keys": self.index_.to_array(),
+        "pair_feature_keys": self.pair_index_.to_array(),
+        "weight_ids": nonzero.astype(id_dtype),
+        "weight_values": flat[nonzero],
+        "tagdict_word_ids": words.astype(np.int64),
+        "tagdict_masks": self._cand_table[words],
+        "ambiguity_word_ids": np.array([self.store_.get(w) for w in self._ambiguity], dtype=np.int64),
+        "ambiguity_class_ids": np.array([self.store_.get(c) for c in self._ambiguity.values()], dtype=np.int64),
+    }
+    return metadata, arrays
+
+
+def tagger_from_parts(cls: Any, metadata: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "<model>") -> Any:
+    """Rebuild a tagger of class ``cls`` from :func:`tagger_to_parts` output, validating every array."""
+    try:
+        config = TaggerConfig(**metadata["config"])
+        tags = [str(t) for t in metadata["tags"]]
+        open_tags = [str(t) for t in metadata["open_tags"]]
+        templates = [Template(str(name), tuple(int(a) for a in atoms)) for name, atoms in metadata["templates"]]
+        expected = templates_for(config.feature_set)
+        if tuple(templates) != expected or list(metadata["atoms"]) != list(ATOM_NAMES):
+            raise ModelFileError(f"{source}: feature templates differ from this version's tagger")
+        if metadata.get("averaged") is not True:
+            raise ModelFileError(f"{source}: weights are not averaged")
+        T = len(tags)
+        store = StringStore.from_arrays(arrays, "strings")
+        index = FeatureIndex.from_array(expected, N_ATOMS, arrays["feature_keys"])
+        pair_index = FeatureIndex.from_array(
+            templates_for(config.feature_set, previous_tag=True), N_ATOMS, arrays["pair_feature_keys"]
+        )
+        tagger = cls(config)
+        tagger._init_tables(store, index, pair_index, tags, open_tags)
+        n_rows = int(metadata["n_rows"])
+        if n_rows != tagger._n_rows():
+            raise ModelFileError(f"{source}: weight table size does not match the feature index")
+        flat = np.zeros(n_rows * T, dtype=np.float64)
+        ids = arrays["weight_ids"].astype(np.int64)
+        if ids.size and (ids.min() < 0 or ids.max() >= flat.shape[0]):
+            raise ModelFileError(f"{source}: weight ids out of range")
+        flat[ids] = arrays["weight_values"]
+        tagger._weights = flat.reshape(n_rows, T)
+        words = arrays["tagdict_word_ids"]
+        masks = arrays["tagdict_masks"]
+        if masks.shape != (words.shape[0], T) or (words.size and (words.min() < 2 or words.max() >= len(store))):
+            raise ModelFileError(f"{source}: tag dictionary arrays are inconsistent")
+        table = np.repeat(tagger._open_mask[None, :], len(store), axis=0)
+        table[words] = masks
+        known = np.zeros(len(store), dtype=bool)
+        known[words] = True
+        tagger._cand_table = table
+        tagger._known = known
+        tagger._vocabulary = frozenset(store[w] for w in words.tolist())
+        amb_words, amb_classes = arrays["ambiguity_word_ids"], arrays["ambiguity_class_ids"]
+        if amb_words.shape != amb_classes.shape or (
+            amb_words.size and min(amb_words.min(), amb_classes.min()) < 2
+        ) or (amb_words.size and max(amb_words.max(), amb_classes.max()) >= len(store)):
+            raise ModelFileError(f"{source}: ambiguity-class arrays are inconsistent")
+        tagger._ambiguity = {
+            store[w]: store[c] for w, c in zip(amb_words.tolist(), amb_classes.tolist(), strict=True)
+        }
+        vocabulary = [store[w] for w in words.tolist()]
+        tagger._local_atoms(vocabulary, add=False)  # cache the training vocabulary's atoms
+        tagger._n_vocab_types = len(vocabulary)
+        tagger.best_epoch_ = int(metadata.get("best_epoch", 0))
+        tagger._fitted = True
+        return tagger
+    except ModelFileError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, ConfigError) as exc:
+        raise ModelFileError(f"{source}: inconsistent tagger model: {exc!r}") from None
