@@ -191,3 +191,21 @@ def test_architecture_reads_every_import_form(tmp_path: Path, source: str) -> No
     path.write_text("def f():\n    " + source, encoding="utf-8")
     modules = {"glmnlp.parser", "glmnlp.parser.model"}
     assert {_resolve(t, modules) for t in _imports(path, "glmnlp.treebank.mod")} >= {"glmnlp.parser.model"}
+
+
+#: kernels kept in one compilation unit, with the reason in their module header
+LONG_KERNELS = {"glmnlp.parser._beam"}
+MAX_LINES = 600
+
+
+def test_architecture_no_module_over_600_lines() -> None:
+    """Rooms stay readable: no module over 600 lines except a Cython kernel listed with its reason."""
+    long = {
+        name: n
+        for name, path in _sources().items()
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES and name not in LONG_KERNELS
+    }
+    assert long == {}
+    for name in LONG_KERNELS:
+        header = _sources()[name].read_text(encoding="utf-8")[:6000]
+        assert "one compilation unit" in header, f"{name}: its header must say why it is one module"

@@ -2,7 +2,10 @@
 """Word-synchronous beam search and node features of the incremental parser (C&R 2004 §3; SPEC §a, §b, §d.3).
 
 This kernel takes only numpy arrays and ints; :mod:`glmnlp.parser.model` turns grammars, words and tags
-into them. Everything a hypothesis needs lives in two per-sentence arenas:
+into them. It is one module of over 600 lines on purpose: the arenas, the scoring of a node and the
+feature templates are ``cdef inline`` functions called per candidate node, and Cython inlines only
+within one compilation unit, so splitting it would put the hot calls behind module boundaries.
+Everything a hypothesis needs lives in two per-sentence arenas:
 
 * **records** (:c:type:`Rec`): one immutable version of a node. An open constituent gets a new
   version each time a child completes or is added; the old version stays valid for the other
