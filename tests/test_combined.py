@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -117,21 +118,33 @@ def test_combined_surprisal_matches_brute_force_prefix_sums() -> None:
 
 
 def test_combined_jackknife_never_scores_a_sentence_with_a_model_that_saw_it() -> None:
-    """Each fold model is trained exactly on the other folds' sentences; handing out a wrong one raises."""
-    parser, _, events = _setup()
-    events = events * 3  # 18 sentences
+    """Each fold model is trained exactly on the other folds' sentences (18 distinct sentences: TINY with
+    every word suffixed 0, 1 or 2), its lexicon holds exactly its training words, and handing out a wrong
+    fold's model raises."""
+    parser, _, _ = _setup()
+    cfg = parser.config
+    trees = []
+    for k in range(3):
+        for text in TINY:
+            tree = parse_tree(text)
+            words = iter(f"{w}{k}" if w.isalpha() else w for w in tree.leaves())
+            trees.append(parse_tree(re.sub(r"\(([^()\s]+) ([^()\s]+)\)", lambda m: f"({m[1]} {next(words)})", text)))
+    events = [sentence_events(parser, parser.example(t, fslc_transform(t, cfg.fslc))) for t in trees]
+    assert len({tuple(e.words) for e in events}) == len(events) == 18
     jk = train_jackknifed(events, len(parser.grammar.categories), NO_EM, k=4, seed=1)
     everything = set(range(len(events)))
     held_union: set[int] = set()
     for f, on in enumerate(jk.trained_on):
         held = {s for s in everything if jk.fold_of[s] == f}
         assert held and on == everything - held
+        assert held.isdisjoint(on)
         held_union |= held
         for s in held:
             assert jk.term_for(s) is jk.terms[f]
+        # the fold's lexicon is built from its own training sentences only: a held-out word is unknown to it
+        assert set(jk.terms[f].lexicon.words) == {w for s in on for w in events[s].words}
+        assert any(w not in jk.terms[f].lexicon.words for s in held for w in events[s].words)
     assert held_union == everything
-    # each fold's lexicon comes from its own training sentences only
-    assert all(t.lexicon.size <= jk.terms[0].lexicon.size + 50 for t in jk.terms)
     bad = jk.fold_of.copy()
     bad[0] = (bad[0] + 1) % 4
     jk.fold_of = bad

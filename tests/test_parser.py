@@ -236,3 +236,56 @@ def test_tune_beam_breaks_f1_ties_by_the_smaller_beam_never_by_speed(monkeypatch
     rows = training.tune_beam(parser, [], [1e4, 1e3], [0, 40, 20])
     assert len(rows) == 6
     assert (parser.config.gamma, parser.config.beam_cap) == (1e3, 40)
+
+
+COMMA_TREE = "(TOP (S (NP (DT the) (NN dog)) (, ,) (NP (NN cat)) (VP (VBD saw)) (. .)))"
+
+
+def _features_by_step(parser: Parser, ex: object, **change: object) -> list[list[int]]:
+    import dataclasses
+
+    ex = dataclasses.replace(ex, **change)  # type: ignore[type-var]
+    ids, off = parser.features(ex, ex.gold_site, ex.gold_chain, True)  # type: ignore[attr-defined]
+    return [sorted(ids[a:b].tolist()) for a, b in zip(off[:-1], off[1:])]
+
+
+def test_parser_punct_templates_fire_by_feature_ids() -> None:
+    """The punctuation group (C&R 2004 §3.2; SPEC §b.4) adds exactly its documented features, per built node:
+    QUESTION 2 ids on every node; NEXTPOS 2 more on the nodes built while a punctuation word (or CC) is
+    absorbed; LK_IS_PUNCT 2 more on a node whose L02 is punctuation. Gold derivation of
+    'the dog , cat saw .' (steps: the, dog, ',', cat, saw, '.', final closures): baseline ids per step
+    are 9 per POS node + 16 per other node, i.e. 4, 1, 2, 2, 3, 2, 2 nodes."""
+    texts = TINY + [COMMA_TREE]
+    tree = parse_tree(COMMA_TREE)
+    base, punct = _parser(texts, features="baseline"), _parser(texts, features="punct")
+    assert punct.punct_tags == {",", "."}
+    ex_b = base.example(tree, fslc_transform(tree, base.config.fslc))
+    ex_p = punct.example(tree, fslc_transform(tree, punct.config.fslc))
+    steps_b, steps_p = _features_by_step(base, ex_b), _features_by_step(punct, ex_p)
+    assert [len(s) for s in steps_b] == [57, 9, 25, 25, 41, 25, 32]
+    nodes = [4, 1, 2, 2, 3, 2, 2]
+    # QUESTION on every node; NEXTPOS at ',' and '.'; LK_IS_PUNCT on one node at 'saw' (L02 = ',')
+    extra = [2 * n for n in nodes]
+    extra[2] += 2 * nodes[2]
+    extra[5] += 2 * nodes[5]
+    extra[4] += 2
+    assert [len(p) - len(b) for p, b in zip(steps_p, steps_b)] == extra
+    # the baseline ids are among the +punct ids (the same hashing of the same templates)
+    assert all(set(b) <= set(p) for b, p in zip(steps_b, steps_p))
+
+    # NEXTPOS reads the tag after a punctuation word: changing it moves ids at ',' only, and only with +punct
+    other = np.array(ex_p.next_pos)
+    other[2] = punct.grammar.lookup("VBD")
+    moved = _features_by_step(punct, ex_p, next_pos=other)
+    assert [k for k, (x, y) in enumerate(zip(moved, steps_p)) if x != y] == [2]
+    other = np.array(ex_p.next_pos)
+    other[0] = punct.grammar.lookup("VBD")  # after 'the': not punctuation, NEXTPOS does not fire
+    assert _features_by_step(punct, ex_p, next_pos=other) == steps_p
+    other_b = np.array(ex_b.next_pos)
+    other_b[2] = base.grammar.lookup("VBD")
+    assert _features_by_step(base, ex_b, next_pos=other_b) == steps_b
+
+    # QUESTION: a final '?' changes the question ids of every step (+punct), nothing in baseline
+    asked = _features_by_step(punct, ex_p, isq=1)
+    assert all(x != y and len(x) == len(y) for x, y in zip(asked, steps_p))
+    assert _features_by_step(base, ex_b, isq=1) == steps_b

@@ -264,3 +264,59 @@ def test_parser_coord_fires_for_np_coordination() -> None:
     assert b["DT"][9] != a["DT"][9]
     assert np.array_equal(b["DT"][:9], a["DT"][:9])
     assert beam is not plain._beam
+
+
+# -- early update through train_parser ---------------------------------------------------------------------
+
+
+def test_train_parser_early_update_stops_at_the_pp_attachment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through :func:`train_parser` itself: on MULTI (each tree twice, so every chain passes the count
+    filter) the only word of 'the dog saw the cat with a hat .' with two legal steps is 'with' (word 5:
+    PP under the VP or under the NP). Starting from weights under which the wrong attachment wins,
+    with a beam of 1, the first training step stops at word 5 and updates by exactly
+    Phi(gold prefix through 'with') - Phi(the wrong extension)."""
+    from glmnlp.glm.perceptron import AveragedPerceptron
+    from glmnlp.glm.training import epoch_order
+    from glmnlp.parser import training
+    from glmnlp.parser.training import prepare_training, train_parser
+
+    trees = [parse_tree(t) for t in MULTI * 2]
+    cfg = ParserConfig(n_bits=BITS, train_gamma=1e18, train_cap=1, early_update=True, cache=False, epochs=1)
+    first = int(epoch_order(len(trees), cfg.seed, 1)[0])
+    before = np.random.default_rng(6).normal(size=1 << BITS)
+    parser, examples = prepare_training(trees, cfg, before)
+    ex = examples[first]
+    assert ex.words == ["the", "dog", "saw", "the", "cat", "with", "a", "hat", "."]
+    gold = list(zip(ex.gold_site.tolist(), ex.gold_chain.tolist()))
+    options = [_next_steps(parser, ex, gold[:i], i) for i in range(len(gold))]
+    assert [len(o) for o in options] == [1, 1, 1, 1, 1, 2, 1, 1, 1]
+
+    def score(steps: list[tuple[int, int]]) -> float:
+        ids, _ = parser.features(ex, np.array([s for s, _ in steps]), np.array([c for _, c in steps]), False)
+        return float(before[ids].sum())
+
+    wrong = next(step for step in options[5] if step != gold[5])
+    assert score(gold[:5] + [wrong]) > score(gold[:6])  # under these weights gold falls off at 'with'
+    g_ids, _ = parser.features(ex, ex.gold_site[:6], ex.gold_chain[:6], False)
+    w_ids, _ = parser.features(ex, np.array([s for s, _ in gold[:5]] + [wrong[0]]),
+                               np.array([c for _, c in gold[:5]] + [wrong[1]]), False)
+    expected = np.bincount(g_ids, minlength=1 << BITS) - np.bincount(w_ids, minlength=1 << BITS)
+    assert np.any(expected)
+
+    updates: list[np.ndarray] = []
+
+    class Seeded(AveragedPerceptron):
+        def __init__(self, n: int) -> None:
+            super().__init__(n)
+            self._weights[:n] = before
+
+        def update(self, feature_ids: np.ndarray, values: np.ndarray) -> None:
+            delta = np.zeros(1 << BITS)
+            np.add.at(delta, np.asarray(feature_ids, dtype=np.int64), np.asarray(values, dtype=np.float64))
+            updates.append(delta)
+            super().update(feature_ids, values)
+
+    monkeypatch.setattr(training, "AveragedPerceptron", Seeded)
+    _parser_out, logs = train_parser(trees, trees[:2], cfg, show_progress=False)
+    assert logs[0].early_stops >= 1 and updates
+    assert np.array_equal(updates[0], expected)
