@@ -138,3 +138,16 @@ def test_output_dirs_models_are_not_private_and_leftovers_are_cleaned(tmp_path: 
     assert stat.S_IMODE((tmp_path / "m").stat().st_mode) == 0o755
     assert stat.S_IMODE((tmp_path / "m" / "sub").stat().st_mode) == 0o755
     assert sorted(p.name for p in tmp_path.iterdir()) == [f".other.glmnlp-tmp-{pid}-abc", "m"]
+
+
+def test_output_dirs_svg_out_dir_keeps_other_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``parse --format svg --out-dir`` refuses a folder of other files; an earlier run's drawings are replaced."""
+    out = tmp_path / "v"
+    before = _user_folder(out)
+    assert main(["parse", "-q", "-f", "svg", "--out-dir", str(out), "--tagged", "dogs/NNS bark/VBP ./."]) == 1
+    assert "holds files that are not drawings of glmnlp parse" in capsys.readouterr().err
+    assert _snapshot(out) == before
+    drawings = tmp_path / "trees"
+    for _ in range(2):
+        assert main(["parse", "-q", "-f", "svg", "--out-dir", str(drawings), "--tagged", "dogs/NNS bark/VBP ./."]) == 0
+    assert sorted(p.name for p in drawings.iterdir()) == ["sentence-0001.svg"]

@@ -31,6 +31,7 @@ Choice [R]: the TEXT arguments are parsed as documents of raw text even with ``-
 from __future__ import annotations
 
 import math
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -170,6 +171,24 @@ def _load_pipeline(model: str | None, tagger_dir: str | None, lines: bool, multi
                     multitag_margin=multitag if multitag else None)
 
 
+_SVG_NAME = re.compile(r"sentence-[0-9]{4,}\.svg")
+
+
+def _check_svg_dir(out_dir: Path) -> None:
+    """--out-dir must be new, empty, or hold only drawings of an earlier run (``sentence-NNNN.svg``, replaced)."""
+    if out_dir.is_symlink() or (out_dir.exists() and not out_dir.is_dir()):
+        raise ConfigError(f"{out_dir}: exists and is not a directory (--out-dir)")
+    if not out_dir.exists():
+        return
+    others = sorted(p.name for p in out_dir.iterdir() if not (_SVG_NAME.fullmatch(p.name) and p.is_file()))
+    if others:
+        shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+        raise ConfigError(
+            f"{out_dir}: already exists and holds files that are not drawings of glmnlp parse ({shown}); "
+            "choose a new or empty --out-dir"
+        )
+
+
 def _finite(value: float) -> float | None:
     """JSON has no infinity: an impossible analysis (score or surprisal) is written as null."""
     return value if math.isfinite(value) else None
@@ -282,6 +301,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
         units = read_units(_decoded_lines(handle, source), source, mode, lines_mode=lines)
 
     if out_dir is not None:
+        _check_svg_dir(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
     docs_for_html = []
     n_sent = 0
