@@ -275,9 +275,9 @@ def test_train_parser_early_update_stops_at_the_pp_attachment(monkeypatch: pytes
     PP under the VP or under the NP). Starting from weights under which the wrong attachment wins,
     with a beam of 1, the first training step stops at word 5 and updates by exactly
     Phi(gold prefix through 'with') - Phi(the wrong extension)."""
+    from glmnlp.glm import training
     from glmnlp.glm.perceptron import AveragedPerceptron
     from glmnlp.glm.training import epoch_order
-    from glmnlp.parser import training
     from glmnlp.parser.training import prepare_training, train_parser
 
     trees = [parse_tree(t) for t in MULTI * 2]
