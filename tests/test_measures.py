@@ -235,6 +235,15 @@ def test_word_classes_rule_list_and_override(tmp_path) -> None:
     f.write_text("dog closed\n", encoding="utf-8")
     with pytest.raises(FormatError, match="cls.tsv:1"):
         WordClasses.from_file(f)
+    assert [wc(w) for w in ["--", "``", "''", "%", "'ll"]] == ["previous"] * 3 + ["open", "previous"]
+    rules = tmp_path / "rules.tsv"
+    rules.write_text("# numbers are closed\n[0-9][0-9,.]*\tclosed\n:punctuation:\topen\n", encoding="utf-8")
+    ruled = WordClasses.from_file(None, rules)
+    assert [ruled(w) for w in ["1,000", ",", "the", "n't", "-LRB-", "</s>"]] == [
+        "closed", "open", "closed", "previous", "open", "previous"]
+    rules.write_text("([a-z\tprevious\n", encoding="utf-8")
+    with pytest.raises(FormatError, match="rules.tsv:1: bad regular expression"):
+        WordClasses.from_file(None, rules)
 
 
 def _brute_next(parser: Parser, words: list[str], tags: list[str], i: int) -> dict[str, float]:

@@ -87,6 +87,11 @@ def test_measures_cli_word_classes_override(capsys: pytest.CaptureFixture[str], 
     assert main(["measures", "--word-classes", str(f), "--no-eos", SENT]) == 0
     classes = [line.split("\t")[3] for line in capsys.readouterr().out.splitlines()[1:]]
     assert classes == ["open", "closed", "open", "open", "open", "open", "open", "previous"]
+    rules = tmp_path / "rules.tsv"
+    rules.write_text(":punctuation:\tclosed\n", encoding="utf-8")
+    assert main(["measures", "--word-class-rules", str(rules), "--no-eos", SENT]) == 0
+    classes = [line.split("\t")[3] for line in capsys.readouterr().out.splitlines()[1:]]
+    assert classes == ["closed", "open", "open", "open", "closed", "open", "open", "closed"]
 
 
 def test_plot_measures_writes_an_image(rows: list[dict], tmp_path: Path) -> None:

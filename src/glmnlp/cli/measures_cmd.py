@@ -33,6 +33,8 @@ __all__ = ["measures_cmd"]
               help="Beam ranked by the generative probability (probabilistic measures) or by the combined score.")
 @click.option("--word-classes", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Word-class list (word<TAB>closed|previous|open per line) replacing the packaged one.")
+@click.option("--word-class-rules", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Rules for unlisted words (pattern<TAB>class per line) replacing the packaged ones.")
 @click.option("--no-eos", is_flag=True, help="Leave out the end-of-sentence (</s>) rows.")
 @click.option("--next-word", is_flag=True,
               help="Also the expected entropies of each word before it is seen, and its rank (slow).")
@@ -49,7 +51,7 @@ __all__ = ["measures_cmd"]
               help="Also draw one sentence's measures to this image (PNG/SVG/PDF; needs matplotlib).")
 @click.option("--sentence", type=int, default=1, show_default=True, help="Sentence drawn by --plot.")
 def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool, model: Path | None, fmt: str,
-                 units: str, kind: str, word_classes: Path | None, no_eos: bool, next_word: bool, max_tags: int,
+                 units: str, kind: str, word_classes: Path | None, word_class_rules: Path | None, no_eos: bool, next_word: bool, max_tags: int,
                  tag_margin: float, unknown_words: str, gamma: float | None,
                  cap: int | None, plot_path: Path | None, sentence: int) -> None:
     """Word-by-word measures (surprisal, syntactic/lexical surprisal, entropy, ...) of text.
@@ -72,8 +74,12 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
         docs = [line for line in raw.splitlines() if line.strip()] if tokenized else [raw]
     if not any(d.strip() for d in docs):
         raise InputError(f"{input_path or '<stdin>'}: no text to analyse")
+    from glmnlp.parser.measures import WordClasses
+
+    classes = (WordClasses.from_file(word_classes, word_class_rules)
+               if word_classes is not None or word_class_rules is not None else None)
     rows = measures(docs, model, tokenized=tokenized, kind=kind, units=units,  # type: ignore[arg-type]
-                    word_classes=word_classes, eos=not no_eos, gamma=gamma, cap=cap, next_word=next_word,
+                    word_classes=classes, eos=not no_eos, gamma=gamma, cap=cap, next_word=next_word,
                     max_tags=max_tags, tag_margin=tag_margin, unknown_words=unknown_words)
     write_measures(rows, sys.stdout, fmt)
     if plot_path is not None:
