@@ -90,8 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     signal.signal(signal.SIGALRM, _alarm)
     work = Path(tempfile.mkdtemp(prefix="glmnlp-fuzz-"))
-    print("training a small model for the damaged-model target ...", file=sys.stderr)
-    source = tiny_pipeline_dir(work / "model")
+    print("training a small combined model (perceptron + generative sub-model) for the damaged-model target ...",
+          file=sys.stderr)
+    source = tiny_pipeline_dir(work / "model", generative=True)
 
     def model_case(r: random.Random) -> tuple[str, Callable[[], Outcome]]:
         c, w, v = r.randrange(10**6), r.randrange(10**6), r.randrange(10**6)
@@ -100,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     targets: dict[str, Callable[[random.Random], tuple[str, Callable[[], Outcome]]]] = {
         "glmnlp parse (4 input modes x 4 formats, n-best)": _parse_case,
         "tree reader + writer round trip + EVALB": _tree_case,
-        "damaged model directory -> glmnlp.load + parse": model_case,
+        "damaged combined model directory -> glmnlp.load + parse": model_case,
     }
     rows = []
     failures: list[str] = []

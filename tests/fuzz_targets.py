@@ -229,13 +229,14 @@ def tree_text(text: str) -> Outcome:
 # -- model directories ------------------------------------------------------------------------------
 
 
-def tiny_pipeline_dir(out: Path) -> Path:
-    """A small pipeline model (tagger/ + perceptron parser/ + MODEL.json) trained on a few sample trees."""
+def tiny_pipeline_dir(out: Path, *, generative: bool = False) -> Path:
+    """A small pipeline model (tagger/ + parser/ + MODEL.json) trained on a few sample trees; with
+    ``generative`` the parser is a combined model carrying a generative sub-model (as the default model)."""
     from glmnlp.text.default_model import DefaultRecipe, train_default
 
     if not (out / "MODEL.json").is_file():
         train_default(out, DefaultRecipe(max_train=40, max_dev=5, max_test=3, parser_epochs=1, tagger_epochs=1,
-                                         generative_weights=()))
+                                         generative_weights=(10.0,) if generative else (), generative_folds=2))
     return out
 
 
