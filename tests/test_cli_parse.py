@@ -268,3 +268,20 @@ def test_cli_parse_uses_the_model_margin_unless_told(tiny_model: Path, tmp_path:
     assert _load_pipeline(str(model), None, False, 0.0).multitag_margin is None
     assert _load_pipeline(str(model), None, False, 1.5).multitag_margin == 1.5
     assert _load_pipeline(str(model), str(model / "tagger"), False, None).multitag_margin is None
+
+
+def test_cli_parse_long_unpunctuated_line_is_cut_with_warnings(
+    tiny_model: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A 40 kB line without sentence boundaries comes out as bounded pieces (one tree each, readable
+    back), with one warning of each kind and a count at the end on stderr."""
+    big = tmp_path / "big.txt"
+    big.write_text("the cat sat on the mat and then " * 1250 + "\n")  # 40,000 characters
+    rc, out, err = _run(capsys, ["parse", "-m", str(tiny_model), "-i", str(big)])
+    assert rc == 0
+    trees = [parse_tree(line) for line in out.splitlines()]
+    assert len(trees) == 21 and all(len(t.leaves()) <= 2000 // 2 for t in trees)
+    assert sum(len(t.leaves()) for t in trees) == 8 * 1250
+    assert "warning: no sentence boundary within 2000 characters" in err
+    assert "warning: a sentence of 500 words (more than 150) gets a flat tree without parsing" in err
+    assert "warning: 20 pieces cut from text without sentence boundaries in all" in err

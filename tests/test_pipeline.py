@@ -250,3 +250,45 @@ def test_pipeline_api_docs_examples_run() -> None:
     runner.run(test)
     result = runner.summarize(verbose=False)
     assert result.failed == 0 and result.attempted == len(test.examples)
+
+
+def test_pipeline_web_tokens_get_their_fixed_tag_single_and_multitag() -> None:
+    """URL / e-mail / @handle / emoticon tokens carry NN / NN / NNP / UH whatever the tagger says, as the
+    only candidate under multi-tag input; pre-tagged input keeps the user's tags."""
+    text = "mail bob@example.com or @bob at https://example.com/x?y=1 :)"
+    doc = Pipeline(FakeTagger(), FakeParser())(text)
+    tags = dict(zip(doc.sentences[0].words, doc.sentences[0].tags))
+    assert [tags["bob@example.com"], tags["@bob"], tags["https://example.com/x?y=1"], tags[":-RRB-"]] == \
+        ["NN", "NNP", "NN", "UH"]
+    assert tags["mail"] == "NN"
+    parser = FakeParser()
+    Pipeline(FakeTagger(), parser, multitag_margin=1.0)(text)
+    words, given = parser.calls[0]
+    assert given[words.index("@bob")] == ["NNP"] and given[words.index("mail")] == ["NN", "XX"]
+    doc = Pipeline(FakeTagger(), FakeParser())([[("@bob", "NN"), ("hi", "UH")]])
+    assert doc.sentences[0].tags == ["NN", "UH"]
+
+
+def test_pipeline_over_long_sentences_get_the_flat_fallback_without_the_parser() -> None:
+    """A sentence longer than max_words is never given to the parser: flat TOP/S tree, LongInputWarning."""
+    from glmnlp.text.pipeline import MAX_PARSE_WORDS
+    from glmnlp.text.tokenize import LongInputWarning
+
+    parser = FakeParser()
+    nlp = Pipeline(FakeTagger(), parser, max_words=5)
+    with pytest.warns(LongInputWarning, match="a sentence of 6 words"):
+        doc = nlp([["a", "b", "c", "d", "e", "f"], ["g", "h"]])
+    assert [w for w, _ in parser.calls] == [["g", "h"]]
+    tree = doc.sentences[0].tree
+    assert tree is not None and tree.label == "TOP" and [c.label for c in tree.children] == ["S"]
+    assert tree.leaves() == ["a", "b", "c", "d", "e", "f"]
+    assert Pipeline(FakeTagger(), FakeParser()).max_words == MAX_PARSE_WORDS == 150
+    with pytest.raises(ConfigError, match="max_words must be a positive integer"):
+        Pipeline(FakeTagger(), FakeParser(), max_words=0)
+
+
+def test_pipeline_pipe_reports_progress_per_sentence() -> None:
+    """pipe(progress=...) is called once per analysed sentence, also inside a single document."""
+    ticks: list[int] = []
+    list(Pipeline(FakeTagger(), FakeParser()).pipe(["One. Two. Three.", "Four."], progress=ticks.append))
+    assert ticks == [1, 1, 1, 1]

@@ -67,10 +67,11 @@ def test_tokenize_split_sentences_on_tricky_text(text: str, expected: list[str])
 
 
 def test_tokenize_lines_mode_keeps_one_sentence_per_line() -> None:
-    """With lines=True every line is its own paragraph, even without final punctuation."""
+    """With lines=True every non-blank line is exactly one sentence, even with several full stops in it."""
     text = "a first line\nthe second line\n\nthird. And fourth.\n"
-    assert split_sentences(text, lines=True) == ["a first line", "the second line", "third.", "And fourth."]
+    assert split_sentences(text, lines=True) == ["a first line", "the second line", "third. And fourth."]
     assert split_sentences(text) == ["a first line\nthe second line", "third.", "And fourth."]
+    assert split_sentences("Dr. No. Mr. Yes?  \n...\n", lines=True) == ["Dr. No. Mr. Yes?", "..."]
 
 
 def test_tokenize_spans_point_at_original_characters() -> None:
@@ -126,3 +127,71 @@ def test_tokenize_offsets_are_ordered_disjoint_and_non_blank(text: str) -> None:
             assert text[start:end].strip() == text[start:end]
             assert token and not any(ch.isspace() for ch in token)
             last_end = end
+
+
+WEB_CASES = [
+    ("See https://example.com/page?id=3 for details.",
+     ["See", "https://example.com/page?id=3", "for", "details", "."], [None, "NN", None, None, None]),
+    ("Mail bob@example.com or @bob_smith now!",
+     ["Mail", "bob@example.com", "or", "@bob_smith", "now", "!"], [None, "NN", None, "NNP", None, None]),
+    ("Love it #blessed :) see you ;-) <3",
+     ["Love", "it", "#blessed", ":-RRB-", "see", "you", ";--RRB-", "<3"],
+     [None, None, "NNP", "UH", None, None, "UH", "UH"]),
+    ("Sad :( and :D", ["Sad", ":-LRB-", "and", ":D"], [None, "UH", None, "UH"]),
+    ("Visit www.example.org.", ["Visit", "www.example.org", "."], [None, "NN", None]),
+    ("(see http://a.b/c_(d)) ok", ["-LRB-", "see", "http://a.b/c_-LRB-d-RRB-", "-RRB-", "ok"],
+     [None, None, "NN", None, None]),
+    ("It is #1 in sales.", ["It", "is", "#", "1", "in", "sales", "."], [None] * 7),
+    ("f(x):(y) is odd", ["f", "-LRB-", "x", "-RRB-", ":", "-LRB-", "y", "-RRB-", "is", "odd"], [None] * 10),
+]
+
+
+@pytest.mark.parametrize(("sentence", "tokens", "tags"), WEB_CASES)
+def test_tokenize_keeps_web_tokens_whole_with_a_fixed_ptb_tag(sentence: str, tokens: list[str],
+                                                             tags: list[str | None]) -> None:
+    """URLs, e-mail addresses, @handles, #hashtags and emoticons are one token each with a PTB tag;
+    a bracket inside a token is spelled -LRB-/-RRB- (trees stay readable); #1 and f(x):(y) are not web tokens."""
+    from glmnlp.text.tokenize import web_tag
+
+    assert tokenize(sentence) == tokens
+    assert [web_tag(t) for t in tokens] == tags
+
+
+def test_tokenize_never_ends_a_sentence_inside_a_web_token() -> None:
+    """The '?' of a query string and the dots of an address end no sentence; the text's own stops do."""
+    text = "Is https://example.com/page?id=3 up? Ask bob@example.com. Thanks :)"
+    assert split_sentences(text) == ["Is https://example.com/page?id=3 up?", "Ask bob@example.com.", "Thanks :)"]
+    offsets = tokenize_text_spans(text)
+    assert [[text[a:b] for _, a, b in sent] for sent in offsets][0][1] == "https://example.com/page?id=3"
+
+
+def test_sentence_splitter_sees_bounded_windows_and_cuts_unpunctuated_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sentence splitting is linear: pysbd never gets more than WINDOW_CHARS characters at once,
+    every sentence is at most WINDOW_CHARS long, text without a boundary is cut at spaces with a
+    LongInputWarning, and sentences that fit in a window come out as if the text were short."""
+    import glmnlp.text.tokenize as tok
+
+    seen: list[int] = []
+    real = tok._segment
+
+    def spy(paragraph: str) -> list[str]:
+        seen.append(len(paragraph))
+        return real(paragraph)
+
+    monkeypatch.setattr(tok, "_segment", spy)
+    sentence = "The dog barked at the mailman again. "
+    text = sentence * 400  # 14,800 characters, 400 sentences
+    spans = sentence_spans(text)
+    assert max(seen) <= tok.WINDOW_CHARS
+    assert [text[a:b] for a, b in spans] == [sentence.strip()] * 400
+    seen.clear()
+    words = "word " * 3000  # 15,000 characters without a sentence boundary
+    with pytest.warns(tok.LongInputWarning, match="no sentence boundary within 2000 characters"):
+        spans = sentence_spans(words + "End.")
+    assert all(b - a <= tok.WINDOW_CHARS for a, b in spans) and len(spans) >= 8
+    assert " ".join(words[a:b] if b <= len(words) else (words + "End.")[a:b] for a, b in spans).split() == \
+        (words + "End.").split()
+    assert seen == [] or max(seen) <= tok.WINDOW_CHARS
+    with pytest.warns(tok.LongInputWarning):
+        pieces = tokenize_text("x" * 5000, lines=True)
+    assert [len(p[0]) for p in pieces] == [2000, 2000, 1000]

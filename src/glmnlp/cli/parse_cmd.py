@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import re
 import sys
+import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -189,6 +190,27 @@ def _check_svg_dir(out_dir: Path) -> None:
         )
 
 
+class _Notices:
+    """Long-input warnings on stderr: the first of each kind at once, a count of the rest at the end."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+
+    def show(self, message: Warning | str, category: type[Warning], *_args: Any, **_kwargs: Any) -> None:
+        text = str(message)
+        kind = "cut" if text.startswith(("no sentence boundary", "a line of")) else "flat"
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        if self.counts[kind] == 1:
+            click.echo(f"warning: {text}", err=True)
+
+    def summary(self) -> None:
+        names = {"cut": "pieces cut from text without sentence boundaries",
+                 "flat": "over-long sentences given a flat tree"}
+        for kind, count in self.counts.items():
+            if count > 1:
+                click.echo(f"warning: {count} {names[kind]} in all", err=True)
+
+
 def _finite(value: float) -> float | None:
     """JSON has no infinity: an impossible analysis (score or surprisal) is written as null."""
     return value if math.isfinite(value) else None
@@ -255,7 +277,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
     from glmnlp.text.render import (
         json_line, render_brackets, render_conllu, render_html, render_json, render_pretty, render_svg,
     )
-    from glmnlp.glm.training import progress
+    from glmnlp.text.tokenize import LongInputWarning
     from glmnlp.treebank.trees import to_bracket
 
     mode = mode or "text"
@@ -305,10 +327,21 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
         out_dir.mkdir(parents=True, exist_ok=True)
     docs_for_html = []
     n_sent = 0
-    show = not quiet and not texts
+    show = not quiet and not texts and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
+    bar = None
+    if show:
+        from tqdm import tqdm
+
+        bar = tqdm(desc="sentences", unit=" sent", file=sys.stderr, leave=False, mininterval=0.5)
+    notices = _Notices()
     try:
-        docs = stage.pipe((u.doc for u in units), batch_size=batch_size)
-        for doc in progress(docs, desc="documents", enabled=show):
+        warnings_ctx = warnings.catch_warnings()
+        warnings_ctx.__enter__()
+        warnings.simplefilter("always", LongInputWarning)
+        warnings.showwarning = notices.show  # type: ignore[assignment]
+        docs = stage.pipe((u.doc for u in units), batch_size=batch_size,
+                          progress=None if bar is None else bar.update)
+        for doc in docs:
             ranked = _nbest_dicts(pipeline, doc, nbest, mode == "tagged") if nbest > 1 else None
             if ranked is not None and fmt == "brackets":
                 for trees in ranked:
@@ -347,8 +380,12 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
                 docs_for_html.append(doc)
             n_sent += len(doc.sentences)
     finally:
+        warnings_ctx.__exit__(None, None, None)
+        if bar is not None:
+            bar.close()
         if handle is not None and handle is not sys.stdin.buffer:
             handle.close()
+        notices.summary()
     if fmt == "html":
         click.echo(render_html(docs_for_html), nl=False)
     stats = getattr(pipeline.parser, "stats", None)

@@ -36,6 +36,18 @@ Choices [R]:
 * **Final tags.** When a sentence is parsed, its tokens carry the tags of the tree's
   preterminals (the parser may choose among several tags per word), otherwise the tagger's tags.
 * **Scores.** ``Sentence.score`` stays ``None``: :class:`ParserProtocol` returns only a tree.
+* **Web tokens.** A token that :func:`glmnlp.text.tokenize.web_tag` recognises (URL, e-mail
+  address, @handle, #hashtag, emoticon) gets that fixed PTB tag instead of the tagger's (its only
+  candidate under multi-tag input); the WSJ-trained tagger has never seen such tokens. Pre-tagged
+  input keeps its given tags.
+* **Bounded parsing** (linear work on any input). A sentence of more than ``max_words`` words
+  (default :data:`MAX_PARSE_WORDS` = 150) is not given to the beam: it gets the parser's own
+  fallback analysis, a flat ``S`` over its tagged words (:func:`glmnlp.parser.model.default_tree`),
+  and a :class:`~glmnlp.text.tokenize.LongInputWarning`. On the bundled model a 150-word input took
+  about 4 s (beam retried, then the fallback anyway); the longest sentence of the WSJ sample has
+  141 tokens. Together with the tokenizer's bounded windows (every sentence is at most 2,000
+  characters) this bounds the work per sentence, so a 2 MB line without full stops is
+  tagged and written in seconds instead of hanging.
 * **Batches.** :meth:`Pipeline.pipe` reads ``batch_size`` documents at a time and runs each stage
   over all their sentences before yielding the documents in input order. The stages are
   per-sentence today; the batch is the unit at which batched kernels can later plug in, and it
@@ -44,7 +56,8 @@ Choices [R]:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
@@ -52,10 +65,13 @@ from typing import Literal, Protocol, TypeAlias, runtime_checkable
 
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.errors import ConfigError, ModelFileError
-from glmnlp.text.tokenize import tokenize_text_spans
+from glmnlp.text.tokenize import LongInputWarning, tokenize_text_spans, web_tag
 from glmnlp.treebank.trees import Tree
 
-__all__ = ["DocumentInput", "ParserProtocol", "Pipeline", "TaggerProtocol", "load"]
+__all__ = ["DocumentInput", "MAX_PARSE_WORDS", "ParserProtocol", "Pipeline", "TaggerProtocol", "load"]
+
+#: Sentences longer than this get the flat fallback tree instead of a beam search.
+MAX_PARSE_WORDS = 150
 
 
 @runtime_checkable
@@ -112,6 +128,9 @@ class Pipeline:
     multitag_margin:
         If given, pass the parser every tag within this score margin of the best (the tagger must
         have ``multitag(words, margin)``); ``None`` passes the single best tag per word.
+    max_words:
+        Sentences with more words get the flat fallback tree without a beam search (module
+        docstring, "Bounded parsing").
 
     Examples
     --------
@@ -125,6 +144,7 @@ class Pipeline:
         *,
         lines: bool = False,
         multitag_margin: float | None = None,
+        max_words: int = MAX_PARSE_WORDS,
     ) -> None:
         if tagger is not None and not callable(getattr(tagger, "tag", None)):
             raise ConfigError(f"tagger {type(tagger).__name__} has no tag(words) method")
@@ -139,6 +159,9 @@ class Pipeline:
         self.parser = parser
         self.lines = lines
         self.multitag_margin = multitag_margin
+        if isinstance(max_words, bool) or not isinstance(max_words, int) or max_words < 1:
+            raise ConfigError(f"max_words must be a positive integer, got {max_words!r}")
+        self.max_words = max_words
 
     def __repr__(self) -> str:
         return (
@@ -150,8 +173,14 @@ class Pipeline:
         """Analyse one document (raw text, token lists, or ``(word, tag)`` lists)."""
         return next(self.pipe([doc], batch_size=1))
 
-    def pipe(self, docs: Iterable[DocumentInput], batch_size: int = 64) -> Iterator[Document]:
-        """Analyse a stream of documents lazily, ``batch_size`` documents at a time, in order."""
+    def pipe(
+        self, docs: Iterable[DocumentInput], batch_size: int = 64, *, progress: Callable[[int], None] | None = None
+    ) -> Iterator[Document]:
+        """Analyse a stream of documents lazily, ``batch_size`` documents at a time, in order.
+
+        ``progress``, if given, is called with 1 after each sentence is analysed (the CLI's
+        progress bar counts sentences, so a single long document shows progress too).
+        """
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}")
         if isinstance(docs, str):
@@ -164,6 +193,8 @@ class Pipeline:
             for _, pending in prepared:
                 for sent in pending:
                     self._analyse(sent)
+                    if progress is not None:
+                        progress(1)
             for text, pending in prepared:
                 yield Document(
                     text,
@@ -219,20 +250,35 @@ class Pipeline:
     def _analyse(self, sent: _Pending) -> None:
         words = [tok.text for tok in sent.tokens]
         tagged_here = False
+        fixed: dict[int, str] = {}
         if sent.tags is None and self.tagger is not None:
             tags = list(self.tagger.tag(words))
             if len(tags) != len(words):
                 raise RuntimeError(f"tagger returned {len(tags)} tags for {len(words)} words: {words}")
+            fixed = {i: tag for i, tag in ((i, web_tag(w)) for i, w in enumerate(words)) if tag is not None}
+            for i, tag in fixed.items():
+                tags[i] = tag
             sent.tags = tags
             tagged_here = True
         if self.parser is None:
             return
         if sent.tags is None:
             raise ConfigError("this pipeline has a parser but no tagger: give pre-tagged input")
+        if len(words) > self.max_words:
+            from glmnlp.parser.model import default_tree
+
+            warnings.warn(
+                f"a sentence of {len(words)} words (more than {self.max_words}) gets a flat tree without parsing",
+                LongInputWarning,
+                stacklevel=4,
+            )
+            sent.tree = default_tree(words, sent.tags)
+            return
         parser_tags: Sequence[str | Sequence[str]] = sent.tags
         if tagged_here and self.multitag_margin is not None:
             # Pre-tagged input keeps its given tags; only the tagger's own output is widened.
-            parser_tags = self.tagger.multitag(words, self.multitag_margin)  # type: ignore[union-attr]
+            wide = self.tagger.multitag(words, self.multitag_margin)  # type: ignore[union-attr]
+            parser_tags = [[fixed[i]] if i in fixed else cands for i, cands in enumerate(wide)]
         tree = self.parser.parse(words, parser_tags)
         if not isinstance(tree, Tree):
             raise RuntimeError(f"parser returned {type(tree).__name__}, not a Tree")
@@ -294,6 +340,7 @@ def load(
     parser: bool = True,
     lines: bool = False,
     multitag_margin: float | None | Literal["model"] = "model",
+    max_words: int = MAX_PARSE_WORDS,
 ) -> Pipeline:
     """Load a pipeline from a model directory holding ``tagger/`` and ``parser/`` sub-models.
 
@@ -304,7 +351,7 @@ def load(
         (:func:`glmnlp.text.default_model.default_model_path`).
     parser:
         If false, load only the tagger (a tagging pipeline; ``parser/`` need not exist).
-    lines, multitag_margin:
+    lines, multitag_margin, max_words:
         Passed to :class:`Pipeline`. ``multitag_margin="model"`` (the default) uses the margin the
         model's training recipe chose on dev (``multitag_margin`` in its MODEL.json, see
         :mod:`glmnlp.text.default_model`; 0 or absent = the single best tag per word).
@@ -340,7 +387,7 @@ def load(
         parser_model = Parser.load(root / "parser")
     if multitag_margin == "model":
         multitag_margin = recommended_margin(root) if parser else None
-    return Pipeline(tagger_model, parser_model, lines=lines, multitag_margin=multitag_margin)
+    return Pipeline(tagger_model, parser_model, lines=lines, multitag_margin=multitag_margin, max_words=max_words)
 
 
 def recommended_margin(root: str | Path) -> float | None:

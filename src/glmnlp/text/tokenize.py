@@ -47,6 +47,33 @@ Choices and mappings [R] (none of these is stated by the papers; SPEC leaves tok
    whole. Tokens ``X & Y`` written without spaces in the original text, with ``X`` and ``Y``
    alphanumeric, are merged back into one token.
 
+7. **Web tokens** stay whole: URLs (``https://...``, ``www....``), e-mail addresses, ``@handles``,
+   ``#hashtags`` (a ``#`` followed by a word with a letter; ``#1`` stays ``#`` + ``1`` as in the WSJ)
+   and ASCII emoticons (``:-)``, ``;)``, ``:D``, ``<3``, ``^_^`` ..., delimited by spaces or the text's
+   ends). They are found first (:func:`web_token_spans`, linear-time regular expressions) and
+   masked with letters of the same length before both libraries run, so neither splits them nor
+   ends a sentence inside them (``example.com/page?id=3``). A trailing ``.``/``,``/``;``/``:``/``!``/
+   ``?`` and an unbalanced closing bracket are not part of a URL; brackets inside a web token are
+   spelled ``-LRB-`` etc. in the token text, as whole bracket tokens are (choice 4). None of them occurs in the WSJ,
+   so :func:`web_tag` gives each class a fixed PTB tag that the pipeline uses instead of the
+   tagger's guess: ``NN`` for URLs and e-mail addresses (the head noun of a name-like noun phrase;
+   UD's English XPOS has ``ADD``, not in the PTB tag set), ``NNP`` for @handles and #hashtags
+   (proper names of a user or a topic), ``UH`` for emoticons (interjections, as in the tweet
+   treebanks that map to PTB).
+8. **``lines=True`` means one sentence per line**: every non-blank line is exactly one sentence
+   (no sentence splitting inside a line), for one-sentence-per-line input.
+9. **Bounded work on any input** (linear time). pysbd's cost grows faster than the length of its
+   input (measured: 2k / 5k / 20k characters of news text in 53 ms / 216 ms / 2.2 s), so it only
+   ever sees windows of at most :data:`WINDOW_CHARS` (2,000) characters: the sentences of a window
+   are kept except its last (which may be cut by the window's end), and the next window starts at
+   that last sentence. A sentence that does not end within a whole window (text with no sentence
+   boundary for :data:`WINDOW_CHARS` characters: lists, code, unpunctuated dumps) is cut at the
+   last whitespace before the window's end (or at the window's end if there is none) and a
+   :class:`LongInputWarning` says so; windows with no ``.``/``!``/``?`` at all are cut this way
+   without calling pysbd. Every sentence is therefore at most :data:`WINDOW_CHARS` characters, and
+   the cost of splitting is linear in the text. (The pipeline bounds the parser's work per
+   sentence too: :data:`glmnlp.text.pipeline.MAX_PARSE_WORDS`.)
+
 Offsets: :func:`tokenize_text_spans` returns each token with its ``[start, end)`` character span in
 the original text (for a mapped token such as ``-LRB-`` the span covers the original ``(``).
 """
@@ -54,18 +81,23 @@ the original text (for a mapped token such as ``-LRB-`` the span covers the orig
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
 __all__ = [
+    "LongInputWarning",
     "PTB_BRACKETS",
+    "WINDOW_CHARS",
     "sentence_spans",
     "split_sentences",
     "tokenize",
     "tokenize_spans",
     "tokenize_text",
     "tokenize_text_spans",
+    "web_tag",
+    "web_token_spans",
 ]
 
 PTB_BRACKETS: dict[str, str] = {
@@ -111,9 +143,96 @@ _CHAR_TOKENS: dict[str, str] = {
 _OPENERS = set("([{\"'`\u201c\u2018")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _WORDLIKE = re.compile(r"\w")
+_QUOTE_CHARS = re.compile(r"``|'{2}|\"")
 
 Span = tuple[int, int]
 TokenSpan = tuple[str, int, int]
+
+#: The largest piece of text the sentence splitter sees at once, and the longest sentence.
+WINDOW_CHARS = 2000
+
+
+class LongInputWarning(UserWarning):
+    """Text without a sentence boundary for :data:`WINDOW_CHARS` characters was cut into pieces."""
+
+
+# -- web tokens (choice 7) -------------------------------------------------------------------
+_URL = r"(?:(?:https?|ftp)://|www\.)[^\s<>\"'`]+"
+_EMAIL = r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
+_HANDLE = r"(?<![\w@])@[A-Za-z0-9_]{1,30}(?![\w@])"
+_HASHTAG = r"(?<![\w#&])#[A-Za-z0-9_]*[A-Za-z][A-Za-z0-9_]*"
+_EMOTICON = (
+    r"(?<!\S)(?:[:;=8xX][-o^']?[)(\]\[dDpP/\\|*oO3]|[)(\]\[dD][-o^']?[:;=]|<3|</3|\^_*\^|"
+    r"[oO]_[oO]|-_-|T_T|:'\(|:'\))(?=$|\s|[.,!?;])"
+)
+_WEB = re.compile(
+    f"(?P<url>{_URL})|(?P<email>{_EMAIL})|(?P<handle>{_HANDLE})|(?P<hashtag>{_HASHTAG})|(?P<emoticon>{_EMOTICON})"
+)
+_WEB_TAGS = {"url": "NN", "email": "NN", "handle": "NNP", "hashtag": "NNP", "emoticon": "UH"}
+_URL_TRAILING = ".,;:!?"
+_UNESCAPE = tuple((escaped, bracket) for bracket, escaped in PTB_BRACKETS.items())
+_CLOSERS = {")": "(", "]": "[", "}": "{"}
+
+
+def _trim_url(text: str) -> str:
+    """A URL without trailing sentence punctuation or an unbalanced closing bracket."""
+    while text:
+        last = text[-1]
+        if last in _URL_TRAILING:
+            text = text[:-1]
+        elif last in _CLOSERS and text.count(last) > text.count(_CLOSERS[last]):
+            text = text[:-1]
+        else:
+            break
+    return text
+
+
+def web_token_spans(text: str) -> list[tuple[int, int, str]]:
+    """``(start, end, kind)`` of every URL, e-mail address, @handle, #hashtag and emoticon in ``text``.
+
+    ``kind`` is ``url``, ``email``, ``handle``, ``hashtag`` or ``emoticon`` (module docstring,
+    choice 7). Spans are disjoint and in text order.
+    """
+    spans = []
+    for match in _WEB.finditer(text):
+        kind = match.lastgroup
+        assert kind is not None
+        start, end = match.span()
+        if kind == "url":
+            end = start + len(_trim_url(match.group()))
+            if end - start <= 4:  # "www." alone
+                continue
+        spans.append((start, end, kind))
+    return spans
+
+
+def web_tag(token: str) -> str | None:
+    """The fixed PTB tag of a web token (``NN``, ``NNP`` or ``UH``), or ``None`` for other tokens.
+
+    The token may spell its brackets the PTB way (``:-RRB-`` is the emoticon ``:)``).
+    """
+    if not token or token.isalnum():
+        return None
+    for escaped, bracket in _UNESCAPE:
+        token = token.replace(escaped, bracket)
+    for start, end, kind in web_token_spans(token):
+        if start == 0 and end == len(token):
+            return _WEB_TAGS[kind]
+    return None
+
+
+def _mask(text: str, spans: list[tuple[int, int, str]]) -> str:
+    """``text`` with every web token replaced by as many letters (offsets unchanged)."""
+    if not spans:
+        return text
+    parts = []
+    pos = 0
+    for start, end, _ in spans:
+        parts.append(text[pos:start])
+        parts.append("x" * (end - start))
+        pos = end
+    parts.append(text[pos:])
+    return "".join(parts)
 
 
 @lru_cache(maxsize=1)
@@ -146,42 +265,109 @@ def _paragraphs(text: str, lines: bool) -> Iterator[Span]:
     yield pos, len(text)
 
 
+_BOUNDARY_CHAR = re.compile(r"[.!?]")
+
+
+def _segment_window(paragraph: str) -> Iterator[Span]:
+    """Sentence spans (untrimmed) of a paragraph, splitting it window by window (choice 9)."""
+    pos = 0
+    n = len(paragraph)
+    while pos < n:
+        if n - pos <= WINDOW_CHARS:
+            window = paragraph[pos:]
+            last = True
+        else:
+            window = paragraph[pos:pos + WINDOW_CHARS]
+            last = False
+        pieces = _pieces(window) if _BOUNDARY_CHAR.search(window) else [(0, len(window))]
+        if last:
+            for a, b in pieces:
+                yield pos + a, pos + b
+            return
+        if len(pieces) > 1 and pieces[-1][0] > 0:
+            for a, b in pieces[:-1]:
+                yield pos + a, pos + b
+            pos += pieces[-1][0]
+            continue
+        # no sentence ends inside a whole window: cut at the last whitespace
+        cut = max(window.rfind(" "), window.rfind("\t"))
+        cut = cut + 1 if cut > 0 else len(window)
+        warnings.warn(
+            f"no sentence boundary within {WINDOW_CHARS} characters (at character {pos}): "
+            f"the text is cut into pieces of at most {WINDOW_CHARS} characters",
+            LongInputWarning,
+            stacklevel=4,
+        )
+        yield pos, pos + cut
+        pos += cut
+
+
+def _pieces(window: str) -> list[Span]:
+    """pysbd's sentences of ``window`` as consecutive spans."""
+    out = []
+    at = 0
+    for piece in _segment(window):
+        # clean=False pieces are consecutive substrings; find() guards against any drift.
+        found = window.find(piece, at)
+        if found < 0:  # pragma: no cover - pysbd contract broken
+            raise RuntimeError(f"sentence splitter returned text not found in input: {piece[:80]!r}")
+        out.append((found, found + len(piece)))
+        at = found + len(piece)
+    return out
+
+
 def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
     """``[start, end)`` character spans of the sentences of ``text``, whitespace trimmed.
 
     Parameters
     ----------
     text:
-        Raw text, any length.
+        Raw text, any length (the work is linear in it: module docstring, choice 9).
     lines:
-        If true, every non-blank line is split on its own (one-sentence-per-line input stays one
-        sentence per line unless a line holds several sentences). Otherwise single line breaks
-        are spaces and only blank lines separate paragraphs (module docstring, choice 1).
+        If true, every non-blank line is exactly one sentence (choice 8). Otherwise single line
+        breaks are spaces and only blank lines separate paragraphs (choice 1).
+
+    A piece of text with no sentence boundary for :data:`WINDOW_CHARS` characters is cut into
+    pieces of at most that length, with a :class:`LongInputWarning`.
     """
     normal = text.translate(_NORMALISE)
+    normal = _mask(normal, web_token_spans(normal))
     spans: list[Span] = []
     for p_start, p_end in _paragraphs(normal, lines):
         paragraph = normal[p_start:p_end].replace("\n", " ").replace("\r", " ")
         if not paragraph.strip():
             continue
         first_in_paragraph = len(spans)
-        pos = 0
-        for piece in _segment(paragraph):
-            # clean=False pieces are consecutive substrings; find() guards against any drift.
-            at = paragraph.find(piece, pos)
-            if at < 0:  # pragma: no cover - pysbd contract broken
-                raise RuntimeError(f"sentence splitter returned text not found in input: {piece!r}")
-            pos = at + len(piece)
+        pieces = _cut_long_line(paragraph) if lines else _segment_window(paragraph)
+        for at, stop in pieces:
+            piece = paragraph[at:stop]
             stripped = piece.strip()
             if not stripped:
                 continue
             start = p_start + at + (len(piece) - len(piece.lstrip()))
             end = start + len(stripped)
-            if not _WORDLIKE.search(stripped) and len(spans) > first_in_paragraph:
+            if not lines and not _WORDLIKE.search(stripped) and len(spans) > first_in_paragraph:
                 spans[-1] = (spans[-1][0], end)  # choice 2: punctuation-only fragment
             else:
                 spans.append((start, end))
     return spans
+
+
+def _cut_long_line(line: str) -> Iterator[Span]:
+    """A line as one sentence, or cut at whitespace into pieces of at most WINDOW_CHARS."""
+    pos = 0
+    while len(line) - pos > WINDOW_CHARS:
+        window = line[pos:pos + WINDOW_CHARS]
+        cut = max(window.rfind(" "), window.rfind("\t"))
+        cut = cut + 1 if cut > 0 else len(window)
+        warnings.warn(
+            f"a line of {len(line)} characters is cut into pieces of at most {WINDOW_CHARS} characters",
+            LongInputWarning,
+            stacklevel=4,
+        )
+        yield pos, pos + cut
+        pos += cut
+    yield pos, len(line)
 
 
 def split_sentences(text: str, *, lines: bool = False) -> list[str]:
@@ -192,12 +378,23 @@ def split_sentences(text: str, *, lines: bool = False) -> list[str]:
 def tokenize_spans(sentence: str) -> list[TokenSpan]:
     """PTB tokens of one sentence with their ``[start, end)`` offsets in ``sentence``."""
     normal = sentence.translate(_NORMALISE)
-    raw = [(normal[a:b], a, b) for a, b in _word_tokenizer().span_tokenize(normal)]
-    # NLTK's token text is needed for the quote conversion it does (" -> `` or ''); its spans
-    # cover the original characters, so both are zipped.
+    web = web_token_spans(normal)
+    normal = _mask(normal, web)
+    # NLTK's token text is needed for the quote conversion it does (" -> `` or ''), and the spans
+    # of the original characters: one tokenize() call, aligned the way NLTK's span_tokenize()
+    # aligns (which would tokenize a second time): each quote token matches the next quote
+    # characters of the text, every other token its own text.
     texts = _word_tokenizer().tokenize(normal)
-    if len(texts) != len(raw):  # pragma: no cover - NLTK contract broken
-        raise RuntimeError(f"word tokenizer spans and tokens disagree on {sentence!r}")
+    quotes = iter(m.group() for m in _QUOTE_CHARS.finditer(normal))
+    raw = []
+    at = 0
+    for text in texts:
+        target = next(quotes, text) if text in ('"', "``", "''") else text
+        start = normal.find(target, at)
+        if start < 0:  # pragma: no cover - NLTK contract broken
+            raise RuntimeError(f"word tokenizer returned a token not in the text: {text!r}")
+        at = start + len(target)
+        raw.append((target, start, at))
     tokens: list[TokenSpan] = []
     for text, (_, start, end) in zip(texts, raw):
         original = sentence[start:end]
@@ -206,7 +403,31 @@ def tokenize_spans(sentence: str) -> list[TokenSpan]:
         elif text == "'" and _opens_quote(sentence, start, end):
             text = "`"
         tokens.append((text, start, end))
+    if web:
+        tokens = _restore_web(tokens, web, sentence)
     return _merge_ampersands(tokens)
+
+
+def _escape_brackets(text: str) -> str:
+    """Brackets inside a token spelled the PTB way (``a_(b)`` -> ``a_-LRB-b-RRB-``), so trees stay readable."""
+    return "".join(PTB_BRACKETS.get(ch, ch) for ch in text)
+
+
+def _restore_web(tokens: list[TokenSpan], web: list[tuple[int, int, str]], sentence: str) -> list[TokenSpan]:
+    """Put the original text back into masked web tokens (one token per web span)."""
+    out: list[TokenSpan] = []
+    k = 0
+    for text, start, end in tokens:
+        while k < len(web) and web[k][1] <= start:
+            k += 1
+        if k < len(web) and start < web[k][1] and end > web[k][0]:
+            w_start, w_end, _ = web[k]
+            if out and out[-1][1] == w_start and out[-1][2] == w_end:
+                continue  # a second piece of the same web token
+            out.append((_escape_brackets(sentence[w_start:w_end]), w_start, w_end))
+        else:
+            out.append((text, start, end))
+    return out
 
 
 def _opens_quote(sentence: str, start: int, end: int) -> bool:
