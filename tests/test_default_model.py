@@ -13,10 +13,13 @@ from glmnlp.errors import ConfigError
 from glmnlp.treebank.trees import parse_tree, to_bracket
 
 README_SENTENCE = "The old man saw the dog with a telescope."
+#: The first trees of three GUM documents (licence in the folder).
+GUM_TINY = Path(__file__).parent / "data" / "gum_tiny"
 #: A small recipe: every step of the real one (jackknifing, beam and pruning choice) on a few trees.
 TINY = DefaultRecipe(max_train=60, max_dev=10, max_test=10, tagger_epochs=2, jackknife_folds=2, jackknife_epochs=1,
                      parser_epochs=2, n_bits=14, gammas=(1e3, 1e4), caps=(20,), prune_candidates=(0.5, 2.0),
-                     generative_weights=(5.0, 20.0), generative_folds=2, multitag_margins=(0.0, 4.0))
+                     generative_weights=(5.0, 20.0), generative_folds=2, multitag_margins=(0.0, 4.0),
+                     corpora=("ptb_sample", "gum"))
 
 
 def test_default_model_parses_the_readme_sentence() -> None:
@@ -60,8 +63,8 @@ def test_default_model_is_a_few_megabytes() -> None:
 
 def test_default_model_recipe_is_byte_deterministic(tmp_path: Path) -> None:
     """Two runs of the same (tiny) recipe write byte-identical model files and MODEL.json."""
-    a = train_default(tmp_path / "a", TINY)
-    b = train_default(tmp_path / "b", TINY)
+    a = train_default(tmp_path / "a", TINY, gum_dir=GUM_TINY)
+    b = train_default(tmp_path / "b", TINY, gum_dir=GUM_TINY)
     assert a.checksums == b.checksums
     assert sorted(a.checksums) == [
         "parser/generative/metadata.json", "parser/generative/weights.npz", "parser/metadata.json",
@@ -114,7 +117,7 @@ def test_default_model_train_refuses_to_overwrite(tmp_path: Path) -> None:
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "keep.txt").write_text("x")
     with pytest.raises(ConfigError, match="already exists"):
-        train_default(tmp_path / "out", TINY)
+        train_default(tmp_path / "out", TINY, gum_dir=GUM_TINY)
     assert [p.name for p in (tmp_path / "out").iterdir()] == ["keep.txt"]
 
 
@@ -128,9 +131,46 @@ def test_default_model_train_refuses_to_overwrite(tmp_path: Path) -> None:
         ({"max_train": 0}, "max_train must be >= 1 or None"),
         ({"generative_weights": (10.0, -1.0)}, "generative_weights must be finite numbers > 0"),
         ({"multitag_margins": ()}, "multitag_margins must be finite numbers >= 0"),
+        ({"corpora": ("gum",)}, "corpora must name ptb_sample"),
+        ({"corpora": ("ptb_sample", "wiki")}, "corpora must name ptb_sample"),
     ],
 )
 def test_default_model_recipe_rejects_bad_settings(changes: dict, message: str) -> None:
     """Invalid recipe settings raise ConfigError naming the setting."""
     with pytest.raises(ConfigError, match=message):
         DefaultRecipe(**changes)
+
+
+def test_default_model_recipe_trains_on_both_corpora_and_scores_each(tmp_path: Path) -> None:
+    """Train and dev are PTB sample + GUM; MODEL.json scores PTB dev, GUM dev (per genre, with and without
+    punctuation) and every extra test set; without a GUM folder the recipe refuses to start."""
+    with pytest.raises(ConfigError, match="--gum DIR"):
+        train_default(tmp_path / "none", TINY)
+    extra = tmp_path / "extra.trees"
+    extra.write_text("(TOP (S (NP (DT The) (NN dog)) (VP (VBD barked)) (. .)))\n")
+    report = train_default(tmp_path / "m", TINY, gum_dir=GUM_TINY, extra_tests={"extra": extra})
+    assert report.sentences == {"train": 100, "dev": 20, "test": 10, "gum_train": 40, "gum_dev": 10}
+    ev = report.evaluation
+    assert sorted(ev) == ["extra", "gum_dev", "ptb_sample_dev"]
+    assert ev["gum_dev"]["sentences"] == 10 and ev["ptb_sample_dev"]["sentences"] == 10
+    # the first 10 dev trees in file-name order: 8 of GUM_interview_gaming, 2 of GUM_news_iodine
+    assert {g: r["sentences"] for g, r in ev["gum_dev"]["by_genre"].items()} == {"interview": 8, "news": 2}
+    assert ev["extra"]["sentences"] == 1 and 0 <= ev["extra"]["f1"] <= 100
+    for row in (ev["gum_dev"], ev["ptb_sample_dev"], ev["extra"], *ev["gum_dev"]["by_genre"].values()):
+        assert set(row) - {"by_genre"} == {"sentences", "f1", "f1_no_punct", "tag_accuracy"}
+    meta = json.loads((tmp_path / "m" / MODEL_FILE).read_text())
+    assert meta["evaluation"] == json.loads(json.dumps(ev))
+    assert "GUM" in meta["description"]
+
+
+def test_punctuation_free_scores_remove_the_same_tokens_from_both_trees() -> None:
+    """scores(): f1_no_punct drops the gold-punctuation positions from both trees, so a parse that differs
+    only in where it attaches a hyphen scores 100 there and less with standard COLLINS.prm."""
+    from glmnlp.text.default_model import scores
+
+    gold = parse_tree("(TOP (S (NP (NNP Mary) (NNP Ann)) (HYPH -) (VP (VBD left)) (. .)))")
+    test = parse_tree("(TOP (S (NP (NNP Mary) (NNP Ann) (HYPH -)) (VP (VBD left)) (. .)))")
+    row = scores([gold], [test])
+    assert row["f1"] < 100.0 and row["f1_no_punct"] == 100.0 and row["sentences"] == 1
+    wrong = parse_tree("(TOP (S (NP (NNP Mary)) (NP (NNP Ann) (HYPH -)) (VP (VBD left)) (. .)))")
+    assert scores([gold], [wrong])["f1_no_punct"] < 100.0

@@ -9,7 +9,7 @@ directory of the layout :func:`glmnlp.text.pipeline.load` reads::
       tagger/        glmnlp.tagger.model.Tagger model (metadata.json + weights.npz)
       parser/        glmnlp.parser.model.Parser model (metadata.json + weights.npz)
 
-:func:`train_default` is the recipe; ``glmnlp train-default --out DIR`` runs it. It trains on the
+:func:`train_default` is the recipe; ``glmnlp train-default --out DIR`` runs it. By default it trains on the
 bundled treebank sample only (:mod:`glmnlp.treebank.corpus`: train wsj_0001-0159, dev wsj_0160-0179 for
 every selection; test wsj_0180-0199 is parsed once at the end for the figures in MODEL.json and
 never used to choose anything):
@@ -35,6 +35,17 @@ never used to choose anything):
    (rounded to 0.01) wins, ties to the smaller margin; it is written to MODEL.json
    (``multitag_margin``) and :func:`glmnlp.load` uses it unless told otherwise. Dev and test F1
    of every margin are recorded (``multitag_trials``).
+
+**Everyday English** (``corpora=("ptb_sample", "gum")``, ``glmnlp train-default --gum DIR``): the
+training set is the PTB sample's train split plus GUM's train partition (:mod:`glmnlp.treebank.gum`;
+silver trees of a strong parser from gold tags, so this is uptraining), and every choice of steps
+1-6 is made on the union of the PTB sample dev split and GUM dev. MODEL.json then also records
+(``evaluation``) F1 on each dev set alone, on GUM dev per genre, with EVALB's usual COLLINS.prm
+and punctuation-free (:func:`scores`: the tokens with a punctuation tag removed from both trees
+first), and on every ``extra_tests`` tree file (the hand-annotated question/imperative set).
+``max_bytes`` bounds the model's size: if the dev-chosen pruning threshold leaves the model
+larger, the smallest threshold that fits is used instead (each threshold's size is measured by
+saving it, and recorded in ``pruning``).
 
 Choices [R]:
 
@@ -78,6 +89,8 @@ import dataclasses
 import hashlib
 import json
 import math
+import shutil
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -99,6 +112,8 @@ __all__ = [
 #: The documented command that reproduces the bundled model.
 TRAIN_COMMAND = "glmnlp train-default --out DIR"
 MODEL_FILE = PIPELINE_FILE
+#: Corpora a recipe may train on, in the order their trees are concatenated.
+CORPORA = ("ptb_sample", "gum")
 
 
 def default_model_path() -> Path:
@@ -131,7 +146,9 @@ class DefaultRecipe:
     generative_prune: float = 0.05
     prune_candidates: tuple[float, ...] = (0.5, 1.0, 2.0)
     prune_tolerance: float = 0.1
+    max_bytes: int | None = None
     multitag_margins: tuple[float, ...] = (0.0, 2.0, 4.0, 8.0)
+    corpora: tuple[str, ...] = ("ptb_sample",)
     max_train: int | None = None
     max_dev: int | None = None
     max_test: int | None = None
@@ -156,8 +173,13 @@ class DefaultRecipe:
             raise ConfigError(f"prune_candidates must be finite numbers > 0, got {self.prune_candidates}")
         if not self.multitag_margins or any(not (m >= 0 and math.isfinite(m)) for m in self.multitag_margins):
             raise ConfigError(f"multitag_margins must be finite numbers >= 0, got {self.multitag_margins}")
+        if self.max_bytes is not None and self.max_bytes < 1:
+            raise ConfigError(f"max_bytes must be >= 1, got {self.max_bytes}")
         if self.prune_tolerance < 0:
             raise ConfigError(f"prune_tolerance must be >= 0, got {self.prune_tolerance}")
+        unknown = [c for c in self.corpora if c not in CORPORA]
+        if not self.corpora or unknown or "ptb_sample" not in self.corpora or len(set(self.corpora)) != len(self.corpora):
+            raise ConfigError(f"corpora must name ptb_sample and optionally gum (each once), got {self.corpora}")
         for name in ("max_train", "max_dev", "max_test"):
             value = getattr(self, name)
             if value is not None and value < 1:
@@ -171,6 +193,13 @@ class DefaultRecipe:
         data["prune_candidates"] = list(self.prune_candidates)
         data["generative_weights"] = list(self.generative_weights)
         data["multitag_margins"] = list(self.multitag_margins)
+        data["corpora"] = list(self.corpora)
+        # settings at their neutral value are left out, so a recipe that does not use them is
+        # written exactly as before they existed (and still matches its MODEL.json)
+        if self.corpora == ("ptb_sample",):
+            del data["corpora"]
+        if self.max_bytes is None:
+            del data["max_bytes"]
         return data
 
 
@@ -197,6 +226,7 @@ class TrainReport:
     test_tag_accuracy: float
     weights: dict[str, int]
     bytes: dict[str, int]
+    evaluation: dict[str, Any] = field(default_factory=dict)
     checksums: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -220,6 +250,10 @@ def model_checksums(root: str | Path) -> dict[str, str]:
     }
 
 
+def _folder_bytes(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
 def _cut(items: list[Any], limit: int | None) -> list[Any]:
     return items if limit is None else items[:limit]
 
@@ -229,11 +263,105 @@ def _r(x: float) -> float:
     return round(float(x), 4)
 
 
+@dataclass
+class Corpora:
+    """The recipe's data: train and dev are the union of every corpus's split, test the PTB sample's.
+
+    ``parts[name][split]`` holds each corpus's own trees (``max_*`` cuts apply per corpus) and
+    ``genres`` the GUM genre of every GUM dev tree (empty without GUM).
+    """
+
+    train: list[Any]
+    dev: list[Any]
+    test: list[Any]
+    parts: dict[str, dict[str, list[Any]]]
+    genres: list[str]
+
+
+def load_corpora(recipe: DefaultRecipe, gum_dir: str | Path | None) -> Corpora:
+    """Read the corpora named by ``recipe.corpora`` (GUM from ``gum_dir``: ``train/`` and ``dev/``)."""
+    from glmnlp.treebank.corpus import sample_trees
+
+    parts: dict[str, dict[str, list[Any]]] = {
+        "ptb_sample": {
+            "train": _cut(sample_trees("train"), recipe.max_train),
+            "dev": _cut(sample_trees("dev"), recipe.max_dev),
+            "test": _cut(sample_trees("test"), recipe.max_test),
+        }
+    }
+    genres: list[str] = []
+    if "gum" in recipe.corpora:
+        if gum_dir is None:
+            raise ConfigError("this recipe trains on GUM as well: give the folder of GUM's const/ train and dev "
+                              "partitions (glmnlp train-default --gum DIR)")
+        from glmnlp.treebank.gum import gum_files, gum_trees, read_gum_file
+
+        # GUM_<genre>_<name>.ptb: the genre is the file name's second part
+        dev_pairs = _cut([(path.stem.split("_")[1], tree) for path in gum_files(Path(gum_dir) / "dev")
+                          for tree in read_gum_file(path)], recipe.max_dev)
+        parts["gum"] = {
+            "train": _cut(gum_trees(gum_dir, "train"), recipe.max_train),
+            "dev": [tree for _, tree in dev_pairs],
+            "test": [],
+        }
+        genres = [genre for genre, _ in dev_pairs]
+    names = [c for c in CORPORA if c in recipe.corpora]
+    return Corpora(
+        train=[t for name in names for t in parts[name]["train"]],
+        dev=[t for name in names for t in parts[name]["dev"]],
+        test=parts["ptb_sample"]["test"],
+        parts=parts,
+        genres=genres,
+    )
+
+
+def scores(gold: Sequence[Any], parsed: Sequence[Any]) -> dict[str, float]:
+    """F1 (EVALB, COLLINS.prm) as usual and with punctuation removed on both sides, and tag accuracy.
+
+    The punctuation-free figure is COLLINS.prm with ``strip_punct`` (every token without a letter
+    or digit removed from both trees before scoring; ``glmnlp evalb --strip-punct``).
+    """
+    from glmnlp.treebank.evalb import score_trees
+    from glmnlp.treebank.evalb_report import COLLINS_PARAMS
+
+    standard = score_trees(list(gold), list(parsed))
+    bare = score_trees(list(gold), list(parsed), dataclasses.replace(COLLINS_PARAMS, strip_punct=True))
+    return {"sentences": len(gold), "f1": _r(standard.fmeasure), "f1_no_punct": _r(bare.fmeasure),
+            "tag_accuracy": _r(standard.total.tagging_accuracy)}
+
+
+def dev_breakdown(data: Corpora, dev_parsed: Sequence[Any]) -> dict[str, Any]:
+    """Scores of the dev parses per corpus and, for GUM, per genre."""
+    out: dict[str, Any] = {}
+    at = 0
+    for name in (c for c in CORPORA if c in data.parts):
+        gold = data.parts[name]["dev"]
+        parsed = dev_parsed[at:at + len(gold)]
+        at += len(gold)
+        out[f"{name}_dev"] = scores(gold, parsed)
+        if name == "gum":
+            by: dict[str, tuple[list[Any], list[Any]]] = {}
+            for genre, g, p in zip(data.genres, gold, parsed):
+                by.setdefault(genre, ([], []))[0].append(g)
+                by[genre][1].append(p)
+            out["gum_dev"]["by_genre"] = {genre: scores(g, p) for genre, (g, p) in sorted(by.items())}
+    return out
+
+
+def _read_clean(path: str | Path) -> list[Any]:
+    from glmnlp.treebank.preprocess import clean_tree
+    from glmnlp.treebank.trees import read_tree_file
+
+    return [clean_tree(t) for t in read_tree_file(path)]
+
+
 def train_default(
     out: str | Path,
     recipe: DefaultRecipe = DefaultRecipe(),
     *,
+    gum_dir: str | Path | None = None,
     overwrite: bool = False,
+    extra_tests: dict[str, str | Path] | None = None,
     log: Callable[[str], None] | None = None,
     show_progress: bool = False,
     executor: Any = None,
@@ -252,7 +380,6 @@ def train_default(
     """
     import numpy as np
 
-    from glmnlp.treebank.corpus import sample_trees
     from glmnlp.treebank.evalb import score_trees
     from glmnlp.treebank.formats import TaggedSentence
     from glmnlp.parser.model import Parser, ParserConfig
@@ -262,9 +389,10 @@ def train_default(
     say = log or (lambda _msg: None)
     out = Path(out)
     check_output_dir(out, PIPELINE_KIND, replace=overwrite)
-    train = _cut(sample_trees("train"), recipe.max_train)
-    dev = _cut(sample_trees("dev"), recipe.max_dev)
-    test = _cut(sample_trees("test"), recipe.max_test)
+    data = load_corpora(recipe, gum_dir)
+    train, dev, test = data.train, data.dev, data.test
+    say("data: " + ", ".join(f"{name} {len(data.parts[name]['train'])}/{len(data.parts[name]['dev'])}"
+                             for name in recipe.corpora) + " train/dev trees; test: ptb_sample")
 
     def tagged(trees: Sequence[Any]) -> list[TaggedSentence]:
         return [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in trees]
@@ -347,19 +475,44 @@ def train_default(
     full_weights = parser.weights.copy()
     dev_full = parse_all(parser, dev, dev_tags).fmeasure
     test_full = parse_all(parser, test, test_tags)
-    pruning: list[dict[str, float]] = [
-        {"prune": 0.0, "kept": int((full_weights != 0).sum()), "dev_f1": _r(dev_full), "test_f1": _r(test_full.fmeasure)}
-    ]
-    chosen_prune, test_shipped = 0.0, test_full
-    for threshold in sorted(recipe.prune_candidates):
-        # the same rule as Parser.save(prune=...): keep |w| > threshold
-        parser.weights[:] = np.where(np.abs(full_weights) > threshold, full_weights, 0.0)
-        dev_f1 = parse_all(parser, dev, dev_tags).fmeasure
-        test_result = parse_all(parser, test, test_tags)
-        pruning.append({"prune": threshold, "kept": int((parser.weights != 0).sum()), "dev_f1": _r(dev_f1),
-                        "test_f1": _r(test_result.fmeasure)})
-        if dev_f1 >= dev_full - recipe.prune_tolerance:
-            chosen_prune, test_shipped = threshold, test_result
+    with tempfile.TemporaryDirectory(prefix="glmnlp-size-") as scratch_name:
+        scratch = Path(scratch_name)
+        tagger.save(scratch / "tagger")
+        tagger_bytes = _folder_bytes(scratch / "tagger")
+
+        def model_bytes(threshold: float) -> int:
+            # the size the model directory will have with this threshold (saving is deterministic)
+            shutil.rmtree(scratch / "parser", ignore_errors=True)
+            parser.save(scratch / "parser", history=history, prune=threshold)
+            return tagger_bytes + _folder_bytes(scratch / "parser")
+
+        parser.weights[:] = full_weights
+        pruning: list[dict[str, float]] = [
+            {"prune": 0.0, "kept": int((full_weights != 0).sum()), "dev_f1": _r(dev_full),
+             "test_f1": _r(test_full.fmeasure), "bytes": model_bytes(0.0)}
+        ]
+        results = {0.0: test_full}
+        for threshold in sorted(recipe.prune_candidates):
+            # the same rule as Parser.save(prune=...): keep |w| > threshold
+            parser.weights[:] = np.where(np.abs(full_weights) > threshold, full_weights, 0.0)
+            dev_f1 = parse_all(parser, dev, dev_tags).fmeasure
+            results[threshold] = test_result = parse_all(parser, test, test_tags)
+            parser.weights[:] = full_weights
+            pruning.append({"prune": threshold, "kept": int((np.abs(full_weights) > threshold).sum()),
+                            "dev_f1": _r(dev_f1), "test_f1": _r(test_result.fmeasure),
+                            "bytes": model_bytes(threshold)})
+    # the largest threshold within the dev tolerance; if that model is over the size limit, the
+    # smallest threshold that fits (whatever its dev cost, which the table records)
+    ok = [r for r in pruning if r["dev_f1"] >= _r(dev_full) - recipe.prune_tolerance]
+    row = max(ok, key=lambda r: r["prune"])
+    if recipe.max_bytes is not None and row["bytes"] > recipe.max_bytes:
+        fits = [r for r in pruning if r["bytes"] <= recipe.max_bytes]
+        # nothing fits: the smallest model, and the log says so (MODEL.json records every size)
+        row = min(fits, key=lambda r: r["prune"]) if fits else max(pruning, key=lambda r: r["prune"])
+        if not fits:
+            say(f"pruning: no candidate brings the model under {recipe.max_bytes} bytes; "
+                + ", ".join(f"{r['prune']:g}: {r['bytes']}" for r in pruning))
+    chosen_prune, test_shipped = row["prune"], results[row["prune"]]
     shipped_row = next(r for r in pruning if r["prune"] == chosen_prune)
     say(f"pruning: |w| <= {chosen_prune:g} dropped, {shipped_row['kept']} of {pruning[0]['kept']} weights kept "
         f"(dev F1 {shipped_row['dev_f1']:.2f}, unpruned {pruning[0]['dev_f1']:.2f})")
@@ -372,12 +525,15 @@ def train_default(
 
     multitag_trials: list[dict[str, float]] = []
     test_by_margin: dict[float, Any] = {}
+    dev_by_margin: dict[float, list[Any]] = {}
     for margin in recipe.multitag_margins:
         ttags = input_tags(test, margin, test_tags)
         test_by_margin[margin] = test_result = parse_all(parser, test, ttags)
         multitag_trials.append({
             "margin": margin, "tags_per_word": _r(sum(len(w) for s in ttags for w in s) / max(1, sum(map(len, ttags)))),
-            "dev_f1": _r(parse_all(parser, dev, input_tags(dev, margin, dev_tags)).fmeasure),
+            "dev_f1": _r(score_trees(list(dev), dev_by_margin.setdefault(
+                margin, [parser.parse(t.leaves(), tg) for t, tg in zip(dev, input_tags(dev, margin, dev_tags))]
+            )).fmeasure),
             "test_f1": _r(test_result.fmeasure), "test_tag_accuracy": _r(test_result.total.tagging_accuracy),
         })
     best_margin = max(multitag_trials, key=lambda r: (round(r["dev_f1"], 2), -r["margin"]))
@@ -385,6 +541,15 @@ def train_default(
     test_shipped = test_by_margin[best_margin["margin"]]
     say(f"input tags: margin {best_margin['margin']:g} (dev F1 {best_margin['dev_f1']:.2f}); "
         + ", ".join(f"{r['margin']:g}: {r['dev_f1']:.2f}" for r in multitag_trials))
+    evaluation = dev_breakdown(data, dev_by_margin[best_margin["margin"]])
+    for name, test_path in sorted((extra_tests or {}).items()):
+        gold = _read_clean(test_path)
+        single = [[[g] for g in tags] for tags in tagger.tag_sentences([t.leaves() for t in gold])]
+        gold_tags = input_tags(gold, best_margin["margin"], single)
+        evaluation[name] = scores(gold, [parser.parse(t.leaves(), tg) for t, tg in zip(gold, gold_tags)])
+    for key, value in evaluation.items():
+        say(f"evaluation: {key}: " + json.dumps(value if key != "gum_dev" else
+                                                 {k: v for k, v in value.items() if k != "by_genre"}))
     parser.weights[:] = full_weights
 
     with staged_output_dir(out, PIPELINE_KIND, replace=overwrite) as tmp:
@@ -396,7 +561,9 @@ def train_default(
         checksums = model_checksums(tmp)
         report = TrainReport(
             recipe=recipe,
-            sentences={"train": len(train), "dev": len(dev), "test": len(test)},
+            sentences={"train": len(train), "dev": len(dev), "test": len(test),
+                       **{f"{name}_{split}": len(trees) for name, part in data.parts.items()
+                          for split, trees in part.items() if trees and name != "ptb_sample"}},
             tagger_dev_accuracy=_r(100 * tagger_dev),
             tagger_best_epoch=tagger.best_epoch_,
             parser_best_epoch=best_epoch,
@@ -412,13 +579,16 @@ def train_default(
             dev_f1={"unpruned": _r(dev_full), "shipped": shipped_row["dev_f1"]},
             test_f1={"unpruned": _r(test_full.fmeasure), "shipped": _r(test_shipped.fmeasure)},
             test_tag_accuracy=_r(test_shipped.total.tagging_accuracy),
+            evaluation=evaluation,
             weights={"nonzero": pruning[0]["kept"], "kept": shipped_row["kept"]},
             bytes={name: (tmp / name).stat().st_size for name in checksums},
             checksums=checksums,
         )
         meta = {
             "description": "glmnlp default model: perceptron tagger + incremental beam parser, trained on the "
-            "bundled Penn Treebank sample (train wsj_0001-0159, dev wsj_0160-0179, test wsj_0180-0199)",
+            "bundled Penn Treebank sample (train wsj_0001-0159, dev wsj_0160-0179, test wsj_0180-0199)"
+            + (" and GUM (train partition; dev partition joined to the PTB dev for every choice)"
+               if "gum" in recipe.corpora else ""),
             "command": TRAIN_COMMAND,
             **report.to_json(),
         }
