@@ -137,3 +137,69 @@ def test_document_to_nltk_needs_a_tree() -> None:
     """An unparsed sentence cannot be converted."""
     with pytest.raises(ValueError, match="no tree"):
         Sentence((Token("a"),)).to_nltk()
+
+
+def test_document_and_sentence_are_sequences_of_tokens_with_text() -> None:
+    """len / indexing / iteration over tokens, .sents, and each sentence's original text."""
+    doc = _doc()
+    assert len(doc) == 4 and doc[1].text == "sleeps" and [t.text for t in doc] == ["Vinken", "sleeps", ".", "Fine"]
+    assert doc.sents == doc.sentences and len(doc.sents) == 2
+    first = doc.sents[0]
+    assert len(first) == 3 and first[0].text == "Vinken" and [t.tag for t in first] == ["NNP", "VBZ", "."]
+    assert first.text == "Vinken sleeps." and doc.sents[1].text == "Fine"
+    assert (first.start_char, first.end_char) == (0, 14)
+    spaced = Document("Vinken   sleeps .", (Sentence((Token("Vinken", None, 0, 6), Token("sleeps", None, 9, 15),
+                                                       Token(".", None, 16, 17))),))
+    assert spaced.sents[0].text == "Vinken   sleeps ."
+    assert Sentence.from_words(["a", "b"]).text == "a b"
+
+
+def test_document_constituents_are_benepar_like_spans() -> None:
+    """One Span per node, pre-order, with token positions, original text and character offsets."""
+    text = "Mr.  Vinken (61) sleeps."
+    tree = parse_tree("(TOP (S (NP (NNP Mr.) (NNP Vinken) (PRN (-LRB- -LRB-) (CD 61) (-RRB- -RRB-))) "
+                      "(VP (VBZ sleeps)) (. .)))")
+    offsets = [(0, 3), (5, 11), (12, 13), (13, 15), (15, 16), (17, 23), (23, 24)]
+    tokens = tuple(Token(w, t, a, b) for (w, t), (a, b) in zip(tree.pos(), offsets))
+    sent = Document(text, (Sentence(tokens, tree),)).sents[0]
+    spans = sent.constituents
+    assert [(s.label, s.start, s.end) for s in spans][:4] == [("TOP", 0, 7), ("S", 0, 7), ("NP", 0, 5),
+                                                              ("NNP", 0, 1)]
+    prn = next(s for s in spans if s.label == "PRN")
+    assert (prn.start, prn.end, prn.text, prn.start_char, prn.end_char, len(prn)) == (2, 5, "(61)", 12, 16, 3)
+    np_ = spans[2]
+    assert np_.text == "Mr.  Vinken (61)" and text[np_.start_char:np_.end_char] == np_.text
+    assert len(spans) == sum(1 for _ in tree.subtrees())
+    # without original text: words joined, no offsets
+    bare = Sentence.from_tree(tree).constituents
+    assert bare[2].text == "Mr. Vinken -LRB- 61 -RRB-" and bare[2].start_char is None
+    assert Sentence.from_words(["a"]).constituents == []
+
+
+def test_document_nbest_surprisal_and_scores_round_trip() -> None:
+    """nbest and surprisal are stored and read back; impossible scores are None (JSON has no inf)."""
+    other = parse_tree("(TOP (S (NNP Vinken) (VBZ sleeps) (. .)))")
+    sent = Sentence(_doc().sents[0].tokens, TREE, -3.0, nbest=((-3.0, TREE), (float("-inf"), other)),
+                    surprisal=(1.5, float("inf"), 0.25))
+    assert sent.nbest[1][0] is None and sent.surprisal == (1.5, None, 0.25)
+    assert Sentence.from_tree(TREE, score=float("-inf")).score is None
+    doc = Document("Vinken sleeps.", (sent,))
+    data = doc.to_dict()
+    assert data["sentences"][0]["nbest"][1] == {"score": None, "tree": "(TOP (S (NNP Vinken) (VBZ sleeps) (. .)))"}
+    assert Document.from_dict(json.loads(json.dumps(data))) == doc
+    with pytest.raises(ValueError, match="2 surprisal values for 3 tokens"):
+        Sentence(sent.tokens, TREE, surprisal=(1.0, 2.0))
+    with pytest.raises(ValueError, match="differ from the sentence tokens"):
+        Sentence(sent.tokens, TREE, nbest=((0.0, parse_tree("(TOP (X a))")),))
+
+
+def test_document_notebook_displays_and_nltk() -> None:
+    """_repr_svg_ draws a parsed sentence (None when unparsed), _repr_html_ the document; to_nltk for all."""
+    doc = _doc()
+    assert doc.sents[0]._repr_svg_().startswith("<svg") and doc.sents[1]._repr_svg_() is None
+    assert doc._repr_html_().count("<svg") == 1
+    parsed = Document("", (Sentence.from_tree(TREE),))
+    assert [t.label() for t in parsed.to_nltk()] == ["TOP"]
+    with pytest.raises(ValueError, match="not parsed"):
+        doc.to_nltk()
+    assert "Vinken" in doc.sents[0].to_ascii()

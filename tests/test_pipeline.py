@@ -292,3 +292,36 @@ def test_pipeline_pipe_reports_progress_per_sentence() -> None:
     ticks: list[int] = []
     list(Pipeline(FakeTagger(), FakeParser()).pipe(["One. Two. Three.", "Four."], progress=ticks.append))
     assert ticks == [1, 1, 1, 1]
+
+
+class RankingParser(FakeParser):
+    """FakeParser with parse_nbest (k flat trees, scores -1, -2, ...) and surprisal (one bit per word)."""
+
+    generative = object()
+
+    def parse_nbest(self, words: list[str], tags: Sequence[str | Sequence[str]], k: int) -> list[tuple[float, Tree]]:
+        best = self.parse(words, tags)
+        return [(-1.0 - i, best) for i in range(k)]
+
+    def surprisal(self, words: list[str], tags: Sequence[str | Sequence[str]]) -> list[float]:
+        return [1.0] * len(words)
+
+
+def test_pipeline_scores_nbest_and_surprisal() -> None:
+    """nlp(text, nbest=K, surprisal=True) fills Sentence.score, .nbest and .surprisal; a parser without
+    parse_nbest / a generative part gives no score and refuses nbest > 1 / surprisal."""
+    nlp = Pipeline(FakeTagger(), RankingParser())
+    plain = nlp("Vinken sleeps.")
+    assert plain.sents[0].score == -1.0 and plain.sents[0].nbest == () and plain.sents[0].surprisal == ()
+    doc = nlp("Vinken sleeps. It works.", nbest=3, surprisal=True)
+    assert [s for s, _ in doc.sents[1].nbest] == [-1.0, -2.0, -3.0]
+    assert doc.sents[0].surprisal == (1.0, 1.0, 1.0) and doc.sents[0].score == -1.0
+    assert [d.sents[0].score for d in nlp.pipe(["A b.", "C d."], nbest=2)] == [-1.0, -1.0]
+    simple = Pipeline(FakeTagger(), FakeParser())
+    assert simple("Vinken sleeps.").sents[0].score is None
+    with pytest.raises(ConfigError, match="nbest > 1 needs a parser with a parse_nbest"):
+        simple("Vinken sleeps.", nbest=2)
+    with pytest.raises(ConfigError, match="surprisal needs a parser with a generative component"):
+        simple("Vinken sleeps.", surprisal=True)
+    with pytest.raises(ConfigError, match="nbest must be a positive integer"):
+        nlp("Vinken sleeps.", nbest=0)

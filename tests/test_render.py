@@ -247,3 +247,45 @@ def test_render_text_width_never_underestimates_dejavu_sans(bold: bool) -> None:
     samples = [chr(c) for c in range(33, 127)] + ["NP-SBJ", "WHADVP", "nonexecutive", "-LRB-", "$1,234.50", "``"]
     for text in samples:
         assert text_width(text, bold=bold) >= real(text), text
+
+
+def test_render_ascii_draws_every_label_and_word_in_order() -> None:
+    """The ASCII drawing has the labels above and the words on the last line, left to right."""
+    from glmnlp.text.render import render_ascii
+
+    tree = parse_tree("(TOP (S (NP (DT The) (NN dog)) (VP (VBD barked)) (. .)))")
+    drawing = render_ascii(tree)
+    lines = drawing.rstrip("\n").splitlines()
+    assert lines[-1].split() == ["The", "dog", "barked", "."]
+    assert lines[0].strip() == "TOP" and all(label in drawing for label in ("S", "NP", "VP", "DT", "VBD"))
+    assert all(ord(ch) < 128 for ch in drawing)
+    assert "\u2502" in render_ascii(tree, unicode_lines=True)
+
+
+def test_render_compact_layout_is_narrower_and_keeps_every_word_and_tag() -> None:
+    """compact=True: no preterminal row (tags under the words), no overlapping word boxes, narrower."""
+    from glmnlp.text.render import render_svg, tree_layout
+    from glmnlp.treebank.corpus import sample_trees
+
+    tree = next(t for t in sample_trees("test") if len(t.leaves()) == 41)
+    wide, compact = tree_layout(tree), tree_layout(tree, compact=True)
+    assert compact.width < 0.75 * wide.width
+    words = [b for b in compact.boxes if b.is_word]
+    assert [b.text for b in words] == tree.leaves() and [b.tag for b in words] == tree.tags()
+    assert all(a.right <= b.left + 1e-6 for a, b in zip(words, words[1:]))
+    svg = render_svg(tree, compact=True)
+    ET.fromstring(svg)
+    assert svg.count('class="tag"') == 41
+
+
+def test_render_svg_document_stacks_every_sentence() -> None:
+    """One SVG with one group per sentence, heights adding up; unparsed sentences are refused."""
+    from glmnlp.text.render import render_svg_document, tree_layout
+
+    doc = Document("", (Sentence.from_tree(T1), Sentence.from_tree(T1)))
+    svg = render_svg_document(doc)
+    root = ET.fromstring(svg)
+    assert svg.count("<g transform") == 2
+    assert float(root.get("height")) == pytest.approx(2 * tree_layout(T1).height, abs=1)
+    with pytest.raises(ValueError, match="has no tree"):
+        render_svg_document(Document("", (Sentence.from_words(["a"]),)))

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 from glmnlp._version import __version__
 
-from glmnlp.text.document import Document, Sentence, Token, tree_from_nltk, tree_to_nltk
+from glmnlp.text.document import Document, Sentence, Span, Token, tree_from_nltk, tree_to_nltk
 from glmnlp.errors import ConfigError, FormatError, GlmnlpError, InputError, ModelFileError, TreeSyntaxError
 from glmnlp.treebank.evalb import score_files, score_trees
 from glmnlp.parser.model import Parser
 from glmnlp.text.measures import measures, plot_measures
 from glmnlp.text.pipeline import Pipeline, load
 from glmnlp.text.render import (
+    render_ascii,
     render_brackets,
     render_conllu,
     render_html,
@@ -47,6 +48,7 @@ __all__ = [
     "Parser",
     "Pipeline",
     "Sentence",
+    "Span",
     "Tagger",
     "Token",
     "Tree",
@@ -58,6 +60,7 @@ __all__ = [
     "plot_measures",
     "read_tree_file",
     "read_trees",
+    "render_ascii",
     "render_brackets",
     "render_conllu",
     "render_html",

@@ -13,6 +13,21 @@ Choices [R]:
 * A sentence's tree, when present, must have the sentence's tokens as its leaves; constructing a
   :class:`Sentence` whose tree disagrees raises ``ValueError`` rather than storing a document
   that no output format could print consistently.
+* **Sequences, like spaCy's.** A :class:`Document` is a sequence of its tokens (``len(doc)``,
+  ``doc[i]``, iteration), and ``doc.sents`` (also ``doc.sentences``) its sentences; a
+  :class:`Sentence` is a sequence of its tokens. ``Sentence.text`` is the sentence's original text
+  when the pipeline read raw text (``Sentence.original``), else its words joined by spaces;
+  ``Document.text`` is the raw text (``""`` for pre-tokenised input).
+* **Constituents like benepar's.** :attr:`Sentence.constituents` lists a :class:`Span` for every
+  node of the tree (``TOP`` and preterminals included), in pre-order (parents before children, left
+  to right): its label, its ``[start, end)`` token positions in the sentence, its text and its
+  ``[start_char, end_char)`` offsets in ``Document.text`` (``None`` without original text).
+* **Scores, n-best, surprisal.** ``Sentence.score`` is the parser's score of the tree (``None``
+  when the parser does not give one or fell back to its default tree); ``Sentence.nbest`` holds
+  the ``(score, tree)`` list of ``nlp(text, nbest=K)`` and ``Sentence.surprisal`` the per-word
+  surprisal (bits) of ``nlp(text, surprisal=True)``; both are empty unless asked for.
+* **Notebooks.** A sentence shows as its drawn tree (``_repr_svg_``), a document as the HTML page
+  of :func:`glmnlp.text.render.render_html` (``_repr_html_``).
 * The dictionary / JSON form (:meth:`Document.to_dict`) stores each tree as its one-line bracket
   string, the format EVALB and every treebank tool read, and :meth:`Document.from_dict` reads it
   back exactly (tested as a round trip). It carries a ``"format"`` tag and a version, and a
@@ -21,14 +36,15 @@ Choices [R]:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+import math
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from glmnlp.errors import FormatError, TreeSyntaxError
 from glmnlp.treebank.trees import Tree, parse_tree, to_bracket
 
-__all__ = ["Document", "Sentence", "Token", "tree_to_nltk", "tree_from_nltk"]
+__all__ = ["Document", "Sentence", "Span", "Token", "tree_to_nltk", "tree_from_nltk"]
 
 DOCUMENT_FORMAT = "glmnlp.text.document"
 DOCUMENT_VERSION = 1
@@ -52,24 +68,79 @@ class Token:
             raise ValueError(f"token {self.text!r}: bad offsets [{self.start}, {self.end})")
 
 
+def _finite(value: float | None) -> float | None:
+    """A score or surprisal as stored: finite floats, None for none or an impossible analysis (JSON has no inf)."""
+    return None if value is None or not math.isfinite(value) else float(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A constituent: its label, token positions ``[start, end)`` in its sentence, text and character offsets.
+
+    ``start_char``/``end_char`` are offsets into :attr:`Document.text` (``None`` without original
+    text); ``text`` is the original text of the span, or its words joined by spaces.
+    """
+
+    label: str
+    start: int
+    end: int
+    text: str
+    start_char: int | None = None
+    end_char: int | None = None
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+
 @dataclass(frozen=True, slots=True)
 class Sentence:
-    """A sentence: its tokens, its parse tree (or ``None``) and the parser's score (or ``None``)."""
+    """A sentence: its tokens, its parse tree (or ``None``) and the parser's score (or ``None``).
+
+    ``original`` is the sentence's text as it was in the document (``None`` for pre-tokenised
+    input); ``nbest`` the k best ``(score, tree)`` pairs when they were asked for; ``surprisal`` one
+    value in bits per word when asked for.
+    """
 
     tokens: tuple[Token, ...]
     tree: Tree | None = None
     score: float | None = None
+    original: str | None = None
+    nbest: tuple[tuple[float | None, Tree], ...] = ()
+    surprisal: tuple[float | None, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.tokens, tuple):
             object.__setattr__(self, "tokens", tuple(self.tokens))
         if not self.tokens:
             raise ValueError("a sentence needs at least one token")
-        if self.tree is not None:
-            leaves = self.tree.leaves()
-            words = [tok.text for tok in self.tokens]
+        if self.score is not None and not math.isfinite(self.score):
+            object.__setattr__(self, "score", None)
+        if self.nbest:
+            object.__setattr__(self, "nbest", tuple((_finite(s), t) for s, t in self.nbest))
+        if self.surprisal:
+            object.__setattr__(self, "surprisal", tuple(_finite(v) for v in self.surprisal))
+        words = [tok.text for tok in self.tokens]
+        for tree in ([self.tree] if self.tree is not None else []) + [t for _, t in self.nbest]:
+            leaves = tree.leaves()
             if leaves != words:
                 raise ValueError(f"tree leaves {leaves} differ from the sentence tokens {words}")
+        if self.surprisal and len(self.surprisal) != len(self.tokens):
+            raise ValueError(f"{len(self.surprisal)} surprisal values for {len(self.tokens)} tokens")
+
+    # -- sequence of tokens ------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    def __iter__(self) -> Iterator[Token]:
+        return iter(self.tokens)
+
+    def __getitem__(self, index: int) -> Token:
+        return self.tokens[index]
+
+    @property
+    def text(self) -> str:
+        """The sentence's original text, or its words joined by spaces (pre-tokenised input)."""
+        return self.original if self.original is not None else " ".join(self.words)
 
     @property
     def words(self) -> list[str]:
@@ -80,6 +151,46 @@ class Sentence:
     def tags(self) -> list[str | None]:
         """The POS tags (``None`` where untagged)."""
         return [tok.tag for tok in self.tokens]
+
+    @property
+    def start_char(self) -> int | None:
+        """Offset of the sentence's first character in the document text (``None`` if unknown)."""
+        return self.tokens[0].start
+
+    @property
+    def end_char(self) -> int | None:
+        """Offset just past the sentence's last character in the document text (``None`` if unknown)."""
+        return self.tokens[-1].end
+
+    def span(self, label: str, start: int, end: int) -> Span:
+        """The :class:`Span` of tokens ``[start, end)`` with ``label`` (text and character offsets filled in)."""
+        if not 0 <= start < end <= len(self.tokens):
+            raise IndexError(f"span [{start}, {end}) outside a sentence of {len(self.tokens)} tokens")
+        first, last = self.tokens[start], self.tokens[end - 1]
+        base = self.tokens[0].start
+        if self.original is not None and first.start is not None and last.end is not None and base is not None:
+            text = self.original[first.start - base:last.end - base]
+            return Span(label, start, end, text, first.start, last.end)
+        return Span(label, start, end, " ".join(self.words[start:end]), first.start, last.end)
+
+    @property
+    def constituents(self) -> list[Span]:
+        """A :class:`Span` for every node of the tree, in pre-order (``[]`` if unparsed)."""
+        if self.tree is None:
+            return []
+        out: list[Span] = []
+
+        def walk(node: Tree, start: int) -> int:
+            index = len(out)
+            out.append(self.span(node.display_label, start, start + 1))  # placeholder, fixed below
+            end = start
+            for child in node.children:
+                end = end + 1 if isinstance(child, str) else walk(child, end)
+            out[index] = self.span(node.display_label, start, end)
+            return end
+
+        walk(self.tree, 0)
+        return out
 
     @classmethod
     def from_tree(cls, tree: Tree, score: float | None = None) -> Sentence:
@@ -107,6 +218,20 @@ class Sentence:
             raise ValueError("this sentence has no tree (it was not parsed)")
         return tree_to_nltk(self.tree)
 
+    def to_ascii(self) -> str:
+        """The tree drawn with ASCII characters (:func:`glmnlp.text.render.render_ascii`)."""
+        from glmnlp.text.render import render_ascii
+
+        if self.tree is None:
+            raise ValueError("this sentence has no tree (it was not parsed)")
+        return render_ascii(self.tree)
+
+    def _repr_svg_(self) -> str | None:
+        """The drawn tree, for notebooks (``None`` when unparsed: the notebook shows the repr)."""
+        from glmnlp.text.render import render_svg
+
+        return None if self.tree is None else render_svg(self.tree)
+
 
 @dataclass(frozen=True, slots=True)
 class Document:
@@ -125,11 +250,49 @@ class Document:
                         f"sentence {i + 1}: token {tok.text!r} ends at {tok.end}, "
                         f"past the end of the text ({len(self.text)} characters)"
                     )
+        # each sentence knows its original text when the document has it (Sentence.text, spans)
+        if self.text and any(s.original is None and s.start_char is not None for s in self.sentences):
+            object.__setattr__(self, "sentences", tuple(
+                replace(s, original=self.text[s.start_char:s.end_char])
+                if s.original is None and s.start_char is not None and s.end_char is not None else s
+                for s in self.sentences
+            ))
 
     @property
     def trees(self) -> list[Tree | None]:
         """Each sentence's tree (``None`` for unparsed sentences)."""
         return [sent.tree for sent in self.sentences]
+
+    # -- sequence of tokens, like spaCy's Doc ------------------------------------------------
+    @property
+    def sents(self) -> tuple[Sentence, ...]:
+        """The sentences (the same as :attr:`sentences`)."""
+        return self.sentences
+
+    @property
+    def tokens(self) -> list[Token]:
+        """Every token of every sentence, in order."""
+        return [tok for sent in self.sentences for tok in sent.tokens]
+
+    def __len__(self) -> int:
+        return sum(len(sent.tokens) for sent in self.sentences)
+
+    def __iter__(self) -> Iterator[Token]:
+        for sent in self.sentences:
+            yield from sent.tokens
+
+    def __getitem__(self, index: int) -> Token:
+        return self.tokens[index]
+
+    def to_nltk(self) -> list[Any]:
+        """Each sentence's tree as an ``nltk.Tree``; raises ``ValueError`` if a sentence is unparsed."""
+        return [sent.to_nltk() for sent in self.sentences]
+
+    def _repr_html_(self) -> str:
+        """The document as an HTML page of drawn trees, for notebooks."""
+        from glmnlp.text.render import render_html
+
+        return render_html(self)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary; :meth:`from_dict` reads it back exactly."""
@@ -145,6 +308,8 @@ class Document:
                     ],
                     "tree": sent.to_bracket(),
                     "score": sent.score,
+                    **({"nbest": [{"score": sc, "tree": to_bracket(t)} for sc, t in sent.nbest]} if sent.nbest else {}),
+                    **({"surprisal": list(sent.surprisal)} if sent.surprisal else {}),
                 }
                 for sent in self.sentences
             ],
@@ -172,7 +337,10 @@ class Document:
                 )
                 bracket = raw.get("tree")
                 tree = None if bracket is None else parse_tree(bracket, source=f"{source} {where}")
-                sentences.append(Sentence(tokens, tree, raw.get("score")))
+                nbest = tuple((item.get("score"), parse_tree(item["tree"], source=f"{source} {where}"))
+                              for item in raw.get("nbest", ()))
+                sentences.append(Sentence(tokens, tree, raw.get("score"), None, nbest,
+                                          tuple(raw.get("surprisal", ()))))
             except TreeSyntaxError:
                 raise
             except (KeyError, TypeError, ValueError) as exc:

@@ -35,10 +35,14 @@ Choices [R]:
   is passed as given.
 * **Final tags.** When a sentence is parsed, its tokens carry the tags of the tree's
   preterminals (the parser may choose among several tags per word), otherwise the tagger's tags.
-* **Scores.** ``Sentence.score`` stays ``None``: :class:`ParserProtocol` returns only a tree.
+* **Scores.** A parser with ``parse_nbest(words, tags, k) -> [(score, tree), ...]`` (the
+  glmnlp parser) is asked for its best ``k`` trees (``k = 1`` unless ``nbest`` is asked for), so
+  ``Sentence.score`` is the best tree's score; with :class:`ParserProtocol`'s ``parse`` alone it
+  stays ``None``. The parser's default tree (no analysis found) has score ``-inf``, stored as ``None``.
 * **Web tokens.** A token that :func:`glmnlp.text.tokenize.web_tag` recognises (URL, e-mail
   address, @handle, #hashtag, emoticon) gets that fixed PTB tag instead of the tagger's (its only
-  candidate under multi-tag input); the WSJ-trained tagger has never seen such tokens. Pre-tagged
+  candidate under multi-tag input); the WSJ-trained tagger has never seen such tokens. A tag the
+  parser's grammar has no chain for (``UH`` is not in the WSJ sample) is not forced. Pre-tagged
   input keeps its given tags.
 * **Bounded parsing** (linear work on any input). A sentence of more than ``max_words`` words
   (default :data:`MAX_PARSE_WORDS` = 150) is not given to the beam: it gets the parser's own
@@ -109,6 +113,9 @@ class _Pending:
     tokens: list[Token]
     tags: list[str] | None = None
     tree: Tree | None = None
+    score: float | None = None
+    nbest: list[tuple[float, Tree]] | None = None
+    surprisal: list[float | None] | None = None
 
 
 class Pipeline:
@@ -169,20 +176,34 @@ class Pipeline:
             f"multitag_margin={self.multitag_margin})"
         )
 
-    def __call__(self, doc: DocumentInput) -> Document:
-        """Analyse one document (raw text, token lists, or ``(word, tag)`` lists)."""
-        return next(self.pipe([doc], batch_size=1))
+    def __call__(self, doc: DocumentInput, *, nbest: int = 1, surprisal: bool = False) -> Document:
+        """Analyse one document (raw text, token lists, or ``(word, tag)`` lists).
+
+        ``nbest=K`` > 1 also stores each sentence's K best ``(score, tree)`` in ``Sentence.nbest``;
+        ``surprisal=True`` stores each word's surprisal in bits in ``Sentence.surprisal`` (the
+        parser needs a generative component). See :meth:`pipe`.
+        """
+        return next(self.pipe([doc], batch_size=1, nbest=nbest, surprisal=surprisal))
 
     def pipe(
-        self, docs: Iterable[DocumentInput], batch_size: int = 64, *, progress: Callable[[int], None] | None = None
+        self, docs: Iterable[DocumentInput], batch_size: int = 64, *, nbest: int = 1, surprisal: bool = False,
+        progress: Callable[[int], None] | None = None,
     ) -> Iterator[Document]:
         """Analyse a stream of documents lazily, ``batch_size`` documents at a time, in order.
 
-        ``progress``, if given, is called with 1 after each sentence is analysed (the CLI's
-        progress bar counts sentences, so a single long document shows progress too).
+        ``nbest`` and ``surprisal`` as for :meth:`__call__` (the best tree and its score are the
+        same whatever ``nbest``). ``progress``, if given, is called with 1 after each sentence is
+        analysed (the CLI's progress bar counts sentences, so a single long document shows
+        progress too).
         """
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}")
+        if isinstance(nbest, bool) or not isinstance(nbest, int) or nbest < 1:
+            raise ConfigError(f"nbest must be a positive integer, got {nbest!r}")
+        if nbest > 1 and not callable(getattr(self.parser, "parse_nbest", None)):
+            raise ConfigError("nbest > 1 needs a parser with a parse_nbest(words, tags, k) method")
+        if surprisal and getattr(self.parser, "generative", None) is None:
+            raise ConfigError("surprisal needs a parser with a generative component; this one has none")
         if isinstance(docs, str):
             raise TypeError("pipe() takes an iterable of documents; call the pipeline on a single text")
         stream = iter(docs)
@@ -192,7 +213,7 @@ class Pipeline:
             index += len(batch)
             for _, pending in prepared:
                 for sent in pending:
-                    self._analyse(sent)
+                    self._analyse(sent, nbest, surprisal)
                     if progress is not None:
                         progress(1)
             for text, pending in prepared:
@@ -202,6 +223,9 @@ class Pipeline:
                         Sentence(
                             tuple(_with_tag(tok, tag) for tok, tag in zip(p.tokens, _final_tags(p))),
                             p.tree,
+                            p.score,
+                            nbest=tuple(p.nbest or ()),
+                            surprisal=tuple(p.surprisal or ()),
                         )
                         for p in pending
                     ),
@@ -247,7 +271,12 @@ class Pipeline:
                 raise TypeError(f"{where}: mixes plain tokens and (word, tag) pairs, or holds other items")
         return "", pending
 
-    def _analyse(self, sent: _Pending) -> None:
+    def _knows(self, tag: str) -> bool:
+        """Whether the parser has chains for ``tag`` (true when it does not say: no grammar)."""
+        known = getattr(getattr(self.parser, "grammar", None), "pos_tags", None)
+        return known is None or tag in known
+
+    def _analyse(self, sent: _Pending, nbest: int = 1, surprisal: bool = False) -> None:
         words = [tok.text for tok in sent.tokens]
         tagged_here = False
         fixed: dict[int, str] = {}
@@ -255,7 +284,8 @@ class Pipeline:
             tags = list(self.tagger.tag(words))
             if len(tags) != len(words):
                 raise RuntimeError(f"tagger returned {len(tags)} tags for {len(words)} words: {words}")
-            fixed = {i: tag for i, tag in ((i, web_tag(w)) for i, w in enumerate(words)) if tag is not None}
+            fixed = {i: tag for i, tag in ((i, web_tag(w)) for i, w in enumerate(words))
+                     if tag is not None and self._knows(tag)}
             for i, tag in fixed.items():
                 tags[i] = tag
             sent.tags = tags
@@ -273,13 +303,31 @@ class Pipeline:
                 stacklevel=4,
             )
             sent.tree = default_tree(words, sent.tags)
+            if nbest > 1:
+                sent.nbest = [(float("-inf"), sent.tree)]
+            if surprisal:
+                sent.surprisal = [None] * len(words)
             return
         parser_tags: Sequence[str | Sequence[str]] = sent.tags
         if tagged_here and self.multitag_margin is not None:
             # Pre-tagged input keeps its given tags; only the tagger's own output is widened.
             wide = self.tagger.multitag(words, self.multitag_margin)  # type: ignore[union-attr]
             parser_tags = [[fixed[i]] if i in fixed else cands for i, cands in enumerate(wide)]
-        tree = self.parser.parse(words, parser_tags)
+        ranker = getattr(self.parser, "parse_nbest", None)
+        if callable(ranker):
+            ranked = list(ranker(words, parser_tags, nbest))
+            if not ranked:
+                raise RuntimeError(f"parser returned no tree for the words {words}")
+            sent.score, tree = ranked[0]
+            if nbest > 1:
+                for _, other in ranked[1:]:
+                    if not isinstance(other, Tree) or other.leaves() != words:
+                        raise RuntimeError(f"parser returned an n-best tree that is not over the words {words}")
+                sent.nbest = ranked
+        else:
+            tree = self.parser.parse(words, parser_tags)
+        if surprisal:
+            sent.surprisal = list(self.parser.surprisal(words, parser_tags))  # type: ignore[attr-defined]
         if not isinstance(tree, Tree):
             raise RuntimeError(f"parser returned {type(tree).__name__}, not a Tree")
         if tree.leaves() != words:

@@ -24,6 +24,15 @@ graphics library [R]:
   the fallbacks named in the SVG, so the estimate errs wide: another font makes the tree a little
   airier, never overlapping.
 
+**Compact drawings** (``compact=True``, ``glmnlp parse --format svg --compact``) for long
+sentences: smaller type (12 px), tighter padding and gaps, and each word's POS tag written under
+the word instead of on a row of its own (one row less, and a word box is only as wide as the
+wider of word and tag). The 41-word sentence of the sample's test split (wsj_0180-0199) lays out 2,381 px wide
+normally and 1,593 px compact.
+
+**ASCII drawings** (:func:`render_ascii`, ``--format ascii``) come from NLTK's
+``TreePrettyPrinter`` (an installed dependency), one drawing per tree.
+
 Choices [R]: an unparsed sentence is an error for the tree formats (brackets, pretty, SVG), because
 writing a placeholder tree would look like a parser decision; the HTML page shows such sentences as
 tagged tokens instead. CoNLL-U output carries ``# sent_id`` and, when the original text is known,
@@ -45,6 +54,8 @@ from glmnlp.treebank.trees import Tree, to_bracket, to_pretty
 
 __all__ = [
     "NodeBox",
+    "render_ascii",
+    "render_svg_document",
     "TreeLayout",
     "render_brackets",
     "render_conllu",
@@ -198,15 +209,17 @@ class NodeBox:
     text_right: float
     depth: int
     parent: int | None
+    tag: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class TreeLayout:
-    """Positions of every label and word of a tree, and the canvas size."""
+    """Positions of every label and word of a tree, the canvas size and the font size."""
 
     boxes: tuple[NodeBox, ...]
     width: float
     height: float
+    font_size: float = FONT_SIZE
 
 
 @dataclass(slots=True)
@@ -217,47 +230,78 @@ class _Measure:
     node: Tree | str
 
 
-def _measure(node: Tree | str) -> _Measure:
+@dataclass(frozen=True, slots=True)
+class _Style:
+    font: float = FONT_SIZE
+    pad: float = WORD_PAD
+    gap: float = SIBLING_GAP
+    row: float = ROW_HEIGHT
+    tags_under_words: bool = False
+
+
+_NORMAL = _Style()
+_COMPACT = _Style(font=12.0, pad=4.0, gap=2.0, row=34.0, tags_under_words=True)
+
+
+def _measure(node: Tree | str, style: _Style = _NORMAL) -> _Measure:
     if isinstance(node, str):
-        width = text_width(node) + WORD_PAD
+        width = text_width(node, style.font) + style.pad
         return _Measure(width, width / 2, [], node)
-    kids = [_measure(child) for child in node.children]
+    if style.tags_under_words and node.is_preterminal:
+        word = node.children[0]
+        assert isinstance(word, str)
+        width = max(text_width(word, style.font), text_width(node.display_label, style.font * 0.8)) + style.pad
+        return _Measure(width, width / 2, [], node)
+    kids = [_measure(child, style) for child in node.children]
     placed: list[tuple[float, _Measure]] = []
     pos = 0.0
     for i, kid in enumerate(kids):
         if i:
-            pos += SIBLING_GAP
+            pos += style.gap
         placed.append((pos, kid))
         pos += kid.width
     span = pos
     centre = (placed[0][0] + placed[0][1].offset + placed[-1][0] + placed[-1][1].offset) / 2
-    half = (text_width(node.display_label, bold=True) + WORD_PAD) / 2
+    half = (text_width(node.display_label, style.font, bold=True) + style.pad) / 2
     shift = max(0.0, half - centre)  # label would stick out on the left
     extra_right = max(0.0, centre + half - span)  # ... or on the right
     placed = [(left + shift, kid) for left, kid in placed]
     return _Measure(span + shift + extra_right, centre + shift, placed, node)
 
 
-def tree_layout(tree: Tree) -> TreeLayout:
-    """Compute the drawing positions of ``tree`` (module docstring: the layout rules)."""
-    root = _measure(tree)
-    depth = _height(tree)
-    word_row = MARGIN + FONT_SIZE + depth * ROW_HEIGHT
+def tree_layout(tree: Tree, *, compact: bool = False) -> TreeLayout:
+    """Compute the drawing positions of ``tree`` (module docstring: the layout rules).
+
+    With ``compact`` each word's box also carries its POS tag (drawn under the word, so the tag is
+    the word item's ``tag``) and there is no preterminal row.
+    """
+    style = _COMPACT if compact else _NORMAL
+    root = _measure(tree, style)
+    depth = _height(tree) - (1 if compact else 0)
+    word_row = MARGIN + style.font + depth * style.row
     boxes: list[NodeBox] = []
 
     def place(m: _Measure, left: float, level: int, parent: int | None) -> None:
-        is_word = isinstance(m.node, str)
-        text = m.node if isinstance(m.node, str) else m.node.display_label
+        node = m.node
+        merged = style.tags_under_words and isinstance(node, Tree) and node.is_preterminal
+        is_word = isinstance(node, str) or merged
+        if isinstance(node, str):
+            text, tag = node, None
+        elif merged:
+            text, tag = str(node.children[0]), node.display_label
+        else:
+            text, tag = node.display_label, None
         x = left + m.offset
-        y = word_row if is_word else MARGIN + FONT_SIZE + level * ROW_HEIGHT
-        half = text_width(text, bold=not is_word) / 2
-        boxes.append(NodeBox(text, is_word, x, y, left, left + m.width, x - half, x + half, level, parent))
+        y = word_row if is_word else MARGIN + style.font + level * style.row
+        half = text_width(text, style.font, bold=not is_word) / 2
+        boxes.append(NodeBox(text, is_word, x, y, left, left + m.width, x - half, x + half, level, parent, tag))
         me = len(boxes) - 1
         for child_left, child in m.children:
             place(child, left + child_left, level + 1, me)
 
     place(root, MARGIN, 0, None)
-    return TreeLayout(tuple(boxes), root.width + 2 * MARGIN, word_row + MARGIN)
+    extra = style.font if compact else 0.0  # room for the tags under the words
+    return TreeLayout(tuple(boxes), root.width + 2 * MARGIN, word_row + extra + MARGIN, style.font)
 
 
 def _height(tree: Tree) -> int:
@@ -276,22 +320,17 @@ def _height(tree: Tree) -> int:
 _FONT = "DejaVu Sans, Arial, Helvetica, sans-serif"
 
 
-def render_svg(tree: Tree, *, title: str | None = None) -> str:
-    """A standalone SVG drawing of ``tree``: labels in rows, words along the bottom, lines between.
-
-    ``title`` (default: the tree's bracket string) becomes the SVG ``<title>``, which screen
-    readers and browsers' tooltips show.
-    """
-    layout = tree_layout(tree)
+def _svg_body(layout: TreeLayout) -> list[str]:
     boxes = layout.boxes
+    font = layout.font_size
     lines: list[str] = []
     for box in boxes:
         if box.parent is None:
             continue
         parent = boxes[box.parent]
         y1 = parent.y + 5
-        y2 = box.y - FONT_SIZE - 1
-        cls = "lex" if box.is_word else "edge"
+        y2 = box.y - font - 1
+        cls = "lex" if box.is_word and box.tag is None else "edge"
         lines.append(
             f'<line class="{cls}" x1="{parent.x:.1f}" y1="{y1:.1f}" x2="{box.x:.1f}" y2="{y2:.1f}"/>'
         )
@@ -300,6 +339,34 @@ def render_svg(tree: Tree, *, title: str | None = None) -> str:
         f"{escape(box.text)}</text>"
         for box in boxes
     ]
+    tags = [
+        f'<text class="tag" x="{box.x:.1f}" y="{box.y + font:.1f}">{escape(box.tag)}</text>'
+        for box in boxes
+        if box.tag is not None
+    ]
+    return [*lines, *texts, *tags]
+
+
+def _svg_style(font: float) -> str:
+    return (
+        "<style>"
+        f"text{{font-family:{_FONT};font-size:{font:g}px;text-anchor:middle}}"
+        ".label{font-weight:bold;fill:#1f3b73}.word{fill:#111}"
+        f".tag{{font-size:{0.8 * font:g}px;fill:#1f3b73}}"
+        "line{stroke-width:1.2;stroke-linecap:round}"
+        ".edge{stroke:#6b7a99}.lex{stroke:#b8c0d0;stroke-dasharray:3 3}"
+        "</style>"
+    )
+
+
+def render_svg(tree: Tree, *, title: str | None = None, compact: bool = False) -> str:
+    """A standalone SVG drawing of ``tree``: labels in rows, words along the bottom, lines between.
+
+    ``title`` (default: the tree's bracket string) becomes the SVG ``<title>``, which screen
+    readers and browsers' tooltips show. ``compact`` draws a narrower tree for long sentences
+    (module docstring).
+    """
+    layout = tree_layout(tree, compact=compact)
     label = title if title is not None else to_bracket(tree)
     return "\n".join(
         [
@@ -307,21 +374,66 @@ def render_svg(tree: Tree, *, title: str | None = None) -> str:
             f'height="{layout.height:.0f}" viewBox="0 0 {layout.width:.1f} {layout.height:.1f}" '
             'role="img">',
             f"<title>{escape(label)}</title>",
-            "<style>"
-            f"text{{font-family:{_FONT};font-size:{FONT_SIZE:g}px;text-anchor:middle}}"
-            ".label{font-weight:bold;fill:#1f3b73}.word{fill:#111}"
-            "line{stroke-width:1.2;stroke-linecap:round}"
-            ".edge{stroke:#6b7a99}.lex{stroke:#b8c0d0;stroke-dasharray:3 3}"
-            "</style>",
+            _svg_style(layout.font_size),
             '<rect width="100%" height="100%" fill="#ffffff"/>',
-            *lines,
-            *texts,
+            *_svg_body(layout),
             "</svg>",
         ]
     ) + "\n"
 
 
-def render_html(doc: Document | Iterable[Document], *, title: str = "glmnlp parses") -> str:
+def render_svg_document(doc: Document | Iterable[Document], *, compact: bool = False) -> str:
+    """One standalone SVG holding the drawing of every sentence, one under the other.
+
+    What ``glmnlp parse --format svg`` writes to stdout without ``--out-dir``. Every sentence must
+    be parsed.
+    """
+    docs = [doc] if isinstance(doc, Document) else list(doc)
+    sentences = [s for d in docs for s in d.sentences]
+    if not sentences:
+        raise ValueError("no sentences to draw")
+    parts: list[str] = []
+    y = 0.0
+    width = 0.0
+    font = _COMPACT.font if compact else FONT_SIZE
+    for index, sent in enumerate(sentences, 1):
+        layout = tree_layout(_tree_of(sent, index), compact=compact)
+        parts.append(f'<g transform="translate(0 {y:.1f})">')
+        parts.append(f"<title>{escape(to_bracket(sent.tree))}</title>")  # type: ignore[arg-type]
+        parts.extend(_svg_body(layout))
+        parts.append("</g>")
+        y += layout.height
+        width = max(width, layout.width)
+    return "\n".join(
+        [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{y:.0f}" '
+            f'viewBox="0 0 {width:.1f} {y:.1f}" role="img">',
+            f"<title>{escape(' / '.join(s.text for s in sentences))}</title>",
+            _svg_style(font),
+            '<rect width="100%" height="100%" fill="#ffffff"/>',
+            *parts,
+            "</svg>",
+        ]
+    ) + "\n"
+
+
+def render_ascii(tree: Tree | Document, *, unicode_lines: bool = False) -> str:
+    """The tree drawn in characters (NLTK's ``TreePrettyPrinter``), or every tree of a document.
+
+    ``unicode_lines`` draws with box-drawing characters instead of ``_``, ``/`` and ``|``.
+    """
+    if isinstance(tree, Document):
+        return "\n".join(render_ascii(_tree_of(s, i), unicode_lines=unicode_lines)
+                         for i, s in enumerate(tree.sentences, 1))
+    from nltk.tree import TreePrettyPrinter
+
+    from glmnlp.text.document import tree_to_nltk
+
+    drawing = TreePrettyPrinter(tree_to_nltk(tree)).text(unicodelines=unicode_lines)
+    return "\n".join(line.rstrip() for line in drawing.splitlines()) + "\n"
+
+
+def render_html(doc: Document | Iterable[Document], *, title: str = "glmnlp parses", compact: bool = False) -> str:
     """A standalone HTML page: each sentence's text and its drawn tree (or its tags if unparsed).
 
     ``doc`` is one document or several (their sentences are numbered on, in order).
@@ -346,7 +458,7 @@ def render_html(doc: Document | Iterable[Document], *, title: str = "glmnlp pars
         parts.append(f'<figure id="s{index}">')
         parts.append(f"<figcaption><strong>{index}.</strong> {html.escape(text)}</figcaption>")
         if sent.tree is not None:
-            parts.append(render_svg(sent.tree).rstrip("\n"))
+            parts.append(render_svg(sent.tree, compact=compact).rstrip("\n"))
         else:
             parts.append("<p>" + " ".join(_tagged_span(tok.text, tok.tag) for tok in sent.tokens) + "</p>")
         parts.append("</figure>")
