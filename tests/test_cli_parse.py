@@ -174,8 +174,8 @@ def test_cli_parse_unknown_option_and_bad_combinations(tiny_model: Path, capsys:
     """click usage errors exit 2; inconsistent options are configuration errors (exit 1)."""
     rc, _, err = _run(capsys, ["parse", "--bogus"])
     assert rc == 2 and "Error: No such option '--bogus'." in err
-    rc, _, err = _run(capsys, ["parse", "-m", str(tiny_model), "-f", "svg", "A dog."])
-    assert (rc, err) == (1, "error: --format svg needs --out-dir DIR (one file per sentence)\n")
+    rc, _, err = _run(capsys, ["parse", "-m", str(tiny_model), "-f", "html", "--out-dir", "x", "A dog."])
+    assert (rc, err) == (1, "error: --out-dir is only used with --format svg\n")
     rc, _, err = _run(capsys, ["parse", "-m", str(tiny_model), "-f", "pretty", "--nbest", "2", "A dog."])
     assert (rc, err) == (1, "error: --nbest K > 1 needs --format brackets or json\n")
 
@@ -285,3 +285,41 @@ def test_cli_parse_long_unpunctuated_line_is_cut_with_warnings(
     assert "warning: no sentence boundary within 2000 characters" in err
     assert "warning: a sentence of 500 words (more than 150) gets a flat tree without parsing" in err
     assert "warning: 20 pieces cut from text without sentence boundaries in all" in err
+
+
+def test_cli_parse_unknown_tagged_tags_are_errors_or_mapped(
+    tiny_model: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A --tagged tag the parser does not know is file:line: reason (never a silent flat tree);
+    --map-unknown-tags replaces it by the tagger's tag with a warning."""
+    rc, out, err = _run(capsys, ["parse", "-m", str(tiny_model), "--tagged", "the/DT dog/NNZ barked/VBD ./."])
+    assert rc == 1 and out == ""
+    assert err.startswith("error: <argument 1>:1: token 2 dog/NNZ: unknown tag 'NNZ' (the model's tags: ")
+    rc, out, err = _run(capsys, ["parse", "-m", str(tiny_model), "--tagged", "--map-unknown-tags",
+                                 "the/DT dog/NNZ barked/VBD ./."])
+    assert rc == 0 and parse_tree(out).leaves() == ["the", "dog", "barked", "."]
+    tag = dict(parse_tree(out).pos())["dog"]
+    assert tag != "NNZ" and f"warning: <argument 1>:1: token 2: unknown tag 'NNZ' replaced by '{tag}'" in err
+
+
+def test_cli_parse_ascii_and_svg_to_stdout(tiny_model: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--format ascii draws each tree; --format svg without --out-dir writes one SVG of all sentences."""
+    import xml.etree.ElementTree as ET
+
+    rc, out, _ = _run(capsys, ["parse", "-m", str(tiny_model), "-f", "ascii", "The dog barked."])
+    assert rc == 0 and out.rstrip("\n").splitlines()[-1].split() == ["The", "dog", "barked", "."]
+    rc, out, _ = _run(capsys, ["parse", "-m", str(tiny_model), "-f", "svg", "--compact", "A dog barked. It ran."])
+    assert rc == 0 and out.count("<svg") == 1 and out.count("<g transform") == 2
+    ET.fromstring(out)
+
+
+def test_cli_tag_uses_the_bundled_tagger_and_model_directories(
+    tiny_model: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """glmnlp tag without --model uses the bundled model's tagger; --model accepts a pipeline directory."""
+    _stdin(monkeypatch, b"The cat sat on the mat .\n")
+    rc, out, _ = _run(capsys, ["tag"])
+    assert rc == 0 and out.split()[0] == "The/DT" and len(out.split()) == 7
+    _stdin(monkeypatch, b"The cat sat .\n")
+    rc, out, _ = _run(capsys, ["tag", "--model", str(tiny_model)])
+    assert rc == 0 and [tok.rpartition("/")[0] for tok in out.split()] == ["The", "cat", "sat", "."]

@@ -45,11 +45,20 @@ def _quiet_closed_stdout() -> None:
         pass
 
 
+#: the order of ``glmnlp --help``: the main job first, then the rest by name
+FIRST_COMMANDS = ("parse",)
+
+
 class _Group(click.Group):
     """Group that reports library errors as one clean line instead of a traceback.
 
     A closed stdout pipe ends the command quietly with status 0 (click's own handling would exit 1).
+    ``--help`` lists ``parse`` first.
     """
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        names = sorted(self.commands)
+        return [n for n in FIRST_COMMANDS if n in names] + [n for n in names if n not in FIRST_COMMANDS]
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
         try:
@@ -69,6 +78,7 @@ def cli() -> None:
 
     \b
     Examples:
+      glmnlp parse "The old man saw the dog with a telescope."
       glmnlp evalb gold.trees test.trees
       glmnlp data --out splits/
     """

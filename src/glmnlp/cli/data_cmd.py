@@ -46,19 +46,31 @@ _TAGGED_WRITERS = {
     type=click.Choice(_SPLITS),
     help="Write only this split (repeatable; default: train, dev and test).",
 )
-def data(out_dir: Path, tagged_formats: tuple[str, ...], splits: tuple[str, ...]) -> None:
+@click.option(
+    "--gum",
+    "gum_dir",
+    default=None,
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    help="Also write GUM's train and dev partitions from this folder of its constituency trees "
+    "(train/ and dev/ of GUM_*.ptb files) as gum_train.trees and gum_dev.trees.",
+)
+def data(out_dir: Path, tagged_formats: tuple[str, ...], splits: tuple[str, ...], gum_dir: Path | None) -> None:
     """Write the bundled Penn Treebank sample, cleaned and split by file.
 
     Splits: train = wsj_0001-0159, dev = wsj_0160-0179, test = wsj_0180-0199. Trees are cleaned as
     for parsing (no -NONE- elements, no function tags or indices, unary TOP root) and written one
     per line to SPLIT.trees; --tagged adds SPLIT.word_tag (word/TAG lines), SPLIT.conllu or
-    SPLIT.tab. Counts of sentences and tokens go to stderr.
+    SPLIT.tab. With --gum DIR, GUM's train and dev partitions (not bundled: CC BY 4.0
+    annotations, texts under their own licences) are cleaned the same way (ROOT -> TOP, function
+    labels dropped) and written as gum_train.* and gum_dev.* (--split train/dev selects them too).
+    Counts of sentences and tokens go to stderr.
 
     \b
     Examples:
       glmnlp data --out splits/
       glmnlp data --out splits/ --tagged word_tag --tagged conllu
       glmnlp data --out dev_only/ --split dev
+      glmnlp data --out splits/ --gum gum_const/
     """
     chosen = [s for s in _SPLITS if s in splits] if splits else list(_SPLITS)
     outputs: list[tuple[Path, str]] = []
@@ -72,6 +84,21 @@ def data(out_dir: Path, tagged_formats: tuple[str, ...], splits: tuple[str, ...]
             outputs.append((out_dir / f"{split}{suffix}", writer(tagged)))
         tokens = sum(len(s) for s in tagged)
         report.append(f"{split:<5}  {len(trees):>5} sentences  {tokens:>6} tokens")
+    if gum_dir is not None:
+        from glmnlp.treebank.formats import TaggedSentence
+        from glmnlp.treebank.gum import gum_trees
+
+        for split in ("train", "dev"):
+            if splits and split not in splits:
+                continue
+            trees = gum_trees(gum_dir, split)  # type: ignore[arg-type]
+            tagged = [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in trees]
+            outputs.append((out_dir / f"gum_{split}.trees", "".join(to_bracket(t) + "\n" for t in trees)))
+            for fmt in sorted(set(tagged_formats)):
+                suffix, writer = _TAGGED_WRITERS[fmt]
+                outputs.append((out_dir / f"gum_{split}{suffix}", writer(tagged)))
+            tokens = sum(len(s) for s in tagged)
+            report.append(f"gum_{split:<5}  {len(trees):>5} sentences  {tokens:>6} tokens")
     for path, text in outputs:
         atomic_write_text(path, text)
     for line in report:

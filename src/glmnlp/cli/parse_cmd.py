@@ -13,11 +13,15 @@ A thin wrapper over :class:`glmnlp.text.pipeline.Pipeline` and :mod:`glmnlp.text
   printing at once and holds only one batch in memory (``--format html`` is the exception: one
   page is written at the end).
 * **Output** (``--format``): ``brackets`` (one tree per line, the EVALB input), ``pretty``,
-  ``json`` (one document per line), ``conllu`` (tags only), ``svg`` (one file per sentence into
-  ``--out-dir``; their paths are printed), ``html`` (one page on stdout). ``--nbest K`` prints
+  ``json`` (one document per line), ``conllu`` (tags only), ``ascii`` (character drawings),
+  ``svg`` (one file per sentence into ``--out-dir``, their paths printed; without ``--out-dir`` one
+  SVG of every sentence on stdout), ``html`` (one page on stdout); ``--compact`` draws narrower
+  trees for long sentences. ``--nbest K`` prints
   ``score<TAB>tree`` lines and a blank line after each sentence (``brackets``), or adds an
   ``nbest`` list to each sentence (``json``). ``--surprisal`` (json) adds each word's surprisal in
-  bits, -log2 P(w_i | w_1..w_{i-1}), from the parser's generative model (:meth:`Parser.surprisal`).
+  bits, -log2 P(w_i | w_1..w_{i-1}), from the parser's generative model (:meth:`Parser.surprisal`),
+  given the same input tags as the parse. Both come from the pipeline
+  (``nlp(text, nbest=K, surprisal=True)``), which keeps ``--tagged`` input's tags in every mode.
 * **Errors** are ``file:line: reason`` (exit status 1): undecodable or binary input, empty input,
   a malformed ``word/TAG`` token, a missing or broken model.
 * ``--model DIR`` is a model directory with ``tagger/`` and ``parser/`` (default: the bundled
@@ -30,7 +34,6 @@ Choice [R]: the TEXT arguments are parsed as documents of raw text even with ``-
 
 from __future__ import annotations
 
-import math
 import re
 import sys
 import warnings
@@ -47,7 +50,7 @@ from glmnlp.treebank.trees import escape_brackets
 __all__ = ["parse", "read_units", "Unit"]
 
 _CTX = {"help_option_names": ["-h", "--help"]}
-FORMATS = ("brackets", "pretty", "json", "conllu", "svg", "html")
+FORMATS = ("brackets", "pretty", "ascii", "json", "conllu", "svg", "html")
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,40 @@ def _tagged_sentence(line: str, source: str, number: int) -> list[tuple[str, str
             raise InputError(f"token {k} {token!r} is not word/TAG", source=source, line=number)
         pairs.append((escape_brackets(word), escape_brackets(tag)))
     return pairs
+
+
+def checked_tags(units: Iterable[Unit], pipeline: Any, *, map_unknown: bool) -> Iterator[Unit]:
+    """``--tagged`` units whose tags the parser knows; an unknown tag is a ``file:line`` error, or with
+    ``map_unknown`` it is replaced by the tagger's tag for that word (with a warning).
+
+    Without this check the parser finds no chain for the tag and the sentence ends as the flat
+    default tree, silently.
+    """
+    known = set(getattr(getattr(pipeline.parser, "grammar", None), "pos_tags", ()) or ())
+    for unit in units:
+        if not known:
+            yield unit
+            continue
+        fixed = []
+        for sentence in unit.doc:
+            bad = [k for k, (_, tag) in enumerate(sentence) if tag not in known]
+            if bad and not map_unknown:
+                word, tag = sentence[bad[0]]
+                raise InputError(
+                    f"token {bad[0] + 1} {word}/{tag}: unknown tag {tag!r} (the model's tags: "
+                    f"{' '.join(sorted(known))}; --map-unknown-tags replaces unknown tags by the tagger's)",
+                    source=unit.source, line=unit.line,
+                )
+            if bad:
+                if pipeline.tagger is None:
+                    raise ConfigError("--map-unknown-tags needs a tagger (this model has none; give --tagger DIR)")
+                guess = pipeline.tagger.tag([w for w, _ in sentence])
+                for k in bad:
+                    click.echo(f"warning: {unit.source}:{unit.line}: token {k + 1}: unknown tag "
+                               f"{sentence[k][1]!r} replaced by {guess[k]!r}", err=True)
+                sentence = [(w, guess[k] if k in bad else t) for k, (w, t) in enumerate(sentence)]
+            fixed.append(sentence)
+        yield Unit(fixed, unit.source, unit.line)
 
 
 def _token_sentence(line: str) -> list[str]:
@@ -211,21 +248,9 @@ class _Notices:
                 click.echo(f"warning: {count} {names[kind]} in all", err=True)
 
 
-def _finite(value: float) -> float | None:
-    """JSON has no infinity: an impossible analysis (score or surprisal) is written as null."""
-    return value if math.isfinite(value) else None
-
-
-def _nbest_dicts(pipeline: Any, doc: Any, k: int, given_tags: bool) -> list[list[tuple[float, Any]]]:
-    """The k best (score, tree) of each sentence; tags given with the input (``--tagged``) are used as they are."""
-    out = []
-    for sent in doc.sentences:
-        words = sent.words
-        tags: Any = sent.tags
-        if not given_tags and pipeline.multitag_margin is not None and pipeline.tagger is not None:
-            tags = pipeline.tagger.multitag(words, pipeline.multitag_margin)
-        out.append(pipeline.parser.parse_nbest(words, tags, k))
-    return out
+def _score_text(score: float | None) -> str:
+    """An n-best score as text; the parser's default tree (no analysis, score None) is -inf."""
+    return "-inf" if score is None else f"{score:.4f}"
 
 
 @click.command("parse", context_settings=_CTX)
@@ -236,11 +261,18 @@ def _nbest_dicts(pipeline: Any, doc: Any, k: int, given_tags: bool) -> list[list
               help="Input is one sentence per line of whitespace-separated PTB tokens.")
 @click.option("--tagged", "mode", flag_value="tagged",
               help="Input is one sentence per line of word/TAG tokens (the tagger is skipped).")
+@click.option("--map-unknown-tags", is_flag=True,
+              help="--tagged: replace tags the model does not know by the tagger's tag (with a warning) "
+                   "instead of stopping with an error.")
 @click.option("--lines", is_flag=True, help="Raw text: every line is one sentence (default: paragraphs).")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="brackets", show_default=True,
               help="Output format.")
 @click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="--format svg: folder for the drawings (sentence-0001.svg, ...).")
+              help="--format svg: folder for one drawing per sentence (sentence-0001.svg, ...); without it one "
+                   "SVG of all sentences goes to stdout.")
+@click.option("--compact", is_flag=True,
+              help="--format svg/html: narrower drawings for long sentences (smaller type, tags under the words).")
+@click.option("--unicode-lines", is_flag=True, help="--format ascii: draw with box-drawing characters.")
 @click.option("-m", "--model", "model_dir", default=None, metavar="DIR",
               help="Model directory (tagger/ + parser/) or a parser model. Default: the bundled model.")
 @click.option("--tagger", "tagger_dir", default=None, metavar="DIR", help="Use this tagger model instead.")
@@ -254,8 +286,8 @@ def _nbest_dicts(pipeline: Any, doc: Any, k: int, given_tags: bool) -> list[list
 @click.option("--batch-size", type=click.IntRange(min=1), default=32, show_default=True,
               help="Documents analysed together before their output is written.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
-def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, lines: bool, fmt: str,
-          out_dir: Path | None, model_dir: str | None, tagger_dir: str | None, nbest: int,
+def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_unknown_tags: bool, lines: bool, fmt: str,
+          out_dir: Path | None, compact: bool, unicode_lines: bool, model_dir: str | None, tagger_dir: str | None, nbest: int,
           multitag: float | None, surprisal: bool, batch_size: int, quiet: bool) -> None:
     """Parse text into Penn Treebank trees (sentence splitting, tokenising, tagging, parsing).
 
@@ -269,13 +301,23 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
       glmnlp parse --input story.txt --format json > story.jsonl
       echo "the/DT dog/NN barked/VBD ./." | glmnlp parse --tagged
       glmnlp parse --tokenized --nbest 3 < tokens.txt
+      glmnlp parse --format ascii "Time flies like an arrow."
       glmnlp parse --format svg --out-dir trees/ "Colorless green ideas sleep furiously."
+      glmnlp parse --format svg --compact "A dog barked." > tree.svg
       glmnlp parse --format html -i story.txt > story.html
       glmnlp parse --model my_model/ --lines < one_sentence_per_line.txt
       glmnlp parse --format json --surprisal "The horse raced past the barn fell."
     """
     from glmnlp.text.render import (
-        json_line, render_brackets, render_conllu, render_html, render_json, render_pretty, render_svg,
+        json_line,
+        render_ascii,
+        render_brackets,
+        render_conllu,
+        render_html,
+        render_json,
+        render_pretty,
+        render_svg,
+        render_svg_document,
     )
     from glmnlp.text.tokenize import LongInputWarning
     from glmnlp.treebank.trees import to_bracket
@@ -283,8 +325,6 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
     mode = mode or "text"
     if texts and input_path is not None:
         raise ConfigError("give TEXT arguments or --input FILE, not both")
-    if fmt == "svg" and out_dir is None:
-        raise ConfigError("--format svg needs --out-dir DIR (one file per sentence)")
     if out_dir is not None and fmt != "svg":
         raise ConfigError("--out-dir is only used with --format svg")
     if nbest > 1 and fmt not in ("brackets", "json"):
@@ -299,12 +339,6 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
         raise ConfigError("--surprisal needs a model with a generative component; this parser has none")
     if pipeline.tagger is None and mode != "tagged":
         raise ConfigError("this model has no tagger: give --tagged input or --tagger DIR")
-    if nbest > 1:  # tag with the pipeline, then ask the parser for its k best
-        from glmnlp.text.pipeline import Pipeline
-
-        stage = Pipeline(pipeline.tagger, None, lines=lines)
-    else:
-        stage = pipeline
 
     handle: IO[bytes] | None = None
     if texts:
@@ -339,27 +373,16 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
         warnings_ctx.__enter__()
         warnings.simplefilter("always", LongInputWarning)
         warnings.showwarning = notices.show  # type: ignore[assignment]
-        docs = stage.pipe((u.doc for u in units), batch_size=batch_size,
-                          progress=None if bar is None else bar.update)
+        if mode == "tagged":
+            units = checked_tags(units, pipeline, map_unknown=map_unknown_tags)
+        docs = pipeline.pipe((u.doc for u in units), batch_size=batch_size, nbest=nbest, surprisal=surprisal,
+                             progress=None if bar is None else bar.update)
         for doc in docs:
-            ranked = _nbest_dicts(pipeline, doc, nbest, mode == "tagged") if nbest > 1 else None
-            if ranked is not None and fmt == "brackets":
-                for trees in ranked:
-                    click.echo("".join(f"{score:.4f}\t{to_bracket(tree)}\n" for score, tree in trees))
-            elif fmt == "json" and (ranked is not None or surprisal):
-                data = doc.to_dict()
-                for k, sent in enumerate(data["sentences"]):
-                    if ranked is not None:
-                        trees = ranked[k]
-                        sent["tree"], sent["score"] = to_bracket(trees[0][1]), _finite(trees[0][0])
-                        for token, tag in zip(sent["tokens"], trees[0][1].tags(), strict=True):
-                            token["tag"] = tag  # the tokens carry the best tree's tags, as without --nbest
-                        sent["nbest"] = [{"score": _finite(s), "tree": to_bracket(t)} for s, t in trees]
-                    if surprisal:
-                        words = doc.sentences[k].words
-                        tags = doc.sentences[k].tags
-                        sent["surprisal"] = [_finite(v) for v in pipeline.parser.surprisal(words, tags)]
-                click.echo(json_line(data))
+            if nbest > 1 and fmt == "brackets":
+                for sent in doc.sentences:
+                    click.echo("".join(f"{_score_text(score)}\t{to_bracket(tree)}\n" for score, tree in sent.nbest))
+            elif fmt == "json" and (nbest > 1 or surprisal):
+                click.echo(json_line(doc.to_dict()))
             elif fmt == "brackets":
                 click.echo(render_brackets(doc), nl=False)
             elif fmt == "pretty":
@@ -368,15 +391,18 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
                 click.echo(render_json(doc), nl=False)
             elif fmt == "conllu":
                 click.echo(render_conllu(doc, first_id=n_sent + 1), nl=False)
-            elif fmt == "svg":
-                assert out_dir is not None
+            elif fmt == "ascii":
+                click.echo(render_ascii(doc, unicode_lines=unicode_lines))
+            elif fmt == "svg" and out_dir is not None:
                 from glmnlp.treebank.fileio import atomic_write_text
 
                 for k, sent in enumerate(doc.sentences, start=n_sent + 1):
+                    if sent.tree is None:
+                        raise ConfigError(f"sentence {k} has no tree")
                     target = out_dir / f"sentence-{k:04d}.svg"
-                    atomic_write_text(target, render_svg(sent.tree))
+                    atomic_write_text(target, render_svg(sent.tree, compact=compact))
                     click.echo(str(target))
-            else:
+            else:  # html, or svg to stdout: one page / one drawing at the end
                 docs_for_html.append(doc)
             n_sent += len(doc.sentences)
     finally:
@@ -387,7 +413,9 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, line
             handle.close()
         notices.summary()
     if fmt == "html":
-        click.echo(render_html(docs_for_html), nl=False)
+        click.echo(render_html(docs_for_html, compact=compact), nl=False)
+    elif fmt == "svg" and out_dir is None:
+        click.echo(render_svg_document(docs_for_html, compact=compact), nl=False)
     stats = getattr(pipeline.parser, "stats", None)
     if not quiet and not texts and stats is not None:
         click.echo(

@@ -149,7 +149,8 @@ def evaluate_cmd(model_dir: Path, test_path: str, fmt: str, confusions: int, mar
 
 
 @click.command("tag", context_settings=_CTX)
-@click.option("--model", "model_dir", required=True, type=click.Path(path_type=Path), help="Model directory.")
+@click.option("--model", "model_dir", default=None, type=click.Path(path_type=Path),
+              help="A tagger model, or a pipeline model directory holding tagger/ (default: the bundled model).")
 @click.argument("input_path", default="-", required=False)
 @click.option(
     "--input-format",
@@ -159,14 +160,23 @@ def evaluate_cmd(model_dir: Path, test_path: str, fmt: str, confusions: int, mar
     help="tokens = one tokenised sentence per line; other formats are read and their tags ignored.",
 )
 @click.option("--output-format", type=click.Choice(("word_tag", "conllu")), default="word_tag", show_default=True)
-def tag(model_dir: Path, input_path: str, input_format: str, output_format: str) -> None:
+def tag(model_dir: Path | None, input_path: str, input_format: str, output_format: str) -> None:
     """Tag tokenised sentences from INPUT_PATH (default: stdin) and write them to stdout.
+
+    Uses the bundled default model's tagger unless --model names a tagger or a model directory.
 
     \b
     Examples:
+      echo "The cat sat on the mat ." | glmnlp tag
       echo "The cat sat on the mat ." | glmnlp tag --model ewt.model
-      glmnlp tag --model ewt.model sentences.txt --output-format conllu > tagged.conllu
+      glmnlp tag --model my_default_model/ sentences.txt --output-format conllu > tagged.conllu
     """
+    if model_dir is None:
+        from glmnlp.text.default_model import default_model_path
+
+        model_dir = default_model_path()
+    if (Path(model_dir) / "tagger").is_dir() and not (Path(model_dir) / "metadata.json").is_file():
+        model_dir = Path(model_dir) / "tagger"  # a pipeline model directory
     model = Tagger.load(model_dir)
     source = sys.stdin if input_path == "-" else input_path
     if input_format == "tokens":
