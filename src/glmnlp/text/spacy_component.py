@@ -1,0 +1,218 @@
+"""A spaCy pipeline component that adds glmnlp constituency parses to a ``Doc`` (benepar-style).
+
+Install the optional extra (``pip install 'glmnlp[spacy]'``), then::
+
+    import spacy
+    nlp = spacy.blank("en")            # or any pipeline
+    nlp.add_pipe("sentencizer")        # sentence boundaries (or a parser / senter)
+    nlp.add_pipe("glmnlp_parser")      # found through the ``spacy_factories`` entry point
+    doc = nlp("The old man saw the dog. It barked.")
+    sent = next(doc.sents)
+    sent._.parse_string                # '(S (NP (DT The) (JJ old) (NN man)) (VP ...) (. .))'
+    sent._.labels                      # ('S',)
+    [c.text for c in sent._.children]  # ['The old man', 'saw the dog', '.']
+
+The extensions are the ones benepar users know, on ``Span`` and ``Token``:
+
+* ``._.labels``: the phrase labels of the constituents whose extent is exactly this span
+  (outermost first; several for a unary chain such as ``S`` over ``VP``; ``()`` when the span is
+  not a constituent). POS tags are not labels (they are in ``token.tag_``) and ``TOP`` is left out.
+* ``._.parse_string``: the bracketed tree of the highest constituent over exactly this span (for a
+  sentence, its tree without ``TOP``); a token gives ``(TAG word)``.
+* ``._.constituents`` (spans): every constituent inside the span, pre-order (parents before
+  children, left to right), one span per distinct extent, the span itself first if it is one.
+* ``._.children`` (spans) / ``._.parent``: the constituents just below / the nearest constituent
+  above with a larger extent (``None`` at the sentence).
+
+Choices [R]:
+
+* **spaCy's tokens and sentences are used as they are** (``doc.sents`` when the doc has sentence
+  boundaries, else the whole doc as one sentence). Their texts are spelled the PTB way for the
+  models (brackets ``-LRB-`` ..., double quotes ````` / ``''`` by position, as
+  :mod:`glmnlp.text.tokenize` does); whitespace tokens (``SPACE``) are not words and belong to no
+  constituent. A sentence of whitespace only is skipped.
+* ``token.tag_`` is set to the tree's POS tag when the pipeline has not tagged the token already.
+* The component wraps :func:`glmnlp.load` (``model``: a model directory, default the bundled
+  one; ``multitag_margin`` as there) and parses each sentence as pre-tokenised input, so the
+  bounded-work rules of the pipeline apply (over-long sentences get a flat tree).
+* Parses are stored in ``doc.user_data`` (plain tuples), so docs serialised with ``DocBin`` keep
+  them when ``store_user_data=True``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from glmnlp.text.tokenize import PTB_BRACKETS
+from glmnlp.treebank.trees import Tree, to_bracket
+
+__all__ = ["GlmnlpParser", "make_glmnlp_parser"]
+
+FACTORY = "glmnlp_parser"
+_KEY = ("glmnlp", "constituents")  # doc.user_data key: tuple of per-sentence node tuples
+
+# a node: (start token, end token, label, parent node index or -1, is_preterminal, bracket string)
+Node = tuple[int, int, str, int, bool, str]
+
+
+def _spacy() -> Any:
+    try:
+        import spacy
+    except ImportError:
+        raise ImportError("the spaCy component needs spaCy: pip install 'glmnlp[spacy]'") from None
+    return spacy
+
+
+def _ptb_word(text: str, previous: str | None) -> str:
+    """A spaCy token text spelled the PTB way (brackets, double quotes by position)."""
+    if text in PTB_BRACKETS:
+        return PTB_BRACKETS[text]
+    if text in ('"', "\u201c", "\u201d"):
+        if text == "\u201c":
+            return "``"
+        if text == "\u201d":
+            return "''"
+        return "``" if previous is None or previous in PTB_BRACKETS.values() or previous == "``" else "''"
+    return text
+
+
+class GlmnlpParser:
+    """The spaCy component: parses each sentence with a glmnlp pipeline and stores its constituents."""
+
+    def __init__(self, nlp: Any, name: str = FACTORY, model: str | None = None,
+                 multitag_margin: float | str | None = "model") -> None:
+        import glmnlp
+
+        _register_extensions()
+        self.name = name
+        self.glmnlp = glmnlp.load(model, multitag_margin=multitag_margin)  # type: ignore[arg-type]
+
+    def __call__(self, doc: Any) -> Any:
+        sentences = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
+        stored: list[tuple[Node, ...]] = []
+        for sent in sentences:
+            positions = [tok.i for tok in sent if not tok.is_space]
+            if not positions:
+                continue
+            words: list[str] = []
+            for i in positions:
+                words.append(_ptb_word(doc[i].text.replace(" ", "_"), words[-1] if words else None))
+            parsed = self.glmnlp([words]).sentences[0]
+            assert parsed.tree is not None
+            stored.append(_nodes(parsed.tree, positions))
+            for i, tag in zip(positions, parsed.tags):
+                if not doc[i].tag_ and tag is not None:
+                    doc[i].tag_ = tag
+        doc.user_data[_KEY] = tuple(stored)
+        return doc
+
+
+def _nodes(tree: Tree, positions: list[int]) -> tuple[Node, ...]:
+    """The tree's nodes below TOP as (doc start, doc end, label, parent, is_pos, brackets), pre-order."""
+    out: list[Node] = []
+
+    def walk(node: Tree, first: int, parent: int) -> int:
+        index = len(out)
+        out.append((0, 0, "", parent, False, ""))
+        end = first
+        for child in node.children:
+            end = end + 1 if isinstance(child, str) else walk(child, end, index)
+        out[index] = (positions[first], positions[end - 1] + 1, node.display_label, parent, node.is_preterminal,
+                      to_bracket(node))
+        return end
+
+    top_children = tree.children if tree.label == "TOP" else (tree,)
+    at = 0
+    for child in top_children:
+        if isinstance(child, Tree):
+            at = walk(child, at, -1)
+    return tuple(out)
+
+
+# -- extensions ----------------------------------------------------------------------------------
+
+
+def _doc_nodes(doc: Any) -> list[Node]:
+    """Every sentence's nodes in one list, parent indices shifted to index that list."""
+    if _KEY not in doc.user_data:
+        raise ValueError("this Doc was not parsed by the glmnlp_parser component")
+    out: list[Node] = []
+    for sent in doc.user_data[_KEY]:
+        shift = len(out)
+        out.extend((a, b, label, parent + shift if parent >= 0 else -1, pos, text)
+                   for a, b, label, parent, pos, text in sent)
+    return out
+
+
+def _exact(span: Any) -> list[Node]:
+    return [n for n in _doc_nodes(span.doc) if n[0] == span.start and n[1] == span.end]
+
+
+def _labels(span: Any) -> tuple[str, ...]:
+    return tuple(n[2] for n in _exact(span) if not n[4])
+
+
+def _parse_string(span: Any) -> str:
+    exact = _exact(span)
+    if not exact:
+        raise ValueError(f"{span.text!r} is not a constituent")
+    return exact[0][5]
+
+
+def _constituents(span: Any) -> list[Any]:
+    out = []
+    seen: set[tuple[int, int]] = set()
+    for start, end, *_ in _doc_nodes(span.doc):
+        if span.start <= start and end <= span.end and (start, end) not in seen:
+            seen.add((start, end))
+            out.append(span.doc[start:end])
+    return out
+
+
+def _children(span: Any) -> list[Any]:
+    nodes = _doc_nodes(span.doc)
+    exact = [k for k, n in enumerate(nodes) if n[0] == span.start and n[1] == span.end]
+    if not exact:
+        raise ValueError(f"{span.text!r} is not a constituent")
+    lowest = exact[-1]
+    return [span.doc[n[0]:n[1]] for n in nodes if n[3] == lowest]
+
+
+def _parent(span: Any) -> Any:
+    nodes = _doc_nodes(span.doc)
+    exact = [k for k, n in enumerate(nodes) if n[0] == span.start and n[1] == span.end]
+    if not exact:
+        raise ValueError(f"{span.text!r} is not a constituent")
+    parent = nodes[exact[0]][3]
+    return None if parent < 0 else span.doc[nodes[parent][0]:nodes[parent][1]]
+
+
+def _token_span(getter: Any) -> Any:
+    return lambda token: getter(token.doc[token.i:token.i + 1])
+
+
+def _register_extensions() -> None:
+    from spacy.tokens import Span, Token
+
+    for name, getter in (("labels", _labels), ("parse_string", _parse_string), ("constituents", _constituents),
+                         ("children", _children), ("parent", _parent)):
+        if not Span.has_extension(name):
+            Span.set_extension(name, getter=getter)
+        if name in ("labels", "parse_string", "parent") and not Token.has_extension(name):
+            Token.set_extension(name, getter=_token_span(getter))
+
+
+def make_glmnlp_parser(nlp: Any, name: str, model: str | None, multitag_margin: Any) -> GlmnlpParser:
+    """The spaCy factory (entry point ``spacy_factories: glmnlp_parser``)."""
+    return GlmnlpParser(nlp, name, model, multitag_margin)
+
+
+def _register_factory() -> None:
+    spacy = _spacy()
+    if not spacy.language.Language.has_factory(FACTORY):
+        spacy.language.Language.factory(
+            FACTORY, default_config={"model": None, "multitag_margin": "model"}, func=make_glmnlp_parser
+        )
+
+
+_register_factory()

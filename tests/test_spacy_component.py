@@ -1,0 +1,80 @@
+"""The spaCy component (optional extra glmnlp[spacy]): benepar-style extensions on a blank English pipeline."""
+
+from __future__ import annotations
+
+import pytest
+
+spacy = pytest.importorskip("spacy")
+
+from glmnlp.treebank.trees import parse_tree  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def nlp():  # type: ignore[no-untyped-def]
+    pipeline = spacy.blank("en")
+    pipeline.add_pipe("sentencizer")
+    pipeline.add_pipe("glmnlp_parser")  # found through the spacy_factories entry point
+    return pipeline
+
+
+def test_spacy_component_parses_each_spacy_sentence_over_spacy_tokens(nlp) -> None:  # type: ignore[no-untyped-def]
+    """One tree per spaCy sentence, leaves = the sentence's tokens (brackets spelled -LRB-), tags set."""
+    doc = nlp("The old man saw the dog (a big one). It barked.")
+    sents = list(doc.sents)
+    assert len(sents) == 2
+    first = parse_tree("(TOP " + sents[0]._.parse_string + ")")
+    assert first.leaves() == ["The", "old", "man", "saw", "the", "dog", "-LRB-", "a", "big", "one", "-RRB-", "."]
+    assert sents[0]._.labels == ("S",) and sents[0]._.parent is None
+    assert [t.tag_ for t in sents[1]] == [tag for _, tag in parse_tree("(TOP " + sents[1]._.parse_string + ")").pos()]
+
+
+def test_spacy_component_span_and_token_extensions_agree_with_the_tree(nlp) -> None:  # type: ignore[no-untyped-def]
+    """labels / children / parent / constituents of spans and tokens follow the tree's brackets."""
+    doc = nlp("The old man saw the dog.")
+    sent = next(doc.sents)
+    tree = parse_tree("(TOP " + sent._.parse_string + ")")
+    brackets = {(s.start, s.end, s.label) for s in _spans(tree) if s.label not in ("TOP",)}
+    for span in sent._.constituents:
+        for label in span._.labels:
+            assert (span.start, span.end, label) in brackets
+    phrase_spans = {(a, b) for a, b, label in brackets if not _is_tag(tree, a, b, label)}
+    assert {(s.start, s.end) for s in sent._.constituents if s._.labels} == phrase_spans
+    children = sent._.children
+    assert children[0].start == 0 and children[-1].end == len(doc) and all(c._.parent == sent for c in children)
+    assert doc[0]._.parse_string.startswith("(DT The") and doc[0]._.labels == ()
+    with pytest.raises(ValueError, match="is not a constituent"):
+        doc[1:3]._.parse_string  # noqa: B018
+
+
+def test_spacy_component_without_sentence_boundaries_and_with_spaces() -> None:
+    """Without a sentencizer the doc is one sentence; whitespace tokens are not words."""
+    pipeline = spacy.blank("en")
+    pipeline.add_pipe("glmnlp_parser")
+    doc = pipeline("A dog  barked .")
+    assert [t.is_space for t in doc] == [False, False, True, False, False]
+    whole = doc[:]
+    assert whole._.labels and parse_tree("(TOP " + whole._.parse_string + ")").leaves() == ["A", "dog", "barked", "."]
+    assert all(not c.text.isspace() for c in whole._.constituents)
+
+
+def _is_tag(tree, a, b, label):  # type: ignore[no-untyped-def]
+    return any(s.start == a and s.end == b and s.label == label and s.is_tag for s in _spans(tree))
+
+
+class _S:
+    def __init__(self, label: str, start: int, end: int, is_tag: bool) -> None:
+        self.label, self.start, self.end, self.is_tag = label, start, end, is_tag
+
+
+def _spans(tree):  # type: ignore[no-untyped-def]
+    out = []
+
+    def walk(node, start):  # type: ignore[no-untyped-def]
+        end = start
+        for child in node.children:
+            end = end + 1 if isinstance(child, str) else walk(child, end)
+        out.append(_S(node.label, start, end, node.is_preterminal))
+        return end
+
+    walk(tree, 0)
+    return out
