@@ -68,9 +68,11 @@ def test_cli_parse_brackets_in_tokens_and_tags_are_escaped_and_read_back(
     assert rc == 0
     tree = parse_tree(out)
     assert tree.leaves() == ["He", "said", "-LRB-", "hello", "-RRB-", "to", "f-LRB-x-RRB-", "."]
-    rc, out2, _ = _run(capsys, ["parse", "--tagged", "-q", "hi/UH a)b/( ./."])
+    # NN, not UH: the bundled model's parser has no UH (not in the WSJ sample), and a --tagged tag
+    # the model does not know is an error, never a silent flat tree
+    rc, out2, _ = _run(capsys, ["parse", "--tagged", "-q", "hi/NN a)b/( ./."])
     assert rc == 0
-    assert parse_tree(out2).pos() == [("hi", "UH"), ("a-RRB-b", "-LRB-"), (".", ".")]
+    assert parse_tree(out2).pos() == [("hi", "NN"), ("a-RRB-b", "-LRB-"), (".", ".")]
     (tmp_path / "t").write_text(out + out2)
     rc, report, _ = _run(capsys, ["evalb", str(tmp_path / "t"), str(tmp_path / "t")])
     assert rc == 0 and "Number of sentence        =      2" in report

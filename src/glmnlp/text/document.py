@@ -26,8 +26,8 @@ Choices [R]:
   when the parser does not give one or fell back to its default tree); ``Sentence.nbest`` holds
   the ``(score, tree)`` list of ``nlp(text, nbest=K)`` and ``Sentence.surprisal`` the per-word
   surprisal (bits) of ``nlp(text, surprisal=True)``; both are empty unless asked for.
-* **Notebooks.** A sentence shows as its drawn tree (``_repr_svg_``), a document as the HTML page
-  of :func:`glmnlp.text.render.render_html` (``_repr_html_``).
+* **Notebooks.** A sentence shows as its drawn tree (``_repr_svg_``), a document as its sentences'
+  texts and drawings (``_repr_html_``), from :mod:`glmnlp.text.drawing`.
 * The dictionary / JSON form (:meth:`Document.to_dict`) stores each tree as its one-line bracket
   string, the format EVALB and every treebank tool read, and :meth:`Document.from_dict` reads it
   back exactly (tested as a round trip). It carries a ``"format"`` tag and a version, and a
@@ -219,16 +219,16 @@ class Sentence:
         return tree_to_nltk(self.tree)
 
     def to_ascii(self) -> str:
-        """The tree drawn with ASCII characters (:func:`glmnlp.text.render.render_ascii`)."""
-        from glmnlp.text.render import render_ascii
+        """The tree drawn with ASCII characters (:func:`glmnlp.text.drawing.draw_ascii`)."""
+        from glmnlp.text.drawing import draw_ascii
 
         if self.tree is None:
             raise ValueError("this sentence has no tree (it was not parsed)")
-        return render_ascii(self.tree)
+        return draw_ascii(self.tree)
 
     def _repr_svg_(self) -> str | None:
         """The drawn tree, for notebooks (``None`` when unparsed: the notebook shows the repr)."""
-        from glmnlp.text.render import render_svg
+        from glmnlp.text.drawing import render_svg
 
         return None if self.tree is None else render_svg(self.tree)
 
@@ -289,10 +289,16 @@ class Document:
         return [sent.to_nltk() for sent in self.sentences]
 
     def _repr_html_(self) -> str:
-        """The document as an HTML page of drawn trees, for notebooks."""
-        from glmnlp.text.render import render_html
+        """Each sentence's text and drawn tree (or its words when unparsed), for notebooks."""
+        import html
 
-        return render_html(self)
+        from glmnlp.text.drawing import render_svg
+
+        parts = []
+        for sent in self.sentences:
+            body = render_svg(sent.tree) if sent.tree is not None else f"<p>{html.escape(' '.join(sent.words))}</p>"
+            parts.append(f"<figure><figcaption>{html.escape(sent.text)}</figcaption>{body}</figure>")
+        return "<div>" + "".join(parts) + "</div>"
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary; :meth:`from_dict` reads it back exactly."""

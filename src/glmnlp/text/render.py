@@ -43,12 +43,27 @@ from __future__ import annotations
 
 import html
 import json
-import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from glmnlp.text.document import Document, Sentence
+from glmnlp.text.drawing import (  # the drawing of one tree; re-exported here
+    _COMPACT,
+    _FONT,
+    FONT_SIZE,
+    MARGIN,
+    ROW_HEIGHT,
+    SIBLING_GAP,
+    WORD_PAD,
+    NodeBox,
+    TreeLayout,
+    draw_ascii,
+    render_svg,
+    svg_body,
+    svg_style,
+    text_width,
+    tree_layout,
+)
 from glmnlp.treebank.formats import TaggedSentence, write_conllu, write_word_tag
 from glmnlp.treebank.trees import Tree, to_bracket, to_pretty
 
@@ -148,240 +163,6 @@ def _sentence_text(doc: Document, sent: Sentence) -> str | None:
     return doc.text[start:end]
 
 
-# -- tree layout -----------------------------------------------------------------------------
-
-FONT_SIZE = 14.0
-WORD_PAD = 12.0  # horizontal padding added to every word and label box
-SIBLING_GAP = 6.0  # extra space between sibling boxes
-ROW_HEIGHT = 46.0
-MARGIN = 16.0
-
-# Advance widths in em by character class, for (regular, bold): the largest DejaVu Sans advance in
-# each class, rounded up (measured from the font files; tests/test_render.py re-checks them).
-_NARROW = frozenset("ijlrtf.,;:!|'`()[]/\\- \"")
-_WIDE = frozenset("mwMW@%&")
-_EM = {
-    "narrow": (0.50, 0.53),
-    "lower": (0.64, 0.72),  # lower-case letters and digits
-    "upper": (0.79, 0.86),
-    "wide": (1.00, 1.11),
-    "symbol": (0.84, 0.90),  # other punctuation and symbols, and anything unclassified
-    "cjk": (1.05, 1.10),  # east-asian wide or full-width characters
-}
-
-
-def _char_class(ch: str) -> str:
-    if ch in _NARROW:
-        return "narrow"
-    if ch in _WIDE:
-        return "wide"
-    if unicodedata.east_asian_width(ch) in ("W", "F"):
-        return "cjk"
-    if ch.isupper():
-        return "upper"
-    if ch.islower() or ch.isdigit():
-        return "lower"
-    return "symbol"
-
-
-def text_width(text: str, font_size: float = FONT_SIZE, bold: bool = False) -> float:
-    """Estimated rendered width of ``text`` in user units (an estimate that errs wide)."""
-    column = 1 if bold else 0
-    return sum(_EM[_char_class(ch)][column] for ch in text) * font_size
-
-
-@dataclass(frozen=True, slots=True)
-class NodeBox:
-    """One drawn item: a node label (``is_word=False``) or a word, with its position and box.
-
-    ``x`` is the centre of the text, ``y`` its baseline row; ``left``/``right`` bound the box the
-    item owns, and ``text_left``/``text_right`` bound the text itself. ``parent`` indexes the
-    parent item in :attr:`TreeLayout.boxes` (``None`` for the root).
-    """
-
-    text: str
-    is_word: bool
-    x: float
-    y: float
-    left: float
-    right: float
-    text_left: float
-    text_right: float
-    depth: int
-    parent: int | None
-    tag: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TreeLayout:
-    """Positions of every label and word of a tree, the canvas size and the font size."""
-
-    boxes: tuple[NodeBox, ...]
-    width: float
-    height: float
-    font_size: float = FONT_SIZE
-
-
-@dataclass(slots=True)
-class _Measure:
-    width: float  # box width
-    offset: float  # centre of the label relative to the box's left edge
-    children: list[tuple[float, _Measure]]  # (left offset inside this box, child measure)
-    node: Tree | str
-
-
-@dataclass(frozen=True, slots=True)
-class _Style:
-    font: float = FONT_SIZE
-    pad: float = WORD_PAD
-    gap: float = SIBLING_GAP
-    row: float = ROW_HEIGHT
-    tags_under_words: bool = False
-
-
-_NORMAL = _Style()
-_COMPACT = _Style(font=12.0, pad=4.0, gap=2.0, row=34.0, tags_under_words=True)
-
-
-def _measure(node: Tree | str, style: _Style = _NORMAL) -> _Measure:
-    if isinstance(node, str):
-        width = text_width(node, style.font) + style.pad
-        return _Measure(width, width / 2, [], node)
-    if style.tags_under_words and node.is_preterminal:
-        word = node.children[0]
-        assert isinstance(word, str)
-        width = max(text_width(word, style.font), text_width(node.display_label, style.font * 0.8)) + style.pad
-        return _Measure(width, width / 2, [], node)
-    kids = [_measure(child, style) for child in node.children]
-    placed: list[tuple[float, _Measure]] = []
-    pos = 0.0
-    for i, kid in enumerate(kids):
-        if i:
-            pos += style.gap
-        placed.append((pos, kid))
-        pos += kid.width
-    span = pos
-    centre = (placed[0][0] + placed[0][1].offset + placed[-1][0] + placed[-1][1].offset) / 2
-    half = (text_width(node.display_label, style.font, bold=True) + style.pad) / 2
-    shift = max(0.0, half - centre)  # label would stick out on the left
-    extra_right = max(0.0, centre + half - span)  # ... or on the right
-    placed = [(left + shift, kid) for left, kid in placed]
-    return _Measure(span + shift + extra_right, centre + shift, placed, node)
-
-
-def tree_layout(tree: Tree, *, compact: bool = False) -> TreeLayout:
-    """Compute the drawing positions of ``tree`` (module docstring: the layout rules).
-
-    With ``compact`` each word's box also carries its POS tag (drawn under the word, so the tag is
-    the word item's ``tag``) and there is no preterminal row.
-    """
-    style = _COMPACT if compact else _NORMAL
-    root = _measure(tree, style)
-    depth = _height(tree) - (1 if compact else 0)
-    word_row = MARGIN + style.font + depth * style.row
-    boxes: list[NodeBox] = []
-
-    def place(m: _Measure, left: float, level: int, parent: int | None) -> None:
-        node = m.node
-        merged = style.tags_under_words and isinstance(node, Tree) and node.is_preterminal
-        is_word = isinstance(node, str) or merged
-        if isinstance(node, str):
-            text, tag = node, None
-        elif merged:
-            text, tag = str(node.children[0]), node.display_label
-        else:
-            text, tag = node.display_label, None
-        x = left + m.offset
-        y = word_row if is_word else MARGIN + style.font + level * style.row
-        half = text_width(text, style.font, bold=not is_word) / 2
-        boxes.append(NodeBox(text, is_word, x, y, left, left + m.width, x - half, x + half, level, parent, tag))
-        me = len(boxes) - 1
-        for child_left, child in m.children:
-            place(child, left + child_left, level + 1, me)
-
-    place(root, MARGIN, 0, None)
-    extra = style.font if compact else 0.0  # room for the tags under the words
-    return TreeLayout(tuple(boxes), root.width + 2 * MARGIN, word_row + extra + MARGIN, style.font)
-
-
-def _height(tree: Tree) -> int:
-    """Number of label rows (the root's row is 0; words go below the deepest label row)."""
-    best = 0
-    stack: list[tuple[Tree, int]] = [(tree, 1)]
-    while stack:
-        node, d = stack.pop()
-        best = max(best, d)
-        stack.extend((c, d + 1) for c in node.children if isinstance(c, Tree))
-    return best
-
-
-# -- SVG / HTML ------------------------------------------------------------------------------
-
-_FONT = "DejaVu Sans, Arial, Helvetica, sans-serif"
-
-
-def _svg_body(layout: TreeLayout) -> list[str]:
-    boxes = layout.boxes
-    font = layout.font_size
-    lines: list[str] = []
-    for box in boxes:
-        if box.parent is None:
-            continue
-        parent = boxes[box.parent]
-        y1 = parent.y + 5
-        y2 = box.y - font - 1
-        cls = "lex" if box.is_word and box.tag is None else "edge"
-        lines.append(
-            f'<line class="{cls}" x1="{parent.x:.1f}" y1="{y1:.1f}" x2="{box.x:.1f}" y2="{y2:.1f}"/>'
-        )
-    texts = [
-        f'<text class="{"word" if box.is_word else "label"}" x="{box.x:.1f}" y="{box.y:.1f}">'
-        f"{escape(box.text)}</text>"
-        for box in boxes
-    ]
-    tags = [
-        f'<text class="tag" x="{box.x:.1f}" y="{box.y + font:.1f}">{escape(box.tag)}</text>'
-        for box in boxes
-        if box.tag is not None
-    ]
-    return [*lines, *texts, *tags]
-
-
-def _svg_style(font: float) -> str:
-    return (
-        "<style>"
-        f"text{{font-family:{_FONT};font-size:{font:g}px;text-anchor:middle}}"
-        ".label{font-weight:bold;fill:#1f3b73}.word{fill:#111}"
-        f".tag{{font-size:{0.8 * font:g}px;fill:#1f3b73}}"
-        "line{stroke-width:1.2;stroke-linecap:round}"
-        ".edge{stroke:#6b7a99}.lex{stroke:#b8c0d0;stroke-dasharray:3 3}"
-        "</style>"
-    )
-
-
-def render_svg(tree: Tree, *, title: str | None = None, compact: bool = False) -> str:
-    """A standalone SVG drawing of ``tree``: labels in rows, words along the bottom, lines between.
-
-    ``title`` (default: the tree's bracket string) becomes the SVG ``<title>``, which screen
-    readers and browsers' tooltips show. ``compact`` draws a narrower tree for long sentences
-    (module docstring).
-    """
-    layout = tree_layout(tree, compact=compact)
-    label = title if title is not None else to_bracket(tree)
-    return "\n".join(
-        [
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{layout.width:.0f}" '
-            f'height="{layout.height:.0f}" viewBox="0 0 {layout.width:.1f} {layout.height:.1f}" '
-            'role="img">',
-            f"<title>{escape(label)}</title>",
-            _svg_style(layout.font_size),
-            '<rect width="100%" height="100%" fill="#ffffff"/>',
-            *_svg_body(layout),
-            "</svg>",
-        ]
-    ) + "\n"
-
-
 def render_svg_document(doc: Document | Iterable[Document], *, compact: bool = False) -> str:
     """One standalone SVG holding the drawing of every sentence, one under the other.
 
@@ -400,7 +181,7 @@ def render_svg_document(doc: Document | Iterable[Document], *, compact: bool = F
         layout = tree_layout(_tree_of(sent, index), compact=compact)
         parts.append(f'<g transform="translate(0 {y:.1f})">')
         parts.append(f"<title>{escape(to_bracket(sent.tree))}</title>")  # type: ignore[arg-type]
-        parts.extend(_svg_body(layout))
+        parts.extend(svg_body(layout))
         parts.append("</g>")
         y += layout.height
         width = max(width, layout.width)
@@ -409,7 +190,7 @@ def render_svg_document(doc: Document | Iterable[Document], *, compact: bool = F
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{y:.0f}" '
             f'viewBox="0 0 {width:.1f} {y:.1f}" role="img">',
             f"<title>{escape(' / '.join(s.text for s in sentences))}</title>",
-            _svg_style(font),
+            svg_style(font),
             '<rect width="100%" height="100%" fill="#ffffff"/>',
             *parts,
             "</svg>",
@@ -423,14 +204,9 @@ def render_ascii(tree: Tree | Document, *, unicode_lines: bool = False) -> str:
     ``unicode_lines`` draws with box-drawing characters instead of ``_``, ``/`` and ``|``.
     """
     if isinstance(tree, Document):
-        return "\n".join(render_ascii(_tree_of(s, i), unicode_lines=unicode_lines)
+        return "\n".join(draw_ascii(_tree_of(s, i), unicode_lines=unicode_lines)
                          for i, s in enumerate(tree.sentences, 1))
-    from nltk.tree import TreePrettyPrinter
-
-    from glmnlp.text.document import tree_to_nltk
-
-    drawing = TreePrettyPrinter(tree_to_nltk(tree)).text(unicodelines=unicode_lines)
-    return "\n".join(line.rstrip() for line in drawing.splitlines()) + "\n"
+    return draw_ascii(tree, unicode_lines=unicode_lines)
 
 
 def render_html(doc: Document | Iterable[Document], *, title: str = "glmnlp parses", compact: bool = False) -> str:

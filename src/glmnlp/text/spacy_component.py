@@ -81,11 +81,11 @@ class GlmnlpParser:
 
     def __init__(self, nlp: Any, name: str = FACTORY, model: str | None = None,
                  multitag_margin: float | str | None = "model") -> None:
-        import glmnlp
+        from glmnlp.text.pipeline import load
 
         _register_extensions()
         self.name = name
-        self.glmnlp = glmnlp.load(model, multitag_margin=multitag_margin)  # type: ignore[arg-type]
+        self.glmnlp = load(model, multitag_margin=multitag_margin)  # type: ignore[arg-type]
 
     def __call__(self, doc: Any) -> Any:
         sentences = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]

@@ -1,0 +1,178 @@
+"""Everyday English: a model on the hand-annotated question/imperative set, on GUM dev, and on long input.
+
+Rows (written to benchmarks/results/everyday.md with ``--out``):
+
+* **questions/imperatives**: ``tests/data/questions_imperatives.trees`` (66 sentences bracketed by
+  hand, CC BY 4.0): EVALB F1 (COLLINS.prm and punctuation-free), tagging accuracy, and for the first
+  five (the example sentences of the everyday-English evaluation) whether the parse is right at
+  the clause level: every bracket labelled S, SQ, SBARQ, SINV, SBAR or VP matches the gold tree,
+  and every word tagged as a verb (VB*, MD) in gold gets exactly its gold tag.
+* **GUM dev** (``--gum DIR``, not bundled): F1 both conventions, per genre.
+* **long input** (``--long``): ``glmnlp parse`` on a 2.2 MB line without a full stop (wall and CPU
+  seconds of the child process), and sentence splitting of 20k / 40k / 80k characters of such text
+  and of punctuated text (the splitter is linear in its input).
+
+The sentences are given as pre-tokenised input to the pipeline (tagger with the model's multi-tag
+margin, then the parser), so tokenisation does not enter the scores.
+
+    python benchmarks/everyday.py                         # the bundled model
+    python benchmarks/everyday.py --model DIR --gum gum_const/ --long --out benchmarks/results/everyday.md
+
+The machine is shared (2 cores, several jobs): speeds are lower bounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+QUESTIONS = ROOT / "tests" / "data" / "questions_imperatives.trees"
+CLAUSE_LABELS = {"S", "SQ", "SBARQ", "SINV", "SBAR", "VP"}
+VERB_TAGS = {"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "MD"}
+
+
+def brackets(tree, labels):  # type: ignore[no-untyped-def]
+    out = set()
+
+    def walk(node, start):  # type: ignore[no-untyped-def]
+        end = start
+        for child in node.children:
+            end = end + 1 if isinstance(child, str) else walk(child, end)
+        if node.label in labels:
+            out.add((node.label, start, end))
+        return end
+
+    walk(tree, 0)
+    return out
+
+
+def clause_level_ok(gold, parsed) -> bool:  # type: ignore[no-untyped-def]
+    """Clause brackets equal, and every gold verb (VB*, MD) with exactly its gold tag."""
+    verbs_ok = all(p == g for g, p in zip(gold.tags(), parsed.tags()) if g in VERB_TAGS)
+    return brackets(gold, CLAUSE_LABELS) == brackets(parsed, CLAUSE_LABELS) and verbs_ok
+
+
+def parse_gold_leaves(nlp, gold):  # type: ignore[no-untyped-def]
+    return [s.tree for s in nlp([t.leaves() for t in gold]).sentences]
+
+
+def questions_row(nlp) -> list[str]:  # type: ignore[no-untyped-def]
+    from glmnlp.text.default_model import scores
+    from glmnlp.treebank.trees import read_tree_file, to_bracket
+
+    gold = read_tree_file(QUESTIONS)
+    parsed = parse_gold_leaves(nlp, gold)
+    row = scores(gold, parsed)
+    lines = [
+        f"| questions/imperatives ({row['sentences']} sentences) | {row['f1']:.2f} | {row['f1_no_punct']:.2f} "
+        f"| {row['tag_accuracy']:.2f} |",
+        "",
+        "Example sentences, clause level (clause brackets S/SQ/SBARQ/SINV/SBAR/VP and gold verb tags right):",
+        "",
+    ]
+    for g, p in zip(gold[:5], parsed[:5]):
+        mark = "right" if clause_level_ok(g, p) else "WRONG"
+        lines.append(f"- {mark}: `{' '.join(g.leaves())}` -> `{to_bracket(p)}`")
+    ok = sum(clause_level_ok(g, p) for g, p in zip(gold, parsed))
+    lines.append(f"- all {len(gold)} sentences: {ok} right at the clause level")
+    return lines
+
+
+def gum_rows(nlp, gum: Path) -> list[str]:  # type: ignore[no-untyped-def]
+    from glmnlp.text.default_model import scores
+    from glmnlp.treebank.gum import gum_files, read_gum_file
+
+    pairs = [(path.stem.split("_")[1], t) for path in gum_files(gum / "dev") for t in read_gum_file(path)]
+    gold = [t for _, t in pairs]
+    parsed = parse_gold_leaves(nlp, gold)
+    total = scores(gold, parsed)
+    lines = [f"| GUM dev ({total['sentences']} sentences) | {total['f1']:.2f} | {total['f1_no_punct']:.2f} "
+             f"| {total['tag_accuracy']:.2f} |"]
+    for genre in sorted({g for g, _ in pairs}):
+        idx = [i for i, (g, _) in enumerate(pairs) if g == genre]
+        row = scores([gold[i] for i in idx], [parsed[i] for i in idx])
+        lines.append(f"| GUM dev: {genre} ({row['sentences']}) | {row['f1']:.2f} | {row['f1_no_punct']:.2f} "
+                     f"| {row['tag_accuracy']:.2f} |")
+    return lines
+
+
+def long_rows(model: str | None) -> list[str]:
+    import warnings
+
+    from glmnlp.text.tokenize import sentence_spans
+
+    lines = ["| input | characters | seconds |", "| --- | --- | --- |"]
+    unpunct = "the cat sat on the mat and then "
+    punct = "The cat sat on the mat. Then it left. "
+    warnings.simplefilter("ignore")
+    for name, unit in (("no full stops", unpunct), ("punctuated", punct)):
+        for n in (20_000, 40_000, 80_000):
+            text = (unit * (n // len(unit) + 1))[:n]
+            t0 = time.process_time()
+            sentence_spans(text)
+            lines.append(f"| sentence splitting, {name} | {n:,} | {time.process_time() - t0:.2f} (CPU) |")
+    with tempfile.TemporaryDirectory() as tmp:
+        big = Path(tmp) / "big.txt"
+        big.write_text(unpunct * 70_000 + "\n")
+        cmd = [sys.executable, "-c", "import sys; from glmnlp.cli import main; sys.exit(main())",
+               "parse", "-q", "-i", str(big)]
+        if model:
+            cmd += ["--model", model]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        warned = [line for line in done.stderr.splitlines() if line.startswith("warning:")]
+        lines.append(f"| `glmnlp parse -i big.txt`, one line without full stops | {big.stat().st_size:,} | "
+                     f"{wall:.1f} wall, {cpu:.1f} CPU |")
+        lines.append("")
+        lines.append("stderr: " + " / ".join(warned))
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", default=None, help="model directory (default: the bundled model)")
+    parser.add_argument("--gum", type=Path, default=None, help="GUM const/ folder with train/ and dev/")
+    parser.add_argument("--long", action="store_true", help="also the long-input timings")
+    parser.add_argument("--out", type=Path, default=None, help="write the markdown table here too")
+    args = parser.parse_args()
+
+    import glmnlp
+
+    nlp = glmnlp.load(args.model)
+    command = "python benchmarks/everyday.py " + " ".join(sys.argv[1:])
+    lines = [
+        "# Everyday English: questions, imperatives, GUM, long input",
+        "",
+        f"`{command}` on {datetime.date.today().isoformat()}; model: {args.model or 'bundled default'}. "
+        "The 2-core machine was shared with other jobs: timings are upper bounds of the time needed "
+        "(speeds lower bounds).",
+        "",
+        "| data | F1 (COLLINS.prm) | F1 (no punctuation) | tag accuracy |",
+        "| --- | --- | --- | --- |",
+    ]
+    questions = questions_row(nlp)
+    lines.append(questions[0])
+    if args.gum is not None:
+        lines += gum_rows(nlp, args.gum)
+    lines += questions[1:]
+    if args.long:
+        lines += ["", "## Long input", ""] + long_rows(args.model)
+    text = "\n".join(lines) + "\n"
+    print(text, end="")
+    if args.out is not None:
+        args.out.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
