@@ -36,6 +36,16 @@ Choices [R]:
 * **Final tags.** When a sentence is parsed, its tokens carry the tags of the tree's
   preterminals (the parser may choose among several tags per word), otherwise the tagger's tags.
 * **Scores.** ``Sentence.score`` stays ``None``: :class:`ParserProtocol` returns only a tree.
+* **Processes** (``pipe(..., n_process=N)``, spaCy's convention; ``glmnlp parse --jobs N``): a
+  pipeline made by :func:`load` (or any with a ``spec``: a module-level loader and its plain
+  arguments) starts N workers (:mod:`glmnlp.glm.parallel`: local processes or Ray actors) that each
+  load the model once; batches go to the workers in turn and the documents come back in input
+  order, with the same trees as in this process. Only documents (strings, token lists) and results
+  (token tuples, trees as nested tuples) travel; the parser's counters of retried and fallback
+  sentences are added to this pipeline's parser.
+* **Threads.** One pipeline may be called from several threads: the parser keeps one decoder per
+  thread (:class:`glmnlp.parser.model.Parser`) and the tagger's word cache is locked, so each thread
+  gets the trees a lone thread would; memory grows by one decoder per thread.
 * **Batches.** :meth:`Pipeline.pipe` reads ``batch_size`` documents at a time and runs each stage
   over all their sentences before yielding the documents in input order. The stages are
   per-sentence today; the batch is the unit at which batched kernels can later plug in, and it
@@ -44,11 +54,11 @@ Choices [R]:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Literal, Protocol, TypeAlias, runtime_checkable
+from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.errors import ConfigError, ModelFileError
@@ -139,6 +149,8 @@ class Pipeline:
         self.parser = parser
         self.lines = lines
         self.multitag_margin = multitag_margin
+        #: how a worker process loads this same pipeline: (module-level loader, plain arguments)
+        self.spec: tuple[Callable[..., Pipeline], tuple[Any, ...]] | None = None
 
     def __repr__(self) -> str:
         return (
@@ -150,12 +162,48 @@ class Pipeline:
         """Analyse one document (raw text, token lists, or ``(word, tag)`` lists)."""
         return next(self.pipe([doc], batch_size=1))
 
-    def pipe(self, docs: Iterable[DocumentInput], batch_size: int = 64) -> Iterator[Document]:
-        """Analyse a stream of documents lazily, ``batch_size`` documents at a time, in order."""
+    def pipe(
+        self, docs: Iterable[DocumentInput], batch_size: int = 64, *, n_process: int = 1, backend: str = "local",
+        address: str | None = None,
+    ) -> Iterator[Document]:
+        """Analyse a stream of documents lazily, ``batch_size`` documents at a time, in order.
+
+        ``n_process`` > 1 (or -1/0: all cores) analyses the batches on that many workers, each
+        loading the model once (``backend`` ``"local"`` or ``"ray"``, ``address`` of a Ray cluster);
+        the output is the same as with one process.
+        """
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}")
         if isinstance(docs, str):
             raise TypeError("pipe() takes an iterable of documents; call the pipeline on a single text")
+        if n_process != 1:
+            yield from self._pipe_workers(docs, batch_size, n_process, backend, address)
+            return
+        yield from self._pipe_here(docs, batch_size)
+
+    def _pipe_workers(
+        self, docs: Iterable[DocumentInput], batch_size: int, n_process: int, backend: str, address: str | None
+    ) -> Iterator[Document]:
+        from glmnlp.glm.parallel import Executor, chunked
+
+        if self.spec is None:
+            raise ConfigError(
+                "n_process > 1 needs a pipeline made by glmnlp.load() (workers load the model themselves)"
+            )
+        executor = Executor(None if n_process in (0, -1) else n_process, backend, address)
+        if executor.jobs == 1:
+            yield from self._pipe_here(docs, batch_size)
+            return
+        with executor.hosts(_PipeWorker, [(self.spec,)] * executor.jobs) as hosts:
+            for plain_docs, stats in hosts.imap("run", chunked(docs, batch_size)):
+                target = getattr(self.parser, "stats", None)
+                if isinstance(target, dict):
+                    for key, value in stats.items():
+                        target[key] = target.get(key, 0) + value
+                for doc in plain_docs:
+                    yield _document_from_plain(doc)
+
+    def _pipe_here(self, docs: Iterable[DocumentInput], batch_size: int) -> Iterator[Document]:
         stream = iter(docs)
         index = 0
         while batch := list(islice(stream, batch_size)):
@@ -239,6 +287,55 @@ class Pipeline:
         if tree.leaves() != words:
             raise RuntimeError(f"parser returned a tree over {tree.leaves()} for the words {words}")
         sent.tree = tree
+
+
+class _PipeWorker:
+    """A worker's pipeline, loaded once from the caller's ``spec`` (see :meth:`Pipeline.pipe`)."""
+
+    def __init__(self, spec: tuple[Callable[..., Pipeline], tuple[Any, ...]]) -> None:
+        loader, args = spec
+        self.pipeline = loader(*args)
+
+    def run(self, docs: list[DocumentInput]) -> tuple[list[Any], dict[str, int]]:
+        stats = getattr(self.pipeline.parser, "stats", None)
+        before = dict(stats) if isinstance(stats, dict) else {}
+        out = [_document_to_plain(d) for d in self.pipeline._pipe_here(docs, max(1, len(docs)))]
+        after = dict(stats) if isinstance(stats, dict) else {}
+        return out, {k: after[k] - before.get(k, 0) for k in after}
+
+
+def _tree_to_plain(tree: Tree) -> Any:
+    return (tree.label, tree.slash, tuple(c if isinstance(c, str) else _tree_to_plain(c) for c in tree.children))
+
+
+def _tree_from_plain(plain: Any) -> Tree:
+    label, slash, children = plain
+    return Tree(label, tuple(c if isinstance(c, str) else _tree_from_plain(c) for c in children), slash)
+
+
+def _document_to_plain(doc: Document) -> Any:
+    return (
+        doc.text,
+        [
+            ([(t.text, t.tag, t.start, t.end) for t in s.tokens], None if s.tree is None else _tree_to_plain(s.tree))
+            for s in doc.sentences
+        ],
+    )
+
+
+def _document_from_plain(plain: Any) -> Document:
+    text, sentences = plain
+    return Document(
+        text,
+        tuple(
+            Sentence(tuple(Token(*t) for t in toks), None if tree is None else _tree_from_plain(tree))
+            for toks, tree in sentences
+        ),
+    )
+
+
+def _load_for_worker(path: str, parser: bool, lines: bool, multitag_margin: float | None) -> Pipeline:
+    return load(path, parser=parser, lines=lines, multitag_margin=multitag_margin)
 
 
 def _is_pair(item: object) -> bool:
@@ -340,7 +437,9 @@ def load(
         parser_model = Parser.load(root / "parser")
     if multitag_margin == "model":
         multitag_margin = recommended_margin(root) if parser else None
-    return Pipeline(tagger_model, parser_model, lines=lines, multitag_margin=multitag_margin)
+    pipeline = Pipeline(tagger_model, parser_model, lines=lines, multitag_margin=multitag_margin)
+    pipeline.spec = (_load_for_worker, (str(root), parser, lines, multitag_margin))
+    return pipeline
 
 
 def recommended_margin(root: str | Path) -> float | None:
