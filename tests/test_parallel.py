@@ -227,3 +227,19 @@ def test_jackknife_folds_in_parallel_give_the_serial_tags() -> None:
     with Executor(2) as ex:
         assert jackknife_tags(trees, 4, epochs=1, executor=ex) == serial
     assert [len(t) for t in serial] == [len(t.leaves()) for t in trees]
+
+
+def test_beam_grid_on_workers_gives_the_serial_rows_and_choice(tmp_path: Path) -> None:
+    """tune_beam with 2 workers (each loading the saved parser) scores the grid as the serial loop does."""
+    from glmnlp.parser.model import ParserConfig
+    from glmnlp.parser.training import train_parser, tune_beam
+    from glmnlp.treebank.corpus import sample_trees
+
+    train, dev = sample_trees("train")[:120], sample_trees("dev")[:25]
+    parser, _ = train_parser(train, dev, ParserConfig(epochs=1, seed=1), show_progress=False)
+    serial = tune_beam(parser, dev, [1e2, 1e4], [2, 20])
+    chosen = (parser.config.gamma, parser.config.beam_cap)
+    with Executor(2) as ex:
+        parallel = tune_beam(parser, dev, [1e2, 1e4], [2, 20], executor=ex)
+    assert [r[:3] for r in parallel] == [r[:3] for r in serial]
+    assert (parser.config.gamma, parser.config.beam_cap) == chosen

@@ -53,3 +53,13 @@ def test_parser_trained_through_ray_matches_local(ray_instance: None, tmp_path: 
         )
         parser.save(tmp_path / backend, history=parser.history)
     assert _digest(tmp_path / "ray") == _digest(tmp_path / "local")
+
+
+def test_parse_through_ray_actors_matches_serial(ray_instance: None) -> None:
+    """pipe(n_process=2, backend="ray"): Ray actors each load the model once; same documents as serial."""
+    import glmnlp
+
+    nlp = glmnlp.load()
+    texts = [f"Text {i}: the old man saw the dog with a telescope. It barked." for i in range(6)]
+    serial = [d.to_dict() for d in nlp.pipe(texts, batch_size=2)]
+    assert [d.to_dict() for d in nlp.pipe(texts, batch_size=2, n_process=2, backend="ray")] == serial

@@ -286,9 +286,17 @@ def _score_text(score: float | None) -> str:
 @click.option("--batch-size", type=click.IntRange(min=1), default=32, show_default=True,
               help="Documents analysed together before their output is written.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Parse on this many worker processes, each loading the model once (0 = all cores); the "
+                   "output is the same, in input order. --nbest K > 1 and --surprisal parse in this process.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Workers: local processes, or Ray actors (pip install 'glmnlp[ray]').")
+@click.option("--address", default=None, metavar="HOST:PORT",
+              help="Ray cluster to join (with --backend ray; default: start a local Ray instance).")
 def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_unknown_tags: bool, lines: bool, fmt: str,
           out_dir: Path | None, compact: bool, unicode_lines: bool, model_dir: str | None, tagger_dir: str | None, nbest: int,
-          multitag: float | None, surprisal: bool, batch_size: int, quiet: bool) -> None:
+          multitag: float | None, surprisal: bool, batch_size: int, quiet: bool, jobs: int, backend: str,
+          address: str | None) -> None:
     """Parse text into Penn Treebank trees (sentence splitting, tokenising, tagging, parsing).
 
     TEXT arguments are parsed one document each; without them the input is read from --input FILE
@@ -307,6 +315,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
       glmnlp parse --format html -i story.txt > story.html
       glmnlp parse --model my_model/ --lines < one_sentence_per_line.txt
       glmnlp parse --format json --surprisal "The horse raced past the barn fell."
+      glmnlp parse --jobs 2 --lines -i big.txt > big.trees
     """
     from glmnlp.text.render import (
         json_line,
@@ -334,7 +343,10 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
 
     if surprisal and fmt != "json":
         raise ConfigError("--surprisal needs --format json")
+    if address is not None and backend != "ray":
+        raise ConfigError("--address needs --backend ray")
     pipeline = _load_pipeline(model_dir, tagger_dir, lines, multitag)
+    pipeline.spec = (_load_pipeline, (model_dir, tagger_dir, lines, multitag))  # how a worker loads it
     if surprisal and getattr(pipeline.parser, "generative", None) is None:
         raise ConfigError("--surprisal needs a model with a generative component; this parser has none")
     if pipeline.tagger is None and mode != "tagged":
@@ -376,7 +388,8 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
         if mode == "tagged":
             units = checked_tags(units, pipeline, map_unknown=map_unknown_tags)
         docs = pipeline.pipe((u.doc for u in units), batch_size=batch_size, nbest=nbest, surprisal=surprisal,
-                             progress=None if bar is None else bar.update)
+                             progress=None if bar is None else bar.update, n_process=jobs, backend=backend,
+                             address=address)
         for doc in docs:
             if nbest > 1 and fmt == "brackets":
                 for sent in doc.sentences:

@@ -136,7 +136,8 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     else:
         parser, _logs = train_parser(train, dev, cfg, train_tags=train_tags, dev_tags=dev_tags, on_epoch=on_epoch,
                                      executor=executor)
-    rows = tune_beam(parser, dev, [1e5, 1e6, 1e7] if combined else [1e3, 1e4, 1e5], [20, 40], dev_tags)
+    rows = tune_beam(parser, dev, [1e5, 1e6, 1e7] if combined else [1e3, 1e4, 1e5], [20, 40], dev_tags,
+                     executor=executor)
     for gamma, cap, f1, rate in rows:
         click.echo(f"beam gamma={gamma:g} cap={cap}: dev F1 {f1:.2f}, {rate:.0f} sentences/s", err=True)
     click.echo(f"chosen gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)

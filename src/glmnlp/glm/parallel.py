@@ -173,6 +173,18 @@ class Hosts:
             raise RuntimeError("these hosts are closed")
         return self._submit_raw(i, "call", (self._keys[i], method, args))
 
+    def imap(self, method: str, items: Iterable[Any], *, window: int | None = None) -> Iterator[Any]:
+        """``objects[k % n].method(item_k)`` for each item, streamed: results in input order, at most
+        ``window`` (default 2 per object) in flight, so a long input is never read far ahead."""
+        limit = window or 2 * self.n
+        pending: deque[Any] = deque()
+        for k, item in enumerate(items):
+            pending.append(self.submit(k % self.n, method, item))
+            if len(pending) >= limit:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
     def call(self, method: str, args_list: Sequence[tuple[Any, ...]] | None = None) -> list[Any]:
         """Call ``method`` on every object (in parallel across workers); results in object order."""
         if args_list is None:

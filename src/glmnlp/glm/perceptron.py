@@ -132,6 +132,12 @@ class AveragedPerceptron:
         self._stamps[ids] = now
         self._weights[ids] = vals
 
+    def average_sum_sparse(self) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, values) of the non-zero entries of :meth:`average_sum` (what a shard sends back)."""
+        total = self.average_sum()
+        ids = np.flatnonzero(total)
+        return ids, total[ids]
+
     def average_sum(self) -> np.ndarray:
         """A new array: the sum of the weight vectors after each completed example (ᾱ·n_examples)."""
         size = self._size

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -217,6 +218,8 @@ class Parser:
         if self.weights.shape[0] != 1 << config.n_bits:
             raise ValueError("weight table size does not match n_bits")
         self.stats = {"sentences": 0, "retried": 0, "fallback": 0}
+        self._stats_lock = threading.Lock()
+        self._local = threading.local()  # one decoder (beam buffers, generative term) per thread
         cats = grammar.categories
         n = len(cats)
         self._chains: list[tuple[int, ...]] = []
@@ -239,6 +242,24 @@ class Parser:
         self._cc = grammar.lookup("CC")
         self._tables = (n, triples, is_pos, is_punct, first_letter)
         self._beam = self._make_beam()
+
+    # -- decoder per thread -------------------------------------------------------------------------
+    @property
+    def _beam(self) -> BeamParser:
+        """This thread's decoder: the beam's buffers and its generative term are per-call mutable state,
+        so threads sharing one parser each get their own (built on first use, then reused)."""
+        beam = getattr(self._local, "beam", None)
+        if beam is None:
+            beam = self._local.beam = self._make_beam()
+        return beam
+
+    @_beam.setter
+    def _beam(self, beam: BeamParser) -> None:
+        self._local.beam = beam
+
+    def _count(self, key: str) -> None:
+        with self._stats_lock:
+            self.stats[key] += 1
 
     # -- chain table ------------------------------------------------------------------------------
     def _add_chain(self, chain: tuple[int, ...]) -> int:
@@ -310,7 +331,7 @@ class Parser:
         tag_lists = [[t] if isinstance(t, str) else list(t) for t in tags]
         if any(not t for t in tag_lists):
             raise InputError("every word needs at least one candidate tag")
-        self.stats["sentences"] += 1
+        self._count("sentences")
         atoms, next_pos, isq, off, cand = self._inputs(words, tag_lists)
         self._configure_generative(words, tag_lists)
         none = np.zeros(0, dtype=np.int32)
@@ -321,11 +342,11 @@ class Parser:
             )
             if result["status"] == "complete":
                 if attempt:
-                    self.stats["retried"] += 1
+                    self._count("retried")
                 return [
                     (score, self._tree(words, sites, chains)) for score, _gold, sites, chains in result["beam"]
                 ]
-        self.stats["fallback"] += 1
+        self._count("fallback")
         return [(float("-inf"), default_tree(words, [t[0] for t in tag_lists]))]
 
     def parse(self, words: Sequence[str], tags: Sequence[str | Sequence[str]]) -> Tree:

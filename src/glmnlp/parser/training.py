@@ -6,6 +6,11 @@ What it implements (SPEC §d):
   stop at the first word whose beam lost the gold prefix, update gold prefix against the best
   member) and the repeated use of hypotheses (cache, T1 = 5, T2 = 50), each switchable; per-epoch
   dev F1 and best-epoch selection; deterministic for a seed.
+* **Parallel work** (:mod:`glmnlp.glm.parallel`): the epochs run through the generic loop
+  (:func:`glmnlp.glm.training.train_perceptron`), so ``ParserConfig.shards > 1`` trains by
+  iterative parameter mixing with one cache per shard; the jackknife folds and the beam grid are
+  independent work items on the same executor. Not parallel yet: the 10 jackknifed generative
+  models, the candidate generative weights of the combined model, the dev decoding of each epoch.
 * **Beam selection** (:func:`tune_beam`): every (gamma, cap) pair of a grid is scored on dev; the best
   F1 wins, F1 ties (to 0.01) go to the smaller beam (smaller cap, 0 = no cap counting as the largest,
   then the smaller gamma). The rule never looks at a measured time, so the chosen beam, and with it
@@ -357,23 +362,58 @@ def retag(tree: Tree, tags: Sequence[str]) -> Tree:
     return walk(tree)
 
 
+class _BeamTrial:
+    """A worker of :func:`tune_beam`: the parser loaded once from its saved files, and the dev set."""
+
+    def __init__(self, model_dir: str, dev: list[str], dev_tags: Sequence[Sequence[Sequence[str]]] | None) -> None:
+        from glmnlp.treebank.trees import parse_tree
+
+        self.parser = Parser.load(model_dir)
+        self.dev = [parse_tree(b) for b in dev]
+        self.dev_tags = dev_tags
+
+    def run(self, point: tuple[float, int]) -> tuple[float, float]:
+        self.parser.config.gamma, self.parser.config.beam_cap = point
+        t0 = time.perf_counter()
+        result, _ = evaluate(self.parser, self.dev, self.dev_tags)
+        return float(result.fmeasure), len(self.dev) / (time.perf_counter() - t0)
+
+
 def tune_beam(
     parser: Parser, dev_trees: Sequence[Tree], gammas: Sequence[float], caps: Sequence[int],
-    dev_tags: Sequence[Sequence[Sequence[str]]] | None = None,
+    dev_tags: Sequence[Sequence[Sequence[str]]] | None = None, executor: Executor | None = None,
 ) -> list[tuple[float, int, float, float]]:
     """Try (gamma, cap) pairs on dev; set the best on ``parser``. Returns (gamma, cap, F1, sent/s) per pair.
 
     The best is the highest F1; F1 ties (to 0.01) go to the smaller beam: the smaller cap (0, no cap,
     counts as the largest), then the smaller gamma. Speeds are reported, never used to choose.
+    The grid points are independent: with an ``executor`` of several workers each worker loads the
+    parser once from its saved files (a temporary directory) and decodes dev for its points; the
+    F1 figures, and so the choice, are those of the serial loop.
     """
-    rows = []
-    for gamma in gammas:
-        for cap in caps:
+    grid = [(float(g), int(c)) for g in gammas for c in caps]
+    if executor is None or executor.jobs == 1 or len(grid) == 1:
+        rows = []
+        for gamma, cap in grid:
             parser.config.gamma, parser.config.beam_cap = gamma, cap
             t0 = time.perf_counter()
             result, _ = evaluate(parser, dev_trees, dev_tags)
             rate = len(dev_trees) / (time.perf_counter() - t0)
             rows.append((gamma, cap, result.fmeasure, rate))
+    else:
+        import tempfile
+        from pathlib import Path
+
+        from glmnlp.treebank.trees import to_bracket
+
+        with tempfile.TemporaryDirectory(prefix="glmnlp-beam-") as tmp:
+            model_dir = str(Path(tmp) / "parser")
+            parser.save(model_dir, history=parser.history)
+            dev = [to_bracket(t) for t in dev_trees]
+            n = min(executor.jobs, len(grid))
+            with executor.hosts(_BeamTrial, [(model_dir, dev, dev_tags)] * n) as hosts:
+                scores = list(hosts.imap("run", grid))
+        rows = [(g, c, f1, rate) for (g, c), (f1, rate) in zip(grid, scores)]
     best = max(rows, key=lambda r: (round(r[2], 2), -(r[1] if r[1] > 0 else float("inf")), -r[0]))
     parser.config.gamma, parser.config.beam_cap = best[0], best[1]
     return rows

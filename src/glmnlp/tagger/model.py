@@ -83,6 +83,7 @@ Choices [R]/[U]:
 from __future__ import annotations
 
 import itertools
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -145,6 +146,7 @@ class Tagger:
         self.history_: list[EpochRecord] = []
         self.best_epoch_ = 0
         self._fitted = False
+        self._cache_lock = threading.RLock()  # the per-type atom cache is shared by threads
 
     # -- state helpers ---------------------------------------------------------------------------
     def _init_tables(
@@ -181,7 +183,15 @@ class Tagger:
         return self._emission_offset + len(self.index_) + (len(self.tags_) + 1) * len(self.pair_index_)
 
     def _local_atoms(self, words: Sequence[str], add: bool) -> np.ndarray:
-        """The local atoms of every token, from the per-type cache (filled for new types)."""
+        """The local atoms of every token, from the per-type cache (filled for new types).
+
+        The cache is shared by the threads that use this tagger: one lock makes each fill (and the
+        read after it) atomic, so a thread never sees another's half-grown table.
+        """
+        with self._cache_lock:
+            return self._local_atoms_locked(words, add)
+
+    def _local_atoms_locked(self, words: Sequence[str], add: bool) -> np.ndarray:
         type_ids = self._type_ids
         if not add and len(type_ids) + len(words) > 1_000_000:  # bound the cache when tagging huge inputs
             self.clear_cache()
@@ -421,8 +431,9 @@ class Tagger:
         The atoms of the training vocabulary stay cached: they are part of the trained (or loaded)
         model, so tagging only computes the atoms of words it has not seen before.
         """
-        if len(self._type_ids) > self._n_vocab_types:
-            self._type_ids = dict(itertools.islice(self._type_ids.items(), self._n_vocab_types))
+        with self._cache_lock:
+            if len(self._type_ids) > self._n_vocab_types:
+                self._type_ids = dict(itertools.islice(self._type_ids.items(), self._n_vocab_types))
 
     def tag_sentences(self, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
         """Best tag sequence for each sentence (batched: faster than calling :meth:`tag` in a loop)."""

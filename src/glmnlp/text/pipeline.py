@@ -35,6 +35,17 @@ Choices [R]:
   is passed as given.
 * **Final tags.** When a sentence is parsed, its tokens carry the tags of the tree's
   preterminals (the parser may choose among several tags per word), otherwise the tagger's tags.
+* **Scores.** ``Sentence.score`` stays ``None``: :class:`ParserProtocol` returns only a tree.
+* **Processes** (``pipe(..., n_process=N)``, spaCy's convention; ``glmnlp parse --jobs N``): a
+  pipeline made by :func:`load` (or any with a ``spec``: a module-level loader and its plain
+  arguments) starts N workers (:mod:`glmnlp.glm.parallel`: local processes or Ray actors) that each
+  load the model once; batches go to the workers in turn and the documents come back in input
+  order, with the same trees as in this process. Only documents (strings, token lists) and results
+  (token tuples, trees as nested tuples) travel; the parser's counters of retried and fallback
+  sentences are added to this pipeline's parser.
+* **Threads.** One pipeline may be called from several threads: the parser keeps one decoder per
+  thread (:class:`glmnlp.parser.model.Parser`) and the tagger's word cache is locked, so each thread
+  gets the trees a lone thread would; memory grows by one decoder per thread.
 * **Scores.** A parser with ``parse_nbest(words, tags, k) -> [(score, tree), ...]`` (the
   glmnlp parser) is asked for its best ``k`` trees (``k = 1`` unless ``nbest`` is asked for), so
   ``Sentence.score`` is the best tree's score; with :class:`ParserProtocol`'s ``parse`` alone it
@@ -65,7 +76,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Literal, Protocol, TypeAlias, runtime_checkable
+from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.errors import ConfigError, ModelFileError
@@ -169,6 +180,8 @@ class Pipeline:
         if isinstance(max_words, bool) or not isinstance(max_words, int) or max_words < 1:
             raise ConfigError(f"max_words must be a positive integer, got {max_words!r}")
         self.max_words = max_words
+        #: how a worker process loads this same pipeline: (module-level loader, plain arguments)
+        self.spec: tuple[Callable[..., Pipeline], tuple[Any, ...]] | None = None
 
     def __repr__(self) -> str:
         return (
@@ -187,14 +200,20 @@ class Pipeline:
 
     def pipe(
         self, docs: Iterable[DocumentInput], batch_size: int = 64, *, nbest: int = 1, surprisal: bool = False,
-        progress: Callable[[int], None] | None = None,
+        progress: Callable[[int], None] | None = None, n_process: int = 1, backend: str = "local",
+        address: str | None = None,
     ) -> Iterator[Document]:
         """Analyse a stream of documents lazily, ``batch_size`` documents at a time, in order.
 
         ``nbest`` and ``surprisal`` as for :meth:`__call__` (the best tree and its score are the
-        same whatever ``nbest``). ``progress``, if given, is called with 1 after each sentence is
-        analysed (the CLI's progress bar counts sentences, so a single long document shows
-        progress too).
+        same whatever ``nbest``). ``progress``, if given, is called with the number of sentences
+        analysed (1 at a time in this process; the CLI's progress bar counts sentences, so a single
+        long document shows progress too).
+
+        ``n_process`` > 1 (or -1/0: all cores) analyses the batches on that many workers, each
+        loading the model once (``backend`` ``"local"`` or ``"ray"``, ``address`` of a Ray cluster);
+        the output is the same as with one process. With ``nbest`` > 1 or ``surprisal`` the
+        documents are analysed in this process.
         """
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}")
@@ -206,6 +225,41 @@ class Pipeline:
             raise ConfigError("surprisal needs a parser with a generative component; this one has none")
         if isinstance(docs, str):
             raise TypeError("pipe() takes an iterable of documents; call the pipeline on a single text")
+        if n_process != 1 and nbest == 1 and not surprisal:
+            yield from self._pipe_workers(docs, batch_size, n_process, backend, address, progress)
+            return
+        yield from self._pipe_here(docs, batch_size, nbest, surprisal, progress)
+
+    def _pipe_workers(
+        self, docs: Iterable[DocumentInput], batch_size: int, n_process: int, backend: str, address: str | None,
+        progress: Callable[[int], None] | None = None,
+    ) -> Iterator[Document]:
+        from glmnlp.glm.parallel import Executor, chunked
+
+        if self.spec is None:
+            raise ConfigError(
+                "n_process > 1 needs a pipeline made by glmnlp.load() (workers load the model themselves)"
+            )
+        executor = Executor(None if n_process in (0, -1) else n_process, backend, address)
+        if executor.jobs == 1:
+            yield from self._pipe_here(docs, batch_size, progress=progress)
+            return
+        with executor.hosts(_PipeWorker, [(self.spec,)] * executor.jobs) as hosts:
+            for plain_docs, stats in hosts.imap("run", chunked(docs, batch_size)):
+                target = getattr(self.parser, "stats", None)
+                if isinstance(target, dict):
+                    for key, value in stats.items():
+                        target[key] = target.get(key, 0) + value
+                for doc in plain_docs:
+                    document = _document_from_plain(doc)
+                    if progress is not None:
+                        progress(len(document.sentences))
+                    yield document
+
+    def _pipe_here(
+        self, docs: Iterable[DocumentInput], batch_size: int, nbest: int = 1, surprisal: bool = False,
+        progress: Callable[[int], None] | None = None,
+    ) -> Iterator[Document]:
         stream = iter(docs)
         index = 0
         while batch := list(islice(stream, batch_size)):
@@ -335,6 +389,57 @@ class Pipeline:
         sent.tree = tree
 
 
+class _PipeWorker:
+    """A worker's pipeline, loaded once from the caller's ``spec`` (see :meth:`Pipeline.pipe`)."""
+
+    def __init__(self, spec: tuple[Callable[..., Pipeline], tuple[Any, ...]]) -> None:
+        loader, args = spec
+        self.pipeline = loader(*args)
+
+    def run(self, docs: list[DocumentInput]) -> tuple[list[Any], dict[str, int]]:
+        stats = getattr(self.pipeline.parser, "stats", None)
+        before = dict(stats) if isinstance(stats, dict) else {}
+        out = [_document_to_plain(d) for d in self.pipeline._pipe_here(docs, max(1, len(docs)))]
+        after = dict(stats) if isinstance(stats, dict) else {}
+        return out, {k: after[k] - before.get(k, 0) for k in after}
+
+
+def _tree_to_plain(tree: Tree) -> Any:
+    return (tree.label, tree.slash, tuple(c if isinstance(c, str) else _tree_to_plain(c) for c in tree.children))
+
+
+def _tree_from_plain(plain: Any) -> Tree:
+    label, slash, children = plain
+    return Tree(label, tuple(c if isinstance(c, str) else _tree_from_plain(c) for c in children), slash)
+
+
+def _document_to_plain(doc: Document) -> Any:
+    return (
+        doc.text,
+        [
+            ([(t.text, t.tag, t.start, t.end) for t in s.tokens], None if s.tree is None else _tree_to_plain(s.tree),
+             s.score)
+            for s in doc.sentences
+        ],
+    )
+
+
+def _document_from_plain(plain: Any) -> Document:
+    text, sentences = plain
+    return Document(
+        text,
+        tuple(
+            Sentence(tuple(Token(*t) for t in toks), None if tree is None else _tree_from_plain(tree), score)
+            for toks, tree, score in sentences
+        ),
+    )
+
+
+def _load_for_worker(path: str, parser: bool, lines: bool, multitag_margin: float | None,
+                     max_words: int = MAX_PARSE_WORDS) -> Pipeline:
+    return load(path, parser=parser, lines=lines, multitag_margin=multitag_margin, max_words=max_words)
+
+
 def _is_pair(item: object) -> bool:
     return (
         isinstance(item, tuple | list)
@@ -435,7 +540,9 @@ def load(
         parser_model = Parser.load(root / "parser")
     if multitag_margin == "model":
         multitag_margin = recommended_margin(root) if parser else None
-    return Pipeline(tagger_model, parser_model, lines=lines, multitag_margin=multitag_margin, max_words=max_words)
+    pipeline = Pipeline(tagger_model, parser_model, lines=lines, multitag_margin=multitag_margin, max_words=max_words)
+    pipeline.spec = (_load_for_worker, (str(root), parser, lines, multitag_margin, max_words))
+    return pipeline
 
 
 def recommended_margin(root: str | Path) -> float | None:

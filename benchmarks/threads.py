@@ -1,0 +1,44 @@
+"""One loaded pipeline shared by N threads: same trees as one thread, and the peak memory.
+
+Each of N threads parses the first 200 sentences of the PTB sample's test split (pre-tokenised)
+with the bundled model; the script checks that every thread got the trees of thread 0 and prints
+the process's peak resident memory. Run it once per N (peak memory is per process)::
+
+    python benchmarks/threads.py 1
+    python benchmarks/threads.py 4
+"""
+
+from __future__ import annotations
+
+import hashlib
+import resource
+import sys
+import threading
+
+import glmnlp
+from glmnlp.treebank.corpus import sample_tagged
+
+
+def main() -> None:
+    n_threads = int(sys.argv[1]) if len(sys.argv) > 1 else 4
+    sentences = [list(s.words) for s in sample_tagged("test")[:200]]
+    nlp = glmnlp.load()
+    out: dict[int, list[str]] = {}
+
+    def work(k: int) -> None:
+        out[k] = [str(nlp([s]).sentences[0].tree) for s in sentences]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(n_threads)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    same = all(trees == out[0] for trees in out.values())
+    digest = hashlib.sha256("\n".join(out[0]).encode()).hexdigest()[:16]
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    print(f"{n_threads} threads x {len(sentences)} sentences: identical trees {same} (sha256 {digest}), "
+          f"peak RSS {peak} MB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""One loaded pipeline from several threads, and parsing on worker processes (glmnlp.text.pipeline)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+import glmnlp
+from glmnlp.errors import ConfigError
+from glmnlp.text.pipeline import Pipeline
+from glmnlp.treebank.corpus import sample_tagged
+
+
+@pytest.fixture(scope="module")
+def sentences() -> list[list[str]]:
+    return [list(s.words) for s in sample_tagged("test")[:48]]
+
+
+@pytest.fixture(scope="module")
+def nlp() -> Pipeline:
+    return glmnlp.load()
+
+
+def test_four_threads_get_the_trees_of_one_thread(nlp: Pipeline, sentences: list[list[str]]) -> None:
+    """4 threads x 48 sentences on one loaded pipeline: every thread gets the serial trees.
+
+    The parser keeps one decoder per thread; sharing one (the former design) mixed the threads'
+    beams and generative terms, so trees differed or memory ran away.
+    """
+    serial = [nlp([s]).sentences[0].tree for s in sentences]
+    results: dict[int, list[object]] = {}
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(4)
+
+    def work(k: int) -> None:
+        try:
+            barrier.wait()
+            order = sentences[k:] + sentences[:k]  # each thread starts elsewhere: decodes overlap
+            trees = [nlp([s]).sentences[0].tree for s in order]
+            results[k] = trees[len(sentences) - k :] + trees[: len(sentences) - k]
+        except BaseException as exc:  # noqa: BLE001 (reported below)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert not any(t.is_alive() for t in threads), "threads did not finish (shared decoder state?)"
+    assert not errors
+    for k in range(4):
+        assert results[k] == serial
+    assert nlp.parser.stats["sentences"] >= 5 * len(sentences)
+
+
+def test_pipe_on_two_processes_gives_the_serial_documents(nlp: Pipeline) -> None:
+    """pipe(n_process=2): same documents, in input order, as in this process."""
+    texts = [f"Document {i}: the old man saw the dog. It barked {i} times." for i in range(9)]
+    serial = [d.to_dict() for d in nlp.pipe(texts, batch_size=2)]
+    parallel = [d.to_dict() for d in nlp.pipe(texts, batch_size=2, n_process=2)]
+    assert parallel == serial
+
+
+def test_pipe_on_processes_needs_a_loadable_pipeline(nlp: Pipeline) -> None:
+    custom = Pipeline(nlp.tagger, nlp.parser)
+    with pytest.raises(ConfigError, match="glmnlp.load"):
+        list(custom.pipe(["A dog barked."], n_process=2))
+
+
+def test_cli_parse_jobs_2_writes_the_bytes_of_jobs_1(tmp_path: Path, sentences: list[list[str]]) -> None:
+    """glmnlp parse --jobs 2 prints exactly what --jobs 1 prints."""
+    tagged = [" ".join(f"{w}/{t}" for w, t in zip(s.words, s.tags or ())) for s in sample_tagged("test")[:40]]
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(tagged) + "\n", encoding="utf-8")
+    outs = []
+    for jobs in ("1", "2"):
+        run = subprocess.run(
+            [sys.executable, "-c", "from glmnlp.cli import main; raise SystemExit(main())", "parse", "--tagged",
+             "-q", "-i", str(src), "--batch-size", "4", "--jobs", jobs],
+            capture_output=True, check=True,
+        )
+        outs.append(run.stdout)
+    assert outs[0] == outs[1]
+    assert outs[0].count(b"\n") == 40
