@@ -84,6 +84,7 @@ def test_parser_cli_train_combined_chooses_the_weight_on_dev(tmp_path: Path,
     ``--kind generative`` saves a generative-only parser."""
     import re
 
+    from glmnlp.parser.combined import GENERATIVE_CAPS, GENERATIVE_GAMMAS
     from glmnlp.parser.model import Parser
 
     train, dev = sample_trees("train")[:60], sample_trees("dev")[:8]
@@ -104,5 +105,30 @@ def test_parser_cli_train_combined_chooses_the_weight_on_dev(tmp_path: Path,
     assert main(common + ["--kind", "generative", "--out", str(tmp_path / "g")]) == 0
     gen = Parser.load(tmp_path / "g")
     assert gen.generative is not None and not gen.weights.any()
+    # table defaults by kind (each chosen on dev): cut tables for combined, whole tables for generative
+    assert (parser.generative.model.config.min_count, parser.generative.model.config.prune) == (2, 0.05)
+    assert (gen.generative.model.config.min_count, gen.generative.model.config.prune) == (0, 0.0)
+    assert (gen.config.gamma, gen.config.beam_cap) in {(g, c) for g in GENERATIVE_GAMMAS for c in GENERATIVE_CAPS}
     assert main(common + ["--kind", "combined", "--generative-weights", "3,x", "--out", str(tmp_path / "bad")]) == 2
     assert "expected comma-separated numbers" in capsys.readouterr().err and not (tmp_path / "bad").exists()
+
+
+def test_parser_cli_generative_trains_on_treebank_tags(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--kind generative --tags tagger`` tags only the dev trees: no jackknifed training tags."""
+    import glmnlp.parser.training as training
+    from glmnlp.parser.model import Parser
+
+    def no_jackknife(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the generative model alone must train on the treebank's tags")
+
+    monkeypatch.setattr(training, "jackknife_tags", no_jackknife)
+    train, dev = sample_trees("train")[:40], sample_trees("dev")[:4]
+    _write_splits(tmp_path, train, dev)
+    args = ["parser", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "dev.trees"),
+            "--tags", "tagger", "--kind", "generative", "--out", str(tmp_path / "g")]
+    assert main(args) == 0
+    assert Parser.load(tmp_path / "g").generative is not None
+    args[-1] = str(tmp_path / "p")
+    args[args.index("generative")] = "perceptron"
+    with pytest.raises(AssertionError, match="treebank's tags"):
+        main(args + ["--epochs", "1"])

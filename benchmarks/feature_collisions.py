@@ -1,0 +1,56 @@
+"""How many of the parser's hashed features share a weight slot, by training-set size (proxy treebank).
+
+The parser hashes each feature (template + atoms) to 64 bits and keeps the low ``n_bits`` (default 22) as
+its weight slot. This counts the distinct gold-derivation features of the first N trees of a seeded
+shuffle of proxy train (PTB sample train + GUM train, ``glmnlp.treebank.gum.proxy_trees``) at 62 bits
+(practically exact) and, for 22, 24 and 26 bits, the share of those features that sit in a slot with at
+least one other (a collision) and the share of slots used. Only gold features are counted; a trained
+model's non-zero weights also include features of the wrong candidates it was updated on (about 1.4x).
+
+    python benchmarks/feature_collisions.py --gum ../shared/data/gum_const
+
+Prints one JSON line per size; results in benchmarks/results/feature_collisions.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--gum", type=Path, default=Path("../shared/data/gum_const"))
+    ap.add_argument("--sizes", default="1000,3000,7000,13620")
+    args = ap.parse_args()
+
+    from glmnlp.parser.model import ParserConfig
+    from glmnlp.parser.training import prepare_training
+    from glmnlp.treebank.gum import proxy_trees
+
+    trees = proxy_trees(args.gum, "train")
+    order = np.random.default_rng(0).permutation(len(trees))
+    for n in (int(x) for x in args.sizes.split(",")):
+        t0 = time.time()
+        sub = [trees[i] for i in sorted(order[:n])]
+        parser, examples = prepare_training(sub, ParserConfig(features="punct", n_bits=22), np.zeros(1 << 22))
+        parser.config.n_bits = 62  # the same 64-bit feature hashes, reduced to 62 bits instead of 22
+        parser._beam = parser._make_beam()
+        ids = np.unique(np.concatenate([
+            np.asarray(parser.features(ex, ex.gold_site, ex.gold_chain, True)[0], dtype=np.uint64) for ex in examples
+        ]))
+        out: dict[str, float] = {"trees": n, "distinct_gold_features": int(len(ids))}
+        for bits in (22, 24, 26):
+            slots, counts = np.unique(ids & np.uint64((1 << bits) - 1), return_counts=True)
+            out[f"bits{bits}_features_sharing_a_slot_pct"] = round(100 * int(counts[counts > 1].sum()) / len(ids), 2)
+            out[f"bits{bits}_slots_used_pct"] = round(100 * len(slots) / (1 << bits), 2)
+        out["seconds"] = round(time.time() - t0)
+        print(json.dumps(out), flush=True)
+
+
+if __name__ == "__main__":
+    main()
