@@ -195,3 +195,14 @@ def test_sentence_splitter_sees_bounded_windows_and_cuts_unpunctuated_text(monke
     with pytest.warns(tok.LongInputWarning):
         pieces = tokenize_text("x" * 5000, lines=True)
     assert [len(p[0]) for p in pieces] == [2000, 2000, 1000]
+
+
+@pytest.mark.parametrize("text", ["Smith . . .", "A . . . b. Ok . . . then.", "Wait . . . what . . ."])
+def test_tokenize_survives_pieces_the_sentence_splitter_rewrites(text: str) -> None:
+    """pysbd returns ". . " for the end of "Smith . . ." (whitespace moved, a period dropped): the
+    spans still cover every character of the input, in order, and nothing raises."""
+    sents = tokenize_text_spans(text)
+    tokens = [tok for sent in sents for tok, _s, _e in sent]
+    assert "".join(tokens) == "".join(text.split())
+    ends = [e for sent in sents for _t, _s, e in sent]
+    assert ends == sorted(ends)

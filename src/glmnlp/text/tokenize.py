@@ -303,16 +303,30 @@ def _segment_window(paragraph: str) -> Iterator[Span]:
 
 
 def _pieces(window: str) -> list[Span]:
-    """pysbd's sentences of ``window`` as consecutive spans."""
-    out = []
+    """pysbd's sentences of ``window`` as consecutive spans that cover all of its text.
+
+    pysbd (``clean=False``) normally returns consecutive substrings, but not always: on
+    ``"Smith . . ."`` it returns ``"Smith . "`` and ``". . "`` (whitespace moved, the last period
+    dropped). A piece is therefore looked up by its stripped text; a piece that cannot be found ends
+    the splitting and the rest of the window becomes one sentence, and text after the last piece
+    joins the last sentence, so no character of the input is ever lost.
+    """
+    out: list[Span] = []
     at = 0
     for piece in _segment(window):
-        # clean=False pieces are consecutive substrings; find() guards against any drift.
-        found = window.find(piece, at)
-        if found < 0:  # pragma: no cover - pysbd contract broken
-            raise RuntimeError(f"sentence splitter returned text not found in input: {piece[:80]!r}")
-        out.append((found, found + len(piece)))
-        at = found + len(piece)
+        core = piece.strip()
+        if not core:
+            continue
+        found = window.find(core, at)
+        if found < 0:
+            break
+        out.append((at if not out else found, found + len(core)))
+        at = found + len(core)
+    if window[at:].strip():
+        if out and not any(ch.isalnum() for ch in window[at:]):
+            out[-1] = (out[-1][0], len(window))  # trailing punctuation pysbd dropped
+        else:
+            out.append((at, len(window)))
     return out
 
 
