@@ -32,6 +32,28 @@ import resource
 import subprocess
 import sys
 import time
+from typing import Any
+
+
+def choose_margin(parser: Any, tagger: Any, tags: str, margins: tuple[float, ...], dev: list[Any], test: list[Any],
+                  dev_tags: Any, test_tags: Any) -> tuple[list[tuple[float, float, float]], float, Any]:
+    """The parse-time multi-tag margin chosen on dev (ties to the smaller margin): (trials, margin, test tags).
+
+    Each trial is (margin, dev F1, test F1); test F1 is recorded for the report, never used to choose.
+    """
+    from glmnlp.parser.training import evaluate
+
+    trials: list[tuple[float, float, float]] = []
+    if tags != "tagger" or margins == (0.0,):
+        return trials, 0.0, test_tags
+    for m in margins:
+        dt = dev_tags if m == 0 else [tagger.multitag(x.leaves(), m) for x in dev]
+        tt = test_tags if m == 0 else [tagger.multitag(x.leaves(), m) for x in test]
+        trials.append((m, round(evaluate(parser, dev, dt)[0].fmeasure, 2), round(evaluate(parser, test, tt)[0].fmeasure, 2)))
+    chosen = max(trials, key=lambda r: (r[1], -r[0]))[0]
+    if chosen:
+        test_tags = [tagger.multitag(x.leaves(), chosen) for x in test]
+    return trials, chosen, test_tags
 
 
 def run_generative(train: list, dev: list, train_tags, dev_tags, smoothing) -> tuple:
@@ -69,17 +91,9 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
     smoothing = SmoothingConfig(min_count=min_count, prune=prune)
     if features == "generative":
         parser, train_seconds = run_generative(train, dev, train_tags, dev_tags, smoothing)
-        margin_trials = []
-        chosen_margin = 0.0
-        if tags == "tagger" and margins != (0.0,):  # parse-time multi-tag margin chosen on dev
-            for m in margins:
-                dt = dev_tags if m == 0 else [tagger.multitag(x.leaves(), m) for x in dev]
-                tt = test_tags if m == 0 else [tagger.multitag(x.leaves(), m) for x in test]
-                margin_trials.append((m, round(evaluate(parser, dev, dt)[0].fmeasure, 2),
-                                      round(evaluate(parser, test, tt)[0].fmeasure, 2)))
-            chosen_margin = max(margin_trials, key=lambda r: (r[1], -r[0]))[0]
-            if chosen_margin:
-                test_tags = [tagger.multitag(x.leaves(), chosen_margin) for x in test]
+        margin_trials, chosen_margin, test_tags = choose_margin(
+            parser, tagger, tags, margins, dev, test, dev_tags, test_tags
+        )
         parser.stats = {"sentences": 0, "retried": 0, "fallback": 0}
         t0 = time.perf_counter()
         result, _ = evaluate(parser, test, test_tags)
@@ -114,17 +128,7 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
     gammas = [1e5, 1e6, 1e7] if combined else [1e3, 1e4, 1e5]
     tuning = tune_beam(parser, dev, gammas, [20, 40], dev_tags)
     # parse-time input tags: every tag within a margin of the tagger's best, margin chosen on dev
-    margin_trials = []
-    chosen_margin = 0.0
-    if tags == "tagger" and margins != (0.0,):
-        for m in margins:
-            dt = dev_tags if m == 0 else [tagger.multitag(x.leaves(), m) for x in dev]
-            tt = test_tags if m == 0 else [tagger.multitag(x.leaves(), m) for x in test]
-            margin_trials.append((m, round(evaluate(parser, dev, dt)[0].fmeasure, 2),
-                                  round(evaluate(parser, test, tt)[0].fmeasure, 2)))
-        chosen_margin = max(margin_trials, key=lambda r: (r[1], -r[0]))[0]
-        if chosen_margin:
-            test_tags = [tagger.multitag(x.leaves(), chosen_margin) for x in test]
+    margin_trials, chosen_margin, test_tags = choose_margin(parser, tagger, tags, margins, dev, test, dev_tags, test_tags)
     parser.stats = {"sentences": 0, "retried": 0, "fallback": 0}
     t0 = time.perf_counter()
     result, _ = evaluate(parser, test, test_tags)

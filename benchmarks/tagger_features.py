@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     FEATURE_SETS.update(EXPERIMENTS)
     train, dev, test = load(args.dataset, args.data_dir)
-    print(f"| feature set | dev % | test % | test unknown-word % | best epoch | train s |")
+    print("| feature set | dev % | test % | test unknown-word % | best epoch | train s |")
     print("| --- | --- | --- | --- | --- | --- |")
     for name in args.sets:
         started = time.perf_counter()

@@ -15,6 +15,8 @@ from glmnlp.glm.training import mix_shards, train_perceptron
 from glmnlp.tagger.model import Tagger, TaggerConfig
 from glmnlp.treebank.corpus import sample_tagged
 
+from toy_glm import ParityTask
+
 
 def _square(x: int) -> int:
     return x * x
@@ -84,31 +86,7 @@ def test_mix_shards_uniform_and_weighted_by_updates() -> None:
     assert m.tolist() == [2.5, 1.0, 3.5, 1.0]
 
 
-class _ParityTask:
-    """Toy GLM: label each bit string with its first bit; features are (position, bit, label)."""
-
-    def n_features(self) -> int:
-        return 5 * 2 * 2
-
-    def _phi(self, x: tuple[int, ...], y: int) -> np.ndarray:
-        return np.array([(i * 2 + b) * 2 + y for i, b in enumerate(x)], dtype=np.int64)
-
-    def decode(self, example: tuple[tuple[int, ...], int], weights: np.ndarray) -> int:
-        x, _ = example
-        return int(np.argmax([weights[self._phi(x, y)].sum() for y in (0, 1)]))
-
-    def feature_difference(self, example: tuple[tuple[int, ...], int], predicted: int) -> tuple[np.ndarray, np.ndarray]:
-        x, gold = example
-        if predicted == gold:
-            return np.zeros(0, dtype=np.int64), np.zeros(0)
-        ids = np.concatenate((self._phi(x, gold), self._phi(x, predicted)))
-        return ids, np.concatenate((np.ones(len(x)), -np.ones(len(x))))
-
-    def evaluate(self, examples, weights: np.ndarray) -> float:  # type: ignore[no-untyped-def]
-        return float(np.mean([self.decode(e, weights) == e[1] for e in examples]))
-
-
-def _naive_ipm(task: _ParityTask, train: list, epochs: int, seed: int, shards: int, mixing: str) -> np.ndarray:
+def _naive_ipm(task: ParityTask, train: list, epochs: int, seed: int, shards: int, mixing: str) -> np.ndarray:
     """McDonald et al. (2010) Figure 3 written out densely, averaging every weight vector visited."""
     from glmnlp.glm.training import epoch_order
 
@@ -143,9 +121,9 @@ def test_ipm_averages_every_visited_weight_vector(shards: int, mixing: str) -> N
     data = [tuple(int(b) for b in rng.integers(0, 2, 5)) for _ in range(40)]
     train = [(x, x[0] ^ x[3]) for x in data]  # not separable: updates in every epoch
     result = train_perceptron(
-        _ParityTask(), train, None, epochs=3, seed=5, shards=shards, mixing=mixing, show_progress=False
+        ParityTask(), train, None, epochs=3, seed=5, shards=shards, mixing=mixing, show_progress=False
     )
-    np.testing.assert_allclose(result.weights, _naive_ipm(_ParityTask(), train, 3, 5, shards, mixing), atol=1e-12)
+    np.testing.assert_allclose(result.weights, _naive_ipm(ParityTask(), train, 3, 5, shards, mixing), atol=1e-12)
 
 
 def _digest(directory: Path) -> dict[str, str]:

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from glmnlp.treebank.corpus import sample_trees
-from glmnlp.parser.grammar import Grammar, GrammarError, step_needs
+from glmnlp.parser.grammar import Grammar
 from glmnlp.parser.model import Parser, ParserConfig, default_tree, punctuation_tags, word_atom
 from glmnlp.parser.training import evaluate, train_parser
 from glmnlp.parser.transform import fslc_transform
-from glmnlp.treebank.trees import Tree, parse_tree
+from glmnlp.treebank.trees import parse_tree
 
 from derivation_oracle import all_derivations
 from toy_trees import TINY

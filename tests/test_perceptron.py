@@ -11,6 +11,8 @@ from glmnlp.glm.features import ABSENT, FeatureIndex, StringStore, Template, dec
 from glmnlp.glm.perceptron import AveragedPerceptron
 from glmnlp.glm.training import BestEpoch, epoch_order, train_perceptron
 
+from toy_glm import ParityTask
+
 
 def _naive_average(steps: list[list[tuple[int, float]]], size: int) -> tuple[np.ndarray, np.ndarray]:
     """Oracle: apply each example's updates, snapshot the weights after every example, take the mean."""
@@ -131,38 +133,13 @@ def test_training_best_epoch_keeps_earlier_on_ties() -> None:
     assert (best.epoch, best.score, best.payload) == (2, 0.7, "w2")
 
 
-class _ParityTask:
-    """Toy GLM: label each bit string with its first bit; features are (position, bit, label)."""
-
-    def n_features(self) -> int:
-        return 5 * 2 * 2
-
-    def _phi(self, x: tuple[int, ...], y: int) -> np.ndarray:
-        return np.array([(i * 2 + b) * 2 + y for i, b in enumerate(x)], dtype=np.int64)
-
-    def decode(self, example: tuple[tuple[int, ...], int], weights: np.ndarray) -> int:
-        x, _ = example
-        scores = [weights[self._phi(x, y)].sum() for y in (0, 1)]
-        return int(np.argmax(scores))
-
-    def feature_difference(self, example: tuple[tuple[int, ...], int], predicted: int) -> tuple[np.ndarray, np.ndarray]:
-        x, gold = example
-        if predicted == gold:
-            return np.zeros(0, dtype=np.int64), np.zeros(0)
-        ids = np.concatenate((self._phi(x, gold), self._phi(x, predicted)))
-        return ids, np.concatenate((np.ones(len(x)), -np.ones(len(x))))
-
-    def evaluate(self, examples, weights: np.ndarray) -> float:  # type: ignore[no-untyped-def]
-        return float(np.mean([self.decode(e, weights) == e[1] for e in examples]))
-
-
 def test_training_loop_learns_separable_toy_task_deterministically() -> None:
     """The generic loop reaches 100% dev accuracy on a separable task; same seed, same weights."""
     rng = np.random.default_rng(0)
     data = [(tuple(int(b) for b in rng.integers(0, 2, 5)), 0) for _ in range(60)]
     data = [(x, x[0]) for x, _ in data]
-    first = train_perceptron(_ParityTask(), data[:40], data[40:], epochs=4, seed=7, show_progress=False)
-    second = train_perceptron(_ParityTask(), data[:40], data[40:], epochs=4, seed=7, show_progress=False)
+    first = train_perceptron(ParityTask(), data[:40], data[40:], epochs=4, seed=7, show_progress=False)
+    second = train_perceptron(ParityTask(), data[:40], data[40:], epochs=4, seed=7, show_progress=False)
     assert first.best_score == 1.0
     assert [r.dev_score for r in first.history] == [r.dev_score for r in second.history]
     np.testing.assert_array_equal(first.weights, second.weights)

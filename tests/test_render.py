@@ -13,9 +13,8 @@ from strategies import trees
 
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.treebank.formats import read_conllu, read_word_tag
+from glmnlp.text.drawing import MARGIN, SIBLING_GAP
 from glmnlp.text.render import (
-    MARGIN,
-    SIBLING_GAP,
     render_brackets,
     render_conllu,
     render_html,

@@ -6,17 +6,15 @@ blank line after each sentence); progress, per-epoch dev F1 and fallback counts 
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
 from glmnlp.errors import ConfigError, InputError
 from ._params import training_parallel_options, weight_list
-from glmnlp.treebank.trees import read_tree_file, to_bracket
+from glmnlp.treebank.trees import read_tree_file
 
-__all__ = ["parser_group", "parse"]
+__all__ = ["parser_group"]
 
 
 @click.group("parser")
@@ -155,54 +153,3 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     click.echo(f"chosen gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
     parser.save(out_path, history=parser.history, replace=force)
     click.echo(f"saved {out_path}", err=True)
-
-
-@click.command("parse")
-@click.option("--model", "model_path", required=True, type=click.Path(exists=True, file_okay=False))
-@click.option("--input", "input_path", default="-", help="Tagged (word/TAG, tab, CoNLL-U) or tokenised text; - = stdin.")
-@click.option("--format", "fmt", type=click.Choice(["auto", "word_tag", "tab", "conllu", "trees", "tokens"]),
-              default="auto", show_default=True)
-@click.option("--tagger", "tagger_path", type=click.Path(exists=True, file_okay=False),
-              help="Tagger model for untagged (tokenised) input.")
-@click.option("--multitag", type=float, default=None, help="Give the parser every tag within this margin of the best.")
-@click.option("--nbest", type=int, default=1, show_default=True, help="Print the K best trees with scores.")
-def parse(model_path: str, input_path: str, fmt: str, tagger_path: str | None, multitag: float | None,
-          nbest: int) -> None:
-    """Parse sentences into Penn Treebank brackets.
-
-    \b
-    Examples:
-      glmnlp parse --model parser.model --input tagged.txt
-      glmnlp parse --model parser.model --format tokens --tagger tagger.model --input tokens.txt --nbest 5
-    """
-    from glmnlp.treebank.formats import read_tagged, read_tokens
-    from glmnlp.parser.model import Parser
-
-    if nbest < 1:
-        raise ConfigError(f"--nbest must be >= 1, got {nbest}")
-    parser = Parser.load(model_path)
-    source = sys.stdin if input_path == "-" else Path(input_path)
-    sentences = read_tokens(source) if fmt == "tokens" else read_tagged(source, fmt)  # type: ignore[arg-type]
-    tagger = None
-    if tagger_path is not None:
-        from glmnlp.tagger.model import Tagger
-
-        tagger = Tagger.load(tagger_path)
-    for sent in sentences:
-        if not len(sent):
-            continue
-        if tagger is not None and (sent.tags is None or multitag is not None):
-            tags = tagger.multitag(sent.words, multitag) if multitag is not None else [[t] for t in tagger.tag(sent.words)]
-        elif sent.tags is not None:
-            tags = [[t] for t in sent.tags]
-        else:
-            raise ConfigError("untagged input needs --tagger MODEL")
-        if nbest == 1:
-            click.echo(to_bracket(parser.parse(sent.words, tags)))
-        else:
-            for score, tree in parser.parse_nbest(sent.words, tags, nbest):
-                click.echo(f"{score:.4f}\t{to_bracket(tree)}")
-            click.echo("")
-    st = parser.stats
-    click.echo(f"parsed {st['sentences']} sentences; retried with a wider beam: {st['retried']}; "
-               f"default structure: {st['fallback']}", err=True)
