@@ -176,6 +176,21 @@ def test_parser_save_is_sparse_and_prune_drops_small_weights(tmp_path: Path) -> 
         parser.save(tmp_path / "bad", prune=-1.0)
 
 
+def test_parser_save_stores_float32_only_when_exact(tmp_path: Path) -> None:
+    """Weights that are all float32 values are stored in 4 bytes and load back equal; one that is not keeps float64."""
+    from glmnlp.glm.model_io import load_model
+
+    w = np.zeros(1 << BITS)
+    w[[3, 70, 900]] = np.array([0.5, -1.25, 3.0]).astype(np.float32)
+    _parser(weights=w).save(tmp_path / "single")
+    assert load_model(tmp_path / "single", kind="glmnlp-parser")[1]["weight_value"].dtype == np.float32
+    assert np.array_equal(Parser.load(tmp_path / "single").weights, w)
+    w[5] = 0.1  # not a float32
+    _parser(weights=w).save(tmp_path / "double")
+    assert load_model(tmp_path / "double", kind="glmnlp-parser")[1]["weight_value"].dtype == np.float64
+    assert np.array_equal(Parser.load(tmp_path / "double").weights, w)
+
+
 @pytest.mark.parametrize("case", ["unsorted", "out_of_range", "dtype", "missing"])
 def test_parser_load_rejects_bad_sparse_weights(tmp_path: Path, case: str) -> None:
     """A model whose sparse weight arrays are inconsistent is refused with ModelFileError naming the file."""

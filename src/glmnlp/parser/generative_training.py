@@ -516,6 +516,17 @@ def _table_capacity(n: int) -> int:
     return 1 << max(3, (2 * n).bit_length())
 
 
+def _frozen_table(keys: IntArray, values: FloatArray) -> tuple[Any, Any]:
+    """The hash table of ``keys`` -> ``values``, keys inserted in ascending order.
+
+    Ascending insertion is the order the loader rebuilds in (glmnlp.parser.generative.expand_table),
+    so a loaded table is the trained one slot for slot.
+    """
+    order = np.argsort(keys, kind="stable")
+    return build_table(np.ascontiguousarray(keys[order], dtype=np.uint64),
+                       np.ascontiguousarray(values[order], dtype=np.float64), _table_capacity(len(keys)))
+
+
 def _freeze(
     stats: _Stats,
     diversity: FloatArray,
@@ -545,13 +556,9 @@ def _freeze(
     roots = np.nonzero(stats.hist_level == 0)[0]
     floor[stats.hist_model[roots]] += np.log1p(-hist_lam[roots])
     keep_hist, keep_pair = _prune(stats, hist_lam, smoothed, pair_level, config.prune, config.min_count)
-    hist_keys, hist_vals = build_table(
-        stats.hist_keys[keep_hist], backoff[keep_hist], _table_capacity(int(keep_hist.sum()))
-    )
     pair_values = np.log(smoothed) - backoff[stats.pair_hist]
-    pair_keys, pair_vals = build_table(
-        stats.pair_keys[keep_pair], pair_values[keep_pair], _table_capacity(int(keep_pair.sum()))
-    )
+    hist_keys, hist_vals = _frozen_table(stats.hist_keys[keep_hist], backoff[keep_hist])
+    pair_keys, pair_vals = _frozen_table(stats.pair_keys[keep_pair], pair_values[keep_pair])
     return {
         "hist_keys": hist_keys,
         "hist_vals": hist_vals,

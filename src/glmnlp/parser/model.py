@@ -390,14 +390,18 @@ class Parser:
         (:func:`glmnlp.glm.model_io.check_output_dir`); anything else is refused and left untouched.
 
         The hashed weight table is stored sparsely: ``weight_index`` (uint32, strictly ascending)
-        lists the slots with ``|w| > prune`` and ``weight_value`` (float64) their weights; :meth:`load`
-        rebuilds the dense table. ``prune = 0`` keeps every non-zero weight, so the loaded model
+        lists the slots with ``|w| > prune`` and ``weight_value`` their weights, as float32 when every
+        one of them is exactly a float32 (the default-model recipe rounds to float32 precision before
+        it measures, for a file half the size) and float64 otherwise; :meth:`load` rebuilds the dense table. ``prune = 0`` keeps every non-zero weight, so the loaded model
         parses exactly as this one; ``prune > 0`` drops small weights for a smaller file.
         """
         if not (prune >= 0.0 and math.isfinite(prune)):
             raise ValueError(f"prune must be a finite number >= 0, got {prune!r}")
         index = np.flatnonzero(np.abs(self.weights) > prune).astype(np.uint32)
         values = np.ascontiguousarray(self.weights[index], dtype=np.float64)
+        single = values.astype(np.float32)
+        if np.array_equal(single.astype(np.float64), values):
+            values = single
         cfg = asdict(self.config)
         cfg["fslc_extra_pairs"] = [list(p) for p in self.config.fslc_extra_pairs]
         if self.config.shards == 1:  # serially trained models keep the format they always had
@@ -525,8 +529,10 @@ def _dense_weights(arrays: dict[str, np.ndarray], size: int, path: str | Path) -
     index, values = arrays.get("weight_index"), arrays.get("weight_value")
     if index is None or values is None:
         raise ModelFileError(f"{path}: parser model has no weight_index/weight_value arrays")
-    if index.ndim != 1 or index.shape != values.shape or index.dtype != np.uint32 or values.dtype != np.float64:
-        raise ModelFileError(f"{path}: weight_index must be uint32 and weight_value float64, both 1-D of one length")
+    if (index.ndim != 1 or index.shape != values.shape or index.dtype != np.uint32
+            or values.dtype not in (np.float32, np.float64)):
+        raise ModelFileError(f"{path}: weight_index must be uint32 and weight_value float32 or float64, both 1-D of "
+                             "one length")
     if index.shape[0] and (int(index[-1]) >= size or bool(np.any(index[1:] <= index[:-1]))):
         raise ModelFileError(f"{path}: weight_index must be strictly ascending and below the table size {size}")
     dense = np.zeros(size, dtype=np.float64)
