@@ -13,7 +13,7 @@ import pytest
 
 import glmnlp
 from glmnlp.cli import main
-from glmnlp.parser.measures import COLUMNS
+from glmnlp.parser.measures import COLUMNS, MeasureOptions
 from glmnlp.text.measures import write_measures
 
 ROOT = Path(__file__).parent.parent
@@ -117,3 +117,38 @@ def test_docs_measures_examples_run() -> None:
     runner.run(test)
     result = runner.summarize(verbose=False)
     assert result.failed == 0 and result.attempted == len(test.examples) > 0
+
+
+def test_pipeline_measures_equal_the_api() -> None:
+    """nlp(text, measures=True): each sentence's rows are glmnlp.measures()'s for the same text, numbered
+    within the document; the document's frame has the same columns; to_dict/from_dict keep them."""
+    text = SENT + " It barked."
+    nlp = glmnlp.load()
+    doc = nlp(text, measures=True)
+    expected = glmnlp.measures(text)
+    assert [len(s.measures) for s in doc.sents] == [9, 4]
+    assert doc.measures == expected
+    assert [r["word"] for r in doc.sents[1].measures] == ["It", "barked", ".", "</s>"]
+    assert doc.sents[1].measures[0]["sentence"] == 2
+    assert glmnlp.Document.from_dict(doc.to_dict()) == doc
+    nats = nlp([["It", "barked", "."]], measures=MeasureOptions(units="nats")).measures
+    assert nats == glmnlp.measures([["It", "barked", "."]], units="nats")
+    assert nlp(text).sents[0].measures == ()
+    pd = pytest.importorskip("pandas")
+    frame = doc.measures_frame()
+    assert isinstance(frame, pd.DataFrame) and list(frame.columns) == list(COLUMNS) and len(frame) == 13
+    assert frame["surprisal"].tolist() == pytest.approx([r["surprisal"] for r in expected])
+
+
+def test_pipeline_measures_need_a_generative_term() -> None:
+    """A parser without a generative term is refused with a clear error, before any work."""
+    from glmnlp.text.pipeline import Pipeline
+
+    class Flat:
+        def parse(self, words, tags):
+            return glmnlp.parse_tree("(TOP (S " + " ".join(f"({t} {w})" for w, t in zip(words, tags)) + "))")
+
+    nlp = Pipeline(None, Flat())
+    assert nlp([[("It", "PRP"), ("barked", "VBD")]]).sents[0].tree is not None
+    with pytest.raises(glmnlp.ConfigError, match="generative term"):
+        nlp([[("It", "PRP"), ("barked", "VBD")]], measures=True)

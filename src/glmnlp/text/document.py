@@ -25,7 +25,10 @@ Choices [R]:
 * **Scores, n-best, surprisal.** ``Sentence.score`` is the parser's score of the tree (``None``
   when the parser does not give one or fell back to its default tree); ``Sentence.nbest`` holds
   the ``(score, tree)`` list of ``nlp(text, nbest=K)`` and ``Sentence.surprisal`` the per-word
-  surprisal (bits) of ``nlp(text, surprisal=True)``; both are empty unless asked for.
+  surprisal (bits) of ``nlp(text, surprisal=True)``; ``Sentence.measures`` the word-by-word rows of
+  ``nlp(text, measures=True)`` (the records of :func:`glmnlp.measures`, one per word and one for
+  ``</s>``; :meth:`Document.measures_frame` puts a document's rows in a ``pandas.DataFrame``); all
+  are empty unless asked for.
 * **Notebooks.** A sentence shows as its drawn tree (``_repr_svg_``), a document as its sentences'
   texts and drawings (``_repr_html_``), from :mod:`glmnlp.text.drawing`.
 * The dictionary / JSON form (:meth:`Document.to_dict`) stores each tree as its one-line bracket
@@ -98,7 +101,9 @@ class Sentence:
 
     ``original`` is the sentence's text as it was in the document (``None`` for pre-tokenised
     input); ``nbest`` the k best ``(score, tree)`` pairs when they were asked for; ``surprisal`` one
-    value in bits per word when asked for.
+    value in bits per word when asked for; ``measures`` the word-by-word rows (dicts with the
+    columns of :data:`glmnlp.parser.measures.COLUMNS`; ``None`` for an infinite or undefined value,
+    as in ``surprisal``) when asked for.
     """
 
     tokens: tuple[Token, ...]
@@ -107,6 +112,7 @@ class Sentence:
     original: str | None = None
     nbest: tuple[tuple[float | None, Tree], ...] = ()
     surprisal: tuple[float | None, ...] = ()
+    measures: tuple[dict[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.tokens, tuple):
@@ -126,6 +132,11 @@ class Sentence:
                 raise ValueError(f"tree leaves {leaves} differ from the sentence tokens {words}")
         if self.surprisal and len(self.surprisal) != len(self.tokens):
             raise ValueError(f"{len(self.surprisal)} surprisal values for {len(self.tokens)} tokens")
+        if self.measures:
+            object.__setattr__(self, "measures", tuple(
+                {k: _finite(v) if isinstance(v, float) else v for k, v in r.items()} for r in self.measures))
+            if [r.get("word") for r in self.measures[: len(words)]] != words:
+                raise ValueError("measures rows do not follow the sentence tokens")
 
     # -- sequence of tokens ------------------------------------------------------------------
     def __len__(self) -> int:
@@ -288,6 +299,23 @@ class Document:
         """Each sentence's tree as an ``nltk.Tree``; raises ``ValueError`` if a sentence is unparsed."""
         return [sent.to_nltk() for sent in self.sentences]
 
+    @property
+    def measures(self) -> list[dict[str, Any]]:
+        """Every sentence's word-by-word rows (``nlp(text, measures=True)``), in order; empty if not asked for."""
+        return [row for sent in self.sentences for row in sent.measures]
+
+    def measures_frame(self) -> Any:
+        """:attr:`measures` as a ``pandas.DataFrame`` with the columns of :func:`glmnlp.measures` (needs pandas)."""
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError("measures_frame() needs pandas: pip install 'glmnlp[measures]'") from None
+        from glmnlp.parser.measures import COLUMNS, NEXT_COLUMNS
+
+        rows = self.measures
+        extra = list(NEXT_COLUMNS) if rows and "rank" in rows[0] else []
+        return pd.DataFrame(rows, columns=list(COLUMNS) + extra)
+
     def _repr_html_(self) -> str:
         """Each sentence's text and drawn tree (or its words when unparsed), for notebooks."""
         import html
@@ -316,6 +344,7 @@ class Document:
                     "score": sent.score,
                     **({"nbest": [{"score": sc, "tree": to_bracket(t)} for sc, t in sent.nbest]} if sent.nbest else {}),
                     **({"surprisal": list(sent.surprisal)} if sent.surprisal else {}),
+                    **({"measures": [dict(r) for r in sent.measures]} if sent.measures else {}),
                 }
                 for sent in self.sentences
             ],
@@ -346,7 +375,7 @@ class Document:
                 nbest = tuple((item.get("score"), parse_tree(item["tree"], source=f"{source} {where}"))
                               for item in raw.get("nbest", ()))
                 sentences.append(Sentence(tokens, tree, raw.get("score"), None, nbest,
-                                          tuple(raw.get("surprisal", ()))))
+                                          tuple(raw.get("surprisal", ())), tuple(raw.get("measures", ()))))
             except TreeSyntaxError:
                 raise
             except (KeyError, TypeError, ValueError) as exc:

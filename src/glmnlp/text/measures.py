@@ -21,7 +21,7 @@ from glmnlp.errors import InputError
 from glmnlp.parser.measures import COLUMNS, NEXT_COLUMNS, MeasureOptions, WordClasses, corpus_measures
 from glmnlp.text.tokenize import tokenize_text
 
-__all__ = ["measures", "load_parser", "write_measures", "plot_measures", "FORMATS"]
+__all__ = ["measures", "load_parser", "sentence_rows", "write_measures", "plot_measures", "FORMATS"]
 
 FORMATS = ("tsv", "csv", "json")
 
@@ -115,6 +115,16 @@ def measures(
             raise ImportError("as_frame=True needs pandas: pip install 'glmnlp[measures]'") from None
         return pd.DataFrame(rows, columns=_columns(rows, next_word))
     return rows
+
+
+def sentence_rows(parser: Any, words: Sequence[str], options: MeasureOptions | bool = True,
+                  sentence: int = 1) -> list[dict[str, Any]]:
+    """The rows :func:`measures` gives for one tokenised sentence (``nlp(text, measures=True)`` uses it).
+
+    ``options``: True for the defaults of :func:`measures`, or a :class:`MeasureOptions`.
+    """
+    opts = options if isinstance(options, MeasureOptions) else MeasureOptions()
+    return corpus_measures(parser, [list(words)], None, options=opts, first=sentence)
 
 
 def _columns(rows: Sequence[dict[str, Any]], next_word: bool = False) -> list[str]:

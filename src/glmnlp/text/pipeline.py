@@ -63,6 +63,10 @@ Choices [R]:
   141 tokens. Together with the tokenizer's bounded windows (every sentence is at most 2,000
   characters) this bounds the work per sentence, so a 2 MB line without full stops is
   tagged and written in seconds instead of hanging.
+* **Word-by-word measures** (``measures=True`` or a :class:`glmnlp.parser.measures.MeasureOptions`):
+  each sentence's rows are those :func:`glmnlp.text.measures.measures` gives for its tokens (its
+  own beam, the generative model's candidate tags: never the tagger's, which read ahead), numbered
+  by the sentence's place in the document; a sentence over ``max_words`` gets none.
 * **Batches.** :meth:`Pipeline.pipe` reads ``batch_size`` documents at a time and runs each stage
   over all their sentences before yielding the documents in input order. The stages are
   per-sentence today; the batch is the unit at which batched kernels can later plug in, and it
@@ -127,6 +131,7 @@ class _Pending:
     score: float | None = None
     nbest: list[tuple[float, Tree]] | None = None
     surprisal: list[float | None] | None = None
+    measures: list[dict[str, Any]] | None = None
 
 
 class Pipeline:
@@ -189,19 +194,22 @@ class Pipeline:
             f"multitag_margin={self.multitag_margin})"
         )
 
-    def __call__(self, doc: DocumentInput, *, nbest: int = 1, surprisal: bool = False) -> Document:
+    def __call__(self, doc: DocumentInput, *, nbest: int = 1, surprisal: bool = False,
+                 measures: bool | Any = False) -> Document:
         """Analyse one document (raw text, token lists, or ``(word, tag)`` lists).
 
         ``nbest=K`` > 1 also stores each sentence's K best ``(score, tree)`` in ``Sentence.nbest``;
         ``surprisal=True`` stores each word's surprisal in bits in ``Sentence.surprisal`` (the
-        parser needs a generative component). See :meth:`pipe`.
+        parser needs a generative component); ``measures=True`` (or a
+        :class:`glmnlp.parser.measures.MeasureOptions`) stores each word's rows of
+        :func:`glmnlp.measures` in ``Sentence.measures`` (``Document.measures_frame()``). See :meth:`pipe`.
         """
-        return next(self.pipe([doc], batch_size=1, nbest=nbest, surprisal=surprisal))
+        return next(self.pipe([doc], batch_size=1, nbest=nbest, surprisal=surprisal, measures=measures))
 
     def pipe(
         self, docs: Iterable[DocumentInput], batch_size: int = 64, *, nbest: int = 1, surprisal: bool = False,
         progress: Callable[[int], None] | None = None, n_process: int = 1, backend: str = "local",
-        address: str | None = None,
+        address: str | None = None, measures: bool | Any = False,
     ) -> Iterator[Document]:
         """Analyse a stream of documents lazily, ``batch_size`` documents at a time, in order.
 
@@ -212,8 +220,8 @@ class Pipeline:
 
         ``n_process`` > 1 (or -1/0: all cores) analyses the batches on that many workers, each
         loading the model once (``backend`` ``"local"`` or ``"ray"``, ``address`` of a Ray cluster);
-        the output is the same as with one process. With ``nbest`` > 1 or ``surprisal`` the
-        documents are analysed in this process.
+        the output is the same as with one process. With ``nbest`` > 1, ``surprisal`` or ``measures``
+        the documents are analysed in this process.
         """
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}")
@@ -223,12 +231,15 @@ class Pipeline:
             raise ConfigError("nbest > 1 needs a parser with a parse_nbest(words, tags, k) method")
         if surprisal and getattr(self.parser, "generative", None) is None:
             raise ConfigError("surprisal needs a parser with a generative component; this one has none")
+        if measures and getattr(self.parser, "generative", None) is None:
+            raise ConfigError("measures need a parser with a generative term (generative or combined); "
+                              "this one has none")
         if isinstance(docs, str):
             raise TypeError("pipe() takes an iterable of documents; call the pipeline on a single text")
-        if n_process != 1 and nbest == 1 and not surprisal:
+        if n_process != 1 and nbest == 1 and not surprisal and not measures:
             yield from self._pipe_workers(docs, batch_size, n_process, backend, address, progress)
             return
-        yield from self._pipe_here(docs, batch_size, nbest, surprisal, progress)
+        yield from self._pipe_here(docs, batch_size, nbest, surprisal, progress, measures)
 
     def _pipe_workers(
         self, docs: Iterable[DocumentInput], batch_size: int, n_process: int, backend: str, address: str | None,
@@ -258,7 +269,7 @@ class Pipeline:
 
     def _pipe_here(
         self, docs: Iterable[DocumentInput], batch_size: int, nbest: int = 1, surprisal: bool = False,
-        progress: Callable[[int], None] | None = None,
+        progress: Callable[[int], None] | None = None, measures: bool | Any = False,
     ) -> Iterator[Document]:
         stream = iter(docs)
         index = 0
@@ -266,8 +277,12 @@ class Pipeline:
             prepared = [self._prepare(doc, index + i) for i, doc in enumerate(batch)]
             index += len(batch)
             for _, pending in prepared:
-                for sent in pending:
+                for number, sent in enumerate(pending, start=1):
                     self._analyse(sent, nbest, surprisal)
+                    if measures and len(sent.tokens) <= self.max_words:
+                        from glmnlp.text.measures import sentence_rows
+
+                        sent.measures = sentence_rows(self.parser, [t.text for t in sent.tokens], measures, number)
                     if progress is not None:
                         progress(1)
             for text, pending in prepared:
@@ -280,6 +295,7 @@ class Pipeline:
                             p.score,
                             nbest=tuple(p.nbest or ()),
                             surprisal=tuple(p.surprisal or ()),
+                            measures=tuple(p.measures or ()),
                         )
                         for p in pending
                     ),
