@@ -40,7 +40,7 @@ __all__ = ["measures_cmd"]
               help="Also the expected entropies of each word before it is seen, and its rank (slow).")
 @click.option("--max-tags", type=click.IntRange(min=1), default=8, show_default=True,
               help="Candidate POS tags per word chosen by the model (fewer: faster).")
-@click.option("--tag-margin", type=click.FloatRange(min=0), default=8.0, show_default=True,
+@click.option("--tag-margin", type=click.FloatRange(min=0), default=4.0, show_default=True,
               help="Keep candidate tags within this many nats of the word's best tag.")
 @click.option("--unknown-words", type=click.Choice(["model", "pos"]), default="model", show_default=True,
               help="Score words outside the lexicon as the model does, or by their class given the POS alone "

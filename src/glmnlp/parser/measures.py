@@ -70,14 +70,22 @@ Choices [R] and their reasons
 * **Tags.** The generative parser of Roark picks up to 8 candidate POS per word by a look-ahead
   probability. Here, with ``tags="model"`` (default), the candidates of word i are the POS tags t
   ranked by ln P(w_i | t) + ln P(t) under the model's own word model (context = the POS only) and
-  node model (no context), kept while within ``tag_margin`` nats of the best, at most ``max_tags``
-  (8). This uses word i itself only, never a later word, so the measures of word i do not depend
-  on the rest of the sentence (a tagger that reads ahead would break incrementality). Tags can
-  also be given per word (e.g. gold tags), or ``tags="all"`` for every POS of the grammar (exact
-  marginalisation over tags; used by the tests). Measured against the reference parser on the
-  sample test split (benchmarks/results/measures.md): Pearson r of total surprisal 0.872 with these
-  tags vs 0.834 with gold tags; of syntactic surprisal 0.638 vs 0.673; 8 tags cost about 7x the
-  time of gold tags (3 tags within 3 nats: r 0.808, same speed as gold tags).
+  node model (no context), kept while within ``tag_margin`` (4) nats of the best, at most
+  ``max_tags`` (8). This uses word i itself only, never a later word, so the measures of word i do
+  not depend on the rest of the sentence (a tagger that reads ahead would break incrementality).
+  Tags can also be given per word (e.g. gold tags), or ``tags="all"`` for every POS of the grammar
+  (exact marginalisation over tags; used by the tests).
+* **Why a 4-nat margin.** Syntactic surprisal sums P(D') over the beam's analyses *up to their
+  POS node*, whatever the word's probability under that POS: a tag under which the word is
+  improbable adds syntactic mass and almost no lexical mass. With every tag of the grammar the
+  POS nodes of all tags together nearly exhaust "some word comes next" and syntactic surprisal
+  loses its meaning; the reference parser only ever proposes tags its lexicon has seen with the
+  word. A tag more than 4 nats (a factor 55) below the word's best tag is such a tag. Measured
+  against the reference parser on the sample test split (benchmarks/results/measures.md, every
+  attempt listed there): margin 2 / 3 / 4 / 5 / 6 / 8 nats give Pearson r of syntactic surprisal
+  0.613 / 0.617 / 0.657 / 0.652 / 0.644 / 0.638 and of total surprisal 0.832 / 0.858 / 0.871 /
+  0.871 / 0.871 / 0.872, and 4 nats takes 63% of the CPU time of 8 nats (3.7 vs 5.9 s for the
+  244 sentences). Gold tags: syntactic r 0.673 but total 0.834 (no marginalisation over tags).
 * **FILTER.** The generative term's own gamma/cap (``GenerativeTerm.gamma``/``beam_cap``); if the
   beam empties, one retry with 10x gamma and no cap (as parsing does); with the model's own tags,
   if it still empties, the words from the failing one on get every POS tag and the sentence is run
@@ -86,17 +94,19 @@ Choices [R] and their reasons
 * **Cost.** The beam is run once; with tracking on, the survivors of FILTER are scored a second
   time while they are rebuilt (glmnlp.parser._beam ``set_tracking``) to split their generative
   log-probability, and every beam's statistics are computed in one vectorised pass per sentence.
-  Measured against parsing the same input with the same beam: 97-102% of its speed
-  (benchmarks/results/measures.md). ``next_word`` costs about 0.85 s per word (about 200x).
+  Measured against parsing the same input with the same beam: 97-103% of its speed
+  (benchmarks/results/measures.md). The 244 sentences of the sample test split take 4.5 s of CPU
+  with the default tags (3.7-4.2 s in other runs; 8.4 s with an 8-nat tag margin, machine loaded):
+  about 88% of it is the beam itself. ``next_word`` costs 0.3-1 s per word (200-400x).
 * **Unknown words** (``unknown_words``). ``"model"`` (default): a word outside the lexicon is scored
   as the model scores it when parsing, its unknown-word class in the full word-model context; the
   class was counted at the POS level only in training, so deeper contexts reach it through every
   level's backoff weight. ``"pos"``: its class given the POS alone, as the reference parser scores an
   unknown word (the beam then ranks by these probabilities, so this option changes the measures'
   beam, never the parser's). On the sample test split (benchmarks/results/measures.md) ``"pos"``
-  lowers the unknown words' mean lexical surprisal from 6.05 to 4.30 nats (reference 3.81) and
-  raises Pearson r with the reference from 0.872 to 0.913 (total surprisal), 0.892 to 0.919
-  (lexical) and 0.638 to 0.658 (syntactic).
+  lowers the unknown words' mean lexical surprisal from 6.05 to 4.30 nats (reference 3.81; 8-nat
+  tags) and raises Pearson r with the reference from 0.871 to 0.911 (total surprisal), 0.897 to
+  0.924 (lexical) and 0.657 to 0.679 (syntactic).
 * **Word classes**: see :class:`WordClasses` (files in ``glmnlp/data/measures/``).
 """
 
@@ -194,8 +204,11 @@ class WordClasses:
 
     @classmethod
     def default(cls) -> WordClasses:
-        """The list and rules shipped with the package."""
-        return cls(_parse_classes(_data_text("word_classes.tsv"), "glmnlp/data/measures/word_classes.tsv"))
+        """The list and rules shipped with the package (read once)."""
+        global _DEFAULT_CLASSES
+        if _DEFAULT_CLASSES is None:
+            _DEFAULT_CLASSES = cls(_parse_classes(_data_text("word_classes.tsv"), "glmnlp/data/measures/word_classes.tsv"))
+        return _DEFAULT_CLASSES
 
     @classmethod
     def from_file(cls, path: str | Path | None = None, rules: str | Path | None = None) -> WordClasses:
@@ -219,6 +232,9 @@ class WordClasses:
             elif pattern.fullmatch(low):
                 return cls
         return "open"
+
+
+_DEFAULT_CLASSES: WordClasses | None = None
 
 
 def _data_text(name: str) -> str:
@@ -274,7 +290,7 @@ class MeasureOptions:
 
     kind: Literal["generative", "combined"] = "generative"
     units: Literal["bits", "nats"] = "bits"
-    tag_margin: float = 8.0
+    tag_margin: float = 4.0
     max_tags: int = 8
     gamma: float | None = None
     cap: int | None = None
@@ -312,7 +328,7 @@ def _tag_table(parser: Any) -> tuple:
     return term, grammar, tags, cats, node, capitalised, cap_tag, low_tag
 
 
-def candidate_tags(parser: Any, words: Sequence[str], *, margin: float = 8.0, max_tags: int = 8) -> list[list[str]]:
+def candidate_tags(parser: Any, words: Sequence[str], *, margin: float = 4.0, max_tags: int = 8) -> list[list[str]]:
     """Candidate POS tags of each word from the generative model alone (see the module docstring).
 
     Score of tag t for word w (sentence-initial or not): ln P(w | t) + ln P(t), word model with

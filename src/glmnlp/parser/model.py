@@ -232,6 +232,8 @@ class Parser:
             self._add_chain(tuple(chain))
         self._first_by_tag = {t: sorted(self._chain_id[tuple(c)] for c in v) for t, v in grammar.first_chains.items()}
         self._by_tag = {t: sorted(self._chain_id[tuple(c)] for c in v) for t, v in grammar.chains.items()}
+        # (sentence-initial, candidate tags) -> their chains in decoding order; _by_tag never changes after here
+        self._chain_sets: dict[tuple[bool, tuple[str, ...]], list[int]] = {}
         triples = np.zeros(n * n * n, dtype=np.uint8)
         for x, y, z in grammar.triples:
             triples[(x * n + y) * n + z] = 1
@@ -301,13 +303,21 @@ class Parser:
         off = np.zeros(n + 1, dtype=np.int32)
         ids: list[int] = []
         for i in range(n):
-            table = self._first_by_tag if i == 0 else self._by_tag
-            chosen: set[int] = set()
-            for tag in tags[i]:
-                chosen.update(table.get(tag, ()))
-            if extra is not None and i in extra:
-                chosen.add(extra[i])
-            ids.extend(sorted(chosen, key=lambda c: (self.chain_pos(c), c)))
+            key = (i == 0, tuple(tags[i]))
+            found = self._chain_sets.get(key)
+            if found is None or (extra is not None and i in extra):
+                table = self._first_by_tag if i == 0 else self._by_tag
+                chosen: set[int] = set()
+                for tag in tags[i]:
+                    chosen.update(table.get(tag, ()))
+                if extra is not None and i in extra:
+                    chosen.add(extra[i])
+                found = sorted(chosen, key=lambda c: (self.chain_pos(c), c))
+                if extra is None or i not in extra:
+                    if len(self._chain_sets) >= 65536:  # bounded: tag lists seen recently
+                        self._chain_sets.clear()
+                    self._chain_sets[key] = found
+            ids.extend(found)
             off[i + 1] = len(ids)
         return atoms, next_pos, isq, off, np.array(ids, dtype=np.int32)
 

@@ -81,7 +81,7 @@ def measures(
     cap: int | None = None,
     next_word: bool = False,
     max_tags: int = 8,
-    tag_margin: float = 8.0,
+    tag_margin: float = 4.0,
     unknown_words: Literal["model", "pos"] = "model",
     as_frame: bool = False,
 ) -> Any:
