@@ -323,3 +323,19 @@ def test_measures_unknown_words_scored_in_context_or_by_pos(unknown: str) -> Non
     assert rows[1]["lexical_surprisal"] != pytest.approx(other[1]["lexical_surprisal"], abs=1e-6)
     assert rows[0]["surprisal"] == pytest.approx(other[0]["surprisal"], abs=1e-12)
     assert parser.parse_nbest(words, tags, 2) == before  # parsing never uses it
+
+
+def test_candidate_tags_are_the_tags_seen_with_the_word() -> None:
+    """By default a word's candidates are the tags it was seen with in training (smoothing gives every tag
+    some probability, so without the filter the margin lets unseen tags in)."""
+    parser = _setup(TINY + ["(TOP (S (NP (DT the) (NN saw)) (VP (VBD barked)) (. .)))"])
+    words = "the saw barked .".split()
+    seen = candidate_tags(parser, words)
+    assert seen[0] == ["DT"] and sorted(seen[1]) == ["NN", "VBD"] and seen[2] == ["VBD"] and seen[3] == ["."]
+    every = candidate_tags(parser, words, seen=False)
+    assert all(len(t) > 2 for t in every)
+    rows = sentence_measures(parser, words, options=MeasureOptions(units="nats", gamma=1e18, cap=0))
+    assert all(math.isfinite(r["surprisal"]) for r in rows)
+    assert rows == sentence_measures(parser, words, seen, options=MeasureOptions(units="nats", gamma=1e18, cap=0))
+    with pytest.raises(ValueError, match="tag_filter"):
+        MeasureOptions(tag_filter="none")  # type: ignore[arg-type]

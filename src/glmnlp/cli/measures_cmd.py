@@ -40,8 +40,10 @@ __all__ = ["measures_cmd"]
               help="Also the expected entropies of each word before it is seen, and its rank (slow).")
 @click.option("--max-tags", type=click.IntRange(min=1), default=8, show_default=True,
               help="Candidate POS tags per word chosen by the model (fewer: faster).")
-@click.option("--tag-margin", type=click.FloatRange(min=0), default=4.0, show_default=True,
+@click.option("--tag-margin", type=click.FloatRange(min=0), default=8.0, show_default=True,
               help="Keep candidate tags within this many nats of the word's best tag.")
+@click.option("--tag-filter", type=click.Choice(["seen", "margin"]), default="seen", show_default=True,
+              help="Candidate tags among those seen with the word in training, or every tag within the margin.")
 @click.option("--unknown-words", type=click.Choice(["model", "pos"]), default="model", show_default=True,
               help="Score words outside the lexicon as the model does, or by their class given the POS alone "
                    "(as the reference parser does).")
@@ -51,8 +53,9 @@ __all__ = ["measures_cmd"]
               help="Also draw one sentence's measures to this image (PNG/SVG/PDF; needs matplotlib).")
 @click.option("--sentence", type=int, default=1, show_default=True, help="Sentence drawn by --plot.")
 def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool, model: Path | None, fmt: str,
-                 units: str, kind: str, word_classes: Path | None, word_class_rules: Path | None, no_eos: bool, next_word: bool, max_tags: int,
-                 tag_margin: float, unknown_words: str, gamma: float | None,
+                 units: str, kind: str, word_classes: Path | None, word_class_rules: Path | None, no_eos: bool,
+                 next_word: bool, max_tags: int, tag_margin: float, tag_filter: str, unknown_words: str,
+                 gamma: float | None,
                  cap: int | None, plot_path: Path | None, sentence: int) -> None:
     """Word-by-word measures (surprisal, syntactic/lexical surprisal, entropy, ...) of text.
 
@@ -80,7 +83,8 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
                if word_classes is not None or word_class_rules is not None else None)
     rows = measures(docs, model, tokenized=tokenized, kind=kind, units=units,  # type: ignore[arg-type]
                     word_classes=classes, eos=not no_eos, gamma=gamma, cap=cap, next_word=next_word,
-                    max_tags=max_tags, tag_margin=tag_margin, unknown_words=unknown_words)
+                    max_tags=max_tags, tag_margin=tag_margin, tag_filter=tag_filter,  # type: ignore[arg-type]
+                    unknown_words=unknown_words)
     write_measures(rows, sys.stdout, fmt)
     if plot_path is not None:
         plot_measures(rows, sentence, path=plot_path)

@@ -70,22 +70,25 @@ Choices [R] and their reasons
 * **Tags.** The generative parser of Roark picks up to 8 candidate POS per word by a look-ahead
   probability. Here, with ``tags="model"`` (default), the candidates of word i are the POS tags t
   ranked by ln P(w_i | t) + ln P(t) under the model's own word model (context = the POS only) and
-  node model (no context), kept while within ``tag_margin`` (4) nats of the best, at most
-  ``max_tags`` (8). This uses word i itself only, never a later word, so the measures of word i do
-  not depend on the rest of the sentence (a tagger that reads ahead would break incrementality).
-  Tags can also be given per word (e.g. gold tags), or ``tags="all"`` for every POS of the grammar
-  (exact marginalisation over tags; used by the tests).
-* **Why a 4-nat margin.** Syntactic surprisal sums P(D') over the beam's analyses *up to their
-  POS node*, whatever the word's probability under that POS: a tag under which the word is
-  improbable adds syntactic mass and almost no lexical mass. With every tag of the grammar the
-  POS nodes of all tags together nearly exhaust "some word comes next" and syntactic surprisal
-  loses its meaning; the reference parser only ever proposes tags its lexicon has seen with the
-  word. A tag more than 4 nats (a factor 55) below the word's best tag is such a tag. Measured
-  against the reference parser on the sample test split (benchmarks/results/measures.md, every
-  attempt listed there): margin 2 / 3 / 4 / 5 / 6 / 8 nats give Pearson r of syntactic surprisal
-  0.613 / 0.617 / 0.657 / 0.652 / 0.644 / 0.638 and of total surprisal 0.832 / 0.858 / 0.871 /
-  0.871 / 0.871 / 0.872, and 4 nats takes 63% of the CPU time of 8 nats (3.7 vs 5.9 s for the
-  244 sentences). Gold tags: syntactic r 0.673 but total 0.834 (no marginalisation over tags).
+  node model (no context), among the tags *seen with the word* (``tag_filter="seen"``), kept while
+  within ``tag_margin`` (8) nats of the best, at most ``max_tags`` (8). This uses word i itself
+  only, never a later word, so the measures of word i do not depend on the rest of the sentence
+  (a tagger that reads ahead would break incrementality). Tags can also be given per word (e.g.
+  gold tags), or ``tags="all"`` for every POS of the grammar (exact marginalisation over tags;
+  used by the tests).
+* **Why only seen tags.** Syntactic surprisal sums P(D') over the beam's analyses *up to their
+  POS node*, whatever the word's probability under that POS: a tag under which the word only has
+  its smoothed share adds syntactic mass and almost no lexical mass (with every tag of the
+  grammar, "some POS comes next" is nearly certain and syntactic surprisal nearly vanishes). The
+  reference parser proposes only tags its lexicon has seen with the word. Ours has no tag
+  dictionary, but the word model says it: for a (word or unknown-word class, tag) pair never
+  counted in training, P(w | t) = (1 - lambda_t) P(w), the level-0 share; a counted pair gets
+  more. (1 - lambda_t) is the minimum of P(v | t) / P(v) over the lexicon (computed once per
+  model). Measured against the reference parser on the sample test split
+  (benchmarks/results/measures.md lists every attempt): Pearson r of syntactic surprisal 0.773
+  (was 0.638 with every tag within 8 nats; 0.657 within 4), total 0.876, lexical 0.898; with
+  ``unknown_words="pos"`` 0.788 / 0.915 / 0.933. 2.5 tags per word on average instead of 8:
+  3.2 s of CPU for the 244 sentences instead of 5.9 s. ``tag_filter="margin"``: the margin alone.
 * **FILTER.** The generative term's own gamma/cap (``GenerativeTerm.gamma``/``beam_cap``); if the
   beam empties, one retry with 10x gamma and no cap (as parsing does); with the model's own tags,
   if it still empties, the words from the failing one on get every POS tag and the sentence is run
@@ -94,10 +97,10 @@ Choices [R] and their reasons
 * **Cost.** The beam is run once; with tracking on, the survivors of FILTER are scored a second
   time while they are rebuilt (glmnlp.parser._beam ``set_tracking``) to split their generative
   log-probability, and every beam's statistics are computed in one vectorised pass per sentence.
-  Measured against parsing the same input with the same beam: 97-103% of its speed
-  (benchmarks/results/measures.md). The 244 sentences of the sample test split take 4.5 s of CPU
-  with the default tags (3.7-4.2 s in other runs; 8.4 s with an 8-nat tag margin, machine loaded):
-  about 88% of it is the beam itself. ``next_word`` costs 0.3-1 s per word (200-400x).
+  Measured against parsing the same input with the same beam: 93-102% of its speed
+  (benchmarks/results/measures.md). The 244 sentences of the sample test split take 2.4-3.2 s of
+  CPU with the default tags (7.1 s with every tag within 8 nats; machine loaded): about 88% of it
+  is the beam itself. ``next_word`` costs 0.3-1 s per word (200-500x).
 * **Unknown words** (``unknown_words``). ``"model"`` (default): a word outside the lexicon is scored
   as the model scores it when parsing, its unknown-word class in the full word-model context; the
   class was counted at the POS level only in training, so deeper contexts reach it through every
@@ -105,27 +108,24 @@ Choices [R] and their reasons
   unknown word (the beam then ranks by these probabilities, so this option changes the measures'
   beam, never the parser's). On the sample test split (benchmarks/results/measures.md) ``"pos"``
   lowers the unknown words' mean lexical surprisal from 6.05 to 4.30 nats (reference 3.81; 8-nat
-  tags) and raises Pearson r with the reference from 0.871 to 0.911 (total surprisal), 0.897 to
-  0.924 (lexical) and 0.657 to 0.679 (syntactic).
-* **Word classes**: see :class:`WordClasses` (files in ``glmnlp/data/measures/``).
+  tags) and raises Pearson r with the reference from 0.876 to 0.915 (total surprisal), 0.898 to
+  0.933 (lexical) and 0.773 to 0.788 (syntactic).
+* **Word classes**: :class:`glmnlp.parser.word_classes.WordClasses` (files in ``glmnlp/data/measures/``).
 """
 
 from __future__ import annotations
 
 import math
-import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 
-from glmnlp.errors import FormatError, InputError
+from glmnlp.errors import InputError
 from glmnlp.parser.generative import NODE_MODEL, WORD_MODEL
 from glmnlp.parser.lexicon import UNKNOWN_CLASSES
+from glmnlp.parser.word_classes import EOS, WordClasses
 
 __all__ = [
     "COLUMNS",
@@ -139,7 +139,6 @@ __all__ = [
     "EOS",
 ]
 
-EOS = "</s>"
 LN2 = math.log(2.0)
 
 #: Output columns, in order, with their meaning (docs/measures.md repeats this table).
@@ -176,110 +175,6 @@ MEASURE_COLUMNS = ("prefix", "surprisal", "syntactic_surprisal", "lexical_surpri
 
 
 # ----------------------------------------------------------------------------------------------
-# Word classes
-# ----------------------------------------------------------------------------------------------
-
-
-class WordClasses:
-    """Open class / closed class / belongs-to-previous, from a word list and a list of rules.
-
-    The list (default: ``glmnlp/data/measures/word_classes.tsv``) has one ``word<TAB>class`` per
-    line, class ``closed``, ``previous`` or ``open``, ``#`` comments allowed; lookups ignore case.
-    Words not listed go through the rules (default: ``glmnlp/data/measures/word_class_rules.tsv``),
-    one ``pattern<TAB>class`` per line, first match wins: a pattern is a Python regular expression
-    that must match the whole lowercased word, or ``:punctuation:`` (every character a Unicode
-    punctuation mark). The default rules make punctuation, PTB bracket tokens (``-LRB-``) and clitics
-    (``n't``, ``'s``, ``'ll``...) ``previous``. Anything else is ``open``; ``</s>`` is ``previous``.
-    """
-
-    def __init__(self, entries: dict[str, str], rules: Sequence[tuple[str, str]] | None = None) -> None:
-        bad = {c for c in entries.values() if c not in ("closed", "previous", "open")}
-        bad |= {c for _, c in rules or () if c not in ("closed", "previous", "open")}
-        if bad:
-            raise ValueError(f"word classes must be open, closed or previous, got {sorted(bad)}")
-        self.entries = {w.lower(): c for w, c in entries.items()}
-        if rules is None:
-            rules = _parse_rules(_data_text("word_class_rules.tsv"), "glmnlp/data/measures/word_class_rules.tsv")
-        self.rules = [(None if pat == ":punctuation:" else re.compile(pat), cls) for pat, cls in rules]
-
-    @classmethod
-    def default(cls) -> WordClasses:
-        """The list and rules shipped with the package (read once)."""
-        global _DEFAULT_CLASSES
-        if _DEFAULT_CLASSES is None:
-            _DEFAULT_CLASSES = cls(_parse_classes(_data_text("word_classes.tsv"), "glmnlp/data/measures/word_classes.tsv"))
-        return _DEFAULT_CLASSES
-
-    @classmethod
-    def from_file(cls, path: str | Path | None = None, rules: str | Path | None = None) -> WordClasses:
-        """A list and/or rules in the same formats; each replaces the packaged one (None: keep it)."""
-        entries = (_parse_classes(_data_text("word_classes.tsv"), "glmnlp/data/measures/word_classes.tsv")
-                   if path is None else _parse_classes(_read(path), str(path)))
-        return cls(entries, None if rules is None else _parse_rules(_read(rules), str(rules)))
-
-    def __call__(self, word: str) -> str:
-        """``open``, ``closed`` or ``previous``."""
-        if word == EOS:
-            return "previous"
-        low = word.lower()
-        found = self.entries.get(low)
-        if found is not None:
-            return found
-        for pattern, cls in self.rules:
-            if pattern is None:
-                if all(unicodedata.category(ch).startswith("P") for ch in word):
-                    return cls
-            elif pattern.fullmatch(low):
-                return cls
-        return "open"
-
-
-_DEFAULT_CLASSES: WordClasses | None = None
-
-
-def _data_text(name: str) -> str:
-    return resources.files("glmnlp").joinpath(f"data/measures/{name}").read_text("utf-8")
-
-
-def _read(path: str | Path) -> str:
-    try:
-        return Path(path).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read the word-class file: {exc}") from None
-
-
-def _parse_rules(text: str, where: str) -> list[tuple[str, str]]:
-    out: list[tuple[str, str]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        line = line.rstrip("\n")
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        parts = line.split("\t")
-        if len(parts) != 2 or parts[1] not in ("closed", "previous", "open") or not parts[0]:
-            raise FormatError(f"{where}:{number}: expected 'pattern<TAB>closed|previous|open', got {line!r}")
-        if parts[0] != ":punctuation:":
-            try:
-                re.compile(parts[0])
-            except re.error as exc:
-                raise FormatError(f"{where}:{number}: bad regular expression {parts[0]!r}: {exc}") from None
-        out.append((parts[0], parts[1]))
-    return out
-
-
-def _parse_classes(text: str, where: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        parts = line.split("\t")
-        if len(parts) != 2 or parts[1] not in ("closed", "previous", "open") or not parts[0]:
-            raise FormatError(f"{where}:{number}: expected 'word<TAB>closed|previous|open', got {line!r}")
-        out[parts[0]] = parts[1]
-    return out
-
-
-# ----------------------------------------------------------------------------------------------
 # Options and candidate tags
 # ----------------------------------------------------------------------------------------------
 
@@ -290,8 +185,9 @@ class MeasureOptions:
 
     kind: Literal["generative", "combined"] = "generative"
     units: Literal["bits", "nats"] = "bits"
-    tag_margin: float = 4.0
+    tag_margin: float = 8.0
     max_tags: int = 8
+    tag_filter: Literal["seen", "margin"] = "seen"
     gamma: float | None = None
     cap: int | None = None
     eos: bool = True
@@ -304,6 +200,8 @@ class MeasureOptions:
             raise ValueError(f"kind must be 'generative' or 'combined', got {self.kind!r}")
         if self.units not in ("bits", "nats"):
             raise ValueError(f"units must be 'bits' or 'nats', got {self.units!r}")
+        if self.tag_filter not in ("seen", "margin"):
+            raise ValueError(f"tag_filter must be 'seen' or 'margin', got {self.tag_filter!r}")
         if self.unknown_words not in ("model", "pos"):
             raise ValueError(f"unknown_words must be 'model' or 'pos', got {self.unknown_words!r}")
         if self.max_tags < 1 or not self.tag_margin >= 0:
@@ -325,15 +223,24 @@ def _tag_table(parser: Any) -> tuple:
     capitalised = np.array([t in term.lexicon.capitalised_pos for t in tags])
     cap_tag = next((t for t, c in zip(tags, capitalised) if c), None)
     low_tag = next((t for t, c in zip(tags, capitalised) if not c), None)
-    return term, grammar, tags, cats, node, capitalised, cap_tag, low_tag
+    # ln(1 - lambda_t): P(v | t) = (1 - lambda_t) P(v) for a word v never seen with t, more for a seen one
+    ids = np.arange(1, term.lexicon.size, dtype=np.int64)
+    models, v = np.full(len(ids), WORD_MODEL), len(ids)
+    unigram = term.model.logprob_many(models, ids, np.zeros((v, 1), dtype=np.int64), np.zeros(v, dtype=np.int64))
+    unseen = np.array([np.min(term.model.logprob_many(models, ids, np.full((v, 1), c), np.ones(v, dtype=np.int64))
+                              - unigram) for c in cats])
+    return term, grammar, tags, cats, node, capitalised, cap_tag, low_tag, unseen
 
 
-def candidate_tags(parser: Any, words: Sequence[str], *, margin: float = 4.0, max_tags: int = 8) -> list[list[str]]:
+def candidate_tags(parser: Any, words: Sequence[str], *, margin: float = 8.0, max_tags: int = 8,
+                   seen: bool = True) -> list[list[str]]:
     """Candidate POS tags of each word from the generative model alone (see the module docstring).
 
     Score of tag t for word w (sentence-initial or not): ln P(w | t) + ln P(t), word model with
-    the POS as its only context and node model with no context; tags within ``margin`` nats of the
-    best are kept, best first, at most ``max_tags``. Only tags with chains in the grammar count.
+    the POS as its only context and node model with no context; with ``seen`` only tags seen with
+    the word (or its unknown-word class) in training count, P(w | t) > (1 - lambda_t) P(w), or the
+    best tag if there is none; tags within ``margin`` nats of the best are kept, best first, at
+    most ``max_tags``. Only tags with chains in the grammar count.
     """
     term = parser.generative
     table = _TAG_TABLES.get(id(term))
@@ -342,7 +249,7 @@ def candidate_tags(parser: Any, words: Sequence[str], *, margin: float = 4.0, ma
         if len(_TAG_TABLES) >= 8:  # a few models at a time; never grows without bound
             _TAG_TABLES.clear()
         _TAG_TABLES[id(term)] = table
-    _term, _grammar, tags, cats, node, capitalised, cap_tag, low_tag = table
+    _term, _grammar, tags, cats, node, capitalised, cap_tag, low_tag, unseen = table
     n = len(words)
     wids = np.zeros((n, len(tags)), dtype=np.int64)
     for i, word in enumerate(words):
@@ -350,9 +257,16 @@ def candidate_tags(parser: Any, words: Sequence[str], *, margin: float = 4.0, ma
             wids[i, capitalised] = term.lexicon.word_id(word, cap_tag, i == 0)
         if low_tag is not None:
             wids[i, ~capitalised] = term.lexicon.word_id(word, low_tag, i == 0)
-    lex = term.model.logprob_many(np.full(n * len(tags), WORD_MODEL), wids.reshape(-1), np.tile(cats, n).reshape(-1, 1),
-                                  np.ones(n * len(tags), dtype=np.int64)).reshape(n, len(tags))
+    m = n * len(tags)
+    lex = term.model.logprob_many(np.full(m, WORD_MODEL), wids.reshape(-1), np.tile(cats, n).reshape(-1, 1),
+                                  np.ones(m, dtype=np.int64)).reshape(n, len(tags))
     score = lex + node
+    if seen:
+        unigram = term.model.logprob_many(np.full(m, WORD_MODEL), wids.reshape(-1), np.zeros((m, 1), dtype=np.int64),
+                                          np.zeros(m, dtype=np.int64)).reshape(n, len(tags))
+        ok = lex > unigram + unseen + 1e-6
+        ok[~ok.any(axis=1), np.argmax(score[~ok.any(axis=1)], axis=1)] = True
+        score = np.where(ok, score, -np.inf)
     order = np.argsort(-score, axis=1, kind="stable")[:, :max_tags]
     ranked = np.take_along_axis(score, order, axis=1)
     keep = ranked >= ranked[:, :1] - margin
@@ -469,7 +383,8 @@ def sentence_measures(
     if not words:
         raise InputError("cannot compute measures for an empty sentence")
     if tags == "model":
-        tag_lists = candidate_tags(parser, words, margin=options.tag_margin, max_tags=options.max_tags)
+        tag_lists = candidate_tags(parser, words, margin=options.tag_margin, max_tags=options.max_tags,
+                                   seen=options.tag_filter == "seen")
     elif tags == "all":
         tag_lists = [_every_tag(parser) for _ in words]
     else:

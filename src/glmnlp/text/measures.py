@@ -81,7 +81,8 @@ def measures(
     cap: int | None = None,
     next_word: bool = False,
     max_tags: int = 8,
-    tag_margin: float = 4.0,
+    tag_margin: float = 8.0,
+    tag_filter: Literal["seen", "margin"] = "seen",
     unknown_words: Literal["model", "pos"] = "model",
     as_frame: bool = False,
 ) -> Any:
@@ -92,9 +93,11 @@ def measures(
     ``model``: see :func:`load_parser` (default: the bundled model's generative term).
     ``tags``: None (the model's own candidate tags, incremental) or one entry per sentence (a tag or
     a list of tags per word). ``word_classes``: a :class:`WordClasses` or a list file.
-    ``max_tags``/``tag_margin``: the model's candidate tags per word (fewer: faster, see
-    benchmarks/results/measures.md). ``unknown_words="pos"``: words outside the lexicon scored by
-    their class given the POS alone, as the reference parser does (see glmnlp.parser.measures). ``next_word``: also the expected entropies of each word before it is seen and its rank
+    ``max_tags``/``tag_margin``/``tag_filter``: the model's candidate tags per word (``"seen"``: only
+    tags seen with the word in training; fewer: faster, see benchmarks/results/measures.md).
+    ``unknown_words="pos"``: words outside the lexicon scored by their class given the POS alone, as
+    the reference parser does (see glmnlp.parser.measures). ``next_word``: also the expected
+    entropies of each word before it is seen and its rank
     (:data:`glmnlp.parser.measures.NEXT_COLUMNS`; expensive).
     Columns: :data:`glmnlp.parser.measures.COLUMNS`. See :mod:`glmnlp.parser.measures` for the definitions.
 
@@ -106,7 +109,8 @@ def measures(
     if isinstance(word_classes, (str, Path)):
         word_classes = WordClasses.from_file(word_classes)
     options = MeasureOptions(kind=kind, units=units, gamma=gamma, cap=cap, eos=eos, next_word=next_word,
-                             max_tags=max_tags, tag_margin=tag_margin, unknown_words=unknown_words)
+                             max_tags=max_tags, tag_margin=tag_margin, tag_filter=tag_filter,
+                             unknown_words=unknown_words)
     rows = corpus_measures(parser, _sentences(texts, tokenized), tags, options=options, classes=word_classes)
     if as_frame:
         try:

@@ -1,0 +1,121 @@
+"""Word classes for the word-by-word measures: open class, closed class, or belongs to the previous token.
+
+The reference parser of Roark et al. (2009) marks each word as open class, closed class (its list)
+or "belonging to the previous token" (punctuation, contractions, end of string), and averages its
+measures per class. :class:`WordClasses` does the same from two packaged files
+(``glmnlp/data/measures/word_classes.tsv`` and ``word_class_rules.tsv``), either replaceable.
+Used by :mod:`glmnlp.parser.measures`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+
+from glmnlp.errors import FormatError, InputError
+
+__all__ = ["EOS", "WordClasses"]
+
+EOS = "</s>"
+
+
+class WordClasses:
+    """Open class / closed class / belongs-to-previous, from a word list and a list of rules.
+
+    The list (default: ``glmnlp/data/measures/word_classes.tsv``) has one ``word<TAB>class`` per
+    line, class ``closed``, ``previous`` or ``open``, ``#`` comments allowed; lookups ignore case.
+    Words not listed go through the rules (default: ``glmnlp/data/measures/word_class_rules.tsv``),
+    one ``pattern<TAB>class`` per line, first match wins: a pattern is a Python regular expression
+    that must match the whole lowercased word, or ``:punctuation:`` (every character a Unicode
+    punctuation mark). The default rules make punctuation, PTB bracket tokens (``-LRB-``) and clitics
+    (``n't``, ``'s``, ``'ll``...) ``previous``. Anything else is ``open``; ``</s>`` is ``previous``.
+    """
+
+    def __init__(self, entries: dict[str, str], rules: Sequence[tuple[str, str]] | None = None) -> None:
+        bad = {c for c in entries.values() if c not in ("closed", "previous", "open")}
+        bad |= {c for _, c in rules or () if c not in ("closed", "previous", "open")}
+        if bad:
+            raise ValueError(f"word classes must be open, closed or previous, got {sorted(bad)}")
+        self.entries = {w.lower(): c for w, c in entries.items()}
+        if rules is None:
+            rules = _parse_rules(_data_text("word_class_rules.tsv"), "glmnlp/data/measures/word_class_rules.tsv")
+        self.rules = [(None if pat == ":punctuation:" else re.compile(pat), cls) for pat, cls in rules]
+
+    @classmethod
+    def default(cls) -> WordClasses:
+        """The list and rules shipped with the package (read once)."""
+        global _DEFAULT_CLASSES
+        if _DEFAULT_CLASSES is None:
+            _DEFAULT_CLASSES = cls(_parse_classes(_data_text("word_classes.tsv"), "glmnlp/data/measures/word_classes.tsv"))
+        return _DEFAULT_CLASSES
+
+    @classmethod
+    def from_file(cls, path: str | Path | None = None, rules: str | Path | None = None) -> WordClasses:
+        """A list and/or rules in the same formats; each replaces the packaged one (None: keep it)."""
+        entries = (_parse_classes(_data_text("word_classes.tsv"), "glmnlp/data/measures/word_classes.tsv")
+                   if path is None else _parse_classes(_read(path), str(path)))
+        return cls(entries, None if rules is None else _parse_rules(_read(rules), str(rules)))
+
+    def __call__(self, word: str) -> str:
+        """``open``, ``closed`` or ``previous``."""
+        if word == EOS:
+            return "previous"
+        low = word.lower()
+        found = self.entries.get(low)
+        if found is not None:
+            return found
+        for pattern, cls in self.rules:
+            if pattern is None:
+                if all(unicodedata.category(ch).startswith("P") for ch in word):
+                    return cls
+            elif pattern.fullmatch(low):
+                return cls
+        return "open"
+
+
+_DEFAULT_CLASSES: WordClasses | None = None
+
+
+def _data_text(name: str) -> str:
+    return resources.files("glmnlp").joinpath(f"data/measures/{name}").read_text("utf-8")
+
+
+def _read(path: str | Path) -> str:
+    try:
+        return Path(path).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read the word-class file: {exc}") from None
+
+
+def _parse_rules(text: str, where: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.rstrip("\n")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 2 or parts[1] not in ("closed", "previous", "open") or not parts[0]:
+            raise FormatError(f"{where}:{number}: expected 'pattern<TAB>closed|previous|open', got {line!r}")
+        if parts[0] != ":punctuation:":
+            try:
+                re.compile(parts[0])
+            except re.error as exc:
+                raise FormatError(f"{where}:{number}: bad regular expression {parts[0]!r}: {exc}") from None
+        out.append((parts[0], parts[1]))
+    return out
+
+
+def _parse_classes(text: str, where: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 2 or parts[1] not in ("closed", "previous", "open") or not parts[0]:
+            raise FormatError(f"{where}:{number}: expected 'word<TAB>closed|previous|open', got {line!r}")
+        out[parts[0]] = parts[1]
+    return out
