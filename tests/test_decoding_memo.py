@@ -1,0 +1,53 @@
+"""The node and chain score memos of the decoder (glmnlp.parser._beam) change no number: with a wide
+beam that keeps most candidates of every word, decoding with and without them gives the same members
+with the same scores, bit for bit, for the combined and the perceptron-only scores, single and
+multi-tag input, and the training decode with gold tracking."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from glmnlp.parser.model import Parser
+from glmnlp.treebank.corpus import sample_trees
+
+MODEL = Path(__file__).parent / "data" / "decoding_identity" / "model"
+CONFUSABLE = {"NN": "JJ", "JJ": "NN", "VBD": "VBN", "VBN": "VBD", "IN": "RB", "RB": "IN", "VB": "NN",
+              "NNS": "VBZ", "VBZ": "NNS", "VBP": "VB", "DT": "IN", "CC": "IN", ",": ":"}
+
+
+def _decode(parser: Parser, words: list[str], tags: list[list[str]], memo: bool, gen: bool) -> Any:
+    none = np.zeros(0, dtype=np.int32)
+    atoms, next_pos, isq, off, cand = parser._inputs(words, tags)
+    beam = parser._beam
+    beam.set_memo(memo)
+    try:
+        if gen:
+            term = parser.generative
+            beam.set_generative(term.model.kernel, term.weight, term.word_ids(words, tags, parser.grammar))
+        else:
+            parser._configure_generative_off()
+        res = beam.decode(atoms, next_pos, isq, parser._punct, off, cand, parser.weights, 1e12, 150, none, none,
+                          False, 0)
+    finally:
+        beam.set_memo(True)
+        parser._configure_generative_off()
+    members = [(s.hex(), g, list(a), list(b)) for s, g, a, b in res["beam"]]
+    return res["status"], res["word"], [p.hex() for p in res["prefix"]], members
+
+
+@pytest.mark.parametrize("gen", [True, False])
+def test_memos_change_no_score_of_any_surviving_candidate(gen: bool) -> None:
+    parser = Parser.load(MODEL)
+    trees = [t for t in sample_trees("test") if len(t.leaves()) <= 25][:25]
+    assert len(trees) >= 10
+    for tree in trees:
+        words = tree.leaves()
+        for tags in ([[g] for g in tree.tags()], [[g, CONFUSABLE[g]] if g in CONFUSABLE else [g]
+                                                   for g in tree.tags()]):
+            with_memo = _decode(parser, words, tags, True, gen)
+            without = _decode(parser, words, tags, False, gen)
+            assert with_memo == without, " ".join(words)
