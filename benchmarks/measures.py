@@ -150,6 +150,7 @@ def main() -> None:
                     help=f"comma-separated among {', '.join(CONFIGS)}; the first is reported in detail")
     ap.add_argument("--limit", type=int, default=0, help="first N sentences only")
     ap.add_argument("--next-word", type=int, default=20, help="sentences for the --next-word cost (0: skip)")
+    ap.add_argument("--save-model", default="", help="also save the trained parser here (benchmarks/measures_cost.py)")
     args = ap.parse_args()
 
     from glmnlp.parser.measures import MeasureOptions, WordClasses, candidate_tags, sentence_measures
@@ -161,6 +162,8 @@ def main() -> None:
     names = args.configs.split(",")
     margin, max_tags, gamma, cap = CONFIGS[names[0]][:4]
     parser, train_s = train(gamma, cap)
+    if args.save_model:
+        parser.save(args.save_model)
     ok = [s for s in ref if not s.failed]
     sents = [s.words[:-1] for s in ok]
     classes = WordClasses.default()

@@ -99,8 +99,8 @@ Choices [R] and their reasons
   log-probability, and every beam's statistics are computed in one vectorised pass per sentence.
   Measured against parsing the same input with the same beam: 93-102% of its speed
   (benchmarks/results/measures.md). The 244 sentences of the sample test split take 2.4-3.2 s of
-  CPU with the default tags (7.1 s with every tag within 8 nats; machine loaded): about 88% of it
-  is the beam itself. ``next_word`` costs 0.3-1 s per word (200-500x).
+  CPU with the default tags (7.1 s with every tag within 8 nats; machine loaded), 15.6 G
+  instructions under callgrind (benchmarks/measures_cost.py): about 88% of it is the beam itself. ``next_word`` costs 0.3-1 s per word (200-500x).
 * **Unknown words** (``unknown_words``). ``"model"`` (default): a word outside the lexicon is scored
   as the model scores it when parsing, its unknown-word class in the full word-model context; the
   class was counted at the POS level only in training, so deeper contexts reach it through every
