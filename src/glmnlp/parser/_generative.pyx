@@ -30,7 +30,9 @@ and scoring can never disagree on a key.
 import numpy as np
 cimport numpy as cnp
 from libc.math cimport INFINITY
-from libc.stdint cimport int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy
 
 cnp.import_array()
 
@@ -227,6 +229,234 @@ def build_table(const uint64_t[::1] keys, const double[::1] values, Py_ssize_t c
         tk[slot] = key
         tv[slot] = values[i]
     return table_keys, table_values
+
+
+# -- training: distinct histories and pairs, counted without per-entry arrays -----------------
+
+
+cdef class KeyIndex:
+    """Open-addressing map from non-zero 64-bit keys to int64 indices, growing by doubling (load <= 1/2).
+
+    Training counts its distinct histories and (history, outcome) pairs with two of these instead of
+    sorting one hash per (event, level) entry: memory grows with the distinct keys, not the entries.
+    """
+
+    cdef uint64_t* keys
+    cdef int64_t* vals
+    cdef uint64_t mask
+    cdef readonly Py_ssize_t size
+
+    def __cinit__(self, Py_ssize_t capacity=1024):
+        cdef uint64_t cap = 16
+        while cap < <uint64_t>capacity:
+            cap <<= 1
+        self.keys = <uint64_t*>calloc(cap, sizeof(uint64_t))
+        self.vals = <int64_t*>malloc(cap * sizeof(int64_t))
+        if self.keys == NULL or self.vals == NULL:
+            raise MemoryError()
+        self.mask = cap - 1
+        self.size = 0
+
+    def __dealloc__(self):
+        free(self.keys)
+        free(self.vals)
+
+    cdef int _grow(self) except -1:
+        cdef uint64_t cap = (self.mask + 1) << 1, i, slot
+        cdef uint64_t* keys = <uint64_t*>calloc(cap, sizeof(uint64_t))
+        cdef int64_t* vals = <int64_t*>malloc(cap * sizeof(int64_t))
+        if keys == NULL or vals == NULL:
+            free(keys)
+            free(vals)
+            raise MemoryError()
+        for i in range(self.mask + 1):
+            if self.keys[i] != 0:
+                slot = self.keys[i] & (cap - 1)
+                while keys[slot] != 0:
+                    slot = (slot + 1) & (cap - 1)
+                keys[slot] = self.keys[i]
+                vals[slot] = self.vals[i]
+        free(self.keys)
+        free(self.vals)
+        self.keys = keys
+        self.vals = vals
+        self.mask = cap - 1
+        return 0
+
+    cdef int64_t find_or_add(self, uint64_t key, int64_t value, bint* added) except -2:
+        """The index of ``key``; an absent key is added with ``value`` (and ``added`` set)."""
+        cdef uint64_t i
+        if <uint64_t>(self.size + 1) * 2 > self.mask + 1:
+            self._grow()
+        i = key & self.mask
+        while True:
+            if self.keys[i] == key:
+                added[0] = False
+                return self.vals[i]
+            if self.keys[i] == 0:
+                self.keys[i] = key
+                self.vals[i] = value
+                self.size += 1
+                added[0] = True
+                return value
+            i = (i + 1) & self.mask
+
+    cdef int64_t find(self, uint64_t key) noexcept nogil:
+        """The index of ``key``, -1 if absent."""
+        cdef uint64_t i = key & self.mask
+        while True:
+            if self.keys[i] == key:
+                return self.vals[i]
+            if self.keys[i] == 0:
+                return -1
+            i = (i + 1) & self.mask
+
+    def remap(self, const int64_t[::1] new_of_old):
+        """Replace every stored index v by new_of_old[v]."""
+        cdef uint64_t i
+        for i in range(self.mask + 1):
+            if self.keys[i] != 0:
+                self.vals[i] = new_of_old[self.vals[i]]
+
+    @property
+    def nbytes(self):
+        return (self.mask + 1) * (sizeof(uint64_t) + sizeof(int64_t))
+
+
+cdef int _reserve(void** arrays, size_t* sizes, int n, Py_ssize_t* capacity, Py_ssize_t need) except -1:
+    """Grow the ``n`` parallel C arrays (item sizes ``sizes``) to hold at least ``need`` items."""
+    cdef Py_ssize_t cap = capacity[0]
+    cdef int a
+    cdef void* grown
+    if need <= cap:
+        return 0
+    while cap < need:
+        cap = cap * 2 if cap else 1024
+    for a in range(n):
+        grown = realloc(arrays[a], cap * sizes[a])
+        if grown == NULL:
+            raise MemoryError()
+        arrays[a] = grown
+    capacity[0] = cap
+    return 0
+
+
+cdef object _to_numpy(void* data, Py_ssize_t n, object dtype):
+    out = np.empty(n, dtype=dtype)
+    cdef cnp.ndarray arr = out
+    if n:
+        memcpy(cnp.PyArray_DATA(arr), data, n * arr.itemsize)
+    return out
+
+
+def count_entries(const int32_t[::1] models, const int32_t[::1] outcomes, const int32_t[::1] depths,
+                  const int64_t[:, ::1] contexts, const int64_t[::1] order, KeyIndex hist_index,
+                  KeyIndex pair_index):
+    """Distinct histories and pairs of the events, in order of first occurrence, with their counts.
+
+    Events are visited in the order ``order`` (positions into the event arrays), each at levels
+    0..depths[e]; the history of level j is the hash of (model, contexts[e, :j]) (:func:`history_hashes`)
+    and its pair the hash with the outcome (:func:`pair_hashes`). The two (empty) maps receive
+    key -> index in first-occurrence order. Returns two dicts of 1-D arrays in that order:
+    histories (keys, count, model, level, parent = the index of the level j-1 history of the event
+    where the key first occurred, -1 at level 0) and pairs (keys, count, hist, parent, outcome).
+    """
+    cdef Py_ssize_t n = order.shape[0], k, e, width = contexts.shape[1]
+    cdef Py_ssize_t nh = 0, np_ = 0, cap_h = 0, cap_p = 0
+    cdef int j, depth
+    cdef uint64_t h, pk
+    cdef int64_t hi, pi, prev_h, prev_p
+    cdef bint added
+    cdef void* harr[5]
+    cdef size_t hsize[5]
+    cdef void* parr[5]
+    cdef size_t psize[5]
+    if models.shape[0] != contexts.shape[0] or outcomes.shape[0] != contexts.shape[0] \
+            or depths.shape[0] != contexts.shape[0]:
+        raise ValueError("models, outcomes, depths and contexts differ in length")
+    if hist_index.size or pair_index.size:
+        raise ValueError("count_entries needs empty key maps")
+    for k in range(5):
+        harr[k] = NULL
+        parr[k] = NULL
+    hsize[0] = sizeof(uint64_t); hsize[1] = sizeof(int64_t); hsize[2] = sizeof(int64_t)
+    hsize[3] = sizeof(int64_t); hsize[4] = sizeof(int64_t)
+    psize[0] = sizeof(uint64_t); psize[1] = sizeof(int64_t); psize[2] = sizeof(int64_t)
+    psize[3] = sizeof(int64_t); psize[4] = sizeof(int64_t)
+    try:
+        for k in range(n):
+            e = order[k]
+            if e < 0 or e >= contexts.shape[0]:
+                raise ValueError("order holds a position outside the events")
+            depth = depths[e]
+            if depth < 0 or depth > width:
+                raise ValueError("depth outside [0, context width]")
+            h = gen_root_hash(models[e])
+            prev_h = -1
+            prev_p = -1
+            for j in range(depth + 1):
+                if j > 0:
+                    h = gen_next_hash(h, contexts[e, j - 1], j)
+                hi = hist_index.find_or_add(h, nh, &added)
+                if added:
+                    _reserve(harr, hsize, 5, &cap_h, nh + 1)
+                    (<uint64_t*>harr[0])[nh] = h
+                    (<int64_t*>harr[1])[nh] = 0
+                    (<int64_t*>harr[2])[nh] = models[e]
+                    (<int64_t*>harr[3])[nh] = j
+                    (<int64_t*>harr[4])[nh] = prev_h
+                    nh += 1
+                (<int64_t*>harr[1])[hi] += 1
+                pk = gen_pair_hash(h, outcomes[e])
+                pi = pair_index.find_or_add(pk, np_, &added)
+                if added:
+                    _reserve(parr, psize, 5, &cap_p, np_ + 1)
+                    (<uint64_t*>parr[0])[np_] = pk
+                    (<int64_t*>parr[1])[np_] = 0
+                    (<int64_t*>parr[2])[np_] = hi
+                    (<int64_t*>parr[3])[np_] = prev_p
+                    (<int64_t*>parr[4])[np_] = outcomes[e]
+                    np_ += 1
+                (<int64_t*>parr[1])[pi] += 1
+                prev_h = hi
+                prev_p = pi
+        hist = {name: _to_numpy(harr[a], nh, dt) for a, (name, dt) in enumerate(
+            (("keys", np.uint64), ("count", np.int64), ("model", np.int64), ("level", np.int64), ("parent", np.int64)))}
+        pair = {name: _to_numpy(parr[a], np_, dt) for a, (name, dt) in enumerate(
+            (("keys", np.uint64), ("count", np.int64), ("hist", np.int64), ("parent", np.int64), ("outcome", np.int64)))}
+    finally:
+        for k in range(5):
+            free(harr[k])
+            free(parr[k])
+    return hist, pair
+
+
+def entry_indices(KeyIndex hist_index, KeyIndex pair_index, const int32_t[::1] models,
+                  const int32_t[::1] outcomes, const int32_t[::1] depths, const int64_t[:, ::1] contexts,
+                  const int64_t[::1] events):
+    """hist[r, j] / pair[r, j]: the indices the maps give the level-j history / pair of event events[r]
+    (-1 for levels above its depth or keys the maps do not hold); shape (len(events), width + 1)."""
+    cdef Py_ssize_t n = events.shape[0], r, e, width = contexts.shape[1]
+    cdef int j, depth
+    cdef uint64_t h
+    hist = np.full((n, width + 1), -1, dtype=np.int64)
+    pair = np.full((n, width + 1), -1, dtype=np.int64)
+    cdef int64_t[:, ::1] ho = hist
+    cdef int64_t[:, ::1] po = pair
+    for r in range(n):
+        e = events[r]
+        if e < 0 or e >= contexts.shape[0]:
+            raise ValueError("events holds a position outside the event arrays")
+        depth = depths[e]
+        if depth < 0 or depth > width:
+            raise ValueError("depth outside [0, context width]")
+        h = gen_root_hash(models[e])
+        for j in range(depth + 1):
+            if j > 0:
+                h = gen_next_hash(h, contexts[e, j - 1], j)
+            ho[r, j] = hist_index.find(h)
+            po[r, j] = pair_index.find(gen_pair_hash(h, outcomes[e]))
+    return hist, pair
 
 
 def _interleave(name, keys, values):

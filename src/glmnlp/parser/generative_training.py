@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from glmnlp.parser._generative import build_table, history_hashes, pair_hashes
+from glmnlp.parser._generative import KeyIndex, build_table, count_entries, entry_indices
 from glmnlp.errors import ConfigError
 from glmnlp.parser.generative import (
     FloatArray,
@@ -56,6 +56,9 @@ from glmnlp.parser.generative import (
     SmoothingConfig,
     bucket_of,
 )
+
+SmallArray = NDArray[np.int32]
+_INT32_MAX = (1 << 31) - 1
 
 __all__ = [
     "EmResult",
@@ -78,6 +81,10 @@ class EventSet:
 
     ``add`` takes the full context (exactly ``context_length`` ids, 0 for NULL) and an optional
     ``depth``: the event is counted at levels 0..depth only (default: all levels).
+
+    Storage: model, outcome, sentence and depth as int32, contexts as int64 (word atoms are 62-bit
+    hashes), one (events x width) block; :meth:`arrays` concatenates the added chunks into that one
+    block and keeps only it (no second copy).
     """
 
     def __init__(self, specs: Sequence[ModelSpec]) -> None:
@@ -86,8 +93,7 @@ class EventSet:
         self.specs: tuple[ModelSpec, ...] = tuple(specs)
         self.width = max(spec.context_length for spec in self.specs)
         self._rows: list[tuple[int, int, int, int, tuple[int, ...]]] = []
-        self._chunks: list[tuple[IntArray, IntArray, IntArray, IntArray, IntArray]] = []
-        self._cache: tuple[IntArray, IntArray, IntArray, IntArray, IntArray] | None = None
+        self._chunks: list[tuple[SmallArray, SmallArray, SmallArray, SmallArray, IntArray]] = []
 
     def __len__(self) -> int:
         return len(self._rows) + sum(len(chunk[0]) for chunk in self._chunks)
@@ -101,15 +107,14 @@ class EventSet:
             raise ValueError(f"model {spec.name!r}: context has {len(context)} ids, expected {spec.context_length}")
         if any(value < 0 for value in context):
             raise ValueError(f"model {spec.name!r}: negative context id in {tuple(context)}")
-        if sentence < 0:
-            raise ValueError(f"sentence id must be >= 0, got {sentence}")
+        if not 0 <= sentence <= _INT32_MAX:
+            raise ValueError(f"sentence id must lie in [0, {_INT32_MAX}], got {sentence}")
         if depth is None:
             depth = spec.context_length
         if not 0 <= depth <= spec.context_length:
             raise ValueError(f"model {spec.name!r}: depth {depth} outside [0, {spec.context_length}]")
         padded = tuple(int(v) for v in context) + (0,) * (self.width - spec.context_length)
         self._rows.append((int(model), int(outcome), int(sentence), int(depth), padded))
-        self._cache = None
 
     def extend(
         self,
@@ -135,38 +140,30 @@ class EventSet:
             raise ValueError(f"model {spec.name!r}: outcome outside [1, {spec.n_outcomes})")
         if c.size and c.min() < 0:
             raise ValueError(f"model {spec.name!r}: negative context id")
-        if len(s) and s.min() < 0:
-            raise ValueError("sentence ids must be >= 0")
+        if len(s) and (s.min() < 0 or s.max() > _INT32_MAX):
+            raise ValueError(f"sentence ids must lie in [0, {_INT32_MAX}]")
         if len(d) and (d.min() < 0 or d.max() > spec.context_length):
             raise ValueError(f"model {spec.name!r}: depth outside [0, {spec.context_length}]")
+        self._flush_rows()
         padded = np.zeros((len(y), self.width), dtype=np.int64)
         padded[:, : spec.context_length] = c
-        self._chunks.append((np.full(len(y), model, dtype=np.int64), y, s, d, padded))
-        self._cache = None
+        self._chunks.append(
+            (np.full(len(y), model, dtype=np.int32), y.astype(np.int32), s.astype(np.int32), d.astype(np.int32), padded)
+        )
 
-    def arrays(self) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
-        """(models, outcomes, sentences, depths, contexts[E, width]) in insertion order (rows, then chunks)."""
-        if self._cache is None:
-            parts = list(self._chunks)
-            if self._rows:
-                rows = self._rows
-                parts.insert(
-                    0,
-                    (
-                        np.array([r[0] for r in rows], dtype=np.int64),
-                        np.array([r[1] for r in rows], dtype=np.int64),
-                        np.array([r[2] for r in rows], dtype=np.int64),
-                        np.array([r[3] for r in rows], dtype=np.int64),
-                        np.array([r[4] for r in rows], dtype=np.int64).reshape(len(rows), self.width),
-                    ),
-                )
-            if not parts:
-                empty = np.zeros(0, dtype=np.int64)
-                self._cache = (empty, empty, empty, empty, np.zeros((0, self.width), dtype=np.int64))
-            else:
-                m, y, s, d, c = (np.concatenate([p[i] for p in parts]) for i in range(5))
-                self._cache = (m, y, s, d, np.ascontiguousarray(c))
-        return self._cache
+    def arrays(self) -> tuple[SmallArray, SmallArray, SmallArray, SmallArray, IntArray]:
+        """(models, outcomes, sentences, depths, contexts[E, width]) in insertion order; int32 but
+        contexts (int64). The set then holds exactly these arrays (its chunks are merged into them)."""
+        self._flush_rows()
+        if not self._chunks:
+            empty = np.zeros(0, dtype=np.int32)
+            return empty, empty, empty, empty, np.zeros((0, self.width), dtype=np.int64)
+        if len(self._chunks) > 1:
+            parts, self._chunks = self._chunks, []
+            merged = tuple(np.concatenate([p[i] for p in parts]) for i in range(5))
+            del parts
+            self._chunks = [merged]  # type: ignore[list-item]
+        return self._chunks[0]
 
     def subset(self, sentence_ids: Sequence[int] | IntArray) -> EventSet:
         """The events whose sentence id is in ``sentence_ids``."""
@@ -175,6 +172,21 @@ class EventSet:
         out = EventSet(self.specs)
         out._chunks.append((m[keep], y[keep], s[keep], d[keep], c[keep]))
         return out
+
+    def _flush_rows(self) -> None:
+        """Move the events added one by one into a chunk (insertion order is kept)."""
+        if not self._rows:
+            return
+        rows, self._rows = self._rows, []
+        self._chunks.append(
+            (
+                np.array([r[0] for r in rows], dtype=np.int32),
+                np.array([r[1] for r in rows], dtype=np.int32),
+                np.array([r[2] for r in rows], dtype=np.int32),
+                np.array([r[3] for r in rows], dtype=np.int32),
+                np.array([r[4] for r in rows], dtype=np.int64).reshape(len(rows), self.width),
+            )
+        )
 
     def _spec(self, model: int) -> ModelSpec:
         if not 0 <= model < len(self.specs):
@@ -299,64 +311,70 @@ def em_lambdas(
 
 @dataclass
 class _Stats:
-    """Hashed counts of a training event set (internal)."""
+    """Counts of a training event set (internal): its distinct histories and (history, outcome)
+    pairs, each sorted by key, with the maps from a key to its index (for the held-out lookups of
+    EM; dropped before freezing)."""
 
     n_levels: int
-    entry_event: IntArray
-    entry_level: IntArray
-    grid: IntArray  # grid[e, j] = entry index or -1
     hist_keys: NDArray[np.uint64]
-    hist_inv: IntArray
     hist_model: IntArray
     hist_level: IntArray
     hist_parent: IntArray
     pair_keys: NDArray[np.uint64]
-    pair_inv: IntArray
     pair_hist: IntArray
     pair_parent: IntArray
     pair_outcome: IntArray
-    hist_count: FloatArray = field(default_factory=lambda: np.zeros(0))
-    pair_count: FloatArray = field(default_factory=lambda: np.zeros(0))
+    hist_count: FloatArray
+    pair_count: FloatArray
+    hist_index: KeyIndex | None
+    pair_index: KeyIndex | None
 
 
-def _collect(models: IntArray, outcomes: IntArray, depths: IntArray, contexts: IntArray) -> _Stats:
-    n_events, width = contexts.shape
-    n_levels = width + 1
-    hashes = history_hashes(models, contexts)
-    valid = np.arange(n_levels)[None, :] <= depths[:, None]
-    entry_event, entry_level = np.nonzero(valid)
-    entry_event = entry_event.astype(np.int64)
-    entry_level = entry_level.astype(np.int64)
-    grid = np.full((n_events, n_levels), -1, dtype=np.int64)
-    grid[entry_event, entry_level] = np.arange(len(entry_event))
-    entry_hist = np.ascontiguousarray(hashes[entry_event, entry_level])
-    entry_pair = pair_hashes(entry_hist, np.ascontiguousarray(outcomes[entry_event]))
-    hist_keys, hist_first, hist_inv = np.unique(entry_hist, return_index=True, return_inverse=True)
-    pair_keys, pair_first, pair_inv = np.unique(entry_pair, return_index=True, return_inverse=True)
-    hist_inv = hist_inv.reshape(-1).astype(np.int64)
-    pair_inv = pair_inv.reshape(-1).astype(np.int64)
-    parent_entry = np.where(entry_level > 0, grid[entry_event, np.maximum(entry_level - 1, 0)], -1)
-    hist_parent = np.where(parent_entry[hist_first] >= 0, hist_inv[parent_entry[hist_first]], -1)
-    pair_parent = np.where(parent_entry[pair_first] >= 0, pair_inv[parent_entry[pair_first]], -1)
-    stats = _Stats(
-        n_levels=n_levels,
-        entry_event=entry_event,
-        entry_level=entry_level,
-        grid=grid,
-        hist_keys=hist_keys,
-        hist_inv=hist_inv,
-        hist_model=models[entry_event[hist_first]],
-        hist_level=entry_level[hist_first],
-        hist_parent=hist_parent.astype(np.int64),
-        pair_keys=pair_keys,
-        pair_inv=pair_inv,
-        pair_hist=hist_inv[pair_first],
-        pair_parent=pair_parent.astype(np.int64),
-        pair_outcome=outcomes[entry_event[pair_first]],
+def _collect(
+    models: NDArray[Any], outcomes: NDArray[Any], depths: NDArray[Any], contexts: IntArray,
+    order: IntArray | None = None,
+) -> _Stats:
+    """Count the histories and pairs of every (event, level) entry, events visited in ``order``.
+
+    The entries are never materialised: the kernel hashes each event's levels 0..depth and counts
+    the keys in two hash maps (glmnlp.parser._generative.count_entries), so memory grows with the
+    distinct keys, not with the entries (9.8 per event on the proxy treebank). Keys are then sorted,
+    so indices are those of a sorted unique of all entries; parent and model/level of a key come
+    from the entry where it first occurs in ``order``.
+    """
+    m = np.ascontiguousarray(models, dtype=np.int32)
+    y = np.ascontiguousarray(outcomes, dtype=np.int32)
+    d = np.ascontiguousarray(depths, dtype=np.int32)
+    c = np.ascontiguousarray(contexts, dtype=np.int64)
+    if order is None:
+        order = np.arange(len(m), dtype=np.int64)
+    hist_index, pair_index = KeyIndex(), KeyIndex()
+    hist, pair = count_entries(m, y, d, c, np.ascontiguousarray(order, dtype=np.int64), hist_index, pair_index)
+    hist_perm = np.argsort(hist["keys"], kind="stable")
+    hist_rank = np.empty_like(hist_perm)
+    hist_rank[hist_perm] = np.arange(len(hist_perm))
+    pair_perm = np.argsort(pair["keys"], kind="stable")
+    pair_rank = np.empty_like(pair_perm)
+    pair_rank[pair_perm] = np.arange(len(pair_perm))
+    hist_index.remap(hist_rank)
+    pair_index.remap(pair_rank)
+    hist_parent = hist["parent"][hist_perm]
+    pair_parent = pair["parent"][pair_perm]
+    return _Stats(
+        n_levels=c.shape[1] + 1,
+        hist_keys=hist["keys"][hist_perm],
+        hist_model=hist["model"][hist_perm],
+        hist_level=hist["level"][hist_perm],
+        hist_parent=np.where(hist_parent >= 0, hist_rank[hist_parent], -1).astype(np.int64),
+        pair_keys=pair["keys"][pair_perm],
+        pair_hist=hist_rank[pair["hist"][pair_perm]],
+        pair_parent=np.where(pair_parent >= 0, pair_rank[pair_parent], -1).astype(np.int64),
+        pair_outcome=pair["outcome"][pair_perm],
+        hist_count=hist["count"][hist_perm].astype(np.float64),
+        pair_count=pair["count"][pair_perm].astype(np.float64),
+        hist_index=hist_index,
+        pair_index=pair_index,
     )
-    stats.hist_count = np.bincount(hist_inv, minlength=len(hist_keys)).astype(np.float64)
-    stats.pair_count = np.bincount(pair_inv, minlength=len(pair_keys)).astype(np.float64)
-    return stats
 
 
 def _bin_edges(
@@ -397,13 +415,12 @@ def train_generative(events: EventSet, config: SmoothingConfig = SmoothingConfig
     """Count the events, fit the lambdas by deleted-estimation EM and freeze the model."""
     specs = events.specs
     n_models = len(specs)
-    models, outcomes, sentences, depths, contexts = events.arrays()
+    models0, outcomes0, sentences0, depths0, contexts = events.arrays()
     # canonical event order, so that floating-point sums (and thus the model) do not depend on
-    # the order in which events were added
-    order = np.lexsort((*contexts.T[::-1], depths, outcomes, models, sentences))
-    models, outcomes, sentences, depths = models[order], outcomes[order], sentences[order], depths[order]
-    contexts = np.ascontiguousarray(contexts[order])
-    stats = _collect(models, outcomes, depths, contexts)
+    # the order in which events were added; the contexts are read through it, never copied
+    order = np.lexsort((*contexts.T[::-1], depths0, outcomes0, models0, sentences0))
+    models, sentences, depths = models0[order], sentences0[order], depths0[order]
+    stats = _collect(models0, outcomes0, depths0, contexts, order)
     n_levels = stats.n_levels
     n_buckets = n_models * n_levels * (config.n_bins + 1)
     diversity = _diversity(stats, stats.pair_count)
@@ -423,34 +440,41 @@ def train_generative(events: EventSet, config: SmoothingConfig = SmoothingConfig
         lam_sum = np.zeros(n_buckets)
         lam_n = np.zeros(n_buckets)
         full_depth = depths == context_length[models]
+        assert stats.hist_index is not None and stats.pair_index is not None
         for fold in jackknife_folds(len(sentence_ids), config.folds, config.seed):
-            held = np.isin(sentences, sentence_ids[fold.heldout])
-            held_entry = held[stats.entry_event]
-            hist_minus = stats.hist_count - np.bincount(
-                stats.hist_inv[held_entry], minlength=len(stats.hist_keys)
+            held_at = np.nonzero(np.isin(sentences, sentence_ids[fold.heldout]))[0]
+            # level j of held-out event r: its history and pair indices (-1 above its depth)
+            held_h, held_p = entry_indices(
+                stats.hist_index, stats.pair_index, models0, outcomes0, depths0, contexts, order[held_at]
             )
-            pair_minus = stats.pair_count - np.bincount(stats.pair_inv[held_entry], minlength=len(stats.pair_keys))
+            hist_minus = stats.hist_count - np.bincount(held_h[held_h >= 0], minlength=len(stats.hist_keys))
+            pair_minus = stats.pair_count - np.bincount(held_p[held_p >= 0], minlength=len(stats.pair_keys))
             div_minus = _diversity(stats, pair_minus)
             ratio_minus = np.divide(hist_minus, div_minus, out=np.zeros_like(hist_minus), where=div_minus > 0)
             hist_bucket = bucket_of(stats.hist_model, stats.hist_level, ratio_minus, edges, config)
-            rows = np.nonzero(held & full_depth)[0]
-            entries = stats.grid[rows]
-            present = entries >= 0
-            safe = np.where(present, entries, 0)
-            h = stats.hist_inv[safe]
-            p = stats.pair_inv[safe]
+            full = full_depth[held_at]
+            rows = held_at[full]
+            h = held_h[full]
+            p = held_p[full]
+            del held_h, held_p
+            present = h >= 0
+            h[~present] = 0
+            p[~present] = 0
             seen = present & (hist_minus[h] > 0)
             p_hat = np.where(seen, pair_minus[p] / np.where(seen, hist_minus[h], 1.0), 0.0)
             uniform = 1.0 / (n_outcomes[models[rows]] - 1).astype(np.float64)
+            buckets = np.where(seen, hist_bucket[h], 0)
+            del h, p, present, hist_minus, pair_minus, div_minus, ratio_minus, hist_bucket, held_at, full, rows
             result = em_lambdas(
                 p_hat,
                 seen,
-                np.where(seen, hist_bucket[h], 0),
+                buckets,
                 uniform,
                 np.full(n_buckets, config.initial_lambda),
                 max_iterations=config.max_iterations,
                 tolerance=config.tolerance,
             )
+            del p_hat, seen, buckets, uniform
             traces.append(result.trace)
             used = result.mass > 0
             lam_sum[used] += result.lambdas[used]
@@ -458,6 +482,10 @@ def train_generative(events: EventSet, config: SmoothingConfig = SmoothingConfig
         reached = lam_n > 0
         lambdas[reached] = lam_sum[reached] / lam_n[reached]
     lambdas = np.minimum(lambdas, config.max_lambda)
+    n_events = len(models)
+    # what freezing does not need goes first: the key maps and the sorted event columns
+    stats.hist_index = stats.pair_index = None
+    del order, models, sentences, depths
     tables = _freeze(stats, diversity, edges, lambdas, n_outcomes, n_models, config)
     return GenerativeModel(
         specs,
@@ -466,7 +494,7 @@ def train_generative(events: EventSet, config: SmoothingConfig = SmoothingConfig
         lambdas=lambdas,
         bin_edges=edges,
         em_traces=traces,
-        n_events=len(models),
+        n_events=n_events,
     )
 
 
