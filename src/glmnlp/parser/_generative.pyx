@@ -31,7 +31,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.math cimport INFINITY
 from libc.stdint cimport int32_t, int64_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
+from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree, PyMem_RawMalloc, PyMem_RawRealloc
 from libc.string cimport memcpy
 
 cnp.import_array()
@@ -239,6 +239,7 @@ cdef class KeyIndex:
 
     Training counts its distinct histories and (history, outcome) pairs with two of these instead of
     sorting one hash per (event, level) entry: memory grows with the distinct keys, not the entries.
+    Memory comes from PyMem_Raw*, so tracemalloc sees it.
     """
 
     cdef uint64_t* keys
@@ -250,24 +251,24 @@ cdef class KeyIndex:
         cdef uint64_t cap = 16
         while cap < <uint64_t>capacity:
             cap <<= 1
-        self.keys = <uint64_t*>calloc(cap, sizeof(uint64_t))
-        self.vals = <int64_t*>malloc(cap * sizeof(int64_t))
+        self.keys = <uint64_t*>PyMem_RawCalloc(cap, sizeof(uint64_t))
+        self.vals = <int64_t*>PyMem_RawMalloc(cap * sizeof(int64_t))
         if self.keys == NULL or self.vals == NULL:
             raise MemoryError()
         self.mask = cap - 1
         self.size = 0
 
     def __dealloc__(self):
-        free(self.keys)
-        free(self.vals)
+        PyMem_RawFree(self.keys)
+        PyMem_RawFree(self.vals)
 
     cdef int _grow(self) except -1:
         cdef uint64_t cap = (self.mask + 1) << 1, i, slot
-        cdef uint64_t* keys = <uint64_t*>calloc(cap, sizeof(uint64_t))
-        cdef int64_t* vals = <int64_t*>malloc(cap * sizeof(int64_t))
+        cdef uint64_t* keys = <uint64_t*>PyMem_RawCalloc(cap, sizeof(uint64_t))
+        cdef int64_t* vals = <int64_t*>PyMem_RawMalloc(cap * sizeof(int64_t))
         if keys == NULL or vals == NULL:
-            free(keys)
-            free(vals)
+            PyMem_RawFree(keys)
+            PyMem_RawFree(vals)
             raise MemoryError()
         for i in range(self.mask + 1):
             if self.keys[i] != 0:
@@ -276,8 +277,8 @@ cdef class KeyIndex:
                     slot = (slot + 1) & (cap - 1)
                 keys[slot] = self.keys[i]
                 vals[slot] = self.vals[i]
-        free(self.keys)
-        free(self.vals)
+        PyMem_RawFree(self.keys)
+        PyMem_RawFree(self.vals)
         self.keys = keys
         self.vals = vals
         self.mask = cap - 1
@@ -333,7 +334,7 @@ cdef int _reserve(void** arrays, size_t* sizes, int n, Py_ssize_t* capacity, Py_
     while cap < need:
         cap = cap * 2 if cap else 1024
     for a in range(n):
-        grown = realloc(arrays[a], cap * sizes[a])
+        grown = PyMem_RawRealloc(arrays[a], cap * sizes[a])
         if grown == NULL:
             raise MemoryError()
         arrays[a] = grown
@@ -426,8 +427,8 @@ def count_entries(const int32_t[::1] models, const int32_t[::1] outcomes, const 
             (("keys", np.uint64), ("count", np.int64), ("hist", np.int64), ("parent", np.int64), ("outcome", np.int64)))}
     finally:
         for k in range(5):
-            free(harr[k])
-            free(parr[k])
+            PyMem_RawFree(harr[k])
+            PyMem_RawFree(parr[k])
     return hist, pair
 
 
@@ -507,6 +508,18 @@ cdef class GenerativeKernel:
 
     cdef double logprob_c(self, int model, int64_t outcome, const int64_t* context, int n) noexcept nogil:
         return gen_logprob(&self.tables, model, outcome, context, n)
+
+    def table_views(self):
+        """Read-only (keys, values) views of the history and pair tables the kernel reads (no copy):
+        ``hist_keys, hist_vals, pair_keys, pair_vals``."""
+        out = []
+        for slots in (self._hist, self._pair):
+            keys = slots[0::2]
+            values = slots[1::2].view(np.float64)
+            keys.flags.writeable = False
+            values.flags.writeable = False
+            out += [keys, values]
+        return tuple(out)
 
     def logprob(self, int model, int64_t outcome, const int64_t[::1] context):
         """ln P(outcome | context) (context may be a prefix of the conditioning sequence)."""

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from array import array
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -117,40 +118,60 @@ def build_lexicon(events: Sequence[SentenceEvents], ids: Sequence[int]) -> Lexic
 
 
 def build_event_set(events: Sequence[SentenceEvents], ids: Sequence[int], lexicon: Lexicon, n_cats: int) -> EventSet:
-    """The EventSet of the given sentences (sentence ids kept), rare words also counted as their class."""
+    """The EventSet of the given sentences (sentence ids kept), rare words also counted as their class.
+
+    Built from whole arrays (the sentences' concatenated contexts; word ids in compact int64 buffers),
+    the rare words' class events after all word events: the order of events does not change the
+    trained model (:func:`glmnlp.parser.generative_training.train_generative` sorts them).
+    """
     out = EventSet(roark_specs(n_cats, lexicon.size))
-    n_out, n_ctx, n_sid = [], [], []
-    w_out, w_ctx, w_sid, w_depth = [], [], [], []
-    for sid in ids:
-        ev = events[sid]
-        n_out.append(ev.node_outcomes)
-        n_ctx.append(ev.node_contexts)
-        n_sid.append(np.full(len(ev.node_outcomes), sid, dtype=np.int64))
-        for k, (i, tag) in enumerate(zip(ev.word_index.tolist(), ev.tags)):
+    ids = [int(s) for s in ids]
+    if not ids:
+        return out
+    sid = np.array(ids, dtype=np.int64)
+    out.extend(
+        NODE_MODEL,
+        np.concatenate([events[s].node_outcomes for s in ids]),
+        np.concatenate([events[s].node_contexts for s in ids]),
+        np.repeat(sid, [len(events[s].node_outcomes) for s in ids]),
+        copy=False,
+    )
+    wids, cids = array("q"), array("q")
+    for s in ids:
+        ev = events[s]
+        for i, tag in zip(ev.word_index.tolist(), ev.tags):
             wid, cid = lexicon.training_ids(ev.words[i], tag, i == 0)
-            w_out.append(wid)
-            w_ctx.append(ev.word_contexts[k])
-            w_sid.append(sid)
-            w_depth.append(6)
-            if cid:
-                w_out.append(cid)
-                w_ctx.append(ev.word_contexts[k])
-                w_sid.append(sid)
-                w_depth.append(1)
-    if n_out:
-        out.extend(NODE_MODEL, np.concatenate(n_out), np.concatenate(n_ctx), np.concatenate(n_sid))
-    if w_out:
-        out.extend(WORD_MODEL, w_out, np.array(w_ctx, dtype=np.int64), w_sid, w_depth)
+            wids.append(wid)
+            cids.append(cid)
+    word_sid = np.repeat(sid, [len(events[s].word_index) for s in ids])
+    contexts = np.concatenate([events[s].word_contexts for s in ids])
+    cid = np.frombuffer(cids, dtype=np.int64)
+    rare = np.nonzero(cid)[0]
+    n_words, n_rare = len(word_sid), len(rare)
+    out.extend(
+        WORD_MODEL,
+        np.concatenate([np.frombuffer(wids, dtype=np.int64), cid[rare]]),
+        np.concatenate([contexts, contexts[rare]]),
+        np.concatenate([word_sid, word_sid[rare]]),
+        np.concatenate([np.full(n_words, 6, dtype=np.int64), np.full(n_rare, 1, dtype=np.int64)]),
+        copy=False,
+    )
     return out
 
 
 def train_term(
     events: Sequence[SentenceEvents], ids: Sequence[int], n_cats: int, smoothing: SmoothingConfig,
-    weight: float = 1.0,
+    weight: float = 1.0, *, release: bool = False,
 ) -> tuple[GenerativeTerm, frozenset[int]]:
-    """Train on the given sentences only; returns the term and the sentence ids it was trained on."""
+    """Train on the given sentences only; returns the term and the sentence ids it was trained on.
+
+    ``release=True`` empties the list ``events`` once the event set is built, so the sentences'
+    events are freed before the model is trained (the caller must not need them any more).
+    """
     lexicon = build_lexicon(events, ids)
     event_set = build_event_set(events, ids, lexicon, n_cats)
+    if release and isinstance(events, list):
+        events.clear()
     trained_on = frozenset(np.unique(event_set.arrays()[2]).tolist())
     return GenerativeTerm(train_generative(event_set, smoothing), lexicon, weight), trained_on
 
@@ -231,10 +252,12 @@ class GenerativeTraining:
         t0 = time.perf_counter()
         events = [sentence_events(parser, ex) for ex in examples]
         n_cats = len(parser.grammar.categories)
-        self.full, _ = train_term(events, list(range(len(events))), n_cats, self.smoothing, self.weight)
         if self.folds:
             self.jackknife = train_jackknifed(events, n_cats, self.smoothing, k=self.folds, seed=self.seed,
                                               weight=self.weight)
+        # the full model last, so the sentences' events can go once its event set is built
+        self.full, _ = train_term(events, list(range(len(events))), n_cats, self.smoothing, self.weight,
+                                  release=True)
         self.seconds = time.perf_counter() - t0
 
     def to_shard_parts(self) -> tuple[Any, dict[str, Any]]:

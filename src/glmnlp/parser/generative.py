@@ -170,11 +170,30 @@ class SmoothingConfig:
 def bucket_of(
     models: IntArray, levels: IntArray, ratio: FloatArray, edges: FloatArray, config: SmoothingConfig
 ) -> IntArray:
-    """Global lambda bucket of histories given their (model, level, c/u)."""
-    n_levels = edges.shape[1]
-    below = np.sum(edges[models, levels, :] < ratio[:, None], axis=1)
+    """Global lambda bucket of histories given their (model, level, c/u).
+
+    The bin is 1 + the number of the (model, level)'s edges below c/u, found by a binary search per
+    (model, level) (edges ascend, +inf padded): memory O(histories), not O(histories x bins).
+    """
+    models = np.asarray(models, dtype=np.int64)
+    levels = np.asarray(levels, dtype=np.int64)
+    ratio = np.asarray(ratio, dtype=np.float64)
+    n_models, n_levels = edges.shape[:2]
+    if len(ratio) and (models.min() < 0 or models.max() >= n_models or levels.min() < 0 or levels.max() >= n_levels):
+        raise IndexError("bucket_of: model or level outside the bin edges")
+    group = models * n_levels + levels
+    below = np.zeros(len(ratio), dtype=np.int64)
+    if len(ratio):
+        order = np.argsort(group, kind="stable")
+        starts = np.searchsorted(group[order], np.arange(n_models * n_levels + 1))
+        for g in range(n_models * n_levels):
+            at = order[starts[g]: starts[g + 1]]
+            if len(at):
+                r = ratio[at]
+                # a NaN ratio is above no edge (as the element-wise comparison had it)
+                below[at] = np.where(np.isnan(r), 0, np.searchsorted(edges[g // n_levels, g % n_levels], r, side="left"))
     bins = np.where(ratio < config.min_ratio, 0, 1 + below)
-    return ((models * n_levels + levels) * (config.n_bins + 1) + bins).astype(np.int64)
+    return ((group * (config.n_bins + 1)) + bins).astype(np.int64)
 
 
 
@@ -219,6 +238,10 @@ class GenerativeModel:
             self.context_length,
             self.n_outcomes,
         )
+        # the kernel holds the tables interleaved (key, value); ``tables`` views that copy instead
+        # of keeping a second one (half the memory of a loaded or trained model's tables)
+        views = dict(zip(("hist_keys", "hist_vals", "pair_keys", "pair_vals"), self.kernel.table_views()))
+        self.tables = dict(tables, **views)
 
     def with_float32_tables(self) -> GenerativeModel:
         """This model with its table values rounded to float32 precision (keys and layout unchanged).

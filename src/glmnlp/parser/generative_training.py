@@ -123,8 +123,14 @@ class EventSet:
         contexts: Sequence[Sequence[int]] | IntArray,
         sentences: Sequence[int] | IntArray,
         depths: Sequence[int] | IntArray | None = None,
+        *,
+        copy: bool = True,
     ) -> None:
-        """Add many events of one model at once (arrays of equal length; contexts is 2-D)."""
+        """Add many events of one model at once (arrays of equal length; contexts is 2-D).
+
+        ``copy=False``: an int64 ``contexts`` array as wide as the set is kept as it is (the caller
+        hands it over and must not change it), instead of being copied.
+        """
         spec = self._spec(model)
         y = np.asarray(outcomes, dtype=np.int64).reshape(-1)
         c = np.asarray(contexts, dtype=np.int64).reshape(len(y), spec.context_length)
@@ -145,8 +151,11 @@ class EventSet:
         if len(d) and (d.min() < 0 or d.max() > spec.context_length):
             raise ValueError(f"model {spec.name!r}: depth outside [0, {spec.context_length}]")
         self._flush_rows()
-        padded = np.zeros((len(y), self.width), dtype=np.int64)
-        padded[:, : spec.context_length] = c
+        if not copy and spec.context_length == self.width and c.flags.c_contiguous:
+            padded = c
+        else:
+            padded = np.zeros((len(y), self.width), dtype=np.int64)
+            padded[:, : spec.context_length] = c
         self._chunks.append(
             (np.full(len(y), model, dtype=np.int32), y.astype(np.int32), s.astype(np.int32), d.astype(np.int32), padded)
         )
