@@ -421,10 +421,19 @@ def count_entries(const int32_t[::1] models, const int32_t[::1] outcomes, const 
                 (<int64_t*>parr[1])[pi] += 1
                 prev_h = hi
                 prev_p = pi
-        hist = {name: _to_numpy(harr[a], nh, dt) for a, (name, dt) in enumerate(
-            (("keys", np.uint64), ("count", np.int64), ("model", np.int64), ("level", np.int64), ("parent", np.int64)))}
-        pair = {name: _to_numpy(parr[a], np_, dt) for a, (name, dt) in enumerate(
-            (("keys", np.uint64), ("count", np.int64), ("hist", np.int64), ("parent", np.int64), ("outcome", np.int64)))}
+        # one array at a time: each C array is freed as soon as it is copied
+        hist = {}
+        for k, (name, dt) in enumerate((("keys", np.uint64), ("count", np.int64), ("model", np.int64),
+                                         ("level", np.int64), ("parent", np.int64))):
+            hist[name] = _to_numpy(harr[k], nh, dt)
+            PyMem_RawFree(harr[k])
+            harr[k] = NULL
+        pair = {}
+        for k, (name, dt) in enumerate((("keys", np.uint64), ("count", np.int64), ("hist", np.int64),
+                                         ("parent", np.int64), ("outcome", np.int64))):
+            pair[name] = _to_numpy(parr[k], np_, dt)
+            PyMem_RawFree(parr[k])
+            parr[k] = NULL
     finally:
         for k in range(5):
             PyMem_RawFree(harr[k])

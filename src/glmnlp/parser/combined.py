@@ -49,7 +49,8 @@ import numpy as np
 
 from glmnlp.parser.generative import NODE_MODEL, WORD_MODEL, SmoothingConfig, roark_specs
 
-from glmnlp.parser.generative_training import EventSet, jackknife_folds, train_generative
+from glmnlp.parser.generative_events import EventSet
+from glmnlp.parser.generative_training import jackknife_folds, train_generative
 from glmnlp.parser.lexicon import Lexicon
 from glmnlp.parser.model import Parser, ParserConfig
 from glmnlp.parser.term import GenerativeTerm, prefix_logprobs, surprisal_bits
