@@ -32,8 +32,24 @@ Choices [R] made here, and why:
 Also here: :func:`jackknife_folds` / :func:`train_jackknife` for the hybrid's jackknifed
 training scores (SPEC §d.5).
 
-Scale note: training holds a dense (events x levels) grid of int64/uint64/float64 arrays; for
-WSJ sections 2-21 (about 4 million events, 11 levels) that is a few GB. Fine for the bundled
+Memory (where the bytes go; the 13,620-tree proxy treebank has 984,114 events, 9.6 million
+(event, level) entries, 644,044 distinct histories and 1,149,417 distinct pairs; tracemalloc and
+peak RSS in benchmarks/results/memory.md):
+
+* the events (glmnlp.parser.generative_events): 96 bytes an event (94 MB), read through the
+  canonical order (int64) with sorted int32 copies of the columns EM needs (20 bytes an event);
+* counting (:func:`_collect`): two key maps (glmnlp.parser._generative.KeyIndex, 16 bytes a slot,
+  at most half full: 96 MB) and the per-key columns (40 bytes a key: 72 MB). Nothing has one row
+  per entry: the former sorted unique of every entry's hash, its (events x levels) grids and
+  inverse indices took about 9 int64 per entry (traced peak 1.44 GB while counting);
+* EM: per fold, the held-out events' history and pair indices (16 bytes a level: 17 MB) and the
+  (rows x levels) float64 arrays of :func:`em_lambdas` (about ten of 9 MB); lambda buckets are
+  found per (model, level) by binary search (no histories x bins grid);
+* freezing: about fifteen arrays of one value a key (about 100 MB), then the tables, which the
+  model keeps once (interleaved in its kernel; ``GenerativeModel.tables`` are views).
+
+Peak RSS of the generative model's training on the proxy: 1,632 -> 776 MB (1.9 GB extrapolated to
+40,000 sentences, 2.3 GB to WSJ 02-21's 912k tokens).
 """
 
 from __future__ import annotations
