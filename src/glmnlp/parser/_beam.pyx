@@ -42,6 +42,13 @@ the decode went from 5.29 G to 1.87 G instructions; 79% of the node scores and 6
 chains come from the memos (the perceptron-only model of ``train-default --generative-weights 0``:
 84% and 72%). The methods are ``@cython.final`` so that the small ones are called directly and inlined.
 
+Threads: :meth:`BeamParser.decode` releases the GIL while it builds and scores a word's candidates
+(ADV, :meth:`BeamParser.adv`: all but FILTER, the rebuilding of the survivors and the result), so
+threads that each own a BeamParser (glmnlp.parser.model.Parser keeps one per thread) decode at the
+same time. A BeamParser itself is mutable per-call state: one object must not be used by two
+threads at once. Feature ids for training are collected in a C buffer (``collect``) and the logs of
+gen_events/closed_heads are appended under the GIL, so every building function is nogil.
+
 Features (SPEC §b.3/b.4, templates listed in :mod:`glmnlp.parser_features`) are hashed into a
 weight table of 2**n_bits entries: a template's atoms are folded with a 64-bit multiply-xorshift
 mix, seeded by the template group, and reduced with the murmur3 finaliser. Atom value 0 = NULL.
@@ -62,7 +69,8 @@ from libc.stdlib cimport malloc, realloc, free, qsort
 from libc.string cimport memcpy, memcmp
 from libc.stdint cimport int32_t, int64_t, uint64_t, uint8_t
 from libc.math cimport exp, log, INFINITY
-from glmnlp.parser._generative cimport GenerativeKernel, GenHistory, gen_history, gen_logprob, gen_outcome
+from glmnlp.parser._generative cimport (GenerativeKernel, GenHistory, GenTables, gen_history, gen_logprob,
+                                        gen_outcome)
 
 cnp.import_array()
 
@@ -379,7 +387,11 @@ cdef class BeamParser:
     cdef uint64_t fbuf[MAXF]
     cdef int nf
     cdef int64_t atoms[12]       # context atoms of the last node featurised (for tests / inspection)
-    cdef list closed_log         # when not None: (category, head word, head POS) of each closed record
+    cdef list closed_log         # when log_closed: (category, head word, head POS) of each closed record
+    cdef bint log_closed
+    cdef bint collect            # features(): append every node's feature ids to obuf
+    cdef int64_t* obuf
+    cdef int on_, ocap
     cdef public long long n_candidates   # candidates scored (statistics)
     cdef public long long n_beam         # summed beam sizes after FILTER
     # generative term (glmnlp.parser.combined): gen_weight * ln P of each built node (and POS node's word)
@@ -389,7 +401,9 @@ cdef class BeamParser:
     cdef object gen_wid_ref
     cdef int gen_n_words
     cdef int gen_i                       # index of the word whose chain is being built
-    cdef list gen_log                    # when not None: the generative events of the nodes built
+    cdef list gen_log                    # when log_gen: the generative events of the nodes built
+    cdef bint log_gen
+    cdef const GenTables* gtab           # gen's tables (NULL: no generative term)
     # node-model contexts recently scored (direct-mapped by a hash of the 10 atoms; the key is the
     # whole context, so a hit reuses exactly what gen_history would compute again)
     cdef GenHistory hcache[HCACHE]
@@ -433,6 +447,9 @@ cdef class BeamParser:
         self.chain_memo.slots = NULL
         self.cvals = NULL
         self.vbuf = NULL
+        self.obuf = NULL
+        self.ocap = 0
+        self.gtab = NULL
         self.t_gen = NULL
         self.t_lex = NULL
         self.t_steps = NULL
@@ -499,6 +516,7 @@ cdef class BeamParser:
         free(self.chain_memo.slots)
         free(self.cvals)
         free(self.vbuf)
+        free(self.obuf)
         free(self.t_gen)
         free(self.t_lex)
         free(self.t_steps)
@@ -506,18 +524,19 @@ cdef class BeamParser:
         free(self.t_wctx)
 
     # -- arenas ---------------------------------------------------------------------------------
-    cdef int new_rec(self) except -1:
+    cdef int new_rec(self) except -1 nogil:
         cdef Rec* grown
         if self.n_recs == self.cap_recs:
             grown = <Rec*> realloc(self.recs, 2 * self.cap_recs * sizeof(Rec))
             if grown == NULL:
-                raise MemoryError()
+                with gil:
+                    raise MemoryError()
             self.recs = grown
             self.cap_recs *= 2
         self.n_recs += 1
         return self.n_recs - 1
 
-    cdef int copy_rec(self, int src) except -1:
+    cdef int copy_rec(self, int src) except -1 nogil:
         cdef int r = self.new_rec()
         self.recs[r] = self.recs[src]
         return r
@@ -539,12 +558,13 @@ cdef class BeamParser:
         self.n_hyps += 1
         return self.n_hyps - 1
 
-    cdef int add_cand(self, double score, int hyp, int site, int chain, int gold) except -1:
+    cdef int add_cand(self, double score, int hyp, int site, int chain, int gold) except -1 nogil:
         cdef Cand* grown
         if self.n_cands == self.cap_cands:
             grown = <Cand*> realloc(self.cands, 2 * self.cap_cands * sizeof(Cand))
             if grown == NULL:
-                raise MemoryError()
+                with gil:
+                    raise MemoryError()
             self.cands = grown
             self.cap_cands *= 2
         self.cands[self.n_cands].score = score
@@ -556,14 +576,14 @@ cdef class BeamParser:
         self.n_cands += 1
         return 0
 
-    cdef inline int rcat(self, int r) noexcept:
+    cdef inline int rcat(self, int r) noexcept nogil:
         return 0 if r < 0 else self.recs[r].cat
 
-    cdef inline bint allows(self, int x, int y, int z) noexcept:
+    cdef inline bint allows(self, int x, int y, int z) noexcept nogil:
         return self.triples[(x * self.n_cats + y) * self.n_cats + z] != 0
 
     # -- heads (SPEC §b.5; documented in glmnlp.parser.heads) -----------------------------------------
-    cdef void incorporate(self, int r, int c) noexcept:
+    cdef void incorporate(self, int r, int c) noexcept nogil:
         """Update record r's head state with its completed child c."""
         cdef Rec* R = &self.recs[r]
         cdef Rec* C = &self.recs[c]
@@ -596,11 +616,11 @@ cdef class BeamParser:
             R.prev_pos = 0
 
     # -- features ---------------------------------------------------------------------------------
-    cdef inline void emit(self, uint64_t h, int level) noexcept:
+    cdef inline void emit(self, uint64_t h, int level) noexcept nogil:
         self.fbuf[self.nf] = fmix(h + <uint64_t>level * <uint64_t>0x100000001B3ULL) & self.mask
         self.nf += 1
 
-    cdef inline int coord_from(self, int a, int gp, int L10) noexcept:
+    cdef inline int coord_from(self, int a, int gp, int L10) noexcept nogil:
         """COORD of a leftmost child of an open node of category L10 whose left sibling is record ``a``
         and whose parent is record ``gp`` (-1: none); 0 if none.
 
@@ -622,7 +642,7 @@ cdef class BeamParser:
                 return self.recs[self.recs[gp].parent].first_cat
         return 0
 
-    cdef void memo_scope(self, bint on) noexcept:
+    cdef void memo_scope(self, bint on) noexcept nogil:
         """Start a new word scope of the memos (every earlier entry becomes empty); ``on``: use them."""
         self.memo_stamp += 1
         self.node_memo.count = 0
@@ -631,7 +651,7 @@ cdef class BeamParser:
         self.memo_on = on and not self.memo_off
 
     cdef inline void node_context(self, int cat, int p, bint empty, int lkp, NodeKey* key,
-                                  int* l2_out) noexcept:
+                                  int* l2_out) noexcept nogil:
         """The context of a new node ``cat`` under parent record ``p`` (its :c:type:`NodeKey`).
 
         ``empty``: the parent has no children yet from the new node's point of view (chain nodes
@@ -683,7 +703,8 @@ cdef class BeamParser:
             key.flags += 4
         l2_out[0] = l2
 
-    cdef double node_features(self, int cat, int p, bint empty, int64_t lk, int lkp, int npos) except? -1e300:
+    cdef double node_features(self, int cat, int p, bint empty, int64_t lk, int lkp,
+                              int npos) except? -1e300 nogil:
         """Fill fbuf with the feature ids of a new node ``cat`` under parent record ``p``.
 
         ``empty``: the parent has no children yet from the new node's point of view (chain nodes
@@ -711,7 +732,8 @@ cdef class BeamParser:
         self.node_context(cat, p, empty, lkp, &key, &l2)
         if self.memo_on:
             if memo_reserve(&self.node_memo, self.memo_stamp) < 0:
-                raise MemoryError()
+                with gil:
+                    raise MemoryError()
             entry = memo_find(&self.node_memo, &key, self.memo_stamp)
             if entry.stamp == self.memo_stamp:
                 self.n_memo += 1
@@ -754,7 +776,7 @@ cdef class BeamParser:
         # COORD enters the features of non-POS nodes only (SPEC §b.3 [R]); the node model sees it for both
         self.atoms[8] = 0 if pos_node else key.coord
         self.atoms[9] = key.CL; self.atoms[10] = key.cc; self.atoms[11] = key.ccp
-        if self.gen is not None or self.gen_log is not None:
+        if self.gtab != NULL or self.log_gen:
             s += self.gen_node(cat, pos_node, key.flags & 1, key.coord)
         if self.punct:
             base = mix(mix(<uint64_t>G_PUNCT, <uint64_t>pos_node), <uint64_t>cat)
@@ -779,7 +801,7 @@ cdef class BeamParser:
         return s
 
     # -- generative term (glmnlp.parser.combined) ------------------------------------------------------------
-    cdef double gen_node(self, int cat, bint pos_node, bint leftmost, int coord) noexcept:
+    cdef double gen_node(self, int cat, bint pos_node, bint leftmost, int coord) noexcept nogil:
         """gen_weight * (ln P(cat | node context) [+ ln P(word | word context)]) from ``self.atoms``.
 
         The node context is (L10 L01 L02 L03 L20 L11 L30 L21 COORD CL), COORD (:meth:`coord_atom`)
@@ -795,8 +817,8 @@ cdef class BeamParser:
         for j in range(10):
             ctx[j] = self.atoms[j]
         ctx[8] = coord
-        if self.gen is not None:
-            lp = gen_outcome(&self.gen.tables, 0, cat, self.history(0, ctx, 10))
+        if self.gtab != NULL:
+            lp = gen_outcome(self.gtab, 0, cat, self.history(0, ctx, 10))
         if pos_node:
             wctx[0] = cat
             wctx[1] = self.atoms[0]
@@ -806,15 +828,16 @@ cdef class BeamParser:
             wctx[5] = self.atoms[10]
             if self.gen_wid != NULL and self.gen_i < self.gen_n_words:
                 wid = self.gen_wid[self.gen_i * self.n_cats + cat]
-            if self.gen is not None:
+            if self.gtab != NULL:
                 if self.unk_classes > 0 and 1 <= wid <= self.unk_classes:  # set_unknown_by_pos
-                    lw = gen_logprob(&self.gen.tables, 1, wid, wctx, 1)
+                    lw = gen_logprob(self.gtab, 1, wid, wctx, 1)
                 else:
-                    lw = gen_outcome(&self.gen.tables, 1, wid, self.history(1, wctx, 6))
-        if self.gen_log is not None:
-            self.gen_log.append((0, cat, -1, tuple([ctx[j] for j in range(10)]), lp))
-            if pos_node:
-                self.gen_log.append((1, wid, self.gen_i, tuple([wctx[j] for j in range(6)]), lw))
+                    lw = gen_outcome(self.gtab, 1, wid, self.history(1, wctx, 6))
+        if self.log_gen:
+            with gil:
+                self.gen_log.append((0, cat, -1, tuple([ctx[j] for j in range(10)]), lp))
+                if pos_node:
+                    self.gen_log.append((1, wid, self.gen_i, tuple([wctx[j] for j in range(6)]), lw))
         if self.track:
             self.acc_gen += lp + lw
             self.acc_nodes += 1
@@ -824,7 +847,7 @@ cdef class BeamParser:
                     self.acc_wctx[j] = wctx[j]
         return self.gen_weight * (lp + lw)
 
-    cdef const GenHistory* history(self, int model, const int64_t* ctx, int n) noexcept:
+    cdef const GenHistory* history(self, int model, const int64_t* ctx, int n) noexcept nogil:
         """gen_history of ``model``'s context ctx[0..n-1] (n <= 10), from the cache when the same context
         was seen last in its slot (:func:`gen_outcome` on it gives gen_logprob's number, bit for bit).
 
@@ -842,12 +865,12 @@ cdef class BeamParser:
             h = (h ^ <uint64_t>key[j]) * <uint64_t>0x100000001B3ULL
         slot = <int>((h ^ (h >> 29) ^ (h >> 47)) & (HCACHE - 1))
         if not self.hvalid[slot] or memcmp(&self.hkey[slot][0], key, HKEY * sizeof(int64_t)) != 0:
-            gen_history(&self.gen.tables, model, ctx, n, &self.hcache[slot])
+            gen_history(self.gtab, model, ctx, n, &self.hcache[slot])
             memcpy(&self.hkey[slot][0], key, HKEY * sizeof(int64_t))
             self.hvalid[slot] = True
         return &self.hcache[slot]
 
-    cdef void clear_history_cache(self) noexcept:
+    cdef void clear_history_cache(self) noexcept nogil:
         cdef int j
         for j in range(HCACHE):
             self.hvalid[j] = False
@@ -863,6 +886,7 @@ cdef class BeamParser:
         if kernel is not self.gen:  # the history cache holds what one kernel's (immutable) tables give
             self.clear_history_cache()
         self.gen = kernel
+        self.gtab = &kernel.tables if kernel is not None else NULL
         self.gen_weight = weight
         self.gen_wid_ref = np.asarray(word_ids)
         self.gen_n_words = word_ids.shape[0] // self.n_cats
@@ -878,27 +902,30 @@ cdef class BeamParser:
         kernel. With ``complete`` the end-of-sentence closures are included.
         """
         self.gen_log = []
+        self.log_gen = True
         try:
             self.features(words, next_pos, 0, 0, sites, chains, complete)
             return self.gen_log
         finally:
+            self.log_gen = False
             self.gen_log = None
 
     # -- building ---------------------------------------------------------------------------------
-    cdef int close_top(self, int cur, int i, int lkp, double* score, list out) except -2:
+    cdef int close_top(self, int cur, int i, int lkp, double* score) except -2 nogil:
         """Close the deepest open record ``cur`` (append END); return the parent's new version.
 
-        Scores the END node into score[0] (and appends its feature ids to ``out`` if given).
+        Scores the END node into score[0] (and collects its feature ids when ``collect`` is on).
         Returns -1 when cur is the root (nothing above).
         """
         cdef int p, np_
         cdef int64_t lk = self.words[i] if i >= 0 else 1
         cdef int npos = self.next_pos[i] if i >= 0 else 0
         score[0] += self.node_features(ENDC, cur, 0, lk, lkp, npos)
-        if out is not None:
-            self.dump(out)
-        if self.closed_log is not None:
-            self.closed_log.append((self.recs[cur].cat, self.recs[cur].head_word, self.recs[cur].head_pos))
+        if self.collect:
+            self.dump()
+        if self.log_closed:
+            with gil:
+                self.closed_log.append((self.recs[cur].cat, self.recs[cur].head_word, self.recs[cur].head_pos))
         p = self.recs[cur].parent
         if p < 0:
             return -1
@@ -907,12 +934,23 @@ cdef class BeamParser:
         self.incorporate(np_, cur)
         return np_
 
-    cdef void dump(self, list out):
+    cdef int dump(self) except -1 nogil:
+        """Append the feature ids of the node featurised last to obuf (features())."""
         cdef int k
+        cdef int64_t* grown
+        if self.on_ + self.nf > self.ocap:
+            grown = <int64_t*> realloc(self.obuf, 2 * (self.ocap + self.nf) * sizeof(int64_t))
+            if grown == NULL:
+                with gil:
+                    raise MemoryError()
+            self.obuf = grown
+            self.ocap = 2 * (self.ocap + self.nf)
         for k in range(self.nf):
-            out.append(self.fbuf[k])
+            self.obuf[self.on_ + k] = <int64_t>self.fbuf[k]
+        self.on_ += self.nf
+        return 0
 
-    cdef int attach(self, int x, int c, int i, double* score, list out) except -2:
+    cdef int attach(self, int x, int c, int i, double* score) except -2 nogil:
         """Attach chain c for word i under open record x (already closed below); return the new deepest open record."""
         cdef int start = self.chain_off[c], end = self.chain_off[c + 1]
         cdef int n = end - start
@@ -928,8 +966,8 @@ cdef class BeamParser:
         v = self.node_features(cat, x, 0, lk, pos, npos)
         score[0] += v
         self.vbuf[0] = v
-        if out is not None:
-            self.dump(out)
+        if self.collect:
+            self.dump()
         if not first_word:
             nx = self.copy_rec(x)
         r = self.new_rec()
@@ -967,8 +1005,8 @@ cdef class BeamParser:
             v = self.node_features(cat, prev, 1, lk, pos, npos)
             score[0] += v
             self.vbuf[k - start] = v
-            if out is not None:
-                self.dump(out)
+            if self.collect:
+                self.dump()
             r = self.new_rec()
             self.recs[r].cat = cat
             self.recs[r].parent = prev
@@ -1000,7 +1038,7 @@ cdef class BeamParser:
             return nx
         return self.recs[prev].parent
 
-    cdef int score_chain(self, int x, int c, int i, double* score) except -1:
+    cdef int score_chain(self, int x, int c, int i, double* score) except -1 nogil:
         """Add the scores of chain c's nodes, attached for word i under open record x, to score[0]; build nothing.
 
         Decode's candidates: with the memos on and x >= 0, a chain's node contexts are functions of
@@ -1023,7 +1061,8 @@ cdef class BeamParser:
             if n > 1:  # COORD of the node below the top: its left sibling is x's last child, its parent x's copy
                 key.pad = self.coord_from(self.recs[x].last, x, self.chain_cats[start])
             if memo_reserve(&self.chain_memo, self.memo_stamp) < 0:
-                raise MemoryError()
+                with gil:
+                    raise MemoryError()
             e = memo_find(&self.chain_memo, &key, self.memo_stamp)
             if e.stamp == self.memo_stamp:
                 vals = &self.cvals[e.off]
@@ -1032,13 +1071,14 @@ cdef class BeamParser:
                 self.n_chain_memo += 1
                 return 0
         kept = self.n_recs
-        self.attach(x, c, i, score, None)
+        self.attach(x, c, i, score)
         self.n_recs = kept
         if e != NULL:
             if self.cvals_n + n > self.cvals_cap:
                 grown = <double*> realloc(self.cvals, 2 * (self.cvals_cap + n) * sizeof(double))
                 if grown == NULL:
-                    raise MemoryError()
+                    with gil:
+                        raise MemoryError()
                 self.cvals = grown
                 self.cvals_cap = 2 * (self.cvals_cap + n)
             memcpy(&self.cvals[self.cvals_n], self.vbuf, n * sizeof(double))
@@ -1084,14 +1124,14 @@ cdef class BeamParser:
         self.begin(words, next_pos, isq, punct, None)
         for j in range(sites.shape[0]):
             if j == 0:
-                cur = self.attach(-1, chains[0], 0, &dummy, None)
+                cur = self.attach(-1, chains[0], 0, &dummy)
             else:
                 while self.recs[cur].depth > sites[j]:
-                    cur = self.close_top(cur, j, self.chain_cats[self.chain_off[chains[j] + 1] - 1], &dummy, None)
-                cur = self.attach(cur, chains[j], j, &dummy, None)
+                    cur = self.close_top(cur, j, self.chain_cats[self.chain_off[chains[j] + 1] - 1], &dummy)
+                cur = self.attach(cur, chains[j], j, &dummy)
         if site >= 0:
             while self.recs[cur].depth > site:
-                cur = self.close_top(cur, word, 0, &dummy, None)
+                cur = self.close_top(cur, word, 0, &dummy)
             self.node_features(cat, cur, 0, words[word], cat if self.is_pos[cat] else 0, next_pos[word])
         else:
             self.node_features(ENDC, cur, 0, words[word], 0, next_pos[word])
@@ -1104,10 +1144,12 @@ cdef class BeamParser:
                      const int32_t[::1] sites, const int32_t[::1] chains):
         """(category, head word atom, head POS) of every constituent, in closing order, for a full derivation."""
         self.closed_log = []
+        self.log_closed = True
         try:
             self.features(words, next_pos, 0, 0, sites, chains, True)
             return self.closed_log
         finally:
+            self.log_closed = False
             self.closed_log = None
 
     def features(self, const int64_t[::1] words, const int32_t[::1] next_pos, int isq, int punct,
@@ -1119,22 +1161,70 @@ cdef class BeamParser:
         """
         cdef int j, cur = -1, i
         cdef double dummy = 0.0
-        cdef list out = []
         offsets = [0]
         self.begin(words, next_pos, isq, punct, None)
-        for j in range(sites.shape[0]):
-            if j == 0:
-                cur = self.attach(-1, chains[0], 0, &dummy, out)
-            else:
-                while self.recs[cur].depth > sites[j]:
-                    cur = self.close_top(cur, j, self.chain_cats[self.chain_off[chains[j] + 1] - 1], &dummy, out)
-                cur = self.attach(cur, chains[j], j, &dummy, out)
-            offsets.append(len(out))
-        if complete:
-            while cur >= 0:
-                cur = self.close_top(cur, -1, 0, &dummy, out)
-            offsets.append(len(out))
-        return np.array(out, dtype=np.int64), np.array(offsets, dtype=np.int64)
+        self.collect = True
+        self.on_ = 0
+        try:
+            for j in range(sites.shape[0]):
+                if j == 0:
+                    cur = self.attach(-1, chains[0], 0, &dummy)
+                else:
+                    while self.recs[cur].depth > sites[j]:
+                        cur = self.close_top(cur, j, self.chain_cats[self.chain_off[chains[j] + 1] - 1], &dummy)
+                    cur = self.attach(cur, chains[j], j, &dummy)
+                offsets.append(self.on_)
+            if complete:
+                while cur >= 0:
+                    cur = self.close_top(cur, -1, 0, &dummy)
+                offsets.append(self.on_)
+        finally:
+            self.collect = False
+        ids = np.empty(self.on_, dtype=np.int64)
+        cdef int64_t[::1] iv = ids
+        if self.on_ > 0:
+            memcpy(&iv[0], self.obuf, self.on_ * sizeof(int64_t))
+        return ids, np.array(offsets, dtype=np.int64)
+
+    cdef int adv(self, int i, int first, int nbeam, const int32_t* cand_off, const int32_t* cand_chain,
+                 bint has_gold, const int32_t* gold_site, const int32_t* gold_chain) except -1 nogil:
+        """ADV for word i > 0 (SPEC §d.3): every extension of the beam members first .. first + nbeam - 1
+        into ``cands`` (see the module docstring); runs without the GIL."""
+        cdef int b, hb, g0, g1, pos, mark, cur, site, k, c, gold_flag
+        cdef double close_score, s
+        self.n_cands = 0
+        self.memo_scope(True)
+        for b in range(nbeam):
+            hb = first + b
+            g0 = cand_off[i]
+            while g0 < cand_off[i + 1]:
+                pos = self.chain_cats[self.chain_off[cand_chain[g0] + 1] - 1]
+                g1 = g0
+                while g1 < cand_off[i + 1] and self.chain_cats[self.chain_off[cand_chain[g1] + 1] - 1] == pos:
+                    g1 += 1
+                mark = self.n_recs
+                cur = self.h_rec[hb]
+                close_score = self.h_score[hb]
+                while True:
+                    site = self.recs[cur].depth
+                    for k in range(g0, g1):
+                        c = cand_chain[k]
+                        if not self.allows(self.recs[cur].cat, self.rcat(self.recs[cur].last),
+                                           self.chain_cats[self.chain_off[c]]):
+                            continue
+                        s = close_score
+                        self.score_chain(cur, c, i, &s)
+                        gold_flag = (has_gold and self.h_gold[hb] and site == gold_site[i]
+                                     and c == gold_chain[i])
+                        self.add_cand(s, hb, site, c, gold_flag)
+                    if site == 0:
+                        break
+                    if not self.allows(self.recs[cur].cat, self.rcat(self.recs[cur].last), ENDC):
+                        break
+                    cur = self.close_top(cur, i, pos, &close_score)
+                self.n_recs = mark
+                g0 = g1
+        return 0
 
     def decode(self, const int64_t[::1] words, const int32_t[::1] next_pos, int isq, int punct,
                const int32_t[::1] cand_off, const int32_t[::1] cand_chain, const double[::1] weights,
@@ -1165,8 +1255,14 @@ cdef class BeamParser:
         cdef list track_start = []
         cdef list end_gen = []
         cdef list end_steps = []
+        cdef const int32_t* c_off = &cand_off[0]
+        cdef const int32_t* c_chain = &cand_chain[0] if cand_chain.shape[0] > 0 else NULL
+        cdef const int32_t* g_site = &gold_site[0] if has_gold else NULL
+        cdef const int32_t* g_chain = &gold_chain[0] if has_gold else NULL
         if n == 0:
             raise ValueError("empty sentence")
+        if cand_off.shape[0] != n + 1:
+            raise ValueError("cand_off must have one entry per word plus one")
         self.begin(words, next_pos, isq, punct, weights)
         # word 0: one hypothesis per first chain
         self.n_cands = 0
@@ -1175,44 +1271,16 @@ cdef class BeamParser:
             c = cand_chain[k]
             mark = self.n_recs
             s = 0.0
-            self.attach(-1, c, 0, &s, None)
+            self.attach(-1, c, 0, &s)
             self.n_recs = mark
             gold_flag = has_gold and c == gold_chain[0]
             self.add_cand(s, -1, -1, c, gold_flag)
         for i in range(n):
             if i > 0:
-                self.n_cands = 0
-                self.memo_scope(True)
-                for b in range(len(beam)):
-                    hb = beam[b]
-                    g0 = cand_off[i]
-                    while g0 < cand_off[i + 1]:
-                        pos = self.chain_cats[self.chain_off[cand_chain[g0] + 1] - 1]
-                        g1 = g0
-                        while g1 < cand_off[i + 1] and self.chain_cats[self.chain_off[cand_chain[g1] + 1] - 1] == pos:
-                            g1 += 1
-                        mark = self.n_recs
-                        cur = self.h_rec[hb]
-                        close_score = self.h_score[hb]
-                        while True:
-                            site = self.recs[cur].depth
-                            for k in range(g0, g1):
-                                c = cand_chain[k]
-                                if not self.allows(self.recs[cur].cat, self.rcat(self.recs[cur].last),
-                                                   self.chain_cats[self.chain_off[c]]):
-                                    continue
-                                s = close_score
-                                self.score_chain(cur, c, i, &s)
-                                gold_flag = (has_gold and self.h_gold[hb] and site == gold_site[i]
-                                             and c == gold_chain[i])
-                                self.add_cand(s, hb, site, c, gold_flag)
-                            if site == 0:
-                                break
-                            if not self.allows(self.recs[cur].cat, self.rcat(self.recs[cur].last), ENDC):
-                                break
-                            cur = self.close_top(cur, i, pos, &close_score, None)
-                        self.n_recs = mark
-                        g0 = g1
+                first_hyp = beam[0]  # the beam's members are consecutive hypotheses (rebuilt below)
+                kept = len(beam)
+                with nogil:  # the word's candidates: most of the work, on C data only
+                    self.adv(i, first_hyp, kept, c_off, c_chain, has_gold, g_site, g_chain)
             self.memo_on = False
             self.n_candidates += self.n_cands
             if self.n_cands == 0:
@@ -1249,13 +1317,13 @@ cdef class BeamParser:
                 self.acc_gen = 0.0
                 self.acc_nodes = 0
                 if cd.hyp < 0:
-                    cur = self.attach(-1, cd.chain, 0, &s, None)
+                    cur = self.attach(-1, cd.chain, 0, &s)
                 else:
                     cur = self.h_rec[cd.hyp]
                     pos = self.chain_cats[self.chain_off[cd.chain + 1] - 1]
                     while self.recs[cur].depth > cd.site:
-                        cur = self.close_top(cur, i, pos, &s, None)
-                    cur = self.attach(cur, cd.chain, i, &s, None)
+                        cur = self.close_top(cur, i, pos, &s)
+                    cur = self.attach(cur, cd.chain, i, &s)
                 self.h_rec[nh] = cur
                 if self.track:
                     self.track_store(nh, cd.hyp, self.recs[cur].depth)
@@ -1276,7 +1344,7 @@ cdef class BeamParser:
             while True:
                 if not self.allows(self.recs[cur].cat, self.rcat(self.recs[cur].last), ENDC):
                     break
-                cur = self.close_top(cur, -1, 0, &s, None)
+                cur = self.close_top(cur, -1, 0, &s)
                 if cur < 0:
                     break
             if cur < 0:

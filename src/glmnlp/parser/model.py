@@ -249,7 +249,8 @@ class Parser:
     @property
     def _beam(self) -> BeamParser:
         """This thread's decoder: the beam's buffers and its generative term are per-call mutable state,
-        so threads sharing one parser each get their own (built on first use, then reused)."""
+        so threads sharing one parser each get their own (built on first use, then reused). The decoder
+        releases the GIL while it scores a word's candidates, so such threads parse in parallel."""
         beam = getattr(self._local, "beam", None)
         if beam is None:
             beam = self._local.beam = self._make_beam()
