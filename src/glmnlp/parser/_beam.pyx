@@ -629,17 +629,31 @@ cdef class BeamParser:
         the earlier conjunct Y is the X node's prefix, so its first child is X's first child.
         """
         cdef int b
+        if not self.cc_conjunct(a, &b):
+            return 0
+        return self.coord_pick(b, gp, L10)
+
+    cdef inline bint cc_conjunct(self, int a, int* b) noexcept nogil:
+        """Whether record ``a`` (or the first non-punctuation record left of it) is a CC; then b[0] is the
+        first non-punctuation record left of that CC (-1: none). The part of :meth:`coord_from` that does
+        not depend on the node's category."""
         while a >= 0 and self.is_punct[self.recs[a].cat]:
             a = self.recs[a].left
         if a >= 0 and self.recs[a].cat == self.cc_cat:
-            b = self.recs[a].left
-            while b >= 0 and self.is_punct[self.recs[b].cat]:
-                b = self.recs[b].left
-            if b >= 0 and self.recs[b].cat == L10:
-                return self.recs[b].first_cat
-            elif (b < 0 and self.has_slash and gp >= 0 and self.slash_base[self.recs[gp].cat] == L10
-                  and self.recs[gp].parent >= 0):
-                return self.recs[self.recs[gp].parent].first_cat
+            a = self.recs[a].left
+            while a >= 0 and self.is_punct[self.recs[a].cat]:
+                a = self.recs[a].left
+            b[0] = a
+            return True
+        return False
+
+    cdef inline int coord_pick(self, int b, int gp, int L10) noexcept nogil:
+        """The rest of :meth:`coord_from` after a CC was found, with ``b`` from :meth:`cc_conjunct`."""
+        if b >= 0 and self.recs[b].cat == L10:
+            return self.recs[b].first_cat
+        elif (b < 0 and self.has_slash and gp >= 0 and self.slash_base[self.recs[gp].cat] == L10
+              and self.recs[gp].parent >= 0):
+            return self.recs[self.recs[gp].parent].first_cat
         return 0
 
     cdef void memo_scope(self, bint on) noexcept nogil:
@@ -1038,7 +1052,8 @@ cdef class BeamParser:
             return nx
         return self.recs[prev].parent
 
-    cdef int score_chain(self, int x, int c, int i, double* score) except -1 nogil:
+    cdef int score_chain(self, int x, int c, int i, double* score, const NodeKey* site, bint cc,
+                         int b) except -1 nogil:
         """Add the scores of chain c's nodes, attached for word i under open record x, to score[0]; build nothing.
 
         Decode's candidates: with the memos on and x >= 0, a chain's node contexts are functions of
@@ -1047,6 +1062,9 @@ cdef class BeamParser:
         COORD of the node below the top; with the same (chain, top key, that COORD) within one word,
         the stored node scores are added one by one in chain order, as :meth:`attach` adds them, so
         the sum is the very same number. Otherwise the chain is built, scored and rolled back.
+        ``site``: the key of a node under x (:meth:`node_context`, any category, the chain's POS as
+        look-ahead POS), ``cc``/``b``: :meth:`cc_conjunct` of x's last child; both are the same for
+        every chain attached at x, so :meth:`adv` computes them once per site.
         """
         cdef int start = self.chain_off[c], end = self.chain_off[c + 1]
         cdef int n = end - start, k, kept, l2
@@ -1056,10 +1074,10 @@ cdef class BeamParser:
         cdef double* grown
         self.gen_i = i
         if self.memo_on and x >= 0:
-            self.node_context(self.chain_cats[start], x, 0, self.chain_cats[end - 1], &key, &l2)
+            key = site[0]
             key.cat = c
-            if n > 1:  # COORD of the node below the top: its left sibling is x's last child, its parent x's copy
-                key.pad = self.coord_from(self.recs[x].last, x, self.chain_cats[start])
+            if n > 1 and cc:  # COORD of the node below the top: left sibling x's last child, parent x's copy
+                key.pad = self.coord_pick(b, x, self.chain_cats[start])
             if memo_reserve(&self.chain_memo, self.memo_stamp) < 0:
                 with gil:
                     raise MemoryError()
@@ -1190,8 +1208,10 @@ cdef class BeamParser:
                  bint has_gold, const int32_t* gold_site, const int32_t* gold_chain) except -1 nogil:
         """ADV for word i > 0 (SPEC §d.3): every extension of the beam members first .. first + nbeam - 1
         into ``cands`` (see the module docstring); runs without the GIL."""
-        cdef int b, hb, g0, g1, pos, mark, cur, site, k, c, gold_flag
+        cdef int b, hb, g0, g1, pos, mark, cur, site, k, c, gold_flag, l2, cb = -1
         cdef double close_score, s
+        cdef NodeKey skey
+        cdef bint cc = False
         self.n_cands = 0
         self.memo_scope(True)
         for b in range(nbeam):
@@ -1207,13 +1227,17 @@ cdef class BeamParser:
                 close_score = self.h_score[hb]
                 while True:
                     site = self.recs[cur].depth
+                    if self.memo_on:  # what every chain attached here shares (score_chain)
+                        self.node_context(0, cur, 0, pos, &skey, &l2)
+                        skey.pad = 0
+                        cc = self.cc_conjunct(self.recs[cur].last, &cb)
                     for k in range(g0, g1):
                         c = cand_chain[k]
                         if not self.allows(self.recs[cur].cat, self.rcat(self.recs[cur].last),
                                            self.chain_cats[self.chain_off[c]]):
                             continue
                         s = close_score
-                        self.score_chain(cur, c, i, &s)
+                        self.score_chain(cur, c, i, &s, &skey, cc, cb)
                         gold_flag = (has_gold and self.h_gold[hb] and site == gold_site[i]
                                      and c == gold_chain[i])
                         self.add_cand(s, hb, site, c, gold_flag)
