@@ -37,10 +37,10 @@ are a function of the chain, its top's key and the COORD below the top; two per-
 the whole key (compared in full, not by hash) hand back the stored doubles, added in the same order,
 so every score is the very same number (BeamParser.node_features, score_chain; tests/
 test_decoding_identity.py and test_decoding_memo.py). Measured with callgrind on the first 60 test
-sentences of the PTB sample with the bundled combined model (gamma 1e6, cap 40, multi-tag margin 4):
-the decode went from 5.29 G to 1.87 G instructions; 79% of the node scores and 67% of the candidate
-chains come from the memos (the perceptron-only model of ``train-default --generative-weights 0``:
-84% and 72%). The methods are ``@cython.final`` so that the small ones are called directly and inlined.
+sentences of the PTB sample (benchmarks/results/decoding.md): the decode of the bundled combined model
+went from 5.29 G to 1.81 G instructions, that of a perceptron-only model from 5.13 G to 2.23 G; the node
+memo alone finds 79% / 84% of the node scores, the chain memo 67% / 72% of the candidate chains.
+The methods are ``@cython.final`` so that the small ones are called directly and inlined.
 
 Threads: :meth:`BeamParser.decode` releases the GIL while it builds and scores a word's candidates
 (ADV, :meth:`BeamParser.adv`: all but FILTER, the rebuilding of the survivors and the result), so

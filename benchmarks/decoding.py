@@ -1,0 +1,151 @@
+"""Decoding speed of the beam parser: sentences/s (CPU time), instructions per sentence, F1, output digest.
+
+Workload: the 245 sentences of the bundled PTB sample's test split (wsj_0180-0199), gold tokens, tags
+from the model's own tagger (multi-tag input with the model's ``multitag_margin`` when it has one, as
+``glmnlp parse`` does); only ``Parser.parse_nbest(words, tags, 1)`` is timed (the tagging is done
+first). The output digest is a SHA-256 of every tree and the exact bits of its score, so two builds
+that print the same digest parsed the same trees with the same scores.
+
+    python benchmarks/decoding.py --model default            # the bundled model (combined: perceptron + generative)
+    python benchmarks/decoding.py --model /tmp/p             # any pipeline model directory (glmnlp train-default --out)
+    python benchmarks/decoding.py --model default --callgrind       # + instructions per sentence (valgrind)
+    python benchmarks/decoding.py --model default --profile         # + cProfile of the parse loop (top functions)
+
+Instructions per sentence: the script runs itself twice under ``valgrind --tool=callgrind`` (load,
+tag, then parse N sentences or none) and divides the difference of the two instruction totals by N;
+callgrind counts instructions, so the figure does not depend on the load of the machine.
+CPU time is ``time.process_time`` of the parse loop (the best of ``--repeat`` runs); on a machine
+shared with other jobs it is still inflated by cache and frequency effects, so the sentences/s are
+lower bounds.
+
+To compare two builds, run the script of this checkout against the other build's sources, e.g.::
+
+    git -C REPO archive BASE_COMMIT | tar -x -C /tmp/base && (cd /tmp/base && python setup.py build_ext --inplace)
+    PYTHONPATH=/tmp/base/src python benchmarks/decoding.py --model default --callgrind
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import hashlib
+import io
+import json
+import os
+import pstats
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+
+def workload(model: str, limit: int | None) -> tuple[Any, list[Any], list[Any]]:
+    """(parser, gold trees, input tags) of the test split, tagged by the model's own tagger."""
+    import glmnlp
+    from glmnlp.treebank.corpus import sample_trees
+
+    nlp = glmnlp.load(None if model == "default" else model)
+    test = sample_trees("test")[:limit]
+    if nlp.multitag_margin:
+        tags = [nlp.tagger.multitag(t.leaves(), nlp.multitag_margin) for t in test]
+    else:
+        tags = [[[t] for t in s] for s in nlp.tagger.tag_sentences([t.leaves() for t in test])]
+    return nlp.parser, test, tags
+
+
+def parse_all(parser: Any, test: list[Any], tags: list[Any]) -> list[tuple[float, Any]]:
+    return [parser.parse_nbest(t.leaves(), g, 1)[0] for t, g in zip(test, tags)]
+
+
+def digest(results: list[tuple[float, Any]]) -> str:
+    from glmnlp.treebank.trees import to_bracket
+
+    h = hashlib.sha256()
+    for score, tree in results:
+        h.update(f"{float(score).hex()} {to_bracket(tree)}\n".encode())
+    return h.hexdigest()[:16]
+
+
+def measure(model: str, repeat: int, profile: bool) -> dict[str, Any]:
+    from glmnlp.treebank.evalb import score_trees
+
+    parser, test, tags = workload(model, None)
+    best = float("inf")
+    results: list[tuple[float, Any]] = []
+    for _ in range(repeat):
+        t0 = time.process_time()
+        results = parse_all(parser, test, tags)
+        best = min(best, time.process_time() - t0)
+    f1 = score_trees(test, [tree for _s, tree in results]).total.fmeasure
+    out = {"model": model, "sentences": len(test), "words": sum(len(t.leaves()) for t in test),
+           "cpu_s": best, "sent_per_s": len(test) / best, "f1": f1, "digest": digest(results),
+           "gen_weight": parser.generative.weight if parser.generative is not None else 0.0,
+           "gamma": parser.config.gamma, "cap": parser.config.beam_cap}
+    if profile:
+        prof = cProfile.Profile()
+        prof.enable()
+        parse_all(parser, test, tags)
+        prof.disable()
+        buf = io.StringIO()
+        pstats.Stats(prof, stream=buf).sort_stats("tottime").print_stats(15)
+        out["profile"] = buf.getvalue()
+    return out
+
+
+def inner(model: str, n: int) -> None:
+    """Load, tag, then parse the first n sentences (n = 0: nothing): the body run under callgrind."""
+    parser, test, tags = workload(model, None)
+    parse_all(parser, test[:n], tags[:n])
+
+
+def callgrind_total(model: str, n: int, env: dict[str, str]) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "callgrind.out")
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
+                        "--model", model, "--inner", str(n)], check=True, env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(out) as f:
+            for line in f:
+                if line.startswith("summary:") or line.startswith("totals:"):
+                    return int(line.split()[1])
+    raise RuntimeError("no instruction total in the callgrind output")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--model", default="default", help="pipeline model directory, or 'default' (bundled)")
+    ap.add_argument("--repeat", type=int, default=3, help="parse the test split this many times, keep the fastest")
+    ap.add_argument("--callgrind", action="store_true", help="also count instructions per sentence (valgrind)")
+    ap.add_argument("--profile", action="store_true", help="also print a cProfile of one parse of the test split")
+    ap.add_argument("--label", default="", help="a name for this build in the table (e.g. before/after)")
+    ap.add_argument("--inner", type=int, default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.inner is not None:
+        inner(args.model, args.inner)
+        return
+    import glmnlp
+
+    r = measure(args.model, args.repeat, args.profile)
+    r["label"] = args.label
+    r["source"] = os.path.dirname(glmnlp.__file__)
+    if args.callgrind:
+        env = dict(os.environ)
+        full = callgrind_total(args.model, r["sentences"], env)
+        empty = callgrind_total(args.model, 0, env)
+        r["instr_per_sent"] = (full - empty) / r["sentences"]
+        r["instr_per_word"] = (full - empty) / r["words"]
+    profile = r.pop("profile", None)
+    print(json.dumps(r), file=sys.stderr)
+    print("| build | model | gen weight | gamma, cap | sentences | F1 | sent/s (CPU) | instructions/sentence "
+          "| digest |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    ips = f"{r['instr_per_sent'] / 1e6:.2f} M" if "instr_per_sent" in r else "-"
+    print(f"| {r['label']} | {r['model']} | {r['gen_weight']:g} | {r['gamma']:g}, {r['cap']} | {r['sentences']} "
+          f"| {r['f1']:.2f} | {r['sent_per_s']:.1f} | {ips} | `{r['digest']}` |")
+    if profile:
+        print("\n```\n" + profile + "```")
+
+
+if __name__ == "__main__":
+    main()
