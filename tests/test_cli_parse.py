@@ -45,8 +45,8 @@ def test_cli_train_default_writes_a_pipeline_model(tiny_model: Path) -> None:
     meta = json.loads((tiny_model / "MODEL.json").read_text())
     assert (tiny_model / "tagger" / "weights.npz").is_file() and (tiny_model / "parser" / "weights.npz").is_file()
     assert meta["sentences"] == {"train": 60, "dev": 8, "test": 5}
-    assert set(meta["checksums"]) == {"parser/metadata.json", "parser/weights.npz", "tagger/metadata.json",
-                                      "tagger/weights.npz"}
+    assert set(meta["checksums"]) == {"NOTICE.md", "parser/metadata.json", "parser/weights.npz",
+                                      "tagger/metadata.json", "tagger/weights.npz"}
     assert meta["command"] == "glmnlp train-default --out DIR"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import glmnlp
@@ -67,11 +68,19 @@ def test_default_model_recipe_is_byte_deterministic(tmp_path: Path) -> None:
     b = train_default(tmp_path / "b", TINY, gum_dir=GUM_TINY)
     assert a.checksums == b.checksums
     assert sorted(a.checksums) == [
-        "parser/generative/metadata.json", "parser/generative/weights.npz", "parser/metadata.json",
+        "NOTICE.md", "parser/generative/metadata.json", "parser/generative/weights.npz", "parser/metadata.json",
         "parser/weights.npz", "tagger/metadata.json", "tagger/weights.npz",
     ]
     assert (tmp_path / "a" / MODEL_FILE).read_bytes() == (tmp_path / "b" / MODEL_FILE).read_bytes()
     meta = json.loads((tmp_path / "a" / MODEL_FILE).read_text())
+    # the data notice names both corpora and the genres left out of training
+    notice = (tmp_path / "a" / "NOTICE.md").read_text()
+    assert "Penn Treebank" in notice and "GUM" in notice and "essay, fiction, letter, podcast, whow" in notice
+    assert meta["command"] == "glmnlp train-default --out DIR --gum GUM_CONST_DIR"
+    # the file stores float32 weights exactly: the recipe measured what it wrote
+    from glmnlp.glm.model_io import load_model
+    _, arrays = load_model(tmp_path / "a" / "parser", kind="glmnlp-parser")
+    assert arrays["weight_value"].dtype == np.float32
     # the pruning table measures every candidate, and the choice follows the dev rule
     assert [row["prune"] for row in meta["pruning"]] == [0.0, 0.5, 2.0]
     ok = [row["prune"] for row in meta["pruning"] if row["dev_f1"] >= meta["pruning"][0]["dev_f1"] - 0.1 - 1e-3]
@@ -174,3 +183,16 @@ def test_punctuation_free_scores_remove_the_same_tokens_from_both_trees() -> Non
     assert row["f1"] < 100.0 and row["f1_no_punct"] == 100.0 and row["sentences"] == 1
     wrong = parse_tree("(TOP (S (NP (NNP Mary)) (NP (NNP Ann) (HYPH -)) (VP (VBD left)) (. .)))")
     assert scores([gold], [wrong])["f1_no_punct"] < 100.0
+
+
+def test_recipe_leaves_the_excluded_gum_genres_out_of_training_only() -> None:
+    """gum_exclude drops those documents from GUM train (never from dev); unknown genres are refused."""
+    from glmnlp.text.default_model import load_corpora
+
+    every = load_corpora(DefaultRecipe(corpora=("ptb_sample", "gum"), gum_exclude=()), GUM_TINY)
+    without = load_corpora(DefaultRecipe(corpora=("ptb_sample", "gum"), gum_exclude=("interview",)), GUM_TINY)
+    assert len(every.parts["gum"]["train"]) == 40 and without.parts["gum"]["train"] == []
+    assert without.parts["gum"]["dev"] == every.parts["gum"]["dev"] and len(without.genres) == 20
+    assert "interview" in without.genres
+    with pytest.raises(ConfigError, match="gum_exclude must name GUM genres"):
+        DefaultRecipe(gum_exclude=("novels",))

@@ -34,13 +34,16 @@ _CTX = {"help_option_names": ["-h", "--help"]}
 @click.option("--gum", "gum_dir", type=click.Path(file_okay=False, exists=True, path_type=Path), default=None,
               help="Also train on GUM: the folder of its constituency trees with train/ and dev/ subfolders "
                    "(GUM_*.ptb files); GUM dev joins the PTB dev for every choice.")
+@click.option("--gum-noncommercial", is_flag=True,
+              help="Also train on GUM's CC BY-NC-SA genres (essay, fiction, letter, podcast, whow), left out by "
+                   "default: the model is then for non-commercial use only.")
 @click.option("--extra-test", "extra_tests", multiple=True, metavar="NAME=FILE",
               help="Also score the shipped model on these gold trees; the figures go to MODEL.json (repeatable).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars or step lines on stderr.")
 @training_parallel_options
 def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev: int | None, max_test: int | None,
                       parser_epochs: int | None, generative_weights: str | None, gum_dir: Path | None,
-                      extra_tests: tuple[str, ...], quiet: bool, shards: int, mixing: str,
+                      gum_noncommercial: bool, extra_tests: tuple[str, ...], quiet: bool, shards: int, mixing: str,
                       jobs: int, backend: str, address: str | None) -> None:
     """Train the default tagger + parser on the Penn Treebank sample and GUM and write them to --out.
 
@@ -68,7 +71,10 @@ def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev
     changes = {"max_train": max_train, "max_dev": max_dev, "max_test": max_test, "parser_epochs": parser_epochs,
                "generative_weights": None if generative_weights is None
                else weight_list(generative_weights, "--generative-weights", zero_means_none=True),
-               "corpora": ("ptb_sample", "gum") if gum_dir is not None else None}
+               "corpora": ("ptb_sample", "gum") if gum_dir is not None else None,
+               "gum_exclude": () if gum_noncommercial else None}
+    if gum_noncommercial and gum_dir is None:
+        raise click.UsageError("--gum-noncommercial needs --gum DIR")
     recipe = dataclasses.replace(recipe, **{k: v for k, v in changes.items() if v is not None})
     tests: dict[str, str | Path] = {}
     for item in extra_tests:

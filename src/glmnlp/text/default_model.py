@@ -21,7 +21,8 @@ never used to choose anything):
    step-1 tagger, so the parser is trained on tags as noisy as those it gets at parse time.
 3. **Parser** (C&R 2004 §3-§4): :func:`glmnlp.parser.training.train_parser` with the ``punct`` feature set,
    early update and the hypothesis cache, ``parser_epochs`` passes, the best pass on dev kept.
-4. **Beam**: every (gamma, cap) of ``gammas`` x ``caps`` is scored on dev; the best dev F1
+4. **Beam**: the parser's weights are first rounded to float32 precision (what the file stores;
+   the generative tables are float32-precision from training on), then every (gamma, cap) of ``gammas`` x ``caps`` is scored on dev; the best dev F1
    (rounded to 0.01) wins, ties going to the cheaper setting (smaller cap, then smaller gamma).
 5. **Pruning**: for each threshold of ``prune_candidates`` the parser's weights with ``|w|`` at or
    below it are dropped and dev F1 is measured; the largest threshold whose dev F1 stays within
@@ -49,25 +50,38 @@ saving it, and recorded in ``pruning``).
 
 Choices [R]:
 
-* **Parser model.** With ``generative_weights`` (default 5, 10, 20) the parser is the combined
-  model of :mod:`glmnlp.parser.combined` (the jackknifed generative log-probability as one fixed-weight
-  feature, C&R 2004 §3), whose parser also gives per-word surprisal; the fixed weight is chosen on
-  dev among the candidates (:func:`glmnlp.parser.combined.tune_weight`: the generative models are trained
-  once, one perceptron per candidate, best dev F1 wins, ties to the earlier candidate) and saved
-  in the model; every candidate's dev F1 is recorded in MODEL.json (``generative_weight_trials``).
-  The candidates bracket the paper's 10 (chosen on held-out data there) by a factor of two each
-  way. An empty tuple trains the perceptron parser alone (tagger tags, punctuation features,
-  SPEC §b.4).
+* **Parser model.** With ``generative_weights`` the parser is the combined model of
+  :mod:`glmnlp.parser.combined` (the jackknifed generative log-probability as one fixed-weight
+  feature, C&R 2004 §3), whose parser also gives per-word surprisal; with several candidates the
+  fixed weight is chosen on dev (:func:`glmnlp.parser.combined.tune_weight`: the generative models
+  are trained once, one perceptron per candidate, best dev F1 wins, ties to the earlier candidate),
+  saved in the model, and every candidate's dev F1 is recorded in MODEL.json
+  (``generative_weight_trials``). The default is the paper's 10 alone: on the PTB sample the
+  candidates 5 / 10 / 20 scored dev 85.45 / 86.16 / 85.32 (the previous bundled model), and each
+  candidate costs a whole perceptron training (three times the recipe's time on PTB + GUM). An
+  empty tuple trains the perceptron parser alone (tagger tags, punctuation features, SPEC §b.4).
+  ``parser_epochs`` is 5: the sample's best epoch was the 4th of 6.
 * **Generative tables.** Every generative model (full and jackknifed) is frozen with Roark's
   ``-t 0.05`` pruning and a count cutoff: histories of level >= 2 seen at most
-  ``generative_min_count`` (2) times are left out (:class:`glmnlp.parser.generative.SmoothingConfig`).
-  The cutoff is what keeps the model a few MB: on the sample most deep histories are singletons,
-  which ``-t`` keeps; the generative model alone (gold tags, dev, gamma 48, cap 100) scores
-  86.17 F1 unpruned, 85.61 / 86.20 / 85.18 with cutoffs 1 / 2 / 4, its tables deflate to 11.4 /
-  6.3 / 4.8 / 4.0 MB. For the combined model (weight 10, 4 passes) the cutoff gave dev +0.47 F1
-  with tagger tags and -0.24 with gold tags, but test -1.31 and -1.08
+  ``generative_min_count`` (4) times are left out (:class:`glmnlp.parser.generative.SmoothingConfig`).
+  The cutoff is what keeps the model within ``max_bytes`` (10 MB): on the sample most deep histories
+  are singletons, which ``-t`` keeps. The shipped tables, as files (float32 values, occupied slots
+  only), on PTB sample + GUM train without the non-commercial genres: 7.65 / 6.42 MB at cutoffs
+  2 / 4 (old layout: 11.1 / 9.3 / 8.5 / 8.0 / 7.4 MB at 2 / 4 / 6 / 8 / 12). On the sample alone
+  the generative model (gold tags, dev, gamma 48, cap 100) scored 86.17 F1 unpruned, 85.61 / 86.20
+  / 85.18 with cutoffs 1 / 2 / 4, and for the combined model (weight 10, 4 passes) the cutoff 2
+  gave dev +0.47 F1 with tagger tags and -0.24 with gold tags, but test -1.31 and -1.08
   (benchmarks/results/parsing_generative.md): set ``generative_min_count=0`` to trade size for
   that possible accuracy.
+* **Licence of the training data.** The PTB sample is LDC data that NLTK distributes "under fair
+  use ... for non-commercial use only", so any model trained on it is for non-commercial use. GUM's
+  annotations are CC BY 4.0; its texts are CC BY or CC BY-SA (biographies, travel guides), except
+  the essay, fiction, letter, podcast and how-to (wikiHow) documents, which are CC BY-NC-SA (GUM's
+  LICENSE.txt). A model adapted from both CC BY-SA and CC BY-NC-SA texts could not meet both
+  share-alike terms, so ``gum_exclude`` leaves the CC BY-NC-SA documents out of training by
+  default (2,799 of 10,224 GUM train trees). GUM dev is used whole for choices and figures.
+  ``glmnlp train-default --gum DIR --gum-noncommercial`` trains on all of GUM train. The model
+  directory carries ``NOTICE.md``: the attribution and licence of every data set it was trained on.
 * **Beam margins.** The combined model's scores carry the fixed weight x log-probabilities
   (hundreds of units between candidates), so its FILTER margins gamma are wider than the
   perceptron's (train 1e7, dev choice among 1e5, 1e6, 1e7, as in benchmarks/parsing.py); with
@@ -107,6 +121,7 @@ __all__ = [
     "model_checksums",
     "train_default",
     "TRAIN_COMMAND",
+    "train_command",
 ]
 
 #: The documented command that reproduces the bundled model.
@@ -114,6 +129,60 @@ TRAIN_COMMAND = "glmnlp train-default --out DIR"
 MODEL_FILE = PIPELINE_FILE
 #: Corpora a recipe may train on, in the order their trees are concatenated.
 CORPORA = ("ptb_sample", "gum")
+#: GUM genres whose texts are CC BY-NC-SA (GUM's LICENSE.txt): left out of the training set by
+#: default, so the model can ship under terms that allow commercial use (see the module header).
+GUM_NONCOMMERCIAL = ("essay", "fiction", "letter", "podcast", "whow")
+#: GUM's sixteen text types, as its file names spell them (GUM_<genre>_<name>.ptb).
+GUM_GENRES = ("academic", "bio", "conversation", "court", "essay", "fiction", "interview", "letter", "news",
+              "podcast", "reddit", "speech", "textbook", "vlog", "voyage", "whow")
+
+
+NOTICE_FILE = "NOTICE.md"
+
+_PTB_NOTICE = """## Penn Treebank sample (trees of WSJ documents wsj_0001-0199)
+
+A 10% fragment of the Penn Treebank (Treebank-3, LDC99T42), (C) Linguistic Data Consortium 1995, as
+distributed by NLTK (nltk_data, `corpora/treebank`): "Made available under fair use for the purposes of
+illustrating NLTK tools for tokenizing, tagging, chunking and parsing. This data is for non-commercial use
+only." This model was trained on it and is therefore for non-commercial use.
+"""
+
+_GUM_NOTICE = """## GUM, the Georgetown University Multilayer corpus (constituency trees, train partition)
+
+Zeldes, Amir (2017) "The GUM Corpus: Creating Multilayer Resources in the Classroom". Language Resources
+and Evaluation 51(3), 581-612. doi:10.1007/s10579-016-9343-x. https://gucorpling.org/gum/ (repository
+amir-zeldes/gum, folder const/). Annotations: Creative Commons Attribution 4.0 (CC BY 4.0), by the GUM
+annotators (list at https://gucorpling.org/gum/). Texts, by genre (GUM's LICENSE.txt):
+
+* academic: CC BY 4.0 (DH2017 proceedings, Linguistic Society of America, PLOS)
+* biographies: CC BY-SA 3.0 (Wikipedia)
+* court: CC BY 4.0
+* interviews, news: CC BY 2.5 (Wikinews)
+* travel guides: CC BY-SA 3.0 (Wikivoyage)
+* conversation, speeches, textbooks, vlogs: the licences their documents' metadata give (GUM states its
+  texts are CC BY, CC BY-SA or, for the genres listed as such, CC BY-NC-SA)
+* essays, letters, podcasts: CC BY-NC-SA 4.0; fiction, how-to guides (wikiHow): CC BY-NC-SA 3.0
+"""
+
+
+def notice(recipe: DefaultRecipe) -> str:
+    """NOTICE.md of a model directory: attribution and licence of every data set the model was trained on."""
+    parts = ["# Data this model was trained on\n", _PTB_NOTICE]
+    if "gum" in recipe.corpora:
+        used = ("Documents of the genres " + ", ".join(recipe.gum_exclude) + " were left out of training."
+                if recipe.gum_exclude else "All genres were used, including the CC BY-NC-SA ones.")
+        parts.append(_GUM_NOTICE + "\n" + used + "\n")
+    return "\n".join(parts)
+
+
+def train_command(recipe: DefaultRecipe) -> str:
+    """The ``glmnlp train-default`` command line that runs ``recipe`` (written to MODEL.json)."""
+    command = TRAIN_COMMAND
+    if "gum" in recipe.corpora:
+        command += " --gum GUM_CONST_DIR"
+        if not recipe.gum_exclude:
+            command += " --gum-noncommercial"
+    return command
 
 
 def default_model_path() -> Path:
@@ -133,22 +202,23 @@ class DefaultRecipe:
     tagger_epochs: int = 10
     jackknife_folds: int = 10
     jackknife_epochs: int = 5
-    parser_epochs: int = 6
+    parser_epochs: int = 5
     features: str = "punct"
     train_gamma: float = 1e7
     train_cap: int = 30
     n_bits: int = 22
     gammas: tuple[float, ...] = (1e5, 1e6, 1e7)
     caps: tuple[int, ...] = (20, 40)
-    generative_weights: tuple[float, ...] = (5.0, 10.0, 20.0)
+    generative_weights: tuple[float, ...] = (10.0,)
     generative_folds: int = 10
-    generative_min_count: int = 2
+    generative_min_count: int = 4
     generative_prune: float = 0.05
     prune_candidates: tuple[float, ...] = (0.5, 1.0, 2.0)
     prune_tolerance: float = 0.1
-    max_bytes: int | None = None
+    max_bytes: int | None = 10_000_000
     multitag_margins: tuple[float, ...] = (0.0, 2.0, 4.0, 8.0)
     corpora: tuple[str, ...] = ("ptb_sample",)
+    gum_exclude: tuple[str, ...] = GUM_NONCOMMERCIAL
     max_train: int | None = None
     max_dev: int | None = None
     max_test: int | None = None
@@ -180,6 +250,8 @@ class DefaultRecipe:
         unknown = [c for c in self.corpora if c not in CORPORA]
         if not self.corpora or unknown or "ptb_sample" not in self.corpora or len(set(self.corpora)) != len(self.corpora):
             raise ConfigError(f"corpora must name ptb_sample and optionally gum (each once), got {self.corpora}")
+        if any(g not in GUM_GENRES for g in self.gum_exclude):
+            raise ConfigError(f"gum_exclude must name GUM genres ({', '.join(GUM_GENRES)}), got {self.gum_exclude}")
         for name in ("max_train", "max_dev", "max_test"):
             value = getattr(self, name)
             if value is not None and value < 1:
@@ -196,8 +268,10 @@ class DefaultRecipe:
         data["corpora"] = list(self.corpora)
         # settings at their neutral value are left out, so a recipe that does not use them is
         # written exactly as before they existed (and still matches its MODEL.json)
+        data["gum_exclude"] = list(self.gum_exclude)
         if self.corpora == ("ptb_sample",):
             del data["corpora"]
+            del data["gum_exclude"]
         if self.max_bytes is None:
             del data["max_bytes"]
         return data
@@ -294,13 +368,15 @@ def load_corpora(recipe: DefaultRecipe, gum_dir: str | Path | None) -> Corpora:
         if gum_dir is None:
             raise ConfigError("this recipe trains on GUM as well: give the folder of GUM's const/ train and dev "
                               "partitions (glmnlp train-default --gum DIR)")
-        from glmnlp.treebank.gum import gum_files, gum_trees, read_gum_file
+        from glmnlp.treebank.gum import gum_files, read_gum_file
 
         # GUM_<genre>_<name>.ptb: the genre is the file name's second part
         dev_pairs = _cut([(path.stem.split("_")[1], tree) for path in gum_files(Path(gum_dir) / "dev")
                           for tree in read_gum_file(path)], recipe.max_dev)
         parts["gum"] = {
-            "train": _cut(gum_trees(gum_dir, "train"), recipe.max_train),
+            "train": _cut([tree for path in gum_files(Path(gum_dir) / "train")
+                           if path.stem.split("_")[1] not in recipe.gum_exclude
+                           for tree in read_gum_file(path)], recipe.max_train),
             "dev": [tree for _, tree in dev_pairs],
             "test": [],
         }
@@ -452,6 +528,11 @@ def train_default(
         )
     # the first epoch reaching the best F1 is the one train_parser keeps (strict improvement)
     best_epoch = next(e.epoch for e in logs if e.dev_f1 == max(x.dev_f1 for x in logs))
+    # float32 precision from here on: every figure below is measured with the weights the file
+    # stores in 4 bytes each (Parser.save writes float32 when that is exact)
+    parser.weights[:] = parser.weights.astype(np.float32)
+    if parser.generative is not None:
+        parser.generative = dataclasses.replace(parser.generative, model=parser.generative.model.with_float32_tables())
 
     def parse_all(p: Parser, trees: Sequence[Any], tags: Sequence[Any]) -> Any:
         return score_trees(list(trees), [p.parse(t.leaves(), tg) for t, tg in zip(trees, tags)])
@@ -553,6 +634,7 @@ def train_default(
     parser.weights[:] = full_weights
 
     with staged_output_dir(out, PIPELINE_KIND, replace=overwrite) as tmp:
+        (tmp / NOTICE_FILE).write_text(notice(recipe), encoding="utf-8")
         tagger.save(tmp / "tagger")
         parser.save(tmp / "parser", history=history, prune=chosen_prune)
         shipped = Parser.load(tmp / "parser")
@@ -587,9 +669,10 @@ def train_default(
         meta = {
             "description": "glmnlp default model: perceptron tagger + incremental beam parser, trained on the "
             "bundled Penn Treebank sample (train wsj_0001-0159, dev wsj_0160-0179, test wsj_0180-0199)"
-            + (" and GUM (train partition; dev partition joined to the PTB dev for every choice)"
-               if "gum" in recipe.corpora else ""),
-            "command": TRAIN_COMMAND,
+            + (" and GUM (train partition"
+               + (f" without the {', '.join(recipe.gum_exclude)} documents" if recipe.gum_exclude else "")
+               + "; dev partition joined to the PTB dev for every choice)" if "gum" in recipe.corpora else ""),
+            "command": train_command(recipe),
             **report.to_json(),
         }
         (tmp / MODEL_FILE).write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
