@@ -1,0 +1,175 @@
+"""The default-model recipe's settings, the command that runs it, and the data notice its model carries.
+
+:class:`DefaultRecipe` holds every setting of :func:`glmnlp.text.default_model.train_default` (the
+recipe and the reasons for its choices are documented there); MODEL.json records it, and
+:func:`train_command` gives the ``glmnlp train-default`` line that reproduces it. :func:`notice` is the
+``NOTICE.md`` of a trained model directory: the attribution and licence of every data set the model
+was trained on (GUM's CC BY-NC-SA genres are left out of training by default; see
+glmnlp.text.default_model, "Licence of the training data").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from glmnlp.errors import ConfigError
+
+__all__ = [
+    "CORPORA",
+    "DefaultRecipe",
+    "GUM_GENRES",
+    "GUM_NONCOMMERCIAL",
+    "NOTICE_FILE",
+    "TRAIN_COMMAND",
+    "notice",
+    "train_command",
+]
+
+#: The documented command that reproduces the bundled model.
+TRAIN_COMMAND = "glmnlp train-default --out DIR"
+#: Corpora a recipe may train on, in the order their trees are concatenated.
+CORPORA = ("ptb_sample", "gum")
+#: GUM genres whose texts are CC BY-NC-SA (GUM's LICENSE.txt): left out of the training set by
+#: default, so the model can ship under terms that allow commercial use (see the module header).
+GUM_NONCOMMERCIAL = ("essay", "fiction", "letter", "podcast", "whow")
+#: GUM's sixteen text types, as its file names spell them (GUM_<genre>_<name>.ptb).
+GUM_GENRES = ("academic", "bio", "conversation", "court", "essay", "fiction", "interview", "letter", "news",
+              "podcast", "reddit", "speech", "textbook", "vlog", "voyage", "whow")
+
+
+NOTICE_FILE = "NOTICE.md"
+
+_PTB_NOTICE = """## Penn Treebank sample (trees of WSJ documents wsj_0001-0199)
+
+A 10% fragment of the Penn Treebank (Treebank-3, LDC99T42), (C) Linguistic Data Consortium 1995, as
+distributed by NLTK (nltk_data, `corpora/treebank`): "Made available under fair use for the purposes of
+illustrating NLTK tools for tokenizing, tagging, chunking and parsing. This data is for non-commercial use
+only." This model was trained on it and is therefore for non-commercial use.
+"""
+
+_GUM_NOTICE = """## GUM, the Georgetown University Multilayer corpus (constituency trees, train partition)
+
+Zeldes, Amir (2017) "The GUM Corpus: Creating Multilayer Resources in the Classroom". Language Resources
+and Evaluation 51(3), 581-612. doi:10.1007/s10579-016-9343-x. https://gucorpling.org/gum/ (repository
+amir-zeldes/gum, folder const/). Annotations: Creative Commons Attribution 4.0 (CC BY 4.0), by the GUM
+annotators (list at https://gucorpling.org/gum/). Texts, by genre (GUM's LICENSE.txt):
+
+* academic: CC BY 4.0 (DH2017 proceedings, Linguistic Society of America, PLOS)
+* biographies: CC BY-SA 3.0 (Wikipedia)
+* court: CC BY 4.0
+* interviews, news: CC BY 2.5 (Wikinews)
+* travel guides: CC BY-SA 3.0 (Wikivoyage)
+* conversation, speeches, textbooks, vlogs: the licences their documents' metadata give (GUM states its
+  texts are CC BY, CC BY-SA or, for the genres listed as such, CC BY-NC-SA)
+* essays, letters, podcasts: CC BY-NC-SA 4.0; fiction, how-to guides (wikiHow): CC BY-NC-SA 3.0
+"""
+
+
+def notice(recipe: DefaultRecipe) -> str:
+    """NOTICE.md of a model directory: attribution and licence of every data set the model was trained on."""
+    parts = ["# Data this model was trained on\n", _PTB_NOTICE]
+    if "gum" in recipe.corpora:
+        used = ("Documents of the genres " + ", ".join(recipe.gum_exclude) + " were left out of training."
+                if recipe.gum_exclude else "All genres were used, including the CC BY-NC-SA ones.")
+        parts.append(_GUM_NOTICE + "\n" + used + "\n")
+    return "\n".join(parts)
+
+
+def train_command(recipe: DefaultRecipe) -> str:
+    """The ``glmnlp train-default`` command line that runs ``recipe`` (written to MODEL.json)."""
+    command = TRAIN_COMMAND
+    if "gum" in recipe.corpora:
+        command += " --gum GUM_CONST_DIR"
+        if not recipe.gum_exclude:
+            command += " --gum-noncommercial"
+    return command
+
+
+@dataclass(frozen=True)
+class DefaultRecipe:
+    """Every setting of the default-model recipe (written to MODEL.json).
+
+    ``max_train`` / ``max_dev`` / ``max_test`` cut the splits to their first sentences; they exist
+    for quick tests of the recipe and are ``None`` (whole splits) for the bundled model.
+    """
+
+    seed: int = 0
+    tagger_epochs: int = 10
+    jackknife_folds: int = 10
+    jackknife_epochs: int = 5
+    parser_epochs: int = 5
+    features: str = "punct"
+    train_gamma: float = 1e7
+    train_cap: int = 30
+    n_bits: int = 22
+    gammas: tuple[float, ...] = (1e5, 1e6, 1e7)
+    caps: tuple[int, ...] = (20, 40)
+    generative_weights: tuple[float, ...] = (10.0,)
+    generative_folds: int = 10
+    generative_min_count: int = 4
+    generative_prune: float = 0.05
+    prune_candidates: tuple[float, ...] = (0.5, 1.0, 2.0)
+    prune_tolerance: float = 0.1
+    max_bytes: int | None = 10_000_000
+    multitag_margins: tuple[float, ...] = (0.0, 2.0, 4.0, 8.0)
+    corpora: tuple[str, ...] = ("ptb_sample",)
+    gum_exclude: tuple[str, ...] = GUM_NONCOMMERCIAL
+    max_train: int | None = None
+    max_dev: int | None = None
+    max_test: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("tagger_epochs", "jackknife_folds", "jackknife_epochs", "parser_epochs"):
+            if getattr(self, name) < 1:
+                raise ConfigError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if self.jackknife_folds < 2:
+            raise ConfigError(f"jackknife_folds must be >= 2, got {self.jackknife_folds}")
+        if not self.gammas or not self.caps:
+            raise ConfigError("gammas and caps must not be empty")
+        if any(not (w > 0 and math.isfinite(w)) for w in self.generative_weights):
+            raise ConfigError(f"generative_weights must be finite numbers > 0 (none = perceptron only), "
+                              f"got {self.generative_weights}")
+        if self.generative_min_count < 0 or not (self.generative_prune >= 0 and math.isfinite(self.generative_prune)):
+            raise ConfigError(f"generative_min_count and generative_prune must be >= 0, got "
+                              f"{self.generative_min_count}, {self.generative_prune}")
+        if self.generative_folds < 2:
+            raise ConfigError(f"generative_folds must be >= 2, got {self.generative_folds}")
+        if any(not (p > 0 and math.isfinite(p)) for p in self.prune_candidates):
+            raise ConfigError(f"prune_candidates must be finite numbers > 0, got {self.prune_candidates}")
+        if not self.multitag_margins or any(not (m >= 0 and math.isfinite(m)) for m in self.multitag_margins):
+            raise ConfigError(f"multitag_margins must be finite numbers >= 0, got {self.multitag_margins}")
+        if self.max_bytes is not None and self.max_bytes < 1:
+            raise ConfigError(f"max_bytes must be >= 1, got {self.max_bytes}")
+        if self.prune_tolerance < 0:
+            raise ConfigError(f"prune_tolerance must be >= 0, got {self.prune_tolerance}")
+        unknown = [c for c in self.corpora if c not in CORPORA]
+        if not self.corpora or unknown or "ptb_sample" not in self.corpora or len(set(self.corpora)) != len(self.corpora):
+            raise ConfigError(f"corpora must name ptb_sample and optionally gum (each once), got {self.corpora}")
+        if any(g not in GUM_GENRES for g in self.gum_exclude):
+            raise ConfigError(f"gum_exclude must name GUM genres ({', '.join(GUM_GENRES)}), got {self.gum_exclude}")
+        for name in ("max_train", "max_dev", "max_test"):
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                raise ConfigError(f"{name} must be >= 1 or None, got {value}")
+
+    def to_json(self) -> dict[str, Any]:
+        """The recipe as plain JSON values."""
+        data = dataclasses.asdict(self)
+        data["gammas"] = list(self.gammas)
+        data["caps"] = list(self.caps)
+        data["prune_candidates"] = list(self.prune_candidates)
+        data["generative_weights"] = list(self.generative_weights)
+        data["multitag_margins"] = list(self.multitag_margins)
+        data["corpora"] = list(self.corpora)
+        # settings at their neutral value are left out, so a recipe that does not use them is
+        # written exactly as before they existed (and still matches its MODEL.json)
+        data["gum_exclude"] = list(self.gum_exclude)
+        if self.corpora == ("ptb_sample",):
+            del data["corpora"]
+            del data["gum_exclude"]
+        if self.max_bytes is None:
+            del data["max_bytes"]
+        return data
