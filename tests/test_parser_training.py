@@ -320,3 +320,29 @@ def test_train_parser_early_update_stops_at_the_pp_attachment(monkeypatch: pytes
     _parser_out, logs = train_parser(trees, trees[:2], cfg, show_progress=False)
     assert logs[0].early_stops >= 1 and updates
     assert np.array_equal(updates[0], expected)
+
+
+def test_dev_scoring_for_choices_does_not_stop_at_evalb_max_error() -> None:
+    """Twelve sentences whose punctuation the parser tags otherwise ("Length unmatch" in EVALB) would abort
+    COLLINS.prm scoring; the scoring used for every dev choice leaves them out and scores the rest."""
+    from glmnlp.treebank.evalb_report import EvalbAbortError
+    from glmnlp.parser.training import SELECTION_PARAMS, evaluate
+    from glmnlp.treebank.evalb import score_trees
+
+    gold = [parse_tree("(TOP (S (NP (NN dogs)) (VP (VBP bark)) (. .)))")] * 12 + [
+        parse_tree("(TOP (S (NP (NNS cats)) (VP (VBP sleep))))")]
+
+    class Retagging:
+        """Parses every sentence right but tags a final '.' as a noun (not a deleted label)."""
+
+        def parse(self, words, tags):  # type: ignore[no-untyped-def]
+            if words[-1] == ".":
+                return parse_tree("(TOP (S (NP (NN dogs)) (VP (VBP bark)) (NN .)))")
+            return parse_tree("(TOP (S (NP (NNS cats)) (VP (VBP sleep))))")
+
+    parsed = [Retagging().parse(t.leaves(), None) for t in gold]
+    with pytest.raises(EvalbAbortError):
+        score_trees(gold, parsed)
+    result, _ = evaluate(Retagging(), gold)  # type: ignore[arg-type]
+    assert result.fmeasure == 100.0
+    assert score_trees(gold, parsed, SELECTION_PARAMS).fmeasure == 100.0

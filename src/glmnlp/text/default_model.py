@@ -260,11 +260,11 @@ def scores(gold: Sequence[Any], parsed: Sequence[Any]) -> dict[str, float]:
     The punctuation-free figure is COLLINS.prm with ``strip_punct`` (every token without a letter
     or digit removed from both trees before scoring; ``glmnlp evalb --strip-punct``).
     """
+    from glmnlp.parser.training import SELECTION_PARAMS
     from glmnlp.treebank.evalb import score_trees
-    from glmnlp.treebank.evalb_report import COLLINS_PARAMS
 
-    standard = score_trees(list(gold), list(parsed))
-    bare = score_trees(list(gold), list(parsed), dataclasses.replace(COLLINS_PARAMS, strip_punct=True))
+    standard = score_trees(list(gold), list(parsed), SELECTION_PARAMS)
+    bare = score_trees(list(gold), list(parsed), dataclasses.replace(SELECTION_PARAMS, strip_punct=True))
     return {"sentences": len(gold), "f1": _r(standard.fmeasure), "f1_no_punct": _r(bare.fmeasure),
             "tag_accuracy": _r(standard.total.tagging_accuracy)}
 
@@ -322,7 +322,7 @@ def train_default(
     from glmnlp.treebank.evalb import score_trees
     from glmnlp.treebank.formats import TaggedSentence
     from glmnlp.parser.model import Parser, ParserConfig
-    from glmnlp.parser.training import jackknife_tags, train_parser
+    from glmnlp.parser.training import SELECTION_PARAMS, jackknife_tags, train_parser
     from glmnlp.tagger.model import Tagger, TaggerConfig
 
     say = log or (lambda _msg: None)
@@ -398,7 +398,7 @@ def train_default(
         parser.generative = dataclasses.replace(parser.generative, model=parser.generative.model.with_float32_tables())
 
     def parse_all(p: Parser, trees: Sequence[Any], tags: Sequence[Any]) -> Any:
-        return score_trees(list(trees), [p.parse(t.leaves(), tg) for t, tg in zip(trees, tags)])
+        return score_trees(list(trees), [p.parse(t.leaves(), tg) for t, tg in zip(trees, tags)], SELECTION_PARAMS)
 
     # 4. beam
     trials: list[dict[str, float]] = []
@@ -477,7 +477,7 @@ def train_default(
             "margin": margin, "tags_per_word": _r(sum(len(w) for s in ttags for w in s) / max(1, sum(map(len, ttags)))),
             "dev_f1": _r(score_trees(list(dev), dev_by_margin.setdefault(
                 margin, [parser.parse(t.leaves(), tg) for t, tg in zip(dev, input_tags(dev, margin, dev_tags))]
-            )).fmeasure),
+            ), SELECTION_PARAMS).fmeasure),
             "test_f1": _r(test_result.fmeasure), "test_tag_accuracy": _r(test_result.total.tagging_accuracy),
         })
     best_margin = max(multitag_trials, key=lambda r: (round(r["dev_f1"], 2), -r["margin"]))
