@@ -65,6 +65,20 @@ def test_pipe_on_two_processes_gives_the_serial_documents(nlp: Pipeline) -> None
     assert parallel == serial
 
 
+def test_pipe_on_two_processes_keeps_nbest_surprisal_and_measures(nlp: Pipeline) -> None:
+    """n-best lists, surprisal and word-by-word measures come back from the workers as serial gives them."""
+    texts = ["The old man saw the dog. It barked.", "A dog barked.", "Time flies like an arrow."]
+    kw = {"batch_size": 1, "nbest": 3, "surprisal": True, "measures": True}
+    serial = list(nlp.pipe(texts, **kw))
+    parallel = list(nlp.pipe(texts, n_process=2, **kw))
+    assert [d.to_dict() for d in parallel] == [d.to_dict() for d in serial]
+    for a, b in zip(serial, parallel):
+        for x, y in zip(a.sentences, b.sentences):
+            assert len(x.nbest) == 3 and x.nbest == y.nbest
+            assert x.surprisal == y.surprisal and len(x.surprisal) == len(x.tokens)
+            assert x.measures and x.measures == y.measures
+
+
 def test_pipe_on_processes_needs_a_loadable_pipeline(nlp: Pipeline) -> None:
     custom = Pipeline(nlp.tagger, nlp.parser)
     with pytest.raises(ConfigError, match="glmnlp.load"):

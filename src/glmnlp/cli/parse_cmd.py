@@ -288,7 +288,7 @@ def _score_text(score: float | None) -> str:
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
               help="Parse on this many worker processes, each loading the model once (0 = all cores); the "
-                   "output is the same, in input order. --nbest K > 1 and --surprisal parse in this process.")
+                   "output is the same, in input order (--nbest and --surprisal included).")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help="Workers: local processes, or Ray actors (pip install 'glmnlp[ray]').")
 @click.option("--address", default=None, metavar="HOST:PORT",

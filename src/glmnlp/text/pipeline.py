@@ -220,8 +220,7 @@ class Pipeline:
 
         ``n_process`` > 1 (or -1/0: all cores) analyses the batches on that many workers, each
         loading the model once (``backend`` ``"local"`` or ``"ray"``, ``address`` of a Ray cluster);
-        the output is the same as with one process. With ``nbest`` > 1, ``surprisal`` or ``measures``
-        the documents are analysed in this process.
+        the output is the same as with one process (n-best lists, surprisal and measures included).
         """
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}")
@@ -236,15 +235,17 @@ class Pipeline:
                               "this one has none")
         if isinstance(docs, str):
             raise TypeError("pipe() takes an iterable of documents; call the pipeline on a single text")
-        if n_process != 1 and nbest == 1 and not surprisal and not measures:
-            yield from self._pipe_workers(docs, batch_size, n_process, backend, address, progress)
+        if n_process != 1:
+            yield from self._pipe_workers(docs, batch_size, n_process, backend, address, progress,
+                                          (nbest, surprisal, measures))
             return
         yield from self._pipe_here(docs, batch_size, nbest, surprisal, progress, measures)
 
     def _pipe_workers(
         self, docs: Iterable[DocumentInput], batch_size: int, n_process: int, backend: str, address: str | None,
-        progress: Callable[[int], None] | None = None,
+        progress: Callable[[int], None] | None = None, asks: tuple[int, bool, Any] = (1, False, False),
     ) -> Iterator[Document]:
+        """``asks`` = (nbest, surprisal, measures), as for :meth:`pipe`; each worker gets them with its batch."""
         from glmnlp.glm.parallel import Executor, chunked
 
         if self.spec is None:
@@ -252,11 +253,13 @@ class Pipeline:
                 "n_process > 1 needs a pipeline made by glmnlp.load() (workers load the model themselves)"
             )
         executor = Executor(None if n_process in (0, -1) else n_process, backend, address)
+        nbest, surprisal, measures = asks
         if executor.jobs == 1:
-            yield from self._pipe_here(docs, batch_size, progress=progress)
+            yield from self._pipe_here(docs, batch_size, nbest, surprisal, progress, measures)
             return
         with executor.hosts(_PipeWorker, [(self.spec,)] * executor.jobs) as hosts:
-            for plain_docs, stats in hosts.imap("run", chunked(docs, batch_size)):
+            jobs = ((chunk, asks) for chunk in chunked(docs, batch_size))
+            for plain_docs, stats in hosts.imap("run", jobs):
                 target = getattr(self.parser, "stats", None)
                 if isinstance(target, dict):
                     for key, value in stats.items():
@@ -412,10 +415,12 @@ class _PipeWorker:
         loader, args = spec
         self.pipeline = loader(*args)
 
-    def run(self, docs: list[DocumentInput]) -> tuple[list[Any], dict[str, int]]:
+    def run(self, job: tuple[list[DocumentInput], tuple[int, bool, Any]]) -> tuple[list[Any], dict[str, int]]:
+        docs, (nbest, surprisal, measures) = job
         stats = getattr(self.pipeline.parser, "stats", None)
         before = dict(stats) if isinstance(stats, dict) else {}
-        out = [_document_to_plain(d) for d in self.pipeline._pipe_here(docs, max(1, len(docs)))]
+        out = [_document_to_plain(d) for d in self.pipeline._pipe_here(docs, max(1, len(docs)), nbest, surprisal,
+                                                                        measures=measures)]
         after = dict(stats) if isinstance(stats, dict) else {}
         return out, {k: after[k] - before.get(k, 0) for k in after}
 
@@ -434,7 +439,8 @@ def _document_to_plain(doc: Document) -> Any:
         doc.text,
         [
             ([(t.text, t.tag, t.start, t.end) for t in s.tokens], None if s.tree is None else _tree_to_plain(s.tree),
-             s.score)
+             s.score, [(score, _tree_to_plain(tree)) for score, tree in s.nbest], list(s.surprisal),
+             [dict(row) for row in s.measures])
             for s in doc.sentences
         ],
     )
@@ -445,8 +451,10 @@ def _document_from_plain(plain: Any) -> Document:
     return Document(
         text,
         tuple(
-            Sentence(tuple(Token(*t) for t in toks), None if tree is None else _tree_from_plain(tree), score)
-            for toks, tree, score in sentences
+            Sentence(tuple(Token(*t) for t in toks), None if tree is None else _tree_from_plain(tree), score,
+                     nbest=tuple((sc, _tree_from_plain(t)) for sc, t in nbest), surprisal=tuple(surprisal),
+                     measures=tuple(measures))
+            for toks, tree, score, nbest, surprisal, measures in sentences
         ),
     )
 
