@@ -45,21 +45,22 @@ def test_default_model_files_match_their_recorded_checksums() -> None:
     root = default_model_path()
     meta = json.loads((root / MODEL_FILE).read_text(encoding="utf-8"))
     assert model_checksums(root) == meta["checksums"]
-    assert meta["command"] == "glmnlp train-default --out DIR"
+    assert meta["command"] == "glmnlp train-default --out DIR --gum GUM_CONST_DIR"
 
 
 def test_default_model_was_made_by_the_current_recipe() -> None:
-    """MODEL.json's recipe is DefaultRecipe() (so train-default reproduces it) on the whole sample splits."""
+    """MODEL.json's recipe is DefaultRecipe() on PTB sample + GUM (so train-default --gum reproduces it)."""
     meta = json.loads((default_model_path() / MODEL_FILE).read_text(encoding="utf-8"))
-    assert meta["recipe"] == DefaultRecipe().to_json()
-    assert meta["sentences"] == {"train": 3396, "dev": 273, "test": 245}
+    assert meta["recipe"] == DefaultRecipe(corpora=("ptb_sample", "gum")).to_json()
+    assert meta["sentences"] == {"train": 10821, "dev": 1848, "test": 245, "gum_train": 7425, "gum_dev": 1575}
+    assert "GUM" in (default_model_path() / "NOTICE.md").read_text(encoding="utf-8")
 
 
-@pytest.mark.xfail(strict=True, reason="8.9 MB: generative tables 4.8 MB after the count cutoff, parser weights 2.3 MB unpruned")
-def test_default_model_is_a_few_megabytes() -> None:
-    """The shipped model (all files) stays under 8 MB."""
+@pytest.mark.xfail(strict=True, reason="12.0 MB: tagger weights 3.5 MB (float64), generative tables 6.2 MB, parser 2.2 MB")
+def test_default_model_is_at_most_ten_megabytes() -> None:
+    """The shipped model (all files) is at most 10 MB (the recipe's max_bytes)."""
     root = default_model_path()
-    assert sum(p.stat().st_size for p in root.rglob("*") if p.is_file()) < 8_000_000
+    assert sum(p.stat().st_size for p in root.rglob("*") if p.is_file()) <= 10_000_000
 
 
 def test_default_model_recipe_is_byte_deterministic(tmp_path: Path) -> None:
