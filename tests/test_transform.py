@@ -178,3 +178,13 @@ def test_transform_config_json_round_trip() -> None:
     """FslcConfig survives to_json/from_json (it is stored in model headers)."""
     for config in (FslcConfig(), LEFT_ONLY, FslcConfig(False, (("A", "B"), ("C", "D")))):
         assert FslcConfig.from_json(config.to_json()) == config
+
+
+def test_transform_repeats_the_rewrite_through_a_unary_left_child() -> None:
+    """C -> B(unary) A with (C, B) and (B, A) selected: the rewritten B -> A C/B is rewritten again, and inverts."""
+    config = FslcConfig(False, (("B", "A"), ("C", "B")))
+    tree = parse_tree("(C (B (A (A u) (A u))) (A u))")
+    out = fslc_transform(tree, config)
+    assert list(selected_left_recursions(out, config)) == []
+    assert to_bracket(out) == "(A (A u) (A u) (B/A (C/B (A u))))"
+    assert fslc_detransform(out) == tree

@@ -132,18 +132,34 @@ def _transform(node: Tree, config: FslcConfig) -> Tree:
     if node.is_preterminal:
         return node
     children = [c if isinstance(c, str) else _transform(c, config) for c in node.children]
+    original = node.children[0]
+    return _flatten(Tree(node.label, tuple(children)), config, None if isinstance(original, str) else original.label)
+
+
+def _flatten(node: Tree, config: FslcConfig, original_first: str | None) -> Tree:
+    """Rewrite ``node`` (children already transformed) while its production is a selected one.
+
+    The rewritten node takes its left child's label and children; when that left child was a unary
+    node (never rewritten itself), the new production can be selected again, e.g. C -> B(unary) A
+    with (C, B) and (B, A) selected gives B -> A C/B, itself (B, A): so the rewrite repeats.
+    The slash names the left child as it was before its own transform (``original_first`` on the
+    first rewrite; a repeated rewrite's left child was not transformed further).
+    """
+    children = node.children
     first = children[0]
-    original_first = node.children[0]
-    if (
+    while (
         len(children) >= 2
         and isinstance(first, Tree)
-        and isinstance(original_first, Tree)
         and not first.is_preterminal
+        and first.slash is None
         and config.selects(node.label, first.label)
     ):
-        rest = Tree(node.label, tuple(children[1:]), slash=original_first.label)
-        return Tree(first.label, first.children + (rest,))
-    return Tree(node.label, tuple(children))
+        rest = Tree(node.label, tuple(children[1:]), slash=original_first or first.label)
+        node = Tree(first.label, first.children + (rest,))
+        children = node.children
+        first = children[0]
+        original_first = None
+    return node
 
 
 def fslc_detransform(tree: Tree) -> Tree:
@@ -184,8 +200,8 @@ def _detransform(node: Tree) -> Tree:
             raise TransformError(
                 f"slash node {s.display_label!r} follows a {cur.label!r} constituent; expected {s.label}/{cur.label}"
             )
-        rest = tuple(c if isinstance(c, str) else _detransform(c) for c in s.children)
-        cur = Tree(s.label, (cur,) + rest)
+        # s's own trailing slash children (a repeated rewrite, see _flatten) fold onto the new node
+        cur = _detransform(Tree(s.label, (cur,) + s.children))
     return cur
 
 
