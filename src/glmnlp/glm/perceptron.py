@@ -88,20 +88,26 @@ class AveragedPerceptron:
         For a perceptron step pass the ids of Φ(gold) with +1 and those of Φ(pred) with −1; shared
         features cancel. Ids beyond the current size grow the weight array.
         """
+        ids, vals = self._ids_values(feature_ids, values)
+        if ids.shape[0] == 0:
+            return
+        perceptron_update(self._weights, self._totals, self._stamps, ids, vals, self.n_examples)
+        self._changed.append(ids)
+        self.n_updates += 1
+
+    def _ids_values(self, feature_ids: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Checked int64 ids and float64 values of :meth:`update` / :meth:`assign`; grows the arrays to fit."""
         ids = np.ascontiguousarray(feature_ids, dtype=np.int64)
         vals = np.ascontiguousarray(values, dtype=np.float64)
         if ids.ndim != 1 or ids.shape != vals.shape:
             raise ValueError("feature_ids and values must be 1-D arrays of the same length")
-        if ids.shape[0] == 0:
-            return
-        low, high = int(ids.min()), int(ids.max())
-        if low < 0:
-            raise ValueError(f"negative feature id {low}")
-        if high >= self._size:
-            self.grow(high + 1)
-        perceptron_update(self._weights, self._totals, self._stamps, ids, vals, self.n_examples)
-        self._changed.append(ids)
-        self.n_updates += 1
+        if ids.shape[0]:
+            low, high = int(ids.min()), int(ids.max())
+            if low < 0:
+                raise ValueError(f"negative feature id {low}")
+            if high >= self._size:
+                self.grow(high + 1)
+        return ids, vals
 
     # -- parameter mixing (glmnlp.glm.training) -------------------------------------------------------
     def take_changed(self) -> np.ndarray:
@@ -117,14 +123,9 @@ class AveragedPerceptron:
         brought up to date (as in :meth:`update`). Weights already equal to their new value are not
         touched at all, so assigning a perceptron its own weights changes no bit of its state.
         """
-        ids = np.ascontiguousarray(feature_ids, dtype=np.int64)
-        vals = np.ascontiguousarray(values, dtype=np.float64)
-        if ids.ndim != 1 or ids.shape != vals.shape:
-            raise ValueError("feature_ids and values must be 1-D arrays of the same length")
+        ids, vals = self._ids_values(feature_ids, values)
         if ids.shape[0] == 0:
             return
-        if int(ids.max()) >= self._size:
-            self.grow(int(ids.max()) + 1)
         differ = self._weights[ids] != vals
         ids, vals = ids[differ], vals[differ]
         now = self.n_examples
