@@ -133,3 +133,47 @@ def test_model_files_array_header_is_checked_before_allocation(tmp_path: Path) -
     _rehash(tmp_path / "m")
     with pytest.raises(ModelFileError, match="larger than the archive can hold"):
         load_model(tmp_path / "m", kind="x")
+
+
+def _rewrite_archive(model: Path, method: int) -> None:
+    """Rewrite a model's weights.npz with every member compressed by ``method`` (checksum updated)."""
+    import io
+    import zipfile
+
+    with zipfile.ZipFile(model / "weights.npz") as old:
+        members = {name: old.read(name) for name in old.namelist()}
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=method) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    (model / "weights.npz").write_bytes(buffer.getvalue())
+    _rehash(model)
+
+
+def test_model_files_members_are_lzma_and_deflated_archives_still_load(tmp_path: Path) -> None:
+    """Arrays are written as LZMA members; a model whose archive is deflated (earlier releases) loads the same arrays."""
+    import zipfile
+
+    from glmnlp.glm.model_io import load_model, save_model
+
+    arrays = {"w": np.arange(1000, dtype=np.float32) % 7, "ids": np.arange(50, dtype=np.int64)}
+    save_model(tmp_path / "m", kind="x", metadata={"a": 1}, arrays=arrays)
+    with zipfile.ZipFile(tmp_path / "m" / "weights.npz") as archive:
+        assert {info.compress_type for info in archive.infolist()} == {zipfile.ZIP_LZMA}
+    _rewrite_archive(tmp_path / "m", zipfile.ZIP_DEFLATED)
+    metadata, loaded = load_model(tmp_path / "m", kind="x")
+    assert metadata == {"a": 1}
+    for name, array in arrays.items():
+        assert loaded[name].dtype == array.dtype and np.array_equal(loaded[name], array)
+
+
+def test_model_files_member_with_an_unsupported_zip_method_is_refused(tmp_path: Path) -> None:
+    """A bzip2 member (not a method model files use) is a one-line ModelFileError, not an attempt to inflate it."""
+    import zipfile
+
+    from glmnlp.glm.model_io import load_model, save_model
+
+    save_model(tmp_path / "m", kind="x", metadata={}, arrays={"w": np.zeros(4)})
+    _rewrite_archive(tmp_path / "m", zipfile.ZIP_BZIP2)
+    with pytest.raises(ModelFileError, match="unsupported zip method 12"):
+        load_model(tmp_path / "m", kind="x")

@@ -36,6 +36,12 @@ Choices [R]:
   (they were written by glmnlp, so removing them deletes nothing of the user's).
 * **Permissions.** ``tempfile.mkdtemp`` creates 0700 folders; the staging folder gets the usual
   ``0777 & ~umask`` so a model is ordinary readable data.
+* **Compression: LZMA members.** Each array is an LZMA-compressed zip member (``zipfile.ZIP_LZMA``,
+  Python's standard library, so reading needs nothing beyond it). Measured on the bundled default
+  model: its arrays take 7.78 MB with LZMA against 11.15 MB with deflate level 6 (byte shuffling
+  plus delta coding plus deflate: 9.18 MB); loading is about 0.2 s slower and saving a few seconds
+  slower, paid once per training. Archives with deflated members (earlier releases) still load;
+  any other zip method is refused.
 * **Integrity.** ``load_model`` checks the format name, the format version, the kind, the sha256
   checksum of ``weights.npz`` and every array's shape and dtype against ``metadata.json``. Any
   mismatch, truncation or foreign file raises :class:`~glmnlp.errors.ModelFileError` naming the file.
@@ -82,6 +88,11 @@ FORMAT_VERSION = 1
 METADATA_FILE = "metadata.json"
 WEIGHTS_FILE = "weights.npz"
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+_ZIP_METHOD = zipfile.ZIP_LZMA
+#: The most a member can expand per compressed byte under each method a model file may use: bounds the
+#: allocation for a member before it is read (deflate's limit is about 1032:1; LZMA measured 6,843:1 on
+#: 200 MB of zeros).
+_MAX_EXPANSION = {zipfile.ZIP_STORED: 1, zipfile.ZIP_DEFLATED: 1100, zipfile.ZIP_LZMA: 10_000}
 #: The kind of a pipeline directory (``MODEL.json`` + ``tagger/`` + ``parser/``, glmnlp.text.default_model).
 PIPELINE_KIND = "glmnlp-pipeline"
 PIPELINE_FILE = "MODEL.json"
@@ -99,17 +110,17 @@ class ModelParts:
 
 
 def _npz_bytes(arrays: Mapping[str, np.ndarray]) -> bytes:
-    """Serialise ``arrays`` as a deterministic, deflate-compressed ``.npz`` archive."""
+    """Serialise ``arrays`` as a deterministic ``.npz`` archive of LZMA-compressed members."""
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, allowZip64=True) as archive:
+    with zipfile.ZipFile(buffer, "w", compression=_ZIP_METHOD, allowZip64=True) as archive:
         for name in sorted(arrays):
             array = np.ascontiguousarray(arrays[name])
             member = io.BytesIO()
             np.lib.format.write_array(member, array, allow_pickle=False)
             info = zipfile.ZipInfo(f"{name}.npy", date_time=_ZIP_DATE)
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = _ZIP_METHOD
             info.external_attr = 0o644 << 16
-            archive.writestr(info, member.getvalue(), compresslevel=6)
+            archive.writestr(info, member.getvalue())
     return buffer.getvalue()
 
 
@@ -464,7 +475,13 @@ def load_model(directory: str | Path, *, kind: str) -> tuple[dict[str, Any], dic
                 )
             for name in sorted(members):
                 spec = expected[name]
-                with archive.open(members[name]) as member:
+                info = archive.getinfo(members[name])
+                expansion = _MAX_EXPANSION.get(info.compress_type)
+                if expansion is None:
+                    raise ModelFileError(
+                        f"{weights_path}: array {name!r} uses unsupported zip method {info.compress_type}"
+                    )
+                with archive.open(info) as member:
                     # the .npy header (shape, dtype) is checked against metadata.json before any allocation
                     version = np.lib.format.read_magic(member)
                     if version == (1, 0):
@@ -479,7 +496,7 @@ def load_model(directory: str | Path, *, kind: str) -> tuple[dict[str, Any], dic
                             f" metadata.json says {spec['shape']} {spec['dtype']}"
                         )
                     count = int(np.prod(shape, dtype=np.int64)) if shape else 1
-                    if count * dtype.itemsize > len(blob) * 1100:  # deflate cannot expand data beyond ~1032:1
+                    if count * dtype.itemsize > (info.compress_size + 1024) * expansion:
                         raise ModelFileError(f"{weights_path}: array {name!r} is larger than the archive can hold")
                     data = member.read(count * dtype.itemsize + 1)
                     if len(data) != count * dtype.itemsize:
