@@ -28,6 +28,7 @@ PUBLIC_API = [
     "Tree",
     "TreeSyntaxError",
     "__version__",
+    "config",
     "load",
     "measures",
     "parse_tree",

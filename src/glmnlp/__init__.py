@@ -16,6 +16,7 @@ that run as tests.
 
 from __future__ import annotations
 
+from glmnlp import config
 from glmnlp._version import __version__
 
 from glmnlp.text.document import Document, Sentence, Span, Token, tree_from_nltk, tree_to_nltk
@@ -54,6 +55,7 @@ __all__ = [
     "Tree",
     "TreeSyntaxError",
     "__version__",
+    "config",
     "load",
     "measures",
     "parse_tree",

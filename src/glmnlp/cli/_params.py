@@ -16,15 +16,17 @@ def parallel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``--jobs``, ``--backend``, ``--address``: where independent work runs (glmnlp.glm.parallel)."""
     fn = click.option(
         "--address", default=None, metavar="HOST:PORT",
-        help="Ray cluster to join (with --backend ray; default: start a local Ray instance).",
+        help="Ray cluster to join (with --backend ray; default: $GLMNLP_ADDRESS, else start a local Ray instance).",
     )(fn)
     fn = click.option(
-        "--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-        help="Run parallel work on local processes or on Ray (pip install 'glmnlp[ray]').",
+        "--backend", type=click.Choice(["local", "ray"]), default=None,
+        help="Run parallel work on local processes or on Ray (pip install 'glmnlp[ray]'). "
+        "Default: $GLMNLP_BACKEND, else local.",
     )(fn)
     fn = click.option(
-        "--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
-        help="Workers (0 = all cores; 1 = in this process). The result does not depend on it.",
+        "--jobs", "-j", type=click.IntRange(min=0), default=None,
+        help="Workers (0 = all cores; 1 = in this process). The result does not depend on it. "
+        "Default: $GLMNLP_JOBS, else all cores.",
     )(fn)
     return fn
 

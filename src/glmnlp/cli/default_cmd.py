@@ -44,7 +44,7 @@ _CTX = {"help_option_names": ["-h", "--help"]}
 def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev: int | None, max_test: int | None,
                       parser_epochs: int | None, generative_weights: str | None, gum_dir: Path | None,
                       gum_noncommercial: bool, extra_tests: tuple[str, ...], quiet: bool, shards: int, mixing: str,
-                      jobs: int, backend: str, address: str | None) -> None:
+                      jobs: int | None, backend: str | None, address: str | None) -> None:
     """Train the default tagger + parser on the Penn Treebank sample and GUM and write them to --out.
 
     This is the command that produced the model shipped in glmnlp/data/default_model/: with the
@@ -85,7 +85,7 @@ def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev
     report = train_default(
         out_dir, recipe, gum_dir=gum_dir, overwrite=force, extra_tests=tests,
         log=None if quiet else (lambda msg: click.echo(msg, err=True)), show_progress=not quiet,
-        executor=Executor(jobs or None, backend, address), shards=shards, mixing=mixing,
+        executor=Executor(jobs, backend, address), shards=shards, mixing=mixing,
     )
     click.echo(f"test F1 {report.test_f1['shipped']:.2f}  dev F1 {report.dev_f1['shipped']:.2f}  "
                f"tagger dev accuracy {report.tagger_dev_accuracy:.2f}%  -> {out_dir}")

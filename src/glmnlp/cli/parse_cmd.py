@@ -286,17 +286,21 @@ def _score_text(score: float | None) -> str:
 @click.option("--batch-size", type=click.IntRange(min=1), default=32, show_default=True,
               help="Documents analysed together before their output is written.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
-@click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
-              help="Parse on this many worker processes, each loading the model once (0 = all cores); the "
-                   "output is the same, in input order (--nbest and --surprisal included).")
-@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help="Workers: local processes, or Ray actors (pip install 'glmnlp[ray]').")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=None,
+              help="Parse on this many worker processes, each loading the model once (0 = all cores; 1 = in "
+                   "this process); the output is the same, in input order (--nbest and --surprisal included). "
+                   "Default: $GLMNLP_JOBS, else all cores; input of one batch, TEXT arguments and typed input "
+                   "are parsed in this process.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default=None,
+              help="Workers: local processes, or Ray actors (pip install 'glmnlp[ray]'). "
+                   "Default: $GLMNLP_BACKEND, else local.")
 @click.option("--address", default=None, metavar="HOST:PORT",
-              help="Ray cluster to join (with --backend ray; default: start a local Ray instance).")
+              help="Ray cluster to join (with --backend ray; default: $GLMNLP_ADDRESS, else start a local Ray "
+                   "instance).")
 def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_unknown_tags: bool, lines: bool, fmt: str,
           out_dir: Path | None, compact: bool, unicode_lines: bool, model_dir: str | None, tagger_dir: str | None, nbest: int,
-          multitag: float | None, surprisal: bool, batch_size: int, quiet: bool, jobs: int, backend: str,
-          address: str | None) -> None:
+          multitag: float | None, surprisal: bool, batch_size: int, quiet: bool, jobs: int | None,
+          backend: str | None, address: str | None) -> None:
     """Parse text into Penn Treebank trees (sentence splitting, tokenising, tagging, parsing).
 
     TEXT arguments are parsed one document each; without them the input is read from --input FILE
@@ -343,8 +347,12 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
 
     if surprisal and fmt != "json":
         raise ConfigError("--surprisal needs --format json")
-    if address is not None and backend != "ray":
+    if address is not None and backend not in (None, "ray"):
         raise ConfigError("--address needs --backend ray")
+    if jobs is None:
+        from glmnlp.config import get as get_settings
+
+        jobs = get_settings().jobs
     pipeline = _load_pipeline(model_dir, tagger_dir, lines, multitag)
     pipeline.spec = (_load_pipeline, (model_dir, tagger_dir, lines, multitag))  # how a worker loads it
     if surprisal and getattr(pipeline.parser, "generative", None) is None:
@@ -360,6 +368,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
             source, handle = "<stdin>", sys.stdin.buffer
             if sys.stdin.isatty():
                 batch_size = 1  # typed input: answer each paragraph or line as soon as it is complete
+                jobs = 1  # and never wait for a second one before starting
         else:
             source = input_path
             try:

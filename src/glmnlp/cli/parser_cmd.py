@@ -60,7 +60,7 @@ def parser_group() -> None:
 @training_parallel_options
 def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_weights: str, gen_cutoff: int | None,
               gen_prune: float | None, features: str, no_early_update: bool, no_cache: bool, epochs: int, seed: int,
-              out_path: str, force: bool, shards: int, mixing: str, jobs: int, backend: str,
+              out_path: str, force: bool, shards: int, mixing: str, jobs: int | None, backend: str | None,
               address: str | None) -> None:
     """Train a parser on cleaned TOP-rooted trees and save the best-epoch model.
 
@@ -95,7 +95,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         seed=seed,
     )
     check_output_dir(out_path, MODEL_KIND, replace=force)
-    executor = Executor(jobs or None, backend, address)
+    executor = Executor(jobs, backend, address)
     train = list(read_tree_file(train_path))
     dev = list(read_tree_file(dev_path))
     for path, trees in ((train_path, train), (dev_path, dev)):

@@ -74,8 +74,8 @@ def train_cmd(
     quiet: bool,
     shards: int,
     mixing: str,
-    jobs: int,
-    backend: str,
+    jobs: int | None,
+    backend: str | None,
     address: str | None,
 ) -> None:
     """Train a tagger and write it to --out (atomically).
@@ -107,7 +107,7 @@ def train_cmd(
             )
 
     model = Tagger(config).fit(
-        train, dev, show_progress=not quiet, on_epoch=report, jobs=jobs or None, backend=backend, address=address
+        train, dev, show_progress=not quiet, on_epoch=report, jobs=jobs, backend=backend, address=address
     )
     model.save(out_dir, replace=force)
     click.echo(f"best epoch {model.best_epoch_}; model written to {out_dir}", err=True)

@@ -47,11 +47,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from glmnlp.config import BACKENDS
+from glmnlp.config import resolve as resolve_settings
 from glmnlp.errors import ConfigError
 
 __all__ = ["BACKENDS", "Executor", "Hosts", "default_jobs", "resolve_executor"]
-
-BACKENDS = ("local", "ray")
 
 # Objects placed on this process by Executor.hosts (a worker process, or the caller when inline).
 _OBJECTS: dict[str, Any] = {}
@@ -225,22 +225,25 @@ class Executor:
     Parameters
     ----------
     jobs:
-        Number of workers; ``None`` or ``0``: all cores of this machine (local) or all CPUs of the
-        Ray cluster (ray). ``1`` runs everything inline in this process.
+        Number of workers; ``0``: all cores of this machine (local) or all CPUs of the Ray cluster
+        (ray); ``1`` runs everything inline in this process; ``None``: :mod:`glmnlp.config`'s
+        ``jobs`` (default 0).
     backend:
-        ``"local"`` (processes of this machine) or ``"ray"``.
+        ``"local"`` (processes of this machine) or ``"ray"``; ``None``: :mod:`glmnlp.config`'s.
     address:
-        Ray only: the cluster to join (``HOST:PORT`` or ``"auto"``); ``None`` starts or reuses a
-        local Ray instance.
+        Ray only: the cluster to join (``HOST:PORT`` or ``"auto"``); ``None``: :mod:`glmnlp.config`'s
+        (default: start or reuse a local Ray instance).
     """
 
-    def __init__(self, jobs: int | None = None, backend: str = "local", address: str | None = None) -> None:
-        if backend not in BACKENDS:
+    def __init__(self, jobs: int | None = None, backend: str | None = None, address: str | None = None) -> None:
+        if backend is not None and backend not in BACKENDS:
             raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-        if jobs is not None and jobs < 0:
-            raise ConfigError(f"jobs must be >= 0, got {jobs}")
-        if address is not None and backend != "ray":
+        if address is not None and backend not in (None, "ray"):
             raise ConfigError("--address needs --backend ray")
+        settings = resolve_settings(jobs, backend, address)  # unset values: glmnlp.config
+        if settings.address is not None and settings.backend != "ray":
+            raise ConfigError("--address needs --backend ray")
+        jobs, backend, address = settings.jobs, settings.backend, settings.address
         self.backend = backend
         self.address = address
         self._pool: ProcessPoolExecutor | None = None
@@ -332,9 +335,10 @@ class Executor:
 
 
 def resolve_executor(
-    executor: Executor | None = None, *, jobs: int | None = 1, backend: str = "local", address: str | None = None
+    executor: Executor | None = None, *, jobs: int | None = None, backend: str | None = None,
+    address: str | None = None,
 ) -> Executor:
-    """The given executor, or a new one from (jobs, backend, address)."""
+    """The given executor, or a new one from (jobs, backend, address); unset values come from :mod:`glmnlp.config`."""
     if executor is not None:
         return executor
     return Executor(jobs, backend, address)

@@ -315,16 +315,17 @@ class Tagger:
         *,
         show_progress: bool = True,
         on_epoch: Callable[[EpochRecord], None] | None = None,
-        jobs: int | None = 1,
-        backend: str = "local",
+        jobs: int | None = None,
+        backend: str | None = None,
         address: str | None = None,
         executor: Executor | None = None,
     ) -> Tagger:
         """Train on ``train`` (tagged sentences); pick the epoch with the best accuracy on ``dev``.
 
         ``config.shards > 1`` trains by iterative parameter mixing; the shards run on ``executor``
-        or on one made from (``jobs``, ``backend``, ``address``) (:mod:`glmnlp.glm.parallel`). The
-        model depends on the shards, never on where they run.
+        or on one made from (``jobs``, ``backend``, ``address``) (:mod:`glmnlp.glm.parallel`; unset:
+        :mod:`glmnlp.config`, by default every core). The model depends on the shards, never on where
+        they run.
         """
         cfg = self.config
         train = [s for s in train if len(s)]

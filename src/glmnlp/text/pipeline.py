@@ -40,7 +40,10 @@ Choices [R]:
   pipeline made by :func:`load` (or any with a ``spec``: a module-level loader and its plain
   arguments) starts N workers (:mod:`glmnlp.glm.parallel`: local processes or Ray actors) that each
   load the model once; batches go to the workers in turn and the documents come back in input
-  order, with the same trees as in this process. Only documents (strings, token lists) and results
+  order, with the same trees as in this process. Input that fits in one batch is analysed in this
+  process (starting workers, each loading the model, would only add their start-up to its time), so
+  ``glmnlp parse`` can use every core by default without slowing down a one-sentence call. Only
+  documents (strings, token lists) and results
   (token tuples, trees as nested tuples) travel; the parser's counters of retried and fallback
   sentences are added to this pipeline's parser.
 * **Threads.** One pipeline may be called from several threads: the parser keeps one decoder per
@@ -78,7 +81,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import islice
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
@@ -208,7 +211,7 @@ class Pipeline:
 
     def pipe(
         self, docs: Iterable[DocumentInput], batch_size: int = 64, *, nbest: int = 1, surprisal: bool = False,
-        progress: Callable[[int], None] | None = None, n_process: int = 1, backend: str = "local",
+        progress: Callable[[int], None] | None = None, n_process: int = 1, backend: str | None = None,
         address: str | None = None, measures: bool | Any = False,
     ) -> Iterator[Document]:
         """Analyse a stream of documents lazily, ``batch_size`` documents at a time, in order.
@@ -219,8 +222,9 @@ class Pipeline:
         long document shows progress too).
 
         ``n_process`` > 1 (or -1/0: all cores) analyses the batches on that many workers, each
-        loading the model once (``backend`` ``"local"`` or ``"ray"``, ``address`` of a Ray cluster);
-        the output is the same as with one process (n-best lists, surprisal and measures included).
+        loading the model once (``backend`` ``"local"`` or ``"ray"``, ``address`` of a Ray cluster;
+        unset: :mod:`glmnlp.config`'s); the output is the same as with one process (n-best lists,
+        surprisal and measures included). Input of at most one batch is analysed in this process.
         """
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}")
@@ -242,7 +246,8 @@ class Pipeline:
         yield from self._pipe_here(docs, batch_size, nbest, surprisal, progress, measures)
 
     def _pipe_workers(
-        self, docs: Iterable[DocumentInput], batch_size: int, n_process: int, backend: str, address: str | None,
+        self, docs: Iterable[DocumentInput], batch_size: int, n_process: int, backend: str | None,
+        address: str | None,
         progress: Callable[[int], None] | None = None, asks: tuple[int, bool, Any] = (1, False, False),
     ) -> Iterator[Document]:
         """``asks`` = (nbest, surprisal, measures), as for :meth:`pipe`; each worker gets them with its batch."""
@@ -252,8 +257,14 @@ class Pipeline:
             raise ConfigError(
                 "n_process > 1 needs a pipeline made by glmnlp.load() (workers load the model themselves)"
             )
-        executor = Executor(None if n_process in (0, -1) else n_process, backend, address)
         nbest, surprisal, measures = asks
+        stream = iter(docs)
+        head = list(islice(stream, batch_size + 1))
+        if len(head) <= batch_size:  # one batch: no worker would get any other work
+            yield from self._pipe_here(head, batch_size, nbest, surprisal, progress, measures)
+            return
+        docs = chain(head, stream)
+        executor = Executor(0 if n_process in (0, -1) else n_process, backend, address)
         if executor.jobs == 1:
             yield from self._pipe_here(docs, batch_size, nbest, surprisal, progress, measures)
             return

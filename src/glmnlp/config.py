@@ -1,0 +1,138 @@
+"""Process-wide defaults for where glmnlp runs independent work: ``glmnlp.config``.
+
+Every training function and command that can use several cores (``Tagger.train``,
+``glmnlp.parser.training.train_parser``, ``train_default``, ``glmnlp ... --jobs``) takes ``jobs``,
+``backend`` and ``address``; when the caller leaves them unset (``None``) they come from here, so a
+program or a notebook can say once where its work runs::
+
+    import glmnlp
+    glmnlp.config.set(jobs=2)                       # from now on
+    with glmnlp.config.using(backend="ray", address="auto"):
+        ...                                         # only inside the block
+
+Initial values come from the environment, then from the defaults below:
+
+========================  ==================  ==========================================
+setting                   environment         default
+========================  ==================  ==========================================
+``jobs``                  ``GLMNLP_JOBS``     ``0``: every core this process may use
+                                              (``1``: everything in this process)
+``backend``               ``GLMNLP_BACKEND``  ``"local"`` (worker processes; or ``"ray"``)
+``address``               ``GLMNLP_ADDRESS``  ``None`` (Ray only: ``HOST:PORT`` or ``"auto"``)
+========================  ==================  ==========================================
+
+Choices [R]:
+
+* **Every core by default** for training: the result never depends on ``jobs`` (only on the data,
+  the options, the seed and ``shards``), so using the whole machine costs nothing but memory.
+* ``Pipeline.pipe(n_process=1)`` keeps spaCy's convention (one process unless asked) and does not
+  read ``jobs``: a library call that parses one sentence should not start worker processes.
+* The settings are one immutable :class:`Settings` value per process, replaced as a whole, so a
+  reader never sees half of an update. They are process-wide (not per thread): worker processes
+  receive explicit values from their parent, never this module's state.
+* A bad environment value is a :class:`~glmnlp.errors.ConfigError` naming the variable, raised when
+  the value is first needed (importing glmnlp never fails because of the environment).
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from typing import Any
+
+from glmnlp.errors import ConfigError
+
+__all__ = ["BACKENDS", "Settings", "get", "resolve", "set", "using"]
+
+#: Where parallel work can run (glmnlp.glm.parallel).
+BACKENDS = ("local", "ray")
+_UNSET: Any = object()
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Where independent work runs: ``jobs`` workers (0 = all cores) on ``backend`` (Ray: at ``address``)."""
+
+    jobs: int = 0
+    backend: str = "local"
+    address: str | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.jobs, bool) or not isinstance(self.jobs, int) or self.jobs < 0:
+            raise ConfigError(f"jobs must be an integer >= 0 (0 = all cores), got {self.jobs!r}")
+        if self.backend not in BACKENDS:
+            raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
+        if self.address is not None and (not isinstance(self.address, str) or not self.address):
+            raise ConfigError(f"address must be HOST:PORT or 'auto', got {self.address!r}")
+        if self.address is not None and self.backend != "ray":
+            raise ConfigError("an address needs the ray backend")
+
+
+def _from_environment() -> Settings:
+    jobs_text = os.environ.get("GLMNLP_JOBS", "").strip()
+    jobs = 0
+    if jobs_text:
+        try:
+            jobs = int(jobs_text)
+        except ValueError:
+            raise ConfigError(f"GLMNLP_JOBS must be an integer >= 0, got {jobs_text!r}") from None
+        if jobs < 0:
+            raise ConfigError(f"GLMNLP_JOBS must be an integer >= 0, got {jobs_text!r}")
+    backend = os.environ.get("GLMNLP_BACKEND", "").strip() or "local"
+    if backend not in BACKENDS:
+        raise ConfigError(f"GLMNLP_BACKEND must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    address = os.environ.get("GLMNLP_ADDRESS", "").strip() or None
+    if address is not None and backend != "ray":
+        raise ConfigError("GLMNLP_ADDRESS needs GLMNLP_BACKEND=ray")
+    return Settings(jobs, backend, address)
+
+
+_current: Settings | None = None
+
+
+def get() -> Settings:
+    """The current settings (read from the environment the first time)."""
+    global _current
+    if _current is None:
+        _current = _from_environment()
+    return _current
+
+
+def set(*, jobs: int = _UNSET, backend: str = _UNSET, address: str | None = _UNSET) -> Settings:
+    """Change the given settings for the rest of the process; returns the previous settings."""
+    global _current
+    previous = get()
+    changes = {k: v for k, v in (("jobs", jobs), ("backend", backend), ("address", address)) if v is not _UNSET}
+    if "backend" in changes and changes["backend"] != "ray" and "address" not in changes:
+        changes["address"] = None  # an address belongs to the ray backend it was given with
+    _current = replace(previous, **changes)
+    return previous
+
+
+@contextmanager
+def using(*, jobs: int = _UNSET, backend: str = _UNSET, address: str | None = _UNSET) -> Iterator[Settings]:
+    """The given settings inside a ``with`` block only (restored after it, even on an error)."""
+    global _current
+    previous = set(jobs=jobs, backend=backend, address=address)
+    try:
+        yield get()
+    finally:
+        _current = previous
+
+
+def resolve(jobs: int | None = None, backend: str | None = None, address: str | None = None) -> Settings:
+    """Explicit values where given, the current settings elsewhere (an explicit backend other than
+    ray drops the configured address)."""
+    current = get()
+    if jobs is not None and not isinstance(jobs, bool):
+        try:
+            jobs = operator.index(jobs)  # numpy integers too
+        except TypeError:
+            raise ConfigError(f"jobs must be an integer >= 0 (0 = all cores), got {jobs!r}") from None
+    backend_value = current.backend if backend is None else backend
+    if address is None:
+        address = current.address if backend_value == current.backend else None
+    return Settings(current.jobs if jobs is None else jobs, backend_value, address)

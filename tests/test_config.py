@@ -1,0 +1,117 @@
+"""glmnlp.config: process-wide defaults for jobs/backend/address, read by every executor and command."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import glmnlp
+from glmnlp import config
+from glmnlp.cli import cli
+from glmnlp.errors import ConfigError
+from glmnlp.glm.parallel import Executor, resolve_executor
+
+
+@pytest.fixture(autouse=True)
+def fresh_settings(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Each test starts from the environment (the module reads it on first use) and leaves no trace."""
+    for name in ("GLMNLP_JOBS", "GLMNLP_BACKEND", "GLMNLP_ADDRESS"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(config, "_current", None)
+    yield
+
+
+def test_config_defaults_are_all_cores_on_local_processes() -> None:
+    assert config.get() == config.Settings(jobs=0, backend="local", address=None)
+    assert glmnlp.config is config
+
+
+def test_config_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GLMNLP_JOBS", "3")
+    monkeypatch.setenv("GLMNLP_BACKEND", "ray")
+    monkeypatch.setenv("GLMNLP_ADDRESS", "head:6379")
+    assert config.get() == config.Settings(jobs=3, backend="ray", address="head:6379")
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [("GLMNLP_JOBS", "two", "GLMNLP_JOBS"), ("GLMNLP_JOBS", "-1", "GLMNLP_JOBS"),
+     ("GLMNLP_BACKEND", "spark", "GLMNLP_BACKEND"), ("GLMNLP_ADDRESS", "head:6379", "GLMNLP_BACKEND=ray")],
+)
+def test_config_bad_environment_is_an_error_naming_the_variable(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str, message: str
+) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigError, match=message):
+        config.get()
+
+
+def test_config_set_and_using_restore_the_previous_settings() -> None:
+    previous = config.set(jobs=3)
+    assert previous.jobs == 0 and config.get().jobs == 3
+    with pytest.raises(RuntimeError), config.using(jobs=1, backend="ray", address="auto"):
+        assert config.get() == config.Settings(1, "ray", "auto")
+        raise RuntimeError("inside the block")
+    assert config.get() == config.Settings(3, "local", None)
+    config.set(backend="ray", address="auto")
+    config.set(backend="local")  # the address went with the ray backend
+    assert config.get().address is None
+
+
+@pytest.mark.parametrize("bad", [{"jobs": -2}, {"jobs": 1.5}, {"jobs": True}, {"backend": "spark"},
+                                 {"address": "head:6379"}])
+def test_config_refuses_bad_values_and_keeps_the_old_ones(bad: dict) -> None:
+    with pytest.raises(ConfigError):
+        config.set(**bad)
+    assert config.get() == config.Settings()
+
+
+def test_executor_takes_unset_values_from_config() -> None:
+    with config.using(jobs=1):
+        assert Executor().mode == "inline" and resolve_executor().jobs == 1
+        assert Executor(2).jobs == 2  # an explicit value wins
+    with config.using(jobs=2):
+        ex = Executor()
+        assert (ex.jobs, ex.mode) == (2, "local")
+        assert Executor(0).jobs >= 1  # 0 = all cores, whatever the configuration
+
+
+def test_cli_parse_takes_jobs_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Unset --jobs: $GLMNLP_JOBS reaches the pipeline; an explicit --jobs wins."""
+    from glmnlp.text.pipeline import Pipeline
+
+    seen: list[int] = []
+    original = Pipeline.pipe
+
+    def spy(self: Pipeline, docs, *args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(kwargs["n_process"])
+        return original(self, docs, *args, **{**kwargs, "n_process": 1})
+
+    monkeypatch.setattr(Pipeline, "pipe", spy)
+    source = tmp_path / "in.txt"
+    source.write_text("the/DT dog/NN barked/VBD ./.\n", encoding="utf-8")
+    runner = CliRunner()
+    monkeypatch.setenv("GLMNLP_JOBS", "3")
+    assert runner.invoke(cli, ["parse", "--tagged", "-q", "-i", str(source)]).exit_code == 0
+    assert runner.invoke(cli, ["parse", "--tagged", "-q", "-i", str(source), "--jobs", "1"]).exit_code == 0
+    monkeypatch.delenv("GLMNLP_JOBS")
+    monkeypatch.setattr(config, "_current", None)
+    assert runner.invoke(cli, ["parse", "--tagged", "-q", "-i", str(source)]).exit_code == 0
+    assert seen == [3, 1, 0]
+
+
+def test_pipe_with_one_batch_of_input_starts_no_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """n_process=2 on input that fits in one batch parses in this process (same documents)."""
+    def no_workers(*args: object, **kwargs: object) -> None:
+        raise AssertionError("workers were started for one batch of input")
+
+    nlp = glmnlp.load()
+    texts = ["A dog barked.", "Open the window."]
+    serial = [d.to_dict() for d in nlp.pipe(texts, batch_size=2)]
+    monkeypatch.setattr(Executor, "hosts", no_workers)
+    assert [d.to_dict() for d in nlp.pipe(texts, batch_size=2, n_process=2)] == serial
+    with pytest.raises(AssertionError, match="workers were started"):
+        list(nlp.pipe(texts, batch_size=1, n_process=2))
