@@ -35,6 +35,7 @@ Choice [R]: the TEXT arguments are parsed as documents of raw text even with ``-
 from __future__ import annotations
 
 import re
+import itertools
 import sys
 import warnings
 from collections.abc import Iterable, Iterator
@@ -321,20 +322,6 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
       glmnlp parse --format json --surprisal "The horse raced past the barn fell."
       glmnlp parse --jobs 2 --lines -i big.txt > big.trees
     """
-    from glmnlp.text.render import (
-        json_line,
-        render_ascii,
-        render_brackets,
-        render_conllu,
-        render_html,
-        render_json,
-        render_pretty,
-        render_svg,
-        render_svg_document,
-    )
-    from glmnlp.text.tokenize import LongInputWarning
-    from glmnlp.treebank.trees import to_bracket
-
     mode = mode or "text"
     if texts and input_path is not None:
         raise ConfigError("give TEXT arguments or --input FILE, not both")
@@ -353,16 +340,10 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
         from glmnlp.config import get as get_settings
 
         jobs = get_settings().jobs
-    pipeline = _load_pipeline(model_dir, tagger_dir, lines, multitag)
-    pipeline.spec = (_load_pipeline, (model_dir, tagger_dir, lines, multitag))  # how a worker loads it
-    if surprisal and getattr(pipeline.parser, "generative", None) is None:
-        raise ConfigError("--surprisal needs a model with a generative component; this parser has none")
-    if pipeline.tagger is None and mode != "tagged":
-        raise ConfigError("this model has no tagger: give --tagged input or --tagger DIR")
-
     handle: IO[bytes] | None = None
     if texts:
         units: Iterator[Unit] = _argument_units(texts, mode)
+        jobs = 1  # a few arguments: starting workers would cost more than it saves
     else:
         if input_path is None or input_path == "-":
             source, handle = "<stdin>", sys.stdin.buffer
@@ -376,6 +357,55 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
             except OSError as exc:
                 raise InputError(f"cannot open: {exc.strerror}", source=input_path) from None
         units = read_units(_decoded_lines(handle, source), source, mode, lines_mode=lines)
+
+    spec = (_load_pipeline, (model_dir, tagger_dir, lines, multitag))  # how a worker loads the pipeline
+    workers = None
+    try:
+        if jobs != 1:
+            # more than one batch: the workers start now and load the model while this process loads
+            # its own copy (which checks the model and renders), instead of after it
+            head = list(itertools.islice(units, batch_size + 1))
+            units = itertools.chain(head, units)
+            if len(head) > batch_size:
+                from glmnlp.text.pipeline import start_workers
+
+                workers = start_workers(spec, jobs, backend, address)
+        pipeline = _load_pipeline(model_dir, tagger_dir, lines, multitag)
+        pipeline.spec = spec
+        if surprisal and getattr(pipeline.parser, "generative", None) is None:
+            raise ConfigError("--surprisal needs a model with a generative component; this parser has none")
+        if pipeline.tagger is None and mode != "tagged":
+            raise ConfigError("this model has no tagger: give --tagged input or --tagger DIR")
+        _write_parses(
+            pipeline, units, mode, fmt, texts, out_dir, compact, unicode_lines, nbest, surprisal, batch_size, quiet,
+            map_unknown_tags, workers,
+        )
+    finally:
+        if workers is not None:
+            workers.close()
+        if handle is not None and handle is not sys.stdin.buffer:
+            handle.close()
+
+
+def _write_parses(
+    pipeline: Any, units: Iterator[Unit], mode: str, fmt: str, texts: tuple[str, ...],
+    out_dir: Path | None, compact: bool, unicode_lines: bool, nbest: int, surprisal: bool, batch_size: int,
+    quiet: bool, map_unknown_tags: bool, workers: Any,
+) -> None:
+    """Analyse the input units and write them in ``fmt`` (the body of :func:`parse`)."""
+    from glmnlp.text.render import (
+        json_line,
+        render_ascii,
+        render_brackets,
+        render_conllu,
+        render_html,
+        render_json,
+        render_pretty,
+        render_svg,
+        render_svg_document,
+    )
+    from glmnlp.text.tokenize import LongInputWarning
+    from glmnlp.treebank.trees import to_bracket
 
     if out_dir is not None:
         _check_svg_dir(out_dir)
@@ -397,8 +427,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
         if mode == "tagged":
             units = checked_tags(units, pipeline, map_unknown=map_unknown_tags)
         docs = pipeline.pipe((u.doc for u in units), batch_size=batch_size, nbest=nbest, surprisal=surprisal,
-                             progress=None if bar is None else bar.update, n_process=jobs, backend=backend,
-                             address=address)
+                             progress=None if bar is None else bar.update, workers=workers)
         for doc in docs:
             if nbest > 1 and fmt == "brackets":
                 for sent in doc.sentences:
@@ -431,8 +460,6 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
         warnings_ctx.__exit__(None, None, None)
         if bar is not None:
             bar.close()
-        if handle is not None and handle is not sys.stdin.buffer:
-            handle.close()
         notices.summary()
     if fmt == "html":
         click.echo(render_html(docs_for_html, compact=compact), nl=False)

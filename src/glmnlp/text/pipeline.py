@@ -90,7 +90,7 @@ from glmnlp.errors import ConfigError, ModelFileError
 from glmnlp.text.tokenize import LongInputWarning, tokenize_text_spans, web_tag
 from glmnlp.treebank.trees import Tree
 
-__all__ = ["DocumentInput", "MAX_PARSE_WORDS", "ParserProtocol", "Pipeline", "TaggerProtocol", "load"]
+__all__ = ["DocumentInput", "MAX_PARSE_WORDS", "ParserProtocol", "Pipeline", "TaggerProtocol", "load", "start_workers"]
 
 #: Sentences longer than this get the flat fallback tree instead of a beam search.
 MAX_PARSE_WORDS = 150
@@ -212,7 +212,7 @@ class Pipeline:
     def pipe(
         self, docs: Iterable[DocumentInput], batch_size: int = 64, *, nbest: int = 1, surprisal: bool = False,
         progress: Callable[[int], None] | None = None, n_process: int = 1, backend: str | None = None,
-        address: str | None = None, measures: bool | Any = False,
+        address: str | None = None, measures: bool | Any = False, workers: Any = None,
     ) -> Iterator[Document]:
         """Analyse a stream of documents lazily, ``batch_size`` documents at a time, in order.
 
@@ -225,6 +225,9 @@ class Pipeline:
         loading the model once (``backend`` ``"local"`` or ``"ray"``, ``address`` of a Ray cluster;
         unset: :mod:`glmnlp.config`'s); the output is the same as with one process (n-best lists,
         surprisal and measures included). Input of at most one batch is analysed in this process.
+        ``workers`` (from :func:`start_workers`, already loading the model while the caller loaded
+        its own copy; ``glmnlp parse`` does this) replaces ``n_process``/``backend``/``address``;
+        the caller closes them.
         """
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}")
@@ -239,6 +242,9 @@ class Pipeline:
                               "this one has none")
         if isinstance(docs, str):
             raise TypeError("pipe() takes an iterable of documents; call the pipeline on a single text")
+        if workers is not None:
+            yield from self._pipe_hosts(workers, docs, batch_size, progress, (nbest, surprisal, measures))
+            return
         if n_process != 1:
             yield from self._pipe_workers(docs, batch_size, n_process, backend, address, progress,
                                           (nbest, surprisal, measures))
@@ -251,7 +257,7 @@ class Pipeline:
         progress: Callable[[int], None] | None = None, asks: tuple[int, bool, Any] = (1, False, False),
     ) -> Iterator[Document]:
         """``asks`` = (nbest, surprisal, measures), as for :meth:`pipe`; each worker gets them with its batch."""
-        from glmnlp.glm.parallel import Executor, chunked
+        from glmnlp.glm.parallel import Executor
 
         if self.spec is None:
             raise ConfigError(
@@ -269,17 +275,26 @@ class Pipeline:
             yield from self._pipe_here(docs, batch_size, nbest, surprisal, progress, measures)
             return
         with executor.hosts(_PipeWorker, [(self.spec,)] * executor.jobs) as hosts:
-            jobs = ((chunk, asks) for chunk in chunked(docs, batch_size))
-            for plain_docs, stats in hosts.imap("run", jobs):
-                target = getattr(self.parser, "stats", None)
-                if isinstance(target, dict):
-                    for key, value in stats.items():
-                        target[key] = target.get(key, 0) + value
-                for doc in plain_docs:
-                    document = _document_from_plain(doc)
-                    if progress is not None:
-                        progress(len(document.sentences))
-                    yield document
+            yield from self._pipe_hosts(hosts, docs, batch_size, progress, asks)
+
+    def _pipe_hosts(
+        self, hosts: Any, docs: Iterable[DocumentInput], batch_size: int,
+        progress: Callable[[int], None] | None, asks: tuple[int, bool, Any],
+    ) -> Iterator[Document]:
+        """Batches to the workers' pipelines in turn; documents back in input order."""
+        from glmnlp.glm.parallel import chunked
+
+        jobs = ((chunk, asks) for chunk in chunked(docs, batch_size))
+        for plain_docs, stats in hosts.imap("run", jobs):
+            target = getattr(self.parser, "stats", None)
+            if isinstance(target, dict):
+                for key, value in stats.items():
+                    target[key] = target.get(key, 0) + value
+            for doc in plain_docs:
+                document = _document_from_plain(doc)
+                if progress is not None:
+                    progress(len(document.sentences))
+                yield document
 
     def _pipe_here(
         self, docs: Iterable[DocumentInput], batch_size: int, nbest: int = 1, surprisal: bool = False,
@@ -417,6 +432,23 @@ class Pipeline:
         if tree.leaves() != words:
             raise RuntimeError(f"parser returned a tree over {tree.leaves()} for the words {words}")
         sent.tree = tree
+
+
+def start_workers(
+    spec: tuple[Callable[..., Pipeline], tuple[Any, ...]], n_process: int = 0, backend: str | None = None,
+    address: str | None = None,
+) -> Any:
+    """Start ``n_process`` workers (0: all cores) that each load a pipeline with ``spec`` (a
+    module-level loader and its plain arguments), without waiting for them: they load while the
+    caller goes on. Returns their :class:`~glmnlp.glm.parallel.Hosts` (close them when done), or
+    ``None`` when that would be one worker (parse in this process instead).
+    """
+    from glmnlp.glm.parallel import Executor
+
+    executor = Executor(n_process, backend, address)
+    if executor.jobs == 1:
+        return None
+    return executor.hosts(_PipeWorker, [(spec,)] * executor.jobs, wait=False)
 
 
 class _PipeWorker:
