@@ -70,6 +70,8 @@ __all__ = [
     "MIXING",
     "mix_shards",
     "shard_indices",
+    "unshard",
+    "DevSlice",
 ]
 
 MIXING = ("uniform", "updates")
@@ -111,6 +113,11 @@ class GLMTask(Protocol[Example, Prediction]):
 #       by the global feature difference); returns True on a mistake. ``index`` is the example's
 #       position in the whole training set. The loop ticks the perceptron.
 #   epoch_stats() -> dict[str, float]: task counters of the pass just run (summed over shards).
+#   dev_pack(examples) -> (builder, payload) and dev_score(examples, predictions) -> float: the dev pass
+#       split over the workers (module docstring). ``builder(payload)`` (module-level, plain data in)
+#       is a decoder for ``examples`` (a slice of dev) whose ``decode(weights)`` returns one prediction
+#       per example, in order, as plain data; ``dev_score`` scores the predictions of the whole dev
+#       set. ``evaluate(examples, w)`` must equal ``dev_score(examples, decoder.decode(w))``.
 
 
 @dataclass(frozen=True)
@@ -124,6 +131,7 @@ class EpochRecord:
     dev_score: float | None
     updates: int = 0
     stats: dict[str, float] = field(default_factory=dict)
+    dev_seconds: float = 0.0
 
 
 @dataclass
@@ -178,6 +186,14 @@ def progress(
 def shard_indices(n_examples: int, n_shards: int) -> list[np.ndarray]:
     """Example ids of each shard: example i goes to shard i mod S."""
     return [np.arange(s, n_examples, n_shards, dtype=np.int64) for s in range(n_shards)]
+
+
+def unshard(parts: Sequence[Sequence[T]], n_total: int) -> list[T]:
+    """Inverse of :func:`shard_indices` for per-shard results: item i is ``parts[i % S][i // S]``."""
+    n = len(parts)
+    if sum(len(p) for p in parts) != n_total:
+        raise ValueError(f"{sum(len(p) for p in parts)} results for {n_total} items")
+    return [parts[i % n][i // n] for i in range(n_total)]
 
 
 def _pass_through(payload: tuple[Any, Sequence[Any]]) -> tuple[Any, Sequence[Any]]:
@@ -253,6 +269,32 @@ class PerceptronShard:
         others travel."""
         ids, values = self.perceptron.average_sum_sparse()
         return self.perceptron.n_features, ids, values, self.perceptron.n_examples
+
+
+class DevSlice:
+    """A slice of the dev set with the task's decoder for it, created on a worker by
+    :func:`train_perceptron` when the task has ``dev_pack``; ``builder`` rebuilds the decoder from
+    ``payload``. It lives for the whole run, so the decoder (the parser's tables and generative term)
+    is built once and each epoch only the averaged weights travel."""
+
+    def __init__(self, builder: Callable[[Any], Any], payload: Any) -> None:
+        self.decoder = builder(payload)
+
+    def decode(self, size: int, ids: np.ndarray, values: np.ndarray) -> list[Any]:
+        """Predictions of this slice with the weights that are ``values`` at ``ids`` and 0 elsewhere."""
+        weights = np.zeros(size, dtype=np.float64)
+        weights[ids] = values
+        return list(self.decoder.decode(weights))
+
+
+def _sparse(weights: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """(size, ids, values) of the entries of ``weights`` whose bits are not all zero (so -0.0 travels
+    too and the weights rebuilt by :meth:`DevSlice.decode` are the same bits)."""
+    weights = np.ascontiguousarray(weights, dtype=np.float64)
+    ids = np.flatnonzero(weights.view(np.int64))
+    if weights.shape[0] <= np.iinfo(np.int32).max:
+        ids = ids.astype(np.int32)
+    return int(weights.shape[0]), ids, weights[ids]
 
 
 def mix_shards(
@@ -348,8 +390,16 @@ def train_perceptron(
     best: BestEpoch[np.ndarray] = BestEpoch()
     history: list[EpochRecord] = []
     mixed = np.zeros(n_features, dtype=np.float64)
+    has_dev = dev is not None and len(dev) > 0
+    dev_hosts = None
     hosts = ex.hosts(PerceptronShard, args)
     try:
+        dev_pack = getattr(task, "dev_pack", None)
+        if has_dev and dev_pack is not None and getattr(task, "dev_score", None) is not None:
+            assert dev is not None
+            # one slice per worker (dev example i in slice i mod n); a single slice runs in this process
+            slices = shard_indices(len(dev), max(1, min(ex.jobs, len(dev))))
+            dev_hosts = ex.hosts(DevSlice, [dev_pack([dev[i] for i in idx.tolist()]) for idx in slices])
         for epoch in range(1, epochs + 1):
             started = time.perf_counter()
             results = hosts.call("run_epoch", [(epoch,)] * shards)
@@ -365,8 +415,17 @@ def train_perceptron(
                 total[ids] += values  # ids are unique within a shard; shards added in shard order
             n_seen = sum(n for _, _, _, n in sums)
             averaged = total * (1.0 / n_seen) if n_seen else mixed[:size].copy()
-            seconds = time.perf_counter() - started
-            score = task.evaluate(dev, averaged) if dev is not None and len(dev) else None
+            dev_started = time.perf_counter()
+            seconds = dev_started - started
+            score: float | None = None
+            if has_dev:
+                assert dev is not None
+                if dev_hosts is not None:
+                    parts = dev_hosts.call("decode", [_sparse(averaged)] * dev_hosts.n)
+                    score = task.dev_score(dev, unshard(parts, len(dev)))  # type: ignore[attr-defined]
+                else:
+                    score = task.evaluate(dev, averaged)
+            dev_seconds = time.perf_counter() - dev_started
             stats: dict[str, float] = {}
             for r in results:
                 for key, value in r["stats"].items():
@@ -379,6 +438,7 @@ def train_perceptron(
                 dev_score=score,
                 updates=sum(int(r["updates"]) for r in results),
                 stats=stats,
+                dev_seconds=dev_seconds,
             )
             history.append(record)
             best.offer(epoch, score, averaged)
@@ -386,6 +446,8 @@ def train_perceptron(
                 on_epoch(record)
     finally:
         hosts.close()
+        if dev_hosts is not None:
+            dev_hosts.close()
         if own:
             ex.close()
     assert best.payload is not None
