@@ -37,12 +37,14 @@ def test_unshard_puts_every_result_back_in_input_order() -> None:
         unshard([[0], [1]], 3)
 
 
-def _train(jobs: int, combined: bool, tagged_dev: bool = False) -> tuple[Parser, list[Any], _RecordingExecutor]:
+def _train(
+    jobs: int, combined: bool, tagged_dev: bool = False, shards: int = 1
+) -> tuple[Parser, list[Any], _RecordingExecutor]:
     from glmnlp.parser.training import train_parser
 
     train, dev = sample_trees("train")[:60], sample_trees("dev")[:31]
     dev_tags = [[[t] for t in tree.tags()] for tree in dev] if tagged_dev else None
-    config = ParserConfig(epochs=3, seed=4)
+    config = ParserConfig(epochs=3, seed=4, shards=shards)
     ex = _RecordingExecutor(jobs)
     try:
         if combined:
@@ -85,6 +87,16 @@ def test_dev_pass_with_input_tags_on_two_workers() -> None:
     _, serial_logs, _ = _train(1, False, tagged_dev=True)
     _, parallel_logs, ex = _train(2, False, tagged_dev=True)
     assert ("DevSlice", 2, "local") in ex.placed
+    assert [log.dev_f1 for log in parallel_logs] == [log.dev_f1 for log in serial_logs]
+
+
+def test_dev_slices_live_next_to_the_shards_on_their_workers() -> None:
+    """Two shards on two workers: each worker also decodes one slice of dev (no second set of workers,
+    which on Ray would wait for CPUs the shards hold); the F1s are those of the same shards inline."""
+    _, serial_logs, ex1 = _train(1, False, shards=2)
+    _, parallel_logs, ex2 = _train(2, False, shards=2)
+    assert ex1.placed == [("PerceptronShard", 2, "inline"), ("DevSlice", 1, "inline")]
+    assert ex2.placed == [("PerceptronShard", 2, "local")]
     assert [log.dev_f1 for log in parallel_logs] == [log.dev_f1 for log in serial_logs]
 
 

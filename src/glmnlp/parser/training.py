@@ -10,7 +10,9 @@ What it implements (SPEC §d):
   (:func:`glmnlp.glm.training.train_perceptron`), so ``ParserConfig.shards > 1`` trains by
   iterative parameter mixing with one cache per shard; the jackknife folds and the beam grid are
   independent work items on the same executor. Not parallel yet: the 10 jackknifed generative
-  models, the candidate generative weights of the combined model, the dev decoding of each epoch.
+  models, the candidate generative weights of the combined model. The dev decoding of each epoch
+  runs on the workers (one slice of dev each: :meth:`_ParsingTask.dev_pack`, trees back in dev
+  order, scored once here), with the dev F1s of the pass in one process.
 * **Beam selection** (:func:`tune_beam`): every (gamma, cap) pair of a grid is scored on dev; the best
   F1 wins, F1 ties (to 0.01) go to the smaller beam (smaller cap, 0 = no cap counting as the largest,
   then the smaller gamma). The rule never looks at a measured time, so the chosen beam, and with it
@@ -270,7 +272,9 @@ class _ParsingTask:
         payload["sentences"] = _dev_inputs(examples)
         return _unpack_dev, payload
 
-    def dev_score(self, examples: Sequence[tuple[Tree, Sequence[Sequence[str]] | None]], predictions: Sequence[Any]) -> float:
+    def dev_score(
+        self, examples: Sequence[tuple[Tree, Sequence[Sequence[str]] | None]], predictions: Sequence[Any]
+    ) -> float:
         """EVALB F1 (:data:`SELECTION_PARAMS`) of the decoded trees (:func:`_tree_data`, in dev order)."""
         trees = [t for t, _ in examples]
         return float(score_trees(trees, [_tree_from_data(p) for p in predictions], SELECTION_PARAMS).fmeasure)
@@ -391,8 +395,9 @@ def train_parser(
     tag replaces the preterminal label); ``dev_tags`` gives the parser's dev input tags.
     ``generative`` (a glmnlp.parser.combined.GenerativeTraining) adds the fixed-weight generative feature.
     ``config.shards > 1`` trains by iterative parameter mixing (McDonald et al. 2010) through the
-    generic loop (:func:`glmnlp.glm.training.train_perceptron`); the shards run on ``executor`` or
-    on one made from (``jobs``, ``backend``, ``address``); the model does not depend on where.
+    generic loop (:func:`glmnlp.glm.training.train_perceptron`); the shards and the dev decoding of each
+    epoch run on ``executor`` or on one made from (``jobs``, ``backend``, ``address``); the model does not
+    depend on where.
     """
     parser, examples = prepare_training(train_trees, config, np.zeros(1 << config.n_bits), train_tags)
     if generative is not None:
