@@ -336,8 +336,9 @@ def _dev_inputs(examples: Sequence[tuple[Tree, Sequence[Sequence[str]] | None]])
 
 
 def _tree_data(tree: Tree) -> list[Any]:
-    """``tree`` as nested lists of strings, [label, slash, children]: lossless (brackets written as
-    text would turn a "(" inside a word into -LRB-, and EVALB would then see other words)."""
+    """``tree`` as nested lists, [label, slash (None or a string), children (words or such lists)]:
+    lossless, where brackets written as text would turn a "(" inside a word into -LRB- and EVALB
+    would then see other words than gold's."""
     return [tree.label, tree.slash, [c if isinstance(c, str) else _tree_data(c) for c in tree.children]]
 
 
