@@ -63,3 +63,21 @@ def test_parse_through_ray_actors_matches_serial(ray_instance: None) -> None:
     texts = [f"Text {i}: the old man saw the dog with a telescope. It barked." for i in range(6)]
     serial = [d.to_dict() for d in nlp.pipe(texts, batch_size=2)]
     assert [d.to_dict() for d in nlp.pipe(texts, batch_size=2, n_process=2, backend="ray")] == serial
+
+
+def test_parser_dev_pass_on_ray_actors_matches_serial(ray_instance: None, tmp_path: Path) -> None:
+    """One shard here, the dev set of each epoch decoded by 2 Ray actors: the dev F1s and model files of jobs=1."""
+    from glmnlp.parser.model import ParserConfig
+    from glmnlp.parser.training import train_parser
+    from glmnlp.treebank.corpus import sample_trees
+
+    train, dev = sample_trees("train")[:60], sample_trees("dev")[:31]
+    f1s = {}
+    for name, jobs, backend in (("ray", 2, "ray"), ("serial", 1, "local")):
+        parser, logs = train_parser(
+            train, dev, ParserConfig(epochs=2, seed=4), show_progress=False, jobs=jobs, backend=backend
+        )
+        parser.save(tmp_path / name, history=parser.history)
+        f1s[name] = [log.dev_f1 for log in logs]
+    assert f1s["ray"] == f1s["serial"]
+    assert _digest(tmp_path / "ray") == _digest(tmp_path / "serial")

@@ -10,7 +10,9 @@ What it implements (SPEC §d):
   (:func:`glmnlp.glm.training.train_perceptron`), so ``ParserConfig.shards > 1`` trains by
   iterative parameter mixing with one cache per shard; the jackknife folds and the beam grid are
   independent work items on the same executor. Not parallel yet: the 10 jackknifed generative
-  models, the candidate generative weights of the combined model, the dev decoding of each epoch.
+  models, the candidate generative weights of the combined model. The dev decoding of each epoch
+  runs on the workers (one slice of dev each: :meth:`_ParsingTask.dev_pack`, trees back in dev
+  order, scored once here), with the dev F1s of the pass in one process.
 * **Beam selection** (:func:`tune_beam`): every (gamma, cap) pair of a grid is scored on dev; the best
   F1 wins, F1 ties (to 0.01) go to the smaller beam (smaller cap, 0 = no cap counting as the largest,
   then the smaller gamma). The rule never looks at a measured time, so the chosen beam, and with it
@@ -78,7 +80,8 @@ __all__ = [
 
 @dataclass
 class EpochLog:
-    """One training pass: dev F1 of the averaged weights, updates, early stops, time."""
+    """One training pass: dev F1 of the averaged weights, updates, early stops, time (``seconds``: the
+    training pass; ``dev_seconds``: decoding and scoring dev)."""
 
     epoch: int
     dev_f1: float
@@ -88,12 +91,13 @@ class EpochLog:
     seconds: float
     seconds_per_sentence: float
     mean_beam: float
+    dev_seconds: float = 0.0
 
     def record(self) -> dict[str, Any]:
         """What the model file keeps of the pass: everything but its timings (files stay a function of data,
         options and seed)."""
         out = asdict(self)
-        del out["seconds"], out["seconds_per_sentence"]
+        del out["seconds"], out["seconds_per_sentence"], out["dev_seconds"]
         return out
 
 
@@ -251,33 +255,55 @@ class _ParsingTask:
         return trial
 
     def evaluate(self, examples: Sequence[tuple[Tree, Sequence[Sequence[str]] | None]], weights: np.ndarray) -> float:
-        """Dev F1 of ``weights``; ``examples`` are (gold tree, input tags or None for the gold tags)."""
-        trees = [t for t, _ in examples]
-        tags = None if any(tl is None for _, tl in examples) else [tl for _, tl in examples]
-        result, _ = evaluate(self.trial(weights), trees, tags)  # type: ignore[arg-type]
-        return float(result.fmeasure)
+        """Dev F1 of ``weights``; ``examples`` are (gold tree, input tags or None for its gold tags).
 
-    def pack(self, examples: Sequence[Example]) -> tuple[Callable[[dict[str, Any]], Any], dict[str, Any]]:
-        """The task and ``examples`` as plain data for a training worker (:func:`_unpack_shard`)."""
+        The dev pass in this process, through the decoder and the scoring of the dev pass on workers
+        (:meth:`dev_pack`, :meth:`dev_score`) applied to the whole set."""
+        return self.dev_score(examples, _DevDecoder(self.trial(weights), _dev_inputs(examples)).decode(weights))
+
+    def dev_pack(
+        self, examples: Sequence[tuple[Tree, Sequence[Sequence[str]] | None]]
+    ) -> tuple[Callable[[dict[str, Any]], _DevDecoder], dict[str, Any]]:
+        """A dev decoder for ``examples`` (a slice of dev) as plain data for a worker (:func:`_unpack_dev`):
+        the parser skeleton (no weights: they come each epoch), the final generative term (not the
+        jackknifed ones) and the slice's words and input tags; the gold trees stay here."""
+        payload = self._skeleton()
+        payload["generative"] = None if self.generative is None else self.generative.final_term().to_parts()
+        payload["sentences"] = _dev_inputs(examples)
+        return _unpack_dev, payload
+
+    def dev_score(
+        self, examples: Sequence[tuple[Tree, Sequence[Sequence[str]] | None]], predictions: Sequence[Any]
+    ) -> float:
+        """EVALB F1 (:data:`SELECTION_PARAMS`) of the decoded trees (:func:`_tree_data`, in dev order)."""
+        trees = [t for t, _ in examples]
+        return float(score_trees(trees, [_tree_from_data(p) for p in predictions], SELECTION_PARAMS).fmeasure)
+
+    def _skeleton(self) -> dict[str, Any]:
+        """Config, grammar, punctuation tags and chain table as plain data (:func:`_parser_from_skeleton`)."""
         parser = self.parser
         config = asdict(self.config)
         config["fslc_extra_pairs"] = [list(p) for p in self.config.fslc_extra_pairs]
-        payload: dict[str, Any] = {
+        return {
             "config": config,
             "grammar": parser.grammar.to_json(),
             "punct_tags": sorted(parser.punct_tags),
             "chains": [list(c) for c in parser._chains],
-            "examples": [
-                (e.words, e.tags, e.atoms, e.next_pos, e.isq, e.cand_off, e.cand_chain, e.gold_site, e.gold_chain)
-                for e in examples
-            ],
-            "generative": None if self.generative is None else self.generative.to_shard_parts(),
         }
+
+    def pack(self, examples: Sequence[Example]) -> tuple[Callable[[dict[str, Any]], Any], dict[str, Any]]:
+        """The task and ``examples`` as plain data for a training worker (:func:`_unpack_shard`)."""
+        payload = self._skeleton()
+        payload["examples"] = [
+            (e.words, e.tags, e.atoms, e.next_pos, e.isq, e.cand_off, e.cand_chain, e.gold_site, e.gold_chain)
+            for e in examples
+        ]
+        payload["generative"] = None if self.generative is None else self.generative.to_shard_parts()
         return _unpack_shard, payload
 
 
-def _unpack_shard(payload: dict[str, Any]) -> tuple[_ParsingTask, list[Example]]:
-    """Rebuild a parser training shard from :meth:`_ParsingTask.pack` (runs on a worker)."""
+def _parser_from_skeleton(payload: dict[str, Any]) -> tuple[Parser, ParserConfig]:
+    """A parser with zero weights from :meth:`_ParsingTask._skeleton` (its chain ids are the original's)."""
     cfg = dict(payload["config"])
     cfg["fslc_extra_pairs"] = tuple(tuple(p) for p in cfg["fslc_extra_pairs"])
     config = ParserConfig(**cfg)
@@ -286,12 +312,66 @@ def _unpack_shard(payload: dict[str, Any]) -> tuple[_ParsingTask, list[Example]]
         grammar, set(payload["punct_tags"]), np.zeros(1 << config.n_bits), config,
         extra_chains=[tuple(c) for c in payload["chains"]],
     )
+    return parser, config
+
+
+def _unpack_shard(payload: dict[str, Any]) -> tuple[_ParsingTask, list[Example]]:
+    """Rebuild a parser training shard from :meth:`_ParsingTask.pack` (runs on a worker)."""
+    parser, config = _parser_from_skeleton(payload)
     examples = [Example(*fields) for fields in payload["examples"]]
     generative = None
     if payload["generative"] is not None:
         rebuild, parts = payload["generative"]  # the hook's own module-level rebuild function
         generative = rebuild(parts)
     return _ParsingTask(parser, config, generative), examples
+
+
+def _dev_inputs(examples: Sequence[tuple[Tree, Sequence[Sequence[str]] | None]]) -> list[tuple[list[str], list[Any]]]:
+    """(words, input tags) of each dev example: its given tags (a tag or a tag list per word), or its gold
+    tags when None. Decided per example, so that a slice of dev gets what the whole set would."""
+    return [
+        (t.leaves(), t.tags() if tl is None else [x if isinstance(x, str) else list(x) for x in tl])
+        for t, tl in examples
+    ]
+
+
+def _tree_data(tree: Tree) -> list[Any]:
+    """``tree`` as nested lists, [label, slash (None or a string), children (words or such lists)]:
+    lossless, where brackets written as text would turn a "(" inside a word into -LRB- and EVALB
+    would then see other words than gold's."""
+    return [tree.label, tree.slash, [c if isinstance(c, str) else _tree_data(c) for c in tree.children]]
+
+
+def _tree_from_data(data: Sequence[Any]) -> Tree:
+    """Inverse of :func:`_tree_data`."""
+    label, slash, children = data
+    return Tree(label, tuple(c if isinstance(c, str) else _tree_from_data(c) for c in children), slash)
+
+
+class _DevDecoder:
+    """The dev pass of one epoch over some dev sentences (all of dev, or a worker's slice): parses each
+    (words, input tags) with the given weights and returns the trees as :func:`_tree_data`, in order.
+    The parser is kept between epochs; only its weights change."""
+
+    def __init__(self, parser: Parser, sentences: list[tuple[list[str], list[Any]]]) -> None:
+        self.parser = parser
+        self.sentences = sentences
+
+    def decode(self, weights: np.ndarray) -> list[list[Any]]:
+        if weights.shape != self.parser.weights.shape:
+            raise ValueError(f"{weights.shape[0]} weights for a table of {self.parser.weights.shape[0]}")
+        self.parser.weights = np.ascontiguousarray(weights, dtype=np.float64)
+        return [_tree_data(self.parser.parse(words, tags)) for words, tags in self.sentences]
+
+
+def _unpack_dev(payload: dict[str, Any]) -> _DevDecoder:
+    """Rebuild a dev decoder from :meth:`_ParsingTask.dev_pack` (runs on a worker, or here for one slice)."""
+    parser, _ = _parser_from_skeleton(payload)
+    if payload["generative"] is not None:
+        from glmnlp.parser.term import GenerativeTerm
+
+        parser.generative = GenerativeTerm.from_parts(*payload["generative"])
+    return _DevDecoder(parser, payload["sentences"])
 
 
 def train_parser(
@@ -316,8 +396,9 @@ def train_parser(
     tag replaces the preterminal label); ``dev_tags`` gives the parser's dev input tags.
     ``generative`` (a glmnlp.parser.combined.GenerativeTraining) adds the fixed-weight generative feature.
     ``config.shards > 1`` trains by iterative parameter mixing (McDonald et al. 2010) through the
-    generic loop (:func:`glmnlp.glm.training.train_perceptron`); the shards run on ``executor`` or
-    on one made from (``jobs``, ``backend``, ``address``); the model does not depend on where.
+    generic loop (:func:`glmnlp.glm.training.train_perceptron`); the shards and the dev decoding of each
+    epoch run on ``executor`` or on one made from (``jobs``, ``backend``, ``address``); the model does not
+    depend on where.
     """
     parser, examples = prepare_training(train_trees, config, np.zeros(1 << config.n_bits), train_tags)
     if generative is not None:
@@ -330,7 +411,7 @@ def train_parser(
         st = r.stats
         log = EpochLog(
             r.epoch, float(r.dev_score or 0.0), int(st["updates"]), int(st["early_stops"]), int(st["cache_updates"]),
-            r.seconds, r.seconds / max(1, len(examples)), st["beam"] / max(1, st["words"]),
+            r.seconds, r.seconds / max(1, len(examples)), st["beam"] / max(1, st["words"]), r.dev_seconds,
         )
         logs.append(log)
         if on_epoch is not None:
