@@ -47,6 +47,8 @@ CASES: dict[str, Callable[[dict[str, Any]], None]] = {
     "grammar id out of range": lambda m: m["grammar"].__setitem__("triples", [[1, 2, 99999]]),
     "chain id out of range": lambda m: m.__setitem__("extra_chains", [[99999]]),
     "punct tags not a list": lambda m: m.__setitem__("punct_tags", 5),
+    "history a number": lambda m: m.__setitem__("history", 0),
+    "history of numbers": lambda m: m.__setitem__("history", [1, 2]),
 }
 
 

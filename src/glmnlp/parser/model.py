@@ -461,11 +461,14 @@ class Parser:
                 grammar, set(punct), _dense_weights(arrays, 1 << config.n_bits, path), config,
                 extra_chains=[tuple(c) for c in chains],
             )
+            history = metadata.get("history", [])
+            if not isinstance(history, list) or not all(isinstance(h, dict) for h in history):
+                raise ValueError("history must be a list of objects")
         except ModelFileError as exc:
             raise ModelFileError(f"{meta_path}: {exc}" if str(path) not in str(exc) else str(exc)) from None
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise ModelFileError(f"{meta_path}: not a valid parser model: {exc}") from None
-        parser.history = list(metadata.get("history", []))
+        parser.history = list(history)
         if "generative" in read_metadata(path).get("submodels", {}):
             gen_meta, gen_arrays = load_submodel(path, "generative", kind=GEN_KIND)
             try:
