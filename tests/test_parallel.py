@@ -121,7 +121,7 @@ def test_ipm_averages_every_visited_weight_vector(shards: int, mixing: str) -> N
     data = [tuple(int(b) for b in rng.integers(0, 2, 5)) for _ in range(40)]
     train = [(x, x[0] ^ x[3]) for x in data]  # not separable: updates in every epoch
     result = train_perceptron(
-        ParityTask(), train, None, epochs=3, seed=5, shards=shards, mixing=mixing, show_progress=False
+        ParityTask(), train, None, epochs=3, seed=5, shards=shards, mixing=mixing, show_progress=False, jobs=1
     )
     np.testing.assert_allclose(result.weights, _naive_ipm(ParityTask(), train, 3, 5, shards, mixing), atol=1e-12)
 
@@ -201,7 +201,7 @@ def test_jackknife_folds_in_parallel_give_the_serial_tags() -> None:
     from glmnlp.treebank.corpus import sample_trees
 
     trees = sample_trees("train")[:120]
-    serial = jackknife_tags(trees, 4, epochs=1)
+    serial = jackknife_tags(trees, 4, epochs=1, executor=Executor(1))
     with Executor(2) as ex:
         assert jackknife_tags(trees, 4, epochs=1, executor=ex) == serial
     assert [len(t) for t in serial] == [len(t.leaves()) for t in trees]
@@ -214,8 +214,8 @@ def test_beam_grid_on_workers_gives_the_serial_rows_and_choice(tmp_path: Path) -
     from glmnlp.treebank.corpus import sample_trees
 
     train, dev = sample_trees("train")[:120], sample_trees("dev")[:25]
-    parser, _ = train_parser(train, dev, ParserConfig(epochs=1, seed=1), show_progress=False)
-    serial = tune_beam(parser, dev, [1e2, 1e4], [2, 20])
+    parser, _ = train_parser(train, dev, ParserConfig(epochs=1, seed=1), show_progress=False, jobs=1)
+    serial = tune_beam(parser, dev, [1e2, 1e4], [2, 20], executor=Executor(1))
     chosen = (parser.config.gamma, parser.config.beam_cap)
     with Executor(2) as ex:
         parallel = tune_beam(parser, dev, [1e2, 1e4], [2, 20], executor=ex)

@@ -383,8 +383,8 @@ def train_perceptron(
     shards: int = 1,
     mixing: str = "uniform",
     executor: Executor | None = None,
-    jobs: int | None = 1,
-    backend: str = "local",
+    jobs: int | None = None,
+    backend: str | None = None,
     address: str | None = None,
 ) -> TrainingResult:
     """Train ``task`` with the averaged perceptron and return the best epoch's averaged weights.
@@ -406,7 +406,8 @@ def train_perceptron(
         ``"uniform"`` or ``"updates"``-weighted mixing (module docstring).
     executor, jobs, backend, address:
         Where the shards run: an :class:`~glmnlp.glm.parallel.Executor`, or one made from
-        (jobs, backend, address); ``jobs=1`` runs the shards inline. The model does not depend on
+        (jobs, backend, address; unset: :mod:`glmnlp.config`, by default every core); ``jobs=1``
+        runs the shards inline. The model does not depend on
         them.
     """
     if epochs < 1:

@@ -56,7 +56,7 @@ from typing import Any
 
 import numpy as np
 
-from glmnlp.glm.parallel import Executor
+from glmnlp.glm.parallel import Executor, resolve_executor
 from glmnlp.glm.perceptron import AveragedPerceptron
 from glmnlp.glm.training import EpochRecord, train_perceptron
 from glmnlp.parser.grammar import Grammar, tree_chains
@@ -385,8 +385,8 @@ def train_parser(
     show_progress: bool = True,
     generative: Any = None,
     executor: Executor | None = None,
-    jobs: int | None = 1,
-    backend: str = "local",
+    jobs: int | None = None,
+    backend: str | None = None,
     address: str | None = None,
 ) -> tuple[Parser, list[EpochLog]]:
     """Train a parser; returns the best-epoch (dev F1) parser and the per-epoch log.
@@ -397,8 +397,8 @@ def train_parser(
     ``generative`` (a glmnlp.parser.combined.GenerativeTraining) adds the fixed-weight generative feature.
     ``config.shards > 1`` trains by iterative parameter mixing (McDonald et al. 2010) through the
     generic loop (:func:`glmnlp.glm.training.train_perceptron`); the shards and the dev decoding of each
-    epoch run on ``executor`` or on one made from (``jobs``, ``backend``, ``address``); the model does not
-    depend on where.
+    epoch run on ``executor`` or on one made from (``jobs``, ``backend``, ``address``; unset:
+    :mod:`glmnlp.config`, by default every core); the model does not depend on where.
     """
     parser, examples = prepare_training(train_trees, config, np.zeros(1 << config.n_bits), train_tags)
     if generative is not None:
@@ -482,12 +482,30 @@ def tune_beam(
 
     The best is the highest F1; F1 ties (to 0.01) go to the smaller beam: the smaller cap (0, no cap,
     counts as the largest), then the smaller gamma. Speeds are reported, never used to choose.
-    The grid points are independent: with an ``executor`` of several workers each worker loads the
-    parser once from its saved files (a temporary directory) and decodes dev for its points; the
-    F1 figures, and so the choice, are those of the serial loop.
+    The grid points are independent: with an ``executor`` of several workers (unset: one made from
+    :mod:`glmnlp.config`, by default every core) each worker loads the parser once from its saved
+    files (a temporary directory) and decodes dev for its points; the F1 figures, and so the choice,
+    are those of the serial loop.
     """
     grid = [(float(g), int(c)) for g in gammas for c in caps]
-    if executor is None or executor.jobs == 1 or len(grid) == 1:
+    own = executor is None
+    executor = resolve_executor(executor)  # unset: glmnlp.config (by default every core)
+    try:
+        rows = _beam_rows(parser, dev_trees, dev_tags, grid, executor)
+    finally:
+        if own:
+            executor.close()
+    best = max(rows, key=lambda r: (round(r[2], 2), -(r[1] if r[1] > 0 else float("inf")), -r[0]))
+    parser.config.gamma, parser.config.beam_cap = best[0], best[1]
+    return rows
+
+
+def _beam_rows(
+    parser: Parser, dev_trees: Sequence[Tree], dev_tags: Sequence[Sequence[Sequence[str]]] | None,
+    grid: list[tuple[float, int]], executor: Executor,
+) -> list[tuple[float, int, float, float]]:
+    """(gamma, cap, F1, sent/s) of each grid point, in grid order (:func:`tune_beam`)."""
+    if executor.jobs == 1 or len(grid) == 1:
         rows = []
         for gamma, cap in grid:
             parser.config.gamma, parser.config.beam_cap = gamma, cap
@@ -509,8 +527,6 @@ def tune_beam(
             with executor.hosts(_BeamTrial, [(model_dir, dev, dev_tags)] * n) as hosts:
                 scores = list(hosts.imap("run", grid))
         rows = [(g, c, f1, rate) for (g, c), (f1, rate) in zip(grid, scores)]
-    best = max(rows, key=lambda r: (round(r[2], 2), -(r[1] if r[1] > 0 else float("inf")), -r[0]))
-    parser.config.gamma, parser.config.beam_cap = best[0], best[1]
     return rows
 
 
@@ -518,7 +534,8 @@ def _jackknife_fold(item: tuple[list[tuple[str, ...]], list[tuple[str, ...]], in
     """Tags of fold ``f`` by a tagger trained on the other folds (one work item of :func:`jackknife_tags`)."""
     words, tags, folds, f, epochs, seed = item
     rest = [TaggedSentence(w, t) for i, (w, t) in enumerate(zip(words, tags)) if i % folds != f]
-    tagger = Tagger(TaggerConfig(epochs=epochs, seed=seed)).fit(rest, None, show_progress=False)
+    # the fold is the unit of parallel work: its tagger trains in the process the fold runs in
+    tagger = Tagger(TaggerConfig(epochs=epochs, seed=seed)).fit(rest, None, show_progress=False, jobs=1)
     return tagger.tag_sentences([words[i] for i in range(f, len(words), folds)])
 
 
@@ -530,14 +547,20 @@ def jackknife_tags(
 
     Fold f (every tree whose index is f modulo ``folds``) is tagged by a glmnlp tagger trained on
     the other folds, so no sentence is tagged by a model that saw it. The folds are independent:
-    they run on ``executor`` (:mod:`glmnlp.glm.parallel`; default inline), with the same result.
+    they run on ``executor`` (:mod:`glmnlp.glm.parallel`; unset: one made from :mod:`glmnlp.config`,
+    by default every core), with the same result.
     """
     words = [tuple(t.leaves()) for t in trees]
     tags = [tuple(t.tags()) for t in trees]
-    ex = executor if executor is not None else Executor(1)
+    own = executor is None
+    ex = resolve_executor(executor)
     out: list[list[str]] = [[] for _ in trees]
     items = [(words, tags, folds, f, epochs, seed) for f in range(folds)]
-    for f, tagged in enumerate(ex.imap(_jackknife_fold, items)):
-        for i, t in zip(range(f, len(words), folds), tagged):
-            out[i] = list(t)
+    try:
+        for f, tagged in enumerate(ex.imap(_jackknife_fold, items)):
+            for i, t in zip(range(f, len(words), folds), tagged):
+                out[i] = list(t)
+    finally:
+        if own:
+            ex.close()
     return out
