@@ -56,7 +56,6 @@ def test_default_model_was_made_by_the_current_recipe() -> None:
     assert "GUM" in (default_model_path() / "NOTICE.md").read_text(encoding="utf-8")
 
 
-@pytest.mark.xfail(strict=True, reason="12.0 MB: tagger weights 3.5 MB (float64), generative tables 6.2 MB, parser 2.2 MB")
 def test_default_model_is_at_most_ten_megabytes() -> None:
     """The shipped model (all files) is at most 10 MB (the recipe's max_bytes)."""
     root = default_model_path()
