@@ -81,7 +81,7 @@ def test_executor_takes_unset_values_from_config() -> None:
 
 def test_cli_parse_takes_jobs_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Unset --jobs: $GLMNLP_JOBS decides how many workers start; an explicit --jobs wins; one batch starts none."""
-    import glmnlp.text.pipeline as pipeline_module
+    import glmnlp.text.workers as workers_module
 
     seen: list[int] = []
 
@@ -89,7 +89,7 @@ def test_cli_parse_takes_jobs_from_the_environment(monkeypatch: pytest.MonkeyPat
         seen.append(n_process)
         return None  # parse in this process
 
-    monkeypatch.setattr(pipeline_module, "start_workers", spy)
+    monkeypatch.setattr(workers_module, "start_workers", spy)
     source = tmp_path / "in.txt"
     source.write_text("the/DT dog/NN barked/VBD ./.\nA/DT cat/NN sat/VBD ./.\n", encoding="utf-8")
     runner = CliRunner()

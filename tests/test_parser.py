@@ -248,7 +248,7 @@ def test_tune_beam_breaks_f1_ties_by_the_smaller_beam_never_by_speed(monkeypatch
         return Result(f1_of[(p.config.gamma, p.config.beam_cap)]), []  # type: ignore[attr-defined]
 
     monkeypatch.setattr(training, "evaluate", fake_evaluate)
-    rows = training.tune_beam(parser, [], [1e4, 1e3], [0, 40, 20])
+    rows = training.tune_beam(parser, [], [1e4, 1e3], [0, 40, 20], executor=training.Executor(1))  # in this process
     assert len(rows) == 6
     assert (parser.config.gamma, parser.config.beam_cap) == (1e3, 40)
 

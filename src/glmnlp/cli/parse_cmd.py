@@ -367,7 +367,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
             head = list(itertools.islice(units, batch_size + 1))
             units = itertools.chain(head, units)
             if len(head) > batch_size:
-                from glmnlp.text.pipeline import start_workers
+                from glmnlp.text.workers import start_workers
 
                 workers = start_workers(spec, jobs, backend, address)
         pipeline = _load_pipeline(model_dir, tagger_dir, lines, multitag)

@@ -90,7 +90,7 @@ from glmnlp.errors import ConfigError, ModelFileError
 from glmnlp.text.tokenize import LongInputWarning, tokenize_text_spans, web_tag
 from glmnlp.treebank.trees import Tree
 
-__all__ = ["DocumentInput", "MAX_PARSE_WORDS", "ParserProtocol", "Pipeline", "TaggerProtocol", "load", "start_workers"]
+__all__ = ["DocumentInput", "MAX_PARSE_WORDS", "ParserProtocol", "Pipeline", "TaggerProtocol", "load"]
 
 #: Sentences longer than this get the flat fallback tree instead of a beam search.
 MAX_PARSE_WORDS = 150
@@ -225,7 +225,7 @@ class Pipeline:
         loading the model once (``backend`` ``"local"`` or ``"ray"``, ``address`` of a Ray cluster;
         unset: :mod:`glmnlp.config`'s); the output is the same as with one process (n-best lists,
         surprisal and measures included). Input of at most one batch is analysed in this process.
-        ``workers`` (from :func:`start_workers`, already loading the model while the caller loaded
+        ``workers`` (from :func:`glmnlp.text.workers.start_workers`, already loading the model while the caller loaded
         its own copy; ``glmnlp parse`` does this) replaces ``n_process``/``backend``/``address``;
         the caller closes them.
         """
@@ -274,7 +274,9 @@ class Pipeline:
         if executor.jobs == 1:
             yield from self._pipe_here(docs, batch_size, nbest, surprisal, progress, measures)
             return
-        with executor.hosts(_PipeWorker, [(self.spec,)] * executor.jobs) as hosts:
+        from glmnlp.text.workers import PipeWorker
+
+        with executor.hosts(PipeWorker, [(self.spec,)] * executor.jobs) as hosts:
             yield from self._pipe_hosts(hosts, docs, batch_size, progress, asks)
 
     def _pipe_hosts(
@@ -283,6 +285,7 @@ class Pipeline:
     ) -> Iterator[Document]:
         """Batches to the workers' pipelines in turn; documents back in input order."""
         from glmnlp.glm.parallel import chunked
+        from glmnlp.text.workers import document_from_plain
 
         jobs = ((chunk, asks) for chunk in chunked(docs, batch_size))
         for plain_docs, stats in hosts.imap("run", jobs):
@@ -291,7 +294,7 @@ class Pipeline:
                 for key, value in stats.items():
                     target[key] = target.get(key, 0) + value
             for doc in plain_docs:
-                document = _document_from_plain(doc)
+                document = document_from_plain(doc)
                 if progress is not None:
                     progress(len(document.sentences))
                 yield document
@@ -432,74 +435,6 @@ class Pipeline:
         if tree.leaves() != words:
             raise RuntimeError(f"parser returned a tree over {tree.leaves()} for the words {words}")
         sent.tree = tree
-
-
-def start_workers(
-    spec: tuple[Callable[..., Pipeline], tuple[Any, ...]], n_process: int = 0, backend: str | None = None,
-    address: str | None = None,
-) -> Any:
-    """Start ``n_process`` workers (0: all cores) that each load a pipeline with ``spec`` (a
-    module-level loader and its plain arguments), without waiting for them: they load while the
-    caller goes on. Returns their :class:`~glmnlp.glm.parallel.Hosts` (close them when done), or
-    ``None`` when that would be one worker (parse in this process instead).
-    """
-    from glmnlp.glm.parallel import Executor
-
-    executor = Executor(n_process, backend, address)
-    if executor.jobs == 1:
-        return None
-    return executor.hosts(_PipeWorker, [(spec,)] * executor.jobs, wait=False)
-
-
-class _PipeWorker:
-    """A worker's pipeline, loaded once from the caller's ``spec`` (see :meth:`Pipeline.pipe`)."""
-
-    def __init__(self, spec: tuple[Callable[..., Pipeline], tuple[Any, ...]]) -> None:
-        loader, args = spec
-        self.pipeline = loader(*args)
-
-    def run(self, job: tuple[list[DocumentInput], tuple[int, bool, Any]]) -> tuple[list[Any], dict[str, int]]:
-        docs, (nbest, surprisal, measures) = job
-        stats = getattr(self.pipeline.parser, "stats", None)
-        before = dict(stats) if isinstance(stats, dict) else {}
-        out = [_document_to_plain(d) for d in self.pipeline._pipe_here(docs, max(1, len(docs)), nbest, surprisal,
-                                                                        measures=measures)]
-        after = dict(stats) if isinstance(stats, dict) else {}
-        return out, {k: after[k] - before.get(k, 0) for k in after}
-
-
-def _tree_to_plain(tree: Tree) -> Any:
-    return (tree.label, tree.slash, tuple(c if isinstance(c, str) else _tree_to_plain(c) for c in tree.children))
-
-
-def _tree_from_plain(plain: Any) -> Tree:
-    label, slash, children = plain
-    return Tree(label, tuple(c if isinstance(c, str) else _tree_from_plain(c) for c in children), slash)
-
-
-def _document_to_plain(doc: Document) -> Any:
-    return (
-        doc.text,
-        [
-            ([(t.text, t.tag, t.start, t.end) for t in s.tokens], None if s.tree is None else _tree_to_plain(s.tree),
-             s.score, [(score, _tree_to_plain(tree)) for score, tree in s.nbest], list(s.surprisal),
-             [dict(row) for row in s.measures])
-            for s in doc.sentences
-        ],
-    )
-
-
-def _document_from_plain(plain: Any) -> Document:
-    text, sentences = plain
-    return Document(
-        text,
-        tuple(
-            Sentence(tuple(Token(*t) for t in toks), None if tree is None else _tree_from_plain(tree), score,
-                     nbest=tuple((sc, _tree_from_plain(t)) for sc, t in nbest), surprisal=tuple(surprisal),
-                     measures=tuple(measures))
-            for toks, tree, score, nbest, surprisal, measures in sentences
-        ),
-    )
 
 
 def _load_for_worker(path: str, parser: bool, lines: bool, multitag_margin: float | None,

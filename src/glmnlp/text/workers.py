@@ -1,0 +1,90 @@
+"""Parsing workers of :meth:`glmnlp.text.pipeline.Pipeline.pipe` (``n_process``, ``glmnlp parse --jobs``).
+
+Each worker (a local process or a Ray actor of :mod:`glmnlp.glm.parallel`) loads the pipeline once
+from the caller's ``spec`` (a module-level loader and its plain arguments, never a pickled model),
+analyses the batches it is sent and returns the documents as plain data (:func:`document_to_plain`);
+the caller rebuilds them (:func:`document_from_plain`) in input order. :func:`start_workers` starts
+them without waiting, so they load their models while the caller loads its own copy (``glmnlp
+parse`` does this; measured in benchmarks/results/scaling.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from glmnlp.text.document import Document, Sentence, Token
+from glmnlp.treebank.trees import Tree
+
+__all__ = ["PipeWorker", "document_from_plain", "document_to_plain", "start_workers"]
+
+
+def start_workers(
+    spec: tuple[Callable[..., Any], tuple[Any, ...]], n_process: int = 0, backend: str | None = None,
+    address: str | None = None,
+) -> Any:
+    """Start ``n_process`` workers (0: all cores) that each load a pipeline with ``spec`` (a
+    module-level loader and its plain arguments), without waiting for them: they load while the
+    caller goes on. Returns their :class:`~glmnlp.glm.parallel.Hosts` (close them when done), or
+    ``None`` when that would be one worker (parse in this process instead).
+    """
+    from glmnlp.glm.parallel import Executor
+
+    executor = Executor(n_process, backend, address)
+    if executor.jobs == 1:
+        return None
+    return executor.hosts(PipeWorker, [(spec,)] * executor.jobs, wait=False)
+
+
+class PipeWorker:
+    """A worker's pipeline, loaded once from the caller's ``spec`` (see
+    :meth:`glmnlp.text.pipeline.Pipeline.pipe`); runs batches and returns plain documents."""
+
+    def __init__(self, spec: tuple[Callable[..., Any], tuple[Any, ...]]) -> None:
+        loader, args = spec
+        self.pipeline = loader(*args)
+
+    def run(self, job: tuple[list[Any], tuple[int, bool, Any]]) -> tuple[list[Any], dict[str, int]]:
+        docs, (nbest, surprisal, measures) = job
+        stats = getattr(self.pipeline.parser, "stats", None)
+        before = dict(stats) if isinstance(stats, dict) else {}
+        out = [document_to_plain(d) for d in self.pipeline._pipe_here(docs, max(1, len(docs)), nbest, surprisal,
+                                                                        measures=measures)]
+        after = dict(stats) if isinstance(stats, dict) else {}
+        return out, {k: after[k] - before.get(k, 0) for k in after}
+
+
+def _tree_to_plain(tree: Tree) -> Any:
+    return (tree.label, tree.slash, tuple(c if isinstance(c, str) else _tree_to_plain(c) for c in tree.children))
+
+
+def _tree_from_plain(plain: Any) -> Tree:
+    label, slash, children = plain
+    return Tree(label, tuple(c if isinstance(c, str) else _tree_from_plain(c) for c in children), slash)
+
+
+def document_to_plain(doc: Document) -> Any:
+    """``doc`` as tuples, lists, strings and numbers (what travels between processes)."""
+    return (
+        doc.text,
+        [
+            ([(t.text, t.tag, t.start, t.end) for t in s.tokens], None if s.tree is None else _tree_to_plain(s.tree),
+             s.score, [(score, _tree_to_plain(tree)) for score, tree in s.nbest], list(s.surprisal),
+             [dict(row) for row in s.measures])
+            for s in doc.sentences
+        ],
+    )
+
+
+def document_from_plain(plain: Any) -> Document:
+    """Inverse of :func:`document_to_plain`."""
+    text, sentences = plain
+    return Document(
+        text,
+        tuple(
+            Sentence(tuple(Token(*t) for t in toks), None if tree is None else _tree_from_plain(tree), score,
+                     nbest=tuple((sc, _tree_from_plain(t)) for sc, t in nbest), surprisal=tuple(surprisal),
+                     measures=tuple(measures))
+            for toks, tree, score, nbest, surprisal, measures in sentences
+        ),
+    )
