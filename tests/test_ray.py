@@ -63,3 +63,12 @@ def test_parse_through_ray_actors_matches_serial(ray_instance: None) -> None:
     texts = [f"Text {i}: the old man saw the dog with a telescope. It barked." for i in range(6)]
     serial = [d.to_dict() for d in nlp.pipe(texts, batch_size=2)]
     assert [d.to_dict() for d in nlp.pipe(texts, batch_size=2, n_process=2, backend="ray")] == serial
+
+
+def test_generative_models_trained_on_ray_actors_match_serial(ray_instance: None) -> None:
+    """The combined model's 10 fold terms and full term trained on 2 Ray actors: the recorded serial terms."""
+    from glmnlp.treebank.corpus import sample_trees
+
+    from test_generative_reproducible import COMBINED_HOOK, _combined_hook_digest
+
+    assert _combined_hook_digest(sample_trees("train")[:300], jobs=2, backend="ray") == COMBINED_HOOK
