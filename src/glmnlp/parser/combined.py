@@ -33,6 +33,29 @@ Choices [R]:
 * The root node TOP is an event too (context all NULL); it has the same probability in every
   analysis, so it never changes a ranking, and it keeps "every built node is an event" exact.
 * Jackknife folds are the seeded partition of :func:`glmnlp.parser.generative_training.jackknife_folds`.
+* **The 10 fold models and the full-data one train in parallel** (:func:`train_terms`), as 11
+  independent jobs on the executor of :func:`glmnlp.parser.training.train_parser` (the CLI's and the
+  default-model recipe's ``--jobs``): min(jobs, 11) workers (``Executor.hosts``) each receive every
+  sentence's events once (arrays and word/tag lists), train jobs j = w (mod n) and send each term
+  back as parts (:meth:`GenerativeTerm.to_parts`: JSON metadata and arrays), rebuilt here in input
+  order. jobs = 1 is one worker in this process running the same functions, the parts and their
+  rebuilding included. The full model is the last job and each worker frees its events once its last
+  job's event set is built, so the serial run keeps the memory saving of ``train_term(release=True)``.
+  Same models bit for bit on 1 worker, 2 local processes and 2 Ray actors (the recorded serial
+  digests, tests/test_generative_reproducible.py and tests/test_ray.py). Measured with
+  benchmarks/generative_jobs.py (2026-12-04, 2 cores shared with other training and test jobs, load
+  average 1.6-2.8, so the wall times are noisy; the CPU seconds of the busiest process show how the
+  work splits):
+
+  | proxy trees | jobs | wall s | CPU s, all / busiest process | peak RSS MB, one process / all |
+  | --- | --- | --- | --- | --- |
+  | 3,000 | 1 (code before: 33.1, 37.4, 35.2 s; 403-406 MB) | 34.8, 35.1, 36.4, 36.7 | 34.5-36.0 | 398 |
+  | 3,000 | 2 | 36.7, 37.6, 39.8, 31.4 | 37.2-41.0 / 19.2-21.2 | 404-412 / 729-736 |
+  | 13,620 | 1 | 149.8 | 150.0 | 1,080 |
+  | 13,620 | 2 | 80.7 (1.86x) | 145.9 / 77.2 | 941 / 1,965 |
+
+  Each worker holds the events and the model it trains, so two workers take about twice the memory
+  of one; the busiest worker trains 6 of the 11 models (5 folds and the full one).
 """
 
 from __future__ import annotations
