@@ -257,9 +257,9 @@ def train_terms(
     worker j % n and comes back as parts (:meth:`GenerativeTerm.to_parts`: JSON metadata and
     arrays), in input order. Each worker frees its events once its last term's event set is built.
     With one worker (``executor`` None or of one job) that worker is this process, through the same
-    functions. ``release=True`` empties the list ``events`` once the workers have them (the caller
-    must not need them any more): inline, the last term's event set is then built from the only
-    copy, which is freed before that term trains, as :func:`train_term` does with ``release``.
+    functions. ``release=True`` empties the list ``events`` as its contents are handed to the workers
+    (the caller must not need them any more): inline, the last term's event set is then built from
+    the only copy, which is freed before that term trains, as :func:`train_term` does with ``release``.
     """
     if not id_sets:
         return []
