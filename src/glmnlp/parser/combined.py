@@ -52,7 +52,7 @@ Choices [R]:
   | 3,000 | 1 (code before: 33.1, 37.4, 35.2 s; 403-406 MB) | 34.8, 35.1, 36.4, 36.7 | 34.5-36.0 | 398 |
   | 3,000 | 2 | 36.7, 37.6, 39.8, 31.4 | 37.2-41.0 / 19.2-21.2 | 404-412 / 729-736 |
   | 13,620 | 1 | 149.8, 127.4 | 150.0, 130.4 | 1,080 |
-  | 13,620 | 2 | 80.7, 95.0 (1.86x, 1.34x) | 145.9, 144.4 / 77.2, 76.2 | 938-941 / 1,965-1,967 |
+  | 13,620 | 2 | 80.7, 95.0 (1.86x, 1.34x the run beside it) | 145.9, 144.4 / 77.2, 76.2 | 938-941 / 1,965-1,967 |
 
   Each worker holds the events and the model it trains, so two workers take about twice the memory
   of one; the busiest worker trains 6 of the 11 models (5 folds and the full one).
