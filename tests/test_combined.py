@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from glmnlp.config import Settings
 from glmnlp.parser.combined import (
     GenerativeTerm,
     prefix_logprobs,
@@ -183,6 +184,7 @@ def test_tune_weight_trains_the_generative_models_once_and_keeps_the_best(monkey
         return real(*args, **kwargs)
 
     monkeypatch.setattr(combined, "train_term", counting)
+    monkeypatch.setattr("glmnlp.config._current", Settings(jobs=1))  # count the calls in this process
     trees = [parse_tree(t) for t in TINY] * 2
     cfg = ParserConfig(n_bits=12, epochs=2, gamma=1e3, beam_cap=20, train_gamma=1e3, train_cap=20)
     parser, logs, trials = combined.tune_weight(trees, trees[:4], cfg, [0.5, 10.0, 40.0], folds=3, smoothing=NO_EM)
@@ -204,6 +206,7 @@ def test_generative_hook_retrains_only_for_other_examples(monkeypatch: pytest.Mo
     calls: list[int] = []
     real = combined.train_term
     monkeypatch.setattr(combined, "train_term", lambda *a, **k: (calls.append(1), real(*a, **k))[1])
+    monkeypatch.setattr("glmnlp.config._current", Settings(jobs=1))  # count the calls in this process
     cfg = ParserConfig(n_bits=12, epochs=1, gamma=1e3, beam_cap=20, train_gamma=1e3, train_cap=20)
     hook = combined.GenerativeTraining(weight=10.0, folds=3, smoothing=NO_EM)
     trees = [parse_tree(t) for t in TINY] * 2

@@ -17,11 +17,12 @@ from typing import Any
 import numpy as np
 import pytest
 
+from glmnlp.glm.parallel import Executor
 from glmnlp.parser.combined import GenerativeTraining, train_generative_parser
 from glmnlp.parser.generative import SmoothingConfig
 from glmnlp.parser.generative_training import train_generative, train_jackknife
 from glmnlp.parser.model import ParserConfig
-from glmnlp.parser.training import prepare_training
+from glmnlp.parser.training import prepare_training, train_parser
 from glmnlp.treebank.corpus import sample_trees
 
 from test_generative import SMALL, _event_set, _toy_events
@@ -68,14 +69,67 @@ def test_generative_parser_model_is_unchanged(trees: list[Any]) -> None:
     assert _digest([parser.generative.to_parts()]) == GENERATIVE_PARSER
 
 
-def test_combined_generative_models_are_unchanged(trees: list[Any]) -> None:
-    """The combined model's full and 10 jackknifed generative terms (cut tables), on 300 PTB sample trees."""
+def _combined_hook_digest(trees: list[Any], **prepare: Any) -> str:
+    """Digest of the full and 10 jackknifed terms of the combined model's hook (cut tables) on ``trees``,
+    trained by ``GenerativeTraining.prepare(parser, examples, **prepare)``."""
     config = ParserConfig(features="punct")
     parser, examples = prepare_training(trees, config, np.zeros(1 << config.n_bits))
     hook = GenerativeTraining(weight=10.0, folds=10, smoothing=SmoothingConfig(min_count=2, prune=0.05))
-    hook.prepare(parser, examples)
+    hook.prepare(parser, examples, **prepare)
     assert hook.full is not None and hook.jackknife is not None
     parts = [hook.full.to_parts()] + [t.to_parts() for t in hook.jackknife.terms]
     parts.append(({"trained_on": [sorted(on) for on in hook.jackknife.trained_on]},
                   {"fold_of": hook.jackknife.fold_of}))
-    assert _digest(parts) == COMBINED_HOOK
+    return _digest(parts)
+
+
+def test_combined_generative_models_are_unchanged(trees: list[Any]) -> None:
+    """The combined model's full and 10 jackknifed generative terms (cut tables), on 300 PTB sample trees."""
+    assert _combined_hook_digest(trees) == COMBINED_HOOK
+
+
+# The same models whatever the number of workers: the recorded digests of the serial code.
+
+
+def test_toy_jackknife_models_on_two_workers_are_unchanged() -> None:
+    """train_jackknife's 4 folds on 2 local worker processes: the recorded serial models, in fold order."""
+    with Executor(2) as executor:
+        assert executor.mode == "local"
+        models, _ = train_jackknife(_event_set(_toy_events(seed=12, n_sentences=40)), k=4, seed=2, config=SMALL,
+                                    executor=executor)
+    assert _digest([m.to_arrays() for m in models]) == TOY_JACKKNIFE
+
+
+def test_combined_generative_models_on_two_workers_are_unchanged(trees: list[Any]) -> None:
+    """The 10 fold terms and the full one trained side by side on 2 local worker processes (an executor
+    made from jobs=2): the recorded serial terms, trained-on ids and fold map."""
+    assert _combined_hook_digest(trees, jobs=2) == COMBINED_HOOK
+
+
+class _Stop(Exception):
+    pass
+
+
+class _RecordingHook:
+    """Stands for GenerativeTraining: records where train_parser asks it to train, then stops training."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, dict[str, Any]]] = []
+
+    def prepare(self, parser: Any, examples: Any, executor: Any = None, **kwargs: Any) -> None:
+        self.calls.append((executor, kwargs))
+        raise _Stop
+
+
+def test_train_parser_trains_the_generative_models_on_its_workers(trees: list[Any]) -> None:
+    """train_parser hands its executor, or its (jobs, backend, address), to the generative stage."""
+    hook = _RecordingHook()
+    with Executor(1) as executor:
+        with pytest.raises(_Stop):
+            train_parser(trees[:5], [], ParserConfig(epochs=1), show_progress=False, generative=hook,
+                         executor=executor)
+    with pytest.raises(_Stop):
+        train_parser(trees[:5], [], ParserConfig(epochs=1), show_progress=False, generative=hook, jobs=2,
+                     backend="ray", address="auto")
+    assert hook.calls == [(executor, {"jobs": None, "backend": None, "address": None}),
+                          (None, {"jobs": 2, "backend": "ray", "address": "auto"})]

@@ -81,3 +81,29 @@ def test_parser_dev_pass_on_ray_actors_matches_serial(ray_instance: None, tmp_pa
         f1s[name] = [log.dev_f1 for log in logs]
     assert f1s["ray"] == f1s["serial"]
     assert _digest(tmp_path / "ray") == _digest(tmp_path / "serial")
+
+
+def test_generative_models_trained_on_ray_actors_match_serial(ray_instance: None) -> None:
+    """The combined model's 10 fold terms and full term trained on 2 Ray actors: the recorded serial terms."""
+    from glmnlp.treebank.corpus import sample_trees
+
+    from test_generative_reproducible import COMBINED_HOOK, _combined_hook_digest
+
+    assert _combined_hook_digest(sample_trees("train")[:300], jobs=2, backend="ray") == COMBINED_HOOK
+
+
+def test_combined_parser_with_generative_models_from_ray_matches_serial(ray_instance: None, tmp_path: Path) -> None:
+    """A combined parser whose generative models trained on Ray actors (their arrays came back through
+    Ray's object store) and then scored its training decodes: the same files as the serial run."""
+    from glmnlp.glm.parallel import Executor
+    from glmnlp.parser.combined import train_combined
+    from glmnlp.parser.model import ParserConfig
+    from glmnlp.treebank.corpus import sample_trees
+
+    train, dev = sample_trees("train")[:150], sample_trees("dev")[:30]
+    for name, executor in (("ray", Executor(2, "ray")), ("serial", Executor(1))):
+        with executor:
+            parser, _ = train_combined(train, dev, ParserConfig(epochs=1, seed=2, train_gamma=1e7, train_cap=30),
+                                       executor=executor)
+        parser.save(tmp_path / name, history=parser.history)
+    assert _digest(tmp_path / "ray") == _digest(tmp_path / "serial")

@@ -33,6 +33,29 @@ Choices [R]:
 * The root node TOP is an event too (context all NULL); it has the same probability in every
   analysis, so it never changes a ranking, and it keeps "every built node is an event" exact.
 * Jackknife folds are the seeded partition of :func:`glmnlp.parser.generative_training.jackknife_folds`.
+* **The 10 fold models and the full-data one train in parallel** (:func:`train_terms`), as 11
+  independent jobs on the executor of :func:`glmnlp.parser.training.train_parser` (the CLI's and the
+  default-model recipe's ``--jobs``): min(jobs, 11) workers (``Executor.hosts``) each receive every
+  sentence's events once (arrays and word/tag lists), train jobs j = w (mod n) and send each term
+  back as parts (:meth:`GenerativeTerm.to_parts`: JSON metadata and arrays), rebuilt here in input
+  order. jobs = 1 is one worker in this process running the same functions, the parts and their
+  rebuilding included. The full model is the last job and each worker frees its events once its last
+  job's event set is built, so the serial run keeps the memory saving of ``train_term(release=True)``.
+  Same models bit for bit on 1 worker, 2 local processes and 2 Ray actors (the recorded serial
+  digests, tests/test_generative_reproducible.py and tests/test_ray.py). Measured with
+  benchmarks/generative_jobs.py (2026-12-04, 2 cores shared with other training and test jobs, load
+  average 1.2-3.0, so the wall times are noisy; the CPU seconds of the busiest process show how the
+  work splits):
+
+  | proxy trees | jobs | wall s | CPU s, all / busiest process | peak RSS MB, one process / all |
+  | --- | --- | --- | --- | --- |
+  | 3,000 | 1 (code before: 33.1, 37.4, 35.2 s; 403-406 MB) | 34.8, 35.1, 36.4, 36.7 | 34.5-36.0 | 398 |
+  | 3,000 | 2 | 36.7, 37.6, 39.8, 31.4 | 37.2-41.0 / 19.2-21.2 | 404-412 / 729-736 |
+  | 13,620 | 1 | 149.8, 127.4 | 150.0, 130.4 | 1,080 |
+  | 13,620 | 2 | 80.7, 95.0 (1.86x, 1.34x the run beside it) | 145.9, 144.4 / 77.2, 76.2 | 938-941 / 1,965-1,967 |
+
+  Each worker holds the events and the model it trains, so two workers take about twice the memory
+  of one; the busiest worker trains 6 of the 11 models (5 folds and the full one).
 """
 
 from __future__ import annotations
@@ -42,11 +65,12 @@ import math
 from array import array
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
+from glmnlp.glm.parallel import Executor, resolve_executor
 from glmnlp.parser.generative import NODE_MODEL, WORD_MODEL, SmoothingConfig, roark_specs
 
 from glmnlp.parser.generative_events import EventSet
@@ -66,6 +90,7 @@ __all__ = [
     "build_event_set",
     "sentence_events",
     "train_term",
+    "train_terms",
     "train_jackknifed",
     "train_generative_parser",
     "GENERATIVE_GAMMAS",
@@ -197,20 +222,94 @@ class JackknifedTerms:
         return self.terms[fold]
 
 
+TermParts = tuple[dict[str, Any], dict[str, np.ndarray]]
+
+
+class _TermTrainer:
+    """A worker of :func:`train_terms`: the training sentences' events, received once as plain data
+    (arrays and word/tag lists), and the terms it is asked to train, returned as plain parts."""
+
+    def __init__(self, events: list[tuple[Any, ...]], n_cats: int, smoothing: dict[str, Any], weight: float) -> None:
+        self.events = [SentenceEvents(*fields) for fields in events]
+        self.n_cats = n_cats
+        self.smoothing = SmoothingConfig(**smoothing)
+        self.weight = weight
+
+    def train(self, item: tuple[np.ndarray, bool]) -> tuple[TermParts, np.ndarray]:
+        """(the term's parts, the sorted ids it was trained on) for item = (sentence ids, release);
+        ``release``: this is the worker's last term, so its events go as soon as its event set is built."""
+        ids, release = item
+        term, on = train_term(self.events, ids.tolist(), self.n_cats, self.smoothing, self.weight, release=release)
+        return term.to_parts(), np.array(sorted(on), dtype=np.int64)
+
+
+def _event_fields(ev: SentenceEvents) -> tuple[Any, ...]:
+    return (ev.node_outcomes, ev.node_contexts, ev.word_index, ev.word_contexts, ev.words, ev.tags)
+
+
+def train_terms(
+    events: list[SentenceEvents], id_sets: Sequence[np.ndarray], n_cats: int, smoothing: SmoothingConfig,
+    weight: float = 1.0, *, executor: Executor | None = None, release: bool = False,
+) -> list[tuple[GenerativeTerm, frozenset[int]]]:
+    """One term per set of sentence ids (:func:`train_term`), trained on the executor's workers.
+
+    min(jobs, len(id_sets)) workers each receive every sentence's events once; term j trains on
+    worker j % n and comes back as parts (:meth:`GenerativeTerm.to_parts`: JSON metadata and
+    arrays), in input order. Each worker frees its events once its last term's event set is built.
+    With one worker (``executor`` None or of one job) that worker is this process, through the same
+    functions. ``release=True`` empties the list ``events`` as its contents are handed to the workers
+    (the caller must not need them any more): inline, the last term's event set is then built from
+    the only copy, which is freed before that term trains, as :func:`train_term` does with ``release``.
+    """
+    if not id_sets:
+        return []
+    ex = executor if executor is not None else Executor(1)
+    n = max(1, min(ex.jobs, len(id_sets)))
+    payload = [_event_fields(ev) for ev in events]
+    if release:
+        events.clear()
+    hosts = ex.hosts(_TermTrainer, [(payload, n_cats, asdict(smoothing), float(weight))] * n)
+    del payload
+    try:
+        last = {j % n: j for j in range(len(id_sets))}
+        items = ((np.asarray(ids, dtype=np.int64), last[j % n] == j) for j, ids in enumerate(id_sets))
+        return [
+            (GenerativeTerm.from_parts(*parts), frozenset(on.tolist())) for parts, on in hosts.imap("train", items)
+        ]
+    finally:
+        hosts.close()
+
+
 def train_jackknifed(
     events: Sequence[SentenceEvents], n_cats: int, smoothing: SmoothingConfig, *, k: int = 10, seed: int = 0,
-    weight: float = 1.0,
+    weight: float = 1.0, executor: Executor | None = None,
 ) -> JackknifedTerms:
-    """k terms, term f trained (lexicon included) on every sentence outside fold f's held-out set."""
-    folds = jackknife_folds(len(events), k, seed)
-    fold_of = np.full(len(events), -1, dtype=np.int64)
-    terms, trained = [], []
-    for fold in folds:
-        fold_of[fold.heldout] = fold.index
-        term, on = train_term(events, fold.train.tolist(), n_cats, smoothing, weight)
-        terms.append(term)
-        trained.append(on)
-    return JackknifedTerms(terms, trained, fold_of)
+    """k terms, term f trained (lexicon included) on every sentence outside fold f's held-out set.
+
+    The folds train on ``executor``'s workers (:func:`train_terms`); the terms do not depend on where.
+    """
+    jk, _ = _train_jackknifed_and_full(list(events), n_cats, smoothing, k, seed, weight, False, executor, False)
+    assert jk is not None
+    return jk
+
+
+def _train_jackknifed_and_full(
+    events: list[SentenceEvents], n_cats: int, smoothing: SmoothingConfig, k: int, seed: int, weight: float,
+    full: bool, executor: Executor | None, release: bool,
+) -> tuple[JackknifedTerms | None, GenerativeTerm | None]:
+    """The k fold terms (none if k == 0) and, if ``full``, the term trained on every sentence, as one
+    batch of :func:`train_terms` (the full term last: inline it is the one that frees the events)."""
+    n = len(events)
+    folds = jackknife_folds(n, k, seed) if k else []
+    id_sets = [fold.train for fold in folds] + ([np.arange(n, dtype=np.int64)] if full else [])
+    trained = train_terms(events, id_sets, n_cats, smoothing, weight, executor=executor, release=release)
+    jk = None
+    if folds:
+        fold_of = np.full(n, -1, dtype=np.int64)
+        for fold in folds:
+            fold_of[fold.heldout] = fold.index
+        jk = JackknifedTerms([t for t, _ in trained[:k]], [on for _, on in trained[:k]], fold_of)
+    return jk, (trained[-1][0] if full else None)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -238,12 +337,18 @@ class GenerativeTraining:
         assert self.full is not None
         return replace(self.full, weight=self.weight)
 
-    def prepare(self, parser: Any, examples: Sequence[Any]) -> None:
+    def prepare(
+        self, parser: Any, examples: Sequence[Any], executor: Executor | None = None, *, jobs: int | None = None,
+        backend: str | None = None, address: str | None = None,
+    ) -> None:
         """Extract the gold events and train the models (full data, and one per fold).
 
         A hook already prepared on the same examples (words, tags and gold derivations) keeps its
         models: they do not depend on the fixed weight, so :func:`tune_weight` trains them once and
         shares them between the perceptron runs. Other examples retrain them.
+        The models train on ``executor`` (or one made from ``jobs``, ``backend``, ``address``, unset:
+        :mod:`glmnlp.config`; closed afterwards), the fold models and the full-data one side by side (:func:`train_terms`); the
+        models do not depend on where.
         """
         fingerprint = _fingerprint(examples)
         if self.full is not None and self.trained_for == fingerprint:
@@ -253,12 +358,15 @@ class GenerativeTraining:
         t0 = time.perf_counter()
         events = [sentence_events(parser, ex) for ex in examples]
         n_cats = len(parser.grammar.categories)
-        if self.folds:
-            self.jackknife = train_jackknifed(events, n_cats, self.smoothing, k=self.folds, seed=self.seed,
-                                              weight=self.weight)
-        # the full model last, so the sentences' events can go once its event set is built
-        self.full, _ = train_term(events, list(range(len(events))), n_cats, self.smoothing, self.weight,
-                                  release=True)
+        own = executor is None
+        ex = resolve_executor(executor, jobs=jobs, backend=backend, address=address)
+        try:
+            self.jackknife, self.full = _train_jackknifed_and_full(
+                events, n_cats, self.smoothing, self.folds, self.seed, self.weight, True, ex, True
+            )
+        finally:
+            if own:
+                ex.close()
         self.seconds = time.perf_counter() - t0
 
     def to_shard_parts(self) -> tuple[Any, dict[str, Any]]:

@@ -9,10 +9,11 @@ What it implements (SPEC §d):
 * **Parallel work** (:mod:`glmnlp.glm.parallel`): the epochs run through the generic loop
   (:func:`glmnlp.glm.training.train_perceptron`), so ``ParserConfig.shards > 1`` trains by
   iterative parameter mixing with one cache per shard; the jackknife folds and the beam grid are
-  independent work items on the same executor. Not parallel yet: the 10 jackknifed generative
-  models, the candidate generative weights of the combined model. The dev decoding of each epoch
-  runs on the workers (one slice of dev each: :meth:`_ParsingTask.dev_pack`, trees back in dev
-  order, scored once here), with the dev F1s of the pass in one process.
+  independent work items on the same executor, and so are the combined model's generative models
+  (the 10 jackknifed ones and the full-data one, :func:`glmnlp.parser.combined.train_terms`). The
+  dev decoding of each epoch runs on the workers (one slice of dev each:
+  :meth:`_ParsingTask.dev_pack`, trees back in dev order, scored once here), with the dev F1s of the
+  pass in one process. Not parallel yet: the candidate generative weights of the combined model.
 * **Beam selection** (:func:`tune_beam`): every (gamma, cap) pair of a grid is scored on dev; the best
   F1 wins, F1 ties (to 0.01) go to the smaller beam (smaller cap, 0 = no cap counting as the largest,
   then the smaller gamma). The rule never looks at a measured time, so the chosen beam, and with it
@@ -402,7 +403,7 @@ def train_parser(
     """
     parser, examples = prepare_training(train_trees, config, np.zeros(1 << config.n_bits), train_tags)
     if generative is not None:
-        generative.prepare(parser, examples)
+        generative.prepare(parser, examples, executor, jobs=jobs, backend=backend, address=address)
     task = _ParsingTask(parser, config, generative)
     dev = [(t, None if dev_tags is None else dev_tags[i]) for i, t in enumerate(dev_trees)]
     logs: list[EpochLog] = []
