@@ -80,30 +80,30 @@ def test_executor_takes_unset_values_from_config() -> None:
 
 
 def test_cli_parse_takes_jobs_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Unset --jobs: $GLMNLP_JOBS decides how many workers start; an explicit --jobs wins; one batch starts none."""
-    import glmnlp.text.workers as workers_module
+    """Unset --jobs: $GLMNLP_JOBS reaches the pipeline, else all cores (0); an explicit --jobs wins."""
+    from glmnlp.text.pipeline import Pipeline
 
     seen: list[int] = []
+    original = Pipeline.pipe
 
-    def spy(spec: object, n_process: int = 0, backend: object = None, address: object = None) -> None:
-        seen.append(n_process)
-        return None  # parse in this process
+    def spy(self: Pipeline, docs, *args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(kwargs["n_process"])
+        return original(self, docs, *args, **{**kwargs, "n_process": 1})
 
-    monkeypatch.setattr(workers_module, "start_workers", spy)
+    monkeypatch.setattr(Pipeline, "pipe", spy)
     source = tmp_path / "in.txt"
     source.write_text("the/DT dog/NN barked/VBD ./.\nA/DT cat/NN sat/VBD ./.\n", encoding="utf-8")
     runner = CliRunner()
-    two_batches = ["parse", "--tagged", "-q", "-i", str(source), "--batch-size", "1"]
+    command = ["parse", "--tagged", "-q", "-i", str(source)]
     monkeypatch.setenv("GLMNLP_JOBS", "3")
-    assert runner.invoke(cli, two_batches).exit_code == 0
-    assert runner.invoke(cli, [*two_batches, "--jobs", "2"]).exit_code == 0
-    assert runner.invoke(cli, [*two_batches, "--jobs", "1"]).exit_code == 0
-    assert runner.invoke(cli, ["parse", "--tagged", "-q", "-i", str(source)]).exit_code == 0  # one batch
+    assert runner.invoke(cli, command).exit_code == 0
+    assert runner.invoke(cli, [*command, "--jobs", "2"]).exit_code == 0
     monkeypatch.delenv("GLMNLP_JOBS")
     monkeypatch.setattr(config, "_current", None)
-    result = runner.invoke(cli, two_batches)
+    result = runner.invoke(cli, command)
     assert result.exit_code == 0 and result.output.count("(TOP") == 2
-    assert seen == [3, 2, 0]
+    assert runner.invoke(cli, ["parse", "A dog barked."]).exit_code == 0  # TEXT arguments: this process
+    assert seen == [3, 2, 0, 1]
 
 
 def test_pipe_with_one_batch_of_input_starts_no_workers(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -35,7 +35,6 @@ Choice [R]: the TEXT arguments are parsed as documents of raw text even with ``-
 from __future__ import annotations
 
 import re
-import itertools
 import sys
 import warnings
 from collections.abc import Iterable, Iterator
@@ -358,31 +357,18 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
                 raise InputError(f"cannot open: {exc.strerror}", source=input_path) from None
         units = read_units(_decoded_lines(handle, source), source, mode, lines_mode=lines)
 
-    spec = (_load_pipeline, (model_dir, tagger_dir, lines, multitag))  # how a worker loads the pipeline
-    workers = None
     try:
-        if jobs != 1:
-            # more than one batch: the workers start now and load the model while this process loads
-            # its own copy (which checks the model and renders), instead of after it
-            head = list(itertools.islice(units, batch_size + 1))
-            units = itertools.chain(head, units)
-            if len(head) > batch_size:
-                from glmnlp.text.workers import start_workers
-
-                workers = start_workers(spec, jobs, backend, address)
         pipeline = _load_pipeline(model_dir, tagger_dir, lines, multitag)
-        pipeline.spec = spec
+        pipeline.spec = (_load_pipeline, (model_dir, tagger_dir, lines, multitag))  # how a worker loads it
         if surprisal and getattr(pipeline.parser, "generative", None) is None:
             raise ConfigError("--surprisal needs a model with a generative component; this parser has none")
         if pipeline.tagger is None and mode != "tagged":
             raise ConfigError("this model has no tagger: give --tagged input or --tagger DIR")
         _write_parses(
             pipeline, units, mode, fmt, texts, out_dir, compact, unicode_lines, nbest, surprisal, batch_size, quiet,
-            map_unknown_tags, workers,
+            map_unknown_tags, (jobs, backend, address),
         )
     finally:
-        if workers is not None:
-            workers.close()
         if handle is not None and handle is not sys.stdin.buffer:
             handle.close()
 
@@ -390,7 +376,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
 def _write_parses(
     pipeline: Any, units: Iterator[Unit], mode: str, fmt: str, texts: tuple[str, ...],
     out_dir: Path | None, compact: bool, unicode_lines: bool, nbest: int, surprisal: bool, batch_size: int,
-    quiet: bool, map_unknown_tags: bool, workers: Any,
+    quiet: bool, map_unknown_tags: bool, parallel: tuple[int, str | None, str | None],
 ) -> None:
     """Analyse the input units and write them in ``fmt`` (the body of :func:`parse`)."""
     from glmnlp.text.render import (
@@ -427,7 +413,8 @@ def _write_parses(
         if mode == "tagged":
             units = checked_tags(units, pipeline, map_unknown=map_unknown_tags)
         docs = pipeline.pipe((u.doc for u in units), batch_size=batch_size, nbest=nbest, surprisal=surprisal,
-                             progress=None if bar is None else bar.update, workers=workers)
+                             progress=None if bar is None else bar.update, n_process=parallel[0],
+                             backend=parallel[1], address=parallel[2])
         for doc in docs:
             if nbest > 1 and fmt == "brackets":
                 for sent in doc.sentences:

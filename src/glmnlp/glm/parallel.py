@@ -134,10 +134,7 @@ class Hosts:
     order they were submitted.
     """
 
-    def __init__(
-        self, executor: Executor, factory: Callable[..., Any], args_list: Sequence[tuple[Any, ...]], *,
-        wait: bool = True,
-    ) -> None:
+    def __init__(self, executor: Executor, factory: Callable[..., Any], args_list: Sequence[tuple[Any, ...]]) -> None:
         self._executor = executor
         self._group = uuid.uuid4().hex
         self.n = len(args_list)
@@ -154,16 +151,8 @@ class Hosts:
             executor._ray_init()
             actor = _ray_actor_class()
             self._workers = [actor.remote() for _ in range(self.n_workers)]
-        self._creating = [
-            self._submit_raw(i, "create", (self._keys[i], factory, tuple(args))) for i, args in enumerate(args_list)
-        ]
-        if wait:
-            self._ready()
-
-    def _ready(self) -> None:
-        """Wait until every object is created (raising the error of one that failed)."""
-        creating, self._creating = self._creating, []
-        for handle in creating:
+        pending = [self._submit_raw(i, "create", (self._keys[i], factory, tuple(args))) for i, args in enumerate(args_list)]
+        for handle in pending:
             handle.result()
 
     def _submit_raw(self, i: int, op: str, args: tuple[Any, ...]) -> Any:
@@ -182,8 +171,6 @@ class Hosts:
         """Start ``objects[i].method(*args)``; returns a handle whose ``result()`` waits for it."""
         if self._closed:
             raise RuntimeError("these hosts are closed")
-        if self._creating:
-            self._ready()
         return self._submit_raw(i, "call", (self._keys[i], method, args))
 
     def imap(self, method: str, items: Iterable[Any], *, window: int | None = None) -> Iterator[Any]:
@@ -327,13 +314,9 @@ class Executor:
         remote = ray.remote(num_cpus=1)(_apply)
         return lambda item: _RayRef(remote.remote(fn, item))
 
-    def hosts(self, factory: Callable[..., Any], args_list: Sequence[tuple[Any, ...]], *, wait: bool = True) -> Hosts:
-        """Create ``factory(*args)`` for each ``args`` on the workers; returns the :class:`Hosts`.
-
-        ``wait=False`` returns while the objects are still being created (a parsing worker loading its
-        model), so the caller can do other work meanwhile; the first call waits for them.
-        """
-        return Hosts(self, factory, args_list, wait=wait)
+    def hosts(self, factory: Callable[..., Any], args_list: Sequence[tuple[Any, ...]]) -> Hosts:
+        """Create ``factory(*args)`` for each ``args`` on the workers; returns the :class:`Hosts`."""
+        return Hosts(self, factory, args_list)
 
     def close(self) -> None:
         """Stop the local worker pool (Ray itself is left running for the caller)."""

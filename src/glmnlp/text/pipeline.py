@@ -212,7 +212,7 @@ class Pipeline:
     def pipe(
         self, docs: Iterable[DocumentInput], batch_size: int = 64, *, nbest: int = 1, surprisal: bool = False,
         progress: Callable[[int], None] | None = None, n_process: int = 1, backend: str | None = None,
-        address: str | None = None, measures: bool | Any = False, workers: Any = None,
+        address: str | None = None, measures: bool | Any = False,
     ) -> Iterator[Document]:
         """Analyse a stream of documents lazily, ``batch_size`` documents at a time, in order.
 
@@ -225,10 +225,7 @@ class Pipeline:
         loading the model once (``backend`` ``"local"`` or ``"ray"``, ``address`` of a Ray cluster;
         unset: :mod:`glmnlp.config`'s); the output is the same as with one process (n-best lists,
         surprisal and measures included). Input of at most one batch is analysed in this process.
-        ``workers`` (from :func:`glmnlp.text.workers.start_workers`, already loading the model while the caller loaded
-        its own copy; ``glmnlp parse`` does this) replaces ``n_process``/``backend``/``address``;
-        the caller closes them.
-        """
+"""
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}")
         if isinstance(nbest, bool) or not isinstance(nbest, int) or nbest < 1:
@@ -242,9 +239,6 @@ class Pipeline:
                               "this one has none")
         if isinstance(docs, str):
             raise TypeError("pipe() takes an iterable of documents; call the pipeline on a single text")
-        if workers is not None:
-            yield from self._pipe_hosts(workers, docs, batch_size, progress, (nbest, surprisal, measures))
-            return
         if n_process != 1:
             yield from self._pipe_workers(docs, batch_size, n_process, backend, address, progress,
                                           (nbest, surprisal, measures))

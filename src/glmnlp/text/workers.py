@@ -3,9 +3,7 @@
 Each worker (a local process or a Ray actor of :mod:`glmnlp.glm.parallel`) loads the pipeline once
 from the caller's ``spec`` (a module-level loader and its plain arguments, never a pickled model),
 analyses the batches it is sent and returns the documents as plain data (:func:`document_to_plain`);
-the caller rebuilds them (:func:`document_from_plain`) in input order. :func:`start_workers` starts
-them without waiting, so they load their models while the caller loads its own copy (``glmnlp
-parse`` does this; measured in benchmarks/results/scaling.md).
+the caller rebuilds them (:func:`document_from_plain`) in input order.
 """
 
 from __future__ import annotations
@@ -16,24 +14,7 @@ from typing import Any
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.treebank.trees import Tree
 
-__all__ = ["PipeWorker", "document_from_plain", "document_to_plain", "start_workers"]
-
-
-def start_workers(
-    spec: tuple[Callable[..., Any], tuple[Any, ...]], n_process: int = 0, backend: str | None = None,
-    address: str | None = None,
-) -> Any:
-    """Start ``n_process`` workers (0: all cores) that each load a pipeline with ``spec`` (a
-    module-level loader and its plain arguments), without waiting for them: they load while the
-    caller goes on. Returns their :class:`~glmnlp.glm.parallel.Hosts` (close them when done), or
-    ``None`` when that would be one worker (parse in this process instead).
-    """
-    from glmnlp.glm.parallel import Executor
-
-    executor = Executor(n_process, backend, address)
-    if executor.jobs == 1:
-        return None
-    return executor.hosts(PipeWorker, [(spec,)] * executor.jobs, wait=False)
+__all__ = ["PipeWorker", "document_from_plain", "document_to_plain"]
 
 
 class PipeWorker:
