@@ -9,8 +9,9 @@ sentences per second of this process's CPU time (``time.process_time``), so anot
 machine changes it less than wall time would; the model's own (dev-chosen) beam is marked.
 
 The grid's gamma is in the units of the model's score: perceptron scores (1e2 .. 1e5), the
-generative model's log-probabilities (``--kind generative``: 1e1 .. 1e4) and the combined score
-(weight x log-probability + perceptron: 1e4 .. 1e7). Caps 10, 20, 40.
+generative model's log-probabilities (``--kind generative``: 1e1 .. 1e3 and 1e6, i.e. no margin) and
+the combined score (weight x log-probability + perceptron: 1e4 .. 1e7). Caps 10, 20, 40 (generative:
+20, 100, 300). ``--caps`` replaces every model's caps.
 
     python benchmarks/frontier.py --gum ../shared/data/gum_const \\
         --model perceptron=proxy/perceptron --model generative=proxy/generative \\
@@ -34,10 +35,11 @@ from typing import Any
 
 GRIDS = {
     "perceptron": [1e2, 1e3, 1e4, 1e5],
-    "generative": [1e1, 1e2, 1e3, 1e4],
+    "generative": [1e1, 1e2, 1e3, 1e6],
     "combined": [1e4, 1e5, 1e6, 1e7],
 }
-CAPS = [10, 20, 40]
+#: The generative model alone needs wider beams (its own grid, glmnlp.parser.combined, is caps 100/300).
+CAPS = {"perceptron": [10, 20, 40], "generative": [20, 100, 300], "combined": [10, 20, 40]}
 
 
 def _kind(parser: Any) -> str:
@@ -136,7 +138,7 @@ def main() -> None:
     ap.add_argument("--gum", required=True, help="GUM constituency folder (with dev/)")
     ap.add_argument("--model", action="append", required=True, metavar="NAME=DIR")
     ap.add_argument("--max-dev", type=int, default=None)
-    ap.add_argument("--caps", default=",".join(map(str, CAPS)))
+    ap.add_argument("--caps", default=None, help="comma-separated caps for every model (default: per kind)")
     ap.add_argument("--out", default="benchmarks/results/frontier.md")
     args = ap.parse_args()
 
@@ -145,14 +147,14 @@ def main() -> None:
     dev = gum_trees(args.gum, "dev")
     if args.max_dev:
         dev = dev[: args.max_dev]
-    caps = [int(c) for c in args.caps.split(",")]
+    caps = None if args.caps is None else [int(c) for c in args.caps.split(",")]
     results: dict[str, dict[str, Any]] = {}
     for spec in args.model:
         name, _, path = spec.partition("=")
         parser = _load(Path(path))
         kind = _kind(parser)
         print(f"{name}: {kind} model at {path}", file=sys.stderr, flush=True)
-        results[name] = {"kind": kind, "path": path, "rows": measure(parser, dev, GRIDS[kind], caps)}
+        results[name] = {"kind": kind, "path": path, "rows": measure(parser, dev, GRIDS[kind], caps or CAPS[kind])}
     out = Path(args.out)
     command = "python benchmarks/frontier.py " + " ".join(sys.argv[1:])
     out.write_text(render(results, command, len(dev)) + "\n", encoding="utf-8")
