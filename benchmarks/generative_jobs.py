@@ -21,8 +21,6 @@ import argparse
 import hashlib
 import json
 import os
-import re
-import subprocess
 import sys
 import threading
 import time
@@ -30,6 +28,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from _measured import run_measured  # benchmarks/_measured.py
 
 MB = 1 << 20
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -117,15 +117,9 @@ def _child(args: argparse.Namespace) -> None:
 
 
 def measure(jobs: int, args: argparse.Namespace) -> dict[str, Any]:
-    cmd = ["/usr/bin/time", "-v", sys.executable, __file__, "--gum", args.gum, "--size", str(args.size),
-           "--child-jobs", str(jobs)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        raise SystemExit(f"jobs {jobs} failed:\n{proc.stderr[-3000:]}")
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
-    peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr)
-    assert peak is not None
-    result["maxrss_mb"] = round(int(peak.group(1)) / 1024)
+    cmd = [sys.executable, __file__, "--gum", args.gum, "--size", str(args.size), "--child-jobs", str(jobs)]
+    result, peak_mb = run_measured(cmd, f"jobs {jobs}")
+    result["maxrss_mb"] = peak_mb
     return result
 
 

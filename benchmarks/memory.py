@@ -27,8 +27,6 @@ import argparse
 import hashlib
 import json
 import os
-import re
-import subprocess
 import sys
 import time
 import tracemalloc
@@ -37,6 +35,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from _measured import run_measured  # benchmarks/_measured.py
 
 MB = 1 << 20
 
@@ -105,15 +105,10 @@ def _child(args: argparse.Namespace) -> None:
 
 def measure(stage: str, size: int, args: argparse.Namespace) -> dict[str, Any]:
     """Run one stage in a fresh process under /usr/bin/time -v; its result line plus peak RSS."""
-    cmd = ["/usr/bin/time", "-v", sys.executable, __file__, "--gum", args.gum, "--child", stage,
-           "--size", str(size), "--epochs", str(args.epochs)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        raise SystemExit(f"{stage} at {size} trees failed:\n{proc.stderr[-3000:]}")
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
-    peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr)
-    assert peak is not None
-    result["peak_mb"] = round(int(peak.group(1)) / 1024)
+    cmd = [sys.executable, __file__, "--gum", args.gum, "--child", stage, "--size", str(size),
+           "--epochs", str(args.epochs)]
+    result, peak_mb = run_measured(cmd, f"{stage} at {size} trees")
+    result["peak_mb"] = peak_mb
     return result
 
 
