@@ -56,6 +56,9 @@ Choices [R]:
 
   Each worker holds the events and the model it trains, so two workers take about twice the memory
   of one; the busiest worker trains 6 of the 11 models (5 folds and the full one).
+* The generative-only parser (:func:`train_generative_parser`) drops its training examples once their
+  events are extracted (``prepare(..., release_examples=True)``): peak RSS at 13,620 proxy trees 784 ->
+  722 MB, 40.1 MB per 1,000 trees instead of 43.7 (benchmarks/results/memory.md), same models.
 """
 
 from __future__ import annotations
@@ -339,13 +342,14 @@ class GenerativeTraining:
 
     def prepare(
         self, parser: Any, examples: Sequence[Any], executor: Executor | None = None, *, jobs: int | None = None,
-        backend: str | None = None, address: str | None = None,
+        backend: str | None = None, address: str | None = None, release_examples: bool = False,
     ) -> None:
         """Extract the gold events and train the models (full data, and one per fold).
 
         A hook already prepared on the same examples (words, tags and gold derivations) keeps its
         models: they do not depend on the fixed weight, so :func:`tune_weight` trains them once and
-        shares them between the perceptron runs. Other examples retrain them.
+        shares them between the perceptron runs. Other examples retrain them. ``release_examples``
+        empties the list ``examples`` once the events are extracted (a caller that needs only the models).
         The models train on ``executor`` (or one made from ``jobs``, ``backend``, ``address``, unset:
         :mod:`glmnlp.config`; closed afterwards), the fold models and the full-data one side by side (:func:`train_terms`); the
         models do not depend on where.
@@ -357,6 +361,8 @@ class GenerativeTraining:
         self._wids.clear()
         t0 = time.perf_counter()
         events = [sentence_events(parser, ex) for ex in examples]
+        if release_examples and isinstance(examples, list):
+            examples.clear()  # the caller needs only the models: the examples go before they train
         n_cats = len(parser.grammar.categories)
         own = executor is None
         ex = resolve_executor(executor, jobs=jobs, backend=backend, address=address)
@@ -459,7 +465,7 @@ def train_generative_parser(
     parser, examples = prepare_training(train_trees, config, np.zeros(2), train_tags)
     grammar = parser.grammar
     hook = GenerativeTraining(weight=1.0, folds=0, smoothing=smoothing)
-    hook.prepare(parser, examples)
+    hook.prepare(parser, examples, release_examples=True)
     assert hook.full is not None
     parser = Parser(grammar, parser.punct_tags, np.zeros(2), config, extra_chains=parser._chains)
     parser.generative = hook.full
