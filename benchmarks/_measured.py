@@ -1,11 +1,14 @@
-"""Shared by the benchmarks that time a child process: run it under /usr/bin/time -v, read its last output line."""
+"""Shared by the benchmarks that run a child process: time it under /usr/bin/time -v, digest what it trained."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import subprocess
 from typing import Any
+
+import numpy as np
 
 
 def run_measured(cmd: list[str], what: str) -> tuple[dict[str, Any], int]:
@@ -21,3 +24,15 @@ def run_measured(cmd: list[str], what: str) -> tuple[dict[str, Any], int]:
     if peak is None:
         raise SystemExit(f"{what}: /usr/bin/time printed no peak memory")
     return result, round(int(peak.group(1)) / 1024)
+
+
+def parts_digest(parts: list[tuple[dict[str, Any], dict[str, np.ndarray]]]) -> str:
+    """sha256 over (JSON metadata, named arrays) parts: each array's name, dtype, shape and bytes."""
+    digest = hashlib.sha256()
+    for meta, arrays in parts:
+        digest.update(json.dumps(meta, sort_keys=True).encode())
+        for name in sorted(arrays):
+            a = np.ascontiguousarray(arrays[name])
+            digest.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
+            digest.update(a.tobytes())
+    return digest.hexdigest()

@@ -18,7 +18,6 @@ fold map: the same for every number of workers.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import sys
@@ -29,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from _measured import run_measured  # benchmarks/_measured.py
+from _measured import parts_digest, run_measured  # benchmarks/_measured.py
 
 MB = 1 << 20
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -66,17 +65,10 @@ def _tree(root: int) -> dict[int, tuple[int, float]]:
 
 
 def _digest(hook: Any) -> str:
-    digest = hashlib.sha256()
     jk = hook.jackknife
     parts = [hook.full.to_parts()] + [t.to_parts() for t in jk.terms]
     parts.append(({"trained_on": [sorted(on) for on in jk.trained_on]}, {"fold_of": jk.fold_of}))
-    for meta, arrays in parts:
-        digest.update(json.dumps(meta, sort_keys=True).encode())
-        for name in sorted(arrays):
-            a = np.ascontiguousarray(arrays[name])
-            digest.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
-            digest.update(a.tobytes())
-    return digest.hexdigest()
+    return parts_digest(parts)
 
 
 def _child(args: argparse.Namespace) -> None:

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from _measured import run_measured  # benchmarks/_measured.py
+from _measured import parts_digest, run_measured  # benchmarks/_measured.py
 
 MB = 1 << 20
 
@@ -52,14 +52,7 @@ def _trees(gum: str, size: int) -> list[Any]:
 
 def _digest(parts: list[tuple[dict[str, Any], dict[str, np.ndarray]]]) -> str:
     """sha256 over the arrays (name, dtype, shape, bytes) and the JSON metadata of generative terms."""
-    digest = hashlib.sha256()
-    for meta, arrays in parts:
-        digest.update(json.dumps(meta, sort_keys=True).encode())
-        for name in sorted(arrays):
-            a = np.ascontiguousarray(arrays[name])
-            digest.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
-            digest.update(a.tobytes())
-    return digest.hexdigest()
+    return parts_digest(parts)
 
 
 def run_stage(stage: str, trees: list[Any], epochs: int, step: Callable[[str], None]) -> dict[str, Any]:
