@@ -118,3 +118,29 @@ def test_pipe_with_one_batch_of_input_starts_no_workers(monkeypatch: pytest.Monk
     assert [d.to_dict() for d in nlp.pipe(texts, batch_size=2, n_process=2)] == serial
     with pytest.raises(AssertionError, match="workers were started"):
         list(nlp.pipe(texts, batch_size=1, n_process=2))
+
+
+def test_training_functions_leave_unset_values_to_config(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tagger.fit and train_parser without jobs/backend build their executor from glmnlp.config."""
+    import glmnlp.glm.training as training
+    from glmnlp.parser.model import ParserConfig
+    from glmnlp.parser.training import train_parser
+    from glmnlp.tagger.model import Tagger, TaggerConfig
+    from glmnlp.treebank.corpus import sample_tagged, sample_trees
+
+    made: list[tuple[int, str]] = []
+    original = training.resolve_executor
+
+    def spy(executor=None, **kwargs):  # type: ignore[no-untyped-def]
+        ex = original(executor, **kwargs)
+        made.append((ex.jobs, ex.backend))
+        return ex
+
+    monkeypatch.setattr(training, "resolve_executor", spy)
+    with config.using(jobs=1):
+        Tagger(TaggerConfig(epochs=1)).fit(sample_tagged("train")[:20], None, show_progress=False)
+        train_parser(sample_trees("train")[:10], [], ParserConfig(epochs=1), show_progress=False)
+    assert made == [(1, "local"), (1, "local")]
+    with config.using(jobs=2):
+        Tagger(TaggerConfig(epochs=1)).fit(sample_tagged("train")[:20], None, show_progress=False)
+    assert made[-1] == (2, "local")
