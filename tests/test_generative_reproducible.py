@@ -91,15 +91,6 @@ def test_combined_generative_models_are_unchanged(trees: list[Any]) -> None:
 # The same models whatever the number of workers: the recorded digests of the serial code.
 
 
-def test_toy_jackknife_models_on_two_workers_are_unchanged() -> None:
-    """train_jackknife's 4 folds on 2 local worker processes: the recorded serial models, in fold order."""
-    with Executor(2) as executor:
-        assert executor.mode == "local"
-        models, _ = train_jackknife(_event_set(_toy_events(seed=12, n_sentences=40)), k=4, seed=2, config=SMALL,
-                                    executor=executor)
-    assert _digest([m.to_arrays() for m in models]) == TOY_JACKKNIFE
-
-
 def test_combined_generative_models_on_two_workers_are_unchanged(trees: list[Any]) -> None:
     """The 10 fold terms and the full one trained side by side on 2 local worker processes (an executor
     made from jobs=2): the recorded serial terms, trained-on ids and fold map."""

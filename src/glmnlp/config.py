@@ -73,21 +73,18 @@ class Settings:
 
 def _from_environment() -> Settings:
     jobs_text = os.environ.get("GLMNLP_JOBS", "").strip()
-    jobs = 0
-    if jobs_text:
-        try:
-            jobs = int(jobs_text)
-        except ValueError:
-            raise ConfigError(f"GLMNLP_JOBS must be an integer >= 0, got {jobs_text!r}") from None
-        if jobs < 0:
-            raise ConfigError(f"GLMNLP_JOBS must be an integer >= 0, got {jobs_text!r}")
+    try:
+        jobs = int(jobs_text) if jobs_text else 0
+    except ValueError:
+        raise ConfigError(f"GLMNLP_JOBS must be an integer >= 0, got {jobs_text!r}") from None
     backend = os.environ.get("GLMNLP_BACKEND", "").strip() or "local"
-    if backend not in BACKENDS:
-        raise ConfigError(f"GLMNLP_BACKEND must be one of {', '.join(BACKENDS)}, got {backend!r}")
     address = os.environ.get("GLMNLP_ADDRESS", "").strip() or None
-    if address is not None and backend != "ray":
-        raise ConfigError("GLMNLP_ADDRESS needs GLMNLP_BACKEND=ray")
-    return Settings(jobs, backend, address)
+    try:
+        return Settings(jobs, backend, address)
+    except ConfigError as exc:  # the same checks as for values set in Python, naming the variables
+        raise ConfigError(
+            f"GLMNLP_JOBS={jobs_text!r} GLMNLP_BACKEND={backend!r} GLMNLP_ADDRESS={address!r}: {exc}"
+        ) from None
 
 
 _current: Settings | None = None

@@ -366,7 +366,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
             raise ConfigError("this model has no tagger: give --tagged input or --tagger DIR")
         _write_parses(
             pipeline, units, mode, fmt, texts, out_dir, compact, unicode_lines, nbest, surprisal, batch_size, quiet,
-            map_unknown_tags, (jobs, backend, address),
+            map_unknown_tags, jobs, backend, address,
         )
     finally:
         if handle is not None and handle is not sys.stdin.buffer:
@@ -376,7 +376,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
 def _write_parses(
     pipeline: Any, units: Iterator[Unit], mode: str, fmt: str, texts: tuple[str, ...],
     out_dir: Path | None, compact: bool, unicode_lines: bool, nbest: int, surprisal: bool, batch_size: int,
-    quiet: bool, map_unknown_tags: bool, parallel: tuple[int, str | None, str | None],
+    quiet: bool, map_unknown_tags: bool, jobs: int, backend: str | None, address: str | None,
 ) -> None:
     """Analyse the input units and write them in ``fmt`` (the body of :func:`parse`)."""
     from glmnlp.text.render import (
@@ -413,8 +413,8 @@ def _write_parses(
         if mode == "tagged":
             units = checked_tags(units, pipeline, map_unknown=map_unknown_tags)
         docs = pipeline.pipe((u.doc for u in units), batch_size=batch_size, nbest=nbest, surprisal=surprisal,
-                             progress=None if bar is None else bar.update, n_process=parallel[0],
-                             backend=parallel[1], address=parallel[2])
+                             progress=None if bar is None else bar.update, n_process=jobs, backend=backend,
+                             address=address)
         for doc in docs:
             if nbest > 1 and fmt == "brackets":
                 for sent in doc.sentences:

@@ -236,13 +236,7 @@ class Executor:
     """
 
     def __init__(self, jobs: int | None = None, backend: str | None = None, address: str | None = None) -> None:
-        if backend is not None and backend not in BACKENDS:
-            raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-        if address is not None and backend not in (None, "ray"):
-            raise ConfigError("--address needs --backend ray")
-        settings = resolve_settings(jobs, backend, address)  # unset values: glmnlp.config
-        if settings.address is not None and settings.backend != "ray":
-            raise ConfigError("--address needs --backend ray")
+        settings = resolve_settings(jobs, backend, address)  # unset values: glmnlp.config; checked there
         jobs, backend, address = settings.jobs, settings.backend, settings.address
         self.backend = backend
         self.address = address

@@ -291,13 +291,14 @@ def train_jackknifed(
 
     The folds train on ``executor``'s workers (:func:`train_terms`); the terms do not depend on where.
     """
-    jk, _ = _train_jackknifed_and_full(list(events), n_cats, smoothing, k, seed, weight, False, executor, False)
+    jk, _ = _train_jackknifed_and_full(list(events), n_cats, smoothing, k, seed, weight, full=False,
+                                       executor=executor, release=False)
     assert jk is not None
     return jk
 
 
 def _train_jackknifed_and_full(
-    events: list[SentenceEvents], n_cats: int, smoothing: SmoothingConfig, k: int, seed: int, weight: float,
+    events: list[SentenceEvents], n_cats: int, smoothing: SmoothingConfig, k: int, seed: int, weight: float, *,
     full: bool, executor: Executor | None, release: bool,
 ) -> tuple[JackknifedTerms | None, GenerativeTerm | None]:
     """The k fold terms (none if k == 0) and, if ``full``, the term trained on every sentence, as one
@@ -368,7 +369,8 @@ class GenerativeTraining:
         ex = resolve_executor(executor, jobs=jobs, backend=backend, address=address)
         try:
             self.jackknife, self.full = _train_jackknifed_and_full(
-                events, n_cats, self.smoothing, self.folds, self.seed, self.weight, True, ex, True
+                events, n_cats, self.smoothing, self.folds, self.seed, self.weight, full=True, executor=ex,
+                release=True,
             )
         finally:
             if own:

@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -64,7 +64,6 @@ from numpy.typing import NDArray
 
 from glmnlp.parser._generative import KeyIndex, build_table, count_entries, entry_indices
 from glmnlp.errors import ConfigError
-from glmnlp.glm.parallel import Executor
 from glmnlp.parser.generative_events import EventSet
 from glmnlp.parser.generative import (
     FloatArray,
@@ -497,40 +496,15 @@ def _freeze(
 
 
 def train_jackknife(
-    events: EventSet, k: int = 10, seed: int = 0, config: SmoothingConfig = SmoothingConfig(), *,
-    executor: Executor | None = None,
+    events: EventSet, k: int = 10, seed: int = 0, config: SmoothingConfig = SmoothingConfig()
 ) -> tuple[list[GenerativeModel], list[Fold]]:
     """k models, model i trained on the events of folds[i].train only (SPEC §d.5).
 
     Sentence ids of ``events`` must be 0..n-1 (n = largest id + 1); score sentence s with
-    ``models[i]`` for the fold i whose ``heldout`` contains s. The folds train on ``executor``'s
-    workers (default: inline), each of min(jobs, k) workers receiving the events once as arrays and
-    returning its models as arrays (:meth:`GenerativeModel.to_arrays`), in fold order; the models do
-    not depend on where.
+    ``models[i]`` for the fold i whose ``heldout`` contains s.
     """
-    arrays = events.arrays()
-    n_sentences = int(arrays[2].max()) + 1 if len(arrays[2]) else 0
+    _, _, sentences, _, _ = events.arrays()
+    n_sentences = int(sentences.max()) + 1 if len(sentences) else 0
     folds = jackknife_folds(n_sentences, k, seed)
-    ex = executor if executor is not None else Executor(1)
-    n = max(1, min(ex.jobs, len(folds)))
-    specs = [asdict(spec) for spec in events.specs]
-    with ex.hosts(_FoldTrainer, [(specs, arrays, asdict(config))] * n) as hosts:
-        models = [GenerativeModel.from_arrays(*parts) for parts in hosts.imap("train", [f.train for f in folds])]
+    models = [train_generative(events.subset(fold.train), config) for fold in folds]
     return models, folds
-
-
-class _FoldTrainer:
-    """A worker of :func:`train_jackknife`: the event set, received once as arrays."""
-
-    def __init__(self, specs: list[dict[str, Any]], arrays: Sequence[np.ndarray], config: dict[str, Any]) -> None:
-        m, y, s, d, c = arrays
-        self.events = EventSet([ModelSpec(**spec) for spec in specs])
-        cuts = (np.flatnonzero(np.diff(m)) + 1).tolist()
-        for lo, hi in zip([0, *cuts], [*cuts, len(m)]) if len(m) else ():
-            model = int(m[lo])  # one run of a model's events: the insertion order is kept
-            width = self.events.specs[model].context_length
-            self.events.extend(model, y[lo:hi], c[lo:hi, :width], s[lo:hi], d[lo:hi])
-        self.config = SmoothingConfig(**config)
-
-    def train(self, ids: np.ndarray) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-        return train_generative(self.events.subset(ids), self.config).to_arrays()

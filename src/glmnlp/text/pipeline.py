@@ -225,7 +225,7 @@ class Pipeline:
         loading the model once (``backend`` ``"local"`` or ``"ray"``, ``address`` of a Ray cluster;
         unset: :mod:`glmnlp.config`'s); the output is the same as with one process (n-best lists,
         surprisal and measures included). Input of at most one batch is analysed in this process.
-"""
+        """
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}")
         if isinstance(nbest, bool) or not isinstance(nbest, int) or nbest < 1:
@@ -251,7 +251,8 @@ class Pipeline:
         progress: Callable[[int], None] | None = None, asks: tuple[int, bool, Any] = (1, False, False),
     ) -> Iterator[Document]:
         """``asks`` = (nbest, surprisal, measures), as for :meth:`pipe`; each worker gets them with its batch."""
-        from glmnlp.glm.parallel import Executor
+        from glmnlp.glm.parallel import Executor, chunked
+        from glmnlp.text.workers import PipeWorker, document_from_plain
 
         if self.spec is None:
             raise ConfigError(
@@ -268,30 +269,18 @@ class Pipeline:
         if executor.jobs == 1:
             yield from self._pipe_here(docs, batch_size, nbest, surprisal, progress, measures)
             return
-        from glmnlp.text.workers import PipeWorker
-
         with executor.hosts(PipeWorker, [(self.spec,)] * executor.jobs) as hosts:
-            yield from self._pipe_hosts(hosts, docs, batch_size, progress, asks)
-
-    def _pipe_hosts(
-        self, hosts: Any, docs: Iterable[DocumentInput], batch_size: int,
-        progress: Callable[[int], None] | None, asks: tuple[int, bool, Any],
-    ) -> Iterator[Document]:
-        """Batches to the workers' pipelines in turn; documents back in input order."""
-        from glmnlp.glm.parallel import chunked
-        from glmnlp.text.workers import document_from_plain
-
-        jobs = ((chunk, asks) for chunk in chunked(docs, batch_size))
-        for plain_docs, stats in hosts.imap("run", jobs):
-            target = getattr(self.parser, "stats", None)
-            if isinstance(target, dict):
-                for key, value in stats.items():
-                    target[key] = target.get(key, 0) + value
-            for doc in plain_docs:
-                document = document_from_plain(doc)
-                if progress is not None:
-                    progress(len(document.sentences))
-                yield document
+            jobs = ((chunk, asks) for chunk in chunked(docs, batch_size))
+            for plain_docs, stats in hosts.imap("run", jobs):
+                target = getattr(self.parser, "stats", None)
+                if isinstance(target, dict):
+                    for key, value in stats.items():
+                        target[key] = target.get(key, 0) + value
+                for doc in plain_docs:
+                    document = document_from_plain(doc)
+                    if progress is not None:
+                        progress(len(document.sentences))
+                    yield document
 
     def _pipe_here(
         self, docs: Iterable[DocumentInput], batch_size: int, nbest: int = 1, surprisal: bool = False,
