@@ -48,6 +48,43 @@ def test_hosts_keep_state_per_object(jobs: int) -> None:
         assert hosts.submit(1, "add", 5).result() == 18
 
 
+class _Waiter:
+    """Item 0 waits for a flag file that the last item writes: a slow item with work queued after it."""
+
+    def __init__(self, flag: str, last: int) -> None:
+        self.flag, self.last = Path(flag), last
+
+    def run(self, k: int) -> tuple[int, bool]:
+        import os
+        import time
+
+        if k == self.last:
+            self.flag.write_text("done")
+        if k == 0:
+            deadline = time.monotonic() + 20.0
+            while not self.flag.exists():
+                if time.monotonic() > deadline:
+                    return k, False
+                time.sleep(0.01)
+        return k, os.getpid() > 0
+
+
+def test_imap_any_feeds_the_free_worker_and_keeps_input_order(tmp_path: Path) -> None:
+    """With round-robin dispatch the items queued behind a slow item 0 (and the window) keep the last
+    item from ever being sent, so item 0 would time out; imap_any sends the later items to the free
+    worker, which reaches the last item and releases item 0. Results stay in input order. (Round
+    robin: items 0-3 go out, item 0 blocks the in-order window of 4, item 5 is never sent.)"""
+    last = 5
+    with Executor(2) as ex, ex.hosts(_Waiter, [(str(tmp_path / "flag"), last)] * 2) as hosts:
+        assert hosts.mode == "local"
+        assert list(hosts.imap_any("run", range(last + 1))) == [(k, True) for k in range(last + 1)]
+
+
+def test_imap_any_inline_is_plain_imap() -> None:
+    with Executor(1) as ex, ex.hosts(_Counter, [(0,)]) as hosts:
+        assert list(hosts.imap_any("add", [1, 2, 3])) == [1, 3, 6]
+
+
 def test_executor_rejects_bad_options() -> None:
     with pytest.raises(ConfigError):
         Executor(2, backend="spark")

@@ -132,3 +132,21 @@ def test_parser_cli_generative_trains_on_treebank_tags(tmp_path: Path, monkeypat
     args[args.index("generative")] = "perceptron"
     with pytest.raises(AssertionError, match="treebank's tags"):
         main(args + ["--epochs", "1"])
+
+
+@pytest.mark.parametrize("jobs, shards", [("1", None), ("2", 2), ("2", 1)])
+def test_parser_cli_passes_use_one_shard_per_worker_by_default(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: str, shards: int | None
+) -> None:
+    """Without --shards the passes run as one shard per worker (the model records S); --shards 1 keeps the
+    serial perceptron, whose metadata has no shards entry."""
+    from glmnlp.parser.model import Parser
+
+    _write_splits(tmp_path, sample_trees("train")[:12], sample_trees("dev")[:3])
+    model = tmp_path / "model"
+    argv = ["parser", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "dev.trees"),
+            "--epochs", "1", "--jobs", jobs, "--out", str(model)]
+    if shards is not None:
+        argv += ["--shards", str(shards)]
+    assert main(argv) == 0, capsys.readouterr().err
+    assert Parser.load(model).config.shards == (int(jobs) if shards is None else shards)

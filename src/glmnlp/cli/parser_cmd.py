@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from glmnlp.errors import ConfigError, InputError
-from ._params import training_parallel_options, weight_list
+from ._params import parser_parallel_options, weight_list
 from glmnlp.treebank.trees import read_tree_file
 
 __all__ = ["parser_group"]
@@ -40,9 +40,10 @@ def parser_group() -> None:
               show_default=True,
               help="perceptron: the GLM parser; generative: the generative model alone; combined: the perceptron "
                    "with the jackknifed generative log-probability as one fixed-weight feature (C&R 2004 Table 4).")
-@click.option("--generative-weights", default="5,10,20", show_default=True, metavar="W1,W2,...",
-              help="--kind combined: candidate fixed weights of the generative feature; the best on dev is kept "
-                   "and saved in the model.")
+@click.option("--generative-weights", default="10", show_default=True, metavar="W1,W2,...",
+              help="--kind combined: the fixed weight of the generative feature (the paper's 10), or several "
+                   "candidates: one perceptron is trained per candidate and the best on dev is kept and saved "
+                   "in the model.")
 @click.option("--gen-cutoff", type=click.IntRange(min=0), default=None,
               help="Generative tables: leave out histories (level >= 2) seen at most this often (0 = keep all). "
                    "Default: 2 for --kind combined, 0 for --kind generative (each chosen on dev).")
@@ -57,15 +58,17 @@ def parser_group() -> None:
 @click.option("--out", "out_path", required=True, type=click.Path(file_okay=False), help="Model directory to write.")
 @click.option("--force", is_flag=True,
               help="Replace an existing parser model at --out (only a glmnlp parser model is ever replaced).")
-@training_parallel_options
+@parser_parallel_options
 def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_weights: str, gen_cutoff: int | None,
               gen_prune: float | None, features: str, no_early_update: bool, no_cache: bool, epochs: int, seed: int,
-              out_path: str, force: bool, shards: int, mixing: str, jobs: int | None, backend: str | None,
+              out_path: str, force: bool, shards: int | None, mixing: str, jobs: int | None, backend: str | None,
               address: str | None) -> None:
     """Train a parser on cleaned TOP-rooted trees and save the best-epoch model.
 
-    Epochs, the beam (gamma, cap) and, for --kind combined, the generative feature's weight are
-    chosen on the dev trees; the choices are printed and stored in the model. --out must be a new or
+    Epochs, the beam (gamma, cap) and, for --kind combined given several --generative-weights, the
+    generative feature's weight are chosen on the dev trees; the choices are printed and stored in
+    the model. The passes run as one shard per worker (iterative parameter mixing) unless --shards
+    says otherwise; --shards 1 is the serial perceptron. --out must be a new or
     empty folder, or with --force a parser model written by glmnlp (checked before training).
 
     \b
@@ -73,7 +76,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
       glmnlp parser train --train train.trees --dev dev.trees --features punct --out parser.model
       glmnlp parser train --train train.trees --dev dev.trees --kind combined --out combined.model
       glmnlp parser train --train train.trees --dev dev.trees --kind generative --out generative.model
-      glmnlp parser train --train train.trees --dev dev.trees --shards 2 --jobs 2 --out parser.model
+      glmnlp parser train --train train.trees --dev dev.trees --shards 1 --out serial.model
     """
     from glmnlp.glm.parallel import Executor
 
@@ -96,6 +99,8 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     )
     check_output_dir(out_path, MODEL_KIND, replace=force)
     executor = Executor(jobs, backend, address)
+    if shards is None:
+        shards = executor.jobs  # one shard per worker: the passes use every core
     train = list(read_tree_file(train_path))
     dev = list(read_tree_file(dev_path))
     for path, trees in ((train_path, train), (dev_path, dev)):

@@ -44,7 +44,7 @@ import os
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any
 
 from glmnlp.config import BACKENDS
@@ -184,6 +184,62 @@ class Hosts:
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
+
+    def imap_any(self, method: str, items: Iterable[Any], *, depth: int = 2, window: int | None = None) -> Iterator[Any]:
+        """``method(item)`` on whichever object is free, for objects that are interchangeable (the parsing
+        workers of one model): results in input order, like :meth:`imap`.
+
+        :meth:`imap` sends item k to object k mod n, so one slow item holds back every item queued
+        behind it and, since results leave in order, can idle the other workers. Here an item goes to
+        an object with fewer than ``depth`` calls in flight (the least busy; one running and one
+        waiting keeps a worker fed), the next as soon as any call returns; at most ``window``
+        (default 4 per object) items are in flight or finished and waiting for an earlier one, so a
+        long input is never read far ahead.
+        """
+        if self.mode == "inline" or self.n == 1:
+            yield from self.imap(method, items, window=window)
+            return
+        limit = max(window or 4 * self.n, self.n)
+        busy = [0] * self.n
+        flying: dict[Any, tuple[int, int]] = {}  # handle -> (item number, object)
+        ready: dict[int, Any] = {}
+        stream = iter(items)
+        submitted = emitted = 0
+        more = True
+        while True:
+            while more and len(flying) + len(ready) < limit and min(busy) < depth:
+                try:
+                    item = next(stream)
+                except StopIteration:
+                    more = False
+                    break
+                i = busy.index(min(busy))
+                flying[self.submit(i, method, item)] = (submitted, i)
+                busy[i] += 1
+                submitted += 1
+            if emitted in ready:
+                yield ready.pop(emitted)
+                emitted += 1
+                continue
+            if not flying:
+                return
+            for handle in self._wait_any(list(flying)):
+                k, i = flying.pop(handle)
+                busy[i] -= 1
+                ready[k] = handle.result()
+
+    def _wait_any(self, handles: list[Any]) -> list[Any]:
+        """The handles (of :meth:`submit`) that have finished, waiting until one has."""
+        if self.mode == "local":
+            done, _ = wait(handles, return_when=FIRST_COMPLETED)
+            return [h for h in handles if h in done]  # in submission order
+        if self.mode == "ray":
+            import ray
+
+            by_ref = {h.ref: h for h in handles}
+            finished, _ = ray.wait(list(by_ref), num_returns=1)
+            return [by_ref[r] for r in finished]
+        return handles
 
     def call(self, method: str, args_list: Sequence[tuple[Any, ...]] | None = None) -> list[Any]:
         """Call ``method`` on every object (in parallel across workers); results in object order."""

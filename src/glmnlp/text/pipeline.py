@@ -271,7 +271,7 @@ class Pipeline:
             return
         with executor.hosts(PipeWorker, [(self.spec,)] * executor.jobs) as hosts:
             jobs = ((chunk, asks) for chunk in chunked(docs, batch_size))
-            for plain_docs, stats in hosts.imap("run", jobs):
+            for plain_docs, stats in hosts.imap_any("run", jobs):
                 target = getattr(self.parser, "stats", None)
                 if isinstance(target, dict):
                     for key, value in stats.items():
