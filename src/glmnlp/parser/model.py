@@ -214,7 +214,7 @@ class Parser:
         self.grammar = grammar
         self.config = config
         self.punct_tags = set(punct_tags)
-        self.weights = np.ascontiguousarray(weights, dtype=np.float64)
+        self.weights = weights
         if self.weights.shape[0] != 1 << config.n_bits:
             raise ValueError("weight table size does not match n_bits")
         self.stats = {"sentences": 0, "retried": 0, "fallback": 0}
@@ -327,6 +327,34 @@ class Parser:
         return 1 if self.config.features == "punct" else 0
 
     # -- parsing ----------------------------------------------------------------------------------
+    @property
+    def weights(self) -> np.ndarray:
+        """The weight table (read-only: assign a new table to change it)."""
+        return self._weights
+
+    @weights.setter
+    def weights(self, value: np.ndarray) -> None:
+        # an own, read-only copy: the bitmap of non-zero weights the decoder skips by (nonzero_bits)
+        # is built once per table, so the table must not change under it
+        table = np.array(value, dtype=np.float64, order="C", copy=True)
+        table.flags.writeable = False
+        self._weights = table
+        self._nonzero: np.ndarray | None = None
+
+    def nonzero_bits(self) -> np.ndarray:
+        """Bit f (word f >> 6, bit f & 63) set when weight f is not +0.0: a feature with a clear bit adds
+        nothing, so the decoder does not read its weight (most of a hashed table is zero, and each read
+        is a cache miss: see the module docstring). Built on first use, once per table."""
+        bits = self._nonzero
+        if bits is None:
+            flags = self._weights.view(np.uint64) != 0
+            pad = (-flags.shape[0]) % 64
+            if pad:
+                flags = np.concatenate([flags, np.zeros(pad, dtype=bool)])
+            bits = np.packbits(flags, bitorder="little").view("<u8").astype(np.uint64)
+            self._nonzero = bits
+        return bits
+
     def parse_nbest(
         self, words: Sequence[str], tags: Sequence[str | Sequence[str]], k: int = 1
     ) -> list[tuple[float, Tree]]:
@@ -346,10 +374,12 @@ class Parser:
         atoms, next_pos, isq, off, cand = self._inputs(words, tag_lists)
         self._configure_generative(words, tag_lists)
         none = np.zeros(0, dtype=np.int32)
+        nonzero = self.nonzero_bits()
         attempts = [(self.config.gamma, self.config.beam_cap), (self.config.gamma * 10, 0)]
         for attempt, (gamma, cap) in enumerate(attempts):
             result = self._beam.decode(
-                atoms, next_pos, isq, self._punct, off, cand, self.weights, gamma, cap, none, none, False, k
+                atoms, next_pos, isq, self._punct, off, cand, self.weights, gamma, cap, none, none, False, k,
+                nonzero,
             )
             if result["status"] == "complete":
                 if attempt:

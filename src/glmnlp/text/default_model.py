@@ -393,7 +393,7 @@ def train_default(
     best_epoch = next(e.epoch for e in logs if e.dev_f1 == max(x.dev_f1 for x in logs))
     # float32 precision from here on: every figure below is measured with the weights the file
     # stores in 4 bytes each (Parser.save writes float32 when that is exact)
-    parser.weights[:] = parser.weights.astype(np.float32)
+    parser.weights = parser.weights.astype(np.float32)
     if parser.generative is not None:
         parser.generative = dataclasses.replace(parser.generative, model=parser.generative.model.with_float32_tables())
 
@@ -430,7 +430,7 @@ def train_default(
             parser.save(scratch / "parser", history=history, prune=threshold)
             return tagger_bytes + _folder_bytes(scratch / "parser")
 
-        parser.weights[:] = full_weights
+        parser.weights = full_weights
         pruning: list[dict[str, float]] = [
             {"prune": 0.0, "kept": int((full_weights != 0).sum()), "dev_f1": _r(dev_full),
              "test_f1": _r(test_full.fmeasure), "bytes": model_bytes(0.0)}
@@ -438,10 +438,10 @@ def train_default(
         results = {0.0: test_full}
         for threshold in sorted(recipe.prune_candidates):
             # the same rule as Parser.save(prune=...): keep |w| > threshold
-            parser.weights[:] = np.where(np.abs(full_weights) > threshold, full_weights, 0.0)
+            parser.weights = np.where(np.abs(full_weights) > threshold, full_weights, 0.0)
             dev_f1 = parse_all(parser, dev, dev_tags).fmeasure
             results[threshold] = test_result = parse_all(parser, test, test_tags)
-            parser.weights[:] = full_weights
+            parser.weights = full_weights
             pruning.append({"prune": threshold, "kept": int((np.abs(full_weights) > threshold).sum()),
                             "dev_f1": _r(dev_f1), "test_f1": _r(test_result.fmeasure),
                             "bytes": model_bytes(threshold)})
@@ -462,7 +462,7 @@ def train_default(
         f"(dev F1 {shipped_row['dev_f1']:.2f}, unpruned {pruning[0]['dev_f1']:.2f})")
 
     # 6. input tags: single best, or several within a margin (with the pruned weights that ship)
-    parser.weights[:] = np.where(np.abs(full_weights) > chosen_prune, full_weights, 0.0)
+    parser.weights = np.where(np.abs(full_weights) > chosen_prune, full_weights, 0.0)
 
     def input_tags(trees: Sequence[Any], margin: float, single: list[list[list[str]]]) -> list[list[list[str]]]:
         return single if margin == 0 else [tagger.multitag(t.leaves(), margin) for t in trees]
@@ -494,7 +494,7 @@ def train_default(
     for key, value in evaluation.items():
         say(f"evaluation: {key}: " + json.dumps(value if key != "gum_dev" else
                                                  {k: v for k, v in value.items() if k != "by_genre"}))
-    parser.weights[:] = full_weights
+    parser.weights = full_weights
 
     with staged_output_dir(out, PIPELINE_KIND, replace=overwrite) as tmp:
         (tmp / NOTICE_FILE).write_text(notice(recipe), encoding="utf-8")
