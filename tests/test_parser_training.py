@@ -181,12 +181,14 @@ def _perc(values: dict[int, float]) -> AveragedPerceptron:
     return perc
 
 
-def _entry(*cands: tuple[list[int], list[int]]) -> _CacheEntry:
-    e = _CacheEntry()
-    for ids, signs in cands:
-        e.ids.append(np.array(ids, dtype=np.int32))
-        e.signs.append(np.array(signs, dtype=np.int8))
-    return e
+def _entry(*cands: tuple[list[int], list[int]], offsets: tuple[float, ...] = ()) -> _CacheEntry:
+    """A cache entry holding the given candidates (ids and signs of Phi(t) - Phi(g)), stored flat."""
+    return _CacheEntry(
+        np.array([i for ids, _ in cands for i in ids], dtype=np.int32),
+        np.array([s for _, signs in cands for s in signs], dtype=np.int8),
+        np.cumsum([0] + [len(ids) for ids, _ in cands], dtype=np.int64),
+        np.array(offsets, dtype=np.float64),
+    )
 
 
 def test_parser_cache_step_updates_while_a_candidate_outscores_gold() -> None:
@@ -214,7 +216,37 @@ def test_parser_cache_step_at_most_t2_updates() -> None:
 def test_parser_cache_step_empty_entry_is_inert() -> None:
     """An entry with no non-gold candidate never updates."""
     perc = _perc({0: 1.0})
-    assert _cache_step(perc, _CacheEntry(), 50) == 0 and perc.weights[0] == 1.0
+    assert _cache_step(perc, _entry(), 50) == 0 and perc.weights[0] == 1.0
+
+
+def test_parser_cache_step_adds_each_candidates_generative_offset() -> None:
+    """With the combined model each stored candidate carries its generative term: A's feature margin
+    (2.0) loses to B's 0.5 + offset 3.0, so B's features are updated; a candidate below gold by its
+    offset does not update."""
+    perc = _perc({0: 2.0, 1: 0.5, 2: 0.0})
+    entry = _entry(([0, 2], [1, -1]), ([1, 2], [1, -1]), offsets=(0.0, 3.0))
+    assert _cache_step(perc, entry, 50) == 1
+    assert perc.weights[:3].tolist() == [2.0, -0.5, 1.0]
+    below = _entry(([0], [1]), offsets=(-5.0,))
+    assert _cache_step(_perc({0: 2.0}), below, 50) == 0
+
+
+def test_best_stored_sums_left_to_right_and_keeps_the_earlier_of_ties() -> None:
+    """Scores are the plain left-to-right sums; equal scores keep the earlier candidate; none: (-1, 0.0)."""
+    from glmnlp.glm._scoring import best_stored
+
+    w = np.array([0.1, 0.2, 0.3, 1e16, -1e16])
+    ids = np.array([0, 1, 2, 3, 0, 4, 2], dtype=np.int32)
+    signs = np.ones(7, dtype=np.int8)
+    bounds = np.array([0, 3, 7], dtype=np.int64)
+    k, s = best_stored(w, ids, signs, bounds, np.zeros(0))
+    assert s == max((0.1 + 0.2) + 0.3, ((1e16 + 0.1) + -1e16) + 0.3)
+    assert (k, s) == (0, (0.1 + 0.2) + 0.3)
+    tie = np.array([0, 2, 4], dtype=np.int64)
+    assert best_stored(w, np.array([0, 1, 1, 0], dtype=np.int32), signs[:4], tie, np.zeros(0))[0] == 0
+    assert best_stored(w, ids[:0], signs[:0], np.zeros(1, dtype=np.int64), np.zeros(0)) == (-1, 0.0)
+    with pytest.raises(ValueError):
+        best_stored(w, ids, signs, bounds, np.zeros(1))
 
 
 # -- coordination feature ---------------------------------------------------------------------------------

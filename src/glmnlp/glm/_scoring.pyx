@@ -84,3 +84,29 @@ def score_rows(const double[:, ::1] weights, const long long[:, ::1] rows, doubl
                 continue
             for c in range(n_classes):
                 out[i, c] += weights[f, c]
+
+
+def best_stored(const double[::1] weights, const int[::1] ids, const signed char[::1] signs,
+                const long long[::1] bounds, const double[::1] offsets):
+    """(k, s): the stored candidate with the highest score, and that score.
+
+    Candidate k is the sparse vector ``ids[bounds[k]:bounds[k+1]]`` with ``signs`` (its feature
+    difference to gold); its score is the sum of ``weights[ids[j]] * signs[j]`` taken left to right,
+    plus ``offsets[k]`` (0.0 when ``offsets`` is empty). Ties keep the earlier candidate; (-1, 0.0)
+    when there is none. The parser's cache of C&R 2004 Figure 4 (glmnlp.parser.training).
+    """
+    cdef Py_ssize_t k, j, K = bounds.shape[0] - 1
+    cdef Py_ssize_t best_k = -1
+    cdef double s, best = 0.0
+    cdef bint has_offsets = offsets.shape[0] > 0
+    if has_offsets and offsets.shape[0] != K:
+        raise ValueError("one offset per stored candidate")
+    for k in range(K):
+        s = 0.0
+        for j in range(bounds[k], bounds[k + 1]):
+            s += weights[ids[j]] * signs[j]
+        s += offsets[k] if has_offsets else 0.0
+        if best_k < 0 or s > best:
+            best_k = k
+            best = s
+    return best_k, best

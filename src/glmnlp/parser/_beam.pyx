@@ -1441,6 +1441,10 @@ cdef class BeamParser:
         """
         self.memo_off = not on
 
+    def memo_slots(self):
+        """(node memo slots, chain memo slots): their current capacities (statistics)."""
+        return self.node_memo.cap, self.chain_memo.cap
+
     def set_unknown_by_pos(self, int n_classes):
         """Score word-model outcomes 1..n_classes (the unknown-word classes) given their POS alone (0: off).
 

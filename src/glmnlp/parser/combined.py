@@ -73,6 +73,7 @@ from typing import Any
 
 import numpy as np
 
+from glmnlp.glm.memory import give_back
 from glmnlp.glm.parallel import Executor, resolve_executor
 from glmnlp.parser.generative import NODE_MODEL, WORD_MODEL, SmoothingConfig, roark_specs
 
@@ -201,6 +202,7 @@ def train_term(
     event_set = build_event_set(events, ids, lexicon, n_cats)
     if release and isinstance(events, list):
         events.clear()
+        give_back()
     trained_on = frozenset(np.unique(event_set.arrays()[2]).tolist())
     return GenerativeTerm(train_generative(event_set, smoothing), lexicon, weight), trained_on
 
@@ -364,6 +366,7 @@ class GenerativeTraining:
         events = [sentence_events(parser, ex) for ex in examples]
         if release_examples and isinstance(examples, list):
             examples.clear()  # the caller needs only the models: the examples go before they train
+            give_back()
         n_cats = len(parser.grammar.categories)
         own = executor is None
         ex = resolve_executor(executor, jobs=jobs, backend=backend, address=address)

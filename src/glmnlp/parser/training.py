@@ -52,11 +52,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from glmnlp.glm._scoring import best_stored
 from glmnlp.glm.parallel import Executor, resolve_executor
 from glmnlp.glm.perceptron import AveragedPerceptron
 from glmnlp.glm.training import EpochRecord, train_perceptron
@@ -104,9 +105,15 @@ class EpochLog:
 
 @dataclass
 class _CacheEntry:
-    ids: list[np.ndarray] = field(default_factory=list)  # per candidate: signed ids of Phi(t) - Phi(g)
-    signs: list[np.ndarray] = field(default_factory=list)
-    offsets: list[float] = field(default_factory=list)  # generative term of Phi(t) - Phi(g) (fixed weight)
+    """The stored candidates of one training sentence (C&R 2004 Figure 4), one after another: candidate
+    k is ``ids[bounds[k]:bounds[k+1]]`` with ``signs`` (the ids of Phi(t) - Phi(g)), ``offsets[k]`` its
+    generative term (fixed weight; empty without one). Flat arrays: one scoring call per visit
+    (:func:`glmnlp.glm._scoring.best_stored`) and three arrays per sentence instead of two per candidate."""
+
+    ids: np.ndarray
+    signs: np.ndarray
+    bounds: np.ndarray
+    offsets: np.ndarray
     count: int = 0
 
 
@@ -217,20 +224,24 @@ class _ParsingTask:
             perc.update(ids, -signs.astype(np.float64))
             self.updates += 1
         if config.cache:
-            entry = _CacheEntry()
             gold_gen = 0.0
             if generative is not None:
                 gold_gen = generative.score(parser, ex, ex.gold_site[:prefix], ex.gold_chain[:prefix], complete)
+            parts: list[tuple[np.ndarray, np.ndarray]] = []
+            offsets: list[float] = []
             for member in beam[: config.cache_members]:
                 if member[1]:
                     continue
-                ids, signs = _diff(parser, ex, gold_ids, gold_off, member[2], member[3], complete)
-                entry.ids.append(ids.astype(np.int32))
-                entry.signs.append(signs)
+                parts.append(_diff(parser, ex, gold_ids, gold_off, member[2], member[3], complete))
                 if generative is not None:
-                    entry.offsets.append(generative.score(parser, ex, member[2], member[3], complete) - gold_gen)
+                    offsets.append(generative.score(parser, ex, member[2], member[3], complete) - gold_gen)
             cache = self.cache
-            cache[idx] = entry
+            cache[idx] = _CacheEntry(
+                np.concatenate([p[0] for p in parts]).astype(np.int32) if parts else np.zeros(0, dtype=np.int32),
+                np.concatenate([p[1] for p in parts]).astype(np.int8) if parts else np.zeros(0, dtype=np.int8),
+                np.cumsum([0] + [len(p[0]) for p in parts], dtype=np.int64),
+                np.array(offsets, dtype=np.float64),
+            )
             keys = list(cache)
             for _ in range(config.cache_t1):
                 sample = [idx]
@@ -429,19 +440,19 @@ def train_parser(
 
 
 def _cache_step(perc: AveragedPerceptron, entry: _CacheEntry, t2: int) -> int:
-    """One visit of a cache entry (paper Figure 4, step 2): update if the best stored candidate beats gold."""
-    if entry.count >= t2 or not entry.ids:
+    """One visit of a cache entry (paper Figure 4, step 2): update if the best stored candidate beats gold.
+
+    The scores are summed left to right in C (:func:`glmnlp.glm._scoring.best_stored`), the same on
+    every CPU (a BLAS dot product picks its summation order by CPU); the visits took half of a
+    training pass when they were numpy calls per candidate (module header)."""
+    if entry.count >= t2 or entry.bounds.shape[0] < 2:
         return 0
-    w = perc.weights
-    best_k, best_s = -1, 0.0
-    for k, (ids, signs) in enumerate(zip(entry.ids, entry.signs)):
-        s = float(np.dot(w[ids], signs)) + (entry.offsets[k] if entry.offsets else 0.0)
-        if best_k < 0 or s > best_s:
-            best_k, best_s = k, s
+    best_k, best_s = best_stored(perc.weights, entry.ids, entry.signs, entry.bounds, entry.offsets)
     # z != g: update only when a stored candidate strictly outscores gold (difference 0); ties go to gold.
     if best_s <= 0.0:
         return 0
-    perc.update(entry.ids[best_k], -entry.signs[best_k].astype(np.float64))
+    a, b = int(entry.bounds[best_k]), int(entry.bounds[best_k + 1])
+    perc.update(entry.ids[a:b], -entry.signs[a:b].astype(np.float64))
     entry.count += 1
     return 1
 
