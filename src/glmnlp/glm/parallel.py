@@ -11,6 +11,10 @@ primitives:
   worker loads its model once. ``n`` objects share ``min(n, jobs)`` workers (round-robin), so more
   shards than cores still run (some one after the other), on every backend; when that is one
   worker, the objects live in this process (a lone worker would only add transfers).
+  :meth:`Hosts.imap` sends item k to object k mod n (each shard owns its data);
+  :meth:`Hosts.imap_any`, for interchangeable objects (the parsing workers of one model), sends
+  each item to a worker with room (at most two calls in flight each) as soon as a call returns, so
+  a long batch does not hold back the batches queued behind it; results still leave in input order.
 
 Backends:
 
