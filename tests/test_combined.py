@@ -198,6 +198,35 @@ def test_tune_weight_trains_the_generative_models_once_and_keeps_the_best(monkey
         combined.tune_weight(trees, trees[:4], cfg, [10.0, 0.0], folds=3, smoothing=NO_EM)
 
 
+def test_tune_weight_compares_candidates_at_their_own_beams(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a beam grid each candidate gets its own tuned beam and the candidates are compared by dev F1
+    at those beams (not at the shared training beam); the winner keeps its beam. The beam search is
+    replaced by one whose best F1 grows with the weight, so the choice is known: 40, at gamma 1e6 (the
+    others' best beam is gamma 1e5: tuning a later candidate must not move the first one's beam)."""
+    import glmnlp.parser.combined as combined
+
+    def fake_tune_beam(parser, dev, gammas, caps, dev_tags=None, executor=None):  # type: ignore[no-untyped-def]
+        w = parser.generative.weight
+        own = 1e6 if w == 40.0 else 1e5  # a different best beam per candidate
+        rows = [(g, c, w + (1.0 if g == own else 0.0), 100.0) for g in gammas for c in caps]
+        best = max(rows, key=lambda r: (r[2], -r[1]))
+        parser.config.gamma, parser.config.beam_cap = best[0], best[1]
+        return rows
+
+    monkeypatch.setattr(combined, "tune_beam", fake_tune_beam)
+    monkeypatch.setattr("glmnlp.config._current", Settings(jobs=1))
+    trees = [parse_tree(t) for t in TINY] * 2
+    cfg = ParserConfig(n_bits=12, epochs=1, gamma=1e3, beam_cap=20, train_gamma=1e3, train_cap=20)
+    parser, _, trials = combined.tune_weight(trees, trees[:4], cfg, [40.0, 0.5, 10.0], folds=3, smoothing=NO_EM,
+                                             beams=([1e5, 1e6], [20, 40]))
+    assert [t.beam_dev_f1 for t in trials] == [41.0, 1.5, 11.0]
+    assert parser.generative is not None and parser.generative.weight == 40.0
+    assert (parser.config.gamma, parser.config.beam_cap) == (1e6, 20)
+    assert [(t.gamma, t.cap) for t in trials] == [(1e6, 20), (1e5, 20), (1e5, 20)] and len(trials[0].beam_rows) == 4
+    assert parser.history[-1]["generative_weight_trials"][1] == {
+        "weight": 0.5, "dev_f1": trials[1].dev_f1, "best_epoch": 1, "beam_dev_f1": 1.5, "gamma": 1e5, "cap": 20}
+
+
 def test_generative_hook_retrains_only_for_other_examples(monkeypatch: pytest.MonkeyPatch) -> None:
     """A prepared GenerativeTraining hook keeps its models for the same training examples and retrains them
     (full model + folds) when the examples differ, even in number-preserving ways."""

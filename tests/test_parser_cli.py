@@ -96,10 +96,15 @@ def test_parser_cli_train_combined_chooses_the_weight_on_dev(tmp_path: Path,
     err = capsys.readouterr().err
     trials = {float(w): float(f) for w, f in re.findall(r"generative weight ([\d.]+): best dev F1 ([\d.]+)", err)}
     assert sorted(trials) == [3.0, 30.0]
+    # each candidate is compared at its own tuned beam, the beam it is saved with
+    tuned = {float(w): (float(f), float(g), int(c)) for w, f, g, c in
+             re.findall(r"generative weight ([\d.]+): dev F1 ([\d.]+) at gamma=([\d.e+]+) cap=(\d+)", err)}
+    assert sorted(tuned) == [3.0, 30.0]
     chosen = float(re.search(r"chosen generative weight ([\d.]+)", err).group(1))  # type: ignore[union-attr]
-    assert trials[chosen] == max(trials.values())
+    assert tuned[chosen][0] == max(f for f, _, _ in tuned.values())
     parser = Parser.load(tmp_path / "c")
     assert parser.generative is not None and parser.generative.weight == chosen
+    assert (parser.config.gamma, parser.config.beam_cap) == tuned[chosen][1:]
     s = dev[0]
     assert parser.parse(s.leaves(), s.tags()).leaves() == s.leaves()
     assert main(common + ["--kind", "generative", "--out", str(tmp_path / "g")]) == 0

@@ -138,23 +138,30 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         click.echo(f"epoch {log.epoch}: dev F1 {log.dev_f1:.2f}  updates {log.updates}  early {log.early_stops}  "
                    f"cache {log.cache_updates}  {log.seconds:.1f}s", err=True)
 
+    def show_beams(rows: Any) -> None:
+        for gamma, cap, f1, rate in rows:
+            click.echo(f"beam gamma={gamma:g} cap={cap}: dev F1 {f1:.2f}, {rate:.0f} sentences/s", err=True)
+
     if combined:
         from glmnlp.parser.combined import tune_weight
 
+        def on_trial(t: Any) -> None:
+            click.echo(f"generative weight {t.weight:g}: best dev F1 {t.dev_f1:.2f} (epoch {t.best_epoch})", err=True)
+            show_beams(t.beam_rows)
+            click.echo(f"generative weight {t.weight:g}: dev F1 {t.beam_dev_f1:.2f} at gamma={t.gamma:g} cap={t.cap}",
+                       err=True)
+
+        # each candidate is compared at its own beam (the grid below), the beam it will parse with
         parser, _logs, _trials = tune_weight(
             train, dev, cfg, weights, smoothing=smoothing, train_tags=train_tags, dev_tags=dev_tags,
-            on_epoch=on_epoch, show_progress=True, executor=executor,
-            on_trial=lambda t: click.echo(f"generative weight {t.weight:g}: best dev F1 {t.dev_f1:.2f} "
-                                          f"(epoch {t.best_epoch})", err=True),
+            on_epoch=on_epoch, show_progress=True, executor=executor, on_trial=on_trial,
+            beams=([1e5, 1e6, 1e7], [20, 40]),
         )
         click.echo(f"chosen generative weight {parser.generative.weight:g}", err=True)
     else:
         parser, _logs = train_parser(train, dev, cfg, train_tags=train_tags, dev_tags=dev_tags, on_epoch=on_epoch,
                                      executor=executor)
-    rows = tune_beam(parser, dev, [1e5, 1e6, 1e7] if combined else [1e3, 1e4, 1e5], [20, 40], dev_tags,
-                     executor=executor)
-    for gamma, cap, f1, rate in rows:
-        click.echo(f"beam gamma={gamma:g} cap={cap}: dev F1 {f1:.2f}, {rate:.0f} sentences/s", err=True)
+        show_beams(tune_beam(parser, dev, [1e3, 1e4, 1e5], [20, 40], dev_tags, executor=executor))
     click.echo(f"chosen gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
     parser.save(out_path, history=parser.history, replace=force)
     click.echo(f"saved {out_path}", err=True)

@@ -509,28 +509,46 @@ def train_combined(
 
 @dataclass(frozen=True)
 class WeightTrial:
-    """One candidate fixed weight: the best dev F1 over its epochs, and that epoch."""
+    """One candidate fixed weight: the best dev F1 over its epochs (training beam), that epoch, and,
+    when :func:`tune_weight` tunes each candidate's beam, the dev F1 at its chosen beam and that beam."""
 
     weight: float
     dev_f1: float
     best_epoch: int
     seconds: float
+    beam_dev_f1: float | None = None
+    gamma: float | None = None
+    cap: int | None = None
+    beam_rows: tuple[tuple[float, int, float, float], ...] = ()  # (gamma, cap, dev F1, sent/s) of the grid
 
     def record(self) -> dict[str, Any]:
-        """What the model file keeps of the trial: everything but the time it took."""
-        return {"weight": self.weight, "dev_f1": self.dev_f1, "best_epoch": self.best_epoch}
+        """What the model file keeps of the trial: everything but the times it took (and the grid's speeds)."""
+        out: dict[str, Any] = {"weight": self.weight, "dev_f1": self.dev_f1, "best_epoch": self.best_epoch}
+        if self.beam_dev_f1 is not None:
+            out.update(beam_dev_f1=self.beam_dev_f1, gamma=self.gamma, cap=self.cap)
+        return out
+
+    @property
+    def score(self) -> float:
+        """What the candidates are compared by: the dev F1 at the candidate's own beam when tuned."""
+        return self.dev_f1 if self.beam_dev_f1 is None else self.beam_dev_f1
 
 
 def tune_weight(
     train_trees: Sequence[Any], dev_trees: Sequence[Any], config: Any, weights: Sequence[float], *,
-    folds: int = 10, smoothing: SmoothingConfig = SmoothingConfig(), on_trial: Any = None, **kwargs: Any
+    folds: int = 10, smoothing: SmoothingConfig = SmoothingConfig(), on_trial: Any = None,
+    beams: tuple[Sequence[float], Sequence[int]] | None = None, **kwargs: Any
 ) -> tuple[Any, list[Any], list[WeightTrial]]:
     """Choose the generative feature's fixed weight on dev (C&R 2004 §3: "chosen on held-out data").
 
     The generative models (full and jackknifed) are trained once and shared; one perceptron is
-    trained per candidate weight, and the one with the best dev F1 (best epoch, training beam) is
-    returned with its epoch logs and all the trials; its weight is saved in its generative term.
-    Ties go to the earlier candidate.
+    trained per candidate weight. With ``beams`` = (gammas, caps), each candidate's best-epoch parser
+    gets its own beam (:func:`glmnlp.parser.training.tune_beam` over that grid) and the candidates are
+    compared by their dev F1 at those beams: the combined score is weight x log-probability plus the
+    perceptron's, so one FILTER margin gamma is a wider beam for weight 5 than for weight 20, and
+    comparing them at the training beam favours the smaller weight. Without ``beams`` they are compared
+    at the training beam. The best candidate is returned with its epoch logs and all the trials; its
+    weight is saved in its generative term (and its beam in its config). Ties go to the earlier candidate.
     ``on_trial(WeightTrial)`` is called after each candidate. ``kwargs`` go to :func:`train_combined`.
     """
     if not weights:
@@ -544,12 +562,20 @@ def tune_weight(
         t0 = time.perf_counter()
         parser, logs = train_combined(train_trees, dev_trees, config, weight=float(w), hook=hook, **kwargs)
         top = max(logs, key=lambda log: log.dev_f1)
-        trial = WeightTrial(float(w), top.dev_f1, top.epoch, time.perf_counter() - t0)
+        trial = WeightTrial(float(w), top.dev_f1, top.epoch, 0.0)
+        if beams is not None:
+            parser.config = replace(parser.config)  # its own beam: the candidates share the config object
+            rows = tune_beam(parser, dev_trees, beams[0], beams[1], kwargs.get("dev_tags"),
+                             executor=kwargs.get("executor"))
+            chosen = next(r for r in rows if (r[0], r[1]) == (parser.config.gamma, parser.config.beam_cap))
+            trial = replace(trial, beam_dev_f1=float(chosen[2]), gamma=float(chosen[0]), cap=int(chosen[1]),
+                            beam_rows=tuple(rows))
+        trial = replace(trial, seconds=time.perf_counter() - t0)
         trials.append(trial)
         if on_trial is not None:
             on_trial(trial)
-        if best is None or trial.dev_f1 > best[0]:
-            best = (trial.dev_f1, parser, logs)
+        if best is None or trial.score > best[0]:
+            best = (trial.score, parser, logs)
     assert best is not None
     _, parser, logs = best
     parser.history.append({"generative_weight_trials": [t.record() for t in trials]})
