@@ -1,14 +1,12 @@
-"""Shared by the benchmarks that run a child process: time it under /usr/bin/time -v, digest what it trained."""
+"""Shared by the benchmarks that run a child process: time it under /usr/bin/time -v (what it trained is digested by
+:func:`glmnlp.glm.model_io.parts_digest`)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import subprocess
 from typing import Any
-
-import numpy as np
 
 
 def run_measured(cmd: list[str], what: str) -> tuple[dict[str, Any], int]:
@@ -24,15 +22,3 @@ def run_measured(cmd: list[str], what: str) -> tuple[dict[str, Any], int]:
     if peak is None:
         raise SystemExit(f"{what}: /usr/bin/time printed no peak memory")
     return result, round(int(peak.group(1)) / 1024)
-
-
-def parts_digest(parts: list[tuple[dict[str, Any], dict[str, np.ndarray]]]) -> str:
-    """sha256 over (JSON metadata, named arrays) parts: each array's name, dtype, shape and bytes."""
-    digest = hashlib.sha256()
-    for meta, arrays in parts:
-        digest.update(json.dumps(meta, sort_keys=True).encode())
-        for name in sorted(arrays):
-            a = np.ascontiguousarray(arrays[name])
-            digest.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
-            digest.update(a.tobytes())
-    return digest.hexdigest()

@@ -28,7 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from _measured import parts_digest, run_measured  # benchmarks/_measured.py
+from _measured import run_measured  # benchmarks/_measured.py
+
+from glmnlp.glm.model_io import parts_digest
 
 MB = 1 << 20
 PAGE = os.sysconf("SC_PAGE_SIZE")

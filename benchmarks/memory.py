@@ -31,12 +31,13 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from _measured import parts_digest, run_measured  # benchmarks/_measured.py
+from _measured import run_measured  # benchmarks/_measured.py
+
+from glmnlp.glm.model_io import parts_digest
 
 MB = 1 << 20
 

@@ -104,7 +104,8 @@ def test_dev_decoder_from_plain_data_parses_as_the_trained_parser() -> None:
     """A dev slice rebuilt from plain data (skeleton, final generative term, words and tags), given the
     weights as ids and values, returns exactly the trees and the F1 of the trained parser's own parse."""
     from glmnlp.glm.training import _sparse
-    from glmnlp.parser.training import _ParsingTask, _tree_from_data, evaluate, prepare_training
+    from glmnlp.parser.training import _ParsingTask, evaluate, prepare_training
+    from glmnlp.treebank.trees import tree_from_plain
 
     train, dev = sample_trees("train")[:60], sample_trees("dev")[:20]
     parser, _, _ = _train(1, True)
@@ -123,6 +124,6 @@ def test_dev_decoder_from_plain_data_parses_as_the_trained_parser() -> None:
     slices = shard_indices(len(dev), 3)
     hosted = [DevSlice(*task.dev_pack([examples[i] for i in idx.tolist()])) for idx in slices]
     decoded = unshard([h.decode(*_sparse(weights)) for h in hosted], len(dev))
-    assert [_tree_from_data(d) for d in decoded] == trees
+    assert [tree_from_plain(d) for d in decoded] == trees
     assert task.dev_score(examples, decoded) == task.evaluate(examples, weights) == float(expected.fmeasure)
     assert np.array_equal(hosted[0].decoder.parser.weights.view(np.int64), weights.view(np.int64))

@@ -10,13 +10,12 @@ against an independent property (every distribution sums to one) elsewhere (test
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any
 
 import numpy as np
 import pytest
 
+from glmnlp.glm.model_io import parts_digest
 from glmnlp.glm.parallel import Executor
 from glmnlp.parser.combined import GenerativeTraining, train_generative_parser
 from glmnlp.parser.generative import SmoothingConfig
@@ -34,17 +33,6 @@ GENERATIVE_PARSER = "c3f1bfdfccc6aa67753c0cafb5ec51dc9ae1f275e96094502506a9c8e17
 COMBINED_HOOK = "951c3159e273b4ac74f1ce9b8cf5f7381490078def8eb85f5b13c36249fff16f"
 
 
-def _digest(parts: list[tuple[dict[str, Any], dict[str, np.ndarray]]]) -> str:
-    digest = hashlib.sha256()
-    for meta, arrays in parts:
-        digest.update(json.dumps(meta, sort_keys=True).encode())
-        for name in sorted(arrays):
-            a = np.ascontiguousarray(arrays[name])
-            digest.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
-            digest.update(a.tobytes())
-    return digest.hexdigest()
-
-
 @pytest.fixture(scope="module")
 def trees() -> list[Any]:
     return sample_trees("train")[:300]
@@ -53,20 +41,20 @@ def trees() -> list[Any]:
 def test_toy_model_is_unchanged() -> None:
     """Events added one by one (EventSet.add), EM over 5 folds: the recorded tables."""
     model = train_generative(_event_set(_toy_events(seed=11, n_sentences=40)), SMALL)
-    assert _digest([model.to_arrays()]) == TOY
+    assert parts_digest([model.to_arrays()]) == TOY
 
 
 def test_toy_jackknife_models_are_unchanged() -> None:
     """train_jackknife's fold models (trained from one event set by sentence index) are the recorded ones."""
     models, _ = train_jackknife(_event_set(_toy_events(seed=12, n_sentences=40)), k=4, seed=2, config=SMALL)
-    assert _digest([m.to_arrays() for m in models]) == TOY_JACKKNIFE
+    assert parts_digest([m.to_arrays() for m in models]) == TOY_JACKKNIFE
 
 
 def test_generative_parser_model_is_unchanged(trees: list[Any]) -> None:
     """What ``parser train --kind generative`` trains (unpruned tables), on 300 PTB sample trees."""
     parser = train_generative_parser(trees, [], smoothing=SmoothingConfig(min_count=0, prune=0.0))
     assert parser.generative is not None
-    assert _digest([parser.generative.to_parts()]) == GENERATIVE_PARSER
+    assert parts_digest([parser.generative.to_parts()]) == GENERATIVE_PARSER
 
 
 def _combined_hook_digest(trees: list[Any], **prepare: Any) -> str:
@@ -80,7 +68,7 @@ def _combined_hook_digest(trees: list[Any], **prepare: Any) -> str:
     parts = [hook.full.to_parts()] + [t.to_parts() for t in hook.jackknife.terms]
     parts.append(({"trained_on": [sorted(on) for on in hook.jackknife.trained_on]},
                   {"fold_of": hook.jackknife.fold_of}))
-    return _digest(parts)
+    return parts_digest(parts)
 
 
 def test_combined_generative_models_are_unchanged(trees: list[Any]) -> None:

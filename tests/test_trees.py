@@ -5,6 +5,8 @@ from __future__ import annotations
 from importlib import resources
 
 import pytest
+from hypothesis import given, settings
+from strategies import trees
 
 from glmnlp.errors import TreeSyntaxError
 from glmnlp.treebank.trees import Tree, parse_tree, read_tree_file, read_trees, to_bracket, to_pretty
@@ -61,3 +63,13 @@ def test_trees_slash_label_is_structured():
     node = Tree("NP", (Tree("PP", (Tree("IN", ("of",)),)),), slash="NP")
     assert node.label == "NP" and node.slash == "NP"
     assert to_bracket(node) == "(NP/NP (PP (IN of)))"
+
+
+@settings(max_examples=200, deadline=None)
+@given(trees)
+def test_tree_to_plain_round_trips_every_tree(tree: Tree) -> None:
+    """The plain form that carries trees between processes (parsing workers, dev slices) gives back the
+    same tree, words with brackets and slash categories included."""
+    from glmnlp.treebank.trees import tree_from_plain, tree_to_plain
+
+    assert tree_from_plain(tree_to_plain(tree)) == tree

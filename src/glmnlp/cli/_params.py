@@ -31,18 +31,22 @@ def parallel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
-def training_parallel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+def _iterative_mixing_options(fn: Callable[..., Any], shards_default: int | None, shards_help: str) -> Callable[..., Any]:
     """:func:`parallel_options` plus ``--shards`` and ``--mixing`` (iterative parameter mixing)."""
     fn = click.option(
         "--mixing", type=click.Choice(["uniform", "updates"]), default="uniform", show_default=True,
-        help="How shard weights are mixed after each epoch (with --shards > 1).",
+        help="How shard weights are mixed after each epoch (with more than one shard).",
     )(fn)
     fn = click.option(
-        "--shards", type=click.IntRange(min=1), default=1, show_default=True,
-        help="Train by iterative parameter mixing over this many shards (1 = the serial perceptron; "
-        "the model depends on it, not on --jobs).",
+        "--shards", type=click.IntRange(min=1), default=shards_default, show_default=shards_default is not None,
+        help="Train by iterative parameter mixing over this many shards (1 = the serial perceptron). " + shards_help,
     )(fn)
     return parallel_options(fn)
+
+
+def training_parallel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``--shards`` (default 1: the serial perceptron) and ``--mixing``, plus :func:`parallel_options`."""
+    return _iterative_mixing_options(fn, 1, "The model depends on it, not on --jobs.")
 
 
 def parser_parallel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -53,17 +57,10 @@ def parser_parallel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     passes, +0.21 after 8) at half the wall time, so by default the passes use every worker. The
     model then depends on the number of shards, which the model file records.
     """
-    fn = click.option(
-        "--mixing", type=click.Choice(["uniform", "updates"]), default="uniform", show_default=True,
-        help="How shard weights are mixed after each epoch (with more than one shard).",
-    )(fn)
-    fn = click.option(
-        "--shards", type=click.IntRange(min=1), default=None,
-        help="Train by iterative parameter mixing over this many shards (1 = the serial perceptron). "
-        "Default: one per worker (--jobs), so the passes use every core. The model depends on the "
+    return _iterative_mixing_options(
+        fn, None, "Default: one per worker (--jobs), so the passes use every core. The model depends on the "
         "number of shards (recorded in the model), not on where they run.",
-    )(fn)
-    return parallel_options(fn)
+    )
 
 
 def weight_list(text: str, option: str, *, zero_means_none: bool = False) -> tuple[float, ...]:

@@ -81,6 +81,7 @@ __all__ = [
     "check_model_directory",
     "staged_output_dir",
     "PIPELINE_KIND",
+    "parts_digest",
 ]
 
 FORMAT_NAME = "glmnlp-model"
@@ -519,3 +520,17 @@ def load_submodel(
     if not isinstance(listed, dict) or name not in listed:
         raise ModelFileError(f"{Path(directory) / METADATA_FILE}: has no sub-model {name!r}")
     return load_model(Path(directory) / name, kind=kind)
+
+
+def parts_digest(parts: list[tuple[dict[str, Any], Mapping[str, np.ndarray]]]) -> str:
+    """sha256 over (JSON metadata, named arrays) parts, such as the ``to_parts()`` of a model: each
+    array's name, dtype, shape and bytes. Two trainings that must give the same model are compared by
+    it (tests/test_generative_reproducible.py, benchmarks/memory.py), without writing files."""
+    digest = hashlib.sha256()
+    for meta, arrays in parts:
+        digest.update(json.dumps(meta, sort_keys=True).encode())
+        for name in sorted(arrays):
+            a = np.ascontiguousarray(arrays[name])
+            digest.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
+            digest.update(a.tobytes())
+    return digest.hexdigest()

@@ -237,13 +237,11 @@ class Hosts:
         if self.mode == "local":
             done, _ = wait(handles, return_when=FIRST_COMPLETED)
             return [h for h in handles if h in done]  # in submission order
-        if self.mode == "ray":
-            import ray
+        import ray  # the ray mode (imap_any never gets here inline)
 
-            by_ref = {h.ref: h for h in handles}
-            finished, _ = ray.wait(list(by_ref), num_returns=1)
-            return [by_ref[r] for r in finished]
-        return handles
+        by_ref = {h.ref: h for h in handles}
+        finished, _ = ray.wait(list(by_ref), num_returns=1)
+        return [by_ref[r] for r in finished]
 
     def call(self, method: str, args_list: Sequence[tuple[Any, ...]] | None = None) -> list[Any]:
         """Call ``method`` on every object (in parallel across workers); results in object order."""

@@ -77,7 +77,7 @@ from glmnlp.tagger.model import Tagger, TaggerConfig
 from glmnlp.treebank.evalb import score_trees
 from glmnlp.treebank.evalb_report import COLLINS_PARAMS, EvalbParams
 from glmnlp.treebank.formats import TaggedSentence
-from glmnlp.treebank.trees import Tree
+from glmnlp.treebank.trees import Tree, tree_from_plain, tree_to_plain
 
 __all__ = [
     "EpochLog",
@@ -296,9 +296,9 @@ class _ParsingTask:
     def dev_score(
         self, examples: Sequence[tuple[Tree, Sequence[Sequence[str]] | None]], predictions: Sequence[Any]
     ) -> float:
-        """EVALB F1 (:data:`SELECTION_PARAMS`) of the decoded trees (:func:`_tree_data`, in dev order)."""
+        """EVALB F1 (:data:`SELECTION_PARAMS`) of the decoded trees (plain data, :func:`tree_to_plain`; in dev order)."""
         trees = [t for t, _ in examples]
-        return float(score_trees(trees, [_tree_from_data(p) for p in predictions], SELECTION_PARAMS).fmeasure)
+        return float(score_trees(trees, [tree_from_plain(p) for p in predictions], SELECTION_PARAMS).fmeasure)
 
     def _skeleton(self) -> dict[str, Any]:
         """Config, grammar, punctuation tags and chain table as plain data (:func:`_parser_from_skeleton`)."""
@@ -356,22 +356,9 @@ def _dev_inputs(examples: Sequence[tuple[Tree, Sequence[Sequence[str]] | None]])
     ]
 
 
-def _tree_data(tree: Tree) -> list[Any]:
-    """``tree`` as nested lists, [label, slash (None or a string), children (words or such lists)]:
-    lossless, where brackets written as text would turn a "(" inside a word into -LRB- and EVALB
-    would then see other words than gold's."""
-    return [tree.label, tree.slash, [c if isinstance(c, str) else _tree_data(c) for c in tree.children]]
-
-
-def _tree_from_data(data: Sequence[Any]) -> Tree:
-    """Inverse of :func:`_tree_data`."""
-    label, slash, children = data
-    return Tree(label, tuple(c if isinstance(c, str) else _tree_from_data(c) for c in children), slash)
-
-
 class _DevDecoder:
     """The dev pass of one epoch over some dev sentences (all of dev, or a worker's slice): parses each
-    (words, input tags) with the given weights and returns the trees as :func:`_tree_data`, in order.
+    (words, input tags) with the given weights and returns the trees as plain data (:func:`tree_to_plain`), in order.
     The parser is kept between epochs; only its weights change."""
 
     def __init__(self, parser: Parser, sentences: list[tuple[list[str], list[Any]]]) -> None:
@@ -382,7 +369,7 @@ class _DevDecoder:
         if weights.shape != self.parser.weights.shape:
             raise ValueError(f"{weights.shape[0]} weights for a table of {self.parser.weights.shape[0]}")
         self.parser.weights = np.ascontiguousarray(weights, dtype=np.float64)
-        return [_tree_data(self.parser.parse(words, tags)) for words, tags in self.sentences]
+        return [tree_to_plain(self.parser.parse(words, tags)) for words, tags in self.sentences]
 
 
 def _unpack_dev(payload: dict[str, Any]) -> _DevDecoder:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from glmnlp.text.document import Document, Sentence, Token
-from glmnlp.treebank.trees import Tree
+from glmnlp.treebank.trees import tree_from_plain, tree_to_plain
 
 __all__ = ["PipeWorker", "document_from_plain", "document_to_plain"]
 
@@ -35,22 +35,13 @@ class PipeWorker:
         return out, {k: after[k] - before.get(k, 0) for k in after}
 
 
-def _tree_to_plain(tree: Tree) -> Any:
-    return (tree.label, tree.slash, tuple(c if isinstance(c, str) else _tree_to_plain(c) for c in tree.children))
-
-
-def _tree_from_plain(plain: Any) -> Tree:
-    label, slash, children = plain
-    return Tree(label, tuple(c if isinstance(c, str) else _tree_from_plain(c) for c in children), slash)
-
-
 def document_to_plain(doc: Document) -> Any:
     """``doc`` as tuples, lists, strings and numbers (what travels between processes)."""
     return (
         doc.text,
         [
-            ([(t.text, t.tag, t.start, t.end) for t in s.tokens], None if s.tree is None else _tree_to_plain(s.tree),
-             s.score, [(score, _tree_to_plain(tree)) for score, tree in s.nbest], list(s.surprisal),
+            ([(t.text, t.tag, t.start, t.end) for t in s.tokens], None if s.tree is None else tree_to_plain(s.tree),
+             s.score, [(score, tree_to_plain(tree)) for score, tree in s.nbest], list(s.surprisal),
              [dict(row) for row in s.measures])
             for s in doc.sentences
         ],
@@ -63,8 +54,8 @@ def document_from_plain(plain: Any) -> Document:
     return Document(
         text,
         tuple(
-            Sentence(tuple(Token(*t) for t in toks), None if tree is None else _tree_from_plain(tree), score,
-                     nbest=tuple((sc, _tree_from_plain(t)) for sc, t in nbest), surprisal=tuple(surprisal),
+            Sentence(tuple(Token(*t) for t in toks), None if tree is None else tree_from_plain(tree), score,
+                     nbest=tuple((sc, tree_from_plain(t)) for sc, t in nbest), surprisal=tuple(surprisal),
                      measures=tuple(measures))
             for toks, tree, score, nbest, surprisal, measures in sentences
         ),

@@ -23,9 +23,10 @@ node mixing words and subtrees is an error, never a flat or truncated tree.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from glmnlp.errors import TreeSyntaxError
 
@@ -38,6 +39,8 @@ __all__ = [
     "to_pretty",
     "write_trees",
     "escape_brackets",
+    "tree_to_plain",
+    "tree_from_plain",
 ]
 
 
@@ -95,6 +98,18 @@ class Tree:
 
 
 # -- writing ---------------------------------------------------------------------------------
+
+
+def tree_to_plain(tree: Tree) -> tuple[Any, ...]:
+    """``tree`` as nested tuples (label, slash, children: words or such tuples), what travels between
+    processes. Lossless, where brackets written as text would turn a "(" inside a word into -LRB-."""
+    return (tree.label, tree.slash, tuple(c if isinstance(c, str) else tree_to_plain(c) for c in tree.children))
+
+
+def tree_from_plain(plain: Sequence[Any]) -> Tree:
+    """Inverse of :func:`tree_to_plain`."""
+    label, slash, children = plain
+    return Tree(label, tuple(c if isinstance(c, str) else tree_from_plain(c) for c in children), slash)
 
 
 def escape_brackets(text: str) -> str:
