@@ -71,10 +71,10 @@ def test_api_all_is_frozen_sorted_and_importable() -> None:
 def test_api_public_names_come_from_their_modules() -> None:
     """The top-level names are the library's own objects, not copies."""
     from glmnlp import parser, tagger
-    from glmnlp.text import pipeline
+    from glmnlp.text import loading, pipeline
     from glmnlp.treebank import evalb, trees
 
-    assert glmnlp.load is pipeline.load and glmnlp.Pipeline is pipeline.Pipeline
+    assert glmnlp.load is loading.load and glmnlp.Pipeline is pipeline.Pipeline
     assert glmnlp.Tagger is tagger.Tagger and glmnlp.Parser is parser.Parser
     assert glmnlp.Tree is trees.Tree and glmnlp.score_trees is evalb.score_trees
 

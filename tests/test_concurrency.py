@@ -65,6 +65,21 @@ def test_pipe_on_two_processes_gives_the_serial_documents(nlp: Pipeline) -> None
     assert parallel == serial
 
 
+def test_pipe_on_two_processes_leaves_this_processs_model_unbuilt(nlp: Pipeline) -> None:
+    """A glmnlp.load(deferred=True) piped through 2 workers never builds its tagger or parser here (each
+    worker builds its own), yet the workers' counters reach it, and later serial use builds it with them."""
+    from glmnlp.text.pipeline import Deferred
+
+    fresh = glmnlp.load(deferred=True)
+    texts = [f"Document {i}: the old man saw the dog." for i in range(5)]
+    parallel = [d.to_dict() for d in fresh.pipe(texts, batch_size=2, n_process=2)]
+    assert all(isinstance(fresh._components[k], Deferred) for k in ("tagger", "parser"))
+    assert fresh.stats is not None and fresh.stats["sentences"] == 5
+    assert parallel == [d.to_dict() for d in nlp.pipe(texts, batch_size=2)]
+    fresh("A dog barked.")
+    assert fresh.parser.stats["sentences"] == 6
+
+
 def test_pipe_on_two_processes_keeps_nbest_surprisal_and_measures(nlp: Pipeline) -> None:
     """n-best lists, surprisal and word-by-word measures come back from the workers as serial gives them."""
     texts = ["The old man saw the dog. It barked.", "A dog barked.", "Time flies like an arrow."]

@@ -107,7 +107,7 @@ def test_default_model_recipe_is_byte_deterministic(tmp_path: Path) -> None:
 def test_load_reads_the_recommended_margin(tmp_path: Path) -> None:
     """recommended_margin: MODEL.json's multitag_margin (0 or absent = None); bad values are named errors."""
     from glmnlp.errors import ModelFileError
-    from glmnlp.text.pipeline import recommended_margin
+    from glmnlp.text.loading import recommended_margin
 
     assert recommended_margin(tmp_path) is None
     for value, expected in ((4.0, 4.0), (0, None), (None, None)):

@@ -11,7 +11,8 @@ import pytest
 
 from glmnlp.text.document import Document
 from glmnlp.errors import ConfigError, ModelFileError
-from glmnlp.text.pipeline import ParserProtocol, Pipeline, TaggerProtocol, load
+from glmnlp.text.loading import load
+from glmnlp.text.pipeline import ParserProtocol, Pipeline, TaggerProtocol
 from glmnlp.treebank.trees import Tree
 
 
@@ -200,7 +201,8 @@ def test_pipeline_detects_misbehaving_components() -> None:
         Pipeline(object())  # type: ignore[arg-type]
 
 
-def _fake_model_modules(monkeypatch: pytest.MonkeyPatch, seen: list[Path]) -> None:
+def _fake_model_modules(monkeypatch: pytest.MonkeyPatch, seen: list[Path],
+                        described: list[Path] | None = None) -> None:
     class Loader:
         def __init__(self, kind: str) -> None:
             self.kind = kind
@@ -209,6 +211,12 @@ def _fake_model_modules(monkeypatch: pytest.MonkeyPatch, seen: list[Path]) -> No
             seen.append(Path(path))
             return FakeTagger() if self.kind == "tagger" else FakeParser()
 
+        def describe(self, path: Path) -> dict[str, object]:
+            if described is not None:
+                described.append(Path(path))
+            return {"multitag": False} if self.kind == "tagger" else {"generative": False, "nbest": False,
+                                                                       "pos_tags": None}
+
     for kind, cls in (("tagger", "Tagger"), ("parser", "Parser")):
         module = types.ModuleType(f"glmnlp.{kind}")
         setattr(module, cls, Loader(kind))
@@ -216,16 +224,41 @@ def _fake_model_modules(monkeypatch: pytest.MonkeyPatch, seen: list[Path]) -> No
 
 
 def test_pipeline_load_reads_tagger_and_parser_subdirectories(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """load(dir) calls Tagger.load(dir/tagger) and Parser.load(dir/parser) and wires them up."""
+    """load(dir) calls Tagger.load(dir/tagger) and Parser.load(dir/parser) and wires them up; with
+    deferred=True it checks both at once (describe) and builds each when a sentence first needs it."""
     (tmp_path / "tagger").mkdir()
     (tmp_path / "parser").mkdir()
     seen: list[Path] = []
-    _fake_model_modules(monkeypatch, seen)
+    described: list[Path] = []
+    _fake_model_modules(monkeypatch, seen, described)
     nlp = load(tmp_path)
     assert seen == [tmp_path / "tagger", tmp_path / "parser"]
     assert nlp("Dogs bark.").sentences[0].tree is not None
     seen.clear()
     assert load(tmp_path, parser=False).parser is None and seen == [tmp_path / "tagger"]
+    seen.clear()
+    lazy = load(tmp_path, deferred=True)
+    assert described == [tmp_path / "tagger", tmp_path / "parser"] and seen == []
+    assert lazy("Dogs bark.").sentences[0].tree is not None
+    lazy("Cats purr.")
+    assert seen == [tmp_path / "tagger", tmp_path / "parser"]  # built once each
+
+
+def test_pipeline_built_on_first_use_skips_what_the_input_does_not_need(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pre-tagged input never builds the tagger; asking what the parser offers, its counters or whether
+    there is a tagger builds nothing (a process whose workers parse never loads the model itself)."""
+    (tmp_path / "tagger").mkdir()
+    (tmp_path / "parser").mkdir()
+    seen: list[Path] = []
+    _fake_model_modules(monkeypatch, seen)
+    nlp = load(tmp_path, deferred=True)
+    assert nlp.has_tagger and nlp.has_parser and nlp.stats == {}
+    assert nlp.parser_facts() == {"generative": False, "nbest": False, "pos_tags": None}
+    assert seen == []
+    nlp([[("Dogs", "NNS"), ("bark", "VBP")]])
+    assert seen == [tmp_path / "parser"]
 
 
 def test_pipeline_load_reports_missing_parts(tmp_path: Path) -> None:

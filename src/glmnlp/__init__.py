@@ -24,7 +24,8 @@ from glmnlp.errors import ConfigError, FormatError, GlmnlpError, InputError, Mod
 from glmnlp.treebank.evalb import score_files, score_trees
 from glmnlp.parser.model import Parser
 from glmnlp.text.measures import measures, plot_measures
-from glmnlp.text.pipeline import Pipeline, load
+from glmnlp.text.loading import load
+from glmnlp.text.pipeline import Pipeline
 from glmnlp.text.render import (
     render_ascii,
     render_brackets,

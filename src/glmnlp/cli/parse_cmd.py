@@ -96,7 +96,7 @@ def checked_tags(units: Iterable[Unit], pipeline: Any, *, map_unknown: bool) -> 
     Without this check the parser finds no chain for the tag and the sentence ends as the flat
     default tree, silently.
     """
-    known = set(getattr(getattr(pipeline.parser, "grammar", None), "pos_tags", ()) or ())
+    known = set(pipeline.parser_facts()["pos_tags"] or ())  # from the metadata: the parser is not built here
     for unit in units:
         if not known:
             yield unit
@@ -112,7 +112,7 @@ def checked_tags(units: Iterable[Unit], pipeline: Any, *, map_unknown: bool) -> 
                     source=unit.source, line=unit.line,
                 )
             if bad:
-                if pipeline.tagger is None:
+                if not pipeline.has_tagger:
                     raise ConfigError("--map-unknown-tags needs a tagger (this model has none; give --tagger DIR)")
                 guess = pipeline.tagger.tag([w for w, _ in sentence])
                 for k in bad:
@@ -184,16 +184,20 @@ def _argument_units(texts: tuple[str, ...], mode: str) -> Iterator[Unit]:
             yield Unit([_tagged_sentence(text, source, 1)], source, 1)
 
 
-def _load_pipeline(model: str | None, tagger_dir: str | None, lines: bool, multitag: float | None) -> Any:
-    """The pipeline for ``--model`` (a pipeline directory or a single parser model) and ``--tagger``."""
+def _load_pipeline(model: str | None, tagger_dir: str | None, lines: bool, multitag: float | None,
+                   deferred: bool = False) -> Any:
+    """The pipeline for ``--model`` (a pipeline directory or a single parser model) and ``--tagger``;
+    ``deferred``: files checked now, models built on first use (:mod:`glmnlp.text.loading`)."""
     from glmnlp.errors import ModelFileError
-    from glmnlp.text.pipeline import Pipeline, load
+    from glmnlp.text.loading import deferred_parser, deferred_tagger, load
+    from glmnlp.text.pipeline import Pipeline
 
-    tagger = None
-    if tagger_dir is not None:
+    def tagger_at(path: str) -> Any:
         from glmnlp.tagger.model import Tagger
 
-        tagger = Tagger.load(tagger_dir)
+        return deferred_tagger(path) if deferred else Tagger.load(path)
+
+    tagger = None if tagger_dir is None else tagger_at(tagger_dir)
     if model is not None and (Path(model) / "metadata.json").is_file():
         from glmnlp.glm.model_io import read_metadata
         from glmnlp.parser.model import MODEL_KIND, Parser
@@ -201,12 +205,15 @@ def _load_pipeline(model: str | None, tagger_dir: str | None, lines: bool, multi
         kind = read_metadata(model)["kind"]
         if kind != MODEL_KIND:
             raise ModelFileError(f"{model}: a {kind!r} model; glmnlp parse needs a parser or a pipeline directory")
-        return Pipeline(tagger, Parser.load(model), lines=lines, multitag_margin=multitag if multitag else None)
-    pipeline = load(model)
+        parser = deferred_parser(model) if deferred else Parser.load(model)
+        return Pipeline(tagger, parser, lines=lines, multitag_margin=multitag if multitag else None)
+    pipeline = load(model, deferred=deferred)
     if multitag is None and tagger is None:
         multitag = pipeline.multitag_margin  # the margin the model's recipe chose on dev (MODEL.json)
-    return Pipeline(tagger or pipeline.tagger, pipeline.parser, lines=lines,
-                    multitag_margin=multitag if multitag else None)
+    changes: dict[str, Any] = {"lines": lines, "multitag_margin": multitag if multitag else None}
+    if tagger is not None:
+        changes["tagger"] = tagger
+    return pipeline.replace(**changes)
 
 
 _SVG_NAME = re.compile(r"sentence-[0-9]{4,}\.svg")
@@ -358,11 +365,13 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
         units = read_units(_decoded_lines(handle, source), source, mode, lines_mode=lines)
 
     try:
-        pipeline = _load_pipeline(model_dir, tagger_dir, lines, multitag)
-        pipeline.spec = (_load_pipeline, (model_dir, tagger_dir, lines, multitag))  # how a worker loads it
-        if surprisal and getattr(pipeline.parser, "generative", None) is None:
+        # With workers, this process only reads and writes: it checks the model and leaves building it to
+        # the workers (and to itself only if the input turns out to fit in one batch).
+        pipeline = _load_pipeline(model_dir, tagger_dir, lines, multitag, jobs != 1)
+        pipeline.spec = (_load_pipeline, (model_dir, tagger_dir, lines, multitag, True))  # how a worker loads it
+        if surprisal and not pipeline.parser_facts()["generative"]:
             raise ConfigError("--surprisal needs a model with a generative component; this parser has none")
-        if pipeline.tagger is None and mode != "tagged":
+        if not pipeline.has_tagger and mode != "tagged":
             raise ConfigError("this model has no tagger: give --tagged input or --tagger DIR")
         _write_parses(
             pipeline, units, mode, fmt, texts, out_dir, compact, unicode_lines, nbest, surprisal, batch_size, quiet,
@@ -452,9 +461,9 @@ def _write_parses(
         click.echo(render_html(docs_for_html, compact=compact), nl=False)
     elif fmt == "svg" and out_dir is None:
         click.echo(render_svg_document(docs_for_html, compact=compact), nl=False)
-    stats = getattr(pipeline.parser, "stats", None)
+    stats = pipeline.stats
     if not quiet and not texts and stats is not None:
         click.echo(
-            f"parsed {n_sent} sentences; retried with a wider beam: {stats['retried']}; "
-            f"default structure: {stats['fallback']}", err=True,
+            f"parsed {n_sent} sentences; retried with a wider beam: {stats.get('retried', 0)}; "
+            f"default structure: {stats.get('fallback', 0)}", err=True,
         )

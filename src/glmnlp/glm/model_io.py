@@ -77,6 +77,7 @@ __all__ = [
     "load_model",
     "load_submodel",
     "read_metadata",
+    "verify_model",
     "check_output_dir",
     "check_model_directory",
     "staged_output_dir",
@@ -444,18 +445,13 @@ def read_metadata(directory: str | Path) -> dict[str, Any]:
     return header
 
 
-def load_model(directory: str | Path, *, kind: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """Load and validate a model directory written by :func:`save_model`.
-
-    Returns ``(metadata, arrays)``: the caller's metadata dict and the named arrays. Raises
-    :class:`~glmnlp.errors.ModelFileError` (naming the offending file) if anything is missing,
-    corrupt, truncated, of another kind or of an unsupported format version.
-    """
-    directory = Path(directory)
+def _checked_blob(directory: Path, kind: str) -> tuple[dict[str, Any], bytes]:
+    """The header and the weights archive's bytes, once the kind and the archive's checksum are checked."""
     header = read_metadata(directory)
-    meta_path = directory / METADATA_FILE
     if header["kind"] != kind:
-        raise ModelFileError(f"{meta_path}: this is a {header['kind']!r} model, expected a {kind!r} model")
+        raise ModelFileError(
+            f"{directory / METADATA_FILE}: this is a {header['kind']!r} model, expected a {kind!r} model"
+        )
     weights_path = directory / WEIGHTS_FILE
     try:
         blob = weights_path.read_bytes()
@@ -465,6 +461,29 @@ def load_model(directory: str | Path, *, kind: str) -> tuple[dict[str, Any], dic
         raise ModelFileError(f"{weights_path}: cannot be read: {exc}") from None
     if hashlib.sha256(blob).hexdigest() != header["weights_sha256"]:
         raise ModelFileError(f"{weights_path}: checksum mismatch (corrupt, truncated or not written with this metadata)")
+    return header, blob
+
+
+def verify_model(directory: str | Path, *, kind: str) -> dict[str, Any]:
+    """Check a model directory as :func:`load_model` does up to the archive's checksum (header, kind,
+    format version, the weights' sha256), without decompressing the arrays; return the caller's metadata.
+
+    A deferred load (:class:`glmnlp.text.pipeline.Deferred`) calls it so that a missing, foreign,
+    corrupt or truncated model is still reported when the pipeline is loaded, not at its first sentence.
+    """
+    return _checked_blob(Path(directory), kind)[0]["metadata"]
+
+
+def load_model(directory: str | Path, *, kind: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """Load and validate a model directory written by :func:`save_model`.
+
+    Returns ``(metadata, arrays)``: the caller's metadata dict and the named arrays. Raises
+    :class:`~glmnlp.errors.ModelFileError` (naming the offending file) if anything is missing,
+    corrupt, truncated, of another kind or of an unsupported format version.
+    """
+    directory = Path(directory)
+    header, blob = _checked_blob(directory, kind)
+    weights_path = directory / WEIGHTS_FILE
     expected: dict[str, Any] = header["arrays"]
     arrays: dict[str, np.ndarray] = {}
     try:

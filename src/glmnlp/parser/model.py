@@ -64,7 +64,7 @@ from typing import Any
 import numpy as np
 
 from glmnlp.errors import InputError, ModelFileError
-from glmnlp.glm.model_io import ModelParts, load_model, load_submodel, read_metadata, save_model
+from glmnlp.glm.model_io import ModelParts, load_model, load_submodel, read_metadata, save_model, verify_model
 from glmnlp.parser._beam import BeamParser
 from glmnlp.parser.derivation import Step, derive, replay
 from glmnlp.parser.grammar import Grammar
@@ -506,6 +506,17 @@ class Parser:
             except ModelFileError as exc:
                 raise ModelFileError(f"{Path(path) / 'generative' / 'metadata.json'}: {exc}") from None
         return parser
+
+    @staticmethod
+    def describe(path: str | Path) -> dict[str, Any]:
+        """``generative``, ``nbest``, ``pos_tags`` of the model at ``path``, unbuilt (checksums checked)."""
+        metadata = verify_model(path, kind=MODEL_KIND)
+        if generative := "generative" in read_metadata(path).get("submodels", {}):
+            verify_model(Path(path) / "generative", kind=GEN_KIND)
+        tags = metadata["grammar"].get("pos_tags") if isinstance(metadata.get("grammar"), dict) else None
+        if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):  # load() says more
+            raise ModelFileError(f"{Path(path) / 'metadata.json'}: not a valid parser model: no grammar pos_tags")
+        return {"generative": generative, "nbest": True, "pos_tags": frozenset(tags)}
 
     history: list[dict[str, Any]] = []
 

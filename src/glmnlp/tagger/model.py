@@ -95,7 +95,7 @@ from glmnlp.glm._scoring import score_rows
 from glmnlp.tagger._viterbi import max_marginals, viterbi_batch
 from glmnlp.errors import ConfigError
 from glmnlp.glm.features import ABSENT, UNKNOWN, FeatureIndex, StringStore
-from glmnlp.glm.model_io import load_model, save_model
+from glmnlp.glm.model_io import load_model, save_model, verify_model
 from glmnlp.glm.parallel import Executor
 from glmnlp.glm.training import EpochRecord, TrainingResult, train_perceptron
 from glmnlp.tagger.features import (
@@ -558,6 +558,13 @@ class Tagger:
     def from_parts(cls, metadata: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "<model>") -> Tagger:
         """Rebuild a tagger from :meth:`to_parts` output (validated)."""
         return tagger_from_parts(cls, metadata, arrays, source)
+
+    @staticmethod
+    def describe(directory: str | Path) -> dict[str, Any]:
+        """What a pipeline asks of the tagger at ``directory`` before it tags (``multitag``: true),
+        without loading it; the files are checked as far as their checksums."""
+        verify_model(directory, kind="tagger")
+        return {"multitag": True}
 
     @classmethod
     def load(cls, directory: str | Path) -> Tagger:

@@ -37,7 +37,7 @@ Choices [R]:
   preterminals (the parser may choose among several tags per word), otherwise the tagger's tags.
 * **Scores.** ``Sentence.score`` stays ``None``: :class:`ParserProtocol` returns only a tree.
 * **Processes** (``pipe(..., n_process=N)``, spaCy's convention; ``glmnlp parse --jobs N``): a
-  pipeline made by :func:`load` (or any with a ``spec``: a module-level loader and its plain
+  pipeline made by :func:`glmnlp.text.loading.load` (or any with a ``spec``: a module-level loader and its plain
   arguments) starts N workers (:mod:`glmnlp.glm.parallel`: local processes or Ray actors) that each
   load the model once; batches go to the workers in turn and the documents come back in input
   order, with the same trees as in this process. Input that fits in one batch is analysed in this
@@ -46,6 +46,11 @@ Choices [R]:
   documents (strings, token lists) and results
   (token tuples, trees as nested tuples) travel; the parser's counters of retried and fallback
   sentences are added to this pipeline's parser.
+* **Loading on first use.** A component may be a :class:`Deferred` (what
+  ``glmnlp.load(..., deferred=True)`` gives, :mod:`glmnlp.text.loading`): it is built when a sentence
+  first needs it, and the questions asked before that ("has the parser a generative term?", its POS
+  tags, its counters) are answered from the model's metadata (:meth:`Pipeline.parser_facts`,
+  :attr:`Pipeline.stats`). Reading ``pipeline.tagger`` / ``pipeline.parser`` builds the component.
 * **Threads.** One pipeline may be called from several threads: the parser keeps one decoder per
   thread (:class:`glmnlp.parser.model.Parser`) and the tagger's word cache is locked, so each thread
   gets the trees a lone thread would; memory grows by one decoder per thread.
@@ -78,19 +83,19 @@ Choices [R]:
 
 from __future__ import annotations
 
+import threading
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from itertools import chain, islice
-from pathlib import Path
-from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
+from typing import Any, Protocol, TypeAlias, runtime_checkable
 
+from glmnlp.errors import ConfigError
 from glmnlp.text.document import Document, Sentence, Token
-from glmnlp.errors import ConfigError, ModelFileError
 from glmnlp.text.tokenize import LongInputWarning, tokenize_text_spans, web_tag
 from glmnlp.treebank.trees import Tree
 
-__all__ = ["DocumentInput", "MAX_PARSE_WORDS", "ParserProtocol", "Pipeline", "TaggerProtocol", "load"]
+__all__ = ["MAX_PARSE_WORDS", "Deferred", "DocumentInput", "ParserProtocol", "Pipeline", "TaggerProtocol"]
 
 #: Sentences longer than this get the flat fallback tree instead of a beam search.
 MAX_PARSE_WORDS = 150
@@ -116,6 +121,24 @@ class ParserProtocol(Protocol):
     def parse(self, words: list[str], tags: Sequence[str | Sequence[str]]) -> Tree:
         """Return the best tree; its leaves must be ``words``."""
         ...
+
+
+@dataclass(frozen=True)
+class Deferred:
+    """A model component that a :class:`Pipeline` builds on first use, by ``loader(*args)``.
+
+    ``facts`` answer, without building it, what the pipeline asks of a component before analysing
+    anything: for a parser ``generative``, ``nbest`` and ``pos_tags``
+    (:meth:`glmnlp.parser.model.Parser.describe`), for a tagger ``multitag``
+    (:meth:`glmnlp.tagger.model.Tagger.describe`). See "Loading on first use" in the module docstring.
+    """
+
+    loader: Callable[..., Any]
+    args: tuple[Any, ...]
+    facts: Mapping[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return f"Deferred({getattr(self.loader, '__qualname__', self.loader)}{self.args!r})"
 
 
 RawText: TypeAlias = str
@@ -172,17 +195,19 @@ class Pipeline:
         multitag_margin: float | None = None,
         max_words: int = MAX_PARSE_WORDS,
     ) -> None:
-        if tagger is not None and not callable(getattr(tagger, "tag", None)):
+        if tagger is not None and not isinstance(tagger, Deferred) and not callable(getattr(tagger, "tag", None)):
             raise ConfigError(f"tagger {type(tagger).__name__} has no tag(words) method")
-        if parser is not None and not callable(getattr(parser, "parse", None)):
+        if parser is not None and not isinstance(parser, Deferred) and not callable(getattr(parser, "parse", None)):
             raise ConfigError(f"parser {type(parser).__name__} has no parse(words, tags) method")
+        self._components: dict[str, Any] = {"tagger": tagger, "parser": parser}
+        self._building = threading.Lock()
+        #: counters the workers reported while this process's parser was not built yet
+        self._pending_stats: dict[str, int] = {}
         if multitag_margin is not None:
             if multitag_margin < 0:
                 raise ConfigError(f"multitag_margin must be >= 0, got {multitag_margin}")
-            if tagger is None or not callable(getattr(tagger, "multitag", None)):
+            if not self._offers("tagger", "multitag"):
                 raise ConfigError("multitag_margin needs a tagger with a multitag(words, margin) method")
-        self.tagger = tagger
-        self.parser = parser
         self.lines = lines
         self.multitag_margin = multitag_margin
         if isinstance(max_words, bool) or not isinstance(max_words, int) or max_words < 1:
@@ -193,9 +218,84 @@ class Pipeline:
 
     def __repr__(self) -> str:
         return (
-            f"Pipeline(tagger={self.tagger!r}, parser={self.parser!r}, lines={self.lines}, "
-            f"multitag_margin={self.multitag_margin})"
+            f"Pipeline(tagger={self._components['tagger']!r}, parser={self._components['parser']!r}, "
+            f"lines={self.lines}, multitag_margin={self.multitag_margin})"
         )
+
+    # -- components ------------------------------------------------------------------------------
+    @property
+    def tagger(self) -> Any:
+        """The tagger (built now if it was :class:`Deferred`), or ``None``."""
+        return self._built("tagger")
+
+    @property
+    def parser(self) -> Any:
+        """The parser (built now if it was :class:`Deferred`), or ``None``."""
+        return self._built("parser")
+
+    @property
+    def has_tagger(self) -> bool:
+        """Whether there is a tagger, built or not (reading it does not build it)."""
+        return self._components["tagger"] is not None
+
+    @property
+    def has_parser(self) -> bool:
+        """Whether there is a parser, built or not."""
+        return self._components["parser"] is not None
+
+    @property
+    def stats(self) -> dict[str, int] | None:
+        """The parser's counters (``sentences``, ``retried``, ``fallback``, ...), those of worker
+        processes included; ``None`` without a parser. Does not build a deferred parser."""
+        component = self._components["parser"]
+        if isinstance(component, Deferred):
+            return self._pending_stats
+        found = getattr(component, "stats", None)
+        return found if isinstance(found, dict) else None
+
+    def parser_facts(self) -> dict[str, Any]:
+        """``generative`` (bool), ``nbest`` (bool) and ``pos_tags`` (a set of tags, or ``None`` when the
+        parser does not say) of the parser, built or not; all false/``None`` without a parser."""
+        component = self._components["parser"]
+        if isinstance(component, Deferred):
+            return {"generative": bool(component.facts.get("generative")), "nbest": bool(component.facts.get("nbest")),
+                    "pos_tags": component.facts.get("pos_tags")}
+        tags = getattr(getattr(component, "grammar", None), "pos_tags", None)
+        return {"generative": getattr(component, "generative", None) is not None,
+                "nbest": callable(getattr(component, "parse_nbest", None)),
+                "pos_tags": None if tags is None else frozenset(tags)}
+
+    def replace(self, **changes: Any) -> Pipeline:
+        """A new pipeline with the same components (built or deferred) and options but ``changes``
+        (any of ``tagger``, ``parser``, ``lines``, ``multitag_margin``, ``max_words``)."""
+        unknown = set(changes) - {"tagger", "parser", "lines", "multitag_margin", "max_words"}
+        if unknown:
+            raise TypeError(f"replace() got unknown fields {sorted(unknown)}")
+        fields: dict[str, Any] = {**self._components, "lines": self.lines, "multitag_margin": self.multitag_margin,
+                                  "max_words": self.max_words}
+        fields.update(changes)
+        return Pipeline(**fields)
+
+    def _offers(self, name: str, method: str) -> bool:
+        component = self._components[name]
+        if isinstance(component, Deferred):
+            return bool(component.facts.get(method))
+        return component is not None and callable(getattr(component, method, None))
+
+    def _built(self, name: str) -> Any:
+        component = self._components[name]
+        if not isinstance(component, Deferred):
+            return component
+        with self._building:  # two threads asking at once build it once
+            component = self._components[name]
+            if isinstance(component, Deferred):
+                component = component.loader(*component.args)
+                if name == "parser" and isinstance(getattr(component, "stats", None), dict):
+                    for key, value in self._pending_stats.items():
+                        component.stats[key] = component.stats.get(key, 0) + value
+                    self._pending_stats = {}
+                self._components[name] = component
+        return component
 
     def __call__(self, doc: DocumentInput, *, nbest: int = 1, surprisal: bool = False,
                  measures: bool | Any = False) -> Document:
@@ -230,11 +330,12 @@ class Pipeline:
             raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}")
         if isinstance(nbest, bool) or not isinstance(nbest, int) or nbest < 1:
             raise ConfigError(f"nbest must be a positive integer, got {nbest!r}")
-        if nbest > 1 and not callable(getattr(self.parser, "parse_nbest", None)):
+        facts = self.parser_facts()
+        if nbest > 1 and not facts["nbest"]:
             raise ConfigError("nbest > 1 needs a parser with a parse_nbest(words, tags, k) method")
-        if surprisal and getattr(self.parser, "generative", None) is None:
+        if surprisal and not facts["generative"]:
             raise ConfigError("surprisal needs a parser with a generative component; this one has none")
-        if measures and getattr(self.parser, "generative", None) is None:
+        if measures and not facts["generative"]:
             raise ConfigError("measures need a parser with a generative term (generative or combined); "
                               "this one has none")
         if isinstance(docs, str):
@@ -272,7 +373,7 @@ class Pipeline:
         with executor.hosts(PipeWorker, [(self.spec,)] * executor.jobs) as hosts:
             jobs = ((chunk, asks) for chunk in chunked(docs, batch_size))
             for plain_docs, stats in hosts.imap_any("run", jobs):
-                target = getattr(self.parser, "stats", None)
+                target = self.stats  # not self.parser.stats: that would build the model here
                 if isinstance(target, dict):
                     for key, value in stats.items():
                         target[key] = target.get(key, 0) + value
@@ -420,11 +521,6 @@ class Pipeline:
         sent.tree = tree
 
 
-def _load_for_worker(path: str, parser: bool, lines: bool, multitag_margin: float | None,
-                     max_words: int = MAX_PARSE_WORDS) -> Pipeline:
-    return load(path, parser=parser, lines=lines, multitag_margin=multitag_margin, max_words=max_words)
-
-
 def _is_pair(item: object) -> bool:
     return (
         isinstance(item, tuple | list)
@@ -470,81 +566,3 @@ def _final_tags(p: _Pending) -> list[str | None]:
 
 def _with_tag(tok: Token, tag: str | None) -> Token:
     return Token(tok.text, tag, tok.start, tok.end)
-
-
-def load(
-    path: str | Path | None = None,
-    *,
-    parser: bool = True,
-    lines: bool = False,
-    multitag_margin: float | None | Literal["model"] = "model",
-    max_words: int = MAX_PARSE_WORDS,
-) -> Pipeline:
-    """Load a pipeline from a model directory holding ``tagger/`` and ``parser/`` sub-models.
-
-    Parameters
-    ----------
-    path:
-        The model directory; ``None`` loads the default model bundled with the package
-        (:func:`glmnlp.text.default_model.default_model_path`).
-    parser:
-        If false, load only the tagger (a tagging pipeline; ``parser/`` need not exist).
-    lines, multitag_margin, max_words:
-        Passed to :class:`Pipeline`. ``multitag_margin="model"`` (the default) uses the margin the
-        model's training recipe chose on dev (``multitag_margin`` in its MODEL.json, see
-        :mod:`glmnlp.text.default_model`; 0 or absent = the single best tag per word).
-
-    Raises
-    ------
-    ModelFileError
-        The directory or a sub-model is missing (or a sub-model fails to load).
-    """
-    from glmnlp.text.default_model import default_model_path
-
-    from glmnlp.glm.model_io import check_model_directory
-
-    root = default_model_path() if path is None else Path(path)
-    if path is None and not root.is_dir():
-        raise ModelFileError(
-            f"{root}: the bundled default model is missing (reinstall glmnlp, or train one with "
-            "'glmnlp train-default --out DIR' and pass DIR)"
-        )
-    check_model_directory(root, missing="model directory not found")
-    parts = ["tagger", "parser"] if parser else ["tagger"]
-    for part in parts:
-        if not (root / part).is_dir():
-            raise ModelFileError(f"{root}: no {part}/ sub-model in this model directory")
-    # Imported lazily: the model classes pull in the Cython kernels and numpy.
-    from glmnlp.tagger import Tagger
-
-    tagger_model = Tagger.load(root / "tagger")
-    parser_model = None
-    if parser:
-        from glmnlp.parser import Parser
-
-        parser_model = Parser.load(root / "parser")
-    if multitag_margin == "model":
-        multitag_margin = recommended_margin(root) if parser else None
-    pipeline = Pipeline(tagger_model, parser_model, lines=lines, multitag_margin=multitag_margin, max_words=max_words)
-    pipeline.spec = (_load_for_worker, (str(root), parser, lines, multitag_margin, max_words))
-    return pipeline
-
-
-def recommended_margin(root: str | Path) -> float | None:
-    """The multi-tag margin recorded in ``root/MODEL.json`` (None if absent or 0: single best tags)."""
-    import json
-
-    from glmnlp.text.default_model import MODEL_FILE
-
-    path = Path(root) / MODEL_FILE
-    if not path.is_file():
-        return None
-    try:
-        margin = json.loads(path.read_text(encoding="utf-8")).get("multitag_margin")
-    except (OSError, ValueError, AttributeError) as exc:
-        raise ModelFileError(f"{path}: unreadable model description ({exc})") from exc
-    if margin is None or margin == 0:
-        return None
-    if not isinstance(margin, (int, float)) or isinstance(margin, bool) or not margin > 0:
-        raise ModelFileError(f"{path}: multitag_margin must be a number >= 0, got {margin!r}")
-    return float(margin)

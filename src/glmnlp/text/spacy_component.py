@@ -81,7 +81,7 @@ class GlmnlpParser:
 
     def __init__(self, nlp: Any, name: str = FACTORY, model: str | None = None,
                  multitag_margin: float | str | None = "model") -> None:
-        from glmnlp.text.pipeline import load
+        from glmnlp.text.loading import load
 
         _register_extensions()
         self.name = name

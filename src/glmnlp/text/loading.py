@@ -1,0 +1,131 @@
+"""Loading a pipeline from a model directory, at once or (``deferred=True``) on first use.
+
+:func:`load` reads a directory holding ``tagger/`` and ``parser/`` sub-models (the bundled default
+model when no path is given) and, by default, builds both models at once, so that any damaged file is
+reported by ``load`` itself. With ``deferred=True`` it checks what can be checked without building
+(header, kind, format version, the weights' checksums) and builds each component when a sentence
+first needs it (:class:`glmnlp.text.pipeline.Deferred`); damage that only building finds (a
+metadata field out of range with the checksums made to agree) is then reported at that first use.
+Building the bundled model takes 1.5 s, 0.9 s of it the tagger. Deferred loading is what a process
+that hands all its sentences to workers wants: ``glmnlp parse --jobs N`` loads deferred in its main
+process (whose 1.2 s load was on the critical path, ``benchmarks/results/scaling.md``) and in each
+worker (pre-tagged input never builds the tagger).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from glmnlp.errors import ModelFileError
+from glmnlp.text.pipeline import MAX_PARSE_WORDS, Deferred, Pipeline
+
+__all__ = ["deferred_parser", "deferred_tagger", "load", "recommended_margin"]
+
+
+def deferred_tagger(directory: str | Path) -> Deferred:
+    """The tagger model at ``directory``, checked now and built on first use."""
+    from glmnlp.tagger import Tagger
+
+    return Deferred(Tagger.load, (Path(directory),), Tagger.describe(directory))
+
+
+def deferred_parser(directory: str | Path) -> Deferred:
+    """The parser model at ``directory``, checked now and built on first use."""
+    from glmnlp.parser import Parser
+
+    return Deferred(Parser.load, (Path(directory),), Parser.describe(directory))
+
+
+def _load_for_worker(path: str, parser: bool, lines: bool, multitag_margin: float | None,
+                     max_words: int = MAX_PARSE_WORDS) -> Pipeline:
+    return load(path, parser=parser, lines=lines, multitag_margin=multitag_margin, max_words=max_words,
+                deferred=True)
+
+
+def load(
+    path: str | Path | None = None,
+    *,
+    parser: bool = True,
+    lines: bool = False,
+    multitag_margin: float | None | Literal["model"] = "model",
+    max_words: int = MAX_PARSE_WORDS,
+    deferred: bool = False,
+) -> Pipeline:
+    """Load a pipeline from a model directory holding ``tagger/`` and ``parser/`` sub-models.
+
+    Parameters
+    ----------
+    path:
+        The model directory; ``None`` loads the default model bundled with the package
+        (:func:`glmnlp.text.default_model.default_model_path`).
+    parser:
+        If false, load only the tagger (a tagging pipeline; ``parser/`` need not exist).
+    lines, multitag_margin, max_words:
+        Passed to :class:`Pipeline`. ``multitag_margin="model"`` (the default) uses the margin the
+        model's training recipe chose on dev (``multitag_margin`` in its MODEL.json, see
+        :mod:`glmnlp.text.default_model`; 0 or absent = the single best tag per word).
+    deferred:
+        Check the files now (checksums included) but build the tagger and the parser when a sentence
+        first needs them (module docstring): for a pipeline that will ``pipe(..., n_process=N)``
+        everything to workers, or that only sees pre-tagged input.
+
+    Raises
+    ------
+    ModelFileError
+        The directory or a sub-model is missing, or one of its files is corrupt, truncated, of another
+        kind or of an unsupported format version (with ``deferred``, what only building finds is
+        raised at the first use).
+    """
+    from glmnlp.glm.model_io import check_model_directory
+    from glmnlp.text.default_model import default_model_path
+
+    root = default_model_path() if path is None else Path(path)
+    if path is None and not root.is_dir():
+        raise ModelFileError(
+            f"{root}: the bundled default model is missing (reinstall glmnlp, or train one with "
+            "'glmnlp train-default --out DIR' and pass DIR)"
+        )
+    check_model_directory(root, missing="model directory not found")
+    parts = ["tagger", "parser"] if parser else ["tagger"]
+    for part in parts:
+        if not (root / part).is_dir():
+            raise ModelFileError(f"{root}: no {part}/ sub-model in this model directory")
+    tagger_model: Any
+    parser_model: Any = None
+    if deferred:
+        tagger_model = deferred_tagger(root / "tagger")
+        parser_model = deferred_parser(root / "parser") if parser else None
+    else:
+        from glmnlp.tagger import Tagger
+
+        tagger_model = Tagger.load(root / "tagger")
+        if parser:
+            from glmnlp.parser import Parser
+
+            parser_model = Parser.load(root / "parser")
+    if multitag_margin == "model":
+        multitag_margin = recommended_margin(root) if parser else None
+    pipeline = Pipeline(tagger_model, parser_model, lines=lines, multitag_margin=multitag_margin, max_words=max_words)
+    pipeline.spec = (_load_for_worker, (str(root), parser, lines, multitag_margin, max_words))
+    return pipeline
+
+
+def recommended_margin(root: str | Path) -> float | None:
+    """The multi-tag margin recorded in ``root/MODEL.json`` (None if absent or 0: single best tags)."""
+    import json
+
+    from glmnlp.text.default_model import MODEL_FILE
+
+    path = Path(root) / MODEL_FILE
+    if not path.is_file():
+        return None
+    try:
+        margin = json.loads(path.read_text(encoding="utf-8")).get("multitag_margin")
+    except (OSError, ValueError, AttributeError) as exc:
+        raise ModelFileError(f"{path}: unreadable model description ({exc})") from exc
+    if margin is None or margin == 0:
+        return None
+    if not isinstance(margin, (int, float)) or isinstance(margin, bool) or not margin > 0:
+        raise ModelFileError(f"{path}: multitag_margin must be a number >= 0, got {margin!r}")
+    return float(margin)
