@@ -9,6 +9,12 @@ model's non-zero weights also include features of the wrong candidates it was up
 
     python benchmarks/feature_collisions.py --gum ../shared/data/gum_const
 
+With ``--f1-bits 22,24,26`` it also trains the perceptron parser (default options: 8 passes, one shard
+per worker, here 2) on each of the N trees at each table size and prints its best dev F1 on GUM dev
+(gold tags, at the training beam): what the collisions cost in accuracy.
+
+    python benchmarks/feature_collisions.py --gum ../shared/data/gum_const --f1-bits 22,24,26
+
 Prints one JSON line per size; results in benchmarks/results/feature_collisions.md.
 """
 
@@ -26,6 +32,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gum", type=Path, default=Path("../shared/data/gum_const"))
     ap.add_argument("--sizes", default="1000,3000,7000,13620")
+    ap.add_argument("--f1-bits", default="", help="table sizes (bits) to train the parser with, e.g. 22,24,26")
+    ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
 
     from glmnlp.parser.model import ParserConfig
@@ -33,6 +41,7 @@ def main() -> None:
     from glmnlp.treebank.gum import proxy_trees
 
     trees = proxy_trees(args.gum, "train")
+    dev = proxy_trees(args.gum, "dev") if args.f1_bits else []
     order = np.random.default_rng(0).permutation(len(trees))
     for n in (int(x) for x in args.sizes.split(",")):
         t0 = time.time()
@@ -50,6 +59,21 @@ def main() -> None:
             out[f"bits{bits}_slots_used_pct"] = round(100 * len(slots) / (1 << bits), 2)
         out["seconds"] = round(time.time() - t0)
         print(json.dumps(out), flush=True)
+        for bits in (int(b) for b in args.f1_bits.split(",") if b):
+            print(json.dumps({"trees": n, "n_bits": bits, **_train_f1(sub, dev, bits, args.jobs)}), flush=True)
+
+
+def _train_f1(train: list, dev: list, bits: int, jobs: int) -> dict[str, float]:
+    """Best and last dev F1 (training beam) of the perceptron parser with a table of 2**bits slots."""
+    from glmnlp.parser.model import ParserConfig
+    from glmnlp.parser.training import train_parser
+
+    t0 = time.time()
+    parser, logs = train_parser(train, dev, ParserConfig(features="punct", n_bits=bits, shards=jobs),
+                                show_progress=False, jobs=jobs)
+    best = max(logs, key=lambda log: log.dev_f1)
+    return {"best_epoch": best.epoch, "best_dev_f1": round(best.dev_f1, 2), "last_dev_f1": round(logs[-1].dev_f1, 2),
+            "nonzero_weights": int(np.count_nonzero(parser.weights)), "seconds": round(time.time() - t0)}
 
 
 if __name__ == "__main__":

@@ -294,8 +294,9 @@ def _score_text(score: float | None) -> str:
               help="Documents analysed together before their output is written.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=None,
-              help="Parse on this many worker processes, each loading the model once (0 = all cores; 1 = in "
-                   "this process); the output is the same, in input order (--nbest and --surprisal included). "
+              help="Parse on this many worker processes, each loading the model once (this process then only "
+                   "checks its files; 0 = all cores; 1 = in this process); the output is the same, in input "
+                   "order (--nbest and --surprisal included). "
                    "Default: $GLMNLP_JOBS, else all cores; input of one batch, TEXT arguments and typed input "
                    "are parsed in this process.")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default=None,
