@@ -380,38 +380,28 @@ def test_dev_scoring_for_choices_does_not_stop_at_evalb_max_error() -> None:
     assert score_trees(gold, parsed, SELECTION_PARAMS).fmeasure == 100.0
 
 
-def test_parser_weights_are_read_only_and_the_sparse_weights_follow_assignment() -> None:
-    """The decoder reads only the weights whose bit is set, from the compact copy, so both must match the
-    table: bit f is set exactly when weight f is not +0.0 (a -0.0 counts as set: it is read), each block
-    counts the compact weights before it, the compact copy holds those weights in slot order, the table
-    cannot be changed in place, assigning a new table rebuilds them, and decoding without them (every
-    weight read from the table) gives the same trees and score bits."""
+def test_parser_weights_are_read_only_and_the_nonzero_bitmap_follows_assignment() -> None:
+    """The decoder skips the weights whose bit is clear, so the bitmap must match the table: bit f is set
+    exactly when weight f is not +0.0 (a -0.0 counts as set: it is read), the table cannot be changed in
+    place, and assigning a new table rebuilds the bitmap."""
     trees = [parse_tree(t) for t in TINY]
     cfg = ParserConfig(n_bits=7)
     grammar = Grammar.induce([fslc_transform(t, cfg.fslc) for t in trees])
     w = np.zeros(1 << 7)
     w[[0, 5, 63, 64, 127]] = [1.0, -2.0, 3.0, -0.0, 0.5]
     parser = Parser(grammar, punctuation_tags(trees), w, cfg)
-
-    def on(blocks: np.ndarray) -> list[int]:
-        return [f for f in range(128) if int(blocks[2 * (f >> 6)]) >> (f & 63) & 1]
-
-    blocks, compact = parser.sparse_weights()
-    assert blocks.dtype == np.uint64 and blocks.shape == (4,)
-    assert on(blocks) == [0, 5, 63, 64, 127] and [int(blocks[1]), int(blocks[3])] == [0, 3]
-    assert [float(x).hex() for x in compact] == [float(x).hex() for x in (1.0, -2.0, 3.0, -0.0, 0.5)]
+    bits = parser.nonzero_bits()
+    assert bits.dtype == np.uint64 and bits.shape == (2,)
+    on = [f for f in range(128) if int(bits[f >> 6]) >> (f & 63) & 1]
+    assert on == [0, 5, 63, 64, 127]
     with pytest.raises(ValueError):
         parser.weights[1] = 1.0
     w[1] = 4.0  # the caller's array is not the parser's
     assert parser.weights[1] == 0.0
     parser.weights = w
-    blocks, compact = parser.sparse_weights()
-    assert on(blocks) == [0, 1, 5, 63, 64, 127] and [int(blocks[1]), int(blocks[3])] == [0, 4]
-    assert list(compact) == [1.0, 4.0, -2.0, 3.0, -0.0, 0.5]
+    assert [f for f in range(128) if int(parser.nonzero_bits()[f >> 6]) >> (f & 63) & 1] == [0, 1, 5, 63, 64, 127]
     words, tags = trees[0].leaves(), trees[0].tags()
     with_bits = parser.parse_nbest(words, tags, 3)
-    parser.sparse_weights = lambda: (np.zeros(0, dtype=np.uint64), np.zeros(0))  # type: ignore[method-assign]
+    parser.nonzero_bits = lambda: np.zeros(0, dtype=np.uint64)  # type: ignore[method-assign]
     assert [(float(s).hex(), str(t)) for s, t in parser.parse_nbest(words, tags, 3)] == [
         (float(s).hex(), str(t)) for s, t in with_bits]
-
-

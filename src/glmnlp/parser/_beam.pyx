@@ -45,17 +45,12 @@ The methods are ``@cython.final`` so that the small ones are called directly and
 Zero weights are not read: most slots of the hashed table hold +0.0 (features that fire on candidates
 but were never updated), and every read of the 32 MB table is a likely cache miss, so
 :meth:`glmnlp.parser.model.Parser.parse_nbest` passes a bitmap of the slots that are not +0.0 (512 KB
-for 2**22 slots; ``decode(..., nonzero, compact)``) and a feature with a clear bit is skipped. Adding
-+0.0 changes a sum only when it is -0.0 (to +0.0), so one ``s += 0.0`` after a skip keeps every score
+for 2**22 slots; ``decode(..., nonzero)``) and a feature with a clear bit is skipped. Adding +0.0
+changes a sum only when it is -0.0 (to +0.0), so one ``s += 0.0`` after a skip keeps every score
 bit-identical (same digests in benchmarks/decoding.py). Training decodes with live weights and no
 bitmap. Measured on one idle core (sample test split, perceptron-only model, 5 runs, best):
 173-177 -> 195-196 sentences/s; a perf profile then puts 39% of the decode in :func:`memo_find`
 (the probes of the per-word memos miss the cache) and 23% in ``node_features``.
-The weights that are read come from a compact copy: the non-zero weights in slot order (the
-bundled model: 370k of 4.2M slots, 3 MB instead of 32 MB), found by the block's count of earlier
-non-zero slots plus a popcount of the bits below the slot; the bitmap and the counts share one
-cache line per 64 slots (``nonzero[2b]``, ``nonzero[2b + 1]``). The same doubles are added in the same
-order, so the scores are the same bits.
 
 Threads: :meth:`BeamParser.decode` releases the GIL while it builds and scores a word's candidates
 (ADV, :meth:`BeamParser.adv`: all but FILTER, the rebuilding of the survivors and the result), so
@@ -84,9 +79,6 @@ from libc.stdlib cimport malloc, realloc, free, qsort
 from libc.string cimport memcpy, memcmp
 from libc.stdint cimport int32_t, int64_t, uint64_t, uint8_t
 from libc.math cimport exp, log, INFINITY
-
-cdef extern from *:
-    int __builtin_popcountll(unsigned long long) nogil
 from glmnlp.parser._generative cimport (GenerativeKernel, GenHistory, GenTables, gen_history, gen_logprob,
                                         gen_outcome)
 
@@ -401,8 +393,7 @@ cdef class BeamParser:
     cdef int isq
     cdef int punct
     cdef const double* w
-    cdef const uint64_t* nz          # blocks of 64 slots: [bits, rank] (NULL: read every weight of w)
-    cdef const double* cw            # the weights that are not +0.0, in slot order (with nz)
+    cdef const uint64_t* nz          # bit f set: weight f is not +0.0 (NULL: read every weight)
     cdef bint scoring
     cdef uint64_t fbuf[MAXF]
     cdef int nf
@@ -760,8 +751,7 @@ cdef class BeamParser:
         cdef bint pos_node = self.is_pos[cat]
         cdef int lkpunct
         cdef MemoEntry* entry = NULL
-        cdef uint64_t f, bit
-        cdef const uint64_t* blk
+        cdef uint64_t f
         cdef bint skipped
         self.nf = 0
         if self.quiet:
@@ -834,10 +824,8 @@ cdef class BeamParser:
                 skipped = False
                 for i in range(self.nf):
                     f = self.fbuf[i]
-                    blk = self.nz + 2 * (f >> 6)
-                    bit = <uint64_t>1 << (f & 63)
-                    if blk[0] & bit:
-                        s += self.cw[blk[1] + <uint64_t>__builtin_popcountll(blk[0] & (bit - 1))]
+                    if self.nz[f >> 6] & (<uint64_t>1 << (f & 63)):
+                        s += self.w[f]
                     else:
                         skipped = True
                 if skipped:
@@ -1145,9 +1133,7 @@ cdef class BeamParser:
         return 0
 
     cdef int begin(self, const int64_t[::1] words, const int32_t[::1] next_pos, int isq, int punct,
-                   const double[::1] weights, const uint64_t[::1] nonzero=None,
-                   const double[::1] compact=None) except -1:
-        cdef uint64_t total
+                   const double[::1] weights, const uint64_t[::1] nonzero=None) except -1:
         self.words = &words[0]
         self.next_pos = &next_pos[0]
         self.isq = isq
@@ -1159,15 +1145,9 @@ cdef class BeamParser:
             self.w = &weights[0]
             self.scoring = True
             if nonzero is not None and nonzero.shape[0] > 0:
-                if nonzero.shape[0] % 2 or <uint64_t>nonzero.shape[0] * 32 < self.mask + 1:
-                    raise ValueError("nonzero blocks smaller than the feature hash space")
-                if compact is None:
-                    raise ValueError("nonzero blocks need the compact weights")
-                total = nonzero[nonzero.shape[0] - 1] + <uint64_t>__builtin_popcountll(nonzero[nonzero.shape[0] - 2])
-                if <uint64_t>compact.shape[0] != total:
-                    raise ValueError("compact weights do not match the nonzero blocks")
+                if <uint64_t>nonzero.shape[0] * 64 < self.mask + 1:
+                    raise ValueError("nonzero bitmap smaller than the feature hash space")
                 self.nz = &nonzero[0]
-                self.cw = &compact[0] if compact.shape[0] > 0 else NULL
         else:
             self.w = NULL
             self.scoring = False
@@ -1302,18 +1282,15 @@ cdef class BeamParser:
     def decode(self, const int64_t[::1] words, const int32_t[::1] next_pos, int isq, int punct,
                const int32_t[::1] cand_off, const int32_t[::1] cand_chain, const double[::1] weights,
                double gamma, int cap, const int32_t[::1] gold_site, const int32_t[::1] gold_chain,
-               bint early, int nbest, const uint64_t[::1] nonzero=None, const double[::1] compact=None):
+               bint early, int nbest, const uint64_t[::1] nonzero=None):
         """Beam-search one sentence.
 
         ``cand_off``/``cand_chain``: candidate chain ids of word i are
         ``cand_chain[cand_off[i]:cand_off[i+1]]``, grouped by POS (the chain's last category).
         ``gold_site``/``gold_chain`` (length n, or empty) mark gold-consistent hypotheses; with
         ``early`` the search stops after the first word whose beam holds no gold-consistent member.
-        ``nonzero``/``compact`` (optional, together): the weights that are not +0.0, ``compact``, in slot
-        order, and per block of 64 slots two words, ``nonzero[2b]`` with bit j set when ``weights[64b + j]``
-        is not +0.0 and ``nonzero[2b + 1]`` the number of such weights before the block
-        (:meth:`glmnlp.parser.model.Parser.sparse_weights`); a feature whose bit is clear is not read and
-        the others are read from ``compact`` (the same scores: see the module docstring).
+        ``nonzero`` (optional): bit f (word f >> 6, bit f & 63) set when ``weights[f]`` is not +0.0;
+        a feature whose bit is clear is not read (the same score: see the module docstring).
 
         Returns a dict: ``status`` ("complete", "early" or "failed"), ``word`` (index of the word at
         which it stopped, n for complete), ``beam``: list of (score, gold flag, sites, chains) for the
@@ -1341,7 +1318,7 @@ cdef class BeamParser:
             raise ValueError("empty sentence")
         if cand_off.shape[0] != n + 1:
             raise ValueError("cand_off must have one entry per word plus one")
-        self.begin(words, next_pos, isq, punct, weights, nonzero, compact)
+        self.begin(words, next_pos, isq, punct, weights, nonzero)
         # word 0: one hypothesis per first chain
         self.n_cands = 0
         self.memo_scope(True)

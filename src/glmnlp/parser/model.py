@@ -334,25 +334,26 @@ class Parser:
 
     @weights.setter
     def weights(self, value: np.ndarray) -> None:
-        # an own, read-only copy: the non-zero weights the decoder reads (sparse_weights) are
-        # built once per table, so the table must not change under them
+        # an own, read-only copy: the bitmap of non-zero weights the decoder skips by (nonzero_bits)
+        # is built once per table, so the table must not change under it
         table = np.array(value, dtype=np.float64, order="C", copy=True)
         table.flags.writeable = False
         self._weights = table
-        self._sparse: tuple[np.ndarray, np.ndarray] | None = None
+        self._nonzero: np.ndarray | None = None
 
-    def sparse_weights(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(blocks, compact)``: the weights that are not +0.0 in slot order, and per 64 slots [bits, count of
-        the earlier compact weights]; the decoder reads no zero weight and no 32 MB table (glmnlp.parser._beam)."""
-        built = self._sparse
-        if built is None:
+    def nonzero_bits(self) -> np.ndarray:
+        """Bit f (word f >> 6, bit f & 63) set when weight f is not +0.0: a feature with a clear bit adds
+        nothing, so the decoder does not read its weight (most of a hashed table is zero, and each read
+        is a cache miss: see the module docstring). Built on first use, once per table."""
+        bits = self._nonzero
+        if bits is None:
             flags = self._weights.view(np.uint64) != 0
-            flags = np.concatenate([flags, np.zeros((-flags.shape[0]) % 64, dtype=bool)])
+            pad = (-flags.shape[0]) % 64
+            if pad:
+                flags = np.concatenate([flags, np.zeros(pad, dtype=bool)])
             bits = np.packbits(flags, bitorder="little").view("<u8").astype(np.uint64)
-            counts = flags.reshape(-1, 64).sum(axis=1, dtype=np.uint64)
-            blocks = np.stack([bits, np.cumsum(counts, dtype=np.uint64) - counts], axis=1).reshape(-1)
-            built = self._sparse = (blocks, np.ascontiguousarray(self._weights[flags[: self._weights.shape[0]]]))
-        return built
+            self._nonzero = bits
+        return bits
 
     def parse_nbest(
         self, words: Sequence[str], tags: Sequence[str | Sequence[str]], k: int = 1
@@ -373,12 +374,12 @@ class Parser:
         atoms, next_pos, isq, off, cand = self._inputs(words, tag_lists)
         self._configure_generative(words, tag_lists)
         none = np.zeros(0, dtype=np.int32)
-        nonzero, compact = self.sparse_weights()
+        nonzero = self.nonzero_bits()
         attempts = [(self.config.gamma, self.config.beam_cap), (self.config.gamma * 10, 0)]
         for attempt, (gamma, cap) in enumerate(attempts):
             result = self._beam.decode(
                 atoms, next_pos, isq, self._punct, off, cand, self.weights, gamma, cap, none, none, False, k,
-                nonzero, compact,
+                nonzero,
             )
             if result["status"] == "complete":
                 if attempt:
