@@ -261,6 +261,24 @@ def test_pipeline_built_on_first_use_skips_what_the_input_does_not_need(
     assert seen == [tmp_path / "parser"]
 
 
+def test_pipeline_replace_keeps_the_components_unbuilt_and_refuses_unknown_fields(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """replace() gives a new pipeline over the same (deferred) components with the changed options; what
+    it does not change stays; it builds nothing; a misspelt field is a TypeError."""
+    (tmp_path / "tagger").mkdir()
+    (tmp_path / "parser").mkdir()
+    seen: list[Path] = []
+    _fake_model_modules(monkeypatch, seen)
+    nlp = load(tmp_path, deferred=True, max_words=7)
+    other = nlp.replace(lines=True, tagger=FakeTagger())
+    assert other.lines and not nlp.lines and other.max_words == 7 and seen == []
+    assert isinstance(other.tagger, FakeTagger) and seen == []
+    assert other("Dogs bark.").sentences[0].tree is not None and seen == [tmp_path / "parser"]
+    with pytest.raises(TypeError, match="unknown fields"):
+        nlp.replace(line=True)
+
+
 def test_pipeline_load_reports_missing_parts(tmp_path: Path) -> None:
     """A missing model directory or sub-model raises ModelFileError naming it."""
     with pytest.raises(ModelFileError, match="model directory not found"):
