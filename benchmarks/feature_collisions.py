@@ -3,8 +3,8 @@
 The parser hashes each feature (template + atoms) to 64 bits and keeps the low ``n_bits`` (default 22) as
 its weight slot. This counts the distinct gold-derivation features of the first N trees of a seeded
 shuffle of proxy train (PTB sample train + GUM train, ``glmnlp.treebank.gum.proxy_trees``) at 62 bits
-(practically exact) and, for 22, 24 and 26 bits, the share of those features that sit in a slot with at
-least one other (a collision) and the share of slots used. Only gold features are counted; a trained
+(practically exact) and, for each table size of ``--count-bits`` (20, 21, 22, 24, 26), the share of
+those features that sit in a slot with at least one other (a collision) and the share of slots used. Only gold features are counted; a trained
 model's non-zero weights also include features of the wrong candidates it was updated on (about 1.4x).
 
     python benchmarks/feature_collisions.py --gum ../shared/data/gum_const
@@ -32,6 +32,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gum", type=Path, default=Path("../shared/data/gum_const"))
     ap.add_argument("--sizes", default="1000,3000,7000,13620")
+    ap.add_argument("--count-bits", default="20,21,22,24,26", help="table sizes (bits) to count collisions for")
     ap.add_argument("--f1-bits", default="", help="table sizes (bits) to train the parser with, e.g. 22,24,26")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
@@ -53,7 +54,7 @@ def main() -> None:
             np.asarray(parser.features(ex, ex.gold_site, ex.gold_chain, True)[0], dtype=np.uint64) for ex in examples
         ]))
         out: dict[str, float] = {"trees": n, "distinct_gold_features": int(len(ids))}
-        for bits in (22, 24, 26):
+        for bits in (int(b) for b in args.count_bits.split(",")):
             slots, counts = np.unique(ids & np.uint64((1 << bits) - 1), return_counts=True)
             out[f"bits{bits}_features_sharing_a_slot_pct"] = round(100 * int(counts[counts > 1].sum()) / len(ids), 2)
             out[f"bits{bits}_slots_used_pct"] = round(100 * len(slots) / (1 << bits), 2)
