@@ -73,6 +73,33 @@ def test_model_files_cli_reports_n_bits_40_in_one_line(tmp_path: Path, capsys: p
     assert err == f"error: {model / 'metadata.json'}: not a valid parser model: config n_bits must be an integer in [1, 28], got 40\n"
 
 
+def test_model_files_parse_jobs_2_reports_a_damaged_model_from_its_workers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With --jobs 2 the main process only checks the files (checksums), and a worker builds the model: a
+    metadata field out of range is still one clean error line, exit 1, and no tree is written."""
+    import glmnlp.text.pipeline as pipeline_module
+
+    built: list[str] = []
+    build = pipeline_module.Pipeline._built
+
+    def spy(self: Any, name: str) -> Any:
+        if isinstance(self._components[name], pipeline_module.Deferred):
+            built.append(name)
+        return build(self, name)
+
+    monkeypatch.setattr(pipeline_module.Pipeline, "_built", spy)
+    model = _parser_model(tmp_path / "m")
+    _edit(model, CASES["n_bits 40 (8 TiB table)"])
+    source = tmp_path / "in.txt"
+    source.write_text("".join("dog/NN bark/VBP\n" for _ in range(5)), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["parse", "-m", str(model), "--tagged", "-i", str(source), "--jobs", "2", "--batch-size", "2"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and built == []  # the error came from a worker
+    assert err == f"error: {model / 'metadata.json'}: not a valid parser model: config n_bits must be an integer in [1, 28], got 40\n"
+
+
 def test_model_files_symlink_loop_and_dangling_link_are_not_not_found(tmp_path: Path) -> None:
     import glmnlp
     from glmnlp.parser.model import Parser
