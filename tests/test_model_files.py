@@ -206,3 +206,27 @@ def test_model_files_member_with_an_unsupported_zip_method_is_refused(tmp_path: 
     _rewrite_archive(tmp_path / "m", zipfile.ZIP_BZIP2)
     with pytest.raises(ModelFileError, match="unsupported zip method 12"):
         load_model(tmp_path / "m", kind="x")
+
+
+def test_model_files_describe_agrees_with_the_built_model_and_refuses_a_flipped_byte(tmp_path: Path) -> None:
+    """A deferred pipeline answers from Parser.describe / Tagger.describe: their facts must be what the built
+    models say, and a damaged weights archive must be refused there, before anything is built."""
+    import shutil
+
+    from glmnlp.parser.model import Parser
+    from glmnlp.tagger.model import Tagger
+    from glmnlp.text.default_model import default_model_path
+
+    root = default_model_path()
+    built = Parser.load(root / "parser")
+    facts = Parser.describe(root / "parser")
+    assert facts == {"generative": built.generative is not None, "parse_nbest": True,
+                     "pos_tags": frozenset(built.grammar.pos_tags)}
+    assert Tagger.describe(root / "tagger") == {"multitag": True}
+    shutil.copytree(root, tmp_path / "m")
+    weights = tmp_path / "m" / "parser" / "generative" / "weights.npz"
+    data = bytearray(weights.read_bytes())
+    data[len(data) // 2] ^= 1
+    weights.write_bytes(bytes(data))
+    with pytest.raises(ModelFileError, match="checksum mismatch"):
+        Parser.describe(tmp_path / "m" / "parser")

@@ -214,7 +214,7 @@ def _fake_model_modules(monkeypatch: pytest.MonkeyPatch, seen: list[Path],
         def describe(self, path: Path) -> dict[str, object]:
             if described is not None:
                 described.append(Path(path))
-            return {"multitag": False} if self.kind == "tagger" else {"generative": False, "nbest": False,
+            return {"multitag": False} if self.kind == "tagger" else {"generative": False, "parse_nbest": False,
                                                                        "pos_tags": None}
 
     for kind, cls in (("tagger", "Tagger"), ("parser", "Parser")):

@@ -189,24 +189,18 @@ def _load_pipeline(model: str | None, tagger_dir: str | None, lines: bool, multi
     """The pipeline for ``--model`` (a pipeline directory or a single parser model) and ``--tagger``;
     ``deferred``: files checked now, models built on first use (:mod:`glmnlp.text.loading`)."""
     from glmnlp.errors import ModelFileError
-    from glmnlp.text.loading import deferred_parser, deferred_tagger, load
+    from glmnlp.text.loading import load, parser_at, tagger_at
     from glmnlp.text.pipeline import Pipeline
 
-    def tagger_at(path: str) -> Any:
-        from glmnlp.tagger.model import Tagger
-
-        return deferred_tagger(path) if deferred else Tagger.load(path)
-
-    tagger = None if tagger_dir is None else tagger_at(tagger_dir)
+    tagger = None if tagger_dir is None else tagger_at(tagger_dir, deferred=deferred)
     if model is not None and (Path(model) / "metadata.json").is_file():
         from glmnlp.glm.model_io import read_metadata
-        from glmnlp.parser.model import MODEL_KIND, Parser
+        from glmnlp.parser.model import MODEL_KIND
 
         kind = read_metadata(model)["kind"]
         if kind != MODEL_KIND:
             raise ModelFileError(f"{model}: a {kind!r} model; glmnlp parse needs a parser or a pipeline directory")
-        parser = deferred_parser(model) if deferred else Parser.load(model)
-        return Pipeline(tagger, parser, lines=lines, multitag_margin=multitag if multitag else None)
+        return Pipeline(tagger, parser_at(model, deferred=deferred), lines=lines, multitag_margin=multitag if multitag else None)
     pipeline = load(model, deferred=deferred)
     if multitag is None and tagger is None:
         multitag = pipeline.multitag_margin  # the margin the model's recipe chose on dev (MODEL.json)

@@ -466,12 +466,13 @@ def _checked_blob(directory: Path, kind: str) -> tuple[dict[str, Any], bytes]:
 
 def verify_model(directory: str | Path, *, kind: str) -> dict[str, Any]:
     """Check a model directory as :func:`load_model` does up to the archive's checksum (header, kind,
-    format version, the weights' sha256), without decompressing the arrays; return the caller's metadata.
+    format version, the weights' sha256), without decompressing the arrays; return the whole header
+    (as :func:`read_metadata`: the caller's metadata under ``"metadata"``, the sub-models listed).
 
     A deferred load (:class:`glmnlp.text.pipeline.Deferred`) calls it so that a missing, foreign,
     corrupt or truncated model is still reported when the pipeline is loaded, not at its first sentence.
     """
-    return _checked_blob(Path(directory), kind)[0]["metadata"]
+    return _checked_blob(Path(directory), kind)[0]
 
 
 def load_model(directory: str | Path, *, kind: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:

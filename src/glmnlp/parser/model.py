@@ -509,14 +509,14 @@ class Parser:
 
     @staticmethod
     def describe(path: str | Path) -> dict[str, Any]:
-        """``generative``, ``nbest``, ``pos_tags`` of the model at ``path``, unbuilt (checksums checked)."""
-        metadata = verify_model(path, kind=MODEL_KIND)
-        if generative := "generative" in read_metadata(path).get("submodels", {}):
+        """``generative``, ``parse_nbest``, ``pos_tags`` of the model at ``path``, unbuilt (checksums checked)."""
+        header = verify_model(path, kind=MODEL_KIND)
+        if generative := "generative" in header.get("submodels", {}):
             verify_model(Path(path) / "generative", kind=GEN_KIND)
-        tags = metadata["grammar"].get("pos_tags") if isinstance(metadata.get("grammar"), dict) else None
+        tags = grammar.get("pos_tags") if isinstance(grammar := header["metadata"].get("grammar"), dict) else None
         if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):  # load() says more
             raise ModelFileError(f"{Path(path) / 'metadata.json'}: not a valid parser model: no grammar pos_tags")
-        return {"generative": generative, "nbest": True, "pos_tags": frozenset(tags)}
+        return {"generative": generative, "parse_nbest": True, "pos_tags": frozenset(tags)}
 
     history: list[dict[str, Any]] = []
 

@@ -21,21 +21,21 @@ from typing import Any, Literal
 from glmnlp.errors import ModelFileError
 from glmnlp.text.pipeline import MAX_PARSE_WORDS, Deferred, Pipeline
 
-__all__ = ["deferred_parser", "deferred_tagger", "load", "recommended_margin"]
+__all__ = ["load", "parser_at", "recommended_margin", "tagger_at"]
 
 
-def deferred_tagger(directory: str | Path) -> Deferred:
-    """The tagger model at ``directory``, checked now and built on first use."""
+def tagger_at(directory: str | Path, *, deferred: bool = False) -> Any:
+    """The tagger model at ``directory``: built now, or (``deferred``) checked now and built on first use."""
     from glmnlp.tagger import Tagger
 
-    return Deferred(Tagger.load, (Path(directory),), Tagger.describe(directory))
+    return Deferred(Tagger.load, (Path(directory),), Tagger.describe(directory)) if deferred else Tagger.load(directory)
 
 
-def deferred_parser(directory: str | Path) -> Deferred:
-    """The parser model at ``directory``, checked now and built on first use."""
+def parser_at(directory: str | Path, *, deferred: bool = False) -> Any:
+    """The parser model at ``directory``: built now, or (``deferred``) checked now and built on first use."""
     from glmnlp.parser import Parser
 
-    return Deferred(Parser.load, (Path(directory),), Parser.describe(directory))
+    return Deferred(Parser.load, (Path(directory),), Parser.describe(directory)) if deferred else Parser.load(directory)
 
 
 def _load_for_worker(path: str, parser: bool, lines: bool, multitag_margin: float | None,
@@ -92,19 +92,8 @@ def load(
     for part in parts:
         if not (root / part).is_dir():
             raise ModelFileError(f"{root}: no {part}/ sub-model in this model directory")
-    tagger_model: Any
-    parser_model: Any = None
-    if deferred:
-        tagger_model = deferred_tagger(root / "tagger")
-        parser_model = deferred_parser(root / "parser") if parser else None
-    else:
-        from glmnlp.tagger import Tagger
-
-        tagger_model = Tagger.load(root / "tagger")
-        if parser:
-            from glmnlp.parser import Parser
-
-            parser_model = Parser.load(root / "parser")
+    tagger_model = tagger_at(root / "tagger", deferred=deferred)
+    parser_model = parser_at(root / "parser", deferred=deferred) if parser else None
     if multitag_margin == "model":
         multitag_margin = recommended_margin(root) if parser else None
     pipeline = Pipeline(tagger_model, parser_model, lines=lines, multitag_margin=multitag_margin, max_words=max_words)

@@ -128,7 +128,7 @@ class Deferred:
     """A model component that a :class:`Pipeline` builds on first use, by ``loader(*args)``.
 
     ``facts`` answer, without building it, what the pipeline asks of a component before analysing
-    anything: for a parser ``generative``, ``nbest`` and ``pos_tags``
+    anything: for a parser ``generative``, ``parse_nbest`` and ``pos_tags``
     (:meth:`glmnlp.parser.model.Parser.describe`), for a tagger ``multitag``
     (:meth:`glmnlp.tagger.model.Tagger.describe`). See "Loading on first use" in the module docstring.
     """
@@ -254,15 +254,15 @@ class Pipeline:
         return found if isinstance(found, dict) else None
 
     def parser_facts(self) -> dict[str, Any]:
-        """``generative`` (bool), ``nbest`` (bool) and ``pos_tags`` (a set of tags, or ``None`` when the
-        parser does not say) of the parser, built or not; all false/``None`` without a parser."""
+        """``generative`` (bool), ``nbest`` (bool: has ``parse_nbest``) and ``pos_tags`` (a set of tags, or
+        ``None`` when the parser does not say) of the parser, built or not; false/``None`` without one."""
         component = self._components["parser"]
         if isinstance(component, Deferred):
-            return {"generative": bool(component.facts.get("generative")), "nbest": bool(component.facts.get("nbest")),
-                    "pos_tags": component.facts.get("pos_tags")}
-        tags = getattr(getattr(component, "grammar", None), "pos_tags", None)
-        return {"generative": getattr(component, "generative", None) is not None,
-                "nbest": callable(getattr(component, "parse_nbest", None)),
+            generative, tags = bool(component.facts.get("generative")), component.facts.get("pos_tags")
+        else:
+            generative = getattr(component, "generative", None) is not None
+            tags = getattr(getattr(component, "grammar", None), "pos_tags", None)
+        return {"generative": generative, "nbest": self._offers("parser", "parse_nbest"),
                 "pos_tags": None if tags is None else frozenset(tags)}
 
     def replace(self, **changes: Any) -> Pipeline:
@@ -277,6 +277,7 @@ class Pipeline:
         return Pipeline(**fields)
 
     def _offers(self, name: str, method: str) -> bool:
+        """Whether component ``name`` has ``method`` (a deferred one: its facts say so under that name)."""
         component = self._components[name]
         if isinstance(component, Deferred):
             return bool(component.facts.get(method))
