@@ -204,6 +204,7 @@ def test_tune_weight_compares_candidates_at_their_own_beams(monkeypatch: pytest.
     replaced by one whose best F1 grows with the weight, so the choice is known: 40, at gamma 1e6 (the
     others' best beam is gamma 1e5: tuning a later candidate must not move the first one's beam)."""
     import glmnlp.parser.combined as combined
+    import glmnlp.parser.training as training
 
     def fake_tune_beam(parser, dev, gammas, caps, dev_tags=None, executor=None):  # type: ignore[no-untyped-def]
         w = parser.generative.weight
@@ -213,7 +214,7 @@ def test_tune_weight_compares_candidates_at_their_own_beams(monkeypatch: pytest.
         parser.config.gamma, parser.config.beam_cap = best[0], best[1]
         return rows
 
-    monkeypatch.setattr(combined, "tune_beam", fake_tune_beam)
+    monkeypatch.setattr(training, "tune_beam", fake_tune_beam)  # the beams are tuned where the epoch is chosen
     monkeypatch.setattr("glmnlp.config._current", Settings(jobs=1))
     trees = [parse_tree(t) for t in TINY] * 2
     cfg = ParserConfig(n_bits=12, epochs=1, gamma=1e3, beam_cap=20, train_gamma=1e3, train_cap=20)

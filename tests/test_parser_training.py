@@ -405,3 +405,81 @@ def test_parser_weights_are_read_only_and_the_nonzero_bitmap_follows_assignment(
     parser.nonzero_bits = lambda: np.zeros(0, dtype=np.uint64)  # type: ignore[method-assign]
     assert [(float(s).hex(), str(t)) for s, t in parser.parse_nbest(words, tags, 3)] == [
         (float(s).hex(), str(t)) for s, t in with_bits]
+
+
+# -- one beam: the pass chosen at the beam it will parse with ---------------------------------------------------
+
+
+def test_train_parser_keeps_the_runner_up_pass_when_it_is_better_at_its_own_beam(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a beam grid, the two best passes by dev F1 at the training beam each get their own beam, and
+    the better one at that beam is kept with its beam; ties to 0.01 keep the pass that was better at the
+    training beam. The beam search of tune_beam is replaced by one whose F1 is chosen per candidate, so
+    the expected choice is known; the returned weights must be the kept pass's averaged weights."""
+    import glmnlp.parser.training as training
+    from glmnlp.glm.training import train_perceptron
+    from glmnlp.parser.training import EPOCH_CANDIDATES, train_parser
+
+    assert EPOCH_CANDIDATES == 2
+    trees = [parse_tree(t) for t in MULTI * 2]
+    cfg = ParserConfig(n_bits=BITS, epochs=3, train_gamma=1e3, train_cap=4)
+    kept: dict[str, object] = {}
+
+    def recording(*args, **kwargs):  # type: ignore[no-untyped-def]
+        result = train_perceptron(*args, **kwargs)
+        kept["result"] = result
+        return result
+
+    monkeypatch.setattr(training, "train_perceptron", recording)
+
+    def run(f1s: list[float]) -> tuple[Parser, list[Parser]]:
+        seen: list[Parser] = []
+
+        def fake_tune_beam(parser, dev, gammas, caps, dev_tags=None, executor=None):  # type: ignore[no-untyped-def]
+            f1 = f1s[len(seen)]
+            seen.append(parser)
+            rows = [(g, c, f1 - (0.5 if (g, c) != (gammas[-1], caps[len(seen) % len(caps)]) else 0.0), 1.0)
+                    for g in gammas for c in caps]
+            best = max(rows, key=lambda r: r[2])
+            parser.config.gamma, parser.config.beam_cap = best[0], best[1]
+            return rows
+
+        monkeypatch.setattr(training, "tune_beam", fake_tune_beam)
+        parser, _logs = train_parser(trees, trees[:4], cfg, show_progress=False, jobs=1,
+                                     beams=([1e2, 1e3], [5, 10]))
+        return parser, seen
+
+    parser, seen = run([80.0, 81.0])  # the runner-up is better at its own beam
+    result = kept["result"]
+    assert len(seen) == 2 and result.runners_up  # type: ignore[attr-defined]
+    runner_epoch, _f1, runner_weights = result.runners_up[0]  # type: ignore[attr-defined]
+    assert parser is seen[1] and np.array_equal(parser.weights, runner_weights)
+    assert (parser.config.gamma, parser.config.beam_cap) == (1e3, 5)  # the runner-up's own beam
+    assert seen[0].config is not seen[1].config  # tuning one candidate's beam leaves the other's alone
+    history = {k: v for h in parser.history for k, v in h.items() if k in ("best_epoch", "epoch_trials")}
+    assert history["best_epoch"] == runner_epoch
+    assert [t["beam_dev_f1"] for t in history["epoch_trials"]] == [80.0, 81.0]
+    assert history["epoch_trials"][0]["epoch"] == result.best_epoch  # type: ignore[attr-defined]
+
+    parser, seen = run([80.0, 80.004])  # a tie to 0.01: the better pass at the training beam stays
+    assert parser is seen[0] and np.array_equal(parser.weights, kept["result"].weights)  # type: ignore[attr-defined]
+    assert next(h["best_epoch"] for h in parser.history if "best_epoch" in h) == kept["result"].best_epoch  # type: ignore
+
+
+def test_best_epoch_keeps_the_next_best_in_order_and_no_more() -> None:
+    """BestEpoch(keep=3): the best, then the next two by score (ties: the earlier epoch first); older
+    payloads that fall out are dropped."""
+    from glmnlp.glm.training import BestEpoch
+
+    best: BestEpoch[str] = BestEpoch(keep=3)
+    for epoch, score in enumerate([0.5, 0.7, 0.6, 0.7, 0.4, 0.65, 0.8], start=1):
+        best.offer(epoch, score, f"w{epoch}")
+    assert (best.epoch, best.payload) == (7, "w7")
+    assert best.runners_up == [(2, 0.7, "w2"), (4, 0.7, "w4")]
+    one: BestEpoch[str] = BestEpoch()
+    for epoch, score in enumerate([0.5, 0.7, 0.6], start=1):
+        one.offer(epoch, score, f"w{epoch}")
+    assert one.runners_up == [] and one.payload == "w2"
+    with pytest.raises(ValueError):
+        BestEpoch(keep=0)

@@ -84,7 +84,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     from glmnlp.parser.generative import SmoothingConfig
     from glmnlp.glm.model_io import check_output_dir
     from glmnlp.parser.model import MODEL_KIND, ParserConfig
-    from glmnlp.parser.training import jackknife_tags, train_parser, tune_beam
+    from glmnlp.parser.training import jackknife_tags, train_parser
 
     if epochs < 1:
         raise ConfigError(f"--epochs must be >= 1, got {epochs}")
@@ -138,16 +138,17 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         click.echo(f"epoch {log.epoch}: dev F1 {log.dev_f1:.2f}  updates {log.updates}  early {log.early_stops}  "
                    f"cache {log.cache_updates}  {log.seconds:.1f}s", err=True)
 
-    def show_beams(rows: Any) -> None:
+    def show_beams(epoch: int, rows: Any) -> None:
         for gamma, cap, f1, rate in rows:
-            click.echo(f"beam gamma={gamma:g} cap={cap}: dev F1 {f1:.2f}, {rate:.0f} sentences/s", err=True)
+            click.echo(f"epoch {epoch}, beam gamma={gamma:g} cap={cap}: dev F1 {f1:.2f}, {rate:.0f} sentences/s",
+                       err=True)
 
     if combined:
         from glmnlp.parser.combined import tune_weight
 
         def on_trial(t: Any) -> None:
-            click.echo(f"generative weight {t.weight:g}: best dev F1 {t.dev_f1:.2f} (epoch {t.best_epoch})", err=True)
-            show_beams(t.beam_rows)
+            click.echo(f"generative weight {t.weight:g}: epoch {t.best_epoch} (dev F1 {t.dev_f1:.2f} at the training "
+                       "beam)", err=True)
             click.echo(f"generative weight {t.weight:g}: dev F1 {t.beam_dev_f1:.2f} at gamma={t.gamma:g} cap={t.cap}",
                        err=True)
 
@@ -155,13 +156,14 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         parser, _logs, _trials = tune_weight(
             train, dev, cfg, weights, smoothing=smoothing, train_tags=train_tags, dev_tags=dev_tags,
             on_epoch=on_epoch, show_progress=True, executor=executor, on_trial=on_trial,
-            beams=([1e5, 1e6, 1e7], [20, 40]),
+            beams=([1e5, 1e6, 1e7], [20, 40]), on_beams=show_beams,
         )
         click.echo(f"chosen generative weight {parser.generative.weight:g}", err=True)
     else:
+        # the epoch is chosen at its own beam from the grid below, the beam it will parse with
         parser, _logs = train_parser(train, dev, cfg, train_tags=train_tags, dev_tags=dev_tags, on_epoch=on_epoch,
-                                     executor=executor)
-        show_beams(tune_beam(parser, dev, [1e3, 1e4, 1e5], [20, 40], dev_tags, executor=executor))
-    click.echo(f"chosen gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
+                                     executor=executor, beams=([1e3, 1e4, 1e5], [20, 40]), on_beams=show_beams)
+    epoch = next(h["best_epoch"] for h in parser.history if "best_epoch" in h)
+    click.echo(f"chosen epoch {epoch}, gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
     parser.save(out_path, history=parser.history, replace=force)
     click.echo(f"saved {out_path}", err=True)

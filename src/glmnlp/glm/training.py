@@ -168,13 +168,18 @@ class EpochRecord:
 
 @dataclass
 class TrainingResult:
-    """The outcome of training: the selected averaged weights and the per-epoch history."""
+    """The outcome of training: the selected averaged weights and the per-epoch history.
+
+    ``runners_up``: with ``keep`` > 1, the next best epochs as (epoch, dev score, averaged weights),
+    best first, for a caller that chooses among them by another measure (the parser: its dev F1 at
+    the beam it will parse with, :func:`glmnlp.parser.training.train_parser`)."""
 
     weights: np.ndarray
     best_epoch: int
     best_score: float | None
     history: list[EpochRecord] = field(default_factory=list)
     perceptron: AveragedPerceptron | None = None
+    runners_up: list[tuple[int, float | None, np.ndarray]] = field(default_factory=list)
 
 
 def epoch_order(n_examples: int, seed: int, epoch: int, *, shuffle: bool = True) -> np.ndarray:
@@ -186,19 +191,36 @@ def epoch_order(n_examples: int, seed: int, epoch: int, *, shuffle: bool = True)
 
 
 class BestEpoch(Generic[T]):
-    """Keeps the best (score, epoch, payload) seen so far; ties keep the earlier epoch."""
+    """Keeps the best (score, epoch, payload) seen so far; ties keep the earlier epoch.
 
-    def __init__(self) -> None:
+    With ``keep`` = k > 1 it also keeps the next k - 1 epochs in the same order (``runners_up``, best
+    first); a payload that falls out of the k best is dropped, so at most k are held.
+    """
+
+    def __init__(self, keep: int = 1) -> None:
+        if keep < 1:
+            raise ValueError(f"keep must be >= 1, got {keep}")
+        self.keep = keep
         self.score: float | None = None
         self.epoch = 0
         self.payload: T | None = None
+        self.runners_up: list[tuple[int, float | None, T]] = []
 
     def offer(self, epoch: int, score: float | None, payload: T) -> bool:
         """Record ``payload`` if ``score`` beats the best so far (None = no dev set: the latest wins)."""
         first = self.payload is None
         if first or score is None or (self.score is not None and score > self.score):
+            if not first:
+                assert self.payload is not None
+                self.runners_up.insert(0, (self.epoch, self.score, self.payload))
             self.score, self.epoch, self.payload = score, epoch, payload
+            del self.runners_up[self.keep - 1:]
             return True
+        # below the best: its place among the runners-up (ties keep the earlier epoch ahead)
+        at = next((i for i, (_e, s, _p) in enumerate(self.runners_up)
+                   if s is not None and score > s), len(self.runners_up))
+        self.runners_up.insert(at, (epoch, score, payload))
+        del self.runners_up[self.keep - 1:]
         return False
 
 
@@ -386,6 +408,7 @@ def train_perceptron(
     jobs: int | None = None,
     backend: str | None = None,
     address: str | None = None,
+    keep: int = 1,
 ) -> TrainingResult:
     """Train ``task`` with the averaged perceptron and return the best epoch's averaged weights.
 
@@ -409,6 +432,9 @@ def train_perceptron(
         (jobs, backend, address; unset: :mod:`glmnlp.config`, by default every core); ``jobs=1``
         runs the shards inline. The model does not depend on
         them.
+    keep:
+        Also return the averaged weights of the next ``keep - 1`` epochs by dev score
+        (:attr:`TrainingResult.runners_up`).
     """
     if epochs < 1:
         raise ValueError("epochs must be >= 1")
@@ -431,7 +457,7 @@ def train_perceptron(
             builder, payload = _pass_through, (copy.deepcopy(task), part)
         inline_bar = show_progress and ex.mode == "inline"
         args.append((builder, payload, s, shards, len(train), n_features, seed, shuffle, inline_bar))
-    best: BestEpoch[np.ndarray] = BestEpoch()
+    best: BestEpoch[np.ndarray] = BestEpoch(keep)
     history: list[EpochRecord] = []
     mixed = np.zeros(n_features, dtype=np.float64)
     has_dev = dev is not None and len(dev) > 0
@@ -506,4 +532,5 @@ def train_perceptron(
         if own:
             ex.close()
     assert best.payload is not None
-    return TrainingResult(weights=best.payload, best_epoch=best.epoch, best_score=best.score, history=history)
+    return TrainingResult(weights=best.payload, best_epoch=best.epoch, best_score=best.score, history=history,
+                          runners_up=list(best.runners_up))

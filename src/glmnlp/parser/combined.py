@@ -489,11 +489,14 @@ def train_combined(
     smoothing: SmoothingConfig = SmoothingConfig(), train_tags: Sequence[Sequence[Sequence[str]]] | None = None,
     dev_tags: Sequence[Sequence[Sequence[str]]] | None = None, show_progress: bool = False, on_epoch: Any = None,
     hook: GenerativeTraining | None = None, executor: Any = None,
+    beams: tuple[Sequence[float], Sequence[int]] | None = None, on_beams: Any = None,
 ) -> tuple[Any, list[Any]]:
     """The perceptron with the jackknifed generative log-probability as a fixed-weight feature.
 
     ``hook``: an already trained :class:`GenerativeTraining` to reuse (its models; ``weight`` wins).
     ``executor``: where the shards of iterative parameter mixing run (``config.shards``).
+    ``beams``, ``on_beams``: the epoch is chosen at its own beam from this grid
+    (:func:`glmnlp.parser.training.train_parser`).
     """
     if hook is None:
         hook = GenerativeTraining(weight=weight, folds=folds, smoothing=smoothing, seed=config.seed)
@@ -501,7 +504,7 @@ def train_combined(
         hook.weight = weight  # the trained models are kept (prepare() skips them); parsers get copies
     parser, logs = train_parser(
         train_trees, dev_trees, config, train_tags=train_tags, dev_tags=dev_tags, show_progress=show_progress,
-        on_epoch=on_epoch, generative=hook, executor=executor,
+        on_epoch=on_epoch, generative=hook, executor=executor, beams=beams, on_beams=on_beams,
     )
     parser.history.append({"generative_weight": weight})
     return parser, logs
@@ -537,19 +540,20 @@ class WeightTrial:
 def tune_weight(
     train_trees: Sequence[Any], dev_trees: Sequence[Any], config: Any, weights: Sequence[float], *,
     folds: int = 10, smoothing: SmoothingConfig = SmoothingConfig(), on_trial: Any = None,
-    beams: tuple[Sequence[float], Sequence[int]] | None = None, **kwargs: Any
+    beams: tuple[Sequence[float], Sequence[int]] | None = None, on_beams: Any = None, **kwargs: Any
 ) -> tuple[Any, list[Any], list[WeightTrial]]:
     """Choose the generative feature's fixed weight on dev (C&R 2004 §3: "chosen on held-out data").
 
     The generative models (full and jackknifed) are trained once and shared; one perceptron is
-    trained per candidate weight. With ``beams`` = (gammas, caps), each candidate's best-epoch parser
-    gets its own beam (:func:`glmnlp.parser.training.tune_beam` over that grid) and the candidates are
+    trained per candidate weight. With ``beams`` = (gammas, caps), each candidate's epoch is chosen at
+    its own beam from that grid (:func:`glmnlp.parser.training.train_parser`) and the candidates are
     compared by their dev F1 at those beams: the combined score is weight x log-probability plus the
     perceptron's, so one FILTER margin gamma is a wider beam for weight 5 than for weight 20, and
     comparing them at the training beam favours the smaller weight. Without ``beams`` they are compared
     at the training beam. The best candidate is returned with its epoch logs and all the trials; its
     weight is saved in its generative term (and its beam in its config). Ties go to the earlier candidate.
-    ``on_trial(WeightTrial)`` is called after each candidate. ``kwargs`` go to :func:`train_combined`.
+    ``on_trial(WeightTrial)`` is called after each candidate, ``on_beams(epoch, rows)`` with each grid
+    (:func:`glmnlp.parser.training.train_parser`). ``kwargs`` go to :func:`train_combined`.
     """
     if not weights:
         raise ValueError("tune_weight needs at least one candidate weight")
@@ -560,13 +564,19 @@ def tune_weight(
     best: tuple[float, Any, list[Any]] | None = None
     for w in weights:
         t0 = time.perf_counter()
-        parser, logs = train_combined(train_trees, dev_trees, config, weight=float(w), hook=hook, **kwargs)
-        top = max(logs, key=lambda log: log.dev_f1)
-        trial = WeightTrial(float(w), top.dev_f1, top.epoch, 0.0)
-        if beams is not None:
-            parser.config = replace(parser.config)  # its own beam: the candidates share the config object
-            rows = tune_beam(parser, dev_trees, beams[0], beams[1], kwargs.get("dev_tags"),
-                             executor=kwargs.get("executor"))
+        grids: dict[int, list[tuple[float, int, float, float]]] = {}
+
+        def keep_grid(epoch: int, rows: list[tuple[float, int, float, float]]) -> None:
+            grids[epoch] = rows
+            if on_beams is not None:
+                on_beams(epoch, rows)
+
+        parser, logs = train_combined(train_trees, dev_trees, config, weight=float(w), hook=hook, beams=beams,
+                                      on_beams=keep_grid, **kwargs)
+        epoch = next(h["best_epoch"] for h in parser.history if "best_epoch" in h)
+        trial = WeightTrial(float(w), next(log.dev_f1 for log in logs if log.epoch == epoch), epoch, 0.0)
+        if grids:  # each candidate epoch got its own beam (train_parser): this is the chosen one's
+            rows = grids[epoch]
             chosen = next(r for r in rows if (r[0], r[1]) == (parser.config.gamma, parser.config.beam_cap))
             trial = replace(trial, beam_dev_f1=float(chosen[2]), gamma=float(chosen[0]), cap=int(chosen[1]),
                             beam_rows=tuple(rows))

@@ -18,6 +18,14 @@ What it implements (SPEC §d):
   F1 wins, F1 ties (to 0.01) go to the smaller beam (smaller cap, 0 = no cap counting as the largest,
   then the smaller gamma). The rule never looks at a measured time, so the chosen beam, and with it
   the model file, is a function of data, options and seed only.
+* **One beam** (:func:`train_parser` with ``beams``): the pass kept is the one with the best dev F1 at the
+  beam it will parse with. Every pass is scored on dev at the training beam (one decode of dev per pass);
+  the best :data:`EPOCH_CANDIDATES` (2) of them by that score each get their beam from the grid, and the
+  best at its own beam wins (ties to 0.01 keep the better pass at the training beam). Tuning every pass
+  would cost a grid of dev decodes per pass; the two best already hold the choice in practice (the dev
+  F1 of the last passes differs by tenths). The CLI, :func:`glmnlp.parser.combined.tune_weight` and the
+  default-model recipe pass their grids, so the generative weight, the pass and the beam are chosen at
+  the same beam. Measured in ``benchmarks/results/parsing_perceptron.md`` ("One beam").
 * **Tagger input for training** (:func:`jackknife_tags`, paper footnote 3; SPEC §c): k-fold
   jackknifed tagger tags for the training trees.
 
@@ -396,6 +404,8 @@ def train_parser(
     jobs: int | None = None,
     backend: str | None = None,
     address: str | None = None,
+    beams: tuple[Sequence[float], Sequence[int]] | None = None,
+    on_beams: Callable[[int, list[tuple[float, int, float, float]]], None] | None = None,
 ) -> tuple[Parser, list[EpochLog]]:
     """Train a parser; returns the best-epoch (dev F1) parser and the per-epoch log.
 
@@ -407,6 +417,12 @@ def train_parser(
     generic loop (:func:`glmnlp.glm.training.train_perceptron`); the shards and the dev decoding of each
     epoch run on ``executor`` or on one made from (``jobs``, ``backend``, ``address``; unset:
     :mod:`glmnlp.config`, by default every core); the model does not depend on where.
+
+    ``beams`` = (gammas, caps): choose the epoch at the beam the parser will parse with. The dev F1 of
+    each pass is measured at the training beam; the :data:`EPOCH_CANDIDATES` best passes by it each get
+    their beam from the grid (:func:`tune_beam`), and the pass with the best dev F1 at its own beam is
+    returned with that beam set (ties, to 0.01, go to the pass that was better at the training beam).
+    ``on_beams(epoch, rows)`` is called with each candidate's grid (:func:`tune_beam`'s rows).
     """
     parser, examples = prepare_training(train_trees, config, np.zeros(1 << config.n_bits), train_tags)
     if generative is not None:
@@ -425,14 +441,45 @@ def train_parser(
         if on_epoch is not None:
             on_epoch(log)
 
+    tuned = beams is not None and len(dev) > 0
     result = train_perceptron(
         task, examples, dev, epochs=config.epochs, seed=config.seed, shuffle=True, show_progress=show_progress,
         on_epoch=record, shards=config.shards, mixing=config.mixing, executor=executor, jobs=jobs, backend=backend,
-        address=address,
+        address=address, keep=EPOCH_CANDIDATES if tuned else 1,
     )
     final = task.trial(result.weights)
-    final.history = [log.record() for log in logs] + [{"best_epoch": result.best_epoch}]
+    best_epoch = result.best_epoch
+    trials: list[dict[str, Any]] = []
+    if tuned:
+        assert beams is not None
+        own = executor is None
+        ex = resolve_executor(executor, jobs=jobs, backend=backend, address=address)
+        try:
+            best_f1 = -1.0
+            for epoch, f1, weights in [(result.best_epoch, result.best_score, result.weights), *result.runners_up]:
+                trial = final if epoch == result.best_epoch else task.trial(weights)
+                trial.config = replace(trial.config)  # its own beam: trials share the task's config object
+                rows = tune_beam(trial, dev_trees, beams[0], beams[1], dev_tags, executor=ex)
+                if on_beams is not None:
+                    on_beams(epoch, rows)
+                at_beam = next(r[2] for r in rows if (r[0], r[1]) == (trial.config.gamma, trial.config.beam_cap))
+                trials.append({"epoch": epoch, "dev_f1": round(float(f1 or 0.0), 4),
+                               "beam_dev_f1": round(float(at_beam), 4), "gamma": trial.config.gamma,
+                               "cap": trial.config.beam_cap})
+                if round(at_beam, 2) > round(best_f1, 2):
+                    final, best_epoch, best_f1 = trial, epoch, at_beam
+        finally:
+            if own:
+                ex.close()
+    final.history = [log.record() for log in logs] + [{"best_epoch": best_epoch}]
+    if trials:
+        final.history.append({"epoch_trials": trials})
     return final, logs
+
+
+#: How many passes (the best by dev F1 at the training beam) :func:`train_parser` compares at their own
+#: beams when it is given a beam grid (module header: "One beam").
+EPOCH_CANDIDATES = 2
 
 
 def _cache_step(perc: AveragedPerceptron, entry: _CacheEntry, t2: int) -> int:

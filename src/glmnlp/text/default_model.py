@@ -373,24 +373,26 @@ def train_default(
             f"{recipe.generative_folds}-fold jackknifed generative models")
 
         def on_trial(t: Any) -> None:
-            say(f"combined model: weight {t.weight:g}: best dev F1 {t.dev_f1:.2f} (epoch {t.best_epoch})")
+            say(f"combined model: weight {t.weight:g}: epoch {t.best_epoch}, dev F1 {t.score:.2f} at gamma={t.gamma:g} "
+                f"cap={t.cap} ({t.dev_f1:.2f} at the training beam)")
 
         smoothing = SmoothingConfig(min_count=recipe.generative_min_count, prune=recipe.generative_prune)
         parser, logs, wtrials = tune_weight(
             train, dev, config, recipe.generative_weights, folds=recipe.generative_folds, on_trial=on_trial,
             smoothing=smoothing,
             train_tags=train_tags, dev_tags=dev_tags, show_progress=show_progress, on_epoch=on_epoch,
-            executor=executor,
+            executor=executor, beams=(recipe.gammas, recipe.caps),
         )
-        weight_trials = [{"weight": t.weight, "dev_f1": _r(t.dev_f1), "best_epoch": t.best_epoch} for t in wtrials]
+        weight_trials = [{**t.record(), "dev_f1": _r(t.dev_f1), "beam_dev_f1": _r(t.score)} for t in wtrials]
         say(f"combined model: weight {parser.generative.weight:g} chosen")
     else:
         parser, logs = train_parser(
             train, dev, config, train_tags=train_tags, dev_tags=dev_tags, show_progress=show_progress,
-            on_epoch=on_epoch, executor=executor,
+            on_epoch=on_epoch, executor=executor, beams=(recipe.gammas, recipe.caps),
         )
-    # the first epoch reaching the best F1 is the one train_parser keeps (strict improvement)
-    best_epoch = next(e.epoch for e in logs if e.dev_f1 == max(x.dev_f1 for x in logs))
+    # the pass train_parser kept: the best at its own beam of the recipe's grid, among the best two at
+    # the training beam (step 4 then chooses the beam again with the float32 weights the file stores)
+    best_epoch = next(h["best_epoch"] for h in parser.history if "best_epoch" in h)
     # float32 precision from here on: every figure below is measured with the weights the file
     # stores in 4 bytes each (Parser.save writes float32 when that is exact)
     parser.weights = parser.weights.astype(np.float32)
