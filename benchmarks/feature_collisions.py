@@ -15,6 +15,15 @@ per worker, here 2) on each of the N trees at each table size and prints its bes
 
     python benchmarks/feature_collisions.py --gum ../shared/data/gum_const --f1-bits 22,24,26
 
+With ``--gold-only-bits 26`` it trains the same parser on all 13,620 trees but lets only the features
+of gold derivations carry weights (an update's ids are restricted to the slots of the training set's
+gold features): what a feature table frozen at the gold features — the simplest exact-id design,
+identical on every shard — would cost against the same table open to every feature. It runs the two
+shards in this process (``--jobs`` is ignored), so it takes about twice as long.
+
+    python benchmarks/feature_collisions.py --gum ../shared/data/gum_const --sizes 13620 --count-bits 26 \
+        --gold-only-bits 26
+
 Prints one JSON line per size; results in benchmarks/results/feature_collisions.md.
 """
 
@@ -35,6 +44,8 @@ def main() -> None:
     ap.add_argument("--count-bits", default="20,21,22,24,26", help="table sizes (bits) to count collisions for")
     ap.add_argument("--f1-bits", default="", help="table sizes (bits) to train the parser with, e.g. 22,24,26")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--gold-only-bits", type=int, default=0,
+                    help="also train with updates restricted to the gold features' slots, at this table size")
     args = ap.parse_args()
 
     from glmnlp.parser.model import ParserConfig
@@ -62,6 +73,9 @@ def main() -> None:
         print(json.dumps(out), flush=True)
         for bits in (int(b) for b in args.f1_bits.split(",") if b):
             print(json.dumps({"trees": n, "n_bits": bits, **_train_f1(sub, dev, bits, args.jobs)}), flush=True)
+        if args.gold_only_bits:
+            print(json.dumps({"trees": n, "n_bits": args.gold_only_bits, "gold_only": True,
+                              **_train_gold_only(sub, dev, args.gold_only_bits)}), flush=True)
 
 
 def _train_f1(train: list, dev: list, bits: int, jobs: int) -> dict[str, float]:
@@ -75,6 +89,39 @@ def _train_f1(train: list, dev: list, bits: int, jobs: int) -> dict[str, float]:
     best = max(logs, key=lambda log: log.dev_f1)
     return {"best_epoch": best.epoch, "best_dev_f1": round(best.dev_f1, 2), "last_dev_f1": round(logs[-1].dev_f1, 2),
             "nonzero_weights": int(np.count_nonzero(parser.weights)), "seconds": round(time.time() - t0)}
+
+
+def _train_gold_only(train: list, dev: list, bits: int) -> dict[str, float]:
+    """:func:`_train_f1` with every update restricted to the slots of the training set's gold features.
+
+    The restriction wraps ``glmnlp.parser.training._diff`` (the update and cache differences), which only
+    reaches the shards when they run in this process: two shards, one worker."""
+    import glmnlp.parser.training as training
+    from glmnlp.parser.model import ParserConfig
+
+    config = ParserConfig(features="punct", n_bits=bits)
+    parser, examples = training.prepare_training(train, config, np.zeros(1 << bits))
+    gold = np.zeros(1 << bits, dtype=bool)
+    for ex in examples:
+        gold[np.asarray(parser.features(ex, ex.gold_site, ex.gold_chain, True)[0])] = True
+    real = training._diff
+
+    def gold_only(*args, **kwargs):  # type: ignore[no-untyped-def]
+        ids, signs = real(*args, **kwargs)
+        keep = gold[ids]
+        return ids[keep], signs[keep]
+
+    training._diff = gold_only
+    try:
+        t0 = time.time()
+        trained, logs = training.train_parser(train, dev, ParserConfig(features="punct", n_bits=bits, shards=2),
+                                              show_progress=False, jobs=1)
+    finally:
+        training._diff = real
+    best = max(logs, key=lambda log: log.dev_f1)
+    return {"gold_slots": int(gold.sum()), "best_epoch": best.epoch, "best_dev_f1": round(best.dev_f1, 2),
+            "dev_f1_by_epoch": [round(log.dev_f1, 2) for log in logs],
+            "nonzero_weights": int(np.count_nonzero(trained.weights)), "seconds": round(time.time() - t0)}
 
 
 if __name__ == "__main__":
