@@ -70,7 +70,7 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
     from glmnlp.treebank.corpus import sample_trees
     from glmnlp.treebank.formats import TaggedSentence
     from glmnlp.parser.model import ParserConfig
-    from glmnlp.parser.training import evaluate, jackknife_tags, train_parser, tune_beam
+    from glmnlp.parser.training import evaluate, jackknife_tags, train_parser
     from glmnlp.tagger.model import Tagger, TaggerConfig
 
     train, dev, test = sample_trees("train"), sample_trees("dev"), sample_trees("test")
@@ -114,19 +114,23 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
                        train_gamma=1e7 if combined else 1e4, train_cap=30)
     t0 = time.perf_counter()
     weight_trials: list = []
+    # the pass (and the weight) are chosen at their own beams from this grid (glmnlp.parser.training.train_parser)
+    beams = ([1e5, 1e6, 1e7] if combined else [1e3, 1e4, 1e5], [20, 40])
+    grids: dict[int, list] = {}
     if features == "combined":
         from glmnlp.parser.combined import tune_weight
 
         parser, logs, trials = tune_weight(train, dev, cfg, gen_weights, smoothing=smoothing, train_tags=train_tags,
                                            dev_tags=dev_tags, on_epoch=lambda log: print(log, file=sys.stderr),
-                                           on_trial=lambda t: print(t, file=sys.stderr))
-        weight_trials = [(t.weight, round(t.dev_f1, 2), t.best_epoch) for t in trials]
+                                           on_trial=lambda t: print(t, file=sys.stderr), beams=beams)
+        weight_trials = [(t.weight, round(t.dev_f1, 2), t.best_epoch, round(t.score, 2)) for t in trials]
+        tuning = list(next(t for t in trials if t.weight == parser.generative.weight).beam_rows)
     else:
         parser, logs = train_parser(train, dev, cfg, train_tags=train_tags, dev_tags=dev_tags, show_progress=False,
-                                    on_epoch=lambda log: print(log, file=sys.stderr))
+                                    on_epoch=lambda log: print(log, file=sys.stderr), beams=beams,
+                                    on_beams=grids.__setitem__)
+        tuning = grids[next(h["best_epoch"] for h in parser.history if "best_epoch" in h)]
     train_seconds = time.perf_counter() - t0
-    gammas = [1e5, 1e6, 1e7] if combined else [1e3, 1e4, 1e5]
-    tuning = tune_beam(parser, dev, gammas, [20, 40], dev_tags)
     # parse-time input tags: every tag within a margin of the tagger's best, margin chosen on dev
     margin_trials, chosen_margin, test_tags = choose_margin(parser, tagger, tags, margins, dev, test, dev_tags, test_tags)
     parser.stats = {"sentences": 0, "retried": 0, "fallback": 0}
@@ -134,7 +138,8 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
     result, _ = evaluate(parser, test, test_tags)
     rate = len(test) / (time.perf_counter() - t0)
     per_sent_epoch = sum(log.seconds for log in logs) / (len(logs) * len(train))
-    best = max(logs, key=lambda log: log.dev_f1)
+    chosen_epoch = next(h["best_epoch"] for h in parser.history if "best_epoch" in h)
+    best = next(log for log in logs if log.epoch == chosen_epoch)
     return {
         "tags": tags, "features": features, "f1_all": result.total.fmeasure, "f1_40": result.cut.fmeasure,
         "lr": result.total.recall, "lp": result.total.precision, "tag_acc": result.total.tagging_accuracy,
