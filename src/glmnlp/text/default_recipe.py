@@ -100,7 +100,7 @@ class DefaultRecipe:
     tagger_epochs: int = 10
     jackknife_folds: int = 10
     jackknife_epochs: int = 5
-    parser_epochs: int = 5
+    parser_epochs: int = 8
     features: str = "punct"
     train_gamma: float = 1e7
     train_cap: int = 30
