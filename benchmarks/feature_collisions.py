@@ -53,7 +53,7 @@ def main() -> None:
     from glmnlp.treebank.gum import proxy_trees
 
     trees = proxy_trees(args.gum, "train")
-    dev = proxy_trees(args.gum, "dev") if args.f1_bits else []
+    dev = proxy_trees(args.gum, "dev") if args.f1_bits or args.gold_only_bits else []
     order = np.random.default_rng(0).permutation(len(trees))
     for n in (int(x) for x in args.sizes.split(",")):
         t0 = time.time()
