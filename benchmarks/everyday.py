@@ -18,6 +18,13 @@ margin, then the parser), so tokenisation does not enter the scores.
     python benchmarks/everyday.py                         # the bundled model
     python benchmarks/everyday.py --model DIR --gum gum_const/ --long --out benchmarks/results/everyday.md
 
+With ``--verb-siblings`` (an experiment, not a library option) the parser also gets the other tag of
+a verb form the tagger cannot tell apart by its spelling: VBP for VB and VB for VBP (base form and
+non-third-person present), VBN for VBD and VBD for VBN (regular past and participle), added after the
+multi-tags, so the grammar and the parser's features decide between them:
+
+    python benchmarks/everyday.py --gum DIR --verb-siblings
+
 The machine is shared (2 cores, several jobs): speeds are lower bounds.
 """
 
@@ -36,6 +43,22 @@ ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = ROOT / "tests" / "data" / "questions_imperatives.trees"
 CLAUSE_LABELS = {"S", "SQ", "SBARQ", "SINV", "SBAR", "VP"}
 VERB_TAGS = {"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "MD"}
+SIBLINGS = {"VB": "VBP", "VBP": "VB", "VBD": "VBN", "VBN": "VBD"}
+
+
+def with_verb_siblings(nlp):  # type: ignore[no-untyped-def]
+    """``nlp`` whose tagger's multi-tags also offer each verb tag's sibling (``--verb-siblings``)."""
+    tagger = nlp.tagger
+    if nlp.multitag_margin is None:
+        nlp = nlp.replace(multitag_margin=0.0)
+    plain = tagger.multitag
+
+    def multitag(words, margin):  # type: ignore[no-untyped-def]
+        return [tags + [SIBLINGS[t] for t in tags if t in SIBLINGS and SIBLINGS[t] not in tags]
+                for tags in plain(words, margin)]
+
+    tagger.multitag = multitag
+    return nlp
 
 
 def brackets(tree, labels):  # type: ignore[no-untyped-def]
@@ -145,11 +168,15 @@ def main() -> None:
     parser.add_argument("--gum", type=Path, default=None, help="GUM const/ folder with train/ and dev/")
     parser.add_argument("--long", action="store_true", help="also the long-input timings")
     parser.add_argument("--out", type=Path, default=None, help="write the markdown table here too")
+    parser.add_argument("--verb-siblings", action="store_true", help="offer VB/VBP and VBD/VBN together (module doc)")
+    parser.add_argument("--ptb-test", action="store_true", help="also the PTB sample test split (F1, tags)")
     args = parser.parse_args()
 
     import glmnlp
 
     nlp = glmnlp.load(args.model)
+    if args.verb_siblings:
+        nlp = with_verb_siblings(nlp)
     command = "python benchmarks/everyday.py " + " ".join(sys.argv[1:])
     lines = [
         "# Everyday English: questions, imperatives, GUM, long input",
@@ -165,6 +192,14 @@ def main() -> None:
     lines.append(questions[0])
     if args.gum is not None:
         lines += gum_rows(nlp, args.gum)
+    if args.ptb_test:
+        from glmnlp.text.default_model import scores
+        from glmnlp.treebank.corpus import sample_trees
+
+        test = sample_trees("test")
+        row = scores(test, parse_gold_leaves(nlp, test))
+        lines.append(f"| PTB sample test ({row['sentences']} sentences) | {row['f1']:.2f} | {row['f1_no_punct']:.2f} "
+                     f"| {row['tag_accuracy']:.2f} |")
     lines += questions[1:]
     if args.long:
         lines += ["", "## Long input", ""] + long_rows(args.model)
