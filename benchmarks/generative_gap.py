@@ -44,7 +44,7 @@ def _tags(trees: list, dev: list, cache: Path) -> tuple[list, list]:
     if path.is_file():
         data = json.loads(path.read_text())
         return data["train"], data["dev"]
-    from glmnlp.parser.training import jackknife_tags
+    from glmnlp.parser.jackknife import jackknife_tags
     from glmnlp.tagger.model import Tagger, TaggerConfig
     from glmnlp.treebank.formats import TaggedSentence
 

@@ -70,7 +70,8 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
     from glmnlp.treebank.corpus import sample_trees
     from glmnlp.treebank.formats import TaggedSentence
     from glmnlp.parser.model import ParserConfig
-    from glmnlp.parser.training import evaluate, jackknife_tags, train_parser
+    from glmnlp.parser.jackknife import jackknife_tags
+    from glmnlp.parser.training import evaluate, train_parser
     from glmnlp.tagger.model import Tagger, TaggerConfig
 
     train, dev, test = sample_trees("train"), sample_trees("dev"), sample_trees("test")

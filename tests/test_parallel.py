@@ -234,7 +234,7 @@ def test_combined_ipm_ships_generative_terms_to_workers(tmp_path: Path) -> None:
 
 
 def test_jackknife_folds_in_parallel_give_the_serial_tags() -> None:
-    from glmnlp.parser.training import jackknife_tags
+    from glmnlp.parser.jackknife import jackknife_tags
     from glmnlp.treebank.corpus import sample_trees
 
     trees = sample_trees("train")[:120]

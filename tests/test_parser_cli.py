@@ -121,13 +121,13 @@ def test_parser_cli_train_combined_chooses_the_weight_on_dev(tmp_path: Path,
 
 def test_parser_cli_generative_trains_on_treebank_tags(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``--kind generative --tags tagger`` tags only the dev trees: no jackknifed training tags."""
-    import glmnlp.parser.training as training
+    import glmnlp.parser.jackknife as jackknife
     from glmnlp.parser.model import Parser
 
     def no_jackknife(*args: object, **kwargs: object) -> None:
         raise AssertionError("the generative model alone must train on the treebank's tags")
 
-    monkeypatch.setattr(training, "jackknife_tags", no_jackknife)
+    monkeypatch.setattr(jackknife, "jackknife_tags", no_jackknife)
     train, dev = sample_trees("train")[:40], sample_trees("dev")[:4]
     _write_splits(tmp_path, train, dev)
     args = ["parser", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "dev.trees"),

@@ -84,7 +84,8 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     from glmnlp.parser.generative import SmoothingConfig
     from glmnlp.glm.model_io import check_output_dir
     from glmnlp.parser.model import MODEL_KIND, ParserConfig
-    from glmnlp.parser.training import jackknife_tags, train_parser
+    from glmnlp.parser.jackknife import jackknife_tags
+    from glmnlp.parser.training import train_parser
 
     if epochs < 1:
         raise ConfigError(f"--epochs must be >= 1, got {epochs}")

@@ -29,8 +29,8 @@ What it implements (SPEC §d):
   (``benchmarks/results/scaling.md``, "One beam"): the kept pass did not change (pass 8; pass 7 at its
   own beam 0.08 below for the perceptron, 0.01 for the combined model) and the second grid added
   about 15 s (perceptron) and 45 s (combined model) to runs of 3.5 and 15 minutes.
-* **Tagger input for training** (:func:`jackknife_tags`, paper footnote 3; SPEC §c): k-fold
-  jackknifed tagger tags for the training trees.
+* **Tagger input for training**: k-fold jackknifed tagger tags for the training trees live in
+  :mod:`glmnlp.parser.jackknife` (paper footnote 3; SPEC §c).
 
 Choices [R]:
 
@@ -84,10 +84,8 @@ from glmnlp.glm.training import EpochRecord, train_perceptron
 from glmnlp.parser.grammar import Grammar, tree_chains
 from glmnlp.parser.model import Example, Parser, ParserConfig, punctuation_tags
 from glmnlp.parser.transform import fslc_transform
-from glmnlp.tagger.model import Tagger, TaggerConfig
 from glmnlp.treebank.evalb import score_trees
 from glmnlp.treebank.evalb_report import COLLINS_PARAMS, EvalbParams
-from glmnlp.treebank.formats import TaggedSentence
 from glmnlp.treebank.trees import Tree, tree_from_plain, tree_to_plain
 
 __all__ = [
@@ -586,39 +584,3 @@ def _beam_rows(
                 scores = list(hosts.imap("run", grid))
         rows = [(g, c, f1, rate) for (g, c), (f1, rate) in zip(grid, scores)]
     return rows
-
-
-def _jackknife_fold(item: tuple[list[tuple[str, ...]], list[tuple[str, ...]], int, int, int, int]) -> list[list[str]]:
-    """Tags of fold ``f`` by a tagger trained on the other folds (one work item of :func:`jackknife_tags`)."""
-    words, tags, folds, f, epochs, seed = item
-    rest = [TaggedSentence(w, t) for i, (w, t) in enumerate(zip(words, tags)) if i % folds != f]
-    # the fold is the unit of parallel work: its tagger trains in the process the fold runs in
-    tagger = Tagger(TaggerConfig(epochs=epochs, seed=seed)).fit(rest, None, show_progress=False, jobs=1)
-    return tagger.tag_sentences([words[i] for i in range(f, len(words), folds)])
-
-
-def jackknife_tags(
-    trees: Sequence[Tree], folds: int = 10, *, epochs: int = 5, seed: int = 0, show_progress: bool = False,
-    executor: Executor | None = None,
-) -> list[list[str]]:
-    """Tagger tags for training trees by ``folds``-fold jackknifing (paper footnote 3; SPEC §c).
-
-    Fold f (every tree whose index is f modulo ``folds``) is tagged by a glmnlp tagger trained on
-    the other folds, so no sentence is tagged by a model that saw it. The folds are independent:
-    they run on ``executor`` (:mod:`glmnlp.glm.parallel`; unset: one made from :mod:`glmnlp.config`,
-    by default every core), with the same result.
-    """
-    words = [tuple(t.leaves()) for t in trees]
-    tags = [tuple(t.tags()) for t in trees]
-    own = executor is None
-    ex = resolve_executor(executor)
-    out: list[list[str]] = [[] for _ in trees]
-    items = [(words, tags, folds, f, epochs, seed) for f in range(folds)]
-    try:
-        for f, tagged in enumerate(ex.imap(_jackknife_fold, items)):
-            for i, t in zip(range(f, len(words), folds), tagged):
-                out[i] = list(t)
-    finally:
-        if own:
-            ex.close()
-    return out

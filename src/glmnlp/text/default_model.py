@@ -17,7 +17,7 @@ never used to choose anything):
 1. **Tagger** (Collins 2002, SPEC §g): :class:`~glmnlp.tagger.model.Tagger` with its default
    (extended) features, ``tagger_epochs`` passes, the best pass on dev kept.
 2. **Parser input tags** (C&R 2004 footnote 3, SPEC §c): the training trees carry 10-fold
-   jackknifed tagger tags (:func:`glmnlp.parser.training.jackknife_tags`), dev and test the tags of the
+   jackknifed tagger tags (:func:`glmnlp.parser.jackknife.jackknife_tags`), dev and test the tags of the
    step-1 tagger, so the parser is trained on tags as noisy as those it gets at parse time.
 3. **Parser** (C&R 2004 §3-§4): :func:`glmnlp.parser.training.train_parser` with the ``punct`` feature set,
    early update and the hypothesis cache, ``parser_epochs`` passes, the best pass on dev kept.
@@ -325,7 +325,8 @@ def train_default(
     from glmnlp.treebank.evalb import score_trees
     from glmnlp.treebank.formats import TaggedSentence
     from glmnlp.parser.model import Parser, ParserConfig
-    from glmnlp.parser.training import SELECTION_PARAMS, jackknife_tags, train_parser
+    from glmnlp.parser.jackknife import jackknife_tags
+    from glmnlp.parser.training import SELECTION_PARAMS, train_parser
     from glmnlp.tagger.model import Tagger, TaggerConfig
 
     say = log or (lambda _msg: None)
