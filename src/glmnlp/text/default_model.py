@@ -153,6 +153,7 @@ class TrainReport:
     tagger_best_epoch: int
     parser_best_epoch: int
     parser_dev_f1_by_epoch: list[float]
+    parser_epoch_trials: list[dict[str, Any]]
     generative_weight: float
     generative_weight_trials: list[dict[str, float]]
     multitag_margin: float
@@ -422,6 +423,10 @@ def train_default(
          "cache_updates": e.cache_updates}
         for e in logs
     ] + [{"best_epoch": best_epoch}]
+    # the passes compared at their own beams (train_parser's "one beam"): the runner-up's figure too
+    epoch_trials = next((h["epoch_trials"] for h in parser.history if "epoch_trials" in h), [])
+    if epoch_trials:
+        history.append({"epoch_trials": epoch_trials})
     full_weights = parser.weights.copy()
     dev_full = parse_all(parser, dev, dev_tags).fmeasure
     test_full = parse_all(parser, test, test_tags)
@@ -519,6 +524,7 @@ def train_default(
             tagger_best_epoch=tagger.best_epoch_,
             parser_best_epoch=best_epoch,
             parser_dev_f1_by_epoch=[_r(e.dev_f1) for e in logs],
+            parser_epoch_trials=epoch_trials,
             generative_weight=0.0 if parser.generative is None else parser.generative.weight,
             generative_weight_trials=weight_trials,
             multitag_margin=best_margin["margin"],
