@@ -151,6 +151,10 @@ def _diff(
     return ids, signs
 
 
+#: How many passes (the best by dev F1 at the training beam) :func:`train_parser` compares at their own
+#: beams when it is given a beam grid (module header: "One beam").
+EPOCH_CANDIDATES = 2
+
 #: COLLINS.prm without the MAX_ERROR stop: what every choice made on dev is scored with (module header).
 SELECTION_PARAMS: EvalbParams = replace(COLLINS_PARAMS, max_error=2**62)
 
@@ -476,11 +480,6 @@ def train_parser(
     if trials:
         final.history.append({"epoch_trials": trials})
     return final, logs
-
-
-#: How many passes (the best by dev F1 at the training beam) :func:`train_parser` compares at their own
-#: beams when it is given a beam grid (module header: "One beam").
-EPOCH_CANDIDATES = 2
 
 
 def _cache_step(perc: AveragedPerceptron, entry: _CacheEntry, t2: int) -> int:

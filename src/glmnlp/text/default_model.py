@@ -20,7 +20,8 @@ never used to choose anything):
    jackknifed tagger tags (:func:`glmnlp.parser.jackknife.jackknife_tags`), dev and test the tags of the
    step-1 tagger, so the parser is trained on tags as noisy as those it gets at parse time.
 3. **Parser** (C&R 2004 §3-§4): :func:`glmnlp.parser.training.train_parser` with the ``punct`` feature set,
-   early update and the hypothesis cache, ``parser_epochs`` passes, the best pass on dev kept.
+   early update and the hypothesis cache, ``parser_epochs`` passes; of the two best on dev (training
+   beam) the better at its own beam of the step-4 grid is kept (train_parser's "one beam").
 4. **Beam**: the parser's weights are first rounded to float32 precision (what the file stores;
    the generative tables are float32-precision from training on), then every (gamma, cap) of ``gammas`` x ``caps`` is scored on dev; the best dev F1
    (rounded to 0.01) wins, ties going to the cheaper setting (smaller cap, then smaller gamma).
