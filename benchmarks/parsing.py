@@ -151,6 +151,7 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "tuning": tuning,
         "weight_trials": weight_trials, "weight": parser.generative.weight if parser.generative else 0.0,
         "margin_trials": margin_trials, "margin": chosen_margin,
+        "epoch_trials": next((h["epoch_trials"] for h in parser.history if "epoch_trials" in h), []),
     }
 
 
