@@ -66,8 +66,9 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     """Train a parser on cleaned TOP-rooted trees and save the best-epoch model.
 
     Epochs, the beam (gamma, cap) and, for --kind combined given several --generative-weights, the
-    generative feature's weight are chosen on the dev trees; the choices are printed and stored in
-    the model. The passes run as one shard per worker (iterative parameter mixing) unless --shards
+    generative feature's weight are chosen on the dev trees, at the beam the model will parse with:
+    the two best epochs at the training beam each get their beam from a dev grid and the better one
+    is kept. The choices are printed and stored in the model. The passes run as one shard per worker (iterative parameter mixing) unless --shards
     says otherwise; --shards 1 is the serial perceptron. --out must be a new or
     empty folder, or with --force a parser model written by glmnlp (checked before training).
 
