@@ -42,6 +42,32 @@ def test_parser_cli_train_then_parse(tmp_path: Path, capsys: pytest.CaptureFixtu
         assert parse_tree(block.splitlines()[0].split("\t")[1]).leaves() == s.leaves()
 
 
+def test_parser_cli_train_chooses_the_epoch_at_its_own_beam(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``parser train`` with two passes: both are tuned on the dev grid (printed per epoch), the one with
+    the better dev F1 at its own beam is saved with that beam, and the model's history records both."""
+    import re
+
+    from glmnlp.parser.model import Parser
+
+    train, dev = sample_trees("train")[:80], sample_trees("dev")[:15]
+    _write_splits(tmp_path, train, dev)
+    capsys.readouterr()
+    assert main(["parser", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "dev.trees"),
+                 "--epochs", "2", "--no-cache", "--out", str(tmp_path / "m")]) == 0
+    err = capsys.readouterr().err
+    assert {int(e) for e in re.findall(r"^epoch (\d+), beam gamma=", err, re.M)} == {1, 2}
+    chosen = re.search(r"chosen epoch (\d+), gamma=([\d.e+]+) cap=(\d+)", err)
+    assert chosen is not None
+    parser = Parser.load(tmp_path / "m")
+    trials = next(h["epoch_trials"] for h in parser.history if "epoch_trials" in h)
+    assert sorted(t["epoch"] for t in trials) == [1, 2]
+    top = max(round(t["beam_dev_f1"], 2) for t in trials)
+    kept = next(t for t in trials if round(t["beam_dev_f1"], 2) == top)
+    assert int(chosen.group(1)) == kept["epoch"] == next(h["best_epoch"] for h in parser.history if "best_epoch" in h)
+    assert (parser.config.gamma, parser.config.beam_cap) == (kept["gamma"], kept["cap"]) == (
+        float(chosen.group(2)), int(chosen.group(3)))
+
+
 def test_parser_cli_rejects_untagged_input_without_tagger(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Tokenised input with no --tagger is a clear error, exit status 1."""
     from glmnlp.parser.model import Parser, ParserConfig, punctuation_tags

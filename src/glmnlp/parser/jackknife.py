@@ -30,7 +30,7 @@ def _jackknife_fold(item: tuple[list[tuple[str, ...]], list[tuple[str, ...]], in
 
 
 def jackknife_tags(
-    trees: Sequence[Tree], folds: int = 10, *, epochs: int = 5, seed: int = 0, show_progress: bool = False,
+    trees: Sequence[Tree], folds: int = 10, *, epochs: int = 5, seed: int = 0,
     executor: Executor | None = None,
 ) -> list[list[str]]:
     """Tagger tags for training trees by ``folds``-fold jackknifing (paper footnote 3; SPEC §c).

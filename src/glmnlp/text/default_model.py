@@ -23,8 +23,9 @@ never used to choose anything):
    early update and the hypothesis cache, ``parser_epochs`` passes; of the two best on dev (training
    beam) the better at its own beam of the step-4 grid is kept (train_parser's "one beam").
 4. **Beam**: the parser's weights are first rounded to float32 precision (what the file stores;
-   the generative tables are float32-precision from training on), then every (gamma, cap) of ``gammas`` x ``caps`` is scored on dev; the best dev F1
-   (rounded to 0.01) wins, ties going to the cheaper setting (smaller cap, then smaller gamma).
+   the generative tables are float32-precision from training on), then every (gamma, cap) of ``gammas`` x
+   ``caps`` is scored on dev by :func:`glmnlp.parser.training.tune_beam` (on the executor's workers): the
+   best dev F1 (rounded to 0.01) wins, ties going to the cheaper setting (smaller cap, then smaller gamma).
 5. **Pruning**: for each threshold of ``prune_candidates`` the parser's weights with ``|w|`` at or
    below it are dropped and dev F1 is measured; the largest threshold whose dev F1 stays within
    ``prune_tolerance`` (0.1) of the unpruned model is used when the parser is written (the hashed
@@ -328,7 +329,7 @@ def train_default(
     from glmnlp.treebank.formats import TaggedSentence
     from glmnlp.parser.model import Parser, ParserConfig
     from glmnlp.parser.jackknife import jackknife_tags
-    from glmnlp.parser.training import SELECTION_PARAMS, train_parser
+    from glmnlp.parser.training import SELECTION_PARAMS, train_parser, tune_beam
     from glmnlp.tagger.model import Tagger, TaggerConfig
 
     say = log or (lambda _msg: None)
@@ -408,14 +409,10 @@ def train_default(
     def parse_all(p: Parser, trees: Sequence[Any], tags: Sequence[Any]) -> Any:
         return score_trees(list(trees), [p.parse(t.leaves(), tg) for t, tg in zip(trees, tags)], SELECTION_PARAMS)
 
-    # 4. beam
-    trials: list[dict[str, float]] = []
-    for gamma in recipe.gammas:
-        for cap in recipe.caps:
-            parser.config.gamma, parser.config.beam_cap = gamma, cap
-            trials.append({"gamma": gamma, "cap": cap, "dev_f1": _r(parse_all(parser, dev, dev_tags).fmeasure)})
-    chosen = max(trials, key=lambda r: (round(r["dev_f1"], 2), -r["cap"], -r["gamma"]))
-    parser.config.gamma, parser.config.beam_cap = chosen["gamma"], int(chosen["cap"])
+    # 4. beam: the library's grid and tie rule, with the float32 weights
+    rows = tune_beam(parser, dev, recipe.gammas, recipe.caps, dev_tags, executor=executor)
+    trials = [{"gamma": g, "cap": c, "dev_f1": _r(f1)} for g, c, f1, _rate in rows]
+    chosen = next(t for t in trials if (t["gamma"], t["cap"]) == (parser.config.gamma, parser.config.beam_cap))
     say(f"beam: gamma={chosen['gamma']:g} cap={int(chosen['cap'])} (dev F1 {chosen['dev_f1']:.2f})")
 
     # 5. prune (threshold chosen on dev), measure, write
