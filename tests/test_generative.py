@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from glmnlp.errors import ConfigError, ModelFileError
@@ -275,6 +275,60 @@ def test_generative_em_monotone_on_random_problems(seed: int) -> None:
                         tolerance=0.0)
     for before, after in zip(result.trace, result.trace[1:]):
         assert after >= before - 1e-9 * abs(before)
+
+
+def _em_reference(p_hat, seen, buckets, uniform, initial, max_iterations, tolerance):  # type: ignore[no-untyped-def]
+    """em_lambdas written with whole-array numpy expressions: the definition the C E-step must match bit for bit."""
+    lam = np.asarray(initial, dtype=np.float64).copy()
+    safe = np.where(seen, buckets, 0)
+    flat = safe[seen]
+    trace: list[float] = []
+    mass = np.zeros(len(lam))
+    for iteration in range(max_iterations + 1):
+        grid = np.where(seen, lam[safe], 0.0)
+        levels = np.empty_like(p_hat)
+        current = uniform.astype(np.float64).copy()
+        for j in range(p_hat.shape[1]):
+            current = grid[:, j] * p_hat[:, j] + (1.0 - grid[:, j]) * current
+            levels[:, j] = current
+        total = current
+        trace.append(float(np.sum(np.log(total))))
+        stop = iteration == max_iterations or (len(trace) > 1 and trace[-1] - trace[-2] <= tolerance * abs(trace[-2]))
+        numer = np.empty_like(p_hat)
+        denom = np.empty_like(p_hat)
+        above = np.ones(p_hat.shape[0])
+        for j in range(p_hat.shape[1] - 1, -1, -1):
+            numer[:, j] = grid[:, j] * p_hat[:, j] * above / total
+            denom[:, j] = above * levels[:, j] / total
+            above = above * (1.0 - grid[:, j])
+        num_b = np.bincount(flat, weights=numer[seen], minlength=len(lam))
+        den_b = np.bincount(flat, weights=denom[seen], minlength=len(lam))
+        mass = den_b
+        if stop:
+            break
+        used = den_b > 0
+        lam = lam.copy()
+        lam[used] = np.clip(num_b[used] / den_b[used], 0.0, 1.0)
+    return lam, trace, mass
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 6), st.integers(1, 9))
+def test_generative_em_one_pass_kernel_gives_the_numpy_definition_bit_for_bit(seed: int, levels: int, n_buckets: int) -> None:
+    """The one-pass C E-step (em_sums) gives the lambdas, traces and masses of the numpy expressions exactly."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 300))
+    depth = rng.integers(-1, levels, size=n)
+    seen = np.arange(levels)[None, :] <= depth[:, None]
+    p_hat = np.where(seen, rng.random((n, levels)) * (rng.random((n, levels)) < 0.7), 0.0)
+    buckets = rng.integers(0, n_buckets, size=(n, levels))
+    uniform = 1.0 / rng.integers(2, 50, size=n).astype(np.float64)
+    initial = rng.random(n_buckets)
+    lam, trace, mass = _em_reference(p_hat, seen, buckets, uniform, initial, 40, 1e-6)
+    result = em_lambdas(p_hat, seen, buckets, uniform, initial, max_iterations=40, tolerance=1e-6)
+    assert result.lambdas.tobytes() == lam.tobytes()
+    assert result.mass.tobytes() == mass.tobytes()
+    assert result.trace == trace
 
 
 def test_generative_em_reaches_likelihood_maximum() -> None:

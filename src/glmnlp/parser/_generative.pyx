@@ -30,7 +30,7 @@ and scoring can never disagree on a key.
 import numpy as np
 cimport numpy as cnp
 from libc.math cimport INFINITY
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree, PyMem_RawMalloc, PyMem_RawRealloc
 from libc.string cimport memcpy
 
@@ -202,6 +202,60 @@ def pair_hashes(const uint64_t[::1] histories, const int64_t[::1] outcomes):
         for i in range(n):
             o[i] = gen_pair_hash(histories[i], outcomes[i])
     return out
+
+
+def em_sums(const double[:, ::1] p_hat, const uint8_t[:, ::1] seen, const int64_t[:, ::1] buckets,
+            const double[::1] uniform, const double[::1] lam, double[::1] total, double[::1] num_b,
+            double[::1] den_b):
+    """One EM iteration of :func:`glmnlp.parser.generative_training.em_lambdas` in one pass over the events.
+
+    Writes each event's interpolated probability to ``total`` and the expected counts "stopped at a
+    level of bucket b" / "reached a level of bucket b" to ``num_b`` / ``den_b``. Every number is
+    the one the former numpy expression computed: the same operations per element in the same
+    order (``(l * p) + ((1 - l) * q)``, ``((l * p) * above) / total``, ``(above * level) / total``),
+    and the bucket sums taken event by event, level by level, as ``np.bincount`` adds its weights.
+    So the lambdas, and every model trained with them, are the same bits; only the (events x levels)
+    temporaries of the numpy version are gone.
+    """
+    cdef Py_ssize_t n = p_hat.shape[0], L = p_hat.shape[1], nb = lam.shape[0], e, j
+    cdef double lv[64]
+    cdef double lev[64]
+    cdef double numer[64]
+    cdef double denom[64]
+    cdef double cur, above, t, l
+    cdef int64_t b
+    if L > 64:
+        raise ValueError(f"at most 64 levels, got {L}")
+    if (seen.shape[0] != n or seen.shape[1] != L or buckets.shape[0] != n or buckets.shape[1] != L
+            or uniform.shape[0] != n or total.shape[0] != n or num_b.shape[0] != nb or den_b.shape[0] != nb):
+        raise ValueError("em_sums: array shapes disagree")
+    for e in range(n):
+        for j in range(L):
+            if seen[e, j] and not (0 <= buckets[e, j] < nb):
+                raise ValueError(f"bucket {buckets[e, j]} out of range 0..{nb - 1}")
+    with nogil:
+        for b in range(nb):
+            num_b[b] = 0.0
+            den_b[b] = 0.0
+        for e in range(n):
+            cur = uniform[e]
+            for j in range(L):
+                l = lam[buckets[e, j]] if seen[e, j] else 0.0
+                lv[j] = l
+                cur = l * p_hat[e, j] + (1.0 - l) * cur
+                lev[j] = cur
+            t = cur
+            total[e] = t
+            above = 1.0
+            for j in range(L - 1, -1, -1):
+                numer[j] = lv[j] * p_hat[e, j] * above / t
+                denom[j] = above * lev[j] / t
+                above = above * (1.0 - lv[j])
+            for j in range(L):
+                if seen[e, j]:
+                    b = buckets[e, j]
+                    num_b[b] += numer[j]
+                    den_b[b] += denom[j]
 
 
 def build_table(const uint64_t[::1] keys, const double[::1] values, Py_ssize_t capacity):
