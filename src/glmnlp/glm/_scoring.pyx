@@ -86,27 +86,71 @@ def score_rows(const double[:, ::1] weights, const long long[:, ::1] rows, doubl
                 out[i, c] += weights[f, c]
 
 
-def best_stored(const double[::1] weights, const int[::1] ids, const signed char[::1] signs,
-                const long long[::1] bounds, const double[::1] offsets):
-    """(k, s): the stored candidate with the highest score, and that score.
+cdef class StoredCandidates:
+    """The stored candidates of one training sentence (the parser's cache, C&R 2004 Figure 4), flat.
 
     Candidate k is the sparse vector ``ids[bounds[k]:bounds[k+1]]`` with ``signs`` (its feature
-    difference to gold); its score is the sum of ``weights[ids[j]] * signs[j]`` taken left to right,
-    plus ``offsets[k]`` (0.0 when ``offsets`` is empty). Ties keep the earlier candidate; (-1, 0.0)
-    when there is none. The parser's cache of C&R 2004 Figure 4 (glmnlp.parser.training).
+    difference Phi(t) - Phi(gold)) plus the fixed ``offsets[k]`` (its generative term; ``offsets``
+    empty: none). ``count`` is the number of updates the entry has made since it was stored.
+    Typed fields, so that :func:`first_winner` visits entries without Python calls.
     """
-    cdef Py_ssize_t k, j, K = bounds.shape[0] - 1
-    cdef Py_ssize_t best_k = -1
-    cdef double s, best = 0.0
-    cdef bint has_offsets = offsets.shape[0] > 0
-    if has_offsets and offsets.shape[0] != K:
-        raise ValueError("one offset per stored candidate")
-    for k in range(K):
-        s = 0.0
-        for j in range(bounds[k], bounds[k + 1]):
-            s += weights[ids[j]] * signs[j]
-        s += offsets[k] if has_offsets else 0.0
-        if best_k < 0 or s > best:
-            best_k = k
-            best = s
-    return best_k, best
+
+    cdef readonly object ids, signs, bounds, offsets
+    cdef const int[::1] _ids
+    cdef const signed char[::1] _signs
+    cdef const long long[::1] _bounds
+    cdef const double[::1] _offsets
+    cdef public int count
+
+    def __init__(self, ids, signs, bounds, offsets):
+        cdef Py_ssize_t k, K
+        self._ids = ids
+        self._signs = signs
+        self._bounds = bounds
+        self._offsets = offsets
+        self.ids, self.signs, self.bounds, self.offsets = ids, signs, bounds, offsets
+        self.count = 0
+        K = self._bounds.shape[0] - 1
+        if K < 0 or self._ids.shape[0] != self._signs.shape[0]:
+            raise ValueError("bounds must start at 0 and ids and signs must have one entry each")
+        if self._offsets.shape[0] not in (0, K):
+            raise ValueError("one offset per stored candidate")
+        if self._bounds[0] != 0 or self._bounds[K] != self._ids.shape[0]:
+            raise ValueError("bounds must run from 0 to the number of ids")
+        for k in range(K):
+            if self._bounds[k + 1] < self._bounds[k]:
+                raise ValueError("bounds must not decrease")
+
+
+def first_winner(const double[::1] weights, list visits, Py_ssize_t start, int t2):
+    """The first visit, from ``start`` on, whose entry would update: (i, k, s), else (-1, -1, 0.0).
+
+    ``visits`` is a list of :class:`StoredCandidates` in visiting order (an entry may appear more
+    than once). A visit is skipped when its entry has made ``t2`` updates or stores no candidate;
+    otherwise its best candidate k (highest score, the earlier one on ties) has the score s = the
+    sum of ``weights[ids[j]] * signs[j]`` taken left to right, plus its offset, and the visit updates
+    when s > 0 (a candidate strictly outscores gold; a tie goes to gold). Scoring reads the weights
+    only, so the caller applies the update of visit i and calls again from i + 1: every visit sees
+    the weights the one-by-one loop would have given it.
+    """
+    cdef Py_ssize_t i, j, k, K, best_k
+    cdef double s, best
+    cdef StoredCandidates e
+    for i in range(start, len(visits)):
+        e = <StoredCandidates?> visits[i]
+        K = e._bounds.shape[0] - 1
+        if e.count >= t2 or K < 1:
+            continue
+        best_k = -1
+        best = 0.0
+        for k in range(K):
+            s = 0.0
+            for j in range(e._bounds[k], e._bounds[k + 1]):
+                s += weights[e._ids[j]] * e._signs[j]
+            s += e._offsets[k] if e._offsets.shape[0] > 0 else 0.0
+            if best_k < 0 or s > best:
+                best_k = k
+                best = s
+        if best > 0.0:
+            return i, best_k, best
+    return -1, -1, 0.0
