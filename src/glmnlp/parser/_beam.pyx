@@ -52,6 +52,16 @@ bitmap. Measured on one idle core (sample test split, perceptron-only model, 5 r
 173-177 -> 195-196 sentences/s; a perf profile then puts 39% of the decode in :func:`memo_find`
 (the probes of the per-word memos miss the cache) and 23% in ``node_features``.
 
+Store forwarding: a node's :c:type:`NodeKey` is written field by field (32-bit stores) just before
+:func:`memo_find` hashes it; read back as 64-bit words, every word spans two fresh stores, which the
+CPU cannot forward from its store buffer, so each load waited for the stores to reach the cache (a
+perf profile of the bundled model put 30% of the decode in ``memo_find``, 17% of that on its first
+key load). The hash now reads 32-bit words in two independent multiply chains (the slots change,
+the memo's results cannot: it compares keys in full). Same digests; sentences/s on one quiet core
+(benchmarks/results/decoding.md): perceptron-only sample model 182 -> 221 (1.45x the decoder before
+the memos, 152-155, in the same session), bundled combined model 60-62 -> 67-69; ``memo_find``
+fell to 19% of the decode.
+
 Threads: :meth:`BeamParser.decode` releases the GIL while it builds and scores a word's candidates
 (ADV, :meth:`BeamParser.adv`: all but FILTER, the rebuilding of the survivors and the result), so
 threads that each own a BeamParser (glmnlp.parser.model.Parser keeps one per thread) decode at the
@@ -77,7 +87,7 @@ cimport cython
 cimport numpy as cnp
 from libc.stdlib cimport malloc, realloc, free, qsort
 from libc.string cimport memcpy, memcmp
-from libc.stdint cimport int32_t, int64_t, uint64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t, uint8_t
 from libc.math cimport exp, log, INFINITY
 from glmnlp.parser._generative cimport (GenerativeKernel, GenHistory, GenTables, gen_history, gen_logprob,
                                         gen_outcome)
@@ -185,14 +195,20 @@ cdef inline uint64_t fmix(uint64_t h) noexcept nogil:
 cdef MemoEntry* memo_find(Memo* m, const NodeKey* key, int64_t stamp) noexcept nogil:
     """The entry of ``key`` in scope ``stamp``, or the empty slot where it belongs (its stamp differs)."""
     cdef const uint64_t* kw = <const uint64_t*> key
+    cdef const uint32_t* k32 = <const uint32_t*> key
     cdef const uint64_t* ew
-    cdef uint64_t h = 0
+    cdef uint64_t h = 0, g = 0
     cdef uint64_t i, mask = <uint64_t>(m.cap - 1)
     cdef int j
     cdef MemoEntry* e
+    # The key was just written field by field (32-bit stores): the hash reads it back in 32-bit words
+    # (two independent chains), since a 64-bit load over two fresh 32-bit stores cannot be forwarded
+    # from the store buffer and waits for them to reach the cache (module header). The comparison,
+    # after the slot's first load, reads 64-bit words (32-bit ones measured no faster).
     for j in range(KEY_WORDS):
-        h = (h ^ kw[j]) * <uint64_t>0x9E3779B97F4A7C15ULL
-    i = fmix(h) & mask
+        h = (h ^ k32[2 * j]) * <uint64_t>0x9E3779B97F4A7C15ULL
+        g = (g ^ k32[2 * j + 1]) * <uint64_t>0xD6E8FEB86659FD93ULL
+    i = fmix(h ^ (g >> 29) ^ (g << 35)) & mask
     while True:
         e = &m.slots[i]
         if e.stamp != stamp:
