@@ -89,11 +89,17 @@ _PHRASES = ("S", "NP", "VP", "PRN", "ADVP", "PRT")
 
 @st.composite
 def _tree(draw: st.DrawFn, leaves: list[tuple[str, str]]) -> Tree:
+    # every step joins at least two nodes (so the loop ends within len(leaves) - 1 steps; a step that
+    # joined one node could repeat until the example outgrew Hypothesis's budget), and may put a
+    # unary node above the join
     nodes: list[Tree] = [Tree(tag, (word,)) for word, tag in leaves]
     while len(nodes) > 1:
-        i = draw(st.integers(0, len(nodes) - 1))
-        j = draw(st.integers(i + 1, len(nodes)))
-        nodes[i:j] = [Tree(draw(st.sampled_from(_PHRASES)), tuple(nodes[i:j]))]
+        i = draw(st.integers(0, len(nodes) - 2))
+        j = draw(st.integers(i + 2, len(nodes)))
+        joined = Tree(draw(st.sampled_from(_PHRASES)), tuple(nodes[i:j]))
+        if draw(st.booleans()):
+            joined = Tree(draw(st.sampled_from(_PHRASES)), (joined,))
+        nodes[i:j] = [joined]
     return Tree("TOP", (Tree("S", (nodes[0],)),))
 
 
