@@ -196,36 +196,6 @@ def em_lambdas(
         lam = lam.copy()
         lam[used] = np.clip(num_b[used] / den_b[used], 0.0, 1.0)
     return EmResult(lam, trace, mass)
-    for iteration in range(max_iterations + 1):
-        lam_grid = np.where(seen, lam[safe_buckets], 0.0)
-        levels = np.empty_like(p_hat)
-        current = uniform.astype(np.float64).copy()
-        for j in range(n_levels):
-            current = lam_grid[:, j] * p_hat[:, j] + (1.0 - lam_grid[:, j]) * current
-            levels[:, j] = current
-        total = current
-        loglik = float(np.sum(np.log(total)))
-        trace.append(loglik)
-        stop = iteration == max_iterations or (
-            len(trace) > 1 and loglik - trace[-2] <= tolerance * abs(trace[-2])
-        )
-        numer = np.empty_like(p_hat)
-        denom = np.empty_like(p_hat)
-        above = np.ones(n_events)
-        for j in range(n_levels - 1, -1, -1):
-            # posterior of "stopped at level j" and of "reached level j"
-            numer[:, j] = lam_grid[:, j] * p_hat[:, j] * above / total
-            denom[:, j] = above * levels[:, j] / total
-            above = above * (1.0 - lam_grid[:, j])
-        num_b = np.bincount(flat_buckets, weights=numer[seen], minlength=n_buckets)
-        den_b = np.bincount(flat_buckets, weights=denom[seen], minlength=n_buckets)
-        mass = den_b
-        if stop:
-            break
-        used = den_b > 0
-        lam = lam.copy()
-        lam[used] = np.clip(num_b[used] / den_b[used], 0.0, 1.0)
-    return EmResult(lam, trace, mass)
 
 
 # ---------------------------------------------------------------------------------------------
