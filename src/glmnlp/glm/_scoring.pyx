@@ -3,7 +3,8 @@
 
 A feature vector is a 1-D array of int64 feature ids (-1 = feature not in the model); a weight
 table is a 2-D float64 array ``weights[feature_id, class_id]`` or a 1-D array for class-free
-features. These kernels take only arrays and ints: strings and options are resolved in Python.
+features. These kernels take only arrays and ints (and :class:`StoredCandidates`, typed arrays of the
+parser's cache): strings and options are resolved in Python.
 """
 
 import numpy as np
