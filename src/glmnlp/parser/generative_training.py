@@ -189,13 +189,12 @@ def em_lambdas(
         stop = iteration == max_iterations or (
             len(trace) > 1 and loglik - trace[-2] <= tolerance * abs(trace[-2])
         )
-        mass = den_b.copy()
         if stop:
             break
         used = den_b > 0
         lam = lam.copy()
         lam[used] = np.clip(num_b[used] / den_b[used], 0.0, 1.0)
-    return EmResult(lam, trace, mass)
+    return EmResult(lam, trace, den_b)  # the loop always ends at a stop: den_b is the final mass
 
 
 # ---------------------------------------------------------------------------------------------
