@@ -50,7 +50,11 @@ changes a sum only when it is -0.0 (to +0.0), so one ``s += 0.0`` after a skip k
 bit-identical (same digests in benchmarks/decoding.py). Training decodes with live weights and no
 bitmap. Measured on one idle core (sample test split, perceptron-only model, 5 runs, best):
 173-177 -> 195-196 sentences/s; a perf profile then puts 39% of the decode in :func:`memo_find`
-(the probes of the per-word memos miss the cache) and 23% in ``node_features``.
+(the probes of the per-word memos miss the cache) and 23% in ``node_features``. The read itself is
+branch-free: a feature whose bit is clear reads a +0.0 kept apart (``ZERO_WEIGHT``) instead of its
+slot, so the sum is exactly the one over every slot (no ``s += 0.0`` correction) and the CPU never
+guesses the bit (the branch on it mispredicted on the model's scattered non-zero weights): 218-222
+-> 229-235 sentences/s on the perceptron-only sample model, same digests.
 
 Store forwarding: a node's :c:type:`NodeKey` is written field by field (32-bit stores) just before
 :func:`memo_find` hashes it; read back as 64-bit words, every word spans two fresh stores, which the
@@ -61,6 +65,14 @@ the memo's results cannot: it compares keys in full). Same digests; sentences/s 
 (benchmarks/results/decoding.md): perceptron-only sample model 182 -> 221 (1.45x the decoder before
 the memos, 152-155, in the same session), bundled combined model 60-62 -> 67-69; ``memo_find``
 fell to 19% of the decode.
+
+Memo tags: most probes of a new key land on an empty slot untouched for many words (a cache miss on
+its 88-byte entry; a perf profile put half of ``memo_find``'s samples on that load). Each memo
+keeps one 64-bit tag per slot next to the entries (the scope's stamp << 16 and 16 bits of the key's
+hash; 128 KB for 16,384 slots): a probe reads the tag, and only a slot whose tag equals the key's
+is compared in full, so empty slots and other keys' slots never touch an entry. Same digests;
+perceptron-only sample model 241-244 -> 265 sentences/s (1.57-1.60x the decoder before the memos,
+165-170, the same minutes), bundled combined model 80 -> 84.
 
 Threads: :meth:`BeamParser.decode` releases the GIL while it builds and scores a word's candidates
 (ADV, :meth:`BeamParser.adv`: all but FILTER, the rebuilding of the survivors and the result), so
@@ -85,9 +97,9 @@ prefix log-probability when the scores are generative log-probabilities).
 import numpy as np
 cimport cython
 cimport numpy as cnp
-from libc.stdlib cimport malloc, realloc, free, qsort
+from libc.stdlib cimport malloc, calloc, realloc, free, qsort
 from libc.string cimport memcpy, memcmp
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t, uint8_t, uintptr_t
 from libc.math cimport exp, log, INFINITY
 from glmnlp.parser._generative cimport (GenerativeKernel, GenHistory, GenTables, gen_history, gen_logprob,
                                         gen_outcome)
@@ -156,7 +168,6 @@ cdef enum:
 
 cdef struct MemoEntry:
     NodeKey key
-    int64_t stamp                # the word scope the entry belongs to (entries of other scopes are empty)
     double value                 # node memo: the node's score
     int32_t off                  # chain memo: the chain's node scores are BeamParser.cvals[off .. off + n - 1]
     int32_t n
@@ -164,8 +175,11 @@ cdef struct MemoEntry:
 cdef struct Memo:
     # open addressing with linear probing, at most half full, power-of-two capacity
     MemoEntry* slots
+    uint64_t* tags               # per slot: its scope's stamp << 16 | 16 bits of its key's hash (other scopes: empty)
     int cap
     int count                    # entries of the current scope
+    int pending                  # the empty slot the last memo_find missed at (memo_put fills it)
+    uint64_t pending_tag
 
 cdef struct Cand:
     double score
@@ -174,6 +188,9 @@ cdef struct Cand:
     int32_t chain
     int32_t gold
     int32_t order
+
+
+cdef double ZERO_WEIGHT = 0.0   # what a feature whose bitmap bit is clear reads instead of its slot
 
 
 cdef inline uint64_t mix(uint64_t h, uint64_t v) noexcept nogil:
@@ -193,46 +210,63 @@ cdef inline uint64_t fmix(uint64_t h) noexcept nogil:
 
 
 cdef MemoEntry* memo_find(Memo* m, const NodeKey* key, int64_t stamp) noexcept nogil:
-    """The entry of ``key`` in scope ``stamp``, or the empty slot where it belongs (its stamp differs)."""
+    """The entry of ``key`` in scope ``stamp``, or NULL; after NULL, :func:`memo_put` stores it where it belongs."""
     cdef const uint64_t* kw = <const uint64_t*> key
     cdef const uint32_t* k32 = <const uint32_t*> key
     cdef const uint64_t* ew
-    cdef uint64_t h = 0, g = 0
+    cdef uint64_t h = 0, g = 0, t, tag, scope = <uint64_t>stamp << 16
     cdef uint64_t i, mask = <uint64_t>(m.cap - 1)
     cdef int j
     cdef MemoEntry* e
     # The key was just written field by field (32-bit stores): the hash reads it back in 32-bit words
     # (two independent chains), since a 64-bit load over two fresh 32-bit stores cannot be forwarded
     # from the store buffer and waits for them to reach the cache (module header). The comparison,
-    # after the slot's first load, reads 64-bit words (32-bit ones measured no faster).
+    # after the slot's first load, reads 64-bit words (32-bit ones measured no faster). Probes read the
+    # small tag array first (module header): an empty slot or another key's tag never touches an entry.
     for j in range(KEY_WORDS):
         h = (h ^ k32[2 * j]) * <uint64_t>0x9E3779B97F4A7C15ULL
         g = (g ^ k32[2 * j + 1]) * <uint64_t>0xD6E8FEB86659FD93ULL
-    i = fmix(h ^ (g >> 29) ^ (g << 35)) & mask
+    h = fmix(h ^ (g >> 29) ^ (g << 35))
+    tag = scope | (h >> 48)
+    i = h & mask
     while True:
-        e = &m.slots[i]
-        if e.stamp != stamp:
-            return e
-        ew = <const uint64_t*> &e.key
-        for j in range(KEY_WORDS):
-            if ew[j] != kw[j]:
-                break
-        else:
-            return e
+        t = m.tags[i]
+        if (t & ~<uint64_t>0xFFFF) != scope:
+            m.pending = <int>i
+            m.pending_tag = tag
+            return NULL
+        if t == tag:
+            e = &m.slots[i]
+            ew = <const uint64_t*> &e.key
+            for j in range(KEY_WORDS):
+                if ew[j] != kw[j]:
+                    break
+            else:
+                return e
         i = (i + 1) & mask
+
+
+cdef inline MemoEntry* memo_put(Memo* m) noexcept nogil:
+    """The slot of the key the last :func:`memo_find` of ``m`` missed, now taken (the caller fills it)."""
+    m.tags[m.pending] = m.pending_tag
+    m.count += 1
+    return &m.slots[m.pending]
 
 
 cdef int memo_init(Memo* m, int cap) noexcept nogil:
     """Allocate an empty memo of ``cap`` slots (a power of two); -1 when out of memory."""
     cdef int j
     m.slots = <MemoEntry*> malloc(cap * sizeof(MemoEntry))
-    if m.slots == NULL:
+    m.tags = <uint64_t*> calloc(cap, sizeof(uint64_t))   # scope 0 is never used: every slot empty
+    if m.slots == NULL or m.tags == NULL:
+        free(m.slots)
+        free(m.tags)
+        m.slots = NULL
+        m.tags = NULL
         m.cap = 0
         return -1
     m.cap = cap
     m.count = 0
-    for j in range(cap):
-        m.slots[j].stamp = -1
     return 0
 
 
@@ -247,10 +281,11 @@ cdef inline int memo_reserve(Memo* m, int64_t stamp) noexcept nogil:
         m[0] = old
         return -1
     for j in range(old.cap):
-        if old.slots[j].stamp == stamp:
-            memo_find(m, &old.slots[j].key, stamp)[0] = old.slots[j]
-            m.count += 1
+        if (old.tags[j] >> 16) == <uint64_t>stamp:
+            memo_find(m, &old.slots[j].key, stamp)
+            memo_put(m)[0] = old.slots[j]
     free(old.slots)
+    free(old.tags)
     return 0
 
 
@@ -472,6 +507,8 @@ cdef class BeamParser:
         self.cands = NULL
         self.node_memo.slots = NULL
         self.chain_memo.slots = NULL
+        self.node_memo.tags = NULL
+        self.chain_memo.tags = NULL
         self.cvals = NULL
         self.vbuf = NULL
         self.obuf = NULL
@@ -541,6 +578,8 @@ cdef class BeamParser:
         free(self.cands)
         free(self.node_memo.slots)
         free(self.chain_memo.slots)
+        free(self.node_memo.tags)
+        free(self.chain_memo.tags)
         free(self.cvals)
         free(self.vbuf)
         free(self.obuf)
@@ -768,7 +807,8 @@ cdef class BeamParser:
         cdef int lkpunct
         cdef MemoEntry* entry = NULL
         cdef uint64_t f
-        cdef bint skipped
+        cdef uintptr_t m
+        cdef bint remember = False
         self.nf = 0
         if self.quiet:
             return 0.0
@@ -778,9 +818,10 @@ cdef class BeamParser:
                 with gil:
                     raise MemoryError()
             entry = memo_find(&self.node_memo, &key, self.memo_stamp)
-            if entry.stamp == self.memo_stamp:
+            if entry != NULL:
                 self.n_memo += 1
                 return entry.value
+            remember = True
         if pos_node:
             base = mix(<uint64_t>G_POS, <uint64_t>cat)
             h = base
@@ -837,21 +878,15 @@ cdef class BeamParser:
                 for i in range(self.nf):
                     s += self.w[self.fbuf[i]]
             else:
-                skipped = False
                 for i in range(self.nf):
                     f = self.fbuf[i]
-                    if self.nz[f >> 6] & (<uint64_t>1 << (f & 63)):
-                        s += self.w[f]
-                    else:
-                        skipped = True
-                if skipped:
-                    s += 0.0  # what the skipped +0.0 weights would have done to a -0.0 sum
+                    m = <uintptr_t>0 - <uintptr_t>((self.nz[f >> 6] >> (f & 63)) & 1)
+                    s += (<const double*>((<uintptr_t>&self.w[f] & m) | (<uintptr_t>&ZERO_WEIGHT & ~m)))[0]
         self.n_scored += 1
-        if entry != NULL:
+        if remember:
+            entry = memo_put(&self.node_memo)
             entry.key = key
             entry.value = s
-            entry.stamp = self.memo_stamp
-            self.node_memo.count += 1
         return s
 
     # -- generative term (glmnlp.parser.combined) ------------------------------------------------------------
@@ -1110,6 +1145,7 @@ cdef class BeamParser:
         cdef int n = end - start, k, kept, l2
         cdef NodeKey key
         cdef MemoEntry* e = NULL
+        cdef bint remember = False
         cdef const double* vals
         cdef double* grown
         self.gen_i = i
@@ -1122,16 +1158,17 @@ cdef class BeamParser:
                 with gil:
                     raise MemoryError()
             e = memo_find(&self.chain_memo, &key, self.memo_stamp)
-            if e.stamp == self.memo_stamp:
+            if e != NULL:
                 vals = &self.cvals[e.off]
                 for k in range(n):
                     score[0] += vals[k]
                 self.n_chain_memo += 1
                 return 0
+            remember = True
         kept = self.n_recs
         self.attach(x, c, i, score)
         self.n_recs = kept
-        if e != NULL:
+        if remember:
             if self.cvals_n + n > self.cvals_cap:
                 grown = <double*> realloc(self.cvals, 2 * (self.cvals_cap + n) * sizeof(double))
                 if grown == NULL:
@@ -1140,12 +1177,11 @@ cdef class BeamParser:
                 self.cvals = grown
                 self.cvals_cap = 2 * (self.cvals_cap + n)
             memcpy(&self.cvals[self.cvals_n], self.vbuf, n * sizeof(double))
+            e = memo_put(&self.chain_memo)
             e.key = key
-            e.stamp = self.memo_stamp
             e.off = self.cvals_n
             e.n = n
             self.cvals_n += n
-            self.chain_memo.count += 1
         return 0
 
     cdef int begin(self, const int64_t[::1] words, const int32_t[::1] next_pos, int isq, int punct,
