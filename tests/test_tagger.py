@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from glmnlp.cli import main
 from glmnlp.treebank.corpus import sample_tagged
-from glmnlp.errors import ModelFileError
+from glmnlp.errors import ConfigError, ModelFileError
 from glmnlp.glm.features import FeatureIndex, Template
 from glmnlp.treebank.formats import TaggedSentence, write_word_tag
 from glmnlp.tagger.features import ATOM_NAMES, FEATURE_SETS, history_atoms, history_features, word_shape
@@ -206,6 +206,17 @@ def test_tagger_multitag_best_first_and_monotone(sample_tagger: Tagger) -> None:
     assert sum(map(len, wide)) > len(words)
     scores = sample_tagger.multitag_scores(sample_tagged("dev")[:40], [0.0, 30.0])
     assert scores[0].tags_per_word == 1.0 and scores[1].oracle_accuracy >= scores[0].oracle_accuracy
+
+
+def test_tagger_tag_and_multitag_is_the_two_calls(sample_tagger: Tagger) -> None:
+    """The one-encoding method the pipeline uses gives exactly tag() and multitag() (empty input too)."""
+    sentences = [s.words for s in sample_tagged("test")[:60]] + [[], ["zorblaxes"]]
+    for words in sentences:
+        for margin in (0.0, 4.0):
+            assert sample_tagger.tag_and_multitag(words, margin) == (
+                sample_tagger.tag(words), sample_tagger.multitag(words, margin))
+    with pytest.raises(ConfigError):
+        sample_tagger.tag_and_multitag(["a"], -1.0)
 
 
 def test_tagger_tag_dictionary_restricts_frequent_words(sample_tagger: Tagger) -> None:

@@ -461,7 +461,26 @@ class Tagger:
         """For each word, the tags whose best full sequence scores within ``margin`` of the best; best first."""
         if margin < 0:
             raise ConfigError(f"margin must be >= 0, got {margin}")
-        mm = self.max_marginals(words)
+        return self._within(self.max_marginals(words), margin)
+
+    def tag_and_multitag(self, words: Sequence[str], margin: float) -> tuple[list[str], list[list[str]]]:
+        """:meth:`tag` and :meth:`multitag` of one sentence from one encoding and one set of emission
+        scores (what a pipeline with a multi-tag margin needs: the features are computed once)."""
+        if margin < 0:
+            raise ConfigError(f"margin must be >= 0, got {margin}")
+        self._check_fitted()
+        enc = self._encode([words], add=False)
+        T = len(self.tags_)
+        best = np.empty(enc.rows.shape[0], dtype=np.int64)
+        mm = np.empty((len(words), T), dtype=np.float64)
+        if len(words):
+            emis = self._emissions(enc)
+            viterbi_batch(emis, self._weights, 0, T + 1, enc.mask, enc.offsets, best, pair=enc.pair)
+            max_marginals(emis, self._weights, 0, T + 1, enc.mask, mm, pair=enc.pair)
+        return [self.tags_[t] for t in best.tolist()], self._within(mm, margin)
+
+    def _within(self, mm: np.ndarray, margin: float) -> list[list[str]]:
+        """Per row of max-marginals, the tags within ``margin`` of the row's best, best first."""
         result: list[list[str]] = []
         for row in mm:
             best = row.max()

@@ -467,8 +467,15 @@ class Pipeline:
         words = [tok.text for tok in sent.tokens]
         tagged_here = False
         fixed: dict[int, str] = {}
+        wide: list[list[str]] | None = None
         if sent.tags is None and self.tagger is not None:
-            tags = list(self.tagger.tag(words))
+            joint = getattr(self.tagger, "tag_and_multitag", None)
+            if self.parser is not None and self.multitag_margin is not None and callable(joint):
+                # one encoding and one set of emission scores for the best tags and the multi-tags
+                best, wide = joint(words, self.multitag_margin)
+                tags = list(best)
+            else:
+                tags = list(self.tagger.tag(words))
             if len(tags) != len(words):
                 raise RuntimeError(f"tagger returned {len(tags)} tags for {len(words)} words: {words}")
             fixed = {i: tag for i, tag in ((i, web_tag(w)) for i, w in enumerate(words))
@@ -498,7 +505,8 @@ class Pipeline:
         parser_tags: Sequence[str | Sequence[str]] = sent.tags
         if tagged_here and self.multitag_margin is not None:
             # Pre-tagged input keeps its given tags; only the tagger's own output is widened.
-            wide = self.tagger.multitag(words, self.multitag_margin)  # type: ignore[union-attr]
+            if wide is None:
+                wide = self.tagger.multitag(words, self.multitag_margin)  # type: ignore[union-attr]
             parser_tags = [[fixed[i]] if i in fixed else cands for i, cands in enumerate(wide)]
         ranker = getattr(self.parser, "parse_nbest", None)
         if callable(ranker):
