@@ -24,6 +24,14 @@ shards in this process (``--jobs`` is ignored), so it takes about twice as long.
     python benchmarks/feature_collisions.py --gum ../shared/data/gum_const --sizes 13620 --count-bits 26 \
         --gold-only-bits 26
 
+With ``--admit-per-pass`` (and ``--gold-only-bits``) the table starts at the gold features and, after
+each pass, admits every feature an update or a cache entry of that pass wanted and could not have:
+the design where a pass runs on a table frozen for its length (identical on every shard) and grows
+between passes. A feature's updates in the pass that first needs it are lost.
+
+    python benchmarks/feature_collisions.py --gum ../shared/data/gum_const --sizes 13620 --count-bits 26 \
+        --gold-only-bits 26 --admit-per-pass
+
 Prints one JSON line per size; results in benchmarks/results/feature_collisions.md.
 """
 
@@ -46,6 +54,8 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--gold-only-bits", type=int, default=0,
                     help="also train with updates restricted to the gold features' slots, at this table size")
+    ap.add_argument("--admit-per-pass", action="store_true",
+                    help="with --gold-only-bits: admit the features each pass missed before the next pass")
     args = ap.parse_args()
 
     from glmnlp.parser.model import ParserConfig
@@ -75,7 +85,8 @@ def main() -> None:
             print(json.dumps({"trees": n, "n_bits": bits, **_train_f1(sub, dev, bits, args.jobs)}), flush=True)
         if args.gold_only_bits:
             print(json.dumps({"trees": n, "n_bits": args.gold_only_bits, "gold_only": True,
-                              **_train_gold_only(sub, dev, args.gold_only_bits)}), flush=True)
+                              "admit_per_pass": args.admit_per_pass,
+                              **_train_gold_only(sub, dev, args.gold_only_bits, args.admit_per_pass)}), flush=True)
 
 
 def _train_f1(train: list, dev: list, bits: int, jobs: int) -> dict[str, float]:
@@ -91,11 +102,15 @@ def _train_f1(train: list, dev: list, bits: int, jobs: int) -> dict[str, float]:
             "nonzero_weights": int(np.count_nonzero(parser.weights)), "seconds": round(time.time() - t0)}
 
 
-def _train_gold_only(train: list, dev: list, bits: int) -> dict[str, float]:
-    """:func:`_train_f1` with every update restricted to the slots of the training set's gold features.
+def _train_gold_only(train: list, dev: list, bits: int, admit: bool = False) -> dict[str, float]:
+    """:func:`_train_f1` with every update restricted to the slots of the training set's gold features
+    (``admit``: and of the features earlier passes missed).
 
     The restriction wraps ``glmnlp.parser.training._diff`` (the update and cache differences), which only
-    reaches the shards when they run in this process: two shards, one worker."""
+    reaches the shards when they run in this process: two shards, one worker. With ``admit`` the slots
+    a pass's differences held outside the table join it when the first shard starts the next pass
+    (both shards of a pass see the same table)."""
+    import glmnlp.glm.training as loop
     import glmnlp.parser.training as training
     from glmnlp.parser.model import ParserConfig
 
@@ -105,23 +120,39 @@ def _train_gold_only(train: list, dev: list, bits: int) -> dict[str, float]:
     for ex in examples:
         gold[np.asarray(parser.features(ex, ex.gold_site, ex.gold_chain, True)[0])] = True
     real = training._diff
+    real_epoch = loop.PerceptronShard.run_epoch
+    missed = np.zeros(1 << bits, dtype=bool)
+    table_sizes: list[int] = []
+    current = [-1]
 
     def gold_only(*args, **kwargs):  # type: ignore[no-untyped-def]
         ids, signs = real(*args, **kwargs)
         keep = gold[ids]
+        missed[ids[~keep]] = True
         return ids[keep], signs[keep]
 
+    def run_epoch(self, epoch):  # type: ignore[no-untyped-def]
+        if admit and epoch != current[0]:
+            current[0] = epoch
+            gold[missed] = True
+            missed[:] = False
+            table_sizes.append(int(gold.sum()))
+        return real_epoch(self, epoch)
+
     training._diff = gold_only
+    loop.PerceptronShard.run_epoch = run_epoch
     try:
         t0 = time.time()
         trained, logs = training.train_parser(train, dev, ParserConfig(features="punct", n_bits=bits, shards=2),
                                               show_progress=False, jobs=1)
     finally:
         training._diff = real
+        loop.PerceptronShard.run_epoch = real_epoch
     best = max(logs, key=lambda log: log.dev_f1)
     return {"gold_slots": int(gold.sum()), "best_epoch": best.epoch, "best_dev_f1": round(best.dev_f1, 2),
             "dev_f1_by_epoch": [round(log.dev_f1, 2) for log in logs],
-            "nonzero_weights": int(np.count_nonzero(trained.weights)), "seconds": round(time.time() - t0)}
+            "nonzero_weights": int(np.count_nonzero(trained.weights)), "table_by_pass": table_sizes,
+            "seconds": round(time.time() - t0)}
 
 
 if __name__ == "__main__":
