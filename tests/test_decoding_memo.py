@@ -51,3 +51,18 @@ def test_memos_change_no_score_of_any_surviving_candidate(gen: bool) -> None:
             with_memo = _decode(parser, words, tags, True, gen)
             without = _decode(parser, words, tags, False, gen)
             assert with_memo == without, " ".join(words)
+
+
+def test_memos_that_grow_change_no_score() -> None:
+    """A 44-word sentence with the bundled model fills the memos past half of their first 4,096 slots
+    within one word: they grow (each entry of the word moved into the larger table, its tag with it)
+    and still change no score of any surviving candidate."""
+    from glmnlp.text.default_model import default_model_path
+
+    parser = Parser.load(default_model_path() / "parser")
+    assert max(parser._beam.memo_slots()) == 4096
+    tree = next(t for t in sample_trees("test") if len(t.leaves()) == 44)
+    tags = [[g] for g in tree.tags()]
+    with_memo = _decode(parser, tree.leaves(), tags, True, True)
+    assert max(parser._beam.memo_slots()) > 4096
+    assert with_memo == _decode(parser, tree.leaves(), tags, False, True)
