@@ -45,16 +45,15 @@ The methods are ``@cython.final`` so that the small ones are called directly and
 Zero weights are not read: most slots of the hashed table hold +0.0 (features that fire on candidates
 but were never updated), and every read of the 32 MB table is a likely cache miss, so
 :meth:`glmnlp.parser.model.Parser.parse_nbest` passes a bitmap of the slots that are not +0.0 (512 KB
-for 2**22 slots; ``decode(..., nonzero)``) and a feature with a clear bit is skipped. Adding +0.0
-changes a sum only when it is -0.0 (to +0.0), so one ``s += 0.0`` after a skip keeps every score
-bit-identical (same digests in benchmarks/decoding.py). Training decodes with live weights and no
-bitmap. Measured on one idle core (sample test split, perceptron-only model, 5 runs, best):
-173-177 -> 195-196 sentences/s; a perf profile then puts 39% of the decode in :func:`memo_find`
-(the probes of the per-word memos miss the cache) and 23% in ``node_features``. The read itself is
-branch-free: a feature whose bit is clear reads a +0.0 kept apart (``ZERO_WEIGHT``) instead of its
-slot, so the sum is exactly the one over every slot (no ``s += 0.0`` correction) and the CPU never
-guesses the bit (the branch on it mispredicted on the model's scattered non-zero weights): 218-222
--> 229-235 sentences/s on the perceptron-only sample model, same digests.
+for 2**22 slots; ``decode(..., nonzero)``), and a feature whose bit is clear reads a +0.0 kept apart
+(``ZERO_WEIGHT``, in the cache) instead of its slot: the same value, so every sum is the one over
+the table (same digests in benchmarks/decoding.py). Training decodes with live weights and no
+bitmap. Measured on one idle core (sample test split, perceptron-only model, 5 runs, best): skipping
+the zero weights took 173-177 -> 195-196 sentences/s; a perf profile then put 39% of the decode in
+:func:`memo_find` (the probes of the per-word memos miss the cache) and 23% in ``node_features``.
+The read is branch-free (the address is chosen by a mask): a branch on the bit, with one ``s +=
+0.0`` after a skip to keep a -0.0 sum's sign, mispredicted on the model's scattered non-zero weights;
+218-222 -> 229-235 sentences/s without it, same digests.
 
 Store forwarding: a node's :c:type:`NodeKey` is written field by field (32-bit stores) just before
 :func:`memo_find` hashes it; read back as 64-bit words, every word spans two fresh stores, which the
@@ -255,7 +254,6 @@ cdef inline MemoEntry* memo_put(Memo* m) noexcept nogil:
 
 cdef int memo_init(Memo* m, int cap) noexcept nogil:
     """Allocate an empty memo of ``cap`` slots (a power of two); -1 when out of memory."""
-    cdef int j
     m.slots = <MemoEntry*> malloc(cap * sizeof(MemoEntry))
     m.tags = <uint64_t*> calloc(cap, sizeof(uint64_t))   # scope 0 is never used: every slot empty
     if m.slots == NULL or m.tags == NULL:
