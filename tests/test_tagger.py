@@ -219,6 +219,22 @@ def test_tagger_tag_and_multitag_is_the_two_calls(sample_tagger: Tagger) -> None
         sample_tagger.tag_and_multitag(["a"], -1.0)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_tagger_multitag_rows_are_the_per_row_definition(sample_tagger: Tagger, data: st.DataObject) -> None:
+    """The vectorised selection of multi-tags equals, row by row, the tags whose max-marginal is within
+    the margin of the row's best in stable descending order (ties and excluded tags included)."""
+    T = len(sample_tagger.tags_)
+    n = data.draw(st.integers(1, 4))
+    values = data.draw(st.lists(st.sampled_from([-np.inf, -3.0, -1.5, -1.0, 0.0, 2.0]), min_size=n * T, max_size=n * T))
+    mm = np.array(values).reshape(n, T)
+    mm[:, data.draw(st.integers(0, T - 1))] = 2.0  # every row has a tag the tagger allows
+    margin = data.draw(st.sampled_from([0.0, 0.5, 1.0, 3.0, 10.0]))
+    expected = [[sample_tagger.tags_[t] for t in np.argsort(-row, kind="stable").tolist()
+                 if row[t] >= row.max() - margin] for row in mm]
+    assert sample_tagger._within(mm, margin) == expected
+
+
 def test_tagger_tag_dictionary_restricts_frequent_words(sample_tagger: Tagger) -> None:
     """A frequent word keeps only its seen tags; an unknown word may take every open-class tag only."""
     mm = sample_tagger.max_marginals(["the", "zorblaxes"])

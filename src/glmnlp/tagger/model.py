@@ -480,13 +480,14 @@ class Tagger:
         return [self.tags_[t] for t in best.tolist()], self._within(mm, margin)
 
     def _within(self, mm: np.ndarray, margin: float) -> list[list[str]]:
-        """Per row of max-marginals, the tags within ``margin`` of the row's best, best first."""
-        result: list[list[str]] = []
-        for row in mm:
-            best = row.max()
-            order = np.argsort(-row, kind="stable")
-            result.append([self.tags_[t] for t in order.tolist() if row[t] >= best - margin])
-        return result
+        """Per row of max-marginals, the tags within ``margin`` of the row's best, best first (ties in
+        tag order): a prefix of the row's stable descending order, found for all rows at once."""
+        if not len(mm):
+            return []
+        order = np.argsort(-mm, axis=1, kind="stable")
+        kept = (np.take_along_axis(mm, order, axis=1) >= mm.max(axis=1, keepdims=True) - margin).sum(axis=1)
+        names = self.tags_
+        return [[names[t] for t in row[:k]] for row, k in zip(order.tolist(), kept.tolist())]
 
     def explain(self, words: Sequence[str]) -> list[list[str]]:
         """The features of the model that fire at each position, as ``"atom=value"`` strings."""
