@@ -1368,9 +1368,7 @@ cdef class BeamParser:
         cdef double close_score, s
         cdef NodeKey skey
         cdef bint cc = False
-        cdef MemoEntry* se
         cdef int32_t sa = -1, off
-        cdef int32_t* grown
         cdef int kk
         self.n_cands = 0
         self.memo_scope(True)
