@@ -261,6 +261,23 @@ cdef inline MemoEntry* memo_put(Memo* m) noexcept nogil:
     return &m.slots[m.pending]
 
 
+cdef int room_for(void** buf, int* cap, int need, size_t size) noexcept nogil:
+    """Make the array ``buf[0]`` of ``cap[0]`` items of ``size`` bytes hold ``need`` items (doubling its
+    capacity, contents kept); -1 when out of memory (the array left as it was)."""
+    cdef void* grown
+    cdef size_t items = <size_t>cap[0] if cap[0] > 0 else 16
+    if need <= cap[0]:
+        return 0
+    while items < <size_t>need:
+        items *= 2
+    grown = realloc(buf[0], items * size)
+    if grown == NULL:
+        return -1
+    buf[0] = grown
+    cap[0] = <int>items
+    return 0
+
+
 cdef int memo_init(Memo* m, int cap) noexcept nogil:
     """Allocate an empty memo of ``cap`` slots (a power of two); -1 when out of memory."""
     m.slots = <MemoEntry*> malloc(cap * sizeof(MemoEntry))
@@ -1162,7 +1179,6 @@ cdef class BeamParser:
         """
         cdef NodeKey key = site[0]
         cdef MemoEntry* e
-        cdef int32_t* grown
         cdef int j, start
         key.cat = 0
         key.pad = 0
@@ -1182,12 +1198,9 @@ cdef class BeamParser:
         if e != NULL:
             return e.off
         if self.sarr_n + n > self.sarr_cap:
-            grown = <int32_t*> realloc(self.sarr, 2 * (self.sarr_cap + n) * sizeof(int32_t))
-            if grown == NULL:
+            if room_for(<void**>&self.sarr, &self.sarr_cap, self.sarr_n + n, sizeof(int32_t)) < 0:
                 with gil:
                     raise MemoryError()
-            self.sarr = grown
-            self.sarr_cap = 2 * (self.sarr_cap + n)
         start = self.sarr_n
         for j in range(n):
             self.sarr[start + j] = -1
@@ -1219,7 +1232,6 @@ cdef class BeamParser:
         cdef MemoEntry* e = NULL
         cdef bint remember = False
         cdef const double* vals
-        cdef double* grown
         self.gen_i = i
         off[0] = -1
         if self.memo_on and x >= 0:
@@ -1244,12 +1256,9 @@ cdef class BeamParser:
         self.n_recs = kept
         if remember:
             if self.cvals_n + n > self.cvals_cap:
-                grown = <double*> realloc(self.cvals, 2 * (self.cvals_cap + n) * sizeof(double))
-                if grown == NULL:
+                if room_for(<void**>&self.cvals, &self.cvals_cap, self.cvals_n + n, sizeof(double)) < 0:
                     with gil:
                         raise MemoryError()
-                self.cvals = grown
-                self.cvals_cap = 2 * (self.cvals_cap + n)
             memcpy(&self.cvals[self.cvals_n], self.vbuf, n * sizeof(double))
             e = memo_put(&self.chain_memo)
             e.key = key
