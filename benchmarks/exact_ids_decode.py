@@ -1,0 +1,113 @@
+"""What exact feature ids would cost the decoder: the same parses with a key-table lookup instead of a slot.
+
+The parser hashes each feature to 64 bits and reads the weight of its low ``n_bits`` (the slot).
+Exact ids would instead look the feature's key up in a table of the keys the model has weights for.
+This emulates that lookup on a trained model without retraining it, so the parses (and their digest)
+stay those of the model:
+
+1. an experimental decoder (``benchmarks/patches/exact_ids_decode.patch``, applied to a copy of this
+   checkout's committed sources, ``git archive HEAD``, in a temporary directory and built there; the
+   library itself is untouched; a later change of the decoder may need the patch redone)
+   keeps each feature's 64-bit key next to its slot, and can collect the keys of every scored node;
+2. one pass over the test split collects the keys; those whose slot holds a non-zero weight get that
+   weight in an open-addressing table (linear probing, at most half full, key and value side by
+   side: one cache line a probe);
+3. the test split is parsed again with the slots (mode 0), with the key table (mode 2), and with the
+   key table behind the slot bitmap as a filter (mode 3: a key whose slot is zero is not looked up),
+   alternated, best of 5 parses each; the digests must equal the slots' one.
+
+    python benchmarks/exact_ids_decode.py --model /tmp/p        # a perceptron-only pipeline model
+    python benchmarks/exact_ids_decode.py --model default       # the bundled model
+
+Needs a compiler and Cython (as ``pip install .`` does). Results in benchmarks/results/feature_collisions.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PATCH = ROOT / "benchmarks" / "patches" / "exact_ids_decode.patch"
+
+
+def _table(keys, vals):  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    cap = 16
+    while cap < 2 * len(keys):
+        cap *= 2
+    tab = np.zeros(2 * cap, dtype=np.uint64)
+    mask = cap - 1
+    for k, v in zip(keys.tolist(), vals.view(np.uint64).tolist(), strict=True):
+        i = k & mask
+        while tab[2 * i] != 0:
+            i = (i + 1) & mask
+        tab[2 * i] = k
+        tab[2 * i + 1] = v
+    return tab
+
+
+def measure(model: str, rounds: int) -> None:
+    import numpy as np
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from decoding import digest, parse_all, workload
+
+    parser, test, tags = workload(model, None)
+    beam = parser._beam
+    beam.set_key_mode(1)
+    reference = digest(parse_all(parser, test, tags))
+    keys = np.unique(beam.collected())
+    mask = np.uint64((1 << parser.config.n_bits) - 1)
+    nonzero = parser.nonzero_bits()
+    slots = keys & mask
+    has_weight = ((nonzero[(slots >> np.uint64(6)).astype(np.int64)] >> (slots & np.uint64(63))) & np.uint64(1)) == 1
+    kept = keys[has_weight]
+    table = _table(kept, np.asarray(parser.weights)[(kept & mask).astype(np.int64)])
+    print(f"model {model}: {len(keys):,} distinct feature keys scored, {len(kept):,} of them on a non-zero slot; "
+          f"table of {len(table) // 2:,} slots ({table.nbytes / 2**20:.0f} MB)", flush=True)
+    print("| round | slots (mode 0) sent/s | key table (mode 2) | key table after the bitmap (mode 3) | digests equal |")
+    print("| --- | --- | --- | --- | --- |")
+    for r in range(rounds):
+        rates, same = [], True
+        for mode in (0, 2, 3):
+            beam.set_key_mode(mode, table)
+            best = float("inf")
+            for _ in range(5):
+                t0 = time.process_time()
+                results = parse_all(parser, test, tags)
+                best = min(best, time.process_time() - t0)
+            rates.append(len(test) / best)
+            same = same and digest(results) == reference
+        print(f"| {r + 1} | {rates[0]:.1f} | {rates[1]:.1f} | {rates[2]:.1f} | {same} |", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--model", default="default", help="a pipeline model directory, or 'default' (bundled)")
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--built", help=argparse.SUPPRESS)  # internal: run inside the patched build
+    args = ap.parse_args()
+    if args.built:
+        measure(args.model, args.rounds)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp)
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", "HEAD"], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
+        subprocess.run(["patch", "-s", "-p1", "-i", str(PATCH)], cwd=src, check=True)
+        subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=src, check=True,
+                       capture_output=True)
+        env = {**os.environ, "PYTHONPATH": str(src / "src")}
+        subprocess.run([sys.executable, __file__, "--model", args.model, "--rounds", str(args.rounds),
+                        "--built", "1"], env=env, check=True)
+
+
+if __name__ == "__main__":
+    main()
