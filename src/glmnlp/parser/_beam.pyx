@@ -177,8 +177,8 @@ cdef enum:
 cdef struct MemoEntry:
     NodeKey key
     double value                 # node memo: the node's score
-    int32_t off                  # chain memo: the chain's node scores are BeamParser.cvals[off .. off + n - 1]
-    int32_t n
+    int32_t off                  # chain memo: the chain's node scores start at BeamParser.cvals[off]; site
+                                 # memo: its chains' offsets start at BeamParser.sarr[off]
 
 cdef struct Memo:
     # open addressing with linear probing, at most half full, power-of-two capacity
@@ -1065,14 +1065,9 @@ cdef class BeamParser:
     cdef int dump(self) except -1 nogil:
         """Append the feature ids of the node featurised last to obuf (features())."""
         cdef int k
-        cdef int64_t* grown
-        if self.on_ + self.nf > self.ocap:
-            grown = <int64_t*> realloc(self.obuf, 2 * (self.ocap + self.nf) * sizeof(int64_t))
-            if grown == NULL:
-                with gil:
-                    raise MemoryError()
-            self.obuf = grown
-            self.ocap = 2 * (self.ocap + self.nf)
+        if room_for(<void**>&self.obuf, &self.ocap, self.on_ + self.nf, sizeof(int64_t)) < 0:
+            with gil:
+                raise MemoryError()
         for k in range(self.nf):
             self.obuf[self.on_ + k] = <int64_t>self.fbuf[k]
         self.on_ += self.nf
@@ -1166,6 +1161,14 @@ cdef class BeamParser:
             return nx
         return self.recs[prev].parent
 
+    cdef inline void add_stored(self, int off, int n, double* score) noexcept nogil:
+        """Add a chain's ``n`` stored node scores ``cvals[off ..]`` to score[0] one by one, in chain order, as
+        :meth:`attach` added them when they were computed (so the sum is the very same number)."""
+        cdef int k
+        for k in range(n):
+            score[0] += self.cvals[off + k]
+        self.n_chain_memo += 1
+
     cdef int site_slots(self, const NodeKey* site, int x, bint cc, int b, int n) except? -2 nogil:
         """The start in ``sarr`` of the ``n`` cvals offsets (-1: not yet known) of the chains of one POS
         group attached under record ``x`` with top key ``site`` (:meth:`adv`); new ones are all -1.
@@ -1208,7 +1211,6 @@ cdef class BeamParser:
         e = memo_put(&self.site_memo)
         e.key = key
         e.off = start
-        e.n = n
         return start
 
     cdef int score_chain(self, int x, int c, int i, double* score, const NodeKey* site, bint cc,
@@ -1227,11 +1229,10 @@ cdef class BeamParser:
         chain's node scores are in ``cvals`` (from the memo or stored now; -1 when the memos are off).
         """
         cdef int start = self.chain_off[c], end = self.chain_off[c + 1]
-        cdef int n = end - start, k, kept, l2
+        cdef int n = end - start, kept
         cdef NodeKey key
         cdef MemoEntry* e = NULL
         cdef bint remember = False
-        cdef const double* vals
         self.gen_i = i
         off[0] = -1
         if self.memo_on and x >= 0:
@@ -1244,10 +1245,7 @@ cdef class BeamParser:
                     raise MemoryError()
             e = memo_find(&self.chain_memo, &key, self.memo_stamp)
             if e != NULL:
-                vals = &self.cvals[e.off]
-                for k in range(n):
-                    score[0] += vals[k]
-                self.n_chain_memo += 1
+                self.add_stored(e.off, n, score)
                 off[0] = e.off
                 return 0
             remember = True
@@ -1263,7 +1261,6 @@ cdef class BeamParser:
             e = memo_put(&self.chain_memo)
             e.key = key
             e.off = self.cvals_n
-            e.n = n
             off[0] = self.cvals_n
             self.cvals_n += n
         return 0
@@ -1378,7 +1375,6 @@ cdef class BeamParser:
         cdef NodeKey skey
         cdef bint cc = False
         cdef int32_t sa = -1, off
-        cdef int kk
         self.n_cands = 0
         self.memo_scope(True)
         for b in range(nbeam):
@@ -1407,10 +1403,7 @@ cdef class BeamParser:
                             continue
                         s = close_score
                         if sa >= 0 and self.sarr[sa + k - g0] >= 0:
-                            off = self.sarr[sa + k - g0]
-                            for kk in range(self.chain_off[c + 1] - self.chain_off[c]):
-                                s += self.cvals[off + kk]
-                            self.n_chain_memo += 1
+                            self.add_stored(self.sarr[sa + k - g0], self.chain_off[c + 1] - self.chain_off[c], &s)
                         else:
                             self.score_chain(cur, c, i, &s, &skey, cc, cb, &off)
                             if sa >= 0:

@@ -170,9 +170,8 @@ def em_lambdas(
     lam = np.asarray(initial, dtype=np.float64).copy()
     n_buckets = len(lam)
     trace: list[float] = []
-    mass = np.zeros(n_buckets)
     if n_events == 0:
-        return EmResult(lam, trace, mass)
+        return EmResult(lam, trace, np.zeros(n_buckets))
     p_hat = np.ascontiguousarray(p_hat, dtype=np.float64)
     seen_u8 = np.ascontiguousarray(seen, dtype=np.bool_).view(np.uint8)
     safe_buckets = np.ascontiguousarray(np.where(seen, buckets, 0), dtype=np.int64)

@@ -416,15 +416,24 @@ class Tagger:
         score_rows(self._weights, enc.rows, emis)
         return emis
 
+    def _best_ids(self, enc: Encoded, emis: np.ndarray) -> np.ndarray:
+        """Viterbi's best tag ids of every sentence of ``enc`` (flat)."""
+        out = np.empty(enc.rows.shape[0], dtype=np.int64)
+        viterbi_batch(emis, self._weights, 0, len(self.tags_) + 1, enc.mask, enc.offsets, out, pair=enc.pair)
+        return out
+
+    def _max_marginals(self, enc: Encoded, emis: np.ndarray) -> np.ndarray:
+        """(n, T) max-marginals of the one sentence of ``enc`` (see :meth:`max_marginals`)."""
+        out = np.empty((enc.rows.shape[0], len(self.tags_)), dtype=np.float64)
+        if enc.rows.shape[0]:
+            max_marginals(emis, self._weights, 0, len(self.tags_) + 1, enc.mask, out, pair=enc.pair)
+        return out
+
     def tag_ids(self, sentences: Sequence[Sequence[str]]) -> tuple[Encoded, np.ndarray]:
         """Encode ``sentences`` and return (encoding, best tag ids for all tokens, flat)."""
         self._check_fitted()
         enc = self._encode(sentences, add=False)
-        emis = self._emissions(enc)
-        out = np.empty(enc.rows.shape[0], dtype=np.int64)
-        T = len(self.tags_)
-        viterbi_batch(emis, self._weights, 0, T + 1, enc.mask, enc.offsets, out, pair=enc.pair)
-        return enc, out
+        return enc, self._best_ids(enc, self._emissions(enc))
 
     def clear_cache(self) -> None:
         """Forget the cached atoms of word types met while tagging (results are unchanged).
@@ -452,36 +461,26 @@ class Tagger:
         """(n, T) array: the score of the best full sequence with tag v at position i (-inf if excluded)."""
         self._check_fitted()
         enc = self._encode([words], add=False)
-        out = np.empty((len(words), len(self.tags_)), dtype=np.float64)
-        if len(words):
-            max_marginals(self._emissions(enc), self._weights, 0, len(self.tags_) + 1, enc.mask, out, pair=enc.pair)
-        return out
+        return self._max_marginals(enc, self._emissions(enc))
 
     def multitag(self, words: Sequence[str], margin: float) -> list[list[str]]:
         """For each word, the tags whose best full sequence scores within ``margin`` of the best; best first."""
-        if margin < 0:
-            raise ConfigError(f"margin must be >= 0, got {margin}")
         return self._within(self.max_marginals(words), margin)
 
     def tag_and_multitag(self, words: Sequence[str], margin: float) -> tuple[list[str], list[list[str]]]:
         """:meth:`tag` and :meth:`multitag` of one sentence from one encoding and one set of emission
         scores (what a pipeline with a multi-tag margin needs: the features are computed once)."""
-        if margin < 0:
-            raise ConfigError(f"margin must be >= 0, got {margin}")
         self._check_fitted()
         enc = self._encode([words], add=False)
-        T = len(self.tags_)
-        best = np.empty(enc.rows.shape[0], dtype=np.int64)
-        mm = np.empty((len(words), T), dtype=np.float64)
-        if len(words):
-            emis = self._emissions(enc)
-            viterbi_batch(emis, self._weights, 0, T + 1, enc.mask, enc.offsets, best, pair=enc.pair)
-            max_marginals(emis, self._weights, 0, T + 1, enc.mask, mm, pair=enc.pair)
-        return [self.tags_[t] for t in best.tolist()], self._within(mm, margin)
+        emis = self._emissions(enc)
+        within = self._within(self._max_marginals(enc, emis), margin)
+        return [self.tags_[t] for t in self._best_ids(enc, emis).tolist()], within
 
     def _within(self, mm: np.ndarray, margin: float) -> list[list[str]]:
         """Per row of max-marginals, the tags within ``margin`` of the row's best, best first (ties in
         tag order): a prefix of the row's stable descending order, found for all rows at once."""
+        if margin < 0:
+            raise ConfigError(f"margin must be >= 0, got {margin}")
         if not len(mm):
             return []
         order = np.argsort(-mm, axis=1, kind="stable")
