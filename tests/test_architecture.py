@@ -209,3 +209,27 @@ def test_architecture_no_module_over_600_lines() -> None:
     for name in LONG_KERNELS:
         header = _sources()[name].read_text(encoding="utf-8")[:6000]
         assert "one compilation unit" in header, f"{name}: its header must say why it is one module"
+
+
+def public_names_missing(module: object) -> list[str]:
+    """The names a module's ``__all__`` lists that it does not define (``import *`` fails on them)."""
+    return [name for name in getattr(module, "__all__", ()) if not hasattr(module, name)]
+
+
+def test_architecture_every_exported_name_exists() -> None:
+    """Every module's ``__all__`` names what the module has, so ``from glmnlp.x import *`` works."""
+    import importlib
+    import types
+
+    missing = {}
+    for name, path in _sources().items():
+        if path.suffix != ".py" or name.endswith("__main__"):
+            continue
+        module = importlib.import_module(name)
+        if names := public_names_missing(module):
+            missing[name] = names
+    assert missing == {}
+    stale = types.ModuleType("stale")
+    stale.__all__ = ["here", "gone"]  # type: ignore[attr-defined]
+    stale.here = 1  # type: ignore[attr-defined]
+    assert public_names_missing(stale) == ["gone"]

@@ -101,7 +101,6 @@ from glmnlp.treebank.trees import Tree, tree_from_plain, tree_to_plain
 __all__ = [
     "EpochLog",
     "evaluate",
-    "jackknife_tags",
     "prepare_training",
     "retag",
     "train_parser",
