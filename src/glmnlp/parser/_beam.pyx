@@ -82,6 +82,16 @@ probing the chain memo once per chain (1.59 M site lookups instead of 7.96 M cha
 pass over the test split). The same sums in the same order, so the same digests; 254-256 -> 260-265
 sentences/s on the perceptron-only sample model, 79-81 -> 83-84 on the bundled model, alternated.
 
+Node memo keys hold only what the node's score reads: a non-POS node's features and generative
+context never read CC or CCP (``cc``, ``ccp``), and without a generative model a POS
+node's features read neither L02, L03, L11, L30, L21, COORD nor CL, so those fields are zeroed
+before the lookup (the fields stay in :c:type:`NodeKey` for the chain and site memos, whose scores
+do depend on them). Nodes that differ only there share one entry: on the perceptron-only sample model
+3.64 M -> 2.71 M node scores computed per pass over the test split, the rest from the memo; same
+digests. Sentences/s on one quiet core, alternated (benchmarks/results/decoding.md): 245-253 ->
+269-279 on the perceptron-only sample model (1.70-1.80x the decoder before the memos, 153-163, the
+same minutes); the bundled combined model, whose POS nodes keep every field, is unchanged (82.5).
+
 Threads: :meth:`BeamParser.decode` releases the GIL while it builds and scores a word's candidates
 (ADV, :meth:`BeamParser.adv`: all but FILTER, the rebuilding of the survivors and the result), so
 threads that each own a BeamParser (glmnlp.parser.model.Parser keeps one per thread) decode at the
@@ -853,6 +863,18 @@ cdef class BeamParser:
             return 0.0
         self.node_context(cat, p, empty, lkp, &key, &l2)
         if self.memo_on:
+            # the memo's key leaves out what this node's score does not read (more nodes share a key)
+            if not pos_node:
+                key.cc = 0
+                key.ccp = 0
+            elif self.gtab == NULL and not self.log_gen and not self.track:
+                key.L02 = 0
+                key.L03 = 0
+                key.L11 = 0
+                key.L30 = 0
+                key.L21 = 0
+                key.coord = 0
+                key.CL = 0
             if memo_reserve(&self.node_memo, self.memo_stamp) < 0:
                 with gil:
                     raise MemoryError()
