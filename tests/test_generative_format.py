@@ -86,3 +86,28 @@ def test_compact_table_keeps_float64_when_one_value_is_not_a_float32() -> None:
     assert k.tolist() == [4, 9] and v.dtype == np.float64 and v.tolist() == [0.1, 0.5]
     k, v = compact_table(keys, np.array([0.0, 0.5, 0.0, 0.25]))
     assert v.dtype == np.float32 and v.tolist() == [0.25, 0.5]
+
+
+@pytest.mark.parametrize("damage", ["metadata a number", "metadata a string", "n_outcomes 1e308", "n_outcomes 2**70",
+                                    "n_outcomes true", "context_length 1.5"])
+def test_damaged_generative_metadata_is_a_model_file_error(model: GenerativeModel, damage: str) -> None:
+    """Metadata that is not an object, or a model spec whose sizes are not integers in range, is refused
+    as a damaged file (they raised AttributeError and OverflowError)."""
+    metadata, arrays = model.to_arrays()
+    specs = [dict(s) for s in metadata["models"]]
+    damaged: object = dict(metadata, models=specs)
+    if damage == "metadata a number":
+        damaged = -1
+    elif damage == "metadata a string":
+        damaged = "NN"
+    elif damage == "n_outcomes 1e308":
+        specs[0]["n_outcomes"] = 1e308
+    elif damage == "n_outcomes 2**70":
+        specs[1]["n_outcomes"] = 2**70
+    elif damage == "n_outcomes true":
+        specs[0]["n_outcomes"] = True
+    else:
+        specs[0]["context_length"] = 1.5
+    with pytest.raises(ModelFileError, match="generative model"):
+        GenerativeModel.from_arrays(damaged, arrays)  # type: ignore[arg-type]
+    assert GenerativeModel.from_arrays(metadata, arrays).specs == model.specs

@@ -230,3 +230,62 @@ def test_model_files_describe_agrees_with_the_built_model_and_refuses_a_flipped_
     weights.write_bytes(bytes(data))
     with pytest.raises(ModelFileError, match="checksum mismatch"):
         Parser.describe(tmp_path / "m" / "parser")
+
+
+def _slash_parser_model(path: Path) -> Path:
+    """A parser whose grammar has slash categories (NP -> NP PP is left-recursive: NP/NP after NP)."""
+    from glmnlp.parser.grammar import Grammar
+    from glmnlp.parser.model import Parser, ParserConfig, punctuation_tags
+    from glmnlp.parser.transform import fslc_transform
+
+    tree = parse_tree("(TOP (S (NP (NP (NNS dogs)) (PP (IN of) (NP (NN war)))) (VP (VBP bark)) (. .)))")
+    cfg = ParserConfig(n_bits=10)
+    grammar = Grammar.induce([fslc_transform(tree, cfg.fslc)])
+    assert any(slash is not None for _, slash in grammar.categories)
+    Parser(grammar, punctuation_tags([tree]), np.zeros(1 << 10), cfg).save(path)
+    return path
+
+
+def test_model_files_grammar_breaking_the_slash_rule_is_refused_at_load(tmp_path: Path) -> None:
+    """A slash category whose slash was changed (NP/NP -> NP/NN) loaded and then failed on the first
+    parse with the inverse transform's error; it is refused at load, naming the rule."""
+    from glmnlp.parser.model import Parser
+
+    model = _slash_parser_model(tmp_path / "m")
+    assert Parser.load(model).parse(["dogs", "of", "war", "bark", "."], ["NNS", "IN", "NN", "VBP", "."]) is not None
+
+    def damage(m: dict[str, Any]) -> None:
+        cats = m["grammar"]["categories"]
+        k = next(i for i, (_, slash) in enumerate(cats) if slash is not None)
+        cats[k][1] = "NN"
+
+    _edit(model, damage)
+    with pytest.raises(ModelFileError, match="slash-category rule") as info:
+        Parser.load(model)
+    assert str(info.value).startswith(f"{model / 'metadata.json'}: ")
+
+
+def test_model_files_slash_rule_names_each_kind_of_break() -> None:
+    """Each way a grammar can break the rule is found; a grammar induced from transformed trees has none."""
+    from glmnlp.parser.grammar import Grammar
+    from glmnlp.parser.transform import FslcConfig, fslc_transform
+
+    tree = parse_tree("(TOP (S (NP (NP (NNS dogs)) (PP (IN of) (NP (NN war)))) (VP (VBP bark)) (. .)))")
+    grammar = Grammar.induce([fslc_transform(tree, FslcConfig())])
+    assert grammar.slash_rule_violation() is None
+    cats = list(grammar.categories)
+    slash = next(i for i, (_, s) in enumerate(cats) if s is not None)
+    plain = next(i for i, (_, s) in enumerate(cats) if s is None and i > 2)
+    x, y, _ = next(t for t in sorted(grammar.triples) if t[2] == slash)
+
+    def variant(categories: list[Any], chains: dict[str, Any], triples: set[tuple[int, int, int]]) -> Grammar:
+        return Grammar(categories, list(grammar.pos_tags), chains, dict(grammar.first_chains), triples)
+
+    renamed = list(cats)
+    renamed[slash] = (cats[slash][0], "NN")
+    assert "expected" in (variant(renamed, dict(grammar.chains), {(x, y, slash)}).slash_rule_violation() or "")
+    after = variant(cats, dict(grammar.chains), {(x, slash, plain)})
+    assert "after the slash child" in (after.slash_rule_violation() or "")
+    tag = sorted(grammar.chains)[0]
+    low = variant(cats, {tag: [(2, slash, plain)]}, set())
+    assert "below its top" in (low.slash_rule_violation() or "")

@@ -363,3 +363,26 @@ def test_tagger_vocabulary_atoms_cached_on_load_and_kept_by_clear_cache(sample_t
     assert loaded.tag_sentences(words) == before == sample_tagger.tag_sentences(words)
     sample_tagger.clear_cache()
     assert set(sample_tagger._type_ids) == vocabulary
+
+
+@pytest.mark.parametrize("damage", ["open tags empty text", "open tags empty list", "open tag unknown",
+                                    "tags text", "tags repeated"])
+def test_tagger_damaged_tag_lists_are_refused(sample_tagger: Tagger, damage: str) -> None:
+    """``open_tags`` given as "" loaded (a string is iterable) and left unknown words without a candidate
+    tag, so the first sentence with one raised ValueError; damaged tag lists are refused at load."""
+    from glmnlp.tagger.files import tagger_from_parts, tagger_to_parts
+
+    metadata, arrays = tagger_to_parts(sample_tagger)
+    tags = list(metadata["tags"])
+    changes = {
+        "open tags empty text": ("open_tags", ""),
+        "open tags empty list": ("open_tags", []),
+        "open tag unknown": ("open_tags", [*metadata["open_tags"], "XYZ"]),
+        "tags text": ("tags", "NN"),
+        "tags repeated": ("tags", [*tags[:-1], tags[0]]),
+    }
+    key, value = changes[damage]
+    with pytest.raises(ModelFileError):
+        tagger_from_parts(Tagger, {**metadata, key: value}, arrays)
+    rebuilt = tagger_from_parts(Tagger, metadata, arrays)
+    assert rebuilt.tag_sentences([["The", "zorblax", "ran"]]) == sample_tagger.tag_sentences([["The", "zorblax", "ran"]])

@@ -74,6 +74,7 @@ FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 HASH_NAME = "splitmix64-v1"
 MAX_CONTEXT = 62  # GEN_MAX_CONTEXT in _generative.pxd
+MAX_OUTCOMES = 2**62  # n_outcomes is an int64 in the kernel (a damaged file may say 1e308)
 
 NODE_MODEL = 0
 WORD_MODEL = 1
@@ -93,10 +94,14 @@ class ModelSpec:
     n_outcomes: int
 
     def __post_init__(self) -> None:
+        for name in ("context_length", "n_outcomes"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+                raise ConfigError(f"model {self.name!r}: {name} must be an integer, got {value!r}")
         if not 0 <= self.context_length <= MAX_CONTEXT:
             raise ConfigError(f"model {self.name!r}: context_length must lie in [0, {MAX_CONTEXT}]")
-        if self.n_outcomes < 2:
-            raise ConfigError(f"model {self.name!r}: n_outcomes must be >= 2 (id 0 is NULL)")
+        if not 2 <= self.n_outcomes <= MAX_OUTCOMES:
+            raise ConfigError(f"model {self.name!r}: n_outcomes must lie in [2, {MAX_OUTCOMES}] (id 0 is NULL)")
 
 
 def roark_specs(n_categories: int, n_words: int) -> tuple[ModelSpec, ModelSpec]:
@@ -328,6 +333,8 @@ class GenerativeModel:
     @classmethod
     def from_arrays(cls, metadata: dict[str, Any], arrays: dict[str, NDArray[Any]]) -> GenerativeModel:
         """Inverse of :meth:`to_arrays`; raises ModelFileError on foreign or inconsistent data."""
+        if not isinstance(metadata, dict):
+            raise ModelFileError(f"damaged generative model: its metadata is a {type(metadata).__name__}, not an object")
         try:
             version = metadata.get("format_version")
             if metadata.get("format") != FORMAT_NAME or version not in READABLE_VERSIONS:

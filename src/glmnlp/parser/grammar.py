@@ -334,7 +334,7 @@ class Grammar:
             first_chains = {str(t): [ids(c) for c in v] for t, v in data["first_chains"].items()}
             triples = {ids(t, 3) for t in data["triples"]}
             min_count = int(data["long_chain_min_count"])
-            return cls(
+            grammar = cls(
                 categories=categories,
                 pos_tags=pos_tags,
                 chains=chains,
@@ -342,10 +342,44 @@ class Grammar:
                 triples=triples,  # type: ignore[arg-type]
                 long_chain_min_count=min_count,
             )
+            if (broken := grammar.slash_rule_violation()) is not None:
+                raise ModelFileError(f"grammar breaks the slash-category rule: {broken}")
+            return grammar
         except ModelFileError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError, GrammarError) as exc:
             raise ModelFileError(f"malformed grammar: {exc!r}") from None
+
+    def slash_rule_violation(self) -> str | None:
+        """The first chain or triple a grammar read off FSLC-transformed trees cannot hold, else None.
+
+        In a transformed tree (:func:`glmnlp.parser.transform.fslc_detransform`) slash children come last
+        under their parent; the first of them is ``A/X`` under a parent labelled X and each later one
+        ``B/A`` after ``A/...``; a first child is never a slash category. So a triple (X, Y, Z) with Z a
+        slash category needs Z's slash to be Y's label if Y is a slash category, else X's label, a
+        non-slash Z cannot follow a slash Y, and no chain has a slash category below its top. A model
+        file that breaks this (a damaged category) would parse into trees the inverse transform
+        rejects; it is refused at load instead.
+        """
+        cats = self.categories
+        for x, y, z in sorted(self.triples):
+            if z == END:
+                continue
+            label, slash = cats[z]
+            if slash is None:
+                if cats[y][1] is not None:
+                    return f"{display_category(cats[z])} after the slash child {display_category(cats[y])}"
+                continue
+            expected = cats[y][0] if cats[y][1] is not None else cats[x][0]
+            if slash != expected:
+                return (f"{display_category(cats[z])} after {display_category(cats[y])} under "
+                        f"{display_category(cats[x])} (expected {label}/{expected})")
+        for table in (self.chains, self.first_chains):
+            for tag in sorted(table):
+                for chain in table[tag]:
+                    if any(cats[c][1] is not None for c in chain[1:]):
+                        return f"chain {[display_category(cats[c]) for c in chain]} has a slash category below its top"
+        return None
 
     # -- summaries ---------------------------------------------------------------------------
     def all_chains(self) -> list[tuple[bool, tuple[int, ...]]]:

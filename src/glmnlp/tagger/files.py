@@ -61,12 +61,24 @@ def tagger_to_parts(self: Any) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     return metadata, arrays
 
 
+def _tag_list(value: Any, name: str, source: str) -> list[str]:
+    """``value`` as a non-empty list of tag strings; ModelFileError otherwise (an empty open-tag list
+    would leave unknown words without a candidate tag at parse time, a string would be read as letters)."""
+    if not isinstance(value, list) or not value or not all(isinstance(t, str) and t for t in value):
+        raise ModelFileError(f"{source}: {name} must be a non-empty list of tag names")
+    return list(value)
+
+
 def tagger_from_parts(cls: Any, metadata: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "<model>") -> Any:
     """Rebuild a tagger of class ``cls`` from :func:`tagger_to_parts` output, validating every array."""
     try:
         config = TaggerConfig(**metadata["config"])
-        tags = [str(t) for t in metadata["tags"]]
-        open_tags = [str(t) for t in metadata["open_tags"]]
+        tags = _tag_list(metadata["tags"], "tags", source)
+        open_tags = _tag_list(metadata["open_tags"], "open_tags", source)
+        if len(set(tags)) != len(tags):
+            raise ModelFileError(f"{source}: the tag set repeats a tag")
+        if not set(open_tags) <= set(tags):
+            raise ModelFileError(f"{source}: open_tags names tags outside the model's tag set")
         templates = [Template(str(name), tuple(int(a) for a in atoms)) for name, atoms in metadata["templates"]]
         expected = templates_for(config.feature_set)
         if tuple(templates) != expected or list(metadata["atoms"]) != list(ATOM_NAMES):
