@@ -6,6 +6,7 @@ outputs, and the first failing inputs.
     python benchmarks/fuzz.py                       # about 10 minutes on one core
     python benchmarks/fuzz.py --seconds 60 --seed 1 # shorter
     python benchmarks/fuzz.py --out benchmarks/results/fuzz.md
+    python benchmarks/fuzz.py --target models --seconds 600 --seed 8   # one target for the whole budget
 
 The targets are the ones of ``tests/test_fuzz.py`` (``tests/fuzz_targets.py``); inputs are drawn
 with a seeded ``random.Random`` (reproducible for a seed), time is shared between the targets.
@@ -85,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--hang", type=float, default=30.0, help="Seconds after which one input counts as a hang.")
     ap.add_argument("--out", type=Path, default=None, help="Also write the table (markdown) to this file.")
+    ap.add_argument("--target", action="append", choices=["parse", "trees", "models"], default=None,
+                    help="Fuzz only this target (repeatable; default: all three share the time).")
     args = ap.parse_args(argv)
 
     rng = random.Random(args.seed)
@@ -98,11 +101,12 @@ def main(argv: list[str] | None = None) -> int:
         c, w, v = r.randrange(10**6), r.randrange(10**6), r.randrange(10**6)
         return f"model damage choice={c} which={w} value={v}", lambda: model_dir(source, c, w, v, work)
 
-    targets: dict[str, Callable[[random.Random], tuple[str, Callable[[], Outcome]]]] = {
-        "glmnlp parse (4 input modes x 4 formats, n-best)": _parse_case,
-        "tree reader + writer round trip + EVALB": _tree_case,
-        "damaged combined model directory -> glmnlp.load + parse": model_case,
+    every: dict[str, tuple[str, Callable[[random.Random], tuple[str, Callable[[], Outcome]]]]] = {
+        "parse": ("glmnlp parse (4 input modes x 4 formats, n-best)", _parse_case),
+        "trees": ("tree reader + writer round trip + EVALB", _tree_case),
+        "models": ("damaged combined model directory -> glmnlp.load + parse", model_case),
     }
+    targets = dict(every[k] for k in every if args.target is None or k in args.target)
     rows = []
     failures: list[str] = []
     with cached_pipelines():
