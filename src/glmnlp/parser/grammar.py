@@ -368,12 +368,12 @@ class Grammar:
             label, slash = cats[z]
             if slash is None:
                 if cats[y][1] is not None:
-                    return f"{display_category(cats[z])} after the slash child {display_category(cats[y])}"
+                    return f"{display_category(cats[z])!r} after the slash child {display_category(cats[y])!r}"
                 continue
             expected = cats[y][0] if cats[y][1] is not None else cats[x][0]
             if slash != expected:
-                return (f"{display_category(cats[z])} after {display_category(cats[y])} under "
-                        f"{display_category(cats[x])} (expected {label}/{expected})")
+                return (f"{display_category(cats[z])!r} after {display_category(cats[y])!r} under "
+                        f"{display_category(cats[x])!r} (expected {label + '/' + expected!r})")
         for table in (self.chains, self.first_chains):
             for tag in sorted(table):
                 for chain in table[tag]:

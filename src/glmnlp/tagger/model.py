@@ -589,6 +589,6 @@ class Tagger:
     def load(cls, directory: str | Path) -> Tagger:
         """Load a model directory written by :meth:`save`."""
         metadata, arrays = load_model(directory, kind="tagger")
-        return cls.from_parts(metadata, arrays, source=str(Path(directory) / "weights.npz"))
+        return cls.from_parts(metadata, arrays, source=str(Path(directory)))  # the error may be in either file
 
 
