@@ -375,14 +375,14 @@ def test_tagger_damaged_tag_lists_are_refused(sample_tagger: Tagger, damage: str
     metadata, arrays = tagger_to_parts(sample_tagger)
     tags = list(metadata["tags"])
     changes = {
-        "open tags empty text": ("open_tags", ""),
-        "open tags empty list": ("open_tags", []),
-        "open tag unknown": ("open_tags", [*metadata["open_tags"], "XYZ"]),
-        "tags text": ("tags", "NN"),
-        "tags repeated": ("tags", [*tags[:-1], tags[0]]),
+        "open tags empty text": ("open_tags", "", "open_tags must be a non-empty list"),
+        "open tags empty list": ("open_tags", [], "open_tags must be a non-empty list"),
+        "open tag unknown": ("open_tags", [*metadata["open_tags"], "XYZ"], "open_tags names tags outside"),
+        "tags text": ("tags", "NN", "tags must be a non-empty list"),
+        "tags repeated": ("tags", [*tags[:-1], tags[0]], "repeats a tag"),
     }
-    key, value = changes[damage]
-    with pytest.raises(ModelFileError):
+    key, value, reason = changes[damage]
+    with pytest.raises(ModelFileError, match=reason):
         tagger_from_parts(Tagger, {**metadata, key: value}, arrays)
     rebuilt = tagger_from_parts(Tagger, metadata, arrays)
     assert rebuilt.tag_sentences([["The", "zorblax", "ran"]]) == sample_tagger.tag_sentences([["The", "zorblax", "ran"]])

@@ -334,7 +334,7 @@ class GenerativeModel:
     def from_arrays(cls, metadata: dict[str, Any], arrays: dict[str, NDArray[Any]]) -> GenerativeModel:
         """Inverse of :meth:`to_arrays`; raises ModelFileError on foreign or inconsistent data."""
         if not isinstance(metadata, dict):
-            raise ModelFileError(f"damaged generative model: its metadata is a {type(metadata).__name__}, not an object")
+            raise ModelFileError(f"damaged generative model: its metadata is not an object (got {type(metadata).__name__})")
         try:
             version = metadata.get("format_version")
             if metadata.get("format") != FORMAT_NAME or version not in READABLE_VERSIONS:
@@ -387,7 +387,7 @@ class GenerativeModel:
                 em_traces=[list(map(float, t)) for t in metadata.get("em_traces", [])],
                 n_events=int(metadata["n_events"]),
             )
-        except (KeyError, TypeError, ValueError, ConfigError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError, ConfigError) as exc:
             raise ModelFileError(f"damaged generative model: {exc}") from exc
 
 
