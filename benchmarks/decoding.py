@@ -40,18 +40,26 @@ import time
 from typing import Any
 
 
-def workload(model: str, limit: int | None) -> tuple[Any, list[Any], list[Any]]:
-    """(parser, gold trees, input tags) of the test split, tagged by the model's own tagger."""
+def workload(model: str, limit: int | None, parser_dir: str | None = None) -> tuple[Any, list[Any], list[Any]]:
+    """(parser, gold trees, input tags) of the test split, tagged by the model's own tagger.
+
+    ``parser_dir``: parse with this parser model instead of the pipeline's (same tagger, same tags).
+    """
     import glmnlp
     from glmnlp.treebank.corpus import sample_trees
 
     nlp = glmnlp.load(None if model == "default" else model)
+    parser = nlp.parser
+    if parser_dir is not None:
+        from glmnlp.parser import Parser
+
+        parser = Parser.load(parser_dir)
     test = sample_trees("test")[:limit]
     if nlp.multitag_margin:
         tags = [nlp.tagger.multitag(t.leaves(), nlp.multitag_margin) for t in test]
     else:
         tags = [[[t] for t in s] for s in nlp.tagger.tag_sentences([t.leaves() for t in test])]
-    return nlp.parser, test, tags
+    return parser, test, tags
 
 
 def parse_all(parser: Any, test: list[Any], tags: list[Any]) -> list[tuple[float, Any]]:
@@ -67,10 +75,10 @@ def digest(results: list[tuple[float, Any]]) -> str:
     return h.hexdigest()[:16]
 
 
-def measure(model: str, repeat: int, profile: bool) -> dict[str, Any]:
+def measure(model: str, repeat: int, profile: bool, parser_dir: str | None = None) -> dict[str, Any]:
     from glmnlp.treebank.evalb import score_trees
 
-    parser, test, tags = workload(model, None)
+    parser, test, tags = workload(model, None, parser_dir)
     best = float("inf")
     results: list[tuple[float, Any]] = []
     for _ in range(repeat):
@@ -78,7 +86,7 @@ def measure(model: str, repeat: int, profile: bool) -> dict[str, Any]:
         results = parse_all(parser, test, tags)
         best = min(best, time.process_time() - t0)
     f1 = score_trees(test, [tree for _s, tree in results]).total.fmeasure
-    out = {"model": model, "sentences": len(test), "words": sum(len(t.leaves()) for t in test),
+    out = {"model": model if parser_dir is None else f"{model} + {parser_dir}", "sentences": len(test), "words": sum(len(t.leaves()) for t in test),
            "cpu_s": best, "sent_per_s": len(test) / best, "f1": f1, "digest": digest(results),
            "gen_weight": parser.generative.weight if parser.generative is not None else 0.0,
            "gamma": parser.config.gamma, "cap": parser.config.beam_cap}
@@ -93,23 +101,49 @@ def measure(model: str, repeat: int, profile: bool) -> dict[str, Any]:
     return out
 
 
-def inner(model: str, n: int) -> None:
+def inner(model: str, n: int, parser_dir: str | None) -> None:
     """Load, tag, then parse the first n sentences (n = 0: nothing): the body run under callgrind."""
-    parser, test, tags = workload(model, None)
+    parser, test, tags = workload(model, None, parser_dir)
     parse_all(parser, test[:n], tags[:n])
 
 
-def callgrind_total(model: str, n: int, env: dict[str, str]) -> int:
+def callgrind_total(model: str, n: int, env: dict[str, str], parser_dir: str | None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
+        extra = [] if parser_dir is None else ["--parser", parser_dir]
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
-                        "--model", model, "--inner", str(n)], check=True, env=env,
+                        "--model", model, "--inner", str(n), *extra], check=True, env=env,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with open(out) as f:
             for line in f:
                 if line.startswith("summary:") or line.startswith("totals:"):
                     return int(line.split()[1])
     raise RuntimeError("no instruction total in the callgrind output")
+
+
+def widen(parser_dir: str, out: str) -> None:
+    """Copy the parser model directory ``parser_dir`` to ``out`` with float64 weight values (the same numbers):
+    the builds before float32 storage read only float64. The header's checksum is recomputed."""
+    import hashlib
+    import shutil
+    from pathlib import Path
+
+    import numpy as np
+
+    from glmnlp.glm import model_io
+
+    shutil.copytree(parser_dir, out)
+    with np.load(Path(out) / model_io.WEIGHTS_FILE) as z:
+        arrays = {name: z[name] for name in z.files}
+    arrays["weight_value"] = arrays["weight_value"].astype(np.float64)
+    blob = model_io._npz_bytes(arrays)
+    header = json.loads((Path(out) / model_io.METADATA_FILE).read_text(encoding="utf-8"))
+    header["arrays"]["weight_value"]["dtype"] = "<f8"
+    header["weights_sha256"] = hashlib.sha256(blob).hexdigest()
+    (Path(out) / model_io.WEIGHTS_FILE).write_bytes(blob)
+    (Path(out) / model_io.METADATA_FILE).write_text(
+        json.dumps(header, indent=1, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n", encoding="utf-8")
+    print(f"wrote {out}", file=sys.stderr)
 
 
 def main() -> None:
@@ -119,20 +153,31 @@ def main() -> None:
     ap.add_argument("--callgrind", action="store_true", help="also count instructions per sentence (valgrind)")
     ap.add_argument("--profile", action="store_true", help="also print a cProfile of one parse of the test split")
     ap.add_argument("--label", default="", help="a name for this build in the table (e.g. before/after)")
+    ap.add_argument("--parser", default=None, metavar="DIR",
+                    help="parse with this parser model directory (e.g. one from 'glmnlp parser train'), tagging "
+                         "with the tagger of --model")
+    ap.add_argument("--widen", default=None, metavar="OUT",
+                    help="write a copy of the parser model directory --parser to OUT with its weight values as "
+                         "float64 (the same numbers; builds before float32 storage read only float64), then stop")
     ap.add_argument("--inner", type=int, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.inner is not None:
-        inner(args.model, args.inner)
+        inner(args.model, args.inner, args.parser)
+        return
+    if args.widen is not None:
+        if args.parser is None:
+            ap.error("--widen needs --parser (the parser model directory to copy)")
+        widen(args.parser, args.widen)
         return
     import glmnlp
 
-    r = measure(args.model, args.repeat, args.profile)
+    r = measure(args.model, args.repeat, args.profile, args.parser)
     r["label"] = args.label
     r["source"] = os.path.dirname(glmnlp.__file__)
     if args.callgrind:
         env = dict(os.environ)
-        full = callgrind_total(args.model, r["sentences"], env)
-        empty = callgrind_total(args.model, 0, env)
+        full = callgrind_total(args.model, r["sentences"], env, args.parser)
+        empty = callgrind_total(args.model, 0, env, args.parser)
         r["instr_per_sent"] = (full - empty) / r["sentences"]
         r["instr_per_word"] = (full - empty) / r["words"]
     profile = r.pop("profile", None)
