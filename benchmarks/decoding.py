@@ -22,6 +22,16 @@ To compare two builds, run the script of this checkout against the other build's
 
     git -C REPO archive BASE_COMMIT | tar -x -C /tmp/base && (cd /tmp/base && python setup.py build_ext --inplace)
     PYTHONPATH=/tmp/base/src python benchmarks/decoding.py --model default --callgrind
+
+Another parser model (a perceptron or generative model from ``glmnlp parser train``) parses the same
+sentences with the pipeline's tagger and tags through ``--parser DIR``. Builds older than the float32
+weight files read only float64 weight values: ``--widen OUT`` writes such a copy of ``--parser DIR``
+(the same numbers, so the same parses)::
+
+    python benchmarks/decoding.py --model /tmp/p --parser proxy_parser --repeat 5
+    python benchmarks/decoding.py --model /tmp/p --widen /tmp/p64     # the pipeline, its parser widened
+    python benchmarks/decoding.py --parser proxy_parser --widen proxy_parser64
+    PYTHONPATH=/tmp/base/src python benchmarks/decoding.py --model /tmp/p64 --parser proxy_parser64 --repeat 5
 """
 
 from __future__ import annotations
@@ -121,9 +131,10 @@ def callgrind_total(model: str, n: int, env: dict[str, str], parser_dir: str | N
     raise RuntimeError("no instruction total in the callgrind output")
 
 
-def widen(parser_dir: str, out: str) -> None:
-    """Copy the parser model directory ``parser_dir`` to ``out`` with float64 weight values (the same numbers):
-    the builds before float32 storage read only float64. The header's checksum is recomputed."""
+def widen(source: str, out: str) -> None:
+    """Copy ``source`` (a parser model directory, or a pipeline directory with a ``parser/``) to ``out`` with
+    the parser's weight values as float64 (the same numbers): the builds before float32 weight files read
+    only float64. The parser header's checksum is recomputed."""
     import hashlib
     import shutil
     from pathlib import Path
@@ -132,16 +143,17 @@ def widen(parser_dir: str, out: str) -> None:
 
     from glmnlp.glm import model_io
 
-    shutil.copytree(parser_dir, out)
-    with np.load(Path(out) / model_io.WEIGHTS_FILE) as z:
+    shutil.copytree(source, out)
+    target = Path(out) / "parser" if (Path(out) / "parser").is_dir() else Path(out)
+    with np.load(target / model_io.WEIGHTS_FILE) as z:
         arrays = {name: z[name] for name in z.files}
     arrays["weight_value"] = arrays["weight_value"].astype(np.float64)
     blob = model_io._npz_bytes(arrays)
-    header = json.loads((Path(out) / model_io.METADATA_FILE).read_text(encoding="utf-8"))
+    header = json.loads((target / model_io.METADATA_FILE).read_text(encoding="utf-8"))
     header["arrays"]["weight_value"]["dtype"] = "<f8"
     header["weights_sha256"] = hashlib.sha256(blob).hexdigest()
-    (Path(out) / model_io.WEIGHTS_FILE).write_bytes(blob)
-    (Path(out) / model_io.METADATA_FILE).write_text(
+    (target / model_io.WEIGHTS_FILE).write_bytes(blob)
+    (target / model_io.METADATA_FILE).write_text(
         json.dumps(header, indent=1, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n", encoding="utf-8")
     print(f"wrote {out}", file=sys.stderr)
 
@@ -157,17 +169,18 @@ def main() -> None:
                     help="parse with this parser model directory (e.g. one from 'glmnlp parser train'), tagging "
                          "with the tagger of --model")
     ap.add_argument("--widen", default=None, metavar="OUT",
-                    help="write a copy of the parser model directory --parser to OUT with its weight values as "
-                         "float64 (the same numbers; builds before float32 storage read only float64), then stop")
+                    help="write a copy of --parser DIR (else of the pipeline --model DIR) to OUT with the parser's "
+                         "weight values as float64 (the same numbers; builds before float32 weight files read "
+                         "only float64), then stop")
     ap.add_argument("--inner", type=int, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.inner is not None:
         inner(args.model, args.inner, args.parser)
         return
     if args.widen is not None:
-        if args.parser is None:
-            ap.error("--widen needs --parser (the parser model directory to copy)")
-        widen(args.parser, args.widen)
+        if args.parser is None and args.model == "default":
+            ap.error("--widen needs --parser DIR or --model DIR (the directory to copy)")
+        widen(args.parser or args.model, args.widen)
         return
     import glmnlp
 
