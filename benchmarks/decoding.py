@@ -25,8 +25,8 @@ To compare two builds, run the script of this checkout against the other build's
 
 Another parser model (a perceptron or generative model from ``glmnlp parser train``) parses the same
 sentences with the pipeline's tagger and tags through ``--parser DIR``. Builds older than the float32
-weight files read only float64 weight values: ``--widen OUT`` writes such a copy of ``--parser DIR``
-(the same numbers, so the same parses)::
+weight files read only float64 weight values: ``--widen OUT`` writes such a copy of ``--parser DIR``, or
+of the whole pipeline ``--model DIR`` (the same numbers, so the same parses)::
 
     python benchmarks/decoding.py --model /tmp/p --parser proxy_parser --repeat 5
     python benchmarks/decoding.py --model /tmp/p --widen /tmp/p64     # the pipeline, its parser widened
@@ -96,8 +96,8 @@ def measure(model: str, repeat: int, profile: bool, parser_dir: str | None = Non
         results = parse_all(parser, test, tags)
         best = min(best, time.process_time() - t0)
     f1 = score_trees(test, [tree for _s, tree in results]).total.fmeasure
-    out = {"model": model if parser_dir is None else f"{model} + {parser_dir}", "sentences": len(test), "words": sum(len(t.leaves()) for t in test),
-           "cpu_s": best, "sent_per_s": len(test) / best, "f1": f1, "digest": digest(results),
+    out = {"model": model if parser_dir is None else f"{model} + {parser_dir}", "sentences": len(test),
+           "words": sum(len(t.leaves()) for t in test), "cpu_s": best, "sent_per_s": len(test) / best, "f1": f1, "digest": digest(results),
            "gen_weight": parser.generative.weight if parser.generative is not None else 0.0,
            "gamma": parser.config.gamma, "cap": parser.config.beam_cap}
     if profile:

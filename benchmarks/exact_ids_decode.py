@@ -16,7 +16,7 @@ stay those of the model:
    to float32 to measure another), the same keys also go into **slot buckets** (mode 4): the table
    keeps, for every 4 consecutive slots, 4 entries of (the key's high 32 bits, its float32 weight),
    32 bytes, the size of the 4 float64 weights it replaces; a key is looked up behind the slot bitmap
-   as today, reads the bucket of its slot (one cache line, where today's read touches the same line)
+   as today, reads the bucket of its slot (one cache line, as today's read of the slot's weight)
    and takes the entry whose 32 check bits equal its own, without a branch (none: +0.0); the keys of
    a bucket's slots beyond its 4 entries are found in the key table (a full bucket without a match
    looks there);
