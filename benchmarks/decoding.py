@@ -97,7 +97,8 @@ def measure(model: str, repeat: int, profile: bool, parser_dir: str | None = Non
         best = min(best, time.process_time() - t0)
     f1 = score_trees(test, [tree for _s, tree in results]).total.fmeasure
     out = {"model": model if parser_dir is None else f"{model} + {parser_dir}", "sentences": len(test),
-           "words": sum(len(t.leaves()) for t in test), "cpu_s": best, "sent_per_s": len(test) / best, "f1": f1, "digest": digest(results),
+           "words": sum(len(t.leaves()) for t in test), "cpu_s": best, "sent_per_s": len(test) / best, "f1": f1,
+           "digest": digest(results),
            "gen_weight": parser.generative.weight if parser.generative is not None else 0.0,
            "gamma": parser.config.gamma, "cap": parser.config.beam_cap}
     if profile:

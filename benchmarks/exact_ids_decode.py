@@ -105,7 +105,8 @@ def measure(model: str, rounds: int, parser_dir: str | None = None) -> None:
         buckets, left = _buckets(kept, single, mask)
         beam.set_buckets(buckets)
         modes.append(4)
-        print(f"slot buckets: {buckets.nbytes / 2**20:.0f} MB, {left:,} keys beyond their bucket's 4 entries", flush=True)
+        print(f"slot buckets: {buckets.nbytes / 2**20:.0f} MB, {left:,} keys beyond their bucket's 4 entries",
+              flush=True)
     else:
         print("slot buckets (mode 4) skipped: the weights are not all float32 numbers", flush=True)
     names = {0: "slots (mode 0) sent/s", 2: "key table (mode 2)", 3: "key table after the bitmap (mode 3)",

@@ -385,4 +385,5 @@ def test_tagger_damaged_tag_lists_are_refused(sample_tagger: Tagger, damage: str
     with pytest.raises(ModelFileError, match=reason):
         tagger_from_parts(Tagger, {**metadata, key: value}, arrays)
     rebuilt = tagger_from_parts(Tagger, metadata, arrays)
-    assert rebuilt.tag_sentences([["The", "zorblax", "ran"]]) == sample_tagger.tag_sentences([["The", "zorblax", "ran"]])
+    sentence = [["The", "zorblax", "ran"]]
+    assert rebuilt.tag_sentences(sentence) == sample_tagger.tag_sentences(sentence)

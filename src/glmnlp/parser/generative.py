@@ -334,7 +334,9 @@ class GenerativeModel:
     def from_arrays(cls, metadata: dict[str, Any], arrays: dict[str, NDArray[Any]]) -> GenerativeModel:
         """Inverse of :meth:`to_arrays`; raises ModelFileError on foreign or inconsistent data."""
         if not isinstance(metadata, dict):
-            raise ModelFileError(f"damaged generative model: its metadata is not an object (got {type(metadata).__name__})")
+            raise ModelFileError(
+                f"damaged generative model: its metadata is not an object (got {type(metadata).__name__})"
+            )
         try:
             version = metadata.get("format_version")
             if metadata.get("format") != FORMAT_NAME or version not in READABLE_VERSIONS:

@@ -373,7 +373,7 @@ class Grammar:
             expected = cats[y][0] if cats[y][1] is not None else cats[x][0]
             if slash != expected:
                 return (f"{display_category(cats[z])!r} after {display_category(cats[y])!r} under "
-                        f"{display_category(cats[x])!r} (expected {label + '/' + expected!r})")
+                        f"{display_category(cats[x])!r} (expected {display_category((label, expected))!r})")
         for table in (self.chains, self.first_chains):
             for tag in sorted(table):
                 for chain in table[tag]:
