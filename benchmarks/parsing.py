@@ -22,6 +22,10 @@ With tagger tags, ``--margins 0,2,4,8`` also chooses a parse-time multi-tag marg
 
     python benchmarks/parsing.py --conditions gold:generative,tagger:generative,gold:combined,tagger:combined
     python benchmarks/parsing.py --one tagger combined --epochs 4 --gen-weight 5,10,20 --margins 0,2,4,8
+
+``--train-margin M`` (experiment, tagger tags): the training trees get jackknifed multi-tag input within M
+instead of single tags, the treebank's tag as the gold tree's tag when it is among them, and the passes
+are chosen on dev tagged within M (results: ``benchmarks/results/parsing_generative.md``).
 """
 
 from __future__ import annotations
@@ -65,8 +69,26 @@ def run_generative(train: list, dev: list, train_tags, dev_tags, smoothing) -> t
     return parser, time.perf_counter() - t0
 
 
+def jackknife_lattices(train: list, margin: float, folds: int = 10, epochs: int = 5) -> list[list[list[str]]]:
+    """Multi-tag training input: each fold's words tagged within ``margin`` by a tagger trained on the
+    other folds, the treebank's tag moved first when it is among them (it becomes the gold tree's tag;
+    otherwise the tagger's best stays first and is the gold tag, as with single jackknifed tags)."""
+    from glmnlp.tagger.model import Tagger, TaggerConfig
+    from glmnlp.treebank.formats import TaggedSentence
+
+    out: list[list[list[str]]] = [[] for _ in train]
+    for f in range(folds):
+        rest = [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for i, t in enumerate(train) if i % folds != f]
+        tagger = Tagger(TaggerConfig(epochs=epochs, seed=0)).fit(rest, None, show_progress=False, jobs=1)
+        for i in range(f, len(train), folds):
+            lattice = tagger.multitag(train[i].leaves(), margin)
+            out[i] = [[g] + [t for t in cands if t != g] if g in cands else cands
+                      for g, cands in zip(train[i].tags(), lattice)]
+    return out
+
+
 def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...] = (10.0,), min_count: int = 2,
-            prune: float = 0.05, margins: tuple[float, ...] = (0.0,)) -> dict:
+            prune: float = 0.05, margins: tuple[float, ...] = (0.0,), train_margin: float = 0.0) -> dict:
     from glmnlp.treebank.corpus import sample_trees
     from glmnlp.treebank.formats import TaggedSentence
     from glmnlp.parser.model import ParserConfig
@@ -75,17 +97,20 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
     from glmnlp.tagger.model import Tagger, TaggerConfig
 
     train, dev, test = sample_trees("train"), sample_trees("dev"), sample_trees("test")
-    train_tags = dev_tags = test_tags = None
+    train_tags = dev_tags = test_tags = train_dev_tags = None
     tag_seconds = 0.0
     if tags == "tagger":
         t0 = time.perf_counter()
-        if features != "generative":  # the generative model alone trains on the treebank's tags, as Roark's
+        if features != "generative" and train_margin:  # multi-tag training input (experiment)
+            train_tags = jackknife_lattices(train, train_margin)
+        elif features != "generative":  # the generative model alone trains on the treebank's tags, as Roark's
             jk = jackknife_tags(train, 10, epochs=5)
             train_tags = [[[t] for t in s] for s in jk]
         sents = [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in train]
         tagger = Tagger(TaggerConfig(epochs=5)).fit(sents, None, show_progress=False)
         dev_tags = [[[t] for t in tagger.tag(x.leaves())] for x in dev]
         test_tags = [[[t] for t in tagger.tag(x.leaves())] for x in test]
+        train_dev_tags = [tagger.multitag(x.leaves(), train_margin) for x in dev] if train_margin else dev_tags
         tag_seconds = time.perf_counter() - t0
     from glmnlp.parser.generative import SmoothingConfig
 
@@ -122,12 +147,13 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
         from glmnlp.parser.combined import tune_weight
 
         parser, logs, trials = tune_weight(train, dev, cfg, gen_weights, smoothing=smoothing, train_tags=train_tags,
-                                           dev_tags=dev_tags, on_epoch=lambda log: print(log, file=sys.stderr),
+                                           dev_tags=train_dev_tags, on_epoch=lambda log: print(log, file=sys.stderr),
                                            on_trial=lambda t: print(t, file=sys.stderr), beams=beams)
         weight_trials = [(t.weight, round(t.dev_f1, 2), t.best_epoch, round(t.score, 2)) for t in trials]
         tuning = list(next(t for t in trials if t.weight == parser.generative.weight).beam_rows)
     else:
-        parser, logs = train_parser(train, dev, cfg, train_tags=train_tags, dev_tags=dev_tags, show_progress=False,
+        parser, logs = train_parser(train, dev, cfg, train_tags=train_tags, dev_tags=train_dev_tags,
+                                    show_progress=False,
                                     on_epoch=lambda log: print(log, file=sys.stderr), beams=beams,
                                     on_beams=grids.__setitem__)
         tuning = grids[next(h["best_epoch"] for h in parser.history if "best_epoch" in h)]
@@ -152,6 +178,7 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
         "weight_trials": weight_trials, "weight": parser.generative.weight if parser.generative else 0.0,
         "margin_trials": margin_trials, "margin": chosen_margin,
         "epoch_trials": next((h["epoch_trials"] for h in parser.history if "epoch_trials" in h), []),
+        "train_margin": train_margin,
     }
 
 
@@ -207,6 +234,9 @@ def main() -> None:
     ap.add_argument("--gen-prune", type=float, default=0.05, help="generative tables: Roark's -t (0 = none)")
     ap.add_argument("--margins", default="0", metavar="M1,M2,...",
                     help="tagger tags: parse-time multi-tag margins, chosen on dev (0 = single best tag)")
+    ap.add_argument("--train-margin", type=float, default=0.0, metavar="M",
+                    help="tagger tags: train on jackknifed multi-tag input within M, the treebank's tag as gold "
+                         "when among them (dev during training: the same margin); 0 = single jackknifed tags")
     ap.add_argument("--conditions", default="gold:baseline,gold:punct,tagger:baseline,tagger:punct")
     ap.add_argument("--model", metavar="DIR", help="measure a trained pipeline model instead ('default' = bundled)")
     args = ap.parse_args()
@@ -222,7 +252,8 @@ def main() -> None:
     if args.one:
         print(json.dumps(run_one(args.one[0], args.one[1], args.epochs,
                                  tuple(float(w) for w in args.gen_weight.split(",")), args.gen_min_count,
-                                 args.gen_prune, tuple(float(m) for m in args.margins.split(",")))))
+                                 args.gen_prune, tuple(float(m) for m in args.margins.split(",")),
+                                 args.train_margin)))
         return
     rows = []
     for cond in args.conditions.split(","):
@@ -230,7 +261,7 @@ def main() -> None:
         out = subprocess.run(
             [sys.executable, __file__, "--one", tags, feats, "--epochs", str(args.epochs), "--gen-weight",
              args.gen_weight, "--gen-min-count", str(args.gen_min_count), "--gen-prune", str(args.gen_prune),
-             "--margins", args.margins],
+             "--margins", args.margins, "--train-margin", str(args.train_margin)],
             check=True, stdout=subprocess.PIPE, text=True,
         ).stdout
         rows.append(json.loads(out.strip().splitlines()[-1]))

@@ -1,0 +1,108 @@
+"""The tagger's confidence as a parse-time score of the combined model's multi-tag input (experiment).
+
+With a multi-tag margin (``glmnlp parse --multitag M``, the default model's ``multitag_margin``) every
+tag within M of the tagger's best max-marginal is an equal candidate for the parser: how far below the
+best it was is forgotten. This benchmark adds ``lambda * (max-marginal of the tag - best)`` (<= 0) to
+each candidate chain's score, a fixed-weight feature like the combined model's generative term, and
+chooses (margin, lambda) on dev. The decoder's side is ``benchmarks/patches/tag_bonus.patch`` (a
+``cand_bonus`` array in ``BeamParser.decode``, ``tag_bonus`` in ``Parser.parse_nbest``); lambda = 0
+needs no patch and parses as the library does.
+
+    python benchmarks/tag_bonus.py --train /tmp/tb     # the combined model with tagger tags, saved (7 min)
+    git archive HEAD | tar -x -C /tmp/exp && (cd /tmp/exp && git apply benchmarks/patches/tag_bonus.patch \\
+        && python setup.py build_ext --inplace)
+    PYTHONPATH=/tmp/exp/src python benchmarks/tag_bonus.py --model /tmp/tb --margins 4,8,16 --lambdas 0,1,4,16
+
+The model is the one of ``benchmarks/parsing.py --one tagger combined --epochs 8 --gen-weight 10
+--gen-min-count 0 --gen-prune 0`` (PTB sample, jackknifed tagger tags, unpruned generative tables).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def train(out: Path, gold_train: bool = False) -> None:
+    from glmnlp.parser.combined import tune_weight
+    from glmnlp.parser.generative import SmoothingConfig
+    from glmnlp.parser.jackknife import jackknife_tags
+    from glmnlp.parser.model import ParserConfig
+    from glmnlp.tagger.model import Tagger, TaggerConfig
+    from glmnlp.treebank.corpus import sample_trees
+    from glmnlp.treebank.formats import TaggedSentence
+
+    trees, dev = sample_trees("train"), sample_trees("dev")
+    # --gold-train: the training trees keep the treebank's tags (the passes and beam are still chosen on
+    # dev with the tagger's tags, the condition the model is measured in)
+    train_tags = None if gold_train else [[[t] for t in s] for s in jackknife_tags(trees, 10, epochs=5)]
+    tagger = Tagger(TaggerConfig(epochs=5)).fit(
+        [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in trees], None, show_progress=False
+    )
+    tagger.save(out / "tagger")
+    dev_tags = [[[t] for t in tagger.tag(x.leaves())] for x in dev]
+    cfg = ParserConfig(features="punct", epochs=8, train_gamma=1e7, train_cap=30)
+    parser, _logs, _trials = tune_weight(
+        trees, dev, cfg, (10.0,), smoothing=SmoothingConfig(min_count=0, prune=0.0), train_tags=train_tags,
+        dev_tags=dev_tags, on_epoch=lambda log: print(log, file=sys.stderr), beams=([1e5, 1e6, 1e7], [20, 40]),
+    )
+    parser.save(out / "parser", history=parser.history)
+
+
+def sweep(model: Path, margins: list[float], lambdas: list[float]) -> None:
+    import numpy as np
+
+    from glmnlp.parser.model import Parser
+    from glmnlp.parser.training import SELECTION_PARAMS
+    from glmnlp.tagger.model import Tagger
+    from glmnlp.treebank.corpus import sample_trees
+    from glmnlp.treebank.evalb import score_trees
+
+    parser, tagger = Parser.load(model / "parser"), Tagger.load(model / "tagger")
+    names = tagger.tags_
+    splits = {name: sample_trees(name) for name in ("dev", "test")}
+    marginals = {name: [tagger.max_marginals(t.leaves()) for t in trees] for name, trees in splits.items()}
+
+    def f1(name: str, margin: float, lam: float) -> float:
+        out: list[Any] = []
+        for tree, mm in zip(splits[name], marginals[name]):
+            tags, bonus = [], []
+            for row in mm:
+                kept = [j for j in np.argsort(-row, kind="stable") if row[j] >= row.max() - margin]
+                tags.append([names[j] for j in kept])
+                bonus.append({names[j]: lam * float(row[j] - row.max()) for j in kept})
+            extra = {"tag_bonus": bonus} if lam else {}
+            out.append(parser.parse_nbest(tree.leaves(), tags, 1, **extra)[0][1])
+        return float(score_trees(list(splits[name]), out, SELECTION_PARAMS).fmeasure)
+
+    print(f"beam gamma {parser.config.gamma:g}, cap {parser.config.beam_cap}")
+    print("| margin | lambda | dev F1 | test F1 |\n| --- | --- | --- | --- |")
+    rows = []
+    for m in margins:
+        for lam in lambdas:
+            rows.append((m, lam, f1("dev", m, lam), f1("test", m, lam)))
+            print(f"| {m:g} | {lam:g} | {rows[-1][2]:.2f} | {rows[-1][3]:.2f} |", flush=True)
+    m, lam, d, t = max(rows, key=lambda r: (round(r[2], 2), -r[0], -r[1]))  # ties: smaller margin, lambda
+    print(f"\nchosen on dev: margin {m:g}, lambda {lam:g} (dev {d:.2f}): test F1 {t:.2f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--train", type=Path, metavar="OUT", help="train and save the model (tagger + parser)")
+    ap.add_argument("--gold-train", action="store_true", help="--train on the treebank's tags, not jackknifed ones")
+    ap.add_argument("--model", type=Path, metavar="DIR", help="a directory written by --train")
+    ap.add_argument("--margins", default="4,8,16")
+    ap.add_argument("--lambdas", default="0,1,4,16")
+    args = ap.parse_args()
+    if args.train:
+        train(args.train, args.gold_train)
+    if args.model:
+        sweep(args.model, [float(x) for x in args.margins.split(",")], [float(x) for x in args.lambdas.split(",")])
+    if not (args.train or args.model):
+        ap.error("give --train OUT and/or --model DIR")
+
+
+if __name__ == "__main__":
+    main()
