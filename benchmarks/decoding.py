@@ -32,6 +32,12 @@ of the whole pipeline ``--model DIR`` (the same numbers, so the same parses)::
     python benchmarks/decoding.py --model /tmp/p --widen /tmp/p64     # the pipeline, its parser widened
     python benchmarks/decoding.py --parser proxy_parser --widen proxy_parser64
     PYTHONPATH=/tmp/base/src python benchmarks/decoding.py --model /tmp/p64 --parser proxy_parser64 --repeat 5
+
+``--fill SHARE,OUT`` writes a stand-in for a full-size model's weight table: a float64 copy of ``--parser DIR``
+with zero weights filled from its own non-zero ones until SHARE of the slots are non-zero (parses change, the
+same in every build)::
+
+    python benchmarks/decoding.py --parser proxy_parser --fill 0.6,proxy_dense64
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 
@@ -132,13 +139,38 @@ def callgrind_total(model: str, n: int, env: dict[str, str], parser_dir: str | N
     raise RuntimeError("no instruction total in the callgrind output")
 
 
+def fill(source: str, out: str, share: float) -> None:
+    """Copy the parser model ``source`` to ``out`` (float64 values, readable by every build) with zero weights
+    replaced, seeded, by values drawn from its own non-zero weights until ``share`` of the slots are non-zero:
+    a stand-in for the table of a full-size treebank (the feature counts of ``feature_collisions.md``
+    extrapolate to 2.7 M non-zero weights at 40k sentences, 64% of 2**22 slots), whose speed is that of its
+    memory traffic and of the work per node, not of its parses."""
+    import numpy as np
+
+    from glmnlp.parser import Parser
+
+    parser = Parser.load(source)
+    weights = np.array(parser.weights)
+    nonzero = np.flatnonzero(weights)
+    need = int(share * weights.size) - nonzero.size
+    if need <= 0:
+        raise SystemExit(f"{source} already has {nonzero.size / weights.size:.1%} non-zero weights")
+    rng = np.random.default_rng(0)
+    weights[rng.choice(np.flatnonzero(weights == 0), size=need, replace=False)] = rng.choice(weights[nonzero], need)
+    parser.weights = weights
+    with tempfile.TemporaryDirectory() as tmp:
+        parser.save(Path(tmp) / "filled", history=parser.history)
+        widen(str(Path(tmp) / "filled"), out)
+    print(f"{out}: {nonzero.size / weights.size:.1%} -> {np.count_nonzero(weights) / weights.size:.1%} non-zero",
+          file=sys.stderr)
+
+
 def widen(source: str, out: str) -> None:
     """Copy ``source`` (a parser model directory, or a pipeline directory with a ``parser/``) to ``out`` with
     the parser's weight values as float64 (the same numbers): the builds before float32 weight files read
     only float64. The parser header's checksum is recomputed."""
     import hashlib
     import shutil
-    from pathlib import Path
 
     import numpy as np
 
@@ -173,10 +205,19 @@ def main() -> None:
                     help="write a copy of --parser DIR (else of the pipeline --model DIR) to OUT with the parser's "
                          "weight values as float64 (the same numbers; builds before float32 weight files read "
                          "only float64), then stop")
+    ap.add_argument("--fill", default=None, metavar="SHARE,OUT",
+                    help="write a copy of --parser DIR to OUT (float64) with zero weights filled from its non-zero "
+                         "ones until SHARE (e.g. 0.6) of the slots are non-zero, then stop")
     ap.add_argument("--inner", type=int, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.inner is not None:
         inner(args.model, args.inner, args.parser)
+        return
+    if args.fill is not None:
+        if args.parser is None:
+            ap.error("--fill needs --parser DIR")
+        share, out = args.fill.split(",", 1)
+        fill(args.parser, out, float(share))
         return
     if args.widen is not None:
         if args.parser is None and args.model == "default":
