@@ -25,7 +25,9 @@ With tagger tags, ``--margins 0,2,4,8`` also chooses a parse-time multi-tag marg
 
 ``--train-margin M`` (experiment, tagger tags): the training trees get jackknifed multi-tag input within M
 instead of single tags, the treebank's tag as the gold tree's tag when it is among them, and the passes
-are chosen on dev tagged within M (results: ``benchmarks/results/parsing_generative.md``).
+are chosen on dev tagged within M. ``--tagger-dev`` (experiment, tagger tags): every tagger (the jackknife
+folds' and the one for dev and test) in the library's default configuration, 10 passes with the best on dev,
+instead of 5 passes without dev (results of both: ``benchmarks/results/parsing_generative.md``).
 """
 
 from __future__ import annotations
@@ -87,8 +89,26 @@ def jackknife_lattices(train: list, margin: float, folds: int = 10, epochs: int 
     return out
 
 
+def jackknife_dev(train: list, dev: list, folds: int = 10) -> list[list[list[str]]]:
+    """Jackknifed tags from taggers of the library's default configuration, each fold's epoch chosen on
+    ``dev`` (the folds' taggers then match the tagger that tags dev and test with ``--tagger-dev``)."""
+    from glmnlp.tagger.model import Tagger, TaggerConfig
+    from glmnlp.treebank.formats import TaggedSentence
+
+    dev_sents = [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in dev]
+    out: list[list[list[str]]] = [[] for _ in train]
+    for f in range(folds):
+        rest = [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for i, t in enumerate(train) if i % folds != f]
+        tagger = Tagger(TaggerConfig(seed=0)).fit(rest, dev_sents, show_progress=False, jobs=1)
+        for i, tags in zip(range(f, len(train), folds), tagger.tag_sentences([train[i].leaves()
+                                                                               for i in range(f, len(train), folds)])):
+            out[i] = [[t] for t in tags]
+    return out
+
+
 def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...] = (10.0,), min_count: int = 2,
-            prune: float = 0.05, margins: tuple[float, ...] = (0.0,), train_margin: float = 0.0) -> dict:
+            prune: float = 0.05, margins: tuple[float, ...] = (0.0,), train_margin: float = 0.0,
+            tagger_dev: bool = False) -> dict:
     from glmnlp.treebank.corpus import sample_trees
     from glmnlp.treebank.formats import TaggedSentence
     from glmnlp.parser.model import ParserConfig
@@ -103,11 +123,17 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
         t0 = time.perf_counter()
         if features != "generative" and train_margin:  # multi-tag training input (experiment)
             train_tags = jackknife_lattices(train, train_margin)
+        elif features != "generative" and tagger_dev:
+            train_tags = jackknife_dev(train, dev)
         elif features != "generative":  # the generative model alone trains on the treebank's tags, as Roark's
             jk = jackknife_tags(train, 10, epochs=5)
             train_tags = [[[t] for t in s] for s in jk]
         sents = [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in train]
-        tagger = Tagger(TaggerConfig(epochs=5)).fit(sents, None, show_progress=False)
+        if tagger_dev:  # the library's default tagger: 10 passes, the best on dev
+            dev_sents = [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in dev]
+            tagger = Tagger(TaggerConfig(seed=0)).fit(sents, dev_sents, show_progress=False)
+        else:
+            tagger = Tagger(TaggerConfig(epochs=5)).fit(sents, None, show_progress=False)
         dev_tags = [[[t] for t in tagger.tag(x.leaves())] for x in dev]
         test_tags = [[[t] for t in tagger.tag(x.leaves())] for x in test]
         train_dev_tags = [tagger.multitag(x.leaves(), train_margin) for x in dev] if train_margin else dev_tags
@@ -178,7 +204,7 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
         "weight_trials": weight_trials, "weight": parser.generative.weight if parser.generative else 0.0,
         "margin_trials": margin_trials, "margin": chosen_margin,
         "epoch_trials": next((h["epoch_trials"] for h in parser.history if "epoch_trials" in h), []),
-        "train_margin": train_margin,
+        "train_margin": train_margin, "tagger_dev": tagger_dev,
     }
 
 
@@ -237,6 +263,9 @@ def main() -> None:
     ap.add_argument("--train-margin", type=float, default=0.0, metavar="M",
                     help="tagger tags: train on jackknifed multi-tag input within M, the treebank's tag as gold "
                          "when among them (dev during training: the same margin); 0 = single jackknifed tags")
+    ap.add_argument("--tagger-dev", action="store_true",
+                    help="tagger tags: the taggers (jackknife folds and the one for dev/test) in the library's default "
+                         "configuration (10 passes, best on dev) instead of 5 passes without dev")
     ap.add_argument("--conditions", default="gold:baseline,gold:punct,tagger:baseline,tagger:punct")
     ap.add_argument("--model", metavar="DIR", help="measure a trained pipeline model instead ('default' = bundled)")
     args = ap.parse_args()
@@ -253,7 +282,7 @@ def main() -> None:
         print(json.dumps(run_one(args.one[0], args.one[1], args.epochs,
                                  tuple(float(w) for w in args.gen_weight.split(",")), args.gen_min_count,
                                  args.gen_prune, tuple(float(m) for m in args.margins.split(",")),
-                                 args.train_margin)))
+                                 args.train_margin, args.tagger_dev)))
         return
     rows = []
     for cond in args.conditions.split(","):
