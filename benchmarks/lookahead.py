@@ -37,7 +37,7 @@ def lookahead_table(parser: Any, trees: list[Any], beta: float) -> np.ndarray:
     from glmnlp.parser.transform import fslc_transform
 
     grammar = parser.grammar
-    n = max(grammar._index.values()) + 1
+    n = len(grammar.categories)
     counts = np.zeros((n, n))
 
     def preterminals(node: Any, parent: Any, out: list[tuple[Any, int | None]]) -> None:

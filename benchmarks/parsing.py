@@ -100,8 +100,8 @@ def jackknife_dev(train: list, dev: list, folds: int = 10) -> list[list[list[str
     for f in range(folds):
         rest = [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for i, t in enumerate(train) if i % folds != f]
         tagger = Tagger(TaggerConfig(seed=0)).fit(rest, dev_sents, show_progress=False, jobs=1)
-        for i, tags in zip(range(f, len(train), folds), tagger.tag_sentences([train[i].leaves()
-                                                                               for i in range(f, len(train), folds)])):
+        held_out = range(f, len(train), folds)
+        for i, tags in zip(held_out, tagger.tag_sentences([train[i].leaves() for i in held_out])):
             out[i] = [[t] for t in tags]
     return out
 
@@ -173,7 +173,8 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
         from glmnlp.parser.combined import tune_weight
 
         parser, logs, trials = tune_weight(train, dev, cfg, gen_weights, smoothing=smoothing, train_tags=train_tags,
-                                           dev_tags=train_dev_tags, on_epoch=lambda log: print(log, file=sys.stderr),
+                                           dev_tags=train_dev_tags,
+                                           on_epoch=lambda log: print(log, file=sys.stderr),
                                            on_trial=lambda t: print(t, file=sys.stderr), beams=beams)
         weight_trials = [(t.weight, round(t.dev_f1, 2), t.best_epoch, round(t.score, 2)) for t in trials]
         tuning = list(next(t for t in trials if t.weight == parser.generative.weight).beam_rows)
@@ -269,6 +270,8 @@ def main() -> None:
     ap.add_argument("--conditions", default="gold:baseline,gold:punct,tagger:baseline,tagger:punct")
     ap.add_argument("--model", metavar="DIR", help="measure a trained pipeline model instead ('default' = bundled)")
     args = ap.parse_args()
+    if args.train_margin and args.tagger_dev:
+        ap.error("--train-margin and --tagger-dev are separate experiments: give one")
     if args.model:
         r = run_model(args.model)
         print(json.dumps(r), file=sys.stderr)
@@ -290,7 +293,8 @@ def main() -> None:
         out = subprocess.run(
             [sys.executable, __file__, "--one", tags, feats, "--epochs", str(args.epochs), "--gen-weight",
              args.gen_weight, "--gen-min-count", str(args.gen_min_count), "--gen-prune", str(args.gen_prune),
-             "--margins", args.margins, "--train-margin", str(args.train_margin)],
+             "--margins", args.margins, "--train-margin", str(args.train_margin),
+             *(["--tagger-dev"] if args.tagger_dev else [])],
             check=True, stdout=subprocess.PIPE, text=True,
         ).stdout
         rows.append(json.loads(out.strip().splitlines()[-1]))
