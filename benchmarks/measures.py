@@ -150,6 +150,9 @@ def main() -> None:
                     help=f"comma-separated among {', '.join(CONFIGS)}; the first is reported in detail")
     ap.add_argument("--limit", type=int, default=0, help="first N sentences only")
     ap.add_argument("--next-word", type=int, default=20, help="sentences for the --next-word cost (0: skip)")
+    ap.add_argument("--lookahead", type=float, default=0.0, metavar="W",
+                    help="experiment: rank FILTER with W x the look-ahead term of benchmarks/lookahead.py "
+                         "(needs benchmarks/patches/lookahead.patch); 0 = none")
     ap.add_argument("--save-model", default="", help="also save the trained parser here (benchmarks/measures_cost.py)")
     args = ap.parse_args()
 
@@ -162,6 +165,12 @@ def main() -> None:
     names = args.configs.split(",")
     margin, max_tags, gamma, cap = CONFIGS[names[0]][:4]
     parser, train_s = train(gamma, cap)
+    if args.lookahead:
+        if not hasattr(parser._beam, "set_lookahead"):
+            ap.error("--lookahead needs a build with benchmarks/patches/lookahead.patch")
+        from lookahead import lookahead_table
+
+        parser._beam.set_lookahead(lookahead_table(parser, sample_trees("train"), 5.0), args.lookahead)
     if args.save_model:
         parser.save(args.save_model)
     ok = [s for s in ref if not s.failed]
