@@ -89,6 +89,10 @@ Choices [R] and their reasons
   (was 0.638 with every tag within 8 nats; 0.657 within 4), total 0.876, lexical 0.898; with
   ``unknown_words="pos"`` 0.788 / 0.915 / 0.933. 2.5 tags per word on average instead of 8:
   3.2 s of CPU for the 244 sentences instead of 5.9 s. ``tag_filter="margin"``: the margin alone.
+* **No look-ahead in the ranking.** The reference parser ranks its beam with a look-ahead probability;
+  this one does not. Measured with one (benchmarks/patches/lookahead.patch, benchmarks/results/
+  measures.md): surprisal r 0.876 -> 0.875 / 0.863 (weight 0.5 / 1), syntactic 0.773 -> 0.766 / 0.723,
+  entropy 0.629 -> 0.655 / 0.659: no closer to the reference, so it stays out.
 * **FILTER.** The generative term's own gamma/cap (``GenerativeTerm.gamma``/``beam_cap``); if the
   beam empties, one retry with 10x gamma and no cap (as parsing does); with the model's own tags,
   if it still empties, the words from the failing one on get every POS tag and the sentence is run
