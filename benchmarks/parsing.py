@@ -71,38 +71,32 @@ def run_generative(train: list, dev: list, train_tags, dev_tags, smoothing) -> t
     return parser, time.perf_counter() - t0
 
 
-def jackknife_lattices(train: list, margin: float, folds: int = 10, epochs: int = 5) -> list[list[list[str]]]:
-    """Multi-tag training input: each fold's words tagged within ``margin`` by a tagger trained on the
-    other folds, the treebank's tag moved first when it is among them (it becomes the gold tree's tag;
-    otherwise the tagger's best stays first and is the gold tag, as with single jackknifed tags)."""
+def jackknife_variant(train: list, *, margin: float = 0.0, dev: list | None = None,
+                      folds: int = 10) -> list[list[list[str]]]:
+    """Jackknifed training tags for the experiments (the library's are ``jackknife_tags``: 5 passes, no dev).
+
+    ``margin`` > 0: multi-tag input, each word's tags within ``margin`` of the fold tagger's best, the
+    treebank's tag moved first when it is among them (it becomes the gold tree's tag; otherwise the
+    tagger's best stays first and is the gold tag, as with single tags). ``dev``: the fold taggers are
+    the library's default configuration (10 passes), each keeping its best pass on ``dev``.
+    """
     from glmnlp.tagger.model import Tagger, TaggerConfig
     from glmnlp.treebank.formats import TaggedSentence
 
+    def tagged(trees: list) -> list:
+        return [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in trees]
+
+    config = TaggerConfig(seed=0) if dev is not None else TaggerConfig(epochs=5, seed=0)
     out: list[list[list[str]]] = [[] for _ in train]
     for f in range(folds):
-        rest = [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for i, t in enumerate(train) if i % folds != f]
-        tagger = Tagger(TaggerConfig(epochs=epochs, seed=0)).fit(rest, None, show_progress=False, jobs=1)
+        rest = tagged([t for i, t in enumerate(train) if i % folds != f])
+        tagger = Tagger(config).fit(rest, None if dev is None else tagged(dev), show_progress=False, jobs=1)
         for i in range(f, len(train), folds):
-            lattice = tagger.multitag(train[i].leaves(), margin)
-            out[i] = [[g] + [t for t in cands if t != g] if g in cands else cands
-                      for g, cands in zip(train[i].tags(), lattice)]
-    return out
-
-
-def jackknife_dev(train: list, dev: list, folds: int = 10) -> list[list[list[str]]]:
-    """Jackknifed tags from taggers of the library's default configuration, each fold's epoch chosen on
-    ``dev`` (the folds' taggers then match the tagger that tags dev and test with ``--tagger-dev``)."""
-    from glmnlp.tagger.model import Tagger, TaggerConfig
-    from glmnlp.treebank.formats import TaggedSentence
-
-    dev_sents = [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in dev]
-    out: list[list[list[str]]] = [[] for _ in train]
-    for f in range(folds):
-        rest = [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for i, t in enumerate(train) if i % folds != f]
-        tagger = Tagger(TaggerConfig(seed=0)).fit(rest, dev_sents, show_progress=False, jobs=1)
-        held_out = range(f, len(train), folds)
-        for i, tags in zip(held_out, tagger.tag_sentences([train[i].leaves() for i in held_out])):
-            out[i] = [[t] for t in tags]
+            if margin:
+                out[i] = [[g] + [t for t in cands if t != g] if g in cands else cands
+                          for g, cands in zip(train[i].tags(), tagger.multitag(train[i].leaves(), margin))]
+            else:
+                out[i] = [[t] for t in tagger.tag(train[i].leaves())]
     return out
 
 
@@ -122,9 +116,9 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
     if tags == "tagger":
         t0 = time.perf_counter()
         if features != "generative" and train_margin:  # multi-tag training input (experiment)
-            train_tags = jackknife_lattices(train, train_margin)
+            train_tags = jackknife_variant(train, margin=train_margin)
         elif features != "generative" and tagger_dev:
-            train_tags = jackknife_dev(train, dev)
+            train_tags = jackknife_variant(train, dev=dev)
         elif features != "generative":  # the generative model alone trains on the treebank's tags, as Roark's
             jk = jackknife_tags(train, 10, epochs=5)
             train_tags = [[[t] for t in s] for s in jk]

@@ -52,8 +52,6 @@ def train(out: Path, gold_train: bool = False) -> None:
 
 
 def sweep(model: Path, margins: list[float], lambdas: list[float]) -> None:
-    import numpy as np
-
     from glmnlp.parser.model import Parser
     from glmnlp.parser.training import SELECTION_PARAMS
     from glmnlp.tagger.model import Tagger
@@ -61,18 +59,15 @@ def sweep(model: Path, margins: list[float], lambdas: list[float]) -> None:
     from glmnlp.treebank.evalb import score_trees
 
     parser, tagger = Parser.load(model / "parser"), Tagger.load(model / "tagger")
-    names = tagger.tags_
+    column = {tag: j for j, tag in enumerate(tagger.tags_)}
     splits = {name: sample_trees(name) for name in ("dev", "test")}
     marginals = {name: [tagger.max_marginals(t.leaves()) for t in trees] for name, trees in splits.items()}
 
     def f1(name: str, margin: float, lam: float) -> float:
         out: list[Any] = []
         for tree, mm in zip(splits[name], marginals[name]):
-            tags, bonus = [], []
-            for row in mm:
-                kept = [j for j in np.argsort(-row, kind="stable") if row[j] >= row.max() - margin]
-                tags.append([names[j] for j in kept])
-                bonus.append({names[j]: lam * float(row[j] - row.max()) for j in kept})
+            tags = tagger.multitag(tree.leaves(), margin)  # the library's margin rule (what --multitag uses)
+            bonus = [{t: lam * float(row[column[t]] - row.max()) for t in cands} for cands, row in zip(tags, mm)]
             extra = {"tag_bonus": bonus} if lam else {}
             out.append(parser.parse_nbest(tree.leaves(), tags, 1, **extra)[0][1])
         return float(score_trees(list(splits[name]), out, SELECTION_PARAMS).fmeasure)
