@@ -55,7 +55,8 @@ def choose_margin(parser: Any, tagger: Any, tags: str, margins: tuple[float, ...
     for m in margins:
         dt = dev_tags if m == 0 else [tagger.multitag(x.leaves(), m) for x in dev]
         tt = test_tags if m == 0 else [tagger.multitag(x.leaves(), m) for x in test]
-        trials.append((m, round(evaluate(parser, dev, dt)[0].fmeasure, 2), round(evaluate(parser, test, tt)[0].fmeasure, 2)))
+        dev_f1, test_f1 = evaluate(parser, dev, dt)[0].fmeasure, evaluate(parser, test, tt)[0].fmeasure
+        trials.append((m, round(dev_f1, 2), round(test_f1, 2)))
     chosen = max(trials, key=lambda r: (r[1], -r[0]))[0]
     if chosen:
         test_tags = [tagger.multitag(x.leaves(), chosen) for x in test]
@@ -180,7 +181,8 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
         tuning = grids[next(h["best_epoch"] for h in parser.history if "best_epoch" in h)]
     train_seconds = time.perf_counter() - t0
     # parse-time input tags: every tag within a margin of the tagger's best, margin chosen on dev
-    margin_trials, chosen_margin, test_tags = choose_margin(parser, tagger, tags, margins, dev, test, dev_tags, test_tags)
+    margin_trials, chosen_margin, test_tags = choose_margin(parser, tagger, tags, margins, dev, test, dev_tags,
+                                                            test_tags)
     parser.stats = {"sentences": 0, "retried": 0, "fallback": 0}
     t0 = time.perf_counter()
     result, _ = evaluate(parser, test, test_tags)
