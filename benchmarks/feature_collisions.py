@@ -58,8 +58,8 @@ def main() -> None:
                     help="with --gold-only-bits: admit the features each pass missed before the next pass")
     args = ap.parse_args()
 
+    from glmnlp.parser.feature_space import gold_feature_keys, sharing_share
     from glmnlp.parser.model import ParserConfig
-    from glmnlp.parser.training import prepare_training
     from glmnlp.treebank.gum import proxy_trees
 
     trees = proxy_trees(args.gum, "train")
@@ -68,16 +68,11 @@ def main() -> None:
     for n in (int(x) for x in args.sizes.split(",")):
         t0 = time.time()
         sub = [trees[i] for i in sorted(order[:n])]
-        parser, examples = prepare_training(sub, ParserConfig(features="punct", n_bits=22), np.zeros(1 << 22))
-        parser.config.n_bits = 62  # the same 64-bit feature hashes, reduced to 62 bits instead of 22
-        parser._beam = parser._make_beam()
-        ids = np.unique(np.concatenate([
-            np.asarray(parser.features(ex, ex.gold_site, ex.gold_chain, True)[0], dtype=np.uint64) for ex in examples
-        ]))
+        ids = gold_feature_keys(sub, ParserConfig(features="punct"))  # 62-bit keys: practically exact
         out: dict[str, float] = {"trees": n, "distinct_gold_features": int(len(ids))}
         for bits in (int(b) for b in args.count_bits.split(",")):
-            slots, counts = np.unique(ids & np.uint64((1 << bits) - 1), return_counts=True)
-            out[f"bits{bits}_features_sharing_a_slot_pct"] = round(100 * int(counts[counts > 1].sum()) / len(ids), 2)
+            out[f"bits{bits}_features_sharing_a_slot_pct"] = round(100 * sharing_share(ids, bits), 2)
+            slots = np.unique(ids & np.uint64((1 << bits) - 1))
             out[f"bits{bits}_slots_used_pct"] = round(100 * len(slots) / (1 << bits), 2)
         out["seconds"] = round(time.time() - t0)
         print(json.dumps(out), flush=True)

@@ -51,6 +51,12 @@ def parser_group() -> None:
               help="Generative tables: Roark's -t relative pruning threshold (0 = none). "
                    "Default: 0.05 for --kind combined, 0 for --kind generative (each chosen on dev).")
 @click.option("--features", type=click.Choice(["baseline", "punct"]), default="punct", show_default=True)
+@click.option("--feature-bits", default="22", show_default=True, metavar="BITS|auto",
+              help="The hashed features' weight table: 2**BITS slots (16-28). auto: the smallest table in which at "
+                   "most 1% of the training set's gold-derivation features share a slot (counted before training). "
+                   "Each slot costs memory (2**27: about 5.6 GB per worker while training, 2.3 GB when parsing); on "
+                   "the 13,620-tree proxy treebank 22 and 27 bits (auto) parse equally well "
+                   "(benchmarks/results/feature_collisions.md).")
 @click.option("--no-early-update", is_flag=True, help="Decode whole sentences before updating.")
 @click.option("--no-cache", is_flag=True, help="Disable the repeated use of hypotheses.")
 @click.option("--epochs", type=int, default=8, show_default=True)
@@ -60,17 +66,19 @@ def parser_group() -> None:
               help="Replace an existing parser model at --out (only a glmnlp parser model is ever replaced).")
 @parser_parallel_options
 def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_weights: str, gen_cutoff: int | None,
-              gen_prune: float | None, features: str, no_early_update: bool, no_cache: bool, epochs: int, seed: int,
-              out_path: str, force: bool, shards: int | None, mixing: str, jobs: int | None, backend: str | None,
-              address: str | None) -> None:
+              gen_prune: float | None, features: str, feature_bits: str, no_early_update: bool, no_cache: bool,
+              epochs: int, seed: int, out_path: str, force: bool, shards: int | None, mixing: str,
+              jobs: int | None, backend: str | None, address: str | None) -> None:
     """Train a parser on cleaned TOP-rooted trees and save the best-epoch model.
 
     Epochs, the beam (gamma, cap) and, for --kind combined given several --generative-weights, the
     generative feature's weight are chosen on the dev trees, at the beam the model will parse with:
     the two best epochs at the training beam each get their beam from a dev grid and the better one
-    is kept. The choices are printed and stored in the model. The passes run as one shard per worker (iterative parameter mixing) unless --shards
-    says otherwise; --shards 1 is the serial perceptron. --out must be a new or
-    empty folder, or with --force a parser model written by glmnlp (checked before training).
+    is kept. The choices are printed and stored in the model. The passes run as one shard per worker
+    (iterative parameter mixing) unless --shards says otherwise; --shards 1 is the serial perceptron.
+    --out must be a new or empty folder, or with --force a parser model written by glmnlp (checked
+    before training). The features are hashed into a table of 2**22 weights unless --feature-bits
+    says otherwise (auto: sized from the training data).
 
     \b
     Examples:
@@ -90,6 +98,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
 
     if epochs < 1:
         raise ConfigError(f"--epochs must be >= 1, got {epochs}")
+    n_bits = _feature_bits(feature_bits, kind)
     weights = weight_list(generative_weights, "--generative-weights")
     # unpruned tables for the generative model alone: GUM dev 79.36 -> 79.73 (benchmarks/results/
     # generative_gap.md); the combined model keeps the cut tables it chose on the sample's dev
@@ -130,11 +139,21 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         parser.save(out_path, history=parser.history, replace=force)
         click.echo(f"saved {out_path}", err=True)
         return
+    if n_bits is None:
+        from glmnlp.parser.feature_space import feature_bits_for
+
+        click.echo("counting the training set's gold-derivation features (--feature-bits auto) ...", err=True)
+        chosen = feature_bits_for(train, ParserConfig(features=features), 0.01, train_tags)
+        n_bits = chosen.bits
+        click.echo(f"feature table 2**{n_bits}: {chosen.sharing:.2%} of the {chosen.gold_features:,} gold features "
+                   f"share a slot{'' if chosen.met else ' (the largest table; the 1% bound is not met)'}; "
+                   f"about {45 * (1 << n_bits) / 2**30:.1f} GiB for it in each training process", err=True)
     combined = kind == "combined"
     # the combined score carries weight x log-probabilities (hundreds of units between candidates),
     # so its FILTER margins are wider; with them the caps decide the beam size
     cfg = ParserConfig(features=features, early_update=not no_early_update, cache=not no_cache, epochs=epochs,
-                       seed=seed, train_gamma=1e7 if combined else 1e4, train_cap=30, shards=shards, mixing=mixing)
+                       seed=seed, train_gamma=1e7 if combined else 1e4, train_cap=30, shards=shards, mixing=mixing,
+                       n_bits=n_bits)
 
     def on_epoch(log: Any) -> None:
         click.echo(f"epoch {log.epoch}: dev F1 {log.dev_f1:.2f}  updates {log.updates}  early {log.early_stops}  "
@@ -169,3 +188,22 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     click.echo(f"chosen epoch {epoch}, gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
     parser.save(out_path, history=parser.history, replace=force)
     click.echo(f"saved {out_path}", err=True)
+
+
+def _feature_bits(value: str, kind: str) -> int | None:
+    """``--feature-bits``: the table's bits, or None for ``auto`` (chosen from the training data)."""
+    from glmnlp.parser.feature_space import MIN_AUTO_BITS
+    from glmnlp.parser.model import MAX_N_BITS
+
+    if value.strip().lower() == "auto":
+        bits = None
+    else:
+        try:
+            bits = int(value)
+        except ValueError:
+            raise ConfigError(f"--feature-bits must be a whole number of bits or 'auto', got {value!r}") from None
+        if not MIN_AUTO_BITS <= bits <= MAX_N_BITS:
+            raise ConfigError(f"--feature-bits must be in [{MIN_AUTO_BITS}, {MAX_N_BITS}], got {bits}")
+    if kind == "generative" and bits != 22:
+        raise ConfigError("--feature-bits sizes the perceptron's feature table; --kind generative has none")
+    return bits
