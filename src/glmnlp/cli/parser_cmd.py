@@ -54,7 +54,7 @@ def parser_group() -> None:
 @click.option("--feature-bits", default="22", show_default=True, metavar="BITS|auto",
               help="The hashed features' weight table: 2**BITS slots (16-28). auto: the smallest table in which at "
                    "most 1% of the training set's gold-derivation features share a slot (counted before training). "
-                   "Each slot costs memory (2**27: about 5.6 GB per worker while training, 2.3 GB when parsing); on "
+                   "Each slot costs memory (2**27: about 7 GB per training process, 2.3 GB when parsing); on "
                    "the 13,620-tree proxy treebank 22 and 27 bits (auto) parse equally well "
                    "(benchmarks/results/feature_collisions.md).")
 @click.option("--no-early-update", is_flag=True, help="Decode whole sentences before updating.")
@@ -147,7 +147,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         n_bits = chosen.bits
         click.echo(f"feature table 2**{n_bits}: {chosen.sharing:.2%} of the {chosen.gold_features:,} gold features "
                    f"share a slot{'' if chosen.met else ' (the largest table; the 1% bound is not met)'}; "
-                   f"about {45 * (1 << n_bits) / 2**30:.1f} GiB for it in each training process", err=True)
+                   f"about {55 * (1 << n_bits) / 2**30:.1f} GiB for it in each training process", err=True)
     combined = kind == "combined"
     # the combined score carries weight x log-probabilities (hundreds of units between candidates),
     # so its FILTER margins are wider; with them the caps decide the beam size

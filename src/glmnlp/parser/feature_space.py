@@ -17,7 +17,7 @@ Deviations and measurements (benchmarks/results/feature_collisions.md):
   features share a slot at 22 bits and 0.66% at 27, the smallest table with at most 1%; the 27-bit parser
   scores GUM dev 84.15 at its chosen beam against 83.94 (the spread of training noise: 20 to 26 bits
   gave 83.34-83.67 at the training beam, with no trend), trains in 5 min 13 s against 3 min 27 s with
-  16.6 GB of memory in use against 2.1 GB (2 workers: 40-46 bytes per slot in each training process),
+  up to 21.6 GB of memory in use against 2.1 GB (2 workers and the main process: about 55 bytes a slot each),
   and parses with 2.3 GB resident against 0.25 GB and 16-26% fewer sentences/s. A treebank of 40,000
   trees extrapolates to about 1.9 M gold features, so ``auto`` would pick 28 bits there (0.7%), twice
   the memory again.
