@@ -148,6 +148,8 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         click.echo(f"feature table 2**{n_bits}: {chosen.sharing:.2%} of the {chosen.gold_features:,} gold features "
                    f"share a slot{'' if chosen.met else ' (the largest table; the 1% bound is not met)'}; "
                    f"about {55 * (1 << n_bits) / 2**30:.1f} GiB for it in each training process", err=True)
+    if executor.backend == "local":
+        _warn_memory(n_bits, 1 + min(executor.jobs, shards))
     combined = kind == "combined"
     # the combined score carries weight x log-probabilities (hundreds of units between candidates),
     # so its FILTER margins are wider; with them the caps decide the beam size
@@ -207,3 +209,20 @@ def _feature_bits(value: str, kind: str) -> int | None:
     if kind == "generative" and bits != 22:
         raise ConfigError("--feature-bits sizes the perceptron's feature table; --kind generative has none")
     return bits
+
+
+def _warn_memory(n_bits: int, processes: int) -> None:
+    """Warn when the weight tables of ``processes`` local training processes may not fit in the memory
+    available now (about 55 bytes a slot each: weights, averaging state, mixing copies; measured at 2**27,
+    glmnlp.parser.feature_space). Only a warning: the estimate is rough and the OS may free caches."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            info = dict(line.split(":", 1) for line in f)
+        available = int(info["MemAvailable"].split()[0]) * 1024
+    except (OSError, KeyError, ValueError):
+        return  # not Linux, or no estimate of available memory: nothing to compare with
+    need = 55 * (1 << n_bits) * processes
+    if need > available:
+        click.echo(f"warning: a table of 2**{n_bits} weights in {processes} training processes needs about "
+                   f"{need / 2**30:.1f} GiB, more than the {available / 2**30:.1f} GiB available; use a smaller "
+                   "--feature-bits or fewer --jobs", err=True)
