@@ -101,6 +101,9 @@ def test_cli_feature_bits_auto_sizes_the_saved_model(tmp_path: Path, capsys: pyt
     assert f"feature table 2**{chosen.bits}: " in capsys.readouterr().err
     parser = Parser.load(tmp_path / "m")
     assert parser.config.n_bits == chosen.bits and parser.weights.shape == (1 << chosen.bits,)
+    record = next(h["feature_bits"] for h in parser.history if "feature_bits" in h)
+    assert record == {"bits": chosen.bits, "gold_features": chosen.gold_features, "sharing": chosen.sharing,
+                      "bound": 0.01}
     assert np.count_nonzero(parser.weights) > 0
 
 

@@ -139,6 +139,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         parser.save(out_path, history=parser.history, replace=force)
         click.echo(f"saved {out_path}", err=True)
         return
+    chosen = None
     if n_bits is None:
         from glmnlp.parser.feature_space import feature_bits_for
 
@@ -188,6 +189,9 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
                                      executor=executor, beams=([1e3, 1e4, 1e5], [20, 40]), on_beams=show_beams)
     epoch = next(h["best_epoch"] for h in parser.history if "best_epoch" in h)
     click.echo(f"chosen epoch {epoch}, gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
+    if chosen is not None:  # what --feature-bits auto counted, kept with the model
+        parser.history.append({"feature_bits": {"bits": chosen.bits, "gold_features": chosen.gold_features,
+                                                "sharing": chosen.sharing, "bound": chosen.bound}})
     parser.save(out_path, history=parser.history, replace=force)
     click.echo(f"saved {out_path}", err=True)
 
