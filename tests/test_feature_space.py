@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from glmnlp.cli import main
 from glmnlp.parser.feature_space import (
-    MIN_AUTO_BITS, choose_bits, feature_bits_for, gold_feature_keys, sharing_share,
+    MIN_BITS, choose_bits, feature_bits_for, gold_feature_keys, sharing_share,
 )
 from glmnlp.parser.model import MAX_N_BITS, Parser, ParserConfig
 from glmnlp.parser.training import prepare_training
@@ -80,7 +80,7 @@ def test_gold_feature_keys_are_the_training_features_before_masking() -> None:
     assert keys.max() >= np.uint64(1 << 40)  # not cut to the table: the high bits are kept
     chosen = feature_bits_for(trees, config)
     assert chosen.gold_features == len(keys) and chosen.met
-    assert MIN_AUTO_BITS <= chosen.bits and chosen.sharing <= 0.01 < sharing_share(keys, chosen.bits - 1)
+    assert MIN_BITS <= chosen.bits and chosen.sharing <= 0.01 < sharing_share(keys, chosen.bits - 1)
 
 
 def _splits(tmp_path: Path) -> tuple[Path, Path]:

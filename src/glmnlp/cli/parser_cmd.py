@@ -198,7 +198,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
 
 def _feature_bits(value: str, kind: str) -> int | None:
     """``--feature-bits``: the table's bits, or None for ``auto`` (chosen from the training data)."""
-    from glmnlp.parser.feature_space import MIN_AUTO_BITS
+    from glmnlp.parser.feature_space import MIN_BITS
     from glmnlp.parser.model import MAX_N_BITS
 
     if value.strip().lower() == "auto":
@@ -208,8 +208,8 @@ def _feature_bits(value: str, kind: str) -> int | None:
             bits = int(value)
         except ValueError:
             raise ConfigError(f"--feature-bits must be a whole number of bits or 'auto', got {value!r}") from None
-        if not MIN_AUTO_BITS <= bits <= MAX_N_BITS:
-            raise ConfigError(f"--feature-bits must be in [{MIN_AUTO_BITS}, {MAX_N_BITS}], got {bits}")
+        if not MIN_BITS <= bits <= MAX_N_BITS:
+            raise ConfigError(f"--feature-bits must be in [{MIN_BITS}, {MAX_N_BITS}], got {bits}")
     if kind == "generative" and bits != 22:
         raise ConfigError("--feature-bits sizes the perceptron's feature table; --kind generative has none")
     return bits

@@ -16,7 +16,7 @@ Deviations and measurements (benchmarks/results/feature_collisions.md):
 * **The default stays 2**22**, not ``auto``. On the proxy treebank (13,620 trees) 19.07% of the gold
   features share a slot at 22 bits and 0.66% at 27, the smallest table with at most 1%; the 27-bit parser
   scores GUM dev 84.15 at its chosen beam against 83.94 (the spread of training noise: 20 to 26 bits
-  gave 83.34-83.67 at the training beam, with no trend), trains in 5 min 13 s against 3 min 27 s with
+  gave 83.34-83.67 at the training beam, with no trend), trains in 5 min 15 s against 3 min 27 s with
   up to 21.6 GB of memory in use against 2.1 GB (2 workers and the main process: about 55 bytes a slot each),
   and parses with 2.3 GB resident against 0.25 GB and 16-26% fewer sentences/s. A treebank of 40,000
   trees extrapolates to about 1.9 M gold features, so ``auto`` would pick 28 bits there (0.7%), twice
@@ -36,10 +36,10 @@ from glmnlp.parser.model import MAX_N_BITS, ParserConfig
 from glmnlp.parser.training import prepare_training
 from glmnlp.treebank.trees import Tree
 
-__all__ = ["MIN_AUTO_BITS", "FeatureBits", "choose_bits", "gold_feature_keys", "sharing_share", "feature_bits_for"]
+__all__ = ["MIN_BITS", "FeatureBits", "choose_bits", "gold_feature_keys", "sharing_share", "feature_bits_for"]
 
-#: The smallest table ``auto`` picks (64 k slots).
-MIN_AUTO_BITS = 16
+#: The smallest table ``--feature-bits`` takes or ``auto`` picks (64 k slots).
+MIN_BITS = 16
 
 _KEY_BITS = 62  # the feature hashes reduced to 62 bits: distinct features practically never agree on all
 
@@ -77,11 +77,11 @@ def sharing_share(keys: np.ndarray, bits: int) -> float:
     return float(np.count_nonzero(counts[inverse] > 1)) / len(keys)
 
 
-def choose_bits(keys: np.ndarray, bound: float, low: int = MIN_AUTO_BITS, high: int = MAX_N_BITS) -> tuple[int, float]:
+def choose_bits(keys: np.ndarray, bound: float, low: int = MIN_BITS, high: int = MAX_N_BITS) -> tuple[int, float]:
     """The smallest ``bits`` in [low, high] at which at most ``bound`` of ``keys`` share a slot, and that share.
 
-    ``high`` and its share when no table in the range meets the bound. The share only falls as the table
-    grows (two keys that differ in their low b + 1 bits differ in their low b bits), so the first table
+    ``high`` and its share when no table in the range meets the bound. The share never rises as the table
+    grows (two keys that agree in their low b + 1 bits agree in their low b bits), so the first table
     that meets the bound is the smallest.
     """
     if not 0 <= bound < 1:
