@@ -123,7 +123,41 @@ def test_dev_decoder_from_plain_data_parses_as_the_trained_parser() -> None:
     expected, trees = evaluate(parser, dev)
     slices = shard_indices(len(dev), 3)
     hosted = [DevSlice(*task.dev_pack([examples[i] for i in idx.tolist()])) for idx in slices]
+    seen: list[np.ndarray] = []  # the table the slice's parser decodes with (it is dropped after the pass)
+    first = hosted[0].decoder.parser
+    parse = first.parse
+    first.parse = lambda words, tags: (seen.append(first.weights.view(np.int64).copy()), parse(words, tags))[1]
     decoded = unshard([h.decode(*_sparse(weights)) for h in hosted], len(dev))
     assert [tree_from_plain(d) for d in decoded] == trees
     assert task.dev_score(examples, decoded) == task.evaluate(examples, weights) == float(expected.fmeasure)
-    assert np.array_equal(hosted[0].decoder.parser.weights.view(np.int64), weights.view(np.int64))
+    assert seen and all(np.array_equal(s, weights.view(np.int64)) for s in seen)  # bit for bit, -0.0 included
+    assert first.weights.shape == (0,)  # not kept between epochs
+
+
+def test_dev_decoder_takes_a_fresh_read_only_table_without_a_copy() -> None:
+    """The dev slice's own table (read-only, owning its memory) is decoded with as it is, not copied; a
+    table someone could still write to is copied (the parser's bitmap of non-zero weights must not go
+    stale); neither is kept after the pass."""
+    from glmnlp.parser.training import _ParsingTask, prepare_training
+
+    train, dev = sample_trees("train")[:60], sample_trees("dev")[:4]
+    parser, _, _ = _train(1, True)
+    skeleton, _ = prepare_training(train, parser.config, np.zeros(1 << parser.config.n_bits))
+
+    class _Hook:
+        def final_term(self) -> Any:
+            return parser.generative
+
+    builder, payload = _ParsingTask(skeleton, parser.config, _Hook()).dev_pack([(t, None) for t in dev])
+    decoder = builder(payload)
+    seen: list[np.ndarray] = []
+    parse = decoder.parser.parse
+    decoder.parser.parse = lambda words, tags: (seen.append(decoder.parser.weights), parse(words, tags))[1]
+    frozen = parser.weights.copy()
+    frozen.flags.writeable = False
+    open_table = parser.weights.copy()
+    out_frozen, out_open = decoder.decode(frozen), decoder.decode(open_table)
+    assert out_frozen == out_open
+    assert all(s is frozen for s in seen[: len(dev)])
+    assert all(not np.shares_memory(s, open_table) for s in seen[len(dev):]) and len(seen) == 2 * len(dev)
+    assert decoder.parser.weights.shape == (0,)

@@ -349,7 +349,16 @@ class DevSlice:
         """Predictions of this slice with the weights that are ``values`` at ``ids`` and 0 elsewhere."""
         weights = np.zeros(size, dtype=np.float64)
         weights[ids] = values
+        weights.flags.writeable = False  # no one writes to it again: the decoder may keep it without a copy
         return list(self.decoder.decode(weights))
+
+
+def _dense(sparse: tuple[int, np.ndarray, np.ndarray]) -> np.ndarray:
+    """The weights :func:`_sparse` took apart, bit for bit."""
+    size, ids, values = sparse
+    weights = np.zeros(size, dtype=np.float64)
+    weights[ids] = values
+    return weights
 
 
 def _sparse(weights: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
@@ -493,14 +502,18 @@ def train_perceptron(
             for _size, ids, values, _n in sums:
                 total[ids] += values  # ids are unique within a shard; shards added in shard order
             n_seen = sum(n for _, _, _, n in sums)
-            averaged = total * (1.0 / n_seen) if n_seen else mixed[:size].copy()
+            if n_seen:
+                total *= 1.0 / n_seen  # in place: the same products, one dense table fewer
+                averaged = total
+            else:
+                averaged = mixed[:size].copy()
+            sparse = _sparse(averaged)
             dev_started = time.perf_counter()
             seconds = dev_started - started
             score: float | None = None
             if has_dev:
                 assert dev is not None
                 if dev_slices:
-                    sparse = _sparse(averaged)
                     handles = [where.submit(i, method, *sparse) for where, i, method in dev_slices]
                     parts = [handle.result() for handle in handles]
                     score = task.dev_score(dev, unshard(parts, len(dev)))  # type: ignore[attr-defined]
@@ -522,7 +535,8 @@ def train_perceptron(
                 dev_seconds=dev_seconds,
             )
             history.append(record)
-            best.offer(epoch, score, averaged)
+            del averaged, total  # kept below as their non-zero entries only (_sparse: bit-exact)
+            best.offer(epoch, score, sparse)
             if on_epoch is not None:
                 on_epoch(record)
     finally:
@@ -532,5 +546,5 @@ def train_perceptron(
         if own:
             ex.close()
     assert best.payload is not None
-    return TrainingResult(weights=best.payload, best_epoch=best.epoch, best_score=best.score, history=history,
-                          runners_up=list(best.runners_up))
+    return TrainingResult(weights=_dense(best.payload), best_epoch=best.epoch, best_score=best.score,
+                          history=history, runners_up=[(e, s, _dense(p)) for e, s, p in best.runners_up])

@@ -372,17 +372,27 @@ def _dev_inputs(examples: Sequence[tuple[Tree, Sequence[Sequence[str]] | None]])
 class _DevDecoder:
     """The dev pass of one epoch over some dev sentences (all of dev, or a worker's slice): parses each
     (words, input tags) with the given weights and returns the trees as plain data (:func:`tree_to_plain`), in order.
-    The parser is kept between epochs; only its weights change."""
+    The parser is kept between epochs, not its table (it sits next to a shard's perceptron); DevSlice's fresh
+    read-only table is used without the copy ``Parser.weights`` makes (memory: glmnlp.parser.feature_space)."""
 
     def __init__(self, parser: Parser, sentences: list[tuple[list[str], list[Any]]]) -> None:
         self.parser = parser
         self.sentences = sentences
+        self.size = parser.weights.shape[0]
+        parser.weights = np.zeros(0)
 
     def decode(self, weights: np.ndarray) -> list[list[Any]]:
-        if weights.shape != self.parser.weights.shape:
-            raise ValueError(f"{weights.shape[0]} weights for a table of {self.parser.weights.shape[0]}")
-        self.parser.weights = np.ascontiguousarray(weights, dtype=np.float64)
-        return [tree_to_plain(self.parser.parse(words, tags)) for words, tags in self.sentences]
+        if weights.shape != (self.size,):
+            raise ValueError(f"{weights.shape[0]} weights for a table of {self.size}")
+        if (weights.dtype == np.float64 and weights.flags.c_contiguous and not weights.flags.writeable
+                and weights.base is None):  # nobody can write to it (DevSlice.decode): no copy needed
+            self.parser._weights, self.parser._nonzero = weights, None
+        else:
+            self.parser.weights = weights
+        try:
+            return [tree_to_plain(self.parser.parse(words, tags)) for words, tags in self.sentences]
+        finally:
+            self.parser.weights = np.zeros(0)
 
 
 def _unpack_dev(payload: dict[str, Any]) -> _DevDecoder:
