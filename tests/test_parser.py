@@ -304,3 +304,27 @@ def test_parser_punct_templates_fire_by_feature_ids() -> None:
     asked = _features_by_step(punct, ex_p, isq=1)
     assert all(x != y and len(x) == len(y) for x, y in zip(asked, steps_p))
     assert _features_by_step(base, ex_b, isq=1) == steps_b
+
+
+def test_parser_weights_are_an_own_read_only_copy_bit_for_bit() -> None:
+    """Assigning a table copies it bit for bit (signed zeros included) and freezes the copy; an all-zero
+    table (which is allocated fresh instead of copied) is zeros of the same length, not the caller's array."""
+    tree = parse_tree("(TOP (S (NP (NN dogs)) (VP (VBP bark)) (. .)))")
+    cfg = ParserConfig(n_bits=10)
+    parser = Parser(Grammar.induce([fslc_transform(tree, cfg.fslc)]), punctuation_tags([tree]), np.zeros(1 << 10), cfg)
+    table = np.zeros(1 << 10)
+    table[[3, 7]] = [-0.0, 2.5]
+    parser.weights = table
+    assert np.array_equal(parser.weights.view(np.uint64), table.view(np.uint64))  # -0.0 kept
+    assert not np.shares_memory(parser.weights, table) and not parser.weights.flags.writeable
+    table[7] = 9.0
+    assert parser.weights[7] == 2.5
+    only_signed_zero = np.zeros(1 << 10)
+    only_signed_zero[5] = -0.0
+    parser.weights = only_signed_zero  # not all-zero by bits: copied
+    assert np.signbit(parser.weights[5])
+    zeros = np.zeros(1 << 10, dtype=np.float32)
+    parser.weights = zeros
+    assert parser.weights.dtype == np.float64 and parser.weights.shape == (1 << 10,)
+    assert not parser.weights.any() and not np.shares_memory(parser.weights, zeros)
+    assert not parser.weights.flags.writeable

@@ -47,8 +47,7 @@ Choices [R] (documented deviations or reconstructions):
 * Feature hashing: the 2**22 table (``n_bits`` = 22). The gold derivations of the sample training
   split (wsj_0001-0159, +punct) fire 340,976 distinct features (counted with 62-bit ids); masked to
   22 bits they occupy 327,417 slots, so 13,559 features (3.98%) share a slot with another (load
-  0.078); 2**20: 14.6%, 2**24: 0.99%. The 13,620-tree proxy: 19.07% at 22 bits, at no measurable cost in F1
-  (``glmnlp.parser.feature_space`` sizes the table from the data on request; its header: the costs).
+  0.078). The 13,620-tree proxy: 19.07%, at no measurable cost in F1 (``glmnlp.parser.feature_space``).
 """
 
 from __future__ import annotations
@@ -334,9 +333,10 @@ class Parser:
 
     @weights.setter
     def weights(self, value: np.ndarray) -> None:
-        # an own, read-only copy: the bitmap of non-zero weights the decoder skips by (nonzero_bits)
-        # is built once per table, so the table must not change under it
-        table = np.array(value, dtype=np.float64, order="C", copy=True)
+        # an own, read-only copy (the decoder's bitmap, nonzero_bits, is built once per table); an all-zero
+        # table (training skeletons') is allocated, not copied: untouched pages take no memory (1 GiB at 2**27)
+        value = np.asarray(value, dtype=np.float64)
+        table = np.array(value, order="C", copy=True) if value.view(np.uint64).any() else np.zeros(len(value))
         table.flags.writeable = False
         self._weights = table
         self._nonzero: np.ndarray | None = None
