@@ -128,7 +128,7 @@ def test_memory_warning_when_the_tables_cannot_fit(capsys: pytest.CaptureFixture
     from glmnlp.cli.parser_cmd import _warn_memory
 
     _warn_memory(28, 1000)
-    assert re.search(r"warning: a table of 2\*\*28 weights in 1000 training processes needs about 1[\d.]+ GiB",
+    assert re.search(r"warning: a table of 2\*\*28 weights with 1000 training workers needs about \d+\.\d GiB",
                      capsys.readouterr().err)
     _warn_memory(16, 2)
     assert capsys.readouterr().err == ""

@@ -54,7 +54,7 @@ def parser_group() -> None:
 @click.option("--feature-bits", default="22", show_default=True, metavar="BITS|auto",
               help="The hashed features' weight table: 2**BITS slots (16-28). auto: the smallest table in which at "
                    "most 1% of the training set's gold-derivation features share a slot (counted before training). "
-                   "Each slot costs memory (2**27: about 7 GB per training process, 2.3 GB when parsing); on "
+                   "Each slot costs memory (2**27: about 12 GB to train with 2 workers, 2.3 GB to parse); on "
                    "the 13,620-tree proxy treebank 22 and 27 bits (auto) parse equally well "
                    "(benchmarks/results/feature_collisions.md).")
 @click.option("--no-early-update", is_flag=True, help="Decode whole sentences before updating.")
@@ -148,9 +148,10 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         n_bits = chosen.bits
         click.echo(f"feature table 2**{n_bits}: {chosen.sharing:.2%} of the {chosen.gold_features:,} gold features "
                    f"share a slot{'' if chosen.met else ' (the largest table; the 1% bound is not met)'}; "
-                   f"about {55 * (1 << n_bits) / 2**30:.1f} GiB for it in each training process", err=True)
+                   f"about {_table_bytes(n_bits, min(executor.jobs, shards)) / 2**30:.1f} GiB to train with it",
+                   err=True)
     if executor.backend == "local":
-        _warn_memory(n_bits, 1 + min(executor.jobs, shards))
+        _warn_memory(n_bits, min(executor.jobs, shards))
     combined = kind == "combined"
     # the combined score carries weight x log-probabilities (hundreds of units between candidates),
     # so its FILTER margins are wider; with them the caps decide the beam size
@@ -215,18 +216,24 @@ def _feature_bits(value: str, kind: str) -> int | None:
     return bits
 
 
-def _warn_memory(n_bits: int, processes: int) -> None:
-    """Warn when the weight tables of ``processes`` local training processes may not fit in the memory
-    available now (about 55 bytes a slot each: weights, averaging state, mixing copies; measured at 2**27,
-    glmnlp.parser.feature_space). Only a warning: the estimate is rough and the OS may free caches."""
+def _table_bytes(n_bits: int, workers: int) -> int:
+    """Memory the weight tables of a training run take at their peak: about 24 bytes a slot in each worker
+    (the perceptron's weights, sums and stamps) and 45 in the main process (the mixed weights, the sums, the
+    two best epochs' parsers); measured at 2**27 with 2 workers, 11.9 GB (glmnlp.parser.feature_space)."""
+    return (24 * workers + 45) * (1 << n_bits)
+
+
+def _warn_memory(n_bits: int, workers: int) -> None:
+    """Warn when the weight tables of a local training run (:func:`_table_bytes`) may not fit in the memory
+    available now. Only a warning: the estimate is rough and the OS may free caches."""
     try:
         with open("/proc/meminfo", encoding="ascii") as f:
             info = dict(line.split(":", 1) for line in f)
         available = int(info["MemAvailable"].split()[0]) * 1024
     except (OSError, KeyError, ValueError):
         return  # not Linux, or no estimate of available memory: nothing to compare with
-    need = 55 * (1 << n_bits) * processes
+    need = _table_bytes(n_bits, workers)
     if need > available:
-        click.echo(f"warning: a table of 2**{n_bits} weights in {processes} training processes needs about "
+        click.echo(f"warning: a table of 2**{n_bits} weights with {workers} training workers needs about "
                    f"{need / 2**30:.1f} GiB, more than the {available / 2**30:.1f} GiB available; use a smaller "
                    "--feature-bits or fewer --jobs", err=True)

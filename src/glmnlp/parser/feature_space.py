@@ -16,11 +16,12 @@ Deviations and measurements (benchmarks/results/feature_collisions.md):
 * **The default stays 2**22**, not ``auto``. On the proxy treebank (13,620 trees) 19.07% of the gold
   features share a slot at 22 bits and 0.66% at 27, the smallest table with at most 1%; the 27-bit parser
   scores GUM dev 84.15 at its chosen beam against 83.94 (the spread of training noise: 20 to 26 bits
-  gave 83.34-83.67 at the training beam, with no trend), trains in 5 min 15 s against 3 min 27 s with
-  up to 21.6 GB of memory in use against 2.1 GB (2 workers and the main process: about 55 bytes a slot each),
-  and parses with 2.3 GB resident against 0.25 GB and 16-26% fewer sentences/s. A treebank of 40,000
-  trees extrapolates to about 1.9 M gold features, so ``auto`` would pick 28 bits there (0.7%), twice
-  the memory again.
+  gave 83.34-83.67 at the training beam, with no trend), trains in 5 min 7 s against 3 min 38 s with
+  11.9 GB of memory in use at the peak against 1.7 GB (2 workers: about 24 bytes a slot in each and 45 in
+  the main process; 21.6 GB before the trainer stopped keeping dense copies of the averaged weights, see
+  glmnlp.glm.training), and parses with 2.3 GB resident against 0.25 GB and 16-26% fewer sentences/s. A
+  treebank of 40,000 trees extrapolates to about 1.9 M gold features, so ``auto`` would pick 28 bits there
+  (0.7%), twice the memory again (about 25 GB to train with 2 workers).
 * The range is 2**16 to 2**28 (:data:`~glmnlp.parser.model.MAX_N_BITS`): ``auto`` may also pick a table
   smaller than the default for a small treebank (about 15 k gold features for 50 trees: 2**21).
 """
