@@ -307,8 +307,8 @@ def test_parser_punct_templates_fire_by_feature_ids() -> None:
 
 
 def test_parser_weights_are_an_own_read_only_copy_bit_for_bit() -> None:
-    """Assigning a table copies it bit for bit (signed zeros included) and freezes the copy; an all-zero
-    table (which is allocated fresh instead of copied) is zeros of the same length, not the caller's array."""
+    """Assigning a table copies it bit for bit (signed zeros included) and freezes the copy; a read-only
+    array owning its memory (a finished table) is taken as it is; an all-zero table is allocated anew."""
     tree = parse_tree("(TOP (S (NP (NN dogs)) (VP (VBP bark)) (. .)))")
     cfg = ParserConfig(n_bits=10)
     parser = Parser(Grammar.induce([fslc_transform(tree, cfg.fslc)]), punctuation_tags([tree]), np.zeros(1 << 10), cfg)
@@ -323,8 +323,35 @@ def test_parser_weights_are_an_own_read_only_copy_bit_for_bit() -> None:
     only_signed_zero[5] = -0.0
     parser.weights = only_signed_zero  # not all-zero by bits: copied
     assert np.signbit(parser.weights[5])
+    frozen = table.copy()
+    frozen.flags.writeable = False
+    parser.weights = frozen
+    assert parser.weights is frozen
+    view = frozen[:]  # read-only, but not owning its memory: copied
+    parser.weights = view
+    assert not np.shares_memory(parser.weights, frozen)
     zeros = np.zeros(1 << 10, dtype=np.float32)
     parser.weights = zeros
     assert parser.weights.dtype == np.float64 and parser.weights.shape == (1 << 10,)
     assert not parser.weights.any() and not np.shares_memory(parser.weights, zeros)
     assert not parser.weights.flags.writeable
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="reads Linux's /proc/self/statm")
+def test_parser_all_zero_table_takes_no_resident_memory() -> None:
+    """A training skeleton's all-zero table is not copied page by page: assigning a 256 MiB zero table
+    leaves the resident set about where it was (a copy would add 256 MiB)."""
+    import os
+
+    def resident() -> int:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    tree = parse_tree("(TOP (S (NP (NN dogs)) (VP (VBP bark)) (. .)))")
+    cfg = ParserConfig(n_bits=10)
+    parser = Parser(Grammar.induce([fslc_transform(tree, cfg.fslc)]), punctuation_tags([tree]), np.zeros(1 << 10), cfg)
+    zeros = np.zeros(1 << 25)  # 256 MiB, its pages untouched
+    before = resident()
+    parser.weights = zeros
+    assert resident() - before < (64 << 20)
+    assert parser.weights.shape == (1 << 25,) and not parser.weights.flags.writeable

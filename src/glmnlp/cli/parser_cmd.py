@@ -51,9 +51,10 @@ def parser_group() -> None:
               help="Generative tables: Roark's -t relative pruning threshold (0 = none). "
                    "Default: 0.05 for --kind combined, 0 for --kind generative (each chosen on dev).")
 @click.option("--features", type=click.Choice(["baseline", "punct"]), default="punct", show_default=True)
-@click.option("--feature-bits", default="22", show_default=True, metavar="BITS|auto",
-              help="The hashed features' weight table: 2**BITS slots (16-28). auto: the smallest table in which at "
-                   "most 1% of the training set's gold-derivation features share a slot (counted before training). "
+@click.option("--feature-bits", default=None, metavar="BITS|auto",
+              help="The hashed features' weight table: 2**BITS slots (16-28; default 22). auto: the smallest table "
+                   "in which at most 1% of the training set's gold-derivation features share a slot (counted before "
+                   "training). "
                    "Each slot costs memory (2**27: about 12 GB to train with 2 workers, 2.3 GB to parse); on "
                    "the 13,620-tree proxy treebank 22 and 27 bits (auto) parse equally well "
                    "(benchmarks/results/feature_collisions.md).")
@@ -66,7 +67,7 @@ def parser_group() -> None:
               help="Replace an existing parser model at --out (only a glmnlp parser model is ever replaced).")
 @parser_parallel_options
 def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_weights: str, gen_cutoff: int | None,
-              gen_prune: float | None, features: str, feature_bits: str, no_early_update: bool, no_cache: bool,
+              gen_prune: float | None, features: str, feature_bits: str | None, no_early_update: bool, no_cache: bool,
               epochs: int, seed: int, out_path: str, force: bool, shards: int | None, mixing: str,
               jobs: int | None, backend: str | None, address: str | None) -> None:
     """Train a parser on cleaned TOP-rooted trees and save the best-epoch model.
@@ -98,7 +99,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
 
     if epochs < 1:
         raise ConfigError(f"--epochs must be >= 1, got {epochs}")
-    n_bits = _feature_bits(feature_bits, kind)
+    n_bits = _feature_bits(feature_bits, kind)  # None: auto, chosen below from the training trees
     weights = weight_list(generative_weights, "--generative-weights")
     # unpruned tables for the generative model alone: GUM dev 79.36 -> 79.73 (benchmarks/results/
     # generative_gap.md); the combined model keeps the cut tables it chose on the sample's dev
@@ -139,25 +140,27 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         parser.save(out_path, history=parser.history, replace=force)
         click.echo(f"saved {out_path}", err=True)
         return
-    chosen = None
-    if n_bits is None:
-        from glmnlp.parser.feature_space import feature_bits_for
-
-        click.echo("counting the training set's gold-derivation features (--feature-bits auto) ...", err=True)
-        chosen = feature_bits_for(train, ParserConfig(features=features), 0.01, train_tags)
-        n_bits = chosen.bits
-        click.echo(f"feature table 2**{n_bits}: {chosen.sharing:.2%} of the {chosen.gold_features:,} gold features "
-                   f"share a slot{'' if chosen.met else ' (the largest table; the 1% bound is not met)'}; "
-                   f"about {_table_bytes(n_bits, min(executor.jobs, shards)) / 2**30:.1f} GiB to train with it",
-                   err=True)
-    if executor.backend == "local":
-        _warn_memory(n_bits, min(executor.jobs, shards))
     combined = kind == "combined"
     # the combined score carries weight x log-probabilities (hundreds of units between candidates),
     # so its FILTER margins are wider; with them the caps decide the beam size
     cfg = ParserConfig(features=features, early_update=not no_early_update, cache=not no_cache, epochs=epochs,
                        seed=seed, train_gamma=1e7 if combined else 1e4, train_cap=30, shards=shards, mixing=mixing,
-                       n_bits=n_bits)
+                       n_bits=ParserConfig.n_bits if n_bits is None else n_bits)
+    chosen = None
+    if n_bits is None:
+        from dataclasses import replace
+
+        from glmnlp.parser.feature_space import feature_bits_for
+
+        click.echo("counting the training set's gold-derivation features (--feature-bits auto) ...", err=True)
+        chosen = feature_bits_for(train, cfg, 0.01, train_tags)
+        cfg = replace(cfg, n_bits=chosen.bits)
+        click.echo(f"feature table 2**{chosen.bits}: {chosen.sharing:.2%} of the {chosen.gold_features:,} gold "
+                   f"features share a slot{'' if chosen.met else ' (the largest table; the 1% bound is not met)'}; "
+                   f"about {_table_bytes(chosen.bits, min(executor.jobs, shards)) / 2**30:.1f} GiB to train with it",
+                   err=True)
+    if executor.backend == "local":
+        _warn_memory(cfg.n_bits, min(executor.jobs, shards))
 
     def on_epoch(log: Any) -> None:
         click.echo(f"epoch {log.epoch}: dev F1 {log.dev_f1:.2f}  updates {log.updates}  early {log.early_stops}  "
@@ -197,22 +200,23 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     click.echo(f"saved {out_path}", err=True)
 
 
-def _feature_bits(value: str, kind: str) -> int | None:
-    """``--feature-bits``: the table's bits, or None for ``auto`` (chosen from the training data)."""
+def _feature_bits(value: str | None, kind: str) -> int | None:
+    """``--feature-bits``: the table's bits (unset: the default of ParserConfig), or None for ``auto``."""
     from glmnlp.parser.feature_space import MIN_BITS
-    from glmnlp.parser.model import MAX_N_BITS
+    from glmnlp.parser.model import MAX_N_BITS, ParserConfig
 
-    if value.strip().lower() == "auto":
-        bits = None
-    else:
-        try:
-            bits = int(value)
-        except ValueError:
-            raise ConfigError(f"--feature-bits must be a whole number of bits or 'auto', got {value!r}") from None
-        if not MIN_BITS <= bits <= MAX_N_BITS:
-            raise ConfigError(f"--feature-bits must be in [{MIN_BITS}, {MAX_N_BITS}], got {bits}")
-    if kind == "generative" and bits != 22:
+    if value is None:
+        return ParserConfig.n_bits
+    if kind == "generative":
         raise ConfigError("--feature-bits sizes the perceptron's feature table; --kind generative has none")
+    if value.strip().lower() == "auto":
+        return None
+    try:
+        bits = int(value)
+    except ValueError:
+        raise ConfigError(f"--feature-bits must be a whole number of bits or 'auto', got {value!r}") from None
+    if not MIN_BITS <= bits <= MAX_N_BITS:
+        raise ConfigError(f"--feature-bits must be in [{MIN_BITS}, {MAX_N_BITS}], got {bits}")
     return bits
 
 

@@ -352,8 +352,7 @@ class DevSlice:
 
     def decode(self, size: int, ids: np.ndarray, values: np.ndarray) -> list[Any]:
         """Predictions of this slice with the weights that are ``values`` at ``ids`` and 0 elsewhere."""
-        weights = np.zeros(size, dtype=np.float64)
-        weights[ids] = values
+        weights = _dense((size, ids, values))
         weights.flags.writeable = False  # no one writes to it again: the decoder may keep it without a copy
         return list(self.decoder.decode(weights))
 

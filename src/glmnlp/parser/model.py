@@ -71,15 +71,7 @@ from glmnlp.parser.term import GEN_KIND, GenerativeTerm, prefix_logprobs, surpri
 from glmnlp.parser.transform import FslcConfig, fslc_detransform
 from glmnlp.treebank.trees import Tree
 
-__all__ = [
-    "TEMPLATES",
-    "Example",
-    "ParserConfig",
-    "Parser",
-    "default_tree",
-    "punctuation_tags",
-    "word_atom",
-]
+__all__ = ["TEMPLATES", "Example", "ParserConfig", "Parser", "default_tree", "punctuation_tags", "word_atom"]
 
 MODEL_KIND = "glmnlp-parser"
 
@@ -328,15 +320,22 @@ class Parser:
     # -- parsing ----------------------------------------------------------------------------------
     @property
     def weights(self) -> np.ndarray:
-        """The weight table (read-only: assign a new table to change it)."""
+        """The weight table (read-only: assign a new table to change it). An assigned table is copied unless all
+        zero (allocated anew) or a read-only array owning its memory (taken as it is: freeze only a finished table)."""
         return self._weights
 
     @weights.setter
     def weights(self, value: np.ndarray) -> None:
-        # an own, read-only copy (the decoder's bitmap, nonzero_bits, is built once per table); an all-zero
-        # table (training skeletons') is allocated, not copied: untouched pages take no memory (1 GiB at 2**27)
+        # a table no one writes to (the decoder's bitmap, nonzero_bits, is built once per table), without
+        # copies of large tables the caller is done with; an all-zero one (training skeletons') is allocated:
+        # its untouched pages take no memory (benchmarks/results/feature_collisions.md: 1 GiB at 2**27)
         value = np.asarray(value, dtype=np.float64)
-        table = np.array(value, order="C", copy=True) if value.view(np.uint64).any() else np.zeros(len(value))
+        if not value.view(np.uint64).any():
+            table = np.zeros(len(value))
+        elif value.flags.writeable or value.base is not None or not value.flags.c_contiguous:
+            table = np.array(value, order="C", copy=True)
+        else:
+            table = value
         table.flags.writeable = False
         self._weights = table
         self._nonzero: np.ndarray | None = None
@@ -592,6 +591,7 @@ def _dense_weights(arrays: dict[str, np.ndarray], size: int, path: str | Path) -
         raise ModelFileError(f"{path}: weight_index must be strictly ascending and below the table size {size}")
     dense = np.zeros(size, dtype=np.float64)
     dense[index] = values
+    dense.flags.writeable = False  # finished: the parser takes it without a copy (Parser.weights)
     return dense
 
 

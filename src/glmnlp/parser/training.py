@@ -373,7 +373,7 @@ class _DevDecoder:
     """The dev pass of one epoch over some dev sentences (all of dev, or a worker's slice): parses each
     (words, input tags) with the given weights and returns the trees as plain data (:func:`tree_to_plain`), in order.
     The parser is kept between epochs, not its table (it sits next to a shard's perceptron); DevSlice's fresh
-    read-only table is used without the copy ``Parser.weights`` makes (memory: glmnlp.parser.feature_space)."""
+    read-only table is taken without a copy (``Parser.weights``; memory: glmnlp.parser.feature_space)."""
 
     def __init__(self, parser: Parser, sentences: list[tuple[list[str], list[Any]]]) -> None:
         self.parser = parser
@@ -384,11 +384,7 @@ class _DevDecoder:
     def decode(self, weights: np.ndarray) -> list[list[Any]]:
         if weights.shape != (self.size,):
             raise ValueError(f"{weights.shape[0]} weights for a table of {self.size}")
-        if (weights.dtype == np.float64 and weights.flags.c_contiguous and not weights.flags.writeable
-                and weights.base is None):  # nobody can write to it (DevSlice.decode): no copy needed
-            self.parser._weights, self.parser._nonzero = weights, None
-        else:
-            self.parser.weights = weights
+        self.parser.weights = weights
         try:
             return [tree_to_plain(self.parser.parse(words, tags)) for words, tags in self.sentences]
         finally:
@@ -462,6 +458,8 @@ def train_parser(
         on_epoch=record, shards=config.shards, mixing=config.mixing, executor=executor, jobs=jobs, backend=backend,
         address=address, keep=EPOCH_CANDIDATES if tuned else 1,
     )
+    for table in (result.weights, *(w for _e, _f, w in result.runners_up)):
+        table.flags.writeable = False  # the trainer's own tables: the candidates' parsers take them without a copy
     final = task.trial(result.weights)
     best_epoch = result.best_epoch
     trials: list[dict[str, Any]] = []
