@@ -293,7 +293,8 @@ class _ParsingTask:
 
         The dev pass in this process, through the decoder and the scoring of the dev pass on workers
         (:meth:`dev_pack`, :meth:`dev_score`) applied to the whole set."""
-        return self.dev_score(examples, _DevDecoder(self.trial(weights), _dev_inputs(examples)).decode(weights))
+        decoder = _DevDecoder(self.trial(np.zeros(len(weights))), _dev_inputs(examples))  # the table: decode's
+        return self.dev_score(examples, decoder.decode(weights))
 
     def dev_pack(
         self, examples: Sequence[tuple[Tree, Sequence[Sequence[str]] | None]]
