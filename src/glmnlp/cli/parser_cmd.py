@@ -55,7 +55,7 @@ def parser_group() -> None:
               help="The hashed features' weight table: 2**BITS slots (16-28; default 22). auto: the smallest table "
                    "in which at most 1% of the training set's gold-derivation features share a slot (counted before "
                    "training). "
-                   "Each slot costs memory (2**27: about 12 GB to train with 2 workers, 2.3 GB to parse); on "
+                   "Each slot costs memory (2**27: about 12 GB to train with 2 workers, 1.3 GB to parse); on "
                    "the 13,620-tree proxy treebank 22 and 27 bits (auto) parse equally well "
                    "(benchmarks/results/feature_collisions.md).")
 @click.option("--no-early-update", is_flag=True, help="Decode whole sentences before updating.")
@@ -223,7 +223,8 @@ def _feature_bits(value: str | None, kind: str) -> int | None:
 def _table_bytes(n_bits: int, workers: int) -> int:
     """Memory the weight tables of a training run take at their peak: about 24 bytes a slot in each worker
     (the perceptron's weights, sums and stamps) and 45 in the main process (the mixed weights, the sums, the
-    two best epochs' parsers); measured at 2**27 with 2 workers, 11.9 GB (glmnlp.parser.feature_space)."""
+    best epochs' tables), fitted to the peaks measured at 2**27 with 2 workers, 11.9-12.4 GB in use
+    (glmnlp.parser.feature_space)."""
     return (24 * workers + 45) * (1 << n_bits)
 
 

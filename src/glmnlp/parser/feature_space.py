@@ -19,7 +19,7 @@ Deviations and measurements (benchmarks/results/feature_collisions.md):
   gave 83.34-83.67 at the training beam, with no trend), trains in 5 min 7 s against 3 min 38 s with
   11.9 GB of memory in use at the peak against 1.7 GB (2 workers: about 24 bytes a slot in each and 45 in
   the main process; 21.6 GB before the trainer stopped keeping dense copies of the averaged weights, see
-  glmnlp.glm.training), and parses with 2.3 GB resident against 0.25 GB and 16-26% fewer sentences/s. A
+  glmnlp.glm.training), and parses with 1.3 GB resident against 0.21 GB and 16-26% fewer sentences/s. A
   treebank of 40,000 trees extrapolates to about 1.9 M gold features, so ``auto`` would pick 28 bits there
   (0.7%), twice the memory again (about 25 GB to train with 2 workers).
 * The range is 2**16 to 2**28 (:data:`~glmnlp.parser.model.MAX_N_BITS`): ``auto`` may also pick a table
