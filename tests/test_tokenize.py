@@ -206,3 +206,54 @@ def test_tokenize_survives_pieces_the_sentence_splitter_rewrites(text: str) -> N
     assert "".join(tokens) == "".join(text.split())
     ends = [e for sent in sents for _t, _s, e in sent]
     assert ends == sorted(ends)
+
+
+# -- no character is lost ------------------------------------------------------------------------
+#: the PTB spellings of single original characters (module docstring, choices 3-5)
+_PTB_CHARS = {"“": {"``"}, "„": {"``"}, "”": {"''"}, "‘": {"`"}, '"': {"``", "''"}, "'": {"`"}, "—": {"--"},
+              "–": {"--"}, "…": {"..."}}
+_TYPOGRAPHIC = str.maketrans({"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"'})
+#: zero-width format characters, which count as whitespace at the edges of tokens
+_INVISIBLE = set("\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2061\u2062\u2063"
+                 "\u2064\u2066\u2067\u2068\u2069\u206a\u206b\u206c\u206d\u206e\u206f\ufeff")
+
+
+def _spelled(token: str, original: str) -> bool:
+    """Whether ``token`` is ``original`` (its slice of the text) as PTB spells it: typographic quotes
+    made ASCII, brackets -LRB- etc. (whole or inside a web token), quotes and dashes as in _PTB_CHARS."""
+    from glmnlp.text.tokenize import PTB_BRACKETS
+
+    ascii_form = "".join(PTB_BRACKETS.get(ch, ch) for ch in original.translate(_TYPOGRAPHIC))
+    return token in (original, ascii_form) or token in _PTB_CHARS.get(original, ())
+
+
+def _assert_every_character_in_one_token(text: str, lines: bool = False) -> None:
+    """The invariant: tokens are in text order and disjoint, each one's span is its text (as PTB spells
+    it), every non-whitespace character is in a token, and a zero-width character is outside one only
+    at a token's edge."""
+    covered = [False] * len(text)
+    last_end = 0
+    for sent in tokenize_text_spans(text, lines=lines):
+        assert sent, "a sentence without tokens"
+        for token, start, end in sent:
+            assert last_end <= start < end <= len(text), (token, start, end)
+            assert _spelled(token, text[start:end]), (token, text[start:end])
+            assert text[start] not in _INVISIBLE and text[end - 1] not in _INVISIBLE, (token, start, end)
+            covered[start:end] = [True] * (end - start)
+            last_end = end
+    lost = [(i, ch) for i, ch in enumerate(text) if not covered[i] and not ch.isspace() and ch not in _INVISIBLE]
+    assert not lost, f"characters in no token: {lost}"
+
+
+
+def test_tokenize_keeps_text_the_sentence_splitter_leaves_out() -> None:
+    """pysbd returns "It ended. " and "Smith came home!" for the text below, leaving ". . .\\t(b)Mr. "
+    out: the punctuation joins the sentence before, the rest the sentence after."""
+    text = "It ended. . . .\t(b)Mr. Smith came home!"
+    assert split_sentences(text) == ["It ended. . . .", "(b)Mr. Smith came home!"]
+    assert tokenize_text(text) == [["It", "ended.", ".", ".", "."],
+                                   ["-LRB-", "b", "-RRB-", "Mr.", "Smith", "came", "home", "!"]]
+    from glmnlp.text.pipeline import Pipeline
+
+    assert [s.text for s in Pipeline()(text).sents] == ["It ended. . . .", "(b)Mr. Smith came home!"]
+    _assert_every_character_in_one_token(text)

@@ -32,7 +32,11 @@ Choices and mappings [R] (none of these is stated by the papers; SPEC leaves tok
    (for one-sentence-per-line input, as the CLI offers).
 2. **Punctuation-only fragments.** pysbd sometimes cuts an ellipsis (``2001... What?`` ->
    ``2001..`` + ``.``). A "sentence" with no letter or digit is attached to the sentence before it
-   in the same paragraph.
+   in the same paragraph. pysbd can also leave text out of its sentences altogether (it returns
+   ``It ended.`` and ``Smith came home!`` for ``It ended. . . .\\t(b)Mr. Smith came home!``);
+   such text is kept, because no character of the input may be lost: its leading words of
+   punctuation only end the sentence before, the rest starts the sentence after
+   (``It ended. . . .`` + ``(b)Mr. Smith came home!``).
 3. **Typographic characters** are normalised before both libraries see the text, one character
    for one so that offsets are unchanged (curly quotes and apostrophes -> ASCII, no-break space ->
    space, em dash and ``…`` -> ``;``, which NLTK always splits off words). The token *text* is
@@ -307,9 +311,11 @@ def _pieces(window: str) -> list[Span]:
 
     pysbd (``clean=False``) normally returns consecutive substrings, but not always: on
     ``"Smith . . ."`` it returns ``"Smith . "`` and ``". . "`` (whitespace moved, the last period
-    dropped). A piece is therefore looked up by its stripped text; a piece that cannot be found ends
-    the splitting and the rest of the window becomes one sentence, and text after the last piece
-    joins the last sentence, so no character of the input is ever lost.
+    dropped), and on ``"It ended. . . .\\t(b)Mr. Smith came home!"`` it returns ``"It ended. "`` and
+    ``"Smith came home!"``, leaving ``. . .\\t(b)Mr.`` out. A piece is therefore looked up by its
+    stripped text, and text between two pieces (or after the last) that pysbd left out is not lost
+    (:func:`_gap_split`); a piece that cannot be found ends the splitting and the rest of the window
+    is handled as text after the last piece.
     """
     out: list[Span] = []
     at = 0
@@ -320,14 +326,34 @@ def _pieces(window: str) -> list[Span]:
         found = window.find(core, at)
         if found < 0:
             break
-        out.append((at if not out else found, found + len(core)))
+        if out:
+            at += _gap_split(window[at:found])
+            out[-1] = (out[-1][0], at)
+        out.append((at, found + len(core)))
         at = found + len(core)
     if window[at:].strip():
-        if out and not any(ch.isalnum() for ch in window[at:]):
-            out[-1] = (out[-1][0], len(window))  # trailing punctuation pysbd dropped
-        else:
+        if out:
+            at += _gap_split(window[at:])
+            out[-1] = (out[-1][0], at)
+        if window[at:].strip():
             out.append((at, len(window)))
     return out
+
+
+# The first word of left-out text that belongs to the next sentence: one with a letter or digit in
+# it, or one that opens a bracket or a quotation.
+_GAP_NEXT = re.compile(r"(?<!\S)(?=[(\[{\"'`]|\S*\w)")
+
+
+def _gap_split(gap: str) -> int:
+    """Where text pysbd left out of its pieces divides between the sentences around it.
+
+    Leading words of punctuation only (the rest of an ellipsis ``. . .``, a stray ``!``) end the
+    sentence before; from the first word with a letter or digit, or opening a bracket or quotation,
+    the text starts the sentence after (``(b)Mr.`` in the example of :func:`_pieces`).
+    """
+    match = _GAP_NEXT.search(gap)
+    return match.start() if match else len(gap)
 
 
 def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
