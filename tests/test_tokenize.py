@@ -257,3 +257,15 @@ def test_tokenize_keeps_text_the_sentence_splitter_leaves_out() -> None:
 
     assert [s.text for s in Pipeline()(text).sents] == ["It ended. . . .", "(b)Mr. Smith came home!"]
     _assert_every_character_in_one_token(text)
+
+
+@pytest.mark.parametrize(("text", "tokens"), [
+    ("Great game #win🎉", ["Great", "game", "#win", "🎉"]),
+    ("Thanks @bob😀 see you", ["Thanks", "@bob", "😀", "see", "you"]),
+    ("Mr.https://x.com", ["Mr.", "https://x.com"]),
+    ("mail bob@example.com😀!", ["mail", "bob@example.com", "😀", "!"]),
+])
+def test_tokenize_text_glued_to_a_web_token_is_a_token_of_its_own(text: str, tokens: list[str]) -> None:
+    """A word or emoji glued to a web token is not swallowed by it: it becomes its own token."""
+    assert tokenize(text) == tokens
+    _assert_every_character_in_one_token(text)

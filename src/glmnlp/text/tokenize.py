@@ -56,7 +56,9 @@ Choices and mappings [R] (none of these is stated by the papers; SPEC leaves tok
    and ASCII emoticons (``:-)``, ``;)``, ``:D``, ``<3``, ``^_^`` ..., delimited by spaces or the text's
    ends). They are found first (:func:`web_token_spans`, linear-time regular expressions) and
    masked with letters of the same length before both libraries run, so neither splits them nor
-   ends a sentence inside them (``example.com/page?id=3``). A trailing ``.``/``,``/``;``/``:``/``!``/
+   ends a sentence inside them (``example.com/page?id=3``). Text glued to a web token, which NLTK
+   keeps in one token with the mask (``#win🎉``, ``Mr.https://x.com``), is cut off it and becomes
+   tokens of its own (``#win`` + ``🎉``), so no character is lost. A trailing ``.``/``,``/``;``/``:``/``!``/
    ``?`` and an unbalanced closing bracket are not part of a URL; brackets inside a web token are
    spelled ``-LRB-`` etc. in the token text, as whole bracket tokens are (choice 4). None of them occurs in the WSJ,
    so :func:`web_tag` gives each class a fixed PTB tag that the pipeline uses instead of the
@@ -454,20 +456,42 @@ def _escape_brackets(text: str) -> str:
 
 
 def _restore_web(tokens: list[TokenSpan], web: list[tuple[int, int, str]], sentence: str) -> list[TokenSpan]:
-    """Put the original text back into masked web tokens (one token per web span)."""
+    """Put the original text back into masked web tokens (one token per web span).
+
+    A token that only partly overlaps web spans (NLTK keeps ``Mr.`` + ``xxxx`` or ``xxxx`` + ``🎉``
+    together, as it would keep any glued word) is cut at their edges: each web span becomes its
+    token, and the rest of the token becomes tokens of its own, as the masked tokenizer spelled them.
+    """
     out: list[TokenSpan] = []
     k = 0
+    done = -1  # index of the last web span already in ``out``
     for text, start, end in tokens:
         while k < len(web) and web[k][1] <= start:
             k += 1
-        if k < len(web) and start < web[k][1] and end > web[k][0]:
-            w_start, w_end, _ = web[k]
-            if out and out[-1][1] == w_start and out[-1][2] == w_end:
-                continue  # a second piece of the same web token
-            out.append((_escape_brackets(sentence[w_start:w_end]), w_start, w_end))
-        else:
+        if k == len(web) or web[k][0] >= end:
             out.append((text, start, end))
+            continue
+        pos = start
+        j = k
+        while j < len(web) and web[j][0] < end:
+            w_start, w_end, _ = web[j]
+            if pos < w_start:
+                out.append(_token_part(text, start, end, pos, w_start, sentence))
+            if j > done:
+                out.append((_escape_brackets(sentence[w_start:w_end]), w_start, w_end))
+                done = j
+            pos = max(pos, w_end)
+            j += 1
+        if pos < end:
+            out.append(_token_part(text, start, end, pos, end, sentence))
     return out
+
+
+def _token_part(text: str, start: int, end: int, a: int, b: int, sentence: str) -> TokenSpan:
+    """The part ``[a, b)`` of the token ``text`` at ``[start, end)``, spelled as the token spells it."""
+    if len(text) == end - start:
+        return text[a - start:b - start], a, b
+    return sentence[a:b].translate(_NORMALISE), a, b  # pragma: no cover - only quote tokens change length
 
 
 def _opens_quote(sentence: str, start: int, end: int) -> bool:
