@@ -269,3 +269,14 @@ def test_tokenize_text_glued_to_a_web_token_is_a_token_of_its_own(text: str, tok
     """A word or emoji glued to a web token is not swallowed by it: it becomes its own token."""
     assert tokenize(text) == tokens
     _assert_every_character_in_one_token(text)
+
+
+@pytest.mark.parametrize("control", ["\x1c", "\x1d", "\x1e", "\x1f"])
+def test_tokenize_control_characters_before_a_numbered_item_do_not_crash(control: str) -> None:
+    """pysbd's list-item rules call int() on "\\x1c1" and raise; the splitter sees a space there instead,
+    so the text splits and tokenises as it would with spaces, at the same offsets."""
+    text = f"Items:{control}1. apples and{control}2. pears."
+    assert tokenize_text_spans(text) == tokenize_text_spans(text.replace(control, " "))
+    assert [tok for sent in tokenize_text(text) for tok in sent] == \
+        ["Items", ":", "1.", "apples", "and", "2.", "pears", "."]
+    _assert_every_character_in_one_token(text)

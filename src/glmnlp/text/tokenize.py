@@ -29,7 +29,9 @@ Choices and mappings [R] (none of these is stated by the papers; SPEC leaves tok
 1. **Line breaks.** pysbd ends a sentence at every newline, which breaks wrapped text. By default
    a single line break is treated as a space and a blank line (a paragraph break) always ends a
    sentence; ``lines=True`` instead treats every non-blank line as a paragraph of its own
-   (for one-sentence-per-line input, as the CLI offers).
+   (for one-sentence-per-line input, as the CLI offers). The information separators U+001C-U+001F
+   are spaces to pysbd too: Python counts them as whitespace, so its list-item rules read
+   ``\\x1c1.`` as a number and ``int()`` fails on it (``ValueError``).
 2. **Punctuation-only fragments.** pysbd sometimes cuts an ellipsis (``2001... What?`` ->
    ``2001..`` + ``.``). A "sentence" with no letter or digit is attached to the sentence before it
    in the same paragraph. pysbd can also leave text out of its sentences altogether (it returns
@@ -272,6 +274,10 @@ def _paragraphs(text: str, lines: bool) -> Iterator[Span]:
 
 
 _BOUNDARY_CHAR = re.compile(r"[.!?]")
+# Line breaks, and the information separators U+001C-U+001F: Python counts these as whitespace,
+# so pysbd's list-item rules match "\x1c1." as a number and int() fails on it (ValueError). The
+# splitter sees a space instead, one character for one (offsets unchanged, whitespace either way).
+_SPLITTER_SPACES = str.maketrans(dict.fromkeys("\n\r\x1c\x1d\x1e\x1f", " "))
 
 
 def _segment_window(paragraph: str) -> Iterator[Span]:
@@ -376,7 +382,7 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
     normal = _mask(normal, web_token_spans(normal))
     spans: list[Span] = []
     for p_start, p_end in _paragraphs(normal, lines):
-        paragraph = normal[p_start:p_end].replace("\n", " ").replace("\r", " ")
+        paragraph = normal[p_start:p_end].translate(_SPLITTER_SPACES)
         if not paragraph.strip():
             continue
         first_in_paragraph = len(spans)
