@@ -280,3 +280,18 @@ def test_tokenize_control_characters_before_a_numbered_item_do_not_crash(control
     assert [tok for sent in tokenize_text(text) for tok in sent] == \
         ["Items", ":", "1.", "apples", "and", "2.", "pears", "."]
     _assert_every_character_in_one_token(text)
+
+
+def test_tokenize_byte_order_mark_is_not_part_of_a_token() -> None:
+    """A BOM (and another zero-width format character) at a token's edge is left out of the token;
+    the offsets still point into the original text."""
+    text = "\ufeffThe dog\u200b barked.\u200b"
+    assert tokenize_text_spans(text) == [[("The", 1, 4), ("dog", 5, 8), ("barked", 10, 16), (".", 16, 17)]]
+    assert sentence_spans(text) == [(1, 17)]
+    from glmnlp.text.pipeline import Pipeline
+
+    doc = Pipeline()(text)
+    assert doc.sents[0].words == ["The", "dog", "barked", "."] and doc.sents[0].text == "The dog\u200b barked."
+    _assert_every_character_in_one_token(text)
+    assert tokenize_text('\ufeff"Hi," he said.') == [["``", "Hi", ",", "''", "he", "said", "."]]
+    assert tokenize("👨\u200d👩\u200d👧 co\u00adoperate") == ["👨\u200d👩\u200d👧", "co\u00adoperate"]  # joining inside

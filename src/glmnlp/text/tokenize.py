@@ -82,6 +82,14 @@ Choices and mappings [R] (none of these is stated by the papers; SPEC leaves tok
    the cost of splitting is linear in the text. (The pipeline bounds the parser's work per
    sentence too: :data:`glmnlp.text.pipeline.MAX_PARSE_WORDS`.)
 
+10. **Zero-width format characters are whitespace at the edges of tokens and sentences**: the
+    byte-order mark U+FEFF, which a text file may begin with, and the other invisible format
+    characters (zero-width space and joiners, direction marks and embeddings, word joiner, soft
+    hyphen). NLTK does not split words at them, so a BOM stayed glued to the first word
+    (``\\ufeffThe``, which the tagger then called ``NNP``); they are trimmed off tokens and
+    sentences and a token of nothing else is dropped, with the offsets still into the original
+    text. Inside a token (``👨\\u200d👩``, ``co\\u00adoperate``) they are kept: there they join.
+
 Offsets: :func:`tokenize_text_spans` returns each token with its ``[start, end)`` character span in
 the original text (for a mapped token such as ``-LRB-`` the span covers the original ``(``).
 """
@@ -152,6 +160,15 @@ _OPENERS = set("([{\"'`\u201c\u2018")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _WORDLIKE = re.compile(r"\w")
 _QUOTE_CHARS = re.compile(r"``|'{2}|\"")
+# Zero-width format characters (choice 10): soft hyphen, zero-width space and (non-)joiners,
+# direction marks and embeddings, word joiner and invisible operators, the byte-order mark.
+_INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e" + "".join(
+    map(chr, [*range(0x2060, 0x2065), *range(0x2066, 0x2070), 0xFEFF])
+)
+_HAS_INVISIBLE = re.compile(f"[{_INVISIBLE}]")
+# What sentences are trimmed of: every character Python counts as whitespace (all below U+3001),
+# and the zero-width format characters.
+_BLANKS = "".join(ch for ch in map(chr, range(0x3001)) if ch.isspace()) + _INVISIBLE
 
 Span = tuple[int, int]
 TokenSpan = tuple[str, int, int]
@@ -389,10 +406,10 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
         pieces = _cut_long_line(paragraph) if lines else _segment_window(paragraph)
         for at, stop in pieces:
             piece = paragraph[at:stop]
-            stripped = piece.strip()
+            stripped = piece.strip(_BLANKS)
             if not stripped:
                 continue
-            start = p_start + at + (len(piece) - len(piece.lstrip()))
+            start = p_start + at + (len(piece) - len(piece.lstrip(_BLANKS)))
             end = start + len(stripped)
             if not lines and not _WORDLIKE.search(stripped) and len(spans) > first_in_paragraph:
                 spans[-1] = (spans[-1][0], end)  # choice 2: punctuation-only fragment
@@ -453,7 +470,23 @@ def tokenize_spans(sentence: str) -> list[TokenSpan]:
         tokens.append((text, start, end))
     if web:
         tokens = _restore_web(tokens, web, sentence)
-    return _merge_ampersands(tokens)
+    tokens = _merge_ampersands(tokens)
+    return _trim_invisible(tokens, sentence) if _HAS_INVISIBLE.search(sentence) else tokens
+
+
+def _trim_invisible(tokens: list[TokenSpan], sentence: str) -> list[TokenSpan]:
+    """Tokens without the zero-width format characters at their edges, and without tokens of only
+    such characters (choice 10): NLTK splits words at whitespace only, so a BOM stays glued to the
+    word after it. The token text keeps the same characters as its span, so both are trimmed alike.
+    """
+    out: list[TokenSpan] = []
+    for text, start, end in tokens:
+        original = sentence[start:end]
+        core = original.strip(_INVISIBLE)
+        if core:
+            start += len(original) - len(original.lstrip(_INVISIBLE))
+            out.append((text.strip(_INVISIBLE) or core, start, start + len(core)))
+    return out
 
 
 def _escape_brackets(text: str) -> str:
