@@ -209,9 +209,10 @@ def test_tokenize_survives_pieces_the_sentence_splitter_rewrites(text: str) -> N
 
 
 # -- no character is lost ------------------------------------------------------------------------
-#: the PTB spellings of single original characters (module docstring, choices 3-5)
-_PTB_CHARS = {"“": {"``"}, "„": {"``"}, "”": {"''"}, "‘": {"`"}, '"': {"``", "''"}, "'": {"`"}, "—": {"--"},
-              "–": {"--"}, "…": {"..."}}
+#: PTB spellings (module docstring, choices 3-5): of typographic characters, and of the ASCII quotes they are
+#: made (NLTK writes a double quote, and two apostrophes after a space or an opening bracket, as `` or '')
+_PTB_CHARS = {"“": {"``"}, "„": {"``"}, "”": {"''"}, "‘": {"`"}, "—": {"--"}, "–": {"--"}, "…": {"..."},
+              '"': {"``", "''"}, "''": {"``"}, "'": {"`"}}
 _TYPOGRAPHIC = str.maketrans({"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"'})
 #: zero-width format characters, which count as whitespace at the edges of tokens
 _INVISIBLE = set("\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2061\u2062\u2063"
@@ -224,13 +225,13 @@ def _spelled(token: str, original: str) -> bool:
     from glmnlp.text.tokenize import PTB_BRACKETS
 
     ascii_form = "".join(PTB_BRACKETS.get(ch, ch) for ch in original.translate(_TYPOGRAPHIC))
-    return token in (original, ascii_form) or token in _PTB_CHARS.get(original, ())
+    return token in (original, ascii_form) or token in _PTB_CHARS.get(original, _PTB_CHARS.get(ascii_form, ()))
 
 
 def _assert_every_character_in_one_token(text: str, lines: bool = False) -> None:
     """The invariant: tokens are in text order and disjoint, each one's span is its text (as PTB spells
-    it), every non-whitespace character is in a token, and a zero-width character is outside one only
-    at a token's edge."""
+    it), and every character other than whitespace is in a token; zero-width format characters count
+    as whitespace at a token's edges (no token begins or ends with one)."""
     covered = [False] * len(text)
     last_end = 0
     for sent in tokenize_text_spans(text, lines=lines):
@@ -243,7 +244,6 @@ def _assert_every_character_in_one_token(text: str, lines: bool = False) -> None
             last_end = end
     lost = [(i, ch) for i, ch in enumerate(text) if not covered[i] and not ch.isspace() and ch not in _INVISIBLE]
     assert not lost, f"characters in no token: {lost}"
-
 
 
 def test_tokenize_keeps_text_the_sentence_splitter_leaves_out() -> None:
@@ -295,3 +295,37 @@ def test_tokenize_byte_order_mark_is_not_part_of_a_token() -> None:
     _assert_every_character_in_one_token(text)
     assert tokenize_text('\ufeff"Hi," he said.') == [["``", "Hi", ",", "''", "he", "said", "."]]
     assert tokenize("👨\u200d👩\u200d👧 co\u00adoperate") == ["👨\u200d👩\u200d👧", "co\u00adoperate"]  # joining inside
+
+
+_FRAGMENTS = st.sampled_from([
+    "Mr.", "Smith", "came", "home", "It", "ended", "U.S.", "e.g.", "Dr.", "No.", "3.5%", "$", "1.", "(b)", "(", ")",
+    "[", "]", "{", "}", ". . .", ". . . .", "...", ".", "!", "?", ",", ";", ":", "--", "—", "…", '"', "'", "“", "”",
+    "’s", "don't", "n't", "AT&T", "&", "https://x.com", "https://example.com/page?id=3", "www.example.org",
+    "http://a.b/c_(d)", "bob@example.com", "@bob", "@bob_smith", "#win", "#1", ":)", ";-)", ":D", "<3", "^_^", ":(",
+    "🎉", "😀", "👍🏽", "👨\u200d👩\u200d👧", "\x1c1.", "\x1f", "\x00", "\x07", "\ufeff", "\u200b", "é", "x",
+])
+_GLUE = st.sampled_from(["", "", " ", " ", " ", "\t", "\n", "\n\n", " \x1c", "\ufeff", "\u00a0"])
+
+
+@st.composite
+def _mixed_texts(draw: st.DrawFn) -> str:
+    """Words, punctuation runs, abbreviations, web tokens, emoji, controls and BOMs, glued or spaced."""
+    parts = [draw(st.sampled_from(["", "\ufeff", " "]))]
+    for fragment in draw(st.lists(_FRAGMENTS, max_size=30)):
+        parts += [fragment, draw(_GLUE)]
+    return "".join(parts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_mixed_texts(), st.booleans())
+def test_tokenize_every_non_blank_character_is_in_exactly_one_token(text: str, lines: bool) -> None:
+    """Property: for any mix of words, punctuation, web tokens, emoji, controls and BOMs, every
+    non-whitespace character lands in exactly one token, in text order, at its own offsets."""
+    _assert_every_character_in_one_token(text, lines)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(st.characters(exclude_categories=("Cs",)), max_size=40), st.booleans())
+def test_tokenize_every_non_blank_character_of_any_text_is_in_exactly_one_token(text: str, lines: bool) -> None:
+    """Property: the same for arbitrary Unicode text."""
+    _assert_every_character_in_one_token(text, lines)
