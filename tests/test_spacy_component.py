@@ -57,6 +57,28 @@ def test_spacy_component_without_sentence_boundaries_and_with_spaces() -> None:
     assert all(not c.text.isspace() for c in whole._.constituents)
 
 
+@pytest.mark.parametrize(
+    "text", ["Hello.  World is big.", "It rained.\n\nThe sun is big.", "  Leading space.", "It barked.\n"]
+)
+def test_spacy_component_whitespace_at_sentence_edges(nlp, text: str) -> None:  # type: ignore[no-untyped-def]
+    """A sentence that starts or ends with whitespace tokens (two spaces after a full stop, a paragraph break,
+    leading spaces, a final newline) has the tree of its words; a sentence of whitespace only has an empty one."""
+    doc = nlp(text)
+    for sent in doc.sents:
+        words = [t for t in sent if not t.is_space]
+        if not words:
+            assert (sent._.parse_string, sent._.labels, sent._.children, sent._.constituents) == ("", (), [], [])
+            assert sent._.parent is None
+            continue
+        assert parse_tree("(TOP " + sent._.parse_string + ")").leaves() == [t.text for t in words]
+        assert sent._.labels and sent._.parent is None
+        children = sent._.children
+        assert (children[0].start, children[-1].end) == (words[0].i, words[-1].i + 1)
+    # any span matches its constituent once the whitespace tokens at its edges are left out
+    spaced = nlp("A dog  barked .")
+    assert spaced[2].is_space and spaced[1:3]._.parse_string == spaced[1]._.parse_string == "(NN dog)"
+
+
 def _is_tag(tree, a, b, label):  # type: ignore[no-untyped-def]
     return any(s.start == a and s.end == b and s.label == label and s.is_tag for s in _spans(tree))
 

@@ -14,10 +14,11 @@ Install the optional extra (``pip install 'glmnlp[spacy]'``), then::
 
 The extensions are the ones benepar users know, on ``Span`` and ``Token``:
 
-* ``._.labels``: the phrase labels of the constituents whose extent is exactly this span
+* ``._.labels``: the phrase labels of the constituents whose extent is exactly this span's words
   (outermost first; several for a unary chain such as ``S`` over ``VP``; ``()`` when the span is
   not a constituent). POS tags are not labels (they are in ``token.tag_``) and ``TOP`` is left out.
-* ``._.parse_string``: the bracketed tree of the highest constituent over exactly this span (for a
+  A span's words are its tokens without the whitespace tokens at its edges (see the choices below).
+* ``._.parse_string``: the bracketed tree of the highest constituent over exactly this span's words (for a
   sentence, its tree without ``TOP``); a token gives ``(TAG word)``.
 * ``._.constituents`` (spans): every constituent inside the span, pre-order (parents before
   children, left to right), one span per distinct extent, the span itself first if it is one.
@@ -31,6 +32,16 @@ Choices [R]:
   models (brackets ``-LRB-`` ..., double quotes ````` / ``''`` by position, as
   :mod:`glmnlp.text.tokenize` does); whitespace tokens (``SPACE``) are not words and belong to no
   constituent. A sentence of whitespace only is skipped.
+* **A span is compared with the constituents by its words**: whitespace tokens at its edges are left
+  out first. spaCy's sentences often start or end with whitespace (the sentence after two spaces or
+  a paragraph break starts with a ``SPACE`` token), and comparing exact token extents made every
+  such sentence "not a constituent". The spans the extensions return are constituent extents, so
+  they never start or end with whitespace.
+* **A span with no word** (whitespace only, such as the sentence the ``sentencizer`` makes of a
+  text's final newline) is no constituent's and has an empty tree: ``labels`` ``()``,
+  ``parse_string`` ``""``, ``children`` and ``constituents`` ``[]``, ``parent`` ``None``. It gives
+  these instead of raising so that code looping over ``doc.sents`` works on any text; a span that
+  has words but is not a constituent still raises :class:`ValueError`.
 * ``token.tag_`` is set to the tree's POS tag when the pipeline has not tagged the token already.
 * The component wraps :func:`glmnlp.load` (``model``: a model directory, default the bundled
   one; ``multitag_margin`` as there) and parses each sentence as pre-tokenised input, so the
@@ -144,19 +155,52 @@ def _doc_nodes(doc: Any) -> list[Node]:
     return out
 
 
-def _exact(span: Any) -> list[Node]:
-    return [n for n in _doc_nodes(span.doc) if n[0] == span.start and n[1] == span.end]
+def _words_extent(span: Any) -> tuple[int, int]:
+    """The span's token extent without the whitespace tokens at its edges (empty if it has no word).
+
+    Whitespace tokens are not words and belong to no constituent, so a span that starts or ends with
+    them (a spaCy sentence after two spaces or a paragraph break) is compared by its words alone.
+    """
+    doc = span.doc
+    start, end = span.start, span.end
+    while start < end and doc[start].is_space:
+        start += 1
+    while end > start and doc[end - 1].is_space:
+        end -= 1
+    return start, end
+
+
+def _over_words(span: Any) -> tuple[list[Node], list[int]] | None:
+    """The doc's nodes and the indices of those over exactly the span's words; ``None`` if it has no word."""
+    nodes = _doc_nodes(span.doc)
+    start, end = _words_extent(span)
+    if start == end:
+        return None
+    return nodes, [k for k, n in enumerate(nodes) if n[0] == start and n[1] == end]
+
+
+def _constituent(span: Any) -> tuple[list[Node], list[int]] | None:
+    """As :func:`_over_words`, but a span whose words are not a constituent raises :class:`ValueError`."""
+    found = _over_words(span)
+    if found is not None and not found[1]:
+        raise ValueError(f"{span.text!r} is not a constituent")
+    return found
 
 
 def _labels(span: Any) -> tuple[str, ...]:
-    return tuple(n[2] for n in _exact(span) if not n[4])
+    found = _over_words(span)
+    if found is None:
+        return ()
+    nodes, exact = found
+    return tuple(nodes[k][2] for k in exact if not nodes[k][4])
 
 
 def _parse_string(span: Any) -> str:
-    exact = _exact(span)
-    if not exact:
-        raise ValueError(f"{span.text!r} is not a constituent")
-    return exact[0][5]
+    found = _constituent(span)
+    if found is None:
+        return ""
+    nodes, exact = found
+    return nodes[exact[0]][5]
 
 
 def _constituents(span: Any) -> list[Any]:
@@ -170,19 +214,18 @@ def _constituents(span: Any) -> list[Any]:
 
 
 def _children(span: Any) -> list[Any]:
-    nodes = _doc_nodes(span.doc)
-    exact = [k for k, n in enumerate(nodes) if n[0] == span.start and n[1] == span.end]
-    if not exact:
-        raise ValueError(f"{span.text!r} is not a constituent")
-    lowest = exact[-1]
-    return [span.doc[n[0]:n[1]] for n in nodes if n[3] == lowest]
+    found = _constituent(span)
+    if found is None:
+        return []
+    nodes, exact = found
+    return [span.doc[n[0]:n[1]] for n in nodes if n[3] == exact[-1]]
 
 
 def _parent(span: Any) -> Any:
-    nodes = _doc_nodes(span.doc)
-    exact = [k for k, n in enumerate(nodes) if n[0] == span.start and n[1] == span.end]
-    if not exact:
-        raise ValueError(f"{span.text!r} is not a constituent")
+    found = _constituent(span)
+    if found is None:
+        return None
+    nodes, exact = found
     parent = nodes[exact[0]][3]
     return None if parent < 0 else span.doc[nodes[parent][0]:nodes[parent][1]]
 
