@@ -6,6 +6,7 @@ import pytest
 
 spacy = pytest.importorskip("spacy")
 
+from glmnlp.text.tokenize import tokenize_text  # noqa: E402
 from glmnlp.treebank.trees import parse_tree  # noqa: E402
 
 
@@ -77,6 +78,22 @@ def test_spacy_component_whitespace_at_sentence_edges(nlp, text: str) -> None:  
     # any span matches its constituent once the whitespace tokens at its edges are left out
     spaced = nlp("A dog  barked .")
     assert spaced[2].is_space and spaced[1:3]._.parse_string == spaced[1]._.parse_string == "(NN dog)"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['They said "yes" loudly.', 'They said ("yes") loudly.', '"Yes," they said.', "They said ''yes'' loudly.",
+     'He nodded, "yes."', 'It rained.\n\n"Yes," she said.', 'It rained.  "Yes," she said.'],
+)
+def test_spacy_component_double_quotes_as_glmnlp_tokenize(nlp, text: str) -> None:  # type: ignore[no-untyped-def]
+    """An opening double quote after a word and a space is ``, as glmnlp's tokenizer spells it, not ''."""
+    doc = nlp(text)
+    expected = [tok for sent in tokenize_text(text) for tok in sent if tok in ("``", "''")]
+    assert expected[:2] == ["``", "''"]
+    assert [t.tag_ for t in doc if t.text in ('"', "''")] == expected
+    leaves = [leaf for sent in doc.sents if sent._.parse_string
+              for leaf in parse_tree("(TOP " + sent._.parse_string + ")").leaves()]
+    assert [leaf for leaf in leaves if leaf in ("``", "''")] == expected
 
 
 def _is_tag(tree, a, b, label):  # type: ignore[no-untyped-def]

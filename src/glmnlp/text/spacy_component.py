@@ -32,6 +32,16 @@ Choices [R]:
   models (brackets ``-LRB-`` ..., double quotes ````` / ``''`` by position, as
   :mod:`glmnlp.text.tokenize` does); whitespace tokens (``SPACE``) are not words and belong to no
   constituent. A sentence of whitespace only is skipped.
+* **Double quotes are spelled by glmnlp's tokenizer**: for a sentence with a double quote, the
+  sentence's text is run through :func:`glmnlp.text.tokenize.tokenize_spans` and each quote takes the
+  spelling of the token at its place, so the component and glmnlp's own pipeline agree on the same
+  text by construction. A straight quote opens (`````) at the start of the sentence and after a
+  space or ``( [ { <``, and closes (``''``) elsewhere; ``“``/``”`` keep their direction. The choice
+  used to follow the previous word's text, which made every opening quote after a word closing
+  (``said "yes"`` gave ``''`` twice). The tokenizer's rule (NLTK's) looks for a space character, so
+  inside a sentence a straight quote right after a tab or a line break is closing in both. The
+  sentence is spaCy's: a quote that starts one is opening even where glmnlp's own sentence splitter
+  would have kept it inside a sentence after a line break (and spelled it closing).
 * **A span is compared with the constituents by its words**: whitespace tokens at its edges are left
   out first. spaCy's sentences often start or end with whitespace (the sentence after two spaces or
   a paragraph break starts with a ``SPACE`` token), and comparing exact token extents made every
@@ -54,7 +64,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from glmnlp.text.tokenize import PTB_BRACKETS
+from glmnlp.text.tokenize import PTB_BRACKETS, tokenize_spans
 from glmnlp.treebank.trees import Tree, to_bracket
 
 __all__ = ["GlmnlpParser", "make_glmnlp_parser"]
@@ -65,6 +75,10 @@ _KEY = ("glmnlp", "constituents")  # doc.user_data key: tuple of per-sentence no
 # a node: (start token, end token, label, parent node index or -1, is_preterminal, bracket string)
 Node = tuple[int, int, str, int, bool, str]
 
+# spaCy token texts that are double quotes; ``_FIXED_QUOTES``: those whose spelling does not depend on position
+_DOUBLE_QUOTES = frozenset({'"', "''", "``", "\u201c", "\u201d", "\u201e", "\u201f"})
+_FIXED_QUOTES = {"``": "``", "\u201c": "``", "\u201e": "``", "\u201d": "''"}
+
 
 def _spacy() -> Any:
     try:
@@ -74,17 +88,37 @@ def _spacy() -> Any:
     return spacy
 
 
-def _ptb_word(text: str, previous: str | None) -> str:
-    """A spaCy token text spelled the PTB way (brackets, double quotes by position)."""
-    if text in PTB_BRACKETS:
-        return PTB_BRACKETS[text]
-    if text in ('"', "\u201c", "\u201d"):
-        if text == "\u201c":
-            return "``"
-        if text == "\u201d":
-            return "''"
-        return "``" if previous is None or previous in PTB_BRACKETS.values() or previous == "``" else "''"
-    return text
+def _ptb_word(text: str) -> str:
+    """A spaCy token text spelled the PTB way: brackets (double quotes: :func:`_quote_spellings`)."""
+    return PTB_BRACKETS.get(text, text)
+
+
+def _quote_spellings(doc: Any, positions: list[int]) -> dict[int, str]:
+    """The PTB spelling (opening ````` or closing ``''``) of each double quote among a sentence's words, by token.
+
+    Read from :func:`glmnlp.text.tokenize.tokenize_spans` run on the sentence's text, so that a quote is spelled
+    as glmnlp's own pipeline spells it in the same text. The rule there (NLTK's) looks at what comes before the
+    quote, not at the word before it: a straight quote opens at the start of the sentence and after a space or
+    ``( [ { <``, and closes elsewhere (so after a word and a space, as in ``said "yes"``, it opens); typographic
+    quotes keep their direction. A quote the tokenizer does not return as a token of the same extent (when the
+    two tokenizers cut a run such as ``'''`` differently) gets the same rule, read from the character before it.
+    """
+    quotes = [i for i in positions if doc[i].text in _DOUBLE_QUOTES]
+    if not quotes:
+        return {}
+    base = doc[positions[0]].idx
+    last = doc[positions[-1]]
+    text = doc.text[base:last.idx + len(last.text)]
+    spelled = {(start, end): word for word, start, end in tokenize_spans(text)}
+    out: dict[int, str] = {}
+    for i in quotes:
+        start = doc[i].idx - base
+        word = spelled.get((start, start + len(doc[i].text)))
+        if word is None or word not in ("``", "''"):
+            before = text[start - 1] if start else " "
+            word = _FIXED_QUOTES.get(doc[i].text) or ("``" if before in " ([{<" else "''")
+        out[i] = word
+    return out
 
 
 class GlmnlpParser:
@@ -105,9 +139,8 @@ class GlmnlpParser:
             positions = [tok.i for tok in sent if not tok.is_space]
             if not positions:
                 continue
-            words: list[str] = []
-            for i in positions:
-                words.append(_ptb_word(doc[i].text.replace(" ", "_"), words[-1] if words else None))
+            quotes = _quote_spellings(doc, positions)
+            words = [quotes.get(i) or _ptb_word(doc[i].text.replace(" ", "_")) for i in positions]
             parsed = self.glmnlp([words]).sentences[0]
             assert parsed.tree is not None
             stored.append(_nodes(parsed.tree, positions))
