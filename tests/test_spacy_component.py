@@ -6,6 +6,7 @@ import pytest
 
 spacy = pytest.importorskip("spacy")
 
+from glmnlp.text import spacy_component  # noqa: E402
 from glmnlp.text.tokenize import tokenize_text  # noqa: E402
 from glmnlp.treebank.trees import parse_tree  # noqa: E402
 
@@ -94,6 +95,16 @@ def test_spacy_component_double_quotes_as_glmnlp_tokenize(nlp, text: str) -> Non
     leaves = [leaf for sent in doc.sents if sent._.parse_string
               for leaf in parse_tree("(TOP " + sent._.parse_string + ")").leaves()]
     assert [leaf for leaf in leaves if leaf in ("``", "''")] == expected
+
+
+def test_spacy_component_token_parse_string_is_its_highest_constituent(nlp) -> None:  # type: ignore[no-untyped-def]
+    """A token's parse_string is its one-token span's (the highest constituent over it, as the docstring says)."""
+    doc = nlp("It barked.")
+    assert doc[0]._.parse_string == doc[0:1]._.parse_string == "(NP (PRP It))"
+    assert doc[0]._.labels == ("NP",) and doc[1]._.parse_string == "(VP (VBD barked))"
+    the = nlp("The dog barked.")[0]
+    assert (the._.parse_string, the._.labels) == ("(DT The)", ())
+    assert "``It`` gives ``(NP (PRP It))``" in (spacy_component.__doc__ or "")
 
 
 def _is_tag(tree, a, b, label):  # type: ignore[no-untyped-def]

@@ -18,12 +18,19 @@ The extensions are the ones benepar users know, on ``Span`` and ``Token``:
   (outermost first; several for a unary chain such as ``S`` over ``VP``; ``()`` when the span is
   not a constituent). POS tags are not labels (they are in ``token.tag_``) and ``TOP`` is left out.
   A span's words are its tokens without the whitespace tokens at its edges (see the choices below).
-* ``._.parse_string``: the bracketed tree of the highest constituent over exactly this span's words (for a
-  sentence, its tree without ``TOP``); a token gives ``(TAG word)``.
+* ``._.parse_string``: the bracketed tree of the highest constituent over exactly this span's words
+  (for a sentence, its tree without ``TOP``).
 * ``._.constituents`` (spans): every constituent inside the span, pre-order (parents before
   children, left to right), one span per distinct extent, the span itself first if it is one.
 * ``._.children`` (spans) / ``._.parent``: the constituents just below / the nearest constituent
   above with a larger extent (``None`` at the sentence).
+
+On a ``Token``, ``._.labels``, ``._.parse_string`` and ``._.parent`` give what they give on the
+token's one-token span (the same rule as for any span, so the two never disagree). A token's
+``parse_string`` is therefore ``(TAG word)`` only when no phrase is exactly that word: in
+*It barked.* ``It`` gives ``(NP (PRP It))`` and ``barked`` gives ``(VP (VBD barked))``, with
+``labels`` ``('NP',)`` and ``('VP',)``; ``The`` in *The dog barked.* gives ``(DT The)`` and
+``labels`` ``()``.
 
 Choices [R]:
 
