@@ -5,6 +5,8 @@ multi-tag input, and the training decode with gold tracking."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -66,3 +68,41 @@ def test_memos_that_grow_change_no_score() -> None:
     with_memo = _decode(parser, tree.leaves(), tags, True, True)
     assert max(parser._beam.memo_slots()) > 4096
     assert with_memo == _decode(parser, tree.leaves(), tags, False, True)
+
+
+def _wrap_decodes(first_stamp: int, second_stamp: int) -> tuple[Any, Any]:
+    """Decode two sentences with the same tags and other words, the memo stamps set before each; return the
+    second sentence's result and that of a fresh decoder."""
+    tags = [["DT"], ["NN"], ["VBD"], ["DT"], ["NN"], ["."]]
+    first, second = ["The", "dog", "chased", "the", "cat", "."], ["A", "man", "sold", "a", "car", "."]
+    expected = _decode(Parser.load(MODEL), second, tags, True, False)
+    parser = Parser.load(MODEL)
+    parser._beam.memo_stamp = first_stamp
+    assert _decode(parser, first, tags, True, False) != expected
+    parser._beam.memo_stamp = second_stamp
+    return _decode(parser, second, tags, True, False), expected
+
+
+def _in_child(first_stamp: int, second_stamp: int) -> None:
+    """:func:`_wrap_decodes` in a child process, its second result checked against a fresh decoder's there: a
+    memo probing forever (below) then fails the test by the timeout instead of hanging the suite."""
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import test_decoding_memo as t; "
+        f"got, expected = t._wrap_decodes({first_stamp}, {second_stamp}); assert got == expected"
+    )
+    subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent)], check=True, timeout=120)
+
+
+def test_memo_scopes_stay_apart_when_the_stamp_wraps() -> None:
+    """A memo tag keeps the low 24 bits of the word scope's stamp. Here both sentences cross a wrap at
+    their first word (decode's first scope is the setup's, memo off; the first word's is the first after
+    the low bits came round to zero), so their words have the same scope bits word for word: without the
+    tags cleared at the wrap the second sentence would probe the first's tags (same keys, other look-ahead
+    words). Its result is that of a fresh decoder."""
+    _in_child(2**24 - 2, 2**25 - 2)
+
+
+def test_memo_scope_zero_is_never_used() -> None:
+    """Cleared tags hold scope bits 0, so a scope whose stamp's low bits are 0 would find every slot taken
+    and probe forever: the stamp steps over it (here the second sentence's second word is at the wrap)."""
+    _in_child(0, 2**24 - 3)

@@ -67,7 +67,7 @@ fell to 19% of the decode.
 
 Memo tags: most probes of a new key land on an empty slot untouched for many words (a cache miss on
 its 88-byte entry; a perf profile put half of ``memo_find``'s samples on that load). Each memo
-keeps one 64-bit tag per slot next to the entries (the scope's stamp << 16 and 16 bits of the key's
+keeps one 64-bit tag per slot next to the entries (the scope's stamp and 16 bits of the key's
 hash; 128 KB for 16,384 slots): a probe reads the tag, and only a slot whose tag equals the key's
 is compared in full, so empty slots and other keys' slots never touch an entry. Same digests;
 perceptron-only sample model 241-244 -> 265 sentences/s (1.57-1.60x the decoder before the memos,
@@ -91,6 +91,17 @@ do depend on them). Nodes that differ only there share one entry: on the percept
 digests. Sentences/s on one quiet core, alternated (benchmarks/results/decoding.md): 245-253 ->
 269-279 on the perceptron-only sample model (1.70-1.80x the decoder before the memos, 153-163, the
 same minutes); the bundled combined model, whose POS nodes keep every field, is unchanged (82.5).
+
+Compact memos: a memo's entries (88 bytes) sat in the slot their hash chose, so the few hundred entries
+of a word (555 in the node memo, median on the proxy perceptron) were spread over a table grown for the
+largest word seen (16,384 slots, 1.4 MB), each write and first read of an entry a miss of the 1 MB L2
+cache that also pushed weights out of it. The entries of the current scope are now stored densely in
+the order they are made (a scope reuses the same first few KB), and the tag holds the entry's index:
+scope (the low 24 bits of the stamp) << 40 | 16 hash bits << 24 | index. When the stamp's low bits
+come round to zero every tag is cleared, so an entry of a scope 2**24 words ago is never taken for
+one of the current scope. Same digests. Simulated with callgrind (1 MB L2, first 60 test sentences,
+proxy perceptron, decode only; benchmarks/results/decoding.md): L2 misses 4.42 M -> 2.72 M (writes
+1.67 M -> 0.40 M), instructions +1.8%; sentences/s: see benchmarks/results/decoding.md.
 
 Threads: :meth:`BeamParser.decode` releases the GIL while it builds and scores a word's candidates
 (ADV, :meth:`BeamParser.adv`: all but FILTER, the rebuilding of the survivors and the result), so
@@ -116,7 +127,7 @@ import numpy as np
 cimport cython
 cimport numpy as cnp
 from libc.stdlib cimport malloc, calloc, realloc, free, qsort
-from libc.string cimport memcpy, memcmp
+from libc.string cimport memcpy, memcmp, memset
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t, uint8_t, uintptr_t
 from libc.math cimport exp, log, INFINITY
 from glmnlp.parser._generative cimport (GenerativeKernel, GenHistory, GenTables, gen_history, gen_logprob,
@@ -191,13 +202,18 @@ cdef struct MemoEntry:
                                  # memo: its chains' offsets start at BeamParser.sarr[off]
 
 cdef struct Memo:
-    # open addressing with linear probing, at most half full, power-of-two capacity
-    MemoEntry* slots
-    uint64_t* tags               # per slot: its scope's stamp << 16 | 16 bits of its key's hash (other scopes: empty)
+    # open addressing with linear probing, at most half full, power-of-two capacity; the entries of the
+    # current scope are stored densely in the order they were made (module header: compact memos)
+    MemoEntry* slots             # cap / 2 entries; the first ``count`` are the current scope's
+    uint64_t* tags               # per slot: scope << 40 | 16 bits of the key's hash << 24 | entry index
     int cap
     int count                    # entries of the current scope
     int pending                  # the empty slot the last memo_find missed at (memo_put fills it)
     uint64_t pending_tag
+
+cdef enum:
+    SCOPE_BITS = 24              # a tag's scope: the low 24 bits of the stamp (memo_scope clears on wrap)
+    INDEX_BITS = 24              # a tag's entry index (memo_reserve refuses more entries)
 
 cdef struct Cand:
     double score
@@ -227,34 +243,37 @@ cdef inline uint64_t fmix(uint64_t h) noexcept nogil:
     return h
 
 
-cdef MemoEntry* memo_find(Memo* m, const NodeKey* key, int64_t stamp) noexcept nogil:
-    """The entry of ``key`` in scope ``stamp``, or NULL; after NULL, :func:`memo_put` stores it where it belongs."""
-    cdef const uint64_t* kw = <const uint64_t*> key
+cdef inline uint64_t memo_hash(const NodeKey* key) noexcept nogil:
+    """The memo hash of ``key`` (read as 32-bit words in two independent chains: see the module header)."""
     cdef const uint32_t* k32 = <const uint32_t*> key
-    cdef const uint64_t* ew
-    cdef uint64_t h = 0, g = 0, t, tag, scope = <uint64_t>stamp << 16
-    cdef uint64_t i, mask = <uint64_t>(m.cap - 1)
+    cdef uint64_t h = 0, g = 0
     cdef int j
-    cdef MemoEntry* e
-    # The key was just written field by field (32-bit stores): the hash reads it back in 32-bit words
-    # (two independent chains), since a 64-bit load over two fresh 32-bit stores cannot be forwarded
-    # from the store buffer and waits for them to reach the cache (module header). The comparison,
-    # after the slot's first load, reads 64-bit words (32-bit ones measured no faster). Probes read the
-    # small tag array first (module header): an empty slot or another key's tag never touches an entry.
     for j in range(KEY_WORDS):
         h = (h ^ k32[2 * j]) * <uint64_t>0x9E3779B97F4A7C15ULL
         g = (g ^ k32[2 * j + 1]) * <uint64_t>0xD6E8FEB86659FD93ULL
-    h = fmix(h ^ (g >> 29) ^ (g << 35))
-    tag = scope | (h >> 48)
+    return fmix(h ^ (g >> 29) ^ (g << 35))
+
+
+cdef MemoEntry* memo_find(Memo* m, const NodeKey* key, int64_t stamp) noexcept nogil:
+    """The entry of ``key`` in scope ``stamp``, or NULL; after NULL, :func:`memo_put` stores it where it belongs."""
+    cdef const uint64_t* kw = <const uint64_t*> key
+    cdef const uint64_t* ew
+    cdef uint64_t h = memo_hash(key), t
+    cdef uint64_t tag = ((<uint64_t>stamp & ((<uint64_t>1 << SCOPE_BITS) - 1)) << 40) | ((h >> 48) << INDEX_BITS)
+    cdef uint64_t i, mask = <uint64_t>(m.cap - 1)
+    cdef int j
+    cdef MemoEntry* e
+    # Probes read the small tag array first (module header): an empty slot or another key's tag never
+    # touches an entry; the comparison reads 64-bit words (32-bit ones measured no faster).
     i = h & mask
     while True:
         t = m.tags[i]
-        if (t & ~<uint64_t>0xFFFF) != scope:
+        if (t >> 40) != (tag >> 40):
             m.pending = <int>i
             m.pending_tag = tag
             return NULL
-        if t == tag:
-            e = &m.slots[i]
+        if (t >> INDEX_BITS) == (tag >> INDEX_BITS):
+            e = &m.slots[t & ((<uint64_t>1 << INDEX_BITS) - 1)]
             ew = <const uint64_t*> &e.key
             for j in range(KEY_WORDS):
                 if ew[j] != kw[j]:
@@ -265,10 +284,10 @@ cdef MemoEntry* memo_find(Memo* m, const NodeKey* key, int64_t stamp) noexcept n
 
 
 cdef inline MemoEntry* memo_put(Memo* m) noexcept nogil:
-    """The slot of the key the last :func:`memo_find` of ``m`` missed, now taken (the caller fills it)."""
-    m.tags[m.pending] = m.pending_tag
+    """The next entry, now the key's that the last :func:`memo_find` of ``m`` missed (the caller fills it)."""
+    m.tags[m.pending] = m.pending_tag | <uint64_t>m.count
     m.count += 1
-    return &m.slots[m.pending]
+    return &m.slots[m.count - 1]
 
 
 cdef inline int room_for(void** buf, int* cap, int need, size_t size) noexcept nogil:
@@ -295,8 +314,8 @@ cdef int grow_to(void** buf, int* cap, int need, size_t size) noexcept nogil:
 
 
 cdef int memo_init(Memo* m, int cap) noexcept nogil:
-    """Allocate an empty memo of ``cap`` slots (a power of two); -1 when out of memory."""
-    m.slots = <MemoEntry*> malloc(cap * sizeof(MemoEntry))
+    """Allocate an empty memo of ``cap`` slots (a power of two) and room for cap / 2 entries; -1 when out of memory."""
+    m.slots = <MemoEntry*> malloc((cap // 2) * sizeof(MemoEntry))
     m.tags = <uint64_t*> calloc(cap, sizeof(uint64_t))   # scope 0 is never used: every slot empty
     if m.slots == NULL or m.tags == NULL:
         free(m.slots)
@@ -311,22 +330,37 @@ cdef int memo_init(Memo* m, int cap) noexcept nogil:
 
 
 cdef inline int memo_reserve(Memo* m, int64_t stamp) noexcept nogil:
-    """Room for one more entry: double the memo (moving scope ``stamp``'s entries) when it would pass half full."""
-    cdef Memo old
+    """Room for one more entry: double the memo (the scope's entries kept, their tags re-placed) when it would
+    pass half full; -1 when out of memory or past 2**INDEX_BITS entries."""
+    cdef uint64_t* tags
+    cdef MemoEntry* slots
+    cdef uint64_t h, i, mask, scope
     cdef int j
     if 2 * (m.count + 1) <= m.cap:
         return 0
-    old = m[0]
-    if memo_init(m, 2 * old.cap) < 0:
-        m[0] = old
+    if m.count + 1 > (1 << INDEX_BITS):
         return -1
-    for j in range(old.cap):
-        if (old.tags[j] >> 16) == <uint64_t>stamp:
-            memo_find(m, &old.slots[j].key, stamp)
-            memo_put(m)[0] = old.slots[j]
-    free(old.slots)
-    free(old.tags)
+    tags = <uint64_t*> calloc(2 * m.cap, sizeof(uint64_t))
+    if tags == NULL:
+        return -1
+    slots = <MemoEntry*> realloc(m.slots, m.cap * sizeof(MemoEntry))
+    if slots == NULL:
+        free(tags)
+        return -1
+    free(m.tags)
+    m.tags = tags
+    m.slots = slots
+    m.cap *= 2
+    mask = <uint64_t>(m.cap - 1)
+    scope = (<uint64_t>stamp & ((<uint64_t>1 << SCOPE_BITS) - 1)) << 40
+    for j in range(m.count):
+        h = memo_hash(&m.slots[j].key)
+        i = h & mask
+        while m.tags[i] != 0:
+            i = (i + 1) & mask
+        m.tags[i] = scope | ((h >> 48) << INDEX_BITS) | <uint64_t>j
     return 0
+
 
 
 cdef int cmp_cand(const void* a, const void* b) noexcept nogil:
@@ -522,7 +556,7 @@ cdef class BeamParser:
     cdef int32_t* sarr                   # the site memo's arrays: a chain's offset in cvals, -1 = not yet
     cdef int sarr_n, sarr_cap
     cdef double* vbuf                    # the node scores of the chain built last (attach)
-    cdef int64_t memo_stamp
+    cdef public int64_t memo_stamp       # the current word scope (public for tests of its wrap-around)
     cdef bint memo_on
     cdef bint memo_off                   # set_memo(False): never use the memos (for tests)
     cdef public long long n_scored       # node scores computed (statistics; the rest came from the memo)
@@ -778,6 +812,11 @@ cdef class BeamParser:
     cdef void memo_scope(self, bint on) noexcept nogil:
         """Start a new word scope of the memos (every earlier entry becomes empty); ``on``: use them."""
         self.memo_stamp += 1
+        if (self.memo_stamp & ((1 << SCOPE_BITS) - 1)) == 0:  # a tag keeps 24 bits of the stamp: empty them all
+            memset(self.node_memo.tags, 0, self.node_memo.cap * sizeof(uint64_t))
+            memset(self.chain_memo.tags, 0, self.chain_memo.cap * sizeof(uint64_t))
+            memset(self.site_memo.tags, 0, self.site_memo.cap * sizeof(uint64_t))
+            self.memo_stamp += 1
         self.node_memo.count = 0
         self.chain_memo.count = 0
         self.site_memo.count = 0
