@@ -2,7 +2,9 @@
 
 Labels and words are drawn from printable characters other than whitespace and brackets (the only
 characters the bracket format cannot carry), so the generated trees exercise odd but legal tokens
-such as ``-LRB-``, ``PRP$``, ``1/2``, ``NP-SBJ=2`` and non-ASCII words.
+such as ``-LRB-``, ``PRP$``, ``1/2``, ``NP-SBJ=2`` and non-ASCII words. :data:`document_trees` adds
+what a document can hold although brackets cannot: words and labels with ``(`` or ``)`` (pre-tokenised
+input such as ``f(x)``), next to text that looks like their escapes (``-LRB-``), and slash categories.
 """
 
 from __future__ import annotations
@@ -53,6 +55,28 @@ def rooted_trees(draw: st.DrawFn) -> Tree:
 
 _NONE = st.builds(lambda word: Tree("-NONE-", (word,)), st.sampled_from(["*", "*T*-1", "0", "*U*", "*EXP*-2"]))
 _MAYBE_EMPTY_LEAF = st.one_of(preterminals, _NONE)
+
+# Brackets, and text that looks like the PTB escapes the bracket writer turns them into.
+_BRACKETY = st.sampled_from(["(", ")", "a)b", "x(", "f(x)", "((", "-LRB-", "-RRB-", "-LRB-)", "(-RRB-"])
+_ANY_TOKEN_CHARS = st.characters(categories=("L", "M", "N", "P", "S"))  # "(" and ")" are P
+
+#: words and labels as a Document holds them: anything without whitespace, brackets included
+document_words = st.one_of(_TREEBANK_WORDS, _BRACKETY, st.text(_ANY_TOKEN_CHARS, min_size=1, max_size=6))
+document_labels = st.one_of(_TREEBANK_LABELS, _BRACKETY, st.text(_ANY_TOKEN_CHARS, min_size=1, max_size=6))
+_document_preterminals = st.builds(lambda label, word: Tree(label, (word,)), document_labels, document_words)
+
+
+def _document_phrase(children: st.SearchStrategy[Tree]) -> st.SearchStrategy[Tree]:
+    return st.builds(
+        lambda label, kids, slash: Tree(label, tuple(kids), slash),
+        document_labels,
+        st.lists(children, min_size=1, max_size=4),
+        st.one_of(st.none(), st.none(), document_labels),  # a slash category (FSLC) now and then
+    )
+
+
+#: trees whose words and labels may hold brackets and whose phrases may be slash categories
+document_trees = st.recursive(_document_preterminals, _document_phrase, max_leaves=12)
 
 #: treebank-like trees whose leaves may include -NONE- empty elements (some wholly empty)
 trees_with_empties = st.recursive(_MAYBE_EMPTY_LEAF, _phrase, max_leaves=12)

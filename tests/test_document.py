@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import trees
+from strategies import document_trees
 
 from glmnlp.text.document import Document, Sentence, Token, tree_from_nltk, tree_to_nltk
 from glmnlp.errors import FormatError, TreeSyntaxError
 from glmnlp.text.render import render_json
-from glmnlp.treebank.trees import Tree, parse_tree
+from glmnlp.treebank.trees import Tree, parse_tree, to_bracket
 
 TREE = parse_tree("(TOP (S (NP (NNP Vinken)) (VP (VBZ sleeps)) (. .)))")
 
@@ -83,11 +84,84 @@ def test_document_dict_round_trip_is_exact() -> None:
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.lists(trees, min_size=1, max_size=3), st.one_of(st.none(), st.floats(allow_nan=False)))
+@given(st.lists(document_trees, min_size=1, max_size=3), st.one_of(st.none(), st.floats(allow_nan=False)))
 def test_document_round_trip_random_trees(tree_list: list[Tree], score: float | None) -> None:
-    """Any tree survives the JSON form (labels and words with odd characters included)."""
+    """Any tree survives the JSON form (labels and words with odd characters, brackets and slash
+    categories included), and so do the n-best trees."""
     doc = Document("", tuple(Sentence.from_tree(t, score) for t in tree_list))
     assert Document.from_dict(json.loads(render_json(doc))) == doc
+    with_nbest = Document("", tuple(replace(s, nbest=((score, s.tree), (None, Tree("TOP", (s.tree,)))))
+                                    for s in doc.sentences))
+    assert Document.from_dict(json.loads(render_json(with_nbest))) == with_nbest
+
+
+def test_document_round_trip_keeps_bracket_words() -> None:
+    """Pre-tokenised words with brackets read back as they were, the tree's leaves and the n-best trees
+    included, while the JSON tree stays the PTB bracket string that treebank tools read."""
+    tree = parse_tree("(TOP (S (NP (PRP He)) (PRN (-LRB- -LRB-) (RB really) (-RRB- -RRB-)) (VP (VBD left)) (. .)))")
+    words = ["He", "(", "really", ")", "left", "."]
+    tree = _with_words(tree, words)
+    other = _with_words(parse_tree("(TOP (S (NP (PRP He) (-LRB- -LRB-) (RB really) (-RRB- -RRB-)) "
+                                   "(VP (VBD left)) (. .)))"), words)
+    sent = Sentence(tuple(Token(w, t) for w, t in tree.pos()), tree, -2.0, nbest=((-2.0, tree), (-3.0, other)))
+    doc = Document("", (sent, Sentence.from_tree(parse_tree("(TOP (NP (NN a-RRB-b) (NN x-LRB-)))")),
+                        Sentence.from_tree(_with_words(parse_tree("(TOP (NP (NN a-RRB-b) (NN x-LRB-)))"),
+                                                       ["a)b", "x("]))))
+    data = json.loads(render_json(doc))
+    assert data["sentences"][0]["tree"] == to_bracket(tree)
+    assert "-LRB-" in data["sentences"][0]["tree"] and "(really" not in data["sentences"][0]["tree"]
+    assert not any("tree_exact" in sent for sent in data["sentences"])  # the tokens give the words back
+    back = Document.from_dict(data)
+    assert back == doc
+    assert back.sents[0].tree.leaves() == words and back.sents[0].nbest[1][1] == other
+    assert back.sents[1].words == ["a-RRB-b", "x-LRB-"] and back.sents[2].words == ["a)b", "x("]
+
+
+def test_document_round_trip_keeps_bracket_labels_and_slash_categories() -> None:
+    """Labels the bracket string cannot carry (a tag "(", an FSLC slash category) read back exactly too."""
+    tree = Tree("TOP", (Tree("S", (Tree("(", ("x(",)), Tree("VP", (Tree("VBD", ("left",)),), slash="NP")),),))
+    doc = Document("", (Sentence.from_tree(tree),))
+    assert doc.sents[0].tags == ["(", "VBD"]
+    data = json.loads(render_json(doc))
+    assert data["sentences"][0]["tree"] == "(TOP (S (-LRB- x-LRB-) (VP/NP (VBD left))))"
+    assert data["sentences"][0]["tree_exact"] == ["TOP", None, [["S", None, [["(", None, ["x("]],
+                                                                         ["VP", "NP", [["VBD", None, ["left"]]]]]]]]
+    back = Document.from_dict(data)
+    assert back == doc and back.sents[0].tree == tree and back.sents[0].tree.children[0].children[1].slash == "NP"
+
+
+def test_document_reads_dictionaries_that_carry_only_the_bracket_string() -> None:
+    """A dictionary with only the bracket string (as written before the exact form existed) reads back with
+    the tokens' words as leaves; a bracket leaf that is no escape of its token is still refused."""
+    data = {"format": "glmnlp.text.document", "version": 1, "text": "", "sentences": [
+        {"tokens": [{"text": "f(x)", "tag": "NN"}, {"text": "-LRB-", "tag": "-LRB-"}],
+         "tree": "(TOP (NP (NN f-LRB-x-RRB-) (-LRB- -LRB-)))", "score": None}]}
+    assert Document.from_dict(data).sents[0].tree == Tree("TOP", (Tree("NP", (Tree("NN", ("f(x)",)),
+                                                                               Tree("-LRB-", ("-LRB-",)))),))
+    data["sentences"][0]["tree"] = "(TOP (NP (NN fxx) (-LRB- -LRB-)))"
+    with pytest.raises(FormatError, match="differ from the sentence tokens"):
+        Document.from_dict(data)
+
+
+@pytest.mark.parametrize("exact", [["TOP", None], ["TOP", 3, ["x("]], ["TOP", None, "x("], ["TOP", None, [7]]])
+def test_document_from_dict_rejects_a_malformed_exact_tree(exact: list) -> None:
+    """A "tree_exact" that is not [label, slash, children] raises FormatError naming the sentence."""
+    data = Document("", (Sentence.from_tree(Tree("TOP", (Tree("(", ("x(",)),))),)).to_dict()
+    data["sentences"][0]["tree_exact"] = exact
+    with pytest.raises(FormatError, match="sentence 1"):
+        Document.from_dict(data)
+
+
+def _with_words(tree: Tree, words: list[str]) -> Tree:
+    """``tree`` with its leaves replaced, left to right, by ``words``."""
+    it = iter(words)
+
+    def walk(node: Tree) -> Tree:
+        if node.is_preterminal:
+            return Tree(node.label, (next(it),), node.slash)
+        return Tree(node.label, tuple(walk(c) for c in node.children), node.slash)  # type: ignore[arg-type]
+
+    return walk(tree)
 
 
 @pytest.mark.parametrize(

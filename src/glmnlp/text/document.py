@@ -35,6 +35,17 @@ Choices [R]:
   string, the format EVALB and every treebank tool read, and :meth:`Document.from_dict` reads it
   back exactly (tested as a round trip). It carries a ``"format"`` tag and a version, and a
   dictionary with another format or version is rejected with :class:`~glmnlp.errors.FormatError`.
+* **Brackets in words and labels.** The bracket string writes ``(``/``)`` as ``-LRB-``/``-RRB-``,
+  which loses the difference between a pre-tokenised word ``(`` (or ``f(x)``) and a word ``-LRB-``.
+  The tokens are stored with their exact texts and a tree's leaves are its tokens, so the reader
+  gives each leaf that is the bracket escape of its token the token's text: the words come back
+  without storing the tree twice, dictionaries written before this rule read back too, and
+  ``"tree"`` stays the PTB string. What the tokens cannot restore (a label with a bracket such as a
+  user's tag ``(``, a slash category ``A/B``, a shape brackets cannot hold) is carried by an extra
+  ``"tree_exact"`` field, written only for such trees (and n-best trees): the tree as nested
+  ``[label, slash, children]`` lists, which the reader prefers. The field is optional, so the
+  version stays 1. A label with whitespace cannot be written in brackets at all: :meth:`to_dict`
+  raises ``ValueError`` for it, as every bracket output does.
 """
 
 from __future__ import annotations
@@ -45,7 +56,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from glmnlp.errors import FormatError, TreeSyntaxError
-from glmnlp.treebank.trees import Tree, parse_tree, to_bracket
+from glmnlp.treebank.trees import Tree, escape_brackets, parse_tree, to_bracket
 
 __all__ = ["Document", "Sentence", "Span", "Token", "tree_to_nltk", "tree_from_nltk"]
 
@@ -340,9 +351,10 @@ class Document:
                         {"text": t.text, "tag": t.tag, "start": t.start, "end": t.end}
                         for t in sent.tokens
                     ],
-                    "tree": sent.to_bracket(),
+                    **_tree_fields(sent.tree, sent.words),
                     "score": sent.score,
-                    **({"nbest": [{"score": sc, "tree": to_bracket(t)} for sc, t in sent.nbest]} if sent.nbest else {}),
+                    **({"nbest": [{"score": sc, **_tree_fields(t, sent.words)} for sc, t in sent.nbest]}
+                       if sent.nbest else {}),
                     **({"surprisal": list(sent.surprisal)} if sent.surprisal else {}),
                     **({"measures": [dict(r) for r in sent.measures]} if sent.measures else {}),
                 }
@@ -370,9 +382,9 @@ class Document:
                 tokens = tuple(
                     Token(t["text"], t.get("tag"), t.get("start"), t.get("end")) for t in raw["tokens"]
                 )
-                bracket = raw.get("tree")
-                tree = None if bracket is None else parse_tree(bracket, source=f"{source} {where}")
-                nbest = tuple((item.get("score"), parse_tree(item["tree"], source=f"{source} {where}"))
+                words = [t.text for t in tokens]
+                tree = None if raw.get("tree") is None else _read_tree(raw, words, f"{source} {where}")
+                nbest = tuple((item.get("score"), _read_tree(item, words, f"{source} {where}"))
                               for item in raw.get("nbest", ()))
                 sentences.append(Sentence(tokens, tree, raw.get("score"), None, nbest,
                                           tuple(raw.get("surprisal", ())), tuple(raw.get("measures", ()))))
@@ -384,6 +396,61 @@ class Document:
             return cls(text, tuple(sentences))
         except ValueError as exc:
             raise FormatError(str(exc), source=source) from None
+
+
+# -- trees in the dictionary form -------------------------------------------------------------
+
+
+def _tree_fields(tree: Tree | None, words: Sequence[str]) -> dict[str, Any]:
+    """``{"tree": brackets}``, plus ``"tree_exact"`` (nested lists) when the brackets and ``words`` do not
+    give ``tree`` back (module docstring)."""
+    if tree is None:
+        return {"tree": None}
+    bracket = to_bracket(tree)
+    try:
+        exact = _tree_from_bracket(bracket, words) == tree
+    except TreeSyntaxError:  # a shape brackets cannot hold (a node without children, an inner empty label)
+        exact = False
+    return {"tree": bracket} if exact else {"tree": bracket, "tree_exact": _plain(tree)}
+
+
+def _plain(tree: Tree) -> list[Any]:
+    return [tree.label, tree.slash, [c if isinstance(c, str) else _plain(c) for c in tree.children]]
+
+
+def _read_tree(item: Mapping[str, Any], words: Sequence[str], source: str) -> Tree:
+    """The tree of a sentence or n-best entry: its ``"tree_exact"`` when present, else its brackets."""
+    if "tree_exact" in item:
+        return _from_plain(item["tree_exact"])
+    return _tree_from_bracket(item["tree"], words, source)
+
+
+def _from_plain(plain: Any) -> Tree:
+    if not (isinstance(plain, Sequence) and len(plain) == 3 and isinstance(plain[0], str)
+            and (plain[1] is None or isinstance(plain[1], str)) and isinstance(plain[2], Sequence)
+            and not isinstance(plain[2], str)):
+        raise ValueError(f"'tree_exact' holds {plain!r}, not [label, slash, children]")
+    return Tree(plain[0], tuple(c if isinstance(c, str) else _from_plain(c) for c in plain[2]), plain[1])
+
+
+def _tree_from_bracket(bracket: str, words: Sequence[str], source: str = "<string>") -> Tree:
+    """Parse ``bracket`` and give each leaf that is the bracket escape of its token (``-LRB-`` for ``(``,
+    ``f-LRB-x-RRB-`` for ``f(x)``) the token's own text; any other leaf is left for validation to judge."""
+    tree = parse_tree(bracket, source)
+    leaves = tree.leaves()
+    if leaves == list(words) or len(leaves) != len(words):
+        return tree
+    position = 0
+
+    def restore(node: Tree) -> Tree:
+        nonlocal position
+        if node.is_preterminal:
+            leaf, word = node.children[0], words[position]
+            position += 1
+            return Tree(node.label, (word,)) if leaf != word and escape_brackets(word) == leaf else node
+        return Tree(node.label, tuple(restore(c) for c in node.children))  # type: ignore[arg-type]
+
+    return restore(tree)
 
 
 def _import_nltk() -> Any:
