@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+import unicodedata
 import xml.etree.ElementTree as ET
 from collections import Counter
 from html.parser import HTMLParser
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from strategies import trees
 
 from glmnlp.text.document import Document, Sentence, Token
@@ -21,6 +23,7 @@ from glmnlp.text.render import (
     render_json,
     render_pretty,
     render_svg,
+    render_svg_document,
     render_word_tag,
     text_width,
     tree_layout,
@@ -288,3 +291,53 @@ def test_render_svg_document_stacks_every_sentence() -> None:
     assert float(root.get("height")) == pytest.approx(2 * tree_layout(T1).height, abs=1)
     with pytest.raises(ValueError, match="has no tree"):
         render_svg_document(Document("", (Sentence.from_words(["a"]),)))
+
+
+def _shown(text: str) -> str:
+    """``text`` as the drawings show it: characters XML 1.0 forbids or HTML flags (other controls,
+    surrogates, noncharacters) become U+FFFD."""
+    def bad(ch: str) -> bool:
+        code = ord(ch)
+        return ((unicodedata.category(ch) in ("Cc", "Cs") and ch not in "\t\n\r")
+                or 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE)
+
+    return "".join("\ufffd" if bad(ch) else ch for ch in text)
+
+
+#: any text without whitespace (tokens cannot hold it): controls, NUL, noncharacters, markup characters
+_ANY_TOKENS = st.text(min_size=1, max_size=6).map(lambda s: "".join(c for c in s if not c.isspace())).filter(bool)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(_ANY_TOKENS, _ANY_TOKENS), min_size=1, max_size=5), st.booleans())
+@example([("Control\x01char", "NN"), ("here.", "\x00")], False)
+@example([("\x7f\x80\x9f", "\ufffe"), ("a\ud800&<\"'", "\U0010ffff\ufdd0")], True)
+def test_render_drawings_are_wellformed_whatever_the_words(pairs: list[tuple[str, str]], compact: bool) -> None:
+    """SVG drawings and the notebook's HTML fragment parse as XML for any words and tags, controls
+    included, and show them (forbidden characters as U+FFFD); the HTML page holds no raw control character."""
+    words = [w for w, _ in pairs]
+    text = "\x02 ".join(words) + "\x00"
+    starts = [sum(len(w) + 2 for w in words[:i]) for i in range(len(words))]
+    tree = Tree("TOP", (Tree("S\x0e", tuple(Tree(tag, (word,)) for word, tag in pairs)),))
+    sent = Sentence(tuple(Token(w, t, a, a + len(w)) for (w, t), a in zip(pairs, starts)), tree)
+    doc = Document(text, (sent, Sentence.from_words(words)))
+    phrases = [("label", "TOP"), ("label", _shown("S\x0e"))] + [("word", _shown(w)) for w in words]
+    tag_class = "tag" if compact else "label"
+    expected = Counter(phrases + [(tag_class, _shown(t)) for _, t in pairs])
+    root, texts = _svg_texts(render_svg(tree, compact=compact))
+    assert texts == expected
+    assert root.find(f"{SVG_NS}title").text == _shown(str(tree))  # type: ignore[union-attr]
+    assert _svg_texts(sent._repr_svg_())[0].find(f"{SVG_NS}title") is not None
+    titled = _svg_texts(render_svg(tree, title=text))[0]
+    assert titled.find(f"{SVG_NS}title").text == _shown(text)  # type: ignore[union-attr]
+    ET.fromstring(render_svg_document(Document(text, (sent,)), compact=compact))
+    fragment = ET.fromstring(doc._repr_html_())
+    assert [_shown(s.text) for s in doc.sents] == [el.text for el in fragment.iter("figcaption")]
+    page = render_html(doc, title=text, compact=compact)
+    assert page == _shown(page)
+    parser = _Collector()
+    parser.feed(page)
+    parser.close()
+    assert parser.tags["figure"] == 2 and parser.tags["svg"] == 1
+    for part in page.split("<svg")[1:]:
+        ET.fromstring("<svg" + part.split("</svg>")[0] + "</svg>")

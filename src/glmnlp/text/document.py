@@ -30,7 +30,9 @@ Choices [R]:
   ``</s>``; :meth:`Document.measures_frame` puts a document's rows in a ``pandas.DataFrame``); all
   are empty unless asked for.
 * **Notebooks.** A sentence shows as its drawn tree (``_repr_svg_``), a document as its sentences'
-  texts and drawings (``_repr_html_``), from :mod:`glmnlp.text.drawing`.
+  texts and drawings (``_repr_html_``), from :mod:`glmnlp.text.drawing`. Both are well-formed XML
+  whatever the text: characters XML cannot hold (controls such as ``\\x01``) show as U+FFFD
+  (:func:`glmnlp.text.drawing.markup_text`).
 * The dictionary / JSON form (:meth:`Document.to_dict`) stores each tree as its one-line bracket
   string, the format EVALB and every treebank tool read, and :meth:`Document.from_dict` reads it
   back exactly (tested as a round trip). It carries a ``"format"`` tag and a version, and a
@@ -329,14 +331,13 @@ class Document:
 
     def _repr_html_(self) -> str:
         """Each sentence's text and drawn tree (or its words when unparsed), for notebooks."""
-        import html
-
-        from glmnlp.text.drawing import render_svg
+        from glmnlp.text.drawing import markup_text, render_svg
 
         parts = []
         for sent in self.sentences:
-            body = render_svg(sent.tree) if sent.tree is not None else f"<p>{html.escape(' '.join(sent.words))}</p>"
-            parts.append(f"<figure><figcaption>{html.escape(sent.text)}</figcaption>{body}</figure>")
+            words = markup_text(" ".join(sent.words), quote=True)
+            body = render_svg(sent.tree) if sent.tree is not None else f"<p>{words}</p>"
+            parts.append(f"<figure><figcaption>{markup_text(sent.text, quote=True)}</figcaption>{body}</figure>")
         return "<div>" + "".join(parts) + "</div>"
 
     def to_dict(self) -> dict[str, Any]:

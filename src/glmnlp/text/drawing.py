@@ -4,18 +4,29 @@ The layout rules, the compact variant and the ASCII drawings are described in
 :mod:`glmnlp.text.render` (which re-exports these names); this module knows trees only, so the
 document records (:mod:`glmnlp.text.document`) can draw themselves for notebooks without an import
 circle.
+
+Text in markup [R]: every string written into SVG or HTML (words, labels, tags, titles, captions) goes
+through :func:`markup_text`, which escapes ``&``, ``<`` and ``>`` (and quotes for HTML) and writes
+U+FFFD REPLACEMENT CHARACTER for each character that XML 1.0 forbids (the C0 controls other than tab,
+newline and carriage return, NUL included, and lone surrogates) or that HTML reports as a parse error
+(DEL, the C1 controls and the noncharacters such as U+FFFE and U+FDD0). A word such as
+``"Control\\x01char"`` would otherwise make the whole drawing unreadable for any XML parser (a browser
+shows nothing); U+FFFD is visible, takes one character's place in the layout as the control would have,
+and is what decoders already show for text they cannot represent. No escape can carry these
+characters into XML 1.0, so the drawing shows that a character was there, not which one.
 """
 
 from __future__ import annotations
 
+import html
+import re
 import unicodedata
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
 
 from glmnlp.treebank.trees import Tree, to_bracket
 
-__all__ = ["NodeBox", "TreeLayout", "draw_ascii", "render_svg", "svg_body", "svg_style", "text_width",
-           "tree_layout"]
+__all__ = ["NodeBox", "TreeLayout", "draw_ascii", "markup_text", "render_svg", "svg_body", "svg_style",
+           "text_width", "tree_layout"]
 
 
 # -- tree layout -----------------------------------------------------------------------------
@@ -187,6 +198,19 @@ def _height(tree: Tree) -> int:
 
 # -- SVG / HTML ------------------------------------------------------------------------------
 
+#: what markup cannot hold (module docstring): C0 controls but tab/LF/CR, DEL and C1, surrogates, noncharacters
+_NOT_IN_MARKUP = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef"
+    + "".join(f"{chr(plane + 0xFFFE)}{chr(plane + 0xFFFF)}" for plane in range(0, 0x110000, 0x10000))
+    + "]"
+)
+
+
+def markup_text(text: str, *, quote: bool = False) -> str:
+    """``text`` ready for SVG or HTML content: ``&<>`` (and with ``quote`` ``"'``) escaped, and each character
+    XML or HTML cannot hold written as U+FFFD (module docstring), so the output stays well-formed."""
+    return html.escape(_NOT_IN_MARKUP.sub("\ufffd", text), quote=quote)
+
 _FONT = "DejaVu Sans, Arial, Helvetica, sans-serif"
 
 
@@ -206,11 +230,11 @@ def svg_body(layout: TreeLayout) -> list[str]:
         )
     texts = [
         f'<text class="{"word" if box.is_word else "label"}" x="{box.x:.1f}" y="{box.y:.1f}">'
-        f"{escape(box.text)}</text>"
+        f"{markup_text(box.text)}</text>"
         for box in boxes
     ]
     tags = [
-        f'<text class="tag" x="{box.x:.1f}" y="{box.y + font:.1f}">{escape(box.tag)}</text>'
+        f'<text class="tag" x="{box.x:.1f}" y="{box.y + font:.1f}">{markup_text(box.tag)}</text>'
         for box in boxes
         if box.tag is not None
     ]
@@ -243,7 +267,7 @@ def render_svg(tree: Tree, *, title: str | None = None, compact: bool = False) -
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{layout.width:.0f}" '
             f'height="{layout.height:.0f}" viewBox="0 0 {layout.width:.1f} {layout.height:.1f}" '
             'role="img">',
-            f"<title>{escape(label)}</title>",
+            f"<title>{markup_text(label)}</title>",
             svg_style(layout.font_size),
             '<rect width="100%" height="100%" fill="#ffffff"/>',
             *svg_body(layout),

@@ -36,15 +36,15 @@ normally and 1,593 px compact.
 Choices [R]: an unparsed sentence is an error for the tree formats (brackets, pretty, SVG), because
 writing a placeholder tree would look like a parser decision; the HTML page shows such sentences as
 tagged tokens instead. CoNLL-U output carries ``# sent_id`` and, when the original text is known,
-``# text`` comments, as UD's validator expects.
+``# text`` comments, as UD's validator expects. Text written into SVG and HTML goes through
+:func:`~glmnlp.text.drawing.markup_text`, so a control character in a word or in the text (a NUL, an
+``\\x01``) shows as U+FFFD instead of making the drawing or page unreadable (details there).
 """
 
 from __future__ import annotations
 
-import html
 import json
 from collections.abc import Iterable
-from xml.sax.saxutils import escape
 
 from glmnlp.text.document import Document, Sentence
 from glmnlp.text.drawing import (  # the drawing of one tree; re-exported here
@@ -54,6 +54,7 @@ from glmnlp.text.drawing import (  # the drawing of one tree; re-exported here
     NodeBox,
     TreeLayout,
     draw_ascii,
+    markup_text,
     render_svg,
     svg_body,
     svg_style,
@@ -176,7 +177,7 @@ def render_svg_document(doc: Document | Iterable[Document], *, compact: bool = F
     for index, sent in enumerate(sentences, 1):
         layout = tree_layout(_tree_of(sent, index), compact=compact)
         parts.append(f'<g transform="translate(0 {y:.1f})">')
-        parts.append(f"<title>{escape(to_bracket(sent.tree))}</title>")  # type: ignore[arg-type]
+        parts.append(f"<title>{markup_text(to_bracket(sent.tree))}</title>")  # type: ignore[arg-type]
         parts.extend(svg_body(layout))
         parts.append("</g>")
         y += layout.height
@@ -185,7 +186,7 @@ def render_svg_document(doc: Document | Iterable[Document], *, compact: bool = F
         [
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{y:.0f}" '
             f'viewBox="0 0 {width:.1f} {y:.1f}" role="img">',
-            f"<title>{escape(' / '.join(s.text for s in sentences))}</title>",
+            f"<title>{markup_text(' / '.join(s.text for s in sentences))}</title>",
             svg_style(font),
             '<rect width="100%" height="100%" fill="#ffffff"/>',
             *parts,
@@ -216,19 +217,19 @@ def render_html(doc: Document | Iterable[Document], *, title: str = "glmnlp pars
         '<html lang="en">',
         "<head>",
         '<meta charset="utf-8">',
-        f"<title>{html.escape(title)}</title>",
+        f"<title>{markup_text(title, quote=True)}</title>",
         "<style>body{font-family:" + _FONT + ";margin:2em;color:#111}"
         "figure{margin:0 0 2.5em 0;overflow-x:auto}figcaption{margin-bottom:.6em}"
         ".tag{color:#1f3b73;font-size:.8em;vertical-align:sub}</style>",
         "</head>",
         "<body>",
-        f"<h1>{html.escape(title)}</h1>",
+        f"<h1>{markup_text(title, quote=True)}</h1>",
     ]
     pairs = [(d, sent) for d in docs for sent in d.sentences]
     for index, (d, sent) in enumerate(pairs, 1):
         text = _sentence_text(d, sent) or " ".join(sent.words)
         parts.append(f'<figure id="s{index}">')
-        parts.append(f"<figcaption><strong>{index}.</strong> {html.escape(text)}</figcaption>")
+        parts.append(f"<figcaption><strong>{index}.</strong> {markup_text(text, quote=True)}</figcaption>")
         if sent.tree is not None:
             parts.append(render_svg(sent.tree, compact=compact).rstrip("\n"))
         else:
@@ -240,6 +241,6 @@ def render_html(doc: Document | Iterable[Document], *, title: str = "glmnlp pars
 
 def _tagged_span(word: str, tag: str | None) -> str:
     if tag is None:
-        return html.escape(word)
-    return f'{html.escape(word)}<span class="tag">{html.escape(tag)}</span>'
+        return markup_text(word, quote=True)
+    return f'{markup_text(word, quote=True)}<span class="tag">{markup_text(tag, quote=True)}</span>'
 
