@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import sys
 from dataclasses import replace
 
@@ -277,3 +279,32 @@ def test_document_notebook_displays_and_nltk() -> None:
     with pytest.raises(ValueError, match="not parsed"):
         doc.to_nltk()
     assert "Vinken" in doc.sents[0].to_ascii()
+
+
+def _measured(order: int = 1) -> Document:
+    rows = [{"sentence": 1, "word": w, "surprisal": s} for w, s in (("Vinken", 1.5), ("sleeps", float("inf")),
+                                                                     (".", 0.25), ("</s>", 0.5))]
+    rows = [dict(reversed(r.items())) if order < 0 else r for r in rows]
+    return Document("Vinken sleeps.", (Sentence(_doc().sents[0].tokens, TREE, -3.0, measures=rows),))
+
+
+def test_document_with_measures_is_hashable_and_its_rows_are_frozen() -> None:
+    """A document with measures rows hashes (equal documents alike, whatever the key order of the rows);
+    the rows are read-only dicts, so a shared or cached document cannot be changed through them."""
+    doc = _measured()
+    assert hash(doc) == hash(_measured()) == hash(_measured(order=-1)) and {doc: 1}[_measured(order=-1)] == 1
+    assert hash(doc.sents[0]) == hash(_measured().sents[0])
+    row = doc.sents[0].measures[1]
+    assert isinstance(row, dict) and row == {"sentence": 1, "word": "sleeps", "surprisal": None}
+    for change in (lambda r: r.__setitem__("word", "x"), lambda r: r.__delitem__("word"), lambda r: r.update(a=1),
+                   lambda r: r.pop("word"), lambda r: r.popitem(), lambda r: r.clear(),
+                   lambda r: r.setdefault("a", 1), lambda r: r.__ior__({"a": 1})):
+        with pytest.raises(TypeError, match="read-only"):
+            change(row)
+    assert row["word"] == "sleeps" and doc.sents[0].measures[1]["word"] == "sleeps"
+    mutable = row.copy()
+    mutable["word"] = "x"
+    assert type(mutable) is dict and row["word"] == "sleeps"
+    assert json.loads(json.dumps(doc.measures))[1] == {"sentence": 1, "word": "sleeps", "surprisal": None}
+    assert pickle.loads(pickle.dumps(doc)) == doc and copy.deepcopy(doc) == doc and copy.copy(row) == row
+    assert Document.from_dict(json.loads(render_json(doc))) == doc

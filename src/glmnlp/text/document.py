@@ -29,6 +29,11 @@ Choices [R]:
   ``nlp(text, measures=True)`` (the records of :func:`glmnlp.measures`, one per word and one for
   ``</s>``; :meth:`Document.measures_frame` puts a document's rows in a ``pandas.DataFrame``); all
   are empty unless asked for.
+* **Measures rows are read-only dicts** (:class:`FrozenRow`). Plain dicts inside the frozen records
+  made every document with measures unhashable (``hash(doc)`` raised ``TypeError``) and let anyone
+  holding a shared document change it through a row, against the promise above. A ``dict`` subclass
+  keeps what callers use (indexing, ``json.dumps``, ``==`` with dicts, ``pandas``) while refusing
+  changes and hashing by content, so every record hashes.
 * **Notebooks.** A sentence shows as its drawn tree (``_repr_svg_``), a document as its sentences'
   texts and drawings (``_repr_html_``), from :mod:`glmnlp.text.drawing`. Both are well-formed XML
   whatever the text: characters XML cannot hold (controls such as ``\\x01``) show as U+FFFD
@@ -55,12 +60,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NoReturn
 
 from glmnlp.errors import FormatError, TreeSyntaxError
 from glmnlp.treebank.trees import Tree, escape_brackets, parse_tree, to_bracket
 
-__all__ = ["Document", "Sentence", "Span", "Token", "tree_to_nltk", "tree_from_nltk"]
+__all__ = ["Document", "FrozenRow", "Sentence", "Span", "Token", "tree_to_nltk", "tree_from_nltk"]
 
 DOCUMENT_FORMAT = "glmnlp.text.document"
 DOCUMENT_VERSION = 1
@@ -89,6 +94,29 @@ def _finite(value: float | None) -> float | None:
     return None if value is None or not math.isfinite(value) else float(value)
 
 
+class FrozenRow(dict[str, Any]):
+    """A read-only, hashable ``dict``: one row of :attr:`Sentence.measures` (module docstring).
+
+    Reading works as for any dict (and ``json.dumps`` writes it as one); changing it raises
+    ``TypeError``, and :meth:`dict.copy` gives a plain dict to change. Equal rows hash alike, whatever
+    the order of their keys.
+    """
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+    def __reduce__(self) -> tuple[type[FrozenRow], tuple[dict[str, Any]]]:
+        return (type(self), (dict(self),))  # pickle and copy rebuild it whole, never item by item
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("measures rows are read-only; row.copy() gives a dict to change")
+
+    __setitem__ = __delitem__ = __ior__ = _read_only  # type: ignore[assignment]
+    update = pop = popitem = clear = setdefault = _read_only  # type: ignore[assignment]
+
+
 @dataclass(frozen=True, slots=True)
 class Span:
     """A constituent: its label, token positions ``[start, end)`` in its sentence, text and character offsets.
@@ -114,9 +142,9 @@ class Sentence:
 
     ``original`` is the sentence's text as it was in the document (``None`` for pre-tokenised
     input); ``nbest`` the k best ``(score, tree)`` pairs when they were asked for; ``surprisal`` one
-    value in bits per word when asked for; ``measures`` the word-by-word rows (dicts with the
-    columns of :data:`glmnlp.parser.measures.COLUMNS`; ``None`` for an infinite or undefined value,
-    as in ``surprisal``) when asked for.
+    value in bits per word when asked for; ``measures`` the word-by-word rows (read-only dicts,
+    :class:`FrozenRow`, with the columns of :data:`glmnlp.parser.measures.COLUMNS`; ``None`` for an
+    infinite or undefined value, as in ``surprisal``) when asked for.
     """
 
     tokens: tuple[Token, ...]
@@ -147,7 +175,8 @@ class Sentence:
             raise ValueError(f"{len(self.surprisal)} surprisal values for {len(self.tokens)} tokens")
         if self.measures:
             object.__setattr__(self, "measures", tuple(
-                {k: _finite(v) if isinstance(v, float) else v for k, v in r.items()} for r in self.measures))
+                FrozenRow((k, _finite(v) if isinstance(v, float) else v) for k, v in r.items())
+                for r in self.measures))
             if [r.get("word") for r in self.measures[: len(words)]] != words:
                 raise ValueError("measures rows do not follow the sentence tokens")
 
