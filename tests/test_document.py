@@ -308,3 +308,15 @@ def test_document_with_measures_is_hashable_and_its_rows_are_frozen() -> None:
     assert json.loads(json.dumps(doc.measures))[1] == {"sentence": 1, "word": "sleeps", "surprisal": None}
     assert pickle.loads(pickle.dumps(doc)) == doc and copy.deepcopy(doc) == doc and copy.copy(row) == row
     assert Document.from_dict(json.loads(render_json(doc))) == doc
+
+
+def test_document_and_sentence_slices_are_tuples_of_tokens() -> None:
+    """doc[i:j] and sent[i:j] are both tuples of tokens (immutable, like the records), across sentences too."""
+    doc = _doc()
+    assert doc[1:3] == (doc[1], doc[2]) and isinstance(doc[1:3], tuple)
+    assert doc[2:] == (Token(".", ".", 13, 14), Token("Fine", None, 15, 19)) and doc[::-1][0].text == "Fine"
+    assert doc[-1].text == "Fine" and doc[5:] == ()
+    sent = doc.sents[0]
+    assert sent[1:3] == (sent[1], sent[2]) and isinstance(sent[1:3], tuple) and sent[-1].text == "."
+    with pytest.raises(IndexError):
+        doc[4]

@@ -17,7 +17,9 @@ Choices [R]:
   ``doc[i]``, iteration), and ``doc.sents`` (also ``doc.sentences``) its sentences; a
   :class:`Sentence` is a sequence of its tokens. ``Sentence.text`` is the sentence's original text
   when the pipeline read raw text (``Sentence.original``), else its words joined by spaces;
-  ``Document.text`` is the raw text (``""`` for pre-tokenised input).
+  ``Document.text`` is the raw text (``""`` for pre-tokenised input). A slice (``doc[i:j]``,
+  ``sent[i:j]``) is a tuple of tokens for both, immutable like the records (a document's slice was
+  a list, a sentence's a tuple); spaCy's slices are ``Span`` objects, here :meth:`Sentence.span` makes one.
 * **Constituents like benepar's.** :attr:`Sentence.constituents` lists a :class:`Span` for every
   node of the tree (``TOP`` and preterminals included), in pre-order (parents before children, left
   to right): its label, its ``[start, end)`` token positions in the sentence, its text and its
@@ -60,7 +62,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, NoReturn
+from typing import Any, NoReturn, overload
 
 from glmnlp.errors import FormatError, TreeSyntaxError
 from glmnlp.treebank.trees import Tree, escape_brackets, parse_tree, to_bracket
@@ -187,7 +189,12 @@ class Sentence:
     def __iter__(self) -> Iterator[Token]:
         return iter(self.tokens)
 
-    def __getitem__(self, index: int) -> Token:
+    @overload
+    def __getitem__(self, index: int) -> Token: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Token, ...]: ...
+    def __getitem__(self, index: int | slice) -> Token | tuple[Token, ...]:
+        """A token, or a tuple of tokens for a slice (module docstring)."""
         return self.tokens[index]
 
     @property
@@ -334,7 +341,14 @@ class Document:
         for sent in self.sentences:
             yield from sent.tokens
 
-    def __getitem__(self, index: int) -> Token:
+    @overload
+    def __getitem__(self, index: int) -> Token: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Token, ...]: ...
+    def __getitem__(self, index: int | slice) -> Token | tuple[Token, ...]:
+        """A token, or a tuple of tokens for a slice (which may span sentences), as for a sentence."""
+        if isinstance(index, slice):
+            return tuple(self.tokens[index])
         return self.tokens[index]
 
     def to_nltk(self) -> list[Any]:
