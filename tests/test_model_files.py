@@ -49,6 +49,8 @@ CASES: dict[str, Callable[[dict[str, Any]], None]] = {
     "punct tags not a list": lambda m: m.__setitem__("punct_tags", 5),
     "history a number": lambda m: m.__setitem__("history", 0),
     "history of numbers": lambda m: m.__setitem__("history", [1, 2]),
+    "n_bits 11, table of 2**10": lambda m: m["config"].__setitem__("n_bits", 11),
+    "table size 7": lambda m: m["weight_storage"].__setitem__("table_size", 7),
 }
 
 
@@ -289,3 +291,21 @@ def test_model_files_slash_rule_names_each_kind_of_break() -> None:
     tag = sorted(grammar.chains)[0]
     low = variant(cats, {tag: [(2, slash, plain)]}, set())
     assert "below its top" in (low.slash_rule_violation() or "")
+
+
+@pytest.mark.parametrize("deferred", [False, True])
+def test_model_files_pipeline_refuses_a_file_changed_after_model_json(tmp_path: Path, deferred: bool) -> None:
+    """MODEL.json records the sha256 of every file of a pipeline; a sub-model's metadata.json is not covered by
+    its weights' checksum, so a changed one (here only its whitespace) would otherwise load silently."""
+    import shutil
+
+    import glmnlp
+    from glmnlp.text.default_model import default_model_path
+
+    shutil.copytree(default_model_path(), tmp_path / "m")
+    meta = tmp_path / "m" / "parser" / "metadata.json"
+    meta.write_text(meta.read_text() + " ")
+    with pytest.raises(ModelFileError) as info:
+        glmnlp.load(tmp_path / "m", deferred=deferred)
+    assert str(info.value).startswith(f"{meta}: ") and "MODEL.json" in str(info.value)
+    assert glmnlp.load(tmp_path / "m", parser=False, deferred=deferred).has_tagger  # the tagger's files are intact

@@ -11,6 +11,7 @@ import pytest
 
 from glmnlp.treebank.corpus import sample_trees
 from glmnlp.parser.grammar import Grammar
+from glmnlp.errors import InputError
 from glmnlp.parser.model import Parser, ParserConfig, default_tree, punctuation_tags, word_atom
 from glmnlp.parser.training import evaluate, train_parser
 from glmnlp.parser.transform import fslc_transform
@@ -126,6 +127,13 @@ def test_parser_output_keeps_words_and_is_detransformed() -> None:
     for _s, tree in nbest:
         assert tree.label == "TOP" and tree.leaves() == words and tree.tags() == tags
         assert all(node.slash is None for node in tree.subtrees())
+
+
+@pytest.mark.parametrize("k", [0, -1])
+def test_parser_nbest_refuses_k_below_one(k: int) -> None:
+    """Asking for no tree (or a negative count) is an input error, not a silent single tree."""
+    with pytest.raises(InputError, match="k must be at least 1"):
+        _parser().parse_nbest(["dogs", "bark"], ["NNS", "VBP"], k)
 
 
 def test_parser_fallback_for_unparsable_sentence() -> None:

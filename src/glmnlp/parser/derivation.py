@@ -35,7 +35,7 @@ from glmnlp.errors import GlmnlpError
 from glmnlp.parser.grammar import END, TOP, Grammar, GrammarError, step_needs, tree_chains
 from glmnlp.treebank.trees import Tree
 
-__all__ = ["DerivationError", "Step", "check_derivation", "derive", "replay"]
+__all__ = ["DerivationError", "Step", "check_derivation", "default_tree", "derive", "replay"]
 
 
 class DerivationError(GlmnlpError):
@@ -182,3 +182,8 @@ def check_derivation(
                 word_index=len(steps) - 1,
                 triple=triple,
             )
+
+
+def default_tree(words: Sequence[str], tags: Sequence[str]) -> Tree:
+    """The fallback analysis when the beam finds no derivation: a flat S over the POS-tagged words under TOP."""
+    return Tree("TOP", (Tree("S", tuple(Tree(t, (w,)) for w, t in zip(words, tags))),))

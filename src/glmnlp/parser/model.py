@@ -65,7 +65,7 @@ import numpy as np
 from glmnlp.errors import InputError, ModelFileError
 from glmnlp.glm.model_io import ModelParts, load_model, load_submodel, read_metadata, save_model, verify_model
 from glmnlp.parser._beam import BeamParser
-from glmnlp.parser.derivation import Step, derive, replay
+from glmnlp.parser.derivation import Step, default_tree, derive, replay
 from glmnlp.parser.grammar import Grammar
 from glmnlp.parser.term import GEN_KIND, GenerativeTerm, prefix_logprobs, surprisal_bits
 from glmnlp.parser.transform import FslcConfig, fslc_detransform
@@ -362,8 +362,8 @@ class Parser:
         ``tags[i]`` is one POS tag or a list of candidate tags (multi-tag input: the chains of word
         i are the union over them). Never fails: see the module docstring for the fallbacks.
         """
-        if not words:
-            raise InputError("cannot parse an empty sentence")
+        if not words or k < 1:
+            raise InputError(f"k must be at least 1, got {k}" if words else "cannot parse an empty sentence")
         if len(words) != len(tags):
             raise InputError(f"{len(words)} words but {len(tags)} tag entries")
         tag_lists = [[t] if isinstance(t, str) else list(t) for t in tags]
@@ -487,7 +487,7 @@ class Parser:
             ):
                 raise ValueError(f"extra_chains must be non-empty lists of category ids in 0..{n_cats - 1}")
             parser = cls(
-                grammar, set(punct), _dense_weights(arrays, 1 << config.n_bits, path), config,
+                grammar, set(punct), _dense_weights(arrays, 1 << config.n_bits, path, metadata), config,
                 extra_chains=[tuple(c) for c in chains],
             )
             history = metadata.get("history", [])
@@ -576,8 +576,12 @@ def _check_config(cfg: dict[str, Any]) -> None:
         raise ValueError("config fslc_extra_pairs must be a list of [label, label] pairs")
 
 
-def _dense_weights(arrays: dict[str, np.ndarray], size: int, path: str | Path) -> np.ndarray:
-    """The dense weight table of a model file: sparse (index, value) arrays, or a dense ``weights`` array."""
+def _dense_weights(arrays: dict[str, np.ndarray], size: int, path: str | Path, meta: dict[str, Any]) -> np.ndarray:
+    """The dense weight table of a model file (sparse (index, value) arrays, or a dense ``weights`` array) of the
+    size ``n_bits`` gives: any other recorded size means an edited file (weights in other features' slots)."""
+    if (declared := meta.get("weight_storage", {}).get("table_size", size)) != size or (
+            "weights" in arrays and arrays["weights"].shape != (size,)):
+        raise ValueError(f"the weight table's size ({declared!r}) is not 2**n_bits = {size}")
     if "weights" in arrays:  # dense tables written before the sparse format
         return arrays["weights"]
     index, values = arrays.get("weight_index"), arrays.get("weight_value")
@@ -594,7 +598,3 @@ def _dense_weights(arrays: dict[str, np.ndarray], size: int, path: str | Path) -
     dense.flags.writeable = False  # finished: the parser takes it without a copy (Parser.weights)
     return dense
 
-
-def default_tree(words: Sequence[str], tags: Sequence[str]) -> Tree:
-    """The fallback analysis: a flat S over the POS-tagged words under TOP."""
-    return Tree("TOP", (Tree("S", tuple(Tree(t, (w,)) for w, t in zip(words, tags))),))

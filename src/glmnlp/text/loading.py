@@ -21,7 +21,7 @@ from typing import Any, Literal
 from glmnlp.errors import ModelFileError
 from glmnlp.text.pipeline import MAX_PARSE_WORDS, Deferred, Pipeline
 
-__all__ = ["load", "parser_at", "recommended_margin", "tagger_at"]
+__all__ = ["check_checksums", "load", "parser_at", "recommended_margin", "tagger_at"]
 
 
 def tagger_at(directory: str | Path, *, deferred: bool = False) -> Any:
@@ -92,6 +92,7 @@ def load(
     for part in parts:
         if not (root / part).is_dir():
             raise ModelFileError(f"{root}: no {part}/ sub-model in this model directory")
+    check_checksums(root, parts)
     tagger_model = tagger_at(root / "tagger", deferred=deferred)
     parser_model = parser_at(root / "parser", deferred=deferred) if parser else None
     if multitag_margin == "model":
@@ -119,3 +120,36 @@ def recommended_margin(root: str | Path) -> float | None:
     if not isinstance(margin, (int, float)) or isinstance(margin, bool) or not margin > 0:
         raise ModelFileError(f"{path}: multitag_margin must be a number >= 0, got {margin!r}")
     return float(margin)
+
+
+def check_checksums(root: str | Path, parts: list[str]) -> None:
+    """Check every file of the sub-models ``parts`` against the sha256 that ``root/MODEL.json`` records for it.
+
+    The description (recipe, figures, multi-tag margin) holds for those very files, and a sub-model's
+    ``metadata.json`` is not covered by its own weights' checksum: an edited field (say the parser's
+    ``n_bits``) would otherwise load without a word and parse differently. A pipeline without MODEL.json, or
+    whose MODEL.json lists no checksums, is not checked here (each sub-model still checks its weights).
+    """
+    import hashlib
+    import json
+
+    from glmnlp.text.default_model import MODEL_FILE
+
+    path = Path(root) / MODEL_FILE
+    if not path.is_file():
+        return
+    try:
+        sums = json.loads(path.read_text(encoding="utf-8")).get("checksums", {})
+    except (OSError, ValueError, AttributeError) as exc:
+        raise ModelFileError(f"{path}: unreadable model description ({exc})") from exc
+    if not isinstance(sums, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in sums.items()):
+        raise ModelFileError(f"{path}: checksums must map file names to sha256 digests")
+    for name in sorted(n for n in sums if n.split("/")[0] in parts):
+        file = Path(root) / name
+        try:
+            digest = hashlib.sha256(file.read_bytes()).hexdigest()
+        except OSError as exc:
+            raise ModelFileError(f"{file}: listed in {path} but unreadable: {exc.strerror or exc}") from None
+        if digest != sums[name]:
+            raise ModelFileError(f"{file}: changed since {path} was written (sha256 mismatch); if on purpose, "
+                                 f"remove the file's entry from the checksums there")
