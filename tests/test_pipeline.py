@@ -358,6 +358,18 @@ class RankingParser(FakeParser):
         return [1.0] * len(words)
 
 
+def test_pipeline_surprisal_is_incremental_and_that_of_the_measures() -> None:
+    """A word's surprisal, -log2 P(w_i | w_1..w_i-1), cannot depend on the words after it: the pipeline scores
+    it with the generative model's own tags of each word (those of glmnlp.measures), not with the tagger's,
+    which are chosen with the whole sentence in view. So it is also the measures' surprisal column."""
+    nlp = load()
+    short = nlp("Time flies.", surprisal=True).sents[0].surprisal
+    longer = nlp("Time flies like an arrow.", surprisal=True).sents[0].surprisal
+    assert longer[:2] == short[:2]
+    sent = nlp("The horse raced past the barn fell.", surprisal=True, measures=True).sents[0]
+    assert list(sent.surprisal) == [row["surprisal"] for row in sent.measures if row["word"] != "</s>"]
+
+
 def test_pipeline_scores_nbest_and_surprisal() -> None:
     """nlp(text, nbest=K, surprisal=True) fills Sentence.score, .nbest and .surprisal; a parser without
     parse_nbest / a generative part gives no score and refuses nbest > 1 / surprisal."""

@@ -38,6 +38,12 @@ Choices [R]:
   (``benchmarks/parsing.py --model default``, quiet machine; ``parsing_default_model.md``).
 * **Final tags.** When a sentence is parsed, its tokens carry the tags of the tree's
   preterminals (the parser may choose among several tags per word), otherwise the tagger's tags.
+* **Incremental surprisal.** ``surprisal=True`` scores word i with the tags the generative model
+  itself gives each word from the word alone (:func:`glmnlp.parser.measures.candidate_tags`, what
+  :func:`glmnlp.measures` uses), not with the tagger's, which are chosen with the whole sentence in
+  view: with them the surprisal of "flies" differed between "Time flies." and "Time flies like an
+  arrow." (17.63 and 23.14 bits), and ``Sentence.surprisal`` disagreed with the measures of the same
+  sentence. Given tags (pre-tagged input, web tokens) are used as given.
 * **Scores.** ``Sentence.score`` is the score of the tree when the parser ranks its trees
   (``parse_nbest``, as glmnlp's does); a parser with ``parse`` alone (:class:`ParserProtocol`)
   leaves it ``None``.
@@ -527,6 +533,12 @@ class Pipeline:
         else:
             tree = self.parser.parse(words, parser_tags)
         if surprisal:
+            from glmnlp.parser.measures import candidate_tags
+            from glmnlp.parser.model import Parser
+
+            if tagged_here and isinstance(self.parser, Parser):  # choice: incremental surprisal
+                own = candidate_tags(self.parser, words)
+                parser_tags = [[fixed[i]] if i in fixed else own[i] for i in range(len(words))]
             sent.surprisal = list(self.parser.surprisal(words, parser_tags))  # type: ignore[attr-defined]
         if not isinstance(tree, Tree):
             raise RuntimeError(f"parser returned {type(tree).__name__}, not a Tree")
