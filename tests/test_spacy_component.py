@@ -152,8 +152,8 @@ def test_spacy_component_any_whitespace_between_sentences(nlp, text: str) -> Non
 
     One case is not the quote rule's to settle: where spaCy's sentencizer starts a sentence with a quote and
     glmnlp's sentence splitter does not (it keeps ``"the."`` and a following ``"The," ...`` together), the quote
-    opens the spaCy sentence, while inside glmnlp's sentence a quote right after a line break or a tab is a
-    closing one (glmnlp's tokenizer, like NLTK's, opens a quote only after a space). There it must be opening.
+    opens the spaCy sentence, while inside glmnlp's sentence a quote right after a word is a closing one. There
+    it must be opening.
     """
     doc = nlp(text)
     leaf_of: dict[int, str] = {}

@@ -329,3 +329,13 @@ def test_tokenize_every_non_blank_character_is_in_exactly_one_token(text: str, l
 def test_tokenize_every_non_blank_character_of_any_text_is_in_exactly_one_token(text: str, lines: bool) -> None:
     """Property: the same for arbitrary Unicode text."""
     _assert_every_character_in_one_token(text, lines)
+
+
+@pytest.mark.parametrize("gap", ["\t", "\n", "\r\n", "\u2028", "\x1c"])
+def test_tokenize_double_quote_after_any_whitespace_opens(gap: str) -> None:
+    """NLTK opens a straight double quote only after a space character: after a tab or a line break inside a
+    sentence it gave a closing quote. Every whitespace character is a space to it now (offsets unchanged)."""
+    text = f'He said{gap}"yes" and{gap}"no".'
+    tokens = tokenize_spans(text)
+    assert [t for t, _, _ in tokens] == ["He", "said", "``", "yes", "''", "and", "``", "no", "''", "."]
+    assert all(text[a:b] in (t, '"') for t, a, b in tokens)

@@ -45,10 +45,9 @@ Choices [R]:
   text by construction. A straight quote opens (`````) at the start of the sentence and after a
   space or ``( [ { <``, and closes (``''``) elsewhere; ``“``/``”`` keep their direction. The choice
   used to follow the previous word's text, which made every opening quote after a word closing
-  (``said "yes"`` gave ``''`` twice). The tokenizer's rule (NLTK's) looks for a space character, so
-  inside a sentence a straight quote right after a tab or a line break is closing in both. The
-  sentence is spaCy's: a quote that starts one is opening even where glmnlp's own sentence splitter
-  would have kept it inside a sentence after a line break (and spelled it closing).
+  (``said "yes"`` gave ``''`` twice). A tab or a line break counts as a space there. The sentence is
+  spaCy's: a quote that starts one is opening even where glmnlp's own sentence splitter would have
+  kept it inside a sentence (after a word, where it closes).
 * **A span is compared with the constituents by its words**: whitespace tokens at its edges are left
   out first. spaCy's sentences often start or end with whitespace (the sentence after two spaces or
   a paragraph break starts with a ``SPACE`` token), and comparing exact token extents made every

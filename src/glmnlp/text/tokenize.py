@@ -43,7 +43,9 @@ Choices and mappings [R] (none of these is stated by the papers; SPEC leaves tok
    for one so that offsets are unchanged (curly quotes and apostrophes -> ASCII, no-break space ->
    space, em dash and ``…`` -> ``;``, which NLTK always splits off words). The token *text* is
    then read from the original character and follows PTB: ``“``/``‘`` -> `````/`````, ``”`` -> ``''``,
-   ``—``/``–`` -> ``--``, ``…`` -> ``...``.
+   ``—``/``–`` -> ``--``, ``…`` -> ``...``. Within a sentence every whitespace character is a space
+   to NLTK, whose rule opens a straight double quote only after a space (or at the start, or after
+   ``( [ { <``): after a tab or a line break ``said\t"yes"`` gave a closing quote.
 4. **Brackets**: ``( ) { } [ ]`` -> ``-LRB- -RRB- -LCB- -RCB- -LSB- -RSB-`` (the first four as in the
    WSJ files; square brackets do not occur there and get the usual ``-LSB-``/``-RSB-``).
 5. **Opening single quote.** NLTK writes ``'`` for both single quotes; PTB opens with `````. A
@@ -169,6 +171,8 @@ _HAS_INVISIBLE = re.compile(f"[{_INVISIBLE}]")
 # What sentences are trimmed of: every character Python counts as whitespace (all below U+3001),
 # and the zero-width format characters.
 _BLANKS = "".join(ch for ch in map(chr, range(0x3001)) if ch.isspace()) + _INVISIBLE
+# Within a sentence, what NLTK sees as a space (choice 3): every other whitespace character, one for one.
+_SPACES = str.maketrans(dict.fromkeys((ch for ch in _BLANKS if ch.isspace() and ch != " "), " "))
 
 Span = tuple[int, int]
 TokenSpan = tuple[str, int, int]
@@ -442,7 +446,7 @@ def split_sentences(text: str, *, lines: bool = False) -> list[str]:
 
 def tokenize_spans(sentence: str) -> list[TokenSpan]:
     """PTB tokens of one sentence with their ``[start, end)`` offsets in ``sentence``."""
-    normal = sentence.translate(_NORMALISE)
+    normal = sentence.translate(_NORMALISE).translate(_SPACES)
     web = web_token_spans(normal)
     normal = _mask(normal, web)
     # NLTK's token text is needed for the quote conversion it does (" -> `` or ''), and the spans
