@@ -388,3 +388,22 @@ def test_pipeline_scores_nbest_and_surprisal() -> None:
         simple("Vinken sleeps.", surprisal=True)
     with pytest.raises(ConfigError, match="nbest must be a positive integer"):
         nlp("Vinken sleeps.", nbest=0)
+
+
+@pytest.mark.parametrize("margin", [float("nan"), -1.0, "x", True])
+def test_pipeline_refuses_a_multitag_margin_that_is_not_a_number_at_least_zero(margin: object) -> None:
+    """NaN passed `margin < 0` and then kept no tag at all (an input error on the first sentence)."""
+    with pytest.raises(ConfigError, match="multitag_margin must be a number >= 0"):
+        load(multitag_margin=margin)  # type: ignore[arg-type]
+
+
+def test_pipeline_tagger_refuses_a_string_for_a_sentence() -> None:
+    """A string is a sequence (of characters): Tagger.tag("He agreed") tagged nine characters."""
+    from glmnlp.errors import InputError
+
+    tagger = load(parser=False).tagger
+    for call in (tagger.tag, lambda w: tagger.multitag(w, 2.0), tagger.max_marginals):
+        with pytest.raises(InputError, match="not a string"):
+            call("He agreed")
+    with pytest.raises(ConfigError, match="margin must be >= 0"):
+        tagger.multitag(["He", "agreed"], float("nan"))

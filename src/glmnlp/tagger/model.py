@@ -93,7 +93,7 @@ import numpy as np
 
 from glmnlp.glm._scoring import score_rows
 from glmnlp.tagger._viterbi import max_marginals, viterbi_batch
-from glmnlp.errors import ConfigError
+from glmnlp.errors import ConfigError, InputError
 from glmnlp.glm.features import ABSENT, UNKNOWN, FeatureIndex, StringStore
 from glmnlp.glm.model_io import load_model, save_model, verify_model
 from glmnlp.glm.parallel import Executor
@@ -227,6 +227,8 @@ class Tagger:
         tags: Sequence[Sequence[str]] | None = None,
         rare: np.ndarray | None = None,
     ) -> Encoded:
+        if any(isinstance(s, str) for s in sentences):  # a string is a sequence too: of characters
+            raise InputError("a sentence must be a sequence of words, not a string (split it into words first)")
         lengths = np.array([len(s) for s in sentences], dtype=np.int64)
         offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
@@ -479,7 +481,7 @@ class Tagger:
     def _within(self, mm: np.ndarray, margin: float) -> list[list[str]]:
         """Per row of max-marginals, the tags within ``margin`` of the row's best, best first (ties in
         tag order): a prefix of the row's stable descending order, found for all rows at once."""
-        if margin < 0:
+        if not margin >= 0:  # NaN too: it would keep no tag at all
             raise ConfigError(f"margin must be >= 0, got {margin}")
         if not len(mm):
             return []

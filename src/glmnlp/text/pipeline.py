@@ -215,8 +215,9 @@ class Pipeline:
         #: counters the workers reported while this process's parser was not built yet
         self._pending_stats: dict[str, int] = {}
         if multitag_margin is not None:
-            if multitag_margin < 0:
-                raise ConfigError(f"multitag_margin must be >= 0, got {multitag_margin}")
+            number = isinstance(multitag_margin, int | float) and not isinstance(multitag_margin, bool)
+            if not number or not multitag_margin >= 0:  # NaN too: it would keep no tag at all
+                raise ConfigError(f"multitag_margin must be a number >= 0, got {multitag_margin!r}")
             if not self._offers("tagger", "multitag"):
                 raise ConfigError("multitag_margin needs a tagger with a multitag(words, margin) method")
         self.lines = lines
