@@ -407,3 +407,15 @@ def test_pipeline_tagger_refuses_a_string_for_a_sentence() -> None:
             call("He agreed")
     with pytest.raises(ConfigError, match="margin must be >= 0"):
         tagger.multitag(["He", "agreed"], float("nan"))
+
+
+def test_pipeline_load_names_what_a_wrong_path_is() -> None:
+    """An empty path meant the current directory; a sub-model's directory said only "no tagger/ sub-model"."""
+    from glmnlp.text.default_model import default_model_path
+
+    with pytest.raises(ModelFileError, match="an empty path is not a model directory"):
+        load("")
+    with pytest.raises(ModelFileError, match=r"it is a tagger model, not a pipeline .* Tagger\.load reads it"):
+        load(default_model_path() / "tagger")
+    with pytest.raises(ModelFileError, match=r"it is a parser model, .* glmnlp\.Parser\.load reads it"):
+        load(default_model_path() / "parser")

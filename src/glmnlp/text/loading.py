@@ -78,9 +78,11 @@ def load(
         kind or of an unsupported format version (with ``deferred``, what only building finds is
         raised at the first use).
     """
-    from glmnlp.glm.model_io import check_model_directory
+    from glmnlp.glm.model_io import check_model_directory, directory_kind
     from glmnlp.text.default_model import default_model_path
 
+    if path is not None and not str(path):
+        raise ModelFileError("'': an empty path is not a model directory (None loads the bundled model)")
     root = default_model_path() if path is None else Path(path)
     if path is None and not root.is_dir():
         raise ModelFileError(
@@ -91,7 +93,11 @@ def load(
     parts = ["tagger", "parser"] if parser else ["tagger"]
     for part in parts:
         if not (root / part).is_dir():
-            raise ModelFileError(f"{root}: no {part}/ sub-model in this model directory")
+            kind = directory_kind(root)
+            reader = {"tagger": "glmnlp.tagger.Tagger.load", "parser": "glmnlp.Parser.load"}.get(kind or "")
+            raise ModelFileError(f"{root}: no {part}/ sub-model in this model directory" + (
+                f" (it is a {kind} model, not a pipeline directory of tagger/ and parser/: {reader} reads it)"
+                if reader else ""))
     check_checksums(root, parts)
     tagger_model = tagger_at(root / "tagger", deferred=deferred)
     parser_model = parser_at(root / "parser", deferred=deferred) if parser else None
