@@ -415,7 +415,7 @@ def test_pipeline_load_names_what_a_wrong_path_is() -> None:
 
     with pytest.raises(ModelFileError, match="an empty path is not a model directory"):
         load("")
-    with pytest.raises(ModelFileError, match=r"it is a tagger model, not a pipeline .* Tagger\.load reads it"):
+    with pytest.raises(ModelFileError, match=r"it is a tagger model, not a pipeline .*Tagger\.load reads it"):
         load(default_model_path() / "tagger")
     with pytest.raises(ModelFileError, match=r"it is a parser model, .* glmnlp\.Parser\.load reads it"):
         load(default_model_path() / "parser")
