@@ -94,9 +94,10 @@ def load(
     for part in parts:
         if not (root / part).is_dir():
             kind = directory_kind(root)
-            reader = {"tagger": "glmnlp.tagger.Tagger.load", "parser": "glmnlp.Parser.load"}.get(kind or "")
+            what = {"tagger": ("tagger", "glmnlp.tagger.Tagger.load"), "glmnlp-parser": ("parser", "glmnlp.Parser.load")}
+            name, reader = what.get(kind or "", (kind, None))
             raise ModelFileError(f"{root}: no {part}/ sub-model in this model directory" + (
-                f" (it is a {kind} model, not a pipeline directory of tagger/ and parser/: {reader} reads it)"
+                f" (it is a {name} model, not a pipeline directory of tagger/ and parser/: {reader} reads it)"
                 if reader else ""))
     check_checksums(root, parts)
     tagger_model = tagger_at(root / "tagger", deferred=deferred)
