@@ -73,7 +73,8 @@ Choices [R] and their reasons
   node model (no context), among the tags *seen with the word* (``tag_filter="seen"``), kept while
   within ``tag_margin`` (8) nats of the best, at most ``max_tags`` (8). This uses word i itself
   only, never a later word, so the measures of word i do not depend on the rest of the sentence
-  (a tagger that reads ahead would break incrementality). Tags can also be given per word (e.g.
+  (a tagger that reads ahead would break incrementality), unless the beam empties at a later word
+  (FILTER below: the whole sentence is run again with a wider beam). Tags can also be given per word (e.g.
   gold tags), or ``tags="all"`` for every POS of the grammar (exact marginalisation over tags;
   used by the tests).
 * **Why only seen tags.** Syntactic surprisal sums P(D') over the beam's analyses *up to their
