@@ -11,7 +11,6 @@ import pytest
 
 from glmnlp.treebank.corpus import sample_trees
 from glmnlp.parser.grammar import Grammar
-from glmnlp.errors import InputError
 from glmnlp.parser.model import Parser, ParserConfig, default_tree, punctuation_tags, word_atom
 from glmnlp.parser.training import evaluate, train_parser
 from glmnlp.parser.transform import fslc_transform
@@ -130,10 +129,14 @@ def test_parser_output_keeps_words_and_is_detransformed() -> None:
 
 
 @pytest.mark.parametrize("k", [0, -1])
-def test_parser_nbest_refuses_k_below_one(k: int) -> None:
-    """Asking for no tree (or a negative count) is an input error, not a silent single tree."""
-    with pytest.raises(InputError, match="k must be at least 1"):
-        _parser().parse_nbest(["dogs", "bark"], ["NNS", "VBP"], k)
+def test_parser_nbest_k_below_one_gives_every_complete_analysis(k: int) -> None:
+    """k <= 0 is documented: every complete analysis of the last beam, best first (not a single tree)."""
+    parser = _parser()
+    words = ["the", "cat", "saw", "dog", "with", "the", "hat", "."]
+    tags = ["DT", "NN", "VBD", "NN", "IN", "DT", "NN", "."]
+    every = parser.parse_nbest(words, tags, k)
+    assert len(every) > 1 and [s for s, _ in every] == sorted((s for s, _ in every), reverse=True)
+    assert every == parser.parse_nbest(words, tags, len(every) + 5)
 
 
 def test_parser_fallback_for_unparsable_sentence() -> None:

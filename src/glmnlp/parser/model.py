@@ -357,13 +357,12 @@ class Parser:
     def parse_nbest(
         self, words: Sequence[str], tags: Sequence[str | Sequence[str]], k: int = 1
     ) -> list[tuple[float, Tree]]:
-        """The k best trees (de-transformed, TOP-rooted) with their scores, best first.
-
-        ``tags[i]`` is one POS tag or a list of candidate tags (multi-tag input: the chains of word
+        """The k best trees (de-transformed, TOP-rooted) with their scores, best first (``k`` <= 0: every
+        complete analysis in the last beam). ``tags[i]`` is one POS tag or a list of candidate tags (multi-tag input: the chains of word
         i are the union over them). Never fails: see the module docstring for the fallbacks.
         """
-        if not words or k < 1:
-            raise InputError(f"k must be at least 1, got {k}" if words else "cannot parse an empty sentence")
+        if not words:
+            raise InputError("cannot parse an empty sentence")
         if len(words) != len(tags):
             raise InputError(f"{len(words)} words but {len(tags)} tag entries")
         tag_lists = [[t] if isinstance(t, str) else list(t) for t in tags]
