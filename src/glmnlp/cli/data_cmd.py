@@ -2,7 +2,10 @@
 
 A thin wrapper over :mod:`glmnlp.treebank.corpus` and :mod:`glmnlp.treebank.formats`. Every output text is built in
 memory first and each file is then written atomically (temporary file + rename), so an
-interrupted run leaves either the previous file or the new one, never half a file.
+interrupted run leaves either the previous file or the new one, never half a file. Choice [R]: the
+--out folder is checked first (a probe file is created in it, or where it will be created) and every
+output path before the first file is written, so a folder that cannot be written, or a folder sitting
+where a file goes, is one line ``error: PATH: reason`` and no file is written.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from pathlib import Path
 import click
 
 from glmnlp.treebank.corpus import sample_tagged, sample_trees
-from glmnlp.treebank.fileio import atomic_write_text
+from glmnlp.treebank.fileio import atomic_write_text, check_writable_file, check_writable_folder
 from glmnlp.treebank.formats import write_conllu, write_tab, write_word_tag
 from glmnlp.treebank.trees import to_bracket
 
@@ -72,6 +75,7 @@ def data(out_dir: Path, tagged_formats: tuple[str, ...], splits: tuple[str, ...]
       glmnlp data --out dev_only/ --split dev
       glmnlp data --out splits/ --gum gum_const/
     """
+    check_writable_folder(out_dir)
     chosen = [s for s in _SPLITS if s in splits] if splits else list(_SPLITS)
     outputs: list[tuple[Path, str]] = []
     report: list[str] = []
@@ -99,6 +103,8 @@ def data(out_dir: Path, tagged_formats: tuple[str, ...], splits: tuple[str, ...]
                 outputs.append((out_dir / f"gum_{split}{suffix}", writer(tagged)))
             tokens = sum(len(s) for s in tagged)
             report.append(f"gum_{split:<5}  {len(trees):>5} sentences  {tokens:>6} tokens")
+    for path, _text in outputs:
+        check_writable_file(path)
     for path, text in outputs:
         atomic_write_text(path, text)
     for line in report:

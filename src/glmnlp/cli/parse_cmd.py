@@ -214,9 +214,13 @@ _SVG_NAME = re.compile(r"sentence-[0-9]{4,}\.svg")
 
 
 def _check_svg_dir(out_dir: Path) -> None:
-    """--out-dir must be new, empty, or hold only drawings of an earlier run (``sentence-NNNN.svg``, replaced)."""
+    """--out-dir must be new, empty, or hold only drawings of an earlier run (``sentence-NNNN.svg``, replaced);
+    files can be created in it (or where it will be created)."""
+    from glmnlp.treebank.fileio import check_writable_folder
+
     if out_dir.is_symlink() or (out_dir.exists() and not out_dir.is_dir()):
         raise ConfigError(f"{out_dir}: exists and is not a directory (--out-dir)")
+    check_writable_folder(out_dir)
     if not out_dir.exists():
         return
     others = sorted(p.name for p in out_dir.iterdir() if not (_SVG_NAME.fullmatch(p.name) and p.is_file()))
@@ -399,7 +403,10 @@ def _write_parses(
 
     if out_dir is not None:
         _check_svg_dir(out_dir)
-        out_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigError(f"{out_dir}: cannot be created ({exc.strerror or exc})") from exc
     docs_for_html = []
     n_sent = 0
     show = not quiet and not texts and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()

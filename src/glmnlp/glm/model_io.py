@@ -31,6 +31,9 @@ Choices [R]:
   model of another kind, a file, a symbolic link, the current directory or one of its parents) is
   refused with a one-line error, even with ``replace``/``--force``. Replacing a model is allowed
   by default in the library (``save(path)`` twice) and needs ``--force`` on the command line.
+* **Checked before the work.** :func:`check_output_dir` also creates (and removes) a probe file in
+  the folder that will hold the target: a missing, read-only or immutable folder, or a file where
+  the folder should be, is refused by the trainers before training, not after it.
 * **Leftovers of killed runs.** Temporary folders are named ``.NAME.glmnlp-tmp-PID-*`` /
   ``.NAME.glmnlp-old-PID-*``; the next save to NAME removes those whose process no longer runs
   (they were written by glmnlp, so removing them deletes nothing of the user's).
@@ -68,6 +71,7 @@ import numpy as np
 
 from glmnlp._version import __version__
 from glmnlp.errors import ConfigError, ModelFileError
+from glmnlp.treebank.fileio import check_writable_folder
 
 __all__ = [
     "FORMAT_NAME",
@@ -247,9 +251,16 @@ def check_output_dir(target: str | Path, kind: str, *, replace: bool, option: st
 
     Allowed: an absent path, an empty directory, and (only with ``replace``) a glmnlp model of the
     same ``kind`` that holds nothing but its own files. Everything else is refused with one line
-    naming ``target`` and the reason; ``option`` is the flag named in the message.
+    naming ``target`` and the reason; ``option`` is the flag named in the message. The folder that
+    will hold ``target`` (or, when it does not exist yet, its nearest existing ancestor) must be a
+    directory in which files can be created: a probe file is made there and removed
+    (:func:`glmnlp.treebank.fileio.check_writable_folder`), so a trainer fails before training, not after.
     """
-    target = Path(target)
+    _check_target(Path(target), kind, replace=replace, option=option)
+    check_writable_folder(Path(target).parent, target)
+
+
+def _check_target(target: Path, kind: str, *, replace: bool, option: str) -> None:
     if target.is_symlink():
         raise ConfigError(f"{target}: is a symbolic link; give the directory itself (not replaced)")
     if not target.exists():
@@ -325,9 +336,12 @@ def staged_output_dir(target: str | Path, kind: str, *, replace: bool, option: s
     target = Path(target)
     check_output_dir(target, kind, replace=replace, option=option)
     parent = target.parent
-    parent.mkdir(parents=True, exist_ok=True)
-    _clean_leftovers(parent, target.name)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.glmnlp-tmp-{os.getpid()}-", dir=parent))
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        _clean_leftovers(parent, target.name)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.glmnlp-tmp-{os.getpid()}-", dir=parent))
+    except OSError as exc:
+        raise ConfigError(f"{target}: cannot be written: {exc.strerror or exc}") from exc
     try:
         os.chmod(tmp, 0o777 & ~_umask())
         yield tmp

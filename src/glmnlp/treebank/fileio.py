@@ -1,10 +1,25 @@
-"""Small file helpers shared by writers: atomic writes, so a crash never leaves half a file."""
+"""Small file helpers shared by writers: atomic writes, so a crash never leaves half a file, and a check that
+an output location can be written before any work is done.
+
+Choices [R]:
+
+* **Errors.** A location that cannot be written (a missing or read-only folder, a file where a folder should
+  be, a folder where the file should be) raises :class:`~glmnlp.errors.ConfigError` with one line
+  ``PATH: reason`` (the ``OSError`` is its ``__cause__``), so the command line prints it without a traceback.
+* **Writable is tested, not inferred.** :func:`check_writable_folder` creates a probe file in the folder and
+  removes it: permission bits do not tell (root ignores them; an immutable folder or a read-only mount
+  refuses root too).
+"""
 
 from __future__ import annotations
 
 import os
 import tempfile
 from pathlib import Path
+
+from glmnlp.errors import ConfigError
+
+__all__ = ["atomic_write_bytes", "atomic_write_text", "check_writable_folder", "check_writable_file"]
 
 
 def _umask() -> int:
@@ -13,16 +28,62 @@ def _umask() -> int:
     return mask
 
 
+def _nearest_existing(folder: Path) -> Path:
+    """``folder`` itself if it exists (or is a symbolic link), else its nearest ancestor that does."""
+    while not os.path.lexists(folder) and folder.parent != folder:
+        folder = folder.parent
+    return folder
+
+
+def check_writable_folder(folder: str | Path, target: str | Path | None = None) -> None:
+    """Raise :class:`ConfigError` naming ``target`` unless files can be created in ``folder``.
+
+    A ``folder`` that does not exist yet is checked where it will be created: its nearest existing
+    ancestor must be a directory in which a file can be made. ``target`` (default: ``folder``) is the
+    path the message names, the one the user gave.
+    """
+    folder = Path(folder)
+    where = Path(target) if target is not None else folder
+    found = _nearest_existing(folder)
+    if not found.is_dir():
+        kind = "a symbolic link to nothing" if found.is_symlink() and not found.exists() else "not a directory"
+        raise ConfigError(f"{where}: cannot be written: {found} is {kind}")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".glmnlp-probe-", dir=found)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise ConfigError(f"{where}: cannot be written: cannot create files in {found} ({reason})") from exc
+    os.close(fd)
+    Path(probe).unlink(missing_ok=True)
+
+
+def check_writable_file(path: str | Path) -> None:
+    """Raise :class:`ConfigError` unless the file ``path`` can be written (:func:`atomic_write_bytes`): it is
+    not a directory and its folder can be written or created (:func:`check_writable_folder`)."""
+    path = Path(path)
+    if path.is_dir():
+        raise ConfigError(f"{path}: cannot be written: is a directory")
+    check_writable_folder(path.parent, path)
+
+
 def atomic_write_text(path: str | Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same folder, then rename."""
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (temporary file + ``os.replace``)."""
+    """Write ``data`` to ``path`` atomically (temporary file + ``os.replace``).
+
+    Raises :class:`ConfigError` (``PATH: cannot be written: reason``) when the file or its folder cannot be
+    written; ``path`` is then left as it was.
+    """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        check_writable_file(path)  # says which folder is missing, read-only or a file
+        raise ConfigError(f"{path}: cannot be written: {exc.strerror or exc}") from exc
     try:
         os.fchmod(fd, 0o666 & ~_umask())  # mkstemp creates 0600; give the file the usual mode
         with os.fdopen(fd, "wb") as handle:
@@ -30,6 +91,10 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        reason = "is a directory" if path.is_dir() else exc.strerror or str(exc)
+        raise ConfigError(f"{path}: cannot be written: {reason}") from exc
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -1,0 +1,126 @@
+"""Output locations that cannot be written are found before any work, as one line ``error: PATH: reason``:
+a folder that refuses new files or a file in the way (trainers check before training)."""
+
+from __future__ import annotations
+
+import errno
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from glmnlp.cli import main
+from toy_trees import TINY
+
+
+def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
+    capsys.readouterr()
+    rc = main(argv)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def _snapshot(path: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(path)): (p.read_bytes() if p.is_file() else b"<dir>") for p in sorted(path.rglob("*"))}
+
+
+@pytest.fixture()
+def trees_file(tmp_path: Path) -> Path:
+    path = tmp_path / "toy.trees"
+    path.write_text("\n".join(TINY) + "\n")
+    return path
+
+
+@pytest.fixture()
+def no_training(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any training (or reading of training data) fails the test: the output must be refused first."""
+
+    def refuse(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("work started before the output location was checked")
+
+    import glmnlp.cli.parser_cmd
+    import glmnlp.text.default_model
+    from glmnlp.tagger.model import Tagger
+
+    monkeypatch.setattr(Tagger, "fit", refuse)
+    monkeypatch.setattr(glmnlp.cli.parser_cmd, "read_tree_file", refuse)
+    monkeypatch.setattr(glmnlp.text.default_model, "load_corpora", refuse)
+
+
+@pytest.fixture()
+def locked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder in which nothing can be created, whoever runs the tests (as ``chattr +i`` does, even for root)."""
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    real_mkstemp, real_mkdtemp = tempfile.mkstemp, tempfile.mkdtemp
+
+    def guard(real: Any) -> Any:
+        def make(*args: Any, **kwargs: Any) -> Any:
+            if kwargs.get("dir") is not None and Path(kwargs["dir"]).resolve() == folder.resolve():
+                raise PermissionError(errno.EPERM, "Operation not permitted", str(kwargs["dir"]))
+            return real(*args, **kwargs)
+        return make
+
+    monkeypatch.setattr(tempfile, "mkstemp", guard(real_mkstemp))
+    monkeypatch.setattr(tempfile, "mkdtemp", guard(real_mkdtemp))
+    return folder
+
+
+def _commands(out: Path, trees: Path) -> dict[str, list[str]]:
+    return {
+        "data": ["data", "--out", str(out), "--split", "dev"],
+        "svg": ["parse", "-q", "-f", "svg", "--out-dir", str(out), "--tagged", "dogs/NNS bark/VBP ./."],
+        "tagger": ["tagger", "train", "--train", str(trees), "--out", str(out), "--epochs", "1", "-j", "1", "--quiet"],
+        "parser": ["parser", "train", "--train", str(trees), "--dev", str(trees), "--out", str(out), "--epochs", "1",
+                   "-j", "1"],
+        "train-default": ["train-default", "--out", str(out), "--max-train", "5", "--max-dev", "2",
+                          "--parser-epochs", "1", "-j", "1", "-q"],
+    }
+
+
+@pytest.mark.parametrize("command", ["data", "svg", "tagger", "parser", "train-default"])
+def test_cli_outputs_a_file_in_the_path_is_one_line_before_training(
+    tmp_path: Path, trees_file: Path, command: str, no_training: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--out afile/sub``: a one-line error naming the file in the way, status 1, before any training."""
+    afile = tmp_path / "afile"
+    afile.write_text("mine\n")
+    rc, out, err = _run(capsys, _commands(afile / "sub", trees_file)[command])
+    assert (rc, out, err) == (1, "", f"error: {afile / 'sub'}: cannot be written: {afile} is not a directory\n")
+    assert afile.read_text() == "mine\n"
+
+
+@pytest.mark.parametrize("command", ["data", "svg", "tagger", "parser", "train-default"])
+def test_cli_outputs_a_folder_that_refuses_new_files_is_one_line_before_training(
+    tmp_path: Path, trees_file: Path, locked: Path, command: str, no_training: None,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An immutable or read-only folder (permission bits aside) is found by a probe file, before training."""
+    target = locked if command == "data" else locked / "t"
+    rc, out, err = _run(capsys, _commands(target, trees_file)[command])
+    assert (rc, out) == (1, "")
+    assert err == f"error: {target}: cannot be written: cannot create files in {locked} (Operation not permitted)\n"
+    assert list(locked.iterdir()) == []
+
+
+def test_cli_outputs_data_refuses_a_folder_where_a_file_goes_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder at DIR/dev.trees: one line, and no other split is written either (all paths checked first)."""
+    out = tmp_path / "splits"
+    (out / "dev.trees").mkdir(parents=True)
+    (out / "dev.trees" / "keep.txt").write_text("mine")
+    before = _snapshot(out)
+    rc, _, err = _run(capsys, ["data", "--out", str(out), "--split", "test", "--split", "dev"])
+    assert (rc, err) == (1, f"error: {out / 'dev.trees'}: cannot be written: is a directory\n")
+    assert _snapshot(out) == before
+
+
+def test_cli_outputs_trainer_still_creates_missing_folders(tmp_path: Path, trees_file: Path) -> None:
+    """The probe is made in the nearest existing folder: a new nested output path still works."""
+    out = tmp_path / "new" / "deeper" / "m"
+    assert main(_commands(out, trees_file)["tagger"]) == 0
+    assert (out / "metadata.json").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new", "toy.trees"]
+    assert [p.name for p in out.parent.iterdir()] == ["m"]
