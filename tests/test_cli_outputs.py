@@ -1,5 +1,6 @@
-"""Output locations that cannot be written are found before any work, as one line ``error: PATH: reason``:
-a folder that refuses new files or a file in the way (trainers check before training)."""
+"""Output locations and inputs that fail are found before any work, as one line ``error: PATH: reason``:
+a folder that cannot be written or a file in the way (trainers check before training), and --extra-test files
+of train-default."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 
 from glmnlp.cli import main
+from glmnlp.errors import InputError
 from toy_trees import TINY
 
 
@@ -124,3 +126,37 @@ def test_cli_outputs_trainer_still_creates_missing_folders(tmp_path: Path, trees
     assert (out / "metadata.json").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["new", "toy.trees"]
     assert [p.name for p in out.parent.iterdir()] == ["m"]
+
+
+def test_cli_outputs_read_tree_file_names_a_file_it_cannot_read(tmp_path: Path) -> None:
+    from glmnlp.treebank.trees import read_tree_file
+
+    with pytest.raises(InputError, match=f"^{tmp_path / 'nothing'}: cannot read file: No such file or directory$"):
+        read_tree_file(tmp_path / "nothing")
+    with pytest.raises(InputError, match=f"^{tmp_path}: cannot read file: Is a directory$"):
+        read_tree_file(tmp_path)
+
+
+@pytest.mark.parametrize("case", ["missing", "folder", "malformed", "empty"])
+def test_cli_outputs_train_default_checks_extra_tests_before_training(
+    tmp_path: Path, case: str, no_training: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--extra-test NAME=FILE`` is read and checked first: a bad FILE costs no training and writes no model."""
+    path = tmp_path / "extra.trees"
+    expected = {
+        "missing": f"{path}: cannot read file: No such file or directory",
+        "folder": f"{path}: cannot read file: Is a directory",
+        "malformed": f"{path}:2: unbalanced '(' : 2 bracket(s) still open at end of input",
+        "empty": f"{path}: no trees in this file",
+    }[case]
+    if case == "folder":
+        path.mkdir()
+    elif case == "malformed":
+        path.write_text(TINY[0] + "\n(TOP (S\n")
+    elif case == "empty":
+        path.write_text("\n")
+    out = tmp_path / "model"
+    argv = _commands(out, path)["train-default"] + ["--extra-test", f"questions={path}"]
+    rc, _, err = _run(capsys, argv)
+    assert (rc, err) == (1, f"error: {expected}\n")
+    assert not out.exists()

@@ -3,7 +3,9 @@
 
 The recipe and its choices are documented in :mod:`glmnlp.text.default_model`; the options here only
 exist to check the recipe quickly (``--max-train``, ``--generative-weights 0`` etc.) and are left at their defaults to
-reproduce the shipped files byte for byte.
+reproduce the shipped files byte for byte. The --out folder and every --extra-test file are checked
+before training starts (:func:`glmnlp.text.default_model.train_default`), so a mistake there is one line
+``error: PATH: reason`` within seconds.
 """
 
 from __future__ import annotations
@@ -81,6 +83,8 @@ def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev
         name, eq, path = item.partition("=")
         if not eq or not name or not path:
             raise click.BadParameter(f"expected NAME=FILE, got {item!r}", param_hint="--extra-test")
+        if name in tests:
+            raise click.BadParameter(f"the name {name!r} is given twice", param_hint="--extra-test")
         tests[name] = path
     report = train_default(
         out_dir, recipe, gum_dir=gum_dir, overwrite=force, extra_tests=tests,

@@ -99,7 +99,9 @@ Choices [R]:
 * **Atomic output** (:func:`glmnlp.glm.model_io.staged_output_dir`): the model is written into a
   temporary directory next to ``out`` and renamed into place; ``out`` must be absent, empty, or
   (with ``overwrite``) a pipeline model written by glmnlp holding only the files MODEL.json lists;
-  anything else is refused before training starts and never deleted.
+  anything else is refused before training starts and never deleted. Its folder must be writable
+  (a probe file is created there), and every ``extra_tests`` file is read and checked, also before
+  training starts: a mistake there costs seconds, not a training run.
 """
 
 from __future__ import annotations
@@ -115,7 +117,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from glmnlp.errors import ConfigError
+from glmnlp.errors import ConfigError, InputError
 from glmnlp.glm.model_io import PIPELINE_FILE, PIPELINE_KIND, check_output_dir, staged_output_dir
 from glmnlp.text.default_recipe import (
     CORPORA,
@@ -300,6 +302,20 @@ def _read_clean(path: str | Path) -> list[Any]:
     return [clean_tree(t) for t in read_tree_file(path)]
 
 
+def _read_extra_tests(extra_tests: dict[str, str | Path] | None) -> dict[str, list[Any]]:
+    """The cleaned gold trees of every ``extra_tests`` file, read before any training: a missing,
+    unreadable, malformed or empty file is an :class:`~glmnlp.errors.InputError` (``file:line: reason``),
+    a name the report already uses (``ptb_sample_dev``, ``gum_dev``) a :class:`ConfigError`."""
+    gold: dict[str, list[Any]] = {}
+    for name, path in sorted((extra_tests or {}).items()):
+        if name in {f"{c}_dev" for c in CORPORA}:
+            raise ConfigError(f"extra test name {name!r} is taken by the dev figures; choose another")
+        gold[name] = _read_clean(path)
+        if not gold[name]:
+            raise InputError("no trees in this file", source=str(path))
+    return gold
+
+
 def train_default(
     out: str | Path,
     recipe: DefaultRecipe = DefaultRecipe(),
@@ -322,6 +338,9 @@ def train_default(
     ``executor`` (:class:`glmnlp.glm.parallel.Executor`, default inline) runs the independent steps
     (jackknife folds) and the parser's training shards; ``shards > 1`` trains the parser by
     iterative parameter mixing (a different model from the shipped one, which is serial).
+
+    ``out`` (:func:`glmnlp.glm.model_io.check_output_dir`) and the ``extra_tests`` files
+    (:func:`_read_extra_tests`) are checked before training starts.
     """
     import numpy as np
 
@@ -335,6 +354,7 @@ def train_default(
     say = log or (lambda _msg: None)
     out = Path(out)
     check_output_dir(out, PIPELINE_KIND, replace=overwrite)
+    extra_gold = _read_extra_tests(extra_tests)
     data = load_corpora(recipe, gum_dir)
     train, dev, test = data.train, data.dev, data.test
     say("data: " + ", ".join(f"{name} {len(data.parts[name]['train'])}/{len(data.parts[name]['dev'])}"
@@ -495,8 +515,7 @@ def train_default(
     say(f"input tags: margin {best_margin['margin']:g} (dev F1 {best_margin['dev_f1']:.2f}); "
         + ", ".join(f"{r['margin']:g}: {r['dev_f1']:.2f}" for r in multitag_trials))
     evaluation = dev_breakdown(data, dev_by_margin[best_margin["margin"]])
-    for name, test_path in sorted((extra_tests or {}).items()):
-        gold = _read_clean(test_path)
+    for name, gold in extra_gold.items():
         single = [[[g] for g in tags] for tags in tagger.tag_sentences([t.leaves() for t in gold])]
         gold_tags = input_tags(gold, best_margin["margin"], single)
         evaluation[name] = scores(gold, [parser.parse(t.leaves(), tg) for t, tg in zip(gold, gold_tags)])

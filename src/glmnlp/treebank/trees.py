@@ -16,8 +16,9 @@ The writer escapes what the bracket syntax cannot hold the PTB way: ``(`` is wri
 or a label with whitespace, cannot be written and raises ``ValueError``.
 
 Malformed input raises :class:`~glmnlp.errors.TreeSyntaxError` with the file, the line and the
-reason. Nothing is repaired: an unbalanced bracket, an empty node, text outside any bracket or a
-node mixing words and subtrees is an error, never a flat or truncated tree.
+reason; a file that cannot be read, :class:`~glmnlp.errors.InputError` with its name. Nothing is
+repaired: an unbalanced bracket, an empty node, text outside any bracket or a node mixing words and
+subtrees is an error, never a flat or truncated tree.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from glmnlp.errors import TreeSyntaxError
+from glmnlp.errors import InputError, TreeSyntaxError
 
 __all__ = [
     "Tree",
@@ -267,10 +268,20 @@ def parse_tree(text: str, source: str = "<string>") -> Tree:
 
 
 def read_tree_file(path: str | Path) -> list[Tree]:
-    """Read every tree of a file (``.mrg`` layout or one tree per line)."""
+    """Read every tree of a file (``.mrg`` layout or one tree per line).
+
+    A file that cannot be read (missing, a directory, no permission) raises
+    :class:`~glmnlp.errors.InputError` naming it; text that is not UTF-8 or not trees raises
+    :class:`~glmnlp.errors.TreeSyntaxError` with the line.
+    """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise TreeSyntaxError(f"not UTF-8 text ({exc.reason})", source=str(path), line=None) from None
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise TreeSyntaxError(f"not UTF-8 text ({exc.reason})", source=str(path), line=line) from None
     return list(read_trees(text, str(path)))
