@@ -1,6 +1,6 @@
 """Output locations and inputs that fail are found before any work, as one line ``error: PATH: reason``:
-a folder that cannot be written or a file in the way (trainers check before training), and --extra-test files
-of train-default."""
+a folder that cannot be written or a file in the way (trainers check before training), --extra-test files of
+train-default, an earlier run's drawings in --out-dir."""
 
 from __future__ import annotations
 
@@ -160,3 +160,39 @@ def test_cli_outputs_train_default_checks_extra_tests_before_training(
     rc, _, err = _run(capsys, argv)
     assert (rc, err) == (1, f"error: {expected}\n")
     assert not out.exists()
+
+
+def _svg(out: Path, *sentences: str) -> list[str]:
+    return ["parse", "-q", "-f", "svg", "--out-dir", str(out), "--tagged", *sentences]
+
+
+def test_cli_outputs_svg_out_dir_removes_the_earlier_runs_drawings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Three drawings, then one: only the new sentence-0001.svg is left (docs: the earlier run's are replaced)."""
+    out = tmp_path / "trees"
+    rc, printed, _ = _run(capsys, _svg(out, "dogs/NNS bark/VBP ./.", "cats/NNS sleep/VBP ./.", "a/DT dog/NN ./."))
+    assert rc == 0 and sorted(p.name for p in out.iterdir()) == [f"sentence-000{k}.svg" for k in (1, 2, 3)]
+    first = (out / "sentence-0001.svg").read_bytes()
+    # a run that fails before its first drawing leaves the earlier run whole
+    rc, _, err = _run(capsys, _svg(out, "one/ZZZ"))
+    assert rc == 1 and "unknown tag 'ZZZ'" in err
+    assert sorted(p.name for p in out.iterdir()) == [f"sentence-000{k}.svg" for k in (1, 2, 3)]
+    rc, printed, _ = _run(capsys, _svg(out, "birds/NNS sing/VBP ./."))
+    assert (rc, printed) == (0, f"{out / 'sentence-0001.svg'}\n")
+    assert sorted(p.name for p in out.iterdir()) == ["sentence-0001.svg"]
+    assert (out / "sentence-0001.svg").read_bytes() != first
+
+
+def test_cli_outputs_svg_out_dir_never_removes_what_it_did_not_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A symbolic link named like a drawing is not a drawing of glmnlp parse: refused, and its target kept."""
+    out = tmp_path / "trees"
+    out.mkdir()
+    (tmp_path / "mine.svg").write_text("<svg/>")
+    (out / "sentence-0002.svg").symlink_to(tmp_path / "mine.svg")
+    rc, _, err = _run(capsys, _svg(out, "dogs/NNS bark/VBP ./."))
+    assert rc == 1 and "holds files that are not drawings of glmnlp parse (sentence-0002.svg)" in err
+    assert (tmp_path / "mine.svg").read_text() == "<svg/>" and (out / "sentence-0002.svg").is_symlink()
+    assert sorted(p.name for p in out.iterdir()) == ["sentence-0002.svg"]

@@ -14,9 +14,9 @@ A thin wrapper over :class:`glmnlp.text.pipeline.Pipeline` and :mod:`glmnlp.text
   page is written at the end).
 * **Output** (``--format``): ``brackets`` (one tree per line, the EVALB input), ``pretty``,
   ``json`` (one document per line), ``conllu`` (tags only), ``ascii`` (character drawings),
-  ``svg`` (one file per sentence into ``--out-dir``, their paths printed; without ``--out-dir`` one
-  SVG of every sentence on stdout), ``html`` (one page on stdout); ``--compact`` draws narrower
-  trees for long sentences. ``--nbest K`` prints
+  ``svg`` (one file per sentence into ``--out-dir``, their paths printed; an earlier run's drawings
+  there: "Choices" below; without ``--out-dir`` one SVG of every sentence on stdout), ``html`` (one
+  page on stdout); ``--compact`` draws narrower trees for long sentences. ``--nbest K`` prints
   ``score<TAB>tree`` lines and a blank line after each sentence (``brackets``), or adds an
   ``nbest`` list to each sentence (``json``). ``--surprisal`` (json) adds each word's surprisal in
   bits, -log2 P(w_i | w_1..w_{i-1}), from the parser's generative model (:meth:`Parser.surprisal`),
@@ -28,8 +28,15 @@ A thin wrapper over :class:`glmnlp.text.pipeline.Pipeline` and :mod:`glmnlp.text
   model, :mod:`glmnlp.text.default_model`), or a single parser model; ``--tagger DIR`` supplies or
   replaces the tagger.
 
-Choice [R]: the TEXT arguments are parsed as documents of raw text even with ``--lines``
-(one argument = one document); ``--tokenized``/``--tagged`` arguments are one sentence each.
+Choices [R]:
+
+* the TEXT arguments are parsed as documents of raw text even with ``--lines`` (one argument = one
+  document); ``--tokenized``/``--tagged`` arguments are one sentence each;
+* ``--out-dir`` must be new, empty or hold only regular files named ``sentence-NNNN.svg`` (an earlier
+  run's drawings); anything else is refused before parsing. Once this run has written its first
+  drawing, the earlier run's drawings it did not overwrite are removed (only those files, found when
+  the folder was checked), so the folder never mixes two runs; a run that fails before its first
+  drawing leaves the earlier one whole.
 """
 
 from __future__ import annotations
@@ -213,23 +220,41 @@ def _load_pipeline(model: str | None, tagger_dir: str | None, lines: bool, multi
 _SVG_NAME = re.compile(r"sentence-[0-9]{4,}\.svg")
 
 
-def _check_svg_dir(out_dir: Path) -> None:
-    """--out-dir must be new, empty, or hold only drawings of an earlier run (``sentence-NNNN.svg``, replaced);
-    files can be created in it (or where it will be created)."""
+def _check_svg_dir(out_dir: Path) -> list[Path]:
+    """--out-dir must be new, empty, or hold only drawings of an earlier run (``sentence-NNNN.svg`` regular files,
+    replaced); returns those drawings. Files can be created in it (or where it will be created)."""
     from glmnlp.treebank.fileio import check_writable_folder
 
     if out_dir.is_symlink() or (out_dir.exists() and not out_dir.is_dir()):
         raise ConfigError(f"{out_dir}: exists and is not a directory (--out-dir)")
     check_writable_folder(out_dir)
     if not out_dir.exists():
-        return
-    others = sorted(p.name for p in out_dir.iterdir() if not (_SVG_NAME.fullmatch(p.name) and p.is_file()))
+        return []
+    earlier: list[Path] = []
+    others: list[str] = []
+    for path in sorted(out_dir.iterdir()):
+        if _SVG_NAME.fullmatch(path.name) and path.is_file() and not path.is_symlink():
+            earlier.append(path)
+        else:
+            others.append(path.name)
     if others:
         shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
         raise ConfigError(
             f"{out_dir}: already exists and holds files that are not drawings of glmnlp parse ({shown}); "
             "choose a new or empty --out-dir"
         )
+    return earlier
+
+
+def _remove_drawings(earlier: list[Path], written: set[Path]) -> None:
+    """Remove an earlier run's drawings that this run has not overwritten (only files matching the names this
+    command writes, found when the folder was checked)."""
+    for path in earlier:
+        if path not in written:
+            try:
+                path.unlink(missing_ok=True)
+            except OSError as exc:
+                raise ConfigError(f"{path}: an earlier run's drawing cannot be removed ({exc.strerror})") from exc
 
 
 class _Notices:
@@ -273,8 +298,9 @@ def _score_text(score: float | None) -> str:
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="brackets", show_default=True,
               help="Output format.")
 @click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="--format svg: folder for one drawing per sentence (sentence-0001.svg, ...); without it one "
-                   "SVG of all sentences goes to stdout.")
+              help="--format svg: folder for one drawing per sentence (sentence-0001.svg, ...); new, empty or "
+                   "holding an earlier run's drawings, which this run's replace. Without it one SVG of all "
+                   "sentences goes to stdout.")
 @click.option("--compact", is_flag=True,
               help="--format svg/html: narrower drawings for long sentences (smaller type, tags under the words).")
 @click.option("--unicode-lines", is_flag=True, help="--format ascii: draw with box-drawing characters.")
@@ -401,8 +427,9 @@ def _write_parses(
     from glmnlp.text.tokenize import LongInputWarning
     from glmnlp.treebank.trees import to_bracket
 
+    earlier: list[Path] = []
     if out_dir is not None:
-        _check_svg_dir(out_dir)
+        earlier = _check_svg_dir(out_dir)
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -450,6 +477,9 @@ def _write_parses(
                         raise ConfigError(f"sentence {k} has no tree")
                     target = out_dir / f"sentence-{k:04d}.svg"
                     atomic_write_text(target, render_svg(sent.tree, compact=compact))
+                    if earlier:  # this run's first drawing is written: the earlier run's others go
+                        _remove_drawings(earlier, {target})
+                        earlier = []
                     click.echo(str(target))
             else:  # html, or svg to stdout: one page / one drawing at the end
                 docs_for_html.append(doc)
