@@ -1,6 +1,6 @@
 """Output locations and inputs that fail are found before any work, as one line ``error: PATH: reason``:
 a folder that cannot be written or a file in the way (trainers check before training), --extra-test files of
-train-default, an earlier run's drawings in --out-dir."""
+train-default, an earlier run's drawings in --out-dir, a --tagger whose tags the parser does not know."""
 
 from __future__ import annotations
 
@@ -196,3 +196,31 @@ def test_cli_outputs_svg_out_dir_never_removes_what_it_did_not_write(
     assert rc == 1 and "holds files that are not drawings of glmnlp parse (sentence-0002.svg)" in err
     assert (tmp_path / "mine.svg").read_text() == "<svg/>" and (out / "sentence-0002.svg").is_symlink()
     assert sorted(p.name for p in out.iterdir()) == ["sentence-0002.svg"]
+
+
+def _tagger(tmp_path: Path, name: str, lines: list[str]) -> Path:
+    data = tmp_path / f"{name}.word_tag"
+    data.write_text("\n".join(lines) + "\n")
+    assert main(["tagger", "train", "--train", str(data), "--out", str(tmp_path / name), "--epochs", "1",
+                 "-j", "1", "--quiet"]) == 0
+    return tmp_path / name
+
+
+def test_cli_outputs_parse_refuses_a_tagger_with_tags_the_parser_does_not_know(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A UD tagger before a PTB parser would give every sentence a flat tree: an error at load time naming the
+    unknown tags. A few unknown tags are a warning naming them; a subset of the parser's tags is fine."""
+    ud = _tagger(tmp_path, "ud", ["The/DET dog/NOUN barked/VERB ./PUNCT", "A/DET cat/NOUN sat/SYM ./PUNCT"])
+    rc, out, err = _run(capsys, ["parse", "-q", "--tagger", str(ud), "The dog barked."])
+    assert (rc, out) == (1, "")
+    assert err.startswith(f"error: {ud}: the parser does not know 4 of this tagger's 5 tags (DET NOUN PUNCT VERB): ")
+    assert err.count("\n") == 1
+    mixed = _tagger(tmp_path, "mixed", ["The/DT dog/NN barked/VBD ./XPUNCT"])
+    rc, out, err = _run(capsys, ["parse", "-q", "--tagger", str(mixed), "The dog barked"])
+    assert rc == 0 and out.startswith("(TOP ")
+    assert err == (f"warning: {mixed}: the parser does not know 1 of this tagger's 4 tags (XPUNCT): "
+                   "a sentence tagged with one of them gets a flat tree\n")
+    subset = _tagger(tmp_path, "subset", ["The/DT dog/NN barked/VBD ./.", "A/DT cat/NN sat/VBD ./."])
+    rc, out, err = _run(capsys, ["parse", "-q", "--tagger", str(subset), "The dog barked."])
+    assert (rc, err) == (0, "") and out.startswith("(TOP (S (NP (DT The) (NN dog)) (VP (VBD barked)) (. .)))")

@@ -36,7 +36,13 @@ Choices [R]:
   run's drawings); anything else is refused before parsing. Once this run has written its first
   drawing, the earlier run's drawings it did not overwrite are removed (only those files, found when
   the folder was checked), so the folder never mixes two runs; a run that fails before its first
-  drawing leaves the earlier one whole.
+  drawing leaves the earlier one whole;
+* ``--tagger DIR`` is compared with the parser's tags when the models are loaded (:func:`check_tagset`):
+  the parser gives a sentence with a tag it does not know the flat default tree, silently. A tagger of
+  another tagset (more than half of its tags unknown, e.g. UD tags before a PTB parser) is an error
+  naming them, as an unknown ``--tagged`` tag is; a few unknown tags (a rare tag missing from the
+  parser's smaller training set, as ``train-default --max-train`` gives) are a warning, since refusing
+  them would refuse pairs trained together; a tagger with fewer tags is fine.
 """
 
 from __future__ import annotations
@@ -217,6 +223,32 @@ def _load_pipeline(model: str | None, tagger_dir: str | None, lines: bool, multi
     return pipeline.replace(**changes)
 
 
+def check_tagset(tagger_dir: str, pipeline: Any) -> None:
+    """``--tagger DIR`` against the parser's tags: a tagger of another tagset (more than half of its tags
+    unknown to the parser) is a :class:`ConfigError`; a few unknown tags a warning; fewer tags are fine.
+
+    The parser finds no chain for a tag it does not know, and a sentence tagged with one ends as the flat
+    default tree, silently (as for ``--tagged`` input, :func:`checked_tags`).
+    """
+    from glmnlp.glm.model_io import read_metadata
+
+    known = pipeline.parser_facts()["pos_tags"]
+    tags = read_metadata(tagger_dir)["metadata"].get("tags")
+    if not known or not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        return  # a parser that does not say, or a damaged tagger (building it says more)
+    unknown = sorted(set(tags) - known)
+    if not unknown:
+        return
+    what = f"{tagger_dir}: the parser does not know {len(unknown)} of this tagger's {len(set(tags))} tags"
+    if 2 * len(unknown) > len(set(tags)):
+        raise ConfigError(
+            f"{what} ({' '.join(unknown)}): most sentences would get flat trees; give a tagger trained on the "
+            f"parser's tags ({' '.join(sorted(known))})"
+        )
+    click.echo(f"warning: {what} ({' '.join(unknown)}): a sentence tagged with one of them gets a flat tree",
+               err=True)
+
+
 _SVG_NAME = re.compile(r"sentence-[0-9]{4,}\.svg")
 
 
@@ -306,7 +338,8 @@ def _score_text(score: float | None) -> str:
 @click.option("--unicode-lines", is_flag=True, help="--format ascii: draw with box-drawing characters.")
 @click.option("-m", "--model", "model_dir", default=None, metavar="DIR",
               help="Model directory (tagger/ + parser/) or a parser model. Default: the bundled model.")
-@click.option("--tagger", "tagger_dir", default=None, metavar="DIR", help="Use this tagger model instead.")
+@click.option("--tagger", "tagger_dir", default=None, metavar="DIR",
+              help="Use this tagger model instead (one of another tagset than the parser's is refused).")
 @click.option("--nbest", type=click.IntRange(min=1), default=1, show_default=True,
               help="Print the K best trees with their scores (brackets or json).")
 @click.option("--multitag", type=click.FloatRange(min=0), default=None, metavar="MARGIN",
@@ -393,6 +426,8 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
         # With workers, this process only reads and writes: it checks the model and leaves building it to
         # the workers (and to itself only if the input turns out to fit in one batch).
         pipeline = _load_pipeline(model_dir, tagger_dir, lines, multitag, jobs != 1)
+        if tagger_dir is not None:
+            check_tagset(tagger_dir, pipeline)
         pipeline.spec = (_load_pipeline, (model_dir, tagger_dir, lines, multitag, True))  # how a worker loads it
         if surprisal and not pipeline.parser_facts()["generative"]:
             raise ConfigError("--surprisal needs a model with a generative component; this parser has none")
