@@ -419,3 +419,13 @@ def test_pipeline_load_names_what_a_wrong_path_is() -> None:
         load(default_model_path() / "tagger")
     with pytest.raises(ModelFileError, match=r"it is a parser model, .* glmnlp\.Parser\.load reads it"):
         load(default_model_path() / "parser")
+
+
+def test_pipeline_refuses_given_tags_the_parser_does_not_know() -> None:
+    """A pre-tagged word with a tag outside the parser's grammar got a flat tree and score None, silently."""
+    from glmnlp.errors import InputError
+
+    nlp = load()
+    with pytest.raises(InputError, match="tags the parser does not know: ZZ"):
+        nlp([[("Dogs", "NNS"), ("bark", "ZZ"), (".", ".")]])
+    assert nlp([[("Dogs", "NNS"), ("bark", "VBP"), (".", ".")]]).sents[0].score is not None

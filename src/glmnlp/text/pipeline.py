@@ -25,7 +25,8 @@ Choices [R]:
   --tokenized/--tagged`` maps brackets to ``-LRB-``/``-RRB-`` when it reads its input, so the
   models see PTB tokens).
 * **Given tags are kept.** Pre-tagged input reaches the parser exactly as given (never widened by
-  ``multitag_margin``), so the tree's preterminals are the user's tags.
+  ``multitag_margin``), so the tree's preterminals are the user's tags. A given tag the parser does not
+  know is an InputError (a flat tree came back without a word; ``glmnlp parse --tagged`` refuses it too).
 * **Optional components.** ``tagger`` or ``parser`` may be ``None``: without a parser the
   sentences carry tags and no tree (what ``glmnlp tag`` needs); without a tagger the input must be
   pre-tagged whenever a parser is present. A missing component is reported, never worked around.
@@ -100,7 +101,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice
 from typing import Any, Protocol, TypeAlias, runtime_checkable
-
+from glmnlp.errors import ConfigError, InputError
 from glmnlp.errors import ConfigError
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.text.tokenize import LongInputWarning, tokenize_text_spans, web_tag
@@ -500,6 +501,9 @@ class Pipeline:
             return
         if sent.tags is None:
             raise ConfigError("this pipeline has a parser but no tagger: give pre-tagged input")
+        if not tagged_here and (unknown := sorted({t for t in sent.tags if not self._knows(t)})):
+            raise InputError(f"the sentence {' '.join(words)[:60]!r} has tags the parser does not know: "
+                             f"{', '.join(unknown)} (it has no analysis with them)")
         if len(words) > self.max_words:
             from glmnlp.parser.model import default_tree
 
