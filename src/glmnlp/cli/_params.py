@@ -1,4 +1,10 @@
-"""Option values shared by several commands."""
+"""Option values shared by several commands.
+
+Every float option of every command takes a :class:`NumberRange`: click's ``FloatRange`` lets
+``nan`` through (every comparison with NaN is false), which then fails far from the option or
+silently acts like another value. ``NumberRange`` refuses NaN always and infinity unless the option
+gives it a meaning (``infinite=True``, e.g. a margin: no limit), as a usage error (status 2).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +15,24 @@ import click
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["weight_list", "parallel_options", "training_parallel_options", "parser_parallel_options"]
+__all__ = ["NumberRange", "weight_list", "parallel_options", "training_parallel_options", "parser_parallel_options"]
+
+
+class NumberRange(click.FloatRange):
+    """A float in [``min``, ``max``] (as :class:`click.FloatRange`): never NaN, infinite only with ``infinite``."""
+
+    def __init__(self, min: float | None = None, max: float | None = None, *, infinite: bool = False,
+                 **kwargs: Any) -> None:
+        super().__init__(min, max, **kwargs)
+        self.infinite = infinite
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = click.FLOAT.convert(value, param, ctx)
+        if math.isnan(number):
+            self.fail(f"{value!r} is not a number.", param, ctx)
+        if math.isinf(number) and not self.infinite:
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return super().convert(number, param, ctx)
 
 
 def parallel_options(fn: Callable[..., Any]) -> Callable[..., Any]:

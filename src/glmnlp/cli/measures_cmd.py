@@ -5,6 +5,10 @@ columns: docs/measures.md). Input: the TEXT arguments (each one a document of ra
 FILE`` or stdin; ``--tokenized`` reads one sentence of whitespace-separated PTB tokens per line.
 Output: ``--format tsv`` (default), ``csv`` or ``json`` (one object per line) on stdout; ``--plot
 FILE`` also draws sentence ``--sentence N`` (needs matplotlib).
+
+A bad option value is a usage error (status 2): NaN or a negative ``--tag-margin``, ``--gamma``
+outside [0, 1e300] (the range a model file may hold), ``--cap`` outside [0, 10**6], ``--sentence``
+below 1.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from pathlib import Path
 
 import click
 
+from glmnlp.cli._params import NumberRange
 from glmnlp.errors import InputError
 
 __all__ = ["measures_cmd"]
@@ -40,18 +45,20 @@ __all__ = ["measures_cmd"]
               help="Also the expected entropies of each word before it is seen, and its rank (slow).")
 @click.option("--max-tags", type=click.IntRange(min=1), default=8, show_default=True,
               help="Candidate POS tags per word chosen by the model (fewer: faster).")
-@click.option("--tag-margin", type=click.FloatRange(min=0), default=8.0, show_default=True,
+@click.option("--tag-margin", type=NumberRange(min=0, infinite=True), default=8.0, show_default=True,
               help="Keep candidate tags within this many nats of the word's best tag.")
 @click.option("--tag-filter", type=click.Choice(["seen", "margin"]), default="seen", show_default=True,
               help="Candidate tags among those seen with the word in training, or every tag within the margin.")
 @click.option("--unknown-words", type=click.Choice(["model", "pos"]), default="model", show_default=True,
               help="Score words outside the lexicon as the model does, or by their class given the POS alone "
                    "(as the reference parser does).")
-@click.option("--gamma", type=float, default=None, help="FILTER margin (default: the model's).")
-@click.option("--cap", type=int, default=None, help="Beam cap (default: the model's; 0 = none).")
+@click.option("--gamma", type=NumberRange(min=0, max=1e300), default=None,
+              help="FILTER margin (default: the model's).")
+@click.option("--cap", type=click.IntRange(min=0, max=10**6), default=None,
+              help="Beam cap (default: the model's; 0 = none).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Also draw one sentence's measures to this image (PNG/SVG/PDF; needs matplotlib).")
-@click.option("--sentence", type=int, default=1, show_default=True, help="Sentence drawn by --plot.")
+@click.option("--sentence", type=click.IntRange(min=1), default=1, show_default=True, help="Sentence drawn by --plot.")
 def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool, model: Path | None, fmt: str,
                  units: str, kind: str, word_classes: Path | None, word_class_rules: Path | None, no_eos: bool,
                  next_word: bool, max_tags: int, tag_margin: float, tag_filter: str, unknown_words: str,

@@ -57,6 +57,7 @@ from typing import IO, Any
 
 import click
 
+from glmnlp.cli._params import NumberRange
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.treebank.trees import escape_brackets
 
@@ -342,7 +343,7 @@ def _score_text(score: float | None) -> str:
               help="Use this tagger model instead (one of another tagset than the parser's is refused).")
 @click.option("--nbest", type=click.IntRange(min=1), default=1, show_default=True,
               help="Print the K best trees with their scores (brackets or json).")
-@click.option("--multitag", type=click.FloatRange(min=0), default=None, metavar="MARGIN",
+@click.option("--multitag", type=NumberRange(min=0, infinite=True), default=None, metavar="MARGIN",
               help="Give the parser every tag within MARGIN of the tagger's best (multi-tag input); 0 = the "
                    "single best tag. Default: the margin recorded in the model's MODEL.json, else 0.")
 @click.option("--surprisal", is_flag=True,

@@ -19,7 +19,7 @@ from glmnlp.tagger.features import FEATURE_SETS
 from glmnlp.tagger.model import Tagger, TaggerConfig
 from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.training import EpochRecord
-from glmnlp.cli._params import training_parallel_options
+from glmnlp.cli._params import NumberRange, training_parallel_options
 
 _FORMATS = ("auto", "conllu", "word_tag", "tab", "trees")
 _CTX = {"help_option_names": ["-h", "--help"]}
@@ -121,7 +121,7 @@ def train_cmd(
 @click.option(
     "--margin",
     "margins",
-    type=click.FloatRange(min=0),
+    type=NumberRange(min=0, infinite=True),
     multiple=True,
     help="Also report multitagging (tags/word, oracle accuracy) at this score margin (repeatable).",
 )

@@ -6,6 +6,9 @@ and writes the tidy table (TSV, CSV, JSON lines, or a ``pandas.DataFrame`` with 
 ``pandas`` extra) or draws a sentence's measures word by word (optional ``matplotlib``).
 
 Column names and meanings: :data:`glmnlp.parser.measures.COLUMNS` (also docs/measures.md).
+
+A beam outside the range a model file may hold (gamma in [0, 1e300], cap in [0, 10**6]) is a
+:class:`~glmnlp.errors.ConfigError`, raised before any work.
 """
 
 from __future__ import annotations
@@ -13,17 +16,22 @@ from __future__ import annotations
 import csv
 import json
 import math
+import numbers
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from glmnlp.errors import InputError
+from glmnlp.errors import ConfigError, InputError
 from glmnlp.parser.measures import COLUMNS, NEXT_COLUMNS, MeasureOptions, WordClasses, corpus_measures
 from glmnlp.text.tokenize import tokenize_text
 
-__all__ = ["measures", "load_parser", "sentence_rows", "write_measures", "plot_measures", "FORMATS"]
+__all__ = ["measures", "load_parser", "sentence_rows", "write_measures", "plot_measures", "FORMATS", "MAX_GAMMA",
+           "MAX_CAP"]
 
 FORMATS = ("tsv", "csv", "json")
+#: the largest beam a parser model file may hold (glmnlp.parser.model checks its config against the same bounds)
+MAX_GAMMA = 1e300
+MAX_CAP = 10**6
 
 
 def load_parser(model: Any = None) -> Any:
@@ -105,6 +113,10 @@ def measures(
     >>> rows[0]["word"], rows[0]["units"]                          # doctest: +SKIP
     ('The', 'bits')
     """
+    if gamma is not None and not (isinstance(gamma, numbers.Real) and 0 <= gamma <= MAX_GAMMA):
+        raise ConfigError(f"gamma must be a number in [0, {MAX_GAMMA:g}] (or None: the model's), got {gamma!r}")
+    if cap is not None and not (isinstance(cap, numbers.Integral) and 0 <= cap <= MAX_CAP):
+        raise ConfigError(f"cap must be an integer in [0, {MAX_CAP}] (or None: the model's), got {cap!r}")
     parser = load_parser(model)
     if isinstance(word_classes, (str, Path)):
         word_classes = WordClasses.from_file(word_classes)

@@ -1,0 +1,103 @@
+"""Option values shared by the commands: number options refuse NaN (and values outside their range) as
+usage errors."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import click
+import pytest
+
+from glmnlp.cli import cli, main
+from glmnlp.cli._params import NumberRange
+from glmnlp.text.default_model import default_model_path
+
+
+def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
+    capsys.readouterr()
+    rc = main(argv)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+BAD_NUMBERS = [
+    (["measures", "--tag-margin", "nan"], "'nan' is not a number"),
+    (["measures", "--tag-margin", "-1"], "not in the range"),
+    (["measures", "--gamma", "-1"], "not in the range 0<=x<=1e+300"),
+    (["measures", "--gamma", "nan"], "'nan' is not a number"),
+    (["measures", "--gamma", "inf"], "'inf' is not a finite number"),
+    (["measures", "--gamma", "1e301"], "not in the range 0<=x<=1e+300"),
+    (["measures", "--cap", "-5"], "not in the range 0<=x<=1000000"),
+    (["measures", "--cap", "1000001"], "not in the range 0<=x<=1000000"),
+    (["measures", "--sentence", "0"], "not in the range x>=1"),
+    (["parse", "--multitag", "nan"], "'nan' is not a number"),
+    (["parse", "--multitag", "NaN"], "'NaN' is not a number"),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), BAD_NUMBERS, ids=[" ".join(a) for a, _ in BAD_NUMBERS])
+def test_cli_bad_numbers_are_usage_errors(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    """NaN, infinity where it has no meaning and values outside an option's range: status 2, nothing analysed."""
+    rc, out, err = _run(capsys, [*argv, "A dog."])
+    assert (rc, out) == (2, "")
+    assert f"Invalid value for '{argv[1]}'" in err and message in err
+
+
+def test_cli_tagger_evaluate_margin_nan_is_a_usage_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """tagger evaluate --margin nan used to report 'margin nan: 0.000 tags/word'; now a usage error."""
+    test = tmp_path / "one.trees"
+    test.write_text("(TOP (S (NP (DT the) (NN dog)) (VP (VBD barked)) (. .)))\n", encoding="utf-8")
+    model = str(default_model_path() / "tagger")
+    rc, out, err = _run(capsys, ["tagger", "evaluate", "--model", model, "--test", str(test), "--margin", "nan"])
+    assert (rc, out) == (2, "") and "'nan' is not a number" in err
+    rc, out, _ = _run(capsys, ["tagger", "evaluate", "--model", model, "--test", str(test), "--margin", "inf"])
+    assert rc == 0 and "margin inf:" in out  # an infinite margin keeps every tag
+
+
+def test_number_range_refuses_nan_and_infinity_unless_allowed() -> None:
+    """NumberRange: a click.FloatRange that never passes NaN, and infinity only with infinite=True."""
+    margin, beam = NumberRange(min=0, infinite=True), NumberRange(min=0, max=1e300)
+    assert margin.convert("inf", None, None) == math.inf and margin.convert("2.5", None, None) == 2.5
+    assert beam.convert("1e300", None, None) == 1e300
+    for kind, text in ((margin, "nan"), (margin, "-inf"), (margin, "-1"), (beam, "inf"), (beam, "1e999"),
+                       (beam, "nan"), (beam, "x")):
+        with pytest.raises(click.BadParameter):
+            kind.convert(text, None, None)
+
+
+def _float_options() -> list[tuple[str, str]]:
+    out = []
+
+    def walk(group: click.Group, prefix: str) -> None:
+        for name, command in sorted(group.commands.items()):
+            if isinstance(command, click.Group):
+                walk(command, f"{prefix}{name} ")
+                continue
+            for param in command.params:
+                if isinstance(param.type, click.types.FloatParamType):
+                    out.append((f"{prefix}{name}", param.opts[0]))
+
+    walk(cli, "")
+    return out
+
+
+#: float options still declared with click's own FloatRange (their module is changed separately)
+_FLOAT_RANGE_LEFT = {("parser train", "--gen-prune")}
+
+
+@pytest.mark.parametrize(
+    ("command", "option"),
+    [pytest.param(*co, marks=pytest.mark.xfail(strict=True, reason="still click.FloatRange: NaN passes"))
+     if co in _FLOAT_RANGE_LEFT else co for co in _float_options()],
+    ids=lambda x: x,
+)
+def test_cli_every_float_option_refuses_nan(command: str, option: str) -> None:
+    """Every float option of every command takes NumberRange, so `nan` is refused where it is typed."""
+    group: click.Command = cli
+    for name in command.split():
+        group = group.commands[name]  # type: ignore[attr-defined]
+    param = next(p for p in group.params if p.opts[0] == option)
+    assert isinstance(param.type, NumberRange)
+    with pytest.raises(click.BadParameter, match="not a number"):
+        param.type.convert("nan", param, None)
