@@ -152,3 +152,89 @@ def test_pipeline_measures_need_a_generative_term() -> None:
     assert nlp([[("It", "PRP"), ("barked", "VBD")]]).sents[0].tree is not None
     with pytest.raises(glmnlp.ConfigError, match="generative term"):
         nlp([[("It", "PRP"), ("barked", "VBD")]], measures=True)
+
+
+def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
+    capsys.readouterr()
+    rc = main(argv)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_measures_cli_plot_problems_are_found_before_any_output(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A --plot suffix matplotlib does not write (usage error), a missing folder, a file used as a folder and
+    --sentence past the last sentence: one line on stderr, nothing on stdout, no traceback."""
+    pytest.importorskip("matplotlib")
+    rc, out, err = _run(capsys, ["measures", "--plot", str(tmp_path / "x.xyz"), "A dog."])
+    assert (rc, out) == (2, "") and "Invalid value for '--plot'" in err and "png" in err
+    target = tmp_path / "nodir" / "x.png"
+    rc, out, err = _run(capsys, ["measures", "--plot", str(target), "A dog."])
+    assert (rc, out, err) == (1, "", f"error: {target}: folder {target.parent} does not exist\n")
+    afile = tmp_path / "afile"
+    afile.write_text("", encoding="utf-8")
+    rc, out, err = _run(capsys, ["measures", "--plot", str(afile / "x.png"), "A dog."])
+    assert (rc, out, err) == (1, "", f"error: {afile / 'x.png'}: {afile} is not a folder\n")
+    rc, out, err = _run(capsys, ["measures", "--plot", str(tmp_path / "x.png"), "--sentence", "5", "A dog."])
+    assert (rc, out, err) == (1, "", "error: --sentence 5: the input has 1 sentence\n")
+    assert not (tmp_path / "x.png").exists()
+    rc, out, err = _run(capsys, ["measures", "--plot", str(tmp_path / "x.svg"), "--sentence", "2", "A dog. It ran."])
+    assert rc == 0 and err == f"{tmp_path / 'x.svg'}\n" and out.splitlines()[-1].startswith("2\t")
+    with pytest.raises(glmnlp.ConfigError, match="x.xyz"):
+        glmnlp.plot_measures(glmnlp.measures("It ran."), 1, path=tmp_path / "x.xyz")
+
+
+def _toy_parser_without_generative_term(path: Path) -> None:
+    import numpy as np
+
+    from glmnlp.parser.grammar import Grammar
+    from glmnlp.parser.model import Parser, ParserConfig, punctuation_tags
+    from glmnlp.parser.transform import fslc_transform
+    from toy_trees import TINY
+
+    cfg = ParserConfig(n_bits=1, gamma=1e18, beam_cap=0)
+    trees = [glmnlp.parse_tree(t) for t in TINY]
+    grammar = Grammar.induce([fslc_transform(t, cfg.fslc) for t in trees], long_chain_min_count=1)
+    Parser(grammar, punctuation_tags(trees), np.zeros(2), cfg).save(path)
+
+
+def test_measures_cli_errors_name_their_file_once(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`error: PATH[:LINE]: reason`, never `<input>: PATH: ...`; input refused as glmnlp parse refuses it."""
+    missing = tmp_path / "nonexist"
+    rc, out, err = _run(capsys, ["measures", "-i", str(missing)])
+    assert (rc, out) == (1, "") and err.startswith(f"error: {missing}: cannot open: ") and err.count(str(missing)) == 1
+    classes = tmp_path / "wc.tsv"
+    classes.write_text("horse\tbad\n", encoding="utf-8")
+    rc, out, err = _run(capsys, ["measures", "--word-classes", str(classes), SENT])
+    assert (rc, out) == (1, "") and err.startswith(f"error: {classes}:1: expected 'word<TAB>")
+    model = tmp_path / "perceptron_only"
+    _toy_parser_without_generative_term(model)
+    rc, out, err = _run(capsys, ["measures", "--model", str(model), "the dog"])
+    assert (rc, out) == (1, "") and err.startswith(f"error: {model}: word-by-word measures need a parser with a "
+                                                   "generative term")
+    assert "<input>" not in err
+    binary = tmp_path / "nul.txt"
+    binary.write_bytes(b"A dog.\nA\x00cat.\n")
+    rc, out, err = _run(capsys, ["measures", "-i", str(binary)])
+    assert (rc, out, err) == (1, "", f"error: {binary}:2: binary data (NUL byte); expected UTF-8 text\n")
+    rc, out, err = _run(capsys, ["measures", "-i", str(binary), "A dog."])
+    assert (rc, out, err) == (1, "", "error: give TEXT arguments or --input FILE, not both\n")
+
+
+def test_measures_api_input_errors_are_clear(tmp_path: Path) -> None:
+    """Lone surrogates, bytes, None and numbers are InputErrors that say what was expected."""
+    with pytest.raises(glmnlp.InputError, match=r"^item 1: not valid UTF-8 text \(a lone surrogate at character 2\)"):
+        glmnlp.measures("x\udc80")
+    with pytest.raises(glmnlp.InputError, match="item 1: token 2: not valid UTF-8"):
+        glmnlp.measures([["It", "x\udc80"]])
+    with pytest.raises(glmnlp.InputError, match=r"got bytes; decode bytes first"):
+        glmnlp.measures(b"abc")
+    with pytest.raises(glmnlp.InputError, match="expected a text .*got None"):
+        glmnlp.measures(None)  # type: ignore[arg-type]
+    with pytest.raises(glmnlp.InputError, match="item 2: expected a text .*got int"):
+        glmnlp.measures(["It ran.", 5])  # type: ignore[list-item]
+    with pytest.raises(glmnlp.ConfigError, match="gamma"):
+        glmnlp.measures("It ran.", gamma=-1.0)
+    with pytest.raises(glmnlp.ConfigError, match="cap"):
+        glmnlp.measures("It ran.", cap=-5)

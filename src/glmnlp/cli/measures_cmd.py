@@ -6,20 +6,25 @@ FILE`` or stdin; ``--tokenized`` reads one sentence of whitespace-separated PTB 
 Output: ``--format tsv`` (default), ``csv`` or ``json`` (one object per line) on stdout; ``--plot
 FILE`` also draws sentence ``--sentence N`` (needs matplotlib).
 
-A bad option value is a usage error (status 2): NaN or a negative ``--tag-margin``, ``--gamma``
-outside [0, 1e300] (the range a model file may hold), ``--cap`` outside [0, 10**6], ``--sentence``
-below 1.
+Errors are one line ``error: PATH: reason`` (status 1), found before anything is printed where they
+can be: input as ``glmnlp parse`` refuses it (TEXT arguments together with ``--input``, binary or
+non-UTF-8 data with ``file:line``, no text), a model without a generative term, a bad word-class
+file, a ``--plot`` folder that does not exist, ``--sentence`` past the last sentence. A bad option
+value is a usage error (status 2): NaN or a negative ``--tag-margin``, ``--gamma`` outside [0, 1e300]
+(the range a model file may hold), ``--cap`` outside [0, 10**6], ``--sentence`` below 1, a ``--plot``
+suffix that matplotlib does not write.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from glmnlp.cli._params import NumberRange
-from glmnlp.errors import InputError
+from glmnlp.errors import ConfigError, InputError
 
 __all__ = ["measures_cmd"]
 
@@ -72,27 +77,98 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
       glmnlp measures --format csv --units nats -i story.txt > story.csv
       glmnlp measures --tokenized --plot gp.png < sentences.txt
     """
-    from glmnlp.text.measures import measures, plot_measures, write_measures
+    from glmnlp.text.measures import load_parser, measures, plot_measures, text_sentences, write_measures
 
-    if text:
-        docs: list[str] = list(text)
-    else:
-        try:
-            raw = input_path.read_text("utf-8") if input_path is not None else sys.stdin.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"{input_path or '<stdin>'}: cannot read UTF-8 text: {exc}") from None
-        docs = [line for line in raw.splitlines() if line.strip()] if tokenized else [raw]
-    if not any(d.strip() for d in docs):
-        raise InputError(f"{input_path or '<stdin>'}: no text to analyse")
-    from glmnlp.parser.measures import WordClasses
-
-    classes = (WordClasses.from_file(word_classes, word_class_rules)
-               if word_classes is not None or word_class_rules is not None else None)
-    rows = measures(docs, model, tokenized=tokenized, kind=kind, units=units,  # type: ignore[arg-type]
+    if text and input_path is not None:
+        raise ConfigError("give TEXT arguments or --input FILE, not both")
+    if plot_path is not None:
+        _check_plot(plot_path)
+    docs = _arguments(text) if text else _read_input(input_path, tokenized)
+    sentences = text_sentences(docs, tokenized)
+    if plot_path is not None and sentence > len(sentences):
+        raise ConfigError(f"--sentence {sentence}: the input has {len(sentences)} "
+                          f"sentence{'' if len(sentences) == 1 else 's'}")
+    classes = _word_classes(word_classes, word_class_rules)
+    parser = load_parser(model)
+    rows = measures(sentences, parser, kind=kind, units=units,  # type: ignore[arg-type]
                     word_classes=classes, eos=not no_eos, gamma=gamma, cap=cap, next_word=next_word,
                     max_tags=max_tags, tag_margin=tag_margin, tag_filter=tag_filter,  # type: ignore[arg-type]
                     unknown_words=unknown_words)
+    if plot_path is not None:  # drawn first: a drawing that cannot be written is an error before any output
+        plot_measures(rows, sentence, path=plot_path)
     write_measures(rows, sys.stdout, fmt)
     if plot_path is not None:
-        plot_measures(rows, sentence, path=plot_path)
         click.echo(str(plot_path), err=True)
+
+
+def _check_plot(path: Path) -> None:
+    """--plot: a suffix matplotlib writes (else a usage error) in an existing folder, checked before any work."""
+    from glmnlp.text.measures import check_plot_path, plot_formats
+
+    try:
+        formats = plot_formats()
+    except ImportError as exc:
+        raise ConfigError(f"--plot: {exc}") from None
+    if path.suffix[1:].lower() not in formats:
+        raise click.BadParameter(
+            f"{path}: the name must end in .png, .svg, .pdf or another format matplotlib writes "
+            f"({', '.join(formats)})", param_hint="'--plot'")
+    check_plot_path(path)
+
+
+def _arguments(texts: tuple[str, ...]) -> list[str]:
+    """TEXT arguments as documents; blank ones and undecodable bytes in argv (lone surrogates) are refused,
+    as by glmnlp parse."""
+    for k, text in enumerate(texts, start=1):
+        if not text.strip():
+            raise InputError("no text to analyse", source=f"<argument {k}>")
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InputError(f"not valid UTF-8 text (at character {exc.start + 1})", source=f"<argument {k}>") from None
+    return list(texts)
+
+
+def _read_input(input_path: Path | None, tokenized: bool) -> list[str]:
+    """The documents of --input FILE or stdin: binary (NUL) or non-UTF-8 data is a file:line error, as in parse."""
+    from glmnlp.cli.parse_cmd import _decoded_lines  # the same refusals and messages as glmnlp parse
+
+    source = str(input_path) if input_path is not None else "<stdin>"
+    try:
+        handle = sys.stdin.buffer if input_path is None else open(input_path, "rb")  # noqa: SIM115 (closed below)
+    except OSError as exc:
+        raise InputError(f"cannot open: {exc.strerror}", source=source) from None
+    try:
+        lines = [line for _, line in _decoded_lines(handle, source)]
+    finally:
+        if input_path is not None:
+            handle.close()
+    if not any(line.strip() for line in lines):
+        raise InputError("no text to analyse", source=source)
+    return [line for line in lines if line.strip()] if tokenized else ["\n".join(lines)]
+
+
+def _word_classes(words: Path | None, rules: Path | None) -> Any:
+    """--word-classes / --word-class-rules, or None (the packaged lists); a bad file is ``PATH[:LINE]: reason``."""
+    if words is None and rules is None:
+        return None
+    from glmnlp.parser.measures import WordClasses
+
+    try:
+        return WordClasses.from_file(words, rules)
+    except InputError as exc:
+        raise _relocated(exc, [p for p in (words, rules) if p is not None]) from None
+
+
+def _relocated(exc: InputError, paths: list[Path]) -> InputError:
+    """An error whose reason starts with one of ``paths`` (``<input>: wc.tsv:3: reason``) located at it once."""
+    if exc.source != "<input>":
+        return exc
+    for path in paths:
+        head = f"{path}:"
+        if exc.reason.startswith(head):
+            line, colon, rest = exc.reason[len(head):].partition(":")
+            if colon and line.isdigit():
+                return type(exc)(rest.strip(), source=str(path), line=int(line))
+            return type(exc)(exc.reason[len(head):].strip(), source=str(path))
+    return exc

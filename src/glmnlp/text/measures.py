@@ -7,8 +7,11 @@ and writes the tidy table (TSV, CSV, JSON lines, or a ``pandas.DataFrame`` with 
 
 Column names and meanings: :data:`glmnlp.parser.measures.COLUMNS` (also docs/measures.md).
 
-A beam outside the range a model file may hold (gamma in [0, 1e300], cap in [0, 10**6]) is a
-:class:`~glmnlp.errors.ConfigError`, raised before any work.
+Errors: input that is not text (None, bytes, a number), text with lone surrogates (not UTF-8) and
+empty token lists are :class:`~glmnlp.errors.InputError` naming the item; a model without a
+generative term, a beam outside the range a model file may hold (gamma in [0, 1e300], cap in
+[0, 10**6]) and a drawing that cannot be written (a suffix matplotlib does not write, a missing
+folder) are :class:`~glmnlp.errors.ConfigError`, raised before any work.
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ from glmnlp.errors import ConfigError, InputError
 from glmnlp.parser.measures import COLUMNS, NEXT_COLUMNS, MeasureOptions, WordClasses, corpus_measures
 from glmnlp.text.tokenize import tokenize_text
 
-__all__ = ["measures", "load_parser", "sentence_rows", "write_measures", "plot_measures", "FORMATS", "MAX_GAMMA",
-           "MAX_CAP"]
+__all__ = ["measures", "load_parser", "text_sentences", "sentence_rows", "write_measures", "plot_measures",
+           "check_plot_path", "plot_formats", "FORMATS", "MAX_GAMMA", "MAX_CAP"]
 
 FORMATS = ("tsv", "csv", "json")
 #: the largest beam a parser model file may hold (glmnlp.parser.model checks its config against the same bounds)
@@ -36,42 +39,76 @@ MAX_CAP = 10**6
 
 def load_parser(model: Any = None) -> Any:
     """A parser with a generative term: None = the bundled model, a model directory (with ``parser/``
-    or a parser model itself), a :class:`glmnlp.text.pipeline.Pipeline` or a :class:`glmnlp.parser.model.Parser`."""
+    or a parser model itself), a :class:`glmnlp.text.pipeline.Pipeline` or a :class:`glmnlp.parser.model.Parser`.
+
+    A parser without a generative term is a :class:`ConfigError` naming the model directory."""
     from glmnlp.parser.model import Parser
 
+    where = ""
     if isinstance(model, Parser):
-        return model
-    if model is not None and hasattr(model, "parser") and isinstance(getattr(model, "parser"), Parser):
-        return model.parser
-    if model is None:
-        from glmnlp.text.default_model import default_model_path
-
-        root = default_model_path()
+        parser = model
+    elif model is not None and hasattr(model, "parser") and isinstance(getattr(model, "parser"), Parser):
+        parser = model.parser
     else:
-        root = Path(model)
-    path = root / "parser" if (root / "parser").is_dir() else root
-    return Parser.load(path)
+        if model is None:
+            from glmnlp.text.default_model import default_model_path
+
+            root = default_model_path()
+        else:
+            root = Path(model)
+        path = root / "parser" if (root / "parser").is_dir() else root
+        parser = Parser.load(path)
+        where = f"{path}: "
+    if parser.generative is None:
+        raise ConfigError(f"{where}word-by-word measures need a parser with a generative term (a generative or "
+                          "combined model); this one has none")
+    return parser
 
 
-def _sentences(texts: Any, tokenized: bool) -> list[list[str]]:
-    """Raw text (a str or a list of str) -> tokenised sentences; or pre-tokenised sentences as they are."""
+def _kind(value: Any) -> str:
+    return "None" if value is None else type(value).__name__
+
+
+def _check_utf8(text: str, what: str, source: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # lone surrogates: undecodable bytes read with errors="surrogateescape"
+        raise InputError(f"{what}not valid UTF-8 text (a lone surrogate at character {exc.start + 1})",
+                         source=source) from None
+
+
+def text_sentences(texts: Any, tokenized: bool = False) -> list[list[str]]:
+    """The sentences :func:`measures` analyses: raw text (a str or a list of str) split into sentences
+    of PTB tokens (each str one sentence of whitespace-separated tokens with ``tokenized``), or a list
+    of tokenised sentences as they are. Anything else is an :class:`InputError` naming the item."""
     if isinstance(texts, str):
         texts = [texts]
+    elif isinstance(texts, (bytes, bytearray)) or not isinstance(texts, Iterable):
+        hint = "; decode bytes first, e.g. data.decode('utf-8')" if isinstance(texts, (bytes, bytearray)) else ""
+        raise InputError(f"expected a text (str), a list of texts or a list of tokenised sentences, "
+                         f"got {_kind(texts)}{hint}")
     out: list[list[str]] = []
     for k, item in enumerate(texts, start=1):
+        source = f"item {k}"
         if isinstance(item, str):
+            _check_utf8(item, "", source)
             if tokenized:
                 toks = item.split()
                 if toks:
                     out.append(toks)
             else:
                 out.extend(tokenize_text(item))
-        elif isinstance(item, Sequence) and all(isinstance(t, str) for t in item):
+        elif isinstance(item, Sequence) and not isinstance(item, (bytes, bytearray)) and all(
+                isinstance(t, str) for t in item):
             if not item:
-                raise InputError(f"sentence {k}: empty")
+                raise InputError("an empty list of tokens", source=source)
+            for j, token in enumerate(item, start=1):
+                _check_utf8(token, f"token {j}: ", source)
             out.append(list(item))
         else:
-            raise InputError(f"item {k}: expected a text (str) or a list of tokens, got {type(item).__name__}")
+            hint = "; decode bytes first, e.g. data.decode('utf-8')" if isinstance(item, (bytes, bytearray)) else ""
+            raise InputError(f"expected a text (str) or a list of tokens (str), got {_kind(item)}{hint}",
+                             source=source)
     return out
 
 
@@ -117,13 +154,14 @@ def measures(
         raise ConfigError(f"gamma must be a number in [0, {MAX_GAMMA:g}] (or None: the model's), got {gamma!r}")
     if cap is not None and not (isinstance(cap, numbers.Integral) and 0 <= cap <= MAX_CAP):
         raise ConfigError(f"cap must be an integer in [0, {MAX_CAP}] (or None: the model's), got {cap!r}")
+    sentences = text_sentences(texts, tokenized)
     parser = load_parser(model)
     if isinstance(word_classes, (str, Path)):
         word_classes = WordClasses.from_file(word_classes)
     options = MeasureOptions(kind=kind, units=units, gamma=gamma, cap=cap, eos=eos, next_word=next_word,
                              max_tags=max_tags, tag_margin=tag_margin, tag_filter=tag_filter,
                              unknown_words=unknown_words)
-    rows = corpus_measures(parser, _sentences(texts, tokenized), tags, options=options, classes=word_classes)
+    rows = corpus_measures(parser, sentences, tags, options=options, classes=word_classes)
     if as_frame:
         try:
             import pandas as pd
@@ -178,6 +216,34 @@ def write_measures(rows: Sequence[dict[str, Any]], out: IO[str], fmt: str = "tsv
         writer.writerow([_cell(row[c]) for c in cols])
 
 
+def plot_formats() -> list[str]:
+    """The file formats (suffixes) :func:`plot_measures` can save to: matplotlib's (png, svg, pdf, ...)."""
+    try:
+        from matplotlib.backend_bases import FigureCanvasBase
+    except ImportError:
+        raise ImportError("plotting needs matplotlib: pip install 'glmnlp[measures]'") from None
+    return sorted(FigureCanvasBase.get_supported_filetypes())
+
+
+def check_plot_path(path: str | Path) -> None:
+    """Refuse, before anything is drawn, a path :func:`plot_measures` cannot save to: a suffix that is
+    not a format matplotlib writes (:class:`ConfigError`; ImportError without matplotlib), a folder
+    that does not exist or is not a folder, a path that is a folder."""
+    path = Path(path)
+    formats = plot_formats()
+    if path.suffix[1:].lower() not in formats:
+        shown = f"'{path.suffix}'" if path.suffix else "no suffix"
+        raise ConfigError(f"{path}: cannot draw to a file with {shown}; the name must end in .png, .svg, .pdf "
+                          f"or another format matplotlib writes ({', '.join(formats)})")
+    folder = path.parent
+    if not folder.exists():
+        raise ConfigError(f"{path}: folder {folder} does not exist")
+    if not folder.is_dir():
+        raise ConfigError(f"{path}: {folder} is not a folder")
+    if path.is_dir():
+        raise ConfigError(f"{path}: is a folder; give a file name")
+
+
 def plot_measures(
     rows: Sequence[dict[str, Any]], sentence: int = 1, *,
     columns: Sequence[str] = ("surprisal", "syntactic_surprisal", "lexical_surprisal", "entropy"),
@@ -185,7 +251,9 @@ def plot_measures(
 ) -> Any:
     """Draw one sentence's measures word by word (matplotlib, optional): one line per column.
 
-    Returns the matplotlib Axes; with ``path`` the figure is also saved there (PNG, SVG or PDF by suffix).
+    Returns the matplotlib Axes; with ``path`` the figure is also saved there (PNG, SVG, PDF or another
+    format matplotlib writes, by suffix; :func:`check_plot_path` refuses other paths before drawing, and a
+    file that cannot be written is a :class:`ConfigError`).
     """
     try:
         import matplotlib
@@ -195,9 +263,13 @@ def plot_measures(
         import matplotlib.pyplot as plt
     except ImportError:
         raise ImportError("plotting needs matplotlib: pip install 'glmnlp[measures]'") from None
+    if path is not None:
+        check_plot_path(path)
     sel = [r for r in rows if r["sentence"] == sentence]
     if not sel:
-        raise InputError(f"no rows for sentence {sentence}")
+        present = sorted({r["sentence"] for r in rows})
+        span = "none" if not present else str(present[0]) if len(present) == 1 else f"{present[0]}-{present[-1]}"
+        raise InputError(f"no rows for sentence {sentence} (sentences in the rows: {span})")
     for col in columns:
         if col not in COLUMNS:
             raise InputError(f"unknown column {col!r}; expected one of {', '.join(COLUMNS)}")
@@ -218,5 +290,8 @@ def plot_measures(
     if fig is not None:
         fig.tight_layout()
     if path is not None:
-        (fig or ax.figure).savefig(path)
+        try:
+            (fig or ax.figure).savefig(path)
+        except OSError as exc:
+            raise ConfigError(f"{path}: cannot write the drawing: {exc.strerror or exc}") from None
     return ax
