@@ -1,9 +1,12 @@
-"""Option values shared by the commands: number options refuse NaN (and values outside their range) as
-usage errors."""
+"""Option values and input checks shared by the commands: number options refuse NaN (and values outside
+their range) as usage errors, ``glmnlp tag`` refuses input as ``glmnlp parse`` does, ``tagger evaluate``
+refuses an empty test file."""
 
 from __future__ import annotations
 
+import io
 import math
+import sys
 from pathlib import Path
 
 import click
@@ -19,6 +22,10 @@ def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str,
     rc = main(argv)
     out, err = capsys.readouterr()
     return rc, out, err
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
 
 
 BAD_NUMBERS = [
@@ -101,3 +108,38 @@ def test_cli_every_float_option_refuses_nan(command: str, option: str) -> None:
     assert isinstance(param.type, NumberRange)
     with pytest.raises(click.BadParameter, match="not a number"):
         param.type.convert("nan", param, None)
+
+
+def test_cli_tag_refuses_binary_and_empty_input_as_parse_does(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A NUL byte used to be printed as part of a token, empty input gave no output and status 0."""
+    _stdin(monkeypatch, b"The c\x00at sat .\n")
+    rc, out, err = _run(capsys, ["tag"])
+    assert (rc, out, err) == (1, "", "error: <stdin>:1: binary data (NUL byte); expected UTF-8 text\n")
+    _stdin(monkeypatch, b"")
+    rc, out, err = _run(capsys, ["tag"])
+    assert (rc, out, err) == (1, "", "error: <stdin>: empty input: nothing to tag\n")
+    blank = tmp_path / "blank.txt"
+    blank.write_bytes(b"\n  \n")
+    rc, out, err = _run(capsys, ["tag", str(blank)])
+    assert (rc, out, err) == (1, "", f"error: {blank}: empty input: nothing to tag\n")
+    binary = tmp_path / "nul.trees"
+    binary.write_bytes(b"(TOP (S (NN a\x00b)))\n")
+    rc, out, err = _run(capsys, ["tag", "--input-format", "trees", str(binary)])
+    assert (rc, out, err) == (1, "", f"error: {binary}:1: binary data (NUL byte); expected UTF-8 text\n")
+    _stdin(monkeypatch, b"caf\xe9 .\n")
+    rc, out, err = _run(capsys, ["tag"])
+    assert (rc, out) == (1, "") and err.startswith("error: <stdin>:1: not valid UTF-8 text")
+    _stdin(monkeypatch, b"(TOP (S (NP (DT The) (NN cat)) (VP (VBD sat)) (. .)))\n")
+    rc, out, _ = _run(capsys, ["tag", "--input-format", "auto"])
+    assert rc == 0 and [token.rpartition("/")[0] for token in out.split()] == ["The", "cat", "sat", "."]
+
+
+def test_cli_tagger_evaluate_refuses_an_empty_test_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """An empty .trees file used to score 'accuracy 0.00%' with status 0."""
+    empty = tmp_path / "empty.trees"
+    empty.write_text("", encoding="utf-8")
+    model = str(default_model_path() / "tagger")
+    rc, out, err = _run(capsys, ["tagger", "evaluate", "--model", model, "--test", str(empty)])
+    assert (rc, out, err) == (1, "", f"error: {empty}: empty input: no tagged sentence to score\n")

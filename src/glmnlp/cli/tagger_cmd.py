@@ -4,11 +4,16 @@ Input files may be CoNLL-U (the XPOS column), word/TAG lines, word<TAB>tag block
 trees (one per line or ``.mrg``); ``--format auto`` tells them apart (:func:`glmnlp.treebank.formats.read_tagged`).
 ``glmnlp tag`` reads one tokenised sentence per line (or any tagged format, whose tags are ignored)
 and writes word/TAG lines or CoNLL-U to stdout. Progress and summaries go to stderr; bad input
-exits with status 1 and a ``file:line: reason`` message.
+exits with status 1 and a ``file:line: reason`` message. ``glmnlp tag`` refuses input as
+``glmnlp parse`` does: binary (a NUL byte) or non-UTF-8 data, and input without a sentence
+(``empty input: nothing to tag``); ``tagger evaluate`` refuses a test file without a tagged
+sentence instead of reporting 0% accuracy. ``--margin`` is a number >= 0 (NaN is a usage error;
+``inf`` keeps every tag).
 """
 
 from __future__ import annotations
 
+import io
 import sys
 from pathlib import Path
 
@@ -20,6 +25,7 @@ from glmnlp.tagger.model import Tagger, TaggerConfig
 from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.training import EpochRecord
 from glmnlp.cli._params import NumberRange, training_parallel_options
+from glmnlp.errors import InputError
 
 _FORMATS = ("auto", "conllu", "word_tag", "tab", "trees")
 _CTX = {"help_option_names": ["-h", "--help"]}
@@ -135,6 +141,9 @@ def evaluate_cmd(model_dir: Path, test_path: str, fmt: str, confusions: int, mar
     """
     model = Tagger.load(model_dir)
     sentences = _read(test_path, fmt)
+    if not any(len(s) for s in sentences):
+        source = "<stdin>" if test_path == "-" else test_path
+        raise InputError("empty input: no tagged sentence to score", source=source)
     score = model.evaluate(sentences, top_confusions=confusions)
     click.echo(f"tokens            {score.tokens}")
     click.echo(f"accuracy          {100 * score.accuracy:.2f}%")
@@ -177,13 +186,39 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
         model_dir = default_model_path()
     if (Path(model_dir) / "tagger").is_dir() and not (Path(model_dir) / "metadata.json").is_file():
         model_dir = Path(model_dir) / "tagger"  # a pipeline model directory
-    model = Tagger.load(model_dir)
-    source = sys.stdin if input_path == "-" else input_path
+    lines, name = _checked_lines(input_path)
     if input_format == "tokens":
-        sentences = read_tokens(source)  # type: ignore[arg-type]
+        sentences = read_tokens(lines)
+    elif input_path == "-":
+        stream = io.StringIO("".join(line + "\n" for line in lines))
+        stream.name = name  # type: ignore[misc]  # for the readers' messages
+        sentences = read_tagged(stream, input_format)  # type: ignore[arg-type]
     else:
-        sentences = read_tagged(source, input_format)  # type: ignore[arg-type]
+        sentences = read_tagged(input_path, input_format)  # type: ignore[arg-type]
+    if not sentences:
+        raise InputError("empty input: nothing to tag", source=name)
+    model = Tagger.load(model_dir)
     tagged = model.tag_sentences([s.words for s in sentences])
     out = [TaggedSentence(s.words, tuple(t)) for s, t in zip(sentences, tagged, strict=True)]
     writer = write_word_tag if output_format == "word_tag" else write_conllu
     click.echo(writer(out), nl=False)
+
+
+def _checked_lines(input_path: str) -> tuple[list[str], str]:
+    """The lines of INPUT_PATH or stdin (``-``) and its name; binary or non-UTF-8 data and input without a
+    non-blank line are ``file:line: reason`` errors, as in ``glmnlp parse``."""
+    from glmnlp.cli.parse_cmd import _decoded_lines  # the same refusals and messages as glmnlp parse
+
+    name = "<stdin>" if input_path == "-" else input_path
+    try:
+        handle = sys.stdin.buffer if input_path == "-" else open(input_path, "rb")  # noqa: SIM115 (closed below)
+    except OSError as exc:
+        raise InputError(f"cannot open: {exc.strerror}", source=name) from None
+    try:
+        lines = [line for _, line in _decoded_lines(handle, name)]
+    finally:
+        if handle is not sys.stdin.buffer:
+            handle.close()
+    if not any(line.strip() for line in lines):
+        raise InputError("empty input: nothing to tag", source=name)
+    return lines, name
