@@ -339,3 +339,13 @@ def test_candidate_tags_are_the_tags_seen_with_the_word() -> None:
     assert rows == sentence_measures(parser, words, seen, options=MeasureOptions(units="nats", gamma=1e18, cap=0))
     with pytest.raises(ValueError, match="tag_filter"):
         MeasureOptions(tag_filter="none")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("field, value", [("gamma", -1.0), ("gamma", float("nan")), ("gamma", 1e301),
+                                          ("cap", -5), ("cap", 10**7), ("tag_margin", float("nan"))])
+def test_measure_options_refuse_a_beam_outside_a_model_files_range(field: str, value: float) -> None:
+    """MeasureOptions(gamma=-1) collapsed the beam (and NaN acted as no threshold) through the Python API."""
+    from glmnlp.parser.measures import MeasureOptions
+
+    with pytest.raises(ValueError, match=field):
+        MeasureOptions(**{field: value})

@@ -184,6 +184,11 @@ MEASURE_COLUMNS = ("prefix", "surprisal", "syntactic_surprisal", "lexical_surpri
 # ----------------------------------------------------------------------------------------------
 
 
+#: the beam a model file may hold (glmnlp.parser.model checks gamma and cap against the same bounds)
+MAX_GAMMA = 1e300
+MAX_CAP = 10**6
+
+
 @dataclass(frozen=True)
 class MeasureOptions:
     """How the beam is run for the measures (see the module docstring)."""
@@ -210,7 +215,11 @@ class MeasureOptions:
         if self.unknown_words not in ("model", "pos"):
             raise ValueError(f"unknown_words must be 'model' or 'pos', got {self.unknown_words!r}")
         if self.max_tags < 1 or not self.tag_margin >= 0:
-            raise ValueError("max_tags must be >= 1 and tag_margin >= 0")
+            raise ValueError("max_tags must be >= 1 and tag_margin >= 0 (not NaN)")
+        if self.gamma is not None and not 0 <= self.gamma <= MAX_GAMMA:  # NaN fails too
+            raise ValueError(f"gamma must be in [0, {MAX_GAMMA:g}] (or None: the model's), got {self.gamma!r}")
+        if self.cap is not None and not 0 <= self.cap <= MAX_CAP:
+            raise ValueError(f"cap must be in [0, {MAX_CAP}] (or None: the model's), got {self.cap!r}")
 
 
 _TAG_TABLES: dict[int, tuple] = {}  # id(term) -> _tag_table(...) (the term and grammar are kept to check identity)

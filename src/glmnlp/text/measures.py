@@ -25,16 +25,14 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from glmnlp.errors import ConfigError, InputError
-from glmnlp.parser.measures import COLUMNS, NEXT_COLUMNS, MeasureOptions, WordClasses, corpus_measures
+from glmnlp.parser.measures import (COLUMNS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, MeasureOptions, WordClasses,
+                                    corpus_measures)
 from glmnlp.text.tokenize import tokenize_text
 
 __all__ = ["measures", "load_parser", "text_sentences", "sentence_rows", "write_measures", "plot_measures",
            "check_plot_path", "plot_formats", "FORMATS", "MAX_GAMMA", "MAX_CAP"]
 
 FORMATS = ("tsv", "csv", "json")
-#: the largest beam a parser model file may hold (glmnlp.parser.model checks its config against the same bounds)
-MAX_GAMMA = 1e300
-MAX_CAP = 10**6
 
 
 def load_parser(model: Any = None) -> Any:
