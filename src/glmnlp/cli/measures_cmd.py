@@ -131,7 +131,7 @@ def _arguments(texts: tuple[str, ...]) -> list[str]:
 
 def _read_input(input_path: Path | None, tokenized: bool) -> list[str]:
     """The documents of --input FILE or stdin: binary (NUL) or non-UTF-8 data is a file:line error, as in parse."""
-    from glmnlp.cli.parse_cmd import _decoded_lines  # the same refusals and messages as glmnlp parse
+    from glmnlp.treebank.fileio import decoded_lines  # the same refusals and messages as glmnlp parse
 
     source = str(input_path) if input_path is not None else "<stdin>"
     try:
@@ -139,7 +139,7 @@ def _read_input(input_path: Path | None, tokenized: bool) -> list[str]:
     except OSError as exc:
         raise InputError(f"cannot open: {exc.strerror}", source=source) from None
     try:
-        lines = [line for _, line in _decoded_lines(handle, source)]
+        lines = [line for _, line in decoded_lines(handle, source)]
     finally:
         if input_path is not None:
             handle.close()

@@ -59,6 +59,7 @@ import click
 
 from glmnlp.cli._params import NumberRange
 from glmnlp.errors import ConfigError, InputError
+from glmnlp.treebank.fileio import decoded_lines
 from glmnlp.treebank.trees import escape_brackets
 
 __all__ = ["parse", "read_units", "Unit"]
@@ -74,23 +75,6 @@ class Unit:
     doc: Any  # str (raw text) or a one-sentence list of tokens / (word, tag) pairs
     source: str
     line: int
-
-
-def _decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
-    """(line number, text) of a byte stream, refusing binary or non-UTF-8 data with file:line."""
-    for number, raw in enumerate(handle, start=1):
-        if b"\x00" in raw:
-            raise InputError("binary data (NUL byte); expected UTF-8 text", source=source, line=number)
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise InputError(
-                f"not valid UTF-8 text (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
-                source=source, line=number,
-            ) from None
-        if number == 1 and text.startswith("\ufeff"):
-            text = text[1:]
-        yield number, text.rstrip("\r\n")
 
 
 def _tagged_sentence(line: str, source: str, number: int) -> list[tuple[str, str]]:
@@ -421,7 +405,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
                 handle = open(input_path, "rb")  # noqa: SIM115 (closed below)
             except OSError as exc:
                 raise InputError(f"cannot open: {exc.strerror}", source=input_path) from None
-        units = read_units(_decoded_lines(handle, source), source, mode, lines_mode=lines)
+        units = read_units(decoded_lines(handle, source), source, mode, lines_mode=lines)
 
     try:
         # With workers, this process only reads and writes: it checks the model and leaves building it to

@@ -207,7 +207,7 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
 def _checked_lines(input_path: str) -> tuple[list[str], str]:
     """The lines of INPUT_PATH or stdin (``-``) and its name; binary or non-UTF-8 data and input without a
     non-blank line are ``file:line: reason`` errors, as in ``glmnlp parse``."""
-    from glmnlp.cli.parse_cmd import _decoded_lines  # the same refusals and messages as glmnlp parse
+    from glmnlp.treebank.fileio import decoded_lines  # the same refusals and messages as glmnlp parse
 
     name = "<stdin>" if input_path == "-" else input_path
     try:
@@ -215,7 +215,7 @@ def _checked_lines(input_path: str) -> tuple[list[str], str]:
     except OSError as exc:
         raise InputError(f"cannot open: {exc.strerror}", source=name) from None
     try:
-        lines = [line for _, line in _decoded_lines(handle, name)]
+        lines = [line for _, line in decoded_lines(handle, name)]
     finally:
         if handle is not sys.stdin.buffer:
             handle.close()

@@ -1,5 +1,6 @@
-"""Small file helpers shared by writers: atomic writes, so a crash never leaves half a file, and a check that
-an output location can be written before any work is done.
+"""Small file helpers: for writers, atomic writes, so a crash never leaves half a file, and a check that an
+output location can be written before any work is done; for readers of text input, lines decoded with
+``file:line`` errors for binary or non-UTF-8 data (:func:`decoded_lines`, what every command reads with).
 
 Choices [R]:
 
@@ -15,11 +16,14 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
-from glmnlp.errors import ConfigError
+from glmnlp.errors import ConfigError, InputError
 
-__all__ = ["atomic_write_bytes", "atomic_write_text", "check_writable_folder", "check_writable_file"]
+__all__ = ["atomic_write_bytes", "atomic_write_text", "check_writable_folder", "check_writable_file",
+           "decoded_lines"]
 
 
 def _umask() -> int:
@@ -98,3 +102,20 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
+    """(line number, text) of a byte stream, refusing binary or non-UTF-8 data with file:line."""
+    for number, raw in enumerate(handle, start=1):
+        if b"\x00" in raw:
+            raise InputError("binary data (NUL byte); expected UTF-8 text", source=source, line=number)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                f"not valid UTF-8 text (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
+                source=source, line=number,
+            ) from None
+        if number == 1 and text.startswith("\ufeff"):
+            text = text[1:]
+        yield number, text.rstrip("\r\n")
