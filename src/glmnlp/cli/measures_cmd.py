@@ -154,21 +154,4 @@ def _word_classes(words: Path | None, rules: Path | None) -> Any:
         return None
     from glmnlp.parser.measures import WordClasses
 
-    try:
-        return WordClasses.from_file(words, rules)
-    except InputError as exc:
-        raise _relocated(exc, [p for p in (words, rules) if p is not None]) from None
-
-
-def _relocated(exc: InputError, paths: list[Path]) -> InputError:
-    """An error whose reason starts with one of ``paths`` (``<input>: wc.tsv:3: reason``) located at it once."""
-    if exc.source != "<input>":
-        return exc
-    for path in paths:
-        head = f"{path}:"
-        if exc.reason.startswith(head):
-            line, colon, rest = exc.reason[len(head):].partition(":")
-            if colon and line.isdigit():
-                return type(exc)(rest.strip(), source=str(path), line=int(line))
-            return type(exc)(exc.reason[len(head):].strip(), source=str(path))
-    return exc
+    return WordClasses.from_file(words, rules)

@@ -87,7 +87,7 @@ def _read(path: str | Path) -> str:
     try:
         return Path(path).read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read the word-class file: {exc}") from None
+        raise InputError(f"cannot read the word-class file: {exc}", source=str(path)) from None
 
 
 def _parse_rules(text: str, where: str) -> list[tuple[str, str]]:
@@ -98,12 +98,12 @@ def _parse_rules(text: str, where: str) -> list[tuple[str, str]]:
             continue
         parts = line.split("\t")
         if len(parts) != 2 or parts[1] not in ("closed", "previous", "open") or not parts[0]:
-            raise FormatError(f"{where}:{number}: expected 'pattern<TAB>closed|previous|open', got {line!r}")
+            raise FormatError(f"expected 'pattern<TAB>closed|previous|open', got {line!r}", source=where, line=number)
         if parts[0] != ":punctuation:":
             try:
                 re.compile(parts[0])
             except re.error as exc:
-                raise FormatError(f"{where}:{number}: bad regular expression {parts[0]!r}: {exc}") from None
+                raise FormatError(f"bad regular expression {parts[0]!r}: {exc}", source=where, line=number) from None
         out.append((parts[0], parts[1]))
     return out
 
@@ -116,6 +116,6 @@ def _parse_classes(text: str, where: str) -> dict[str, str]:
             continue
         parts = line.split("\t")
         if len(parts) != 2 or parts[1] not in ("closed", "previous", "open") or not parts[0]:
-            raise FormatError(f"{where}:{number}: expected 'word<TAB>closed|previous|open', got {line!r}")
+            raise FormatError(f"expected 'word<TAB>closed|previous|open', got {line!r}", source=where, line=number)
         out[parts[0]] = parts[1]
     return out
