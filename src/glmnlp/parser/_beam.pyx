@@ -101,7 +101,8 @@ scope (the low 24 bits of the stamp) << 40 | 16 hash bits << 24 | index. When th
 come round to zero every tag is cleared, so an entry of a scope 2**24 words ago is never taken for
 one of the current scope. Same digests. Simulated with callgrind (1 MB L2, first 60 test sentences,
 proxy perceptron, decode only; benchmarks/results/decoding.md): L2 misses 4.42 M -> 2.72 M (writes
-1.67 M -> 0.40 M), instructions +1.8%; sentences/s: see benchmarks/results/decoding.md.
+1.67 M -> 0.40 M), instructions +1.8%. Sentences/s, alternated: bundled combined model 63-68 -> 69-78
+(1.10-1.14x), proxy perceptron 296-306 -> 297-313 (level to +6%: its decode is bound by instructions).
 
 Threads: :meth:`BeamParser.decode` releases the GIL while it builds and scores a word's candidates
 (ADV, :meth:`BeamParser.adv`: all but FILTER, the rebuilding of the survivors and the result), so
