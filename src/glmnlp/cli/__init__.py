@@ -2,7 +2,9 @@
 
 Each command group lives in its own module under ``glmnlp.cli`` and is registered in
 :data:`COMMAND_MODULES`. Data goes to stdout, progress and messages to stderr; bad input exits with
-status 1 and a ``file:line: reason`` message.
+status 1 and a ``file:line: reason`` message. Ctrl-C ends any command with ``Aborted.`` (status 1)
+and nothing else: worker processes ignore SIGINT, and this process terminates them on its way out
+(:mod:`glmnlp.glm.parallel`, "Stopping local workers").
 """
 
 from __future__ import annotations
@@ -94,6 +96,9 @@ for _module, _attr in COMMAND_MODULES.items():
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI in-process; returns the exit status (used by tests and the console script)."""
+    from glmnlp.glm.parallel import ignore_sigint_in_forkserver
+
+    ignore_sigint_in_forkserver()  # Ctrl-C is this process's to handle; it stops the workers (Aborted.)
     try:
         rc = cli.main(args=list(argv) if argv is not None else None, prog_name="glmnlp", standalone_mode=False)
     except click.exceptions.Exit as exc:

@@ -1,0 +1,183 @@
+"""Stopping local workers (glmnlp.glm.parallel): Ctrl-C is the caller's, and an interrupted caller
+terminates its workers at once, so ``glmnlp ... -j 2`` ends with ``Aborted.`` and nothing else."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from contextlib import nullcontext
+from pathlib import Path
+
+import pytest
+
+from glmnlp.glm.parallel import Executor
+from glmnlp.treebank.corpus import sample_trees
+from glmnlp.treebank.trees import to_bracket
+
+_MAIN = "import sys; from glmnlp.cli import main; sys.exit(main())"
+
+
+class _Sleeper:
+    def pid(self) -> int:
+        return os.getpid()
+
+    def sleep(self, seconds: float) -> int:
+        time.sleep(seconds)
+        return os.getpid()
+
+
+def _pid(_item: object) -> int:
+    return os.getpid()
+
+
+def _nap(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def _stat(pid: int) -> tuple[str, int, int] | None:
+    """(state, parent, session) of a process, None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            fields = f.read().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return fields[0], int(fields[1]), int(fields[3])
+
+
+def _alive(pid: int) -> bool:
+    stat = _stat(pid)
+    return stat is not None and stat[0] != "Z"  # a zombie has ended; only its exit status is left
+
+
+def _gone(pids: list[int], within: float = 10.0) -> bool:
+    deadline = time.monotonic() + within
+    while any(_alive(p) for p in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def _session(leader: int) -> list[int]:
+    """The live processes of the session ``leader`` started: itself, its helpers and their workers."""
+    out = []
+    for name in os.listdir("/proc"):
+        if name.isdigit() and (stat := _stat(int(name))) is not None and stat[2] == leader and stat[0] != "Z":
+            out.append(int(name))
+    return out
+
+
+def test_local_workers_ignore_sigint() -> None:
+    """SIGINT to idle workers (Ctrl-C reaches the whole process group) neither kills them nor breaks the pool."""
+    with Executor(2) as ex, ex.hosts(_Sleeper, [(), ()]) as hosts:
+        pids = hosts.call("pid")
+        mapped = set(ex.map(_pid, range(8)))
+        for pid in {*pids, *mapped}:
+            os.kill(pid, signal.SIGINT)
+        time.sleep(0.5)
+        assert hosts.call("pid") == pids
+        assert set(ex.map(_pid, range(8))) <= mapped
+        assert all(_alive(p) for p in pids)
+
+
+@pytest.mark.parametrize("how", ["with", "finally"])
+def test_an_interrupted_caller_terminates_busy_hosts(how: str) -> None:
+    """KeyboardInterrupt while the workers run long calls: leaving the block (``with``, or ``close()`` in a
+    ``finally`` as the training loops do) terminates them instead of waiting for the calls to finish."""
+    ex = Executor(2)
+    started = time.monotonic()
+    pids: list[int] = []
+    with pytest.raises(KeyboardInterrupt):
+        hosts = ex.hosts(_Sleeper, [(), ()])
+        try:
+            with hosts if how == "with" else nullcontext():
+                pids = hosts.call("pid")
+                hosts.submit(0, "sleep", 60)
+                hosts.submit(1, "sleep", 60)
+                time.sleep(0.3)
+                raise KeyboardInterrupt
+        finally:
+            if how == "finally":
+                hosts.close()
+    assert time.monotonic() - started < 20
+    assert _gone(pids, within=5)
+
+
+def test_ctrl_c_in_the_caller_terminates_the_executor_pool() -> None:
+    """SIGINT to this process only while ``Executor.imap`` waits on long calls: leaving the ``with`` block
+    terminates the workers instead of waiting for the calls to finish."""
+    ex = Executor(2)
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    started = time.monotonic()
+    pids: list[int] = []
+    with pytest.raises(KeyboardInterrupt), ex:
+        pids = sorted(set(ex.map(_pid, range(8))))
+        timer.start()
+        list(ex.imap(_nap, [60, 60, 60, 60]))
+    timer.join()
+    assert time.monotonic() - started < 20
+    assert _gone(pids, within=5)
+
+
+def _interrupt_training(tmp_path: Path, delay: float) -> tuple[int, str, bool, float] | None:
+    """Start ``glmnlp parser train -j 2`` in a session of its own, send SIGINT to its process group
+    ``delay`` s after its first worker exists, as a terminal does on Ctrl-C. Returns (status, stderr, whether
+    the session's processes all ended, seconds from the signal to exit), or None if training ended first."""
+    args = ["parser", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "dev.trees"),
+            "--tags", "tagger", "--kind", "combined", "--epochs", "1", "-j", "2", "--out", str(tmp_path / "m")]
+    proc = subprocess.Popen([sys.executable, "-c", _MAIN, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        # the workers are the forkserver's children, not the command's
+        while not any((s := _stat(p)) is not None and s[1] != proc.pid for p in _session(proc.pid) if p != proc.pid):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        time.sleep(delay)
+        if proc.poll() is not None:
+            proc.communicate()
+            return None
+        os.killpg(proc.pid, signal.SIGINT)
+        sent = time.monotonic()
+        _, err = proc.communicate(timeout=30)
+        took = time.monotonic() - sent
+        deadline = time.monotonic() + 10
+        while _session(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        return proc.returncode, err.decode(), not _session(proc.pid), took
+    finally:
+        if proc.poll() is None or _session(proc.pid):
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            proc.wait()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_cli_ctrl_c_during_parallel_training_prints_only_aborted(tmp_path: Path) -> None:
+    """Ctrl-C during ``parser train -j 2`` (the jackknife folds, then the generative terms): the command says
+    ``Aborted.``, prints no worker traceback, exits promptly and leaves no process behind."""
+    (tmp_path / "train.trees").write_text("\n".join(to_bracket(t) for t in sample_trees("train")[:150]) + "\n")
+    (tmp_path / "dev.trees").write_text("\n".join(to_bracket(t) for t in sample_trees("dev")[:30]) + "\n")
+    interrupted = 0
+    for delay in (0.5, 2.0, 0.2, 0.0):  # a later moment first; sooner if training ended before the signal
+        result = _interrupt_training(tmp_path, delay)
+        if result is None:
+            continue
+        rc, err, ended, took = result
+        assert "Traceback" not in err and "Exception ignored" not in err, err
+        assert err.endswith("Aborted.\n") and rc == 1, err
+        assert took < 15
+        assert ended, "processes of the interrupted command are still running"
+        interrupted += 1
+        if interrupted == 2:
+            break
+    assert interrupted, "training always ended before the signal"
