@@ -182,3 +182,49 @@ def test_parser_cli_passes_use_one_shard_per_worker_by_default(
         argv += ["--shards", str(shards)]
     assert main(argv) == 0, capsys.readouterr().err
     assert Parser.load(model).config.shards == (int(jobs) if shards is None else shards)
+
+
+def _recording_executors(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
+    """Replace the executor class the CLI uses by one that records its ``close()`` calls (one dict per executor)."""
+    import glmnlp.glm.parallel as parallel
+
+    made: list[dict[str, object]] = []
+
+    class Recording(parallel.Executor):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+            self.record: dict[str, object] = {"closed": 0}
+            made.append(self.record)
+
+        def close(self, *, abort: bool | None = None) -> None:
+            self.record["closed"] = int(self.record["closed"]) + 1  # type: ignore[call-overload]
+            self.record["abort"] = abort
+            super().close(abort=abort)
+
+    monkeypatch.setattr(parallel, "Executor", Recording)
+    return made
+
+
+def test_parser_cli_train_closes_its_executor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """``parser train`` closes the executor it makes once the model is saved, instead of leaving its workers to
+    the interpreter's exit-time cleanup (which raced with them: ``Exception ignored ... Bad file descriptor``);
+    interrupted (Ctrl-C), it closes it too, terminating the workers."""
+    import glmnlp.parser.training as training
+
+    made = _recording_executors(monkeypatch)
+    _write_splits(tmp_path, sample_trees("train")[:12], sample_trees("dev")[:3])
+    argv = ["parser", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "dev.trees"),
+            "--epochs", "1", "--no-cache", "-j", "1"]
+    assert main([*argv, "--out", str(tmp_path / "m")]) == 0
+    assert made == [{"closed": 1, "abort": False}]
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(training, "train_parser", interrupted)
+    capsys.readouterr()
+    assert main([*argv, "--out", str(tmp_path / "n")]) == 1
+    assert capsys.readouterr().err.endswith("Aborted.\n")
+    assert made[1:] == [{"closed": 1, "abort": True}]
+

@@ -2,6 +2,10 @@
 
 Trees go to stdout (one bracketed tree per line; with ``--nbest K``: ``score<TAB>tree`` lines and a
 blank line after each sentence); progress, per-epoch dev F1 and fallback counts go to stderr.
+
+``parser train`` closes its executor when it ends, normally or not (its workers terminated if that
+is an error or Ctrl-C; :mod:`glmnlp.glm.parallel`), rather than leave it to the interpreter's
+exit-time cleanup.
 """
 
 from __future__ import annotations
@@ -110,94 +114,96 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         seed=seed,
     )
     check_output_dir(out_path, MODEL_KIND, replace=force)
-    executor = Executor(jobs, backend, address)
-    if shards is None:
-        shards = executor.jobs  # one shard per worker: the passes use every core
     train = list(read_tree_file(train_path))
     dev = list(read_tree_file(dev_path))
     for path, trees in ((train_path, train), (dev_path, dev)):
         if not trees:
             raise InputError("no trees in this file", source=path)
-    train_tags = dev_tags = None
-    if tags == "tagger":
-        from glmnlp.tagger.model import Tagger, TaggerConfig
+    # closed on the way out (its workers terminated if that is an error or Ctrl-C), not left to the
+    # interpreter's exit-time cleanup
+    with Executor(jobs, backend, address) as executor:
+        if shards is None:
+            shards = executor.jobs  # one shard per worker: the passes use every core
+        train_tags = dev_tags = None
+        if tags == "tagger":
+            from glmnlp.tagger.model import Tagger, TaggerConfig
 
-        if kind != "generative":
-            # the generative model alone trains on the treebank's tags, as Roark's parser does: GUM dev
-            # 81.20 -> 81.55 at its chosen beam and margin 2 (benchmarks/results/generative_gap.md)
-            click.echo("jackknifing tagger tags (10 folds) ...", err=True)
-            train_tags = [[[t] for t in s] for s in jackknife_tags(train, 10, executor=executor)]
-        tagger = Tagger(TaggerConfig(epochs=5, seed=seed)).fit(
-            [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in train], None, show_progress=False
-        )
-        dev_tags = [[[t] for t in tagger.tag(x.leaves())] for x in dev]
-    if kind == "generative":
-        from glmnlp.parser.combined import train_generative_parser
+            if kind != "generative":
+                # the generative model alone trains on the treebank's tags, as Roark's parser does: GUM dev
+                # 81.20 -> 81.55 at its chosen beam and margin 2 (benchmarks/results/generative_gap.md)
+                click.echo("jackknifing tagger tags (10 folds) ...", err=True)
+                train_tags = [[[t] for t in s] for s in jackknife_tags(train, 10, executor=executor)]
+            tagger = Tagger(TaggerConfig(epochs=5, seed=seed)).fit(
+                [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in train], None, show_progress=False
+            )
+            dev_tags = [[[t] for t in tagger.tag(x.leaves())] for x in dev]
+        if kind == "generative":
+            from glmnlp.parser.combined import train_generative_parser
 
-        click.echo("training the generative model (lambdas by 10-fold deleted estimation) ...", err=True)
-        parser = train_generative_parser(train, dev, train_tags=train_tags, dev_tags=dev_tags, smoothing=smoothing)
-        click.echo(f"chosen gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
+            click.echo("training the generative model (lambdas by 10-fold deleted estimation) ...", err=True)
+            parser = train_generative_parser(train, dev, train_tags=train_tags, dev_tags=dev_tags, smoothing=smoothing)
+            click.echo(f"chosen gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
+            parser.save(out_path, history=parser.history, replace=force)
+            click.echo(f"saved {out_path}", err=True)
+            return
+        combined = kind == "combined"
+        # the combined score carries weight x log-probabilities (hundreds of units between candidates),
+        # so its FILTER margins are wider; with them the caps decide the beam size
+        cfg = ParserConfig(features=features, early_update=not no_early_update, cache=not no_cache, epochs=epochs,
+                           seed=seed, train_gamma=1e7 if combined else 1e4, train_cap=30, shards=shards, mixing=mixing,
+                           n_bits=ParserConfig.n_bits if n_bits is None else n_bits)
+        chosen = None
+        if n_bits is None:
+            from dataclasses import replace
+
+            from glmnlp.parser.feature_space import feature_bits_for
+
+            click.echo("counting the training set's gold-derivation features (--feature-bits auto) ...", err=True)
+            chosen = feature_bits_for(train, cfg, 0.01, train_tags)
+            cfg = replace(cfg, n_bits=chosen.bits)
+            gib = _table_bytes(chosen.bits, min(executor.jobs, shards)) / 2**30
+            click.echo(f"feature table 2**{chosen.bits}: {chosen.sharing:.2%} of the {chosen.gold_features:,} gold "
+                       f"features share a slot{'' if chosen.met else ' (the largest table; the 1% bound is not met)'}; "
+                       f"about {gib:.1f} GiB to train with it", err=True)
+        if executor.backend == "local":
+            _warn_memory(cfg.n_bits, min(executor.jobs, shards))
+
+        def on_epoch(log: Any) -> None:
+            click.echo(f"epoch {log.epoch}: dev F1 {log.dev_f1:.2f}  updates {log.updates}  early {log.early_stops}  "
+                       f"cache {log.cache_updates}  {log.seconds:.1f}s", err=True)
+
+        def show_beams(epoch: int, rows: Any) -> None:
+            for gamma, cap, f1, rate in rows:
+                click.echo(f"epoch {epoch}, beam gamma={gamma:g} cap={cap}: dev F1 {f1:.2f}, {rate:.0f} sentences/s",
+                           err=True)
+
+        if combined:
+            from glmnlp.parser.combined import tune_weight
+
+            def on_trial(t: Any) -> None:
+                click.echo(f"generative weight {t.weight:g}: epoch {t.best_epoch} (dev F1 {t.dev_f1:.2f} at the "
+                           "training beam)", err=True)
+                click.echo(f"generative weight {t.weight:g}: dev F1 {t.beam_dev_f1:.2f} at gamma={t.gamma:g} "
+                           f"cap={t.cap}", err=True)
+
+            # each candidate is compared at its own beam (the grid below), the beam it will parse with
+            parser, _logs, _trials = tune_weight(
+                train, dev, cfg, weights, smoothing=smoothing, train_tags=train_tags, dev_tags=dev_tags,
+                on_epoch=on_epoch, show_progress=True, executor=executor, on_trial=on_trial,
+                beams=([1e5, 1e6, 1e7], [20, 40]), on_beams=show_beams,
+            )
+            click.echo(f"chosen generative weight {parser.generative.weight:g}", err=True)
+        else:
+            # the epoch is chosen at its own beam from the grid below, the beam it will parse with
+            parser, _logs = train_parser(train, dev, cfg, train_tags=train_tags, dev_tags=dev_tags, on_epoch=on_epoch,
+                                         executor=executor, beams=([1e3, 1e4, 1e5], [20, 40]), on_beams=show_beams)
+        epoch = next(h["best_epoch"] for h in parser.history if "best_epoch" in h)
+        click.echo(f"chosen epoch {epoch}, gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
+        if chosen is not None:  # what --feature-bits auto counted, kept with the model
+            parser.history.append({"feature_bits": {"bits": chosen.bits, "gold_features": chosen.gold_features,
+                                                    "sharing": chosen.sharing, "bound": chosen.bound}})
         parser.save(out_path, history=parser.history, replace=force)
         click.echo(f"saved {out_path}", err=True)
-        return
-    combined = kind == "combined"
-    # the combined score carries weight x log-probabilities (hundreds of units between candidates),
-    # so its FILTER margins are wider; with them the caps decide the beam size
-    cfg = ParserConfig(features=features, early_update=not no_early_update, cache=not no_cache, epochs=epochs,
-                       seed=seed, train_gamma=1e7 if combined else 1e4, train_cap=30, shards=shards, mixing=mixing,
-                       n_bits=ParserConfig.n_bits if n_bits is None else n_bits)
-    chosen = None
-    if n_bits is None:
-        from dataclasses import replace
-
-        from glmnlp.parser.feature_space import feature_bits_for
-
-        click.echo("counting the training set's gold-derivation features (--feature-bits auto) ...", err=True)
-        chosen = feature_bits_for(train, cfg, 0.01, train_tags)
-        cfg = replace(cfg, n_bits=chosen.bits)
-        click.echo(f"feature table 2**{chosen.bits}: {chosen.sharing:.2%} of the {chosen.gold_features:,} gold "
-                   f"features share a slot{'' if chosen.met else ' (the largest table; the 1% bound is not met)'}; "
-                   f"about {_table_bytes(chosen.bits, min(executor.jobs, shards)) / 2**30:.1f} GiB to train with it",
-                   err=True)
-    if executor.backend == "local":
-        _warn_memory(cfg.n_bits, min(executor.jobs, shards))
-
-    def on_epoch(log: Any) -> None:
-        click.echo(f"epoch {log.epoch}: dev F1 {log.dev_f1:.2f}  updates {log.updates}  early {log.early_stops}  "
-                   f"cache {log.cache_updates}  {log.seconds:.1f}s", err=True)
-
-    def show_beams(epoch: int, rows: Any) -> None:
-        for gamma, cap, f1, rate in rows:
-            click.echo(f"epoch {epoch}, beam gamma={gamma:g} cap={cap}: dev F1 {f1:.2f}, {rate:.0f} sentences/s",
-                       err=True)
-
-    if combined:
-        from glmnlp.parser.combined import tune_weight
-
-        def on_trial(t: Any) -> None:
-            click.echo(f"generative weight {t.weight:g}: epoch {t.best_epoch} (dev F1 {t.dev_f1:.2f} at the training "
-                       "beam)", err=True)
-            click.echo(f"generative weight {t.weight:g}: dev F1 {t.beam_dev_f1:.2f} at gamma={t.gamma:g} cap={t.cap}",
-                       err=True)
-
-        # each candidate is compared at its own beam (the grid below), the beam it will parse with
-        parser, _logs, _trials = tune_weight(
-            train, dev, cfg, weights, smoothing=smoothing, train_tags=train_tags, dev_tags=dev_tags,
-            on_epoch=on_epoch, show_progress=True, executor=executor, on_trial=on_trial,
-            beams=([1e5, 1e6, 1e7], [20, 40]), on_beams=show_beams,
-        )
-        click.echo(f"chosen generative weight {parser.generative.weight:g}", err=True)
-    else:
-        # the epoch is chosen at its own beam from the grid below, the beam it will parse with
-        parser, _logs = train_parser(train, dev, cfg, train_tags=train_tags, dev_tags=dev_tags, on_epoch=on_epoch,
-                                     executor=executor, beams=([1e3, 1e4, 1e5], [20, 40]), on_beams=show_beams)
-    epoch = next(h["best_epoch"] for h in parser.history if "best_epoch" in h)
-    click.echo(f"chosen epoch {epoch}, gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
-    if chosen is not None:  # what --feature-bits auto counted, kept with the model
-        parser.history.append({"feature_bits": {"bits": chosen.bits, "gold_features": chosen.gold_features,
-                                                "sharing": chosen.sharing, "bound": chosen.bound}})
-    parser.save(out_path, history=parser.history, replace=force)
-    click.echo(f"saved {out_path}", err=True)
 
 
 def _feature_bits(value: str | None, kind: str) -> int | None:
