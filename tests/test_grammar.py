@@ -118,6 +118,37 @@ def test_grammar_unknown_category_and_root() -> None:
         Grammar.induce([parse_tree("(S (NN x))")])
 
 
+def test_grammar_tree_problem_names_what_is_not_cleaned() -> None:
+    """tree_problem passes cleaned TOP-rooted trees (every bundled split, cleaned) and names what a raw or
+    malformed tree has instead; a root other than TOP in the grammar says how to get cleaned trees."""
+    from glmnlp.parser.grammar import CLEAN_HINT, tree_problem
+    from glmnlp.treebank.corpus import sample_trees
+    from glmnlp.treebank.preprocess import clean_tree
+
+    for split in ("train", "dev", "test"):
+        assert all(tree_problem(t) is None for t in sample_trees(split))  # type: ignore[arg-type]
+    raw = sample_trees("dev", clean=False)
+    assert all(tree_problem(clean_tree(t)) is None for t in raw)
+    assert tree_problem(raw[0]) == "the root is an unlabelled bracket '( (S ...) )', not 'TOP'"
+    cases = {
+        "(TOP (S (NP-SBJ (NN x)) (VP (VBD y))))": "label 'NP-SBJ' carries a function tag, index or alternative "
+                                                  "(bare category 'NP')",
+        "(TOP (S (NP=2 (NN x))))": "label 'NP=2' carries a function tag, index or alternative (bare category 'NP')",
+        "(TOP (S (ADVP|PRT (RB up))))": "label 'ADVP|PRT' carries a function tag, index or alternative "
+                                        "(bare category 'ADVP')",
+        "(TOP (S (NP (NN x)) (VP (VBD y) (NP (-NONE- *T*-1)))))": "empty element (-NONE- *T*-1)",
+        "(S (NN x))": "the root is 'S', not 'TOP'",
+        "(TOP x)": "the root 'TOP' is over the word 'x', not over a phrase",
+    }
+    for text, reason in cases.items():
+        assert tree_problem(parse_tree(text)) == reason, text
+    assert tree_problem(parse_tree("(TOP (S (-LRB- -LRB-) (NP (PRP$ its) (NN x)) (-RRB- -RRB-)))")) is None
+    with pytest.raises(GrammarError) as caught:
+        Grammar.induce([parse_tree("( (S (NN x)) )")])
+    assert str(caught.value) == f"tree root must be 'TOP', got ''; {CLEAN_HINT}"
+    assert "`glmnlp data`" in CLEAN_HINT
+
+
 def test_grammar_tree_triples_include_end() -> None:
     """Every node contributes its sibling pairs and (X, last child, END)."""
     triples = tree_triples(parse_tree("(TOP (NP (DT a) (JJ big) (NN dog)))"))

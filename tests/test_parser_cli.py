@@ -9,6 +9,7 @@ import pytest
 from glmnlp.cli import main
 from glmnlp.treebank.corpus import sample_trees
 from glmnlp.treebank.trees import parse_tree, to_bracket
+from toy_trees import TINY
 
 
 def _write_splits(folder: Path, train: list, dev: list) -> None:
@@ -228,3 +229,36 @@ def test_parser_cli_train_closes_its_executor(tmp_path: Path, monkeypatch: pytes
     assert capsys.readouterr().err.endswith("Aborted.\n")
     assert made[1:] == [{"closed": 1, "abort": True}]
 
+
+_CLEAN = "(TOP (S (NP (NNP Pierre)) (VP (VBD left)) (. .)))"
+
+
+@pytest.mark.parametrize("which", ["train", "dev"])
+@pytest.mark.parametrize("text, line, tree, reason", [
+    ("\n( (S \n    (NP-SBJ (NNP Pierre) )\n    (VP (VBD left) )\n    (. .) ))\n", 2, 1,
+     "the root is an unlabelled bracket '( (S ...) )', not 'TOP'"),
+    (f"{_CLEAN}\n(TOP (S (NP-SBJ-1 (NNP Pierre)) (VP (VBD left)) (. .)))\n", 2, 2,
+     "label 'NP-SBJ-1' carries a function tag, index or alternative (bare category 'NP')"),
+    (f"{_CLEAN}\n\n{_CLEAN}\n(TOP (S (NP (NNP Pierre)) (VP (VBD left) (NP (-NONE- *T*-1))) (. .)))\n", 4, 3,
+     "empty element (-NONE- *T*-1)"),
+    (f"{_CLEAN}\n\n(S (NP (NNP Pierre)) (VP (VBD left)))\n", 3, 2, "the root is 'S', not 'TOP'"),
+    (f"{_CLEAN}\n(TOP Pierre)\n", 2, 2, "the root 'TOP' is over the word 'Pierre', not over a phrase"),
+], ids=["raw-mrg", "function-tag", "empty-element", "root-S", "root-over-a-word"])
+def test_parser_cli_train_refuses_trees_that_are_not_cleaned(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], which: str, text: str, line: int, tree: int, reason: str
+) -> None:
+    """A raw or malformed training or dev tree is refused before training, at its file and line, with the way
+    to cleaned trees; nothing is written (a raw tree once trained silently, putting -NONE- and NP-SBJ in the
+    model, and a malformed dev tree was accepted)."""
+    good, bad = tmp_path / "good.trees", tmp_path / "bad.trees"
+    good.write_text("\n".join(TINY) + "\n")
+    bad.write_text(text)
+    files = {"train": good, "dev": good, which: bad}
+    capsys.readouterr()
+    rc = main(["parser", "train", "--train", str(files["train"]), "--dev", str(files["dev"]), "--epochs", "1",
+               "--out", str(tmp_path / "m")])
+    err = capsys.readouterr().err
+    assert rc == 1
+    assert err.startswith(f"error: {bad}:{line}: tree {tree}: {reason}; "), err
+    assert "`glmnlp data`" in err and err.count("\n") == 1
+    assert not (tmp_path / "m").exists()

@@ -3,6 +3,12 @@
 Trees go to stdout (one bracketed tree per line; with ``--nbest K``: ``score<TAB>tree`` lines and a
 blank line after each sentence); progress, per-epoch dev F1 and fallback counts go to stderr.
 
+``parser train`` takes cleaned TOP-rooted trees only, for training and dev alike: a raw treebank tree
+(an unlabelled ``( (S ...) )`` root, ``-NONE-`` elements, function tags or indices such as ``NP-SBJ-1``)
+or a malformed one (another root, a root over a word) is refused before anything is trained, as
+``file:line: tree N: reason`` with how to get cleaned trees (:func:`glmnlp.parser.grammar.tree_problem`;
+the choice to refuse rather than clean is argued there).
+
 ``parser train`` closes its executor when it ends, normally or not (its workers terminated if that
 is an error or Ctrl-C; :mod:`glmnlp.glm.parallel`), rather than leave it to the interpreter's
 exit-time cleanup.
@@ -10,13 +16,15 @@ exit-time cleanup.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import click
 
 from glmnlp.errors import ConfigError, InputError
 from ._params import parser_parallel_options, weight_list
-from glmnlp.treebank.trees import read_tree_file
+from glmnlp.treebank.trees import Tree, read_tree_file
 
 __all__ = ["parser_group"]
 
@@ -76,6 +84,9 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
               jobs: int | None, backend: str | None, address: str | None) -> None:
     """Train a parser on cleaned TOP-rooted trees and save the best-epoch model.
 
+    Training and dev trees must be cleaned and TOP-rooted, as glmnlp data writes them (no -NONE-
+    elements, no function tags or indices); any other tree is refused with its file and line.
+
     Epochs, the beam (gamma, cap) and, for --kind combined given several --generative-weights, the
     generative feature's weight are chosen on the dev trees, at the beam the model will parse with:
     the two best epochs at the training beam each get their beam from a dev grid and the better one
@@ -114,11 +125,8 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         seed=seed,
     )
     check_output_dir(out_path, MODEL_KIND, replace=force)
-    train = list(read_tree_file(train_path))
-    dev = list(read_tree_file(dev_path))
-    for path, trees in ((train_path, train), (dev_path, dev)):
-        if not trees:
-            raise InputError("no trees in this file", source=path)
+    train = _read_trees(train_path)
+    dev = _read_trees(dev_path)
     # closed on the way out (its workers terminated if that is an error or Ctrl-C), not left to the
     # interpreter's exit-time cleanup
     with Executor(jobs, backend, address) as executor:
@@ -204,6 +212,43 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
                                                     "sharing": chosen.sharing, "bound": chosen.bound}})
         parser.save(out_path, history=parser.history, replace=force)
         click.echo(f"saved {out_path}", err=True)
+
+
+def _read_trees(path: str) -> list[Tree]:
+    """The trees of a --train or --dev file, each a cleaned TOP-rooted tree, else ``InputError`` at its line."""
+    from glmnlp.parser.grammar import CLEAN_HINT, tree_problem
+
+    trees = read_tree_file(path)
+    if not trees:
+        raise InputError("no trees in this file", source=path)
+    for i, tree in enumerate(trees):
+        problem = tree_problem(tree)
+        if problem is not None:
+            raise InputError(f"tree {i + 1}: {problem}; {CLEAN_HINT}", source=path, line=_tree_line(path, i))
+    return trees
+
+
+def _tree_line(path: str, index: int) -> int | None:
+    """The line on which tree ``index`` (from 0) of a file that reads without error starts.
+
+    Counts brackets as :func:`glmnlp.treebank.trees.read_trees` does (every ``(`` and ``)`` is one: a word
+    never holds them), whose trees do not keep their lines.
+    """
+    depth = seen = 0
+    line = 1
+    for match in re.finditer(r"[()\n]", Path(path).read_text(encoding="utf-8")):
+        char = match.group()
+        if char == "\n":
+            line += 1
+        elif char == ")":
+            depth -= 1
+        else:
+            if depth == 0:
+                if seen == index:
+                    return line
+                seen += 1
+            depth += 1
+    return None
 
 
 def _feature_bits(value: str | None, kind: str) -> int | None:

@@ -18,6 +18,13 @@ G = (V, T, S-dagger, S-bar, C, B):
 Filtering (SPEC d.2.4, [V-seed]): every chain of length <= 2 seen in training is kept; a longer
 chain only if seen at least ``long_chain_min_count`` times (2 = "more than once", the paper).
 
+Input trees. The parser trains, and is scored, on treebank trees prepared as
+:func:`glmnlp.treebank.preprocess.clean_tree` prepares them; :func:`tree_problem` names what keeps a
+tree from being one. Choice: such trees are **refused, never cleaned on the way in** (``glmnlp
+parser train`` reports ``file:line``, the reason and :data:`CLEAN_HINT`): cleaning silently would
+change the gold trees the dev F1 is measured on, and a raw tree read as it is would put ``-NONE-``
+and ``NP-SBJ`` into the grammar and the model as if they were a tag and a category.
+
 Determinism: category ids are assigned in sorted order (reserved ids first), and chains and
 triples are stored sorted, so the same trees always give the same grammar and the same JSON.
 
@@ -36,9 +43,11 @@ from typing import Any, TypeVar
 
 from glmnlp.errors import GlmnlpError, ModelFileError
 from glmnlp.parser.transform import FslcConfig, fslc_transform
+from glmnlp.treebank.preprocess import NONE_TAG, clean_label
 from glmnlp.treebank.trees import Tree
 
 __all__ = [
+    "CLEAN_HINT",
     "END",
     "NULL",
     "TOP",
@@ -50,6 +59,7 @@ __all__ = [
     "chain_table",
     "table1",
     "tree_chains",
+    "tree_problem",
     "tree_triples",
 ]
 
@@ -82,9 +92,37 @@ def display_category(cat: Category) -> str:
     return cat[0] if cat[1] is None else f"{cat[0]}/{cat[1]}"
 
 
+#: how to get trees the parser can use (:func:`tree_problem`)
+CLEAN_HINT = (
+    "the parser needs cleaned trees (a TOP root, no -NONE- elements, no function tags or indices), as "
+    "`glmnlp data` writes them; glmnlp.treebank.preprocess.clean_tree cleans other treebank trees"
+)
+
+
+def tree_problem(tree: Tree) -> str | None:
+    """Why ``tree`` is not a cleaned, ``TOP``-rooted treebank tree the parser can use, or None when it is one.
+
+    Such a tree (:func:`glmnlp.treebank.preprocess.clean_tree`'s output) has the root ``TOP`` over
+    phrases, no empty element (``-NONE-``) and only bare categories as labels: no function tags,
+    indices or alternatives (``NP``, not ``NP-SBJ-1``, ``NP=2`` or ``ADVP|PRT``).
+    """
+    if tree.label != TOP_LABEL or tree.slash is not None:
+        got = "an unlabelled bracket '( (S ...) )'" if tree.label == "" else repr(tree.display_label)
+        return f"the root is {got}, not {TOP_LABEL!r}"
+    if tree.is_preterminal:
+        return f"the root {TOP_LABEL!r} is over the word {tree.children[0]!r}, not over a phrase"
+    for node in tree.subtrees():
+        if node.label == NONE_TAG:
+            return f"empty element ({NONE_TAG} {' '.join(node.leaves())})"
+        bare = clean_label(node.label)
+        if bare != node.label:
+            return f"label {node.label!r} carries a function tag, index or alternative (bare category {bare!r})"
+    return None
+
+
 def _check_root(tree: Tree) -> None:
     if tree.label != TOP_LABEL or tree.slash is not None:
-        raise GrammarError(f"tree root must be {TOP_LABEL!r}, got {tree.display_label!r}")
+        raise GrammarError(f"tree root must be {TOP_LABEL!r}, got {tree.display_label!r}; {CLEAN_HINT}")
     if tree.is_preterminal:
         raise GrammarError(f"tree root {TOP_LABEL!r} must be a phrase, not a preterminal over {tree.children[0]!r}")
 
