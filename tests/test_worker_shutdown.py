@@ -124,6 +124,43 @@ def test_ctrl_c_in_the_caller_terminates_the_executor_pool() -> None:
     assert _gone(pids, within=5)
 
 
+def test_hosts_dropped_without_close_terminate_their_workers() -> None:
+    """Hosts nobody can reach any more terminate their busy workers when collected (nothing can use the
+    results), instead of leaving them to finish their calls."""
+    import gc
+
+    ex = Executor(2)
+    hosts = ex.hosts(_Sleeper, [(), ()])
+    pids = hosts.call("pid")
+    hosts.submit(0, "sleep", 60)
+    hosts.submit(1, "sleep", 60)
+    del hosts
+    gc.collect()
+    assert _gone(pids, within=5)
+
+
+def test_pools_left_open_at_exit_are_terminated(tmp_path: Path) -> None:
+    """A program that exits with an executor's workers still busy (never closed) ends at once and quietly:
+    the pools are stopped before the interpreter joins their threads."""
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1])\n"
+        "from glmnlp.glm.parallel import Executor\n"
+        "from test_worker_shutdown import _Sleeper\n"
+        "ex = Executor(2)\n"
+        "hosts = ex.hosts(_Sleeper, [(), ()])\n"
+        "print(*hosts.call('pid'), flush=True)\n"
+        "hosts.submit(0, 'sleep', 60)\n"
+        "hosts.submit(1, 'sleep', 60)\n"
+        "ex.map(abs, [-1, -2, -3])\n"
+    )
+    started = time.monotonic()
+    run = subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent)], capture_output=True, text=True,
+                         timeout=120)
+    assert time.monotonic() - started < 30
+    assert (run.returncode, run.stderr) == (0, "")
+    assert _gone([int(p) for p in run.stdout.split()], within=5)
+
+
 def _interrupt_training(tmp_path: Path, delay: float) -> tuple[int, str, bool, float] | None:
     """Start ``glmnlp parser train -j 2`` in a session of its own, send SIGINT to its process group
     ``delay`` s after its first worker exists, as a terminal does on Ctrl-C. Returns (status, stderr, whether

@@ -215,7 +215,10 @@ def _unwinding() -> bool:
 def _stop_pools_at_exit() -> None:
     with _POOLS_LOCK:
         pools = list(_LIVE_POOLS)
-    _stop_pools(pools, abort=True)
+    try:
+        _stop_pools(pools, abort=True)
+    except KeyboardInterrupt:  # a second Ctrl-C while exiting: the workers are terminated already
+        pass
 
 
 # Run when the interpreter exits, before it joins its threads: registered after concurrent.futures'
