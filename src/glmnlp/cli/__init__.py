@@ -4,7 +4,7 @@ Each command group lives in its own module under ``glmnlp.cli`` and is registere
 :data:`COMMAND_MODULES`. Data goes to stdout, progress and messages to stderr; bad input exits with
 status 1 and a ``file:line: reason`` message. Ctrl-C ends any command with ``Aborted.`` (status 1)
 and nothing else: worker processes ignore SIGINT, and this process terminates them on its way out
-(:mod:`glmnlp.glm.parallel`, "Stopping local workers").
+(:mod:`glmnlp.glm.pools`).
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ for _module, _attr in COMMAND_MODULES.items():
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI in-process; returns the exit status (used by tests and the console script)."""
-    from glmnlp.glm.parallel import ignore_sigint_in_forkserver
+    from glmnlp.glm.pools import ignore_sigint_in_forkserver
 
     ignore_sigint_in_forkserver()  # Ctrl-C is this process's to handle; it stops the workers (Aborted.)
     try:

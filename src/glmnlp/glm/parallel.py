@@ -33,25 +33,13 @@ Backends:
   running cluster (``HOST:PORT`` or ``"auto"``); without it a local Ray instance is started (or the
   one already initialised in this process is used). No socket or cluster code of glmnlp's own.
 
-Stopping local workers. Choice: **the caller owns Ctrl-C**. Worker processes ignore SIGINT (their
-initializer), so Ctrl-C in a terminal, which signals the whole process group, interrupts only the
-caller, never a worker in the middle of reading its queue (that printed worker tracebacks and could
-leave a queue half read, which hangs the pool's shutdown); the alternative, workers that stop on
-SIGINT themselves, cannot be made quiet and safe wherever the signal lands. A program that owns its
-whole process, like the ``glmnlp`` command, also calls :func:`ignore_sigint_in_forkserver`: the
-forkserver, started with SIGINT ignored, then cannot be stopped by Ctrl-C while it starts, and its
-workers ignore SIGINT from their first instruction (the library does not do this by itself: the
-forkserver is shared with the program's other process pools). The caller stops the workers:
-
-* :meth:`Executor.close` / :meth:`Hosts.close` (and leaving their ``with`` blocks) wait for the
-  running calls when nothing went wrong, and terminate the workers at once when an exception
-  (Ctrl-C's ``KeyboardInterrupt``, an error, a generator closed early) is on its way out: nothing
-  could use the running calls' results, and a worker that ignores SIGINT would otherwise finish a
-  whole training pass first.
-* An executor or hosts dropped without ``close()`` terminate their workers when collected, and any
-  pool still open when the interpreter exits is terminated before the standard library waits for
-  its threads; so an interrupted program always ends with its workers, and a finished one never
-  races with ``concurrent.futures``' own exit-time cleanup (``OSError: Bad file descriptor``).
+Stopping local workers. Choice: **the caller owns Ctrl-C** (:mod:`glmnlp.glm.pools`, which
+starts and stops the local pools): workers ignore SIGINT, so Ctrl-C to the terminal's process group
+interrupts only the caller; :meth:`Executor.close` / :meth:`Hosts.close` (and their ``with`` blocks)
+wait for the running calls when nothing went wrong and terminate the workers when an exception
+(Ctrl-C's ``KeyboardInterrupt``, an error, a generator closed early) is on its way out; an executor
+or hosts dropped without ``close()`` terminate theirs when collected, and pools still open when the
+interpreter exits are terminated before the standard library joins their threads.
 
 What travels: work items and results are numpy arrays and plain data (ints, strings, lists,
 dicts). Functions and factories are passed by reference (module and name), so a worker runs the
@@ -63,24 +51,20 @@ never on timing.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import os
-import signal
-import sys
-import threading
 import uuid
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any
 
 from glmnlp.config import BACKENDS
 from glmnlp.config import resolve as resolve_settings
 from glmnlp.errors import ConfigError
+from glmnlp.glm import pools
 
-__all__ = ["BACKENDS", "Executor", "Hosts", "default_jobs", "ignore_sigint_in_forkserver", "resolve_executor"]
+__all__ = ["BACKENDS", "Executor", "Hosts", "default_jobs", "resolve_executor"]
 
 # Objects placed on this process by Executor.hosts (a worker process, or the caller when inline).
 _OBJECTS: dict[str, Any] = {}
@@ -92,139 +76,6 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
         return max(1, os.cpu_count() or 1)
-
-
-# Local worker pools started and not yet shut down (stopped at interpreter exit: _stop_pools_at_exit).
-_LIVE_POOLS: set[ProcessPoolExecutor] = set()
-_POOLS_LOCK = threading.Lock()
-
-
-def _ignore_interrupts() -> None:
-    """Initializer of every local worker: SIGINT (Ctrl-C to the process group) is for the caller to handle."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-@contextmanager
-def _interrupts_deferred() -> Iterator[None]:
-    """Ctrl-C inside the block raises its ``KeyboardInterrupt`` when the block ends.
-
-    Around what must not stop half way: a pool starts its worker processes inside ``submit``, and a
-    worker forked but not yet recorded by its pool could never be terminated (it ignores SIGINT and
-    would wait for work forever); likewise terminating the workers. Only in the main thread (where
-    Python runs signal handlers) and when SIGINT has Python's default handler; otherwise a no-op.
-    """
-    if threading.current_thread() is not threading.main_thread() or (
-        signal.getsignal(signal.SIGINT) is not signal.default_int_handler
-    ):
-        yield
-        return
-    caught: list[Any] = []
-    signal.signal(signal.SIGINT, lambda _signum, frame: caught.append(frame))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        if caught:
-            signal.default_int_handler(signal.SIGINT, caught[0])
-
-
-def _submit(pool: ProcessPoolExecutor, fn: Callable[..., Any], *args: Any) -> Any:
-    with _interrupts_deferred():  # submit may start a worker
-        return pool.submit(fn, *args)
-
-
-_FORKSERVER_IGNORES_SIGINT = False
-
-
-def ignore_sigint_in_forkserver() -> None:
-    """Start multiprocessing's forkserver, when glmnlp is the first to need it, with SIGINT ignored.
-
-    For programs that own their whole process, such as the ``glmnlp`` command (see the module
-    docstring): the forkserver is shared by every forkserver pool of the process, and its workers
-    inherit this setting.
-    """
-    global _FORKSERVER_IGNORES_SIGINT
-    _FORKSERVER_IGNORES_SIGINT = True
-
-
-def _start_forkserver_ignoring_sigint() -> None:
-    from multiprocessing import forkserver
-
-    if threading.current_thread() is not threading.main_thread():
-        return
-    previous = signal.getsignal(signal.SIGINT)
-    if previous is None:  # a handler installed outside Python: cannot be put back
-        return
-    # ignored while it starts (an exec keeps ignored signals ignored; a Ctrl-C in these milliseconds is lost);
-    # a forkserver already running is kept as it is
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        forkserver.ensure_running()
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def _start_pool(workers: int, ctx: Any) -> ProcessPoolExecutor:
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_ignore_interrupts)
-    with _POOLS_LOCK:
-        _LIVE_POOLS.add(pool)
-    return pool
-
-
-def _stop_pools(pools: Sequence[ProcessPoolExecutor], abort: bool, wait: bool = True) -> None:
-    """Shut the pools down: wait for their running calls, or with ``abort`` terminate their workers first.
-
-    Queued calls are cancelled either way. A terminated worker makes its pool broken: the futures
-    still pending fail with ``BrokenProcessPool`` and the pool's thread ends without waiting for them.
-    ``wait=False`` returns without joining the pools' threads.
-    """
-    with _POOLS_LOCK:
-        for pool in pools:
-            _LIVE_POOLS.discard(pool)
-    if not abort:
-        try:
-            for pool in pools:
-                pool.shutdown(wait=wait, cancel_futures=True)
-            return
-        except BaseException:  # Ctrl-C while waiting for the running calls: stop them now
-            _stop_pools(pools, abort=True, wait=wait)
-            raise
-    with _interrupts_deferred():
-        for pool in pools:
-            # the standard library's own record of the workers (ProcessPoolExecutor has no public way
-            # to terminate them before Python 3.14)
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
-                if process.is_alive():
-                    process.terminate()
-    for pool in pools:
-        pool.shutdown(wait=wait, cancel_futures=True)
-
-
-def _collected(pools: Sequence[ProcessPoolExecutor]) -> None:
-    """The executor or hosts owning ``pools`` were dropped without ``close()``: nothing can use the running
-    calls' results, so the workers are terminated. The garbage collector may run this on any thread, even
-    the pool's own, which cannot join itself: only the main thread waits for the pools' threads."""
-    _stop_pools(pools, abort=True, wait=threading.current_thread() is threading.main_thread())
-
-
-def _unwinding() -> bool:
-    """True while an exception propagates (``close()`` called from a ``finally`` or ``except`` block)."""
-    return sys.exc_info()[0] is not None
-
-
-def _stop_pools_at_exit() -> None:
-    with _POOLS_LOCK:
-        pools = list(_LIVE_POOLS)
-    try:
-        _stop_pools(pools, abort=True)
-    except KeyboardInterrupt:  # a second Ctrl-C while exiting: the workers are terminated already
-        pass
-
-
-# Run when the interpreter exits, before it joins its threads: registered after concurrent.futures'
-# own hook (imported above), so it runs first (these hooks run in reverse order) and the pools are
-# already shut down when that hook wakes and joins their threads. atexit would run too late.
-getattr(threading, "_register_atexit", lambda fn: None)(_stop_pools_at_exit)
 
 
 def _host_create(key: str, factory: Callable[..., Any], args: tuple[Any, ...]) -> None:
@@ -311,9 +162,8 @@ class Hosts:
             if backend == "local":
                 ctx = executor._mp_context()
                 for _ in range(self.n_workers):
-                    self._workers.append(_start_pool(1, ctx))
-                self._finalizer = weakref.finalize(self, _collected, list(self._workers))
-                self._finalizer.atexit = False
+                    self._workers.append(pools.start_pool(1, ctx))
+                self._finalizer = pools.stop_when_collected(self, self._workers)
             elif backend == "ray":
                 executor._ray_init()
                 actor = _ray_actor_class()
@@ -334,7 +184,7 @@ class Hosts:
         worker = self._workers[i % self.n_workers]
         if mode == "local":
             fn = {"create": _host_create, "call": _host_call}[op]
-            return _submit(worker, fn, *args)
+            return pools.submit(worker, fn, *args)
         method = getattr(worker, op)
         return _RayRef(method.remote(*args))
 
@@ -434,7 +284,7 @@ class Hosts:
         elif mode == "local":
             if self._finalizer is not None:
                 self._finalizer.detach()
-            _stop_pools(self._workers, _unwinding() if abort is None else abort)
+            pools.stop_pools(self._workers, abort)
         else:
             import ray
 
@@ -486,11 +336,7 @@ class Executor:
     # -- backends ---------------------------------------------------------------------------------
     @staticmethod
     def _mp_context() -> Any:
-        if "forkserver" not in multiprocessing.get_all_start_methods():
-            return multiprocessing.get_context("spawn")
-        if _FORKSERVER_IGNORES_SIGINT:
-            _start_forkserver_ignoring_sigint()
-        return multiprocessing.get_context("forkserver")
+        return pools.mp_context()
 
     def _ray_init(self) -> None:
         try:
@@ -506,9 +352,8 @@ class Executor:
 
     def _local_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = _start_pool(self.jobs, self._mp_context())
-            self._pool_finalizer = weakref.finalize(self, _collected, [self._pool])
-            self._pool_finalizer.atexit = False
+            self._pool = pools.start_pool(self.jobs, self._mp_context())
+            self._pool_finalizer = pools.stop_when_collected(self, [self._pool])
         return self._pool
 
     # -- primitives -------------------------------------------------------------------------------
@@ -544,7 +389,7 @@ class Executor:
     def _submitter(self, fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
         if self.mode == "local":
             pool = self._local_pool()
-            return lambda item: _submit(pool, fn, item)
+            return lambda item: pools.submit(pool, fn, item)
         import ray
 
         remote = ray.remote(num_cpus=1)(_apply)
@@ -566,7 +411,7 @@ class Executor:
                 self._pool_finalizer.detach()
                 self._pool_finalizer = None
             pool, self._pool = self._pool, None
-            _stop_pools([pool], _unwinding() if abort is None else abort)
+            pools.stop_pools([pool], abort)
 
     def __enter__(self) -> Executor:
         return self

@@ -1,0 +1,190 @@
+"""Local worker pools of :mod:`glmnlp.glm.parallel`: starting them, and stopping them on every way out.
+
+The pools are the standard library's ``ProcessPoolExecutor`` started with ``forkserver`` (``spawn``
+where forkserver does not exist). This module decides how their workers end.
+
+Choice: **the caller owns Ctrl-C**. Every worker ignores SIGINT (the pool's initializer), so Ctrl-C
+in a terminal, which signals the whole process group, interrupts only the caller, never a worker in
+the middle of reading its queue: that printed worker tracebacks (``Process ForkServerProcess-1: ...
+KeyboardInterrupt``) and could leave a queue half read, which hangs the pool's shutdown. The
+alternative, workers that stop on SIGINT themselves, cannot be made quiet and safe wherever the
+signal lands. The caller then stops the workers:
+
+* :func:`stop_pools` waits for the running calls when nothing went wrong, and terminates the workers
+  when an exception (Ctrl-C's ``KeyboardInterrupt``, an error, a generator closed early) is on its
+  way out: nothing could use the running calls' results, and a worker that ignores SIGINT would
+  otherwise finish a whole training pass first. ``Executor.close`` and ``Hosts.close`` (and their
+  ``with`` blocks) stop their pools this way.
+* Pools whose owner is dropped without ``close()`` terminate their workers when it is collected
+  (:func:`stop_when_collected`), and pools still open when the interpreter exits are terminated
+  before the standard library waits for their threads: an interrupted program always ends with its
+  workers, and a finished one never races with ``concurrent.futures``' own exit-time cleanup
+  (``Exception ignored ... OSError: [Errno 9] Bad file descriptor``).
+* Ctrl-C is held back (:func:`interrupts_deferred`) while a pool may start a worker (``submit``) and
+  while workers are terminated: a worker forked but not yet recorded by its pool could never be
+  terminated, and, ignoring SIGINT, would wait for work forever.
+* A program that owns its whole process, like the ``glmnlp`` command, also calls
+  :func:`ignore_sigint_in_forkserver`: the forkserver, started with SIGINT ignored, cannot be stopped
+  by Ctrl-C while it starts, and its workers ignore SIGINT from their first instruction instead of
+  from their initializer. The library does not do it by itself: the forkserver is shared with the
+  program's other process pools, whose workers would inherit the setting.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import sys
+import threading
+import weakref
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from typing import Any
+
+__all__ = [
+    "ignore_sigint_in_forkserver",
+    "interrupts_deferred",
+    "mp_context",
+    "start_pool",
+    "stop_pools",
+    "stop_when_collected",
+    "submit",
+]
+
+# Pools started and not yet shut down: those left open are stopped at interpreter exit (_stop_at_exit).
+_LIVE: set[ProcessPoolExecutor] = set()
+_LOCK = threading.Lock()
+_FORKSERVER_IGNORES_SIGINT = False
+
+
+def _ignore_sigint() -> None:
+    """Initializer of every worker: SIGINT (Ctrl-C to the process group) is for the caller to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def ignore_sigint_in_forkserver() -> None:
+    """Start multiprocessing's forkserver, when glmnlp is the first to need it, with SIGINT ignored.
+
+    For programs that own their whole process, such as the ``glmnlp`` command (module docstring).
+    """
+    global _FORKSERVER_IGNORES_SIGINT
+    _FORKSERVER_IGNORES_SIGINT = True
+
+
+def mp_context() -> Any:
+    """The multiprocessing context of the pools: forkserver, else spawn."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    if _FORKSERVER_IGNORES_SIGINT and threading.current_thread() is threading.main_thread():
+        from multiprocessing import forkserver
+
+        previous = signal.getsignal(signal.SIGINT)
+        if previous is not None:  # None: a handler installed outside Python, which could not be put back
+            # ignored while it starts: an exec keeps ignored signals ignored (a Ctrl-C in these
+            # milliseconds is lost); a forkserver already running is kept as it is
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                forkserver.ensure_running()
+            finally:
+                signal.signal(signal.SIGINT, previous)
+    return multiprocessing.get_context("forkserver")
+
+
+@contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Ctrl-C inside the block raises its ``KeyboardInterrupt`` when the block ends.
+
+    Only in the main thread (where Python runs signal handlers) and when SIGINT has Python's default
+    handler; otherwise the block runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread() or (
+        signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    caught: list[Any] = []
+    signal.signal(signal.SIGINT, lambda _signum, frame: caught.append(frame))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if caught:
+            signal.default_int_handler(signal.SIGINT, caught[0])
+
+
+def start_pool(workers: int, ctx: Any) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes (started as work arrives) that ignore SIGINT."""
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_ignore_sigint)
+    with _LOCK:
+        _LIVE.add(pool)
+    return pool
+
+
+def submit(pool: ProcessPoolExecutor, fn: Callable[..., Any], *args: Any) -> Any:
+    """``pool.submit(fn, *args)``, not interrupted half way (it may start a worker)."""
+    with interrupts_deferred():
+        return pool.submit(fn, *args)
+
+
+def stop_pools(pools: Sequence[ProcessPoolExecutor], abort: bool | None = None, wait: bool = True) -> None:
+    """Shut the pools down: wait for their running calls, or with ``abort`` terminate their workers first.
+
+    ``abort`` unset: abort when called while an exception propagates (from a ``finally`` or ``except``
+    block). Queued calls are cancelled either way; Ctrl-C while waiting aborts. A terminated worker
+    makes its pool broken: the futures still pending fail with ``BrokenProcessPool`` and the pool's
+    thread ends without waiting for them. ``wait=False`` returns without joining the pools' threads.
+    """
+    if abort is None:
+        abort = sys.exc_info()[0] is not None
+    with _LOCK:
+        for pool in pools:
+            _LIVE.discard(pool)
+    if not abort:
+        try:
+            for pool in pools:
+                pool.shutdown(wait=wait, cancel_futures=True)
+            return
+        except BaseException:  # Ctrl-C while waiting for the running calls: stop them now
+            stop_pools(pools, abort=True, wait=wait)
+            raise
+    with interrupts_deferred():
+        for pool in pools:
+            # the standard library's own record of the workers (ProcessPoolExecutor has no public way
+            # to terminate them before Python 3.14)
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                if process.is_alive():
+                    process.terminate()
+    for pool in pools:
+        pool.shutdown(wait=wait, cancel_futures=True)
+
+
+def _collected(pools: Sequence[ProcessPoolExecutor]) -> None:
+    # The garbage collector may run this on any thread, even a pool's own, which cannot join itself:
+    # only the main thread waits for the pools' threads.
+    stop_pools(pools, abort=True, wait=threading.current_thread() is threading.main_thread())
+
+
+def stop_when_collected(owner: object, pools: Sequence[ProcessPoolExecutor]) -> weakref.finalize:
+    """Terminate the workers of ``pools`` when ``owner`` is collected (nothing can use their results then).
+
+    Returns the finalizer; ``detach()`` it when the owner stops the pools itself.
+    """
+    finalizer = weakref.finalize(owner, _collected, list(pools))
+    finalizer.atexit = False  # at exit, _stop_at_exit has stopped them, before the threads are joined
+    return finalizer
+
+
+def _stop_at_exit() -> None:
+    with _LOCK:
+        pools = list(_LIVE)
+    try:
+        stop_pools(pools, abort=True)
+    except KeyboardInterrupt:  # a second Ctrl-C while exiting: the workers are terminated already
+        pass
+
+
+# Run when the interpreter exits, before it joins its threads: registered after concurrent.futures'
+# own hook (imported above), so it runs first (these hooks run in reverse order) and the pools are
+# shut down when that hook wakes and joins their threads. atexit would run too late.
+getattr(threading, "_register_atexit", lambda fn: None)(_stop_at_exit)
