@@ -1,4 +1,4 @@
-"""Stopping local workers (glmnlp.glm.parallel): Ctrl-C is the caller's, and an interrupted caller
+"""Stopping local workers (glmnlp.glm.pools): Ctrl-C is the caller's, and an interrupted caller
 terminates its workers at once, so ``glmnlp ... -j 2`` ends with ``Aborted.`` and nothing else."""
 
 from __future__ import annotations
@@ -81,8 +81,8 @@ def test_local_workers_ignore_sigint() -> None:
             os.kill(pid, signal.SIGINT)
         time.sleep(0.5)
         assert hosts.call("pid") == pids
-        assert set(ex.map(_pid, range(8))) <= mapped
-        assert all(_alive(p) for p in pids)
+        assert len(ex.map(_pid, range(8))) == 8  # no BrokenProcessPool
+        assert all(_alive(p) for p in {*pids, *mapped})
 
 
 @pytest.mark.parametrize("how", ["with", "finally"])
