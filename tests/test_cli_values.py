@@ -89,16 +89,7 @@ def _float_options() -> list[tuple[str, str]]:
     return out
 
 
-#: float options still declared with click's own FloatRange (their module is changed separately)
-_FLOAT_RANGE_LEFT = {("parser train", "--gen-prune")}
-
-
-@pytest.mark.parametrize(
-    ("command", "option"),
-    [pytest.param(*co, marks=pytest.mark.xfail(strict=True, reason="still click.FloatRange: NaN passes"))
-     if co in _FLOAT_RANGE_LEFT else co for co in _float_options()],
-    ids=lambda x: x,
-)
+@pytest.mark.parametrize(("command", "option"), _float_options(), ids=lambda x: x)
 def test_cli_every_float_option_refuses_nan(command: str, option: str) -> None:
     """Every float option of every command takes NumberRange, so `nan` is refused where it is typed."""
     group: click.Command = cli

@@ -86,10 +86,11 @@ def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev
         if name in tests:
             raise click.BadParameter(f"the name {name!r} is given twice", param_hint="--extra-test")
         tests[name] = path
-    report = train_default(
-        out_dir, recipe, gum_dir=gum_dir, overwrite=force, extra_tests=tests,
-        log=None if quiet else (lambda msg: click.echo(msg, err=True)), show_progress=not quiet,
-        executor=Executor(jobs, backend, address), shards=shards, mixing=mixing,
-    )
+    with Executor(jobs, backend, address) as executor:  # closed here, not by the interpreter's exit
+        report = train_default(
+            out_dir, recipe, gum_dir=gum_dir, overwrite=force, extra_tests=tests,
+            log=None if quiet else (lambda msg: click.echo(msg, err=True)), show_progress=not quiet,
+            executor=executor, shards=shards, mixing=mixing,
+        )
     click.echo(f"test F1 {report.test_f1['shipped']:.2f}  dev F1 {report.dev_f1['shipped']:.2f}  "
                f"tagger dev accuracy {report.tagger_dev_accuracy:.2f}%  -> {out_dir}")

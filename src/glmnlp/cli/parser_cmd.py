@@ -23,7 +23,7 @@ from typing import Any
 import click
 
 from glmnlp.errors import ConfigError, InputError
-from ._params import parser_parallel_options, weight_list
+from ._params import NumberRange, parser_parallel_options, weight_list
 from glmnlp.treebank.trees import Tree, read_tree_file
 
 __all__ = ["parser_group"]
@@ -59,7 +59,7 @@ def parser_group() -> None:
 @click.option("--gen-cutoff", type=click.IntRange(min=0), default=None,
               help="Generative tables: leave out histories (level >= 2) seen at most this often (0 = keep all). "
                    "Default: 2 for --kind combined, 0 for --kind generative (each chosen on dev).")
-@click.option("--gen-prune", type=click.FloatRange(min=0), default=None,
+@click.option("--gen-prune", type=NumberRange(min=0), default=None,
               help="Generative tables: Roark's -t relative pruning threshold (0 = none). "
                    "Default: 0.05 for --kind combined, 0 for --kind generative (each chosen on dev).")
 @click.option("--features", type=click.Choice(["baseline", "punct"]), default="punct", show_default=True)
