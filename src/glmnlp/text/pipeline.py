@@ -101,8 +101,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice
 from typing import Any, Protocol, TypeAlias, runtime_checkable
+
 from glmnlp.errors import ConfigError, InputError
-from glmnlp.errors import ConfigError
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.text.tokenize import LongInputWarning, tokenize_text_spans, web_tag
 from glmnlp.treebank.trees import Tree
