@@ -9,7 +9,15 @@ from hypothesis import given, settings
 from strategies import trees
 
 from glmnlp.errors import TreeSyntaxError
-from glmnlp.treebank.trees import Tree, parse_tree, read_tree_file, read_trees, to_bracket, to_pretty
+from glmnlp.treebank.trees import (
+    Tree,
+    parse_tree,
+    read_tree_file,
+    read_trees,
+    read_trees_with_lines,
+    to_bracket,
+    to_pretty,
+)
 
 
 def _sample_files():
@@ -34,6 +42,13 @@ def test_trees_mrg_root_is_unlabelled():
     assert tree.label == "" and tree.children[0].label == "S"
     assert tree.leaves() == ["the", "dog", "barked"]
     assert tree.pos() == [("the", "DT"), ("dog", "NN"), ("barked", "VBD")]
+
+
+def test_trees_with_lines_name_the_line_of_each_opening_bracket():
+    """read_trees_with_lines gives the trees of read_trees, each with the line its outer bracket opens on."""
+    text = "\n( (S (NP (DT the)\n (NN dog))\n  (VP (VBD barked))) ) (TOP (NP (NN x)))\n\n\n(X\n(Y y))\n"
+    assert [line for line, _ in read_trees_with_lines(text)] == [2, 4, 7]
+    assert [tree for _, tree in read_trees_with_lines(text)] == list(read_trees(text))
 
 
 @pytest.mark.parametrize(

@@ -34,6 +34,7 @@ from glmnlp.errors import InputError, TreeSyntaxError
 __all__ = [
     "Tree",
     "read_trees",
+    "read_trees_with_lines",
     "read_tree_file",
     "parse_tree",
     "to_bracket",
@@ -197,6 +198,13 @@ def read_trees(text: str, source: str = "<string>") -> Iterator[Tree]:
     :func:`glmnlp.treebank.preprocess.clean_tree` turns it into ``TOP``. An unlabelled bracket anywhere
     else is an error.
     """
+    for _line, tree in read_trees_with_lines(text, source):
+        yield tree
+
+
+def read_trees_with_lines(text: str, source: str = "<string>") -> Iterator[tuple[int, Tree]]:
+    """``(line, tree)`` for every tree in ``text``: :func:`read_trees` with the 1-based line of each
+    tree's opening bracket, for messages that name where a tree of a file starts."""
     line = 1
     pos = 0
     # stack entries: [label, children, line_opened]
@@ -234,7 +242,7 @@ def read_trees(text: str, source: str = "<string>") -> Iterator[Tree]:
             if stack:
                 stack[-1][1].append(node)
             else:
-                yield node
+                yield opened, node
         else:
             if not stack:
                 raise TreeSyntaxError(f"text {tok!r} outside any bracket", source=source, line=line)
