@@ -96,10 +96,14 @@ def test_preprocess_root_is_unary_top(text: str, expected: str) -> None:
         ("(TOP (S (NN x)) (. .))", "has 2 children"),
         ("( (S (NP (-NONE- *)) (VP (-NONE- *T*-1))) )", "only empty"),
         ("(-NONE- *)", "only empty"),
+        ("(TOP x)", "is over the word 'x'"),
+        ("( (S (|PRT (RP up))) )", "label '|PRT' has no category"),
+        ("(|PRT (RP up))", "label '|PRT' has no category"),
     ],
 )
 def test_preprocess_rejects_unusable_trees(text: str, fragment: str) -> None:
-    """A multi-child root or an all-empty tree is an error, never silently repaired."""
+    """A multi-child root, TOP over a word, a label without a category or an all-empty tree is an error, never
+    silently repaired (each would give a tree the parser cannot use or that does not read back once written)."""
     with pytest.raises(InputError) as info:
         clean_tree(parse_tree(text))
     assert fragment in info.value.reason
@@ -121,7 +125,11 @@ def test_preprocess_clean_tree_properties(tree: Tree) -> None:
     """Words/tags survive exactly minus -NONE-; no empties or empty nodes; labels clean; idempotent."""
     pairs = _oracle_pairs(tree)
     stripped = strip_empty(tree)
-    if not pairs or (tree.label == "TOP" and stripped is not None and len(stripped.children) > 1):
+    no_category = any(not clean_label(n.label) for n in tree.subtrees() if n is not tree or n.label not in ("", "TOP"))
+    top_over_word = tree.label == "TOP" and tree.is_preterminal
+    if not pairs or no_category or top_over_word or (
+        tree.label == "TOP" and stripped is not None and len(stripped.children) > 1
+    ):
         with pytest.raises(InputError):
             clean_tree(tree)
         return

@@ -31,8 +31,10 @@ label left behind by step 1 (``(NP (NP (NNS investors)))`` stays as it is; SPEC 
 belongs to the FSLC transform, not here), Roark's punctuation raising and quote removal (SPEC e,
 their use in 2004 is [U]), and any change to words (``Conn.based``, ``-LRB-`` tokens stay verbatim).
 
-Bad input is never repaired: a root bracket with several children, or a tree that is empty once its
-empty elements are gone, raises :class:`~glmnlp.errors.InputError`.
+Bad input is never repaired: a root bracket with several children, a ``TOP`` root over a bare word, a
+label with no category (``|PRT``: nothing before the ``|``), or a tree that is empty once its empty
+elements are gone, raises :class:`~glmnlp.errors.InputError`. Each would otherwise give a tree that
+the parser cannot use or that does not read back once written (an empty label inside a tree).
 """
 
 from __future__ import annotations
@@ -83,6 +85,8 @@ def strip_empty(tree: Tree) -> Tree | None:
 def _clean(tree: Tree) -> Tree | None:
     """Steps 1-3 in one pass; an unchanged subtree is returned as is (no copy)."""
     label = clean_label(tree.label)
+    if not label:
+        raise InputError(f"label {tree.label!r} has no category (nothing before '|')")
     if tree.is_preterminal:
         if tree.label == NONE_TAG:
             return None
@@ -104,21 +108,23 @@ def clean_tree(tree: Tree) -> Tree:
     """The parsing-ready version of a treebank tree: no empty elements or function tags, unary TOP root.
 
     See the module docstring for the exact rules. Raises :class:`InputError` if the root bracket has
-    several children or if nothing but empty elements is left.
+    several children or is ``TOP`` over a word, if a label has no category, or if nothing but empty
+    elements is left.
     """
+    root = tree.label or "( ... )"
     if tree.label in ("", TOP):
         cleaned_children = (child if isinstance(child, str) else _clean(child) for child in tree.children)
         body = [child for child in cleaned_children if child is not None]
         if not body:
-            raise InputError(f"tree {tree.label!r} contains only empty (-NONE-) elements")
+            raise InputError(f"tree {root!r} contains only empty (-NONE-) elements")
         if len(body) != 1:
-            raise InputError(
-                f"root bracket {tree.label or '( ... )'!r} has {len(body)} children; expected exactly one"
-            )
+            raise InputError(f"root bracket {root!r} has {len(body)} children; expected exactly one")
+        if isinstance(body[0], str):
+            raise InputError(f"root bracket {root!r} is over the word {body[0]!r}, not over a phrase")
         return Tree(TOP, (body[0],))
     cleaned = _clean(tree)
     if cleaned is None:
-        raise InputError(f"tree {tree.label!r} contains only empty (-NONE-) elements")
+        raise InputError(f"tree {root!r} contains only empty (-NONE-) elements")
     return Tree(TOP, (cleaned,))
 
 
