@@ -95,7 +95,8 @@ def display_category(cat: Category) -> str:
 #: how to get trees the parser can use (:func:`tree_problem`)
 CLEAN_HINT = (
     "the parser needs cleaned trees (a TOP root, no -NONE- elements, no function tags or indices), as "
-    "`glmnlp data` writes them; glmnlp.treebank.preprocess.clean_tree cleans other treebank trees"
+    "`glmnlp data` writes them; `glmnlp data --clean FILE... --out OUT.trees` cleans other treebank files "
+    "(glmnlp.treebank.preprocess.clean_tree in Python)"
 )
 
 
