@@ -1,23 +1,50 @@
-"""``glmnlp data``: write the cleaned train/dev/test splits of the bundled treebank sample.
+"""``glmnlp data``: write the cleaned train/dev/test splits of the bundled treebank sample, or clean treebank files.
 
-A thin wrapper over :mod:`glmnlp.treebank.corpus` and :mod:`glmnlp.treebank.formats`. Every output text is built in
-memory first and each file is then written atomically (temporary file + rename), so an
-interrupted run leaves either the previous file or the new one, never half a file. Choice [R]: the
---out folder is checked first (a probe file is created in it, or where it will be created) and every
-output path before the first file is written, so a folder that cannot be written, or a folder sitting
-where a file goes, is one line ``error: PATH: reason`` and no file is written.
+A thin wrapper over :mod:`glmnlp.treebank.corpus`, :mod:`glmnlp.treebank.preprocess` and
+:mod:`glmnlp.treebank.formats`. Every output text is built in memory first and each file is then written
+atomically (temporary file + rename), so an interrupted run leaves either the previous file or the new one,
+never half a file. Choices [R]:
+
+* **Output checked first.** The --out folder is checked first (a probe file is created in it, or where it
+  will be created) and every output path before the first file is written, so a folder that cannot be
+  written, or a folder sitting where a file goes, is one line ``error: PATH: reason`` and no file is written.
+* **Cleaning one's own treebank is a mode of this command**, ``glmnlp data --clean FILE... --out OUT.trees``,
+  not a new command: ``data`` is where cleaned trees come from (``parser train`` names it when it refuses
+  raw trees), and the bundled sample is cleaned by the same function. FILEs are arguments, so a shell
+  pattern (``wsj/0[2-9]/*.mrg wsj/1?/*.mrg wsj/2[01]/*.mrg``) names a whole training section; their trees
+  go, in the order given, to one file, as ``parser train`` takes one --train and one --dev file (run the
+  command once for each). --out stays the one output option and names that file; --split, --tagged and
+  --gum are about the bundled sample and GUM and are refused with --clean (usage error, status 2).
+* **Exactly the library's cleaning.** Each tree goes through
+  :func:`glmnlp.treebank.preprocess.clean_tree`, the function the bundled sample is cleaned with, and
+  nothing else: the ``.mrg`` wrapper ``( (S ...) )`` and a ``TOP`` root become the unary ``TOP``, and
+  cleaned trees come out unchanged, so cleaning twice equals cleaning once. A tree with another root
+  (``ROOT``, ``S``) is put under a new ``TOP`` root, as :func:`clean_tree` does; a note on stderr says how
+  many and where the first one is, since a ``ROOT`` kept as a phrase is seldom what a user wants.
+* **Malformed input stops; an unusable tree is dropped.** Binary data or text that is not UTF-8
+  (:func:`glmnlp.treebank.fileio.decoded_lines`), bad brackets (the tree reader), a file that cannot be read
+  or holds no tree: one line ``error: file:line: reason``, status 1, nothing written. A well-formed tree
+  that :func:`clean_tree` refuses (only ``-NONE-`` elements, a root bracket over several phrases or over a
+  word, a label with no category) is dropped and listed on stderr as ``file:line: tree N dropped: reason``
+  (the line where the tree starts; N counts the trees of that file from 1): one such tree should not stop
+  a treebank of tens of thousands from being cleaned, and nothing is dropped unsaid. If no tree is left,
+  that is an error and nothing is written. Counts of files and trees read, written and dropped go to stderr.
+* **All input is read before anything is written**, so --out may be one of the FILEs (cleaned in place).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import click
 
+from glmnlp.errors import InputError
 from glmnlp.treebank.corpus import sample_tagged, sample_trees
-from glmnlp.treebank.fileio import atomic_write_text, check_writable_file, check_writable_folder
+from glmnlp.treebank.fileio import atomic_write_text, check_writable_file, check_writable_folder, decoded_lines
 from glmnlp.treebank.formats import write_conllu, write_tab, write_word_tag
-from glmnlp.treebank.trees import to_bracket
+from glmnlp.treebank.preprocess import TOP, clean_tree
+from glmnlp.treebank.trees import Tree, read_trees_with_lines, to_bracket
 
 _SPLITS = ("train", "dev", "test")
 _TAGGED_WRITERS = {
@@ -28,12 +55,20 @@ _TAGGED_WRITERS = {
 
 
 @click.command("data", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("files", metavar="[FILE]...", nargs=-1, type=click.Path(path_type=Path))
 @click.option(
     "--out",
     "out_dir",
     required=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Folder to write the split files into (created if missing; existing files are replaced).",
+    type=click.Path(path_type=Path),
+    help="Folder to write the split files into (created if missing; existing files are replaced); "
+    "with --clean, the file to write the cleaned trees to.",
+)
+@click.option(
+    "--clean",
+    is_flag=True,
+    help="Clean the bracketed treebank FILEs (.mrg files of several trees, or one tree per line) into --out, "
+    "one tree per line, instead of writing the bundled sample.",
 )
 @click.option(
     "--tagged",
@@ -57,8 +92,15 @@ _TAGGED_WRITERS = {
     help="Also write GUM's train and dev partitions from this folder of its constituency trees "
     "(train/ and dev/ of GUM_*.ptb files) as gum_train.trees and gum_dev.trees.",
 )
-def data(out_dir: Path, tagged_formats: tuple[str, ...], splits: tuple[str, ...], gum_dir: Path | None) -> None:
-    """Write the bundled Penn Treebank sample, cleaned and split by file.
+def data(
+    files: tuple[Path, ...],
+    out_dir: Path,
+    clean: bool,
+    tagged_formats: tuple[str, ...],
+    splits: tuple[str, ...],
+    gum_dir: Path | None,
+) -> None:
+    """Write the bundled Penn Treebank sample, cleaned and split by file, or clean treebank FILEs.
 
     Splits: train = wsj_0001-0159, dev = wsj_0160-0179, test = wsj_0180-0199. Trees are cleaned as
     for parsing (no -NONE- elements, no function tags or indices, unary TOP root) and written one
@@ -68,13 +110,32 @@ def data(out_dir: Path, tagged_formats: tuple[str, ...], splits: tuple[str, ...]
     labels dropped) and written as gum_train.* and gum_dev.* (--split train/dev selects them too).
     Counts of sentences and tokens go to stderr.
 
+    With --clean, the trees of the bracketed treebank FILEs (.mrg files: several trees each, often
+    in an unlabelled root bracket; or one tree per line) are cleaned the same way (a TOP root is
+    kept, another root X becomes (TOP X)) and written, in order, one per line to the file --out,
+    which parser train then takes. Malformed input (bad brackets, binary or non-UTF-8 data) is an
+    error at file:line and nothing is written; a tree that cannot be cleaned (only -NONE- elements,
+    a root over several phrases or TOP over a word, a label with no category) is dropped and listed
+    at file:line. Counts of trees read, written and dropped go to stderr.
+
     \b
     Examples:
       glmnlp data --out splits/
       glmnlp data --out splits/ --tagged word_tag --tagged conllu
       glmnlp data --out dev_only/ --split dev
       glmnlp data --out splits/ --gum gum_const/
+      glmnlp data --clean wsj/0[2-9]/*.mrg wsj/1?/*.mrg wsj/2[01]/*.mrg --out train.trees
+      glmnlp data --clean wsj/22/*.mrg --out dev.trees
     """
+    if clean:
+        if not files:
+            raise click.UsageError("--clean needs the treebank FILEs to clean")
+        if tagged_formats or splits or gum_dir is not None:
+            raise click.UsageError("--tagged, --split and --gum write the bundled sample and GUM; not with --clean")
+        _clean_files(files, out_dir)
+        return
+    if files:
+        raise click.UsageError("FILE arguments are cleaned with --clean: glmnlp data --clean FILE... --out OUT.trees")
     check_writable_folder(out_dir)
     chosen = [s for s in _SPLITS if s in splits] if splits else list(_SPLITS)
     outputs: list[tuple[Path, str]] = []
@@ -110,3 +171,57 @@ def data(out_dir: Path, tagged_formats: tuple[str, ...], splits: tuple[str, ...]
     for line in report:
         click.echo(line, err=True)
     click.echo(f"wrote {len(outputs)} file(s) to {out_dir}", err=True)
+
+
+def _read_raw(path: Path) -> list[tuple[int, Tree]]:
+    """``(line, tree)`` for the trees of a treebank file, as written; ``InputError`` at file:line for bad data."""
+    source = str(path)
+    try:
+        with path.open("rb") as handle:
+            text = "\n".join(line for _number, line in decoded_lines(handle, source))
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror or exc}", source=source) from None
+    trees = list(read_trees_with_lines(text, source))
+    if not trees:
+        raise InputError("no trees in this file", source=source)
+    return trees
+
+
+def _clean_files(files: tuple[Path, ...], out: Path) -> None:
+    """``glmnlp data --clean``: every tree of ``files`` cleaned, one per line, to ``out`` (module docstring)."""
+    check_writable_file(out)
+    lines: list[str] = []
+    dropped: list[str] = []
+    rerooted: Counter[str] = Counter()
+    first_rerooted = ""
+    read = 0
+    for path in files:  # every file is read (and cleaned: raw trees are not kept) before anything is written
+        trees = _read_raw(path)
+        read += len(trees)
+        for number, (line, tree) in enumerate(trees, start=1):
+            try:
+                cleaned = clean_tree(tree)
+            except InputError as exc:
+                dropped.append(f"{path}:{line}: tree {number} dropped: {exc.reason}")
+                continue
+            if tree.label not in ("", TOP):
+                rerooted[tree.label] += 1
+                first_rerooted = first_rerooted or f"{path}:{line}"
+            lines.append(to_bracket(cleaned) + "\n")
+    for message in dropped:
+        click.echo(message, err=True)
+    if not lines:
+        raise InputError(f"not written: all {read} tree(s) read were dropped (listed above)", source=str(out))
+    atomic_write_text(out, "".join(lines))
+    if rerooted:
+        roots = ", ".join(f"{label} ({count})" for label, count in rerooted.most_common())
+        click.echo(
+            f"note: {sum(rerooted.values())} tree(s) had a root other than the unlabelled ( ... ) bracket or {TOP}: "
+            f"{roots}; each was put under a new {TOP} root (first at {first_rerooted})",
+            err=True,
+        )
+    click.echo(
+        f"read {read} tree(s) from {len(files)} file(s); wrote {len(lines)} to {out}; dropped {len(dropped)}"
+        + (" (listed above)" if dropped else ""),
+        err=True,
+    )
