@@ -2,9 +2,10 @@
 
 Each command group lives in its own module under ``glmnlp.cli`` and is registered in
 :data:`COMMAND_MODULES`. Data goes to stdout, progress and messages to stderr; bad input exits with
-status 1 and a ``file:line: reason`` message. Ctrl-C ends any command with ``Aborted.`` (status 1)
-and nothing else: worker processes ignore SIGINT, and this process terminates them on its way out
-(:mod:`glmnlp.glm.pools`).
+status 1 and a ``file:line: reason`` message; a bad option value, or options that contradict each
+other or do not apply with the others given, is a usage error (status 2). Ctrl-C ends any command
+with ``Aborted.`` (status 1) and nothing else: worker processes ignore SIGINT, and this process
+terminates them on its way out (:mod:`glmnlp.glm.pools`).
 """
 
 from __future__ import annotations

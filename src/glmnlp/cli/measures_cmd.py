@@ -7,12 +7,12 @@ Output: ``--format tsv`` (default), ``csv`` or ``json`` (one object per line) on
 FILE`` also draws sentence ``--sentence N`` (needs matplotlib).
 
 Errors are one line ``error: PATH: reason`` (status 1), found before anything is printed where they
-can be: input as ``glmnlp parse`` refuses it (TEXT arguments together with ``--input``, binary or
-non-UTF-8 data with ``file:line``, no text), a model without a generative term, a bad word-class
-file, a ``--plot`` folder that does not exist, ``--sentence`` past the last sentence. A bad option
-value is a usage error (status 2): NaN or a negative ``--tag-margin``, ``--gamma`` outside [0, 1e300]
-(the range a model file may hold), ``--cap`` outside [0, 10**6], ``--sentence`` below 1, a ``--plot``
-suffix that matplotlib does not write.
+can be: input as ``glmnlp parse`` refuses it (binary or non-UTF-8 data with ``file:line``, no text),
+a model without a generative term, a bad word-class file, a ``--plot`` folder that does not exist,
+``--sentence`` past the last sentence. A bad option value is a usage error (status 2): NaN or a
+negative ``--tag-margin``, ``--gamma`` outside [0, 1e300] (the range a model file may hold), ``--cap``
+outside [0, 10**6], ``--sentence`` below 1, a ``--plot`` suffix that matplotlib does not write; so are
+TEXT arguments together with ``--input``.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
     from glmnlp.text.measures import load_parser, measures, plot_measures, text_sentences, write_measures
 
     if text and input_path is not None:
-        raise ConfigError("give TEXT arguments or --input FILE, not both")
+        raise click.UsageError("give TEXT arguments or --input FILE, not both")
     if plot_path is not None:
         _check_plot(plot_path)
     docs = _arguments(text) if text else _read_input(input_path, tokenized)

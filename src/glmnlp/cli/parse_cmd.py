@@ -23,7 +23,10 @@ A thin wrapper over :class:`glmnlp.text.pipeline.Pipeline` and :mod:`glmnlp.text
   given the same input tags as the parse. Both come from the pipeline
   (``nlp(text, nbest=K, surprisal=True)``), which keeps ``--tagged`` input's tags in every mode.
 * **Errors** are ``file:line: reason`` (exit status 1): undecodable or binary input, empty input,
-  a malformed ``word/TAG`` token, a missing or broken model.
+  a malformed ``word/TAG`` token, a missing or broken model. Options that contradict each other
+  (TEXT arguments and ``--input``, ``--nbest`` or ``--surprisal`` with a format that cannot show
+  them, ``--out-dir`` without ``--format svg``, ``--lines`` with token input, ``--address`` without
+  ``--backend ray``) are usage errors (exit status 2).
 * ``--model DIR`` is a model directory with ``tagger/`` and ``parser/`` (default: the bundled
   model, :mod:`glmnlp.text.default_model`), or a single parser model; ``--tagger DIR`` supplies or
   replaces the tagger.
@@ -373,18 +376,19 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
     """
     mode = mode or "text"
     if texts and input_path is not None:
-        raise ConfigError("give TEXT arguments or --input FILE, not both")
+        raise click.UsageError("give TEXT arguments or --input FILE, not both")
     if out_dir is not None and fmt != "svg":
-        raise ConfigError("--out-dir is only used with --format svg")
+        raise click.UsageError("--out-dir is only used with --format svg")
     if nbest > 1 and fmt not in ("brackets", "json"):
-        raise ConfigError("--nbest K > 1 needs --format brackets or json")
+        raise click.UsageError("--nbest K > 1 needs --format brackets or json")
     if lines and mode != "text":
-        raise ConfigError("--lines applies to raw text; --tokenized and --tagged input is always one sentence per line")
-
+        raise click.UsageError(
+            "--lines applies to raw text; --tokenized and --tagged input is always one sentence per line"
+        )
     if surprisal and fmt != "json":
-        raise ConfigError("--surprisal needs --format json")
+        raise click.UsageError("--surprisal needs --format json")
     if address is not None and backend not in (None, "ray"):
-        raise ConfigError("--address needs --backend ray")
+        raise click.UsageError("--address needs --backend ray")
     if jobs is None:
         from glmnlp.config import get as get_settings
 

@@ -259,7 +259,7 @@ def _feature_bits(value: str | None, kind: str) -> int | None:
     if value is None:
         return ParserConfig.n_bits
     if kind == "generative":
-        raise ConfigError("--feature-bits sizes the perceptron's feature table; --kind generative has none")
+        raise click.UsageError("--feature-bits sizes the perceptron's feature table; --kind generative has none")
     if value.strip().lower() == "auto":
         return None
     try:
