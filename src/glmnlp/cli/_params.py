@@ -1,9 +1,13 @@
-"""Option values shared by several commands.
+"""Option values shared by several commands, and the check of options that do not apply.
 
 Every float option of every command takes a :class:`NumberRange`: click's ``FloatRange`` lets
 ``nan`` through (every comparison with NaN is false), which then fails far from the option or
 silently acts like another value. ``NumberRange`` refuses NaN always and infinity unless the option
 gives it a meaning (``infinite=True``, e.g. a margin: no limit), as a usage error (status 2).
+
+An option given where it has no effect (``glmnlp parse --compact --format brackets``) is refused as a
+usage error too, saying what it applies to, rather than silently ignored; :func:`given_options` tells
+which options the command line set (a default value is never refused).
 """
 
 from __future__ import annotations
@@ -11,11 +15,13 @@ from __future__ import annotations
 import math
 
 import click
+from click.core import ParameterSource
 
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["NumberRange", "weight_list", "parallel_options", "training_parallel_options", "parser_parallel_options"]
+__all__ = ["NumberRange", "and_list", "given_options", "weight_list", "parallel_options",
+           "training_parallel_options", "parser_parallel_options"]
 
 
 class NumberRange(click.FloatRange):
@@ -33,6 +39,20 @@ class NumberRange(click.FloatRange):
         if math.isinf(number) and not self.infinite:
             self.fail(f"{value!r} is not a finite number.", param, ctx)
         return super().convert(number, param, ctx)
+
+
+def given_options(*names: str) -> list[str]:
+    """The options among the parameter ``names`` of the running command that its command line set, as
+    spelled there (``--gen-cutoff``), in the order of ``names``."""
+    ctx = click.get_current_context()
+    spelled = {p.name: max(p.opts, key=len) for p in ctx.command.params if isinstance(p, click.Option)}
+    return [spelled[name] for name in names
+            if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)]
+
+
+def and_list(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def parallel_options(fn: Callable[..., Any]) -> Callable[..., Any]:

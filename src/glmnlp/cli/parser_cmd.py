@@ -9,6 +9,13 @@ or a malformed one (another root, a root over a word) is refused before anything
 ``file:line: tree N: reason`` with how to get cleaned trees (:func:`glmnlp.parser.grammar.tree_problem`;
 the choice to refuse rather than clean is argued there).
 
+An option given on the command line that the chosen ``--kind`` does not use is a usage error (status 2)
+rather than silently ignored: the perceptron's options (``--epochs``, ``--shards``, ``--mixing``,
+``--features``, ``--feature-bits``, ``--no-early-update``, ``--no-cache``) with ``--kind generative``,
+the generative tables' ``--gen-cutoff`` and ``--gen-prune`` with ``--kind perceptron``, and
+``--generative-weights`` with any kind but ``combined``. ``--jobs``, ``--backend`` and ``--address``
+say where work runs and never change the model, and are accepted with every kind.
+
 ``parser train`` closes its executor when it ends, normally or not (its workers terminated if that
 is an error or Ctrl-C; :mod:`glmnlp.glm.parallel`), rather than leave it to the interpreter's
 exit-time cleanup.
@@ -23,7 +30,7 @@ from typing import Any
 import click
 
 from glmnlp.errors import ConfigError, InputError
-from ._params import NumberRange, parser_parallel_options, weight_list
+from ._params import NumberRange, and_list, given_options, parser_parallel_options, weight_list
 from glmnlp.treebank.trees import Tree, read_tree_file
 
 __all__ = ["parser_group"]
@@ -94,7 +101,9 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     (iterative parameter mixing) unless --shards says otherwise; --shards 1 is the serial perceptron.
     --out must be a new or empty folder, or with --force a parser model written by glmnlp (checked
     before training). The features are hashed into a table of 2**22 weights unless --feature-bits
-    says otherwise (auto: sized from the training data).
+    says otherwise (auto: sized from the training data). An option the chosen --kind does not use
+    is refused (the perceptron's options with --kind generative, --gen-cutoff and --gen-prune with
+    --kind perceptron, --generative-weights without --kind combined).
 
     \b
     Examples:
@@ -112,6 +121,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     from glmnlp.parser.jackknife import jackknife_tags
     from glmnlp.parser.training import train_parser
 
+    _check_kind_options(kind)
     if epochs < 1:
         raise ConfigError(f"--epochs must be >= 1, got {epochs}")
     n_bits = _feature_bits(feature_bits, kind)  # None: auto, chosen below from the training trees
@@ -212,6 +222,26 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
                                                     "sharing": chosen.sharing, "bound": chosen.bound}})
         parser.save(out_path, history=parser.history, replace=force)
         click.echo(f"saved {out_path}", err=True)
+
+
+#: options that only some kinds use: (parameter names, the kinds, what the options set)
+_KIND_OPTIONS = (
+    (("epochs", "shards", "mixing", "features", "no_early_update", "no_cache"), ("perceptron", "combined"),
+     "the perceptron's training"),
+    (("gen_cutoff", "gen_prune"), ("combined", "generative"), "the generative model's tables"),
+    (("generative_weights",), ("combined",), "the weight of the generative feature"),
+)
+
+
+def _check_kind_options(kind: str) -> None:
+    """Refuse, as a usage error, options given on the command line that ``--kind`` does not use."""
+    for names, kinds, what in _KIND_OPTIONS:
+        given = given_options(*names) if kind not in kinds else []
+        if given:
+            raise click.UsageError(
+                f"{and_list(given)} only {'applies' if len(given) == 1 else 'apply'} to --kind "
+                f"{' or '.join(kinds)} ({what}); --kind {kind} does not use {'it' if len(given) == 1 else 'them'}"
+            )
 
 
 def _read_trees(path: str) -> list[Tree]:

@@ -1,0 +1,63 @@
+"""CLI consistency: an option that has no effect is refused like the others, every error names its file,
+the same things are spelled and answered the same way in every command.
+
+Run in-process through :func:`glmnlp.cli.main`; nothing here trains more than a few toy trees.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from glmnlp.cli import main
+from toy_trees import TINY
+
+
+def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
+    capsys.readouterr()
+    rc = main(argv)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+@pytest.fixture
+def toy_trees(tmp_path: Path) -> Path:
+    path = tmp_path / "toy.trees"
+    path.write_text("\n".join(TINY * 2) + "\n", encoding="utf-8")  # 12: deleted estimation needs 10
+    return path
+
+
+# -- options that do not apply ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("kind", "options", "message"), [
+    ("generative", ["--generative-weights", "5,20"],
+     "--generative-weights only applies to --kind combined (the weight of the generative feature); "
+     "--kind generative does not use it"),
+    ("generative", ["--epochs", "5", "--shards", "3", "--features", "baseline"],
+     "--epochs, --shards and --features only apply to --kind perceptron or combined (the perceptron's "
+     "training); --kind generative does not use them"),
+    ("generative", ["--mixing", "updates", "--no-early-update", "--no-cache"],
+     "--mixing, --no-early-update and --no-cache only apply to --kind perceptron or combined"),
+    ("perceptron", ["--gen-cutoff", "3"], "--gen-cutoff only applies to --kind combined or generative"),
+    ("perceptron", ["--gen-prune", "0.1"], "--gen-prune only applies to --kind combined or generative"),
+    ("perceptron", ["--generative-weights", "10"], "--generative-weights only applies to --kind combined"),
+])
+def test_parser_train_refuses_options_its_kind_does_not_use(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, toy_trees: Path, kind: str, options: list[str], message: str
+) -> None:
+    """Each option the chosen --kind ignores is a usage error naming the kinds it applies to; no model."""
+    rc, out, err = _run(capsys, ["parser", "train", "--train", str(toy_trees), "--dev", str(toy_trees),
+                                 "--out", str(tmp_path / "m"), "--kind", kind, *options])
+    assert (rc, out) == (2, "") and f"\nError: {message}" in err
+    assert not (tmp_path / "m").exists()
+
+
+def test_parser_train_accepts_the_defaults_of_options_its_kind_does_not_use(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, toy_trees: Path
+) -> None:
+    """Only options given on the command line are refused: --kind generative alone trains and saves."""
+    rc, _, err = _run(capsys, ["parser", "train", "--train", str(toy_trees), "--dev", str(toy_trees),
+                               "--out", str(tmp_path / "m"), "--kind", "generative", "-j", "1"])
+    assert rc == 0 and (tmp_path / "m" / "metadata.json").is_file(), err
