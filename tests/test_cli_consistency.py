@@ -61,3 +61,32 @@ def test_parser_train_accepts_the_defaults_of_options_its_kind_does_not_use(
     rc, _, err = _run(capsys, ["parser", "train", "--train", str(toy_trees), "--dev", str(toy_trees),
                                "--out", str(tmp_path / "m"), "--kind", "generative", "-j", "1"])
     assert rc == 0 and (tmp_path / "m" / "metadata.json").is_file(), err
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    (["--tokenized", "--tagged"], "--tokenized and --tagged exclude each other"),
+    (["--tagged", "--tokenized"], "--tokenized and --tagged exclude each other"),
+    (["--map-unknown-tags"], "--map-unknown-tags only applies to --tagged input"),
+    (["--tokenized", "--map-unknown-tags"], "--map-unknown-tags only applies to --tagged input"),
+    (["--compact"], "--compact is only used with --format svg or html"),
+    (["-f", "ascii", "--compact"], "--compact is only used with --format svg or html"),
+    (["--unicode-lines"], "--unicode-lines is only used with --format ascii"),
+    (["-f", "pretty", "--unicode-lines"], "--unicode-lines is only used with --format ascii"),
+    (["--tagged", "--multitag", "2"], "--multitag is not used with --tagged input"),
+    (["--tagged", "--tagger", "some_tagger"], "--tagger is not used with --tagged input"),
+])
+def test_parse_refuses_options_that_have_no_effect(
+    capsys: pytest.CaptureFixture[str], options: list[str], message: str
+) -> None:
+    """Each is a usage error saying what the option applies to, found before any model is loaded."""
+    rc, out, err = _run(capsys, ["parse", "-m", "no_such_model", *options, "a/DT dog/NN"])
+    assert (rc, out) == (2, "") and f"\nError: {message}" in err
+
+
+def test_parse_keeps_the_options_where_they_have_an_effect(capsys: pytest.CaptureFixture[str]) -> None:
+    """--tagger with --tagged input is what --map-unknown-tags asks for the unknown tags; --compact draws
+    html and svg; --unicode-lines draws ascii (the models are looked for after the options are checked)."""
+    for options in (["--tagged", "--map-unknown-tags", "--tagger", "some_tagger"], ["-f", "html", "--compact"],
+                    ["-f", "svg", "--compact"], ["-f", "ascii", "--unicode-lines"]):
+        rc, _, err = _run(capsys, ["parse", "-m", "no_such_model", *options, "a/DT dog/NN"])
+        assert rc == 1 and err.startswith("error: ") and "Error:" not in err, options

@@ -23,10 +23,13 @@ A thin wrapper over :class:`glmnlp.text.pipeline.Pipeline` and :mod:`glmnlp.text
   given the same input tags as the parse. Both come from the pipeline
   (``nlp(text, nbest=K, surprisal=True)``), which keeps ``--tagged`` input's tags in every mode.
 * **Errors** are ``file:line: reason`` (exit status 1): undecodable or binary input, empty input,
-  a malformed ``word/TAG`` token, a missing or broken model. Options that contradict each other
-  (TEXT arguments and ``--input``, ``--nbest`` or ``--surprisal`` with a format that cannot show
-  them, ``--out-dir`` without ``--format svg``, ``--lines`` with token input, ``--address`` without
-  ``--backend ray``) are usage errors (exit status 2).
+  a malformed ``word/TAG`` token, a missing or broken model. Options that contradict each other or
+  have no effect with the others given are usage errors (exit status 2), never silently ignored:
+  TEXT arguments and ``--input``; ``--tokenized`` and ``--tagged``; ``--nbest`` or ``--surprisal``
+  with a format that cannot show them; ``--out-dir`` without ``--format svg``; ``--compact`` without
+  ``svg`` or ``html``; ``--unicode-lines`` without ``ascii``; ``--lines`` with token input;
+  ``--map-unknown-tags`` without ``--tagged``; ``--multitag`` with ``--tagged`` (no tagger runs), and
+  ``--tagger`` too unless ``--map-unknown-tags`` uses it; ``--address`` without ``--backend ray``.
 * ``--model DIR`` is a model directory with ``tagger/`` and ``parser/`` (default: the bundled
   model, :mod:`glmnlp.text.default_model`), or a single parser model; ``--tagger DIR`` supplies or
   replaces the tagger.
@@ -307,9 +310,8 @@ def _score_text(score: float | None) -> str:
 @click.argument("texts", metavar="[TEXT]...", nargs=-1)
 @click.option("-i", "--input", "input_path", default=None, metavar="FILE",
               help="Read the input from FILE ('-' = stdin). Default: the TEXT arguments, else stdin.")
-@click.option("--tokenized", "mode", flag_value="tokens",
-              help="Input is one sentence per line of whitespace-separated PTB tokens.")
-@click.option("--tagged", "mode", flag_value="tagged",
+@click.option("--tokenized", is_flag=True, help="Input is one sentence per line of whitespace-separated PTB tokens.")
+@click.option("--tagged", is_flag=True,
               help="Input is one sentence per line of word/TAG tokens (the tagger is skipped).")
 @click.option("--map-unknown-tags", is_flag=True,
               help="--tagged: replace tags the model does not know by the tagger's tag (with a warning) "
@@ -327,12 +329,14 @@ def _score_text(score: float | None) -> str:
 @click.option("-m", "--model", "model_dir", default=None, metavar="DIR",
               help="Model directory (tagger/ + parser/) or a parser model. Default: the bundled model.")
 @click.option("--tagger", "tagger_dir", default=None, metavar="DIR",
-              help="Use this tagger model instead (one of another tagset than the parser's is refused).")
+              help="Use this tagger model instead (one of another tagset than the parser's is refused). Not with "
+                   "--tagged input, except to map its unknown tags (--map-unknown-tags).")
 @click.option("--nbest", type=click.IntRange(min=1), default=1, show_default=True,
               help="Print the K best trees with their scores (brackets or json).")
 @click.option("--multitag", type=NumberRange(min=0, infinite=True), default=None, metavar="MARGIN",
               help="Give the parser every tag within MARGIN of the tagger's best (multi-tag input); 0 = the "
-                   "single best tag. Default: the margin recorded in the model's MODEL.json, else 0.")
+                   "single best tag. Default: the margin recorded in the model's MODEL.json, else 0. Not with "
+                   "--tagged input.")
 @click.option("--surprisal", is_flag=True,
               help="--format json: add each word's surprisal in bits (needs a model with a generative component).")
 @click.option("--batch-size", type=click.IntRange(min=1), default=32, show_default=True,
@@ -350,10 +354,10 @@ def _score_text(score: float | None) -> str:
 @click.option("--address", default=None, metavar="HOST:PORT",
               help="Ray cluster to join (with --backend ray; default: $GLMNLP_ADDRESS, else start a local Ray "
                    "instance).")
-def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_unknown_tags: bool, lines: bool, fmt: str,
-          out_dir: Path | None, compact: bool, unicode_lines: bool, model_dir: str | None, tagger_dir: str | None, nbest: int,
-          multitag: float | None, surprisal: bool, batch_size: int, quiet: bool, jobs: int | None,
-          backend: str | None, address: str | None) -> None:
+def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagged: bool, map_unknown_tags: bool,
+          lines: bool, fmt: str, out_dir: Path | None, compact: bool, unicode_lines: bool, model_dir: str | None,
+          tagger_dir: str | None, nbest: int, multitag: float | None, surprisal: bool, batch_size: int, quiet: bool,
+          jobs: int | None, backend: str | None, address: str | None) -> None:
     """Parse text into Penn Treebank trees (sentence splitting, tokenising, tagging, parsing).
 
     TEXT arguments are parsed one document each; without them the input is read from --input FILE
@@ -374,7 +378,9 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
       glmnlp parse --format json --surprisal "The horse raced past the barn fell."
       glmnlp parse --jobs 2 --lines -i big.txt > big.trees
     """
-    mode = mode or "text"
+    if tokenized and tagged:
+        raise click.UsageError("--tokenized and --tagged exclude each other")
+    mode = "tokens" if tokenized else "tagged" if tagged else "text"
     if texts and input_path is not None:
         raise click.UsageError("give TEXT arguments or --input FILE, not both")
     if out_dir is not None and fmt != "svg":
@@ -389,6 +395,17 @@ def parse(texts: tuple[str, ...], input_path: str | None, mode: str | None, map_
         raise click.UsageError("--surprisal needs --format json")
     if address is not None and backend not in (None, "ray"):
         raise click.UsageError("--address needs --backend ray")
+    if compact and fmt not in ("svg", "html"):
+        raise click.UsageError("--compact is only used with --format svg or html")
+    if unicode_lines and fmt != "ascii":
+        raise click.UsageError("--unicode-lines is only used with --format ascii")
+    if map_unknown_tags and mode != "tagged":
+        raise click.UsageError("--map-unknown-tags only applies to --tagged input")
+    if mode == "tagged" and multitag is not None:
+        raise click.UsageError("--multitag is not used with --tagged input (its tags are given: the tagger is skipped)")
+    if mode == "tagged" and tagger_dir is not None and not map_unknown_tags:
+        raise click.UsageError("--tagger is not used with --tagged input (its tags are given), unless "
+                               "--map-unknown-tags asks it for the tags the model does not know")
     if jobs is None:
         from glmnlp.config import get as get_settings
 
