@@ -90,3 +90,9 @@ def test_parse_keeps_the_options_where_they_have_an_effect(capsys: pytest.Captur
                     ["-f", "svg", "--compact"], ["-f", "ascii", "--unicode-lines"]):
         rc, _, err = _run(capsys, ["parse", "-m", "no_such_model", *options, "a/DT dog/NN"])
         assert rc == 1 and err.startswith("error: ") and "Error:" not in err, options
+
+
+def test_measures_refuses_sentence_without_plot(capsys: pytest.CaptureFixture[str]) -> None:
+    """--sentence N chooses the sentence --plot draws; without --plot it is a usage error, not ignored."""
+    rc, out, err = _run(capsys, ["measures", "--sentence", "2", "A dog barked. It ran."])
+    assert (rc, out) == (2, "") and "\nError: --sentence only applies to --plot (the sentence it draws)\n" in err

@@ -12,7 +12,7 @@ a model without a generative term, a bad word-class file, a ``--plot`` folder th
 ``--sentence`` past the last sentence. A bad option value is a usage error (status 2): NaN or a
 negative ``--tag-margin``, ``--gamma`` outside [0, 1e300] (the range a model file may hold), ``--cap``
 outside [0, 10**6], ``--sentence`` below 1, a ``--plot`` suffix that matplotlib does not write; so are
-TEXT arguments together with ``--input``.
+TEXT arguments together with ``--input``, and ``--sentence`` without ``--plot``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 
 import click
 
-from glmnlp.cli._params import NumberRange
+from glmnlp.cli._params import NumberRange, given_options
 from glmnlp.errors import ConfigError, InputError
 
 __all__ = ["measures_cmd"]
@@ -63,7 +63,7 @@ __all__ = ["measures_cmd"]
               help="Beam cap (default: the model's; 0 = none).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Also draw one sentence's measures to this image (PNG/SVG/PDF; needs matplotlib).")
-@click.option("--sentence", type=click.IntRange(min=1), default=1, show_default=True, help="Sentence drawn by --plot.")
+@click.option("--sentence", type=click.IntRange(min=1), default=1, show_default=True, help="Sentence drawn by --plot (only with --plot).")
 def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool, model: Path | None, fmt: str,
                  units: str, kind: str, word_classes: Path | None, word_class_rules: Path | None, no_eos: bool,
                  next_word: bool, max_tags: int, tag_margin: float, tag_filter: str, unknown_words: str,
@@ -81,6 +81,8 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
 
     if text and input_path is not None:
         raise click.UsageError("give TEXT arguments or --input FILE, not both")
+    if plot_path is None and given_options("sentence"):
+        raise click.UsageError("--sentence only applies to --plot (the sentence it draws)")
     if plot_path is not None:
         _check_plot(plot_path)
     docs = _arguments(text) if text else _read_input(input_path, tokenized)
