@@ -96,3 +96,44 @@ def test_measures_refuses_sentence_without_plot(capsys: pytest.CaptureFixture[st
     """--sentence N chooses the sentence --plot draws; without --plot it is a usage error, not ignored."""
     rc, out, err = _run(capsys, ["measures", "--sentence", "2", "A dog barked. It ran."])
     assert (rc, out) == (2, "") and "\nError: --sentence only applies to --plot (the sentence it draws)\n" in err
+
+
+# -- every error names its file ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("which", ["--train", "--dev"])
+def test_tagger_train_names_a_file_without_sentences(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, toy_trees: Path, which: str
+) -> None:
+    """An empty training file was 'error: no training sentences'; an empty dev file was silently no dev."""
+    empty = tmp_path / "empty.trees"
+    empty.write_text("\n", encoding="utf-8")
+    files = {"--train": toy_trees, "--dev": toy_trees, which: empty}
+    rc, out, err = _run(capsys, ["tagger", "train", "--train", str(files["--train"]), "--dev", str(files["--dev"]),
+                                 "--out", str(tmp_path / "m"), "-j", "1"])
+    purpose = "to train on" if which == "--train" else "to choose the epoch on"
+    assert (rc, out, err) == (1, "", f"error: {empty}: empty input: no tagged sentence {purpose}\n")
+    assert not (tmp_path / "m").exists()
+
+
+@pytest.mark.parametrize("which", ["--train", "--heldout"])
+def test_grammar_table1_names_a_file_without_trees(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, toy_trees: Path, which: str
+) -> None:
+    """It was '<input>: no trees in the training files'."""
+    empty = tmp_path / "empty.trees"
+    empty.write_text("", encoding="utf-8")
+    files = {"--train": toy_trees, "--heldout": toy_trees, which: empty}
+    rc, out, err = _run(capsys, ["grammar", "table1", "--train", str(files["--train"]),
+                                 "--heldout", str(files["--heldout"])])
+    assert (rc, out, err) == (1, "", f"error: {empty}: no trees in this file\n")
+
+
+def test_grammar_table1_gives_the_line_of_a_tree_it_cannot_clean(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, toy_trees: Path
+) -> None:
+    bad = tmp_path / "bad.trees"
+    bad.write_text(TINY[0] + "\n\n(TOP (-NONE- *))\n", encoding="utf-8")
+    rc, _, err = _run(capsys, ["grammar", "table1", "--train", str(bad), "--heldout", str(toy_trees)])
+    assert (rc, err) == (1, f"error: {bad}:3: tree 2: tree 'TOP' contains only empty (-NONE-) elements\n")
+

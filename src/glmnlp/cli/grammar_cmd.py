@@ -3,7 +3,8 @@
 ``glmnlp grammar table1`` is a thin wrapper over :func:`glmnlp.parser.grammar.table1`: it reads (or takes
 the bundled sample's) training and held-out trees, cleans them, and prints the number of distinct
 left-child chains of length > 2 with and without the FSLC transform and the "seen more than once"
-filter, plus the held-out out-of-vocabulary rates (SPEC c, Table 1).
+filter, plus the held-out out-of-vocabulary rates (SPEC c, Table 1). A file without trees, or with
+a tree that cannot be cleaned, is an error at its ``file[:line]``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from glmnlp.errors import InputError
 from glmnlp.parser.grammar import ChainTable, table1
 from glmnlp.treebank.preprocess import clean_tree
 from glmnlp.parser.transform import FslcConfig
-from glmnlp.treebank.trees import Tree, read_tree_file
+from glmnlp.treebank.trees import Tree, read_tree_file, tree_start_line
 
 
 
@@ -34,13 +35,19 @@ def grammar() -> None:
 
 
 def _read(paths: tuple[Path, ...]) -> list[Tree]:
+    """The cleaned trees of every file; a file without trees, or a tree that cannot be cleaned, is an
+    ``InputError`` at its file (and line)."""
     out: list[Tree] = []
     for path in paths:
-        for i, tree in enumerate(read_tree_file(path), 1):
+        trees = read_tree_file(path)
+        if not trees:
+            raise InputError("no trees in this file", source=str(path))
+        for i, tree in enumerate(trees):
             try:
                 out.append(clean_tree(tree))
             except InputError as exc:
-                raise InputError(f"tree {i}: {exc.reason}", source=str(path)) from None
+                raise InputError(f"tree {i + 1}: {exc.reason}", source=str(path),
+                                 line=tree_start_line(path, i)) from None
     return out
 
 
@@ -134,8 +141,6 @@ def table1_cmd(
         config = FslcConfig()
     train = _read(train_files) if train_files else sample_trees("train")
     heldout = _read(heldout_files) if heldout_files else sample_trees("dev")
-    if not train or not heldout:
-        raise InputError("no trees in the " + ("training" if not train else "held-out") + " files")
     tables = table1(train, heldout, config=config, min_count=min_count)
     extra = ", ".join(f"{p}/{c}" for p, c in config.extra_pairs)
     click.echo("Table 1 (Collins & Roark 2004): left-child chains and held-out coverage")

@@ -23,15 +23,13 @@ exit-time cleanup.
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 from typing import Any
 
 import click
 
 from glmnlp.errors import ConfigError, InputError
 from ._params import NumberRange, and_list, given_options, parser_parallel_options, weight_list
-from glmnlp.treebank.trees import Tree, read_tree_file
+from glmnlp.treebank.trees import Tree, read_tree_file, tree_start_line
 
 __all__ = ["parser_group"]
 
@@ -254,31 +252,8 @@ def _read_trees(path: str) -> list[Tree]:
     for i, tree in enumerate(trees):
         problem = tree_problem(tree)
         if problem is not None:
-            raise InputError(f"tree {i + 1}: {problem}; {CLEAN_HINT}", source=path, line=_tree_line(path, i))
+            raise InputError(f"tree {i + 1}: {problem}; {CLEAN_HINT}", source=path, line=tree_start_line(path, i))
     return trees
-
-
-def _tree_line(path: str, index: int) -> int | None:
-    """The line on which tree ``index`` (from 0) of a file that reads without error starts.
-
-    Counts brackets as :func:`glmnlp.treebank.trees.read_trees` does (every ``(`` and ``)`` is one: a word
-    never holds them), whose trees do not keep their lines.
-    """
-    depth = seen = 0
-    line = 1
-    for match in re.finditer(r"[()\n]", Path(path).read_text(encoding="utf-8")):
-        char = match.group()
-        if char == "\n":
-            line += 1
-        elif char == ")":
-            depth -= 1
-        else:
-            if depth == 0:
-                if seen == index:
-                    return line
-                seen += 1
-            depth += 1
-    return None
 
 
 def _feature_bits(value: str | None, kind: str) -> int | None:

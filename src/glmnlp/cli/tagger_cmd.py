@@ -7,7 +7,9 @@ and writes word/TAG lines or CoNLL-U to stdout. Progress and summaries go to std
 exits with status 1 and a ``file:line: reason`` message. ``glmnlp tag`` refuses input as
 ``glmnlp parse`` does: binary (a NUL byte) or non-UTF-8 data, and input without a sentence
 (``empty input: nothing to tag``); ``tagger evaluate`` refuses a test file without a tagged
-sentence instead of reporting 0% accuracy. ``--margin`` is a number >= 0 (NaN is a usage error;
+sentence instead of reporting 0% accuracy, and ``tagger train`` a training or dev file without one
+(``FILE: empty input: no tagged sentence to train on``) instead of an error without the file's name
+or an epoch chosen without dev. ``--margin`` is a number >= 0 (NaN is a usage error;
 ``inf`` keeps every tag).
 """
 
@@ -31,8 +33,12 @@ _FORMATS = ("auto", "conllu", "word_tag", "tab", "trees")
 _CTX = {"help_option_names": ["-h", "--help"]}
 
 
-def _read(path: str, fmt: str) -> list[TaggedSentence]:
-    return read_tagged(sys.stdin if path == "-" else path, fmt)  # type: ignore[arg-type]
+def _read(path: str, fmt: str, purpose: str | None = None) -> list[TaggedSentence]:
+    """The sentences of ``path`` (``-``: stdin); with ``purpose``, a file without any is an error naming it."""
+    sentences = read_tagged(sys.stdin if path == "-" else path, fmt)  # type: ignore[arg-type]
+    if purpose is not None and not any(len(s) for s in sentences):
+        raise InputError(f"empty input: no tagged sentence {purpose}", source="<stdin>" if path == "-" else path)
+    return sentences
 
 
 @click.group("tagger", context_settings=_CTX)
@@ -100,8 +106,8 @@ def train_cmd(
         mixing=mixing,
     )
     check_output_dir(out_dir, "tagger", replace=force)
-    train = _read(train_path, fmt)
-    dev = _read(dev_path, fmt) if dev_path else None
+    train = _read(train_path, fmt, "to train on")
+    dev = _read(dev_path, fmt, "to choose the epoch on") if dev_path else None
 
     def report(record: EpochRecord) -> None:
         if not quiet:
@@ -140,10 +146,7 @@ def evaluate_cmd(model_dir: Path, test_path: str, fmt: str, confusions: int, mar
       glmnlp tagger evaluate --model ewt.model --test test.conllu --margin 1 --margin 5
     """
     model = Tagger.load(model_dir)
-    sentences = _read(test_path, fmt)
-    if not any(len(s) for s in sentences):
-        source = "<stdin>" if test_path == "-" else test_path
-        raise InputError("empty input: no tagged sentence to score", source=source)
+    sentences = _read(test_path, fmt, "to score")
     score = model.evaluate(sentences, top_confusions=confusions)
     click.echo(f"tokens            {score.tokens}")
     click.echo(f"accuracy          {100 * score.accuracy:.2f}%")

@@ -36,6 +36,7 @@ __all__ = [
     "read_trees",
     "read_trees_with_lines",
     "read_tree_file",
+    "tree_start_line",
     "parse_tree",
     "to_bracket",
     "to_pretty",
@@ -293,3 +294,26 @@ def read_tree_file(path: str | Path) -> list[Tree]:
         line = data.count(b"\n", 0, exc.start) + 1
         raise TreeSyntaxError(f"not UTF-8 text ({exc.reason})", source=str(path), line=line) from None
     return list(read_trees(text, str(path)))
+
+
+def tree_start_line(path: str | Path, index: int) -> int | None:
+    """The line on which tree ``index`` (from 0) of a file that :func:`read_tree_file` reads starts (None
+    past the last tree), for messages about a tree: the trees do not keep their lines.
+
+    Counts brackets as :func:`read_trees` does (every ``(`` and ``)`` is one: a word never holds them).
+    """
+    depth = seen = 0
+    line = 1
+    for match in re.finditer(r"[()\n]", Path(path).read_text(encoding="utf-8")):
+        char = match.group()
+        if char == "\n":
+            line += 1
+        elif char == ")":
+            depth -= 1
+        else:
+            if depth == 0:
+                if seen == index:
+                    return line
+                seen += 1
+            depth += 1
+    return None
