@@ -137,3 +137,25 @@ def test_grammar_table1_gives_the_line_of_a_tree_it_cannot_clean(
     rc, _, err = _run(capsys, ["grammar", "table1", "--train", str(bad), "--heldout", str(toy_trees)])
     assert (rc, err) == (1, f"error: {bad}:3: tree 2: tree 'TOP' contains only empty (-NONE-) elements\n")
 
+
+def _not_utf8(path: Path) -> str:
+    path.write_bytes((TINY[0] + "\n").encode() + b"(TOP (S (NP (NN caf\xe9)) (VP (VBD sat))))\n")
+    return f"error: {path}:2: not valid UTF-8 text (byte 0xe9 at column 20)\n"
+
+
+@pytest.mark.parametrize("command", ["evalb", "evalb-gold", "grammar", "parser train", "tagger train"])
+def test_a_file_that_is_not_utf8_is_refused_at_its_line_and_column(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, toy_trees: Path, command: str
+) -> None:
+    """Every command that reads whole files says where the bad byte is, in the words of glmnlp parse."""
+    bad = tmp_path / "latin1.trees"
+    expected = _not_utf8(bad)
+    argv = {
+        "evalb": ["evalb", str(toy_trees), str(bad)],
+        "evalb-gold": ["evalb", str(bad), str(toy_trees)],
+        "grammar": ["grammar", "table1", "--train", str(bad), "--heldout", str(toy_trees)],
+        "parser train": ["parser", "train", "--train", str(bad), "--dev", str(toy_trees), "--out", str(tmp_path / "m")],
+        "tagger train": ["tagger", "train", "--train", str(bad), "--out", str(tmp_path / "m")],
+    }[command]
+    rc, out, err = _run(capsys, argv)
+    assert (rc, out, err) == (1, "", expected)

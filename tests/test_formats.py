@@ -211,7 +211,7 @@ def test_formats_error_names_the_file(tmp_path: Path) -> None:
     latin.write_bytes(b"a\tDT\ncaf\xe9\tNN\n")
     with pytest.raises(FormatError) as info:
         read_tab(latin)
-    assert info.value.line == 2 and "not UTF-8" in info.value.reason
+    assert info.value.line == 2 and info.value.reason == "not valid UTF-8 text (byte 0xe9 at column 4)"
     with pytest.raises(FormatError, match="cannot read file"):
         read_tab(tmp_path / "missing.tab")
 

@@ -112,7 +112,7 @@ def test_gum_empty_or_unreadable_file(tmp_path: Path) -> None:
         read_gum_file(tmp_path / "missing.ptb")
     latin = tmp_path / "latin.ptb"
     latin.write_bytes(b"(ROOT (NP (NN a)))\n(ROOT (NP (NN caf\xe9)))\n")
-    with pytest.raises(InputError, match=r"latin.ptb:2: not UTF-8"):
+    with pytest.raises(InputError, match=r"latin.ptb:2: not valid UTF-8 text \(byte 0xe9 at column 18\)"):
         read_gum_file(latin)
 
 

@@ -113,15 +113,17 @@ def is_punct_word(word: str) -> bool:
 
 
 def read_text(path: str | Path) -> str:
-    """A whole UTF-8 file; a missing, unreadable or non-UTF-8 file is an InputError naming it."""
+    """A whole UTF-8 file; a missing, unreadable or non-UTF-8 file is an InputError naming it (and the line
+    of the first byte that is not UTF-8)."""
+    from glmnlp.treebank.fileio import decoded_text
+
     try:
-        return Path(path).read_text(encoding="utf-8")
+        data = Path(path).read_bytes()
     except FileNotFoundError:
         raise InputError("no such file", source=str(path)) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text ({exc.reason})", source=str(path)) from None
     except OSError as exc:
         raise InputError(f"cannot read ({exc.strerror})", source=str(path)) from None
+    return decoded_text(data, str(path))
 
 
 def parse_params(text: str, source: str = "<params>") -> EvalbParams:

@@ -1,6 +1,8 @@
 """Small file helpers: for writers, atomic writes, so a crash never leaves half a file, and a check that an
 output location can be written before any work is done; for readers of text input, lines decoded with
-``file:line`` errors for binary or non-UTF-8 data (:func:`decoded_lines`, what every command reads with).
+``file:line`` errors for binary or non-UTF-8 data (:func:`decoded_lines`, what every command reads streams
+with) and whole files decoded with the same ``file:line`` error for non-UTF-8 data (:func:`decoded_text`,
+what the tree, tagged-text and EVALB readers use).
 
 Choices [R]:
 
@@ -23,7 +25,7 @@ from typing import IO
 from glmnlp.errors import ConfigError, InputError
 
 __all__ = ["atomic_write_bytes", "atomic_write_text", "check_writable_folder", "check_writable_file",
-           "decoded_lines"]
+           "decoded_lines", "decoded_text"]
 
 
 def _umask() -> int:
@@ -112,10 +114,22 @@ def decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise InputError(
-                f"not valid UTF-8 text (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
-                source=source, line=number,
-            ) from None
+            raise InputError(_not_utf8(raw, exc.start), source=source, line=number) from None
         if number == 1 and text.startswith("\ufeff"):
             text = text[1:]
         yield number, text.rstrip("\r\n")
+
+
+def _not_utf8(raw: bytes, start: int) -> str:
+    return f"not valid UTF-8 text (byte 0x{raw[start]:02x} at column {start + 1})"
+
+
+def decoded_text(data: bytes, source: str, error: type[InputError] = InputError) -> str:
+    """``data`` decoded as UTF-8; text that is not UTF-8 raises ``error`` (an :class:`InputError` class) at
+    ``source:line`` with the byte and its column, as :func:`decoded_lines` words it. A byte order mark is kept."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
+        raise error(_not_utf8(data[line_start:], exc.start - line_start), source=source,
+                    line=data.count(b"\n", 0, exc.start) + 1) from None

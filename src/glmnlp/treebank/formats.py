@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Literal, TextIO
 
 from glmnlp.errors import FormatError
+from glmnlp.treebank.fileio import decoded_text
 
 __all__ = [
     "TaggedSentence",
@@ -92,11 +93,7 @@ def _load(source: Source) -> tuple[str, str]:
             data = Path(source).read_bytes()
         except OSError as exc:
             raise FormatError(f"cannot read file: {exc.strerror or exc}", source=name) from None
-        try:
-            return name, data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            line = data.count(b"\n", 0, exc.start) + 1
-            raise FormatError(f"not UTF-8 text ({exc.reason})", source=name, line=line) from None
+        return name, decoded_text(data, name, FormatError).removeprefix("\ufeff")
     name = str(getattr(source, "name", "<stream>"))
     text = source.read()
     if not isinstance(text, str):

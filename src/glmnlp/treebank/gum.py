@@ -41,6 +41,7 @@ from typing import Literal
 
 from glmnlp.errors import InputError, TreeSyntaxError
 from glmnlp.treebank.corpus import sample_trees
+from glmnlp.treebank.fileio import decoded_text
 from glmnlp.treebank.preprocess import TOP, clean_tree
 from glmnlp.treebank.trees import Tree, read_trees
 
@@ -110,11 +111,7 @@ def read_gum_file(path: str | Path, *, clean: bool = True) -> list[Tree]:
         data = path.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(f"not UTF-8 text ({exc.reason})", source=str(path), line=line) from None
+    text = decoded_text(data, str(path)).removeprefix("\ufeff")
     return read_gum(text, str(path), clean=clean)
 
 

@@ -288,12 +288,9 @@ def read_tree_file(path: str | Path) -> list[Tree]:
         data = path.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise TreeSyntaxError(f"not UTF-8 text ({exc.reason})", source=str(path), line=line) from None
-    return list(read_trees(text, str(path)))
+    from glmnlp.treebank.fileio import decoded_text
+
+    return list(read_trees(decoded_text(data, str(path), TreeSyntaxError), str(path)))
 
 
 def tree_start_line(path: str | Path, index: int) -> int | None:
