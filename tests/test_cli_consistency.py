@@ -159,3 +159,21 @@ def test_a_file_that_is_not_utf8_is_refused_at_its_line_and_column(
     }[command]
     rc, out, err = _run(capsys, argv)
     assert (rc, out, err) == (1, "", expected)
+
+
+# -- the same things said the same way ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("value", "shown"), [("-3", "-3"), ("abc", "abc")])
+def test_a_bad_glmnlp_jobs_names_only_that_variable(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, value: str, shown: str
+) -> None:
+    """GLMNLP_JOBS=-3 printed every variable (GLMNLP_JOBS='-3' GLMNLP_BACKEND='local' GLMNLP_ADDRESS=None: ...)."""
+    from glmnlp import config
+
+    monkeypatch.setenv("GLMNLP_JOBS", value)
+    monkeypatch.delenv("GLMNLP_BACKEND", raising=False)
+    monkeypatch.delenv("GLMNLP_ADDRESS", raising=False)
+    monkeypatch.setattr(config, "_current", None)
+    rc, out, err = _run(capsys, ["parse", "A dog."])
+    assert (rc, out, err) == (1, "", f"error: GLMNLP_JOBS={shown}: jobs must be an integer >= 0 (0 = all cores)\n")

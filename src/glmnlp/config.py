@@ -30,14 +30,16 @@ Choices [R]:
 * The settings are one immutable :class:`Settings` value per process, replaced as a whole, so a
   reader never sees half of an update. They are process-wide (not per thread): worker processes
   receive explicit values from their parent, never this module's state.
-* A bad environment value is a :class:`~glmnlp.errors.ConfigError` naming the variable, raised when
-  the value is first needed (importing glmnlp never fails because of the environment).
+* A bad environment value is a :class:`~glmnlp.errors.ConfigError` naming the variable at fault and
+  its value (``GLMNLP_JOBS=-3: jobs must be ...``), raised when the value is first needed (importing
+  glmnlp never fails because of the environment).
 """
 
 from __future__ import annotations
 
 import operator
 import os
+import shlex
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -72,19 +74,23 @@ class Settings:
 
 
 def _from_environment() -> Settings:
+    """The settings the environment gives; a bad value is a ConfigError naming only its variable
+    (``GLMNLP_JOBS=-3: jobs must be ...``), spelled as a shell would take it back."""
     jobs_text = os.environ.get("GLMNLP_JOBS", "").strip()
     try:
         jobs = int(jobs_text) if jobs_text else 0
     except ValueError:
-        raise ConfigError(f"GLMNLP_JOBS must be an integer >= 0, got {jobs_text!r}") from None
+        jobs = -1
+    if jobs < 0:
+        raise ConfigError(f"GLMNLP_JOBS={shlex.quote(jobs_text)}: jobs must be an integer >= 0 (0 = all cores)")
     backend = os.environ.get("GLMNLP_BACKEND", "").strip() or "local"
+    if backend not in BACKENDS:
+        raise ConfigError(f"GLMNLP_BACKEND={shlex.quote(backend)}: backend must be one of {', '.join(BACKENDS)}")
     address = os.environ.get("GLMNLP_ADDRESS", "").strip() or None
-    try:
-        return Settings(jobs, backend, address)
-    except ConfigError as exc:  # the same checks as for values set in Python, naming the variables
-        raise ConfigError(
-            f"GLMNLP_JOBS={jobs_text!r} GLMNLP_BACKEND={backend!r} GLMNLP_ADDRESS={address!r}: {exc}"
-        ) from None
+    if address is not None and backend != "ray":
+        raise ConfigError(f"GLMNLP_ADDRESS={shlex.quote(address)}: an address needs the ray backend "
+                          "(GLMNLP_BACKEND=ray)")
+    return Settings(jobs, backend, address)
 
 
 _current: Settings | None = None
