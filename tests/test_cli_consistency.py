@@ -177,3 +177,23 @@ def test_a_bad_glmnlp_jobs_names_only_that_variable(
     monkeypatch.setattr(config, "_current", None)
     rc, out, err = _run(capsys, ["parse", "A dog."])
     assert (rc, out, err) == (1, "", f"error: GLMNLP_JOBS={shown}: jobs must be an integer >= 0 (0 = all cores)\n")
+
+
+def test_parser_train_quiet_prints_only_the_choices(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, toy_trees: Path
+) -> None:
+    """parser train had no --quiet/-q while tagger train and train-default do: with it, no step, epoch or
+    beam lines, only what was chosen and saved."""
+    rc, out, err = _run(capsys, ["parser", "train", "--train", str(toy_trees), "--dev", str(toy_trees), "--epochs", "1",
+                                 "-j", "1", "--shards", "1", "-q", "--out", str(tmp_path / "m")])
+    assert (rc, out) == (0, ""), err
+    lines = err.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("chosen epoch 1, gamma=") and lines[1] == f"saved {tmp_path / 'm'}"
+
+
+def test_tagger_train_has_the_short_quiet_option(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, toy_trees: Path
+) -> None:
+    rc, out, err = _run(capsys, ["tagger", "train", "--train", str(toy_trees), "--epochs", "2", "-j", "1", "-q",
+                                 "--out", str(tmp_path / "m")])
+    assert (rc, out, err) == (0, "", f"best epoch 2; model written to {tmp_path / 'm'}\n")

@@ -82,10 +82,13 @@ def parser_group() -> None:
 @click.option("--out", "out_path", required=True, type=click.Path(file_okay=False), help="Model directory to write.")
 @click.option("--force", is_flag=True,
               help="Replace an existing parser model at --out (only a glmnlp parser model is ever replaced).")
+@click.option("-q", "--quiet", is_flag=True,
+              help="No progress bars, step lines or per-epoch and per-beam lines on stderr; warnings and the chosen "
+                   "settings are still printed.")
 @parser_parallel_options
 def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_weights: str, gen_cutoff: int | None,
               gen_prune: float | None, features: str, feature_bits: str | None, no_early_update: bool, no_cache: bool,
-              epochs: int, seed: int, out_path: str, force: bool, shards: int | None, mixing: str,
+              epochs: int, seed: int, out_path: str, force: bool, quiet: bool, shards: int | None, mixing: str,
               jobs: int | None, backend: str | None, address: str | None) -> None:
     """Train a parser on cleaned TOP-rooted trees and save the best-epoch model.
 
@@ -133,6 +136,12 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         seed=seed,
     )
     check_output_dir(out_path, MODEL_KIND, replace=force)
+
+    def step(message: str) -> None:
+        """A step or per-epoch line on stderr, left out with --quiet."""
+        if not quiet:
+            click.echo(message, err=True)
+
     train = _read_trees(train_path)
     dev = _read_trees(dev_path)
     # closed on the way out (its workers terminated if that is an error or Ctrl-C), not left to the
@@ -147,7 +156,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
             if kind != "generative":
                 # the generative model alone trains on the treebank's tags, as Roark's parser does: GUM dev
                 # 81.20 -> 81.55 at its chosen beam and margin 2 (benchmarks/results/generative_gap.md)
-                click.echo("jackknifing tagger tags (10 folds) ...", err=True)
+                step("jackknifing tagger tags (10 folds) ...")
                 train_tags = [[[t] for t in s] for s in jackknife_tags(train, 10, executor=executor)]
             tagger = Tagger(TaggerConfig(epochs=5, seed=seed)).fit(
                 [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in train], None, show_progress=False
@@ -156,7 +165,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         if kind == "generative":
             from glmnlp.parser.combined import train_generative_parser
 
-            click.echo("training the generative model (lambdas by 10-fold deleted estimation) ...", err=True)
+            step("training the generative model (lambdas by 10-fold deleted estimation) ...")
             parser = train_generative_parser(train, dev, train_tags=train_tags, dev_tags=dev_tags, smoothing=smoothing)
             click.echo(f"chosen gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
             parser.save(out_path, history=parser.history, replace=force)
@@ -174,7 +183,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
 
             from glmnlp.parser.feature_space import feature_bits_for
 
-            click.echo("counting the training set's gold-derivation features (--feature-bits auto) ...", err=True)
+            step("counting the training set's gold-derivation features (--feature-bits auto) ...")
             chosen = feature_bits_for(train, cfg, 0.01, train_tags)
             cfg = replace(cfg, n_bits=chosen.bits)
             gib = _table_bytes(chosen.bits, min(executor.jobs, shards)) / 2**30
@@ -185,34 +194,33 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
             _warn_memory(cfg.n_bits, min(executor.jobs, shards))
 
         def on_epoch(log: Any) -> None:
-            click.echo(f"epoch {log.epoch}: dev F1 {log.dev_f1:.2f}  updates {log.updates}  early {log.early_stops}  "
-                       f"cache {log.cache_updates}  {log.seconds:.1f}s", err=True)
+            step(f"epoch {log.epoch}: dev F1 {log.dev_f1:.2f}  updates {log.updates}  early {log.early_stops}  "
+                 f"cache {log.cache_updates}  {log.seconds:.1f}s")
 
         def show_beams(epoch: int, rows: Any) -> None:
             for gamma, cap, f1, rate in rows:
-                click.echo(f"epoch {epoch}, beam gamma={gamma:g} cap={cap}: dev F1 {f1:.2f}, {rate:.0f} sentences/s",
-                           err=True)
+                step(f"epoch {epoch}, beam gamma={gamma:g} cap={cap}: dev F1 {f1:.2f}, {rate:.0f} sentences/s")
 
         if combined:
             from glmnlp.parser.combined import tune_weight
 
             def on_trial(t: Any) -> None:
-                click.echo(f"generative weight {t.weight:g}: epoch {t.best_epoch} (dev F1 {t.dev_f1:.2f} at the "
-                           "training beam)", err=True)
-                click.echo(f"generative weight {t.weight:g}: dev F1 {t.beam_dev_f1:.2f} at gamma={t.gamma:g} "
-                           f"cap={t.cap}", err=True)
+                step(f"generative weight {t.weight:g}: epoch {t.best_epoch} (dev F1 {t.dev_f1:.2f} at the "
+                     "training beam)")
+                step(f"generative weight {t.weight:g}: dev F1 {t.beam_dev_f1:.2f} at gamma={t.gamma:g} cap={t.cap}")
 
             # each candidate is compared at its own beam (the grid below), the beam it will parse with
             parser, _logs, _trials = tune_weight(
                 train, dev, cfg, weights, smoothing=smoothing, train_tags=train_tags, dev_tags=dev_tags,
-                on_epoch=on_epoch, show_progress=True, executor=executor, on_trial=on_trial,
+                on_epoch=on_epoch, show_progress=not quiet, executor=executor, on_trial=on_trial,
                 beams=([1e5, 1e6, 1e7], [20, 40]), on_beams=show_beams,
             )
             click.echo(f"chosen generative weight {parser.generative.weight:g}", err=True)
         else:
             # the epoch is chosen at its own beam from the grid below, the beam it will parse with
             parser, _logs = train_parser(train, dev, cfg, train_tags=train_tags, dev_tags=dev_tags, on_epoch=on_epoch,
-                                         executor=executor, beams=([1e3, 1e4, 1e5], [20, 40]), on_beams=show_beams)
+                                         show_progress=not quiet, executor=executor,
+                                         beams=([1e3, 1e4, 1e5], [20, 40]), on_beams=show_beams)
         epoch = next(h["best_epoch"] for h in parser.history if "best_epoch" in h)
         click.echo(f"chosen epoch {epoch}, gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
         if chosen is not None:  # what --feature-bits auto counted, kept with the model

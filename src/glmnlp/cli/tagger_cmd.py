@@ -71,7 +71,7 @@ def tagger() -> None:
 )
 @click.option("--force", is_flag=True,
               help="Replace an existing tagger model at --out (only a glmnlp tagger model is ever replaced).")
-@click.option("--quiet", is_flag=True, help="No progress bar or per-epoch lines.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar or per-epoch lines.")
 @training_parallel_options
 def train_cmd(
     train_path: str,
