@@ -197,3 +197,15 @@ def test_tagger_train_has_the_short_quiet_option(
     rc, out, err = _run(capsys, ["tagger", "train", "--train", str(toy_trees), "--epochs", "2", "-j", "1", "-q",
                                  "--out", str(tmp_path / "m")])
     assert (rc, out, err) == (0, "", f"best epoch 2; model written to {tmp_path / 'm'}\n")
+
+
+@pytest.mark.parametrize(("text", "summary"), [("A dog barked.\n", "parsed 1 sentence;"),
+                                               ("A dog barked. It ran.\n", "parsed 2 sentences;")])
+def test_parse_summary_counts_in_the_singular_too(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, summary: str
+) -> None:
+    """It said 'parsed 1 sentences'."""
+    source = tmp_path / "in.txt"
+    source.write_text(text, encoding="utf-8")
+    rc, _, err = _run(capsys, ["parse", "-j", "1", "-i", str(source)])
+    assert rc == 0 and err.startswith(summary + " retried with a wider beam: ")

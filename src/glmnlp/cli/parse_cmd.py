@@ -537,6 +537,6 @@ def _write_parses(
     stats = pipeline.stats
     if not quiet and not texts and stats is not None:
         click.echo(
-            f"parsed {n_sent} sentences; retried with a wider beam: {stats.get('retried', 0)}; "
-            f"default structure: {stats.get('fallback', 0)}", err=True,
+            f"parsed {n_sent} sentence{'' if n_sent == 1 else 's'}; retried with a wider beam: "
+            f"{stats.get('retried', 0)}; default structure: {stats.get('fallback', 0)}", err=True,
         )
