@@ -209,3 +209,23 @@ def test_parse_summary_counts_in_the_singular_too(
     source.write_text(text, encoding="utf-8")
     rc, _, err = _run(capsys, ["parse", "-j", "1", "-i", str(source)])
     assert rc == 0 and err.startswith(summary + " retried with a wider beam: ")
+
+
+@pytest.mark.parametrize("argv", [
+    ["parse", "--model", "", "A dog."],
+    ["parse", "--tagger", "", "A dog."],
+    ["parse", "-f", "svg", "--out-dir", "", "A dog."],
+    ["tag", "--model", ""],
+    ["tagger", "evaluate", "--model", "", "--test", "TREES"],
+    ["tagger", "train", "--train", "TREES", "--out", ""],
+    ["parser", "train", "--train", "TREES", "--dev", "TREES", "--out", ""],
+    ["train-default", "--out", ""],
+    ["measures", "--model", "", "A dog."],
+], ids=lambda argv: " ".join(a or "''" for a in argv[:2]))
+def test_an_empty_model_or_output_path_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], toy_trees: Path, argv: list[str]
+) -> None:
+    """--model '' was reported as '.' (the current directory) or as 'metadata.json: missing'."""
+    argv = [str(toy_trees) if a == "TREES" else a for a in argv]
+    rc, out, err = _run(capsys, argv)
+    assert (rc, out) == (2, "") and err.endswith("': the path is empty\n"), err

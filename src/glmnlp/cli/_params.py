@@ -7,7 +7,8 @@ gives it a meaning (``infinite=True``, e.g. a margin: no limit), as a usage erro
 
 An option given where it has no effect (``glmnlp parse --compact --format brackets``) is refused as a
 usage error too, saying what it applies to, rather than silently ignored; :func:`given_options` tells
-which options the command line set (a default value is never refused).
+which options the command line set (a default value is never refused). A model or output folder
+option takes a :class:`NonEmptyPath`: an empty path is a usage error, not the current directory.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from click.core import ParameterSource
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["NumberRange", "and_list", "given_options", "weight_list", "parallel_options",
+__all__ = ["NumberRange", "NonEmptyPath", "and_list", "given_options", "weight_list", "parallel_options",
            "training_parallel_options", "parser_parallel_options"]
 
 
@@ -53,6 +54,16 @@ def given_options(*names: str) -> list[str]:
 def and_list(items: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+class NonEmptyPath(click.Path):
+    """:class:`click.Path` that refuses an empty value as a usage error: ``--model ''`` would name the
+    current directory (shown as ``.``), never what was meant."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str | bytes) and not value:
+            self.fail("the path is empty", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 def parallel_options(fn: Callable[..., Any]) -> Callable[..., Any]:

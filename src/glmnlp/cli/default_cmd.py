@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from ._params import training_parallel_options, weight_list
+from ._params import NonEmptyPath, training_parallel_options, weight_list
 
 __all__ = ["train_default_cmd"]
 
@@ -22,7 +22,7 @@ _CTX = {"help_option_names": ["-h", "--help"]}
 
 
 @click.command("train-default", context_settings=_CTX)
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+@click.option("--out", "out_dir", required=True, type=NonEmptyPath(file_okay=False, path_type=Path),
               help="Model directory to write (tagger/, parser/, MODEL.json).")
 @click.option("--force", is_flag=True, help="Replace an existing non-empty --out directory.")
 @click.option("--max-train", type=click.IntRange(min=1), default=None,

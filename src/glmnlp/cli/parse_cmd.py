@@ -63,7 +63,7 @@ from typing import IO, Any
 
 import click
 
-from glmnlp.cli._params import NumberRange
+from glmnlp.cli._params import NonEmptyPath, NumberRange
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.treebank.fileio import decoded_lines
 from glmnlp.treebank.trees import escape_brackets
@@ -319,16 +319,16 @@ def _score_text(score: float | None) -> str:
 @click.option("--lines", is_flag=True, help="Raw text: every line is one sentence (default: paragraphs).")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="brackets", show_default=True,
               help="Output format.")
-@click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out-dir", type=NonEmptyPath(file_okay=False, path_type=Path), default=None,
               help="--format svg: folder for one drawing per sentence (sentence-0001.svg, ...); new, empty or "
                    "holding an earlier run's drawings, which this run's replace. Without it one SVG of all "
                    "sentences goes to stdout.")
 @click.option("--compact", is_flag=True,
               help="--format svg/html: narrower drawings for long sentences (smaller type, tags under the words).")
 @click.option("--unicode-lines", is_flag=True, help="--format ascii: draw with box-drawing characters.")
-@click.option("-m", "--model", "model_dir", default=None, metavar="DIR",
+@click.option("-m", "--model", "model_dir", type=NonEmptyPath(), default=None, metavar="DIR",
               help="Model directory (tagger/ + parser/) or a parser model. Default: the bundled model.")
-@click.option("--tagger", "tagger_dir", default=None, metavar="DIR",
+@click.option("--tagger", "tagger_dir", type=NonEmptyPath(), default=None, metavar="DIR",
               help="Use this tagger model instead (one of another tagset than the parser's is refused). Not with "
                    "--tagged input, except to map its unknown tags (--map-unknown-tags).")
 @click.option("--nbest", type=click.IntRange(min=1), default=1, show_default=True,

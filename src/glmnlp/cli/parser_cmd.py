@@ -28,7 +28,7 @@ from typing import Any
 import click
 
 from glmnlp.errors import ConfigError, InputError
-from ._params import NumberRange, and_list, given_options, parser_parallel_options, weight_list
+from ._params import NonEmptyPath, NumberRange, and_list, given_options, parser_parallel_options, weight_list
 from glmnlp.treebank.trees import Tree, read_tree_file, tree_start_line
 
 __all__ = ["parser_group"]
@@ -79,7 +79,7 @@ def parser_group() -> None:
 @click.option("--no-cache", is_flag=True, help="Disable the repeated use of hypotheses.")
 @click.option("--epochs", type=int, default=8, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--out", "out_path", required=True, type=click.Path(file_okay=False), help="Model directory to write.")
+@click.option("--out", "out_path", required=True, type=NonEmptyPath(file_okay=False), help="Model directory to write.")
 @click.option("--force", is_flag=True,
               help="Replace an existing parser model at --out (only a glmnlp parser model is ever replaced).")
 @click.option("-q", "--quiet", is_flag=True,

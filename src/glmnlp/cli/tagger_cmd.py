@@ -26,7 +26,7 @@ from glmnlp.tagger.features import FEATURE_SETS
 from glmnlp.tagger.model import Tagger, TaggerConfig
 from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.training import EpochRecord
-from glmnlp.cli._params import NumberRange, training_parallel_options
+from glmnlp.cli._params import NonEmptyPath, NumberRange, training_parallel_options
 from glmnlp.errors import InputError
 
 _FORMATS = ("auto", "conllu", "word_tag", "tab", "trees")
@@ -55,7 +55,7 @@ def tagger() -> None:
 @tagger.command("train", context_settings=_CTX)
 @click.option("--train", "train_path", required=True, help="Training data (CoNLL-U, word/TAG, tab or trees).")
 @click.option("--dev", "dev_path", default=None, help="Dev data: scored after each epoch, the best epoch is kept.")
-@click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Model directory to write.")
+@click.option("--out", "out_dir", required=True, type=NonEmptyPath(path_type=Path), help="Model directory to write.")
 @click.option("--format", "fmt", type=click.Choice(_FORMATS), default="auto", show_default=True, help="Input format.")
 @click.option("--epochs", type=click.IntRange(min=1), default=TaggerConfig.epochs, show_default=True)
 @click.option("--seed", type=int, default=TaggerConfig.seed, show_default=True, help="Seed of the per-epoch shuffling.")
@@ -126,7 +126,7 @@ def train_cmd(
 
 
 @tagger.command("evaluate", context_settings=_CTX)
-@click.option("--model", "model_dir", required=True, type=click.Path(path_type=Path), help="Model directory.")
+@click.option("--model", "model_dir", required=True, type=NonEmptyPath(path_type=Path), help="Model directory.")
 @click.option("--test", "test_path", required=True, help="Gold-tagged data to score.")
 @click.option("--format", "fmt", type=click.Choice(_FORMATS), default="auto", show_default=True)
 @click.option("--confusions", type=click.IntRange(min=0), default=10, show_default=True, help="Confusions to list.")
@@ -161,7 +161,7 @@ def evaluate_cmd(model_dir: Path, test_path: str, fmt: str, confusions: int, mar
 
 
 @click.command("tag", context_settings=_CTX)
-@click.option("--model", "model_dir", default=None, type=click.Path(path_type=Path),
+@click.option("--model", "model_dir", default=None, type=NonEmptyPath(path_type=Path),
               help="A tagger model, or a pipeline model directory holding tagger/ (default: the bundled model).")
 @click.argument("input_path", default="-", required=False)
 @click.option(
