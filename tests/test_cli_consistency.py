@@ -229,3 +229,17 @@ def test_an_empty_model_or_output_path_is_a_usage_error(
     argv = [str(toy_trees) if a == "TREES" else a for a in argv]
     rc, out, err = _run(capsys, argv)
     assert (rc, out) == (2, "") and err.endswith("': the path is empty\n"), err
+
+
+def test_tagger_evaluate_takes_a_pipeline_directory_as_tag_does(
+    capsys: pytest.CaptureFixture[str], toy_trees: Path
+) -> None:
+    """A model directory holding tagger/ and parser/ was 'DIR/metadata.json: missing' for tagger evaluate."""
+    from glmnlp.text.default_model import default_model_path
+
+    pipeline = default_model_path()
+    rc, by_pipeline, err = _run(capsys, ["tagger", "evaluate", "--model", str(pipeline), "--test", str(toy_trees)])
+    assert rc == 0 and by_pipeline.startswith("tokens            "), err
+    rc, by_tagger, _ = _run(capsys, ["tagger", "evaluate", "--model", str(pipeline / "tagger"),
+                                     "--test", str(toy_trees)])
+    assert rc == 0 and by_pipeline == by_tagger

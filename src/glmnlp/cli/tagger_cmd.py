@@ -3,14 +3,15 @@
 Input files may be CoNLL-U (the XPOS column), word/TAG lines, word<TAB>tag blocks or bracketed
 trees (one per line or ``.mrg``); ``--format auto`` tells them apart (:func:`glmnlp.treebank.formats.read_tagged`).
 ``glmnlp tag`` reads one tokenised sentence per line (or any tagged format, whose tags are ignored)
-and writes word/TAG lines or CoNLL-U to stdout. Progress and summaries go to stderr; bad input
-exits with status 1 and a ``file:line: reason`` message. ``glmnlp tag`` refuses input as
-``glmnlp parse`` does: binary (a NUL byte) or non-UTF-8 data, and input without a sentence
-(``empty input: nothing to tag``); ``tagger evaluate`` refuses a test file without a tagged
-sentence instead of reporting 0% accuracy, and ``tagger train`` a training or dev file without one
-(``FILE: empty input: no tagged sentence to train on``) instead of an error without the file's name
-or an epoch chosen without dev. ``--margin`` is a number >= 0 (NaN is a usage error;
-``inf`` keeps every tag).
+and writes word/TAG lines or CoNLL-U to stdout. ``--model`` of ``tag`` and ``tagger evaluate`` is a
+tagger model or a pipeline model directory holding ``tagger/`` (as ``train-default`` writes it).
+Progress and summaries go to stderr; bad input exits with status 1 and a ``file:line: reason``
+message. ``glmnlp tag`` refuses input as ``glmnlp parse`` does: binary (a NUL byte) or non-UTF-8
+data, and input without a sentence (``empty input: nothing to tag``); ``tagger evaluate`` refuses a
+test file without a tagged sentence instead of reporting 0% accuracy, and ``tagger train`` a training
+or dev file without one (``FILE: empty input: no tagged sentence to train on``) instead of an error
+without the file's name or an epoch chosen without dev. ``--margin`` is a number >= 0 (NaN is a
+usage error; ``inf`` keeps every tag).
 """
 
 from __future__ import annotations
@@ -126,7 +127,8 @@ def train_cmd(
 
 
 @tagger.command("evaluate", context_settings=_CTX)
-@click.option("--model", "model_dir", required=True, type=NonEmptyPath(path_type=Path), help="Model directory.")
+@click.option("--model", "model_dir", required=True, type=NonEmptyPath(path_type=Path),
+              help="A tagger model, or a pipeline model directory holding tagger/.")
 @click.option("--test", "test_path", required=True, help="Gold-tagged data to score.")
 @click.option("--format", "fmt", type=click.Choice(_FORMATS), default="auto", show_default=True)
 @click.option("--confusions", type=click.IntRange(min=0), default=10, show_default=True, help="Confusions to list.")
@@ -145,7 +147,7 @@ def evaluate_cmd(model_dir: Path, test_path: str, fmt: str, confusions: int, mar
       glmnlp tagger evaluate --model ewt.model --test en_ewt-ud-test.conllu
       glmnlp tagger evaluate --model ewt.model --test test.conllu --margin 1 --margin 5
     """
-    model = Tagger.load(model_dir)
+    model = Tagger.load(_tagger_dir(model_dir))
     sentences = _read(test_path, fmt, "to score")
     score = model.evaluate(sentences, top_confusions=confusions)
     click.echo(f"tokens            {score.tokens}")
@@ -187,8 +189,7 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
         from glmnlp.text.default_model import default_model_path
 
         model_dir = default_model_path()
-    if (Path(model_dir) / "tagger").is_dir() and not (Path(model_dir) / "metadata.json").is_file():
-        model_dir = Path(model_dir) / "tagger"  # a pipeline model directory
+    model_dir = _tagger_dir(model_dir)
     lines, name = _checked_lines(input_path)
     if input_format == "tokens":
         sentences = read_tokens(lines)
@@ -205,6 +206,13 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
     out = [TaggedSentence(s.words, tuple(t)) for s, t in zip(sentences, tagged, strict=True)]
     writer = write_word_tag if output_format == "word_tag" else write_conllu
     click.echo(writer(out), nl=False)
+
+
+def _tagger_dir(model_dir: Path) -> Path:
+    """``--model``: a tagger model, or a pipeline model directory (its ``tagger/``)."""
+    if (Path(model_dir) / "tagger").is_dir() and not (Path(model_dir) / "metadata.json").is_file():
+        return Path(model_dir) / "tagger"
+    return Path(model_dir)
 
 
 def _checked_lines(input_path: str) -> tuple[list[str], str]:
