@@ -243,3 +243,17 @@ def test_tagger_evaluate_takes_a_pipeline_directory_as_tag_does(
     rc, by_tagger, _ = _run(capsys, ["tagger", "evaluate", "--model", str(pipeline / "tagger"),
                                      "--test", str(toy_trees)])
     assert rc == 0 and by_pipeline == by_tagger
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_parse_warns_of_an_over_long_sentence_at_its_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, jobs: str
+) -> None:
+    """The warning gave no place; it names the line the sentence starts on, inside a paragraph too."""
+    source = tmp_path / "story.txt"
+    long_sentence = "Then " + " ".join(["words"] * 160) + " ."
+    source.write_text(f"A dog barked.\n\nIt ran.\n{long_sentence}\n\nA cat sat.\n" + "It sat.\n\n" * 3,
+                      encoding="utf-8")
+    rc, out, err = _run(capsys, ["parse", "-q", "-j", jobs, "--batch-size", "1", "-i", str(source)])
+    assert rc == 0 and len(out.splitlines()) == 7
+    assert f"warning: {source}:4: a sentence of 162 words (more than 150) gets a flat tree without parsing\n" in err

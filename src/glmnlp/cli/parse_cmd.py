@@ -11,7 +11,8 @@ A thin wrapper over :class:`glmnlp.text.pipeline.Pipeline` and :mod:`glmnlp.text
 * **Streaming**: input is read line by line and each paragraph or line is parsed and written as
   soon as its batch (``--batch-size`` documents) is complete, so ``glmnlp parse < big.txt`` starts
   printing at once and holds only one batch in memory (``--format html`` is the exception: one
-  page is written at the end).
+  page is written at the end). An over-long sentence, given a flat tree without parsing, is warned
+  of with its ``file:line``.
 * **Output** (``--format``): ``brackets`` (one tree per line, the EVALB input), ``pretty``,
   ``json`` (one document per line), ``conllu`` (tags only), ``ascii`` (character drawings),
   ``svg`` (one file per sentence into ``--out-dir``, their paths printed; an earlier run's drawings
@@ -56,6 +57,7 @@ from __future__ import annotations
 import re
 import sys
 import warnings
+from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -281,17 +283,32 @@ def _remove_drawings(earlier: list[Path], written: set[Path]) -> None:
 
 
 class _Notices:
-    """Long-input warnings on stderr: the first of each kind at once, a count of the rest at the end."""
+    """Long-input warnings on stderr: the first of each kind at once, a count of the rest at the end.
+
+    The pipeline's warning of an over-long sentence does not know where the sentence is; this command
+    does, and gives it with the sentence's ``file:line`` (:meth:`flat_trees`) instead.
+    """
 
     def __init__(self) -> None:
         self.counts: dict[str, int] = {}
 
     def show(self, message: Warning | str, category: type[Warning], *_args: Any, **_kwargs: Any) -> None:
         text = str(message)
-        kind = "cut" if text.startswith(("no sentence boundary", "a line of")) else "flat"
+        if text.startswith(("no sentence boundary", "a line of")):
+            self.note("cut", text)  # else an over-long sentence: given with its place by flat_trees
+
+    def note(self, kind: str, text: str) -> None:
         self.counts[kind] = self.counts.get(kind, 0) + 1
         if self.counts[kind] == 1:
             click.echo(f"warning: {text}", err=True)
+
+    def flat_trees(self, doc: Any, unit: Unit, max_words: int) -> None:
+        """Warn of each sentence of ``doc`` (the analysis of ``unit``) that got a flat tree for its length."""
+        for sent in doc.sentences:
+            if len(sent.tokens) > max_words:
+                line = unit.line + doc.text.count("\n", 0, sent.tokens[0].start or 0)
+                self.note("flat", f"{unit.source}:{line}: a sentence of {len(sent.tokens)} words (more than "
+                                  f"{max_words}) gets a flat tree without parsing")
 
     def summary(self) -> None:
         names = {"cut": "pieces cut from text without sentence boundaries",
@@ -491,10 +508,18 @@ def _write_parses(
         warnings.showwarning = notices.show  # type: ignore[assignment]
         if mode == "tagged":
             units = checked_tags(units, pipeline, map_unknown=map_unknown_tags)
-        docs = pipeline.pipe((u.doc for u in units), batch_size=batch_size, nbest=nbest, surprisal=surprisal,
+        fed: deque[Unit] = deque()  # the units given to the pipeline and not yet back: one document each, in order
+
+        def feed(units: Iterator[Unit]) -> Iterator[Any]:
+            for unit in units:
+                fed.append(unit)
+                yield unit.doc
+
+        docs = pipeline.pipe(feed(units), batch_size=batch_size, nbest=nbest, surprisal=surprisal,
                              progress=None if bar is None else bar.update, n_process=jobs, backend=backend,
                              address=address)
         for doc in docs:
+            notices.flat_trees(doc, fed.popleft(), pipeline.max_words)
             if nbest > 1 and fmt == "brackets":
                 for sent in doc.sentences:
                     click.echo("".join(f"{_score_text(score)}\t{to_bracket(tree)}\n" for score, tree in sent.nbest))
