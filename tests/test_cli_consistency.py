@@ -257,3 +257,20 @@ def test_parse_warns_of_an_over_long_sentence_at_its_line(
     rc, out, err = _run(capsys, ["parse", "-q", "-j", jobs, "--batch-size", "1", "-i", str(source)])
     assert rc == 0 and len(out.splitlines()) == 7
     assert f"warning: {source}:4: a sentence of 162 words (more than 150) gets a flat tree without parsing\n" in err
+
+
+def test_train_default_help_shows_the_recipe_defaults() -> None:
+    """--help said the default weights were 'the recipe's 5,10,20' while the recipe's are (10.0,); the help now
+    reads the recipe's values."""
+    import click
+
+    from glmnlp.cli import cli
+    from glmnlp.text.default_recipe import DefaultRecipe
+
+    recipe = DefaultRecipe()
+    ctx = click.Context(cli.commands["train-default"], info_name="train-default", terminal_width=1000)
+    text = " ".join(cli.commands["train-default"].get_help(ctx).split())
+    weights = ",".join(f"{w:g}" for w in recipe.generative_weights)
+    assert f"0 = perceptron parser only (default: the recipe's {weights})." in text
+    assert f"Parser passes (default: the recipe's {recipe.parser_epochs})." in text
+    assert "5,10,20" not in text

@@ -14,11 +14,14 @@ from pathlib import Path
 
 import click
 
+from glmnlp.text.default_recipe import DefaultRecipe
 from ._params import NonEmptyPath, training_parallel_options, weight_list
 
 __all__ = ["train_default_cmd"]
 
 _CTX = {"help_option_names": ["-h", "--help"]}
+#: the recipe's defaults, as --help shows them (read from the recipe, so the help cannot drift from it)
+_RECIPE = DefaultRecipe()
 
 
 @click.command("train-default", context_settings=_CTX)
@@ -29,10 +32,11 @@ _CTX = {"help_option_names": ["-h", "--help"]}
               help="Use only the first N training trees (quick checks; not the shipped model).")
 @click.option("--max-dev", type=click.IntRange(min=1), default=None, help="Use only the first N dev trees.")
 @click.option("--max-test", type=click.IntRange(min=1), default=None, help="Use only the first N test trees.")
-@click.option("--parser-epochs", type=click.IntRange(min=1), default=None, help="Parser passes (default: the recipe's).")
+@click.option("--parser-epochs", type=click.IntRange(min=1), default=None,
+              help=f"Parser passes (default: the recipe's {_RECIPE.parser_epochs}).")
 @click.option("--generative-weights", default=None, metavar="W1,W2,...",
               help="Candidate fixed weights of the generative feature, chosen on dev; 0 = perceptron parser "
-                   "only (default: the recipe's 5,10,20).")
+                   f"only (default: the recipe's {','.join(f'{w:g}' for w in _RECIPE.generative_weights)}).")
 @click.option("--gum", "gum_dir", type=click.Path(file_okay=False, exists=True, path_type=Path), default=None,
               help="Also train on GUM: the folder of its constituency trees with train/ and dev/ subfolders "
                    "(GUM_*.ptb files); GUM dev joins the PTB dev for every choice.")
@@ -67,9 +71,9 @@ def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev
 
     from glmnlp.glm.parallel import Executor
 
-    from glmnlp.text.default_model import DefaultRecipe, train_default
+    from glmnlp.text.default_model import train_default
 
-    recipe = DefaultRecipe()
+    recipe = _RECIPE
     changes = {"max_train": max_train, "max_dev": max_dev, "max_test": max_test, "parser_epochs": parser_epochs,
                "generative_weights": None if generative_weights is None
                else weight_list(generative_weights, "--generative-weights", zero_means_none=True),
