@@ -34,8 +34,6 @@ the attribution and licence notice of the corpus (its ``LICENSE.txt``).
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
@@ -43,27 +41,12 @@ from glmnlp.errors import InputError, TreeSyntaxError
 from glmnlp.treebank.corpus import sample_trees
 from glmnlp.treebank.fileio import decoded_text
 from glmnlp.treebank.preprocess import TOP, clean_tree
-from glmnlp.treebank.trees import Tree, read_trees
+from glmnlp.treebank.trees import Tree, read_trees_with_lines
 
 __all__ = ["GUM_ROOT", "clean_gum_tree", "gum_files", "gum_trees", "proxy_trees", "read_gum", "read_gum_file"]
 
 #: the root label of every GUM tree
 GUM_ROOT = "ROOT"
-
-_BRACKET = re.compile(r"[()]")
-
-
-def _tree_start_lines(text: str) -> Iterator[int]:
-    """The 1-based line of the opening bracket of each top-level tree (``text`` is well formed)."""
-    depth = 0
-    for match in _BRACKET.finditer(text):
-        if match.group() == "(":
-            if depth == 0:
-                yield text.count("\n", 0, match.start()) + 1
-            depth += 1
-        else:
-            depth -= 1
-
 
 def read_gum(text: str, source: str = "<string>", *, clean: bool = True) -> list[Tree]:
     """The trees of the text of a GUM ``.ptb`` file: cleaned (``TOP`` root) by default, else as written.
@@ -72,11 +55,11 @@ def read_gum(text: str, source: str = "<string>", *, clean: bool = True) -> list
     ``ROOT`` or a ``ROOT`` that is not over exactly one phrase (with the line where the tree starts),
     and :class:`InputError` for a text without any tree.
     """
-    trees = list(read_trees(text, source))
+    trees = list(read_trees_with_lines(text, source))
     if not trees:
         raise InputError("no tree in file", source=source)
     out: list[Tree] = []
-    for tree, line in zip(trees, _tree_start_lines(text), strict=True):
+    for line, tree in trees:
         if tree.label != GUM_ROOT:
             raise TreeSyntaxError(f"tree root is {tree.label!r}, expected {GUM_ROOT!r}", source=source, line=line)
         if len(tree.children) != 1 or isinstance(tree.children[0], str):

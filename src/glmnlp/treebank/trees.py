@@ -295,22 +295,7 @@ def read_tree_file(path: str | Path) -> list[Tree]:
 
 def tree_start_line(path: str | Path, index: int) -> int | None:
     """The line on which tree ``index`` (from 0) of a file that :func:`read_tree_file` reads starts (None
-    past the last tree), for messages about a tree: the trees do not keep their lines.
-
-    Counts brackets as :func:`read_trees` does (every ``(`` and ``)`` is one: a word never holds them).
-    """
-    depth = seen = 0
-    line = 1
-    for match in re.finditer(r"[()\n]", Path(path).read_text(encoding="utf-8")):
-        char = match.group()
-        if char == "\n":
-            line += 1
-        elif char == ")":
-            depth -= 1
-        else:
-            if depth == 0:
-                if seen == index:
-                    return line
-                seen += 1
-            depth += 1
-    return None
+    past the last tree), for messages about a tree: the trees do not keep their lines
+    (:func:`read_trees_with_lines` reads the file again)."""
+    trees = read_trees_with_lines(Path(path).read_text(encoding="utf-8"), str(path))
+    return next((line for k, (line, _tree) in enumerate(trees) if k == index), None)
