@@ -17,3 +17,18 @@ TEST_DATA = Path(__file__).parent / "data"
 def test_data() -> Path:
     """Folder of the test fixtures (reference EVALB outputs, small corpora)."""
     return TEST_DATA
+
+
+def snapshot(path: Path) -> dict[str, bytes]:
+    """Every file and folder under ``path`` with its bytes: what a test compares to show nothing was changed."""
+    return {str(p.relative_to(path)): (p.read_bytes() if p.is_file() else b"<dir>") for p in sorted(path.rglob("*"))}
+
+
+@pytest.fixture()
+def trees_file(tmp_path: Path) -> Path:
+    """The small hand-written treebank (tests/toy_trees.py) as a one-tree-per-line file."""
+    from toy_trees import TINY
+
+    path = tmp_path / "toy.trees"
+    path.write_text("\n".join(TINY) + "\n")
+    return path

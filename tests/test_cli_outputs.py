@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import snapshot
 
 from glmnlp.cli import main
 from glmnlp.errors import InputError
@@ -23,15 +24,6 @@ def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str,
     return rc, out, err
 
 
-def _snapshot(path: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(path)): (p.read_bytes() if p.is_file() else b"<dir>") for p in sorted(path.rglob("*"))}
-
-
-@pytest.fixture()
-def trees_file(tmp_path: Path) -> Path:
-    path = tmp_path / "toy.trees"
-    path.write_text("\n".join(TINY) + "\n")
-    return path
 
 
 @pytest.fixture()
@@ -113,10 +105,10 @@ def test_cli_outputs_data_refuses_a_folder_where_a_file_goes_and_writes_nothing(
     out = tmp_path / "splits"
     (out / "dev.trees").mkdir(parents=True)
     (out / "dev.trees" / "keep.txt").write_text("mine")
-    before = _snapshot(out)
+    before = snapshot(out)
     rc, _, err = _run(capsys, ["data", "--out", str(out), "--split", "test", "--split", "dev"])
     assert (rc, err) == (1, f"error: {out / 'dev.trees'}: cannot be written: is a directory\n")
-    assert _snapshot(out) == before
+    assert snapshot(out) == before
 
 
 def test_cli_outputs_trainer_still_creates_missing_folders(tmp_path: Path, trees_file: Path) -> None:

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import snapshot
 
 from glmnlp.cli import main
 from glmnlp.errors import ConfigError
 from glmnlp.glm import model_io
 from glmnlp.glm.model_io import ModelParts, load_model, save_model
-from toy_trees import TINY
 
 META = {"v": 1}
 ARRAYS = {"w": np.arange(3, dtype=np.float64)}
@@ -27,18 +27,9 @@ def _user_folder(path: Path) -> dict[str, bytes]:
     (path / "sub").mkdir(parents=True)
     (path / "thesis.txt").write_bytes(b"years of work\n")
     (path / "sub" / "data.csv").write_bytes(b"a,b\n1,2\n")
-    return _snapshot(path)
+    return snapshot(path)
 
 
-def _snapshot(path: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(path)): (p.read_bytes() if p.is_file() else b"<dir>") for p in sorted(path.rglob("*"))}
-
-
-@pytest.fixture()
-def trees_file(tmp_path: Path) -> Path:
-    path = tmp_path / "toy.trees"
-    path.write_text("\n".join(TINY) + "\n")
-    return path
 
 
 @pytest.mark.parametrize("command", ["tagger", "parser"])
@@ -55,7 +46,7 @@ def test_output_dirs_training_refuses_a_folder_of_other_files(
         assert main([*argv, "--out", str(out), "--epochs", "1", *force]) == 1
         err = capsys.readouterr().err
         assert err.startswith(f"error: {out}: already exists, is not empty and is not a glmnlp model") and err.count("\n") == 1
-        assert _snapshot(out) == before
+        assert snapshot(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["toy.trees", "v"]
 
 
@@ -76,12 +67,12 @@ def test_output_dirs_same_kind_model_is_replaced_only_with_force(
     out = tmp_path / "m"
     base = ["tagger", "train", "--train", str(trees_file), "--out", str(out), "--quiet"]
     assert main([*base, "--epochs", "1"]) == 0
-    first = _snapshot(out)
+    first = snapshot(out)
     assert main([*base, "--epochs", "2"]) == 1
     assert "use --force to replace it" in capsys.readouterr().err
-    assert _snapshot(out) == first
+    assert snapshot(out) == first
     assert main([*base, "--epochs", "2", "--force"]) == 0
-    assert _snapshot(out) != first and load_model(out, kind="tagger")[0]["config"]["epochs"] == 2
+    assert snapshot(out) != first and load_model(out, kind="tagger")[0]["config"]["epochs"] == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m", "toy.trees"]
     capsys.readouterr()
     rc = main(["parser", "train", "--train", str(trees_file), "--dev", str(trees_file), "--out", str(out),
@@ -118,7 +109,7 @@ def test_output_dirs_train_default_refuses_foreign_folder_even_with_force(tmp_pa
     before = _user_folder(out)
     with pytest.raises(ConfigError, match="already exists, is not empty and is not a glmnlp model"):
         train_default(out, DefaultRecipe(max_train=5), overwrite=True)
-    assert _snapshot(out) == before
+    assert snapshot(out) == before
 
 
 def test_output_dirs_models_are_not_private_and_leftovers_are_cleaned(tmp_path: Path) -> None:
@@ -146,7 +137,7 @@ def test_output_dirs_svg_out_dir_keeps_other_files(tmp_path: Path, capsys: pytes
     before = _user_folder(out)
     assert main(["parse", "-q", "-f", "svg", "--out-dir", str(out), "--tagged", "dogs/NNS bark/VBP ./."]) == 1
     assert "holds files that are not drawings of glmnlp parse" in capsys.readouterr().err
-    assert _snapshot(out) == before
+    assert snapshot(out) == before
     drawings = tmp_path / "trees"
     for _ in range(2):
         assert main(["parse", "-q", "-f", "svg", "--out-dir", str(drawings), "--tagged", "dogs/NNS bark/VBP ./."]) == 0
