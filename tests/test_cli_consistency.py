@@ -221,11 +221,18 @@ def test_parse_summary_counts_in_the_singular_too(
     ["parser", "train", "--train", "TREES", "--dev", "TREES", "--out", ""],
     ["train-default", "--out", ""],
     ["measures", "--model", "", "A dog."],
-], ids=lambda argv: " ".join(a or "''" for a in argv[:2]))
+    ["parse", "-i", ""],
+    ["measures", "-i", ""],
+    ["tagger", "train", "--train", "", "--out", "m"],
+    ["tagger", "train", "--train", "TREES", "--dev", "", "--out", "m"],
+    ["tagger", "evaluate", "--model", "M", "--test", ""],
+    ["evalb", "", ""],
+], ids=lambda argv: " ".join(a or "''" for a in argv[:4]))
 def test_an_empty_model_or_output_path_is_a_usage_error(
     capsys: pytest.CaptureFixture[str], toy_trees: Path, argv: list[str]
 ) -> None:
-    """--model '' was reported as '.' (the current directory) or as 'metadata.json: missing'."""
+    """--model '' was reported as '.' (the current directory) or as 'metadata.json: missing'; an empty input file
+    name was ': cannot open' or '.: Is a directory'."""
     argv = [str(toy_trees) if a == "TREES" else a for a in argv]
     rc, out, err = _run(capsys, argv)
     assert (rc, out) == (2, "") and err.endswith("': the path is empty\n"), err

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-
+from glmnlp.cli._params import NonEmptyPath
 from glmnlp.treebank.evalb import COLLINS_PARAMS, STATUS_ERROR, EvalbParams, format_report, read_params, score_files
 
 _DEMO_FILES = ("sample_test.gold", "sample_test.roark")
@@ -23,8 +23,8 @@ _DEMO_FILES = ("sample_test.gold", "sample_test.roark")
 
 
 @click.command("evalb", context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("gold", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.argument("test", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("gold", required=False, type=NonEmptyPath(dir_okay=False, path_type=Path))
+@click.argument("test", required=False, type=NonEmptyPath(dir_okay=False, path_type=Path))
 @click.option(
     "-p",
     "--params",

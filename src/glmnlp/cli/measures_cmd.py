@@ -31,7 +31,7 @@ __all__ = ["measures_cmd"]
 
 @click.command("measures", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("text", nargs=-1)
-@click.option("-i", "--input", "input_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-i", "--input", "input_path", type=NonEmptyPath(dir_okay=False, path_type=Path),
               help="Read the text from this UTF-8 file (default: TEXT arguments, else stdin).")
 @click.option("--tokenized", is_flag=True, help="One sentence of whitespace-separated tokens per line.")
 @click.option("--model", "model", type=NonEmptyPath(exists=True, file_okay=False, path_type=Path),

@@ -325,7 +325,7 @@ def _score_text(score: float | None) -> str:
 
 @click.command("parse", context_settings=_CTX)
 @click.argument("texts", metavar="[TEXT]...", nargs=-1)
-@click.option("-i", "--input", "input_path", default=None, metavar="FILE",
+@click.option("-i", "--input", "input_path", type=NonEmptyPath(), default=None, metavar="FILE",
               help="Read the input from FILE ('-' = stdin). Default: the TEXT arguments, else stdin.")
 @click.option("--tokenized", is_flag=True, help="Input is one sentence per line of whitespace-separated PTB tokens.")
 @click.option("--tagged", is_flag=True,

@@ -54,8 +54,10 @@ def tagger() -> None:
 
 
 @tagger.command("train", context_settings=_CTX)
-@click.option("--train", "train_path", required=True, help="Training data (CoNLL-U, word/TAG, tab or trees).")
-@click.option("--dev", "dev_path", default=None, help="Dev data: scored after each epoch, the best epoch is kept.")
+@click.option("--train", "train_path", required=True, type=NonEmptyPath(),
+              help="Training data (CoNLL-U, word/TAG, tab or trees).")
+@click.option("--dev", "dev_path", default=None, type=NonEmptyPath(),
+              help="Dev data: scored after each epoch, the best epoch is kept.")
 @click.option("--out", "out_dir", required=True, type=NonEmptyPath(path_type=Path), help="Model directory to write.")
 @click.option("--format", "fmt", type=click.Choice(_FORMATS), default="auto", show_default=True, help="Input format.")
 @click.option("--epochs", type=click.IntRange(min=1), default=TaggerConfig.epochs, show_default=True)
@@ -129,7 +131,7 @@ def train_cmd(
 @tagger.command("evaluate", context_settings=_CTX)
 @click.option("--model", "model_dir", required=True, type=NonEmptyPath(path_type=Path),
               help="A tagger model, or a pipeline model directory holding tagger/.")
-@click.option("--test", "test_path", required=True, help="Gold-tagged data to score.")
+@click.option("--test", "test_path", required=True, type=NonEmptyPath(), help="Gold-tagged data to score.")
 @click.option("--format", "fmt", type=click.Choice(_FORMATS), default="auto", show_default=True)
 @click.option("--confusions", type=click.IntRange(min=0), default=10, show_default=True, help="Confusions to list.")
 @click.option(
