@@ -281,3 +281,13 @@ def test_train_default_help_shows_the_recipe_defaults() -> None:
     assert f"0 = perceptron parser only (default: the recipe's {weights})." in text
     assert f"Parser passes (default: the recipe's {recipe.parser_epochs})." in text
     assert "5,10,20" not in text
+
+
+@pytest.mark.parametrize("args", [["--epochs", "0"], ["--feature-bits", "15"], ["--feature-bits", "big"]])
+def test_parser_train_bad_option_values_are_usage_errors(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, toy_trees: Path, args: list[str]
+) -> None:
+    """Bad option values are usage errors (status 2), as docs/cli.md says; these two exited 1."""
+    rc, out, err = _run(capsys, ["parser", "train", "--train", str(toy_trees), "--dev", str(toy_trees),
+                                 "--out", str(tmp_path / "m"), *args])
+    assert (rc, out) == (2, "") and "Invalid value for" in err and not (tmp_path / "m").exists()

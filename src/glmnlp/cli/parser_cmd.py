@@ -27,7 +27,7 @@ from typing import Any
 
 import click
 
-from glmnlp.errors import ConfigError, InputError
+from glmnlp.errors import InputError
 from ._params import NonEmptyPath, NumberRange, and_list, given_options, parser_parallel_options, weight_list
 from glmnlp.treebank.trees import Tree, read_tree_file, tree_start_line
 
@@ -77,7 +77,7 @@ def parser_group() -> None:
                    "(benchmarks/results/feature_collisions.md).")
 @click.option("--no-early-update", is_flag=True, help="Decode whole sentences before updating.")
 @click.option("--no-cache", is_flag=True, help="Disable the repeated use of hypotheses.")
-@click.option("--epochs", type=int, default=8, show_default=True)
+@click.option("--epochs", type=click.IntRange(min=1), default=8, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--out", "out_path", required=True, type=NonEmptyPath(file_okay=False), help="Model directory to write.")
 @click.option("--force", is_flag=True,
@@ -123,8 +123,6 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     from glmnlp.parser.training import train_parser
 
     _check_kind_options(kind)
-    if epochs < 1:
-        raise ConfigError(f"--epochs must be >= 1, got {epochs}")
     n_bits = _feature_bits(feature_bits, kind)  # None: auto, chosen below from the training trees
     weights = weight_list(generative_weights, "--generative-weights")
     # unpruned tables for the generative model alone: GUM dev 79.36 -> 79.73 (benchmarks/results/
@@ -278,9 +276,10 @@ def _feature_bits(value: str | None, kind: str) -> int | None:
     try:
         bits = int(value)
     except ValueError:
-        raise ConfigError(f"--feature-bits must be a whole number of bits or 'auto', got {value!r}") from None
+        raise click.BadParameter(f"must be a whole number of bits or 'auto', got {value!r}",
+                                 param_hint="--feature-bits") from None
     if not MIN_BITS <= bits <= MAX_N_BITS:
-        raise ConfigError(f"--feature-bits must be in [{MIN_BITS}, {MAX_N_BITS}], got {bits}")
+        raise click.BadParameter(f"must be in [{MIN_BITS}, {MAX_N_BITS}], got {bits}", param_hint="--feature-bits")
     return bits
 
 
