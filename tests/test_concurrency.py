@@ -94,6 +94,19 @@ def test_pipe_on_two_processes_keeps_nbest_surprisal_and_measures(nlp: Pipeline)
             assert x.measures and x.measures == y.measures
 
 
+def test_pipe_on_two_processes_warns_in_this_process() -> None:
+    """A worker's warnings (here: sentences over max_words get a flat tree) are warned again in the caller's
+    process, where its filters and handlers are; they were printed on the worker's stderr, out of reach."""
+    from glmnlp.text.tokenize import LongInputWarning
+
+    short = glmnlp.load(max_words=4)
+    texts = [f"Document {i}: the old man saw the dog." for i in range(4)]
+    with pytest.warns(LongInputWarning, match="more than 4"):
+        parallel = [d.to_dict() for d in short.pipe(texts, batch_size=1, n_process=2)]
+    with pytest.warns(LongInputWarning, match="more than 4"):
+        assert parallel == [d.to_dict() for d in short.pipe(texts, batch_size=1)]
+
+
 def test_pipe_on_processes_needs_a_loadable_pipeline(nlp: Pipeline) -> None:
     custom = Pipeline(nlp.tagger, nlp.parser)
     with pytest.raises(ConfigError, match="glmnlp.load"):

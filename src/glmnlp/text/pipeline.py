@@ -370,9 +370,7 @@ class Pipeline:
         from glmnlp.text.workers import PipeWorker, document_from_plain
 
         if self.spec is None:
-            raise ConfigError(
-                "n_process > 1 needs a pipeline made by glmnlp.load() (workers load the model themselves)"
-            )
+            raise ConfigError("n_process > 1 needs a pipeline made by glmnlp.load(): workers load the model themselves")
         nbest, surprisal, measures = asks
         stream = iter(docs)
         head = list(islice(stream, batch_size + 1))
@@ -386,7 +384,9 @@ class Pipeline:
             return
         with executor.hosts(PipeWorker, [(self.spec,)] * executor.jobs) as hosts:
             jobs = ((chunk, asks) for chunk in chunked(docs, batch_size))
-            for plain_docs, stats in hosts.imap_any("run", jobs):
+            for plain_docs, stats, caught in hosts.imap_any("run", jobs):
+                for category, message in caught:  # warned again here, where the caller's filters and handlers are
+                    warnings.warn(message, category, stacklevel=2)
                 target = self.stats  # not self.parser.stats: that would build the model here
                 if isinstance(target, dict):
                     for key, value in stats.items():
