@@ -123,5 +123,5 @@ def test_model_io_rejects_wrong_kind_and_missing_directory(tmp_path: Path) -> No
     _save(tmp_path / "m")
     with pytest.raises(ModelFileError, match="'tagger' model, expected a 'parser'"):
         load_model(tmp_path / "m", kind="parser")
-    with pytest.raises(ModelFileError, match="no such model directory"):
+    with pytest.raises(ModelFileError, match="model directory not found"):
         load_model(tmp_path / "nothing", kind="tagger")

@@ -401,7 +401,7 @@ def save_model(
         _fsync_tree(tmp)
 
 
-def check_model_directory(directory: str | Path, missing: str = "no such model directory") -> None:
+def check_model_directory(directory: str | Path, missing: str = "model directory not found") -> None:
     """Raise :class:`ModelFileError` unless ``directory`` is a readable directory, saying why not.
 
     A dangling symbolic link, a symbolic-link loop, a file or a permission problem each get their

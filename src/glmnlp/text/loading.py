@@ -93,7 +93,7 @@ def load(
             f"{root}: the bundled default model is missing (reinstall glmnlp, or train one with "
             "'glmnlp train-default --out DIR' and pass DIR)"
         )
-    check_model_directory(root, missing="model directory not found")
+    check_model_directory(root)
     parts = ["tagger", "parser"] if parser else ["tagger"]
     for part in parts:
         if not (root / part).is_dir():
