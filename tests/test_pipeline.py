@@ -429,3 +429,15 @@ def test_pipeline_refuses_given_tags_the_parser_does_not_know() -> None:
     with pytest.raises(InputError, match="tags the parser does not know: ZZ"):
         nlp([[("Dogs", "NNS"), ("bark", "ZZ"), (".", ".")]])
     assert nlp([[("Dogs", "NNS"), ("bark", "VBP"), (".", ".")]]).sents[0].score is not None
+
+
+def test_pipeline_long_input_warnings_point_at_the_callers_line() -> None:
+    """The warnings of an over-long sentence and of text without sentence boundaries name the line of the code
+    that called the pipeline, not a line inside it (the generators in between made a fixed level miss)."""
+    import warnings
+
+    nlp = load(max_words=4)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        nlp("The old man saw the dog with a telescope. " + "x" * 2500)
+    assert caught and {w.filename for w in caught} == {__file__}

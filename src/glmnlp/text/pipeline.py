@@ -104,7 +104,7 @@ from typing import Any, Protocol, TypeAlias, runtime_checkable
 
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.text.document import Document, Sentence, Token
-from glmnlp.text.tokenize import LongInputWarning, tokenize_text_spans, web_tag
+from glmnlp.text.tokenize import LongInputWarning, tokenize_text_spans, user_stacklevel, web_tag
 from glmnlp.treebank.trees import Tree
 
 __all__ = ["MAX_PARSE_WORDS", "Deferred", "DocumentInput", "ParserProtocol", "Pipeline", "TaggerProtocol"]
@@ -386,7 +386,7 @@ class Pipeline:
             jobs = ((chunk, asks) for chunk in chunked(docs, batch_size))
             for plain_docs, stats, caught in hosts.imap_any("run", jobs):
                 for category, message in caught:  # warned again here, where the caller's filters and handlers are
-                    warnings.warn(message, category, stacklevel=2)
+                    warnings.warn(message, category, stacklevel=user_stacklevel())
                 target = self.stats  # not self.parser.stats: that would build the model here
                 if isinstance(target, dict):
                     for key, value in stats.items():
@@ -510,7 +510,7 @@ class Pipeline:
             warnings.warn(
                 f"a sentence of {len(words)} words (more than {self.max_words}) gets a flat tree without parsing",
                 LongInputWarning,
-                stacklevel=4,
+                stacklevel=user_stacklevel(),
             )
             sent.tree = default_tree(words, sent.tags)
             if nbest > 1:

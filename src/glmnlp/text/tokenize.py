@@ -99,6 +99,7 @@ the original text (for a mapped token such as ``-LRB-`` the span covers the orig
 from __future__ import annotations
 
 import re
+import sys
 import warnings
 from collections.abc import Iterator
 from functools import lru_cache
@@ -114,6 +115,7 @@ __all__ = [
     "tokenize_spans",
     "tokenize_text",
     "tokenize_text_spans",
+    "user_stacklevel",
     "web_tag",
     "web_token_spans",
 ]
@@ -183,6 +185,15 @@ WINDOW_CHARS = 2000
 
 class LongInputWarning(UserWarning):
     """Text without a sentence boundary for :data:`WINDOW_CHARS` characters was cut into pieces."""
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning point at the first frame outside glmnlp: the user's line
+    (generators between the call and the warning make any fixed level point inside the pipeline)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and str(frame.f_globals.get("__name__", "")).startswith("glmnlp."):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 # -- web tokens (choice 7) -------------------------------------------------------------------
@@ -329,7 +340,7 @@ def _segment_window(paragraph: str) -> Iterator[Span]:
             f"no sentence boundary within {WINDOW_CHARS} characters (at character {pos}): "
             f"the text is cut into pieces of at most {WINDOW_CHARS} characters",
             LongInputWarning,
-            stacklevel=4,
+            stacklevel=user_stacklevel(),
         )
         yield pos, pos + cut
         pos += cut
@@ -432,7 +443,7 @@ def _cut_long_line(line: str) -> Iterator[Span]:
         warnings.warn(
             f"a line of {len(line)} characters is cut into pieces of at most {WINDOW_CHARS} characters",
             LongInputWarning,
-            stacklevel=4,
+            stacklevel=user_stacklevel(),
         )
         yield pos, pos + cut
         pos += cut
