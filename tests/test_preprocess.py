@@ -99,11 +99,13 @@ def test_preprocess_root_is_unary_top(text: str, expected: str) -> None:
         ("(TOP x)", "is over the word 'x'"),
         ("( (S (|PRT (RP up))) )", "label '|PRT' has no category"),
         ("(|PRT (RP up))", "label '|PRT' has no category"),
+        ("( (S (NP (DT a)) (-NONE- (S the))) )", "-NONE- is over a phrase"),
     ],
 )
 def test_preprocess_rejects_unusable_trees(text: str, fragment: str) -> None:
-    """A multi-child root, TOP over a word, a label without a category or an all-empty tree is an error, never
-    silently repaired (each would give a tree the parser cannot use or that does not read back once written)."""
+    """A multi-child root, TOP over a word, a label without a category, -NONE- over a phrase or an all-empty tree
+    is an error, never silently repaired (each would give a tree the parser cannot use or that does not read back
+    once written)."""
     with pytest.raises(InputError) as info:
         clean_tree(parse_tree(text))
     assert fragment in info.value.reason
@@ -127,7 +129,8 @@ def test_preprocess_clean_tree_properties(tree: Tree) -> None:
     stripped = strip_empty(tree)
     no_category = any(not clean_label(n.label) for n in tree.subtrees() if n is not tree or n.label not in ("", "TOP"))
     top_over_word = tree.label == "TOP" and tree.is_preterminal
-    if not pairs or no_category or top_over_word or (
+    none_over_phrase = any(n.label == "-NONE-" and not n.is_preterminal for n in tree.subtrees())
+    if not pairs or no_category or top_over_word or none_over_phrase or (
         tree.label == "TOP" and stripped is not None and len(stripped.children) > 1
     ):
         with pytest.raises(InputError):

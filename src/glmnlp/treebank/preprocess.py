@@ -11,7 +11,8 @@ gold trees with parser output, so the cleaning must be exact and reproducible.
 1. **Empty elements.** Every preterminal labelled ``-NONE-`` (traces ``*T*-1``, null complementisers
    ``0``, ``*U*``, ``*PRO*``-style ``*``, ``*EXP*``, ``*ICH*``, ``*RNR*``, ``*?*``, ...) is removed.
    A constituent whose children all disappear is removed too, recursively (``(NP-SBJ (-NONE- *))``
-   vanishes; so does ``(SBAR (-NONE- 0) (S (-NONE- *T*-1)))``).
+   vanishes; so does ``(SBAR (-NONE- 0) (S (-NONE- *T*-1)))``). A ``-NONE-`` over a phrase is a malformed
+   tree and an error (kept, it gave a tree the parser refuses).
 2. **Function tags and co-indices.** A phrase or POS label keeps only its category: everything from
    the first ``-`` or ``=`` after the first character is dropped (``NP-SBJ-1`` -> ``NP``,
    ``PP-LOC=2`` -> ``PP``, ``NP-SBJ=1-3`` -> ``NP``, ``ADVP-LOC-PRD-TPC-1`` -> ``ADVP``).
@@ -91,6 +92,8 @@ def _clean(tree: Tree) -> Tree | None:
         if tree.label == NONE_TAG:
             return None
         return tree if label == tree.label else Tree(label, tree.children, tree.slash)
+    if tree.label == NONE_TAG:  # an empty element is over a trace word; over a phrase the tree is malformed
+        raise InputError(f"{NONE_TAG} is over a phrase, not over a trace word")
     kept: list[Tree | str] = []
     changed = label != tree.label
     for child in tree.children:
