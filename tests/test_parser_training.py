@@ -543,3 +543,21 @@ def test_best_epoch_keeps_the_next_best_in_order_and_no_more() -> None:
     assert one.runners_up == [] and one.payload == "w2"
     with pytest.raises(ValueError):
         BestEpoch(keep=0)
+
+
+@pytest.mark.parametrize("which, raw", [
+    ("training", "(TOP (S (NP-SBJ (DT the) (NN dog)) (VP (VBD barked)) (. .)))"),
+    ("training", "( (S (NP (DT the) (NN dog)) (VP (VBD barked)) (. .)) )"),
+    ("dev", "(TOP (S (NP (-NONE- *)) (NP (DT the) (NN dog)) (VP (VBD barked)) (. .)))"),
+])
+def test_train_parser_refuses_uncleaned_trees(which: str, raw: str) -> None:
+    """The library's trainer refuses raw treebank trees as the command does (it put NP-SBJ and -NONE- into the
+    grammar and the model as a category and a tag), naming the tree's position and how to clean it."""
+    from glmnlp.parser.grammar import GrammarError
+    from glmnlp.parser.training import train_parser
+
+    trees = [parse_tree(t) for t in BASIC]
+    bad = [*trees[:2], parse_tree(raw)]
+    train, dev = (bad, trees) if which == "training" else (trees, bad)
+    with pytest.raises(GrammarError, match=rf"^{which} tree 3: .*glmnlp data --clean"):
+        train_parser(train, dev, ParserConfig(n_bits=12, epochs=1), show_progress=False, jobs=1)

@@ -21,7 +21,8 @@ chain only if seen at least ``long_chain_min_count`` times (2 = "more than once"
 Input trees. The parser trains, and is scored, on treebank trees prepared as
 :func:`glmnlp.treebank.preprocess.clean_tree` prepares them; :func:`tree_problem` names what keeps a
 tree from being one. Choice: such trees are **refused, never cleaned on the way in** (``glmnlp
-parser train`` reports ``file:line``, the reason and :data:`CLEAN_HINT`): cleaning silently would
+parser train`` reports ``file:line``, the reason and :data:`CLEAN_HINT`; the library's trainers,
+:func:`check_trees`, the tree's position): cleaning silently would
 change the gold trees the dev F1 is measured on, and a raw tree read as it is would put ``-NONE-``
 and ``NP-SBJ`` into the grammar and the model as if they were a tag and a category.
 
@@ -48,6 +49,7 @@ from glmnlp.treebank.trees import Tree
 
 __all__ = [
     "CLEAN_HINT",
+    "check_trees",
     "END",
     "NULL",
     "TOP",
@@ -98,6 +100,15 @@ CLEAN_HINT = (
     "`glmnlp data` writes them; `glmnlp data --clean FILE... --out OUT.trees` cleans other treebank files "
     "(glmnlp.treebank.preprocess.clean_tree in Python)"
 )
+
+
+def check_trees(trees: Sequence[Tree], what: str) -> None:
+    """Raise :class:`GrammarError` for the first of ``trees`` (``what``: "training", "dev") that is not a cleaned
+    tree (:func:`tree_problem`), naming its position and :data:`CLEAN_HINT`: the library's trainers refuse
+    them as ``glmnlp parser train`` does (there with the file and line)."""
+    for i, tree in enumerate(trees):
+        if (problem := tree_problem(tree)) is not None:
+            raise GrammarError(f"{what} tree {i + 1}: {problem}; {CLEAN_HINT}")
 
 
 def tree_problem(tree: Tree) -> str | None:

@@ -91,7 +91,7 @@ from glmnlp.glm._scoring import StoredCandidates, first_winner
 from glmnlp.glm.parallel import Executor, resolve_executor
 from glmnlp.glm.perceptron import AveragedPerceptron
 from glmnlp.glm.training import EpochRecord, train_perceptron
-from glmnlp.parser.grammar import Grammar, tree_chains
+from glmnlp.parser.grammar import Grammar, check_trees, tree_chains
 from glmnlp.parser.model import Example, Parser, ParserConfig, punctuation_tags
 from glmnlp.parser.transform import fslc_transform
 from glmnlp.treebank.evalb import score_trees
@@ -176,6 +176,7 @@ def prepare_training(
     word becomes the preterminal label). Every gold chain gets an id, even one the grammar's count
     filter dropped (rare long chains), so each gold derivation is reachable during training.
     """
+    check_trees(train_trees, "training")
     if train_tags is not None:
         train_trees = [retag(t, [tl[0] for tl in tags]) for t, tags in zip(train_trees, train_tags)]
     transformed = [fslc_transform(t, config.fslc) for t in train_trees]
@@ -421,10 +422,9 @@ def train_parser(
 ) -> tuple[Parser, list[EpochLog]]:
     """Train a parser; returns the best-epoch (dev F1) parser and the per-epoch log.
 
-    ``train_trees``/``dev_trees`` are cleaned TOP-rooted trees. ``train_tags`` (optional) replaces
-    the POS tags of the training trees (e.g. jackknifed tagger tags, one list per word; the first
-    tag replaces the preterminal label); ``dev_tags`` gives the parser's dev input tags.
-    ``generative`` (a glmnlp.parser.combined.GenerativeTraining) adds the fixed-weight generative feature.
+    ``train_trees``/``dev_trees`` are cleaned trees (others: GrammarError). ``train_tags`` (optional) replaces the
+    training trees' POS tags (jackknifed tagger tags, say: one list per word, the first tag becomes the preterminal
+    label); ``dev_tags``: the parser's dev input tags. ``generative`` (a GenerativeTraining): the generative term.
     ``config.shards > 1`` trains by iterative parameter mixing (McDonald et al. 2010) through the
     generic loop (:func:`glmnlp.glm.training.train_perceptron`); the shards and the dev decoding of each
     epoch run on ``executor`` or on one made from (``jobs``, ``backend``, ``address``; unset:
@@ -436,6 +436,7 @@ def train_parser(
     returned with that beam set (ties, to 0.01, go to the pass that was better at the training beam).
     ``on_beams(epoch, rows)`` is called with each candidate's grid (:func:`tune_beam`'s rows).
     """
+    check_trees(dev_trees, "dev")
     parser, examples = prepare_training(train_trees, config, np.zeros(1 << config.n_bits), train_tags)
     if generative is not None:
         generative.prepare(parser, examples, executor, jobs=jobs, backend=backend, address=address)
