@@ -358,9 +358,9 @@ class Parser:
         self, words: Sequence[str], tags: Sequence[str | Sequence[str]], k: int = 1
     ) -> list[tuple[float, Tree]]:
         """The k best trees (de-transformed, TOP-rooted) with their scores, best first (``k`` <= 0: every
-        complete analysis in the last beam). ``tags[i]`` is one POS tag or a list of candidate tags (multi-tag input: the chains of word
-        i are the union over them). Never fails: see the module docstring for the fallbacks.
-        """
+        complete analysis in the last beam). ``tags[i]`` is one POS tag or a list of candidate tags (multi-tag
+        input: the chains of word i are the union over them). Never fails: see the module docstring for the
+        fallbacks."""
         if not words:
             raise InputError("cannot parse an empty sentence")
         if len(words) != len(tags):
