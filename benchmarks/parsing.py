@@ -113,6 +113,7 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
 
     train, dev, test = sample_trees("train"), sample_trees("dev"), sample_trees("test")
     train_tags = dev_tags = test_tags = train_dev_tags = None
+    tagger: Tagger | None = None  # gold conditions have none (choose_margin ignores it there)
     tag_seconds = 0.0
     if tags == "tagger":
         t0 = time.perf_counter()

@@ -10,9 +10,9 @@ the process's peak resident memory. Run it once per N (peak memory is per proces
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import resource
-import sys
 import threading
 
 import glmnlp
@@ -20,7 +20,9 @@ from glmnlp.treebank.corpus import sample_tagged
 
 
 def main() -> None:
-    n_threads = int(sys.argv[1]) if len(sys.argv) > 1 else 4
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("threads", type=int, nargs="?", default=4, help="threads sharing the pipeline (default 4)")
+    n_threads = ap.parse_args().threads
     sentences = [list(s.words) for s in sample_tagged("test")[:200]]
     nlp = glmnlp.load()
     out: dict[int, list[str]] = {}
