@@ -141,6 +141,8 @@ def main() -> None:
     ap.add_argument("--caps", default=None, help="comma-separated caps for every model (default: per kind)")
     ap.add_argument("--out", default="benchmarks/results/frontier.md")
     args = ap.parse_args()
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)  # before the measuring, not after it
 
     from glmnlp.treebank.gum import gum_trees
 
@@ -155,7 +157,6 @@ def main() -> None:
         kind = _kind(parser)
         print(f"{name}: {kind} model at {path}", file=sys.stderr, flush=True)
         results[name] = {"kind": kind, "path": path, "rows": measure(parser, dev, GRIDS[kind], caps or CAPS[kind])}
-    out = Path(args.out)
     command = "python benchmarks/frontier.py " + " ".join(sys.argv[1:])
     out.write_text(render(results, command, len(dev)) + "\n", encoding="utf-8")
     out.with_suffix(".json").write_text(json.dumps(results, indent=1), encoding="utf-8")
