@@ -223,19 +223,20 @@ def test_parse_summary_counts_in_the_singular_too(
     ["measures", "--model", "", "A dog."],
     ["parse", "-i", ""],
     ["measures", "-i", ""],
-    ["tagger", "train", "--train", "", "--out", "m"],
-    ["tagger", "train", "--train", "TREES", "--dev", "", "--out", "m"],
+    ["tagger", "train", "--train", "", "--out", "OUT"],
+    ["tagger", "train", "--train", "TREES", "--dev", "", "--out", "OUT"],
     ["tagger", "evaluate", "--model", "M", "--test", ""],
     ["evalb", "", ""],
 ], ids=lambda argv: " ".join(a or "''" for a in argv[:4]))
 def test_an_empty_model_or_output_path_is_a_usage_error(
-    capsys: pytest.CaptureFixture[str], toy_trees: Path, argv: list[str]
+    capsys: pytest.CaptureFixture[str], toy_trees: Path, tmp_path: Path, argv: list[str]
 ) -> None:
     """--model '' was reported as '.' (the current directory) or as 'metadata.json: missing'; an empty input file
-    name was ': cannot open' or '.: Is a directory'."""
-    argv = [str(toy_trees) if a == "TREES" else a for a in argv]
+    name was ': cannot open' or '.: Is a directory' (an empty --dev was no dev: a model was trained)."""
+    argv = [{"TREES": str(toy_trees), "OUT": str(tmp_path / "m")}.get(a, a) for a in argv]
     rc, out, err = _run(capsys, argv)
     assert (rc, out) == (2, "") and err.endswith("': the path is empty\n"), err
+    assert not (tmp_path / "m").exists()
 
 
 def test_tagger_evaluate_takes_a_pipeline_directory_as_tag_does(
