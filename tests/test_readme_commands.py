@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from glmnlp.treebank.corpus import sample_trees
+from glmnlp.treebank.corpus import sample_files, sample_trees
 from glmnlp.treebank.formats import TaggedSentence, write_conllu
 from glmnlp.treebank.trees import to_bracket
 
@@ -58,6 +58,8 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (where / "story.txt").write_text("A dog barked. Then the cat ran away.\n", encoding="utf-8")
     (where / "tokens.txt").write_text("The cat sat on the mat .\nIt purred .\n", encoding="utf-8")
     (where / "corpus.txt").write_text("The market fell.\nShares rose sharply on Monday.\n", encoding="utf-8")
+    for raw in sample_files("train")[:2]:  # raw treebank files, as a user's own would be
+        (where / raw.name).write_bytes(raw.read_bytes())
     return where
 
 
