@@ -323,3 +323,16 @@ def test_cli_tag_uses_the_bundled_tagger_and_model_directories(
     _stdin(monkeypatch, b"The cat sat .\n")
     rc, out, _ = _run(capsys, ["tag", "--model", str(tiny_model)])
     assert rc == 0 and [tok.rpartition("/")[0] for tok in out.split()] == ["The", "cat", "sat", "."]
+
+
+def test_cli_parse_map_unknown_tags_picks_a_tag_the_parser_knows(
+    tiny_model: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The tagger's best tag for a word may be one the parser does not know either (this model's parser has no RP,
+    its tagger tags "up" RP): the replacement is the tagger's best tag that the parser knows, never a tag that then
+    stops the run."""
+    rc, out, err = _run(capsys, ["parse", "-m", str(tiny_model), "--tagged", "--map-unknown-tags",
+                                 "It/PRP rained/VBD up/ZZ we/PRP left/VBD ./."])
+    assert rc == 0, err
+    tag = dict(parse_tree(out).pos())["up"]
+    assert tag not in ("ZZ", "RP") and f"token 3: unknown tag 'ZZ' replaced by '{tag}'" in err

@@ -66,7 +66,8 @@ class NonEmptyPath(click.Path):
         return super().convert(value, param, ctx)
 
 
-def parallel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+def parallel_options(fn: Callable[..., Any],
+                     jobs_note: str = "The result does not depend on it.") -> Callable[..., Any]:
     """``--jobs``, ``--backend``, ``--address``: where independent work runs (glmnlp.glm.parallel)."""
     fn = click.option(
         "--address", default=None, metavar="HOST:PORT",
@@ -79,13 +80,13 @@ def parallel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     )(fn)
     fn = click.option(
         "--jobs", "-j", type=click.IntRange(min=0), default=None,
-        help="Workers (0 = all cores; 1 = in this process). The result does not depend on it. "
-        "Default: $GLMNLP_JOBS, else all cores.",
+        help=f"Workers (0 = all cores; 1 = in this process). {jobs_note} Default: $GLMNLP_JOBS, else all cores.",
     )(fn)
     return fn
 
 
-def _iterative_mixing_options(fn: Callable[..., Any], shards_default: int | None, shards_help: str) -> Callable[..., Any]:
+def _iterative_mixing_options(fn: Callable[..., Any], shards_default: int | None, shards_help: str,
+                              jobs_note: str = "The result does not depend on it.") -> Callable[..., Any]:
     """:func:`parallel_options` plus ``--shards`` and ``--mixing`` (iterative parameter mixing)."""
     fn = click.option(
         "--mixing", type=click.Choice(["uniform", "updates"]), default="uniform", show_default=True,
@@ -95,7 +96,7 @@ def _iterative_mixing_options(fn: Callable[..., Any], shards_default: int | None
         "--shards", type=click.IntRange(min=1), default=shards_default, show_default=shards_default is not None,
         help="Train by iterative parameter mixing over this many shards (1 = the serial perceptron). " + shards_help,
     )(fn)
-    return parallel_options(fn)
+    return parallel_options(fn, jobs_note)
 
 
 def training_parallel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -114,6 +115,7 @@ def parser_parallel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     return _iterative_mixing_options(
         fn, None, "Default: one per worker (--jobs), so the passes use every core. The model depends on the "
         "number of shards (recorded in the model), not on where they run.",
+        "With --shards given the result does not depend on it; without, it sets the number of shards.",
     )
 
 

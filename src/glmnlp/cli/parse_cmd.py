@@ -54,6 +54,7 @@ Choices [R]:
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 import warnings
@@ -97,7 +98,8 @@ def _tagged_sentence(line: str, source: str, number: int) -> list[tuple[str, str
 
 def checked_tags(units: Iterable[Unit], pipeline: Any, *, map_unknown: bool) -> Iterator[Unit]:
     """``--tagged`` units whose tags the parser knows; an unknown tag is a ``file:line`` error, or with
-    ``map_unknown`` it is replaced by the tagger's tag for that word (with a warning).
+    ``map_unknown`` it is replaced by the tagger's best tag for that word among those the parser knows (with a
+    warning; the tagger's own best may be unknown to the parser too, when their tagsets differ).
 
     Without this check the parser finds no chain for the tag and the sentence ends as the flat
     default tree, silently.
@@ -120,11 +122,16 @@ def checked_tags(units: Iterable[Unit], pipeline: Any, *, map_unknown: bool) -> 
             if bad:
                 if not pipeline.has_tagger:
                     raise ConfigError("--map-unknown-tags needs a tagger (this model has none; give --tagger DIR)")
-                guess = pipeline.tagger.tag([w for w, _ in sentence])
+                # the tagger's best tag that the parser knows (its own best may be unknown to the parser too)
+                ranked = pipeline.tagger.multitag([w for w, _ in sentence], math.inf)
+                guess = {k: next((t for t in ranked[k] if t in known), None) for k in bad}
                 for k in bad:
+                    if guess[k] is None:
+                        raise InputError(f"token {k + 1}: unknown tag {sentence[k][1]!r}, and the tagger has no tag "
+                                         "the parser knows for it", source=unit.source, line=unit.line)
                     click.echo(f"warning: {unit.source}:{unit.line}: token {k + 1}: unknown tag "
                                f"{sentence[k][1]!r} replaced by {guess[k]!r}", err=True)
-                sentence = [(w, guess[k] if k in bad else t) for k, (w, t) in enumerate(sentence)]
+                sentence = [(w, guess.get(k) or t) for k, (w, t) in enumerate(sentence)]
             fixed.append(sentence)
         yield Unit(fixed, unit.source, unit.line)
 
@@ -331,8 +338,8 @@ def _score_text(score: float | None) -> str:
 @click.option("--tagged", is_flag=True,
               help="Input is one sentence per line of word/TAG tokens (the tagger is skipped).")
 @click.option("--map-unknown-tags", is_flag=True,
-              help="--tagged: replace tags the model does not know by the tagger's tag (with a warning) "
-                   "instead of stopping with an error.")
+              help="--tagged: replace tags the model does not know by the tagger's best tag that it knows "
+                   "(with a warning) instead of stopping with an error.")
 @click.option("--lines", is_flag=True, help="Raw text: every line is one sentence (default: paragraphs).")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="brackets", show_default=True,
               help="Output format.")
