@@ -24,7 +24,8 @@ from typing import Any
 import click
 
 from glmnlp.cli._params import NonEmptyPath, NumberRange, given_options
-from glmnlp.errors import ConfigError, InputError
+from glmnlp.errors import ConfigError
+from glmnlp.treebank.fileio import decoded_arguments, input_lines
 
 __all__ = ["measures_cmd"]
 
@@ -63,7 +64,8 @@ __all__ = ["measures_cmd"]
               help="Beam cap (default: the model's; 0 = none).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Also draw one sentence's measures to this image (PNG/SVG/PDF; needs matplotlib).")
-@click.option("--sentence", type=click.IntRange(min=1), default=1, show_default=True, help="Sentence drawn by --plot (only with --plot).")
+@click.option("--sentence", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Sentence drawn by --plot (only with --plot).")
 def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool, model: Path | None, fmt: str,
                  units: str, kind: str, word_classes: Path | None, word_class_rules: Path | None, no_eos: bool,
                  next_word: bool, max_tags: int, tag_margin: float, tag_filter: str, unknown_words: str,
@@ -85,7 +87,11 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
         raise click.UsageError("--sentence only applies to --plot (the sentence it draws)")
     if plot_path is not None:
         _check_plot(plot_path)
-    docs = _arguments(text) if text else _read_input(input_path, tokenized)
+    if text:  # input as glmnlp parse refuses it (blank, binary or not UTF-8), named by file:line
+        docs = [t for _, t in decoded_arguments(text, "no text to analyse")]
+    else:
+        lines = input_lines(input_path, "no text to analyse")[0]
+        docs = [line for line in lines if line.strip()] if tokenized else ["\n".join(lines)]
     sentences = text_sentences(docs, tokenized)
     if plot_path is not None and sentence > len(sentences):
         raise ConfigError(f"--sentence {sentence}: the input has {len(sentences)} "
@@ -116,38 +122,6 @@ def _check_plot(path: Path) -> None:
             f"{path}: the name must end in .png, .svg, .pdf or another format matplotlib writes "
             f"({', '.join(formats)})", param_hint="'--plot'")
     check_plot_path(path)
-
-
-def _arguments(texts: tuple[str, ...]) -> list[str]:
-    """TEXT arguments as documents; blank ones and undecodable bytes in argv (lone surrogates) are refused,
-    as by glmnlp parse."""
-    for k, text in enumerate(texts, start=1):
-        if not text.strip():
-            raise InputError("no text to analyse", source=f"<argument {k}>")
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise InputError(f"not valid UTF-8 text (at character {exc.start + 1})", source=f"<argument {k}>") from None
-    return list(texts)
-
-
-def _read_input(input_path: Path | None, tokenized: bool) -> list[str]:
-    """The documents of --input FILE or stdin: binary (NUL) or non-UTF-8 data is a file:line error, as in parse."""
-    from glmnlp.treebank.fileio import decoded_lines  # the same refusals and messages as glmnlp parse
-
-    source = str(input_path) if input_path is not None else "<stdin>"
-    try:
-        handle = sys.stdin.buffer if input_path is None else open(input_path, "rb")  # noqa: SIM115 (closed below)
-    except OSError as exc:
-        raise InputError(f"cannot open: {exc.strerror}", source=source) from None
-    try:
-        lines = [line for _, line in decoded_lines(handle, source)]
-    finally:
-        if input_path is not None:
-            handle.close()
-    if not any(line.strip() for line in lines):
-        raise InputError("no text to analyse", source=source)
-    return [line for line in lines if line.strip()] if tokenized else ["\n".join(lines)]
 
 
 def _word_classes(words: Path | None, rules: Path | None) -> Any:

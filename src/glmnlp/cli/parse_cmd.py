@@ -68,7 +68,7 @@ import click
 
 from glmnlp.cli._params import NonEmptyPath, NumberRange
 from glmnlp.errors import ConfigError, InputError
-from glmnlp.treebank.fileio import decoded_lines
+from glmnlp.treebank.fileio import decoded_arguments, decoded_lines
 from glmnlp.treebank.trees import escape_brackets
 
 __all__ = ["parse", "read_units", "Unit"]
@@ -181,14 +181,7 @@ def read_units(
 
 
 def _argument_units(texts: tuple[str, ...], mode: str) -> Iterator[Unit]:
-    for k, text in enumerate(texts, start=1):
-        source = f"<argument {k}>"
-        if not text.strip():
-            raise InputError("empty input: nothing to parse", source=source)
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError as exc:  # undecodable bytes in argv arrive as lone surrogates
-            raise InputError(f"not valid UTF-8 text (at character {exc.start + 1})", source=source) from None
+    for source, text in decoded_arguments(texts, "empty input: nothing to parse"):
         if mode == "text":
             yield Unit(text, source, 1)
         elif mode == "tokens":

@@ -29,6 +29,7 @@ from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.training import EpochRecord
 from glmnlp.cli._params import NonEmptyPath, NumberRange, training_parallel_options
 from glmnlp.errors import InputError
+from glmnlp.treebank.fileio import input_lines
 
 _FORMATS = ("auto", "conllu", "word_tag", "tab", "trees")
 _CTX = {"help_option_names": ["-h", "--help"]}
@@ -192,7 +193,7 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
 
         model_dir = default_model_path()
     model_dir = _tagger_dir(model_dir)
-    lines, name = _checked_lines(input_path)
+    lines, name = input_lines(input_path, "empty input: nothing to tag")  # refused as glmnlp parse does
     if input_format == "tokens":
         sentences = read_tokens(lines)
     elif input_path == "-":
@@ -215,23 +216,3 @@ def _tagger_dir(model_dir: Path) -> Path:
     if (Path(model_dir) / "tagger").is_dir() and not (Path(model_dir) / "metadata.json").is_file():
         return Path(model_dir) / "tagger"
     return Path(model_dir)
-
-
-def _checked_lines(input_path: str) -> tuple[list[str], str]:
-    """The lines of INPUT_PATH or stdin (``-``) and its name; binary or non-UTF-8 data and input without a
-    non-blank line are ``file:line: reason`` errors, as in ``glmnlp parse``."""
-    from glmnlp.treebank.fileio import decoded_lines  # the same refusals and messages as glmnlp parse
-
-    name = "<stdin>" if input_path == "-" else input_path
-    try:
-        handle = sys.stdin.buffer if input_path == "-" else open(input_path, "rb")  # noqa: SIM115 (closed below)
-    except OSError as exc:
-        raise InputError(f"cannot open: {exc.strerror}", source=name) from None
-    try:
-        lines = [line for _, line in decoded_lines(handle, name)]
-    finally:
-        if handle is not sys.stdin.buffer:
-            handle.close()
-    if not any(line.strip() for line in lines):
-        raise InputError("empty input: nothing to tag", source=name)
-    return lines, name

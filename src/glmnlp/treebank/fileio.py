@@ -17,15 +17,16 @@ Choices [R]:
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
 from glmnlp.errors import ConfigError, InputError
 
 __all__ = ["atomic_write_bytes", "atomic_write_text", "check_writable_folder", "check_writable_file",
-           "decoded_lines", "decoded_text"]
+           "decoded_arguments", "decoded_lines", "decoded_text", "input_lines"]
 
 
 def _umask() -> int:
@@ -118,6 +119,39 @@ def decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
         if number == 1 and text.startswith("\ufeff"):
             text = text[1:]
         yield number, text.rstrip("\r\n")
+
+
+def input_lines(path: str | Path | None, nothing: str) -> tuple[list[str], str]:
+    """The lines of the file ``path`` or of stdin (``None`` or ``"-"``) as :func:`decoded_lines` reads them, and
+    the name messages give the input; input without a non-blank line is an :class:`InputError` ``nothing``."""
+    name = "<stdin>" if path is None or str(path) == "-" else str(path)
+    try:
+        handle = sys.stdin.buffer if name == "<stdin>" else open(path, "rb")  # type: ignore[arg-type]  # noqa: SIM115
+    except OSError as exc:
+        raise InputError(f"cannot open: {exc.strerror}", source=name) from None
+    try:
+        lines = [line for _, line in decoded_lines(handle, name)]
+    finally:
+        if handle is not sys.stdin.buffer:
+            handle.close()
+    if not any(line.strip() for line in lines):
+        raise InputError(nothing, source=name)
+    return lines, name
+
+
+def decoded_arguments(texts: Iterable[str], nothing: str) -> Iterator[tuple[str, str]]:
+    """(name, text) of command-line TEXT arguments (``<argument K>``), refusing, as :func:`decoded_lines` refuses
+    bad files, a blank one (an :class:`InputError` ``nothing``) and undecodable bytes (which reach argv as lone
+    surrogates)."""
+    for k, text in enumerate(texts, start=1):
+        source = f"<argument {k}>"
+        if not text.strip():
+            raise InputError(nothing, source=source)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InputError(f"not valid UTF-8 text (at character {exc.start + 1})", source=source) from None
+        yield source, text
 
 
 def _not_utf8(raw: bytes, start: int) -> str:
