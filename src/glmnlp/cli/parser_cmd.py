@@ -250,15 +250,14 @@ def _check_kind_options(kind: str) -> None:
 
 def _read_trees(path: str) -> list[Tree]:
     """The trees of a --train or --dev file, each a cleaned TOP-rooted tree, else ``InputError`` at its line."""
-    from glmnlp.parser.grammar import CLEAN_HINT, tree_problem
+    from glmnlp.parser.grammar import CLEAN_HINT, first_problem
 
     trees = read_tree_file(path)
     if not trees:
         raise InputError("no trees in this file", source=path)
-    for i, tree in enumerate(trees):
-        problem = tree_problem(tree)
-        if problem is not None:
-            raise InputError(f"tree {i + 1}: {problem}; {CLEAN_HINT}", source=path, line=tree_start_line(path, i))
+    if (found := first_problem(trees)) is not None:
+        i, problem = found
+        raise InputError(f"tree {i + 1}: {problem}; {CLEAN_HINT}", source=path, line=tree_start_line(path, i))
     return trees
 
 

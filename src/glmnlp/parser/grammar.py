@@ -50,6 +50,7 @@ from glmnlp.treebank.trees import Tree
 __all__ = [
     "CLEAN_HINT",
     "check_trees",
+    "first_problem",
     "END",
     "NULL",
     "TOP",
@@ -102,13 +103,17 @@ CLEAN_HINT = (
 )
 
 
+def first_problem(trees: Sequence[Tree]) -> tuple[int, str] | None:
+    """(index, :func:`tree_problem`) of the first of ``trees`` that is not a cleaned tree, or None."""
+    return next(((i, p) for i, tree in enumerate(trees) if (p := tree_problem(tree)) is not None), None)
+
+
 def check_trees(trees: Sequence[Tree], what: str) -> None:
     """Raise :class:`GrammarError` for the first of ``trees`` (``what``: "training", "dev") that is not a cleaned
-    tree (:func:`tree_problem`), naming its position and :data:`CLEAN_HINT`: the library's trainers refuse
+    tree (:func:`first_problem`), naming its position and :data:`CLEAN_HINT`: the library's trainers refuse
     them as ``glmnlp parser train`` does (there with the file and line)."""
-    for i, tree in enumerate(trees):
-        if (problem := tree_problem(tree)) is not None:
-            raise GrammarError(f"{what} tree {i + 1}: {problem}; {CLEAN_HINT}")
+    if (found := first_problem(trees)) is not None:
+        raise GrammarError(f"{what} tree {found[0] + 1}: {found[1]}; {CLEAN_HINT}")
 
 
 def tree_problem(tree: Tree) -> str | None:
