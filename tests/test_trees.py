@@ -88,3 +88,18 @@ def test_tree_to_plain_round_trips_every_tree(tree: Tree) -> None:
     from glmnlp.treebank.trees import tree_from_plain, tree_to_plain
 
     assert tree_from_plain(tree_to_plain(tree)) == tree
+
+
+def test_read_tree_file_with_lines_skips_a_bom_and_refuses_binary(tmp_path: Path) -> None:
+    """A byte order mark is not a tree (it was stray text before the first bracket); a NUL byte is binary data at
+    its line, as every text reader says; each tree comes with the line it starts on."""
+    from glmnlp.treebank.trees import read_tree_file_with_lines
+
+    good = tmp_path / "bom.trees"
+    good.write_bytes(b"\xef\xbb\xbf(TOP (S (NN x)))\n\n(TOP\n (S (NN y)))\n")
+    assert [(line, tree.leaves()) for line, tree in read_tree_file_with_lines(good)] == [(1, ["x"]), (3, ["y"])]
+    bad = tmp_path / "bin.trees"
+    bad.write_bytes(b"(TOP (S (NN x)))\n(TOP (S (NN \x00)))\n")
+    with pytest.raises(TreeSyntaxError, match="binary data") as info:
+        read_tree_file_with_lines(bad)
+    assert info.value.line == 2

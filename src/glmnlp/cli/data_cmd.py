@@ -22,7 +22,7 @@ never half a file. Choices [R]:
   (``ROOT``, ``S``) is put under a new ``TOP`` root, as :func:`clean_tree` does; a note on stderr says how
   many and where the first one is, since a ``ROOT`` kept as a phrase is seldom what a user wants.
 * **Malformed input stops; an unusable tree is dropped.** Binary data or text that is not UTF-8
-  (:func:`glmnlp.treebank.fileio.decoded_lines`), bad brackets (the tree reader), a file that cannot be read
+  (:func:`glmnlp.treebank.fileio.decoded_text`), bad brackets (the tree reader), a file that cannot be read
   or holds no tree: one line ``error: file:line: reason``, status 1, nothing written. A well-formed tree
   that :func:`clean_tree` refuses (only ``-NONE-`` elements, a root bracket over several phrases or over a
   word, a label with no category) is dropped and listed on stderr as ``file:line: tree N dropped: reason``
@@ -41,10 +41,10 @@ import click
 
 from glmnlp.errors import InputError
 from glmnlp.treebank.corpus import sample_tagged, sample_trees
-from glmnlp.treebank.fileio import atomic_write_text, check_writable_file, check_writable_folder, decoded_lines
+from glmnlp.treebank.fileio import atomic_write_text, check_writable_file, check_writable_folder
 from glmnlp.treebank.formats import write_conllu, write_tab, write_word_tag
 from glmnlp.treebank.preprocess import TOP, clean_tree
-from glmnlp.treebank.trees import Tree, read_trees_with_lines, to_bracket
+from glmnlp.treebank.trees import Tree, read_tree_file_with_lines, to_bracket
 
 _SPLITS = ("train", "dev", "test")
 _TAGGED_WRITERS = {
@@ -175,15 +175,9 @@ def data(
 
 def _read_raw(path: Path) -> list[tuple[int, Tree]]:
     """``(line, tree)`` for the trees of a treebank file, as written; ``InputError`` at file:line for bad data."""
-    source = str(path)
-    try:
-        with path.open("rb") as handle:
-            text = "\n".join(line for _number, line in decoded_lines(handle, source))
-    except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror or exc}", source=source) from None
-    trees = list(read_trees_with_lines(text, source))
+    trees = read_tree_file_with_lines(path)
     if not trees:
-        raise InputError("no trees in this file", source=source)
+        raise InputError("no trees in this file", source=str(path))
     return trees
 
 

@@ -18,7 +18,7 @@ from glmnlp.errors import InputError
 from glmnlp.parser.grammar import ChainTable, table1
 from glmnlp.treebank.preprocess import clean_tree
 from glmnlp.parser.transform import FslcConfig
-from glmnlp.treebank.trees import Tree, read_tree_file, tree_start_line
+from glmnlp.treebank.trees import Tree, read_tree_file_with_lines
 
 
 
@@ -39,15 +39,14 @@ def _read(paths: tuple[Path, ...]) -> list[Tree]:
     ``InputError`` at its file (and line)."""
     out: list[Tree] = []
     for path in paths:
-        trees = read_tree_file(path)
+        trees = read_tree_file_with_lines(path)
         if not trees:
             raise InputError("no trees in this file", source=str(path))
-        for i, tree in enumerate(trees):
+        for i, (line, tree) in enumerate(trees):
             try:
                 out.append(clean_tree(tree))
             except InputError as exc:
-                raise InputError(f"tree {i + 1}: {exc.reason}", source=str(path),
-                                 line=tree_start_line(path, i)) from None
+                raise InputError(f"tree {i + 1}: {exc.reason}", source=str(path), line=line) from None
     return out
 
 

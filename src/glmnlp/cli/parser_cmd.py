@@ -29,7 +29,7 @@ import click
 
 from glmnlp.errors import InputError
 from ._params import NonEmptyPath, NumberRange, and_list, given_options, parser_parallel_options, weight_list
-from glmnlp.treebank.trees import Tree, read_tree_file, tree_start_line
+from glmnlp.treebank.trees import Tree, read_tree_file_with_lines
 
 __all__ = ["parser_group"]
 
@@ -252,13 +252,14 @@ def _read_trees(path: str) -> list[Tree]:
     """The trees of a --train or --dev file, each a cleaned TOP-rooted tree, else ``InputError`` at its line."""
     from glmnlp.parser.grammar import CLEAN_HINT, first_problem
 
-    trees = read_tree_file(path)
-    if not trees:
+    read = read_tree_file_with_lines(path)
+    if not read:
         raise InputError("no trees in this file", source=path)
+    lines, trees = zip(*read)
     if (found := first_problem(trees)) is not None:
         i, problem = found
-        raise InputError(f"tree {i + 1}: {problem}; {CLEAN_HINT}", source=path, line=tree_start_line(path, i))
-    return trees
+        raise InputError(f"tree {i + 1}: {problem}; {CLEAN_HINT}", source=path, line=lines[i])
+    return list(trees)
 
 
 def _feature_bits(value: str | None, kind: str) -> int | None:

@@ -159,11 +159,20 @@ def _not_utf8(raw: bytes, start: int) -> str:
 
 
 def decoded_text(data: bytes, source: str, error: type[InputError] = InputError) -> str:
-    """``data`` decoded as UTF-8; text that is not UTF-8 raises ``error`` (an :class:`InputError` class) at
-    ``source:line`` with the byte and its column, as :func:`decoded_lines` words it. A byte order mark is kept."""
+    """``data`` decoded as UTF-8; binary data (a NUL byte) or text that is not UTF-8 raises ``error`` (an
+    :class:`InputError` class) at ``source:line``, as :func:`decoded_lines` words it. A byte order mark is kept."""
+    nul = data.find(b"\x00")
     try:
-        return data.decode("utf-8")
+        text, bad = data.decode("utf-8"), -1
     except UnicodeDecodeError as exc:
-        line_start = data.rfind(b"\n", 0, exc.start) + 1
-        raise error(_not_utf8(data[line_start:], exc.start - line_start), source=source,
-                    line=data.count(b"\n", 0, exc.start) + 1) from None
+        text, bad = "", exc.start
+
+    def line_of(at: int) -> int:
+        return data.count(b"\n", 0, at) + 1
+
+    if nul >= 0 and (bad < 0 or line_of(nul) <= line_of(bad)):  # the first bad line, NUL first as decoded_lines
+        raise error("binary data (NUL byte); expected UTF-8 text", source=source, line=line_of(nul))
+    if bad >= 0:
+        line_start = data.rfind(b"\n", 0, bad) + 1
+        raise error(_not_utf8(data[line_start:], bad - line_start), source=source, line=line_of(bad))
+    return text

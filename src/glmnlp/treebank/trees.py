@@ -34,9 +34,9 @@ from glmnlp.errors import InputError, TreeSyntaxError
 __all__ = [
     "Tree",
     "read_trees",
+    "read_tree_file_with_lines",
     "read_trees_with_lines",
     "read_tree_file",
-    "tree_start_line",
     "parse_tree",
     "to_bracket",
     "to_pretty",
@@ -277,10 +277,16 @@ def parse_tree(text: str, source: str = "<string>") -> Tree:
 
 
 def read_tree_file(path: str | Path) -> list[Tree]:
-    """Read every tree of a file (``.mrg`` layout or one tree per line).
+    """Read every tree of a file (``.mrg`` layout or one tree per line): :func:`read_tree_file_with_lines`
+    without the lines."""
+    return [tree for _line, tree in read_tree_file_with_lines(path)]
+
+
+def read_tree_file_with_lines(path: str | Path) -> list[tuple[int, Tree]]:
+    """``(line, tree)`` for every tree of a file, the line its opening bracket is on (for messages about a tree).
 
     A file that cannot be read (missing, a directory, no permission) raises
-    :class:`~glmnlp.errors.InputError` naming it; text that is not UTF-8 or not trees raises
+    :class:`~glmnlp.errors.InputError` naming it; binary data, text that is not UTF-8 or not trees raises
     :class:`~glmnlp.errors.TreeSyntaxError` with the line.
     """
     path = Path(path)
@@ -290,12 +296,5 @@ def read_tree_file(path: str | Path) -> list[Tree]:
         raise InputError(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
     from glmnlp.treebank.fileio import decoded_text
 
-    return list(read_trees(decoded_text(data, str(path), TreeSyntaxError), str(path)))
-
-
-def tree_start_line(path: str | Path, index: int) -> int | None:
-    """The line on which tree ``index`` (from 0) of a file that :func:`read_tree_file` reads starts (None
-    past the last tree), for messages about a tree: the trees do not keep their lines
-    (:func:`read_trees_with_lines` reads the file again)."""
-    trees = read_trees_with_lines(Path(path).read_text(encoding="utf-8"), str(path))
-    return next((line for k, (line, _tree) in enumerate(trees) if k == index), None)
+    text = decoded_text(data, str(path), TreeSyntaxError).removeprefix("\ufeff")  # a byte order mark is not a tree
+    return list(read_trees_with_lines(text, str(path)))
