@@ -121,6 +121,7 @@ Choices [R] and their reasons
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -216,10 +217,10 @@ class MeasureOptions:
             raise ValueError(f"unknown_words must be 'model' or 'pos', got {self.unknown_words!r}")
         if self.max_tags < 1 or not self.tag_margin >= 0:
             raise ValueError("max_tags must be >= 1 and tag_margin >= 0 (not NaN)")
-        if self.gamma is not None and not 0 <= self.gamma <= MAX_GAMMA:  # NaN fails too
-            raise ValueError(f"gamma must be in [0, {MAX_GAMMA:g}] (or None: the model's), got {self.gamma!r}")
-        if self.cap is not None and not 0 <= self.cap <= MAX_CAP:
-            raise ValueError(f"cap must be in [0, {MAX_CAP}] (or None: the model's), got {self.cap!r}")
+        if self.gamma is not None and not (isinstance(self.gamma, numbers.Real) and 0 <= self.gamma <= MAX_GAMMA):
+            raise ValueError(f"gamma must be a number in [0, {MAX_GAMMA:g}] (or None: the model's), got {self.gamma!r}")
+        if self.cap is not None and not (isinstance(self.cap, numbers.Integral) and 0 <= self.cap <= MAX_CAP):
+            raise ValueError(f"cap must be an integer in [0, {MAX_CAP}] (or None: the model's), got {self.cap!r}")
 
 
 _TAG_TABLES: dict[int, tuple] = {}  # id(term) -> _tag_table(...) (the term and grammar are kept to check identity)

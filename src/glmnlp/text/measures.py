@@ -19,7 +19,6 @@ from __future__ import annotations
 import csv
 import json
 import math
-import numbers
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO, Any, Literal
@@ -148,17 +147,16 @@ def measures(
     >>> rows[0]["word"], rows[0]["units"]                          # doctest: +SKIP
     ('The', 'bits')
     """
-    if gamma is not None and not (isinstance(gamma, numbers.Real) and 0 <= gamma <= MAX_GAMMA):
-        raise ConfigError(f"gamma must be a number in [0, {MAX_GAMMA:g}] (or None: the model's), got {gamma!r}")
-    if cap is not None and not (isinstance(cap, numbers.Integral) and 0 <= cap <= MAX_CAP):
-        raise ConfigError(f"cap must be an integer in [0, {MAX_CAP}] (or None: the model's), got {cap!r}")
+    try:  # checked before the model is loaded: the beam's range is MeasureOptions' (a model file's)
+        options = MeasureOptions(kind=kind, units=units, gamma=gamma, cap=cap, eos=eos, next_word=next_word,
+                                 max_tags=max_tags, tag_margin=tag_margin, tag_filter=tag_filter,
+                                 unknown_words=unknown_words)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
     sentences = text_sentences(texts, tokenized)
     parser = load_parser(model)
     if isinstance(word_classes, (str, Path)):
         word_classes = WordClasses.from_file(word_classes)
-    options = MeasureOptions(kind=kind, units=units, gamma=gamma, cap=cap, eos=eos, next_word=next_word,
-                             max_tags=max_tags, tag_margin=tag_margin, tag_filter=tag_filter,
-                             unknown_words=unknown_words)
     rows = corpus_measures(parser, sentences, tags, options=options, classes=word_classes)
     if as_frame:
         try:
