@@ -38,7 +38,7 @@ def no_training(monkeypatch: pytest.MonkeyPatch) -> None:
     from glmnlp.tagger.model import Tagger
 
     monkeypatch.setattr(Tagger, "fit", refuse)
-    monkeypatch.setattr(glmnlp.cli.parser_cmd, "read_tree_file", refuse)
+    monkeypatch.setattr(glmnlp.cli.parser_cmd, "read_tree_file_with_lines", refuse)
     monkeypatch.setattr(glmnlp.text.default_model, "load_corpora", refuse)
 
 
