@@ -71,10 +71,17 @@ def test_memos_that_grow_change_no_score() -> None:
 
 
 def _wrap_decodes(first_stamp: int, second_stamp: int) -> tuple[Any, Any]:
-    """Decode two sentences with the same tags and other words, the memo stamps set before each; return the
-    second sentence's result and that of a fresh decoder."""
-    tags = [["DT"], ["NN"], ["VBD"], ["DT"], ["NN"], ["."]]
-    first, second = ["The", "dog", "chased", "the", "cat", "."], ["A", "man", "sold", "a", "car", "."]
+    """Decode two sentences with the same tags and one other word, the memo stamps set before each; return the
+    second sentence's result and that of a fresh decoder.
+
+    A word scope's entries are stored from index 0, so a later word overwrites an earlier word's entries: a stale
+    tag can only reach an entry that no later scope of the first sentence rewrote. The third word has eight
+    candidate tags, so its scope makes far more entries than the words after it; the entries past theirs
+    survive, and the second sentence, whose third word differs (other look-ahead scores, the same keys in the
+    same order), would take them if the tags of the first were not cleared at the wrap."""
+    tags = [["DT"], ["NN"], ["VBD", "VBN", "VBP", "VBZ", "NN", "JJ", "NNS", "VB"], ["PRP"], ["MD"], ["VB"], ["NNS"]]
+    first = ["The", "company", "said", "it", "would", "sell", "shares"]
+    second = ["The", "company", "reported", "it", "would", "sell", "shares"]
     expected = _decode(Parser.load(MODEL), second, tags, True, False)
     parser = Parser.load(MODEL)
     parser._beam.memo_stamp = first_stamp
