@@ -1,8 +1,8 @@
 """One executor for independent work: local processes (default) or a Ray cluster.
 
-Every parallel step of glmnlp (data-parallel perceptron shards, jackknife folds, candidate
-generative weights, dev decoding, parsing a corpus) goes through :class:`Executor`, with two
-primitives:
+Every parallel step of glmnlp (data-parallel perceptron shards, jackknife folds, the combined model's
+generative models, the beam grid, dev decoding, parsing a corpus) goes through :class:`Executor`, with
+two primitives:
 
 * :meth:`Executor.map` runs a module-level function on each item and returns the results **in
   input order** (deterministic whatever finishes first).
