@@ -1,9 +1,9 @@
 """Process-wide defaults for where glmnlp runs independent work: ``glmnlp.config``.
 
 Every training function and command that can use several cores (``Tagger.fit``,
-``glmnlp.parser.training.train_parser``, ``train_default``, ``glmnlp ... --jobs``) takes ``jobs``,
-``backend`` and ``address``; when the caller leaves them unset (``None``) they come from here, so a
-program or a notebook can say once where its work runs::
+``glmnlp.parser.training.train_parser``, ``glmnlp ... --jobs``) takes ``jobs``, ``backend`` and ``address``
+(``train_default`` takes an ``executor``; left unset, each of its steps makes one from here); when the caller
+leaves them unset (``None``) they come from here, so a program or a notebook can say once where its work runs::
 
     import glmnlp
     glmnlp.config.set(jobs=2)                       # from now on
