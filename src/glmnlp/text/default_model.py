@@ -2,7 +2,7 @@
 
 ``glmnlp parse "text"`` and :func:`glmnlp.load` without a path use the model in
 ``glmnlp/data/default_model/`` (package data, so a non-editable install has it). It is a model
-directory of the layout :func:`glmnlp.text.pipeline.load` reads::
+directory of the layout :func:`glmnlp.text.loading.load` reads::
 
     default_model/
       MODEL.json     recipe, data split, dev/test figures, sha256 of every model file
