@@ -1,7 +1,7 @@
-"""``glmnlp parser train`` and ``glmnlp parse``: thin wrappers over :mod:`glmnlp.parser.model`.
+"""``glmnlp parser train``: a thin wrapper over the parser's trainers (:mod:`glmnlp.parser.training`,
+:mod:`glmnlp.parser.combined`); ``glmnlp parse`` is :mod:`glmnlp.cli.parse_cmd`.
 
-Trees go to stdout (one bracketed tree per line; with ``--nbest K``: ``score<TAB>tree`` lines and a
-blank line after each sentence); progress, per-epoch dev F1 and fallback counts go to stderr.
+The model goes to ``--out``; progress, per-epoch dev F1 and the chosen settings go to stderr.
 
 ``parser train`` takes cleaned TOP-rooted trees only, for training and dev alike: a raw treebank tree
 (an unlabelled ``( (S ...) )`` root, ``-NONE-`` elements, function tags or indices such as ``NP-SBJ-1``)
