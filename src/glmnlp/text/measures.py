@@ -2,8 +2,8 @@
 
 The measures themselves (definitions, equations, which model gives probabilities) are in
 :mod:`glmnlp.parser.measures`; this module turns raw or tokenised text into sentences, runs them,
-and writes the tidy table (TSV, CSV, JSON lines, or a ``pandas.DataFrame`` with the optional
-``pandas`` extra) or draws a sentence's measures word by word (optional ``matplotlib``).
+and writes the tidy table (TSV, CSV, JSON lines, or a ``pandas.DataFrame``) or draws a sentence's measures
+word by word (matplotlib); pandas and matplotlib come with the optional ``measures`` extra.
 
 Column names and meanings: :data:`glmnlp.parser.measures.COLUMNS` (also docs/measures.md).
 
