@@ -4,7 +4,7 @@ Implements SPEC §f.3 (Roark's ``find_nword()`` / ``make_unkcat()``): the word m
 word id given its POS node. Words are interned here; a word never seen in training is scored
 through its *unknown-word class*, whose estimates come from the rare training tokens: a rare
 token is counted as itself at every level of the word model and, in addition, as its class at
-the coarsest level only (glmnlp.parser.generative does the counting; this module decides who is rare
+the coarsest level only (glmnlp.parser.generative_training does the counting; this module decides who is rare
 and which class a word belongs to).
 
 Rules (SPEC §f.3, details [R] decided here):
