@@ -39,11 +39,21 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def _files() -> list[tuple[str, Path]]:
+    """Every source file with its module's name (a Cython module has a .pyx and often a .pxd)."""
+    return [
+        (_module_name(path), path)
+        for path in sorted(PACKAGE.rglob("*"))
+        if path.suffix in (".py", ".pyx", ".pxd") and "data" not in path.relative_to(PACKAGE).parts
+    ]
+
+
 def _sources() -> dict[str, Path]:
-    out = {}
-    for path in sorted(PACKAGE.rglob("*")):
-        if path.suffix in (".py", ".pyx", ".pxd") and "data" not in path.relative_to(PACKAGE).parts:
-            out.setdefault(_module_name(path), path)
+    """One file per module: the .py or .pyx (the implementation), else the .pxd."""
+    out: dict[str, Path] = {}
+    for name, path in _files():
+        if name not in out or out[name].suffix == ".pxd":
+            out[name] = path
     return out
 
 
@@ -90,9 +100,9 @@ def _graph() -> dict[str, set[str]]:
     sources = _sources()
     modules = set(sources)
     graph: dict[str, set[str]] = {}
-    for name, path in sources.items():
+    for name, path in _files():
         targets = {_resolve(t, modules) for t in _imports(path, name)}
-        graph[name] = {t for t in targets if t is not None and t != name}
+        graph.setdefault(name, set()).update(t for t in targets if t is not None and t != name)
     return graph
 
 
@@ -194,7 +204,7 @@ def test_architecture_reads_every_import_form(tmp_path: Path, source: str) -> No
 
 
 #: kernels kept in one compilation unit, with the reason in their module header
-LONG_KERNELS = {"glmnlp.parser._beam"}
+LONG_KERNELS = {"glmnlp.parser._beam", "glmnlp.parser._generative"}
 MAX_LINES = 600
 
 
@@ -202,7 +212,7 @@ def test_architecture_no_module_over_600_lines() -> None:
     """Rooms stay readable: no module over 600 lines except a Cython kernel listed with its reason."""
     long = {
         name: n
-        for name, path in _sources().items()
+        for name, path in _files()
         if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES and name not in LONG_KERNELS
     }
     assert long == {}

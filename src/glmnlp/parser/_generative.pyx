@@ -24,7 +24,10 @@ Histories are identified by 64-bit hashes (splitmix64 mixing); two distinct keys
 probability about n^2 / 2^65 (below 1e-5 for 10^7 keys), which we accept.
 
 The same hash functions are exported to Python (history_hashes, pair_hashes) so that training
-and scoring can never disagree on a key.
+and scoring can never disagree on a key. For that the module is one compilation unit of over 600 lines:
+training's counting (count_entries, entry_indices) and scoring's probes call the same hash functions as C
+functions of one file, which the compiler inlines; a counting module of its own would reach them through
+Cython's cross-module function pointers, which it cannot.
 """
 
 import numpy as np
