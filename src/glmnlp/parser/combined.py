@@ -57,7 +57,7 @@ Choices [R]:
   Each worker holds the events and the model it trains, so two workers take about twice the memory
   of one; the busiest worker trains 6 of the 11 models (5 folds and the full one).
 * The generative-only parser (:func:`train_generative_parser`) drops its training examples once their
-  events are extracted (``prepare(..., release_examples=True)``): peak RSS at 13,620 proxy trees 784 ->
+  events are extracted (``prepare(..., release_examples=True)``): peak RSS at 13,620 proxy trees 776 ->
   722 MB, 40.1 MB per 1,000 trees instead of 43.7 (benchmarks/results/memory.md), same models. Freed
   examples and events are then handed back to the system (:func:`glmnlp.glm.memory.give_back`: the
   heap pages they held were never reused by the numpy arrays of the later stages): 722 -> 681 MB,

@@ -111,10 +111,10 @@ Choices [R] and their reasons
   class was counted at the POS level only in training, so deeper contexts reach it through every
   level's backoff weight. ``"pos"``: its class given the POS alone, as the reference parser scores an
   unknown word (the beam then ranks by these probabilities, so this option changes the measures'
-  beam, never the parser's). On the sample test split (benchmarks/results/measures.md) ``"pos"``
-  lowers the unknown words' mean lexical surprisal from 6.05 to 4.30 nats (reference 3.81; 8-nat
-  tags) and raises Pearson r with the reference from 0.876 to 0.915 (total surprisal), 0.898 to
-  0.933 (lexical) and 0.773 to 0.788 (syntactic).
+  beam, never the parser's). On the sample test split ``"pos"`` raises Pearson r with the reference
+  from 0.876 to 0.915 (total surprisal), 0.898 to 0.933 (lexical) and 0.773 to 0.788 (syntactic)
+  (benchmarks/results/measures.md); when it was added (code 8013c00; these means are not in a results
+  file) it lowered the unknown words' mean lexical surprisal from 6.05 to 4.30 nats (reference 3.81).
 * **Word classes**: :class:`glmnlp.parser.word_classes.WordClasses` (files in ``glmnlp/data/measures/``).
 """
 

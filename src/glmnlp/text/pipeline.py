@@ -36,7 +36,8 @@ Choices [R]:
   is passed as given. A tagger with ``tag_and_multitag`` (glmnlp's) gives both the best tags and
   the multi-tags from one encoding of the sentence (its features computed once, not twice):
   raw text to trees with the bundled model 63.7-64.7 -> 66.3-67.5 sentences/s back to back
-  (``benchmarks/parsing.py --model default``, quiet machine; ``parsing_default_model.md``).
+  (``benchmarks/parsing.py --model default``, quiet machine, when the change was made; these runs are not
+  in ``parsing_default_model.md``, whose table has the later figures).
 * **Final tags.** When a sentence is parsed, its tokens carry the tags of the tree's
   preterminals (the parser may choose among several tags per word), otherwise the tagger's tags.
 * **Incremental surprisal.** ``surprisal=True`` scores word i with the tags the generative model
