@@ -160,7 +160,7 @@ class FeatureIndex:
                 raise ValueError(f"template {t.name!r} refers to an atom outside 0..{n_atoms - 1}")
         self.frozen = False
         self._size = 0
-        # single-atom templates: dense atom value -> row (-1 = none); others: dict
+        # single-atom templates: dense atom value -> row (-1 = none); others: sorted packed keys (below)
         self._dense: dict[int, np.ndarray] = {
             k: np.full(64, -1, dtype=np.int64) for k, t in enumerate(self.templates) if len(t.atoms) == 1
         }
