@@ -184,6 +184,10 @@ def check_derivation(
             )
 
 
-def default_tree(words: Sequence[str], tags: Sequence[str]) -> Tree:
-    """The fallback analysis when the beam finds no derivation: a flat S over the POS-tagged words under TOP."""
-    return Tree("TOP", (Tree("S", tuple(Tree(t, (w,)) for w, t in zip(words, tags))),))
+def default_tree(words: Sequence[str], tags: Sequence[str], grammar: Grammar | None = None) -> Tree:
+    """The fallback analysis when the beam finds no derivation: a flat phrase over the POS-tagged words under TOP.
+
+    The phrase is ``grammar``'s :meth:`~glmnlp.parser.grammar.Grammar.root_phrase` (a label of the training
+    trees; ``S`` on treebank data), ``S`` without a grammar."""
+    label = "S" if grammar is None else grammar.root_phrase()
+    return Tree("TOP", (Tree(label, tuple(Tree(t, (w,)) for w, t in zip(words, tags))),))

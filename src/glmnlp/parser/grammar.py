@@ -292,6 +292,12 @@ class Grammar:
         """The allowable chains ending in POS ``tag`` (first-word chains if ``first``); [] if none."""
         return (self.first_chains if first else self.chains).get(tag, [])
 
+    def root_phrase(self) -> str:
+        """The phrase label below TOP in the most first-word chains (``S`` on treebank data; ``S`` when there is
+        none), for the parser's flat fallback tree: a label of the training trees, whatever their label set."""
+        below = Counter(self.categories[c[1]][0] for cs in self.first_chains.values() for c in cs if len(c) > 2)
+        return min(below, key=lambda label: (-below[label], label)) if below else "S"
+
     def has_chain(self, tag: str, chain: tuple[int, ...], *, first: bool = False) -> bool:
         """True when ``chain`` is allowable for a word tagged ``tag``."""
         key = (first, tag)

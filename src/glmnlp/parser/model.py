@@ -17,7 +17,8 @@ What it implements (paper §3-§4; SPEC §0, §a, §b, §d):
   (SPEC §b.3) and ``punct`` (= baseline + the three punctuation features of §b.4).
 * **Robustness** (:meth:`Parser.parse`): if the beam empties or no hypothesis can be closed, the
   sentence is retried with a 10x wider gamma and no cap; if that fails too it gets the default
-  structure ``(TOP (S (T1 w1) ... (Tn wn)))`` (flat S over the first candidate tags). Such sentences
+  structure ``(TOP (S (T1 w1) ... (Tn wn)))`` (flat over the first candidate tags; S: the grammar's
+  :meth:`~glmnlp.parser.grammar.Grammar.root_phrase`, a label of the training trees). Such sentences
   are counted in :attr:`Parser.stats`.
 
 * **Generative term** (optional, :mod:`glmnlp.parser.term`): ``Parser.generative`` (a
@@ -386,7 +387,7 @@ class Parser:
                     (score, self._tree(words, sites, chains)) for score, _gold, sites, chains in result["beam"]
                 ]
         self._count("fallback")
-        return [(float("-inf"), default_tree(words, [t[0] for t in tag_lists]))]
+        return [(float("-inf"), default_tree(words, [t[0] for t in tag_lists], self.grammar))]
 
     def parse(self, words: Sequence[str], tags: Sequence[str | Sequence[str]]) -> Tree:
         """The best tree for a tagged sentence."""

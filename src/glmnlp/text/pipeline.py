@@ -78,7 +78,7 @@ Choices [R]:
   input keeps its given tags.
 * **Bounded parsing** (linear work on any input). A sentence of more than ``max_words`` words
   (default :data:`MAX_PARSE_WORDS` = 150) is not given to the beam: it gets the parser's own
-  fallback analysis, a flat ``S`` over its tagged words (:func:`glmnlp.parser.model.default_tree`),
+  fallback analysis, a flat phrase over its tagged words (:func:`glmnlp.parser.model.default_tree`),
   and a :class:`~glmnlp.text.tokenize.LongInputWarning`. On the bundled model a 150-word input took
   about 4 s (beam retried, then the fallback anyway); the longest sentence of the WSJ sample has
   141 tokens. Together with the tokenizer's bounded windows (every sentence is at most 2,000
@@ -513,7 +513,7 @@ class Pipeline:
                 LongInputWarning,
                 stacklevel=user_stacklevel(),
             )
-            sent.tree = default_tree(words, sent.tags)
+            sent.tree = default_tree(words, sent.tags, getattr(self.parser, "grammar", None))
             if nbest > 1:
                 sent.nbest = [(float("-inf"), sent.tree)]
             if surprisal:
