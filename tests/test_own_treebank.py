@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from glmnlp.parser.grammar import Grammar
+from glmnlp.parser.grammar import Grammar, tree_problem
 from glmnlp.parser.model import Parser, ParserConfig, punctuation_tags
 from glmnlp.parser.transform import fslc_transform
 from glmnlp.text.pipeline import Pipeline
@@ -52,3 +54,23 @@ def test_ptb_fallback_stays_s() -> None:
     from toy_trees import TINY
 
     assert _parser(TINY).grammar.root_phrase() == "S"
+
+
+@pytest.mark.parametrize("label", ["TOP", "<END>", "<NULL>"])
+def test_parser_train_refuses_a_reserved_label_below_the_root(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], label: str
+) -> None:
+    """A tree using a label the parser keeps for itself below the root is refused at its file and line (it
+    stopped training with "word 3 ('x'): only the first chain may contain TOP", or "bad chain (0, 3)")."""
+    from glmnlp.cli import main
+
+    good = "(TOP (S (NP (N cat)) (VP (V sleeps))))"
+    path = tmp_path / "train.trees"
+    path.write_text(f"{good}\n(TOP (S (NP (N dog)) (VP (V runs) (NP ({label} x)))))\n")
+    capsys.readouterr()
+    rc = main(["parser", "train", "--train", str(path), "--dev", str(path), "--epochs", "1", "-j", "1",
+               "--out", str(tmp_path / "m")])
+    err = capsys.readouterr().err
+    assert rc == 1 and err.startswith(f"error: {path}:2: tree 2: label {label!r} below the root: "), err
+    assert err.count("\n") == 1 and not (tmp_path / "m").exists()
+    assert tree_problem(parse_tree(f"(TOP (TOP {good[5:-1]}))")) is None  # one TOP to the parser

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from glmnlp.errors import GlmnlpError, ModelFileError
-from glmnlp.parser.transform import FslcConfig, fslc_transform
+from glmnlp.parser.transform import FslcConfig, collapse_unary_loops, fslc_transform
 from glmnlp.treebank.preprocess import NONE_TAG, clean_label
 from glmnlp.treebank.trees import Tree
 
@@ -121,7 +121,8 @@ def tree_problem(tree: Tree) -> str | None:
 
     Such a tree (:func:`glmnlp.treebank.preprocess.clean_tree`'s output) has the root ``TOP`` over
     phrases, no empty element (``-NONE-``) and only bare categories as labels: no function tags,
-    indices or alternatives (``NP``, not ``NP-SBJ-1``, ``NP=2`` or ``ADVP|PRT``).
+    indices or alternatives (``NP``, not ``NP-SBJ-1``, ``NP=2`` or ``ADVP|PRT``), and no label below the root
+    that the parser keeps for itself (``TOP``, ``<END>``, ``<NULL>``: :data:`RESERVED`).
     """
     if tree.label != TOP_LABEL or tree.slash is not None:
         got = "an unlabelled bracket '( (S ...) )'" if tree.label == "" else repr(tree.display_label)
@@ -134,6 +135,10 @@ def tree_problem(tree: Tree) -> str | None:
         bare = clean_label(node.label)
         if bare != node.label:
             return f"label {node.label!r} carries a function tag, index or alternative (bare category {bare!r})"
+    collapsed = collapse_unary_loops(tree)  # (TOP (TOP ...)) is one TOP to the parser
+    for node in collapsed.subtrees():
+        if node is not collapsed and category_of(node) in RESERVED:
+            return f"label {node.label!r} below the root: the parser reserves it for the root or its markers; rename it"
     return None
 
 
