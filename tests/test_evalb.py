@@ -381,6 +381,19 @@ def test_evalb_line_count_mismatch_raises() -> None:
         score_trees([parse_tree("(S (A (P x)))")], [])
 
 
+def test_evalb_files_may_start_with_a_byte_order_mark(tmp_path: Path) -> None:
+    """A treebank file saved with a byte order mark (which parser train, tagger train and data --clean read) and
+    a parameter file with one are scored; the mark was "text '\\ufeff' outside any bracket"."""
+    gold, test, prm = tmp_path / "gold.trees", tmp_path / "test.trees", tmp_path / "bom.prm"
+    trees = "(TOP (S (NP (DT the) (NN dog)) (VP (VBZ barks))))\r\n(TOP (S (NP (PRP it)) (VP (VBD ran))))\r\n"
+    gold.write_text("\ufeff" + trees, encoding="utf-8", newline="")
+    test.write_text(trees, encoding="utf-8", newline="")
+    prm.write_text("\ufeffDELETE_LABEL TOP\n", encoding="utf-8")
+    for params in (None, prm):
+        result = score_files(gold, test, params)
+        assert result == score_files(test, gold, params) == score_files(test, test, params)
+
+
 # -- oracle: greedy matching vs multiset intersection on random trees ---------------------------
 
 _WORDS = ("a", "b", "c", "d", "e", "f", "g")

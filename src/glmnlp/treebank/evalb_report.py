@@ -113,8 +113,8 @@ def is_punct_word(word: str) -> bool:
 
 
 def read_text(path: str | Path) -> str:
-    """A whole UTF-8 file; a missing, unreadable or non-UTF-8 file is an InputError naming it (and the line
-    of the first byte that is not UTF-8)."""
+    """A whole UTF-8 file without a byte order mark; a missing, unreadable or non-UTF-8 file is an InputError
+    naming it (and the line of the first byte that is not UTF-8)."""
     from glmnlp.treebank.fileio import decoded_text
 
     try:
@@ -123,7 +123,7 @@ def read_text(path: str | Path) -> str:
         raise InputError("no such file", source=str(path)) from None
     except OSError as exc:
         raise InputError(f"cannot read ({exc.strerror})", source=str(path)) from None
-    return decoded_text(data, str(path))
+    return decoded_text(data, str(path)).removeprefix("\ufeff")  # a byte order mark is not a tree, as for every reader
 
 
 def parse_params(text: str, source: str = "<params>") -> EvalbParams:
