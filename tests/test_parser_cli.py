@@ -263,3 +263,30 @@ def test_parser_cli_train_refuses_trees_that_are_not_cleaned(
     assert err.startswith(f"error: {bad}:{line}: tree {tree}: {reason}; "), err
     assert "`glmnlp data`" in err and err.count("\n") == 1
     assert not (tmp_path / "m").exists()
+
+
+@pytest.mark.parametrize(("kind", "tags", "n", "need"), [
+    ("generative", "gold", 9, 10), ("combined", "gold", 11, 12), ("perceptron", "tagger", 1, 2),
+])
+def test_parser_cli_train_refuses_too_few_trees_for_its_folds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str, tags: str, n: int, need: int
+) -> None:
+    """A training set too small for the held-out folds of the chosen training is refused before any work, naming
+    the file, the count and the option (it failed after the work began, with library advice: ``use
+    SmoothingConfig(folds=0)``, ``cannot split 11 sentences into 10 non-empty folds`` or ``no training
+    sentences``); one more tree than too few trains."""
+    train, dev = tmp_path / "train.trees", tmp_path / "dev.trees"
+    train.write_text("\n".join(to_bracket(t) for t in sample_trees("train")[:n]) + "\n")
+    dev.write_text("\n".join(TINY) + "\n")
+    capsys.readouterr()
+    args = ["parser", "train", "--train", str(train), "--dev", str(dev), "--kind", kind, "--tags", tags,
+            "--out", str(tmp_path / "m"), "-j", "1", "-q"]
+    args += {"generative": [], "combined": ["--epochs", "1", "--generative-weights", "10"]}.get(kind, ["--epochs", "1"])
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {train}: {n} training tree"), err
+    assert f"--{'tags' if tags == 'tagger' else 'kind'} {tags if tags == 'tagger' else kind}" in err
+    assert f"at least {need}" in err and err.count("\n") == 1
+    assert not (tmp_path / "m").exists()
+    train.write_text("\n".join(to_bracket(t) for t in sample_trees("train")[:need]) + "\n")
+    assert main(args) == 0, capsys.readouterr().err

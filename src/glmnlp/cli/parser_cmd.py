@@ -141,6 +141,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
             click.echo(message, err=True)
 
     train = _read_trees(train_path)
+    _check_enough(train, train_path, kind, tags)
     dev = _read_trees(dev_path)
     # closed on the way out (its workers terminated if that is an error or Ctrl-C), not left to the
     # interpreter's exit-time cleanup
@@ -260,6 +261,26 @@ def _read_trees(path: str) -> list[Tree]:
         i, problem = found
         raise InputError(f"tree {i + 1}: {problem}; {CLEAN_HINT}", source=path, line=lines[i])
     return list(trees)
+
+
+def _check_enough(train: list[Tree], path: str, kind: str, tags: str) -> None:
+    """Refuse, before any work, a training set too small for the held-out folds the chosen training needs."""
+    folds = 10
+    # a generative model estimates its smoothing on 10 held-out folds of its trees; the combined model's
+    # jackknifed generative models each train on the trees outside a fold (at most ceil(n / 10) of them)
+    need = folds if kind == "generative" else next(n for n in range(folds, 2 * folds) if n - -(-n // folds) >= folds)
+    if kind in ("generative", "combined") and len(train) < need:
+        why = (
+            "estimates its smoothing on 10 held-out folds" if kind == "generative"
+            else "scores each tree by a generative model trained without its tenth of the trees"
+        )
+        raise InputError(f"{len(train)} training trees; --kind {kind} {why}: it needs at least {need}", source=path)
+    if tags == "tagger" and kind != "generative" and len(train) < 2:
+        raise InputError(
+            "1 training tree; --tags tagger tags each training tree by a tagger trained on the others: it needs "
+            "at least 2 (or use --tags gold)",
+            source=path,
+        )
 
 
 def _feature_bits(value: str | None, kind: str) -> int | None:
