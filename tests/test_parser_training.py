@@ -332,17 +332,21 @@ def _adjp_ids(parser: Parser, tree: Tree) -> np.ndarray:
     return block[16:32]
 
 
-def test_parser_coord_fires_for_np_coordination() -> None:
+@pytest.mark.parametrize("cc", ["CC", "CCONJ", "KON"])
+def test_parser_coord_fires_for_np_coordination(cc: str) -> None:
     """(NP (NP the cats) (CC and) (NP (ADJP ..) ..)): the ADJP (leftmost child of the second conjunct) gets
-    COORD = DT, the first child of the earlier conjunct, across the FSLC slash node (SPEC §b.2 item 9)."""
-    parser = _parser(list(COORD_TREES.values()), features="baseline")
-    a = {k: _adjp_ids(parser, parse_tree(v)) for k, v in COORD_TREES.items()}
+    COORD = DT, the first child of the earlier conjunct, across the FSLC slash node (SPEC §b.2 item 9); with the
+    conjunction tagged as Universal Dependencies (CCONJ) or STTS (KON) do too (COORD was off but for CC)."""
+    trees = {k: v.replace("(CC and)", f"({cc} and)") for k, v in COORD_TREES.items()}
+    parser = _parser(list(trees.values()), features="baseline")
+    assert parser.grammar.coordination_tag() == parser.grammar.category_id(cc)
+    a = {k: _adjp_ids(parser, parse_tree(v)) for k, v in trees.items()}
     # templates 0-8 do not see COORD; 9 (COORD) and 10 (COORD + CL) do
     assert np.array_equal(a["DT"][:9], a["CD"][:9])
     assert a["DT"][9] == a["DT2"][9]  # same earlier-conjunct first child (DT): same COORD feature
     assert a["DT"][9] != a["CD"][9]  # DT vs CD: COORD differs
     # without the slash table the kernel would see no earlier conjunct (COORD = NULL): different ids
-    plain = _parser(list(COORD_TREES.values()), features="baseline")
+    plain = _parser(list(trees.values()), features="baseline")
     beam = plain._beam
     import glmnlp.parser._beam as kernel
 
@@ -351,7 +355,7 @@ def test_parser_coord_fires_for_np_coordination() -> None:
     off = np.zeros(len(plain._chains) + 1, dtype=np.int32)
     off[1:] = np.cumsum([len(c) for c in plain._chains])
     plain._beam = kernel.BeamParser(n, triples, is_pos, is_punct, first_letter, plain._cc, flat, off, BITS)
-    b = {k: _adjp_ids(plain, parse_tree(v)) for k, v in COORD_TREES.items()}
+    b = {k: _adjp_ids(plain, parse_tree(v)) for k, v in trees.items()}
     assert b["DT"][9] == b["CD"][9]  # COORD is NULL in both
     assert b["DT"][9] != a["DT"][9]
     assert np.array_equal(b["DT"][:9], a["DT"][:9])

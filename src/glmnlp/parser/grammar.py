@@ -71,6 +71,8 @@ END = 1
 TOP = 2
 
 TOP_LABEL = "TOP"
+#: coordinating-conjunction POS tags, by preference: the Penn Treebank's, Universal Dependencies', STTS's (German)
+COORD_TAGS = ("CC", "CCONJ", "KON")
 Category = tuple[str, str | None]
 
 #: the reserved categories, in id order
@@ -296,6 +298,12 @@ class Grammar:
     def chains_for(self, tag: str, *, first: bool = False) -> list[tuple[int, ...]]:
         """The allowable chains ending in POS ``tag`` (first-word chains if ``first``); [] if none."""
         return (self.first_chains if first else self.chains).get(tag, [])
+
+    def coordination_tag(self) -> int | None:
+        """The category id of the grammar's coordinating-conjunction tag, the first of :data:`COORD_TAGS` it has as a
+        POS tag (None: none; the COORD atom and the punctuation feature that looks past a CC are then never set)."""
+        found = [self._index[(t, None)] for t in COORD_TAGS if t in self.pos_tags and (t, None) in self._index]
+        return found[0] if found else None
 
     def root_phrase(self) -> str:
         """The phrase label below TOP in the most first-word chains (``S`` on treebank data; ``S`` when there is

@@ -39,12 +39,12 @@ Choices [R] (documented deviations or reconstructions):
 * Words enter features as a stable 64-bit hash of the word string (no vocabulary file).
 * Training adds a gold chain to a sentence's candidates when the grammar's count filter dropped it
   (rare long chains), so the gold derivation is always reachable during training.
-* COORD (SPEC §b.2 item 9) on FSLC trees: coordination X -> X CC X is left-recursive, so the
-  transform turns (NP (NP a b) (CC and) (NP c d)) into (NP a b (NP/NP (CC and) (NP c d))) and the CC
-  has no left sibling. When the CC (punctuation skipped) is the first child of a slash node X/Y with
-  Y = the parent's label, the earlier conjunct is X's prefix and COORD is X's first child. As in
-  SPEC §b.3 [R], COORD enters the non-POS templates only, so it fires for a non-POS leftmost child
-  of the later conjunct.
+* COORD (SPEC §b.2 item 9) on FSLC trees: coordination X -> X CC X (CC: ``Grammar.coordination_tag``,
+  also CCONJ or KON) is left-recursive, so the transform turns (NP (NP a b) (CC and) (NP c d)) into
+  (NP a b (NP/NP (CC and) (NP c d))) and the CC has no left sibling. When the CC (punctuation skipped)
+  is the first child of a slash node X/Y with Y = the parent's label, the earlier conjunct is X's prefix
+  and COORD is X's first child. As in SPEC §b.3 [R], COORD enters the non-POS templates only, so it
+  fires for a non-POS leftmost child of the later conjunct.
 * Feature hashing: the 2**22 table (``n_bits`` = 22). The gold derivations of the sample training
   split (wsj_0001-0159, +punct) fire 340,976 distinct features (counted with 62-bit ids); masked to
   22 bits they occupy 327,417 slots, so 13,559 features (3.98%) share a slot with another (load
@@ -233,7 +233,7 @@ class Parser:
         is_pos = np.array([1 if (c[1] is None and c[0] in pos_set) else 0 for c in cats], dtype=np.uint8)
         is_punct = np.array([1 if (c[1] is None and c[0] in self.punct_tags) else 0 for c in cats], dtype=np.uint8)
         first_letter = np.array([ord(c[0][0]) if c[0] else 0 for c in cats], dtype=np.int32)
-        self._cc = grammar.lookup("CC")
+        self._cc = grammar.coordination_tag()
         self._tables = (n, triples, is_pos, is_punct, first_letter)
         self._beam = self._make_beam()
 
