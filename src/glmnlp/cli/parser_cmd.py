@@ -142,6 +142,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
 
     train = _read_trees(train_path)
     _check_enough(train, train_path, kind, tags)
+    _warn_shared_labels(train, train_path)
     dev = _read_trees(dev_path)
     # closed on the way out (its workers terminated if that is an error or Ctrl-C), not left to the
     # interpreter's exit-time cleanup
@@ -280,6 +281,20 @@ def _check_enough(train: list[Tree], path: str, kind: str, tags: str) -> None:
             "1 training tree; --tags tagger tags each training tree by a tagger trained on the others: it needs "
             "at least 2 (or use --tags gold)",
             source=path,
+        )
+
+
+def _warn_shared_labels(train: list[Tree], path: str) -> None:
+    """Warn when a label names both POS tags and phrases: the parser's categories are labels, so it cannot tell
+    the two apart (one category: heads and features take the phrase for a tag), which costs accuracy."""
+    tags = {tag for tree in train for tag in tree.tags()}
+    phrases = {node.label for tree in train for node in tree.subtrees() if not node.is_preterminal}
+    if both := sorted(tags & phrases):
+        shown = ", ".join(both[:5]) + (f" and {len(both) - 5} more" if len(both) > 5 else "")
+        click.echo(
+            f"warning: {path}: {shown} label both POS tags and phrases; the parser takes each for one category "
+            "(a phrase as a tag), which costs accuracy: give the phrases labels that no tag has",
+            err=True,
         )
 
 
