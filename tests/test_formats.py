@@ -302,3 +302,19 @@ def test_formats_detect_format_ambiguous_first_lines(text: str, fmt: str) -> Non
     from glmnlp.treebank.formats import detect_format
 
     assert detect_format(text.splitlines()) == fmt
+
+
+def test_formats_read_tagged_column(formats_dir: Path) -> None:
+    """read_tagged reads a CoNLL-U file's UPOS column when asked (it took XPOS always), refuses the request for a
+    format with one tag per word, and with ``column=None`` reads the words of a file with no tags at all."""
+    upos = read_tagged(formats_dir / "tiny.conllu", column="upos")
+    assert upos == read_conllu(formats_dir / "tiny.conllu", column="upos")
+    assert read_tagged(formats_dir / "tiny.conllu") == TINY
+    for name in ("tiny.word_tag", "tiny.tab", "tiny.mrg"):
+        with pytest.raises(FormatError, match="UPOS column was asked for"):
+            read_tagged(formats_dir / name, column="upos")
+    untagged = f"{_conllu_line('1', 'Yes', '_', '_', '_', '_', '0', 'root', '_', '_')}\n"
+    with pytest.raises(FormatError, match="no XPOS tag"):
+        read_tagged(io.StringIO(untagged), "conllu")
+    assert read_tagged(io.StringIO(untagged), "conllu", None) == [TaggedSentence(("Yes",), None)]
+    assert read_tagged(formats_dir / "tiny.word_tag", column=None) == TINY  # other formats keep their tags

@@ -387,3 +387,37 @@ def test_tagger_damaged_tag_lists_are_refused(sample_tagger: Tagger, damage: str
     rebuilt = tagger_from_parts(Tagger, metadata, arrays)
     sentence = [["The", "zorblax", "ran"]]
     assert rebuilt.tag_sentences(sentence) == sample_tagger.tag_sentences(sentence)
+
+
+def test_tagger_cli_reads_the_upos_column_and_tags_untagged_conllu(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CoNLL-U file tagged in UPOS only trains with --tag-column upos (it could not be read: 'no XPOS tag'; the
+    error now names the option), and ``glmnlp tag`` reads the words of a CoNLL-U file with no tags (it refused
+    it, although it ignores the tags)."""
+    upos = {"DT": "DET", "NN": "NOUN", "NNS": "NOUN", "VBD": "VERB", "IN": "ADP", "JJ": "ADJ", ".": "PUNCT"}
+    lines = []
+    for sent in sample_tagged("train")[:150]:
+        assert sent.tags is not None
+        for i, (word, tag) in enumerate(zip(sent.words, sent.tags), 1):
+            lines.append(f"{i}\t{word}\t_\t{upos.get(tag, 'X')}\t_\t_\t_\t_\t_\t_")
+        lines.append("")
+    train = tmp_path / "upos.conllu"
+    train.write_text("\n".join(lines) + "\n")
+    model = str(tmp_path / "model")
+    args = ["tagger", "train", "--train", str(train), "--out", model, "--epochs", "1", "--quiet", "-j", "1"]
+    capsys.readouterr()
+    assert main(args) == 1
+    assert capsys.readouterr().err == f"error: {train}:1: word 'Pierre' has no XPOS tag ('_') (a file tagged in UPOS " \
+        "only: --tag-column upos reads it)\n"
+    assert main([*args, "--tag-column", "upos"]) == 0
+    assert main(["tagger", "evaluate", "--model", model, "--test", str(train), "--tag-column", "upos"]) == 0
+    assert "accuracy" in capsys.readouterr().out
+    plain = tmp_path / "words.conllu"
+    plain.write_text("1\tThe\t_\t_\t_\t_\t_\t_\t_\t_\n2\tcompany\t_\t_\t_\t_\t_\t_\t_\t_\n\n")
+    assert main(["tag", "--model", model, "--input-format", "conllu", str(plain)]) == 0
+    assert capsys.readouterr().out == "The/DET company/NOUN\n"
+    word_tag = tmp_path / "t.word_tag"
+    word_tag.write_text("The/DT dog/NN\n")
+    assert main(["tagger", "evaluate", "--model", model, "--test", str(word_tag), "--tag-column", "upos"]) == 1
+    assert "the UPOS column was asked for, but this is a word_tag file" in capsys.readouterr().err

@@ -28,16 +28,20 @@ from glmnlp.tagger.model import Tagger, TaggerConfig
 from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.training import EpochRecord
 from glmnlp.cli._params import NonEmptyPath, NumberRange, training_parallel_options
-from glmnlp.errors import InputError
+from glmnlp.errors import FormatError, InputError
 from glmnlp.treebank.fileio import input_lines
 
 _FORMATS = ("auto", "conllu", "word_tag", "tab", "trees")
 _CTX = {"help_option_names": ["-h", "--help"]}
 
 
-def _read(path: str, fmt: str, purpose: str | None = None) -> list[TaggedSentence]:
+def _read(path: str, fmt: str, purpose: str | None = None, column: str = "xpos") -> list[TaggedSentence]:
     """The sentences of ``path`` (``-``: stdin); with ``purpose``, a file without any is an error naming it."""
-    sentences = read_tagged(sys.stdin if path == "-" else path, fmt)  # type: ignore[arg-type]
+    try:
+        sentences = read_tagged(sys.stdin if path == "-" else path, fmt, column)  # type: ignore[arg-type]
+    except FormatError as exc:  # say how to read the other column from the command line
+        exc.reason = exc.reason.replace("read its UPOS column", "--tag-column upos reads it")
+        raise
     if purpose is not None and not any(len(s) for s in sentences):
         raise InputError(f"empty input: no tagged sentence {purpose}", source="<stdin>" if path == "-" else path)
     return sentences
@@ -61,6 +65,8 @@ def tagger() -> None:
               help="Dev data: scored after each epoch, the best epoch is kept.")
 @click.option("--out", "out_dir", required=True, type=NonEmptyPath(path_type=Path), help="Model directory to write.")
 @click.option("--format", "fmt", type=click.Choice(_FORMATS), default="auto", show_default=True, help="Input format.")
+@click.option("--tag-column", "column", type=click.Choice(["xpos", "upos"]), default="xpos", show_default=True,
+              help="The tag column of CoNLL-U input (refused for other formats).")
 @click.option("--epochs", type=click.IntRange(min=1), default=TaggerConfig.epochs, show_default=True)
 @click.option("--seed", type=int, default=TaggerConfig.seed, show_default=True, help="Seed of the per-epoch shuffling.")
 @click.option(
@@ -82,6 +88,7 @@ def train_cmd(
     dev_path: str | None,
     out_dir: Path,
     fmt: str,
+    column: str,
     epochs: int,
     seed: int,
     tagdict_min_count: int,
@@ -104,14 +111,15 @@ def train_cmd(
       glmnlp tagger train --train en_ewt-ud-train.conllu --dev en_ewt-ud-dev.conllu --out ewt.model
       glmnlp tagger train --train train.word_tag --out m --epochs 5 --seed 1
       glmnlp tagger train --train train.conllu --out m --shards 2 --jobs 2
+      glmnlp tagger train --train en_ewt-ud-train.conllu --tag-column upos --out upos.model
     """
     config = TaggerConfig(
         epochs=epochs, seed=seed, tagdict_min_count=tagdict_min_count, feature_set=feature_set, shards=shards,
         mixing=mixing,
     )
     check_output_dir(out_dir, "tagger", replace=force)
-    train = _read(train_path, fmt, "to train on")
-    dev = _read(dev_path, fmt, "to choose the epoch on") if dev_path else None
+    train = _read(train_path, fmt, "to train on", column)
+    dev = _read(dev_path, fmt, "to choose the epoch on", column) if dev_path else None
 
     def report(record: EpochRecord) -> None:
         if not quiet:
@@ -134,6 +142,8 @@ def train_cmd(
               help="A tagger model, or a pipeline model directory holding tagger/.")
 @click.option("--test", "test_path", required=True, type=NonEmptyPath(), help="Gold-tagged data to score.")
 @click.option("--format", "fmt", type=click.Choice(_FORMATS), default="auto", show_default=True)
+@click.option("--tag-column", "column", type=click.Choice(["xpos", "upos"]), default="xpos", show_default=True,
+              help="The tag column of CoNLL-U input (refused for other formats).")
 @click.option("--confusions", type=click.IntRange(min=0), default=10, show_default=True, help="Confusions to list.")
 @click.option(
     "--margin",
@@ -142,7 +152,9 @@ def train_cmd(
     multiple=True,
     help="Also report multitagging (tags/word, oracle accuracy) at this score margin (repeatable).",
 )
-def evaluate_cmd(model_dir: Path, test_path: str, fmt: str, confusions: int, margins: tuple[float, ...]) -> None:
+def evaluate_cmd(
+    model_dir: Path, test_path: str, fmt: str, column: str, confusions: int, margins: tuple[float, ...]
+) -> None:
     """Score a tagger: accuracy, known/unknown-word accuracy and the most frequent confusions.
 
     \b
@@ -151,7 +163,7 @@ def evaluate_cmd(model_dir: Path, test_path: str, fmt: str, confusions: int, mar
       glmnlp tagger evaluate --model ewt.model --test test.conllu --margin 1 --margin 5
     """
     model = Tagger.load(_tagger_dir(model_dir))
-    sentences = _read(test_path, fmt, "to score")
+    sentences = _read(test_path, fmt, "to score", column)
     score = model.evaluate(sentences, top_confusions=confusions)
     click.echo(f"tokens            {score.tokens}")
     click.echo(f"accuracy          {100 * score.accuracy:.2f}%")
@@ -199,9 +211,9 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
     elif input_path == "-":
         stream = io.StringIO("".join(line + "\n" for line in lines))
         stream.name = name  # type: ignore[misc]  # for the readers' messages
-        sentences = read_tagged(stream, input_format)  # type: ignore[arg-type]
+        sentences = read_tagged(stream, input_format, None)  # type: ignore[arg-type]  # words only
     else:
-        sentences = read_tagged(input_path, input_format)  # type: ignore[arg-type]
+        sentences = read_tagged(input_path, input_format, None)  # type: ignore[arg-type]
     if not sentences:
         raise InputError("empty input: nothing to tag", source=name)
     model = Tagger.load(model_dir)

@@ -35,6 +35,8 @@ Choices [R]:
   tag containing the separator, a missing tag in word/TAG) rather than writing a lossy file.
   :func:`write_conllu` writes ``_`` in every column but ID, FORM and XPOS (and ``_`` as XPOS when
   a sentence has no tags).
+* :func:`read_tagged` reads a CoNLL-U file's XPOS column unless told ``column="upos"``, which it refuses
+  for the other formats (they have one tag per word, so the request is a mistake, not a choice).
 """
 
 from __future__ import annotations
@@ -126,6 +128,7 @@ def read_conllu(path: Source, column: Literal["xpos", "upos"] = "xpos") -> list[
 
 
 def _parse_conllu(lines: Sequence[str], name: str, col: int, col_name: str) -> list[TaggedSentence]:
+    """The sentences of CoNLL-U ``lines``: FORM and column ``col`` (-1: no tags, ``tags=None``)."""
     sentences: list[TaggedSentence] = []
     words: list[str] = []
     tags: list[str] = []
@@ -135,7 +138,7 @@ def _parse_conllu(lines: Sequence[str], name: str, col: int, col_name: str) -> l
     def close(lineno: int) -> None:
         if not words:
             raise FormatError("sentence has comment lines but no word lines", source=name, line=lineno)
-        sentences.append(TaggedSentence(tuple(words), tuple(tags)))
+        sentences.append(TaggedSentence(tuple(words), tuple(tags) if col >= 0 else None))
         words.clear()
         tags.clear()
 
@@ -161,13 +164,17 @@ def _parse_conllu(lines: Sequence[str], name: str, col: int, col_name: str) -> l
                 raise FormatError(
                     f"word ID {ident} out of sequence (expected {len(words) + 1})", source=name, line=lineno
                 )
-            form, tag = fields[1], fields[col]
+            form, tag = fields[1], fields[col] if col >= 0 else None
             if not form:
                 raise FormatError("empty FORM field", source=name, line=lineno)
+            if tag is None:
+                words.append(form)
+                continue
             if not tag:
                 raise FormatError(f"empty {col_name} field", source=name, line=lineno)
             if tag == "_":
-                raise FormatError(f"word {form!r} has no {col_name} tag ('_')", source=name, line=lineno)
+                also = " (a file tagged in UPOS only: read its UPOS column)" if col_name == "XPOS" else ""
+                raise FormatError(f"word {form!r} has no {col_name} tag ('_'){also}", source=name, line=lineno)
             words.append(form)
             tags.append(tag)
             continue
@@ -336,22 +343,32 @@ def _first_word_line_has_ten_fields(lines: Sequence[str], after: int) -> bool:
     return False
 
 
-def read_tagged(path: Source, fmt: Format = "auto") -> list[TaggedSentence]:
-    """Tagged sentences from any supported format; ``"auto"`` sniffs it (module docstring)."""
+def read_tagged(
+    path: Source, fmt: Format = "auto", column: Literal["xpos", "upos"] | None = "xpos"
+) -> list[TaggedSentence]:
+    """Tagged sentences from any supported format; ``"auto"`` sniffs it (module docstring).
+
+    ``column``: the tag column of a CoNLL-U file; the other formats have one tag per word, so ``"upos"`` is
+    refused for them (the caller asked for a column the file does not have). ``None``: the words are wanted,
+    not the tags (a CoNLL-U file's sentences then have ``tags=None``, and may have ``_`` in every tag column)."""
     if fmt not in ("auto", "conllu", "word_tag", "tab", "trees"):
         raise ValueError(f"unknown format {fmt!r}")
+    if column is not None and column not in _COLUMN_INDEX:
+        raise ValueError(f"column must be 'xpos' or 'upos', not {column!r}")
     name, text = _load(path)
     if fmt == "auto" and isinstance(path, (str, Path)):
         fmt = _SUFFIXES.get(Path(path).suffix.lower(), "auto")
-    if fmt == "trees":
-        return _parse_trees(text, name)
-    lines = _lines(text)
+    lines = _lines(text) if fmt != "trees" else []
     if fmt == "auto":
         fmt = detect_format(lines, name)
-        if fmt == "trees":
-            return _parse_trees(text, name)
+    if column == "upos" and fmt != "conllu":
+        raise FormatError(f"the UPOS column was asked for, but this is a {fmt} file, with one tag per word", source=name)
+    if fmt == "trees":
+        return _parse_trees(text, name)
     if fmt == "conllu":
-        return _parse_conllu(lines, name, _COLUMN_INDEX["xpos"], "XPOS")
+        if column is None:
+            return _parse_conllu(lines, name, -1, "")
+        return _parse_conllu(lines, name, _COLUMN_INDEX[column], column.upper())
     if fmt == "tab":
         return _parse_tab(lines, name)
     return _parse_word_tag(lines, name, "/")
