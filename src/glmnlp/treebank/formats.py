@@ -362,7 +362,9 @@ def read_tagged(
     if fmt == "auto":
         fmt = detect_format(lines, name)
     if column == "upos" and fmt != "conllu":
-        raise FormatError(f"the UPOS column was asked for, but this is a {fmt} file, with one tag per word", source=name)
+        raise FormatError(
+            f"the UPOS column was asked for, but this is a {fmt} file, with one tag per word", source=name
+        )
     if fmt == "trees":
         return _parse_trees(text, name)
     if fmt == "conllu":
