@@ -188,6 +188,18 @@ def widen(source: str, out: str) -> None:
     (target / model_io.WEIGHTS_FILE).write_bytes(blob)
     (target / model_io.METADATA_FILE).write_text(
         json.dumps(header, indent=1, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n", encoding="utf-8")
+    description = Path(out) / "MODEL.json"
+    if target != Path(out) and description.is_file():
+        # a pipeline's MODEL.json records its files' sha256 and size: refresh the parser's entries, else this
+        # build refuses the copy
+        meta = json.loads(description.read_text(encoding="utf-8"))
+        for name in (model_io.WEIGHTS_FILE, model_io.METADATA_FILE):
+            key, data = f"parser/{name}", (target / name).read_bytes()
+            if key in meta.get("checksums", {}):
+                meta["checksums"][key] = hashlib.sha256(data).hexdigest()
+            if key in meta.get("bytes", {}):
+                meta["bytes"][key] = len(data)
+        description.write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {out}", file=sys.stderr)
 
 
