@@ -18,7 +18,7 @@ Stages (each without the dev-set beam tuning, which decodes and is the parser's 
   CLI's training beam).
 
     python benchmarks/memory.py --gum ../shared/data/gum_const --sizes 1000,3000,7000,13620 --stages generative,combined
-    python benchmarks/memory.py --gum ../shared/data/gum_const --sizes 13620 --trace combined
+    python benchmarks/memory.py --gum ../shared/data/gum_const --size 13620 --trace combined
 """
 
 from __future__ import annotations
