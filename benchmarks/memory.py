@@ -4,9 +4,10 @@ the combined model's generative stage (full model + 10 jackknifed ones) and the 
 Proxy (``glmnlp.treebank.gum.proxy_trees``): PTB sample train + GUM train = 13,620 trees; the first N
 trees are used for N in ``--sizes``. Every (stage, N) runs in its own process under ``/usr/bin/time -v``
 (its "Maximum resident set size" is the peak); ``--trace`` instead runs one stage in this process
-under tracemalloc and prints where the bytes are (current and peak Python/numpy allocations after
-and during each step). The trained models' arrays are hashed (sha256), so a change that must not
-alter a trained number can be checked against the figures of the code before it.
+under tracemalloc (with one job, so that no worker process trains out of its sight) and prints where
+the bytes are (current and peak Python/numpy allocations after and during each step). The trained
+models' arrays are hashed (sha256), so a change that must not alter a trained number can be checked
+against the figures of the code before it.
 
 Stages (each without the dev-set beam tuning, which decodes and is the parser's memory, not training's):
 
@@ -112,6 +113,7 @@ def measure(stage: str, size: int, args: argparse.Namespace) -> dict[str, Any]:
 def trace(stage: str, args: argparse.Namespace) -> None:
     """Run ``stage`` under tracemalloc; print current / peak traced MB at each step and inside the
     training functions of glmnlp.parser.generative_training and glmnlp.parser.combined."""
+    import glmnlp
     import glmnlp.parser.combined as combined
     import glmnlp.parser.generative_training as gt
 
@@ -141,7 +143,8 @@ def trace(stage: str, args: argparse.Namespace) -> None:
     trees = _trees(args.gum, args.size)
     tracemalloc.start()
     record("trees read (not traced)")
-    out = run_stage(stage, trees, args.epochs, record)
+    with glmnlp.config.using(jobs=1):  # worker processes would train out of tracemalloc's sight
+        out = run_stage(stage, trees, args.epochs, record)
     print(f"{stage} at {args.size} trees, sha256 {out['sha256']}")
     print("| step | traced MB after | peak MB during |")
     print("| --- | --- | --- |")
