@@ -120,12 +120,15 @@ def run_parse(dev: list[Any], model_dir: Path, jobs_list: list[int], inputs: lis
             outputs = {}
             for jobs in jobs_list:
                 t0 = time.perf_counter()
-                out = subprocess.run(
-                    [sys.executable, "-c", "from glmnlp.cli import main; main()", "parse", *flags, "-q", "-m",
-                     str(model_dir), "-i", str(src), "--jobs", str(jobs)],
-                    check=True, capture_output=True,
-                ).stdout
+                proc = subprocess.run(
+                    [sys.executable, "-c", "import sys; from glmnlp.cli import main; sys.exit(main())", "parse",
+                     *flags, "-q", "-m", str(model_dir), "-i", str(src), "--jobs", str(jobs)],
+                    check=False, capture_output=True,
+                )
                 seconds = time.perf_counter() - t0
+                if proc.returncode != 0:
+                    raise SystemExit(f"glmnlp parse {kind} --jobs {jobs} failed:\n{proc.stderr.decode()[-3000:]}")
+                out = proc.stdout
                 outputs[jobs] = out
                 first = seconds if jobs == jobs_list[0] else first
                 rows.append({"input": kind, "jobs": jobs, "sentences": len(lines), "seconds": seconds,
