@@ -32,6 +32,7 @@ import json
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -117,11 +118,12 @@ def worker(system: str, dataset: str, data_dir: Path, epochs: int, repeats: int 
             trainer.set_params({"c1": 0.1, "c2": 0.01, "max_iterations": 100})
         else:
             trainer.set_params({"max_iterations": 10})
-        path = f"/tmp/glmnlp-bench-{system}-{dataset}.crfsuite"
-        trainer.train(path)
-        train_s = time.perf_counter() - started
-        crf = pycrfsuite.Tagger()
-        crf.open(path)
+        with tempfile.TemporaryDirectory() as tmp:  # the model file is only read back here
+            path = str(Path(tmp) / f"{system}-{dataset}.crfsuite")
+            trainer.train(path)
+            train_s = time.perf_counter() - started
+            crf = pycrfsuite.Tagger()
+            crf.open(path)
         # feature extraction included
         predicted, tag_s, tag_cpu = best_time(lambda: [crf.tag(crf_features(ws)) for ws in test_words], repeats)
         extra = {}
