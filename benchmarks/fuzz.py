@@ -90,9 +90,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="Fuzz only this target (repeatable; default: all three share the time).")
     args = ap.parse_args(argv)
 
+    with tempfile.TemporaryDirectory(prefix="glmnlp-fuzz-") as tmp:  # the small model and its damaged copies
+        return _run(args, argv, Path(tmp))
+
+
+def _run(args: argparse.Namespace, argv: list[str] | None, work: Path) -> int:
     rng = random.Random(args.seed)
     signal.signal(signal.SIGALRM, _alarm)
-    work = Path(tempfile.mkdtemp(prefix="glmnlp-fuzz-"))
     print("training a small combined model (perceptron + generative sub-model) for the damaged-model target ...",
           file=sys.stderr)
     source = tiny_pipeline_dir(work / "model", generative=True)
