@@ -4,8 +4,9 @@ The parser hashes each feature (template + atoms) to 64 bits and keeps the low `
 its weight slot. This counts the distinct gold-derivation features of the first N trees of a seeded
 shuffle of proxy train (PTB sample train + GUM train, ``glmnlp.treebank.gum.proxy_trees``) at 62 bits
 (practically exact) and, for each table size of ``--count-bits`` (20, 21, 22, 24, 26), the share of
-those features that sit in a slot with at least one other (a collision) and the share of slots used. Only gold features are counted; a trained
-model's non-zero weights also include features of the wrong candidates it was updated on (about 1.4x).
+those features that sit in a slot with at least one other (a collision) and the share of slots used. Only
+gold features are counted; a trained model's non-zero weights also include features of the wrong candidates
+it was updated on (about 1.4x).
 
     python benchmarks/feature_collisions.py --gum ../shared/data/gum_const
 
@@ -47,11 +48,13 @@ import numpy as np
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--gum", type=Path, default=Path("../shared/data/gum_const"))
-    ap.add_argument("--sizes", default="1000,3000,7000,13620")
+    ap.add_argument("--gum", type=Path, default=Path("../shared/data/gum_const"),
+                    help="GUM constituency folder with train/ and dev/ (default: ../shared/data/gum_const)")
+    ap.add_argument("--sizes", default="1000,3000,7000,13620",
+                    help="training-set sizes N, comma-separated (the first N trees of a seeded shuffle)")
     ap.add_argument("--count-bits", default="20,21,22,24,26", help="table sizes (bits) to count collisions for")
     ap.add_argument("--f1-bits", default="", help="table sizes (bits) to train the parser with, e.g. 22,24,26")
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=2, help="--f1-bits: worker processes and shards of the training")
     ap.add_argument("--gold-only-bits", type=int, default=0,
                     help="also train with updates restricted to the gold features' slots, at this table size")
     ap.add_argument("--admit-per-pass", action="store_true",
