@@ -17,7 +17,8 @@ the combined score (weight x log-probability + perceptron: 1e4 .. 1e7). Caps 10,
         --model perceptron=proxy/perceptron --model generative=proxy/generative \\
         --model combined=proxy/combined [--max-dev 600] [--out benchmarks/results/frontier.md]
 
-Output: a table per model and a plot (``frontier.png`` next to ``--out``) of F1 against sentences/s.
+Output: a table per model in ``--out`` (default ``benchmarks/results/frontier.md``), its rows as JSON and a
+plot of F1 against sentences/s beside it (the same name with ``.json`` and ``.png``).
 """
 
 from __future__ import annotations
@@ -136,10 +137,13 @@ def plot(results: dict[str, dict[str, Any]], path: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gum", required=True, help="GUM constituency folder (with dev/)")
-    ap.add_argument("--model", action="append", required=True, metavar="NAME=DIR")
-    ap.add_argument("--max-dev", type=int, default=None)
+    ap.add_argument("--model", action="append", required=True, metavar="NAME=DIR",
+                    help="a name for the model's table and a parser model directory (or a pipeline with parser/); "
+                         "repeatable")
+    ap.add_argument("--max-dev", type=int, default=None, help="parse only the first N GUM dev trees (default: all)")
     ap.add_argument("--caps", default=None, help="comma-separated caps for every model (default: per kind)")
-    ap.add_argument("--out", default="benchmarks/results/frontier.md")
+    ap.add_argument("--out", default="benchmarks/results/frontier.md",
+                    help="the markdown table; .json and .png beside it (default: benchmarks/results/frontier.md)")
     args = ap.parse_args()
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)  # before the measuring, not after it
