@@ -61,11 +61,14 @@ def _tags(trees: list, dev: list, cache: Path) -> tuple[list, list]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--gum", type=Path, default=Path("../shared/data/gum_const"), help="GUM const folder (train/, dev/)")
-    ap.add_argument("--cache", type=Path, default=Path("/tmp/glmnlp-generative-gap"))
+    ap.add_argument("--gum", type=Path, default=Path("../shared/data/gum_const"),
+                    help="GUM const folder (train/, dev/)")
+    ap.add_argument("--cache", type=Path, default=Path("/tmp/glmnlp-generative-gap"),
+                    help="folder of the cached tagger tags, tagger and trained models (default: %(default)s)")
     ap.add_argument("--tags-only", action="store_true", help="compute and cache the tagger tags, then stop")
     ap.add_argument("--name", default="base", help="label of the run in the output")
-    ap.add_argument("--train-tags", choices=("gold", "tagger"), default="tagger")
+    ap.add_argument("--train-tags", choices=("gold", "tagger"), default="tagger",
+                    help="tags of the training trees: the treebank's, or jackknifed tagger tags (default)")
     ap.add_argument("--prune", type=float, default=0.05, help="generative tables: Roark's -t (0 = none)")
     ap.add_argument("--min-count", type=int, default=2, help="generative tables: count cutoff (0 = none)")
     ap.add_argument("--lower-heads", action="store_true", help="lower-case the head words of the contexts")
