@@ -120,8 +120,8 @@ def measure(jobs: int, args: argparse.Namespace) -> dict[str, Any]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gum", required=True, help="GUM constituency folder (../shared/data/gum_const)")
-    ap.add_argument("--size", type=int, default=3000)
-    ap.add_argument("--jobs", default="1,2")
+    ap.add_argument("--size", type=int, default=3000, help="train on the first N proxy trees (default 3000)")
+    ap.add_argument("--jobs", default="1,2", help="numbers of workers to time, comma-separated (default 1,2)")
     ap.add_argument("--repeat", type=int, default=1, help="runs per number of jobs (interleaved)")
     ap.add_argument("--child-jobs", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
