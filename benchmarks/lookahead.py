@@ -71,7 +71,8 @@ def main() -> None:
     ap.add_argument("--model", required=True, help="a generative parser model (glmnlp parser train --kind generative)")
     ap.add_argument("--train", required=True, help="the model's training trees (for the look-ahead table)")
     ap.add_argument("--dev", required=True, help="dev trees to parse (gold tags)")
-    ap.add_argument("--beams", default="100:20,1000:20,1e6:100", metavar="GAMMA:CAP,...")
+    ap.add_argument("--beams", default="100:20,1000:20,1e6:100", metavar="GAMMA:CAP,...",
+                    help="the (gamma, cap) beams to parse dev with")
     ap.add_argument("--weights", default="0,1", metavar="W1,W2,...", help="look-ahead weights (0 = none)")
     ap.add_argument("--beta", type=float, default=5.0, help="pseudo-counts of the unigram in the table")
     args = ap.parse_args()
