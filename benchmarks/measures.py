@@ -144,8 +144,9 @@ CONFIGS = {
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--reference", default="../shared/reference/measures_sample_test.txt")
-    ap.add_argument("--out", default="")
+    ap.add_argument("--reference", default="../shared/reference/measures_sample_test.txt",
+                    help="the reference parser's -p output on the test split (default: %(default)s)")
+    ap.add_argument("--out", default="", help="also write the report (markdown) to this file")
     ap.add_argument("--configs", default="default,unknown-pos,margin8,margin4,fast,wide,gold",
                     help=f"comma-separated among {', '.join(CONFIGS)}; the first is reported in detail")
     ap.add_argument("--limit", type=int, default=0, help="first N sentences only")
