@@ -155,11 +155,13 @@ def trace(stage: str, args: argparse.Namespace) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gum", required=True, help="GUM constituency folder (../shared/data/gum_const)")
-    ap.add_argument("--sizes", default="1000,3000,7000,13620")
-    ap.add_argument("--stages", default="generative,combined")
+    ap.add_argument("--sizes", default="1000,3000,7000,13620",
+                    help="numbers N of proxy trees (the first N), comma-separated")
+    ap.add_argument("--stages", default="generative,combined",
+                    help="comma-separated among generative, combined, perceptron (module doc)")
     ap.add_argument("--epochs", type=int, default=1, help="perceptron epochs")
     ap.add_argument("--trace", metavar="STAGE", help="run STAGE at --size under tracemalloc")
-    ap.add_argument("--size", type=int, default=13620)
+    ap.add_argument("--size", type=int, default=13620, help="--trace: the number of proxy trees (default 13620)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
