@@ -250,8 +250,10 @@ def run_model(path: str) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--one", nargs=2, metavar=("TAGS", "FEATURES"))
-    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--one", nargs=2, metavar=("TAGS", "FEATURES"),
+                    help="one condition in this process, printed as a JSON line: TAGS gold or tagger, FEATURES "
+                         "baseline, punct, generative or combined")
+    ap.add_argument("--epochs", type=int, default=8, help="training passes of the perceptron (best on dev kept)")
     ap.add_argument("--gen-weight", default="10", metavar="W1,W2,...",
                     help="fixed weight(s) of the generative feature (combined); several = chosen on dev")
     ap.add_argument("--gen-min-count", type=int, default=2, help="generative tables: count cutoff (0 = none)")
@@ -264,7 +266,8 @@ def main() -> None:
     ap.add_argument("--tagger-dev", action="store_true",
                     help="tagger tags: the taggers (jackknife folds and the one for dev/test) in the library's default "
                          "configuration (10 passes, best on dev) instead of 5 passes without dev")
-    ap.add_argument("--conditions", default="gold:baseline,gold:punct,tagger:baseline,tagger:punct")
+    ap.add_argument("--conditions", default="gold:baseline,gold:punct,tagger:baseline,tagger:punct",
+                    help="TAGS:FEATURES,... (as --one), each in its own process, one table")
     ap.add_argument("--model", metavar="DIR", help="measure a trained pipeline model instead ('default' = bundled)")
     args = ap.parse_args()
     if args.train_margin and args.tagger_dev:
