@@ -11,8 +11,9 @@ included) and the dev score of the averaged weights:
 * ``glmnlp parse --jobs 2`` against ``--jobs 1`` on 2,000+ sentences (GUM dev + PTB sample dev and
   test; tagged input, so the timing is the parser's, model loading included), output bytes compared.
 
-Results go to ``benchmarks/results/scaling.md`` (and ``scaling.png``: dev score against wall
-time). The machine is shared: speeds are lower bounds, and the load is printed with the results.
+Results go to ``--out``, by default ``benchmarks/results/scaling.md`` (and beside it ``scaling.json``,
+the runs so far, and ``scaling.png``: dev score against wall time). The machine is shared: speeds are
+lower bounds, and the load is printed with the results.
 
 Usage::
 
@@ -210,15 +211,17 @@ def plot(runs: list[Run], path: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gum", required=True, help="GUM constituency folder (with train/ and dev/)")
-    ap.add_argument("--epochs", type=int, default=3)
-    ap.add_argument("--max-train", type=int, default=None)
-    ap.add_argument("--max-dev", type=int, default=None)
-    ap.add_argument("--parts", default="tagger,parser,parse")
+    ap.add_argument("--epochs", type=int, default=3, help="training passes of every configuration")
+    ap.add_argument("--max-train", type=int, default=None, help="train on the first N proxy trees (default: all)")
+    ap.add_argument("--max-dev", type=int, default=None, help="use the first N GUM dev trees (default: all)")
+    ap.add_argument("--parts", default="tagger,parser,parse", help="comma-separated among tagger, parser, parse")
     ap.add_argument("--configs", default="1:1:uniform,2:2:uniform,2:2:updates,4:2:uniform",
                     help="shards:jobs:mixing,...")
     ap.add_argument("--parse-inputs", default="tagged,text", help="input kinds of the parse part: tagged, text")
     ap.add_argument("--parse-model", default=None, help="model for the parse part (default: the bundled model)")
-    ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "scaling.md"))
+    ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "scaling.md"),
+                    help="the markdown report; the runs (.json) and the plot (.png) beside it "
+                         "(default: benchmarks/results/scaling.md)")
     ap.add_argument("--from-json", default=None,
                     help="render the table from the runs saved by an earlier (possibly interrupted) run")
     ap.add_argument("--note", default="", help="a line added under the header (e.g. how the runs were made)")
