@@ -88,8 +88,9 @@ def main() -> None:
     ap.add_argument("--train", type=Path, metavar="OUT", help="train and save the model (tagger + parser)")
     ap.add_argument("--gold-train", action="store_true", help="--train on the treebank's tags, not jackknifed ones")
     ap.add_argument("--model", type=Path, metavar="DIR", help="a directory written by --train")
-    ap.add_argument("--margins", default="4,8,16")
-    ap.add_argument("--lambdas", default="0,1,4,16")
+    ap.add_argument("--margins", default="4,8,16", help="--model: multi-tag margins to try, comma-separated")
+    ap.add_argument("--lambdas", default="0,1,4,16",
+                    help="--model: weights of the tagger's confidence to try (0 = none: no patch needed)")
     args = ap.parse_args()
     if args.train:
         train(args.train, args.gold_train)
