@@ -46,10 +46,13 @@ EXPERIMENTS: dict[str, tuple[str, ...]] = {
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--dataset", choices=("sample", "ewt"), default="sample")
-    parser.add_argument("--data-dir", type=Path, default=REPO.parent / "shared" / "data")
-    parser.add_argument("--epochs", type=int, default=10)
-    parser.add_argument("--sets", nargs="+", default=["collins2002", "extended", *EXPERIMENTS])
+    parser.add_argument("--dataset", choices=("sample", "ewt"), default="sample",
+                        help="the bundled PTB sample (default) or UD English EWT (under --data-dir)")
+    parser.add_argument("--data-dir", type=Path, default=REPO.parent / "shared" / "data",
+                        help="folder with ud_english_ewt/ (default: ../shared/data beside the repository)")
+    parser.add_argument("--epochs", type=int, default=10, help="training passes of each set (best on dev kept)")
+    parser.add_argument("--sets", nargs="+", default=["collins2002", "extended", *EXPERIMENTS],
+                        help="feature sets to train (default: collins2002, extended and the experimental sets above)")
     args = parser.parse_args(argv)
     FEATURE_SETS.update(EXPERIMENTS)
     train, dev, test = load(args.dataset, args.data_dir)
