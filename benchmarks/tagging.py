@@ -149,9 +149,12 @@ def worker(system: str, dataset: str, data_dir: Path, epochs: int, repeats: int 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data-dir", type=Path, default=REPO.parent / "shared" / "data")
-    parser.add_argument("--systems", nargs="+", choices=SYSTEMS, default=list(SYSTEMS))
-    parser.add_argument("--datasets", nargs="+", choices=DATASETS, default=list(DATASETS))
+    parser.add_argument("--data-dir", type=Path, default=REPO.parent / "shared" / "data",
+                        help="folder with ud_english_ewt/ (default: ../shared/data beside the repository)")
+    parser.add_argument("--systems", nargs="+", choices=SYSTEMS, default=list(SYSTEMS),
+                        help="taggers to train and time (default: all)")
+    parser.add_argument("--datasets", nargs="+", choices=DATASETS, default=list(DATASETS),
+                        help="data sets (default: both; see Datasets above)")
     parser.add_argument("--epochs", type=int, default=10, help="glmnlp epochs (best on dev kept)")
     parser.add_argument("--repeats", type=int, default=3, help="tagging passes timed (the fastest is reported)")
     parser.add_argument("--worker", nargs=2, metavar=("SYSTEM", "DATASET"), help=argparse.SUPPRESS)
