@@ -22,9 +22,10 @@ RUNS = [
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--epochs", type=int, default=6, help="training passes of each run (default 6)")
     ap.add_argument("--train-size", type=int, default=0, help="use only the first N training trees (0 = all)")
-    ap.add_argument("--out", default="benchmarks/results/training_curves.png")
+    ap.add_argument("--out", default="benchmarks/results/training_curves.png",
+                    help="the plot (PNG); default: the committed benchmarks/results/training_curves.png")
     ap.add_argument("--table", default="", help="also write the printed table to this Markdown file")
     args = ap.parse_args()
     from glmnlp.treebank.corpus import sample_trees
