@@ -20,7 +20,8 @@ lower bounds.
 
 To compare two builds, run the script of this checkout against the other build's sources, e.g.::
 
-    git -C REPO archive BASE_COMMIT | tar -x -C /tmp/base && (cd /tmp/base && python setup.py build_ext --inplace)
+    mkdir -p /tmp/base && git -C REPO archive BASE_COMMIT | tar -x -C /tmp/base \\
+        && (cd /tmp/base && python setup.py build_ext --inplace)
     PYTHONPATH=/tmp/base/src python benchmarks/decoding.py --model default --callgrind
 
 Another parser model (a perceptron or generative model from ``glmnlp parser train``) parses the same
