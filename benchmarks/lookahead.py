@@ -10,8 +10,8 @@ hypotheses keep their own scores (prefix probabilities, the final choice); only 
 FILTER changes. The table is estimated here from the training trees in the model's FSLC form: counts of
 (X, next POS), interpolated with the next POS's unigram frequency (``--beta`` pseudo-counts).
 
-    git archive HEAD | tar -x -C /tmp/exp && (cd /tmp/exp && git apply benchmarks/patches/lookahead.patch \\
-        && python setup.py build_ext --inplace)
+    mkdir -p /tmp/exp && git archive HEAD | tar -x -C /tmp/exp \\
+        && (cd /tmp/exp && git apply benchmarks/patches/lookahead.patch && python setup.py build_ext --inplace)
     glmnlp parser train --train proxy_train.trees --dev splits/gum_dev.trees --kind generative --out proxy/generative
     PYTHONPATH=/tmp/exp/src python benchmarks/lookahead.py --model proxy/generative --train proxy_train.trees \\
         --dev splits/gum_dev.trees --beams 10:100,100:20,1000:20,10000:100,1e6:20,1e6:100 --weights 0,0.5,1,2
