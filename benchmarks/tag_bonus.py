@@ -9,8 +9,8 @@ chooses (margin, lambda) on dev. The decoder's side is ``benchmarks/patches/tag_
 needs no patch and parses as the library does.
 
     python benchmarks/tag_bonus.py --train /tmp/tb     # the combined model with tagger tags, saved (7 min)
-    git archive HEAD | tar -x -C /tmp/exp && (cd /tmp/exp && git apply benchmarks/patches/tag_bonus.patch \\
-        && python setup.py build_ext --inplace)
+    mkdir -p /tmp/exp && git archive HEAD | tar -x -C /tmp/exp \\
+        && (cd /tmp/exp && git apply benchmarks/patches/tag_bonus.patch && python setup.py build_ext --inplace)
     PYTHONPATH=/tmp/exp/src python benchmarks/tag_bonus.py --model /tmp/tb --margins 4,8,16 --lambdas 0,1,4,16
 
 The model is the one of ``benchmarks/parsing.py --one tagger combined --epochs 8 --gen-weight 10
