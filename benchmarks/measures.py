@@ -254,6 +254,7 @@ def main() -> None:
     say = lines.append
     cmd = (f"python benchmarks/measures.py --reference {args.reference} --configs {args.configs}"
            + (f" --limit {args.limit}" if args.limit else "") + f" --next-word {args.next_word}"
+           + (f" --lookahead {args.lookahead:g}" if args.lookahead else "")
            + (f" --out {args.out}" if args.out else ""))
     say("# Word-by-word measures vs the reference generative parser (PTB sample test split)")
     say("")
