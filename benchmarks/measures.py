@@ -265,8 +265,11 @@ def main() -> None:
     say(f"glmnlp's generative model trained on sample train (gold trees, `-t 0.05` pruning; {train_s:.0f} s), "
         f"measures computed on the reference's own tokens (its rows; quote tokens already removed) for the "
         f"{n_sent} of {len(ref)} test sentences the reference parsed (it failed on {len(ref) - n_sent}). "
-        f"Main configuration `{main_name}`: candidate tags chosen by the model from each word alone "
-        f"(tags seen with the word in training, at most {max_tags} within {margin:g} nats), FILTER gamma {gamma:g}, cap {cap}; units nats. "
+        f"Main configuration `{main_name}`: "
+        + ("the treebank's gold tags, one per word" if margin is None else
+           "candidate tags chosen by the model from each word alone "
+           f"(tags seen with the word in training, at most {max_tags} within {margin:g} nats)")
+        + f", FILTER gamma {gamma:g}, cap {cap}; units nats. "
         "Times are CPU seconds of this process (time.process_time), not wall time: the machine's 2 cores "
         "were shared with other jobs, which slows wall time and, through the shared caches, CPU time "
         "too, so speeds are lower bounds.")
