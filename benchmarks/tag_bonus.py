@@ -92,10 +92,18 @@ def main() -> None:
     ap.add_argument("--lambdas", default="0,1,4,16",
                     help="--model: weights of the tagger's confidence to try (0 = none: no patch needed)")
     args = ap.parse_args()
+    lambdas = [float(x) for x in args.lambdas.split(",")]
+    if args.model and any(lambdas):
+        import inspect
+
+        from glmnlp.parser.model import Parser
+
+        if "tag_bonus" not in inspect.signature(Parser.parse_nbest).parameters:
+            ap.error("--lambdas other than 0 need a build with benchmarks/patches/tag_bonus.patch (see --help)")
     if args.train:
         train(args.train, args.gold_train)
     if args.model:
-        sweep(args.model, [float(x) for x in args.margins.split(",")], [float(x) for x in args.lambdas.split(",")])
+        sweep(args.model, [float(x) for x in args.margins.split(",")], lambdas)
     if not (args.train or args.model):
         ap.error("give --train OUT and/or --model DIR")
 
