@@ -9,7 +9,8 @@ included) and the dev score of the averaged weights:
   S = 1 (serial, ``--jobs 1``) and S = 2 shards on 2 local worker processes, uniform and
   update-weighted mixing, and S = 4 shards simulated on 2 workers;
 * ``glmnlp parse --jobs 2`` against ``--jobs 1`` on 2,000+ sentences (GUM dev + PTB sample dev and
-  test; tagged input, so the timing is the parser's, model loading included), output bytes compared.
+  test; tagged input, so the timing is the parser's, and plain text, tokenizer and tagger included; model
+  loading included; ``--parse-inputs``), output bytes compared.
 
 Results go to ``--out``, by default ``benchmarks/results/scaling.md`` (and beside it ``scaling.json``,
 the runs so far, and ``scaling.png``: dev score against wall time). The machine is shared: speeds are
