@@ -218,3 +218,33 @@ def test_cli_ctrl_c_during_parallel_training_prints_only_aborted(tmp_path: Path)
         if interrupted == 2:
             break
     assert interrupted, "training always ended before the signal"
+
+
+def test_aborting_a_pool_whose_caller_cancelled_queued_calls_raises_nothing_in_its_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``Executor.imap`` left by Ctrl-C cancels its queued calls, then the pool is aborted. Python 3.11's pool
+    thread, woken by the terminated worker, sets ``BrokenProcessPool`` on every call it holds, and a cancelled
+    one raises ``InvalidStateError`` there: a traceback printed from the thread after ``Aborted.``, in about
+    one Ctrl-C of four. Here each terminated worker is waited for, so the thread always sees it first."""
+    from glmnlp.glm import pools
+
+    pool = pools.start_pool(1, pools.mp_context())
+    futures = [pools.submit(pool, _nap, 30) for _ in range(6)]
+    while not all(f.running() for f in futures[:2]):  # one call in the worker, the call queue full behind it
+        time.sleep(0.01)
+    assert [f.cancel() for f in futures] == [False, False, True, True, True, True]
+    (process,) = pool._processes.values()
+    terminate = type(process).terminate
+
+    def terminate_and_wait(self: object) -> None:
+        terminate(self)  # type: ignore[arg-type]
+        self.join(5)  # type: ignore[attr-defined]
+        time.sleep(0.2)  # the pool's thread wakes on the dead worker before anything else reaches it
+
+    monkeypatch.setattr(type(process), "terminate", terminate_and_wait)
+    errors: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: errors.append(args.exc_value))
+    pools.stop_pools([pool], abort=True)
+    assert errors == []
+    assert all(f.done() for f in futures) and not process.is_alive()

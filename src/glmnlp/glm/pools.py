@@ -36,6 +36,7 @@ import multiprocessing
 import signal
 import sys
 import threading
+import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -133,7 +134,8 @@ def stop_pools(pools: Sequence[ProcessPoolExecutor], abort: bool | None = None, 
     ``abort`` unset: abort when called while an exception propagates (from a ``finally`` or ``except``
     block). Queued calls are cancelled either way; Ctrl-C while waiting aborts. A terminated worker
     makes its pool broken: the futures still pending fail with ``BrokenProcessPool`` and the pool's
-    thread ends without waiting for them. ``wait=False`` returns without joining the pools' threads.
+    thread ends without waiting for them (the calls its caller cancelled are dropped first:
+    :func:`_drop_cancelled`). ``wait=False`` returns without joining the pools' threads.
     """
     if abort is None:
         abort = sys.exc_info()[0] is not None
@@ -148,15 +150,40 @@ def stop_pools(pools: Sequence[ProcessPoolExecutor], abort: bool | None = None, 
         except BaseException:  # Ctrl-C while waiting for the running calls: stop them now
             stop_pools(pools, abort=True, wait=wait)
             raise
+    threads = []
     with interrupts_deferred():
         for pool in pools:
-            # the standard library's own record of the workers (ProcessPoolExecutor has no public way
-            # to terminate them before Python 3.14)
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
+            # the standard library's own records of the workers and the pool's thread (ProcessPoolExecutor
+            # has no public way to terminate them before Python 3.14), taken before shutdown drops them
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            thread = getattr(pool, "_executor_manager_thread", None)
+            _drop_cancelled(pool, thread)
+            for process in processes:
                 if process.is_alive():
                     process.terminate()
-    for pool in pools:
-        pool.shutdown(wait=wait, cancel_futures=True)
+            threads.append(thread)
+    for thread in threads:
+        if wait and thread is not None:
+            thread.join()
+
+
+def _drop_cancelled(pool: ProcessPoolExecutor, thread: threading.Thread | None) -> None:
+    """Have the pool's thread forget the calls its caller cancelled, before its workers are terminated.
+
+    When a worker dies, Python 3.11's pool thread sets ``BrokenProcessPool`` on every call it still holds,
+    and on a call cancelled meanwhile (``Executor.imap`` cancels its queued calls when it is left, by Ctrl-C
+    or an error, just before the pool is aborted) that raises ``InvalidStateError``: a traceback printed
+    from the thread after ``Aborted.`` (Python 3.12 ignores the error). ``shutdown(cancel_futures=True)``
+    makes the thread drop the cancelled calls, and it clears the pool's flag when it has; wait for that,
+    at most a second (``thread``, the pool's, wakes at once when it is alive).
+    """
+    pool.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + 1.0
+    while (
+        thread is not None and thread.is_alive() and getattr(pool, "_cancel_pending_futures", False)
+        and time.monotonic() < deadline
+    ):
+        time.sleep(0.001)
 
 
 def _collected(pools: Sequence[ProcessPoolExecutor]) -> None:
