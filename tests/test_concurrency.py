@@ -107,6 +107,16 @@ def test_pipe_on_two_processes_warns_in_this_process() -> None:
         assert parallel == [d.to_dict() for d in short.pipe(texts, batch_size=1)]
 
 
+def test_pipe_on_two_processes_names_the_bad_document_by_its_place_in_the_input(nlp: Pipeline) -> None:
+    """An item that is not a document is named by its number in the whole input, as in this process; each
+    worker counted from 1 in its own batch, so the seventh item was reported as document 1."""
+    texts: list[object] = ["A dog barked."] * 6 + [12345, "It ran."]
+    with pytest.raises(TypeError, match="document 7: "):
+        list(nlp.pipe(texts, batch_size=2))
+    with pytest.raises(TypeError, match="document 7: "):
+        list(nlp.pipe(texts, batch_size=2, n_process=2))
+
+
 def test_pipe_on_processes_needs_a_loadable_pipeline(nlp: Pipeline) -> None:
     custom = Pipeline(nlp.tagger, nlp.parser)
     with pytest.raises(ConfigError, match="glmnlp.load"):

@@ -384,7 +384,7 @@ class Pipeline:
             yield from self._pipe_here(docs, batch_size, nbest, surprisal, progress, measures)
             return
         with executor.hosts(PipeWorker, [(self.spec,)] * executor.jobs) as hosts:
-            jobs = ((chunk, asks) for chunk in chunked(docs, batch_size))
+            jobs = ((chunk, asks, k * batch_size) for k, chunk in enumerate(chunked(docs, batch_size)))
             for plain_docs, stats, caught in hosts.imap_any("run", jobs):
                 for category, message in caught:  # warned again here, where the caller's filters and handlers are
                     warnings.warn(message, category, stacklevel=user_stacklevel())
@@ -400,10 +400,10 @@ class Pipeline:
 
     def _pipe_here(
         self, docs: Iterable[DocumentInput], batch_size: int, nbest: int = 1, surprisal: bool = False,
-        progress: Callable[[int], None] | None = None, measures: bool | Any = False,
+        progress: Callable[[int], None] | None = None, measures: bool | Any = False, start: int = 0,
     ) -> Iterator[Document]:
         stream = iter(docs)
-        index = 0
+        index = start  # the number of documents before these in the whole input (for messages)
         while batch := list(islice(stream, batch_size)):
             prepared = [self._prepare(doc, index + i) for i, doc in enumerate(batch)]
             index += len(batch)

@@ -26,17 +26,19 @@ class PipeWorker:
         loader, args = spec
         self.pipeline = loader(*args)
 
-    def run(self, job: tuple[list[Any], tuple[int, bool, Any]]) -> tuple[list[Any], dict[str, int], list[Any]]:
+    def run(self, job: tuple[list[Any], tuple[int, bool, Any], int]) -> tuple[list[Any], dict[str, int], list[Any]]:
         """The batch's plain documents, the parser's counters over it, and the warnings it raised as (category,
         message): the caller warns them again in its own process (a worker's stderr is not the caller's warning
-        machinery: ``glmnlp parse -j 2`` printed them raw beside its own located warnings)."""
-        docs, (nbest, surprisal, measures) = job
+        machinery: ``glmnlp parse -j 2`` printed them raw beside its own located warnings). The job's last item is
+        the number of documents before the batch in the whole input, so that messages name a document by its place
+        there, not in the batch."""
+        docs, (nbest, surprisal, measures), start = job
         stats = getattr(self.pipeline.parser, "stats", None)
         before = dict(stats) if isinstance(stats, dict) else {}
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             out = [document_to_plain(d) for d in self.pipeline._pipe_here(docs, max(1, len(docs)), nbest, surprisal,
-                                                                            measures=measures)]
+                                                                            measures=measures, start=start)]
         after = dict(stats) if isinstance(stats, dict) else {}
         return out, {k: after[k] - before.get(k, 0) for k in after}, [(w.category, str(w.message)) for w in caught]
 
