@@ -7,6 +7,8 @@ import io
 import json
 import math
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -238,3 +240,18 @@ def test_measures_api_input_errors_are_clear(tmp_path: Path) -> None:
         glmnlp.measures("It ran.", gamma=-1.0)
     with pytest.raises(glmnlp.ConfigError, match="cap"):
         glmnlp.measures("It ran.", cap=-5)
+
+
+def test_measures_cli_warns_of_cut_text_in_one_line(tmp_path: Path) -> None:
+    """Text without a sentence boundary for 2,000 characters is cut, and said so on stderr as glmnlp parse says it
+    (one ``warning:`` line, then the count), not as a Python warning naming a line of click's source."""
+    src = tmp_path / "long.txt"
+    src.write_text(" ".join(["dogs bark"] * 460) + "\n", encoding="utf-8")  # 4,599 characters, no full stop
+    run = subprocess.run([sys.executable, "-c", "from glmnlp.cli import main; raise SystemExit(main())", "measures",
+                          "-i", str(src)], capture_output=True, text=True, check=True)
+    assert run.stderr.splitlines() == [
+        "warning: no sentence boundary within 2000 characters (at character 0): the text is cut into pieces of at "
+        "most 2000 characters",
+        "warning: 2 pieces cut from text without sentence boundaries in all",
+    ]
+    assert run.stdout.count("\t</s>\t") == 3  # three pieces, each a sentence with its end-of-sentence row

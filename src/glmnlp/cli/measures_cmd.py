@@ -18,6 +18,7 @@ TEXT arguments together with ``--input``, and ``--sentence`` without ``--plot``.
 from __future__ import annotations
 
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +80,7 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
       glmnlp measures --format csv --units nats -i story.txt > story.csv
       glmnlp measures --tokenized --plot gp.png < sentences.txt
     """
-    from glmnlp.text.measures import load_parser, measures, plot_measures, text_sentences, write_measures
+    from glmnlp.text.measures import load_parser, measures, plot_measures, write_measures
 
     if text and input_path is not None:
         raise click.UsageError("give TEXT arguments or --input FILE, not both")
@@ -92,7 +93,7 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
     else:
         lines = input_lines(input_path, "no text to analyse")[0]
         docs = [line for line in lines if line.strip()] if tokenized else ["\n".join(lines)]
-    sentences = text_sentences(docs, tokenized)
+    sentences = _sentences(docs, tokenized)
     if plot_path is not None and sentence > len(sentences):
         raise ConfigError(f"--sentence {sentence}: the input has {len(sentences)} "
                           f"sentence{'' if len(sentences) == 1 else 's'}")
@@ -107,6 +108,27 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
     write_measures(rows, sys.stdout, fmt)
     if plot_path is not None:
         click.echo(str(plot_path), err=True)
+
+
+def _sentences(docs: list[str], tokenized: bool) -> list[list[str]]:
+    """The sentences of ``docs``; text cut for want of sentence boundaries is warned of as ``glmnlp parse`` warns of
+    it: the first cut as one line ``warning: ...`` on stderr, then the count (it came out as a Python warning naming
+    a line of click's source, once per cut)."""
+    from glmnlp.text.measures import text_sentences
+    from glmnlp.text.tokenize import LongInputWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", LongInputWarning)
+        sentences = text_sentences(docs, tokenized)
+    cuts = [w for w in caught if issubclass(w.category, LongInputWarning)]
+    for w in caught:
+        if w not in cuts:  # any other warning as it would have been shown
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    if cuts:
+        click.echo(f"warning: {cuts[0].message}", err=True)
+    if len(cuts) > 1:
+        click.echo(f"warning: {len(cuts)} pieces cut from text without sentence boundaries in all", err=True)
+    return sentences
 
 
 def _check_plot(path: Path) -> None:
