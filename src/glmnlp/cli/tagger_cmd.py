@@ -3,7 +3,8 @@
 Input files may be CoNLL-U (the XPOS column), word/TAG lines, word<TAB>tag blocks or bracketed
 trees (one per line or ``.mrg``); ``--format auto`` tells them apart (:func:`glmnlp.treebank.formats.read_tagged`).
 ``glmnlp tag`` reads one tokenised sentence per line (or any tagged format, whose tags are ignored)
-and writes word/TAG lines or CoNLL-U to stdout. ``--model`` of ``tag`` and ``tagger evaluate`` is a
+and writes word/TAG lines or CoNLL-U to stdout, :data:`TAG_CHUNK` sentences at a time (token input is read as it
+is tagged, so memory does not grow with the input). ``--model`` of ``tag`` and ``tagger evaluate`` is a
 tagger model or a pipeline model directory holding ``tagger/`` (as ``train-default`` writes it).
 Progress and summaries go to stderr; bad input exits with status 1 and a ``file:line: reason``
 message. ``glmnlp tag`` refuses input as ``glmnlp parse`` does: binary (a NUL byte) or non-UTF-8
@@ -18,21 +19,24 @@ from __future__ import annotations
 
 import io
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import click
 
-from glmnlp.treebank.formats import TaggedSentence, read_tagged, read_tokens, write_conllu, write_word_tag
+from glmnlp.treebank.formats import TaggedSentence, read_tagged, write_conllu, write_word_tag
 from glmnlp.tagger.features import FEATURE_SETS
 from glmnlp.tagger.model import Tagger, TaggerConfig
 from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.training import EpochRecord
 from glmnlp.cli._params import NonEmptyPath, NumberRange, training_parallel_options
 from glmnlp.errors import FormatError, InputError
-from glmnlp.treebank.fileio import input_lines
+from glmnlp.glm.parallel import chunked
+from glmnlp.treebank.fileio import decoded_lines, input_lines
 
 _FORMATS = ("auto", "conllu", "word_tag", "tab", "trees")
 _CTX = {"help_option_names": ["-h", "--help"]}
+TAG_CHUNK = 500  # sentences that glmnlp tag tags and writes at a time
 
 
 def _read(path: str, fmt: str, purpose: str | None = None, column: str = "xpos") -> list[TaggedSentence]:
@@ -205,22 +209,50 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
 
         model_dir = default_model_path()
     model_dir = _tagger_dir(model_dir)
-    lines, name = input_lines(input_path, "empty input: nothing to tag")  # refused as glmnlp parse does
-    if input_format == "tokens":
-        sentences = read_tokens(lines)
-    elif input_path == "-":
-        stream = io.StringIO("".join(line + "\n" for line in lines))
-        stream.name = name  # type: ignore[misc]  # for the readers' messages
-        sentences = read_tagged(stream, input_format, None)  # type: ignore[arg-type]  # words only
+    if input_format == "tokens":  # read as it is tagged: memory does not grow with the input
+        name = "<stdin>" if input_path == "-" else input_path
+        sentences: Iterable[TaggedSentence] = _token_sentences(input_path, name)
     else:
-        sentences = read_tagged(input_path, input_format, None)  # type: ignore[arg-type]
-    if not sentences:
-        raise InputError("empty input: nothing to tag", source=name)
+        lines, name = input_lines(input_path, "empty input: nothing to tag")  # refused as glmnlp parse does
+        if input_path == "-":
+            stream = io.StringIO("".join(line + "\n" for line in lines))
+            stream.name = name  # type: ignore[misc]  # for the readers' messages
+            sentences = read_tagged(stream, input_format, None)  # type: ignore[arg-type]  # words only
+        else:
+            sentences = read_tagged(input_path, input_format, None)  # type: ignore[arg-type]
+        if not sentences:
+            raise InputError("empty input: nothing to tag", source=name)
     model = Tagger.load(model_dir)
-    tagged = model.tag_sentences([s.words for s in sentences])
-    out = [TaggedSentence(s.words, tuple(t)) for s, t in zip(sentences, tagged, strict=True)]
     writer = write_word_tag if output_format == "word_tag" else write_conllu
-    click.echo(writer(out), nl=False)
+    done = 0
+    for chunk in chunked(sentences, TAG_CHUNK):  # tagging all at once took memory in proportion to the input
+        tagged = model.tag_sentences([s.words for s in chunk])
+        try:
+            text = writer([TaggedSentence(s.words, tuple(t)) for s, t in zip(chunk, tagged, strict=True)])
+        except FormatError as exc:  # numbered within the chunk: the sentence's number in the whole output
+            raise FormatError(exc.reason, source=exc.source, line=done + (exc.line or 0)) from None
+        click.echo(text, nl=False)
+        done += len(chunk)
+
+
+def _token_sentences(path: str, name: str) -> Iterator[TaggedSentence]:
+    """The sentences of one-sentence-per-line token input, read as they are needed and refused as
+    :func:`glmnlp.treebank.fileio.input_lines` refuses input (binary or not UTF-8 at ``file:line``, no sentence)."""
+    try:
+        handle = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115 (closed below)
+    except OSError as exc:
+        raise InputError(f"cannot open: {exc.strerror}", source=name) from None
+    seen = False
+    try:
+        for _, line in decoded_lines(handle, name):
+            if tokens := line.split():
+                seen = True
+                yield TaggedSentence(tuple(tokens), None)
+    finally:
+        if handle is not sys.stdin.buffer:
+            handle.close()
+    if not seen:
+        raise InputError("empty input: nothing to tag", source=name)
 
 
 def _tagger_dir(model_dir: Path) -> Path:
