@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -79,6 +80,29 @@ def test_imap_any_feeds_the_free_worker_and_keeps_input_order(tmp_path: Path) ->
         assert hosts.mode == "local"
         assert list(hosts.imap_any("run", range(last + 1))) == [(k, True) for k in range(last + 1)]
 
+
+
+class _Square:
+    def run(self, k: int) -> int:
+        return k * k
+
+
+def test_imap_any_answers_the_items_read_before_an_input_error() -> None:
+    """An error raised by the items comes after the results of every item read before it, as inline; it used to
+    leave at once, dropping the results in flight (glmnlp parse -j 2 wrote up to a window of batches fewer than
+    -j 1 before the same bad input line)."""
+
+    def items() -> Iterator[int]:
+        yield from range(6)
+        raise ValueError("item 7 is bad")
+
+    for jobs in (1, 2):
+        got: list[int] = []
+        with Executor(jobs) as ex, ex.hosts(_Square, [()] * 2) as hosts:
+            with pytest.raises(ValueError, match="item 7 is bad"):
+                for value in hosts.imap_any("run", items()):
+                    got.append(value)
+        assert got == [k * k for k in range(6)], jobs
 
 def test_imap_any_inline_is_plain_imap() -> None:
     with Executor(1) as ex, ex.hosts(_Counter, [(0,)]) as hosts:

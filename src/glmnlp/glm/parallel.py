@@ -196,10 +196,20 @@ class Hosts:
 
     def imap(self, method: str, items: Iterable[Any], *, window: int | None = None) -> Iterator[Any]:
         """``objects[k % n].method(item_k)`` for each item, streamed: results in input order, at most
-        ``window`` (default 2 per object) in flight, so a long input is never read far ahead."""
+        ``window`` (default 2 per object) in flight, so a long input is never read far ahead. An error raised
+        by ``items`` comes after the results of the items read before it."""
         limit = window or 2 * self.n
         pending: deque[Any] = deque()
-        for k, item in enumerate(items):
+        stream = enumerate(items)
+        while True:
+            try:
+                k, item = next(stream)
+            except StopIteration:
+                break
+            except Exception:
+                while pending:
+                    yield pending.popleft().result()
+                raise
             pending.append(self.submit(k % self.n, method, item))
             if len(pending) >= limit:
                 yield pending.popleft().result()
@@ -215,7 +225,9 @@ class Hosts:
         an object with fewer than ``depth`` calls in flight (the least busy; one running and one
         waiting keeps a worker fed), the next as soon as any call returns; at most ``window``
         (default 4 per object) items are in flight or finished and waiting for an earlier one, so a
-        long input is never read far ahead.
+        long input is never read far ahead. An error raised by ``items`` comes after the results of the items
+        read before it, as in :meth:`imap` (the results in flight were dropped: ``glmnlp parse -j 2`` then printed
+        up to a window of batches fewer than ``-j 1`` before the same input error).
         """
         if self.mode == "inline" or self.n == 1:
             yield from self.imap(method, items, window=window)
@@ -227,12 +239,16 @@ class Hosts:
         stream = iter(items)
         submitted = emitted = 0
         more = True
+        failed: Exception | None = None  # raised by the input: raised again once the items before it are answered
         while True:
             while more and len(flying) + len(ready) < limit and min(busy) < depth:
                 try:
                     item = next(stream)
                 except StopIteration:
                     more = False
+                    break
+                except Exception as exc:  # noqa: BLE001 (raised again below)
+                    more, failed = False, exc
                     break
                 i = busy.index(min(busy))
                 flying[self.submit(i, method, item)] = (submitted, i)
@@ -243,6 +259,8 @@ class Hosts:
                 emitted += 1
                 continue
             if not flying:
+                if failed is not None:
+                    raise failed
                 return
             for handle in self._wait_any(list(flying)):
                 k, i = flying.pop(handle)
