@@ -74,6 +74,17 @@ def test_tokenize_lines_mode_keeps_one_sentence_per_line() -> None:
     assert split_sentences("Dr. No. Mr. Yes?  \n...\n", lines=True) == ["Dr. No. Mr. Yes?", "..."]
 
 
+
+def test_tokenize_lines_mode_ends_lines_where_files_do() -> None:
+    """A line ends at \\n, \\r\\n or \\r only, as glmnlp parse --lines reads its input: a form feed, U+0085 (what
+    a mis-decoded cp1252 ellipsis becomes) or U+2028 inside a line split it (str.splitlines), so the command
+    printed more trees than its input had lines."""
+    text = "The dog barked.\u2028The cat sat.\nA bird sang.\x0cIt flew.\r\nOne more\x85line.\rLast\x1cline.\x0b\n"
+    assert split_sentences(text, lines=True) == [
+        "The dog barked.\u2028The cat sat.", "A bird sang.\x0cIt flew.", "One more\x85line.", "Last\x1cline.",
+    ]
+    assert len(tokenize_text(text, lines=True)) == 4
+
 def test_tokenize_spans_point_at_original_characters() -> None:
     """Each token's span covers its original characters, including mapped quotes and brackets."""
     sentence = 'He said, “Don’t (ever) go.”'

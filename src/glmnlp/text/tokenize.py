@@ -162,6 +162,7 @@ _CHAR_TOKENS: dict[str, str] = {
 }
 _OPENERS = set("([{\"'`\u201c\u2018")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
+_LINE_END = re.compile(r"\r\n?|\n")  # universal newlines, as the CLI reads one-sentence-per-line input
 _WORDLIKE = re.compile(r"\w")
 _QUOTE_CHARS = re.compile(r"``|'{2}|\"")
 # Zero-width format characters (choice 10): soft hyphen, zero-width space and (non-)joiners,
@@ -292,11 +293,12 @@ def _segment(paragraph: str) -> list[str]:
 
 def _paragraphs(text: str, lines: bool) -> Iterator[Span]:
     """Spans of the paragraphs of ``text`` (blank-line separated, or one per line)."""
-    if lines:
+    if lines:  # a line ends where a file's does (not at \f, U+0085, U+2028, ... as str.splitlines would have it)
         pos = 0
-        for line in text.splitlines(keepends=True):
-            yield pos, pos + len(line)
-            pos += len(line)
+        for match in _LINE_END.finditer(text):
+            yield pos, match.end()
+            pos = match.end()
+        yield pos, len(text)
         return
     pos = 0
     for match in _PARAGRAPH_BREAK.finditer(text):
