@@ -9,6 +9,7 @@ import math
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -255,3 +256,28 @@ def test_measures_cli_warns_of_cut_text_in_one_line(tmp_path: Path) -> None:
         "warning: 2 pieces cut from text without sentence boundaries in all",
     ]
     assert run.stdout.count("\t</s>\t") == 3  # three pieces, each a sentence with its end-of-sentence row
+
+
+def test_measures_warns_of_a_sentence_long_enough_to_take_long(tmp_path: Path) -> None:
+    """A tokenised line is one sentence however long, and the measures of a sentence take time growing faster
+    than its length (6,000 words: over a minute, with nothing said): more than LONG_SENTENCE words are warned of
+    before any work, by the library as a LongSentenceWarning naming the caller's line, by the command as one
+    ``warning:`` line; a sentence of LONG_SENTENCE words is not."""
+    from glmnlp.text.measures import LONG_SENTENCE, LongSentenceWarning, text_sentences
+
+    words = ["dogs", "bark"] * (LONG_SENTENCE // 2)
+    with pytest.warns(LongSentenceWarning, match=f"sentence 2 has {LONG_SENTENCE + 1:,} words") as caught:
+        text_sentences([["Dogs", "bark", "."], [*words, "."]])
+    assert len(caught) == 1 and caught[0].filename == __file__
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        text_sentences([words], tokenized=False)
+    src = tmp_path / "one_line.txt"
+    src.write_text(" ".join([*words, "loudly"]) + "\n", encoding="utf-8")
+    run = subprocess.run([sys.executable, "-c", "from glmnlp.cli import main; raise SystemExit(main())", "measures",
+                          "--tokenized", "-i", str(src)], capture_output=True, text=True, check=True)
+    assert run.stderr.splitlines() == [
+        f"warning: sentence 1 has {LONG_SENTENCE + 1:,} words: the measures of a sentence take time growing faster "
+        "than its length (6,000 words: over a minute); tokenised input is one sentence a line"
+    ]
+    assert run.stdout.count("\n") == 1 + LONG_SENTENCE + 2  # header, the words, </s>

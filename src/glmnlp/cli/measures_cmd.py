@@ -80,7 +80,7 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
       glmnlp measures --format csv --units nats -i story.txt > story.csv
       glmnlp measures --tokenized --plot gp.png < sentences.txt
     """
-    from glmnlp.text.measures import load_parser, measures, plot_measures, write_measures
+    from glmnlp.text.measures import LongSentenceWarning, load_parser, measures, plot_measures, write_measures
 
     if text and input_path is not None:
         raise click.UsageError("give TEXT arguments or --input FILE, not both")
@@ -99,10 +99,12 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
                           f"sentence{'' if len(sentences) == 1 else 's'}")
     classes = _word_classes(word_classes, word_class_rules)
     parser = load_parser(model)
-    rows = measures(sentences, parser, kind=kind, units=units,  # type: ignore[arg-type]
-                    word_classes=classes, eos=not no_eos, gamma=gamma, cap=cap, next_word=next_word,
-                    max_tags=max_tags, tag_margin=tag_margin, tag_filter=tag_filter,  # type: ignore[arg-type]
-                    unknown_words=unknown_words)
+    with warnings.catch_warnings():  # the long sentences were warned of above, as the command warns
+        warnings.simplefilter("ignore", LongSentenceWarning)
+        rows = measures(sentences, parser, kind=kind, units=units,  # type: ignore[arg-type]
+                        word_classes=classes, eos=not no_eos, gamma=gamma, cap=cap, next_word=next_word,
+                        max_tags=max_tags, tag_margin=tag_margin, tag_filter=tag_filter,  # type: ignore[arg-type]
+                        unknown_words=unknown_words)
     if plot_path is not None:  # drawn first: a drawing that cannot be written is an error before any output
         plot_measures(rows, sentence, path=plot_path)
     write_measures(rows, sys.stdout, fmt)
@@ -114,15 +116,18 @@ def _sentences(docs: list[str], tokenized: bool) -> list[list[str]]:
     """The sentences of ``docs``; text cut for want of sentence boundaries is warned of as ``glmnlp parse`` warns of
     it: the first cut as one line ``warning: ...`` on stderr, then the count (it came out as a Python warning naming
     a line of click's source, once per cut)."""
-    from glmnlp.text.measures import text_sentences
+    from glmnlp.text.measures import LongSentenceWarning, text_sentences
     from glmnlp.text.tokenize import LongInputWarning
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", LongInputWarning)
+        warnings.simplefilter("always", LongSentenceWarning)
         sentences = text_sentences(docs, tokenized)
     cuts = [w for w in caught if issubclass(w.category, LongInputWarning)]
     for w in caught:
-        if w not in cuts:  # any other warning as it would have been shown
+        if issubclass(w.category, LongSentenceWarning):
+            click.echo(f"warning: {w.message}", err=True)
+        elif w not in cuts:  # any other warning as it would have been shown
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     if cuts:
         click.echo(f"warning: {cuts[0].message}", err=True)
