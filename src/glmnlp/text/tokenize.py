@@ -316,15 +316,9 @@ _SPLITTER_SPACES = str.maketrans(dict.fromkeys("\n\r\x1c\x1d\x1e\x1f", " "))
 
 def _segment_window(paragraph: str) -> Iterator[Span]:
     """Sentence spans (untrimmed) of a paragraph, splitting it window by window (choice 9)."""
-    pos = 0
-    n = len(paragraph)
+    pos, n = 0, len(paragraph)
     while pos < n:
-        if n - pos <= WINDOW_CHARS:
-            window = paragraph[pos:]
-            last = True
-        else:
-            window = paragraph[pos:pos + WINDOW_CHARS]
-            last = False
+        window, last = paragraph[pos:pos + WINDOW_CHARS], n - pos <= WINDOW_CHARS
         pieces = _pieces(window) if _BOUNDARY_CHAR.search(window) else [(0, len(window))]
         if last:
             for a, b in pieces:
