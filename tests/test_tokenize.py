@@ -350,3 +350,13 @@ def test_tokenize_double_quote_after_any_whitespace_opens(gap: str) -> None:
     tokens = tokenize_spans(text)
     assert [t for t, _, _ in tokens] == ["He", "said", "``", "yes", "''", "and", "``", "no", "''", "."]
     assert all(text[a:b] in (t, '"') for t, a, b in tokens)
+
+
+def test_tokenize_closing_quote_after_a_full_stop_ends_that_sentence() -> None:
+    """pysbd put the closing quote of ``loose.''`` at the start of the next sentence, which then began with a
+    lone closing quote; closing quotes and brackets followed by a space end the sentence before."""
+    text = "He met them in March. \"All hell broke loose.'' Records show it."
+    assert split_sentences(text) == ["He met them in March.", "\"All hell broke loose.''", "Records show it."]
+    assert tokenize_text(text)[1] == ["``", "All", "hell", "broke", "loose", ".", "''"]
+    assert split_sentences(text, lines=True) == [text]
+    _assert_every_character_in_one_token(text)

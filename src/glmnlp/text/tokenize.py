@@ -38,7 +38,8 @@ Choices and mappings [R] (none of these is stated by the papers; SPEC leaves tok
    ``It ended.`` and ``Smith came home!`` for ``It ended. . . .\\t(b)Mr. Smith came home!``);
    such text is kept, because no character of the input may be lost: its leading words of
    punctuation only end the sentence before, the rest starts the sentence after
-   (``It ended. . . .`` + ``(b)Mr. Smith came home!``).
+   (``It ended. . . .`` + ``(b)Mr. Smith came home!``). Closing quotes or brackets that pysbd puts at
+   the start of a sentence (``loose.'' Records``: ``''`` + a space) end the sentence before instead.
 3. **Typographic characters** are normalised before both libraries see the text, one character
    for one so that offsets are unchanged (curly quotes and apostrophes -> ASCII, no-break space ->
    space, em dash and ``…`` -> ``;``, which NLTK always splits off words). The token *text* is
@@ -308,6 +309,7 @@ def _paragraphs(text: str, lines: bool) -> Iterator[Span]:
 
 
 _BOUNDARY_CHAR = re.compile(r"[.!?]")
+_LEADING_CLOSERS = re.compile(r"\s*[\"')\]}]+(?=\s)")  # in normalised text: ’ ” are ' " there
 # Line breaks, and the information separators U+001C-U+001F: Python counts these as whitespace,
 # so pysbd's list-item rules match "\x1c1." as a number and int() fails on it (ValueError). The
 # splitter sees a space instead, one character for one (offsets unchanged, whitespace either way).
@@ -416,6 +418,9 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
         first_in_paragraph = len(spans)
         pieces = _cut_long_line(paragraph) if lines else _segment_window(paragraph)
         for at, stop in pieces:
+            closer = _LEADING_CLOSERS.match(paragraph, at, stop) if len(spans) > first_in_paragraph else None
+            if closer and not lines:  # choice 2: closing quotes or brackets end the sentence before
+                spans[-1], at = (spans[-1][0], p_start + closer.end()), closer.end()
             piece = paragraph[at:stop]
             stripped = piece.strip(_BLANKS)
             if not stripped:
