@@ -270,8 +270,7 @@ def _mask(text: str, spans: list[tuple[int, int, str]]) -> str:
     parts = []
     pos = 0
     for start, end, _ in spans:
-        parts.append(text[pos:start])
-        parts.append("x" * (end - start))
+        parts.extend((text[pos:start], "x" * (end - start)))
         pos = end
     parts.append(text[pos:])
     return "".join(parts)
@@ -418,9 +417,8 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
         first_in_paragraph = len(spans)
         pieces = _cut_long_line(paragraph) if lines else _segment_window(paragraph)
         for at, stop in pieces:
-            closer = _LEADING_CLOSERS.match(paragraph, at, stop) if len(spans) > first_in_paragraph else None
-            if closer and not lines:  # choice 2: closing quotes or brackets end the sentence before
-                spans[-1], at = (spans[-1][0], p_start + closer.end()), closer.end()
+            if not lines and len(spans) > first_in_paragraph and (close := _LEADING_CLOSERS.match(paragraph, at, stop)):
+                spans[-1], at = (spans[-1][0], p_start + close.end()), close.end()  # choice 2: closing quotes
             piece = paragraph[at:stop]
             stripped = piece.strip(_BLANKS)
             if not stripped:
@@ -518,8 +516,7 @@ def _restore_web(tokens: list[TokenSpan], web: list[tuple[int, int, str]], sente
     token, and the rest of the token becomes tokens of its own, as the masked tokenizer spelled them.
     """
     out: list[TokenSpan] = []
-    k = 0
-    done = -1  # index of the last web span already in ``out``
+    k, done = 0, -1  # done: index of the last web span already in ``out``
     for text, start, end in tokens:
         while k < len(web) and web[k][1] <= start:
             k += 1
