@@ -360,3 +360,15 @@ def test_tokenize_closing_quote_after_a_full_stop_ends_that_sentence() -> None:
     assert tokenize_text(text)[1] == ["``", "All", "hell", "broke", "loose", ".", "''"]
     assert split_sentences(text, lines=True) == [text]
     _assert_every_character_in_one_token(text)
+
+
+def test_tokenize_full_stop_inside_a_sentence_is_its_own_token() -> None:
+    """pysbd does not split inside a quotation, and NLTK splits off the last full stop of a sentence only, so
+    ``know.`` stayed one token; a full stop after a lowercase word before a capital is a token of its own
+    (not after ``etc.`` and the like, nor after a capitalised abbreviation or a number)."""
+    text = 'He said: "I do not know. Maybe they left. Prices rose, etc. Then Mr. Li won 3. Yes." We left.'
+    assert split_sentences(text) == [text[:-9], "We left."]
+    assert tokenize_text(text)[0][4:15] == ["I", "do", "not", "know", ".", "Maybe", "they", "left", ".",
+                                            "Prices", "rose"]
+    assert tokenize_text(text)[0][15:] == [",", "etc.", "Then", "Mr.", "Li", "won", "3.", "Yes", ".", "''"]
+    _assert_every_character_in_one_token(text)

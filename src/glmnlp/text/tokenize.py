@@ -92,6 +92,9 @@ Choices and mappings [R] (none of these is stated by the papers; SPEC leaves tok
     (``\\ufeffThe``, which the tagger then called ``NNP``); they are trimmed off tokens and
     sentences and a token of nothing else is dropped, with the offsets still into the original
     text. Inside a token (``👨\\u200d👩``, ``co\\u00adoperate``) they are kept: there they join.
+11. **A full stop inside a sentence** (pysbd does not split inside quotations and brackets; NLTK
+    splits off the last full stop only) is a token of its own after a lowercase word when a capital
+    follows (``know. Then``), except after ``etc. vs. viz. cf. al. approx. esp. incl.``
 
 Offsets: :func:`tokenize_text_spans` returns each token with its ``[start, end)`` character span in
 the original text (for a mapped token such as ``-LRB-`` the span covers the original ``(``).
@@ -166,6 +169,7 @@ _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _LINE_END = re.compile(r"\r\n?|\n")  # universal newlines, as the CLI reads one-sentence-per-line input
 _WORDLIKE = re.compile(r"\w")
 _QUOTE_CHARS = re.compile(r"``|'{2}|\"")
+_INNER_STOP = re.compile(r"(?!(?:etc|vs|viz|cf|al|approx|esp|incl)\.)[a-z]{2,}\.(?=\s+[\"'`(\[{]*[A-Z])")  # choice 11
 # Zero-width format characters (choice 10): soft hyphen, zero-width space and (non-)joiners,
 # direction marks and embeddings, word joiner and invisible operators, the byte-order mark.
 _INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e" + "".join(
@@ -481,6 +485,9 @@ def tokenize_spans(sentence: str) -> list[TokenSpan]:
             text = _CHAR_TOKENS[original]
         elif text == "'" and _opens_quote(sentence, start, end):
             text = "`"
+        elif (inner := _INNER_STOP.match(normal, start)) and inner.end() == end:
+            tokens.append((text[:-1], start, end - 1))  # choice 11: a full stop inside the sentence
+            text, start = ".", end - 1
         tokens.append((text, start, end))
     if web:
         tokens = _restore_web(tokens, web, sentence)
