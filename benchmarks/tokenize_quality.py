@@ -259,7 +259,8 @@ _EXAMPLES: dict[str, list[str]] = {}
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ewt", type=Path, default=Path("../shared/data/ud_english_ewt"),
-                    help="folder with en_ewt-ud-{train,dev,test}.conllu (default: ../shared/data/ud_english_ewt, from the repository root)")
+                    help="folder with en_ewt-ud-{train,dev,test}.conllu "
+                         "(default: ../shared/data/ud_english_ewt, from the repository root)")
     ap.add_argument("--splits", nargs="+", default=["dev"], choices=("train", "dev", "test"))
     ap.add_argument("--join", nargs="+", default=["space", "paragraphs"], choices=("space", "paragraphs"),
                     help="how sentences of a document are joined (see above)")
