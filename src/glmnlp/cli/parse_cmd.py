@@ -60,15 +60,16 @@ import sys
 import warnings
 from collections import deque
 from collections.abc import Iterable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import click
 
 from glmnlp.cli._params import NonEmptyPath, NumberRange
 from glmnlp.errors import ConfigError, InputError
-from glmnlp.treebank.fileio import decoded_arguments, decoded_lines
+from glmnlp.treebank.fileio import decoded_arguments, opened_input
 from glmnlp.treebank.trees import escape_brackets
 
 __all__ = ["parse", "read_units", "Unit"]
@@ -427,23 +428,16 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
         from glmnlp.config import get as get_settings
 
         jobs = get_settings().jobs
-    handle: IO[bytes] | None = None
+    opened = ExitStack()  # the input file, closed on the way out
     if texts:
         units: Iterator[Unit] = _argument_units(texts, mode)
         jobs = 1  # a few arguments: starting workers would cost more than it saves
     else:
-        if input_path is None or input_path == "-":
-            source, handle = "<stdin>", sys.stdin.buffer
-            if sys.stdin.isatty():
-                batch_size = 1  # typed input: answer each paragraph or line as soon as it is complete
-                jobs = 1  # and never wait for a second one before starting
-        else:
-            source = input_path
-            try:
-                handle = open(input_path, "rb")  # noqa: SIM115 (closed below)
-            except OSError as exc:
-                raise InputError(f"cannot open: {exc.strerror}", source=input_path) from None
-        units = read_units(decoded_lines(handle, source), source, mode, lines_mode=lines)
+        numbered, source = opened.enter_context(opened_input(input_path))
+        if source == "<stdin>" and sys.stdin.isatty():
+            batch_size = 1  # typed input: answer each paragraph or line as soon as it is complete
+            jobs = 1  # and never wait for a second one before starting
+        units = read_units(numbered, source, mode, lines_mode=lines)
 
     try:
         # With workers, this process only reads and writes: it checks the model and leaves building it to
@@ -461,8 +455,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
             map_unknown_tags, jobs, backend, address,
         )
     finally:
-        if handle is not None and handle is not sys.stdin.buffer:
-            handle.close()
+        opened.close()
 
 
 def _write_parses(

@@ -32,7 +32,7 @@ from glmnlp.glm.training import EpochRecord
 from glmnlp.cli._params import NonEmptyPath, NumberRange, training_parallel_options
 from glmnlp.errors import FormatError, InputError
 from glmnlp.glm.parallel import chunked
-from glmnlp.treebank.fileio import decoded_lines, input_lines
+from glmnlp.treebank.fileio import input_lines, opened_input
 
 _FORMATS = ("auto", "conllu", "word_tag", "tab", "trees")
 _CTX = {"help_option_names": ["-h", "--help"]}
@@ -210,8 +210,7 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
         model_dir = default_model_path()
     model_dir = _tagger_dir(model_dir)
     if input_format == "tokens":  # read as it is tagged: memory does not grow with the input
-        name = "<stdin>" if input_path == "-" else input_path
-        sentences: Iterable[TaggedSentence] = _token_sentences(input_path, name)
+        sentences: Iterable[TaggedSentence] = _token_sentences(input_path)
     else:
         lines, name = input_lines(input_path, "empty input: nothing to tag")  # refused as glmnlp parse does
         if input_path == "-":
@@ -235,22 +234,15 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
         done += len(chunk)
 
 
-def _token_sentences(path: str, name: str) -> Iterator[TaggedSentence]:
+def _token_sentences(path: str) -> Iterator[TaggedSentence]:
     """The sentences of one-sentence-per-line token input, read as they are needed and refused as
     :func:`glmnlp.treebank.fileio.input_lines` refuses input (binary or not UTF-8 at ``file:line``, no sentence)."""
-    try:
-        handle = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115 (closed below)
-    except OSError as exc:
-        raise InputError(f"cannot open: {exc.strerror}", source=name) from None
     seen = False
-    try:
-        for _, line in decoded_lines(handle, name):
+    with opened_input(path) as (numbered, name):
+        for _, line in numbered:
             if tokens := line.split():
                 seen = True
                 yield TaggedSentence(tuple(tokens), None)
-    finally:
-        if handle is not sys.stdin.buffer:
-            handle.close()
     if not seen:
         raise InputError("empty input: nothing to tag", source=name)
 

@@ -20,13 +20,14 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
 from glmnlp.errors import ConfigError, InputError
 
 __all__ = ["atomic_write_bytes", "atomic_write_text", "check_writable_folder", "check_writable_file",
-           "decoded_arguments", "decoded_lines", "decoded_text", "input_lines"]
+           "decoded_arguments", "decoded_lines", "decoded_text", "input_lines", "opened_input", "read_text_file"]
 
 
 def _umask() -> int:
@@ -121,19 +122,27 @@ def decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
         yield number, text.rstrip("\r\n")
 
 
-def input_lines(path: str | Path | None, nothing: str) -> tuple[list[str], str]:
-    """The lines of the file ``path`` or of stdin (``None`` or ``"-"``) as :func:`decoded_lines` reads them, and
-    the name messages give the input; input without a non-blank line is an :class:`InputError` ``nothing``."""
+@contextmanager
+def opened_input(path: str | Path | None) -> Iterator[tuple[Iterator[tuple[int, str]], str]]:
+    """The lines of the file ``path`` or of stdin (``None`` or ``"-"``) as :func:`decoded_lines` reads them, read
+    as they are needed, and the name messages give the input; a file is closed when the block ends."""
     name = "<stdin>" if path is None or str(path) == "-" else str(path)
     try:
         handle = sys.stdin.buffer if name == "<stdin>" else open(path, "rb")  # type: ignore[arg-type]  # noqa: SIM115
     except OSError as exc:
         raise InputError(f"cannot open: {exc.strerror}", source=name) from None
     try:
-        lines = [line for _, line in decoded_lines(handle, name)]
+        yield decoded_lines(handle, name), name
     finally:
         if handle is not sys.stdin.buffer:
             handle.close()
+
+
+def input_lines(path: str | Path | None, nothing: str) -> tuple[list[str], str]:
+    """The lines of :func:`opened_input` all read, and the input's name; input without a non-blank line is an
+    :class:`InputError` ``nothing``."""
+    with opened_input(path) as (numbered, name):
+        lines = [line for _, line in numbered]
     if not any(line.strip() for line in lines):
         raise InputError(nothing, source=name)
     return lines, name
@@ -176,3 +185,13 @@ def decoded_text(data: bytes, source: str, error: type[InputError] = InputError)
         line_start = data.rfind(b"\n", 0, bad) + 1
         raise error(_not_utf8(data[line_start:], bad - line_start), source=source, line=line_of(bad))
     return text
+
+
+def read_text_file(path: str | Path, error: type[InputError] = InputError) -> str:
+    """A whole UTF-8 file, without its byte order mark (not text of the file's format). A file that cannot be read
+    (missing, a folder, no permission) raises ``error`` naming it; binary or non-UTF-8 data as :func:`decoded_text`."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise error(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
+    return decoded_text(data, str(path), error).removeprefix("\ufeff")

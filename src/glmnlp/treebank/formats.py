@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Literal, TextIO
 
 from glmnlp.errors import FormatError
-from glmnlp.treebank.fileio import decoded_text
+from glmnlp.treebank.fileio import read_text_file
 
 __all__ = [
     "TaggedSentence",
@@ -90,12 +90,7 @@ Format = Literal["auto", "conllu", "word_tag", "tab", "trees"]
 def _load(source: Source) -> tuple[str, str]:
     """``(name, text)`` of a path or an open text stream."""
     if isinstance(source, (str, Path)):
-        name = str(source)
-        try:
-            data = Path(source).read_bytes()
-        except OSError as exc:
-            raise FormatError(f"cannot read file: {exc.strerror or exc}", source=name) from None
-        return name, decoded_text(data, name, FormatError).removeprefix("\ufeff")
+        return str(source), read_text_file(source, FormatError)
     name = str(getattr(source, "name", "<stream>"))
     text = source.read()
     if not isinstance(text, str):

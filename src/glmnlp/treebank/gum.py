@@ -39,7 +39,7 @@ from typing import Literal
 
 from glmnlp.errors import InputError, TreeSyntaxError
 from glmnlp.treebank.corpus import sample_trees
-from glmnlp.treebank.fileio import decoded_text
+from glmnlp.treebank.fileio import read_text_file
 from glmnlp.treebank.preprocess import TOP, clean_tree
 from glmnlp.treebank.trees import Tree, read_trees_with_lines
 
@@ -89,13 +89,7 @@ def clean_gum_tree(tree: Tree) -> Tree:
 
 def read_gum_file(path: str | Path, *, clean: bool = True) -> list[Tree]:
     """The trees of one GUM ``.ptb`` file (see :func:`read_gum`)."""
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
-    text = decoded_text(data, str(path)).removeprefix("\ufeff")
-    return read_gum(text, str(path), clean=clean)
+    return read_gum(read_text_file(path), str(path), clean=clean)
 
 
 def gum_files(folder: str | Path) -> list[Path]:
