@@ -101,32 +101,27 @@ def test_measures_refuses_sentence_without_plot(capsys: pytest.CaptureFixture[st
 # -- every error names its file ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("which", ["--train", "--dev"])
-def test_tagger_train_names_a_file_without_sentences(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, toy_trees: Path, which: str
+@pytest.mark.parametrize(("command", "which", "reason"), [
+    # an empty training file was 'error: no training sentences'; an empty dev file was silently no dev
+    (["tagger", "train", "-j", "1"], "--train", "empty input: no tagged sentence to train on"),
+    (["tagger", "train", "-j", "1"], "--dev", "empty input: no tagged sentence to choose the epoch on"),
+    # it was '<input>: no trees in the training files'
+    (["grammar", "table1"], "--train", "no trees in this file"),
+    (["grammar", "table1"], "--heldout", "no trees in this file"),
+])
+def test_an_input_file_without_data_is_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, toy_trees: Path, command: list[str], which: str, reason: str
 ) -> None:
-    """An empty training file was 'error: no training sentences'; an empty dev file was silently no dev."""
+    """A training, dev or held-out file with nothing in it is an error naming that file; nothing is written."""
     empty = tmp_path / "empty.trees"
     empty.write_text("\n", encoding="utf-8")
-    files = {"--train": toy_trees, "--dev": toy_trees, which: empty}
-    rc, out, err = _run(capsys, ["tagger", "train", "--train", str(files["--train"]), "--dev", str(files["--dev"]),
-                                 "--out", str(tmp_path / "m"), "-j", "1"])
-    purpose = "to train on" if which == "--train" else "to choose the epoch on"
-    assert (rc, out, err) == (1, "", f"error: {empty}: empty input: no tagged sentence {purpose}\n")
+    inputs = ("--train", "--dev") if command[0] == "tagger" else ("--train", "--heldout")
+    args = [*command] + [x for option in inputs for x in (option, str(empty if option == which else toy_trees))]
+    if command[0] == "tagger":
+        args += ["--out", str(tmp_path / "m")]
+    rc, out, err = _run(capsys, args)
+    assert (rc, out, err) == (1, "", f"error: {empty}: {reason}\n")
     assert not (tmp_path / "m").exists()
-
-
-@pytest.mark.parametrize("which", ["--train", "--heldout"])
-def test_grammar_table1_names_a_file_without_trees(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, toy_trees: Path, which: str
-) -> None:
-    """It was '<input>: no trees in the training files'."""
-    empty = tmp_path / "empty.trees"
-    empty.write_text("", encoding="utf-8")
-    files = {"--train": toy_trees, "--heldout": toy_trees, which: empty}
-    rc, out, err = _run(capsys, ["grammar", "table1", "--train", str(files["--train"]),
-                                 "--heldout", str(files["--heldout"])])
-    assert (rc, out, err) == (1, "", f"error: {empty}: no trees in this file\n")
 
 
 def test_grammar_table1_gives_the_line_of_a_tree_it_cannot_clean(
