@@ -163,10 +163,11 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
     t0 = time.perf_counter()
     weight_trials: list = []
     # the pass (and the weight) are chosen at their own beams from this grid (glmnlp.parser.training.train_parser)
-    beams = ([1e5, 1e6, 1e7] if combined else [1e3, 1e4, 1e5], [20, 40])
+    from glmnlp.parser.combined import COMBINED_CAPS, COMBINED_GAMMAS, tune_weight
+
+    beams = (COMBINED_GAMMAS, COMBINED_CAPS) if combined else ([1e3, 1e4, 1e5], [20, 40])
     grids: dict[int, list] = {}
     if features == "combined":
-        from glmnlp.parser.combined import tune_weight
 
         parser, logs, trials = tune_weight(train, dev, cfg, gen_weights, smoothing=smoothing, train_tags=train_tags,
                                            dev_tags=train_dev_tags,

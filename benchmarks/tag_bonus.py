@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 
-def train(out: Path, gold_train: bool = False) -> None:
-    from glmnlp.parser.combined import tune_weight
+def train(out: Path, gold_train: bool = False, weight: float = 10.0) -> None:
+    from glmnlp.parser.combined import COMBINED_CAPS, COMBINED_GAMMAS, tune_weight
     from glmnlp.parser.generative import SmoothingConfig
     from glmnlp.parser.jackknife import jackknife_tags
     from glmnlp.parser.model import ParserConfig
@@ -45,13 +45,15 @@ def train(out: Path, gold_train: bool = False) -> None:
     dev_tags = [[[t] for t in tagger.tag(x.leaves())] for x in dev]
     cfg = ParserConfig(features="punct", epochs=8, train_gamma=1e7, train_cap=30)
     parser, _logs, _trials = tune_weight(
-        trees, dev, cfg, (10.0,), smoothing=SmoothingConfig(min_count=0, prune=0.0), train_tags=train_tags,
-        dev_tags=dev_tags, on_epoch=lambda log: print(log, file=sys.stderr), beams=([1e5, 1e6, 1e7], [20, 40]),
+        trees, dev, cfg, (weight,), smoothing=SmoothingConfig(min_count=0, prune=0.0), train_tags=train_tags,
+        dev_tags=dev_tags, on_epoch=lambda log: print(log, file=sys.stderr), beams=(COMBINED_GAMMAS, COMBINED_CAPS),
     )
     parser.save(out / "parser", history=parser.history)
 
 
-def sweep(model: Path, margins: list[float], lambdas: list[float]) -> None:
+def sweep(
+    model: Path, margins: list[float], lambdas: list[float], beams: list[tuple[float, int]] | None = None
+) -> None:
     from glmnlp.parser.model import Parser
     from glmnlp.parser.training import SELECTION_PARAMS
     from glmnlp.tagger.model import Tagger
@@ -72,15 +74,19 @@ def sweep(model: Path, margins: list[float], lambdas: list[float]) -> None:
             out.append(parser.parse_nbest(tree.leaves(), tags, 1, **extra)[0][1])
         return float(score_trees(list(splits[name]), out, SELECTION_PARAMS).fmeasure)
 
-    print(f"beam gamma {parser.config.gamma:g}, cap {parser.config.beam_cap}")
-    print("| margin | lambda | dev F1 | test F1 |\n| --- | --- | --- | --- |")
+    beams = beams or [(parser.config.gamma, parser.config.beam_cap)]  # unset: the beam chosen in training
+    print(f"beam chosen in training: gamma {parser.config.gamma:g}, cap {parser.config.beam_cap}")
+    print("| gamma | cap | margin | lambda | dev F1 | test F1 |\n| --- | --- | --- | --- | --- | --- |")
     rows = []
-    for m in margins:
-        for lam in lambdas:
-            rows.append((m, lam, f1("dev", m, lam), f1("test", m, lam)))
-            print(f"| {m:g} | {lam:g} | {rows[-1][2]:.2f} | {rows[-1][3]:.2f} |", flush=True)
-    m, lam, d, t = max(rows, key=lambda r: (round(r[2], 2), -r[0], -r[1]))  # ties: smaller margin, lambda
-    print(f"\nchosen on dev: margin {m:g}, lambda {lam:g} (dev {d:.2f}): test F1 {t:.2f}")
+    for gamma, cap in beams:
+        parser.config.gamma, parser.config.beam_cap = gamma, cap
+        for m in margins:
+            for lam in lambdas:
+                rows.append((gamma, cap, m, lam, f1("dev", m, lam), f1("test", m, lam)))
+                print(f"| {gamma:g} | {cap} | {m:g} | {lam:g} | {rows[-1][4]:.2f} | {rows[-1][5]:.2f} |", flush=True)
+    # ties on dev: the smaller beam (cap, then gamma, as tune_beam), then the smaller margin and lambda
+    g, c, m, lam, d, t = max(rows, key=lambda r: (round(r[4], 2), -r[1], -r[0], -r[2], -r[3]))
+    print(f"\nchosen on dev: gamma {g:g}, cap {c}, margin {m:g}, lambda {lam:g} (dev {d:.2f}): test F1 {t:.2f}")
 
 
 def main() -> None:
@@ -89,6 +95,9 @@ def main() -> None:
     ap.add_argument("--gold-train", action="store_true", help="--train on the treebank's tags, not jackknifed ones")
     ap.add_argument("--model", type=Path, metavar="DIR", help="a directory written by --train")
     ap.add_argument("--margins", default="4,8,16", help="--model: multi-tag margins to try, comma-separated")
+    ap.add_argument("--weight", type=float, default=10.0, help="--train: the generative feature's weight")
+    ap.add_argument("--beams", metavar="GAMMA:CAP,...",
+                    help="--model: beams to try (default: the one chosen in training), e.g. 1e6:40,1e8:100")
     ap.add_argument("--lambdas", default="0,1,4,16",
                     help="--model: weights of the tagger's confidence to try (0 = none: no patch needed)")
     args = ap.parse_args()
@@ -101,9 +110,10 @@ def main() -> None:
         if "tag_bonus" not in inspect.signature(Parser.parse_nbest).parameters:
             ap.error("--lambdas other than 0 need a build with benchmarks/patches/tag_bonus.patch (see --help)")
     if args.train:
-        train(args.train, args.gold_train)
+        train(args.train, args.gold_train, args.weight)
     if args.model:
-        sweep(args.model, [float(x) for x in args.margins.split(",")], lambdas)
+        beams = [(float(g), int(c)) for g, c in (b.split(":") for b in args.beams.split(","))] if args.beams else None
+        sweep(args.model, [float(x) for x in args.margins.split(",")], lambdas, beams)
     if not (args.train or args.model):
         ap.error("give --train OUT and/or --model DIR")
 

@@ -111,7 +111,7 @@ def test_parser_cli_train_combined_chooses_the_weight_on_dev(tmp_path: Path,
     ``--kind generative`` saves a generative-only parser."""
     import re
 
-    from glmnlp.parser.combined import GENERATIVE_CAPS, GENERATIVE_GAMMAS
+    from glmnlp.parser.combined import COMBINED_CAPS, COMBINED_GAMMAS, GENERATIVE_CAPS, GENERATIVE_GAMMAS
     from glmnlp.parser.model import Parser
 
     train, dev = sample_trees("train")[:60], sample_trees("dev")[:8]
@@ -128,6 +128,10 @@ def test_parser_cli_train_combined_chooses_the_weight_on_dev(tmp_path: Path,
     tuned = {float(w): (float(f), float(g), int(c)) for w, f, g, c in
              re.findall(r"generative weight ([\d.]+): dev F1 ([\d.]+) at gamma=([\d.e+]+) cap=(\d+)", err)}
     assert sorted(tuned) == [3.0, 30.0]
+    # every point of the combined grid is tried (printed per pass and beam), the chosen beams among them
+    grid = {(float(g), int(c)) for g, c in re.findall(r"epoch \d+, beam gamma=([\d.e+]+) cap=(\d+)", err)}
+    assert grid == {(g, c) for g in COMBINED_GAMMAS for c in COMBINED_CAPS}
+    assert all((g, c) in grid for _, g, c in tuned.values())
     chosen = float(re.search(r"chosen generative weight ([\d.]+)", err).group(1))  # type: ignore[union-attr]
     assert tuned[chosen][0] == max(f for f, _, _ in tuned.values())
     parser = Parser.load(tmp_path / "c")

@@ -202,7 +202,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
                 step(f"epoch {epoch}, beam gamma={gamma:g} cap={cap}: dev F1 {f1:.2f}, {rate:.0f} sentences/s")
 
         if combined:
-            from glmnlp.parser.combined import tune_weight
+            from glmnlp.parser.combined import COMBINED_CAPS, COMBINED_GAMMAS, tune_weight
 
             def on_trial(t: Any) -> None:
                 step(f"generative weight {t.weight:g}: epoch {t.best_epoch} (dev F1 {t.dev_f1:.2f} at the "
@@ -213,7 +213,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
             parser, _logs, _trials = tune_weight(
                 train, dev, cfg, weights, smoothing=smoothing, train_tags=train_tags, dev_tags=dev_tags,
                 on_epoch=on_epoch, show_progress=not quiet, executor=executor, on_trial=on_trial,
-                beams=([1e5, 1e6, 1e7], [20, 40]), on_beams=show_beams,
+                beams=(COMBINED_GAMMAS, COMBINED_CAPS), on_beams=show_beams,
             )
             click.echo(f"chosen generative weight {parser.generative.weight:g}", err=True)
         else:
