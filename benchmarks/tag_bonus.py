@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 
-def train(out: Path, gold_train: bool = False, weight: float = 10.0) -> None:
+def train(out: Path, gold_train: bool = False, weight: float = 10.0, beam: tuple[float, int] = (1e7, 30)) -> None:
     from glmnlp.parser.combined import COMBINED_CAPS, COMBINED_GAMMAS, tune_weight
     from glmnlp.parser.generative import SmoothingConfig
     from glmnlp.parser.jackknife import jackknife_tags
@@ -43,7 +43,7 @@ def train(out: Path, gold_train: bool = False, weight: float = 10.0) -> None:
     )
     tagger.save(out / "tagger")
     dev_tags = [[[t] for t in tagger.tag(x.leaves())] for x in dev]
-    cfg = ParserConfig(features="punct", epochs=8, train_gamma=1e7, train_cap=30)
+    cfg = ParserConfig(features="punct", epochs=8, train_gamma=beam[0], train_cap=beam[1])
     parser, _logs, _trials = tune_weight(
         trees, dev, cfg, (weight,), smoothing=SmoothingConfig(min_count=0, prune=0.0), train_tags=train_tags,
         dev_tags=dev_tags, on_epoch=lambda log: print(log, file=sys.stderr), beams=(COMBINED_GAMMAS, COMBINED_CAPS),
@@ -96,6 +96,8 @@ def main() -> None:
     ap.add_argument("--model", type=Path, metavar="DIR", help="a directory written by --train")
     ap.add_argument("--margins", default="4,8,16", help="--model: multi-tag margins to try, comma-separated")
     ap.add_argument("--weight", type=float, default=10.0, help="--train: the generative feature's weight")
+    ap.add_argument("--train-beam", default="1e7:30", metavar="GAMMA:CAP",
+                    help="--train: the beam of the training passes (default: the library's for --kind combined)")
     ap.add_argument("--beams", metavar="GAMMA:CAP,...",
                     help="--model: beams to try (default: the one chosen in training), e.g. 1e6:40,1e8:100")
     ap.add_argument("--lambdas", default="0,1,4,16",
@@ -110,7 +112,8 @@ def main() -> None:
         if "tag_bonus" not in inspect.signature(Parser.parse_nbest).parameters:
             ap.error("--lambdas other than 0 need a build with benchmarks/patches/tag_bonus.patch (see --help)")
     if args.train:
-        train(args.train, args.gold_train, args.weight)
+        gamma, cap = args.train_beam.split(":")
+        train(args.train, args.gold_train, args.weight, (float(gamma), int(cap)))
     if args.model:
         beams = [(float(g), int(c)) for g, c in (b.split(":") for b in args.beams.split(","))] if args.beams else None
         sweep(args.model, [float(x) for x in args.margins.split(",")], lambdas, beams)
