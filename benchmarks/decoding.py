@@ -58,10 +58,13 @@ from pathlib import Path
 from typing import Any
 
 
-def workload(model: str, limit: int | None, parser_dir: str | None = None) -> tuple[Any, list[Any], list[Any]]:
+def workload(
+    model: str, limit: int | None, parser_dir: str | None = None, beam: tuple[float, int] | None = None
+) -> tuple[Any, list[Any], list[Any]]:
     """(parser, gold trees, input tags) of the test split, tagged by the model's own tagger.
 
     ``parser_dir``: parse with this parser model instead of the pipeline's (same tagger, same tags).
+    ``beam``: (gamma, cap) to parse with instead of the parser's own.
     """
     import glmnlp
     from glmnlp.treebank.corpus import sample_trees
@@ -72,6 +75,8 @@ def workload(model: str, limit: int | None, parser_dir: str | None = None) -> tu
         from glmnlp.parser import Parser
 
         parser = Parser.load(parser_dir)
+    if beam is not None:
+        parser.config.gamma, parser.config.beam_cap = beam
     test = sample_trees("test")[:limit]
     if nlp.multitag_margin:
         tags = [nlp.tagger.multitag(t.leaves(), nlp.multitag_margin) for t in test]
@@ -93,10 +98,12 @@ def digest(results: list[tuple[float, Any]]) -> str:
     return h.hexdigest()[:16]
 
 
-def measure(model: str, repeat: int, profile: bool, parser_dir: str | None = None) -> dict[str, Any]:
+def measure(
+    model: str, repeat: int, profile: bool, parser_dir: str | None = None, beam: tuple[float, int] | None = None
+) -> dict[str, Any]:
     from glmnlp.treebank.evalb import score_trees
 
-    parser, test, tags = workload(model, None, parser_dir)
+    parser, test, tags = workload(model, None, parser_dir, beam)
     best = float("inf")
     results: list[tuple[float, Any]] = []
     for _ in range(repeat):
@@ -120,16 +127,19 @@ def measure(model: str, repeat: int, profile: bool, parser_dir: str | None = Non
     return out
 
 
-def inner(model: str, n: int, parser_dir: str | None) -> None:
+def inner(model: str, n: int, parser_dir: str | None, beam: tuple[float, int] | None = None) -> None:
     """Load, tag, then parse the first n sentences (n = 0: nothing): the body run under callgrind."""
-    parser, test, tags = workload(model, None, parser_dir)
+    parser, test, tags = workload(model, None, parser_dir, beam)
     parse_all(parser, test[:n], tags[:n])
 
 
-def callgrind_total(model: str, n: int, env: dict[str, str], parser_dir: str | None) -> int:
+def callgrind_total(
+    model: str, n: int, env: dict[str, str], parser_dir: str | None, beam: tuple[float, int] | None = None
+) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         extra = [] if parser_dir is None else ["--parser", parser_dir]
+        extra += [] if beam is None else ["--beam", f"{beam[0]!r}:{beam[1]}"]
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
                         "--model", model, "--inner", str(n), *extra], check=True, env=env,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -221,10 +231,19 @@ def main() -> None:
     ap.add_argument("--fill", default=None, metavar="SHARE,OUT",
                     help="write a copy of --parser DIR to OUT (float64) with zero weights filled from its non-zero "
                          "ones until SHARE (e.g. 0.6) of the slots are non-zero, then stop")
+    ap.add_argument("--beam", default=None, metavar="GAMMA:CAP",
+                    help="parse at this beam instead of the parser's own (dev-chosen) one, e.g. 1e8:100")
     ap.add_argument("--inner", type=int, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    beam = None
+    if args.beam is not None:
+        try:
+            gamma, cap = args.beam.split(":")
+            beam = (float(gamma), int(cap))
+        except ValueError:
+            ap.error(f"--beam: expected GAMMA:CAP, e.g. 1e8:100, not {args.beam!r}")
     if args.inner is not None:
-        inner(args.model, args.inner, args.parser)
+        inner(args.model, args.inner, args.parser, beam)
         return
     if args.fill is not None:
         if args.parser is None:
@@ -239,13 +258,13 @@ def main() -> None:
         return
     import glmnlp
 
-    r = measure(args.model, args.repeat, args.profile, args.parser)
+    r = measure(args.model, args.repeat, args.profile, args.parser, beam)
     r["label"] = args.label
     r["source"] = os.path.dirname(glmnlp.__file__)
     if args.callgrind:
         env = dict(os.environ)
-        full = callgrind_total(args.model, r["sentences"], env, args.parser)
-        empty = callgrind_total(args.model, 0, env, args.parser)
+        full = callgrind_total(args.model, r["sentences"], env, args.parser, beam)
+        empty = callgrind_total(args.model, 0, env, args.parser, beam)
         r["instr_per_sent"] = (full - empty) / r["sentences"]
         r["instr_per_word"] = (full - empty) / r["words"]
     profile = r.pop("profile", None)
