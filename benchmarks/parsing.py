@@ -168,7 +168,6 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
     beams = (COMBINED_GAMMAS, COMBINED_CAPS) if combined else ([1e3, 1e4, 1e5], [20, 40])
     grids: dict[int, list] = {}
     if features == "combined":
-
         parser, logs, trials = tune_weight(train, dev, cfg, gen_weights, smoothing=smoothing, train_tags=train_tags,
                                            dev_tags=train_dev_tags,
                                            on_epoch=lambda log: print(log, file=sys.stderr),

@@ -14,7 +14,12 @@ needs no patch and parses as the library does.
     PYTHONPATH=/tmp/exp/src python benchmarks/tag_bonus.py --model /tmp/tb --margins 4,8,16 --lambdas 0,1,4,16
 
 The model is the one of ``benchmarks/parsing.py --one tagger combined --epochs 8 --gen-weight 10
---gen-min-count 0 --gen-prune 0`` (PTB sample, jackknifed tagger tags, unpruned generative tables).
+--gen-min-count 0 --gen-prune 0`` (PTB sample, jackknifed tagger tags, unpruned generative tables);
+``--weight`` trains it with another generative weight, ``--train-beam`` with another training beam, and
+``--beams`` sweeps parse-time beams as well as margins (each (beam, margin, lambda) on dev and test)::
+
+    python benchmarks/tag_bonus.py --train /tmp/tb5 --weight 5
+    python benchmarks/tag_bonus.py --model /tmp/tb5 --lambdas 0 --margins 0,4,8 --beams 1e6:40,1e8:100
 """
 
 from __future__ import annotations
@@ -89,6 +94,19 @@ def sweep(
     print(f"\nchosen on dev: gamma {g:g}, cap {c}, margin {m:g}, lambda {lam:g} (dev {d:.2f}): test F1 {t:.2f}")
 
 
+def _beam(text: str) -> tuple[float, int]:
+    """GAMMA:CAP, e.g. 1e8:100."""
+    try:
+        gamma, cap = text.split(":")
+        return float(gamma), int(cap)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected GAMMA:CAP, e.g. 1e8:100, not {text!r}") from None
+
+
+def _beams(text: str) -> list[tuple[float, int]]:
+    return [_beam(b) for b in text.split(",")]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--train", type=Path, metavar="OUT", help="train and save the model (tagger + parser)")
@@ -96,9 +114,9 @@ def main() -> None:
     ap.add_argument("--model", type=Path, metavar="DIR", help="a directory written by --train")
     ap.add_argument("--margins", default="4,8,16", help="--model: multi-tag margins to try, comma-separated")
     ap.add_argument("--weight", type=float, default=10.0, help="--train: the generative feature's weight")
-    ap.add_argument("--train-beam", default="1e7:30", metavar="GAMMA:CAP",
+    ap.add_argument("--train-beam", type=_beam, default=(1e7, 30), metavar="GAMMA:CAP",
                     help="--train: the beam of the training passes (default: the library's for --kind combined)")
-    ap.add_argument("--beams", metavar="GAMMA:CAP,...",
+    ap.add_argument("--beams", type=_beams, metavar="GAMMA:CAP,...",
                     help="--model: beams to try (default: the one chosen in training), e.g. 1e6:40,1e8:100")
     ap.add_argument("--lambdas", default="0,1,4,16",
                     help="--model: weights of the tagger's confidence to try (0 = none: no patch needed)")
@@ -112,11 +130,9 @@ def main() -> None:
         if "tag_bonus" not in inspect.signature(Parser.parse_nbest).parameters:
             ap.error("--lambdas other than 0 need a build with benchmarks/patches/tag_bonus.patch (see --help)")
     if args.train:
-        gamma, cap = args.train_beam.split(":")
-        train(args.train, args.gold_train, args.weight, (float(gamma), int(cap)))
+        train(args.train, args.gold_train, args.weight, args.train_beam)
     if args.model:
-        beams = [(float(g), int(c)) for g, c in (b.split(":") for b in args.beams.split(","))] if args.beams else None
-        sweep(args.model, [float(x) for x in args.margins.split(",")], lambdas, beams)
+        sweep(args.model, [float(x) for x in args.margins.split(",")], lambdas, args.beams)
     if not (args.train or args.model):
         ap.error("give --train OUT and/or --model DIR")
 
