@@ -336,3 +336,35 @@ def test_cli_parse_map_unknown_tags_picks_a_tag_the_parser_knows(
     assert rc == 0, err
     tag = dict(parse_tree(out).pos())["up"]
     assert tag not in ("ZZ", "RP") and f"token 3: unknown tag 'ZZ' replaced by '{tag}'" in err
+
+
+def test_cli_parse_gamma_and_cap_replace_the_models_beam_in_every_worker(
+    tiny_model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--gamma`` and ``--cap`` replace the beam the model chose on dev, in this process and in each worker
+    (``-j 2`` gives the ``-j 1`` output); either alone keeps the model's other setting; bad values are usage
+    errors."""
+    from glmnlp.cli.parse_cmd import _load_pipeline
+    from glmnlp.parser import Parser
+    from glmnlp.treebank.corpus import sample_trees
+
+    own = Parser.load(tiny_model / "parser").config
+    for deferred in (False, True):
+        parser = _load_pipeline(str(tiny_model), None, False, None, deferred, (5.0, 3)).parser
+        assert (parser.config.gamma, parser.config.beam_cap) == (5.0, 3)
+        parser = _load_pipeline(str(tiny_model), None, False, None, deferred, (None, 7)).parser
+        assert (parser.config.gamma, parser.config.beam_cap) == (own.gamma, 7)
+        parser = _load_pipeline(str(tiny_model / "parser"), None, False, None, deferred, (2.0, None)).parser
+        assert (parser.config.gamma, parser.config.beam_cap) == (2.0, own.beam_cap)
+    tokens = tmp_path / "tokens.txt"
+    tokens.write_text("".join(" ".join(t.leaves()) + "\n" for t in sample_trees("test")[:12]))
+    common = ["parse", "--model", str(tiny_model), "--tokenized", "-i", str(tokens), "-q", "--batch-size", "2"]
+    rc, default, _ = _run(capsys, common + ["-j", "1"])
+    assert rc == 0
+    rc, narrow, _ = _run(capsys, common + ["-j", "1", "--gamma", "0", "--cap", "1"])
+    assert rc == 0 and narrow != default and len(narrow.splitlines()) == 12
+    rc, workers, _ = _run(capsys, common + ["-j", "2", "--gamma", "0", "--cap", "1"])
+    assert rc == 0 and workers == narrow
+    for bad in (["--gamma", "-1"], ["--cap", "-1"], ["--gamma", "x"]):  # (nan, inf: test_cli_values.py)
+        rc, _, err = _run(capsys, common + bad)
+        assert rc == 2 and "Invalid value" in err, err

@@ -40,6 +40,10 @@ BAD_NUMBERS = [
     (["measures", "--sentence", "0"], "not in the range x>=1"),
     (["parse", "--multitag", "nan"], "'nan' is not a number"),
     (["parse", "--multitag", "NaN"], "'NaN' is not a number"),
+    (["parse", "--gamma", "nan"], "'nan' is not a number"),
+    (["parse", "--gamma", "inf"], "'inf' is not a finite number"),
+    (["parse", "--gamma", "1e301"], "not in the range 0<=x<=1e+300"),
+    (["parse", "--cap", "1000001"], "not in the range 0<=x<=1000000"),
 ]
 
 

@@ -34,6 +34,8 @@ A thin wrapper over :class:`glmnlp.text.pipeline.Pipeline` and :mod:`glmnlp.text
 * ``--model DIR`` is a model directory with ``tagger/`` and ``parser/`` (default: the bundled
   model, :mod:`glmnlp.text.default_model`), or a single parser model; ``--tagger DIR`` supplies or
   replaces the tagger.
+* ``--gamma``/``--cap`` replace the beam the model chose on dev (either alone keeps the other): the
+  parser is loaded at that beam here and in every worker (:func:`_parser_at_beam`).
 
 Choices [R]:
 
@@ -192,11 +194,13 @@ def _argument_units(texts: tuple[str, ...], mode: str) -> Iterator[Unit]:
 
 
 def _load_pipeline(model: str | None, tagger_dir: str | None, lines: bool, multitag: float | None,
-                   deferred: bool = False) -> Any:
+                   deferred: bool = False, beam: tuple[float | None, int | None] = (None, None)) -> Any:
     """The pipeline for ``--model`` (a pipeline directory or a single parser model) and ``--tagger``;
-    ``deferred``: files checked now, models built on first use (:mod:`glmnlp.text.loading`)."""
+    ``deferred``: files checked now, models built on first use (:mod:`glmnlp.text.loading`); ``beam``:
+    ``--gamma`` and ``--cap`` (None: the model's own)."""
     from glmnlp.errors import ModelFileError
-    from glmnlp.text.loading import load, parser_at, tagger_at
+    from glmnlp.text.default_model import default_model_path
+    from glmnlp.text.loading import load, tagger_at
     from glmnlp.text.pipeline import Pipeline
 
     tagger = None if tagger_dir is None else tagger_at(tagger_dir, deferred=deferred)
@@ -207,14 +211,40 @@ def _load_pipeline(model: str | None, tagger_dir: str | None, lines: bool, multi
         kind = read_metadata(model)["kind"]
         if kind != MODEL_KIND:
             raise ModelFileError(f"{model}: a {kind!r} model; glmnlp parse needs a parser or a pipeline directory")
-        return Pipeline(tagger, parser_at(model, deferred=deferred), lines=lines, multitag_margin=multitag if multitag else None)
+        return Pipeline(tagger, _parser_at_beam(Path(model), beam, deferred), lines=lines,
+                        multitag_margin=multitag if multitag else None)
     pipeline = load(model, deferred=deferred)
     if multitag is None and tagger is None:
         multitag = pipeline.multitag_margin  # the margin the model's recipe chose on dev (MODEL.json)
     changes: dict[str, Any] = {"lines": lines, "multitag_margin": multitag if multitag else None}
     if tagger is not None:
         changes["tagger"] = tagger
+    if beam != (None, None):  # the pipeline's parser, its files checked by load(), at the beam asked for
+        changes["parser"] = _parser_at_beam(Path(model or default_model_path()) / "parser", beam, deferred)
     return pipeline.replace(**changes)
+
+
+def _parser_at_beam(directory: Path, beam: tuple[float | None, int | None], deferred: bool) -> Any:
+    """The parser model at ``directory`` with ``beam`` = (gamma, cap) replacing its own where not None;
+    ``deferred``: checked now, built on first use (as :func:`glmnlp.text.loading.parser_at`)."""
+    from glmnlp.parser import Parser
+    from glmnlp.text.pipeline import Deferred
+
+    if deferred:
+        return Deferred(_load_parser_at_beam, (directory, beam), Parser.describe(directory))
+    return _load_parser_at_beam(directory, beam)
+
+
+def _load_parser_at_beam(directory: Path, beam: tuple[float | None, int | None]) -> Any:
+    from glmnlp.parser import Parser
+
+    parser = Parser.load(directory)
+    gamma, cap = beam
+    if gamma is not None:
+        parser.config.gamma = float(gamma)
+    if cap is not None:
+        parser.config.beam_cap = int(cap)
+    return parser
 
 
 def check_tagset(tagger_dir: str, pipeline: Any) -> None:
@@ -355,6 +385,11 @@ def _score_text(score: float | None) -> str:
               help="Give the parser every tag within MARGIN of the tagger's best (multi-tag input); 0 = the "
                    "single best tag. Default: the margin recorded in the model's MODEL.json, else 0. Not with "
                    "--tagged input.")
+@click.option("--gamma", type=NumberRange(min=0, max=1e300), default=None,
+              help="The beam's FILTER margin (default: the model's, chosen on dev in training): smaller parses "
+                   "faster, larger searches more (`glmnlp parser train` prints dev F1 and speed per beam).")
+@click.option("--cap", type=click.IntRange(min=0, max=10**6), default=None,
+              help="The beam's cap on its size (default: the model's, chosen on dev in training; 0 = none).")
 @click.option("--surprisal", is_flag=True,
               help="--format json: add each word's surprisal in bits (needs a model with a generative component).")
 @click.option("--batch-size", type=click.IntRange(min=1), default=32, show_default=True,
@@ -374,8 +409,9 @@ def _score_text(score: float | None) -> str:
                    "instance).")
 def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagged: bool, map_unknown_tags: bool,
           lines: bool, fmt: str, out_dir: Path | None, compact: bool, unicode_lines: bool, model_dir: str | None,
-          tagger_dir: str | None, nbest: int, multitag: float | None, surprisal: bool, batch_size: int, quiet: bool,
-          jobs: int | None, backend: str | None, address: str | None) -> None:
+          tagger_dir: str | None, nbest: int, multitag: float | None, gamma: float | None, cap: int | None,
+          surprisal: bool, batch_size: int, quiet: bool, jobs: int | None, backend: str | None,
+          address: str | None) -> None:
     """Parse text into Penn Treebank trees (sentence splitting, tokenising, tagging, parsing).
 
     TEXT arguments are parsed one document each; without them the input is read from --input FILE
@@ -395,6 +431,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
       glmnlp parse --model my_model/ --lines < one_sentence_per_line.txt
       glmnlp parse --format json --surprisal "The horse raced past the barn fell."
       glmnlp parse --jobs 2 --lines -i big.txt > big.trees
+      glmnlp parse --gamma 1e6 --cap 40 -i story.txt     # a narrower beam than a combined model's own
     """
     if tokenized and tagged:
         raise click.UsageError("--tokenized and --tagged exclude each other")
@@ -442,10 +479,11 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
     try:
         # With workers, this process only reads and writes: it checks the model and leaves building it to
         # the workers (and to itself only if the input turns out to fit in one batch).
-        pipeline = _load_pipeline(model_dir, tagger_dir, lines, multitag, jobs != 1)
+        pipeline = _load_pipeline(model_dir, tagger_dir, lines, multitag, jobs != 1, (gamma, cap))
         if tagger_dir is not None:
             check_tagset(tagger_dir, pipeline)
-        pipeline.spec = (_load_pipeline, (model_dir, tagger_dir, lines, multitag, True))  # how a worker loads it
+        # how a worker loads it
+        pipeline.spec = (_load_pipeline, (model_dir, tagger_dir, lines, multitag, True, (gamma, cap)))
         if surprisal and not pipeline.parser_facts()["generative"]:
             raise ConfigError("--surprisal needs a model with a generative component; this parser has none")
         if not pipeline.has_tagger and mode != "tagged":
