@@ -92,8 +92,11 @@ Choices [R]:
   (hundreds of units between candidates), so its FILTER margins gamma are wider than the
   perceptron's (train 1e7, dev choice among 1e5, 1e6, 1e7); with them the caps (train 30, dev
   choice 20 or 40) decide the beam size. ``glmnlp parser train --kind combined`` chooses from a wider
-  grid (:data:`glmnlp.parser.combined.COMBINED_GAMMAS`, adding gamma 1e8 and cap 100), measured
-  after the bundled model was trained: the recipe keeps the grid the bundled model was built with.
+  grid (:data:`glmnlp.parser.combined.COMBINED_GAMMAS`, adding gamma 1e8 and cap 100: +0.2 test F1
+  with tagger tags on the sample at about half the sentences/s); the recipe keeps this one, the grid
+  the bundled model was built with, whose raw-text speed (>= 50 sentences/s,
+  benchmarks/results/parsing_default_model.md) the wider beams would not keep. ``glmnlp parse
+  --gamma/--cap`` parses at another beam.
 * **Determinism** (STYLE): every step is seeded by ``seed``; the beam choice (step 4) never looks
   at timings (the library's :func:`~glmnlp.parser.training.tune_beam` breaks F1 ties by the smaller beam,
   never by speed); the parser history written to the model leaves out the
