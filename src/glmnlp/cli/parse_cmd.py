@@ -431,7 +431,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
       glmnlp parse --model my_model/ --lines < one_sentence_per_line.txt
       glmnlp parse --format json --surprisal "The horse raced past the barn fell."
       glmnlp parse --jobs 2 --lines -i big.txt > big.trees
-      glmnlp parse --gamma 1e6 --cap 40 -i story.txt     # a narrower beam than a combined model's own
+      glmnlp parse --gamma 1e6 --cap 40 -i story.txt
     """
     if tokenized and tagged:
         raise click.UsageError("--tokenized and --tagged exclude each other")
