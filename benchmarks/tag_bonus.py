@@ -30,7 +30,9 @@ from pathlib import Path
 from typing import Any
 
 
-def train(out: Path, gold_train: bool = False, weight: float = 10.0, beam: tuple[float, int] = (1e7, 30)) -> None:
+def train(out: Path, gold_train: bool = False, weight: float = 10.0, beam: tuple[float, int] | None = None) -> None:
+    """Train and save the tagger and the combined parser (``weight`` 0: the perceptron alone, as ``glmnlp parser
+    train`` trains it: its training beam and beam grid); ``beam``: the training beam (None: the library's)."""
     from glmnlp.parser.combined import COMBINED_CAPS, COMBINED_GAMMAS, tune_weight
     from glmnlp.parser.generative import SmoothingConfig
     from glmnlp.parser.jackknife import jackknife_tags
@@ -48,7 +50,18 @@ def train(out: Path, gold_train: bool = False, weight: float = 10.0, beam: tuple
     )
     tagger.save(out / "tagger")
     dev_tags = [[[t] for t in tagger.tag(x.leaves())] for x in dev]
-    cfg = ParserConfig(features="punct", epochs=8, train_gamma=beam[0], train_cap=beam[1])
+    if weight == 0:
+        from glmnlp.parser.training import train_parser
+
+        gamma, cap = beam or (1e4, 30)
+        cfg = ParserConfig(features="punct", epochs=8, train_gamma=gamma, train_cap=cap)
+        parser, _logs = train_parser(trees, dev, cfg, train_tags=train_tags, dev_tags=dev_tags,
+                                     on_epoch=lambda log: print(log, file=sys.stderr),
+                                     beams=([1e3, 1e4, 1e5], [20, 40]))  # glmnlp parser train's grid
+        parser.save(out / "parser", history=parser.history)
+        return
+    gamma, cap = beam or (1e7, 30)
+    cfg = ParserConfig(features="punct", epochs=8, train_gamma=gamma, train_cap=cap)
     parser, _logs, _trials = tune_weight(
         trees, dev, cfg, (weight,), smoothing=SmoothingConfig(min_count=0, prune=0.0), train_tags=train_tags,
         dev_tags=dev_tags, on_epoch=lambda log: print(log, file=sys.stderr), beams=(COMBINED_GAMMAS, COMBINED_CAPS),
@@ -113,9 +126,11 @@ def main() -> None:
     ap.add_argument("--gold-train", action="store_true", help="--train on the treebank's tags, not jackknifed ones")
     ap.add_argument("--model", type=Path, metavar="DIR", help="a directory written by --train")
     ap.add_argument("--margins", default="4,8,16", help="--model: multi-tag margins to try, comma-separated")
-    ap.add_argument("--weight", type=float, default=10.0, help="--train: the generative feature's weight")
-    ap.add_argument("--train-beam", type=_beam, default=(1e7, 30), metavar="GAMMA:CAP",
-                    help="--train: the beam of the training passes (default: the library's for --kind combined)")
+    ap.add_argument("--weight", type=float, default=10.0,
+                    help="--train: the generative feature's weight (0: the perceptron alone, no generative model)")
+    ap.add_argument("--train-beam", type=_beam, default=None, metavar="GAMMA:CAP",
+                    help="--train: the beam of the training passes (default: the library's, 1e7:30 for --kind "
+                         "combined, 1e4:30 for the perceptron)")
     ap.add_argument("--beams", type=_beams, metavar="GAMMA:CAP,...",
                     help="--model: beams to try (default: the one chosen in training), e.g. 1e6:40,1e8:100")
     ap.add_argument("--lambdas", default="0,1,4,16",
