@@ -11,7 +11,7 @@ machine changes it less than wall time would; the model's own (dev-chosen) beam 
 The grid's gamma is in the units of the model's score: perceptron scores (1e2 .. 1e5), the
 generative model's log-probabilities (``--kind generative``: 1e1 .. 1e3 and 1e6, i.e. no margin) and
 the combined score (weight x log-probability + perceptron: 1e4 .. 1e8). Caps 10, 20, 40 (generative:
-20, 100, 300; combined: also 100). ``--caps`` replaces every model's caps.
+20, 100, 300; combined: also 100). ``--caps`` and ``--gammas`` replace every model's caps and gammas.
 
     python benchmarks/frontier.py --gum ../shared/data/gum_const \\
         --model perceptron=proxy/perceptron --model generative=proxy/generative \\
@@ -143,6 +143,7 @@ def main() -> None:
                          "repeatable")
     ap.add_argument("--max-dev", type=int, default=None, help="parse only the first N GUM dev trees (default: all)")
     ap.add_argument("--caps", default=None, help="comma-separated caps for every model (default: per kind)")
+    ap.add_argument("--gammas", default=None, help="comma-separated gammas for every model (default: per kind)")
     ap.add_argument("--out", default="benchmarks/results/frontier.md",
                     help="the markdown table; .json and .png beside it (default: benchmarks/results/frontier.md)")
     args = ap.parse_args()
@@ -155,13 +156,15 @@ def main() -> None:
     if args.max_dev:
         dev = dev[: args.max_dev]
     caps = None if args.caps is None else [int(c) for c in args.caps.split(",")]
+    gammas = None if args.gammas is None else [float(g) for g in args.gammas.split(",")]
     results: dict[str, dict[str, Any]] = {}
     for spec in args.model:
         name, _, path = spec.partition("=")
         parser = _load(Path(path))
         kind = _kind(parser)
         print(f"{name}: {kind} model at {path}", file=sys.stderr, flush=True)
-        results[name] = {"kind": kind, "path": path, "rows": measure(parser, dev, GRIDS[kind], caps or CAPS[kind])}
+        rows = measure(parser, dev, gammas or GRIDS[kind], caps or CAPS[kind])
+        results[name] = {"kind": kind, "path": path, "rows": rows}
     command = "python benchmarks/frontier.py " + " ".join(sys.argv[1:])
     out.write_text(render(results, command, len(dev)) + "\n", encoding="utf-8")
     out.with_suffix(".json").write_text(json.dumps(results, indent=1), encoding="utf-8")
