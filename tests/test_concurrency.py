@@ -138,3 +138,14 @@ def test_cli_parse_jobs_2_writes_the_bytes_of_jobs_1(tmp_path: Path, sentences: 
         outs.append(run.stdout)
     assert outs[0] == outs[1]
     assert outs[0].count(b"\n") == 40
+
+
+def test_pipe_on_two_processes_parses_at_the_beam_set_after_loading(sentences: list[list[str]]) -> None:
+    """A beam set on the loaded parser (``nlp.parser.config.gamma = ...``, docs/api.md) holds in the workers too:
+    they load the model's files, and parsed at the files' beam while this process used the set one."""
+    narrow = glmnlp.load()
+    narrow.parser.config.gamma, narrow.parser.config.beam_cap = 0.0, 1
+    docs = [[words] for words in sentences[:12]]
+    here = [d.to_dict() for d in narrow.pipe(docs, batch_size=2)]
+    assert [d.to_dict() for d in narrow.pipe(docs, batch_size=2, n_process=2)] == here
+    assert here != [d.to_dict() for d in glmnlp.load().pipe(docs, batch_size=2)]  # the set beam parses otherwise

@@ -46,19 +46,18 @@ Choices [R]:
   view: with them the surprisal of "flies" differed between "Time flies." and "Time flies like an
   arrow." (17.63 and 23.14 bits), and ``Sentence.surprisal`` disagreed with the measures of the same
   sentence. Given tags (pre-tagged input, web tokens) are used as given.
-* **Scores.** ``Sentence.score`` is the score of the tree when the parser ranks its trees
-  (``parse_nbest``, as glmnlp's does); a parser with ``parse`` alone (:class:`ParserProtocol`)
-  leaves it ``None``.
+* **Scores.** ``Sentence.score`` is the score of the tree when the parser ranks its trees (``parse_nbest``,
+  as glmnlp's does); a parser with ``parse`` alone (:class:`ParserProtocol`) leaves it ``None``.
 * **Processes** (``pipe(..., n_process=N)``, spaCy's convention; ``glmnlp parse --jobs N``): a
   pipeline made by :func:`glmnlp.text.loading.load` (or any with a ``spec``: a module-level loader and its plain
   arguments) starts N workers (:mod:`glmnlp.glm.parallel`: local processes or Ray actors) that each
   load the model once; batches go to the workers in turn and the documents come back in input
   order, with the same trees as in this process. Input that fits in one batch is analysed in this
   process (starting workers, each loading the model, would only add their start-up to its time), so
-  ``glmnlp parse`` can use every core by default without slowing down a one-sentence call. Only
-  documents (strings, token lists) and results
-  (token tuples, trees as nested tuples) travel; the parser's counters of retried and fallback
-  sentences are added to this pipeline's parser.
+  ``glmnlp parse`` can use every core by default without slowing down a one-sentence call. Only documents
+  (strings, token lists), results (token tuples, trees as nested tuples) and a built parser's beam (set
+  after loading: :func:`glmnlp.text.workers.parser_beam`) travel; the parser's counters of retried and
+  fallback sentences are added to this pipeline's parser.
 * **Loading on first use.** A component may be a :class:`Deferred` (what
   ``glmnlp.load(..., deferred=True)`` gives, :mod:`glmnlp.text.loading`): it is built when a sentence
   first needs it, and the questions asked before that ("has the parser a generative term?", its POS
@@ -368,7 +367,7 @@ class Pipeline:
     ) -> Iterator[Document]:
         """``asks`` = (nbest, surprisal, measures), as for :meth:`pipe`; each worker gets them with its batch."""
         from glmnlp.glm.parallel import Executor, chunked
-        from glmnlp.text.workers import PipeWorker, document_from_plain
+        from glmnlp.text.workers import PipeWorker, document_from_plain, parser_beam
 
         if self.spec is None:
             raise ConfigError("n_process > 1 needs a pipeline made by glmnlp.load(): workers load the model themselves")
@@ -383,8 +382,9 @@ class Pipeline:
         if executor.jobs == 1:
             yield from self._pipe_here(docs, batch_size, nbest, surprisal, progress, measures)
             return
+        beam = parser_beam(self._components["parser"])
         with executor.hosts(PipeWorker, [(self.spec,)] * executor.jobs) as hosts:
-            jobs = ((chunk, asks, k * batch_size) for k, chunk in enumerate(chunked(docs, batch_size)))
+            jobs = ((chunk, asks, k * batch_size, beam) for k, chunk in enumerate(chunked(docs, batch_size)))
             for plain_docs, stats, caught in hosts.imap_any("run", jobs):
                 for category, message in caught:  # warned again here, where the caller's filters and handlers are
                     warnings.warn(message, category, stacklevel=user_stacklevel())

@@ -15,7 +15,18 @@ from typing import Any
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.treebank.trees import tree_from_plain, tree_to_plain
 
-__all__ = ["PipeWorker", "document_from_plain", "document_to_plain"]
+__all__ = ["PipeWorker", "document_from_plain", "document_to_plain", "parser_beam"]
+
+
+def parser_beam(component: Any) -> tuple[float, int] | None:
+    """(gamma, cap) of a built parser, sent with every batch so that the workers, which load the model's files,
+    parse at the beam the caller's parser has now (``parser.config.gamma = ...`` after loading, as
+    ``docs/api.md`` shows): without it ``pipe(n_process=2)`` parsed at the files' beam, and input of one batch,
+    analysed in the caller's process, at the set one. None for a parser not built yet (a ``Deferred``: nothing
+    can have changed it) or one without a beam."""
+    config = getattr(component, "config", None)
+    gamma, cap = getattr(config, "gamma", None), getattr(config, "beam_cap", None)
+    return None if gamma is None or cap is None else (float(gamma), int(cap))
 
 
 class PipeWorker:
@@ -26,13 +37,17 @@ class PipeWorker:
         loader, args = spec
         self.pipeline = loader(*args)
 
-    def run(self, job: tuple[list[Any], tuple[int, bool, Any], int]) -> tuple[list[Any], dict[str, int], list[Any]]:
+    def run(
+        self, job: tuple[list[Any], tuple[int, bool, Any], int, tuple[float, int] | None],
+    ) -> tuple[list[Any], dict[str, int], list[Any]]:
         """The batch's plain documents, the parser's counters over it, and the warnings it raised as (category,
         message): the caller warns them again in its own process (a worker's stderr is not the caller's warning
         machinery: ``glmnlp parse -j 2`` printed them raw beside its own located warnings). The job's last item is
         the number of documents before the batch in the whole input, so that messages name a document by its place
-        there, not in the batch."""
-        docs, (nbest, surprisal, measures), start = job
+        there, not in the batch; then the caller's parser's beam (:func:`parser_beam`)."""
+        docs, (nbest, surprisal, measures), start, beam = job
+        if beam is not None:
+            self.pipeline.parser.config.gamma, self.pipeline.parser.config.beam_cap = beam
         stats = getattr(self.pipeline.parser, "stats", None)
         before = dict(stats) if isinstance(stats, dict) else {}
         with warnings.catch_warnings(record=True) as caught:
