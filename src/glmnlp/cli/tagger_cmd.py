@@ -24,7 +24,7 @@ from pathlib import Path
 
 import click
 
-from glmnlp.treebank.formats import TaggedSentence, read_tagged, write_conllu, write_word_tag
+from glmnlp.treebank.formats import TaggedSentence, iter_tokens, read_tagged, write_conllu, write_word_tag
 from glmnlp.tagger.features import FEATURE_SETS
 from glmnlp.tagger.model import Tagger, TaggerConfig
 from glmnlp.glm.model_io import check_output_dir
@@ -239,10 +239,9 @@ def _token_sentences(path: str) -> Iterator[TaggedSentence]:
     :func:`glmnlp.treebank.fileio.input_lines` refuses input (binary or not UTF-8 at ``file:line``, no sentence)."""
     seen = False
     with opened_input(path) as (numbered, name):
-        for _, line in numbered:
-            if tokens := line.split():
-                seen = True
-                yield TaggedSentence(tuple(tokens), None)
+        for sentence in iter_tokens(line for _, line in numbered):
+            seen = True
+            yield sentence
     if not seen:
         raise InputError("empty input: nothing to tag", source=name)
 

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TextIO
@@ -57,6 +57,7 @@ __all__ = [
     "read_word_tag",
     "read_tab",
     "read_tokens",
+    "iter_tokens",
     "read_tagged",
     "write_word_tag",
     "write_conllu",
@@ -268,12 +269,14 @@ def read_tokens(path_or_lines: Source | Iterable[str]) -> list[TaggedSentence]:
         lines: Iterable[str] = _lines(text)
     else:
         lines = path_or_lines
-    sentences = []
+    return list(iter_tokens(lines))
+
+
+def iter_tokens(lines: Iterable[str]) -> Iterator[TaggedSentence]:
+    """:func:`read_tokens` of lines, one sentence at a time as the lines are read (``glmnlp tag`` streams with it)."""
     for line in lines:
-        tokens = line.split()
-        if tokens:
-            sentences.append(TaggedSentence(tuple(tokens), None))
-    return sentences
+        if tokens := line.split():
+            yield TaggedSentence(tuple(tokens), None)
 
 
 # -- trees -----------------------------------------------------------------------------------
