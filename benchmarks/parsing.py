@@ -47,7 +47,7 @@ def choose_margin(parser: Any, tagger: Any, tags: str, margins: tuple[float, ...
 
     Each trial is (margin, dev F1, test F1); test F1 is recorded for the report, never used to choose.
     """
-    from glmnlp.parser.training import evaluate
+    from glmnlp.parser.selection import evaluate
 
     trials: list[tuple[float, float, float]] = []
     if tags != "tagger" or margins == (0.0,):
@@ -108,7 +108,8 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
     from glmnlp.treebank.formats import TaggedSentence
     from glmnlp.parser.model import ParserConfig
     from glmnlp.parser.jackknife import jackknife_tags
-    from glmnlp.parser.training import evaluate, train_parser
+    from glmnlp.parser.selection import evaluate
+    from glmnlp.parser.training import train_parser
     from glmnlp.tagger.model import Tagger, TaggerConfig
 
     train, dev, test = sample_trees("train"), sample_trees("dev"), sample_trees("test")
@@ -164,8 +165,9 @@ def run_one(tags: str, features: str, epochs: int, gen_weights: tuple[float, ...
     weight_trials: list = []
     # the pass (and the weight) are chosen at their own beams from this grid (glmnlp.parser.training.train_parser)
     from glmnlp.parser.combined import COMBINED_CAPS, COMBINED_GAMMAS, tune_weight
+    from glmnlp.parser.selection import PERCEPTRON_CAPS, PERCEPTRON_GAMMAS
 
-    beams = (COMBINED_GAMMAS, COMBINED_CAPS) if combined else ([1e3, 1e4, 1e5], [20, 40])
+    beams = (COMBINED_GAMMAS, COMBINED_CAPS) if combined else (PERCEPTRON_GAMMAS, PERCEPTRON_CAPS)
     grids: dict[int, list] = {}
     if features == "combined":
         parser, logs, trials = tune_weight(train, dev, cfg, gen_weights, smoothing=smoothing, train_tags=train_tags,

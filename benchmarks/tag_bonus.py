@@ -51,13 +51,14 @@ def train(out: Path, gold_train: bool = False, weight: float = 10.0, beam: tuple
     tagger.save(out / "tagger")
     dev_tags = [[[t] for t in tagger.tag(x.leaves())] for x in dev]
     if weight == 0:
+        from glmnlp.parser.selection import PERCEPTRON_CAPS, PERCEPTRON_GAMMAS
         from glmnlp.parser.training import train_parser
 
         gamma, cap = beam or (1e4, 30)
         cfg = ParserConfig(features="punct", epochs=8, train_gamma=gamma, train_cap=cap)
         parser, _logs = train_parser(trees, dev, cfg, train_tags=train_tags, dev_tags=dev_tags,
                                      on_epoch=lambda log: print(log, file=sys.stderr),
-                                     beams=([1e3, 1e4, 1e5], [20, 40]))  # glmnlp parser train's grid
+                                     beams=(PERCEPTRON_GAMMAS, PERCEPTRON_CAPS))
         parser.save(out / "parser", history=parser.history)
         return
     gamma, cap = beam or (1e7, 30)
@@ -73,7 +74,7 @@ def sweep(
     model: Path, margins: list[float], lambdas: list[float], beams: list[tuple[float, int]] | None = None
 ) -> None:
     from glmnlp.parser.model import Parser
-    from glmnlp.parser.training import SELECTION_PARAMS
+    from glmnlp.parser.selection import SELECTION_PARAMS
     from glmnlp.tagger.model import Tagger
     from glmnlp.treebank.corpus import sample_trees
     from glmnlp.treebank.evalb import score_trees

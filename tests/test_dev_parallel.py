@@ -104,7 +104,8 @@ def test_dev_decoder_from_plain_data_parses_as_the_trained_parser() -> None:
     """A dev slice rebuilt from plain data (skeleton, final generative term, words and tags), given the
     weights as ids and values, returns exactly the trees and the F1 of the trained parser's own parse."""
     from glmnlp.glm.training import _sparse
-    from glmnlp.parser.training import _ParsingTask, evaluate, prepare_training
+    from glmnlp.parser.selection import evaluate
+    from glmnlp.parser.training import _ParsingTask, prepare_training
     from glmnlp.treebank.trees import tree_from_plain
 
     train, dev = sample_trees("train")[:60], sample_trees("dev")[:20]

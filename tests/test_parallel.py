@@ -271,7 +271,8 @@ def test_jackknife_folds_in_parallel_give_the_serial_tags() -> None:
 def test_beam_grid_on_workers_gives_the_serial_rows_and_choice(tmp_path: Path) -> None:
     """tune_beam with 2 workers (each loading the saved parser) scores the grid as the serial loop does."""
     from glmnlp.parser.model import ParserConfig
-    from glmnlp.parser.training import train_parser, tune_beam
+    from glmnlp.parser.selection import tune_beam
+    from glmnlp.parser.training import train_parser
     from glmnlp.treebank.corpus import sample_trees
 
     train, dev = sample_trees("train")[:120], sample_trees("dev")[:25]

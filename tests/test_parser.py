@@ -12,7 +12,8 @@ import pytest
 from glmnlp.treebank.corpus import sample_trees
 from glmnlp.parser.grammar import Grammar
 from glmnlp.parser.model import Parser, ParserConfig, default_tree, punctuation_tags, word_atom
-from glmnlp.parser.training import evaluate, train_parser
+from glmnlp.parser.selection import evaluate
+from glmnlp.parser.training import train_parser
 from glmnlp.parser.transform import fslc_transform
 from glmnlp.treebank.trees import parse_tree
 
@@ -240,14 +241,14 @@ def test_parser_train_small_sample_reaches_floor_and_is_deterministic() -> None:
 def test_tune_beam_breaks_f1_ties_by_the_smaller_beam_never_by_speed(monkeypatch: pytest.MonkeyPatch) -> None:
     """Equal dev F1 (to 0.01) → the smaller cap (0 = no cap, the largest), then the smaller gamma;
     the measured speed never decides, so the chosen beam (and the model file) cannot vary with load."""
-    import glmnlp.parser.training as training
+    import glmnlp.parser.selection as selection
 
     class Result:
         def __init__(self, f1: float) -> None:
             self.fmeasure = f1
 
     f1_of = {(1e3, 20): 80.0, (1e3, 40): 81.004, (1e4, 40): 81.0, (1e4, 0): 81.001, (1e3, 0): 80.5, (1e4, 20): 79.0}
-    parser = training.Parser.__new__(training.Parser)
+    parser = selection.Parser.__new__(selection.Parser)
     parser.config = ParserConfig()
     calls = itertools.count()
 
@@ -258,8 +259,8 @@ def test_tune_beam_breaks_f1_ties_by_the_smaller_beam_never_by_speed(monkeypatch
             time.sleep(0.05)
         return Result(f1_of[(p.config.gamma, p.config.beam_cap)]), []  # type: ignore[attr-defined]
 
-    monkeypatch.setattr(training, "evaluate", fake_evaluate)
-    rows = training.tune_beam(parser, [], [1e4, 1e3], [0, 40, 20], executor=training.Executor(1))  # in this process
+    monkeypatch.setattr(selection, "evaluate", fake_evaluate)
+    rows = selection.tune_beam(parser, [], [1e4, 1e3], [0, 40, 20], executor=selection.Executor(1))  # in this process
     assert len(rows) == 6
     assert (parser.config.gamma, parser.config.beam_cap) == (1e3, 40)
 

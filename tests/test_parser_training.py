@@ -422,7 +422,7 @@ def test_dev_scoring_for_choices_does_not_stop_at_evalb_max_error() -> None:
     """Twelve sentences whose punctuation the parser tags otherwise ("Length unmatch" in EVALB) would abort
     COLLINS.prm scoring; the scoring used for every dev choice leaves them out and scores the rest."""
     from glmnlp.treebank.evalb_report import EvalbAbortError
-    from glmnlp.parser.training import SELECTION_PARAMS, evaluate
+    from glmnlp.parser.selection import SELECTION_PARAMS, evaluate
     from glmnlp.treebank.evalb import score_trees
 
     gold = [parse_tree("(TOP (S (NP (NN dogs)) (VP (VBP bark)) (. .)))")] * 12 + [

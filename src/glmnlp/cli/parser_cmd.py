@@ -120,6 +120,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     from glmnlp.glm.model_io import check_output_dir
     from glmnlp.parser.model import MODEL_KIND, ParserConfig
     from glmnlp.parser.jackknife import jackknife_tags
+    from glmnlp.parser.selection import PERCEPTRON_CAPS, PERCEPTRON_GAMMAS
     from glmnlp.parser.training import train_parser
 
     _check_kind_options(kind)
@@ -220,7 +221,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
             # the epoch is chosen at its own beam from the grid below, the beam it will parse with
             parser, _logs = train_parser(train, dev, cfg, train_tags=train_tags, dev_tags=dev_tags, on_epoch=on_epoch,
                                          show_progress=not quiet, executor=executor,
-                                         beams=([1e3, 1e4, 1e5], [20, 40]), on_beams=show_beams)
+                                         beams=(PERCEPTRON_GAMMAS, PERCEPTRON_CAPS), on_beams=show_beams)
         epoch = next(h["best_epoch"] for h in parser.history if "best_epoch" in h)
         click.echo(f"chosen epoch {epoch}, gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
         if chosen is not None:  # what --feature-bits auto counted, kept with the model

@@ -88,8 +88,9 @@ from glmnlp.parser.generative_events import EventSet
 from glmnlp.parser.generative_training import jackknife_folds, train_generative
 from glmnlp.parser.lexicon import Lexicon
 from glmnlp.parser.model import Parser, ParserConfig
+from glmnlp.parser.selection import tune_beam
 from glmnlp.parser.term import GenerativeTerm, prefix_logprobs, surprisal_bits
-from glmnlp.parser.training import prepare_training, train_parser, tune_beam
+from glmnlp.parser.training import prepare_training, train_parser
 
 __all__ = [
     "GenerativeTerm",  # re-exported from glmnlp.parser.term for the training code's callers
@@ -468,7 +469,7 @@ def train_generative_parser(
 ) -> Any:
     """A generative-only parser: zero perceptron weights (a 2-entry table), generative weight 1.
 
-    gamma (log-probability units) and the cap are tuned on dev with glmnlp.parser.training.tune_beam.
+    gamma (log-probability units) and the cap are tuned on dev with glmnlp.parser.selection.tune_beam.
     """
     config = ParserConfig(n_bits=1, epochs=0, fslc_extra_pairs=fslc_extra_pairs)
     parser, examples = prepare_training(train_trees, config, np.zeros(2), train_tags)

@@ -10,7 +10,7 @@ What it implements (paper §3-§4; SPEC §0, §a, §b, §d):
   (:mod:`glmnlp.parser.transform`, :mod:`glmnlp.parser.grammar`). ADV attaches every allowable chain of the next
   word at every legal site of the right frontier (closures checked against the triples); FILTER
   keeps h_k while ``score(h_k) >= score(h_0) - gamma / k**3`` (SPEC §a, [R] formula) with an optional
-  hard cap on the beam size. ``gamma`` and the cap are configuration, tuned on dev (:func:`glmnlp.parser.training.tune_beam`)
+  hard cap on the beam size. ``gamma`` and the cap are configuration, tuned on dev (:func:`glmnlp.parser.selection.tune_beam`)
   and saved in the model.
 * **Features**: every built node (chain nodes and END closures) fires the templates of
   :data:`TEMPLATES`, hashed into a ``2**n_bits`` weight table. Two switchable groups: ``baseline``

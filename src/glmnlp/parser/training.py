@@ -14,10 +14,6 @@ What it implements (SPEC §d):
   dev decoding of each epoch runs on the workers (one slice of dev each:
   :meth:`_ParsingTask.dev_pack`, trees back in dev order, scored once here), with the dev F1s of the
   pass in one process. Not parallel yet: the candidate generative weights of the combined model.
-* **Beam selection** (:func:`tune_beam`): every (gamma, cap) pair of a grid is scored on dev; the best
-  F1 wins, F1 ties (to 0.01) go to the smaller beam (smaller cap, 0 = no cap counting as the largest,
-  then the smaller gamma). The rule never looks at a measured time, so the chosen beam, and with it
-  the model file, is a function of data, options and seed only.
 * **One beam** (:func:`train_parser` with ``beams``): the pass kept is the one with the best dev F1 at the
   beam it will parse with. Every pass is scored on dev at the training beam (one decode of dev per pass);
   the best :data:`EPOCH_CANDIDATES` (2) of them by that score each get their beam from the grid, and the
@@ -65,14 +61,6 @@ Choices [R]:
   choose their summation order by CPU, so the former scores could differ in the last bit between
   machines; the left-to-right sums do not (a model trained before may differ from a retrained one by
   such a last-bit tie, measured below for the bundled model).
-* **Scoring for choices** (:data:`SELECTION_PARAMS`): COLLINS.prm without its ``MAX_ERROR`` stop.
-  EVALB deletes punctuation by each tree's own POS tags, so with tagger tags a word the tagger calls
-  punctuation and the gold tree does not (or the reverse) makes a "Length unmatch" sentence, which
-  EVALB leaves out; after 11 of them it aborts the run. Dev decoding for epochs, beams, weights and
-  margins always has the same words as gold, so such sentences are the only errors, and they are
-  the same for every candidate (the tags come from one tagger): they are left out and the choice
-  goes on. On PTB sample + GUM dev with a tagger trained without GUM's five CC BY-NC-SA genres, the
-  run otherwise aborted at GUM dev sentence 1,415 (the 12th such sentence).
 * The model's ``history`` (saved in its metadata) records per epoch the dev F1, updates, early
   stops, cache updates and mean beam size, never seconds: timings come back to the caller in
   :class:`EpochLog` and go to an optional log, so two identical runs write identical files.
@@ -80,7 +68,6 @@ Choices [R]:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
@@ -93,18 +80,16 @@ from glmnlp.glm.perceptron import AveragedPerceptron
 from glmnlp.glm.training import EpochRecord, train_perceptron
 from glmnlp.parser.grammar import Grammar, check_trees, tree_chains
 from glmnlp.parser.model import Example, Parser, ParserConfig, punctuation_tags
+from glmnlp.parser.selection import SELECTION_PARAMS, tune_beam
 from glmnlp.parser.transform import fslc_transform
 from glmnlp.treebank.evalb import score_trees
-from glmnlp.treebank.evalb_report import COLLINS_PARAMS, EvalbParams
 from glmnlp.treebank.trees import Tree, tree_from_plain, tree_to_plain
 
 __all__ = [
     "EpochLog",
-    "evaluate",
     "prepare_training",
     "retag",
     "train_parser",
-    "tune_beam",
 ]
 
 @dataclass
@@ -149,20 +134,6 @@ def _diff(
 #: How many passes (the best by dev F1 at the training beam) :func:`train_parser` compares at their own
 #: beams when it is given a beam grid (module header: "One beam").
 EPOCH_CANDIDATES = 2
-
-#: COLLINS.prm without the MAX_ERROR stop: what every choice made on dev is scored with (module header).
-SELECTION_PARAMS: EvalbParams = replace(COLLINS_PARAMS, max_error=2**62)
-
-
-def evaluate(parser: Parser, trees: Sequence[Tree], tags: Sequence[Sequence[Sequence[str]]] | None = None) -> Any:
-    """Parse ``trees``' words (with their gold tags or the given tag lists) and score with EVALB
-    (COLLINS.prm, no MAX_ERROR stop: :data:`SELECTION_PARAMS`)."""
-    out = []
-    for i, tree in enumerate(trees):
-        t = tags[i] if tags is not None else tree.tags()
-        out.append(parser.parse(tree.leaves(), t))
-    return score_trees(list(trees), out, SELECTION_PARAMS), out
-
 
 def prepare_training(
     train_trees: Sequence[Tree],
@@ -432,9 +403,9 @@ def train_parser(
 
     ``beams`` = (gammas, caps): choose the epoch at the beam the parser will parse with. The dev F1 of
     each pass is measured at the training beam; the :data:`EPOCH_CANDIDATES` best passes by it each get
-    their beam from the grid (:func:`tune_beam`), and the pass with the best dev F1 at its own beam is
+    their beam from the grid (:func:`~glmnlp.parser.selection.tune_beam`), and the pass with the best dev F1 at its own beam is
     returned with that beam set (ties, to 0.01, go to the pass that was better at the training beam).
-    ``on_beams(epoch, rows)`` is called with each candidate's grid (:func:`tune_beam`'s rows).
+    ``on_beams(epoch, rows)`` is called with each candidate's grid (:func:`~glmnlp.parser.selection.tune_beam`'s rows).
     """
     check_trees(dev_trees, "dev")
     parser, examples = prepare_training(train_trees, config, np.zeros(1 << config.n_bits), train_tags)
@@ -525,76 +496,3 @@ def retag(tree: Tree, tags: Sequence[str]) -> Tree:
         return Tree(node.label, tuple(walk(c) if isinstance(c, Tree) else c for c in node.children), node.slash)
 
     return walk(tree)
-
-
-class _BeamTrial:
-    """A worker of :func:`tune_beam`: the parser loaded once from its saved files, and the dev set."""
-
-    def __init__(self, model_dir: str, dev: list[str], dev_tags: Sequence[Sequence[Sequence[str]]] | None) -> None:
-        from glmnlp.treebank.trees import parse_tree
-
-        self.parser = Parser.load(model_dir)
-        self.dev = [parse_tree(b) for b in dev]
-        self.dev_tags = dev_tags
-
-    def run(self, point: tuple[float, int]) -> tuple[float, float]:
-        self.parser.config.gamma, self.parser.config.beam_cap = point
-        t0 = time.perf_counter()
-        result, _ = evaluate(self.parser, self.dev, self.dev_tags)
-        return float(result.fmeasure), len(self.dev) / (time.perf_counter() - t0)
-
-
-def tune_beam(
-    parser: Parser, dev_trees: Sequence[Tree], gammas: Sequence[float], caps: Sequence[int],
-    dev_tags: Sequence[Sequence[Sequence[str]]] | None = None, executor: Executor | None = None,
-) -> list[tuple[float, int, float, float]]:
-    """Try (gamma, cap) pairs on dev; set the best on ``parser``. Returns (gamma, cap, F1, sent/s) per pair.
-
-    The best is the highest F1; F1 ties (to 0.01) go to the smaller beam: the smaller cap (0, no cap,
-    counts as the largest), then the smaller gamma. Speeds are reported, never used to choose.
-    The grid points are independent: with an ``executor`` of several workers (unset: one made from
-    :mod:`glmnlp.config`, by default every core) each worker loads the parser once from its saved
-    files (a temporary directory) and decodes dev for its points; the F1 figures, and so the choice,
-    are those of the serial loop.
-    """
-    grid = [(float(g), int(c)) for g in gammas for c in caps]
-    own = executor is None
-    executor = resolve_executor(executor)  # unset: glmnlp.config (by default every core)
-    try:
-        rows = _beam_rows(parser, dev_trees, dev_tags, grid, executor)
-    finally:
-        if own:
-            executor.close()
-    best = max(rows, key=lambda r: (round(r[2], 2), -(r[1] if r[1] > 0 else float("inf")), -r[0]))
-    parser.config.gamma, parser.config.beam_cap = best[0], best[1]
-    return rows
-
-
-def _beam_rows(
-    parser: Parser, dev_trees: Sequence[Tree], dev_tags: Sequence[Sequence[Sequence[str]]] | None,
-    grid: list[tuple[float, int]], executor: Executor,
-) -> list[tuple[float, int, float, float]]:
-    """(gamma, cap, F1, sent/s) of each grid point, in grid order (:func:`tune_beam`)."""
-    if executor.jobs == 1 or len(grid) == 1:
-        rows = []
-        for gamma, cap in grid:
-            parser.config.gamma, parser.config.beam_cap = gamma, cap
-            t0 = time.perf_counter()
-            result, _ = evaluate(parser, dev_trees, dev_tags)
-            rate = len(dev_trees) / (time.perf_counter() - t0)
-            rows.append((gamma, cap, result.fmeasure, rate))
-    else:
-        import tempfile
-        from pathlib import Path
-
-        from glmnlp.treebank.trees import to_bracket
-
-        with tempfile.TemporaryDirectory(prefix="glmnlp-beam-") as tmp:
-            model_dir = str(Path(tmp) / "parser")
-            parser.save(model_dir, history=parser.history)
-            dev = [to_bracket(t) for t in dev_trees]
-            n = min(executor.jobs, len(grid))
-            with executor.hosts(_BeamTrial, [(model_dir, dev, dev_tags)] * n) as hosts:
-                scores = list(hosts.imap("run", grid))
-        rows = [(g, c, f1, rate) for (g, c), (f1, rate) in zip(grid, scores)]
-    return rows

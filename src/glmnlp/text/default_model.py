@@ -24,7 +24,7 @@ never used to choose anything):
    beam) the better at its own beam of the step-4 grid is kept (train_parser's "one beam").
 4. **Beam**: the parser's weights are first rounded to float32 precision (what the file stores;
    the generative tables are float32-precision from training on), then every (gamma, cap) of ``gammas`` x
-   ``caps`` is scored on dev by :func:`glmnlp.parser.training.tune_beam` (on the executor's workers): the
+   ``caps`` is scored on dev by :func:`glmnlp.parser.selection.tune_beam` (on the executor's workers): the
    best dev F1 (rounded to 0.01) wins, ties going to the cheaper setting (smaller cap, then smaller gamma).
 5. **Pruning**: for each threshold of ``prune_candidates`` the parser's weights with ``|w|`` at or
    below it are dropped and dev F1 is measured; the largest threshold whose dev F1 stays within
@@ -98,7 +98,7 @@ Choices [R]:
   benchmarks/results/parsing_default_model.md) the wider beams would not keep. ``glmnlp parse
   --gamma/--cap`` parses at another beam.
 * **Determinism** (STYLE): every step is seeded by ``seed``; the beam choice (step 4) never looks
-  at timings (the library's :func:`~glmnlp.parser.training.tune_beam` breaks F1 ties by the smaller beam,
+  at timings (the library's :func:`~glmnlp.parser.selection.tune_beam` breaks F1 ties by the smaller beam,
   never by speed); the parser history written to the model leaves out the
   per-epoch seconds; model files are byte-deterministic (:mod:`glmnlp.glm.model_io`). Two runs of
   the same recipe on the same platform give byte-identical files (tested on a tiny recipe).
@@ -274,7 +274,7 @@ def scores(gold: Sequence[Any], parsed: Sequence[Any]) -> dict[str, float]:
     The punctuation-free figure is COLLINS.prm with ``strip_punct`` (every token without a letter
     or digit removed from both trees before scoring; ``glmnlp evalb --strip-punct``).
     """
-    from glmnlp.parser.training import SELECTION_PARAMS
+    from glmnlp.parser.selection import SELECTION_PARAMS
     from glmnlp.treebank.evalb import score_trees
 
     standard = score_trees(list(gold), list(parsed), SELECTION_PARAMS)
@@ -355,7 +355,8 @@ def train_default(
     from glmnlp.treebank.formats import TaggedSentence
     from glmnlp.parser.model import Parser, ParserConfig
     from glmnlp.parser.jackknife import jackknife_tags
-    from glmnlp.parser.training import SELECTION_PARAMS, train_parser, tune_beam
+    from glmnlp.parser.selection import SELECTION_PARAMS, tune_beam
+    from glmnlp.parser.training import train_parser
     from glmnlp.tagger.model import Tagger, TaggerConfig
 
     say = log or (lambda _msg: None)
