@@ -20,6 +20,9 @@ The model is the one of ``benchmarks/parsing.py --one tagger combined --epochs 8
 
     python benchmarks/tag_bonus.py --train /tmp/tb5 --weight 5
     python benchmarks/tag_bonus.py --model /tmp/tb5 --lambdas 0 --margins 0,4,8 --beams 1e6:40,1e8:100
+
+``--seed`` trains with another parser seed (the order of the passes, the cache sweep; the same tags), to measure
+how much of a difference between two models is the draw of one training run.
 """
 
 from __future__ import annotations
@@ -30,9 +33,11 @@ from pathlib import Path
 from typing import Any
 
 
-def train(out: Path, gold_train: bool = False, weight: float = 10.0, beam: tuple[float, int] | None = None) -> None:
+def train(out: Path, gold_train: bool = False, weight: float = 10.0, beam: tuple[float, int] | None = None,
+          seed: int = 0) -> None:
     """Train and save the tagger and the combined parser (``weight`` 0: the perceptron alone, as ``glmnlp parser
-    train`` trains it: its training beam and beam grid); ``beam``: the training beam (None: the library's)."""
+    train`` trains it: its training beam and beam grid); ``beam``: the training beam (None: the library's); ``seed``:
+    the parser's (the order of the training passes, the cache sweep), the tags staying those of seed 0."""
     from glmnlp.parser.combined import COMBINED_CAPS, COMBINED_GAMMAS, tune_weight
     from glmnlp.parser.generative import SmoothingConfig
     from glmnlp.parser.jackknife import jackknife_tags
@@ -55,14 +60,14 @@ def train(out: Path, gold_train: bool = False, weight: float = 10.0, beam: tuple
         from glmnlp.parser.training import train_parser
 
         gamma, cap = beam or (1e4, 30)
-        cfg = ParserConfig(features="punct", epochs=8, train_gamma=gamma, train_cap=cap)
+        cfg = ParserConfig(features="punct", epochs=8, train_gamma=gamma, train_cap=cap, seed=seed)
         parser, _logs = train_parser(trees, dev, cfg, train_tags=train_tags, dev_tags=dev_tags,
                                      on_epoch=lambda log: print(log, file=sys.stderr),
                                      beams=(PERCEPTRON_GAMMAS, PERCEPTRON_CAPS))
         parser.save(out / "parser", history=parser.history)
         return
     gamma, cap = beam or (1e7, 30)
-    cfg = ParserConfig(features="punct", epochs=8, train_gamma=gamma, train_cap=cap)
+    cfg = ParserConfig(features="punct", epochs=8, train_gamma=gamma, train_cap=cap, seed=seed)
     parser, _logs, _trials = tune_weight(
         trees, dev, cfg, (weight,), smoothing=SmoothingConfig(min_count=0, prune=0.0), train_tags=train_tags,
         dev_tags=dev_tags, on_epoch=lambda log: print(log, file=sys.stderr), beams=(COMBINED_GAMMAS, COMBINED_CAPS),
@@ -132,6 +137,7 @@ def main() -> None:
     ap.add_argument("--train-beam", type=_beam, default=None, metavar="GAMMA:CAP",
                     help="--train: the beam of the training passes (default: the library's, 1e7:30 for --kind "
                          "combined, 1e4:30 for the perceptron)")
+    ap.add_argument("--seed", type=int, default=0, help="--train: the parser's seed (default 0)")
     ap.add_argument("--beams", type=_beams, metavar="GAMMA:CAP,...",
                     help="--model: beams to try (default: the one chosen in training), e.g. 1e6:40,1e8:100")
     ap.add_argument("--lambdas", default="0,1,4,16",
@@ -146,7 +152,7 @@ def main() -> None:
         if "tag_bonus" not in inspect.signature(Parser.parse_nbest).parameters:
             ap.error("--lambdas other than 0 need a build with benchmarks/patches/tag_bonus.patch (see --help)")
     if args.train:
-        train(args.train, args.gold_train, args.weight, args.train_beam)
+        train(args.train, args.gold_train, args.weight, args.train_beam, args.seed)
     if args.model:
         sweep(args.model, [float(x) for x in args.margins.split(",")], lambdas, args.beams)
     if not (args.train or args.model):
