@@ -9,21 +9,8 @@ perceptron tagger of Collins 2002, SPEC g), so the user-facing pipeline is the c
 :class:`TaggerProtocol` and :class:`ParserProtocol`, so that any object with those methods plugs
 in (the trained models, a gold-tag oracle in experiments, or small fakes in tests).
 
-Choices [R]:
+Choices [R] (what a call accepts, and the checks at the text boundary: :mod:`glmnlp.text.inputs`):
 
-* **Input kinds.** A call takes one document, in one of three forms: a ``str`` (raw text), a list
-  of sentences given as lists of token strings (pre-tokenised: the tokenizer is skipped and the
-  tokens must already follow PTB conventions), or a list of sentences given as lists of
-  ``(word, tag)`` pairs (pre-tagged: the tagger is skipped too). A flat list of strings is
-  rejected, because it is ambiguous between "one sentence" and "several one-word sentences".
-* **The text boundary.** Every string entering the pipeline is checked once here: ``bytes`` are
-  refused by type (decode them first), a lone surrogate (a code point that is not text, e.g. from
-  ``surrogateescape`` decoding) is refused with its position instead of failing deep inside the
-  tagger, and an empty given tag or one containing whitespace is refused. Pre-tokenised words and
-  given tags are otherwise kept verbatim (``(`` stays ``(``; the tree writer spells it ``-LRB-``,
-  :func:`glmnlp.treebank.trees.to_bracket`, so every output reads back; ``glmnlp parse
-  --tokenized/--tagged`` maps brackets to ``-LRB-``/``-RRB-`` when it reads its input, so the
-  models see PTB tokens).
 * **Given tags are kept.** Pre-tagged input reaches the parser exactly as given (never widened by
   ``multitag_margin``), so the tree's preterminals are the user's tags. A given tag the parser does not
   know is an InputError (a flat tree came back without a word; ``glmnlp parse --tagged`` refuses it too).
@@ -100,11 +87,12 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice
-from typing import Any, Protocol, TypeAlias, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.text.document import Document, Sentence, Token
-from glmnlp.text.tokenize import LongInputWarning, tokenize_text_spans, user_stacklevel, web_tag
+from glmnlp.text.inputs import DocumentInput, PendingSentence, read_document
+from glmnlp.text.tokenize import LongInputWarning, user_stacklevel, web_tag
 from glmnlp.treebank.trees import Tree
 
 __all__ = ["MAX_PARSE_WORDS", "Deferred", "DocumentInput", "ParserProtocol", "Pipeline", "TaggerProtocol"]
@@ -151,25 +139,6 @@ class Deferred:
 
     def __repr__(self) -> str:
         return f"Deferred({getattr(self.loader, '__qualname__', self.loader)}{self.args!r})"
-
-
-RawText: TypeAlias = str
-Tokenised: TypeAlias = Sequence[Sequence[str]]
-Tagged: TypeAlias = Sequence[Sequence[tuple[str, str]]]
-DocumentInput: TypeAlias = RawText | Tokenised | Tagged
-
-
-@dataclass(slots=True)
-class _Pending:
-    """A sentence on its way through the stages."""
-
-    tokens: list[Token]
-    tags: list[str] | None = None
-    tree: Tree | None = None
-    score: float | None = None
-    nbest: list[tuple[float, Tree]] | None = None
-    surprisal: list[float | None] | None = None
-    measures: list[dict[str, Any]] | None = None
 
 
 class Pipeline:
@@ -405,7 +374,7 @@ class Pipeline:
         stream = iter(docs)
         index = start  # the number of documents before these in the whole input (for messages)
         while batch := list(islice(stream, batch_size)):
-            prepared = [self._prepare(doc, index + i) for i, doc in enumerate(batch)]
+            prepared = [read_document(doc, index + i, self.lines) for i, doc in enumerate(batch)]
             index += len(batch)
             for _, pending in prepared:
                 for number, sent in enumerate(pending, start=1):
@@ -433,51 +402,12 @@ class Pipeline:
                 )
 
     # -- stages ------------------------------------------------------------------------------
-    def _prepare(self, doc: DocumentInput, index: int) -> tuple[str, list[_Pending]]:
-        """Turn one input document into its text and its tokenised (maybe tagged) sentences."""
-        if isinstance(doc, bytes | bytearray | memoryview):
-            raise TypeError(
-                f"document {index + 1}: got {type(doc).__name__}; decode it to str first (e.g. data.decode('utf-8'))"
-            )
-        if isinstance(doc, str):
-            _check_text(doc, f"document {index + 1}")
-            return doc, [
-                _Pending([Token(text, None, start, end) for text, start, end in sent])
-                for sent in tokenize_text_spans(doc, lines=self.lines)
-            ]
-        if not isinstance(doc, Sequence):
-            raise TypeError(
-                f"document {index + 1}: expected a str or a list of sentences, got {type(doc).__name__}"
-            )
-        pending: list[_Pending] = []
-        for s, sent in enumerate(doc, start=1):
-            where = f"document {index + 1}, sentence {s}"
-            if isinstance(sent, str | bytes | bytearray) or not isinstance(sent, Sequence):
-                raise TypeError(
-                    f"{where}: expected a list of tokens or (word, tag) pairs, got {type(sent).__name__}"
-                    " (wrap a single tokenised sentence as [tokens])"
-                )
-            if not sent:
-                raise ValueError(f"{where}: empty sentence")
-            if all(isinstance(item, str) for item in sent):
-                pending.append(_Pending([_token(item, where, k) for k, item in enumerate(sent, start=1)]))
-            elif all(_is_pair(item) for item in sent):
-                pending.append(
-                    _Pending(
-                        [_token(word, where, k) for k, (word, _) in enumerate(sent, start=1)],  # type: ignore[misc]
-                        [_tag(tag, where, k) for k, (_, tag) in enumerate(sent, start=1)],  # type: ignore[misc]
-                    )
-                )
-            else:
-                raise TypeError(f"{where}: mixes plain tokens and (word, tag) pairs, or holds other items")
-        return "", pending
-
     def _knows(self, tag: str) -> bool:
         """Whether the parser has chains for ``tag`` (true when it does not say: no grammar)."""
         known = getattr(getattr(self.parser, "grammar", None), "pos_tags", None)
         return known is None or tag in known
 
-    def _analyse(self, sent: _Pending, nbest: int = 1, surprisal: bool = False) -> None:
+    def _analyse(self, sent: PendingSentence, nbest: int = 1, surprisal: bool = False) -> None:
         words = [tok.text for tok in sent.tokens]
         tagged_here = False
         fixed: dict[int, str] = {}
@@ -553,42 +483,7 @@ class Pipeline:
         sent.tree = tree
 
 
-def _is_pair(item: object) -> bool:
-    return (
-        isinstance(item, tuple | list)
-        and len(item) == 2
-        and isinstance(item[0], str)
-        and isinstance(item[1], str)
-    )
-
-
-def _check_text(text: str, where: str) -> None:
-    """Refuse a lone surrogate (not a character; cannot be encoded) with its position."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise ValueError(
-            f"{where}: character {exc.start + 1} is the lone surrogate U+{ord(text[exc.start]):04X}, not text "
-            "(decode the input with errors='replace', or fix its encoding)"
-        ) from None
-
-
-def _token(text: str, where: str, k: int) -> Token:
-    _check_text(text, f"{where}, token {k}")
-    try:
-        return Token(text)
-    except ValueError as exc:
-        raise ValueError(f"{where}: {exc}") from None
-
-
-def _tag(tag: str, where: str, k: int) -> str:
-    _check_text(tag, f"{where}, token {k}")
-    if not tag or any(ch.isspace() for ch in tag):
-        raise ValueError(f"{where}, token {k}: tag {tag!r} must be non-empty and without whitespace")
-    return tag
-
-
-def _final_tags(p: _Pending) -> list[str | None]:
+def _final_tags(p: PendingSentence) -> list[str | None]:
     if p.tree is not None:
         return list(p.tree.tags())
     if p.tags is not None:

@@ -1,0 +1,128 @@
+"""What a :class:`~glmnlp.text.pipeline.Pipeline` call accepts, read and checked before any model runs.
+
+The first stage of the pipeline (read -> tag -> parse -> write): a document becomes its sentences of tokens, maybe
+with given tags, each string checked once at this boundary, so that bad input is refused with its place (document,
+sentence, token) instead of failing deep inside the tagger or the parser.
+
+Choices [R]:
+
+* **Input kinds.** A call takes one document, in one of three forms: a ``str`` (raw text), a list
+  of sentences given as lists of token strings (pre-tokenised: the tokenizer is skipped and the
+  tokens must already follow PTB conventions), or a list of sentences given as lists of
+  ``(word, tag)`` pairs (pre-tagged: the tagger is skipped too). A flat list of strings is
+  rejected, because it is ambiguous between "one sentence" and "several one-word sentences".
+* **The text boundary.** Every string entering the pipeline is checked once here: ``bytes`` are
+  refused by type (decode them first), a lone surrogate (a code point that is not text, e.g. from
+  ``surrogateescape`` decoding) is refused with its position instead of failing deep inside the
+  tagger, and an empty given tag or one containing whitespace is refused. Pre-tokenised words and
+  given tags are otherwise kept verbatim (``(`` stays ``(``; the tree writer spells it ``-LRB-``,
+  :func:`glmnlp.treebank.trees.to_bracket`, so every output reads back; ``glmnlp parse
+  --tokenized/--tagged`` maps brackets to ``-LRB-``/``-RRB-`` when it reads its input, so the
+  models see PTB tokens).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from glmnlp.text.document import Token
+from glmnlp.text.tokenize import tokenize_text_spans
+from glmnlp.treebank.trees import Tree
+
+__all__ = ["DocumentInput", "PendingSentence", "read_document"]
+
+RawText: TypeAlias = str
+Tokenised: TypeAlias = Sequence[Sequence[str]]
+Tagged: TypeAlias = Sequence[Sequence[tuple[str, str]]]
+DocumentInput: TypeAlias = RawText | Tokenised | Tagged
+
+
+@dataclass(slots=True)
+class PendingSentence:
+    """A sentence on its way through the pipeline's stages (tokens, then tags, tree and what else is asked)."""
+
+    tokens: list[Token]
+    tags: list[str] | None = None
+    tree: Tree | None = None
+    score: float | None = None
+    nbest: list[tuple[float, Tree]] | None = None
+    surprisal: list[float | None] | None = None
+    measures: list[dict[str, Any]] | None = None
+
+
+def read_document(doc: DocumentInput, index: int, lines: bool = False) -> tuple[str, list[PendingSentence]]:
+    """Document ``index`` (0-based, for messages) as its text ("" unless raw text) and its tokenised (maybe
+    tagged) sentences, every string checked (module header); ``lines``: one sentence per line of raw text."""
+    if isinstance(doc, bytes | bytearray | memoryview):
+        raise TypeError(
+            f"document {index + 1}: got {type(doc).__name__}; decode it to str first (e.g. data.decode('utf-8'))"
+        )
+    if isinstance(doc, str):
+        _check_text(doc, f"document {index + 1}")
+        return doc, [
+            PendingSentence([Token(text, None, start, end) for text, start, end in sent])
+            for sent in tokenize_text_spans(doc, lines=lines)
+        ]
+    if not isinstance(doc, Sequence):
+        raise TypeError(
+            f"document {index + 1}: expected a str or a list of sentences, got {type(doc).__name__}"
+        )
+    pending: list[PendingSentence] = []
+    for s, sent in enumerate(doc, start=1):
+        where = f"document {index + 1}, sentence {s}"
+        if isinstance(sent, str | bytes | bytearray) or not isinstance(sent, Sequence):
+            raise TypeError(
+                f"{where}: expected a list of tokens or (word, tag) pairs, got {type(sent).__name__}"
+                " (wrap a single tokenised sentence as [tokens])"
+            )
+        if not sent:
+            raise ValueError(f"{where}: empty sentence")
+        if all(isinstance(item, str) for item in sent):
+            pending.append(PendingSentence([_token(item, where, k) for k, item in enumerate(sent, start=1)]))
+        elif all(_is_pair(item) for item in sent):
+            pending.append(
+                PendingSentence(
+                    [_token(word, where, k) for k, (word, _) in enumerate(sent, start=1)],  # type: ignore[misc]
+                    [_tag(tag, where, k) for k, (_, tag) in enumerate(sent, start=1)],  # type: ignore[misc]
+                )
+            )
+        else:
+            raise TypeError(f"{where}: mixes plain tokens and (word, tag) pairs, or holds other items")
+    return "", pending
+
+
+def _is_pair(item: object) -> bool:
+    return (
+        isinstance(item, tuple | list)
+        and len(item) == 2
+        and isinstance(item[0], str)
+        and isinstance(item[1], str)
+    )
+
+
+def _check_text(text: str, where: str) -> None:
+    """Refuse a lone surrogate (not a character; cannot be encoded) with its position."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(
+            f"{where}: character {exc.start + 1} is the lone surrogate U+{ord(text[exc.start]):04X}, not text "
+            "(decode the input with errors='replace', or fix its encoding)"
+        ) from None
+
+
+def _token(text: str, where: str, k: int) -> Token:
+    _check_text(text, f"{where}, token {k}")
+    try:
+        return Token(text)
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc}") from None
+
+
+def _tag(tag: str, where: str, k: int) -> str:
+    _check_text(tag, f"{where}, token {k}")
+    if not tag or any(ch.isspace() for ch in tag):
+        raise ValueError(f"{where}, token {k}: tag {tag!r} must be non-empty and without whitespace")
+    return tag
