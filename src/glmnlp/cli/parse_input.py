@@ -1,0 +1,136 @@
+"""The input of ``glmnlp parse``: numbered lines or TEXT arguments grouped into documents, tags checked.
+
+Raw text is read as paragraphs (a blank line ends one; ``lines_mode``: one sentence per line), ``--tokenized`` input as
+one sentence of whitespace-separated PTB tokens per line, ``--tagged`` input as one sentence of ``word/TAG`` tokens
+per line (the last ``/`` separates the tag). Brackets inside tokens and tags are spelled as the PTB spells them
+(``(`` -> ``-LRB-``). Every document keeps its ``file:line`` for the messages of the stages after it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import click
+
+from glmnlp.errors import ConfigError, InputError
+from glmnlp.treebank.fileio import decoded_arguments
+from glmnlp.treebank.trees import escape_brackets
+
+__all__ = ["Unit", "argument_units", "checked_tags", "read_units"]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One document to analyse: its pipeline input and where it starts (for messages)."""
+
+    doc: Any  # str (raw text) or a one-sentence list of tokens / (word, tag) pairs
+    source: str
+    line: int
+
+
+def _tagged_sentence(line: str, source: str, number: int) -> list[tuple[str, str]]:
+    pairs = []
+    for k, token in enumerate(line.split(), start=1):
+        word, slash, tag = token.rpartition("/")
+        if not slash or not word or not tag:
+            raise InputError(f"token {k} {token!r} is not word/TAG", source=source, line=number)
+        pairs.append((escape_brackets(word), escape_brackets(tag)))
+    return pairs
+
+
+def checked_tags(units: Iterable[Unit], pipeline: Any, *, map_unknown: bool) -> Iterator[Unit]:
+    """``--tagged`` units whose tags the parser knows; an unknown tag is a ``file:line`` error, or with
+    ``map_unknown`` it is replaced by the tagger's best tag for that word among those the parser knows (with a
+    warning; the tagger's own best may be unknown to the parser too, when their tagsets differ).
+
+    Without this check the parser finds no chain for the tag and the sentence ends as the flat
+    default tree, silently.
+    """
+    known = set(pipeline.parser_facts()["pos_tags"] or ())  # from the metadata: the parser is not built here
+    for unit in units:
+        if not known:
+            yield unit
+            continue
+        fixed = []
+        for sentence in unit.doc:
+            bad = [k for k, (_, tag) in enumerate(sentence) if tag not in known]
+            if bad and not map_unknown:
+                word, tag = sentence[bad[0]]
+                raise InputError(
+                    f"token {bad[0] + 1} {word}/{tag}: unknown tag {tag!r} (the model's tags: "
+                    f"{' '.join(sorted(known))}; --map-unknown-tags replaces unknown tags by the tagger's)",
+                    source=unit.source, line=unit.line,
+                )
+            if bad:
+                if not pipeline.has_tagger:
+                    raise ConfigError("--map-unknown-tags needs a tagger (this model has none; give --tagger DIR)")
+                # the tagger's best tag that the parser knows (its own best may be unknown to the parser too)
+                ranked = pipeline.tagger.multitag([w for w, _ in sentence], math.inf)
+                guess = {k: next((t for t in ranked[k] if t in known), None) for k in bad}
+                for k in bad:
+                    if guess[k] is None:
+                        raise InputError(f"token {k + 1}: unknown tag {sentence[k][1]!r}, and the tagger has no tag "
+                                         "the parser knows for it", source=unit.source, line=unit.line)
+                    click.echo(f"warning: {unit.source}:{unit.line}: token {k + 1}: unknown tag "
+                               f"{sentence[k][1]!r} replaced by {guess[k]!r}", err=True)
+                sentence = [(w, guess.get(k) or t) for k, (w, t) in enumerate(sentence)]
+            fixed.append(sentence)
+        yield Unit(fixed, unit.source, unit.line)
+
+
+def _token_sentence(line: str) -> list[str]:
+    """PTB tokens of a --tokenized line: brackets inside a token are spelled -LRB-/-RRB-, as in the treebank."""
+    return [escape_brackets(token) for token in line.split()]
+
+
+def read_units(
+    lines: Iterable[tuple[int, str]], source: str, mode: str, *, lines_mode: bool = False
+) -> Iterator[Unit]:
+    """Group numbered input lines into documents: paragraphs of raw text, or one sentence per line.
+
+    ``mode`` is ``"text"``, ``"tokens"`` or ``"tagged"``. Raises :class:`InputError` for input
+    without any non-blank line and for malformed ``word/TAG`` tokens.
+    """
+    seen = False
+    paragraph: list[str] = []
+    first = 0
+    for number, line in lines:
+        blank = not line.strip()
+        if mode == "text" and not lines_mode:
+            if blank:
+                if paragraph:
+                    yield Unit("\n".join(paragraph), source, first)
+                    paragraph = []
+                continue
+            if not paragraph:
+                first = number
+            paragraph.append(line)
+            seen = True
+            continue
+        if blank:
+            continue
+        seen = True
+        if mode == "text":
+            yield Unit(line, source, number)
+        elif mode == "tokens":
+            yield Unit([_token_sentence(line)], source, number)
+        else:
+            yield Unit([_tagged_sentence(line, source, number)], source, number)
+    if paragraph:
+        yield Unit("\n".join(paragraph), source, first)
+    if not seen:
+        raise InputError("empty input: nothing to parse", source=source)
+
+
+def argument_units(texts: tuple[str, ...], mode: str) -> Iterator[Unit]:
+    """One document per TEXT argument (``glmnlp parse TEXT...``), read as ``mode`` (:func:`read_units`)."""
+    for source, text in decoded_arguments(texts, "empty input: nothing to parse"):
+        if mode == "text":
+            yield Unit(text, source, 1)
+        elif mode == "tokens":
+            yield Unit([_token_sentence(text)], source, 1)
+        else:
+            yield Unit([_tagged_sentence(text, source, 1)], source, 1)
