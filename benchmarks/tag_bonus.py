@@ -22,7 +22,11 @@ The model is the one of ``benchmarks/parsing.py --one tagger combined --epochs 8
     python benchmarks/tag_bonus.py --model /tmp/tb5 --lambdas 0 --margins 0,4,8 --beams 1e6:40,1e8:100
 
 ``--seed`` trains with another parser seed (the order of the passes, the cache sweep; the same tags), to measure
-how much of a difference between two models is the draw of one training run.
+how much of a difference between two models is the draw of one training run; ``--average`` parses with the mean of
+several such models' weights::
+
+    python benchmarks/tag_bonus.py --model /tmp/tb --average /tmp/tbs1,/tmp/tbs2 --lambdas 0 --margins 0,4,8 \\
+        --beams 1e7:40,1e8:100
 """
 
 from __future__ import annotations
@@ -76,7 +80,8 @@ def train(out: Path, gold_train: bool = False, weight: float = 10.0, beam: tuple
 
 
 def sweep(
-    model: Path, margins: list[float], lambdas: list[float], beams: list[tuple[float, int]] | None = None
+    model: Path, margins: list[float], lambdas: list[float], beams: list[tuple[float, int]] | None = None,
+    average: list[Path] | None = None,
 ) -> None:
     from glmnlp.parser.model import Parser
     from glmnlp.parser.selection import SELECTION_PARAMS
@@ -85,6 +90,14 @@ def sweep(
     from glmnlp.treebank.evalb import score_trees
 
     parser, tagger = Parser.load(model / "parser"), Tagger.load(model / "tagger")
+    if average:  # the mean of the parsers' weights (models of the same data, tags and options, other seeds)
+        import numpy as np
+
+        others = [Parser.load(d / "parser") for d in average]
+        if any(o.weights.shape != parser.weights.shape or o.grammar.pos_tags != parser.grammar.pos_tags
+               for o in others):
+            sys.exit("--average: the models differ in their feature space or grammar")
+        parser.weights = (np.asarray(parser.weights) + sum(np.asarray(o.weights) for o in others)) / (1 + len(others))
     column = {tag: j for j, tag in enumerate(tagger.tags_)}
     splits = {name: sample_trees(name) for name in ("dev", "test")}
     marginals = {name: [tagger.max_marginals(t.leaves()) for t in trees] for name, trees in splits.items()}
@@ -140,6 +153,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0, help="--train: the parser's seed (default 0)")
     ap.add_argument("--beams", type=_beams, metavar="GAMMA:CAP,...",
                     help="--model: beams to try (default: the one chosen in training), e.g. 1e6:40,1e8:100")
+    ap.add_argument("--average", default=None, metavar="DIR,...",
+                    help="--model: parse with the mean of its parser's weights and these models' (--train with other "
+                         "--seed values)")
     ap.add_argument("--lambdas", default="0,1,4,16",
                     help="--model: weights of the tagger's confidence to try (0 = none: no patch needed)")
     args = ap.parse_args()
@@ -154,7 +170,8 @@ def main() -> None:
     if args.train:
         train(args.train, args.gold_train, args.weight, args.train_beam, args.seed)
     if args.model:
-        sweep(args.model, [float(x) for x in args.margins.split(",")], lambdas, args.beams)
+        sweep(args.model, [float(x) for x in args.margins.split(",")], lambdas, args.beams,
+              [Path(d) for d in args.average.split(",")] if args.average else None)
     if not (args.train or args.model):
         ap.error("give --train OUT and/or --model DIR")
 
