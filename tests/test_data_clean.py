@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from glmnlp.cli import main
@@ -227,6 +227,7 @@ def _cleanable(tree: Tree) -> Tree | None:
 
 
 @given(_raw_files())
+@example(("(S the)\n(<END> the)\n", [parse_tree("(S the)"), parse_tree("(<END> the)")]))  # a label the parser keeps
 def test_data_clean_is_idempotent_on_its_output(raw: tuple[str, list[Tree]]) -> None:
     """Cleaning the command's output again changes nothing, and its output is clean_tree of every tree clean_tree
     accepts, in order, each a tree parser train accepts; with no such tree, nothing is written."""

@@ -82,6 +82,7 @@ def test_preprocess_keeps_same_label_unary_chains() -> None:
         ("(S (NN x))", "(TOP (S (NN x)))"),
         ("(S-HLN (NN x))", "(TOP (S (NN x)))"),
         ("(NN x)", "(TOP (NN x))"),
+        ("(TOP (TOP (S (NN x))))", "(TOP (TOP (S (NN x))))"),  # one root to the parser (unary loops collapse)
     ],
 )
 def test_preprocess_root_is_unary_top(text: str, expected: str) -> None:
@@ -100,12 +101,16 @@ def test_preprocess_root_is_unary_top(text: str, expected: str) -> None:
         ("( (S (|PRT (RP up))) )", "label '|PRT' has no category"),
         ("(|PRT (RP up))", "label '|PRT' has no category"),
         ("( (S (NP (DT a)) (-NONE- (S the))) )", "-NONE- is over a phrase"),
+        ("(<END> the)", "label '<END>' below the root"),
+        ("(S (<NULL> x))", "label '<NULL>' below the root"),
+        ("( (S (NP (TOP x))) )", "label 'TOP' below the root"),
+        ("(TOP (S (TOP-1 (NN x))))", "label 'TOP' below the root"),
     ],
 )
 def test_preprocess_rejects_unusable_trees(text: str, fragment: str) -> None:
-    """A multi-child root, TOP over a word, a label without a category, -NONE- over a phrase or an all-empty tree
-    is an error, never silently repaired (each would give a tree the parser cannot use or that does not read back
-    once written)."""
+    """A multi-child root, TOP over a word, a label without a category, -NONE- over a phrase, a label the parser
+    keeps for itself below the root or an all-empty tree is an error, never silently repaired (each would give a tree
+    the parser cannot use or that does not read back once written)."""
     with pytest.raises(InputError) as info:
         clean_tree(parse_tree(text))
     assert fragment in info.value.reason
@@ -116,6 +121,21 @@ def _oracle_pairs(tree: Tree) -> list[tuple[str, str]]:
     if tree.is_preterminal:
         return [] if tree.label == "-NONE-" else [(tree.children[0], tree.label)]  # type: ignore[list-item]
     return [pair for child in tree.children for pair in _oracle_pairs(child)]  # type: ignore[arg-type]
+
+
+def _reserved_below_root(stripped: Tree | None) -> bool:
+    """Brute force: whether a label the parser keeps for itself (TOP, <END>, <NULL>, once cleaned) is below the
+    cleaned tree's root; a TOP or wrapper root's single child and a unary chain of TOP under it are the root."""
+    if stripped is None:
+        return False
+    node = stripped
+    if node.label in ("", "TOP"):
+        if len(node.children) != 1 or isinstance(node.children[0], str):
+            return False  # refused for another reason
+        node = node.children[0]  # type: ignore[assignment]
+    while clean_label(node.label) == "TOP" and len(node.children) == 1 and isinstance(node.children[0], Tree):
+        node = node.children[0]
+    return any(clean_label(n.label) in ("TOP", "<END>", "<NULL>") for n in node.subtrees())
 
 
 def _labels_ok(tree: Tree) -> bool:
@@ -130,7 +150,7 @@ def test_preprocess_clean_tree_properties(tree: Tree) -> None:
     no_category = any(not clean_label(n.label) for n in tree.subtrees() if n is not tree or n.label not in ("", "TOP"))
     top_over_word = tree.label == "TOP" and tree.is_preterminal
     none_over_phrase = any(n.label == "-NONE-" and not n.is_preterminal for n in tree.subtrees())
-    if not pairs or no_category or top_over_word or none_over_phrase or (
+    if not pairs or no_category or top_over_word or none_over_phrase or _reserved_below_root(stripped) or (
         tree.label == "TOP" and stripped is not None and len(stripped.children) > 1
     ):
         with pytest.raises(InputError):

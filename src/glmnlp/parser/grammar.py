@@ -44,7 +44,8 @@ from typing import Any, TypeVar
 
 from glmnlp.errors import GlmnlpError, ModelFileError
 from glmnlp.parser.transform import FslcConfig, collapse_unary_loops, fslc_transform
-from glmnlp.treebank.preprocess import NONE_TAG, clean_label
+from glmnlp.treebank.preprocess import END_LABEL, NONE_TAG, NULL_LABEL, clean_label
+from glmnlp.treebank.preprocess import TOP as TOP_LABEL
 from glmnlp.treebank.trees import Tree
 
 __all__ = [
@@ -70,13 +71,12 @@ NULL = 0
 END = 1
 TOP = 2
 
-TOP_LABEL = "TOP"
 #: coordinating-conjunction POS tags, by preference: the Penn Treebank's, Universal Dependencies', STTS's (German)
 COORD_TAGS = ("CC", "CCONJ", "KON")
 Category = tuple[str, str | None]
 
 #: the reserved categories, in id order
-RESERVED: tuple[Category, ...] = (("<NULL>", None), ("<END>", None), (TOP_LABEL, None))
+RESERVED: tuple[Category, ...] = ((NULL_LABEL, None), (END_LABEL, None), (TOP_LABEL, None))
 GRAMMAR_FORMAT = "glmnlp-grammar"
 GRAMMAR_VERSION = 1
 

@@ -33,8 +33,10 @@ belongs to the FSLC transform, not here), Roark's punctuation raising and quote 
 their use in 2004 is [U]), and any change to words (``Conn.based``, ``-LRB-`` tokens stay verbatim).
 
 Bad input is never repaired: a root bracket with several children, a ``TOP`` root over a bare word, a
-label with no category (``|PRT``: nothing before the ``|``), or a tree that is empty once its empty
-elements are gone, raises :class:`~glmnlp.errors.InputError`. Each would otherwise give a tree that
+label with no category (``|PRT``: nothing before the ``|``), a label the parser keeps for itself below
+the root (:data:`RESERVED_LABELS`: ``TOP``, other than a unary ``(TOP (TOP ...))`` root, ``<END>``,
+``<NULL>``), or a tree that is empty once its empty elements are gone, raises
+:class:`~glmnlp.errors.InputError`. Each would otherwise give a tree that
 the parser cannot use or that does not read back once written (an empty label inside a tree).
 """
 
@@ -43,10 +45,16 @@ from __future__ import annotations
 from glmnlp.errors import InputError
 from glmnlp.treebank.trees import Tree
 
-__all__ = ["NONE_TAG", "TOP", "clean_label", "clean_tree", "strip_empty", "tagged_words"]
+__all__ = ["END_LABEL", "NONE_TAG", "NULL_LABEL", "RESERVED_LABELS", "TOP", "clean_label", "clean_tree", "strip_empty",
+           "tagged_words"]
 
 NONE_TAG = "-NONE-"
 TOP = "TOP"
+#: The parser's markers for a closed constituent's end and for an absent context (:mod:`glmnlp.parser.grammar`).
+END_LABEL = "<END>"
+NULL_LABEL = "<NULL>"
+#: Labels no node below a cleaned tree's root carries: the parser keeps them for its root and its markers.
+RESERVED_LABELS = (TOP, END_LABEL, NULL_LABEL)
 
 
 def clean_label(label: str) -> str:
@@ -124,11 +132,24 @@ def clean_tree(tree: Tree) -> Tree:
             raise InputError(f"root bracket {root!r} has {len(body)} children; expected exactly one")
         if isinstance(body[0], str):
             raise InputError(f"root bracket {root!r} is over the word {body[0]!r}, not over a phrase")
-        return Tree(TOP, (body[0],))
+        return _no_reserved_label(Tree(TOP, (body[0],)))
     cleaned = _clean(tree)
     if cleaned is None:
         raise InputError(f"tree {root!r} contains only empty (-NONE-) elements")
-    return Tree(TOP, (cleaned,))
+    return _no_reserved_label(Tree(TOP, (cleaned,)))
+
+
+def _no_reserved_label(tree: Tree) -> Tree:
+    """``tree`` (a unary ``TOP`` root), or InputError for a :data:`RESERVED_LABELS` label below its root: the
+    parser would refuse the tree (``(TOP (TOP ...))`` is one root to it, as its unary loops are collapsed)."""
+    body = tree.children[0]
+    assert isinstance(body, Tree)  # clean_tree refused a root over a word
+    while body.label == TOP and len(body.children) == 1 and isinstance(body.children[0], Tree):
+        body = body.children[0]
+    for node in body.subtrees():
+        if node.label in RESERVED_LABELS:
+            raise InputError(f"label {node.label!r} below the root: the parser keeps it for its root or its markers")
+    return tree
 
 
 def tagged_words(tree: Tree) -> tuple[tuple[str, ...], tuple[str, ...]]:
