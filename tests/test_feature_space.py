@@ -14,7 +14,8 @@ from glmnlp.cli import main
 from glmnlp.parser.feature_space import (
     MIN_BITS, choose_bits, feature_bits_for, gold_feature_keys, sharing_share,
 )
-from glmnlp.parser.model import MAX_N_BITS, Parser, ParserConfig
+from glmnlp.parser.config import MAX_N_BITS
+from glmnlp.parser.model import Parser, ParserConfig
 from glmnlp.parser.training import prepare_training
 from glmnlp.treebank.corpus import sample_trees
 from glmnlp.treebank.trees import to_bracket

@@ -92,7 +92,7 @@ def _load_pipeline(model: str | None, tagger_dir: str | None, lines: bool, multi
     tagger = None if tagger_dir is None else tagger_at(tagger_dir, deferred=deferred)
     if model is not None and (Path(model) / "metadata.json").is_file():
         from glmnlp.glm.model_io import read_metadata
-        from glmnlp.parser.model import MODEL_KIND
+        from glmnlp.parser.files import MODEL_KIND
 
         kind = read_metadata(model)["kind"]
         if kind != MODEL_KIND:

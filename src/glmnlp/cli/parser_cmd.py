@@ -118,7 +118,8 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     from glmnlp.treebank.formats import TaggedSentence
     from glmnlp.parser.generative import SmoothingConfig
     from glmnlp.glm.model_io import check_output_dir
-    from glmnlp.parser.model import MODEL_KIND, ParserConfig
+    from glmnlp.parser.config import ParserConfig
+    from glmnlp.parser.files import MODEL_KIND
     from glmnlp.parser.jackknife import jackknife_tags
     from glmnlp.parser.selection import PERCEPTRON_CAPS, PERCEPTRON_GAMMAS
     from glmnlp.parser.training import train_parser
@@ -302,7 +303,7 @@ def _warn_shared_labels(train: list[Tree], path: str) -> None:
 def _feature_bits(value: str | None, kind: str) -> int | None:
     """``--feature-bits``: the table's bits (unset: the default of ParserConfig), or None for ``auto``."""
     from glmnlp.parser.feature_space import MIN_BITS
-    from glmnlp.parser.model import MAX_N_BITS, ParserConfig
+    from glmnlp.parser.config import MAX_N_BITS, ParserConfig
 
     if value is None:
         return ParserConfig.n_bits

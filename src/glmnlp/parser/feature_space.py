@@ -22,7 +22,7 @@ Deviations and measurements (benchmarks/results/feature_collisions.md):
   glmnlp.glm.training), and parses with 1.3 GB resident against 0.21 GB and 16-26% fewer sentences/s. A
   treebank of 40,000 trees extrapolates to about 1.9 M gold features, so ``auto`` would pick 28 bits there
   (0.7%), twice the memory again (about 25 GB to train with 2 workers).
-* The range is 2**16 to 2**28 (:data:`~glmnlp.parser.model.MAX_N_BITS`): ``auto`` may also pick a table
+* The range is 2**16 to 2**28 (:data:`~glmnlp.parser.config.MAX_N_BITS`): ``auto`` may also pick a table
   smaller than the default for a small treebank (about 15 k gold features for 50 trees: 2**21).
 """
 
@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from glmnlp.parser.model import MAX_N_BITS, ParserConfig
+from glmnlp.parser.config import MAX_N_BITS, ParserConfig
 from glmnlp.parser.training import prepare_training
 from glmnlp.treebank.trees import Tree
 

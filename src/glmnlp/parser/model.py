@@ -10,11 +10,14 @@ What it implements (paper §3-§4; SPEC §0, §a, §b, §d):
   (:mod:`glmnlp.parser.transform`, :mod:`glmnlp.parser.grammar`). ADV attaches every allowable chain of the next
   word at every legal site of the right frontier (closures checked against the triples); FILTER
   keeps h_k while ``score(h_k) >= score(h_0) - gamma / k**3`` (SPEC §a, [R] formula) with an optional
-  hard cap on the beam size. ``gamma`` and the cap are configuration, tuned on dev (:func:`glmnlp.parser.selection.tune_beam`)
-  and saved in the model.
+  hard cap on the beam size. ``gamma`` and the cap are configuration, tuned on dev
+  (:func:`glmnlp.parser.selection.tune_beam`) and saved in the model.
 * **Features**: every built node (chain nodes and END closures) fires the templates of
-  :data:`TEMPLATES`, hashed into a ``2**n_bits`` weight table. Two switchable groups: ``baseline``
-  (SPEC §b.3) and ``punct`` (= baseline + the three punctuation features of §b.4).
+  :data:`~glmnlp.parser.config.TEMPLATES`, hashed into a ``2**n_bits`` weight table. Two switchable groups:
+  ``baseline`` (SPEC §b.3) and ``punct`` (= baseline + the three punctuation features of §b.4).
+* **Files**: :meth:`Parser.save`, :meth:`Parser.load` and :meth:`Parser.describe` are those of
+  :mod:`glmnlp.parser.files` (the format and its checks); the configuration a model records is
+  :class:`~glmnlp.parser.config.ParserConfig`.
 * **Robustness** (:meth:`Parser.parse`): if the beam empties or no hypothesis can be closed, the
   sentence is retried with a 10x wider gamma and no cap; if that fails too it gets the default
   structure ``(TOP (S (T1 w1) ... (Tn wn)))`` (flat over the first candidate tags; S: the grammar's
@@ -54,76 +57,26 @@ Choices [R] (documented deviations or reconstructions):
 from __future__ import annotations
 
 import hashlib
-import math
 import threading
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from glmnlp.errors import InputError, ModelFileError
-from glmnlp.glm.model_io import ModelParts, load_model, load_submodel, read_metadata, save_model, verify_model
+from glmnlp.errors import InputError
 from glmnlp.parser._beam import BeamParser
+from glmnlp.parser.config import TEMPLATES, ParserConfig
 from glmnlp.parser.derivation import Step, default_tree, derive, replay
+from glmnlp.parser.files import describe_parser, load_parser, save_parser
 from glmnlp.parser.grammar import Grammar
-from glmnlp.parser.term import GEN_KIND, GenerativeTerm, prefix_logprobs, surprisal_bits
-from glmnlp.parser.transform import FslcConfig, fslc_detransform
+from glmnlp.parser.term import prefix_logprobs, surprisal_bits
+from glmnlp.parser.transform import fslc_detransform
 from glmnlp.treebank.trees import Tree
 
+# TEMPLATES and ParserConfig live in glmnlp.parser.config; they are named here too, where users have imported them
 __all__ = ["TEMPLATES", "Example", "ParserConfig", "Parser", "default_tree", "punctuation_tags", "word_atom"]
-
-MODEL_KIND = "glmnlp-parser"
-
-#: Every feature template, by group. L00 is the new node's label; a conjunction "a+b+c" fires once
-#: per built node. Non-POS nodes include the END closures. Kept in sync with ``_beam.pyx``.
-TEMPLATES: dict[str, list[str]] = {
-    "nonpos": [
-        "L00",
-        "L00+L10",
-        "L00+L10+L01",
-        "L00+L10+L01+L02",
-        "L00+L10+L01+L02+L03",
-        "L00+L10+L01+L02+L03+L20",
-        "L00+L10+L01+L02+L03+L20+L11",
-        "L00+L10+L01+L02+L03+L20+L11+L30",
-        "L00+L10+L01+L02+L03+L20+L11+L30+L21",
-        "L00+L10+L01+L02+L03+L20+L11+L30+L21+COORD",
-        "L00+L10+L01+L02+L03+L20+L11+L30+L21+COORD+CL",
-        "L00+LKP",
-        "L00+LK",
-        "L00+L10+LKP",
-        "L00+L10+LK",
-        "L00+L10+L01+LKP",
-    ],
-    "pos": [
-        "L00",
-        "L00+L10",
-        "L00+L10+L01",
-        "L00+L10+L01+L20",
-        "L00+L10+L01+L20+CCP",
-        "L00+L10+L01+L20+CCP+CC",
-        "L00+LK",
-        "L00+L10+LK",
-        "L00+LK+CC",
-    ],
-    "punct": [
-        "L00+QUESTION (final punctuation is '?')",
-        "L00+L10+QUESTION",
-        "L00+NEXTPOS (only when LK is punctuation or CC; NEXTPOS = tag of the word after LK)",
-        "L00+L10+NEXTPOS (same condition)",
-        "L00+LK_IS_PUNCT (only when L02, the word-position left of L01, is punctuation)",
-        "L00+L10+LK_IS_PUNCT (same condition)",
-    ],
-}
-FEATURE_SETS = ("baseline", "punct")
-ATOM_DOC = (
-    "L_ij: label i levels up and j siblings left of the new node (NULL when absent); COORD: for a "
-    "leftmost child, the first child's label of the conjunct before a CC preceding the parent; CL: "
-    "head word of the parent so far; CC/CCP: c-commanding head word/POS; LK/LKP: look-ahead word and "
-    "POS (the word being absorbed and its chain's POS)."
-)
 
 
 def word_atom(word: str) -> int:
@@ -142,43 +95,6 @@ def punctuation_tags(trees: Iterable[Tree]) -> set[str]:
             if not any(ch.isalnum() or ch in "'#$" for ch in word):
                 plain[tag] = plain.get(tag, 0) + 1
     return {t for t, n in total.items() if plain.get(t, 0) > 0.9 * n}
-
-
-@dataclass
-class ParserConfig:
-    """Training and decoding configuration (saved in the model)."""
-
-    features: str = "punct"  # "baseline" or "punct"
-    gamma: float = 1e4  # FILTER margin (SPEC §a); with the cap below the cap binds (dev: Figure 5 runs)
-    beam_cap: int = 30  # hard cap on the beam (0 = none) when parsing
-    train_gamma: float = 1e4  # training beam: the cap binds (measured setting of the benchmarks)
-    train_cap: int = 30
-    n_bits: int = 22
-    early_update: bool = True
-    cache: bool = True
-    cache_t1: int = 5
-    cache_t2: int = 50
-    cache_sample: int = 16
-    cache_members: int = 8
-    epochs: int = 8
-    seed: int = 0
-    fslc_extra_pairs: tuple[tuple[str, str], ...] = (("SINV", "S"),)
-    shards: int = 1  # iterative parameter mixing over this many shards (1 = the serial perceptron)
-    mixing: str = "uniform"  # "uniform" or "updates" (glmnlp.glm.training)
-
-    def __post_init__(self) -> None:
-        if self.features not in FEATURE_SETS:
-            raise ValueError(f"features must be one of {FEATURE_SETS}, got {self.features!r}")
-        if self.shards < 1:
-            raise ValueError(f"shards must be >= 1, got {self.shards}")
-        if self.mixing not in ("uniform", "updates"):
-            raise ValueError(f"mixing must be 'uniform' or 'updates', got {self.mixing!r}")
-        self.fslc_extra_pairs = tuple(tuple(p) for p in self.fslc_extra_pairs)  # type: ignore[misc]
-
-    @property
-    def fslc(self) -> FslcConfig:
-        """The tree transform used for the grammar."""
-        return FslcConfig(left_recursion=True, extra_pairs=self.fslc_extra_pairs)
 
 
 @dataclass
@@ -420,102 +336,23 @@ class Parser:
         steps = [Step(int(s), self._chains[int(c)]) for s, c in zip(sites, chains)]
         return fslc_detransform(replay(list(words), steps, self.grammar))
 
-    # -- persistence ------------------------------------------------------------------------------
+    # -- persistence (glmnlp.parser.files) ----------------------------------------------------------
     def save(
         self, path: str | Path, *, history: Sequence[dict[str, Any]] = (), prune: float = 0.0, replace: bool = True
     ) -> None:
-        """Write the model directory (JSON metadata + npz arrays; no pickle) atomically.
-
-        ``path`` must be absent, empty or (with ``replace``) a parser model and nothing else
-        (:func:`glmnlp.glm.model_io.check_output_dir`); anything else is refused and left untouched.
-
-        The hashed weight table is stored sparsely: ``weight_index`` (uint32, strictly ascending)
-        lists the slots with ``|w| > prune`` and ``weight_value`` their weights, as float32 when every
-        one of them is exactly a float32 (the default-model recipe rounds to float32 precision before
-        it measures, for a file half the size) and float64 otherwise; :meth:`load` rebuilds the dense table. ``prune = 0`` keeps every non-zero weight, so the loaded model
-        parses exactly as this one; ``prune > 0`` drops small weights for a smaller file.
-        """
-        if not (prune >= 0.0 and math.isfinite(prune)):
-            raise ValueError(f"prune must be a finite number >= 0, got {prune!r}")
-        index = np.flatnonzero(np.abs(self.weights) > prune).astype(np.uint32)
-        values = np.ascontiguousarray(self.weights[index], dtype=np.float64)
-        single = values.astype(np.float32)
-        if np.array_equal(single.astype(np.float64), values):
-            values = single
-        cfg = asdict(self.config)
-        cfg["fslc_extra_pairs"] = [list(p) for p in self.config.fslc_extra_pairs]
-        if self.config.shards == 1:  # serially trained models keep the format they always had
-            del cfg["shards"], cfg["mixing"]
-        metadata = {
-            "config": cfg,
-            "grammar": self.grammar.to_json(),
-            "punct_tags": sorted(self.punct_tags),
-            "extra_chains": [list(c) for c in self._chains],
-            "templates": TEMPLATES,
-            "template_groups_active": ["nonpos", "pos"] + (["punct"] if self._punct else []),
-            "atoms": ATOM_DOC,
-            "hashing": f"64-bit multiply-xorshift fold, murmur3 finaliser, table of 2**{self.config.n_bits}",
-            "history": list(history),
-            "weight_storage": {"format": "sparse", "table_size": int(self.weights.shape[0]), "prune": prune,
-                               "stored": int(index.shape[0])},
-        }
-        submodels = {}
-        if self.generative is not None:
-            gen_meta, gen_arrays = self.generative.to_parts()
-            submodels["generative"] = ModelParts(kind=GEN_KIND, metadata=gen_meta, arrays=gen_arrays)
-        save_model(path, kind=MODEL_KIND, metadata=metadata, arrays={"weight_index": index, "weight_value": values},
-                   submodels=submodels, replace=replace)
+        """Write the model directory (JSON metadata + npz arrays; no pickle) atomically
+        (:func:`glmnlp.parser.files.save_parser`: the format, ``prune``, and what ``path`` may already hold)."""
+        save_parser(self, path, history=history, prune=prune, replace=replace)
 
     @classmethod
     def load(cls, path: str | Path) -> Parser:
-        """Read a model written by :meth:`save`."""
-        metadata, arrays = load_model(path, kind=MODEL_KIND)
-        meta_path = Path(path) / "metadata.json"
-        try:
-            cfg = dict(metadata["config"])
-            _check_config(cfg)
-            cfg["fslc_extra_pairs"] = tuple(tuple(p) for p in cfg["fslc_extra_pairs"])
-            config = ParserConfig(**cfg)
-            grammar = Grammar.from_json(metadata["grammar"])
-            punct = metadata["punct_tags"]
-            if not isinstance(punct, list) or not all(isinstance(t, str) for t in punct):
-                raise ValueError("punct_tags must be a list of tag strings")
-            chains = metadata["extra_chains"]
-            n_cats = len(grammar.categories)
-            if not isinstance(chains, list) or not all(
-                isinstance(c, list) and c and all(type(x) is int and 0 <= x < n_cats for x in c) for c in chains
-            ):
-                raise ValueError(f"extra_chains must be non-empty lists of category ids in 0..{n_cats - 1}")
-            parser = cls(
-                grammar, set(punct), _dense_weights(arrays, 1 << config.n_bits, path, metadata), config,
-                extra_chains=[tuple(c) for c in chains],
-            )
-            history = metadata.get("history", [])
-            if not isinstance(history, list) or not all(isinstance(h, dict) for h in history):
-                raise ValueError("history must be a list of objects")
-        except ModelFileError as exc:
-            raise ModelFileError(f"{meta_path}: {exc}" if str(path) not in str(exc) else str(exc)) from None
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise ModelFileError(f"{meta_path}: not a valid parser model: {exc}") from None
-        parser.history = list(history)
-        if "generative" in read_metadata(path).get("submodels", {}):
-            gen_meta, gen_arrays = load_submodel(path, "generative", kind=GEN_KIND)
-            try:
-                parser.generative = GenerativeTerm.from_parts(gen_meta, gen_arrays)
-            except ModelFileError as exc:
-                raise ModelFileError(f"{Path(path) / 'generative' / 'metadata.json'}: {exc}") from None
-        return parser
+        """Read a model written by :meth:`save`; a damaged or foreign one is a :class:`ModelFileError`."""
+        return load_parser(cls, path)  # type: ignore[no-any-return]
 
     @staticmethod
     def describe(path: str | Path) -> dict[str, Any]:
         """``generative``, ``parse_nbest``, ``pos_tags`` of the model at ``path``, unbuilt (checksums checked)."""
-        header = verify_model(path, kind=MODEL_KIND)
-        if generative := "generative" in header.get("submodels", {}):
-            verify_model(Path(path) / "generative", kind=GEN_KIND)
-        tags = grammar.get("pos_tags") if isinstance(grammar := header["metadata"].get("grammar"), dict) else None
-        if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):  # load() says more
-            raise ModelFileError(f"{Path(path) / 'metadata.json'}: not a valid parser model: no grammar pos_tags")
-        return {"generative": generative, "parse_nbest": True, "pos_tags": frozenset(tags)}
+        return describe_parser(path)
 
     history: list[dict[str, Any]] = []
 
@@ -543,58 +380,3 @@ class Parser:
             ex.atoms, ex.next_pos, ex.isq, self._punct, np.ascontiguousarray(sites, dtype=np.int32),
             np.ascontiguousarray(chains, dtype=np.int32), complete,
         )
-
-
-#: Largest hashed table a model file may ask for: 2**28 float64 weights = 2 GiB (the default is 2**22).
-MAX_N_BITS = 28
-
-
-def _check_config(cfg: dict[str, Any]) -> None:
-    """Check a stored ParserConfig's fields (types and sane ranges) before anything is allocated from them."""
-
-    def number(name: str, low: float, high: float, *, integer: bool) -> None:
-        value = cfg.get(name)
-        ok = type(value) is int if integer else (type(value) in (int, float) and math.isfinite(value))
-        if not ok or not low <= value <= high:
-            kind = "an integer" if integer else "a finite number"
-            raise ValueError(f"config {name} must be {kind} in [{low:g}, {high:g}], got {value!r}")
-
-    number("n_bits", 1, MAX_N_BITS, integer=True)
-    for name in ("gamma", "train_gamma"):
-        number(name, 0, 1e300, integer=False)
-    for name in ("beam_cap", "train_cap", "cache_t1", "cache_t2", "cache_sample", "cache_members"):
-        number(name, 0, 10**6, integer=True)
-    number("epochs", 0, 10**6, integer=True)
-    number("seed", -(2**63), 2**63 - 1, integer=True)
-    for name in ("early_update", "cache"):
-        if type(cfg.get(name)) is not bool:
-            raise ValueError(f"config {name} must be true or false, got {cfg.get(name)!r}")
-    pairs = cfg.get("fslc_extra_pairs")
-    if not isinstance(pairs, list) or not all(
-        isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in pairs
-    ):
-        raise ValueError("config fslc_extra_pairs must be a list of [label, label] pairs")
-
-
-def _dense_weights(arrays: dict[str, np.ndarray], size: int, path: str | Path, meta: dict[str, Any]) -> np.ndarray:
-    """The dense weight table of a model file (sparse (index, value) arrays, or a dense ``weights`` array) of the
-    size ``n_bits`` gives: any other recorded size means an edited file (weights in other features' slots)."""
-    if (declared := meta.get("weight_storage", {}).get("table_size", size)) != size or (
-            "weights" in arrays and arrays["weights"].shape != (size,)):
-        raise ValueError(f"the weight table's size ({declared!r}) is not 2**n_bits = {size}")
-    if "weights" in arrays:  # dense tables written before the sparse format
-        return arrays["weights"]
-    index, values = arrays.get("weight_index"), arrays.get("weight_value")
-    if index is None or values is None:
-        raise ModelFileError(f"{path}: parser model has no weight_index/weight_value arrays")
-    if (index.ndim != 1 or index.shape != values.shape or index.dtype != np.uint32
-            or values.dtype not in (np.float32, np.float64)):
-        raise ModelFileError(f"{path}: weight_index must be uint32 and weight_value float32 or float64, both 1-D of "
-                             "one length")
-    if index.shape[0] and (int(index[-1]) >= size or bool(np.any(index[1:] <= index[:-1]))):
-        raise ModelFileError(f"{path}: weight_index must be strictly ascending and below the table size {size}")
-    dense = np.zeros(size, dtype=np.float64)
-    dense[index] = values
-    dense.flags.writeable = False  # finished: the parser takes it without a copy (Parser.weights)
-    return dense
-

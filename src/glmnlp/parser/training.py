@@ -403,9 +403,9 @@ def train_parser(
 
     ``beams`` = (gammas, caps): choose the epoch at the beam the parser will parse with. The dev F1 of
     each pass is measured at the training beam; the :data:`EPOCH_CANDIDATES` best passes by it each get
-    their beam from the grid (:func:`~glmnlp.parser.selection.tune_beam`), and the pass with the best dev F1 at its own beam is
-    returned with that beam set (ties, to 0.01, go to the pass that was better at the training beam).
-    ``on_beams(epoch, rows)`` is called with each candidate's grid (:func:`~glmnlp.parser.selection.tune_beam`'s rows).
+    their beam from the grid (:func:`~glmnlp.parser.selection.tune_beam`), and the pass with the best dev F1
+    at its own beam is returned with that beam set (ties, to 0.01, go to the pass that was better at the
+    training beam). ``on_beams(epoch, rows)`` is called with each candidate's grid (``tune_beam``'s rows).
     """
     check_trees(dev_trees, "dev")
     parser, examples = prepare_training(train_trees, config, np.zeros(1 << config.n_bits), train_tags)

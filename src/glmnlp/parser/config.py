@@ -1,0 +1,103 @@
+"""The parser's configuration and feature templates: what training and decoding read and a model file records.
+
+:class:`ParserConfig` is saved in every parser model (:mod:`glmnlp.parser.files`); :data:`TEMPLATES` documents the
+features :mod:`glmnlp.parser._beam` computes (C&R 2004 §3, SPEC §b.3-§b.4) and is written into the model's metadata
+so that a file says what its weights mean.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from glmnlp.parser.transform import FslcConfig
+
+__all__ = ["ATOM_DOC", "FEATURE_SETS", "MAX_N_BITS", "TEMPLATES", "ParserConfig"]
+
+#: Every feature template, by group. L00 is the new node's label; a conjunction "a+b+c" fires once
+#: per built node. Non-POS nodes include the END closures. Kept in sync with ``_beam.pyx``.
+TEMPLATES: dict[str, list[str]] = {
+    "nonpos": [
+        "L00",
+        "L00+L10",
+        "L00+L10+L01",
+        "L00+L10+L01+L02",
+        "L00+L10+L01+L02+L03",
+        "L00+L10+L01+L02+L03+L20",
+        "L00+L10+L01+L02+L03+L20+L11",
+        "L00+L10+L01+L02+L03+L20+L11+L30",
+        "L00+L10+L01+L02+L03+L20+L11+L30+L21",
+        "L00+L10+L01+L02+L03+L20+L11+L30+L21+COORD",
+        "L00+L10+L01+L02+L03+L20+L11+L30+L21+COORD+CL",
+        "L00+LKP",
+        "L00+LK",
+        "L00+L10+LKP",
+        "L00+L10+LK",
+        "L00+L10+L01+LKP",
+    ],
+    "pos": [
+        "L00",
+        "L00+L10",
+        "L00+L10+L01",
+        "L00+L10+L01+L20",
+        "L00+L10+L01+L20+CCP",
+        "L00+L10+L01+L20+CCP+CC",
+        "L00+LK",
+        "L00+L10+LK",
+        "L00+LK+CC",
+    ],
+    "punct": [
+        "L00+QUESTION (final punctuation is '?')",
+        "L00+L10+QUESTION",
+        "L00+NEXTPOS (only when LK is punctuation or CC; NEXTPOS = tag of the word after LK)",
+        "L00+L10+NEXTPOS (same condition)",
+        "L00+LK_IS_PUNCT (only when L02, the word-position left of L01, is punctuation)",
+        "L00+L10+LK_IS_PUNCT (same condition)",
+    ],
+}
+FEATURE_SETS = ("baseline", "punct")
+ATOM_DOC = (
+    "L_ij: label i levels up and j siblings left of the new node (NULL when absent); COORD: for a "
+    "leftmost child, the first child's label of the conjunct before a CC preceding the parent; CL: "
+    "head word of the parent so far; CC/CCP: c-commanding head word/POS; LK/LKP: look-ahead word and "
+    "POS (the word being absorbed and its chain's POS)."
+)
+
+#: Largest hashed table a model file may ask for: 2**28 float64 weights = 2 GiB (the default is 2**22).
+MAX_N_BITS = 28
+
+
+@dataclass
+class ParserConfig:
+    """Training and decoding configuration (saved in the model)."""
+
+    features: str = "punct"  # "baseline" or "punct"
+    gamma: float = 1e4  # FILTER margin (SPEC §a); with the cap below the cap binds (dev: Figure 5 runs)
+    beam_cap: int = 30  # hard cap on the beam (0 = none) when parsing
+    train_gamma: float = 1e4  # training beam: the cap binds (measured setting of the benchmarks)
+    train_cap: int = 30
+    n_bits: int = 22
+    early_update: bool = True
+    cache: bool = True
+    cache_t1: int = 5
+    cache_t2: int = 50
+    cache_sample: int = 16
+    cache_members: int = 8
+    epochs: int = 8
+    seed: int = 0
+    fslc_extra_pairs: tuple[tuple[str, str], ...] = (("SINV", "S"),)
+    shards: int = 1  # iterative parameter mixing over this many shards (1 = the serial perceptron)
+    mixing: str = "uniform"  # "uniform" or "updates" (glmnlp.glm.training)
+
+    def __post_init__(self) -> None:
+        if self.features not in FEATURE_SETS:
+            raise ValueError(f"features must be one of {FEATURE_SETS}, got {self.features!r}")
+        if self.shards < 1:
+            raise ValueError(f"shards must be >= 1, got {self.shards}")
+        if self.mixing not in ("uniform", "updates"):
+            raise ValueError(f"mixing must be 'uniform' or 'updates', got {self.mixing!r}")
+        self.fslc_extra_pairs = tuple(tuple(p) for p in self.fslc_extra_pairs)  # type: ignore[misc]
+
+    @property
+    def fslc(self) -> FslcConfig:
+        """The tree transform used for the grammar."""
+        return FslcConfig(left_recursion=True, extra_pairs=self.fslc_extra_pairs)
