@@ -162,6 +162,32 @@ def test_cli_tag_reads_tags_and_writes_a_chunk_at_a_time(
     rc, _, err = _run(capsys, ["tag", "--input-format", "conllu", "--output-format", "conllu", str(conllu)])
     assert (rc, err) == (1, "error: <output>:3: word 1 ('New York') contains whitespace\n")
 
+def test_cli_tag_streams_tagged_input_and_stops_at_a_bad_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """glmnlp tag read every format but token input whole before tagging anything; CoNLL-U, word/TAG and tab input
+    is now read as it is tagged (the format decided by the suffix or the first lines), so a malformed line late in a
+    file stops the command at file:line after the sentences before it were written."""
+    from glmnlp.cli import tagger_cmd
+
+    monkeypatch.setattr(tagger_cmd, "TAG_CHUNK", 2, raising=False)
+    good = "".join(f"# sent_id = {k}\n1\tcats\t_\t_\tNNS\t_\t_\t_\t_\t_\n2\tsat\t_\t_\tVBD\t_\t_\t_\t_\t_\n\n"
+                   for k in range(4))
+    conllu = tmp_path / "in.conllu"
+    conllu.write_text(good + "1\tbroken\n", encoding="utf-8")  # line 17
+    for argv in (["tag", "--input-format", "auto", str(conllu)], ["tag", "--input-format", "conllu", str(conllu)]):
+        rc, out, err = _run(capsys, argv)
+        assert (rc, err) == (1, f"error: {conllu}:17: expected 10 tab-separated fields, found 2\n")
+        assert [line.split()[0].rpartition("/")[0] for line in out.splitlines()] == ["cats"] * 4
+    _stdin(monkeypatch, (good + "1\tbroken\n").encode())  # no suffix: the first lines decide
+    rc, out, err = _run(capsys, ["tag", "--input-format", "auto"])
+    assert (rc, err, len(out.splitlines())) == (1, "error: <stdin>:17: expected 10 tab-separated fields, found 2\n", 4)
+    word_tag = tmp_path / "in.txt"
+    word_tag.write_text("cats/NNS sat/VBD\n" * 3 + "sat\n", encoding="utf-8")
+    rc, out, err = _run(capsys, ["tag", "--input-format", "auto", str(word_tag)])
+    assert (rc, err, len(out.splitlines())) == (1, f"error: {word_tag}:4: token 'sat' has no /TAG\n", 2)
+
+
 def test_cli_tagger_evaluate_refuses_an_empty_test_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """An empty .trees file used to score 'accuracy 0.00%' with status 0."""
     empty = tmp_path / "empty.trees"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from glmnlp.errors import FormatError, TreeSyntaxError
 from glmnlp.treebank.formats import (
     TaggedSentence,
+    iter_tagged,
     read_conllu,
     read_tab,
     read_tagged,
@@ -318,3 +320,31 @@ def test_formats_read_tagged_column(formats_dir: Path) -> None:
         read_tagged(io.StringIO(untagged), "conllu")
     assert read_tagged(io.StringIO(untagged), "conllu", None) == [TaggedSentence(("Yes",), None)]
     assert read_tagged(formats_dir / "tiny.word_tag", column=None) == TINY  # other formats keep their tags
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text", "lines_of_first"),
+    [
+        ("conllu", "# id = 1\n1\tcats\t_\t_\tNNS\t_\t_\t_\t_\t_\n\n1\tdogs\t_\t_\tNNS\t_\t_\t_\t_\t_\n", 3),
+        ("tab", "cats\tNNS\n\ndogs\tNNS\n", 2),
+        ("word_tag", "cats/NNS\ndogs/NNS\n", 1),
+    ],
+)
+@pytest.mark.parametrize("given", ["auto", "explicit"])
+def test_formats_iter_tagged_yields_a_sentence_before_reading_on(fmt: str, text: str, lines_of_first: int,
+                                                                given: str) -> None:
+    """iter_tagged (what glmnlp tag streams with) gives each sentence once its own lines are read, the format
+    decided by the first lines alone under "auto", and over the whole input what read_tagged gives."""
+    lines = text.splitlines()
+    read: list[str] = []
+
+    def source() -> Iterator[str]:
+        for line in lines:
+            read.append(line)
+            yield line
+
+    sentences = iter_tagged(source(), "auto" if given == "auto" else fmt)  # type: ignore[arg-type]
+    assert next(sentences) == TaggedSentence(("cats",), ("NNS",))
+    assert len(read) == lines_of_first
+    assert [next(sentences)] + list(sentences) == [TaggedSentence(("dogs",), ("NNS",))]
+    assert read_tagged(io.StringIO(text)) == [TaggedSentence(("cats",), ("NNS",)), TaggedSentence(("dogs",), ("NNS",))]

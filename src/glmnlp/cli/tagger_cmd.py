@@ -3,9 +3,12 @@
 Input files may be CoNLL-U (the XPOS column), word/TAG lines, word<TAB>tag blocks or bracketed
 trees (one per line or ``.mrg``); ``--format auto`` tells them apart (:func:`glmnlp.treebank.formats.read_tagged`).
 ``glmnlp tag`` reads one tokenised sentence per line (or any tagged format, whose tags are ignored)
-and writes word/TAG lines or CoNLL-U to stdout, :data:`TAG_CHUNK` sentences at a time (token input is read as it
-is tagged, so memory does not grow with the input). ``--model`` of ``tag`` and ``tagger evaluate`` is a
-tagger model or a pipeline model directory holding ``tagger/`` (as ``train-default`` writes it).
+and writes word/TAG lines or CoNLL-U to stdout, :data:`TAG_CHUNK` sentences at a time. The input is read as it is
+tagged (:func:`glmnlp.treebank.formats.iter_tagged`), so memory does not grow with it; ``--input-format auto``
+decides from the file's suffix or its first lines, and only bracketed trees are read whole (a tree may span lines).
+Malformed input stops at ``file:line`` after the sentences before it were written, as ``glmnlp parse`` does.
+``--model`` of ``tag`` and ``tagger evaluate`` is a tagger model or a pipeline model directory holding ``tagger/``
+(as ``train-default`` writes it).
 Progress and summaries go to stderr; bad input exits with status 1 and a ``file:line: reason``
 message. ``glmnlp tag`` refuses input as ``glmnlp parse`` does: binary (a NUL byte) or non-UTF-8
 data, and input without a sentence (``empty input: nothing to tag``); ``tagger evaluate`` refuses a
@@ -17,14 +20,15 @@ usage error; ``inf`` keeps every tag).
 
 from __future__ import annotations
 
-import io
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
 
-from glmnlp.treebank.formats import TaggedSentence, iter_tokens, read_tagged, write_conllu, write_word_tag
+from glmnlp.treebank.formats import (
+    TaggedSentence, format_by_suffix, iter_tagged, iter_tokens, read_tagged, write_conllu, write_word_tag,
+)
 from glmnlp.tagger.features import FEATURE_SETS
 from glmnlp.tagger.model import Tagger, TaggerConfig
 from glmnlp.glm.model_io import check_output_dir
@@ -32,7 +36,7 @@ from glmnlp.glm.training import EpochRecord
 from glmnlp.cli._params import NonEmptyPath, NumberRange, training_parallel_options
 from glmnlp.errors import FormatError, InputError
 from glmnlp.glm.parallel import chunked
-from glmnlp.treebank.fileio import input_lines, opened_input
+from glmnlp.treebank.fileio import opened_input
 
 _FORMATS = ("auto", "conllu", "word_tag", "tab", "trees")
 _CTX = {"help_option_names": ["-h", "--help"]}
@@ -209,18 +213,8 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
 
         model_dir = default_model_path()
     model_dir = _tagger_dir(model_dir)
-    if input_format == "tokens":  # read as it is tagged: memory does not grow with the input
-        sentences: Iterable[TaggedSentence] = _token_sentences(input_path)
-    else:
-        lines, name = input_lines(input_path, "empty input: nothing to tag")  # refused as glmnlp parse does
-        if input_path == "-":
-            stream = io.StringIO("".join(line + "\n" for line in lines))
-            stream.name = name  # type: ignore[misc]  # for the readers' messages
-            sentences = read_tagged(stream, input_format, None)  # type: ignore[arg-type]  # words only
-        else:
-            sentences = read_tagged(input_path, input_format, None)  # type: ignore[arg-type]
-        if not sentences:
-            raise InputError("empty input: nothing to tag", source=name)
+    # read as it is tagged (trees excepted: a tree may span lines), so memory does not grow with the input
+    sentences = _input_sentences(input_path, input_format)
     model = Tagger.load(model_dir)
     writer = write_word_tag if output_format == "word_tag" else write_conllu
     done = 0
@@ -234,12 +228,19 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
         done += len(chunk)
 
 
-def _token_sentences(path: str) -> Iterator[TaggedSentence]:
-    """The sentences of one-sentence-per-line token input, read as they are needed and refused as
+def _input_sentences(path: str, fmt: str) -> Iterator[TaggedSentence]:
+    """The sentences of ``glmnlp tag``'s input in ``fmt`` (``tokens``, or a format of
+    :func:`glmnlp.treebank.formats.iter_tagged`, its tags not wanted), read as they are needed and refused as
     :func:`glmnlp.treebank.fileio.input_lines` refuses input (binary or not UTF-8 at ``file:line``, no sentence)."""
     seen = False
     with opened_input(path) as (numbered, name):
-        for sentence in iter_tokens(line for _, line in numbered):
+        lines = (line for _, line in numbered)
+        if fmt == "tokens":
+            sentences = iter_tokens(lines)
+        else:
+            fmt = format_by_suffix(path) if fmt == "auto" and path != "-" else fmt
+            sentences = iter_tagged(lines, fmt, None, name)  # type: ignore[arg-type]  # words only
+        for sentence in sentences:
             seen = True
             yield sentence
     if not seen:

@@ -25,6 +25,8 @@ Choices [R]:
   is skipped, and runs of blank lines between tab or CoNLL-U blocks count as one separator. A
   missing blank line after the last CoNLL-U/tab sentence is accepted (end of file ends it).
 * A leading UTF-8 byte-order mark is ignored; any other undecodable byte is an error.
+* :func:`iter_tagged` reads the line formats one sentence at a time, as the lines arrive (``glmnlp tag`` streams
+  with it; the list readers are it, collected); bracketed trees are read whole, since a tree may span lines.
 * :func:`read_tagged` with ``fmt="auto"`` decides by file suffix (``.conllu``/``.conll``,
   ``.mrg``/``.tree``/``.trees``), then by the first non-blank line, in this order: ten tab fields
   (or ``#`` comments followed by such a line) -> CoNLL-U; two tab fields -> tab; every token
@@ -44,6 +46,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TextIO
@@ -59,6 +62,8 @@ __all__ = [
     "read_tokens",
     "iter_tokens",
     "read_tagged",
+    "iter_tagged",
+    "format_by_suffix",
     "write_word_tag",
     "write_conllu",
     "write_tab",
@@ -120,28 +125,29 @@ def read_conllu(path: Source, column: Literal["xpos", "upos"] = "xpos") -> list[
     if column not in _COLUMN_INDEX:
         raise ValueError(f"column must be 'xpos' or 'upos', not {column!r}")
     name, text = _load(path)
-    return _parse_conllu(_lines(text), name, _COLUMN_INDEX[column], column.upper())
+    return list(_parse_conllu(_lines(text), name, _COLUMN_INDEX[column], column.upper()))
 
 
-def _parse_conllu(lines: Sequence[str], name: str, col: int, col_name: str) -> list[TaggedSentence]:
-    """The sentences of CoNLL-U ``lines``: FORM and column ``col`` (-1: no tags, ``tags=None``)."""
-    sentences: list[TaggedSentence] = []
+def _parse_conllu(lines: Iterable[str], name: str, col: int, col_name: str) -> Iterator[TaggedSentence]:
+    """The sentences of CoNLL-U ``lines``, each as its blank line is read: FORM and column ``col`` (-1: no tags,
+    ``tags=None``)."""
     words: list[str] = []
     tags: list[str] = []
     in_sentence = False  # saw a comment or a word line since the last blank line
     start_line = 0
 
-    def close(lineno: int) -> None:
+    def close(lineno: int) -> TaggedSentence:
         if not words:
             raise FormatError("sentence has comment lines but no word lines", source=name, line=lineno)
-        sentences.append(TaggedSentence(tuple(words), tuple(tags) if col >= 0 else None))
+        sentence = TaggedSentence(tuple(words), tuple(tags) if col >= 0 else None)
         words.clear()
         tags.clear()
+        return sentence
 
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             if in_sentence:
-                close(start_line)
+                yield close(start_line)
                 in_sentence = False
             continue
         if not in_sentence:
@@ -190,8 +196,7 @@ def _parse_conllu(lines: Sequence[str], name: str, col: int, col_name: str) -> l
             continue  # an empty node of the enhanced graph: not a word of the sentence
         raise FormatError(f"bad word ID {ident!r}", source=name, line=lineno)
     if in_sentence:
-        close(start_line)
-    return sentences
+        yield close(start_line)
 
 
 # -- word/TAG, tab, tokens -------------------------------------------------------------------
@@ -202,11 +207,10 @@ def read_word_tag(path: Source, sep: str = "/") -> list[TaggedSentence]:
     if not sep or any(ch.isspace() for ch in sep):
         raise ValueError(f"separator must be non-empty and contain no whitespace, not {sep!r}")
     name, text = _load(path)
-    return _parse_word_tag(_lines(text), name, sep)
+    return list(_parse_word_tag(_lines(text), name, sep))
 
 
-def _parse_word_tag(lines: Sequence[str], name: str, sep: str) -> list[TaggedSentence]:
-    sentences: list[TaggedSentence] = []
+def _parse_word_tag(lines: Iterable[str], name: str, sep: str) -> Iterator[TaggedSentence]:
     for lineno, line in enumerate(lines, 1):
         tokens = line.split()
         if not tokens:
@@ -223,24 +227,22 @@ def _parse_word_tag(lines: Sequence[str], name: str, sep: str) -> list[TaggedSen
                 raise FormatError(f"token {token!r} has an empty tag", source=name, line=lineno)
             words.append(word)
             tags.append(tag)
-        sentences.append(TaggedSentence(tuple(words), tuple(tags)))
-    return sentences
+        yield TaggedSentence(tuple(words), tuple(tags))
 
 
 def read_tab(path: Source) -> list[TaggedSentence]:
     """``word<TAB>tag`` lines, a blank line after each sentence."""
     name, text = _load(path)
-    return _parse_tab(_lines(text), name)
+    return list(_parse_tab(_lines(text), name))
 
 
-def _parse_tab(lines: Sequence[str], name: str) -> list[TaggedSentence]:
-    sentences: list[TaggedSentence] = []
+def _parse_tab(lines: Iterable[str], name: str) -> Iterator[TaggedSentence]:
     words: list[str] = []
     tags: list[str] = []
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             if words:
-                sentences.append(TaggedSentence(tuple(words), tuple(tags)))
+                yield TaggedSentence(tuple(words), tuple(tags))
                 words, tags = [], []
             continue
         fields = line.split("\t")
@@ -258,8 +260,7 @@ def _parse_tab(lines: Sequence[str], name: str) -> list[TaggedSentence]:
         words.append(word)
         tags.append(tag)
     if words:
-        sentences.append(TaggedSentence(tuple(words), tuple(tags)))
-    return sentences
+        yield TaggedSentence(tuple(words), tuple(tags))
 
 
 def read_tokens(path_or_lines: Source | Iterable[str]) -> list[TaggedSentence]:
@@ -349,29 +350,61 @@ def read_tagged(
     ``column``: the tag column of a CoNLL-U file; the other formats have one tag per word, so ``"upos"`` is
     refused for them (the caller asked for a column the file does not have). ``None``: the words are wanted,
     not the tags (a CoNLL-U file's sentences then have ``tags=None``, and may have ``_`` in every tag column)."""
-    if fmt not in ("auto", "conllu", "word_tag", "tab", "trees"):
-        raise ValueError(f"unknown format {fmt!r}")
-    if column is not None and column not in _COLUMN_INDEX:
-        raise ValueError(f"column must be 'xpos' or 'upos', not {column!r}")
+    _check_request(fmt, column)
     name, text = _load(path)
-    if fmt == "auto" and isinstance(path, (str, Path)):
-        fmt = _SUFFIXES.get(Path(path).suffix.lower(), "auto")
-    lines = _lines(text) if fmt != "trees" else []
+    return list(iter_tagged(_lines(text), format_by_suffix(path) if fmt == "auto" else fmt, column, name))
+
+
+def format_by_suffix(path: Source) -> Format:
+    """The format a file's suffix names (``.conllu``/``.conll``, ``.mrg``/``.tree``/``.trees``), else ``"auto"``; a
+    stream has none."""
+    return _SUFFIXES.get(Path(path).suffix.lower(), "auto") if isinstance(path, (str, Path)) else "auto"
+
+
+def iter_tagged(
+    lines: Iterable[str], fmt: Format = "auto", column: Literal["xpos", "upos"] | None = "xpos", name: str = "<input>"
+) -> Iterator[TaggedSentence]:
+    """:func:`read_tagged` of ``lines`` (without their line ends), each sentence as soon as its lines are read
+    (``glmnlp tag`` streams with it): ``"auto"`` is decided by the first lines alone (:func:`detect_format`; no
+    suffix here: :func:`format_by_suffix`). Bracketed trees are read whole, since a tree may span lines."""
+    _check_request(fmt, column)
+    lines = iter(lines)
+    head: list[str] = []
     if fmt == "auto":
-        fmt = detect_format(lines, name)
+        head = _format_head(lines)
+        fmt = detect_format(head, name)
     if column == "upos" and fmt != "conllu":
         raise FormatError(
             f"the UPOS column was asked for, but this is a {fmt} file, with one tag per word", source=name
         )
+    every = chain(head, lines)
     if fmt == "trees":
-        return _parse_trees(text, name)
-    if fmt == "conllu":
-        if column is None:
-            return _parse_conllu(lines, name, -1, "")
-        return _parse_conllu(lines, name, _COLUMN_INDEX[column], column.upper())
-    if fmt == "tab":
-        return _parse_tab(lines, name)
-    return _parse_word_tag(lines, name, "/")
+        yield from _parse_trees("\n".join(every), name)
+    elif fmt == "conllu":
+        col, col_name = (-1, "") if column is None else (_COLUMN_INDEX[column], column.upper())
+        yield from _parse_conllu(every, name, col, col_name)
+    elif fmt == "tab":
+        yield from _parse_tab(every, name)
+    else:
+        yield from _parse_word_tag(every, name, "/")
+
+
+def _check_request(fmt: str, column: str | None) -> None:
+    if fmt not in ("auto", "conllu", "word_tag", "tab", "trees"):
+        raise ValueError(f"unknown format {fmt!r}")
+    if column is not None and column not in _COLUMN_INDEX:
+        raise ValueError(f"column must be 'xpos' or 'upos', not {column!r}")
+
+
+def _format_head(lines: Iterator[str]) -> list[str]:
+    """The first lines, as many as :func:`detect_format` reads: to the first non-blank one, and past ``#`` comments
+    to the first line after them that is neither blank nor a comment."""
+    head: list[str] = []
+    for line in lines:
+        head.append(line)
+        if line.strip() and not line.startswith("#"):
+            break
+    return head
 
 
 # -- writing ---------------------------------------------------------------------------------
