@@ -10,14 +10,8 @@ import numpy as np
 import pytest
 
 from glmnlp.config import Settings
-from glmnlp.parser.combined import (
-    GenerativeTerm,
-    prefix_logprobs,
-    sentence_events,
-    train_combined,
-    train_jackknifed,
-    train_term,
-)
+from glmnlp.parser.combined import GenerativeTerm, prefix_logprobs, train_combined
+from glmnlp.parser.generative_terms import sentence_events, train_jackknifed, train_term
 from glmnlp.parser.generative import NODE_MODEL, SmoothingConfig
 from glmnlp.parser.grammar import Grammar
 from glmnlp.parser.model import Parser, ParserConfig, punctuation_tags
@@ -175,15 +169,16 @@ def test_tune_weight_trains_the_generative_models_once_and_keeps_the_best(monkey
     """tune_weight: the full and jackknifed generative models are trained once for all candidates; the
     parser with the best dev F1 is returned carrying its own weight (later candidates do not change it)."""
     import glmnlp.parser.combined as combined
+    import glmnlp.parser.generative_terms as terms
 
     calls: list[int] = []
-    real = combined.train_term
+    real = terms.train_term
 
     def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(combined, "train_term", counting)
+    monkeypatch.setattr(terms, "train_term", counting)
     monkeypatch.setattr("glmnlp.config._current", Settings(jobs=1))  # count the calls in this process
     trees = [parse_tree(t) for t in TINY] * 2
     cfg = ParserConfig(n_bits=12, epochs=2, gamma=1e3, beam_cap=20, train_gamma=1e3, train_cap=20)
@@ -232,10 +227,11 @@ def test_generative_hook_retrains_only_for_other_examples(monkeypatch: pytest.Mo
     """A prepared GenerativeTraining hook keeps its models for the same training examples and retrains them
     (full model + folds) when the examples differ, even in number-preserving ways."""
     import glmnlp.parser.combined as combined
+    import glmnlp.parser.generative_terms as terms
 
     calls: list[int] = []
-    real = combined.train_term
-    monkeypatch.setattr(combined, "train_term", lambda *a, **k: (calls.append(1), real(*a, **k))[1])
+    real = terms.train_term
+    monkeypatch.setattr(terms, "train_term", lambda *a, **k: (calls.append(1), real(*a, **k))[1])
     monkeypatch.setattr("glmnlp.config._current", Settings(jobs=1))  # count the calls in this process
     cfg = ParserConfig(n_bits=12, epochs=1, gamma=1e3, beam_cap=20, train_gamma=1e3, train_cap=20)
     hook = combined.GenerativeTraining(weight=10.0, folds=3, smoothing=NO_EM)

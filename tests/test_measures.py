@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from glmnlp.errors import FormatError
-from glmnlp.parser.combined import sentence_events, train_term
 from glmnlp.parser.generative import NODE_MODEL, WORD_MODEL, SmoothingConfig
+from glmnlp.parser.generative_terms import sentence_events, train_term
 from glmnlp.parser.grammar import Grammar
 from glmnlp.parser.lexicon import UNKNOWN_CLASSES
 from glmnlp.parser.measures import EOS, MeasureOptions, WordClasses, candidate_tags, sentence_measures

@@ -10,7 +10,7 @@ What it implements (SPEC §d):
   (:func:`glmnlp.glm.training.train_perceptron`), so ``ParserConfig.shards > 1`` trains by
   iterative parameter mixing with one cache per shard; the jackknife folds and the beam grid are
   independent work items on the same executor, and so are the combined model's generative models
-  (the 10 jackknifed ones and the full-data one, :func:`glmnlp.parser.combined.train_terms`). The
+  (the 10 jackknifed ones and the full-data one, :func:`glmnlp.parser.generative_terms.train_terms`). The
   dev decoding of each epoch runs on the workers (one slice of dev each:
   :meth:`_ParsingTask.dev_pack`, trees back in dev order, scored once here), with the dev F1s of the
   pass in one process. Not parallel yet: the candidate generative weights of the combined model.
