@@ -167,8 +167,9 @@ def _interrupt_training(tmp_path: Path, delay: float) -> tuple[int, str, bool, f
     the session's processes all ended, seconds from the signal to exit), or None if training ended first."""
     args = ["parser", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "dev.trees"),
             "--tags", "tagger", "--kind", "combined", "--epochs", "1", "-j", "2", "--out", str(tmp_path / "m")]
-    proc = subprocess.Popen([sys.executable, "-c", _MAIN, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True)
+    # -X faulthandler: a command still running 30 s after Ctrl-C is sent SIGABRT, which prints every thread's stack
+    proc = subprocess.Popen([sys.executable, "-X", "faulthandler", "-c", _MAIN, *args], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
         # the workers are the forkserver's children, not the command's
@@ -182,7 +183,13 @@ def _interrupt_training(tmp_path: Path, delay: float) -> tuple[int, str, bool, f
             return None
         os.killpg(proc.pid, signal.SIGINT)
         sent = time.monotonic()
-        _, err = proc.communicate(timeout=30)
+        try:
+            _, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            alive = [(p, _stat(p)) for p in _session(proc.pid)]
+            os.kill(proc.pid, signal.SIGABRT)
+            _, err = proc.communicate(timeout=30)
+            raise AssertionError(f"no exit 30 s after Ctrl-C; processes {alive}; stderr:\n{err.decode()}") from None
         took = time.monotonic() - sent
         deadline = time.monotonic() + 10
         while _session(proc.pid) and time.monotonic() < deadline:
