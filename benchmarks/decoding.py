@@ -57,6 +57,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _beams import beam as beam_arg  # benchmarks/_beams.py
+
 
 def workload(
     model: str, limit: int | None, parser_dir: str | None = None, beam: tuple[float, int] | None = None
@@ -231,19 +233,12 @@ def main() -> None:
     ap.add_argument("--fill", default=None, metavar="SHARE,OUT",
                     help="write a copy of --parser DIR to OUT (float64) with zero weights filled from its non-zero "
                          "ones until SHARE (e.g. 0.6) of the slots are non-zero, then stop")
-    ap.add_argument("--beam", default=None, metavar="GAMMA:CAP",
+    ap.add_argument("--beam", type=beam_arg, default=None, metavar="GAMMA:CAP",
                     help="parse at this beam instead of the parser's own (dev-chosen) one, e.g. 1e8:100")
     ap.add_argument("--inner", type=int, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
-    beam = None
-    if args.beam is not None:
-        try:
-            gamma, cap = args.beam.split(":")
-            beam = (float(gamma), int(cap))
-        except ValueError:
-            ap.error(f"--beam: expected GAMMA:CAP, e.g. 1e8:100, not {args.beam!r}")
     if args.inner is not None:
-        inner(args.model, args.inner, args.parser, beam)
+        inner(args.model, args.inner, args.parser, args.beam)
         return
     if args.fill is not None:
         if args.parser is None:
@@ -258,13 +253,13 @@ def main() -> None:
         return
     import glmnlp
 
-    r = measure(args.model, args.repeat, args.profile, args.parser, beam)
+    r = measure(args.model, args.repeat, args.profile, args.parser, args.beam)
     r["label"] = args.label
     r["source"] = os.path.dirname(glmnlp.__file__)
     if args.callgrind:
         env = dict(os.environ)
-        full = callgrind_total(args.model, r["sentences"], env, args.parser, beam)
-        empty = callgrind_total(args.model, 0, env, args.parser, beam)
+        full = callgrind_total(args.model, r["sentences"], env, args.parser, args.beam)
+        empty = callgrind_total(args.model, 0, env, args.parser, args.beam)
         r["instr_per_sent"] = (full - empty) / r["sentences"]
         r["instr_per_word"] = (full - empty) / r["words"]
     profile = r.pop("profile", None)

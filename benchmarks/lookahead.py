@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from _beams import beams as beams_arg  # benchmarks/_beams.py
+
 
 def lookahead_table(parser: Any, trees: list[Any], beta: float) -> np.ndarray:
     """ln P(next POS | parent category of the current POS) over the parser's categories (square table)."""
@@ -71,7 +73,7 @@ def main() -> None:
     ap.add_argument("--model", required=True, help="a generative parser model (glmnlp parser train --kind generative)")
     ap.add_argument("--train", required=True, help="the model's training trees (for the look-ahead table)")
     ap.add_argument("--dev", required=True, help="dev trees to parse (gold tags)")
-    ap.add_argument("--beams", default="100:20,1000:20,1e6:100", metavar="GAMMA:CAP,...",
+    ap.add_argument("--beams", type=beams_arg, default="100:20,1000:20,1e6:100", metavar="GAMMA:CAP,...",
                     help="the (gamma, cap) beams to parse dev with")
     ap.add_argument("--weights", default="0,1", metavar="W1,W2,...", help="look-ahead weights (0 = none)")
     ap.add_argument("--beta", type=float, default=5.0, help="pseudo-counts of the unigram in the table")
@@ -83,10 +85,9 @@ def main() -> None:
     dev = read_tree_file(args.dev)
     params = dataclasses.replace(COLLINS_PARAMS, strip_punct=True, max_error=10**9)
     print("| gamma | cap | look-ahead weight | F1 | sentences/s |\n| --- | --- | --- | --- | --- |")
-    for beam in args.beams.split(","):
-        gamma, cap = beam.split(":")
+    for gamma, cap in args.beams:
         for weight in (float(w) for w in args.weights.split(",")):
-            parser.config.gamma, parser.config.beam_cap = float(gamma), int(cap)
+            parser.config.gamma, parser.config.beam_cap = gamma, cap
             parser._beam.set_lookahead(table if weight else None, weight)
             t0 = time.process_time()
             out = [parser.parse(t.leaves(), t.tags()) for t in dev]

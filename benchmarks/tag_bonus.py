@@ -36,6 +36,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from _beams import beam as beam_arg, beams as beams_arg  # benchmarks/_beams.py
+
 
 def train(out: Path, gold_train: bool = False, weight: float = 10.0, beam: tuple[float, int] | None = None,
           seed: int = 0) -> None:
@@ -126,19 +128,6 @@ def sweep(
     print(f"\nchosen on dev: gamma {g:g}, cap {c}, margin {m:g}, lambda {lam:g} (dev {d:.2f}): test F1 {t:.2f}")
 
 
-def _beam(text: str) -> tuple[float, int]:
-    """GAMMA:CAP, e.g. 1e8:100."""
-    try:
-        gamma, cap = text.split(":")
-        return float(gamma), int(cap)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected GAMMA:CAP, e.g. 1e8:100, not {text!r}") from None
-
-
-def _beams(text: str) -> list[tuple[float, int]]:
-    return [_beam(b) for b in text.split(",")]
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--train", type=Path, metavar="OUT", help="train and save the model (tagger + parser)")
@@ -147,11 +136,11 @@ def main() -> None:
     ap.add_argument("--margins", default="4,8,16", help="--model: multi-tag margins to try, comma-separated")
     ap.add_argument("--weight", type=float, default=10.0,
                     help="--train: the generative feature's weight (0: the perceptron alone, no generative model)")
-    ap.add_argument("--train-beam", type=_beam, default=None, metavar="GAMMA:CAP",
+    ap.add_argument("--train-beam", type=beam_arg, default=None, metavar="GAMMA:CAP",
                     help="--train: the beam of the training passes (default: the library's, 1e7:30 for --kind "
                          "combined, 1e4:30 for the perceptron)")
     ap.add_argument("--seed", type=int, default=0, help="--train: the parser's seed (default 0)")
-    ap.add_argument("--beams", type=_beams, metavar="GAMMA:CAP,...",
+    ap.add_argument("--beams", type=beams_arg, metavar="GAMMA:CAP,...",
                     help="--model: beams to try (default: the one chosen in training), e.g. 1e6:40,1e8:100")
     ap.add_argument("--average", default=None, metavar="DIR,...",
                     help="--model: parse with the mean of its parser's weights and these models' (--train with other "
