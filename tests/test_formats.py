@@ -348,3 +348,16 @@ def test_formats_iter_tagged_yields_a_sentence_before_reading_on(fmt: str, text:
     assert len(read) == lines_of_first
     assert [next(sentences)] + list(sentences) == [TaggedSentence(("dogs",), ("NNS",))]
     assert read_tagged(io.StringIO(text)) == [TaggedSentence(("cats",), ("NNS",)), TaggedSentence(("dogs",), ("NNS",))]
+
+
+def test_formats_iter_tagged_refuses_a_bad_request_at_the_call() -> None:
+    """A format or column iter_tagged does not know is a ValueError when it is called, before a line is read (a
+    generator would raise it only at the first sentence asked for)."""
+    def never() -> Iterator[str]:
+        raise AssertionError("a line was read")
+        yield ""
+
+    with pytest.raises(ValueError, match="unknown format"):
+        iter_tagged(never(), "csv")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="column must be"):
+        iter_tagged(never(), "conllu", "lemma")  # type: ignore[arg-type]

@@ -238,7 +238,7 @@ def _input_sentences(path: str, fmt: str) -> Iterator[TaggedSentence]:
         if fmt == "tokens":
             sentences = iter_tokens(lines)
         else:
-            fmt = format_by_suffix(path) if fmt == "auto" and path != "-" else fmt
+            fmt = format_by_suffix(path) if fmt == "auto" else fmt  # "-" (stdin) has no suffix
             sentences = iter_tagged(lines, fmt, None, name)  # type: ignore[arg-type]  # words only
         for sentence in sentences:
             seen = True

@@ -350,7 +350,6 @@ def read_tagged(
     ``column``: the tag column of a CoNLL-U file; the other formats have one tag per word, so ``"upos"`` is
     refused for them (the caller asked for a column the file does not have). ``None``: the words are wanted,
     not the tags (a CoNLL-U file's sentences then have ``tags=None``, and may have ``_`` in every tag column)."""
-    _check_request(fmt, column)
     name, text = _load(path)
     return list(iter_tagged(_lines(text), format_by_suffix(path) if fmt == "auto" else fmt, column, name))
 
@@ -366,9 +365,16 @@ def iter_tagged(
 ) -> Iterator[TaggedSentence]:
     """:func:`read_tagged` of ``lines`` (without their line ends), each sentence as soon as its lines are read
     (``glmnlp tag`` streams with it): ``"auto"`` is decided by the first lines alone (:func:`detect_format`; no
-    suffix here: :func:`format_by_suffix`). Bracketed trees are read whole, since a tree may span lines."""
-    _check_request(fmt, column)
-    lines = iter(lines)
+    suffix here: :func:`format_by_suffix`). Bracketed trees are read whole, since a tree may span lines. A bad
+    ``fmt`` or ``column`` is a ValueError at the call, before any line is read."""
+    if fmt not in ("auto", "conllu", "word_tag", "tab", "trees"):
+        raise ValueError(f"unknown format {fmt!r}")
+    if column is not None and column not in _COLUMN_INDEX:
+        raise ValueError(f"column must be 'xpos' or 'upos', not {column!r}")
+    return _iter_tagged(iter(lines), fmt, column, name)
+
+
+def _iter_tagged(lines: Iterator[str], fmt: Format, column: str | None, name: str) -> Iterator[TaggedSentence]:
     head: list[str] = []
     if fmt == "auto":
         head = _format_head(lines)
@@ -387,13 +393,6 @@ def iter_tagged(
         yield from _parse_tab(every, name)
     else:
         yield from _parse_word_tag(every, name, "/")
-
-
-def _check_request(fmt: str, column: str | None) -> None:
-    if fmt not in ("auto", "conllu", "word_tag", "tab", "trees"):
-        raise ValueError(f"unknown format {fmt!r}")
-    if column is not None and column not in _COLUMN_INDEX:
-        raise ValueError(f"column must be 'xpos' or 'upos', not {column!r}")
 
 
 def _format_head(lines: Iterator[str]) -> list[str]:
