@@ -255,3 +255,44 @@ def test_aborting_a_pool_whose_caller_cancelled_queued_calls_raises_nothing_in_i
     pools.stop_pools([pool], abort=True)
     assert errors == []
     assert all(f.done() for f in futures) and not process.is_alive()
+
+
+def _half_sent_result(marker: str) -> None:
+    """Begin sending a 1 MB result on the pool's result pipe, send a tenth of it, then wait: what a worker
+    terminated while it sends a large result leaves behind (the pool's thread has read part of a message)."""
+    import gc
+    import struct
+    from multiprocessing.queues import SimpleQueue
+
+    (results,) = [o for o in gc.get_objects() if isinstance(o, SimpleQueue)]
+    os.write(results._writer.fileno(), struct.pack("!i", 1_000_000) + b"\0" * 100_000)
+    Path(marker).touch()
+    time.sleep(120)
+
+
+_HALF_SENT = (
+    "import sys, time; sys.path.insert(0, sys.argv[1])\n"
+    "from pathlib import Path\n"
+    "from glmnlp.glm import pools\n"
+    "from test_worker_shutdown import _half_sent_result\n"
+    "pool = pools.start_pool(1, pools.mp_context())\n"
+    "future = pools.submit(pool, _half_sent_result, sys.argv[2])\n"
+    "while not Path(sys.argv[2]).exists():\n"
+    "    time.sleep(0.01)\n"
+    "time.sleep(0.2)\n"
+    "pools.stop_pools([pool], abort=True)\n"
+    "print(type(future.exception()).__name__, flush=True)\n"
+)
+
+
+def test_aborting_a_pool_whose_worker_was_sending_a_result_returns(tmp_path: Path) -> None:
+    """A worker terminated half way through sending its result left the pool's thread reading the rest for
+    ever (this process held the pipe's other end open), and ``stop_pools`` joining the thread never
+    returned: ``parser train -j 2 --kind combined`` hung after Ctrl-C about one time in 25. Run in a child
+    process, which the old code leaves hanging until the timeout."""
+    try:
+        run = subprocess.run([sys.executable, "-c", _HALF_SENT, str(Path(__file__).parent), str(tmp_path / "sent")],
+                             capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("stop_pools did not return within 60 s") from None
+    assert (run.returncode, run.stdout, run.stderr) == (0, "BrokenProcessPool\n", "")

@@ -135,7 +135,8 @@ def stop_pools(pools: Sequence[ProcessPoolExecutor], abort: bool | None = None, 
     block). Queued calls are cancelled either way; Ctrl-C while waiting aborts. A terminated worker
     makes its pool broken: the futures still pending fail with ``BrokenProcessPool`` and the pool's
     thread ends without waiting for them (the calls its caller cancelled are dropped first:
-    :func:`_drop_cancelled`). ``wait=False`` returns without joining the pools' threads.
+    :func:`_drop_cancelled`; a result a terminated worker was sending: :func:`_close_result_writer`).
+    ``wait=False`` returns without joining the pools' threads.
     """
     if abort is None:
         abort = sys.exc_info()[0] is not None
@@ -157,10 +158,12 @@ def stop_pools(pools: Sequence[ProcessPoolExecutor], abort: bool | None = None, 
             # has no public way to terminate them before Python 3.14), taken before shutdown drops them
             processes = list((getattr(pool, "_processes", None) or {}).values())
             thread = getattr(pool, "_executor_manager_thread", None)
+            results = getattr(pool, "_result_queue", None)
             _drop_cancelled(pool, thread)
             for process in processes:
                 if process.is_alive():
                     process.terminate()
+            _close_result_writer(results)
             threads.append(thread)
     for thread in threads:
         if wait and thread is not None:
@@ -184,6 +187,22 @@ def _drop_cancelled(pool: ProcessPoolExecutor, thread: threading.Thread | None) 
         and time.monotonic() < deadline
     ):
         time.sleep(0.001)
+
+
+def _close_result_writer(results: Any) -> None:
+    """Close this process's write end of a pool's result pipe, once its workers are terminated.
+
+    The pool's thread reads a worker's result whole: a worker terminated half way through sending a
+    large one (a generative term's tables, megabytes) left the thread waiting for the rest for ever, and
+    :func:`stop_pools` joining it hung (``parser train -j 2 --kind combined`` still running after
+    Ctrl-C, about one time in 25). The workers' ends close as they die; this process keeps its own
+    (it hands it to the workers it starts), so the thread saw no end of file. With it closed, the
+    thread's read ends, the pool breaks as for any terminated worker and its thread returns. Nothing
+    writes there any more: the pool is shut down and starts no worker.
+    """
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        writer.close()
 
 
 def _collected(pools: Sequence[ProcessPoolExecutor]) -> None:
