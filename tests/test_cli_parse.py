@@ -166,8 +166,23 @@ def test_cli_parse_bad_tagged_token_error(
     """A token without /TAG is reported with its line and position."""
     _stdin(monkeypatch, b"the/DT dog/NN\n\nthe/DT dog\n")
     rc, out, err = _run(capsys, ["parse", "-m", str(tiny_model), "--tagged", "-q"])
-    assert rc == 1 and err.endswith("error: <stdin>:3: token 2 'dog' is not word/TAG\n")
+    assert rc == 1 and err.endswith("error: <stdin>:3: token 2 'dog' has no /TAG\n")
     assert out.count("(TOP") <= 1
+
+
+@pytest.mark.parametrize(("line", "reason"), [("the/DT dog/", "token 2 'dog/' has an empty tag"),
+                                              ("/NN dog/NN", "token 1 '/NN' has an empty word")])
+def test_cli_parse_tagged_reads_word_tag_as_tag_does(
+    tiny_model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, reason: str
+) -> None:
+    """``parse --tagged`` and ``tag`` read word/TAG lines with one reader (glmnlp.treebank.formats.word_tag_line):
+    the same line is refused with the same reason by both."""
+    path = tmp_path / "in.txt"
+    path.write_text("the/DT dog/NN\n" + line + "\n", encoding="utf-8")
+    rc, _, err = _run(capsys, ["parse", "-m", str(tiny_model), "--tagged", "-q", "-i", str(path)])
+    assert (rc, err.splitlines()[-1]) == (1, f"error: {path}:2: {reason}")
+    rc, _, err = _run(capsys, ["tag", "--model", str(tiny_model), "--input-format", "word_tag", str(path)])
+    assert (rc, err.splitlines()[-1]) == (1, f"error: {path}:2: {reason}")
 
 
 def test_cli_parse_unknown_option_and_bad_combinations(tiny_model: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -185,7 +185,7 @@ def test_cli_tag_streams_tagged_input_and_stops_at_a_bad_line(
     word_tag = tmp_path / "in.txt"
     word_tag.write_text("cats/NNS sat/VBD\n" * 3 + "sat\n", encoding="utf-8")
     rc, out, err = _run(capsys, ["tag", "--input-format", "auto", str(word_tag)])
-    assert (rc, err, len(out.splitlines())) == (1, f"error: {word_tag}:4: token 'sat' has no /TAG\n", 2)
+    assert (rc, err, len(out.splitlines())) == (1, f"error: {word_tag}:4: token 1 'sat' has no /TAG\n", 2)
 
 
 def test_cli_tagger_evaluate_refuses_an_empty_test_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

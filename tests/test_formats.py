@@ -171,7 +171,7 @@ def test_formats_conllu_blank_lines_and_missing_final_blank() -> None:
 @pytest.mark.parametrize(
     ("text", "line", "fragment"),
     [
-        ("a/DT b/NN\nc/DT dog\n", 2, "token 'dog' has no /TAG"),
+        ("a/DT b/NN\nc/DT dog\n", 2, "token 2 'dog' has no /TAG"),
         ("a/DT\n\n/NN\n", 3, "empty word"),
         ("a/DT b/\n", 1, "empty tag"),
     ],
@@ -208,7 +208,7 @@ def test_formats_error_names_the_file(tmp_path: Path) -> None:
     bad.write_text("a/DT\nb\n", encoding="utf-8")
     with pytest.raises(FormatError) as info:
         read_word_tag(bad)
-    assert str(info.value) == f"{bad}:2: token 'b' has no /TAG"
+    assert str(info.value) == f"{bad}:2: token 1 'b' has no /TAG"
     latin = tmp_path / "latin.tab"
     latin.write_bytes(b"a\tDT\ncaf\xe9\tNN\n")
     with pytest.raises(FormatError) as info:

@@ -17,6 +17,7 @@ import click
 
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.treebank.fileio import decoded_arguments
+from glmnlp.treebank.formats import word_tag_line
 from glmnlp.treebank.trees import escape_brackets
 
 __all__ = ["Unit", "argument_units", "checked_tags", "read_units"]
@@ -32,13 +33,10 @@ class Unit:
 
 
 def _tagged_sentence(line: str, source: str, number: int) -> list[tuple[str, str]]:
-    pairs = []
-    for k, token in enumerate(line.split(), start=1):
-        word, slash, tag = token.rpartition("/")
-        if not slash or not word or not tag:
-            raise InputError(f"token {k} {token!r} is not word/TAG", source=source, line=number)
-        pairs.append((escape_brackets(word), escape_brackets(tag)))
-    return pairs
+    sentence = word_tag_line(line, source, number)
+    if sentence is None:
+        raise InputError("empty input: nothing to parse", source=source, line=number)
+    return [(escape_brackets(word), escape_brackets(tag)) for word, tag in zip(sentence.words, sentence.tags)]
 
 
 def checked_tags(units: Iterable[Unit], pipeline: Any, *, map_unknown: bool) -> Iterator[Unit]:

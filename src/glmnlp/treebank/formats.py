@@ -58,6 +58,7 @@ __all__ = [
     "TaggedSentence",
     "read_conllu",
     "read_word_tag",
+    "word_tag_line",
     "read_tab",
     "read_tokens",
     "iter_tokens",
@@ -212,22 +213,30 @@ def read_word_tag(path: Source, sep: str = "/") -> list[TaggedSentence]:
 
 def _parse_word_tag(lines: Iterable[str], name: str, sep: str) -> Iterator[TaggedSentence]:
     for lineno, line in enumerate(lines, 1):
-        tokens = line.split()
-        if not tokens:
-            continue
-        words: list[str] = []
-        tags: list[str] = []
-        for token in tokens:
-            word, found, tag = token.rpartition(sep)
-            if not found:
-                raise FormatError(f"token {token!r} has no {sep}TAG", source=name, line=lineno)
-            if not word:
-                raise FormatError(f"token {token!r} has an empty word", source=name, line=lineno)
-            if not tag:
-                raise FormatError(f"token {token!r} has an empty tag", source=name, line=lineno)
-            words.append(word)
-            tags.append(tag)
-        yield TaggedSentence(tuple(words), tuple(tags))
+        sentence = word_tag_line(line, name, lineno, sep)
+        if sentence is not None:
+            yield sentence
+
+
+def word_tag_line(line: str, name: str, lineno: int, sep: str = "/") -> TaggedSentence | None:
+    """The sentence of one line of ``word/TAG`` tokens, each split on its last ``sep`` (None: a blank line).
+
+    One reader of the format for every command: ``glmnlp tag`` reads files of such lines, ``glmnlp parse
+    --tagged`` reads them as they come. A malformed token is a :class:`FormatError` at ``name:lineno``.
+    """
+    words: list[str] = []
+    tags: list[str] = []
+    for k, token in enumerate(line.split(), 1):
+        word, found, tag = token.rpartition(sep)
+        if not found:
+            raise FormatError(f"token {k} {token!r} has no {sep}TAG", source=name, line=lineno)
+        if not word:
+            raise FormatError(f"token {k} {token!r} has an empty word", source=name, line=lineno)
+        if not tag:
+            raise FormatError(f"token {k} {token!r} has an empty tag", source=name, line=lineno)
+        words.append(word)
+        tags.append(tag)
+    return TaggedSentence(tuple(words), tuple(tags)) if words else None
 
 
 def read_tab(path: Source) -> list[TaggedSentence]:
