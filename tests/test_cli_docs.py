@@ -64,3 +64,14 @@ def test_cli_help_lists_parse_first() -> None:
     out = CliRunner().invoke(cli, ["--help"]).output
     listed = re.findall(r"^  ([a-z][a-z-]*)\s", out.split("Commands:")[1], re.M)
     assert listed[0] == "parse" and sorted(listed) == sorted(cli.commands)
+
+
+@pytest.mark.parametrize("path", sorted(p for p, c in COMMANDS.items()
+                                        if any("--model" in getattr(q, "opts", ()) for q in c.params)), ids=" ".join)
+def test_cli_short_options_are_the_same_everywhere(path: tuple[str, ...]) -> None:
+    """A command that reads a model takes it as ``-m`` too, as ``glmnlp parse`` does (``tag``, ``measures`` and
+    ``tagger evaluate`` took only ``--model``), and its docs section shows the short form."""
+    (option,) = [q for q in COMMANDS[path].params if "--model" in getattr(q, "opts", ())]
+    assert "-m" in option.opts
+    bodies = [body for heading, body in _sections().items() if f"`glmnlp {' '.join(path)}`" in heading]
+    assert any(re.search(r"(?<![\w-])-m\b", body) for body in bodies)

@@ -36,7 +36,7 @@ __all__ = ["measures_cmd"]
 @click.option("-i", "--input", "input_path", type=NonEmptyPath(dir_okay=False, path_type=Path),
               help="Read the text from this UTF-8 file (default: TEXT arguments, else stdin).")
 @click.option("--tokenized", is_flag=True, help="One sentence of whitespace-separated tokens per line.")
-@click.option("--model", "model", type=NonEmptyPath(exists=True, file_okay=False, path_type=Path),
+@click.option("-m", "--model", "model", type=NonEmptyPath(exists=True, file_okay=False, path_type=Path),
               help="Model directory (default: the bundled model; its generative term is used).")
 @click.option("--format", "fmt", type=click.Choice(["tsv", "csv", "json"]), default="tsv", show_default=True)
 @click.option("--units", type=click.Choice(["bits", "nats"]), default="bits", show_default=True,

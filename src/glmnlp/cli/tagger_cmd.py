@@ -146,7 +146,7 @@ def train_cmd(
 
 
 @tagger.command("evaluate", context_settings=_CTX)
-@click.option("--model", "model_dir", required=True, type=NonEmptyPath(path_type=Path),
+@click.option("-m", "--model", "model_dir", required=True, type=NonEmptyPath(path_type=Path),
               help="A tagger model, or a pipeline model directory holding tagger/.")
 @click.option("--test", "test_path", required=True, type=NonEmptyPath(), help="Gold-tagged data to score.")
 @click.option("--format", "fmt", type=click.Choice(_FORMATS), default="auto", show_default=True)
@@ -186,7 +186,7 @@ def evaluate_cmd(
 
 
 @click.command("tag", context_settings=_CTX)
-@click.option("--model", "model_dir", default=None, type=NonEmptyPath(path_type=Path),
+@click.option("-m", "--model", "model_dir", default=None, type=NonEmptyPath(path_type=Path),
               help="A tagger model, or a pipeline model directory holding tagger/ (default: the bundled model).")
 @click.argument("input_path", default="-", required=False)
 @click.option(
