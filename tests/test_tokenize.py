@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -225,9 +227,11 @@ def test_tokenize_survives_pieces_the_sentence_splitter_rewrites(text: str) -> N
 _PTB_CHARS = {"“": {"``"}, "„": {"``"}, "”": {"''"}, "‘": {"`"}, "—": {"--"}, "–": {"--"}, "…": {"..."},
               '"': {"``", "''"}, "''": {"``"}, "'": {"`"}}
 _TYPOGRAPHIC = str.maketrans({"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"'})
-#: zero-width format characters, which count as whitespace at the edges of tokens
+#: zero-width format characters and the control characters that are not whitespace, which count as whitespace at
+#: the edges of tokens
 _INVISIBLE = set("\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2061\u2062\u2063"
-                 "\u2064\u2066\u2067\u2068\u2069\u206a\u206b\u206c\u206d\u206e\u206f\ufeff")
+                 "\u2064\u2066\u2067\u2068\u2069\u206a\u206b\u206c\u206d\u206e\u206f\ufeff") | {
+    ch for ch in map(chr, [*range(0x20), *range(0x7F, 0xA0)]) if unicodedata.category(ch) == "Cc" and not ch.isspace()}
 
 
 def _spelled(token: str, original: str) -> bool:
@@ -306,6 +310,18 @@ def test_tokenize_byte_order_mark_is_not_part_of_a_token() -> None:
     _assert_every_character_in_one_token(text)
     assert tokenize_text('\ufeff"Hi," he said.') == [["``", "Hi", ",", "''", "he", "said", "."]]
     assert tokenize("👨\u200d👩\u200d👧 co\u00adoperate") == ["👨\u200d👩\u200d👧", "co\u00adoperate"]  # joining inside
+
+
+def test_tokenize_control_characters_are_no_token_of_their_own() -> None:
+    """Control characters that are not whitespace (C0, DEL, C1) are trimmed off tokens as zero-width characters are:
+    ``\\x01\\x02`` was a token, which the tagger tagged and the tree printed as ``(JJ )``; inside a token they stay."""
+    text = "\x01\x02 The \x93dog\x94 barked\x7f.\x00"
+    assert tokenize_text_spans(text) == [[("The", 3, 6), ("dog", 8, 11), ("barked", 13, 19), (".", 20, 21)]]
+    assert tokenize("a\x7fb c") == ["a\x7fb", "c"]
+    from glmnlp.text.pipeline import Pipeline
+
+    assert Pipeline()(text).sents[0].words == ["The", "dog", "barked", "."]
+    _assert_every_character_in_one_token(text)
 
 
 _FRAGMENTS = st.sampled_from([
