@@ -234,8 +234,9 @@ def test_formats_read_tagged_detection_and_errors(tmp_path: Path) -> None:
     with pytest.raises(TreeSyntaxError) as tree_info:
         read_tagged(trees_file)
     assert tree_info.value.source == str(trees_file) and tree_info.value.line == 1
-    with pytest.raises(FormatError, match="no words besides empty elements"):
+    with pytest.raises(FormatError, match="no words besides empty elements") as info:
         read_tagged(io.StringIO("(S (NN x))\n(S (-NONE- *))\n"), fmt="trees")
+    assert info.value.line == 2  # where the tree opens
     # an explicit format overrides sniffing: this word/TAG-looking line is read as tab and fails
     with pytest.raises(FormatError) as info:
         read_tagged(io.StringIO("x/NN\n"), fmt="tab")
@@ -328,6 +329,7 @@ def test_formats_read_tagged_column(formats_dir: Path) -> None:
         ("conllu", "# id = 1\n1\tcats\t_\t_\tNNS\t_\t_\t_\t_\t_\n\n1\tdogs\t_\t_\tNNS\t_\t_\t_\t_\t_\n", 3),
         ("tab", "cats\tNNS\n\ndogs\tNNS\n", 2),
         ("word_tag", "cats/NNS\ndogs/NNS\n", 1),
+        ("trees", "(S (NP\n  (NNS cats)))\n(S (NNS dogs))\n", 2),  # a tree once its closing bracket is read
     ],
 )
 @pytest.mark.parametrize("given", ["auto", "explicit"])

@@ -5,7 +5,7 @@ trees (one per line or ``.mrg``); ``--format auto`` tells them apart (:func:`glm
 ``glmnlp tag`` reads one tokenised sentence per line (or any tagged format, whose tags are ignored)
 and writes word/TAG lines or CoNLL-U to stdout, :data:`TAG_CHUNK` sentences at a time. The input is read as it is
 tagged (:func:`glmnlp.treebank.formats.iter_tagged`), so memory does not grow with it; ``--input-format auto``
-decides from the file's suffix or its first lines, and only bracketed trees are read whole (a tree may span lines).
+decides from the file's suffix or its first lines (a bracketed tree, which may span lines, is tagged once it is closed).
 Malformed input stops at ``file:line`` after the sentences before it were written, as ``glmnlp parse`` does.
 ``--model`` of ``tag`` and ``tagger evaluate`` is a tagger model or a pipeline model directory holding ``tagger/``
 (as ``train-default`` writes it).
@@ -213,7 +213,7 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
 
         model_dir = default_model_path()
     model_dir = _tagger_dir(model_dir)
-    # read as it is tagged (trees excepted: a tree may span lines), so memory does not grow with the input
+    # read as it is tagged, so memory does not grow with the input
     sentences = _input_sentences(input_path, input_format)
     model = Tagger.load(model_dir)
     writer = write_word_tag if output_format == "word_tag" else write_conllu

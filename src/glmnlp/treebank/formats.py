@@ -25,8 +25,8 @@ Choices [R]:
   is skipped, and runs of blank lines between tab or CoNLL-U blocks count as one separator. A
   missing blank line after the last CoNLL-U/tab sentence is accepted (end of file ends it).
 * A leading UTF-8 byte-order mark is ignored; any other undecodable byte is an error.
-* :func:`iter_tagged` reads the line formats one sentence at a time, as the lines arrive (``glmnlp tag`` streams
-  with it; the list readers are it, collected); bracketed trees are read whole, since a tree may span lines.
+* :func:`iter_tagged` reads every format one sentence at a time, as the lines arrive (``glmnlp tag`` streams with
+  it; the list readers are it, collected): a bracketed tree, which may span lines, once its closing bracket is read.
 * :func:`read_tagged` with ``fmt="auto"`` decides by file suffix (``.conllu``/``.conll``,
   ``.mrg``/``.tree``/``.trees``), then by the first non-blank line, in this order: ten tab fields
   (or ``#`` comments followed by such a line) -> CoNLL-U; two tab fields -> tab; every token
@@ -292,17 +292,15 @@ def iter_tokens(lines: Iterable[str]) -> Iterator[TaggedSentence]:
 # -- trees -----------------------------------------------------------------------------------
 
 
-def _parse_trees(text: str, name: str) -> list[TaggedSentence]:
+def _parse_trees(lines: Iterable[str], name: str) -> Iterator[TaggedSentence]:
     from glmnlp.treebank.preprocess import tagged_words
-    from glmnlp.treebank.trees import read_trees
+    from glmnlp.treebank.trees import iter_trees_with_lines
 
-    sentences = []
-    for index, tree in enumerate(read_trees(text, name), 1):
+    for index, (lineno, tree) in enumerate(iter_trees_with_lines(lines, name), 1):
         words, tags = tagged_words(tree)
         if not words:
-            raise FormatError(f"tree {index} has no words besides empty elements", source=name)
-        sentences.append(TaggedSentence(words, tags))
-    return sentences
+            raise FormatError(f"tree {index} has no words besides empty elements", source=name, line=lineno)
+        yield TaggedSentence(words, tags)
 
 
 # -- format detection ------------------------------------------------------------------------
@@ -374,7 +372,7 @@ def iter_tagged(
 ) -> Iterator[TaggedSentence]:
     """:func:`read_tagged` of ``lines`` (without their line ends), each sentence as soon as its lines are read
     (``glmnlp tag`` streams with it): ``"auto"`` is decided by the first lines alone (:func:`detect_format`; no
-    suffix here: :func:`format_by_suffix`). Bracketed trees are read whole, since a tree may span lines. A bad
+    suffix here: :func:`format_by_suffix`); a bracketed tree as soon as its closing bracket is read. A bad
     ``fmt`` or ``column`` is a ValueError at the call, before any line is read."""
     if fmt not in ("auto", "conllu", "word_tag", "tab", "trees"):
         raise ValueError(f"unknown format {fmt!r}")
@@ -394,7 +392,7 @@ def _iter_tagged(lines: Iterator[str], fmt: Format, column: str | None, name: st
         )
     every = chain(head, lines)
     if fmt == "trees":
-        yield from _parse_trees("\n".join(every), name)
+        yield from _parse_trees(every, name)
     elif fmt == "conllu":
         col, col_name = (-1, "") if column is None else (_COLUMN_INDEX[column], column.upper())
         yield from _parse_conllu(every, name, col, col_name)

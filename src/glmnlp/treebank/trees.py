@@ -36,6 +36,7 @@ __all__ = [
     "read_trees",
     "read_tree_file_with_lines",
     "read_trees_with_lines",
+    "iter_trees_with_lines",
     "read_tree_file",
     "parse_tree",
     "to_bracket",
@@ -206,60 +207,62 @@ def read_trees(text: str, source: str = "<string>") -> Iterator[Tree]:
 def read_trees_with_lines(text: str, source: str = "<string>") -> Iterator[tuple[int, Tree]]:
     """``(line, tree)`` for every tree in ``text``: :func:`read_trees` with the 1-based line of each
     tree's opening bracket, for messages that name where a tree of a file starts."""
-    line = 1
-    pos = 0
+    return iter_trees_with_lines(text.split("\n"), source)
+
+
+def iter_trees_with_lines(lines: Iterable[str], source: str = "<string>") -> Iterator[tuple[int, Tree]]:
+    """:func:`read_trees_with_lines` of ``lines`` (without their line ends), each tree as soon as its last line is
+    read, so that a file of trees can be read as it is used (``glmnlp tag`` streams with it)."""
     # stack entries: [label, children, line_opened]
     stack: list[list] = []
     expect_label = False
-    for match in _TOKEN.finditer(text):
-        start = match.start()
-        line += text.count("\n", pos, start)
-        pos = start
-        tok = match.group()
-        if tok == "(":
-            if expect_label:
-                if len(stack) > 1:
-                    raise TreeSyntaxError("bracket without a label", source=source, line=line)
-                stack[-1][0] = ""
+    for line, text in enumerate(lines, 1):
+        for match in _TOKEN.finditer(text):
+            tok = match.group()
+            if tok == "(":
+                if expect_label:
+                    if len(stack) > 1:
+                        raise TreeSyntaxError("bracket without a label", source=source, line=line)
+                    stack[-1][0] = ""
+                    expect_label = False
+                if stack and stack[-1][1] and isinstance(stack[-1][1][-1], str):
+                    raise TreeSyntaxError(
+                        f"node {stack[-1][0]!r} mixes words and subtrees", source=source, line=line
+                    )
+                stack.append([None, [], line])
+                expect_label = True
+            elif tok == ")":
+                if not stack:
+                    raise TreeSyntaxError("unbalanced ')' with no open bracket", source=source, line=line)
+                label, children, opened = stack.pop()
+                if expect_label or not children:
+                    raise TreeSyntaxError(
+                        "empty bracket" if label is None else f"node {label!r} has no children",
+                        source=source,
+                        line=line,
+                    )
                 expect_label = False
-            if stack and stack[-1][1] and isinstance(stack[-1][1][-1], str):
-                raise TreeSyntaxError(
-                    f"node {stack[-1][0]!r} mixes words and subtrees", source=source, line=line
-                )
-            stack.append([None, [], line])
-            expect_label = True
-        elif tok == ")":
-            if not stack:
-                raise TreeSyntaxError("unbalanced ')' with no open bracket", source=source, line=line)
-            label, children, opened = stack.pop()
-            if expect_label or not children:
-                raise TreeSyntaxError(
-                    "empty bracket" if label is None else f"node {label!r} has no children",
-                    source=source,
-                    line=line,
-                )
-            expect_label = False
-            node = Tree(label, tuple(children))
-            if stack:
-                stack[-1][1].append(node)
+                node = Tree(label, tuple(children))
+                if stack:
+                    stack[-1][1].append(node)
+                else:
+                    yield opened, node
             else:
-                yield opened, node
-        else:
-            if not stack:
-                raise TreeSyntaxError(f"text {tok!r} outside any bracket", source=source, line=line)
-            if expect_label:
-                stack[-1][0] = tok
-                expect_label = False
-                continue
-            siblings = stack[-1][1]
-            if siblings:
-                kind = "a second word" if isinstance(siblings[-1], str) else "a word after subtrees"
-                raise TreeSyntaxError(
-                    f"node {stack[-1][0]!r} has {kind} ({tok!r})", source=source, line=line
-                )
-            if stack[-1][0] == "":
-                raise TreeSyntaxError(f"word {tok!r} under an unlabelled bracket", source=source, line=line)
-            siblings.append(tok)
+                if not stack:
+                    raise TreeSyntaxError(f"text {tok!r} outside any bracket", source=source, line=line)
+                if expect_label:
+                    stack[-1][0] = tok
+                    expect_label = False
+                    continue
+                siblings = stack[-1][1]
+                if siblings:
+                    kind = "a second word" if isinstance(siblings[-1], str) else "a word after subtrees"
+                    raise TreeSyntaxError(
+                        f"node {stack[-1][0]!r} has {kind} ({tok!r})", source=source, line=line
+                    )
+                if stack[-1][0] == "":
+                    raise TreeSyntaxError(f"word {tok!r} under an unlabelled bracket", source=source, line=line)
+                siblings.append(tok)
     if stack:
         raise TreeSyntaxError(
             f"unbalanced '(' : {len(stack)} bracket(s) still open at end of input",
