@@ -85,17 +85,14 @@ Choices and mappings [R] (none of these is stated by the papers; SPEC leaves tok
    the cost of splitting is linear in the text. (The pipeline bounds the parser's work per
    sentence too: :data:`glmnlp.text.pipeline.MAX_PARSE_WORDS`.)
 
-10. **Zero-width format characters are whitespace at the edges of tokens and sentences**: the
-    byte-order mark U+FEFF, which a text file may begin with, and the other invisible format
-    characters (zero-width space and joiners, direction marks and embeddings, word joiner, soft
-    hyphen). NLTK does not split words at them, so a BOM stayed glued to the first word
-    (``\\ufeffThe``, which the tagger then called ``NNP``); they are trimmed off tokens and
-    sentences and a token of nothing else is dropped, with the offsets still into the original
-    text. Inside a token (``👨\\u200d👩``, ``co\\u00adoperate``) they are kept: there they join.
-    The control characters that are not whitespace (``\\x01``-``\\x08``, DEL, the C1 range
-    ``\\x80``-``\\x9f`` that text decoded with the wrong code page is full of) are treated the same
-    way: a run of them was a token of its own, which the tagger tagged (``\\x01\\x02`` -> ``JJ``)
-    and the tree printed as an apparently empty word ``(JJ )``.
+10. **Zero-width format characters are whitespace at the edges of tokens and sentences**: the byte-order mark
+    U+FEFF, which a text file may begin with, and the other invisible format characters (zero-width space and
+    joiners, direction marks and embeddings, word joiner, soft hyphen). NLTK does not split words at them, so a BOM
+    stayed glued to the first word (``\\ufeffThe``, which the tagger then called ``NNP``); they are trimmed off
+    tokens and sentences and a token of nothing else is dropped, with the offsets still into the original text.
+    Inside a token (``👨\\u200d👩``, ``co\\u00adoperate``) they are kept: there they join.
+    So are the control characters that are not whitespace (C0, DEL, C1): a run of them was a token,
+    which the tagger tagged and a tree printed as an empty-looking word (``(JJ \\x01\\x02)``).
 11. **A full stop inside a sentence** (pysbd does not split inside quotations and brackets; NLTK
     splits off the last full stop only) is a token of its own after a lowercase word when a capital
     follows (``know. Then``), except after ``etc. vs. viz. cf. al. approx. esp. incl.``
@@ -174,15 +171,13 @@ _LINE_END = re.compile(r"\r\n?|\n")  # universal newlines, as the CLI reads one-
 _WORDLIKE = re.compile(r"\w")
 _QUOTE_CHARS = re.compile(r"``|'{2}|\"")
 _INNER_STOP = re.compile(r"(?!(?:etc|vs|viz|cf|al|approx|esp|incl)\.)[a-z]{2,}\.(?=\s+[\"'`(\[{]*[A-Z])")  # choice 11
-# Zero-width format characters (choice 10): soft hyphen, zero-width space and (non-)joiners,
-# direction marks and embeddings, word joiner and invisible operators, the byte-order mark; and the
-# control characters that are not whitespace (C0, DEL, C1).
+# Zero-width format characters (choice 10): soft hyphen, zero-width space and (non-)joiners, direction marks and
+# embeddings, word joiner and invisible operators, the byte-order mark; control characters but whitespace.
 _INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e" + "".join(
     map(chr, [*range(0x2060, 0x2065), *range(0x2066, 0x2070), 0xFEFF])
 ) + "".join(ch for ch in map(chr, [*range(0x20), *range(0x7F, 0xA0)]) if not ch.isspace())
 _HAS_INVISIBLE = re.compile(f"[{re.escape(_INVISIBLE)}]")
-# What sentences are trimmed of: every character Python counts as whitespace (all below U+3001),
-# and the zero-width format characters.
+# What sentences are trimmed of: every character Python counts as whitespace (all below U+3001), and _INVISIBLE.
 _BLANKS = "".join(ch for ch in map(chr, range(0x3001)) if ch.isspace()) + _INVISIBLE
 # Within a sentence, what NLTK sees as a space (choice 3): every other whitespace character, one for one.
 _SPACES = str.maketrans(dict.fromkeys((ch for ch in _BLANKS if ch.isspace() and ch != " "), " "))
