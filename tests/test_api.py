@@ -27,6 +27,7 @@ PUBLIC_API = [
     "Token",
     "Tree",
     "TreeSyntaxError",
+    "WorkerError",
     "__version__",
     "config",
     "load",

@@ -237,7 +237,7 @@ def test_aborting_a_pool_whose_caller_cancelled_queued_calls_raises_nothing_in_i
     from glmnlp.glm import pools
 
     pool = pools.start_pool(1, pools.mp_context())
-    futures = [pools.submit(pool, _nap, 30) for _ in range(6)]
+    futures = [pools.submit(pool, _nap, 30).future for _ in range(6)]
     while not all(f.running() for f in futures[:2]):  # one call in the worker, the call queue full behind it
         time.sleep(0.01)
     assert [f.cancel() for f in futures] == [False, False, True, True, True, True]
@@ -276,7 +276,7 @@ _HALF_SENT = (
     "from glmnlp.glm import pools\n"
     "from test_worker_shutdown import _half_sent_result\n"
     "pool = pools.start_pool(1, pools.mp_context())\n"
-    "future = pools.submit(pool, _half_sent_result, sys.argv[2])\n"
+    "future = pools.submit(pool, _half_sent_result, sys.argv[2]).future\n"
     "while not Path(sys.argv[2]).exists():\n"
     "    time.sleep(0.01)\n"
     "time.sleep(0.2)\n"

@@ -20,7 +20,9 @@ from glmnlp import config
 from glmnlp._version import __version__
 
 from glmnlp.text.document import Document, Sentence, Span, Token, tree_from_nltk, tree_to_nltk
-from glmnlp.errors import ConfigError, FormatError, GlmnlpError, InputError, ModelFileError, TreeSyntaxError
+from glmnlp.errors import (
+    ConfigError, FormatError, GlmnlpError, InputError, ModelFileError, TreeSyntaxError, WorkerError,
+)
 from glmnlp.treebank.evalb import score_files, score_trees
 from glmnlp.parser.model import Parser
 from glmnlp.text.measures import measures, plot_measures
@@ -55,6 +57,7 @@ __all__ = [
     "Token",
     "Tree",
     "TreeSyntaxError",
+    "WorkerError",
     "__version__",
     "config",
     "load",

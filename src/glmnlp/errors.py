@@ -7,7 +7,8 @@ The hierarchy, so callers know what to catch::
     │   ├── TreeSyntaxError          malformed Penn Treebank brackets
     │   └── FormatError              malformed CoNLL-U / word/TAG / tab-separated input
     ├── ModelFileError               a model file is missing, corrupt, truncated or foreign
-    └── ConfigError                  an invalid option or hyperparameter
+    ├── ConfigError                  an invalid option or hyperparameter
+    └── WorkerError                  a worker process died before its work was done
 
 Input errors print as ``file:line: reason`` so that editors and terminals can jump to them.
 """
@@ -47,3 +48,8 @@ class ModelFileError(GlmnlpError):
 
 class ConfigError(GlmnlpError):
     """An invalid configuration value."""
+
+
+class WorkerError(GlmnlpError):
+    """A local worker process died before its work was done: killed (the out-of-memory killer sends SIGKILL) or
+    crashed. Its work is lost; the other workers of its pool are stopped."""

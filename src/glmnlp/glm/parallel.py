@@ -56,7 +56,7 @@ import uuid
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from glmnlp.config import BACKENDS
@@ -270,8 +270,7 @@ class Hosts:
     def _wait_any(self, handles: list[Any]) -> list[Any]:
         """The handles (of :meth:`submit`) that have finished, waiting until one has."""
         if self.mode == "local":
-            done, _ = wait(handles, return_when=FIRST_COMPLETED)
-            return [h for h in handles if h in done]  # in submission order
+            return pools.wait_any(handles)  # in submission order
         import ray  # the ray mode (imap_any never gets here inline)
 
         by_ref = {h.ref: h for h in handles}

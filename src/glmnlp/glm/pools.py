@@ -23,6 +23,11 @@ signal lands. The caller then stops the workers:
 * Ctrl-C is held back (:func:`interrupts_deferred`) while a pool may start a worker (``submit``) and
   while workers are terminated: a worker forked but not yet recorded by its pool could never be
   terminated, and, ignoring SIGINT, would wait for work forever.
+* A worker that dies (the out-of-memory killer's SIGKILL, a crash) fails the calls waiting on its pool
+  with :class:`~glmnlp.errors.WorkerError`, saying how it ended (:class:`LocalCall`), instead of the
+  standard library's ``BrokenProcessPool``; and when it died half way through sending a result, which
+  leaves the pool's thread reading the rest for ever (no call of the pool would ever end), the pool is
+  broken by hand (:func:`_close_result_writer`).
 * A program that owns its whole process, like the ``glmnlp`` command, also calls
   :func:`ignore_sigint_in_forkserver`: the forkserver, started with SIGINT ignored, cannot be stopped
   by Ctrl-C while it starts, and its workers ignore SIGINT from their first instruction instead of
@@ -39,11 +44,15 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any
 
+from glmnlp.errors import WorkerError
+
 __all__ = [
+    "LocalCall",
     "ignore_sigint_in_forkserver",
     "interrupts_deferred",
     "mp_context",
@@ -51,6 +60,7 @@ __all__ = [
     "stop_pools",
     "stop_when_collected",
     "submit",
+    "wait_any",
 ]
 
 # Pools started and not yet shut down: those left open are stopped at interpreter exit (_stop_at_exit).
@@ -122,10 +132,97 @@ def start_pool(workers: int, ctx: Any) -> ProcessPoolExecutor:
     return pool
 
 
-def submit(pool: ProcessPoolExecutor, fn: Callable[..., Any], *args: Any) -> Any:
+def submit(pool: ProcessPoolExecutor, fn: Callable[..., Any], *args: Any) -> LocalCall:
     """``pool.submit(fn, *args)``, not interrupted half way (it may start a worker)."""
     with interrupts_deferred():
-        return pool.submit(fn, *args)
+        return LocalCall(pool.submit(fn, *args), pool)
+
+
+#: How often a wait for a call looks at its pool's workers (seconds); a result ends the wait at once.
+_POLL = 1.0
+
+
+class LocalCall:
+    """A call submitted to a local pool: a future whose :meth:`result` raises :class:`WorkerError` when a worker
+    of the pool died, and does not wait for ever when it died while sending a result (module docstring)."""
+
+    __slots__ = ("future", "pool")
+
+    def __init__(self, future: Future[Any], pool: ProcessPoolExecutor) -> None:
+        self.future = future
+        self.pool = pool
+
+    def result(self) -> Any:
+        while True:
+            try:
+                return self.future.result(timeout=_POLL)
+            except TimeoutError:
+                if self.future.done():  # the call itself raised TimeoutError
+                    raise
+            except BrokenProcessPool as exc:
+                raise WorkerError(_how_workers_died(self.pool)) from exc
+            _unblock_if_a_worker_died(self.pool)
+
+    def cancel(self) -> bool:
+        return self.future.cancel()
+
+    def done(self) -> bool:
+        return self.future.done()
+
+
+def wait_any(calls: Sequence[LocalCall]) -> list[LocalCall]:
+    """The calls that have finished (in the order given), waiting until one has; see :class:`LocalCall`."""
+    while True:
+        done, _ = wait([c.future for c in calls], timeout=_POLL, return_when=FIRST_COMPLETED)
+        if done:
+            return [c for c in calls if c.future in done]
+        for pool in {id(c.pool): c.pool for c in calls}.values():
+            _unblock_if_a_worker_died(pool)
+
+
+def _dead_workers(pool: ProcessPoolExecutor) -> list[Any]:
+    return [p for p in list((getattr(pool, "_processes", None) or {}).values()) if p.exitcode is not None]
+
+
+def _unblock_if_a_worker_died(pool: ProcessPoolExecutor) -> None:
+    """Break ``pool`` when a worker died and its thread has not noticed within a second: the thread is then reading
+    a result the worker never finished sending (it would for ever). Its other workers are terminated and this
+    process's end of the result pipe closed, so the thread reads the end of the pipe and breaks the pool, as the
+    standard library does when a worker dies at any other moment; the waiting calls then raise."""
+    if not _dead_workers(pool) or getattr(pool, "_broken", True):
+        return
+    deadline = time.monotonic() + 1.0
+    while not getattr(pool, "_broken", True) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    if getattr(pool, "_broken", True):
+        return
+    results = getattr(pool, "_result_queue", None)
+    with interrupts_deferred():
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            if process.exitcode is None:
+                process.terminate()
+        _close_result_writer(results)
+
+
+def _how_workers_died(pool: ProcessPoolExecutor) -> str:
+    """The message of a :class:`WorkerError`: how the first worker that was not terminated by its pool ended."""
+    how = "it ended abruptly"
+    for process in _dead_workers(pool):
+        code = process.exitcode
+        if code == -signal.SIGTERM:  # the pool's own doing, once another worker died
+            continue
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = "an unknown signal"
+            how = f"killed by signal {-code} ({name})"
+            if -code == signal.SIGKILL:
+                how += ", as the system's out-of-memory killer does: fewer workers (--jobs) use less memory"
+        else:
+            how = f"it exited with status {code}"
+        break
+    return f"a worker process died before its work was done ({how})"
 
 
 def stop_pools(pools: Sequence[ProcessPoolExecutor], abort: bool | None = None, wait: bool = True) -> None:

@@ -1,0 +1,133 @@
+"""A local worker that dies (the out-of-memory killer's SIGKILL, a crash) fails the calls waiting on it with a
+:class:`glmnlp.errors.WorkerError` saying how it ended, and never leaves them waiting for ever
+(glmnlp.glm.pools.LocalCall)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from glmnlp.errors import WorkerError
+from glmnlp.glm.parallel import Executor
+
+_MAIN = "import sys; from glmnlp.cli import main; sys.exit(main())"
+
+
+def _dies_on_two(item: int) -> int:
+    if item == 2:
+        os._exit(3)
+    time.sleep(0.2)
+    return item
+
+
+class _Fragile:
+    def pid(self) -> int:
+        return os.getpid()
+
+    def die(self) -> None:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _killed_while_sending(_item: object) -> None:
+    """Begin sending a 1 MB result on the pool's result pipe, send a tenth of it, then be killed: what the
+    out-of-memory killer does to a worker that is sending a large result."""
+    import gc
+    import struct
+    from multiprocessing.queues import SimpleQueue
+
+    (results,) = [o for o in gc.get_objects() if isinstance(o, SimpleQueue)]
+    os.write(results._writer.fileno(), struct.pack("!i", 1_000_000) + b"\0" * 100_000)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_worker_that_exits_fails_the_map_with_a_worker_error() -> None:
+    """The standard library's ``BrokenProcessPool`` (a traceback from the command line) is a WorkerError with
+    the worker's exit status."""
+    with Executor(2) as ex, pytest.raises(WorkerError, match=r"before its work was done \(it exited with status 3\)"):
+        ex.map(_dies_on_two, range(6))
+
+
+def test_a_killed_host_fails_its_calls_with_a_worker_error() -> None:
+    """A stateful host killed by SIGKILL: its call raises WorkerError naming the signal and the likely cause."""
+    with Executor(2) as ex:
+        hosts = ex.hosts(_Fragile, [(), ()])
+        with pytest.raises(WorkerError, match=r"killed by signal 9 \(SIGKILL\), as the system's out-of-memory"):
+            hosts.call("die")
+        hosts.close(abort=True)
+
+
+_SENDING = (
+    "import sys; sys.path.insert(0, sys.argv[1])\n"
+    "from glmnlp.errors import WorkerError\n"
+    "from glmnlp.glm.parallel import Executor\n"
+    "from test_worker_death import _killed_while_sending\n"
+    "with Executor(int(sys.argv[2])) as ex:\n"
+    "    try:\n"
+    "        ex.map(_killed_while_sending, [0])\n"
+    "    except WorkerError as exc:\n"
+    "        print(exc, flush=True)\n"
+)
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_a_worker_killed_while_sending_its_result_is_a_worker_error(workers: int) -> None:
+    """The pool's thread had read part of the result and waited for the rest for ever: the call never ended
+    (``future.result()`` with no timeout) and neither did the command. Run in a child process, which the old
+    code leaves waiting until the timeout."""
+    try:
+        run = subprocess.run([sys.executable, "-c", _SENDING, str(Path(__file__).parent), str(workers)],
+                             capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("the call was still waiting 60 s after its worker was killed") from None
+    assert run.stderr == ""
+    assert run.stdout.startswith("a worker process died before its work was done (killed by signal 9 (SIGKILL)")
+
+
+def _children(pid: int) -> list[int]:
+    """Processes whose parent is ``pid`` (Linux /proc)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
+                    if int(f.read().rpartition(")")[2].split()[1]) == pid:
+                        out.append(int(entry))
+            except OSError:
+                continue
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_cli_parse_with_a_killed_worker_says_so_in_one_line(tmp_path: Path) -> None:
+    """``glmnlp parse -j 2`` whose worker is killed (as by the out-of-memory killer) ends with status 1 and one
+    line saying what happened, not a ``BrokenProcessPool`` traceback."""
+    text = tmp_path / "in.txt"
+    text.write_text("The old man saw the dog with a telescope in the park near the river.\n" * 3000, encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-c", _MAIN, "parse", "--lines", "-j", "2", "-q", "-i", str(text)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        workers: list[int] = []
+        while not workers and time.monotonic() < deadline and proc.poll() is None:
+            # the workers are the forkserver's children: the grandchildren of the command
+            workers = [w for c in _children(proc.pid) for w in _children(c)]
+            time.sleep(0.1)
+        assert workers, "no worker started"
+        time.sleep(3)  # the worker has loaded the model and parses
+        os.kill(workers[0], signal.SIGKILL)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    lines = err.decode().splitlines()
+    assert proc.returncode == 1, err
+    assert "Traceback" not in err.decode()
+    assert lines[-1].startswith("error: a worker process died before its work was done (killed by signal 9 (SIGKILL)")
