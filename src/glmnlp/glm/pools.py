@@ -180,8 +180,14 @@ def wait_any(calls: Sequence[LocalCall]) -> list[LocalCall]:
             _unblock_if_a_worker_died(pool)
 
 
+def _workers(pool: ProcessPoolExecutor) -> list[Any]:
+    """The pool's worker processes: the standard library's own record of them (``ProcessPoolExecutor`` has no public
+    way to reach them before Python 3.14), empty once the pool has been shut down."""
+    return list((getattr(pool, "_processes", None) or {}).values())
+
+
 def _dead_workers(pool: ProcessPoolExecutor) -> list[Any]:
-    return [p for p in list((getattr(pool, "_processes", None) or {}).values()) if p.exitcode is not None]
+    return [p for p in _workers(pool) if p.exitcode is not None]
 
 
 def _unblock_if_a_worker_died(pool: ProcessPoolExecutor) -> None:
@@ -198,7 +204,7 @@ def _unblock_if_a_worker_died(pool: ProcessPoolExecutor) -> None:
         return
     results = getattr(pool, "_result_queue", None)
     with interrupts_deferred():
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
+        for process in _workers(pool):
             if process.exitcode is None:
                 process.terminate()
         _close_result_writer(results)
@@ -251,9 +257,8 @@ def stop_pools(pools: Sequence[ProcessPoolExecutor], abort: bool | None = None, 
     threads = []
     with interrupts_deferred():
         for pool in pools:
-            # the standard library's own records of the workers and the pool's thread (ProcessPoolExecutor
-            # has no public way to terminate them before Python 3.14), taken before shutdown drops them
-            processes = list((getattr(pool, "_processes", None) or {}).values())
+            # the workers, the pool's thread and its result pipe, taken before shutdown drops them
+            processes = _workers(pool)
             thread = getattr(pool, "_executor_manager_thread", None)
             results = getattr(pool, "_result_queue", None)
             _drop_cancelled(pool, thread)
@@ -291,8 +296,8 @@ def _close_result_writer(results: Any) -> None:
 
     The pool's thread reads a worker's result whole: a worker terminated half way through sending a
     large one (a generative term's tables, megabytes) left the thread waiting for the rest for ever, and
-    :func:`stop_pools` joining it hung (``parser train -j 2 --kind combined`` still running after
-    Ctrl-C, about one time in 25). The workers' ends close as they die; this process keeps its own
+    :func:`stop_pools` joining it hung (the likely cause of a ``parser train -j 2 --kind combined`` seen
+    still running 30 s after Ctrl-C). The workers' ends close as they die; this process keeps its own
     (it hands it to the workers it starts), so the thread saw no end of file. With it closed, the
     thread's read ends, the pool breaks as for any terminated worker and its thread returns. Nothing
     writes there any more: the pool is shut down and starts no worker.
