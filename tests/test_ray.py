@@ -107,3 +107,21 @@ def test_combined_parser_with_generative_models_from_ray_matches_serial(ray_inst
                                        executor=executor)
         parser.save(tmp_path / name, history=parser.history)
     assert _digest(tmp_path / "ray") == _digest(tmp_path / "serial")
+
+
+
+def test_a_ray_actor_that_dies_is_a_worker_error(ray_instance: None) -> None:
+    """A host (Ray actor) that dies fails its call with glmnlp's WorkerError (one line from the command line), as a
+    dead local worker does, not with Ray's own exception and traceback. (The host is ``partial(os._exit, 3)``: Ray's
+    workers import the standard library, not this test module.)"""
+    import functools
+    import os
+
+    from glmnlp.errors import WorkerError
+    from glmnlp.glm.parallel import Executor
+
+    ex = Executor(2, backend="ray")
+    hosts = ex.hosts(functools.partial, [(os._exit, 3), (os._exit, 3)])
+    with pytest.raises(WorkerError, match=r"^a Ray worker died before its work was done \(The actor died"):
+        hosts.call("__call__")
+    hosts.close(abort=True)

@@ -33,6 +33,10 @@ Backends:
   running cluster (``HOST:PORT`` or ``"auto"``); without it a local Ray instance is started (or the
   one already initialised in this process is used). No socket or cluster code of glmnlp's own.
 
+A worker that dies before its work is done raises :class:`glmnlp.errors.WorkerError` on either backend (a
+local one: :mod:`glmnlp.glm.pools`; Ray's errors for a lost actor, worker or node are turned into it, so
+the command line says it in one line); an error raised by the work itself passes through unchanged.
+
 Stopping local workers. Choice: **the caller owns Ctrl-C** (:mod:`glmnlp.glm.pools`, which
 starts and stops the local pools): workers ignore SIGINT, so Ctrl-C to the terminal's process group
 interrupts only the caller; :meth:`Executor.close` / :meth:`Hosts.close` (and their ``with`` blocks)
@@ -61,7 +65,7 @@ from typing import Any
 
 from glmnlp.config import BACKENDS
 from glmnlp.config import resolve as resolve_settings
-from glmnlp.errors import ConfigError
+from glmnlp.errors import ConfigError, WorkerError
 from glmnlp.glm import pools
 
 __all__ = ["BACKENDS", "Executor", "Hosts", "default_jobs", "resolve_executor"]
@@ -116,7 +120,16 @@ class _RayRef:
     def result(self) -> Any:
         import ray
 
-        return ray.get(self.ref)
+        died = tuple(getattr(ray.exceptions, name) for name in _RAY_DEATHS if hasattr(ray.exceptions, name))
+        try:
+            return ray.get(self.ref)
+        except died as exc:  # as a dead local worker (glmnlp.glm.pools): one line, not Ray's traceback
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise WorkerError(f"a Ray worker died before its work was done ({reason})") from exc
+
+
+#: Ray's errors for a worker, actor or node that died (an error raised by the work itself passes through as it is).
+_RAY_DEATHS = ("RayActorError", "WorkerCrashedError", "NodeDiedError", "OutOfMemoryError")
 
 
 def _ray_actor_class() -> Any:
