@@ -57,7 +57,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _beams import beam as beam_arg  # benchmarks/_beams.py
+from _args import beam as beam_arg  # benchmarks/_args.py
 
 
 def workload(

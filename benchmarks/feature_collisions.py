@@ -45,15 +45,19 @@ from pathlib import Path
 
 import numpy as np
 
+from _args import ints  # benchmarks/_args.py
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gum", type=Path, default=Path("../shared/data/gum_const"),
                     help="GUM constituency folder with train/ and dev/ (default: ../shared/data/gum_const)")
-    ap.add_argument("--sizes", default="1000,3000,7000,13620",
+    ap.add_argument("--sizes", type=ints, default="1000,3000,7000,13620",
                     help="training-set sizes N, comma-separated (the first N trees of a seeded shuffle)")
-    ap.add_argument("--count-bits", default="20,21,22,24,26", help="table sizes (bits) to count collisions for")
-    ap.add_argument("--f1-bits", default="", help="table sizes (bits) to train the parser with, e.g. 22,24,26")
+    ap.add_argument("--count-bits", type=ints, default="20,21,22,24,26",
+                    help="table sizes (bits) to count collisions for")
+    ap.add_argument("--f1-bits", type=ints, default="",
+                    help="table sizes (bits) to train the parser with, e.g. 22,24,26")
     ap.add_argument("--jobs", type=int, default=2, help="--f1-bits: worker processes and shards of the training")
     ap.add_argument("--gold-only-bits", type=int, default=0,
                     help="also train with updates restricted to the gold features' slots, at this table size")
@@ -68,18 +72,18 @@ def main() -> None:
     trees = proxy_trees(args.gum, "train")
     dev = proxy_trees(args.gum, "dev") if args.f1_bits or args.gold_only_bits else []
     order = np.random.default_rng(0).permutation(len(trees))
-    for n in (int(x) for x in args.sizes.split(",")):
+    for n in args.sizes:
         t0 = time.time()
         sub = [trees[i] for i in sorted(order[:n])]
         ids = gold_feature_keys(sub, ParserConfig(features="punct"))  # 62-bit keys: practically exact
         out: dict[str, float] = {"trees": n, "distinct_gold_features": int(len(ids))}
-        for bits in (int(b) for b in args.count_bits.split(",")):
+        for bits in args.count_bits:
             out[f"bits{bits}_features_sharing_a_slot_pct"] = round(100 * sharing_share(ids, bits), 2)
             slots = np.unique(ids & np.uint64((1 << bits) - 1))
             out[f"bits{bits}_slots_used_pct"] = round(100 * len(slots) / (1 << bits), 2)
         out["seconds"] = round(time.time() - t0)
         print(json.dumps(out), flush=True)
-        for bits in (int(b) for b in args.f1_bits.split(",") if b):
+        for bits in args.f1_bits:
             print(json.dumps({"trees": n, "n_bits": bits, **_train_f1(sub, dev, bits, args.jobs)}), flush=True)
         if args.gold_only_bits:
             print(json.dumps({"trees": n, "n_bits": args.gold_only_bits, "gold_only": True,

@@ -34,6 +34,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from _args import floats, ints  # benchmarks/_args.py
+
 GRIDS = {
     "perceptron": [1e2, 1e3, 1e4, 1e5],
     "generative": [1e1, 1e2, 1e3, 1e6],
@@ -142,8 +144,9 @@ def main() -> None:
                     help="a name for the model's table and a parser model directory (or a pipeline with parser/); "
                          "repeatable")
     ap.add_argument("--max-dev", type=int, default=None, help="parse only the first N GUM dev trees (default: all)")
-    ap.add_argument("--caps", default=None, help="comma-separated caps for every model (default: per kind)")
-    ap.add_argument("--gammas", default=None, help="comma-separated gammas for every model (default: per kind)")
+    ap.add_argument("--caps", type=ints, default=None, help="comma-separated caps for every model (default: per kind)")
+    ap.add_argument("--gammas", type=floats, default=None,
+                    help="comma-separated gammas for every model (default: per kind)")
     ap.add_argument("--out", default="benchmarks/results/frontier.md",
                     help="the markdown table; .json and .png beside it (default: benchmarks/results/frontier.md)")
     args = ap.parse_args()
@@ -155,15 +158,13 @@ def main() -> None:
     dev = gum_trees(args.gum, "dev")
     if args.max_dev:
         dev = dev[: args.max_dev]
-    caps = None if args.caps is None else [int(c) for c in args.caps.split(",")]
-    gammas = None if args.gammas is None else [float(g) for g in args.gammas.split(",")]
     results: dict[str, dict[str, Any]] = {}
     for spec in args.model:
         name, _, path = spec.partition("=")
         parser = _load(Path(path))
         kind = _kind(parser)
         print(f"{name}: {kind} model at {path}", file=sys.stderr, flush=True)
-        rows = measure(parser, dev, gammas or GRIDS[kind], caps or CAPS[kind])
+        rows = measure(parser, dev, args.gammas or GRIDS[kind], args.caps or CAPS[kind])
         results[name] = {"kind": kind, "path": path, "rows": rows}
     command = "python benchmarks/frontier.py " + " ".join(sys.argv[1:])
     out.write_text(render(results, command, len(dev)) + "\n", encoding="utf-8")

@@ -37,6 +37,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _args import beams, floats  # benchmarks/_args.py
+
 
 def _tags(trees: list, dev: list, cache: Path) -> tuple[list, list]:
     """(jackknifed train tags, dev tags from a tagger trained on all of train), cached in ``cache``."""
@@ -74,8 +76,10 @@ def main() -> None:
     ap.add_argument("--lower-heads", action="store_true", help="lower-case the head words of the contexts")
     ap.add_argument("--coverage", action="store_true",
                     help="print the grammar's coverage of GUM dev gold derivations (with and without the chain filter)")
-    ap.add_argument("--beams", default="1000:100", metavar="G:C,...", help="(gamma, cap) pairs to parse with")
-    ap.add_argument("--margins", default="0", metavar="M,...", help="parse-time multi-tag margins (0 = best tag)")
+    ap.add_argument("--beams", type=beams, default="1000:100", metavar="G:C,...",
+                    help="(gamma, cap) pairs to parse with")
+    ap.add_argument("--margins", type=floats, default="0", metavar="M,...",
+                    help="parse-time multi-tag margins (0 = best tag)")
     ap.add_argument("--log", type=Path, help="append the JSON line to this file")
     args = ap.parse_args()
 
@@ -101,9 +105,7 @@ def main() -> None:
             len(t.leaves()) for t in dev)
         print(json.dumps({"train": len(train), "dev": len(dev), "dev_tag_acc": 100 * acc}))
         return
-    beams = [(float(g), int(c)) for g, c in (b.split(":") for b in args.beams.split(","))]
-    margins = [float(m) for m in args.margins.split(",")]
-    row = run(args, train, dev, train_tags, dev_tags, beams, margins)
+    row = run(args, train, dev, train_tags, dev_tags, args.beams, args.margins)
     line = json.dumps(row)
     print(line)
     if args.log:

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from _args import ints  # benchmarks/_args.py
 from _measured import run_measured  # benchmarks/_measured.py
 
 from glmnlp.glm.model_io import parts_digest
@@ -121,7 +122,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gum", required=True, help="GUM constituency folder (../shared/data/gum_const)")
     ap.add_argument("--size", type=int, default=3000, help="train on the first N proxy trees (default 3000)")
-    ap.add_argument("--jobs", default="1,2", help="numbers of workers to time, comma-separated (default 1,2)")
+    ap.add_argument("--jobs", type=ints, default="1,2",
+                    help="numbers of workers to time, comma-separated (default 1,2)")
     ap.add_argument("--repeat", type=int, default=1, help="runs per number of jobs (interleaved)")
     ap.add_argument("--child-jobs", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -134,7 +136,7 @@ def main() -> None:
           "| max RSS of one process (time -v) MB | peak summed RSS of the process tree MB | sha256 |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for _ in range(args.repeat):
-        for jobs in (int(j) for j in args.jobs.split(",")):
+        for jobs in args.jobs:
             r = measure(jobs, args)
             print(f"| {jobs} | {r['seconds']} | {r['cpu_seconds']} | {r['busiest_cpu_seconds']} | {r['maxrss_mb']} "
                   f"| {r['tree_peak_mb']} | {r['sha256'][:16]} |", flush=True)

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from _beams import beams as beams_arg  # benchmarks/_beams.py
+from _args import beams as beams_arg, floats  # benchmarks/_args.py
 
 
 def lookahead_table(parser: Any, trees: list[Any], beta: float) -> np.ndarray:
@@ -75,7 +75,7 @@ def main() -> None:
     ap.add_argument("--dev", required=True, help="dev trees to parse (gold tags)")
     ap.add_argument("--beams", type=beams_arg, default="100:20,1000:20,1e6:100", metavar="GAMMA:CAP,...",
                     help="the (gamma, cap) beams to parse dev with")
-    ap.add_argument("--weights", default="0,1", metavar="W1,W2,...", help="look-ahead weights (0 = none)")
+    ap.add_argument("--weights", type=floats, default="0,1", metavar="W1,W2,...", help="look-ahead weights (0 = none)")
     ap.add_argument("--beta", type=float, default=5.0, help="pseudo-counts of the unigram in the table")
     args = ap.parse_args()
     parser = Parser.load(args.model)
@@ -86,7 +86,7 @@ def main() -> None:
     params = dataclasses.replace(COLLINS_PARAMS, strip_punct=True, max_error=10**9)
     print("| gamma | cap | look-ahead weight | F1 | sentences/s |\n| --- | --- | --- | --- | --- |")
     for gamma, cap in args.beams:
-        for weight in (float(w) for w in args.weights.split(",")):
+        for weight in args.weights:
             parser.config.gamma, parser.config.beam_cap = gamma, cap
             parser._beam.set_lookahead(table if weight else None, weight)
             t0 = time.process_time()

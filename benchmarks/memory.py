@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from _args import ints  # benchmarks/_args.py
 from _measured import run_measured  # benchmarks/_measured.py
 
 from glmnlp.glm.model_io import parts_digest
@@ -155,7 +156,7 @@ def trace(stage: str, args: argparse.Namespace) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gum", required=True, help="GUM constituency folder (../shared/data/gum_const)")
-    ap.add_argument("--sizes", default="1000,3000,7000,13620",
+    ap.add_argument("--sizes", type=ints, default="1000,3000,7000,13620",
                     help="numbers N of proxy trees (the first N), comma-separated")
     ap.add_argument("--stages", default="generative,combined",
                     help="comma-separated among generative, combined, perceptron (module doc)")
@@ -173,7 +174,7 @@ def main() -> None:
     print("| stage | trees | peak RSS MB | seconds | sha256 of the trained arrays |")
     print("| --- | --- | --- | --- | --- |")
     for stage in args.stages.split(","):
-        for size in (int(s) for s in args.sizes.split(",")):
+        for size in args.sizes:
             r = measure(stage, size, args)
             print(f"| {stage} | {size} | {r['peak_mb']} | {r['seconds']} | {r['sha256'][:16]} |", flush=True)
     print(f"\n{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load {os.getloadavg()}")

@@ -40,6 +40,8 @@ import sys
 import time
 from typing import Any
 
+from _args import floats  # benchmarks/_args.py
+
 
 def choose_margin(parser: Any, tagger: Any, tags: str, margins: tuple[float, ...], dev: list[Any], test: list[Any],
                   dev_tags: Any, test_tags: Any) -> tuple[list[tuple[float, float, float]], float, Any]:
@@ -256,11 +258,11 @@ def main() -> None:
                     help="one condition in this process, printed as a JSON line: TAGS gold or tagger, FEATURES "
                          "baseline, punct, generative or combined")
     ap.add_argument("--epochs", type=int, default=8, help="training passes of the perceptron (best on dev kept)")
-    ap.add_argument("--gen-weight", default="10", metavar="W1,W2,...",
+    ap.add_argument("--gen-weight", type=floats, default="10", metavar="W1,W2,...",
                     help="fixed weight(s) of the generative feature (combined); several = chosen on dev")
     ap.add_argument("--gen-min-count", type=int, default=2, help="generative tables: count cutoff (0 = none)")
     ap.add_argument("--gen-prune", type=float, default=0.05, help="generative tables: Roark's -t (0 = none)")
-    ap.add_argument("--margins", default="0", metavar="M1,M2,...",
+    ap.add_argument("--margins", type=floats, default="0", metavar="M1,M2,...",
                     help="tagger tags: parse-time multi-tag margins, chosen on dev (0 = single best tag)")
     ap.add_argument("--train-margin", type=float, default=0.0, metavar="M",
                     help="tagger tags: train on jackknifed multi-tag input within M, the treebank's tag as gold "
@@ -285,8 +287,7 @@ def main() -> None:
         return
     if args.one:
         print(json.dumps(run_one(args.one[0], args.one[1], args.epochs,
-                                 tuple(float(w) for w in args.gen_weight.split(",")), args.gen_min_count,
-                                 args.gen_prune, tuple(float(m) for m in args.margins.split(",")),
+                                 tuple(args.gen_weight), args.gen_min_count, args.gen_prune, tuple(args.margins),
                                  args.train_margin, args.tagger_dev)))
         return
     rows = []
@@ -294,8 +295,9 @@ def main() -> None:
         tags, feats = cond.split(":")
         out = subprocess.run(
             [sys.executable, __file__, "--one", tags, feats, "--epochs", str(args.epochs), "--gen-weight",
-             args.gen_weight, "--gen-min-count", str(args.gen_min_count), "--gen-prune", str(args.gen_prune),
-             "--margins", args.margins, "--train-margin", str(args.train_margin),
+             ",".join(map(str, args.gen_weight)), "--gen-min-count", str(args.gen_min_count), "--gen-prune",
+             str(args.gen_prune), "--margins", ",".join(map(str, args.margins)),
+             "--train-margin", str(args.train_margin),
              *(["--tagger-dev"] if args.tagger_dev else [])],
             check=True, stdout=subprocess.PIPE, text=True,
         ).stdout

@@ -36,7 +36,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from _beams import beam as beam_arg, beams as beams_arg  # benchmarks/_beams.py
+from _args import beam as beam_arg, beams as beams_arg, floats  # benchmarks/_args.py
 
 
 def train(out: Path, gold_train: bool = False, weight: float = 10.0, beam: tuple[float, int] | None = None,
@@ -133,7 +133,8 @@ def main() -> None:
     ap.add_argument("--train", type=Path, metavar="OUT", help="train and save the model (tagger + parser)")
     ap.add_argument("--gold-train", action="store_true", help="--train on the treebank's tags, not jackknifed ones")
     ap.add_argument("--model", type=Path, metavar="DIR", help="a directory written by --train")
-    ap.add_argument("--margins", default="4,8,16", help="--model: multi-tag margins to try, comma-separated")
+    ap.add_argument("--margins", type=floats, default="4,8,16",
+                    help="--model: multi-tag margins to try, comma-separated")
     ap.add_argument("--weight", type=float, default=10.0,
                     help="--train: the generative feature's weight (0: the perceptron alone, no generative model)")
     ap.add_argument("--train-beam", type=beam_arg, default=None, metavar="GAMMA:CAP",
@@ -145,10 +146,10 @@ def main() -> None:
     ap.add_argument("--average", default=None, metavar="DIR,...",
                     help="--model: parse with the mean of its parser's weights and these models' (--train with other "
                          "--seed values)")
-    ap.add_argument("--lambdas", default="0,1,4,16",
+    ap.add_argument("--lambdas", type=floats, default="0,1,4,16",
                     help="--model: weights of the tagger's confidence to try (0 = none: no patch needed)")
     args = ap.parse_args()
-    lambdas = [float(x) for x in args.lambdas.split(",")]
+    lambdas = args.lambdas
     if args.model and any(lambdas):
         import inspect
 
@@ -159,7 +160,7 @@ def main() -> None:
     if args.train:
         train(args.train, args.gold_train, args.weight, args.train_beam, args.seed)
     if args.model:
-        sweep(args.model, [float(x) for x in args.margins.split(",")], lambdas, args.beams,
+        sweep(args.model, args.margins, lambdas, args.beams,
               [Path(d) for d in args.average.split(",")] if args.average else None)
     if not (args.train or args.model):
         ap.error("give --train OUT and/or --model DIR")

@@ -1,0 +1,38 @@
+"""Argparse types shared by the benchmarks, so that a malformed value is a usage error (status 2, one line), not a
+traceback: the ``GAMMA:CAP`` beam (e.g. ``1e8:100``) and comma-separated lists of numbers (``--margins 0,2,4``)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+
+def beam(text: str) -> tuple[float, int]:
+    """GAMMA:CAP, e.g. 1e8:100: the FILTER margin and the cap on the beam's size."""
+    try:
+        gamma, cap = text.split(":")
+        return float(gamma), int(cap)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected GAMMA:CAP, e.g. 1e8:100, not {text!r}") from None
+
+
+def beams(text: str) -> list[tuple[float, int]]:
+    """GAMMA:CAP,GAMMA:CAP,..."""
+    return [beam(b) for b in text.split(",")]
+
+
+def numbers(kind: type[int] | type[float]) -> Callable[[str], list]:
+    """A comma-separated list of ``kind`` (``4,8,16``); the empty string is the empty list."""
+
+    def parse(text: str) -> list:
+        try:
+            return [kind(x) for x in text.split(",")] if text else []
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {kind.__name__}s separated by commas, not {text!r}") from None
+
+    parse.__name__ = f"{kind.__name__} list"  # argparse names the type in its message
+    return parse
+
+
+ints = numbers(int)
+floats = numbers(float)
