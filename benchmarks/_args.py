@@ -1,5 +1,6 @@
 """Argparse types shared by the benchmarks, so that a malformed value is a usage error (status 2, one line), not a
-traceback: the ``GAMMA:CAP`` beam (e.g. ``1e8:100``) and comma-separated lists of numbers (``--margins 0,2,4``)."""
+traceback: the ``GAMMA:CAP`` beam (e.g. ``1e8:100``) and comma-separated lists of numbers (``--margins 0,2,4``), of
+names (``--stages generative,combined``) and of colon-separated fields (``--configs 2:2:uniform``)."""
 
 from __future__ import annotations
 
@@ -36,3 +37,45 @@ def numbers(kind: type[int] | type[float]) -> Callable[[str], list]:
 
 ints = numbers(int)
 floats = numbers(float)
+
+
+def one_of(*allowed: str) -> Callable[[str], str]:
+    """One of the names ``allowed``."""
+
+    def parse(text: str) -> str:
+        if text not in allowed:
+            raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(allowed)}")
+        return text
+
+    return parse
+
+
+def names(*allowed: str) -> Callable[[str], list[str]]:
+    """A comma-separated list of names among ``allowed``."""
+    check = one_of(*allowed)
+
+    def parse(text: str) -> list[str]:
+        return [check(name) for name in text.split(",")]
+
+    parse.__name__ = "name list"
+    return parse
+
+
+def fields(*kinds: Callable[[str], object], example: str) -> Callable[[str], list[tuple]]:
+    """A comma-separated list of ``A:B:...`` items, field i read by ``kinds[i]`` (``int``, ``float``,
+    :func:`one_of`)."""
+
+    def item(text: str) -> tuple:
+        parts = text.split(":")
+        if len(parts) != len(kinds):
+            raise argparse.ArgumentTypeError(f"expected {len(kinds)} fields like {example}, not {text!r}")
+        try:
+            return tuple(kind(part) for kind, part in zip(kinds, parts))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected fields like {example}, not {text!r}") from None
+
+    def parse(text: str) -> list[tuple]:
+        return [item(x) for x in text.split(",")]
+
+    parse.__name__ = "field list"
+    return parse

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from _args import names as name_list  # benchmarks/_args.py
+
 REF_COLS = ("prefix", "surprisal", "syntactic_surprisal", "lexical_surprisal", "entropy", "open_brackets", "rerank",
             "top_rerank", "steps")
 CLASS_OF = {":": "open", "+": "closed", "-": "previous"}
@@ -147,7 +149,7 @@ def main() -> None:
     ap.add_argument("--reference", default="../shared/reference/measures_sample_test.txt",
                     help="the reference parser's -p output on the test split (default: %(default)s)")
     ap.add_argument("--out", default="", help="also write the report (markdown) to this file")
-    ap.add_argument("--configs", default="default,unknown-pos,margin8,margin4,fast,wide,gold",
+    ap.add_argument("--configs", type=name_list(*CONFIGS), default="default,unknown-pos,margin8,margin4,fast,wide,gold",
                     help=f"comma-separated among {', '.join(CONFIGS)}; the first is reported in detail")
     ap.add_argument("--limit", type=int, default=0, help="first N sentences only")
     ap.add_argument("--next-word", type=int, default=20, help="sentences for the --next-word cost (0: skip)")
@@ -163,7 +165,7 @@ def main() -> None:
     ref = read_reference(args.reference)
     if args.limit:
         ref = ref[: args.limit]
-    names = args.configs.split(",")
+    names = args.configs
     margin, max_tags, gamma, cap = CONFIGS[names[0]][:4]
     parser, train_s = train(gamma, cap)
     if args.lookahead:
@@ -252,7 +254,7 @@ def main() -> None:
 
     lines: list[str] = []
     say = lines.append
-    cmd = (f"python benchmarks/measures.py --reference {args.reference} --configs {args.configs}"
+    cmd = (f"python benchmarks/measures.py --reference {args.reference} --configs {','.join(args.configs)}"
            + (f" --limit {args.limit}" if args.limit else "") + f" --next-word {args.next_word}"
            + (f" --lookahead {args.lookahead:g}" if args.lookahead else "")
            + (f" --out {args.out}" if args.out else ""))

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from _args import ints  # benchmarks/_args.py
+from _args import ints, names  # benchmarks/_args.py
 from _measured import run_measured  # benchmarks/_measured.py
 
 from glmnlp.glm.model_io import parts_digest
@@ -158,7 +158,7 @@ def main() -> None:
     ap.add_argument("--gum", required=True, help="GUM constituency folder (../shared/data/gum_const)")
     ap.add_argument("--sizes", type=ints, default="1000,3000,7000,13620",
                     help="numbers N of proxy trees (the first N), comma-separated")
-    ap.add_argument("--stages", default="generative,combined",
+    ap.add_argument("--stages", type=names("generative", "combined", "perceptron"), default="generative,combined",
                     help="comma-separated among generative, combined, perceptron (module doc)")
     ap.add_argument("--epochs", type=int, default=1, help="perceptron epochs")
     ap.add_argument("--trace", metavar="STAGE", help="run STAGE at --size under tracemalloc")
@@ -173,7 +173,7 @@ def main() -> None:
         return
     print("| stage | trees | peak RSS MB | seconds | sha256 of the trained arrays |")
     print("| --- | --- | --- | --- | --- |")
-    for stage in args.stages.split(","):
+    for stage in args.stages:
         for size in args.sizes:
             r = measure(stage, size, args)
             print(f"| {stage} | {size} | {r['peak_mb']} | {r['seconds']} | {r['sha256'][:16]} |", flush=True)

@@ -40,7 +40,7 @@ import sys
 import time
 from typing import Any
 
-from _args import floats  # benchmarks/_args.py
+from _args import fields, floats, one_of  # benchmarks/_args.py
 
 
 def choose_margin(parser: Any, tagger: Any, tags: str, margins: tuple[float, ...], dev: list[Any], test: list[Any],
@@ -270,7 +270,9 @@ def main() -> None:
     ap.add_argument("--tagger-dev", action="store_true",
                     help="tagger tags: the taggers (jackknife folds and the one for dev/test) in the library's default "
                          "configuration (10 passes, best on dev) instead of 5 passes without dev")
-    ap.add_argument("--conditions", default="gold:baseline,gold:punct,tagger:baseline,tagger:punct",
+    features = one_of("baseline", "punct", "generative", "combined")
+    ap.add_argument("--conditions", type=fields(one_of("gold", "tagger"), features, example="gold:punct"),
+                    default="gold:baseline,gold:punct,tagger:baseline,tagger:punct",
                     help="TAGS:FEATURES,... (as --one), each in its own process, one table")
     ap.add_argument("--model", metavar="DIR", help="measure a trained pipeline model instead ('default' = bundled)")
     args = ap.parse_args()
@@ -291,8 +293,7 @@ def main() -> None:
                                  args.train_margin, args.tagger_dev)))
         return
     rows = []
-    for cond in args.conditions.split(","):
-        tags, feats = cond.split(":")
+    for tags, feats in args.conditions:
         out = subprocess.run(
             [sys.executable, __file__, "--one", tags, feats, "--epochs", str(args.epochs), "--gen-weight",
              ",".join(map(str, args.gen_weight)), "--gen-min-count", str(args.gen_min_count), "--gen-prune",

@@ -37,6 +37,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from _args import fields, names, one_of  # benchmarks/_args.py
+
 REFERENCE = (
     "McDonald, Hall & Mann (2010, Table 2/Figure 4): iterative parameter mixing reaches the serial "
     "perceptron's accuracy after the same number of epochs (dependency parsing, NER), with a wall-time "
@@ -215,10 +217,13 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=3, help="training passes of every configuration")
     ap.add_argument("--max-train", type=int, default=None, help="train on the first N proxy trees (default: all)")
     ap.add_argument("--max-dev", type=int, default=None, help="use the first N GUM dev trees (default: all)")
-    ap.add_argument("--parts", default="tagger,parser,parse", help="comma-separated among tagger, parser, parse")
-    ap.add_argument("--configs", default="1:1:uniform,2:2:uniform,2:2:updates,4:2:uniform",
+    ap.add_argument("--parts", type=names("tagger", "parser", "parse"), default="tagger,parser,parse",
+                    help="comma-separated among tagger, parser, parse")
+    ap.add_argument("--configs", type=fields(int, int, one_of("uniform", "updates"), example="2:2:uniform"),
+                    default="1:1:uniform,2:2:uniform,2:2:updates,4:2:uniform",
                     help="shards:jobs:mixing,...")
-    ap.add_argument("--parse-inputs", default="tagged,text", help="input kinds of the parse part: tagged, text")
+    ap.add_argument("--parse-inputs", type=names("tagged", "text"), default="tagged,text",
+                    help="input kinds of the parse part: tagged, text")
     ap.add_argument("--parse-model", default=None, help="model for the parse part (default: the bundled model)")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "scaling.md"),
                     help="the markdown report; the runs (.json) and the plot (.png) beside it "
@@ -232,8 +237,7 @@ def main() -> None:
 
     train = proxy_trees(args.gum, "train")[: args.max_train]
     dev = proxy_trees(args.gum, "dev")[: args.max_dev]
-    parts = set(args.parts.split(","))
-    configs = [(int(s), int(j), m) for s, j, m in (c.split(":") for c in args.configs.split(","))]
+    parts, configs = set(args.parts), args.configs
     runs: list[Run] = []
     loads = [_load()]
     out = Path(args.out)
@@ -256,7 +260,7 @@ def main() -> None:
 
         # 2,000+ sentences: GUM dev, then the PTB sample's dev and test splits
         parse_rows = run_parse(dev + sample_trees("dev") + sample_trees("test"), model_dir, [1, 2],
-                               args.parse_inputs.split(","))
+                               args.parse_inputs)
         loads.append(_load())
     text = render(runs, parse_rows, args, len(train), len(dev), loads)
     if args.note:

@@ -1,5 +1,5 @@
-"""The benchmarks' list arguments (benchmarks/_args.py): a malformed value is a usage error naming the option, before
-any data is read or model loaded, not a traceback once the work has begun."""
+"""The benchmarks' list arguments (benchmarks/_args.py): a malformed value or an unknown name is a usage error naming
+the option, before any data is read or model loaded, not a traceback once the work has begun."""
 
 from __future__ import annotations
 
@@ -22,6 +22,13 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
     ("memory.py", ["--gum", "g", "--sizes", "1k"], "argument --sizes: expected ints"),
     ("parsing.py", ["--one", "gold", "baseline", "--gen-weight", "10,x"], "argument --gen-weight: expected floats"),
     ("tag_bonus.py", ["--model", "m", "--lambdas", "0,1,,4"], "argument --lambdas: expected floats"),
+    ("memory.py", ["--gum", "g", "--stages", "generative,tagger"], "'tagger' is not one of generative, combined"),
+    ("measures.py", ["--configs", "default,nope"], "argument --configs: 'nope' is not one of default,"),
+    ("scaling.py", ["--gum", "g", "--configs", "2:x:uniform"], "argument --configs: expected fields like 2:2:uniform"),
+    ("scaling.py", ["--gum", "g", "--configs", "2:2"], "argument --configs: expected 3 fields like 2:2:uniform"),
+    ("scaling.py", ["--gum", "g", "--parts", "parse,train"], "argument --parts: 'train' is not one of tagger"),
+    ("parsing.py", ["--conditions", "gold"], "argument --conditions: expected 2 fields like gold:punct, not 'gold'"),
+    ("parsing.py", ["--conditions", "gold:fancy"], "argument --conditions: 'fancy' is not one of baseline"),
 ])
 def test_benchmark_list_arguments_are_usage_errors(script: str, args: list[str], message: str) -> None:
     run = subprocess.run([sys.executable, str(BENCHMARKS / script), *args], capture_output=True, text=True,
