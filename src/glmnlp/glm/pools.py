@@ -47,6 +47,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from multiprocessing import connection
 from typing import Any
 
 from glmnlp.errors import WorkerError
@@ -186,8 +187,19 @@ def _workers(pool: ProcessPoolExecutor) -> list[Any]:
     return list((getattr(pool, "_processes", None) or {}).values())
 
 
+def _ended(process: Any) -> bool:
+    """Whether a worker process has ended, without reading its exit status while the pool's thread may: two readers
+    of it race (the loser records status 255, so a SIGKILL was once reported as ``exited with status 255``). Its
+    sentinel may lag the status by a moment (the forkserver writes the status, then closes the pipe): a later look
+    sees it."""
+    try:
+        return bool(connection.wait([process.sentinel], 0))
+    except (OSError, ValueError):  # its sentinel closed: long ended
+        return True
+
+
 def _dead_workers(pool: ProcessPoolExecutor) -> list[Any]:
-    return [p for p in _workers(pool) if p.exitcode is not None]
+    return [p for p in _workers(pool) if _ended(p)]
 
 
 def _unblock_if_a_worker_died(pool: ProcessPoolExecutor) -> None:
@@ -205,17 +217,23 @@ def _unblock_if_a_worker_died(pool: ProcessPoolExecutor) -> None:
     results = getattr(pool, "_result_queue", None)
     with interrupts_deferred():
         for process in _workers(pool):
-            if process.exitcode is None:
+            if not _ended(process):
                 process.terminate()
         _close_result_writer(results)
 
 
 def _how_workers_died(pool: ProcessPoolExecutor) -> str:
-    """The message of a :class:`WorkerError`: how the first worker that was not terminated by its pool ended."""
+    """The message of a :class:`WorkerError`: how the first worker that was not terminated by its pool ended.
+
+    Read once the pool's thread has ended (it reads every worker's exit status as it breaks the pool), so that
+    the status is its record, not a second read of the same pipe."""
+    thread = getattr(pool, "_executor_manager_thread", None)
+    if thread is not None and thread is not threading.current_thread():
+        thread.join(10.0)
     how = "it ended abruptly"
-    for process in _dead_workers(pool):
-        code = process.exitcode
-        if code == -signal.SIGTERM:  # the pool's own doing, once another worker died
+    for process in _workers(pool):
+        code = process.exitcode  # the pool's thread has read it; nothing reads it beside this
+        if code is None or code == -signal.SIGTERM:  # running, or the pool's own doing once another worker died
             continue
         if code < 0:
             try:
@@ -263,7 +281,7 @@ def stop_pools(pools: Sequence[ProcessPoolExecutor], abort: bool | None = None, 
             results = getattr(pool, "_result_queue", None)
             _drop_cancelled(pool, thread)
             for process in processes:
-                if process.is_alive():
+                if not _ended(process):
                     process.terminate()
             _close_result_writer(results)
             threads.append(thread)
