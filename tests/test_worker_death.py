@@ -131,3 +131,18 @@ def test_cli_parse_with_a_killed_worker_says_so_in_one_line(tmp_path: Path) -> N
     assert proc.returncode == 1, err
     assert "Traceback" not in err.decode()
     assert lines[-1].startswith("error: a worker process died before its work was done (killed by signal 9 (SIGKILL)")
+
+
+def test_a_call_submitted_after_a_worker_died_is_a_worker_error() -> None:
+    """Submitting to a pool that a dead worker broke raised the standard library's BrokenProcessPool (the map above
+    met it when the worker died before its next item was sent)."""
+    from glmnlp.glm import pools
+
+    pool = pools.start_pool(1, pools.mp_context())
+    try:
+        with pytest.raises(WorkerError, match=r"it exited with status 3"):
+            pools.submit(pool, _dies_on_two, 2).result()
+        with pytest.raises(WorkerError, match=r"it exited with status 3"):
+            pools.submit(pool, _dies_on_two, 0)
+    finally:
+        pools.stop_pools([pool], abort=True)

@@ -134,9 +134,13 @@ def start_pool(workers: int, ctx: Any) -> ProcessPoolExecutor:
 
 
 def submit(pool: ProcessPoolExecutor, fn: Callable[..., Any], *args: Any) -> LocalCall:
-    """``pool.submit(fn, *args)``, not interrupted half way (it may start a worker)."""
+    """``pool.submit(fn, *args)``, not interrupted half way (it may start a worker); a pool broken by a worker that
+    died is a :class:`WorkerError`, here as in :meth:`LocalCall.result`."""
     with interrupts_deferred():
-        return LocalCall(pool.submit(fn, *args), pool)
+        try:
+            return LocalCall(pool.submit(fn, *args), pool)
+        except BrokenProcessPool as exc:
+            raise WorkerError(_how_workers_died(pool)) from exc
 
 
 #: How often a wait for a call looks at its pool's workers (seconds); a result ends the wait at once.
