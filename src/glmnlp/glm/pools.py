@@ -171,9 +171,6 @@ class LocalCall:
     def cancel(self) -> bool:
         return self.future.cancel()
 
-    def done(self) -> bool:
-        return self.future.done()
-
 
 def wait_any(calls: Sequence[LocalCall]) -> list[LocalCall]:
     """The calls that have finished (in the order given), waiting until one has; see :class:`LocalCall`."""
