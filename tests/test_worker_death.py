@@ -146,3 +146,26 @@ def test_a_call_submitted_after_a_worker_died_is_a_worker_error() -> None:
             pools.submit(pool, _dies_on_two, 0)
     finally:
         pools.stop_pools([pool], abort=True)
+
+
+_UNAWAITED = (
+    "import sys; sys.path.insert(0, sys.argv[1])\n"
+    "from glmnlp.glm import pools\n"
+    "from test_worker_death import _killed_while_sending\n"
+    "pool = pools.start_pool(1, pools.mp_context())\n"
+    "pools.submit(pool, _killed_while_sending, 0)\n"
+    "pools.stop_pools([pool])\n"
+    "print('stopped', flush=True)\n"
+)
+
+
+def test_a_normal_shutdown_after_a_worker_died_while_sending_returns() -> None:
+    """A pool shut down without abort waits for its running calls: one nobody awaited whose worker was killed while
+    sending its result left that wait joining the pool's thread for ever. Run in a child process, which the old code
+    leaves waiting until the timeout."""
+    try:
+        run = subprocess.run([sys.executable, "-c", _UNAWAITED, str(Path(__file__).parent)],
+                             capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("the shutdown was still waiting 60 s after the worker was killed") from None
+    assert (run.returncode, run.stdout, run.stderr) == (0, "stopped\n", "")

@@ -268,6 +268,8 @@ def stop_pools(pools: Sequence[ProcessPoolExecutor], abort: bool | None = None, 
     if not abort:
         try:
             for pool in pools:
+                if wait:
+                    _await_running(pool)
                 pool.shutdown(wait=wait, cancel_futures=True)
             return
         except BaseException:  # Ctrl-C while waiting for the running calls: stop them now
@@ -289,6 +291,21 @@ def stop_pools(pools: Sequence[ProcessPoolExecutor], abort: bool | None = None, 
     for thread in threads:
         if wait and thread is not None:
             thread.join()
+
+
+def _await_running(pool: ProcessPoolExecutor) -> None:
+    """Cancel the pool's queued calls and wait for its running ones, as :class:`LocalCall` waits: a worker that died
+    while sending a result nobody awaited would otherwise leave the shutdown joining the pool's thread for ever. The
+    calls' results and errors are not wanted (whoever wanted them waited for them); Ctrl-C is not caught."""
+    futures = [item.future for item in list((getattr(pool, "_pending_work_items", None) or {}).values())]
+    for future in futures:
+        future.cancel()
+    for future in futures:
+        if not future.cancelled():
+            try:
+                LocalCall(future, pool).result()
+            except Exception:  # noqa: BLE001 (unwanted results, a dead worker's WorkerError included)
+                pass
 
 
 def _drop_cancelled(pool: ProcessPoolExecutor, thread: threading.Thread | None) -> None:
