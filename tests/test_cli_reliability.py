@@ -31,6 +31,39 @@ def test_cli_parser_train_refuses_an_empty_tree_file(
     assert not (tmp_path / "m").exists()
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (every write fails: no space)")
+@pytest.mark.parametrize("args", [["parse", "-q", "The dog barked."], ["tag"]])
+def test_cli_output_to_a_full_disk_is_one_line(args: list[str]) -> None:
+    """``glmnlp parse ... > file`` on a full disk (here /dev/full) printed a traceback from the write, or from Python's
+    flush at exit (``Exception ignored ...``, status 120); now one line and status 1."""
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([sys.executable, "-c", _MAIN, *args], input="The dog barked .\n", stdout=full,
+                             stderr=subprocess.PIPE, text=True, timeout=120)
+    assert (run.returncode, run.stderr) == (1, "error: the output cannot be written: No space left on device\n")
+
+
+def test_cli_model_that_cannot_be_written_is_one_line_and_leaves_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A model whose files cannot be written (a full disk: the write raises ENOSPC) is an error naming the model's
+    folder, not a traceback, and neither the folder nor its staging folder is left behind."""
+    import errno
+
+    from glmnlp.glm import model_io
+
+    def full(*_args: object, **_kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(model_io, "_write_tree", full)
+    good = tmp_path / "toy.trees"
+    good.write_text("\n".join(TINY) + "\n")
+    rc = main(["tagger", "train", "--train", str(good), "--out", str(tmp_path / "m"), "--epochs", "1", "-j", "1"])
+    assert rc == 1
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last == f"error: {tmp_path / 'm'}: cannot be written: No space left on device"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["toy.trees"]
+
+
 def test_cli_parse_into_a_closed_pipe_ends_quietly_with_status_0(tmp_path: Path) -> None:
     """``glmnlp parse ... | head -1``: the reader closes the pipe; glmnlp exits 0 and prints nothing on stderr."""
     source = tmp_path / "in.txt"

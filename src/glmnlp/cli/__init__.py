@@ -5,11 +5,13 @@ Each command group lives in its own module under ``glmnlp.cli`` and is registere
 status 1 and a ``file:line: reason`` message; a bad option value, or options that contradict each
 other or do not apply with the others given, is a usage error (status 2). Ctrl-C ends any command
 with ``Aborted.`` (status 1) and nothing else: worker processes ignore SIGINT, and this process
-terminates them on its way out (:mod:`glmnlp.glm.pools`).
+terminates them on its way out (:mod:`glmnlp.glm.pools`). Output that cannot be written for lack of
+room (a full disk or quota) is one line and status 1 too; a closed output pipe ends quietly (status 0).
 """
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 import sys
@@ -48,6 +50,21 @@ def _quiet_closed_stdout() -> None:
         pass
 
 
+#: errno values of a write that failed for lack of room (a full disk or quota, a file too large) or a failing device
+_WRITE_FAILED = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+def _output_failed(exc: OSError) -> None:
+    """A write failed for lack of room (``glmnlp parse > file`` on a full disk): one line, not a traceback.
+
+    What is still buffered for stdout cannot be written either; stdout is pointed at /dev/null so that Python's
+    flush at exit does not fail again (``Exception ignored ...``, status 120).
+    """
+    _quiet_closed_stdout()
+    where = f"{exc.filename}: " if exc.filename else "the output "
+    click.echo(f"error: {where}cannot be written: {exc.strerror or exc}", err=True)
+
+
 #: the order of ``glmnlp --help``: the main job first, then the rest by name
 FIRST_COMMANDS = ("parse",)
 
@@ -72,6 +89,11 @@ class _Group(click.Group):
         except BrokenPipeError:
             _quiet_closed_stdout()
             ctx.exit(0)
+        except OSError as exc:
+            if exc.errno not in _WRITE_FAILED:
+                raise
+            _output_failed(exc)
+            ctx.exit(1)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -102,6 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ignore_sigint_in_forkserver()  # Ctrl-C is this process's to handle; it stops the workers (Aborted.)
     try:
         rc = cli.main(args=list(argv) if argv is not None else None, prog_name="glmnlp", standalone_mode=False)
+        sys.stdout.flush()  # here, where a failed write is reported, rather than at exit
     except click.exceptions.Exit as exc:
         return int(exc.exit_code or 0)
     except click.ClickException as exc:
@@ -116,6 +139,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _quiet_closed_stdout()
         return 0
+    except OSError as exc:
+        if exc.errno not in _WRITE_FAILED:
+            raise
+        _output_failed(exc)
+        return 1
     return rc if isinstance(rc, int) else 0
 
 

@@ -358,6 +358,9 @@ def staged_output_dir(target: str | Path, kind: str, *, replace: bool, option: s
             shutil.rmtree(old, ignore_errors=True)
         else:
             os.rename(tmp, target)
+    except OSError as exc:  # the model's files could not be written (a full disk, a quota): named by the target
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise ConfigError(f"{target}: cannot be written: {exc.strerror or exc}") from exc
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
