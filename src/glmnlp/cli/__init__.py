@@ -50,8 +50,9 @@ def _quiet_closed_stdout() -> None:
         pass
 
 
-#: errno values of a write that failed for lack of room (a full disk or quota, a file too large) or a failing device
-_WRITE_FAILED = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+#: errno values only a write raises, for lack of room: a full disk or quota, a file too large (an input error, EIO
+#: included, is not an output that cannot be written)
+_WRITE_FAILED = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 
 
 def _output_failed(exc: OSError) -> None:
