@@ -111,6 +111,37 @@ def test_cli_outputs_data_refuses_a_folder_where_a_file_goes_and_writes_nothing(
     assert snapshot(out) == before
 
 
+@pytest.mark.parametrize("existed", [False, True])
+def test_cli_outputs_data_that_runs_out_of_room_leaves_no_new_folder_behind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, existed: bool
+) -> None:
+    """The second split cannot be written (a full disk): a folder this run made goes, with the split written before
+    it (it was left, holding part of the splits); in a folder that existed, what was there and what was written stay."""
+    from glmnlp.cli import data_cmd
+    from glmnlp.errors import ConfigError
+
+    real = data_cmd.atomic_write_text
+    calls: list[Path] = []
+
+    def second_fails(path: Path, text: str) -> None:
+        calls.append(path)
+        if len(calls) == 2:
+            raise ConfigError(f"{path}: cannot be written: No space left on device")
+        real(path, text)
+
+    monkeypatch.setattr(data_cmd, "atomic_write_text", second_fails)
+    out = tmp_path / "splits"
+    if existed:
+        out.mkdir()
+        (out / "mine.txt").write_text("mine")
+    rc, _, err = _run(capsys, ["data", "--out", str(out), "--split", "test", "--split", "dev"])
+    assert (rc, err) == (1, f"error: {calls[1]}: cannot be written: No space left on device\n")
+    if existed:
+        assert sorted(p.name for p in out.iterdir()) == sorted(["mine.txt", calls[0].name])
+    else:
+        assert not out.exists()
+
+
 def test_cli_outputs_trainer_still_creates_missing_folders(tmp_path: Path, trees_file: Path) -> None:
     """The probe is made in the nearest existing folder: a new nested output path still works."""
     out = tmp_path / "new" / "deeper" / "m"

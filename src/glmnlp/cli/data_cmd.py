@@ -8,6 +8,8 @@ never half a file. Choices [R]:
 * **Output checked first.** The --out folder is checked first (a probe file is created in it, or where it
   will be created) and every output path before the first file is written, so a folder that cannot be
   written, or a folder sitting where a file goes, is one line ``error: PATH: reason`` and no file is written.
+  A file that cannot be written after all (a full disk) is the same line; a folder this run made is then
+  removed with the files written before it, so a new folder holds every split or is not there.
 * **Cleaning one's own treebank is a mode of this command**, ``glmnlp data --clean FILE... --out OUT.trees``,
   not a new command: ``data`` is where cleaned trees come from (``parser train`` names it when it refuses
   raw trees), and the bundled sample is cleaned by the same function. FILEs are arguments, so a shell
@@ -167,8 +169,7 @@ def data(
             report.append(f"gum_{split:<5}  {len(trees):>5} sentences  {tokens:>6} tokens")
     for path, _text in outputs:
         check_writable_file(path)
-    for path, text in outputs:
-        atomic_write_text(path, text)
+    _write_all(outputs, out_dir)
     for line in report:
         click.echo(line, err=True)
     click.echo(f"wrote {len(outputs)} file(s) to {out_dir}", err=True)
@@ -180,6 +181,27 @@ def _read_raw(path: Path) -> list[tuple[int, Tree]]:
     if not trees:
         raise InputError("no trees in this file", source=str(path))
     return trees
+
+
+def _write_all(outputs: list[tuple[Path, str]], out_dir: Path) -> None:
+    """Write each output atomically. When one cannot be written (a full disk) and this run made ``out_dir``, the
+    files written before it and the folder are removed: a new folder holds all the splits or is not there. In a
+    folder that existed, the files written stay (each is whole: the new file or the old one)."""
+    made = not out_dir.exists()
+    written: list[Path] = []
+    try:
+        for path, text in outputs:
+            atomic_write_text(path, text)
+            written.append(path)
+    except BaseException:
+        if made:
+            for path in written:
+                path.unlink(missing_ok=True)
+            try:
+                out_dir.rmdir()
+            except OSError:  # not empty (another process wrote there): left as it is
+                pass
+        raise
 
 
 def _clean_files(files: tuple[Path, ...], out: Path) -> None:
