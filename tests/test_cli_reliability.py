@@ -64,6 +64,26 @@ def test_cli_model_that_cannot_be_written_is_one_line_and_leaves_nothing(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["toy.trees"]
 
 
+def test_cli_work_without_memory_for_it_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An allocation that fails (``parser train --feature-bits 28`` under a 2.5 GB limit: numpy's MemoryError) printed a
+    traceback; now one line with numpy's words, status 1, and no model."""
+    from glmnlp.tagger import model
+
+    def no_memory(*_args: object, **_kwargs: object) -> None:
+        raise MemoryError("Unable to allocate 2.00 GiB for an array with shape (268435456,) and data type float64")
+
+    monkeypatch.setattr(model.Tagger, "fit", no_memory)
+    good = tmp_path / "toy.trees"
+    good.write_text("\n".join(TINY) + "\n")
+    rc = main(["tagger", "train", "--train", str(good), "--out", str(tmp_path / "m"), "--epochs", "1", "-j", "1"])
+    assert rc == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: out of memory: Unable to allocate 2.00 GiB for an array with shape (268435456,) and data type float64")
+    assert not (tmp_path / "m").exists()
+
+
 def test_cli_parse_into_a_closed_pipe_ends_quietly_with_status_0(tmp_path: Path) -> None:
     """``glmnlp parse ... | head -1``: the reader closes the pipe; glmnlp exits 0 and prints nothing on stderr."""
     source = tmp_path / "in.txt"

@@ -6,7 +6,8 @@ status 1 and a ``file:line: reason`` message; a bad option value, or options tha
 other or do not apply with the others given, is a usage error (status 2). Ctrl-C ends any command
 with ``Aborted.`` (status 1) and nothing else: worker processes ignore SIGINT, and this process
 terminates them on its way out (:mod:`glmnlp.glm.pools`). Output that cannot be written for lack of
-room (a full disk or quota) is one line and status 1 too; a closed output pipe ends quietly (status 0).
+room (a full disk or quota), or work this process has no memory for, is one line and status 1 too; a closed
+output pipe ends quietly (status 0).
 """
 
 from __future__ import annotations
@@ -66,6 +67,11 @@ def _output_failed(exc: OSError) -> None:
     click.echo(f"error: {where}cannot be written: {exc.strerror or exc}", err=True)
 
 
+def _out_of_memory(exc: MemoryError) -> None:
+    """This process could not allocate what the work needs (numpy says how much): one line, not a traceback."""
+    click.echo(f"error: out of memory{f': {exc}' if str(exc) else ''}", err=True)
+
+
 #: the order of ``glmnlp --help``: the main job first, then the rest by name
 FIRST_COMMANDS = ("parse",)
 
@@ -94,6 +100,9 @@ class _Group(click.Group):
             if exc.errno not in _WRITE_FAILED:
                 raise
             _output_failed(exc)
+            ctx.exit(1)
+        except MemoryError as exc:
+            _out_of_memory(exc)
             ctx.exit(1)
 
 
@@ -144,6 +153,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if exc.errno not in _WRITE_FAILED:
             raise
         _output_failed(exc)
+        return 1
+    except MemoryError as exc:
+        _out_of_memory(exc)
         return 1
     return rc if isinstance(rc, int) else 0
 
