@@ -67,9 +67,25 @@ def _output_failed(exc: OSError) -> None:
     click.echo(f"error: {where}cannot be written: {exc.strerror or exc}", err=True)
 
 
-def _out_of_memory(exc: MemoryError) -> None:
-    """This process could not allocate what the work needs (numpy says how much): one line, not a traceback."""
-    click.echo(f"error: out of memory{f': {exc}' if str(exc) else ''}", err=True)
+def _reported(exc: Exception) -> int | None:
+    """The exit status of an error reported here in one line instead of a traceback, or None (not one of them).
+
+    A library error (``error: reason``, status 1); a closed stdout pipe (quietly, status 0); a write that failed for
+    lack of room (status 1); work this process could not allocate memory for (numpy says how much; status 1).
+    """
+    if isinstance(exc, GlmnlpError):
+        click.echo(f"error: {exc}", err=True)
+        return 1
+    if isinstance(exc, BrokenPipeError):
+        _quiet_closed_stdout()
+        return 0
+    if isinstance(exc, OSError) and exc.errno in _WRITE_FAILED:
+        _output_failed(exc)
+        return 1
+    if isinstance(exc, MemoryError):
+        click.echo(f"error: out of memory{f': {exc}' if str(exc) else ''}", err=True)
+        return 1
+    return None
 
 
 #: the order of ``glmnlp --help``: the main job first, then the rest by name
@@ -90,20 +106,11 @@ class _Group(click.Group):
     def invoke(self, ctx: click.Context):  # type: ignore[override]
         try:
             return super().invoke(ctx)
-        except GlmnlpError as exc:
-            click.echo(f"error: {exc}", err=True)
-            ctx.exit(1)
-        except BrokenPipeError:
-            _quiet_closed_stdout()
-            ctx.exit(0)
-        except OSError as exc:
-            if exc.errno not in _WRITE_FAILED:
+        except Exception as exc:  # click's own (usage errors, Exit, Abort) are not reported here: raised on
+            rc = _reported(exc)
+            if rc is None:
                 raise
-            _output_failed(exc)
-            ctx.exit(1)
-        except MemoryError as exc:
-            _out_of_memory(exc)
-            ctx.exit(1)
+            ctx.exit(rc)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -143,20 +150,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         return 1
-    except GlmnlpError as exc:
-        click.echo(f"error: {exc}", err=True)
-        return 1
-    except BrokenPipeError:
-        _quiet_closed_stdout()
-        return 0
-    except OSError as exc:
-        if exc.errno not in _WRITE_FAILED:
+    except Exception as exc:
+        reported = _reported(exc)
+        if reported is None:
             raise
-        _output_failed(exc)
-        return 1
-    except MemoryError as exc:
-        _out_of_memory(exc)
-        return 1
+        return reported
     return rc if isinstance(rc, int) else 0
 
 
