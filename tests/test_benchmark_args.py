@@ -13,7 +13,8 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
 @pytest.mark.parametrize(("script", "args", "message"), [
-    ("feature_collisions.py", ["--sizes", "1000,x"], "argument --sizes: expected ints separated by commas, not '1000,x'"),
+    ("feature_collisions.py", ["--sizes", "1000,x"],
+     "argument --sizes: expected ints separated by commas, not '1000,x'"),
     ("frontier.py", ["--gum", "g", "--model", "a=b", "--caps", "20,2.5"], "argument --caps: expected ints"),
     ("generative_gap.py", ["--gum", "g", "--margins", "0,two"], "argument --margins: expected floats"),
     ("generative_gap.py", ["--gum", "g", "--beams", "1e3"], "argument --beams: expected GAMMA:CAP"),

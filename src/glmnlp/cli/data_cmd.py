@@ -27,8 +27,9 @@ never half a file. Choices [R]:
   (:func:`glmnlp.treebank.fileio.decoded_text`), bad brackets (the tree reader), a file that cannot be read
   or holds no tree: one line ``error: file:line: reason``, status 1, nothing written. A well-formed tree
   that :func:`clean_tree` refuses (only ``-NONE-`` elements, a root bracket over several phrases or over a
-  word, a label with no category, a label the parser keeps for itself below the root) is dropped and listed on stderr as ``file:line: tree N dropped: reason``
-  (the line where the tree starts; N counts the trees of that file from 1): one such tree should not stop
+  word, a label with no category, a label the parser keeps for itself below the root) is dropped and listed
+  on stderr as ``file:line: tree N dropped: reason`` (the line where the tree starts; N counts the trees of
+  that file from 1): one such tree should not stop
   a treebank of tens of thousands from being cleaned, and nothing is dropped unsaid. If no tree is left,
   that is an error and nothing is written. Counts of files and trees read, written and dropped go to stderr.
 * **All input is read before anything is written**, so --out may be one of the FILEs (cleaned in place).
