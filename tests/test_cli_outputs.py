@@ -111,12 +111,13 @@ def test_cli_outputs_data_refuses_a_folder_where_a_file_goes_and_writes_nothing(
     assert snapshot(out) == before
 
 
-@pytest.mark.parametrize("existed", [False, True])
+@pytest.mark.parametrize("existed", [False, True, "nested"])
 def test_cli_outputs_data_that_runs_out_of_room_leaves_no_new_folder_behind(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, existed: bool
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, existed: bool | str
 ) -> None:
     """The second split cannot be written (a full disk): a folder this run made goes, with the split written before
-    it (it was left, holding part of the splits); in a folder that existed, what was there and what was written stay."""
+    it (it was left, holding part of the splits), and so do the new parents it made for it (``nested``: they were
+    left); in a folder that existed, what was there and what was written stay."""
     from glmnlp.cli import data_cmd
     from glmnlp.errors import ConfigError
 
@@ -130,16 +131,16 @@ def test_cli_outputs_data_that_runs_out_of_room_leaves_no_new_folder_behind(
         real(path, text)
 
     monkeypatch.setattr(data_cmd, "atomic_write_text", second_fails)
-    out = tmp_path / "splits"
-    if existed:
+    out = tmp_path / "new" / "deeper" / "splits" if existed == "nested" else tmp_path / "splits"
+    if existed is True:
         out.mkdir()
         (out / "mine.txt").write_text("mine")
     rc, _, err = _run(capsys, ["data", "--out", str(out), "--split", "test", "--split", "dev"])
     assert (rc, err) == (1, f"error: {calls[1]}: cannot be written: No space left on device\n")
-    if existed:
+    if existed is True:
         assert sorted(p.name for p in out.iterdir()) == sorted(["mine.txt", calls[0].name])
     else:
-        assert not out.exists()
+        assert list(tmp_path.iterdir()) == []
 
 
 def test_cli_outputs_trainer_still_creates_missing_folders(tmp_path: Path, trees_file: Path) -> None:

@@ -186,9 +186,10 @@ def _read_raw(path: Path) -> list[tuple[int, Tree]]:
 
 def _write_all(outputs: list[tuple[Path, str]], out_dir: Path) -> None:
     """Write each output atomically. When one cannot be written (a full disk) and this run made ``out_dir``, the
-    files written before it and the folder are removed: a new folder holds all the splits or is not there. In a
-    folder that existed, the files written stay (each is whole: the new file or the old one)."""
-    made = not out_dir.exists()
+    files written before it and the folders made for it (its new parents too) are removed: a new folder holds all
+    the splits or is not there. In a folder that existed, the files written stay (each is whole: the new file or
+    the old one)."""
+    made = [folder for folder in (out_dir, *out_dir.parents) if not folder.exists()]  # deepest first
     written: list[Path] = []
     try:
         for path, text in outputs:
@@ -198,10 +199,11 @@ def _write_all(outputs: list[tuple[Path, str]], out_dir: Path) -> None:
         if made:
             for path in written:
                 path.unlink(missing_ok=True)
-            try:
-                out_dir.rmdir()
-            except OSError:  # not empty (another process wrote there): left as it is
-                pass
+            for folder in made:
+                try:
+                    folder.rmdir()
+                except OSError:  # not empty (another process wrote there) or never made: left as it is
+                    break
         raise
 
 
