@@ -42,11 +42,13 @@ def test_cli_output_to_a_full_disk_is_one_line(args: list[str]) -> None:
     assert (run.returncode, run.stderr) == (1, "error: the output cannot be written: No space left on device\n")
 
 
+@pytest.mark.parametrize("out", ["m", "new/deeper/m"])
 def test_cli_model_that_cannot_be_written_is_one_line_and_leaves_nothing(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, out: str
 ) -> None:
     """A model whose files cannot be written (a full disk: the write raises ENOSPC) is an error naming the model's
-    folder, not a traceback, and neither the folder nor its staging folder is left behind."""
+    folder, not a traceback, and neither the folder nor its staging folder is left behind, nor the new parent folders
+    made for it (``new/deeper`` was left)."""
     import errno
 
     from glmnlp.glm import model_io
@@ -57,10 +59,10 @@ def test_cli_model_that_cannot_be_written_is_one_line_and_leaves_nothing(
     monkeypatch.setattr(model_io, "_write_tree", full)
     good = tmp_path / "toy.trees"
     good.write_text("\n".join(TINY) + "\n")
-    rc = main(["tagger", "train", "--train", str(good), "--out", str(tmp_path / "m"), "--epochs", "1", "-j", "1"])
+    rc = main(["tagger", "train", "--train", str(good), "--out", str(tmp_path / out), "--epochs", "1", "-j", "1"])
     assert rc == 1
     last = capsys.readouterr().err.splitlines()[-1]
-    assert last == f"error: {tmp_path / 'm'}: cannot be written: No space left on device"
+    assert last == f"error: {tmp_path / out}: cannot be written: No space left on device"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["toy.trees"]
 
 

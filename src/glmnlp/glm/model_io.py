@@ -331,11 +331,13 @@ def staged_output_dir(target: str | Path, kind: str, *, replace: bool, option: s
     """Yield an empty staging folder next to ``target``; on success it replaces ``target`` atomically.
 
     ``target`` is checked with :func:`check_output_dir` before and again just before the rename.
-    On any error the staging folder is removed and ``target`` is left as it was.
+    On any error the staging folder is removed, and so are the folders made for it, and ``target`` is left as it
+    was.
     """
     target = Path(target)
     check_output_dir(target, kind, replace=replace, option=option)
     parent = target.parent
+    made = [folder for folder in (parent, *parent.parents) if not folder.exists()]  # deepest first
     try:
         parent.mkdir(parents=True, exist_ok=True)
         _clean_leftovers(parent, target.name)
@@ -359,11 +361,22 @@ def staged_output_dir(target: str | Path, kind: str, *, replace: bool, option: s
         else:
             os.rename(tmp, target)
     except OSError as exc:  # the model's files could not be written (a full disk, a quota): named by the target
-        shutil.rmtree(tmp, ignore_errors=True)
+        _remove_staging(tmp, made)
         raise ConfigError(f"{target}: cannot be written: {exc.strerror or exc}") from exc
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        _remove_staging(tmp, made)
         raise
+
+
+def _remove_staging(tmp: Path, made: list[Path]) -> None:
+    """Remove the staging folder ``tmp`` and the folders ``made`` for it (deepest first), as far as they are empty:
+    a model that could not be written leaves nothing behind, new parents included."""
+    shutil.rmtree(tmp, ignore_errors=True)
+    for folder in made:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty (another process wrote there) or gone: left as it is
+            break
 
 
 def save_model(
