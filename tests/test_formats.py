@@ -363,3 +363,12 @@ def test_formats_iter_tagged_refuses_a_bad_request_at_the_call() -> None:
         iter_tagged(never(), "csv")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="column must be"):
         iter_tagged(never(), "conllu", "lemma")  # type: ignore[arg-type]
+
+
+def test_formats_read_tagged_refuses_a_bad_request_before_reading_the_file(tmp_path: Path) -> None:
+    """read_tagged checks the format and column before it reads the file: a bad request is a ValueError even when the
+    file is missing (it was the missing file's InputError, the file being read first)."""
+    with pytest.raises(ValueError, match="unknown format"):
+        read_tagged(tmp_path / "missing.txt", "csv")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="column must be"):
+        read_tagged(tmp_path / "missing.txt", "conllu", "lemma")  # type: ignore[arg-type]

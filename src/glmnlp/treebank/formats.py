@@ -357,6 +357,7 @@ def read_tagged(
     ``column``: the tag column of a CoNLL-U file; the other formats have one tag per word, so ``"upos"`` is
     refused for them (the caller asked for a column the file does not have). ``None``: the words are wanted,
     not the tags (a CoNLL-U file's sentences then have ``tags=None``, and may have ``_`` in every tag column)."""
+    _check_request(fmt, column)  # before the file is read
     name, text = _load(path)
     return list(iter_tagged(_lines(text), format_by_suffix(path) if fmt == "auto" else fmt, column, name))
 
@@ -374,11 +375,16 @@ def iter_tagged(
     (``glmnlp tag`` streams with it): ``"auto"`` is decided by the first lines alone (:func:`detect_format`; no
     suffix here: :func:`format_by_suffix`); a bracketed tree as soon as its closing bracket is read. A bad
     ``fmt`` or ``column`` is a ValueError at the call, before any line is read."""
+    _check_request(fmt, column)
+    return _iter_tagged(iter(lines), fmt, column, name)
+
+
+def _check_request(fmt: str, column: str | None) -> None:
+    """ValueError for a format or CoNLL-U column that no reader has (a caller's mistake, not the file's)."""
     if fmt not in ("auto", "conllu", "word_tag", "tab", "trees"):
         raise ValueError(f"unknown format {fmt!r}")
     if column is not None and column not in _COLUMN_INDEX:
         raise ValueError(f"column must be 'xpos' or 'upos', not {column!r}")
-    return _iter_tagged(iter(lines), fmt, column, name)
 
 
 def _iter_tagged(lines: Iterator[str], fmt: Format, column: str | None, name: str) -> Iterator[TaggedSentence]:
