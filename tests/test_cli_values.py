@@ -195,3 +195,27 @@ def test_cli_tagger_evaluate_refuses_an_empty_test_file(capsys: pytest.CaptureFi
     model = str(default_model_path() / "tagger")
     rc, out, err = _run(capsys, ["tagger", "evaluate", "--model", model, "--test", str(empty)])
     assert (rc, out, err) == (1, "", f"error: {empty}: empty input: no tagged sentence to score\n")
+
+
+@pytest.mark.parametrize("group", ["parser", "tagger"])
+def test_cli_negative_seed_is_a_usage_error(capsys: pytest.CaptureFixture[str], tmp_path: Path, group: str) -> None:
+    """``--seed -1`` was a numpy traceback from the first pass (numpy's generators take no negative seed); now a usage
+    error naming the option, before any data is read."""
+    trees = tmp_path / "one.trees"
+    trees.write_text("(TOP (S (NP (DT the) (NN dog)) (VP (VBD barked)) (. .)))\n", encoding="utf-8")
+    argv = [group, "train", "--train", str(trees), "--out", str(tmp_path / "m"), "--seed", "-1"]
+    if group == "parser":
+        argv += ["--dev", str(trees)]
+    rc, out, err = _run(capsys, argv)
+    assert (rc, out) == (2, "") and "Invalid value for '--seed'" in err and "x>=0" in err
+
+
+def test_configs_refuse_a_negative_seed() -> None:
+    """The library's configurations refuse it too, as a ConfigError, when they are made."""
+    from glmnlp.errors import ConfigError
+    from glmnlp.parser import ParserConfig
+    from glmnlp.tagger import TaggerConfig
+
+    for config in (ParserConfig, TaggerConfig):
+        with pytest.raises(ConfigError, match="^seed must be >= 0, got -1$"):
+            config(seed=-1)

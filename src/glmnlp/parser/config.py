@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from glmnlp.errors import ConfigError
 from glmnlp.parser.transform import FslcConfig
 
 __all__ = ["ATOM_DOC", "FEATURE_SETS", "MAX_N_BITS", "TEMPLATES", "ParserConfig"]
@@ -90,11 +91,13 @@ class ParserConfig:
 
     def __post_init__(self) -> None:
         if self.features not in FEATURE_SETS:
-            raise ValueError(f"features must be one of {FEATURE_SETS}, got {self.features!r}")
+            raise ConfigError(f"features must be one of {FEATURE_SETS}, got {self.features!r}")
         if self.shards < 1:
-            raise ValueError(f"shards must be >= 1, got {self.shards}")
+            raise ConfigError(f"shards must be >= 1, got {self.shards}")
         if self.mixing not in ("uniform", "updates"):
-            raise ValueError(f"mixing must be 'uniform' or 'updates', got {self.mixing!r}")
+            raise ConfigError(f"mixing must be 'uniform' or 'updates', got {self.mixing!r}")
+        if self.seed < 0:  # numpy's generators take no negative seed: refused here, not in the first pass
+            raise ConfigError(f"seed must be >= 0, got {self.seed}")
         self.fslc_extra_pairs = tuple(tuple(p) for p in self.fslc_extra_pairs)  # type: ignore[misc]
 
     @property

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from glmnlp.errors import ModelFileError
+from glmnlp.errors import ConfigError, ModelFileError
 from glmnlp.glm.model_io import ModelParts, load_model, load_submodel, read_metadata, save_model, verify_model
 from glmnlp.parser.config import ATOM_DOC, MAX_N_BITS, TEMPLATES, ParserConfig
 from glmnlp.parser.grammar import Grammar
@@ -105,7 +105,7 @@ def load_parser(cls: Any, path: str | Path) -> Any:
             raise ValueError("history must be a list of objects")
     except ModelFileError as exc:
         raise ModelFileError(f"{meta_path}: {exc}" if str(path) not in str(exc) else str(exc)) from None
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, ConfigError) as exc:
         raise ModelFileError(f"{meta_path}: not a valid parser model: {exc}") from None
     parser.history = list(history)
     if "generative" in read_metadata(path).get("submodels", {}):

@@ -31,6 +31,8 @@ class TaggerConfig:
     def __post_init__(self) -> None:
         if self.epochs < 1:
             raise ConfigError(f"epochs must be >= 1, got {self.epochs}")
+        if self.seed < 0:  # numpy's generators take no negative seed: refused here, not in the first pass
+            raise ConfigError(f"seed must be >= 0, got {self.seed}")
         if self.tagdict_min_count < 1:
             raise ConfigError(f"tagdict_min_count must be >= 1, got {self.tagdict_min_count}")
         if not 0.0 <= self.open_class_min_share < 1.0:
