@@ -222,6 +222,9 @@ def test_parse_summary_counts_in_the_singular_too(
     ["tagger", "train", "--train", "TREES", "--dev", "", "--out", "OUT"],
     ["tagger", "evaluate", "--model", "M", "--test", ""],
     ["evalb", "", ""],
+    ["data", "--out", "", "--split", "dev"],
+    ["data", "--clean", "TREES", "--out", ""],
+    ["measures", "--plot", "", "A dog."],
 ], ids=lambda argv: " ".join(a or "''" for a in argv[:4]))
 def test_an_empty_model_or_output_path_is_a_usage_error(
     capsys: pytest.CaptureFixture[str], toy_trees: Path, tmp_path: Path, argv: list[str]
@@ -287,3 +290,92 @@ def test_parser_train_bad_option_values_are_usage_errors(
     rc, out, err = _run(capsys, ["parser", "train", "--train", str(toy_trees), "--dev", str(toy_trees),
                                  "--out", str(tmp_path / "m"), *args])
     assert (rc, out) == (2, "") and "Invalid value for" in err and not (tmp_path / "m").exists()
+
+
+# -- input files that cannot be read, output folders where a file is ------------------------------------------
+
+
+_INPUTS = [
+    ["parse", "-i", "IN"],
+    ["measures", "-i", "IN"],
+    ["measures", "--word-classes", "IN", "A dog."],
+    ["measures", "--word-class-rules", "IN", "A dog."],
+    ["evalb", "IN", "TREES"],
+    ["evalb", "TREES", "IN"],
+    ["evalb", "-p", "IN", "TREES", "TREES"],
+    ["grammar", "table1", "--train", "IN"],
+    ["grammar", "table1", "--heldout", "IN"],
+    ["parser", "train", "--train", "IN", "--dev", "TREES", "--out", "OUT"],
+    ["parser", "train", "--train", "TREES", "--dev", "IN", "--out", "OUT"],
+    ["tagger", "train", "--train", "IN", "--out", "OUT"],
+    ["tagger", "train", "--train", "TREES", "--dev", "IN", "--out", "OUT"],
+    ["tagger", "evaluate", "-m", "MODEL", "--test", "IN"],
+    ["tag", "IN"],
+    ["data", "--clean", "IN", "--out", "OUT"],
+]
+
+
+@pytest.mark.parametrize("case", ["missing", "folder", "unreadable"])
+@pytest.mark.parametrize("argv", _INPUTS, ids=lambda argv: " ".join(argv[:4]))
+def test_an_input_file_that_cannot_be_read_is_bad_input_in_every_command(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, toy_trees: Path, tmp_path: Path,
+    argv: list[str], case: str,
+) -> None:
+    """A missing, unreadable or folder input was a usage error (status 2, click's words) in some commands and bad
+    input (status 1) in others, each in its own words; now one line ``error: PATH: cannot read file: REASON``, status 1,
+    in all, and nothing written."""
+    import os
+
+    from glmnlp.text.default_model import default_model_path
+
+    path = tmp_path / "input.txt"
+    reason = {"missing": "No such file or directory", "folder": "Is a directory", "unreadable": "Permission denied"}
+    if case == "folder":
+        path.mkdir()
+    elif case == "unreadable":  # permission bits do not bind root: the check asks os.access, made to say no
+        path.write_text("(TOP (S (NN a)))\n", encoding="utf-8")
+        real = os.access
+        monkeypatch.setattr(os, "access", lambda p, mode, **kw: False if Path(p) == path else real(p, mode, **kw))
+    names = {"IN": str(path), "TREES": str(toy_trees), "OUT": str(tmp_path / "out"),
+             "MODEL": str(default_model_path() / "tagger")}
+    rc, out, err = _run(capsys, [names.get(a, a) for a in argv])
+    assert (rc, out, err) == (1, "", f"error: {path}: cannot read file: {reason[case]}\n")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("argv", [
+    ["parse", "-f", "svg", "--out-dir", "FILE", "A dog."],
+    ["parser", "train", "--train", "TREES", "--dev", "TREES", "--out", "FILE"],
+    ["tagger", "train", "--train", "TREES", "--out", "FILE"],
+    ["train-default", "--out", "FILE"],
+], ids=lambda argv: " ".join(argv[:2]))
+def test_a_file_where_an_output_folder_goes_is_one_line_in_every_command(
+    capsys: pytest.CaptureFixture[str], toy_trees: Path, tmp_path: Path, argv: list[str]
+) -> None:
+    """``parse --out-dir``, ``parser train --out`` and ``train-default --out`` naming a file were click's usage error
+    (status 2, ``Directory 'afile' is a file.``), ``tagger train --out`` one line with status 1, as the docs say of
+    all; now all are the one line, and the file is left as it was."""
+    target = tmp_path / "afile"
+    target.write_text("mine", encoding="utf-8")
+    rc, out, err = _run(capsys, [{"FILE": str(target), "TREES": str(toy_trees)}.get(a, a) for a in argv])
+    assert (rc, out) == (1, "") and err.startswith(f"error: {target}: exists and is not a directory"), err
+    assert target.read_text(encoding="utf-8") == "mine"
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["measures", "-m", "MISSING", "A dog."], "MISSING: model directory not found"),
+    (["measures", "-m", "FILE", "A dog."], "FILE: is a file, not a model directory"),
+    (["data", "--out", "OUT", "--gum", "MISSING"], "MISSING: not a folder"),
+    (["train-default", "--out", "OUT", "--gum", "FILE"], "FILE: not a folder"),
+], ids=lambda value: " ".join(value[:4]) if isinstance(value, list) else "")
+def test_a_missing_model_or_data_folder_is_one_line_in_every_command(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], message: str
+) -> None:
+    """``measures -m`` and ``--gum`` of ``data`` and ``train-default`` were click's usage errors (status 2) for a
+    folder that is missing or a file; ``parse -m`` and ``tag -m`` said it in one line with status 1, now all do."""
+    (tmp_path / "afile").write_text("mine", encoding="utf-8")
+    names = {"MISSING": str(tmp_path / "nothing"), "FILE": str(tmp_path / "afile"), "OUT": str(tmp_path / "out")}
+    rc, out, err = _run(capsys, [names.get(a, a) for a in argv])
+    expected = message.replace("MISSING", names["MISSING"]).replace("FILE", names["FILE"])
+    assert (rc, out, err) == (1, "", f"error: {expected}\n")
+    assert not (tmp_path / "out").exists()

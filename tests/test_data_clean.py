@@ -125,7 +125,8 @@ def test_data_clean_malformed_input_is_one_line_and_writes_nothing(
 
 
 def test_data_clean_unreadable_files_and_unwritable_output(tmp_path: Path) -> None:
-    """A missing FILE or a folder as FILE is one line; an unwritable --out is found before any FILE is read."""
+    """A missing FILE or a folder as FILE is one line; an unwritable --out is found before any FILE is read (a FILE
+    that cannot be read at all is found first, when the command line is read)."""
     good = tmp_path / "good.mrg"
     good.write_text(_GOOD)
     out = tmp_path / "out.trees"
@@ -135,8 +136,10 @@ def test_data_clean_unreadable_files_and_unwritable_output(tmp_path: Path) -> No
         1, "", f"error: {tmp_path}: cannot read file: Is a directory\n")
     assert _run(["data", "--clean", str(good), "--out", str(tmp_path)]) == (
         1, "", f"error: {tmp_path}: cannot be written: is a directory\n")
-    assert _run(["data", "--clean", str(tmp_path / "none.mrg"), "--out", str(good / "sub.trees")]) == (
+    assert _run(["data", "--clean", str(good), "--out", str(good / "sub.trees")]) == (
         1, "", f"error: {good / 'sub.trees'}: cannot be written: {good} is not a directory\n")
+    assert _run(["data", "--clean", str(tmp_path / "none.mrg"), "--out", str(good / "sub.trees")]) == (
+        1, "", f"error: {tmp_path / 'none.mrg'}: cannot read file: No such file or directory\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["good.mrg"]
 
 

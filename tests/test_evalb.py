@@ -498,7 +498,7 @@ def test_evalb_cli_errors_exit_1_with_location(capsys, tmp_path: Path) -> None:
     """Missing files, malformed trees and bad parameter files exit 1 with 'file:line: reason'."""
     gold = EVALB / "sample.gld"
     assert main(["evalb", str(tmp_path / "none.gld"), str(gold)]) == 1
-    assert f"error: {tmp_path / 'none.gld'}: no such file" in capsys.readouterr().err
+    assert capsys.readouterr().err == f"error: {tmp_path / 'none.gld'}: cannot read file: No such file or directory\n"
     bad = tmp_path / "bad.tst"
     lines = (EVALB / "sample.tst").read_text().split("\n")
     lines[2] = "(S (A (P this)) (B (Q is)"

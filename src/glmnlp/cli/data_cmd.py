@@ -42,6 +42,7 @@ from pathlib import Path
 
 import click
 
+from glmnlp.cli._params import InputFile, NonEmptyPath
 from glmnlp.errors import InputError
 from glmnlp.treebank.corpus import sample_tagged, sample_trees
 from glmnlp.treebank.fileio import atomic_write_text, check_writable_file, check_writable_folder
@@ -58,12 +59,12 @@ _TAGGED_WRITERS = {
 
 
 @click.command("data", context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("files", metavar="[FILE]...", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("files", metavar="[FILE]...", nargs=-1, type=InputFile(path_type=Path))
 @click.option(
     "--out",
     "out_dir",
     required=True,
-    type=click.Path(path_type=Path),
+    type=NonEmptyPath(path_type=Path),
     help="Folder to write the split files into (created if missing; existing files are replaced); "
     "with --clean, the file to write the cleaned trees to.",
 )
@@ -91,7 +92,7 @@ _TAGGED_WRITERS = {
     "--gum",
     "gum_dir",
     default=None,
-    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    type=NonEmptyPath(path_type=Path),
     help="Also write GUM's train and dev partitions from this folder of its constituency trees "
     "(train/ and dev/ of GUM_*.ptb files) as gum_train.trees and gum_dev.trees.",
 )

@@ -25,7 +25,7 @@ _RECIPE = DefaultRecipe()
 
 
 @click.command("train-default", context_settings=_CTX)
-@click.option("--out", "out_dir", required=True, type=NonEmptyPath(file_okay=False, path_type=Path),
+@click.option("--out", "out_dir", required=True, type=NonEmptyPath(path_type=Path),
               help="Model directory to write (tagger/, parser/, MODEL.json).")
 @click.option("--force", is_flag=True, help="Replace an existing non-empty --out directory.")
 @click.option("--max-train", type=click.IntRange(min=1), default=None,
@@ -37,7 +37,7 @@ _RECIPE = DefaultRecipe()
 @click.option("--generative-weights", default=None, metavar="W1,W2,...",
               help="Candidate fixed weights of the generative feature, chosen on dev; 0 = perceptron parser "
                    f"only (default: the recipe's {','.join(f'{w:g}' for w in _RECIPE.generative_weights)}).")
-@click.option("--gum", "gum_dir", type=click.Path(file_okay=False, exists=True, path_type=Path), default=None,
+@click.option("--gum", "gum_dir", type=NonEmptyPath(path_type=Path), default=None,
               help="Also train on GUM: the folder of its constituency trees with train/ and dev/ subfolders "
                    "(GUM_*.ptb files); GUM dev joins the PTB dev for every choice.")
 @click.option("--gum-noncommercial", is_flag=True,

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from glmnlp.cli._params import NonEmptyPath
+from glmnlp.cli._params import InputFile
 from glmnlp.treebank.evalb import COLLINS_PARAMS, STATUS_ERROR, EvalbParams, format_report, read_params, score_files
 
 _DEMO_FILES = ("sample_test.gold", "sample_test.roark")
@@ -23,13 +23,13 @@ _DEMO_FILES = ("sample_test.gold", "sample_test.roark")
 
 
 @click.command("evalb", context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("gold", required=False, type=NonEmptyPath(dir_okay=False, path_type=Path))
-@click.argument("test", required=False, type=NonEmptyPath(dir_okay=False, path_type=Path))
+@click.argument("gold", required=False, type=InputFile(path_type=Path))
+@click.argument("test", required=False, type=InputFile(path_type=Path))
 @click.option(
     "-p",
     "--params",
     "prm",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=InputFile(path_type=Path),
     help="EVALB parameter file (.prm). Default: the settings of COLLINS.prm.",
 )
 @click.option("-c", "--cutoff-len", type=click.IntRange(min=0), help="Override CUTOFF_LEN (evalb -c).")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from glmnlp.cli._params import InputFile
 from glmnlp.treebank.corpus import SPLITS, sample_trees
 from glmnlp.errors import InputError
 from glmnlp.parser.grammar import ChainTable, table1
@@ -81,14 +82,14 @@ def format_table1(tables: dict[str, ChainTable], min_count: int) -> str:
     "--train",
     "train_files",
     multiple=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=InputFile(path_type=Path),
     help="Training trees (bracketed, any layout; repeatable). Default: the bundled sample's train split.",
 )
 @click.option(
     "--heldout",
     "heldout_files",
     multiple=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=InputFile(path_type=Path),
     help="Held-out trees (repeatable). Default: the bundled sample's dev split.",
 )
 @click.option(

@@ -24,7 +24,7 @@ from typing import Any
 
 import click
 
-from glmnlp.cli._params import NonEmptyPath, NumberRange, given_options
+from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange, given_options
 from glmnlp.errors import ConfigError
 from glmnlp.treebank.fileio import decoded_arguments, input_lines
 
@@ -33,19 +33,19 @@ __all__ = ["measures_cmd"]
 
 @click.command("measures", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("text", nargs=-1)
-@click.option("-i", "--input", "input_path", type=NonEmptyPath(dir_okay=False, path_type=Path),
+@click.option("-i", "--input", "input_path", type=InputFile(path_type=Path),
               help="Read the text from this UTF-8 file (default: TEXT arguments, else stdin).")
 @click.option("--tokenized", is_flag=True, help="One sentence of whitespace-separated tokens per line.")
-@click.option("-m", "--model", "model", type=NonEmptyPath(exists=True, file_okay=False, path_type=Path),
+@click.option("-m", "--model", "model", type=NonEmptyPath(path_type=Path),
               help="Model directory (default: the bundled model; its generative term is used).")
 @click.option("--format", "fmt", type=click.Choice(["tsv", "csv", "json"]), default="tsv", show_default=True)
 @click.option("--units", type=click.Choice(["bits", "nats"]), default="bits", show_default=True,
               help="Logarithm of prefix, surprisal and entropy columns.")
 @click.option("--kind", type=click.Choice(["generative", "combined"]), default="generative", show_default=True,
               help="Beam ranked by the generative probability (probabilistic measures) or by the combined score.")
-@click.option("--word-classes", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+@click.option("--word-classes", type=InputFile(path_type=Path),
               help="Word-class list (word<TAB>closed|previous|open per line) replacing the packaged one.")
-@click.option("--word-class-rules", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+@click.option("--word-class-rules", type=InputFile(path_type=Path),
               help="Rules for unlisted words (pattern<TAB>class per line) replacing the packaged ones.")
 @click.option("--no-eos", is_flag=True, help="Leave out the end-of-sentence (</s>) rows.")
 @click.option("--next-word", is_flag=True,
@@ -63,7 +63,7 @@ __all__ = ["measures_cmd"]
               help="FILTER margin (default: the model's).")
 @click.option("--cap", type=click.IntRange(min=0, max=10**6), default=None,
               help="Beam cap (default: the model's; 0 = none).")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--plot", "plot_path", type=NonEmptyPath(dir_okay=False, path_type=Path),
               help="Also draw one sentence's measures to this image (PNG/SVG/PDF; needs matplotlib).")
 @click.option("--sentence", type=click.IntRange(min=1), default=1, show_default=True,
               help="Sentence drawn by --plot (only with --plot).")

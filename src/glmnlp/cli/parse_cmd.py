@@ -68,7 +68,7 @@ from typing import Any
 
 import click
 
-from glmnlp.cli._params import NonEmptyPath, NumberRange
+from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange
 from glmnlp.cli.parse_input import Unit, argument_units, checked_tags, read_units
 from glmnlp.errors import ConfigError
 from glmnlp.treebank.fileio import opened_input
@@ -242,7 +242,7 @@ def _score_text(score: float | None) -> str:
 
 @click.command("parse", context_settings=_CTX)
 @click.argument("texts", metavar="[TEXT]...", nargs=-1)
-@click.option("-i", "--input", "input_path", type=NonEmptyPath(), default=None, metavar="FILE",
+@click.option("-i", "--input", "input_path", type=InputFile(allow_dash=True), default=None, metavar="FILE",
               help="Read the input from FILE ('-' = stdin). Default: the TEXT arguments, else stdin.")
 @click.option("--tokenized", is_flag=True, help="Input is one sentence per line of whitespace-separated PTB tokens.")
 @click.option("--tagged", is_flag=True,
@@ -253,7 +253,7 @@ def _score_text(score: float | None) -> str:
 @click.option("--lines", is_flag=True, help="Raw text: every line is one sentence (default: paragraphs).")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="brackets", show_default=True,
               help="Output format.")
-@click.option("--out-dir", type=NonEmptyPath(file_okay=False, path_type=Path), default=None,
+@click.option("--out-dir", type=NonEmptyPath(path_type=Path), default=None,
               help="--format svg: folder for one drawing per sentence (sentence-0001.svg, ...); new, empty or "
                    "holding an earlier run's drawings, which this run's replace. Without it one SVG of all "
                    "sentences goes to stdout.")

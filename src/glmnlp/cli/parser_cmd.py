@@ -28,7 +28,7 @@ from typing import Any
 import click
 
 from glmnlp.errors import InputError
-from ._params import NonEmptyPath, NumberRange, and_list, given_options, parser_parallel_options, weight_list
+from ._params import InputFile, NonEmptyPath, NumberRange, and_list, given_options, parser_parallel_options, weight_list
 from glmnlp.treebank.trees import Tree, read_tree_file_with_lines
 
 __all__ = ["parser_group"]
@@ -48,8 +48,8 @@ def parser_group() -> None:
 
 
 @parser_group.command("train")
-@click.option("--train", "train_path", required=True, type=click.Path(exists=True, dir_okay=False), help="Training trees.")
-@click.option("--dev", "dev_path", required=True, type=click.Path(exists=True, dir_okay=False), help="Dev trees (epoch and beam selection).")
+@click.option("--train", "train_path", required=True, type=InputFile(), help="Training trees.")
+@click.option("--dev", "dev_path", required=True, type=InputFile(), help="Dev trees (epoch and beam selection).")
 @click.option("--tags", type=click.Choice(["gold", "tagger"]), default="gold", show_default=True,
               help="POS input: gold tags, or glmnlp tagger tags (training data jackknifed 10 ways; "
                    "--kind generative keeps the gold training tags and tags only the dev trees).")
@@ -80,7 +80,7 @@ def parser_group() -> None:
 @click.option("--epochs", type=click.IntRange(min=1), default=8, show_default=True)
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of each pass's shuffling of the training sentences and of the cache's sampling.")
-@click.option("--out", "out_path", required=True, type=NonEmptyPath(file_okay=False), help="Model directory to write.")
+@click.option("--out", "out_path", required=True, type=NonEmptyPath(), help="Model directory to write.")
 @click.option("--force", is_flag=True,
               help="Replace an existing parser model at --out (only a glmnlp parser model is ever replaced).")
 @click.option("-q", "--quiet", is_flag=True,

@@ -33,7 +33,7 @@ from glmnlp.tagger.features import FEATURE_SETS
 from glmnlp.tagger.model import Tagger, TaggerConfig
 from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.training import EpochRecord
-from glmnlp.cli._params import NonEmptyPath, NumberRange, training_parallel_options
+from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange, training_parallel_options
 from glmnlp.errors import FormatError, InputError
 from glmnlp.glm.parallel import chunked
 from glmnlp.treebank.fileio import opened_input
@@ -67,9 +67,9 @@ def tagger() -> None:
 
 
 @tagger.command("train", context_settings=_CTX)
-@click.option("--train", "train_path", required=True, type=NonEmptyPath(),
+@click.option("--train", "train_path", required=True, type=InputFile(allow_dash=True),
               help="Training data (CoNLL-U, word/TAG, tab or trees).")
-@click.option("--dev", "dev_path", default=None, type=NonEmptyPath(),
+@click.option("--dev", "dev_path", default=None, type=InputFile(allow_dash=True),
               help="Dev data: scored after each epoch, the best epoch is kept.")
 @click.option("--out", "out_dir", required=True, type=NonEmptyPath(path_type=Path), help="Model directory to write.")
 @click.option("--format", "fmt", type=click.Choice(_FORMATS), default="auto", show_default=True, help="Input format.")
@@ -148,7 +148,7 @@ def train_cmd(
 @tagger.command("evaluate", context_settings=_CTX)
 @click.option("-m", "--model", "model_dir", required=True, type=NonEmptyPath(path_type=Path),
               help="A tagger model, or a pipeline model directory holding tagger/.")
-@click.option("--test", "test_path", required=True, type=NonEmptyPath(), help="Gold-tagged data to score.")
+@click.option("--test", "test_path", required=True, type=InputFile(allow_dash=True), help="Gold-tagged data to score.")
 @click.option("--format", "fmt", type=click.Choice(_FORMATS), default="auto", show_default=True)
 @click.option("--tag-column", "column", type=click.Choice(["xpos", "upos"]), default="xpos", show_default=True,
               help="The tag column of CoNLL-U input (refused for other formats).")
@@ -188,7 +188,7 @@ def evaluate_cmd(
 @click.command("tag", context_settings=_CTX)
 @click.option("-m", "--model", "model_dir", default=None, type=NonEmptyPath(path_type=Path),
               help="A tagger model, or a pipeline model directory holding tagger/ (default: the bundled model).")
-@click.argument("input_path", default="-", required=False)
+@click.argument("input_path", default="-", required=False, type=InputFile(allow_dash=True))
 @click.option(
     "--input-format",
     type=click.Choice(("tokens", *_FORMATS)),

@@ -248,10 +248,10 @@ def load_corpora(recipe: DefaultRecipe, gum_dir: str | Path | None) -> Corpora:
         from glmnlp.treebank.gum import gum_files, read_gum_file
 
         # GUM_<genre>_<name>.ptb: the genre is the file name's second part
-        dev_pairs = _cut([(path.stem.split("_")[1], tree) for path in gum_files(Path(gum_dir) / "dev")
+        dev_pairs = _cut([(path.stem.split("_")[1], tree) for path in gum_files(gum_dir, "dev")
                           for tree in read_gum_file(path)], recipe.max_dev)
         parts["gum"] = {
-            "train": _cut([tree for path in gum_files(Path(gum_dir) / "train")
+            "train": _cut([tree for path in gum_files(gum_dir, "train")
                            if path.stem.split("_")[1] not in recipe.gum_exclude
                            for tree in read_gum_file(path)], recipe.max_train),
             "dev": [tree for _, tree in dev_pairs],

@@ -119,10 +119,8 @@ def read_text(path: str | Path) -> str:
 
     try:
         data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise InputError("no such file", source=str(path)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read ({exc.strerror})", source=str(path)) from None
+    except OSError as exc:  # in the words of every reader
+        raise InputError(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
     return decoded_text(data, str(path)).removeprefix("\ufeff")  # a byte order mark is not a tree, as for every reader
 
 

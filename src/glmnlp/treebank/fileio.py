@@ -130,7 +130,7 @@ def opened_input(path: str | Path | None) -> Iterator[tuple[Iterator[tuple[int, 
     try:
         handle = sys.stdin.buffer if name == "<stdin>" else open(path, "rb")  # type: ignore[arg-type]  # noqa: SIM115
     except OSError as exc:
-        raise InputError(f"cannot open: {exc.strerror}", source=name) from None
+        raise InputError(f"cannot read file: {exc.strerror or exc}", source=name) from None
     try:
         yield decoded_lines(handle, name), name
     finally:

@@ -92,9 +92,18 @@ def read_gum_file(path: str | Path, *, clean: bool = True) -> list[Tree]:
     return read_gum(read_text_file(path), str(path), clean=clean)
 
 
-def gum_files(folder: str | Path) -> list[Path]:
-    """The ``.ptb`` files of a GUM partition folder, in file-name order; an error if there are none."""
+def gum_files(folder: str | Path, split: Literal["train", "dev"] | None = None) -> list[Path]:
+    """The ``.ptb`` files of a GUM partition folder, in file-name order; an error if there are none.
+
+    With ``split``, ``folder`` is GUM's root and the partition is ``folder/split`` (a root that is not a folder is
+    named as given, not as ``folder/split``)."""
     folder = Path(folder)
+    if split is not None:
+        if split not in ("train", "dev"):
+            raise ValueError(f"unknown GUM split {split!r}; expected 'train' or 'dev'")
+        if not folder.is_dir():
+            raise InputError("not a folder", source=str(folder))
+        folder = folder / split
     if not folder.is_dir():
         raise InputError("not a folder", source=str(folder))
     files = sorted(folder.glob("*.ptb"))
@@ -105,9 +114,7 @@ def gum_files(folder: str | Path) -> list[Path]:
 
 def gum_trees(root: str | Path, split: Literal["train", "dev"], *, clean: bool = True) -> list[Tree]:
     """Every tree of GUM partition ``split`` (the folder ``root/split``), file by file in name order."""
-    if split not in ("train", "dev"):
-        raise ValueError(f"unknown GUM split {split!r}; expected 'train' or 'dev'")
-    return [tree for path in gum_files(Path(root) / split) for tree in read_gum_file(path, clean=clean)]
+    return [tree for path in gum_files(root, split) for tree in read_gum_file(path, clean=clean)]
 
 
 def proxy_trees(gum_root: str | Path, split: Literal["train", "dev"]) -> list[Tree]:
