@@ -206,7 +206,8 @@ def test_measures_cli_errors_name_their_file_once(capsys: pytest.CaptureFixture[
     """`error: PATH[:LINE]: reason`, never `<input>: PATH: ...`; input refused as glmnlp parse refuses it."""
     missing = tmp_path / "nonexist"
     rc, out, err = _run(capsys, ["measures", "-i", str(missing)])
-    assert (rc, out) == (1, "") and err.startswith(f"error: {missing}: cannot read file: ") and err.count(str(missing)) == 1
+    assert (rc, out) == (1, "") and err.startswith(f"error: {missing}: cannot read file: ")
+    assert err.count(str(missing)) == 1
     classes = tmp_path / "wc.tsv"
     classes.write_text("horse\tbad\n", encoding="utf-8")
     rc, out, err = _run(capsys, ["measures", "--word-classes", str(classes), SENT])

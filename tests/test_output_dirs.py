@@ -50,6 +50,36 @@ def test_output_dirs_training_refuses_a_folder_of_other_files(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["toy.trees", "v"]
 
 
+@pytest.mark.parametrize("command", ["tagger", "parser"])
+def test_output_dirs_an_empty_folder_that_cannot_be_written_is_not_replaced(
+    tmp_path: Path, trees_file: Path, command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An empty read-only ``--out`` folder was replaced by the model (a new folder, the user's owner and mode gone:
+    the rename needs only the parent's permission); now one line before training and the folder stays. Files cannot
+    be created in it: for a user, its mode 0555; here (the tests may run as root, whom modes do not bind) the probe's
+    ``mkstemp`` in it fails as it would."""
+    import tempfile
+
+    out = tmp_path / "ro"
+    out.mkdir()
+    real = tempfile.mkstemp
+
+    def read_only(*args: object, **kwargs: object) -> tuple[int, str]:
+        if Path(str(kwargs.get("dir"))) == out:
+            raise PermissionError(13, "Permission denied")
+        return real(*args, **kwargs)  # type: ignore[call-overload,no-any-return]
+
+    monkeypatch.setattr(tempfile, "mkstemp", read_only)
+    argv = ["tagger", "train", "--train", str(trees_file), "--quiet"] if command == "tagger" else [
+        "parser", "train", "--train", str(trees_file), "--dev", str(trees_file)]
+    capsys.readouterr()
+    assert main([*argv, "--out", str(out), "--epochs", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err == f"error: {out}: cannot be written: cannot create files in {out} (Permission denied)\n"
+    assert out.is_dir() and list(out.iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ro", "toy.trees"]
+
+
 def test_output_dirs_current_directory_is_refused(
     tmp_path: Path, trees_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

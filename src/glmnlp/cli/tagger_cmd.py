@@ -76,7 +76,8 @@ def tagger() -> None:
 @click.option("--tag-column", "column", type=click.Choice(["xpos", "upos"]), default="xpos", show_default=True,
               help="The tag column of CoNLL-U input (refused for other formats).")
 @click.option("--epochs", type=click.IntRange(min=1), default=TaggerConfig.epochs, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=TaggerConfig.seed, show_default=True, help="Seed of the per-epoch shuffling.")
+@click.option("--seed", type=click.IntRange(min=0), default=TaggerConfig.seed, show_default=True,
+              help="Seed of the per-epoch shuffling.")
 @click.option(
     "--tagdict-min-count",
     type=click.IntRange(min=1),

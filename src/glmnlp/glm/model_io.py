@@ -254,10 +254,14 @@ def check_output_dir(target: str | Path, kind: str, *, replace: bool, option: st
     naming ``target`` and the reason; ``option`` is the flag named in the message. The folder that
     will hold ``target`` (or, when it does not exist yet, its nearest existing ancestor) must be a
     directory in which files can be created: a probe file is made there and removed
-    (:func:`glmnlp.treebank.fileio.check_writable_folder`), so a trainer fails before training, not after.
+    (:func:`glmnlp.treebank.fileio.check_writable_folder`), so a trainer fails before training, not after. A
+    ``target`` that exists must be writable too: a read-only folder is the user's "do not write here", not a
+    folder to replace (the rename that replaces it needs only its parent's permission).
     """
     _check_target(Path(target), kind, replace=replace, option=option)
     check_writable_folder(Path(target).parent, target)
+    if Path(target).is_dir():
+        check_writable_folder(target)
 
 
 def _check_target(target: Path, kind: str, *, replace: bool, option: str) -> None:
