@@ -140,6 +140,25 @@ def test_parser_nbest_k_below_one_gives_every_complete_analysis(k: int) -> None:
     assert every == parser.parse_nbest(words, tags, len(every) + 5)
 
 
+@pytest.mark.parametrize(("words", "tags", "message"), [
+    ("dog", "NNN", "not a string"),  # was parsed as three one-letter words: (TOP (S (N d) (N o) (N g)))
+    (["a", "dog"], "DT NN", "not a string"),  # surprisal was five infinities, one per character
+    ([1, 2], ["DT", "NN"], "every word must be a string"),
+    (["a", "dog"], ["DT", ["NN", 3]], "every tag must be a string"),
+    (["a", "dog"], ["DT", []], "at least one candidate tag"),
+    (["a", "dog"], ["DT"], "2 words but 1 tag entries"),
+])
+def test_parser_refuses_what_is_not_a_tagged_sentence(words: object, tags: object, message: str) -> None:
+    """Parser.parse, parse_nbest and surprisal take sequences of words and tags; a string (a sequence of characters)
+    or items that are not strings are an InputError saying so, as Tagger.tag's, not an analysis of something else."""
+    from glmnlp.errors import InputError
+
+    parser = _parser()
+    for call in (parser.parse, parser.parse_nbest, parser.surprisal):
+        with pytest.raises(InputError, match=message):
+            call(words, tags)  # type: ignore[operator]
+
+
 def test_parser_fallback_for_unparsable_sentence() -> None:
     """A tag with no chain gets the documented flat default tree and is counted."""
     parser = _parser()

@@ -97,6 +97,25 @@ def punctuation_tags(trees: Iterable[Tree]) -> set[str]:
     return {t for t, n in total.items() if plain.get(t, 0) > 0.9 * n}
 
 
+def _checked_sentence(words: Sequence[str], tags: Sequence[str | Sequence[str]], what: str) -> list[list[str]]:
+    """The candidate tag lists of a sentence given to the parser; InputError for what it cannot be. A string is a
+    sequence too, of characters, and was parsed as one word a character."""
+    if isinstance(words, str) or isinstance(tags, str):
+        raise InputError("words and tags must be sequences of strings, not a string (split it into words first)")
+    if not words:
+        raise InputError(f"cannot {what} an empty sentence")
+    if len(words) != len(tags):
+        raise InputError(f"{len(words)} words but {len(tags)} tag entries")
+    if not all(isinstance(w, str) for w in words):
+        raise InputError("every word must be a string")
+    tag_lists = [[t] if isinstance(t, str) else list(t) for t in tags]
+    if any(not t for t in tag_lists):
+        raise InputError("every word needs at least one candidate tag")
+    if not all(isinstance(t, str) for candidates in tag_lists for t in candidates):
+        raise InputError("every tag must be a string")
+    return tag_lists
+
+
 @dataclass
 class Example:
     """A training sentence ready for the beam: arrays and gold steps."""
@@ -278,13 +297,7 @@ class Parser:
         complete analysis in the last beam). ``tags[i]`` is one POS tag or a list of candidate tags (multi-tag
         input: the chains of word i are the union over them). Never fails: see the module docstring for the
         fallbacks."""
-        if not words:
-            raise InputError("cannot parse an empty sentence")
-        if len(words) != len(tags):
-            raise InputError(f"{len(words)} words but {len(tags)} tag entries")
-        tag_lists = [[t] if isinstance(t, str) else list(t) for t in tags]
-        if any(not t for t in tag_lists):
-            raise InputError("every word needs at least one candidate tag")
+        tag_lists = _checked_sentence(words, tags, "parse")
         self._count("sentences")
         atoms, next_pos, isq, off, cand = self._inputs(words, tag_lists)
         self._configure_generative(words, tag_lists)
@@ -326,10 +339,7 @@ class Parser:
         Needs a model with a generative term (generative or combined). The prefix probability after
         word i is the sum of the generative probabilities of the beam members (glmnlp.parser.term).
         """
-        if not words:
-            raise InputError("cannot compute surprisal for an empty sentence")
-        if len(words) != len(tags):
-            raise InputError(f"{len(words)} words but {len(tags)} tag entries")
+        _checked_sentence(words, tags, "compute surprisal for")
         return surprisal_bits(prefix_logprobs(self, words, tags))
 
     def _tree(self, words: Sequence[str], sites: np.ndarray, chains: np.ndarray) -> Tree:
