@@ -64,11 +64,12 @@ def test_pipeline_raw_text_gives_sentences_tokens_tags_trees_offsets() -> None:
 
 
 def test_pipeline_pretokenised_input_skips_the_tokenizer() -> None:
-    """Token lists are used verbatim (no splitting of 'cannot' or '(' mapping), tagged and parsed."""
+    """Token lists are used verbatim (no splitting of 'cannot', the token stays '('), tagged and parsed; the models
+    see '(' as they saw it in training, '-LRB-' (a tagger without ``knows``: trained on trees)."""
     tagger = FakeTagger()
     doc = Pipeline(tagger, FakeParser())([["I", "cannot", "("], ["Go", "."]])
     assert doc.text == ""
-    assert tagger.calls == [["I", "cannot", "("], ["Go", "."]]
+    assert tagger.calls == [["I", "cannot", "-LRB-"], ["Go", "."]]
     assert [s.words for s in doc.sentences] == [["I", "cannot", "("], ["Go", "."]]
     assert all(t.start is None and t.end is None for s in doc.sentences for t in s.tokens)
     assert doc.sentences[1].tree == Tree("TOP", (Tree("S", (Tree("NNP", ("Go",)), Tree(".", (".",)))),))
@@ -441,3 +442,54 @@ def test_pipeline_long_input_warnings_point_at_the_callers_line() -> None:
         warnings.simplefilter("always")
         nlp("The old man saw the dog with a telescope. " + "x" * 2500)
     assert caught and {w.filename for w in caught} == {__file__}
+
+
+def test_pipeline_pretokenised_brackets_are_spelled_as_the_models_saw_them() -> None:
+    """A pre-tokenised ``(`` reached the bundled tagger and parser as written, a word they never saw (trees spell it
+    ``-LRB-``): tagged VBZ, ``)`` RB. Now they see the treebank's spelling, as for raw text and ``parse --tokenized``,
+    and the tokens and the tree keep the words as written."""
+    import glmnlp
+
+    nlp = load()
+    written = ["He", "(", "the", "dog", ")", "barked", "{", "x", "}", "."]
+    sent = nlp([written]).sents[0]
+    assert [t.text for t in sent.tokens] == written and sent.tree is not None and sent.tree.leaves() == written
+    assert [t.tag for t in sent.tokens][1:9] == ["-LRB-", "DT", "NN", "-RRB-", "VBD", "-LRB-", "NN", "-RRB-"]
+    assert glmnlp.render_brackets(nlp("He (the dog) barked.")) == glmnlp.render_brackets(
+        nlp([["He", "(", "the", "dog", ")", "barked", "."]]))
+    nbest = nlp([written], nbest=3).sents[0].nbest
+    assert nbest is not None and len(nbest) == 3 and all(tree.leaves() == written for _, tree in nbest)
+
+
+def test_pipeline_model_words_keep_a_bracket_a_tagger_knows_as_written() -> None:
+    """A tagger trained on CoNLL-U knows ``(`` and not ``-LRB-``: it is given ``(``; the parser, trained on trees,
+    always gets ``-LRB-``; a tagger without ``knows`` is taken to be trained on trees."""
+    from glmnlp.text.inputs import model_words
+
+    class Knows:
+        def __init__(self, *words: str) -> None:
+            self.words = set(words)
+
+        def knows(self, word: str) -> bool:
+            return word in self.words
+
+    words = ["f(x)", "(", "[", "-LRB-", "dog"]
+    ptb = ["f-LRB-x-RRB-", "-LRB-", "-LSB-", "-LRB-", "dog"]
+    assert model_words(words) == model_words(words, FakeTagger()) == ptb
+    assert model_words(words, Knows("(", "dog")) == ["f-LRB-x-RRB-", "(", "-LSB-", "-LRB-", "dog"]
+    assert model_words(words, Knows("(", "-LRB-")) == ptb  # both known: the treebank's spelling
+    parser = FakeParser()
+    Pipeline(tagger=FakeTagger(), parser=parser)([["a", "(", "b", ")"]])
+    assert parser.calls[0][0] == ["a", "-LRB-", "b", "-RRB-"]
+
+
+def test_glmnlp_tag_spells_brackets_for_the_tagger_and_writes_them_as_given(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``glmnlp tag`` gave the bundled tagger a bare ``(`` (tagged VBZ); now ``-LRB-``, the word written as given."""
+    from glmnlp.cli import main
+
+    source = tmp_path / "in.txt"
+    source.write_text("He ( the dog ) barked { x } .\n", encoding="utf-8")
+    assert main(["tag", str(source)]) == 0
+    assert capsys.readouterr().out == "He/PRP (/-LRB- the/DT dog/NN )/-RRB- barked/VBD {/-LRB- x/NN }/-RRB- ./.\n"

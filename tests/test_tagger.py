@@ -421,3 +421,16 @@ def test_tagger_cli_reads_the_upos_column_and_tags_untagged_conllu(
     word_tag.write_text("The/DT dog/NN\n")
     assert main(["tagger", "evaluate", "--model", model, "--test", str(word_tag), "--tag-column", "upos"]) == 1
     assert "the UPOS column was asked for, but this is a word_tag file" in capsys.readouterr().err
+
+
+def test_tagger_knows_the_training_words_as_spelled_and_after_a_round_trip(tmp_path: Path) -> None:
+    """``knows`` (what glmnlp.text.inputs.model_words asks): the training words, spelled as in the data."""
+    from glmnlp.tagger.model import Tagger, TaggerConfig
+    from glmnlp.treebank.formats import TaggedSentence
+
+    train = [TaggedSentence(("He", "-LRB-", "ran", "-RRB-"), ("PRP", "-LRB-", "VBD", "-RRB-"))] * 3
+    tagger = Tagger(TaggerConfig(epochs=1)).fit(train)
+    assert tagger.knows("-LRB-") and tagger.knows("He") and not tagger.knows("(") and not tagger.knows("he")
+    tagger.save(tmp_path / "t")
+    loaded = Tagger.load(tmp_path / "t")
+    assert loaded.knows("-LRB-") and not loaded.knows("(")

@@ -103,3 +103,18 @@ def test_read_tree_file_with_lines_skips_a_bom_and_refuses_binary(tmp_path: Path
     with pytest.raises(TreeSyntaxError, match="binary data") as info:
         read_tree_file_with_lines(bad)
     assert info.value.line == 2
+
+
+def test_with_leaves_puts_words_back_under_the_same_labels() -> None:
+    """The tree the models built over ``-LRB-`` given back over ``(``; its shape and labels (slashes too) unchanged;
+    a word list of another length is refused."""
+    from glmnlp.treebank.trees import with_leaves
+
+    tree = parse_tree("(TOP (S (NP (PRP He)) (PRN (-LRB- -LRB-) (NN dog) (-RRB- -RRB-))))")
+    back = with_leaves(tree, ["He", "(", "dog", ")"])
+    assert back.leaves() == ["He", "(", "dog", ")"] and back.tags() == tree.tags()
+    assert with_leaves(back, tree.leaves()) == tree
+    slashed = Tree("S", (Tree("NP", (Tree("NN", ("a",)),), "NN"),))
+    assert with_leaves(slashed, ["b"]) == Tree("S", (Tree("NP", (Tree("NN", ("b",)),), "NN"),))
+    with pytest.raises(ValueError, match="3 words for a tree of 4 leaves"):
+        with_leaves(tree, ["He", "(", "dog"])

@@ -31,6 +31,7 @@ from glmnlp.treebank.formats import (
 )
 from glmnlp.tagger.features import FEATURE_SETS
 from glmnlp.tagger.model import Tagger, TaggerConfig
+from glmnlp.text.inputs import model_words
 from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.training import EpochRecord
 from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange, training_parallel_options
@@ -220,7 +221,8 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
     writer = write_word_tag if output_format == "word_tag" else write_conllu
     done = 0
     for chunk in chunked(sentences, TAG_CHUNK):  # tagging all at once took memory in proportion to the input
-        tagged = model.tag_sentences([s.words for s in chunk])
+        # brackets spelled as the tagger saw them in training (glmnlp.text.inputs.model_words); words written as given
+        tagged = model.tag_sentences([model_words(s.words, model) for s in chunk])
         try:
             text = writer([TaggedSentence(s.words, tuple(t)) for s, t in zip(chunk, tagged, strict=True)])
         except FormatError as exc:  # numbered within the chunk: the sentence's number in the whole output

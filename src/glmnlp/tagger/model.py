@@ -447,6 +447,10 @@ class Tagger:
             if len(self._type_ids) > self._n_vocab_types:
                 self._type_ids = dict(itertools.islice(self._type_ids.items(), self._n_vocab_types))
 
+    def knows(self, word: str) -> bool:
+        """Whether ``word`` occurred in the training data, spelled so (``"("`` and ``"-LRB-"`` are two words)."""
+        return word in self._vocabulary
+
     def tag_sentences(self, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
         """Best tag sequence for each sentence (batched: faster than calling :meth:`tag` in a loop)."""
         enc, out = self.tag_ids(sentences)

@@ -17,8 +17,14 @@ Choices [R]:
   tagger, and an empty given tag or one containing whitespace is refused. Pre-tokenised words and
   given tags are otherwise kept verbatim (``(`` stays ``(``; the tree writer spells it ``-LRB-``,
   :func:`glmnlp.treebank.trees.to_bracket`, so every output reads back; ``glmnlp parse
-  --tokenized/--tagged`` maps brackets to ``-LRB-``/``-RRB-`` when it reads its input, so the
-  models see PTB tokens).
+  --tokenized/--tagged`` maps brackets to ``-LRB-``/``-RRB-`` when it reads its input).
+* **The models' spelling.** The models see the brackets of pre-tokenised words as they saw them in
+  training (:func:`model_words`): spelled as a bracketed treebank spells them (``(`` -> ``-LRB-``,
+  ``{`` -> ``-LCB-``: the tokenizer's choice 4), since a parser is trained on bracketed trees, which
+  cannot hold ``(``; a tagger too, unless it knows the word as written and not so spelled (a tagger
+  trained on CoNLL-U, whose words keep their brackets). The bundled model tagged a pre-tokenised
+  ``(`` ``VBZ`` and ``)`` ``VBD``; it tags them ``-LRB-`` and ``-RRB-`` now. The tree is given back
+  over the words as written.
 """
 
 from __future__ import annotations
@@ -28,10 +34,10 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from glmnlp.text.document import Token
-from glmnlp.text.tokenize import tokenize_text_spans
+from glmnlp.text.tokenize import ptb_brackets, tokenize_text_spans
 from glmnlp.treebank.trees import Tree
 
-__all__ = ["DocumentInput", "PendingSentence", "read_document"]
+__all__ = ["DocumentInput", "PendingSentence", "model_words", "read_document"]
 
 RawText: TypeAlias = str
 Tokenised: TypeAlias = Sequence[Sequence[str]]
@@ -91,6 +97,19 @@ def read_document(doc: DocumentInput, index: int, lines: bool = False) -> tuple[
         else:
             raise TypeError(f"{where}: mixes plain tokens and (word, tag) pairs, or holds other items")
     return "", pending
+
+
+def model_words(words: Sequence[str], tagger: Any = None) -> list[str]:
+    """``words`` spelled as the models saw them in training (module docstring, "The models' spelling"): brackets the
+    treebank's way, for a parser (``tagger`` None) and for a ``tagger`` that does not know a word as written (its
+    ``knows(word)``; a tagger without that method is taken to be trained on trees)."""
+    knows = getattr(tagger, "knows", None)
+    out = []
+    for word in words:
+        spelled = ptb_brackets(word)
+        keep = spelled != word and callable(knows) and knows(word) and not knows(spelled)
+        out.append(word if keep else spelled)
+    return out
 
 
 def _is_pair(item: object) -> bool:

@@ -91,9 +91,9 @@ from typing import Any, Protocol, runtime_checkable
 
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.text.document import Document, Sentence, Token
-from glmnlp.text.inputs import DocumentInput, PendingSentence, read_document
+from glmnlp.text.inputs import DocumentInput, PendingSentence, model_words, read_document
 from glmnlp.text.tokenize import LongInputWarning, user_stacklevel, web_tag
-from glmnlp.treebank.trees import Tree
+from glmnlp.treebank.trees import Tree, with_leaves
 
 __all__ = ["MAX_PARSE_WORDS", "Deferred", "DocumentInput", "ParserProtocol", "Pipeline", "TaggerProtocol"]
 
@@ -408,18 +408,21 @@ class Pipeline:
         return known is None or tag in known
 
     def _analyse(self, sent: PendingSentence, nbest: int = 1, surprisal: bool = False) -> None:
-        words = [tok.text for tok in sent.tokens]
+        written = [tok.text for tok in sent.tokens]
+        words = model_words(written)  # the parser's spelling (inputs: "The models' spelling"); trees go back
+        tagger_words = words
         tagged_here = False
         fixed: dict[int, str] = {}
         wide: list[list[str]] | None = None
         if sent.tags is None and self.tagger is not None:
+            tagger_words = model_words(written, self.tagger)  # asks the tagger: only when it tags (it may be unbuilt)
             joint = getattr(self.tagger, "tag_and_multitag", None)
             if self.parser is not None and self.multitag_margin is not None and callable(joint):
                 # one encoding and one set of emission scores for the best tags and the multi-tags
-                best, wide = joint(words, self.multitag_margin)
+                best, wide = joint(tagger_words, self.multitag_margin)
                 tags = list(best)
             else:
-                tags = list(self.tagger.tag(words))
+                tags = list(self.tagger.tag(tagger_words))
             if len(tags) != len(words):
                 raise RuntimeError(f"tagger returned {len(tags)} tags for {len(words)} words: {words}")
             fixed = {i: tag for i, tag in ((i, web_tag(w)) for i, w in enumerate(words))
@@ -433,7 +436,7 @@ class Pipeline:
         if sent.tags is None:
             raise ConfigError("this pipeline has a parser but no tagger: give pre-tagged input")
         if not tagged_here and (unknown := sorted({t for t in sent.tags if not self._knows(t)})):
-            raise InputError(f"the sentence {' '.join(words)[:60]!r} has tags the parser does not know: "
+            raise InputError(f"the sentence {' '.join(written)[:60]!r} has tags the parser does not know: "
                              f"{', '.join(unknown)} (it has no analysis with them)")
         if len(words) > self.max_words:
             from glmnlp.parser.model import default_tree
@@ -443,7 +446,7 @@ class Pipeline:
                 LongInputWarning,
                 stacklevel=user_stacklevel(),
             )
-            sent.tree = default_tree(words, sent.tags, getattr(self.parser, "grammar", None))
+            sent.tree = default_tree(written, sent.tags, getattr(self.parser, "grammar", None))
             if nbest > 1:
                 sent.nbest = [(float("-inf"), sent.tree)]
             if surprisal:
@@ -453,7 +456,7 @@ class Pipeline:
         if tagged_here and self.multitag_margin is not None:
             # Pre-tagged input keeps its given tags; only the tagger's own output is widened.
             if wide is None:
-                wide = self.tagger.multitag(words, self.multitag_margin)  # type: ignore[union-attr]
+                wide = self.tagger.multitag(tagger_words, self.multitag_margin)  # type: ignore[union-attr]
             parser_tags = [[fixed[i]] if i in fixed else cands for i, cands in enumerate(wide)]
         ranker = getattr(self.parser, "parse_nbest", None)
         if callable(ranker):
@@ -465,7 +468,7 @@ class Pipeline:
                 for _, other in ranked[1:]:
                     if not isinstance(other, Tree) or other.leaves() != words:
                         raise RuntimeError(f"parser returned an n-best tree that is not over the words {words}")
-                sent.nbest = ranked
+                sent.nbest = [(score, with_leaves(t, written)) for score, t in ranked] if words != written else ranked
         else:
             tree = self.parser.parse(words, parser_tags)
         if surprisal:
@@ -480,7 +483,7 @@ class Pipeline:
             raise RuntimeError(f"parser returned {type(tree).__name__}, not a Tree")
         if tree.leaves() != words:
             raise RuntimeError(f"parser returned a tree over {tree.leaves()} for the words {words}")
-        sent.tree = tree
+        sent.tree = tree if words == written else with_leaves(tree, written)
 
 
 def _final_tags(p: PendingSentence) -> list[str | None]:

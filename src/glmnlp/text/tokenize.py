@@ -110,20 +110,9 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
-__all__ = [
-    "LongInputWarning",
-    "PTB_BRACKETS",
-    "WINDOW_CHARS",
-    "sentence_spans",
-    "split_sentences",
-    "tokenize",
-    "tokenize_spans",
-    "tokenize_text",
-    "tokenize_text_spans",
-    "user_stacklevel",
-    "web_tag",
-    "web_token_spans",
-]
+__all__ = ["LongInputWarning", "PTB_BRACKETS", "WINDOW_CHARS", "ptb_brackets", "sentence_spans", "split_sentences",
+           "tokenize", "tokenize_spans", "tokenize_text", "tokenize_text_spans", "user_stacklevel", "web_tag",
+           "web_token_spans"]
 
 PTB_BRACKETS: dict[str, str] = {
     "(": "-LRB-",
@@ -510,8 +499,8 @@ def _trim_invisible(tokens: list[TokenSpan], sentence: str) -> list[TokenSpan]:
     return out
 
 
-def _escape_brackets(text: str) -> str:
-    """Brackets inside a token spelled the PTB way (``a_(b)`` -> ``a_-LRB-b-RRB-``), so trees stay readable."""
+def ptb_brackets(text: str) -> str:
+    """Brackets in a token spelled the PTB way (``(`` -> ``-LRB-``, ``a_(b)`` -> ``a_-LRB-b-RRB-``: choice 4)."""
     return "".join(PTB_BRACKETS.get(ch, ch) for ch in text)
 
 
@@ -537,7 +526,7 @@ def _restore_web(tokens: list[TokenSpan], web: list[tuple[int, int, str]], sente
             if pos < w_start:
                 out.append(_token_part(text, start, end, pos, w_start, sentence))
             if j > done:
-                out.append((_escape_brackets(sentence[w_start:w_end]), w_start, w_end))
+                out.append((ptb_brackets(sentence[w_start:w_end]), w_start, w_end))
                 done = j
             pos = max(pos, w_end)
             j += 1

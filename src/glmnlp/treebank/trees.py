@@ -43,6 +43,7 @@ __all__ = [
     "to_pretty",
     "write_trees",
     "escape_brackets",
+    "with_leaves",
     "tree_to_plain",
     "tree_from_plain",
 ]
@@ -114,6 +115,23 @@ def tree_from_plain(plain: Sequence[Any]) -> Tree:
     """Inverse of :func:`tree_to_plain`."""
     label, slash, children = plain
     return Tree(label, tuple(c if isinstance(c, str) else tree_from_plain(c) for c in children), slash)
+
+
+def with_leaves(tree: Tree, words: Sequence[str]) -> Tree:
+    """``tree`` over ``words`` instead of its own leaves (as many, left to right): a tree the models built over their
+    spelling of a sentence (``-LRB-``), given back over the words as the user wrote them (``(``)."""
+    if len(words) != len(tree.leaves()):
+        raise ValueError(f"{len(words)} words for a tree of {len(tree.leaves())} leaves")
+    position = 0
+
+    def put(node: Tree) -> Tree:
+        nonlocal position
+        if node.is_preterminal:
+            position += 1
+            return Tree(node.label, (words[position - 1],), node.slash)
+        return Tree(node.label, tuple(put(c) for c in node.children), node.slash)  # type: ignore[arg-type]
+
+    return put(tree)
 
 
 def escape_brackets(text: str) -> str:
