@@ -349,3 +349,19 @@ def test_measure_options_refuse_a_beam_outside_a_model_files_range(field: str, v
 
     with pytest.raises(ValueError, match=field):
         MeasureOptions(**{field: value})
+
+
+def test_measures_of_pretokenised_brackets_are_those_of_their_treebank_spelling() -> None:
+    """A pre-tokenised ``(`` reached the parser as written, a word no bracketed treebank holds (its surprisal was
+    an unknown word's); it is read as ``-LRB-`` now, as raw text is, and the rows keep the word as written."""
+    import glmnlp
+
+    written = [["He", "(", "the", "dog", ")", "barked", "."]]
+    spelled = [["He", "-LRB-", "the", "dog", "-RRB-", "barked", "."]]
+    rows, expected = glmnlp.measures(written), glmnlp.measures(spelled)
+    assert [r["word"] for r in rows] == written[0] + ["</s>"]
+    for row, other in zip(rows, expected, strict=True):
+        assert {k: v for k, v in row.items() if k != "word"} == {k: v for k, v in other.items() if k != "word"}
+    nlp = glmnlp.load()
+    sent = nlp(written, measures=True).sents[0]
+    assert [r["surprisal"] for r in sent.measures] == [r["surprisal"] for r in expected]

@@ -19,6 +19,9 @@ sample text without sentence ends: 1,000 words 1.6 s, 2,000 2.5 s, 4,000 7.0 s, 
 tokenised input (a line, or a str with ``tokenized``) is one sentence however long. A sentence of more than
 :data:`LONG_SENTENCE` words is therefore warned of (:class:`LongSentenceWarning`) before any work; it is
 analysed all the same (``glmnlp parse``, which needs no measures of it, gives such sentences a flat tree).
+
+Tokenised input reaches the parser spelled as it saw words in training (a bracket ``(`` as ``-LRB-``, as raw
+text is tokenised: :func:`glmnlp.text.inputs.model_words`); each row's word is the word as written.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from typing import IO, Any, Literal
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.parser.measures import (COLUMNS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, MeasureOptions, WordClasses,
                                     corpus_measures)
+from glmnlp.text.inputs import model_words
 from glmnlp.text.tokenize import tokenize_text, user_stacklevel
 
 __all__ = ["measures", "load_parser", "text_sentences", "sentence_rows", "write_measures", "plot_measures",
@@ -178,7 +182,7 @@ def measures(
     parser = load_parser(model)
     if isinstance(word_classes, (str, Path)):
         word_classes = WordClasses.from_file(word_classes)
-    rows = corpus_measures(parser, sentences, tags, options=options, classes=word_classes)
+    rows = _written_rows(parser, sentences, tags, options, word_classes)
     if as_frame:
         try:
             import pandas as pd
@@ -195,7 +199,20 @@ def sentence_rows(parser: Any, words: Sequence[str], options: MeasureOptions | b
     ``options``: True for the defaults of :func:`measures`, or a :class:`MeasureOptions`.
     """
     opts = options if isinstance(options, MeasureOptions) else MeasureOptions()
-    return corpus_measures(parser, [list(words)], None, options=opts, first=sentence)
+    return _written_rows(parser, [list(words)], None, opts, None, sentence)
+
+
+def _written_rows(parser: Any, sentences: list[list[str]], tags: Any, options: MeasureOptions, classes: Any,
+                  first: int = 1) -> list[dict[str, Any]]:
+    """:func:`~glmnlp.parser.measures.corpus_measures` of the sentences spelled as the parser saw words in training
+    (a bracket ``(`` as ``-LRB-``: :func:`glmnlp.text.inputs.model_words`), each row's word as written."""
+    rows = corpus_measures(parser, [model_words(words) for words in sentences], tags, options=options,
+                           classes=classes, first=first)
+    for row in rows:
+        words = sentences[row["sentence"] - first]
+        if row["index"] <= len(words):  # not the end-of-sentence row
+            row["word"] = words[row["index"] - 1]
+    return rows
 
 
 def _columns(rows: Sequence[dict[str, Any]], next_word: bool = False) -> list[str]:
