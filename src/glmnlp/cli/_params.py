@@ -16,6 +16,7 @@ checks made it a usage error, status 2, in some commands and not in others).
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import stat
@@ -26,7 +27,7 @@ from click.core import ParameterSource
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "given_options", "weight_list", "parallel_options",
+__all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "given_options", "weight_list", "parallel_options",
            "training_parallel_options", "parser_parallel_options"]
 
 
@@ -96,9 +97,28 @@ class InputFile(NonEmptyPath):
         return path
 
 
+def check_address(backend: str | None, address: str | None) -> None:
+    """``--address`` given without the ray backend (``--backend``, else ``$GLMNLP_BACKEND``): a usage error."""
+    if address is not None:
+        from glmnlp import config
+
+        if (backend or config.get().backend) != "ray":
+            raise click.UsageError("--address needs --backend ray (or GLMNLP_BACKEND=ray)")
+
+
 def parallel_options(fn: Callable[..., Any],
                      jobs_note: str = "The result does not depend on it.") -> Callable[..., Any]:
-    """``--jobs``, ``--backend``, ``--address``: where independent work runs (glmnlp.glm.parallel)."""
+    """``--jobs``, ``--backend``, ``--address``: where independent work runs (glmnlp.glm.parallel). ``--address``
+    without the ray backend (``--backend ray``, else ``$GLMNLP_BACKEND``) is a usage error before the command runs:
+    it was ignored by work that runs in this process, and refused later (status 1) by work that does not."""
+    command = fn
+
+    @functools.wraps(command)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        check_address(kwargs.get("backend"), kwargs.get("address"))
+        return command(*args, **kwargs)
+
+    fn = checked
     fn = click.option(
         "--address", default=None, metavar="HOST:PORT",
         help="Ray cluster to join (with --backend ray; default: $GLMNLP_ADDRESS, else start a local Ray instance).",

@@ -68,7 +68,7 @@ from typing import Any
 
 import click
 
-from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange
+from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange, check_address
 from glmnlp.cli.parse_input import Unit, argument_units, checked_tags, read_units
 from glmnlp.errors import ConfigError
 from glmnlp.treebank.fileio import opened_input
@@ -334,8 +334,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
         )
     if surprisal and fmt != "json":
         raise click.UsageError("--surprisal needs --format json")
-    if address is not None and backend not in (None, "ray"):
-        raise click.UsageError("--address needs --backend ray")
+    check_address(backend, address)
     if compact and fmt not in ("svg", "html"):
         raise click.UsageError("--compact is only used with --format svg or html")
     if unicode_lines and fmt != "ascii":
