@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
-from glmnlp.errors import FormatError, InputError
+from glmnlp.errors import FormatError
+from glmnlp.treebank.fileio import read_text_file, split_lines
 
 __all__ = ["EOS", "WordClasses"]
 
@@ -84,15 +85,14 @@ def _data_text(name: str) -> str:
 
 
 def _read(path: str | Path) -> str:
-    try:
-        return Path(path).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read the word-class file: {exc}", source=str(path)) from None
+    """The file's text as every reader reads it: without a byte order mark (it was part of the first word, whose
+    entry was lost), file:line for text that is not UTF-8 (:func:`glmnlp.treebank.fileio.read_text_file`)."""
+    return read_text_file(path, FormatError)
 
 
 def _parse_rules(text: str, where: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(split_lines(text), start=1):
         line = line.rstrip("\n")
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -110,7 +110,7 @@ def _parse_rules(text: str, where: str) -> list[tuple[str, str]]:
 
 def _parse_classes(text: str, where: str) -> dict[str, str]:
     out: dict[str, str] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(split_lines(text), start=1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue

@@ -12,6 +12,11 @@ Choices [R]:
 * **Writable is tested, not inferred.** :func:`check_writable_folder` creates a probe file in the folder and
   removes it: permission bits do not tell (root ignores them; an immutable folder or a read-only mount
   refuses root too).
+* **Line ends.** A line ends at ``\n``, ``\r\n`` or a lone ``\r`` (universal newlines, as Python's text mode
+  and the tokenizer's ``--lines`` read them; :func:`split_lines`, :func:`decoded_lines`), and line numbers in
+  messages count them so; not at ``\f``, U+0085 or U+2028, which ``str.splitlines`` also takes. A file with lone
+  ``\r`` ends (written on old Macs) was one long line to the line readers: ``--tokenized`` input merged into one
+  sentence while ``--lines`` raw text split, and messages named line 1 for every line.
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ from typing import IO
 from glmnlp.errors import ConfigError, InputError
 
 __all__ = ["atomic_write_bytes", "atomic_write_text", "check_writable_folder", "check_writable_file",
-           "decoded_arguments", "decoded_lines", "decoded_text", "input_lines", "opened_input", "read_text_file"]
+           "decoded_arguments", "decoded_lines", "decoded_text", "input_lines", "opened_input", "read_text_file",
+           "split_lines"]
 
 
 def _umask() -> int:
@@ -108,18 +114,41 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
         raise
 
 
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` without their ends (``\\n``, ``\\r\\n``, a lone ``\\r``: module docstring); no empty
+    line after a final line end."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
-    """(line number, text) of a byte stream, refusing binary or non-UTF-8 data with file:line."""
-    for number, raw in enumerate(handle, start=1):
-        if b"\x00" in raw:
-            raise InputError("binary data (NUL byte); expected UTF-8 text", source=source, line=number)
+    """(line number, text) of a byte stream, refusing binary or non-UTF-8 data with file:line. Lines end as
+    :func:`split_lines` ends them (the stream is read by ``\\n``, and a piece with lone ``\\r`` ends is cut there)."""
+    number = 0
+    for raw in handle:
+        first = number + 1
+        nul = raw.find(b"\x00")
+        if nul >= 0:
+            raise InputError("binary data (NUL byte); expected UTF-8 text", source=source,
+                             line=first + _lone_crs(raw, nul))
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise InputError(_not_utf8(raw, exc.start), source=source, line=number) from None
-        if number == 1 and text.startswith("\ufeff"):
+            start = raw.rfind(b"\r", 0, exc.start) + 1  # the column within its own line
+            raise InputError(_not_utf8(raw[start:], exc.start - start), source=source,
+                             line=first + _lone_crs(raw, exc.start)) from None
+        if first == 1 and text.startswith("\ufeff"):
             text = text[1:]
-        yield number, text.rstrip("\r\n")
+        for line in split_lines(text) or [""]:
+            number += 1
+            yield number, line
+
+
+def _lone_crs(data: bytes, end: int) -> int:
+    """How many ``\\r`` before ``end`` in ``data`` end a line on their own (not followed by ``\\n``)."""
+    return data.count(b"\r", 0, end) - data.count(b"\r\n", 0, end)
 
 
 @contextmanager
@@ -177,12 +206,12 @@ def decoded_text(data: bytes, source: str, error: type[InputError] = InputError)
         text, bad = "", exc.start
 
     def line_of(at: int) -> int:
-        return data.count(b"\n", 0, at) + 1
+        return data.count(b"\n", 0, at) + _lone_crs(data, at) + 1
 
     if nul >= 0 and (bad < 0 or line_of(nul) <= line_of(bad)):  # the first bad line, NUL first as decoded_lines
         raise error("binary data (NUL byte); expected UTF-8 text", source=source, line=line_of(nul))
     if bad >= 0:
-        line_start = data.rfind(b"\n", 0, bad) + 1
+        line_start = max(data.rfind(b"\n", 0, bad), data.rfind(b"\r", 0, bad)) + 1
         raise error(_not_utf8(data[line_start:], bad - line_start), source=source, line=line_of(bad))
     return text
 

@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Literal, TextIO
 
 from glmnlp.errors import FormatError
-from glmnlp.treebank.fileio import read_text_file
+from glmnlp.treebank.fileio import read_text_file, split_lines
 
 __all__ = [
     "TaggedSentence",
@@ -105,14 +105,6 @@ def _load(source: Source) -> tuple[str, str]:
     return name, text.removeprefix("\ufeff")
 
 
-def _lines(text: str) -> list[str]:
-    """Lines without their terminators (``\\n``, ``\\r\\n``)."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [line[:-1] if line.endswith("\r") else line for line in lines]
-
-
 # -- CoNLL-U ---------------------------------------------------------------------------------
 
 _WORD_ID = re.compile(r"[1-9][0-9]*\Z")
@@ -126,7 +118,7 @@ def read_conllu(path: Source, column: Literal["xpos", "upos"] = "xpos") -> list[
     if column not in _COLUMN_INDEX:
         raise ValueError(f"column must be 'xpos' or 'upos', not {column!r}")
     name, text = _load(path)
-    return list(_parse_conllu(_lines(text), name, _COLUMN_INDEX[column], column.upper()))
+    return list(_parse_conllu(split_lines(text), name, _COLUMN_INDEX[column], column.upper()))
 
 
 def _parse_conllu(lines: Iterable[str], name: str, col: int, col_name: str) -> Iterator[TaggedSentence]:
@@ -208,7 +200,7 @@ def read_word_tag(path: Source, sep: str = "/") -> list[TaggedSentence]:
     if not sep or any(ch.isspace() for ch in sep):
         raise ValueError(f"separator must be non-empty and contain no whitespace, not {sep!r}")
     name, text = _load(path)
-    return list(_parse_word_tag(_lines(text), name, sep))
+    return list(_parse_word_tag(split_lines(text), name, sep))
 
 
 def _parse_word_tag(lines: Iterable[str], name: str, sep: str) -> Iterator[TaggedSentence]:
@@ -242,7 +234,7 @@ def word_tag_line(line: str, name: str, lineno: int, sep: str = "/") -> TaggedSe
 def read_tab(path: Source) -> list[TaggedSentence]:
     """``word<TAB>tag`` lines, a blank line after each sentence."""
     name, text = _load(path)
-    return list(_parse_tab(_lines(text), name))
+    return list(_parse_tab(split_lines(text), name))
 
 
 def _parse_tab(lines: Iterable[str], name: str) -> Iterator[TaggedSentence]:
@@ -276,7 +268,7 @@ def read_tokens(path_or_lines: Source | Iterable[str]) -> list[TaggedSentence]:
     """One pre-tokenised sentence per line (whitespace-separated); blank lines are skipped; ``tags=None``."""
     if isinstance(path_or_lines, (str, Path)) or hasattr(path_or_lines, "read"):
         _, text = _load(path_or_lines)  # type: ignore[arg-type]
-        lines: Iterable[str] = _lines(text)
+        lines: Iterable[str] = split_lines(text)
     else:
         lines = path_or_lines
     return list(iter_tokens(lines))
@@ -359,7 +351,7 @@ def read_tagged(
     not the tags (a CoNLL-U file's sentences then have ``tags=None``, and may have ``_`` in every tag column)."""
     _check_request(fmt, column)  # before the file is read
     name, text = _load(path)
-    return list(iter_tagged(_lines(text), format_by_suffix(path) if fmt == "auto" else fmt, column, name))
+    return list(iter_tagged(split_lines(text), format_by_suffix(path) if fmt == "auto" else fmt, column, name))
 
 
 def format_by_suffix(path: Source) -> Format:

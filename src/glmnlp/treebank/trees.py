@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from glmnlp.errors import InputError, TreeSyntaxError
+from glmnlp.treebank.fileio import split_lines
 
 __all__ = [
     "Tree",
@@ -225,7 +226,7 @@ def read_trees(text: str, source: str = "<string>") -> Iterator[Tree]:
 def read_trees_with_lines(text: str, source: str = "<string>") -> Iterator[tuple[int, Tree]]:
     """``(line, tree)`` for every tree in ``text``: :func:`read_trees` with the 1-based line of each
     tree's opening bracket, for messages that name where a tree of a file starts."""
-    return iter_trees_with_lines(text.split("\n"), source)
+    return iter_trees_with_lines(split_lines(text), source)
 
 
 def iter_trees_with_lines(lines: Iterable[str], source: str = "<string>") -> Iterator[tuple[int, Tree]]:

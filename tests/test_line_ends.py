@@ -1,0 +1,95 @@
+"""Line ends: ``\\n``, ``\\r\\n`` and a lone ``\\r`` end a line for every line reader (glmnlp.treebank.fileio's
+"Line ends"), and the line numbers of messages count them so. A file with lone ``\\r`` ends was one line to the
+stream readers: ``parse --tokenized`` merged its lines into one sentence and every message named line 1."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from glmnlp.cli import main
+from glmnlp.errors import InputError
+from glmnlp.treebank.fileio import decoded_lines, decoded_text, split_lines
+
+_LINE = st.text(st.characters(blacklist_characters="\r\n\x00\ufeff", blacklist_categories=("Cs",)), max_size=12)
+
+
+def test_split_lines_hand_worked() -> None:
+    assert split_lines("a\nb\r\nc\rd") == ["a", "b", "c", "d"]
+    assert split_lines("a\r\r\nb\n") == ["a", "", "b"]  # a lone \r, then \r\n
+    assert split_lines("a\n\n") == ["a", ""] and split_lines("") == [] and split_lines("\r") == [""]
+    assert split_lines("a\x0bb\x1cc\u2028d\x85e\x0cf") == ["a\x0bb\x1cc\u2028d\x85e\x0cf"]  # not str.splitlines
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINE, max_size=8), st.lists(st.sampled_from(["\n", "\r\n", "\r"]), min_size=8, max_size=8),
+       st.booleans())
+def test_split_and_decoded_lines_agree_for_any_line_ends(lines: list[str], ends: list[str], final: bool) -> None:
+    """Any mix of the three line ends gives the lines back, by both readers, numbered from 1."""
+    used = ends[: len(lines)]
+    if not final and lines and lines[-1]:
+        used[-1] = ""  # no end after the last line
+    text = "".join(line + end for line, end in zip(lines, used))
+    assume(text.count("\r\n") == used.count("\r\n"))  # a lone \r before an empty line's \n is a \r\n
+    assert split_lines(text) == lines
+    assert list(decoded_lines(io.BytesIO(text.encode("utf-8")), "f")) == list(enumerate(lines, start=1))
+
+
+def test_decoded_lines_name_the_line_of_bad_bytes_after_lone_carriage_returns() -> None:
+    with pytest.raises(InputError, match=r"^f:3: binary data"):
+        list(decoded_lines(io.BytesIO(b"a\rb\rc\x00d\r"), "f"))
+    with pytest.raises(InputError, match=r"^f:4: not valid UTF-8 text \(byte 0xe9 at column 2\)$"):
+        list(decoded_lines(io.BytesIO(b"one\ntwo\rthree\rx\xe9\n"), "f"))
+    with pytest.raises(InputError, match=r"^f:4: not valid UTF-8 text \(byte 0xe9 at column 2\)$"):
+        decoded_text(b"one\ntwo\rthree\rx\xe9\n", "f")
+    with pytest.raises(InputError, match=r"^f:2: binary data"):
+        decoded_text(b"one\r\ntwo\x00\r\n", "f")
+
+
+def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
+    capsys.readouterr()
+    rc = main(argv)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+@pytest.mark.parametrize(("argv", "text", "expected"), [
+    (["parse", "-q", "-j", "1", "--tokenized", "-f", "brackets"], "the dog\rthe cat\r",
+     "(TOP (NP (DT the) (NN dog)))\n(TOP (NP (DT the) (NN cat)))\n"),
+    (["parse", "-q", "-j", "1", "--tagged", "-f", "brackets"], "the/DT dog/NN\rthe/DT cat/NN",
+     "(TOP (NP (DT the) (NN dog)))\n(TOP (NP (DT the) (NN cat)))\n"),
+    (["tag"], "the dog\rthe cat\r", "the/DT dog/NN\nthe/DT cat/NN\n"),
+    (["tag", "--input-format", "word_tag"], "the/DT dog/NN\rthe/DT cat/NN\r", "the/DT dog/NN\nthe/DT cat/NN\n"),
+])
+def test_commands_read_lone_carriage_returns_as_line_ends(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], text: str, expected: str
+) -> None:
+    source = tmp_path / "in.txt"
+    source.write_bytes(text.encode("utf-8"))
+    rc, out, err = _run(capsys, [*argv, *(["-i"] if argv[0] == "parse" else []), str(source)])
+    assert (rc, out) == (0, expected), err
+
+
+def test_parse_names_the_line_of_a_bad_token_after_lone_carriage_returns(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    source = tmp_path / "in.txt"
+    source.write_bytes(b"the/DT dog/NN\rthe/DT cat/NN\rthe/DT bird\r")
+    rc, out, err = _run(capsys, ["parse", "-q", "-j", "1", "--tagged", "-i", str(source)])
+    assert (rc, out) == (1, "") and err.startswith(f"error: {source}:3: token 2 'bird' has no /TAG"), err
+
+
+def test_word_class_files_read_lone_carriage_returns_and_a_byte_order_mark(tmp_path: Path) -> None:
+    """A byte order mark was part of the first word (its entry lost: ``A`` was open); ``\\r`` ends a line here too."""
+    from glmnlp.parser.measures import WordClasses
+
+    classes = tmp_path / "wc.txt"
+    classes.write_bytes(b"\xef\xbb\xbfA\tclosed\rdog\tprevious\r")
+    rules = tmp_path / "rules.txt"
+    rules.write_bytes(b"\xef\xbb\xbf^x+$\tclosed\r^y$\tprevious\r")
+    mine = WordClasses.from_file(classes, rules)
+    assert [mine(w) for w in ("A", "dog", "xx", "y")] == ["closed", "previous", "closed", "previous"]
