@@ -402,3 +402,34 @@ def test_address_without_the_ray_backend_is_a_usage_error_in_every_command(
     rc, out, err = _run(capsys, [names.get(a, a) for a in argv] + ["--address", "head:6379"])
     assert (rc, out) == (2, "") and err.endswith("Error: --address needs --backend ray (or GLMNLP_BACKEND=ray)\n")
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("group", ["parser", "tagger"])
+def test_more_shards_than_training_trees_is_refused_before_any_work(
+    capsys: pytest.CaptureFixture[str], toy_trees: Path, tmp_path: Path, group: str
+) -> None:
+    """``--shards 1000`` on 12 trees trained 988 perceptrons over no examples (each a whole weight table: with
+    ``--shards 1000`` the process was killed for memory, without a word); now one line, status 1, no model."""
+    argv = [group, "train", "--train", str(toy_trees), "--out", str(tmp_path / "m"), "--shards", "1000", "-j", "1"]
+    if group == "parser":
+        argv += ["--dev", str(toy_trees)]
+    rc, out, err = _run(capsys, argv)
+    assert (rc, out) == (1, "") and err.endswith(
+        "error: 1000 shards for 12 training examples: a shard would have none (at most 12)\n"), err
+    assert not (tmp_path / "m").exists()
+
+
+def test_the_memory_estimate_counts_every_shard_not_the_workers(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, toy_trees: Path, tmp_path: Path
+) -> None:
+    """With ``-j 1`` every shard's perceptron (weights, sums, stamps) lives in this process: 97 MB a shard at 2**22
+    (``--shards 40``: 4.0 GB). The estimate counted min(jobs, shards) = 1 of them, so no warning came."""
+    from glmnlp.cli import parser_cmd
+
+    seen: list[tuple[int, int]] = []
+    monkeypatch.setattr(parser_cmd, "_warn_memory", lambda bits, shards: seen.append((bits, shards)))
+    argv = ["parser", "train", "--train", str(toy_trees), "--dev", str(toy_trees), "--out", str(tmp_path / "m"),
+            "--shards", "3", "-j", "1", "--epochs", "1", "--feature-bits", "16"]
+    rc, _, err = _run(capsys, argv)
+    assert rc == 0, err
+    assert seen == [(16, 3)]

@@ -125,11 +125,11 @@ def test_cli_feature_bits_refuses_bad_values(tmp_path: Path, capsys: pytest.Capt
 
 @pytest.mark.skipif(not Path("/proc/meminfo").exists(), reason="the warning reads Linux's /proc/meminfo")
 def test_memory_warning_when_the_tables_cannot_fit(capsys: pytest.CaptureFixture[str]) -> None:
-    """A table no machine holds 1,000 times over is warned about; a 2**16 table in 2 processes is not."""
+    """A table no machine holds 1,000 times over is warned about; a 2**16 table for 2 shards is not."""
     from glmnlp.cli.parser_cmd import _warn_memory
 
     _warn_memory(28, 1000)
-    assert re.search(r"warning: a table of 2\*\*28 weights with 1000 training workers needs about \d+\.\d GiB",
+    assert re.search(r"warning: a table of 2\*\*28 weights with 1000 training shards needs about \d+\.\d GiB",
                      capsys.readouterr().err)
     _warn_memory(16, 2)
     assert capsys.readouterr().err == ""

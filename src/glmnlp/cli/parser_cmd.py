@@ -145,13 +145,17 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
 
     train = _read_trees(train_path)
     _check_enough(train, train_path, kind, tags)
+    if shards is not None:
+        from glmnlp.glm.training import check_shards
+
+        check_shards(shards, len(train))
     _warn_shared_labels(train, train_path)
     dev = _read_trees(dev_path)
     # closed on the way out (its workers terminated if that is an error or Ctrl-C), not left to the
     # interpreter's exit-time cleanup
     with Executor(jobs, backend, address) as executor:
-        if shards is None:
-            shards = executor.jobs  # one shard per worker: the passes use every core
+        if shards is None:  # one shard per worker: the passes use every core (a shard a tree at most)
+            shards = min(executor.jobs, len(train))
         train_tags = dev_tags = None
         if tags == "tagger":
             from glmnlp.tagger.model import Tagger, TaggerConfig
@@ -189,12 +193,12 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
             step("counting the training set's gold-derivation features (--feature-bits auto) ...")
             chosen = feature_bits_for(train, cfg, 0.01, train_tags)
             cfg = replace(cfg, n_bits=chosen.bits)
-            gib = _table_bytes(chosen.bits, min(executor.jobs, shards)) / 2**30
+            gib = _table_bytes(chosen.bits, shards) / 2**30
             click.echo(f"feature table 2**{chosen.bits}: {chosen.sharing:.2%} of the {chosen.gold_features:,} gold "
                        f"features share a slot{'' if chosen.met else ' (the largest table; the 1% bound is not met)'}; "
                        f"about {gib:.1f} GiB to train with it", err=True)
         if executor.backend == "local":
-            _warn_memory(cfg.n_bits, min(executor.jobs, shards))
+            _warn_memory(cfg.n_bits, shards)
 
         def on_epoch(log: Any) -> None:
             step(f"epoch {log.epoch}: dev F1 {log.dev_f1:.2f}  updates {log.updates}  early {log.early_stops}  "
@@ -322,15 +326,16 @@ def _feature_bits(value: str | None, kind: str) -> int | None:
     return bits
 
 
-def _table_bytes(n_bits: int, workers: int) -> int:
-    """Memory the weight tables of a training run take at their peak: about 24 bytes a slot in each worker
-    (the perceptron's weights, sums and stamps) and 45 in the main process (the mixed weights, the sums, the
-    best epochs' tables), fitted to the peaks measured at 2**27 with 2 workers, 11.9-12.4 GB in use
-    (glmnlp.parser.feature_space)."""
-    return (24 * workers + 45) * (1 << n_bits)
+def _table_bytes(n_bits: int, shards: int) -> int:
+    """Memory the weight tables of a training run take at their peak: about 24 bytes a slot for each shard
+    (its perceptron's weights, sums and stamps, wherever it runs: all in this process with --jobs 1) and 45
+    in the main process (the mixed weights, the sums, the best epochs' tables), fitted to the peaks measured
+    at 2**27 with 2 shards on 2 workers, 11.9-12.4 GB in use (glmnlp.parser.feature_space); 97 MB a shard at
+    2**22 with --jobs 1 (--shards 1, 10, 40: 222 MB, 1.1 GB, 4.0 GB peak)."""
+    return (24 * shards + 45) * (1 << n_bits)
 
 
-def _warn_memory(n_bits: int, workers: int) -> None:
+def _warn_memory(n_bits: int, shards: int) -> None:
     """Warn when the weight tables of a local training run (:func:`_table_bytes`) may not fit in the memory
     available now. Only a warning: the estimate is rough and the OS may free caches."""
     try:
@@ -339,8 +344,8 @@ def _warn_memory(n_bits: int, workers: int) -> None:
         available = int(info["MemAvailable"].split()[0]) * 1024
     except (OSError, KeyError, ValueError):
         return  # not Linux, or no estimate of available memory: nothing to compare with
-    need = _table_bytes(n_bits, workers)
+    need = _table_bytes(n_bits, shards)
     if need > available:
-        click.echo(f"warning: a table of 2**{n_bits} weights with {workers} training workers needs about "
+        click.echo(f"warning: a table of 2**{n_bits} weights with {shards} training shards needs about "
                    f"{need / 2**30:.1f} GiB, more than the {available / 2**30:.1f} GiB available; use a smaller "
-                   "--feature-bits or fewer --jobs", err=True)
+                   "--feature-bits or fewer --shards (default: one per --jobs worker)", err=True)

@@ -33,7 +33,7 @@ from glmnlp.tagger.features import FEATURE_SETS
 from glmnlp.tagger.model import Tagger, TaggerConfig
 from glmnlp.text.inputs import model_words
 from glmnlp.glm.model_io import check_output_dir
-from glmnlp.glm.training import EpochRecord
+from glmnlp.glm.training import EpochRecord, check_shards
 from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange, training_parallel_options
 from glmnlp.errors import FormatError, InputError
 from glmnlp.glm.parallel import chunked
@@ -129,6 +129,7 @@ def train_cmd(
     )
     check_output_dir(out_dir, "tagger", replace=force)
     train = _read(train_path, fmt, "to train on", column)
+    check_shards(shards, len(train))  # before the dev file is read
     dev = _read(dev_path, fmt, "to choose the epoch on", column) if dev_path else None
 
     def report(record: EpochRecord) -> None:

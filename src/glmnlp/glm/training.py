@@ -105,6 +105,7 @@ __all__ = [
     "train_perceptron",
     "PerceptronShard",
     "MIXING",
+    "check_shards",
     "mix_shards",
     "shard_indices",
     "unshard",
@@ -240,6 +241,16 @@ def progress(
     from tqdm import tqdm
 
     yield from tqdm(iterable, total=total, desc=desc, file=sys.stderr, leave=False, mininterval=0.5)
+
+
+def check_shards(shards: int, n_examples: int) -> None:
+    """ConfigError unless 1 <= ``shards`` <= ``n_examples`` (when there are examples): a shard without examples
+    would hold a whole perceptron (its weights, sums and stamps) for nothing, and mix unchanged weights in."""
+    if shards < 1:
+        raise ConfigError(f"shards must be >= 1, got {shards}")
+    if 0 < n_examples < shards:
+        raise ConfigError(f"{shards} shards for {n_examples} training examples: a shard would have none "
+                          f"(at most {n_examples})")
 
 
 def shard_indices(n_examples: int, n_shards: int) -> list[np.ndarray]:
@@ -451,8 +462,7 @@ def train_perceptron(
     """
     if epochs < 1:
         raise ValueError("epochs must be >= 1")
-    if shards < 1:
-        raise ConfigError(f"shards must be >= 1, got {shards}")
+    check_shards(shards, len(train))
     if mixing not in MIXING:
         raise ConfigError(f"mixing must be one of {', '.join(MIXING)}, got {mixing!r}")
     own = executor is None
