@@ -383,3 +383,20 @@ def test_cli_parse_gamma_and_cap_replace_the_models_beam_in_every_worker(
     for bad in (["--gamma", "-1"], ["--cap", "-1"], ["--gamma", "x"]):  # (nan, inf: test_cli_values.py)
         rc, _, err = _run(capsys, common + bad)
         assert rc == 2 and "Invalid value" in err, err
+
+
+def test_cli_train_default_names_what_its_last_comparison_compares(capsys: pytest.CaptureFixture[str],
+                                                                   tmp_path: Path) -> None:
+    """The last line said ``test F1 53.14 (unpruned 49.45)`` when nothing was pruned: the 3.7 were multitagging's
+    (single tags against tags within margin 4). It now names both choices; the figures are MODEL.json's."""
+    import json
+
+    out = tmp_path / "model"
+    rc = main(["train-default", "--out", str(out), "--max-train", "40", "--max-dev", "5", "--max-test", "5",
+               "--parser-epochs", "1", "--generative-weights", "0", "-j", "1"])
+    err = capsys.readouterr().err
+    assert rc == 0, err
+    meta = json.loads((out / "MODEL.json").read_text(encoding="utf-8"))
+    shipped, before = meta["test_f1"]["shipped"], meta["test_f1"]["unpruned"]
+    assert (f"test F1 {shipped:.2f} (before pruning and multitagging, with every weight and single tags: "
+            f"{before:.2f}); written to {out}") in err.splitlines()
