@@ -433,3 +433,16 @@ def test_the_memory_estimate_counts_every_shard_not_the_workers(
     rc, _, err = _run(capsys, argv)
     assert rc == 0, err
     assert seen == [(16, 3)]
+
+
+def test_parse_tagger_takes_a_pipeline_directory_as_tag_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """``parse --tagger DIR`` with a pipeline model (tagger/ and parser/) was 'DIR/metadata.json: missing (not a
+    glmnlp model directory)'; ``tag -m`` and ``tagger evaluate -m`` took it. Now all three take its tagger/."""
+    from glmnlp.text.default_model import default_model_path
+
+    pipeline = default_model_path()
+    rc, by_pipeline, err = _run(capsys, ["parse", "-q", "-j", "1", "--tagger", str(pipeline), "The dog barked."])
+    assert rc == 0, err
+    rc, by_tagger, _ = _run(capsys, ["parse", "-q", "-j", "1", "--tagger", str(pipeline / "tagger"),
+                                     "The dog barked."])
+    assert rc == 0 and by_pipeline == by_tagger and by_pipeline.startswith("(TOP")

@@ -143,7 +143,9 @@ def check_tagset(tagger_dir: str, pipeline: Any) -> None:
     from glmnlp.glm.model_io import read_metadata
 
     known = pipeline.parser_facts()["pos_tags"]
-    tags = read_metadata(tagger_dir)["metadata"].get("tags")
+    from glmnlp.text.loading import tagger_directory
+
+    tags = read_metadata(tagger_directory(tagger_dir))["metadata"].get("tags")
     if not known or not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
         return  # a parser that does not say, or a damaged tagger (building it says more)
     unknown = sorted(set(tags) - known)
@@ -263,7 +265,8 @@ def _score_text(score: float | None) -> str:
 @click.option("-m", "--model", "model_dir", type=NonEmptyPath(), default=None, metavar="DIR",
               help="Model directory (tagger/ + parser/) or a parser model. Default: the bundled model.")
 @click.option("--tagger", "tagger_dir", type=NonEmptyPath(), default=None, metavar="DIR",
-              help="Use this tagger model instead (one of another tagset than the parser's is refused). Not with "
+              help="Use this tagger model (or a pipeline model's tagger/) instead (one of another tagset than the "
+                   "parser's is refused). Not with "
                    "--tagged input, except to map its unknown tags (--map-unknown-tags).")
 @click.option("--nbest", type=click.IntRange(min=1), default=1, show_default=True,
               help="Print the K best trees with their scores (brackets or json).")

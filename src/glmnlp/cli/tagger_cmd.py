@@ -32,6 +32,7 @@ from glmnlp.treebank.formats import (
 from glmnlp.tagger.features import FEATURE_SETS
 from glmnlp.tagger.model import Tagger, TaggerConfig
 from glmnlp.text.inputs import model_words
+from glmnlp.text.loading import tagger_directory
 from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.training import EpochRecord, check_shards
 from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange, training_parallel_options
@@ -173,7 +174,7 @@ def evaluate_cmd(
       glmnlp tagger evaluate --model ewt.model --test en_ewt-ud-test.conllu
       glmnlp tagger evaluate --model ewt.model --test test.conllu --margin 1 --margin 5
     """
-    model = Tagger.load(_tagger_dir(model_dir))
+    model = Tagger.load(tagger_directory(model_dir))
     sentences = _read(test_path, fmt, "to score", column)
     score = model.evaluate(sentences, top_confusions=confusions)
     click.echo(f"tokens            {score.tokens}")
@@ -215,7 +216,7 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
         from glmnlp.text.default_model import default_model_path
 
         model_dir = default_model_path()
-    model_dir = _tagger_dir(model_dir)
+    model_dir = tagger_directory(model_dir)
     # read as it is tagged, so memory does not grow with the input
     sentences = _input_sentences(input_path, input_format)
     model = Tagger.load(model_dir)
@@ -249,10 +250,3 @@ def _input_sentences(path: str, fmt: str) -> Iterator[TaggedSentence]:
             yield sentence
     if not seen:
         raise InputError("empty input: nothing to tag", source=name)
-
-
-def _tagger_dir(model_dir: Path) -> Path:
-    """``--model``: a tagger model, or a pipeline model directory (its ``tagger/``)."""
-    if (Path(model_dir) / "tagger").is_dir() and not (Path(model_dir) / "metadata.json").is_file():
-        return Path(model_dir) / "tagger"
-    return Path(model_dir)

@@ -25,14 +25,24 @@ from typing import Any, Literal
 from glmnlp.errors import ModelFileError
 from glmnlp.text.pipeline import MAX_PARSE_WORDS, Deferred, Pipeline
 
-__all__ = ["check_checksums", "load", "parser_at", "recommended_margin", "tagger_at"]
+__all__ = ["check_checksums", "load", "parser_at", "recommended_margin", "tagger_at", "tagger_directory"]
+
+
+def tagger_directory(directory: str | Path) -> Path:
+    """The tagger model a path names: a tagger model's folder, or a pipeline model's (its ``tagger/``), as every
+    option that takes a tagger (``--tagger``, ``tag -m``, ``tagger evaluate -m``) reads it."""
+    if (Path(directory) / "tagger").is_dir() and not (Path(directory) / "metadata.json").is_file():
+        return Path(directory) / "tagger"
+    return Path(directory)
 
 
 def tagger_at(directory: str | Path, *, deferred: bool = False) -> Any:
-    """The tagger model at ``directory``: built now, or (``deferred``) checked now and built on first use."""
+    """The tagger model at ``directory`` (:func:`tagger_directory`): built now, or (``deferred``) checked now and
+    built on first use."""
     from glmnlp.tagger import Tagger
 
-    return Deferred(Tagger.load, (Path(directory),), Tagger.describe(directory)) if deferred else Tagger.load(directory)
+    directory = tagger_directory(directory)
+    return Deferred(Tagger.load, (directory,), Tagger.describe(directory)) if deferred else Tagger.load(directory)
 
 
 def parser_at(directory: str | Path, *, deferred: bool = False) -> Any:
