@@ -188,3 +188,19 @@ def test_transform_repeats_the_rewrite_through_a_unary_left_child() -> None:
     assert list(selected_left_recursions(out, config)) == []
     assert to_bracket(out) == "(A (A u) (A u) (B/A (C/B (A u))))"
     assert fslc_detransform(out) == tree
+
+
+@pytest.mark.parametrize("pair", [("", ""), ("S X", "NP"), ("SINV",), ("SINV", 3)])
+def test_fslc_config_refuses_a_pair_that_is_not_two_labels(pair: tuple) -> None:
+    """``grammar table1 --pair '' ''`` ran with a pair that flattens nothing; a label is never empty or spaced."""
+    from glmnlp.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="an FSLC pair is two labels without spaces"):
+        FslcConfig(extra_pairs=(pair,))  # type: ignore[arg-type]
+
+
+def test_grammar_table1_refuses_an_empty_pair_as_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from glmnlp.cli import main
+
+    assert main(["grammar", "table1", "--pair", "", ""]) == 2
+    assert "Invalid value for '--pair': an FSLC pair is two labels without spaces" in capsys.readouterr().err

@@ -15,7 +15,7 @@ import click
 
 from glmnlp.cli._params import InputFile
 from glmnlp.treebank.corpus import SPLITS, sample_trees
-from glmnlp.errors import InputError
+from glmnlp.errors import ConfigError, InputError
 from glmnlp.parser.grammar import ChainTable, table1
 from glmnlp.treebank.preprocess import clean_tree
 from glmnlp.parser.transform import FslcConfig
@@ -136,7 +136,10 @@ def table1_cmd(
     if left_recursion_only:
         config = FslcConfig(extra_pairs=())
     elif pairs:
-        config = FslcConfig(extra_pairs=tuple((p, c) for p, c in pairs))
+        try:
+            config = FslcConfig(extra_pairs=tuple((p, c) for p, c in pairs))
+        except ConfigError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--pair'") from None
     else:
         config = FslcConfig()
     train = _read(train_files) if train_files else sample_trees("train")

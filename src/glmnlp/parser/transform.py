@@ -51,7 +51,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from glmnlp.errors import GlmnlpError
+from glmnlp.errors import ConfigError, GlmnlpError
 from glmnlp.treebank.trees import Tree
 
 __all__ = [
@@ -79,6 +79,11 @@ class FslcConfig:
 
     left_recursion: bool = True
     extra_pairs: tuple[tuple[str, str], ...] = (("SINV", "S"),)
+
+    def __post_init__(self) -> None:
+        for pair in self.extra_pairs:  # a label no tree holds would flatten nothing, silently
+            if len(pair) != 2 or not all(isinstance(x, str) and x and not any(c.isspace() for c in x) for x in pair):
+                raise ConfigError(f"an FSLC pair is two labels without spaces (PARENT CHILD), got {pair!r}")
 
     def selects(self, parent: str, left_child: str) -> bool:
         """True when a production ``parent -> left_child ...`` is flattened."""
