@@ -446,3 +446,21 @@ def test_parse_tagger_takes_a_pipeline_directory_as_tag_does(capsys: pytest.Capt
     rc, by_tagger, _ = _run(capsys, ["parse", "-q", "-j", "1", "--tagger", str(pipeline / "tagger"),
                                      "The dog barked."])
     assert rc == 0 and by_pipeline == by_tagger and by_pipeline.startswith("(TOP")
+
+
+def test_generative_training_prints_a_line_per_dev_beam_as_the_docs_say(
+    capsys: pytest.CaptureFixture[str], toy_trees: Path, tmp_path: Path
+) -> None:
+    """docs/cli.md: progress is "a line per pass and per dev beam"; ``--kind generative`` printed none of its beam
+    grid (8 points), only the choice."""
+    import re
+
+    argv = ["parser", "train", "--kind", "generative", "--train", str(toy_trees), "--dev", str(toy_trees),
+            "--out", str(tmp_path / "m"), "-j", "1"]
+    rc, _, err = _run(capsys, argv)
+    assert rc == 0, err
+    beams = [line for line in err.splitlines() if re.fullmatch(r"beam gamma=\S+ cap=\d+: dev F1 [\d.]+, \d+ sentences/s",
+                                                                 line)]
+    assert len(beams) == 8
+    rc, _, err = _run(capsys, [*argv, "--force", "-q"])
+    assert rc == 0 and "beam gamma=" not in err

@@ -39,7 +39,7 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -213,10 +213,12 @@ def train_generative_parser(
     dev_tags: Sequence[Sequence[Sequence[str]]] | None = None, smoothing: SmoothingConfig = SmoothingConfig(),
     gammas: Sequence[float] = GENERATIVE_GAMMAS, caps: Sequence[int] = GENERATIVE_CAPS,
     fslc_extra_pairs: tuple[tuple[str, str], ...] = (("SINV", "S"),),
+    on_beams: Callable[[list[tuple[float, int, float, float]]], None] | None = None,
 ) -> Any:
     """A generative-only parser: zero perceptron weights (a 2-entry table), generative weight 1.
 
-    gamma (log-probability units) and the cap are tuned on dev with glmnlp.parser.selection.tune_beam.
+    gamma (log-probability units) and the cap are tuned on dev with glmnlp.parser.selection.tune_beam
+    (``on_beams`` gets its rows: gamma, cap, dev F1, sentences/s).
     """
     config = ParserConfig(n_bits=1, epochs=0, fslc_extra_pairs=fslc_extra_pairs)
     parser, examples = prepare_training(train_trees, config, np.zeros(2), train_tags)
@@ -227,7 +229,9 @@ def train_generative_parser(
     parser = Parser(grammar, parser.punct_tags, np.zeros(2), config, extra_chains=parser._chains)
     parser.generative = hook.full
     if dev_trees:
-        tune_beam(parser, dev_trees, gammas, caps, dev_tags)
+        rows = tune_beam(parser, dev_trees, gammas, caps, dev_tags)
+        if on_beams is not None:
+            on_beams(rows)
     hook.full.gamma, hook.full.beam_cap = parser.config.gamma, parser.config.beam_cap
     parser.history = []
     return parser
