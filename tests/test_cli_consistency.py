@@ -459,8 +459,8 @@ def test_generative_training_prints_a_line_per_dev_beam_as_the_docs_say(
             "--out", str(tmp_path / "m"), "-j", "1"]
     rc, _, err = _run(capsys, argv)
     assert rc == 0, err
-    beams = [line for line in err.splitlines() if re.fullmatch(r"beam gamma=\S+ cap=\d+: dev F1 [\d.]+, \d+ sentences/s",
-                                                                 line)]
+    row = re.compile(r"beam gamma=\S+ cap=\d+: dev F1 [\d.]+, \d+ sentences/s")
+    beams = [line for line in err.splitlines() if row.fullmatch(line)]
     assert len(beams) == 8
     rc, _, err = _run(capsys, [*argv, "--force", "-q"])
     assert rc == 0 and "beam gamma=" not in err
