@@ -6,6 +6,9 @@ import doctest
 import importlib
 import re
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 import glmnlp
 
@@ -93,3 +96,24 @@ def _run_pycon_blocks(path: Path, minimum: int) -> None:
 def test_api_readme_examples_run() -> None:
     """Every ```pycon example in README.md runs (with the bundled model) and prints what it shows."""
     _run_pycon_blocks(ROOT / "README.md", 1)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda g: g.parse_tree(None), "expected a str of bracketed trees, got NoneType"),
+    (lambda g: list(g.read_trees(Path("x.trees"))), "got PosixPath \\(read_tree_file reads a file\\)"),
+    (lambda g: g.to_bracket("(S (A a))"), "expected a Tree, got str"),
+    (lambda g: g.to_pretty("(S (A a))"), "expected a Tree, got str"),
+    (lambda g: g.render_svg(None), "expected a Tree, got NoneType"),
+    (lambda g: g.render_ascii("(S (A a))"), "expected a Tree, got str"),
+    (lambda g: g.render_brackets(g.parse_tree("(S (A a))")), "expected a Document, got Tree"),
+    (lambda g: g.render_html([None]), "expected a Document, got NoneType"),
+    (lambda g: g.tokenize(None), "expected a str, got NoneType"),
+    (lambda g: g.split_sentences(b"A dog."), "expected a str, got bytes"),
+    (lambda g: g.score_trees("(S (A a))", "(S (A a))"), "gold: expected a sequence of Trees"),
+    (lambda g: g.Tagger().fit("abc"), "expected sequences of TaggedSentence records"),
+])
+def test_api_functions_given_the_wrong_kind_of_value_say_so(call: Any, message: str) -> None:
+    """Each gave an AttributeError from deep inside ('NoneType' object has no attribute 'replace', 'str' object has
+    no attribute 'display_label'); now a TypeError naming what it expected and, where it helps, what reads it."""
+    with pytest.raises(TypeError, match=message):
+        call(glmnlp)

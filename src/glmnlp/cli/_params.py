@@ -100,9 +100,9 @@ class InputFile(NonEmptyPath):
 def check_address(backend: str | None, address: str | None) -> None:
     """``--address`` given without the ray backend (``--backend``, else ``$GLMNLP_BACKEND``): a usage error."""
     if address is not None:
-        from glmnlp import config
+        from glmnlp.config import get as settings
 
-        if (backend or config.get().backend) != "ray":
+        if (backend or settings().backend) != "ray":
             raise click.UsageError("--address needs --backend ray (or GLMNLP_BACKEND=ray)")
 
 

@@ -98,31 +98,16 @@ from glmnlp.glm.features import ABSENT, UNKNOWN, FeatureIndex, StringStore
 from glmnlp.glm.model_io import load_model, save_model, verify_model
 from glmnlp.glm.parallel import Executor
 from glmnlp.glm.training import EpochRecord, TrainingResult, train_perceptron
-from glmnlp.tagger.features import (
-    BOS,
-    CONTEXT_ATOMS,
-    EOS,
-    FLAG_STRINGS,
-    LOCAL_ATOMS,
-    N_ATOMS,
-    N_LOCAL,
-    PAIR_PREFIX,
-    W0,
-    templates_for,
-    word_atoms_strings,
-)
+from glmnlp.tagger.features import (BOS, CONTEXT_ATOMS, EOS, FLAG_STRINGS, LOCAL_ATOMS, N_ATOMS, N_LOCAL, PAIR_PREFIX,
+                                    W0, templates_for, word_atoms_strings)
 from glmnlp.tagger.config import TaggerConfig
 from glmnlp.tagger.files import tagger_from_parts, tagger_to_parts
 from glmnlp.tagger.task import Encoded, Example, MultitagScore, TaggingScore, TaggingTask, split_examples
 from glmnlp.treebank.formats import TaggedSentence
 
 # TaggerConfig and the score records are re-exported: they are part of the tagger's API
-__all__ = [
-    "TaggerConfig",
-    "Tagger",
-    "TaggingScore",
-    "MultitagScore",
-]
+__all__ = ["TaggerConfig", "Tagger", "TaggingScore", "MultitagScore"]
+
 
 class Tagger:
     """Trigram averaged-perceptron POS tagger (Collins 2002).
@@ -330,6 +315,8 @@ class Tagger:
         they run.
         """
         cfg = self.config
+        if any(isinstance(d, str) or not all(isinstance(s, TaggedSentence) for s in d) for d in (train, dev or [])):
+            raise TypeError("expected sequences of TaggedSentence records (formats.read_tagged reads them from a file)")
         train = [s for s in train if len(s)]
         if not train:
             raise ConfigError("no training sentences")

@@ -156,6 +156,8 @@ def tree_layout(tree: Tree, *, compact: bool = False) -> TreeLayout:
     With ``compact`` each word's box also carries its POS tag (drawn under the word, so the tag is
     the word item's ``tag``) and there is no preterminal row.
     """
+    if not isinstance(tree, Tree):
+        raise TypeError(f"expected a Tree, got {type(tree).__name__} (parse_tree reads a bracket string)")
     style = _COMPACT if compact else _NORMAL
     root = _measure(tree, style)
     depth = _height(tree) - (1 if compact else 0)
@@ -279,6 +281,8 @@ def render_svg(tree: Tree, *, title: str | None = None, compact: bool = False) -
 
 def draw_ascii(tree: Tree, *, unicode_lines: bool = False) -> str:
     """The tree drawn in characters (NLTK's ``TreePrettyPrinter``); ``unicode_lines``: box-drawing lines."""
+    if not isinstance(tree, Tree):
+        raise TypeError(f"expected a Tree, got {type(tree).__name__} (parse_tree reads a bracket string)")
     from nltk.tree import Tree as NltkTree
     from nltk.tree import TreePrettyPrinter
 

@@ -84,6 +84,14 @@ __all__ = [
 # -- text formats ----------------------------------------------------------------------------
 
 
+def _document(doc: Document) -> Document:
+    """``doc``, or a TypeError naming what was given instead (a tree, a string: the renderers take documents)."""
+    if not isinstance(doc, Document):
+        hint = " (to_bracket and to_pretty write a Tree)" if isinstance(doc, Tree) else ""
+        raise TypeError(f"expected a Document, got {type(doc).__name__}{hint}")
+    return doc
+
+
 def _tree_of(sent: Sentence, index: int) -> Tree:
     if sent.tree is None:
         raise ValueError(f"sentence {index} ({' '.join(sent.words)!r}) has no tree: it was not parsed")
@@ -92,12 +100,12 @@ def _tree_of(sent: Sentence, index: int) -> Tree:
 
 def render_brackets(doc: Document) -> str:
     """One tree per line in Penn Treebank brackets (the EVALB input format)."""
-    return "".join(to_bracket(_tree_of(s, i)) + "\n" for i, s in enumerate(doc.sentences, 1))
+    return "".join(to_bracket(_tree_of(s, i)) + "\n" for i, s in enumerate(_document(doc).sentences, 1))
 
 
 def render_pretty(doc: Document, indent: int = 2) -> str:
     """Indented multi-line trees separated by blank lines."""
-    return "\n".join(to_pretty(_tree_of(s, i), indent) + "\n" for i, s in enumerate(doc.sentences, 1))
+    return "\n".join(to_pretty(_tree_of(s, i), indent) + "\n" for i, s in enumerate(_document(doc).sentences, 1))
 
 
 #: characters Python's str.splitlines (and some editors) take as line ends; JSON allows them raw in strings
@@ -120,7 +128,7 @@ def json_line(data: object) -> str:
 def render_json(doc: Document, indent: int | None = None) -> str:
     """The document as JSON (:meth:`Document.to_dict`); one line (:func:`json_line`) unless ``indent`` is given."""
     if indent is None:
-        return json_line(doc.to_dict()) + "\n"
+        return json_line(_document(doc).to_dict()) + "\n"
     return json.dumps(doc.to_dict(), ensure_ascii=False, indent=indent) + "\n"
 
 
@@ -139,7 +147,7 @@ def render_conllu(doc: Document, first_id: int = 1) -> str:
     Sentences get ``# sent_id`` numbers from ``first_id`` on (for numbering across documents).
     """
     out: list[str] = []
-    for index, sent in enumerate(doc.sentences, first_id):
+    for index, sent in enumerate(_document(doc).sentences, first_id):
         out.append(f"# sent_id = {index}\n")
         text = _sentence_text(doc, sent)
         if text is not None:
@@ -150,7 +158,7 @@ def render_conllu(doc: Document, first_id: int = 1) -> str:
 
 def render_word_tag(doc: Document, sep: str = "/") -> str:
     """One sentence per line as ``word/TAG`` tokens (the tagger's usual output)."""
-    return write_word_tag([_tagged(s, i) for i, s in enumerate(doc.sentences, 1)], sep)
+    return write_word_tag([_tagged(s, i) for i, s in enumerate(_document(doc).sentences, 1)], sep)
 
 
 def _sentence_text(doc: Document, sent: Sentence) -> str | None:
@@ -166,7 +174,7 @@ def render_svg_document(doc: Document | Iterable[Document], *, compact: bool = F
     What ``glmnlp parse --format svg`` writes to stdout without ``--out-dir``. Every sentence must
     be parsed.
     """
-    docs = [doc] if isinstance(doc, Document) else list(doc)
+    docs = [doc] if isinstance(doc, Document) else [_document(d) for d in doc]
     sentences = [s for d in docs for s in d.sentences]
     if not sentences:
         raise ValueError("no sentences to draw")
@@ -211,7 +219,7 @@ def render_html(doc: Document | Iterable[Document], *, title: str = "glmnlp pars
 
     ``doc`` is one document or several (their sentences are numbered on, in order).
     """
-    docs = [doc] if isinstance(doc, Document) else list(doc)
+    docs = [doc] if isinstance(doc, Document) else [_document(d) for d in doc]
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',

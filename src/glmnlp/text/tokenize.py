@@ -400,6 +400,8 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
     A piece of text with no sentence boundary for :data:`WINDOW_CHARS` characters is cut into
     pieces of at most that length, with a :class:`LongInputWarning`.
     """
+    if not isinstance(text, str):
+        raise TypeError(f"expected a str, got {type(text).__name__}")
     normal = text.translate(_NORMALISE)
     normal = _mask(normal, web_token_spans(normal))
     spans: list[Span] = []
@@ -449,6 +451,8 @@ def split_sentences(text: str, *, lines: bool = False) -> list[str]:
 
 def tokenize_spans(sentence: str) -> list[TokenSpan]:
     """PTB tokens of one sentence with their ``[start, end)`` offsets in ``sentence``."""
+    if not isinstance(sentence, str):
+        raise TypeError(f"expected a str, got {type(sentence).__name__}")
     normal = sentence.translate(_NORMALISE).translate(_SPACES)
     web = web_token_spans(normal)
     normal = _mask(normal, web)

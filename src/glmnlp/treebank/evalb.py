@@ -331,6 +331,10 @@ def score_trees(
     error sentences.
     """
     params = COLLINS_PARAMS if params is None else params
+    for trees, name in ((gold, "gold"), (test, "test")):
+        if isinstance(trees, str) or not all(t is None or isinstance(t, Tree) for t in trees):
+            raise TypeError(f"{name}: expected a sequence of Trees (parse_tree reads a bracket string; score_lines "
+                            "scores lines of brackets, score_files files)")
     if len(gold) != len(test):
         raise InputError(f"{len(gold)} gold trees but {len(test)} test trees: EVALB needs one test per gold tree")
     pairs = []

@@ -160,6 +160,8 @@ def to_bracket(tree: Tree) -> str:
     Brackets inside words and labels are written ``-LRB-``/``-RRB-`` (:func:`escape_brackets`);
     an empty word or whitespace inside a word or label raises ``ValueError``.
     """
+    if not isinstance(tree, Tree):
+        raise TypeError(f"expected a Tree, got {type(tree).__name__} (parse_tree reads a bracket string)")
     parts: list[str] = []
     _write(tree, parts)
     return "".join(parts)
@@ -179,6 +181,8 @@ def _write(tree: Tree, out: list[str]) -> None:
 
 def to_pretty(tree: Tree, indent: int = 2) -> str:
     """Multi-line indented brackets; preterminals stay on one line with their word."""
+    if not isinstance(tree, Tree):
+        raise TypeError(f"expected a Tree, got {type(tree).__name__} (parse_tree reads a bracket string)")
     lines: list[str] = []
 
     def walk(node: Tree, depth: int) -> None:
@@ -226,6 +230,9 @@ def read_trees(text: str, source: str = "<string>") -> Iterator[Tree]:
 def read_trees_with_lines(text: str, source: str = "<string>") -> Iterator[tuple[int, Tree]]:
     """``(line, tree)`` for every tree in ``text``: :func:`read_trees` with the 1-based line of each
     tree's opening bracket, for messages that name where a tree of a file starts."""
+    if not isinstance(text, str):  # read_trees and parse_tree come here too
+        hint = " (read_tree_file reads a file)" if isinstance(text, Path) else ""
+        raise TypeError(f"expected a str of bracketed trees, got {type(text).__name__}{hint}")
     return iter_trees_with_lines(split_lines(text), source)
 
 
