@@ -434,3 +434,16 @@ def test_tagger_knows_the_training_words_as_spelled_and_after_a_round_trip(tmp_p
     tagger.save(tmp_path / "t")
     loaded = Tagger.load(tmp_path / "t")
     assert loaded.knows("-LRB-") and not loaded.knows("(")
+
+
+def test_tagger_fit_takes_iterators_for_train_and_dev() -> None:
+    """A generator given as ``dev`` was used up before the passes (no epoch had a dev score, so none was chosen
+    on dev); one given as ``train`` too, by the check of its records ('no training sentences')."""
+    from glmnlp.tagger.model import Tagger, TaggerConfig
+    from glmnlp.treebank.corpus import sample_tagged
+
+    train, dev = sample_tagged("train")[:60], sample_tagged("dev")[:20]
+    by_lists = Tagger(TaggerConfig(epochs=2)).fit(train, dev, show_progress=False, jobs=1)
+    by_iterators = Tagger(TaggerConfig(epochs=2)).fit(iter(train), iter(dev), show_progress=False, jobs=1)
+    assert all(record.dev_score is not None for record in by_iterators.history_)
+    assert [r.dev_score for r in by_iterators.history_] == [r.dev_score for r in by_lists.history_]

@@ -315,7 +315,9 @@ class Tagger:
         they run.
         """
         cfg = self.config
-        if any(isinstance(d, str) or not all(isinstance(s, TaggedSentence) for s in d) for d in (train, dev or [])):
+        strings = isinstance(train, str) or isinstance(dev, str)
+        train, dev = list(train), None if dev is None else list(dev)  # read once: iterators are taken too
+        if strings or not all(isinstance(s, TaggedSentence) for s in train + (dev or [])):
             raise TypeError("expected sequences of TaggedSentence records (formats.read_tagged reads them from a file)")
         train = [s for s in train if len(s)]
         if not train:
