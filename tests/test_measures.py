@@ -365,3 +365,32 @@ def test_measures_of_pretokenised_brackets_are_those_of_their_treebank_spelling(
     nlp = glmnlp.load()
     sent = nlp(written, measures=True).sents[0]
     assert [r["surprisal"] for r in sent.measures] == [r["surprisal"] for r in expected]
+
+
+@pytest.mark.parametrize(("texts", "tags", "message"), [
+    ([["Dogs", "bark", "."]], ["NNS", "VBP", "."], "1 sentences but 3 tag entries"),  # was one tag a character: inf
+    ([["Dogs", "bark", "."]], [["PRP", "XYZ", "."]], "word 2 \\('bark'\\): tag 'XYZ' is not one of the model's"),
+    ([["Dogs", "bark", "."], ["It", "ran", "."]], [["NNS", "VBP", "."]], "2 sentences but 1 tag entries"),
+    ([["Dogs", "bark", "."]], [["PRP", [], "."]], "word 2 \\('bark'\\): its tags are a tag or a non-empty list"),
+    ([["Dogs", "bark", "."]], [None], "a sentence's tags are a list with one tag"),
+    (["Dogs bark .", "", "It ran ."], [["NNS", "VBP", "."], ["X"], ["PRP", "VBD", "."]], "2 sentences but 3"),
+])
+def test_measures_refuses_given_tags_that_do_not_fit_the_sentences(texts: list, tags: list, message: str) -> None:
+    """Tags given in the wrong shape gave silent nonsense (a sentence's tags as one string: one tag a character,
+    every surprisal infinite; an unknown tag: infinite too) or a StopIteration / IndexError from inside; a blank
+    tokenised line shifted every later sentence's tags. Each is an InputError now."""
+    import glmnlp
+    from glmnlp.errors import InputError
+
+    with pytest.raises(InputError, match=message):
+        glmnlp.measures(texts, tags=tags, tokenized=isinstance(texts[0], str))
+
+
+def test_measures_tags_model_or_all_stand_for_every_sentence() -> None:
+    """``tags="all"`` was read as one tag entry a letter ('3 words but 1 tag entries'); it and ``"model"`` now mean
+    every sentence's, as they do one sentence's."""
+    import glmnlp
+
+    texts = [["Dogs", "bark", "."], ["It", "ran", "."]]
+    for choice in ("all", "model"):
+        assert glmnlp.measures(texts, tags=choice) == glmnlp.measures(texts, tags=[choice, choice])

@@ -339,6 +339,28 @@ def _decode(parser: Any, words: Sequence[str], tag_lists: Sequence[Sequence[str]
     return result
 
 
+def _given_tags(parser: Any, words: Sequence[str], tags: Any) -> list[list[str]]:
+    """A sentence's given tags as candidate lists, checked: one entry per word, each a tag or a non-empty list of
+    tags the model has (a string for the sentence was read as one tag a character; an unknown tag gave every word
+    an infinite surprisal, silently)."""
+    if isinstance(tags, str) or not isinstance(tags, Sequence):
+        raise InputError(f"a sentence's tags are a list with one tag (or a list of tags) per word, not {tags!r}")
+    if len(tags) != len(words):
+        raise InputError(f"{len(words)} words but {len(tags)} tag entries")
+    known = set(_every_tag(parser))
+    out: list[list[str]] = []
+    for k, entry in enumerate(tags, start=1):
+        candidates = [entry] if isinstance(entry, str) else list(entry) if isinstance(entry, Sequence) else []
+        if not candidates or not all(isinstance(t, str) for t in candidates):
+            raise InputError(f"word {k} ({words[k - 1]!r}): its tags are a tag or a non-empty list of tags, "
+                             f"not {entry!r}")
+        if unknown := [t for t in candidates if t not in known]:
+            raise InputError(f"word {k} ({words[k - 1]!r}): tag {unknown[0]!r} is not one of the model's (it has no "
+                             f"analysis with it)")
+        out.append(candidates)
+    return out
+
+
 def _every_tag(parser: Any) -> list[str]:
     return [t for t in parser.grammar.pos_tags if parser.grammar.lookup(t) is not None]
 
@@ -403,9 +425,7 @@ def sentence_measures(
     elif tags == "all":
         tag_lists = [_every_tag(parser) for _ in words]
     else:
-        if len(tags) != len(words):
-            raise InputError(f"{len(words)} words but {len(tags)} tag entries")
-        tag_lists = [[t] if isinstance(t, str) else list(t) for t in tags]
+        tag_lists = _given_tags(parser, words, tags)
     classes = WordClasses.default() if classes is None else classes
     res = _decode(parser, words, tag_lists, options)
     if res["status"] != "complete" and tags == "model":
@@ -510,12 +530,21 @@ def corpus_measures(
 ) -> list[dict[str, Any]]:
     """Rows of :func:`sentence_measures` for many sentences (numbered from ``first``).
 
-    ``tags``: None (the model chooses, ``tags="model"``), or one entry per sentence (a tag or a
-    list of candidate tags per word, or ``"model"``/``"all"``).
+    ``tags``: None (the model chooses, ``tags="model"``), ``"model"`` or ``"all"`` for every sentence, or one
+    entry per sentence (a tag or a list of candidate tags per word, or ``"model"``/``"all"``); anything else, a
+    count that is not the sentences', or a tag the model does not have is an :class:`InputError`.
     """
     classes = WordClasses.default() if classes is None else classes
     sents = list(sentences)
-    tag_iter = iter(tags) if tags is not None else iter(["model"] * len(sents))
+    if tags is None or tags in ("model", "all"):  # one choice for every sentence
+        tags = [tags or "model"] * len(sents)
+    elif isinstance(tags, str) or not isinstance(tags, Iterable):
+        raise InputError(f"tags are None, 'model', 'all' or one entry per sentence, not {tags!r}")
+    tags = list(tags)
+    if len(tags) != len(sents):
+        raise InputError(f"{len(sents)} sentences but {len(tags)} tag entries (one a sentence: its tags, or 'model' "
+                         "or 'all'; a blank tokenised line is no sentence)")
+    tag_iter = iter(tags)
     rows: list[dict[str, Any]] = []
     for k, words in enumerate(sents):
         rows.extend(sentence_measures(parser, list(words), next(tag_iter), options=options, classes=classes,
