@@ -147,6 +147,8 @@ def test_parser_nbest_k_below_one_gives_every_complete_analysis(k: int) -> None:
     (["a", "dog"], ["DT", ["NN", 3]], "every tag must be a string"),
     (["a", "dog"], ["DT", []], "at least one candidate tag"),
     (["a", "dog"], ["DT"], "2 words but 1 tag entries"),
+    (["", "dog"], ["DT", "NN"], "word 1 \\(''\\) is empty or holds whitespace"),  # was a ValueError from inside
+    (["a b", "dog"], ["DT", "NN"], "word 1 \\('a b'\\) is empty or holds whitespace"),  # the tree could not be written
 ])
 def test_parser_refuses_what_is_not_a_tagged_sentence(words: object, tags: object, message: str) -> None:
     """Parser.parse, parse_nbest and surprisal take sequences of words and tags; a string (a sequence of characters)
@@ -386,3 +388,25 @@ def test_parser_all_zero_table_takes_no_resident_memory() -> None:
     parser.weights = zeros
     assert resident() - before < (64 << 20)
     assert parser.weights.shape == (1 << 25,) and not parser.weights.flags.writeable
+
+
+@pytest.mark.parametrize(("field", "value"), [("gamma", -5.0), ("gamma", float("nan")), ("gamma", "1e6"),
+                                              ("beam_cap", -1), ("beam_cap", 1.5)])
+def test_parser_refuses_a_beam_set_out_of_range_on_a_loaded_model(field: str, value: object) -> None:
+    """``parser.config.gamma = -5`` (or NaN, or a cap of 1.5) decoded silently, ``"1e6"`` failed inside the kernel;
+    a model file holding them is refused, so the same values set after loading are a ConfigError at the next parse."""
+    from glmnlp.errors import ConfigError
+
+    parser = _parser()
+    setattr(parser.config, field, value)
+    with pytest.raises(ConfigError, match="must be a number in \\[0, 1e300\\] and an integer in \\[0, 1000000\\]"):
+        parser.parse(["the", "dog"], ["DT", "NN"])
+
+
+@pytest.mark.parametrize("k", [1.5, "2", True])
+def test_parser_nbest_k_must_be_an_integer(k: object) -> None:
+    """``parse_nbest(words, tags, 1.5)`` gave one tree, silently."""
+    from glmnlp.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="k must be an integer"):
+        _parser().parse_nbest(["the", "dog"], ["DT", "NN"], k)  # type: ignore[arg-type]

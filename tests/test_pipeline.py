@@ -493,3 +493,15 @@ def test_glmnlp_tag_spells_brackets_for_the_tagger_and_writes_them_as_given(
     source.write_text("He ( the dog ) barked { x } .\n", encoding="utf-8")
     assert main(["tag", str(source)]) == 0
     assert capsys.readouterr().out == "He/PRP (/-LRB- the/DT dog/NN )/-RRB- barked/VBD {/-LRB- x/NN }/-RRB- ./.\n"
+
+
+@pytest.mark.parametrize("doc", [[[]], [["a b"]], [["x\udc80"]], [[("a", "")]]])
+def test_pipeline_bad_input_is_an_input_error_and_still_a_value_error(doc: object) -> None:
+    """Bad input to a pipeline was a plain ValueError, outside GlmnlpError ("every error glmnlp raises on purpose");
+    it is an InputError, which is also a ValueError, so code catching either still does."""
+    from glmnlp.errors import GlmnlpError, InputError
+
+    with pytest.raises(InputError) as caught:
+        Pipeline(FakeTagger(), FakeParser())(doc)  # type: ignore[arg-type]
+    assert isinstance(caught.value, GlmnlpError) and isinstance(caught.value, ValueError)
+    assert str(caught.value).startswith("document 1, sentence 1")

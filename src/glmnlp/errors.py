@@ -3,7 +3,7 @@
 The hierarchy, so callers know what to catch::
 
     GlmnlpError                      every error glmnlp raises on purpose
-    ├── InputError                   bad user data; carries file, line and reason
+    ├── InputError                   bad user data; carries file, line and reason (a ValueError too)
     │   ├── TreeSyntaxError          malformed Penn Treebank brackets
     │   └── FormatError              malformed CoNLL-U / word/TAG / tab-separated input
     ├── ModelFileError               a model file is missing, corrupt, truncated or foreign
@@ -20,8 +20,9 @@ class GlmnlpError(Exception):
     """Base class of every error glmnlp raises on purpose."""
 
 
-class InputError(GlmnlpError):
-    """Bad input data, located by file name and 1-based line number."""
+class InputError(GlmnlpError, ValueError):
+    """Bad input data, located by file name and 1-based line number. A ``ValueError`` too: a bad value given to a
+    function, which code catching ``ValueError`` around a call may expect."""
 
     def __init__(self, reason: str, *, source: str | None = None, line: int | None = None) -> None:
         self.reason = reason

@@ -7,12 +7,14 @@ so that a file says what its weights mean.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
+from typing import Any
 
 from glmnlp.errors import ConfigError
 from glmnlp.parser.transform import FslcConfig
 
-__all__ = ["ATOM_DOC", "FEATURE_SETS", "MAX_N_BITS", "TEMPLATES", "ParserConfig"]
+__all__ = ["ATOM_DOC", "FEATURE_SETS", "MAX_N_BITS", "TEMPLATES", "ParserConfig", "check_beam"]
 
 #: Every feature template, by group. L00 is the new node's label; a conjunction "a+b+c" fires once
 #: per built node. Non-POS nodes include the END closures. Kept in sync with ``_beam.pyx``.
@@ -104,3 +106,13 @@ class ParserConfig:
     def fslc(self) -> FslcConfig:
         """The tree transform used for the grammar."""
         return FslcConfig(left_recursion=True, extra_pairs=self.fslc_extra_pairs)
+
+
+def check_beam(gamma: Any, cap: Any, what: str = "config.gamma and config.beam_cap") -> None:
+    """ConfigError unless ``gamma`` is a number in [0, 1e300] and ``cap`` an integer in [0, 10**6] (0: no cap), the
+    ranges a model file may hold: set on a loaded parser, -5, NaN or 1.5 decoded silently, "1e6" failed inside."""
+    ok_gamma = isinstance(gamma, numbers.Real) and not isinstance(gamma, bool) and 0 <= float(gamma) <= 1e300
+    ok_cap = isinstance(cap, numbers.Integral) and not isinstance(cap, bool) and 0 <= cap <= 10**6
+    if not (ok_gamma and ok_cap):
+        raise ConfigError(f"{what} must be a number in [0, 1e300] and an integer in [0, 1000000] (0: no cap), "
+                          f"got {gamma!r} and {cap!r}")

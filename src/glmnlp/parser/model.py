@@ -65,9 +65,9 @@ from typing import Any
 
 import numpy as np
 
-from glmnlp.errors import InputError
+from glmnlp.errors import ConfigError, InputError
 from glmnlp.parser._beam import BeamParser
-from glmnlp.parser.config import TEMPLATES, ParserConfig
+from glmnlp.parser.config import TEMPLATES, ParserConfig, check_beam
 from glmnlp.parser.derivation import Step, default_tree, derive, replay
 from glmnlp.parser.files import describe_parser, load_parser, save_parser
 from glmnlp.parser.grammar import Grammar
@@ -108,6 +108,8 @@ def _checked_sentence(words: Sequence[str], tags: Sequence[str | Sequence[str]],
         raise InputError(f"{len(words)} words but {len(tags)} tag entries")
     if not all(isinstance(w, str) for w in words):
         raise InputError("every word must be a string")
+    if bad := next((k for k, w in enumerate(words, start=1) if not w or any(c.isspace() for c in w)), 0):
+        raise InputError(f"word {bad} ({words[bad - 1]!r}) is empty or holds whitespace: a word is one token")
     tag_lists = [[t] if isinstance(t, str) else list(t) for t in tags]
     if any(not t for t in tag_lists):
         raise InputError("every word needs at least one candidate tag")
@@ -298,6 +300,9 @@ class Parser:
         input: the chains of word i are the union over them). Never fails: see the module docstring for the
         fallbacks."""
         tag_lists = _checked_sentence(words, tags, "parse")
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+            raise ConfigError(f"k must be an integer (<= 0: every complete analysis), got {k!r}")
+        check_beam(self.config.gamma, self.config.beam_cap)  # the config can be changed between calls
         self._count("sentences")
         atoms, next_pos, isq, off, cand = self._inputs(words, tag_lists)
         self._configure_generative(words, tag_lists)

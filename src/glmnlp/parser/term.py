@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from glmnlp.errors import ModelFileError
+from glmnlp.parser.config import check_beam
 from glmnlp.parser.generative import WORD_MODEL, GenerativeModel
 from glmnlp.parser.grammar import Grammar
 from glmnlp.parser.lexicon import Lexicon
@@ -112,6 +113,7 @@ def prefix_logprobs(parser: Any, words: Sequence[str], tags: Sequence[str | Sequ
     wids = term.word_ids(words, tag_lists, parser.grammar)
     g = term.gamma if gamma is None else gamma
     c = term.beam_cap if cap is None else cap
+    check_beam(g, c, "gamma and cap")
     none = np.zeros(0, dtype=np.int32)
     empty = np.zeros(0, dtype=np.float64)
     best: list[float] = []

@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
+from glmnlp.errors import InputError
 from glmnlp.text.document import Token
 from glmnlp.text.tokenize import ptb_brackets, tokenize_text_spans
 from glmnlp.treebank.trees import Tree
@@ -84,7 +85,7 @@ def read_document(doc: DocumentInput, index: int, lines: bool = False) -> tuple[
                 " (wrap a single tokenised sentence as [tokens])"
             )
         if not sent:
-            raise ValueError(f"{where}: empty sentence")
+            raise InputError("empty sentence", source=where)
         if all(isinstance(item, str) for item in sent):
             pending.append(PendingSentence([_token(item, where, k) for k, item in enumerate(sent, start=1)]))
         elif all(_is_pair(item) for item in sent):
@@ -126,9 +127,9 @@ def _check_text(text: str, where: str) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise ValueError(
-            f"{where}: character {exc.start + 1} is the lone surrogate U+{ord(text[exc.start]):04X}, not text "
-            "(decode the input with errors='replace', or fix its encoding)"
+        raise InputError(
+            f"character {exc.start + 1} is the lone surrogate U+{ord(text[exc.start]):04X}, not text "
+            "(decode the input with errors='replace', or fix its encoding)", source=where
         ) from None
 
 
@@ -137,11 +138,11 @@ def _token(text: str, where: str, k: int) -> Token:
     try:
         return Token(text)
     except ValueError as exc:
-        raise ValueError(f"{where}: {exc}") from None
+        raise InputError(str(exc), source=where) from None
 
 
 def _tag(tag: str, where: str, k: int) -> str:
     _check_text(tag, f"{where}, token {k}")
     if not tag or any(ch.isspace() for ch in tag):
-        raise ValueError(f"{where}, token {k}: tag {tag!r} must be non-empty and without whitespace")
+        raise InputError(f"tag {tag!r} must be non-empty and without whitespace", source=f"{where}, token {k}")
     return tag
