@@ -505,3 +505,11 @@ def test_pipeline_bad_input_is_an_input_error_and_still_a_value_error(doc: objec
         Pipeline(FakeTagger(), FakeParser())(doc)  # type: ignore[arg-type]
     assert isinstance(caught.value, GlmnlpError) and isinstance(caught.value, ValueError)
     assert str(caught.value).startswith("document 1, sentence 1")
+
+
+@pytest.mark.parametrize("measures", [{"units": "nats"}, "nats", 1])
+def test_pipeline_measures_option_is_true_false_or_measure_options(measures: object) -> None:
+    """``measures={"units": "nats"}`` and ``measures="nats"`` gave rows in bits: any true value was True, its options
+    dropped. Only a bool or a MeasureOptions is taken now."""
+    with pytest.raises(ConfigError, match="measures must be True, False or a MeasureOptions"):
+        Pipeline(FakeTagger(), FakeParser())("A dog barked.", measures=measures)

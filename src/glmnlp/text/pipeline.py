@@ -313,6 +313,11 @@ class Pipeline:
             raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}")
         if isinstance(nbest, bool) or not isinstance(nbest, int) or nbest < 1:
             raise ConfigError(f"nbest must be a positive integer, got {nbest!r}")
+        if not isinstance(measures, bool):
+            from glmnlp.parser.measures import MeasureOptions
+
+            if not isinstance(measures, MeasureOptions):  # a dict or "nats" was taken for True, its options dropped
+                raise ConfigError(f"measures must be True, False or a MeasureOptions, got {measures!r}")
         facts = self.parser_facts()
         if nbest > 1 and not facts["nbest"]:
             raise ConfigError("nbest > 1 needs a parser with a parse_nbest(words, tags, k) method")
