@@ -320,3 +320,25 @@ def test_document_and_sentence_slices_are_tuples_of_tokens() -> None:
     assert sent[1:3] == (sent[1], sent[2]) and isinstance(sent[1:3], tuple) and sent[-1].text == "."
     with pytest.raises(IndexError):
         doc[4]
+
+
+def test_document_from_dict_refuses_what_is_not_to_dicts_form_with_a_format_error() -> None:
+    """The JSON text instead of the dictionary, a list, or a str / number where a dict goes in a sentence raised an
+    AttributeError ('str' object has no attribute 'get'), not the FormatError from_dict's docstring promises."""
+    import copy
+
+    import glmnlp
+    from glmnlp.errors import FormatError
+    from glmnlp.text.document import Document
+
+    doc = glmnlp.load()("It barked.", nbest=2)
+    good = doc.to_dict()
+    bad: list[object] = [glmnlp.render_json(doc), [1, 2]]
+    for field, value in (("nbest", ["x"]), ("measures", [1, 2]), ("tokens", [1])):
+        changed = copy.deepcopy(good)
+        changed["sentences"][0][field] = value
+        bad.append(changed)
+    for data in bad:
+        with pytest.raises(FormatError):
+            Document.from_dict(data)  # type: ignore[arg-type]
+    assert Document.from_dict(good) == doc

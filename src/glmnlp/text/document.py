@@ -409,6 +409,9 @@ class Document:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], source: str = "<dict>") -> Document:
         """Rebuild a document from :meth:`to_dict` output; raise ``FormatError`` when malformed."""
+        if not isinstance(data, Mapping):
+            hint = " (json.loads reads render_json's text)" if isinstance(data, str) else ""
+            raise FormatError(f"expected the dictionary to_dict gives, got {type(data).__name__}{hint}", source=source)
         if data.get("format") != DOCUMENT_FORMAT:
             raise FormatError(f"not a glmnlp document (format {data.get('format')!r})", source=source)
         if data.get("version") != DOCUMENT_VERSION:
@@ -434,11 +437,11 @@ class Document:
                                           tuple(raw.get("surprisal", ())), tuple(raw.get("measures", ()))))
             except TreeSyntaxError:
                 raise
-            except (KeyError, TypeError, ValueError) as exc:
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:  # a str or a number where a dict goes
                 raise FormatError(f"{where}: {exc}", source=source) from None
         try:
             return cls(text, tuple(sentences))
-        except ValueError as exc:
+        except (TypeError, ValueError, AttributeError) as exc:
             raise FormatError(str(exc), source=source) from None
 
 
