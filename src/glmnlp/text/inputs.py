@@ -30,7 +30,7 @@ Choices [R]:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from glmnlp.errors import InputError
@@ -57,6 +57,7 @@ class PendingSentence:
     nbest: list[tuple[float, Tree]] | None = None
     surprisal: list[float | None] | None = None
     measures: list[dict[str, Any]] | None = None
+    given: dict[int, str] = field(default_factory=dict)  # tags not the tagger's: given with the input, web tokens'
 
 
 def read_document(doc: DocumentInput, index: int, lines: bool = False) -> tuple[str, list[PendingSentence]]:

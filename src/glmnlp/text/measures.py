@@ -30,17 +30,17 @@ import csv
 import json
 import math
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, Literal
 
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.parser.measures import (COLUMNS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, MeasureOptions, WordClasses,
-                                    corpus_measures)
+                                    candidate_tags, corpus_measures)
 from glmnlp.text.inputs import model_words
 from glmnlp.text.tokenize import tokenize_text, user_stacklevel
 
-__all__ = ["measures", "load_parser", "text_sentences", "sentence_rows", "write_measures", "plot_measures",
+__all__ = ["measures", "load_parser", "text_sentences", "sentence_rows", "incremental_tags", "write_measures", "plot_measures",
            "check_plot_path", "plot_formats", "FORMATS", "MAX_GAMMA", "MAX_CAP", "LONG_SENTENCE",
            "LongSentenceWarning"]
 
@@ -193,13 +193,25 @@ def measures(
 
 
 def sentence_rows(parser: Any, words: Sequence[str], options: MeasureOptions | bool = True,
-                  sentence: int = 1) -> list[dict[str, Any]]:
+                  sentence: int = 1, given: Mapping[int, str] | None = None) -> list[dict[str, Any]]:
     """The rows :func:`measures` gives for one tokenised sentence (``nlp(text, measures=True)`` uses it).
 
-    ``options``: True for the defaults of :func:`measures`, or a :class:`MeasureOptions`.
+    ``options``: True for the defaults of :func:`measures`, or a :class:`MeasureOptions`. ``given``: tags given for
+    some words (by position), used as given (:func:`incremental_tags`); the others get the model's candidates.
     """
     opts = options if isinstance(options, MeasureOptions) else MeasureOptions()
-    return _written_rows(parser, [list(words)], None, opts, None, sentence)
+    tags = [incremental_tags(parser, model_words(words), given, opts)] if given else None
+    return _written_rows(parser, [list(words)], tags, opts, None, sentence)
+
+
+def incremental_tags(parser: Any, words: Sequence[str], given: Mapping[int, str],
+                     options: MeasureOptions = MeasureOptions()) -> list[list[str]]:
+    """Each word's tags for the incremental measures (and ``Sentence.surprisal``): a tag given for it (pre-tagged
+    input, a web token's fixed tag) as given, else the generative model's own candidates
+    (:func:`~glmnlp.parser.measures.candidate_tags`, which read no word after it)."""
+    own = candidate_tags(parser, words, margin=options.tag_margin, max_tags=options.max_tags,
+                         seen=options.tag_filter == "seen") if len(given) < len(words) else []
+    return [[given[i]] if i in given else own[i] for i in range(len(words))]
 
 
 def _written_rows(parser: Any, sentences: list[list[str]], tags: Any, options: MeasureOptions, classes: Any,

@@ -32,7 +32,9 @@ Choices [R] (what a call accepts, and the checks at the text boundary: :mod:`glm
   :func:`glmnlp.measures` uses), not with the tagger's, which are chosen with the whole sentence in
   view: with them the surprisal of "flies" differed between "Time flies." and "Time flies like an
   arrow." (17.63 and 23.14 bits), and ``Sentence.surprisal`` disagreed with the measures of the same
-  sentence. Given tags (pre-tagged input, web tokens) are used as given.
+  sentence. Given tags (pre-tagged input, web tokens) are used as given, by the measures too
+  (:func:`glmnlp.text.measures.incremental_tags`), so ``Sentence.surprisal`` is the measures' surprisal
+  column (a web token's and a pre-tagged sentence's were not).
 * **Scores.** ``Sentence.score`` is the score of the tree when the parser ranks its trees (``parse_nbest``,
   as glmnlp's does); a parser with ``parse`` alone (:class:`ParserProtocol`) leaves it ``None``.
 * **Processes** (``pipe(..., n_process=N)``, spaCy's convention; ``glmnlp parse --jobs N``): a
@@ -72,7 +74,8 @@ Choices [R] (what a call accepts, and the checks at the text boundary: :mod:`glm
   tagged and written in seconds instead of hanging.
 * **Word-by-word measures** (``measures=True`` or a :class:`glmnlp.parser.measures.MeasureOptions`):
   each sentence's rows are those :func:`glmnlp.text.measures.measures` gives for its tokens (its
-  own beam, the generative model's candidate tags: never the tagger's, which read ahead), numbered
+  own beam, the generative model's candidate tags: never the tagger's, which read ahead; given tags as
+  given), numbered
   by the sentence's place in the document; a sentence over ``max_words`` gets none.
 * **Batches.** :meth:`Pipeline.pipe` reads ``batch_size`` documents at a time and runs each stage
   over all their sentences before yielding the documents in input order. The stages are
@@ -387,7 +390,8 @@ class Pipeline:
                     if measures and len(sent.tokens) <= self.max_words:
                         from glmnlp.text.measures import sentence_rows
 
-                        sent.measures = sentence_rows(self.parser, [t.text for t in sent.tokens], measures, number)
+                        sent.measures = sentence_rows(self.parser, [t.text for t in sent.tokens], measures, number,
+                                                      sent.given)
                     if progress is not None:
                         progress(1)
             for text, pending in prepared:
@@ -435,7 +439,10 @@ class Pipeline:
             for i, tag in fixed.items():
                 tags[i] = tag
             sent.tags = tags
+            sent.given = fixed
             tagged_here = True
+        elif sent.tags is not None:
+            sent.given = dict(enumerate(sent.tags))
         if self.parser is None:
             return
         if sent.tags is None:
@@ -477,12 +484,11 @@ class Pipeline:
         else:
             tree = self.parser.parse(words, parser_tags)
         if surprisal:
-            from glmnlp.parser.measures import candidate_tags
             from glmnlp.parser.model import Parser
+            from glmnlp.text.measures import incremental_tags
 
-            if tagged_here and isinstance(self.parser, Parser):  # choice: incremental surprisal
-                own = candidate_tags(self.parser, words)
-                parser_tags = [[fixed[i]] if i in fixed else own[i] for i in range(len(words))]
+            if isinstance(self.parser, Parser):  # choice: incremental surprisal, the measures' tags
+                parser_tags = incremental_tags(self.parser, words, sent.given)
             sent.surprisal = list(self.parser.surprisal(words, parser_tags))  # type: ignore[attr-defined]
         if not isinstance(tree, Tree):
             raise RuntimeError(f"parser returned {type(tree).__name__}, not a Tree")
