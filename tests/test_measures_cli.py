@@ -282,3 +282,25 @@ def test_measures_warns_of_a_sentence_long_enough_to_take_long(tmp_path: Path) -
         "than its length (6,000 words: over a minute); tokenised input is one sentence a line"
     ]
     assert run.stdout.count("\n") == 1 + LONG_SENTENCE + 2  # header, the words, </s>
+
+
+def test_plot_measures_saving_leaves_matplotlib_as_it_was_and_takes_frames(tmp_path: Path) -> None:
+    """Saving switched matplotlib's backend to Agg for the whole process and left the figure open in pyplot (a
+    notebook lost its inline drawing and gathered figures); the ``as_frame`` DataFrame was a TypeError, the
+    next_word columns 'unknown', and a document's rows (None for an infinite value) could not be drawn."""
+    matplotlib = pytest.importorskip("matplotlib")
+    pytest.importorskip("pandas")
+    import matplotlib.pyplot as plt
+
+    before = matplotlib.get_backend()
+    matplotlib.use("svg")
+    try:
+        open_before = plt.get_fignums()
+        glmnlp.plot_measures(glmnlp.measures("It ran.", as_frame=True), 1, path=tmp_path / "frame.png")
+        glmnlp.plot_measures(glmnlp.measures("It ran.", next_word=True), 1, columns=("surprisal", "word_entropy"),
+                             path=tmp_path / "next.png")
+        glmnlp.plot_measures(glmnlp.load()("It ran.", measures=True).measures, 1, path=tmp_path / "doc.png")
+        assert matplotlib.get_backend() == "svg" and plt.get_fignums() == open_before
+        assert all((tmp_path / name).stat().st_size > 1000 for name in ("frame.png", "next.png", "doc.png"))
+    finally:
+        matplotlib.use(before)

@@ -297,34 +297,42 @@ def plot_measures(
 ) -> Any:
     """Draw one sentence's measures word by word (matplotlib, optional): one line per column.
 
-    Returns the matplotlib Axes; with ``path`` the figure is also saved there (PNG, SVG, PDF or another
-    format matplotlib writes, by suffix; :func:`check_plot_path` refuses other paths before drawing, and a
-    file that cannot be written is a :class:`ConfigError`).
+    ``rows``: the rows of :func:`measures` (a list, or its ``as_frame`` DataFrame) or of a document. Returns the
+    matplotlib Axes; with ``path`` the figure is also saved there (PNG, SVG, PDF or another format matplotlib
+    writes, by suffix; :func:`check_plot_path` refuses other paths before drawing, and a file that cannot be
+    written is a :class:`ConfigError`). A figure made only to be saved (``path`` without ``ax``) is drawn apart
+    from pyplot: matplotlib's backend and pyplot's open figures stay as they were (a notebook's inline drawing).
     """
     try:
-        import matplotlib
-
-        if ax is None and path is not None:
-            matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        import matplotlib.figure
     except ImportError:
         raise ImportError("plotting needs matplotlib: pip install 'glmnlp[measures]'") from None
     if path is not None:
         check_plot_path(path)
+    if hasattr(rows, "to_dict"):  # the DataFrame of as_frame=True
+        rows = rows.to_dict("records")
     sel = [r for r in rows if r["sentence"] == sentence]
     if not sel:
         present = sorted({r["sentence"] for r in rows})
         span = "none" if not present else str(present[0]) if len(present) == 1 else f"{present[0]}-{present[-1]}"
         raise InputError(f"no rows for sentence {sentence} (sentences in the rows: {span})")
+    known = list(COLUMNS) + [c for c in NEXT_COLUMNS if c in sel[0]]  # next_word=True's columns when there
     for col in columns:
-        if col not in COLUMNS:
-            raise InputError(f"unknown column {col!r}; expected one of {', '.join(COLUMNS)}")
+        if col not in known:
+            raise InputError(f"unknown column {col!r}; expected one of {', '.join(known)}")
     fig = None
     if ax is None:
-        fig, ax = plt.subplots(figsize=(max(6.0, 0.7 * len(sel)), 3.6))
+        size = (max(6.0, 0.7 * len(sel)), 3.6)
+        if path is None:  # to be shown: pyplot's figure (a notebook draws it)
+            import matplotlib.pyplot as plt
+
+            fig, ax = plt.subplots(figsize=size)
+        else:
+            fig = matplotlib.figure.Figure(figsize=size)
+            ax = fig.subplots()
     xs = list(range(len(sel)))
-    for col in columns:
-        ax.plot(xs, [r[col] for r in sel], marker="o", label=col.replace("_", " "))
+    for col in columns:  # a document's rows hold None for an infinite or undefined value: not drawn
+        ax.plot(xs, [math.nan if r[col] is None else r[col] for r in sel], marker="o", label=col.replace("_", " "))
     ax.set_xticks(xs)
     ax.set_xticklabels([r["word"] for r in sel], rotation=45, ha="right")
     unit = sel[0]["units"]
