@@ -394,3 +394,20 @@ def test_measures_tags_model_or_all_stand_for_every_sentence() -> None:
     texts = [["Dogs", "bark", "."], ["It", "ran", "."]]
     for choice in ("all", "model"):
         assert glmnlp.measures(texts, tags=choice) == glmnlp.measures(texts, tags=[choice, choice])
+
+
+@pytest.mark.parametrize(("kwargs", "error", "message"), [
+    ({"max_tags": 2.5}, "ConfigError", "max_tags must be an integer >= 1"),  # a slice's TypeError from inside
+    ({"max_tags": None}, "ConfigError", "max_tags must be an integer >= 1"),
+    ({"tag_margin": None}, "ConfigError", "tag_margin a number >= 0"),
+    ({"model": 3}, "TypeError", "model: expected None, a model directory"),  # pathlib's TypeError
+    ({"texts": [[""]]}, "InputError", "token 1 \\(''\\) is empty or holds whitespace"),  # word_class's ValueError
+    ({"texts": [["a b"]]}, "InputError", "token 1 \\('a b'\\) is empty or holds whitespace"),  # was measured
+])
+def test_measures_refuses_bad_options_and_tokens_before_any_work(kwargs: dict, error: str, message: str) -> None:
+    import glmnlp
+    from glmnlp import errors
+
+    texts = kwargs.pop("texts", "It ran.")
+    with pytest.raises(getattr(errors, error, TypeError), match=message):
+        glmnlp.measures(texts, **kwargs)

@@ -215,8 +215,10 @@ class MeasureOptions:
             raise ValueError(f"tag_filter must be 'seen' or 'margin', got {self.tag_filter!r}")
         if self.unknown_words not in ("model", "pos"):
             raise ValueError(f"unknown_words must be 'model' or 'pos', got {self.unknown_words!r}")
-        if self.max_tags < 1 or not self.tag_margin >= 0:
-            raise ValueError("max_tags must be >= 1 and tag_margin >= 0 (not NaN)")
+        if not (isinstance(self.max_tags, numbers.Integral) and not isinstance(self.max_tags, bool)
+                and self.max_tags >= 1) or not (isinstance(self.tag_margin, numbers.Real) and self.tag_margin >= 0):
+            raise ValueError(f"max_tags must be an integer >= 1 and tag_margin a number >= 0 (not NaN), got "
+                             f"{self.max_tags!r} and {self.tag_margin!r}")
         if self.gamma is not None and not (isinstance(self.gamma, numbers.Real) and 0 <= self.gamma <= MAX_GAMMA):
             raise ValueError(f"gamma must be a number in [0, {MAX_GAMMA:g}] (or None: the model's), got {self.gamma!r}")
         if self.cap is not None and not (isinstance(self.cap, numbers.Integral) and 0 <= self.cap <= MAX_CAP):

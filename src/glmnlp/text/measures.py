@@ -40,8 +40,8 @@ from glmnlp.parser.measures import (COLUMNS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, M
 from glmnlp.text.inputs import model_words
 from glmnlp.text.tokenize import tokenize_text, user_stacklevel
 
-__all__ = ["measures", "load_parser", "text_sentences", "sentence_rows", "incremental_tags", "write_measures", "plot_measures",
-           "check_plot_path", "plot_formats", "FORMATS", "MAX_GAMMA", "MAX_CAP", "LONG_SENTENCE",
+__all__ = ["measures", "load_parser", "text_sentences", "sentence_rows", "incremental_tags", "write_measures",
+           "plot_measures", "check_plot_path", "plot_formats", "FORMATS", "MAX_GAMMA", "MAX_CAP", "LONG_SENTENCE",
            "LongSentenceWarning"]
 
 FORMATS = ("tsv", "csv", "json")
@@ -69,8 +69,11 @@ def load_parser(model: Any = None) -> Any:
             from glmnlp.text.default_model import default_model_path
 
             root = default_model_path()
-        else:
+        elif isinstance(model, (str, Path)):
             root = Path(model)
+        else:
+            raise TypeError(f"model: expected None, a model directory, a Pipeline or a Parser, "
+                            f"got {type(model).__name__}")
         path = root / "parser" if (root / "parser").is_dir() else root
         parser = Parser.load(path)
         where = f"{path}: "
@@ -119,6 +122,8 @@ def text_sentences(texts: Any, tokenized: bool = False) -> list[list[str]]:
                 raise InputError("an empty list of tokens", source=source)
             for j, token in enumerate(item, start=1):
                 _check_utf8(token, f"token {j}: ", source)
+                if not token or any(c.isspace() for c in token):  # as a pipeline's Token refuses it
+                    raise InputError(f"token {j} ({token!r}) is empty or holds whitespace", source=source)
             out.append(list(item))
         else:
             hint = "; decode bytes first, e.g. data.decode('utf-8')" if isinstance(item, (bytes, bytearray)) else ""
