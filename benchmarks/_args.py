@@ -1,11 +1,14 @@
 """Argparse types shared by the benchmarks, so that a malformed value is a usage error (status 2, one line), not a
-traceback: the ``GAMMA:CAP`` beam (e.g. ``1e8:100``) and comma-separated lists of numbers (``--margins 0,2,4``), of
-names (``--stages generative,combined``) and of colon-separated fields (``--configs 2:2:uniform``)."""
+traceback or a run of something else: the ``GAMMA:CAP`` beam (e.g. ``1e8:100``) and comma-separated lists of
+numbers (``--margins 0,2,4``), of names (``--stages generative,combined``) and of colon-separated fields
+(``--configs 2:2:uniform``); numbers with a lower bound (``--repeat``, ``--epochs``), paths that must exist and
+model directories."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 
 
 def beam(text: str) -> tuple[float, int]:
@@ -79,3 +82,35 @@ def fields(*kinds: Callable[[str], object], example: str) -> Callable[[str], lis
 
     parse.__name__ = "field list"
     return parse
+
+
+def at_least(low: float, kind: type[int] | type[float] = int) -> Callable[[str], float]:
+    """A ``kind`` number >= ``low`` (``--repeat 0``, ``--epochs -1`` and ``--seconds -5`` were run as something
+    else, or failed once the work had begun)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {kind.__name__} >= {low:g}, not {text!r}") from None
+        if not value >= low:  # NaN too
+            raise argparse.ArgumentTypeError(f"expected {kind.__name__} >= {low:g}, not {text!r}")
+        return value
+
+    parse.__name__ = kind.__name__
+    return parse
+
+
+def existing(text: str) -> Path:
+    """A path that exists (a data folder, a reference file): a missing one was a traceback once the work began."""
+    path = Path(text)
+    if not path.exists():
+        raise argparse.ArgumentTypeError(f"{text}: no such file or folder")
+    return path
+
+
+def model(text: str) -> str:
+    """A model directory that exists, or ``default`` (the bundled model)."""
+    if text != "default" and not Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: no such model directory (or 'default': the bundled model)")
+    return text

@@ -39,6 +39,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _args import existing  # benchmarks/_args.py
+
 ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = ROOT / "tests" / "data" / "questions_imperatives.trees"
 CLAUSE_LABELS = {"S", "SQ", "SBARQ", "SINV", "SBAR", "VP"}
@@ -164,7 +166,7 @@ def long_rows(model: str | None) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--model", default=None, help="model directory (default: the bundled model)")
+    parser.add_argument("--model", type=existing, default=None, help="model directory (default: the bundled model)")
     parser.add_argument("--gum", type=Path, default=None, help="GUM const/ folder with train/ and dev/")
     parser.add_argument("--long", action="store_true", help="also the long-input timings")
     parser.add_argument("--out", type=Path, default=None, help="write the markdown table here too")

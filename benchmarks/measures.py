@@ -19,10 +19,14 @@ import re
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
-from _args import names as name_list  # benchmarks/_args.py
+from _args import at_least, existing, names as name_list  # benchmarks/_args.py
+
+#: the reference parser's -p output on the test split, beside the repository (as every data default)
+REFERENCE = Path(__file__).resolve().parent.parent.parent / "shared" / "reference" / "measures_sample_test.txt"
 
 REF_COLS = ("prefix", "surprisal", "syntactic_surprisal", "lexical_surprisal", "entropy", "open_brackets", "rerank",
             "top_rerank", "steps")
@@ -146,13 +150,13 @@ CONFIGS = {
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--reference", default="../shared/reference/measures_sample_test.txt",
+    ap.add_argument("--reference", type=existing, default=REFERENCE,
                     help="the reference parser's -p output on the test split (default: %(default)s)")
     ap.add_argument("--out", default="", help="also write the report (markdown) to this file")
     ap.add_argument("--configs", type=name_list(*CONFIGS), default="default,unknown-pos,margin8,margin4,fast,wide,gold",
                     help=f"comma-separated among {', '.join(CONFIGS)}; the first is reported in detail")
-    ap.add_argument("--limit", type=int, default=0, help="first N sentences only")
-    ap.add_argument("--next-word", type=int, default=20, help="sentences for the --next-word cost (0: skip)")
+    ap.add_argument("--limit", type=at_least(0), default=0, help="first N sentences only")
+    ap.add_argument("--next-word", type=at_least(0), default=20, help="sentences for the --next-word cost (0: skip)")
     ap.add_argument("--lookahead", type=float, default=0.0, metavar="W",
                     help="experiment: rank FILTER with W x the look-ahead term of benchmarks/lookahead.py "
                          "(needs benchmarks/patches/lookahead.patch); 0 = none")

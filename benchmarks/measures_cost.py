@@ -15,15 +15,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from measures import read_reference
+from _args import at_least, existing  # benchmarks/_args.py
+from measures import REFERENCE, read_reference
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--model", required=True, help="a parser saved by benchmarks/measures.py --save-model")
-    ap.add_argument("--reference", default="../shared/reference/measures_sample_test.txt",
+    ap.add_argument("--model", required=True, type=existing, help="a parser saved by benchmarks/measures.py --save-model")
+    ap.add_argument("--reference", type=existing, default=REFERENCE,
                     help="the reference parser's -p output (its sentences are measured; default: %(default)s)")
-    ap.add_argument("--sentences", type=int, default=244,
+    ap.add_argument("--sentences", type=at_least(0), default=244,
                     help="measure the first N sentences the reference parsed (0: load only; default 244)")
     ap.add_argument("--tag-filter", choices=("seen", "margin"), default="seen",
                     help="candidate tags: those seen with the word in training (default), or every tag in the margin")

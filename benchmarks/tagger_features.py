@@ -26,6 +26,8 @@ import sys
 import time
 from pathlib import Path
 
+from _args import at_least  # benchmarks/_args.py
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "benchmarks"))
 
@@ -50,8 +52,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the bundled PTB sample (default) or UD English EWT (under --data-dir)")
     parser.add_argument("--data-dir", type=Path, default=REPO.parent / "shared" / "data",
                         help="folder with ud_english_ewt/ (default: ../shared/data beside the repository)")
-    parser.add_argument("--epochs", type=int, default=10, help="training passes of each set (best on dev kept)")
+    parser.add_argument("--epochs", type=at_least(1), default=10, help="training passes of each set (best on dev kept)")
     parser.add_argument("--sets", nargs="+", default=["collins2002", "extended", *EXPERIMENTS],
+                        choices=sorted({*FEATURE_SETS, *EXPERIMENTS}),
                         help="feature sets to train (default: collins2002, extended and the experimental sets above)")
     args = parser.parse_args(argv)
     FEATURE_SETS.update(EXPERIMENTS)

@@ -37,6 +37,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _args import at_least, existing  # benchmarks/_args.py
+
 REPO = Path(__file__).resolve().parent.parent
 SYSTEMS = ("glmnlp", "nltk", "crfsuite-ap", "crfsuite-lbfgs")
 DATASETS = ("ewt", "sample")
@@ -149,20 +151,21 @@ def worker(system: str, dataset: str, data_dir: Path, epochs: int, repeats: int 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data-dir", type=Path, default=REPO.parent / "shared" / "data",
+    parser.add_argument("--data-dir", type=existing, default=REPO.parent / "shared" / "data",
                         help="folder with ud_english_ewt/ (default: ../shared/data beside the repository)")
     parser.add_argument("--systems", nargs="+", choices=SYSTEMS, default=list(SYSTEMS),
                         help="taggers to train and time (default: all)")
     parser.add_argument("--datasets", nargs="+", choices=DATASETS, default=list(DATASETS),
                         help="data sets (default: both; see Datasets above)")
-    parser.add_argument("--epochs", type=int, default=10, help="glmnlp epochs (best on dev kept)")
-    parser.add_argument("--repeats", type=int, default=3, help="tagging passes timed (the fastest is reported)")
+    parser.add_argument("--epochs", type=at_least(1), default=10, help="glmnlp epochs (best on dev kept)")
+    parser.add_argument("--repeats", type=at_least(1), default=3, help="tagging passes timed (the fastest is reported)")
     parser.add_argument("--worker", nargs=2, metavar=("SYSTEM", "DATASET"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         print(json.dumps(worker(args.worker[0], args.worker[1], args.data_dir, args.epochs, args.repeats)))
         return 0
     rows = []
+    failed = False
     for dataset in args.datasets:
         for system in args.systems:
             cmd = [
@@ -170,8 +173,9 @@ def main(argv: list[str] | None = None) -> int:
                 "--epochs", str(args.epochs), "--repeats", str(args.repeats),
             ]  # fmt: skip
             done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-            if done.returncode != 0:
+            if done.returncode != 0:  # the table is printed with the others; the status says a run failed
                 print(f"{system} on {dataset} failed:\n{done.stderr}", file=sys.stderr)
+                failed = True
                 continue
             row = json.loads(done.stdout.strip().splitlines()[-1])
             rows.append(row)
@@ -192,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         if "multitag" in r:
             cells = ", ".join(f"margin {m:g}: {t} tags/word, oracle {o}%" for m, t, o in r["multitag"])
             print(f"glmnlp multitagging on {r['dataset']} ({r['feature_set']}, best epoch {r['best_epoch']}): {cells}")
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

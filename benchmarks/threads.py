@@ -16,12 +16,13 @@ import resource
 import threading
 
 import glmnlp
+from _args import at_least  # benchmarks/_args.py
 from glmnlp.treebank.corpus import sample_tagged
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("threads", type=int, nargs="?", default=4, help="threads sharing the pipeline (default 4)")
+    ap.add_argument("threads", type=at_least(1), nargs="?", default=4, help="threads sharing the pipeline (default 4)")
     n_threads = ap.parse_args().threads
     sentences = [list(s.words) for s in sample_tagged("test")[:200]]
     nlp = glmnlp.load()

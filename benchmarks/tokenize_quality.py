@@ -35,6 +35,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from _args import at_least, existing  # benchmarks/_args.py
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 
@@ -258,15 +260,15 @@ _EXAMPLES: dict[str, list[str]] = {}
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--ewt", type=Path, default=Path("../shared/data/ud_english_ewt"),
+    ap.add_argument("--ewt", type=existing, default=REPO.parent / "shared" / "data" / "ud_english_ewt",
                     help="folder with en_ewt-ud-{train,dev,test}.conllu "
-                         "(default: ../shared/data/ud_english_ewt, from the repository root)")
+                         "(default: ../shared/data/ud_english_ewt beside the repository)")
     ap.add_argument("--splits", nargs="+", default=["dev"], choices=("train", "dev", "test"))
     ap.add_argument("--join", nargs="+", default=["space", "paragraphs"], choices=("space", "paragraphs"),
                     help="how sentences of a document are joined (see above)")
-    ap.add_argument("--errors", type=int, default=0, metavar="N",
+    ap.add_argument("--errors", type=at_least(0), default=0, metavar="N",
                     help="also print the N most frequent error classes, with up to --examples examples each")
-    ap.add_argument("--examples", type=int, default=3)
+    ap.add_argument("--examples", type=at_least(0), default=3)
     ap.add_argument("--label", default="", help="a name for the rows (e.g. the commit measured)")
     args = ap.parse_args()
 

@@ -1,4 +1,4 @@
-"""Figure 5 of Collins & Roark (2004) on the bundled sample: dev F1 after each pass for three runs.
+r"""Figure 5 of Collins & Roark (2004) on the bundled sample: dev F1 after each pass for three runs.
 
 Runs (gold tags, +punct features, same seed and beam): (1) no early update, no cache; (2) early
 update; (3) early update + repeated use of hypotheses (cache). Draws dev F1 against passes in one PNG
@@ -13,6 +13,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from _args import at_least  # benchmarks/_args.py
+
 RUNS = [
     ("no early update, no cache", False, False),
     ("early update", True, False),
@@ -22,8 +24,8 @@ RUNS = [
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--epochs", type=int, default=6, help="training passes of each run (default 6)")
-    ap.add_argument("--train-size", type=int, default=0, help="use only the first N training trees (0 = all)")
+    ap.add_argument("--epochs", type=at_least(1), default=6, help="training passes of each run (default 6)")
+    ap.add_argument("--train-size", type=at_least(0), default=0, help="use only the first N training trees (0 = all)")
     ap.add_argument("--out", default="benchmarks/results/training_curves.png",
                     help="the plot (PNG); default: the committed benchmarks/results/training_curves.png")
     ap.add_argument("--table", default="", help="also write the printed table to this Markdown file")

@@ -1,5 +1,6 @@
-"""The benchmarks' list arguments (benchmarks/_args.py): a malformed value or an unknown name is a usage error naming
-the option, before any data is read or model loaded, not a traceback once the work has begun."""
+"""The benchmarks' arguments (benchmarks/_args.py): a malformed value, an unknown name, a number below its bound or a
+missing path is a usage error naming the option, before any data is read or model loaded, not a traceback once the
+work has begun (or a run of something else)."""
 
 from __future__ import annotations
 
@@ -30,9 +31,33 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
     ("scaling.py", ["--gum", "g", "--parts", "parse,train"], "argument --parts: 'train' is not one of tagger"),
     ("parsing.py", ["--conditions", "gold"], "argument --conditions: expected 2 fields like gold:punct, not 'gold'"),
     ("parsing.py", ["--conditions", "gold:fancy"], "argument --conditions: 'fancy' is not one of baseline"),
+    # numbers with a lower bound, paths that must exist (KeyError, ModelFileError, FileNotFoundError tracebacks,
+    # or a run of something else: --repeats 0 as 1, --seconds -5 as nothing with status 0)
+    ("threads.py", ["0"], "argument threads: expected int >= 1, not '0'"),
+    ("decoding.py", ["--model", "/nonexistent"], "argument --model: /nonexistent: no such model directory"),
+    ("decoding.py", ["--repeat", "0"], "argument --repeat: expected int >= 1"),
+    ("everyday.py", ["--model", "/nonexistent"], "argument --model: /nonexistent: no such file or folder"),
+    ("measures_cost.py", ["--model", "/nonexistent"], "argument --model: /nonexistent: no such file or folder"),
+    ("measures.py", ["--limit", "-1"], "argument --limit: expected int >= 0"),
+    ("tokenize_quality.py", ["--ewt", "/nonexistent"], "argument --ewt: /nonexistent: no such file or folder"),
+    ("tagger_features.py", ["--epochs", "0"], "argument --epochs: expected int >= 1"),
+    ("tagger_features.py", ["--sets", "bogus"], "argument --sets: invalid choice: 'bogus'"),
+    ("tagging.py", ["--repeats", "0"], "argument --repeats: expected int >= 1"),
+    ("tagging.py", ["--data-dir", "/nonexistent"], "argument --data-dir: /nonexistent: no such file or folder"),
+    ("fuzz.py", ["--seconds", "-5"], "argument --seconds: expected float >= 1"),
+    ("fuzz.py", ["--hang", "nan"], "argument --hang: expected float >= 0.1"),
+    ("training_curves.py", ["--epochs", "0"], "argument --epochs: expected int >= 1"),
 ])
 def test_benchmark_list_arguments_are_usage_errors(script: str, args: list[str], message: str) -> None:
     run = subprocess.run([sys.executable, str(BENCHMARKS / script), *args], capture_output=True, text=True,
                          timeout=120)
     assert run.returncode == 2, run.stderr
     assert message in run.stderr.splitlines()[-1] and "Traceback" not in run.stderr
+
+
+def test_benchmark_help_keeps_its_example_commands_whole() -> None:
+    """training_curves.py's --help showed its example command with the line continuation gone (a backslash in a
+    docstring that was not raw joined the lines)."""
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "training_curves.py"), "--help"], capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0 and "training_curves.png \\\n" in run.stdout
