@@ -218,8 +218,10 @@ def widen(source: str, out: str) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--model", type=model_arg, default="default", help="pipeline model directory, or 'default' (bundled)")
-    ap.add_argument("--repeat", type=at_least(1), default=3, help="parse the test split this many times, keep the fastest")
+    ap.add_argument("--model", type=model_arg, default="default",
+                    help="pipeline model directory, or 'default' (bundled)")
+    ap.add_argument("--repeat", type=at_least(1), default=3,
+                    help="parse the test split this many times, keep the fastest")
     ap.add_argument("--callgrind", action="store_true", help="also count instructions per sentence (valgrind)")
     ap.add_argument("--profile", action="store_true", help="also print a cProfile of one parse of the test split")
     ap.add_argument("--label", default="", help="a name for this build in the table (e.g. before/after)")

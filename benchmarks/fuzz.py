@@ -85,9 +85,11 @@ def _tree_case(rng: random.Random) -> tuple[str, Callable[[], Outcome]]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seconds", type=at_least(1, float), default=600, help="Total time budget (split between the targets).")
+    ap.add_argument("--seconds", type=at_least(1, float), default=600,
+                    help="Total time budget (split between the targets).")
     ap.add_argument("--seed", type=int, default=0, help="Seed of the random inputs (a seed reproduces a run).")
-    ap.add_argument("--hang", type=at_least(0.1, float), default=30.0, help="Seconds after which one input counts as a hang.")
+    ap.add_argument("--hang", type=at_least(0.1, float), default=30.0,
+                    help="Seconds after which one input counts as a hang.")
     ap.add_argument("--out", type=Path, default=None, help="Also write the table (markdown) to this file.")
     ap.add_argument("--target", action="append", choices=["parse", "trees", "models"], default=None,
                     help="Fuzz only this target (repeatable; default: all three share the time).")

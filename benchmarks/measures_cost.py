@@ -21,7 +21,8 @@ from measures import REFERENCE, read_reference
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--model", required=True, type=existing, help="a parser saved by benchmarks/measures.py --save-model")
+    ap.add_argument("--model", required=True, type=existing,
+                    help="a parser saved by benchmarks/measures.py --save-model")
     ap.add_argument("--reference", type=existing, default=REFERENCE,
                     help="the reference parser's -p output (its sentences are measured; default: %(default)s)")
     ap.add_argument("--sentences", type=at_least(0), default=244,
