@@ -117,3 +117,10 @@ def test_api_functions_given_the_wrong_kind_of_value_say_so(call: Any, message: 
     no attribute 'display_label'); now a TypeError naming what it expected and, where it helps, what reads it."""
     with pytest.raises(TypeError, match=message):
         call(glmnlp)
+
+
+def test_readme_passes_python_doctest_as_it_is() -> None:
+    """``python -m doctest README.md`` failed on the CoNLL-U example (its tabs, which doctest expands, and its final
+    blank line): the README's examples pass the standard tool, not only this suite's reading of them."""
+    result = doctest.testfile(str(ROOT / "README.md"), module_relative=False, verbose=False, report=False)
+    assert result.failed == 0 and result.attempted > 10
