@@ -447,3 +447,13 @@ def test_tagger_fit_takes_iterators_for_train_and_dev() -> None:
     by_iterators = Tagger(TaggerConfig(epochs=2)).fit(iter(train), iter(dev), show_progress=False, jobs=1)
     assert all(record.dev_score is not None for record in by_iterators.history_)
     assert [r.dev_score for r in by_iterators.history_] == [r.dev_score for r in by_lists.history_]
+
+
+@pytest.mark.parametrize(("field", "value"), [("epochs", 1.5), ("epochs", "2"), ("seed", 0.5), ("shards", True)])
+def test_tagger_config_integers_are_integers(field: str, value: object) -> None:
+    """``TaggerConfig(epochs=1.5)`` was taken; ``epochs="2"`` was a TypeError from a comparison."""
+    from glmnlp.errors import ConfigError
+    from glmnlp.tagger.model import TaggerConfig
+
+    with pytest.raises(ConfigError, match=f"^{field} must be an integer"):
+        TaggerConfig(**{field: value})  # type: ignore[arg-type]

@@ -77,10 +77,9 @@ def _from_environment() -> Settings:
     """The settings the environment gives; a bad value is a ConfigError naming only its variable
     (``GLMNLP_JOBS=-3: jobs must be ...``), spelled as a shell would take it back."""
     jobs_text = os.environ.get("GLMNLP_JOBS", "").strip()
-    try:
-        jobs = int(jobs_text) if jobs_text else 0
-    except ValueError:
-        jobs = -1
+    # ASCII digits only: int() also reads '1_0' and other scripts' digits; at most six of them
+    ascii_number = jobs_text.isascii() and jobs_text.isdigit() and len(jobs_text) <= 6
+    jobs = 0 if not jobs_text else int(jobs_text) if ascii_number else -1
     if jobs < 0:
         raise ConfigError(f"GLMNLP_JOBS={shlex.quote(jobs_text)}: jobs must be an integer >= 0 (0 = all cores)")
     backend = os.environ.get("GLMNLP_BACKEND", "").strip() or "local"

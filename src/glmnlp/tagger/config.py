@@ -3,6 +3,7 @@ parallel training shards."""
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 from glmnlp.errors import ConfigError
@@ -29,6 +30,11 @@ class TaggerConfig:
     mixing: str = "uniform"  # mixing of the shards' weights: "uniform" or "updates"
 
     def __post_init__(self) -> None:
+        for name in ("epochs", "seed", "tagdict_min_count", "rare_word_count", "min_count", "pair_min_count",
+                     "ambiguity_min_count", "shards"):  # 1.5 passes was taken, "2" a TypeError from a comparison
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise ConfigError(f"{name} must be an integer, got {value!r}")
         if self.epochs < 1:
             raise ConfigError(f"epochs must be >= 1, got {self.epochs}")
         if self.seed < 0:  # numpy's generators take no negative seed: refused here, not in the first pass
