@@ -118,3 +118,17 @@ def test_with_leaves_puts_words_back_under_the_same_labels() -> None:
     assert with_leaves(slashed, ["b"]) == Tree("S", (Tree("NP", (Tree("NN", ("b",)),), "NN"),))
     with pytest.raises(ValueError, match="3 words for a tree of 4 leaves"):
         with_leaves(tree, ["He", "(", "dog"])
+
+
+def test_reader_refuses_trees_nested_deeper_than_it_can_use() -> None:
+    """A tree 20,000 brackets deep was read, and then ``==``, ``to_bracket`` or ``render_json`` raised RecursionError
+    far from the input; deeper than MAX_DEPTH is now a TreeSyntaxError at its line, and MAX_DEPTH itself works."""
+    from glmnlp.treebank.trees import MAX_DEPTH, to_bracket
+
+    def nested(depth: int) -> str:
+        return "(TOP\n" + "(X " * (depth - 2) + "(NN w)" + ")" * (depth - 2) + ")"
+
+    deepest = parse_tree(nested(MAX_DEPTH))
+    assert parse_tree(to_bracket(deepest)) == deepest
+    with pytest.raises(TreeSyntaxError, match=f"^<string>:2: brackets nested more than {MAX_DEPTH} deep"):
+        parse_tree(nested(MAX_DEPTH + 1))

@@ -215,6 +215,11 @@ def write_trees(trees: Iterable[Tree], path: str | Path, *, pretty: bool = False
 
 _TOKEN = re.compile(r"\(|\)|[^\s()]+")
 
+#: Deepest nesting the reader takes. Trees are compared, hashed and written by recursion, which Python bounds (about
+#: 1,000 frames: ``==`` failed on a tree 300 deep that the reader had taken), so a deeper tree is refused where it is
+#: read, with its line, not later with a RecursionError.
+MAX_DEPTH = 200
+
 
 def read_trees(text: str, source: str = "<string>") -> Iterator[Tree]:
     """Parse every tree in ``text`` (any layout); raise :class:`TreeSyntaxError` on bad brackets.
@@ -255,6 +260,9 @@ def iter_trees_with_lines(lines: Iterable[str], source: str = "<string>") -> Ite
                     raise TreeSyntaxError(
                         f"node {stack[-1][0]!r} mixes words and subtrees", source=source, line=line
                     )
+                if len(stack) >= MAX_DEPTH:
+                    raise TreeSyntaxError(f"brackets nested more than {MAX_DEPTH} deep (a treebank's are a few dozen: "
+                                          "the proxy treebank's deepest tree is 34)", source=source, line=line)
                 stack.append([None, [], line])
                 expect_label = True
             elif tok == ")":
