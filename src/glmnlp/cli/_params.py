@@ -27,8 +27,8 @@ from click.core import ParameterSource
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "given_options", "weight_list", "parallel_options",
-           "training_parallel_options", "parser_parallel_options"]
+__all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "given_options", "weight_list",
+           "parallel_options", "training_parallel_options", "parser_parallel_options"]
 
 
 class NumberRange(click.FloatRange):
