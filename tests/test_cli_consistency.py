@@ -464,3 +464,17 @@ def test_generative_training_prints_a_line_per_dev_beam_as_the_docs_say(
     assert len(beams) == 8
     rc, _, err = _run(capsys, [*argv, "--force", "-q"])
     assert rc == 0 and "beam gamma=" not in err
+
+
+@pytest.mark.parametrize("argv", [["parse", "-q", "-j", "1", "--tokenized", "-i", "-"], ["measures", "--tokenized", "-i", "-"],
+                                  ["tag", "-"]], ids=lambda argv: argv[0])
+def test_dash_reads_stdin_wherever_a_file_is_read(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str]
+) -> None:
+    """``measures -i -`` became 'cannot read file' when input files were checked as files; '-' is stdin."""
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"a dog barked .\n"), encoding="utf-8"))
+    rc, out, err = _run(capsys, argv)
+    assert rc == 0 and "dog" in out, err

@@ -33,8 +33,8 @@ __all__ = ["measures_cmd"]
 
 @click.command("measures", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("text", nargs=-1)
-@click.option("-i", "--input", "input_path", type=InputFile(path_type=Path),
-              help="Read the text from this UTF-8 file (default: TEXT arguments, else stdin).")
+@click.option("-i", "--input", "input_path", type=InputFile(allow_dash=True, path_type=Path),
+              help="Read the text from this UTF-8 file ('-' = stdin; default: TEXT arguments, else stdin).")
 @click.option("--tokenized", is_flag=True, help="One sentence of whitespace-separated tokens per line.")
 @click.option("-m", "--model", "model", type=NonEmptyPath(path_type=Path),
               help="Model directory (default: the bundled model; its generative term is used).")
