@@ -462,8 +462,10 @@ def test_pipeline_pretokenised_brackets_are_spelled_as_the_models_saw_them() -> 
 
 
 def test_pipeline_model_words_keep_a_bracket_a_tagger_knows_as_written() -> None:
-    """A tagger trained on CoNLL-U knows ``(`` and not ``-LRB-``: it is given ``(``; the parser, trained on trees,
-    always gets ``-LRB-``; a tagger without ``knows`` is taken to be trained on trees."""
+    """Each bracket as the tagger knows it alone: a tagger trained on CoNLL-U knows ``(`` and not ``-LRB-``; one trained
+    on GUM's trees knows ``[`` and not ``-LSB-`` (the bundled tagger: ``[1]`` was given as ``-LSB-1-RSB-`` and tagged
+    UH); an escape already there (the tokenizer's) counts as its bracket. The parser, trained on trees, always gets
+    ``-LRB-`` for ``(``; without a tagger only ``(`` and ``)`` are escaped."""
     from glmnlp.text.inputs import model_words
 
     class Knows:
@@ -473,14 +475,31 @@ def test_pipeline_model_words_keep_a_bracket_a_tagger_knows_as_written() -> None
         def knows(self, word: str) -> bool:
             return word in self.words
 
-    words = ["f(x)", "(", "[", "-LRB-", "dog"]
-    ptb = ["f-LRB-x-RRB-", "-LRB-", "-LSB-", "-LRB-", "dog"]
-    assert model_words(words) == model_words(words, FakeTagger()) == ptb
-    assert model_words(words, Knows("(", "dog")) == ["f-LRB-x-RRB-", "(", "-LSB-", "-LRB-", "dog"]
-    assert model_words(words, Knows("(", "-LRB-")) == ptb  # both known: the treebank's spelling
+    words = ["f(x)", "(", "[1]", "-LSB-", "{", "-LRB-", "dog"]
+    assert model_words(words) == model_words(words, FakeTagger()) == [
+        "f-LRB-x-RRB-", "-LRB-", "[1]", "-LSB-", "{", "-LRB-", "dog"]
+    conllu = Knows("(", ")", "[", "]", "{", "}", "dog")
+    assert model_words(words, conllu) == ["f(x)", "(", "[1]", "[", "{", "(", "dog"]
+    gum = Knows("-LRB-", "-RRB-", "[", "]", "-LCB-", "-RCB-", "dog")
+    assert model_words(words, gum) == ["f-LRB-x-RRB-", "-LRB-", "[1]", "[", "-LCB-", "-LRB-", "dog"]
+    both = Knows("[", "-LSB-", ":)")  # a bracket known both ways is escaped; a word known as written stays
+    assert model_words(["[1]", "[", ":)"], both) == ["-LSB-1-RSB-", "[", ":)"]
     parser = FakeParser()
     Pipeline(tagger=FakeTagger(), parser=parser)([["a", "(", "b", ")"]])
     assert parser.calls[0][0] == ["a", "-LRB-", "b", "-RRB-"]
+
+
+def test_pipeline_square_brackets_reach_the_bundled_models_as_they_were_trained() -> None:
+    """The bundled models' training trees (GUM's) write ``[`` as it is; raw text spelled it ``-LSB-`` and pre-tokenised
+    input too, which the tagger never saw: ``See [1] for details.`` parsed as ``(QP (UH -LSB-) (CD 1)) (NN -RSB-)``.
+    Both now reach the models as ``[``, and get the same tree (over the tokens as written)."""
+    import glmnlp
+
+    nlp = load()
+    raw = nlp("See [1] for details.").sents[0]
+    given = nlp([["See", "[", "1", "]", "for", "details", "."]]).sents[0]
+    assert [t.tag for t in raw.tokens] == [t.tag for t in given.tokens] and raw.tokens[2].tag == "CD"
+    assert glmnlp.to_bracket(raw.tree).replace("-LSB-", "[").replace("-RSB-", "]") == glmnlp.to_bracket(given.tree)
 
 
 def test_glmnlp_tag_spells_brackets_for_the_tagger_and_writes_them_as_given(

@@ -18,13 +18,14 @@ Choices [R]:
   given tags are otherwise kept verbatim (``(`` stays ``(``; the tree writer spells it ``-LRB-``,
   :func:`glmnlp.treebank.trees.to_bracket`, so every output reads back; ``glmnlp parse
   --tokenized/--tagged`` maps brackets to ``-LRB-``/``-RRB-`` when it reads its input).
-* **The models' spelling.** The models see the brackets of pre-tokenised words as they saw them in
-  training (:func:`model_words`): spelled as a bracketed treebank spells them (``(`` -> ``-LRB-``,
-  ``{`` -> ``-LCB-``: the tokenizer's choice 4), since a parser is trained on bracketed trees, which
-  cannot hold ``(``; a tagger too, unless it knows the word as written and not so spelled (a tagger
-  trained on CoNLL-U, whose words keep their brackets). The bundled model tagged a pre-tokenised
-  ``(`` ``VBZ`` and ``)`` ``VBD``; it tags them ``-LRB-`` and ``-RRB-`` now. The tree is given back
-  over the words as written.
+* **The models' spelling.** The models see brackets as they saw them in training (:func:`model_words`):
+  each bracket as the tagger knows it alone, the treebank's escape or the character (the WSJ writes
+  ``-LRB-`` and ``-LCB-``, GUM's trees ``-LRB-`` but ``[``; a tagger trained on CoNLL-U knows ``(``),
+  whether the input spelled it or the tokenizer escaped it (``-LSB-``); the parser, trained on
+  bracketed trees, which cannot hold ``(``, gets ``-LRB-`` for it. The bundled model tagged a
+  pre-tokenised ``(`` ``VBZ`` and ``)`` ``VBD``, and parsed ``[1]`` in raw text as
+  ``(QP (UH -LSB-) (CD 1)) (NN -RSB-)``; it reads them as ``-LRB-``/``-RRB-`` and ``[``/``]`` now. The
+  tree is given back over the words as written.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ from typing import Any, TypeAlias
 
 from glmnlp.errors import InputError
 from glmnlp.text.document import Token
-from glmnlp.text.tokenize import ptb_brackets, tokenize_text_spans
-from glmnlp.treebank.trees import Tree
+from glmnlp.text.tokenize import PTB_BRACKETS, tokenize_text_spans
+from glmnlp.treebank.trees import Tree, escape_brackets
 
 __all__ = ["DocumentInput", "PendingSentence", "model_words", "read_document"]
 
@@ -102,16 +103,30 @@ def read_document(doc: DocumentInput, index: int, lines: bool = False) -> tuple[
 
 
 def model_words(words: Sequence[str], tagger: Any = None) -> list[str]:
-    """``words`` spelled as the models saw them in training (module docstring, "The models' spelling"): brackets the
-    treebank's way, for a parser (``tagger`` None) and for a ``tagger`` that does not know a word as written (its
-    ``knows(word)``; a tagger without that method is taken to be trained on trees)."""
+    """``words`` spelled as the models saw them in training (module docstring, "The models' spelling"). With a
+    ``tagger`` (its ``knows(word)``), each bracket as the tagger knows it alone (``-LRB-`` or ``(``, ``[`` or
+    ``-LSB-``; a bracket already escaped, as the tokenizer spells raw text, counts as the bracket) and a word it
+    knows as written kept so; without one (the parser's view), ``(`` and ``)`` as ``-LRB-``/``-RRB-``, the only
+    brackets a bracketed tree cannot hold, and the rest as written."""
     knows = getattr(tagger, "knows", None)
+    if not callable(knows):
+        return [escape_brackets(word) for word in words]
+    spelling = {bracket: _bracket_spelling(bracket, knows) for bracket in PTB_BRACKETS}
     out = []
     for word in words:
-        spelled = ptb_brackets(word)
-        keep = spelled != word and callable(knows) and knows(word) and not knows(spelled)
-        out.append(word if keep else spelled)
+        plain = word
+        for bracket, escaped in PTB_BRACKETS.items():
+            plain = plain.replace(escaped, bracket)
+        known = knows(word) or not any(c in spelling for c in plain)
+        out.append(word if known else "".join(spelling.get(c, c) for c in plain))
     return out
+
+
+def _bracket_spelling(bracket: str, knows: Callable[[str], bool]) -> str:
+    """How a tagger spells ``bracket``: as written when it knows that and not the treebank's escape, else the
+    escape (``[`` in GUM's trees, ``-LCB-`` in the WSJ's; ``(`` is always escaped in a bracketed tree)."""
+    escaped = PTB_BRACKETS[bracket]
+    return bracket if knows(bracket) and not knows(escaped) else escaped
 
 
 def _is_pair(item: object) -> bool:

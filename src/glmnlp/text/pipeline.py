@@ -96,7 +96,7 @@ from glmnlp.errors import ConfigError, InputError
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.text.inputs import DocumentInput, PendingSentence, model_words, read_document
 from glmnlp.text.tokenize import LongInputWarning, user_stacklevel, web_tag
-from glmnlp.treebank.trees import Tree, with_leaves
+from glmnlp.treebank.trees import Tree, escape_brackets, with_leaves
 
 __all__ = ["MAX_PARSE_WORDS", "Deferred", "DocumentInput", "ParserProtocol", "Pipeline", "TaggerProtocol"]
 
@@ -425,6 +425,7 @@ class Pipeline:
         wide: list[list[str]] | None = None
         if sent.tags is None and self.tagger is not None:
             tagger_words = model_words(written, self.tagger)  # asks the tagger: only when it tags (it may be unbuilt)
+            words = [escape_brackets(w) for w in tagger_words]  # the same models' spelling; ( ) escaped for trees
             joint = getattr(self.tagger, "tag_and_multitag", None)
             if self.parser is not None and self.multitag_margin is not None and callable(joint):
                 # one encoding and one set of emission scores for the best tags and the multi-tags
