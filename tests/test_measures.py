@@ -411,3 +411,15 @@ def test_measures_refuses_bad_options_and_tokens_before_any_work(kwargs: dict, e
     texts = kwargs.pop("texts", "It ran.")
     with pytest.raises(getattr(errors, error, TypeError), match=message):
         glmnlp.measures(texts, **kwargs)
+
+
+def test_measures_of_the_combined_kind_refuse_a_beam_set_out_of_range() -> None:
+    """``parser.config.gamma = nan`` on a loaded model was used by ``measures(kind="combined")`` silently, while
+    ``Parser.parse`` refuses it: both are a ConfigError now."""
+    import glmnlp
+    from glmnlp.errors import ConfigError
+
+    nlp = glmnlp.load()
+    nlp.parser.config.gamma = float("nan")
+    with pytest.raises(ConfigError, match="the beam's gamma and cap must be a number in"):
+        glmnlp.measures("the dog barked.", model=nlp, kind="combined")

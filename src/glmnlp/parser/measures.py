@@ -129,6 +129,7 @@ from typing import Any, Literal
 import numpy as np
 
 from glmnlp.errors import InputError
+from glmnlp.parser.config import check_beam
 from glmnlp.parser.generative import NODE_MODEL, WORD_MODEL
 from glmnlp.parser.lexicon import UNKNOWN_CLASSES
 from glmnlp.parser.word_classes import EOS, WordClasses
@@ -320,6 +321,7 @@ def _decode(parser: Any, words: Sequence[str], tag_lists: Sequence[Sequence[str]
         weights, punct, weight = parser.weights, parser._punct, term.weight
         gamma = parser.config.gamma if opts.gamma is None else opts.gamma
         cap = parser.config.beam_cap if opts.cap is None else opts.cap
+    check_beam(gamma, cap, "the beam's gamma and cap")  # a parser's config may have been changed after loading
     beam = parser._beam
     result: dict = {}
     try:
