@@ -149,6 +149,7 @@ def test_parser_nbest_k_below_one_gives_every_complete_analysis(k: int) -> None:
     (["a", "dog"], ["DT"], "2 words but 1 tag entries"),
     (["", "dog"], ["DT", "NN"], "word 1 \\(''\\) is empty or holds whitespace"),  # was a ValueError from inside
     (["a b", "dog"], ["DT", "NN"], "word 1 \\('a b'\\) is empty or holds whitespace"),  # the tree could not be written
+    (["a", "dog"], ["DT", ""], "a tag is empty or holds whitespace"),  # its tree read back as 'node dog has no children'
 ])
 def test_parser_refuses_what_is_not_a_tagged_sentence(words: object, tags: object, message: str) -> None:
     """Parser.parse, parse_nbest and surprisal take sequences of words and tags; a string (a sequence of characters)
@@ -410,3 +411,12 @@ def test_parser_nbest_k_must_be_an_integer(k: object) -> None:
 
     with pytest.raises(ConfigError, match="k must be an integer"):
         _parser().parse_nbest(["the", "dog"], ["DT", "NN"], k)  # type: ignore[arg-type]
+
+
+def test_parser_nbest_k_beyond_the_decoders_integers_is_every_analysis() -> None:
+    """``parse_nbest(words, tags, 10**20)`` was an OverflowError from the kernel's int; any k past the beam is every
+    complete analysis, as k <= 0 is."""
+    parser = _parser()
+    words, tags = ["the", "cat", "saw", "dog", "."], ["DT", "NN", "VBD", "NN", "."]
+    every = parser.parse_nbest(words, tags, 0)
+    assert parser.parse_nbest(words, tags, 10**20) == every == parser.parse_nbest(words, tags, -(10**20))

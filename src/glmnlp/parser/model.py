@@ -115,6 +115,8 @@ def _checked_sentence(words: Sequence[str], tags: Sequence[str | Sequence[str]],
         raise InputError("every word needs at least one candidate tag")
     if not all(isinstance(t, str) for candidates in tag_lists for t in candidates):
         raise InputError("every tag must be a string")
+    if any(not t or any(c.isspace() for c in t) for candidates in tag_lists for t in candidates):
+        raise InputError("a tag is empty or holds whitespace (the tree could not be written)")
     return tag_lists
 
 
@@ -302,6 +304,7 @@ class Parser:
         tag_lists = _checked_sentence(words, tags, "parse")
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
             raise ConfigError(f"k must be an integer (<= 0: every complete analysis), got {k!r}")
+        k = min(max(int(k), 0), 2**31 - 1)  # the decoder's int: any k past the beam is every analysis anyway
         check_beam(self.config.gamma, self.config.beam_cap)  # the config can be changed between calls
         self._count("sentences")
         atoms, next_pos, isq, off, cand = self._inputs(words, tag_lists)
