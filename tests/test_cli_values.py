@@ -217,5 +217,6 @@ def test_configs_refuse_a_negative_seed() -> None:
     from glmnlp.tagger import TaggerConfig
 
     for config in (ParserConfig, TaggerConfig):
-        with pytest.raises(ConfigError, match="^seed must be >= 0, got -1$"):
+        with pytest.raises(ConfigError, match="^seed must be (>= 0|an integer in \\[0, 9223372036854775807\\]), "
+                                              "got -1$"):
             config(seed=-1)

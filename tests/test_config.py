@@ -153,3 +153,16 @@ def test_training_functions_leave_unset_values_to_config(monkeypatch: pytest.Mon
     with config.using(jobs=2):
         Tagger(TaggerConfig(epochs=1)).fit(sample_tagged("train")[:20], None, show_progress=False)
     assert made[-1] == (2, "local")
+
+
+@pytest.mark.parametrize(("field", "value"), [("seed", 1.5), ("seed", "2"), ("epochs", -1), ("n_bits", 100),
+                                              ("gamma", float("nan")), ("beam_cap", 1.5), ("cache", "yes")])
+def test_parser_config_checks_its_fields_as_a_model_file_is_checked(field: str, value: object) -> None:
+    """``ParserConfig(seed=1.5)`` or ``n_bits=100`` was taken and failed in training (numpy's TypeError, 'Maximum
+    allowed dimension exceeded'); a NaN gamma or a cap of 1.5 decoded silently. The constructor checks the ranges a
+    model file's reader checks (one table, glmnlp.parser.config.RANGES)."""
+    from glmnlp.errors import ConfigError
+    from glmnlp.parser import ParserConfig
+
+    with pytest.raises(ConfigError, match=f"^{field} must be"):
+        ParserConfig(**{field: value})  # type: ignore[arg-type]

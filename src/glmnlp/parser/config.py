@@ -14,7 +14,8 @@ from typing import Any
 from glmnlp.errors import ConfigError
 from glmnlp.parser.transform import FslcConfig
 
-__all__ = ["ATOM_DOC", "FEATURE_SETS", "MAX_N_BITS", "TEMPLATES", "ParserConfig", "check_beam"]
+__all__ = ["ATOM_DOC", "FEATURE_SETS", "MAX_N_BITS", "RANGES", "TEMPLATES", "ParserConfig", "check_beam",
+           "check_values"]
 
 #: Every feature template, by group. L00 is the new node's label; a conjunction "a+b+c" fires once
 #: per built node. Non-POS nodes include the END closures. Kept in sync with ``_beam.pyx``.
@@ -94,18 +95,43 @@ class ParserConfig:
     def __post_init__(self) -> None:
         if self.features not in FEATURE_SETS:
             raise ConfigError(f"features must be one of {FEATURE_SETS}, got {self.features!r}")
-        if self.shards < 1:
-            raise ConfigError(f"shards must be >= 1, got {self.shards}")
         if self.mixing not in ("uniform", "updates"):
             raise ConfigError(f"mixing must be 'uniform' or 'updates', got {self.mixing!r}")
-        if self.seed < 0:  # numpy's generators take no negative seed: refused here, not in the first pass
-            raise ConfigError(f"seed must be >= 0, got {self.seed}")
+        check_values({name: getattr(self, name) for name in RANGES} | {
+            "early_update": self.early_update, "cache": self.cache})
         self.fslc_extra_pairs = tuple(tuple(p) for p in self.fslc_extra_pairs)  # type: ignore[misc]
 
     @property
     def fslc(self) -> FslcConfig:
         """The tree transform used for the grammar."""
         return FslcConfig(left_recursion=True, extra_pairs=self.fslc_extra_pairs)
+
+
+#: The numeric fields of a :class:`ParserConfig` and their ranges (integer or not, low, high): what the
+#: constructor and a model file's reader (:mod:`glmnlp.parser.files`) accept. A seed below 0 is refused here, not
+#: by numpy in the first pass; an epochs of 0 is the generative model's (no perceptron passes).
+RANGES: dict[str, tuple[bool, float, float]] = {
+    "n_bits": (True, 1, MAX_N_BITS), "gamma": (False, 0, 1e300), "train_gamma": (False, 0, 1e300),
+    **{name: (True, 0, 10**6) for name in ("beam_cap", "train_cap", "cache_t1", "cache_t2", "cache_sample",
+                                            "cache_members", "epochs")},
+    "seed": (True, 0, 2**63 - 1), "shards": (True, 1, 10**6),
+}
+
+
+def check_values(values: dict[str, Any]) -> None:
+    """ConfigError unless each of ``values`` (fields of :data:`RANGES`, and the flags ``early_update`` and
+    ``cache``) has its kind and range: 1.5 passes, a NaN beam or a table of 2**100 slots failed far from the option,
+    or not at all."""
+    for name, value in values.items():
+        if name in ("early_update", "cache"):
+            if not isinstance(value, bool):
+                raise ConfigError(f"{name} must be true or false, got {value!r}")
+            continue
+        integer, low, high = RANGES[name]
+        kind = numbers.Integral if integer else numbers.Real
+        if isinstance(value, bool) or not isinstance(value, kind) or not low <= float(value) <= high:
+            span = f"an integer in [{int(low)}, {int(high)}]" if integer else f"a number in [{low:g}, {high:g}]"
+            raise ConfigError(f"{name} must be {span}, got {value!r}")
 
 
 def check_beam(gamma: Any, cap: Any, what: str = "config.gamma and config.beam_cap") -> None:

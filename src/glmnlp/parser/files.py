@@ -20,7 +20,7 @@ import numpy as np
 
 from glmnlp.errors import ConfigError, ModelFileError
 from glmnlp.glm.model_io import ModelParts, load_model, load_submodel, read_metadata, save_model, verify_model
-from glmnlp.parser.config import ATOM_DOC, MAX_N_BITS, TEMPLATES, ParserConfig
+from glmnlp.parser.config import ATOM_DOC, RANGES, TEMPLATES, ParserConfig, check_values
 from glmnlp.parser.grammar import Grammar
 from glmnlp.parser.term import GEN_KIND, GenerativeTerm
 
@@ -131,23 +131,10 @@ def describe_parser(path: str | Path) -> dict[str, Any]:
 def _check_config(cfg: dict[str, Any]) -> None:
     """Check a stored ParserConfig's fields (types and sane ranges) before anything is allocated from them."""
 
-    def number(name: str, low: float, high: float, *, integer: bool) -> None:
-        value = cfg.get(name)
-        ok = type(value) is int if integer else (type(value) in (int, float) and math.isfinite(value))
-        if not ok or not low <= value <= high:
-            kind = "an integer" if integer else "a finite number"
-            raise ValueError(f"config {name} must be {kind} in [{low:g}, {high:g}], got {value!r}")
-
-    number("n_bits", 1, MAX_N_BITS, integer=True)
-    for name in ("gamma", "train_gamma"):
-        number(name, 0, 1e300, integer=False)
-    for name in ("beam_cap", "train_cap", "cache_t1", "cache_t2", "cache_sample", "cache_members"):
-        number(name, 0, 10**6, integer=True)
-    number("epochs", 0, 10**6, integer=True)
-    number("seed", -(2**63), 2**63 - 1, integer=True)
-    for name in ("early_update", "cache"):
-        if type(cfg.get(name)) is not bool:
-            raise ValueError(f"config {name} must be true or false, got {cfg.get(name)!r}")
+    try:  # the ranges ParserConfig's constructor checks (a missing field is None: refused)
+        check_values({name: cfg.get(name) for name in (*RANGES, "early_update", "cache") if name != "shards"})
+    except ConfigError as exc:
+        raise ValueError(f"config {exc}") from None
     pairs = cfg.get("fslc_extra_pairs")
     if not isinstance(pairs, list) or not all(
         isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in pairs
