@@ -334,10 +334,15 @@ def test_document_from_dict_refuses_what_is_not_to_dicts_form_with_a_format_erro
     doc = glmnlp.load()("It barked.", nbest=2)
     good = doc.to_dict()
     bad: list[object] = [glmnlp.render_json(doc), [1, 2]]
-    for field, value in (("nbest", ["x"]), ("measures", [1, 2]), ("tokens", [1])):
+    deep: list = ["NN", None, ["It"]]
+    for _ in range(5000):  # a RecursionError
+        deep = ["X", None, [deep]]
+    for field, value in (("nbest", ["x"]), ("measures", [1, 2]), ("tokens", [1]), ("tree_exact", deep),
+                         ("tokens", [{"text": "It", "tag": 3}, {"text": "barked"}, {"text": "."}])):  # was taken
         changed = copy.deepcopy(good)
         changed["sentences"][0][field] = value
         bad.append(changed)
+    bad.append({**good, "version": True})  # True == 1: was taken as version 1
     for data in bad:
         with pytest.raises(FormatError):
             Document.from_dict(data)  # type: ignore[arg-type]

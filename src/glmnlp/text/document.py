@@ -83,8 +83,10 @@ class Token:
     end: int | None = None
 
     def __post_init__(self) -> None:
-        if not self.text or any(ch.isspace() for ch in self.text):
+        if not isinstance(self.text, str) or not self.text or any(ch.isspace() for ch in self.text):
             raise ValueError(f"token text must be non-empty and without whitespace: {self.text!r}")
+        if self.tag is not None and not isinstance(self.tag, str):
+            raise ValueError(f"token {self.text!r}: its tag is a string or None, not {self.tag!r}")
         if (self.start is None) != (self.end is None):
             raise ValueError(f"token {self.text!r}: give both start and end offsets, or neither")
         if self.start is not None and self.end is not None and not 0 <= self.start <= self.end:
@@ -414,7 +416,7 @@ class Document:
             raise FormatError(f"expected the dictionary to_dict gives, got {type(data).__name__}{hint}", source=source)
         if data.get("format") != DOCUMENT_FORMAT:
             raise FormatError(f"not a glmnlp document (format {data.get('format')!r})", source=source)
-        if data.get("version") != DOCUMENT_VERSION:
+        if type(data.get("version")) is not int or data.get("version") != DOCUMENT_VERSION:  # True == 1 too
             raise FormatError(
                 f"unsupported document version {data.get('version')!r} (expected {DOCUMENT_VERSION})",
                 source=source,
@@ -439,6 +441,8 @@ class Document:
                 raise
             except (KeyError, TypeError, ValueError, AttributeError) as exc:  # a str or a number where a dict goes
                 raise FormatError(f"{where}: {exc}", source=source) from None
+            except RecursionError:  # a 'tree_exact' nested deeper than any tree the reader takes
+                raise FormatError(f"{where}: a tree nested too deep", source=source) from None
         try:
             return cls(text, tuple(sentences))
         except (TypeError, ValueError, AttributeError) as exc:
