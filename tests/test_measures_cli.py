@@ -304,3 +304,17 @@ def test_plot_measures_saving_leaves_matplotlib_as_it_was_and_takes_frames(tmp_p
         assert all((tmp_path / name).stat().st_size > 1000 for name in ("frame.png", "next.png", "doc.png"))
     finally:
         matplotlib.use(before)
+
+
+def test_plot_measures_takes_a_document_and_says_what_else_it_takes(tmp_path: Path) -> None:
+    """A Document was taken for a DataFrame ('to_dict() takes 1 positional argument'), a Sentence failed as
+    ''Token' object is not subscriptable' and a path given for the sentence number as 'no rows for sentence
+    p.png'; a document is now drawn from its rows, and the others are TypeErrors saying what was expected."""
+    pytest.importorskip("matplotlib")
+    doc = glmnlp.load()("It barked.", measures=True)
+    glmnlp.plot_measures(doc, path=tmp_path / "doc.png")
+    assert (tmp_path / "doc.png").stat().st_size > 1000
+    with pytest.raises(TypeError, match="dicts with a 'sentence' column"):
+        glmnlp.plot_measures(doc.sentences[0], path=tmp_path / "x.png")
+    with pytest.raises(TypeError, match="sentence must be a sentence number"):
+        glmnlp.plot_measures(glmnlp.measures("It barked."), str(tmp_path / "p.png"))  # type: ignore[arg-type]

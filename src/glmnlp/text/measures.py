@@ -295,6 +295,23 @@ def check_plot_path(path: str | Path) -> None:
         raise ConfigError(f"{path}: is a folder; give a file name")
 
 
+def _measure_rows(rows: Any) -> list[Mapping[str, Any]]:
+    """The rows plot_measures draws from: a list of rows, the ``as_frame`` DataFrame, or a Document's."""
+    from glmnlp.text.document import Document
+
+    if isinstance(rows, Document):
+        rows = rows.measures
+    elif hasattr(rows, "to_dict") and hasattr(rows, "columns"):  # the DataFrame of as_frame=True
+        rows = rows.to_dict("records")
+    if isinstance(rows, (str, bytes)) or not isinstance(rows, Iterable):
+        raise TypeError(f"expected the rows of glmnlp.measures (or its DataFrame, or a Document), got "
+                        f"{type(rows).__name__}")
+    rows = list(rows)
+    if not all(isinstance(r, Mapping) and "sentence" in r for r in rows):
+        raise TypeError("expected the rows of glmnlp.measures: dicts with a 'sentence' column")
+    return rows
+
+
 def plot_measures(
     rows: Sequence[dict[str, Any]], sentence: int = 1, *,
     columns: Sequence[str] = ("surprisal", "syntactic_surprisal", "lexical_surprisal", "entropy"),
@@ -314,8 +331,9 @@ def plot_measures(
         raise ImportError("plotting needs matplotlib: pip install 'glmnlp[measures]'") from None
     if path is not None:
         check_plot_path(path)
-    if hasattr(rows, "to_dict"):  # the DataFrame of as_frame=True
-        rows = rows.to_dict("records")
+    rows = _measure_rows(rows)
+    if isinstance(sentence, bool) or not isinstance(sentence, int):
+        raise TypeError(f"sentence must be a sentence number, got {sentence!r} (the image's path is path=...)")
     sel = [r for r in rows if r["sentence"] == sentence]
     if not sel:
         present = sorted({r["sentence"] for r in rows})
