@@ -466,8 +466,8 @@ def test_generative_training_prints_a_line_per_dev_beam_as_the_docs_say(
     assert rc == 0 and "beam gamma=" not in err
 
 
-@pytest.mark.parametrize("argv", [["parse", "-q", "-j", "1", "--tokenized", "-i", "-"], ["measures", "--tokenized", "-i", "-"],
-                                  ["tag", "-"]], ids=lambda argv: argv[0])
+@pytest.mark.parametrize("argv", [["parse", "-q", "-j", "1", "--tokenized", "-i", "-"],
+                                  ["measures", "--tokenized", "-i", "-"], ["tag", "-"]], ids=lambda argv: argv[0])
 def test_dash_reads_stdin_wherever_a_file_is_read(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str]
 ) -> None:

@@ -149,7 +149,7 @@ def test_parser_nbest_k_below_one_gives_every_complete_analysis(k: int) -> None:
     (["a", "dog"], ["DT"], "2 words but 1 tag entries"),
     (["", "dog"], ["DT", "NN"], "word 1 \\(''\\) is empty or holds whitespace"),  # was a ValueError from inside
     (["a b", "dog"], ["DT", "NN"], "word 1 \\('a b'\\) is empty or holds whitespace"),  # the tree could not be written
-    (["a", "dog"], ["DT", ""], "a tag is empty or holds whitespace"),  # its tree read back as 'node dog has no children'
+    (["a", "dog"], ["DT", ""], "a tag is empty or holds whitespace"),  # its tree did not read back
 ])
 def test_parser_refuses_what_is_not_a_tagged_sentence(words: object, tags: object, message: str) -> None:
     """Parser.parse, parse_nbest and surprisal take sequences of words and tags; a string (a sequence of characters)
