@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -37,10 +36,9 @@ from pathlib import Path
 
 from _args import at_least, existing  # benchmarks/_args.py
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "src"))
+from glmnlp.text.tokenize import tokenize_text_spans
 
-from glmnlp.text.tokenize import tokenize_text_spans  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 Span = tuple[int, int]
 
