@@ -478,3 +478,11 @@ def test_dash_reads_stdin_wherever_a_file_is_read(
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"a dog barked .\n"), encoding="utf-8"))
     rc, out, err = _run(capsys, argv)
     assert rc == 0 and "dog" in out, err
+
+
+def test_tagger_train_refuses_stdin_for_both_train_and_dev(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """``--train - --dev -`` trained on stdin and then found it empty for dev ('cannot tell the format of an empty
+    input'); a usage error now, before anything is read."""
+    rc, out, err = _run(capsys, ["tagger", "train", "--train", "-", "--dev", "-", "--out", str(tmp_path / "m")])
+    assert (rc, out) == (2, "") and "--train and --dev cannot both be '-': stdin is read once" in err
+    assert not (tmp_path / "m").exists()

@@ -128,6 +128,8 @@ def train_cmd(
         epochs=epochs, seed=seed, tagdict_min_count=tagdict_min_count, feature_set=feature_set, shards=shards,
         mixing=mixing,
     )
+    if train_path == "-" and dev_path == "-":  # the dev read found stdin used up: 'cannot tell the format'
+        raise click.UsageError("--train and --dev cannot both be '-': stdin is read once")
     check_output_dir(out_dir, "tagger", replace=force)
     train = _read(train_path, fmt, "to train on", column)
     check_shards(shards, len(train))  # before the dev file is read
