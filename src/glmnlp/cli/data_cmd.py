@@ -45,7 +45,8 @@ import click
 from glmnlp.cli._params import InputFile, NonEmptyPath
 from glmnlp.errors import InputError
 from glmnlp.treebank.corpus import sample_tagged, sample_trees
-from glmnlp.treebank.fileio import atomic_write_text, check_writable_file, check_writable_folder
+from glmnlp.treebank.fileio import (atomic_write_text, check_writable_file, check_writable_folder, missing_folders,
+                                    remove_folders)
 from glmnlp.treebank.formats import write_conllu, write_tab, write_word_tag
 from glmnlp.treebank.preprocess import TOP, clean_tree
 from glmnlp.treebank.trees import Tree, read_tree_file_with_lines, to_bracket
@@ -190,7 +191,7 @@ def _write_all(outputs: list[tuple[Path, str]], out_dir: Path) -> None:
     files written before it and the folders made for it (its new parents too) are removed: a new folder holds all
     the splits or is not there. In a folder that existed, the files written stay (each is whole: the new file or
     the old one)."""
-    made = [folder for folder in (out_dir, *out_dir.parents) if not folder.exists()]  # deepest first
+    made = missing_folders(out_dir)
     written: list[Path] = []
     try:
         for path, text in outputs:
@@ -200,11 +201,7 @@ def _write_all(outputs: list[tuple[Path, str]], out_dir: Path) -> None:
         if made:
             for path in written:
                 path.unlink(missing_ok=True)
-            for folder in made:
-                try:
-                    folder.rmdir()
-                except OSError:  # not empty (another process wrote there) or never made: left as it is
-                    break
+            remove_folders(made)
         raise
 
 

@@ -71,7 +71,7 @@ import numpy as np
 
 from glmnlp._version import __version__
 from glmnlp.errors import ConfigError, ModelFileError
-from glmnlp.treebank.fileio import check_writable_folder
+from glmnlp.treebank.fileio import check_writable_folder, missing_folders, remove_folders
 
 __all__ = [
     "FORMAT_NAME",
@@ -341,7 +341,7 @@ def staged_output_dir(target: str | Path, kind: str, *, replace: bool, option: s
     target = Path(target)
     check_output_dir(target, kind, replace=replace, option=option)
     parent = target.parent
-    made = [folder for folder in (parent, *parent.parents) if not folder.exists()]  # deepest first
+    made = missing_folders(parent)
     try:
         parent.mkdir(parents=True, exist_ok=True)
         _clean_leftovers(parent, target.name)
@@ -376,11 +376,7 @@ def _remove_staging(tmp: Path, made: list[Path]) -> None:
     """Remove the staging folder ``tmp`` and the folders ``made`` for it (deepest first), as far as they are empty:
     a model that could not be written leaves nothing behind, new parents included."""
     shutil.rmtree(tmp, ignore_errors=True)
-    for folder in made:
-        try:
-            folder.rmdir()
-        except OSError:  # not empty (another process wrote there) or gone: left as it is
-            break
+    remove_folders(made)
 
 
 def save_model(

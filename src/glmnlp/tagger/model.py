@@ -322,7 +322,7 @@ class Tagger:
         train = [s for s in train if len(s)]
         if not train:
             raise ConfigError("no training sentences")
-        for s in list(train) + list(dev or []):
+        for s in train + (dev or []):
             if s.tags is None:
                 raise ConfigError("training and dev sentences must be tagged")
         tags = sorted({t for s in train for t in s.tags or ()})

@@ -96,7 +96,7 @@ from glmnlp.errors import ConfigError, InputError
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.text.inputs import DocumentInput, PendingSentence, model_words, read_document
 from glmnlp.text.tokenize import LongInputWarning, user_stacklevel, web_tag
-from glmnlp.treebank.trees import Tree, escape_brackets, with_leaves
+from glmnlp.treebank.trees import Tree, with_leaves
 
 __all__ = ["MAX_PARSE_WORDS", "Deferred", "DocumentInput", "ParserProtocol", "Pipeline", "TaggerProtocol"]
 
@@ -418,21 +418,22 @@ class Pipeline:
 
     def _analyse(self, sent: PendingSentence, nbest: int = 1, surprisal: bool = False) -> None:
         written = [tok.text for tok in sent.tokens]
-        words = model_words(written)  # the parser's spelling (inputs: "The models' spelling"); trees go back
-        tagger_words = words
+        # the models' spelling (inputs: "The models' spelling"), asking the tagger only when it tags (it may be
+        # unbuilt); the parser's is the tagger's with ( ) escaped; trees go back over the words as written
+        tagging = sent.tags is None and self.tagger is not None
+        tagger_words = model_words(written, self.tagger) if tagging else written
+        words = model_words(tagger_words)
         tagged_here = False
         fixed: dict[int, str] = {}
         wide: list[list[str]] | None = None
-        if sent.tags is None and self.tagger is not None:
-            tagger_words = model_words(written, self.tagger)  # asks the tagger: only when it tags (it may be unbuilt)
-            words = [escape_brackets(w) for w in tagger_words]  # the same models' spelling; ( ) escaped for trees
+        if tagging:
             joint = getattr(self.tagger, "tag_and_multitag", None)
             if self.parser is not None and self.multitag_margin is not None and callable(joint):
                 # one encoding and one set of emission scores for the best tags and the multi-tags
                 best, wide = joint(tagger_words, self.multitag_margin)
                 tags = list(best)
             else:
-                tags = list(self.tagger.tag(tagger_words))
+                tags = list(self.tagger.tag(tagger_words))  # type: ignore[union-attr]
             if len(tags) != len(words):
                 raise RuntimeError(f"tagger returned {len(tags)} tags for {len(words)} words: {words}")
             fixed = {i: tag for i, tag in ((i, web_tag(w)) for i, w in enumerate(words))

@@ -31,7 +31,8 @@ from typing import IO
 
 from glmnlp.errors import ConfigError, InputError
 
-__all__ = ["atomic_write_bytes", "atomic_write_text", "check_writable_folder", "check_writable_file",
+__all__ = ["atomic_write_bytes", "atomic_write_text", "check_writable_folder", "check_writable_file", "missing_folders",
+           "remove_folders",
            "decoded_arguments", "decoded_lines", "decoded_text", "input_lines", "opened_input", "read_text_file",
            "split_lines"]
 
@@ -69,6 +70,23 @@ def check_writable_folder(folder: str | Path, target: str | Path | None = None) 
         raise ConfigError(f"{where}: cannot be written: cannot create files in {found} ({reason})") from exc
     os.close(fd)
     Path(probe).unlink(missing_ok=True)
+
+
+def missing_folders(folder: str | Path) -> list[Path]:
+    """The folders on ``folder``'s path that do not exist yet (``folder`` and its new parents), deepest first: what a
+    writer that creates them removes again (:func:`remove_folders`) when it fails, so that it leaves nothing."""
+    folder = Path(folder)
+    return [f for f in (folder, *folder.parents) if not f.exists()]
+
+
+def remove_folders(folders: Iterable[Path]) -> None:
+    """Remove ``folders`` (deepest first, as :func:`missing_folders` lists them) as far as they are empty: one that is
+    not (another process wrote there) or is gone stops it, and is left as it is."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            break
 
 
 def check_writable_file(path: str | Path) -> None:
