@@ -45,8 +45,8 @@ import click
 from glmnlp.cli._params import InputFile, NonEmptyPath
 from glmnlp.errors import InputError
 from glmnlp.treebank.corpus import sample_tagged, sample_trees
-from glmnlp.treebank.fileio import (atomic_write_text, check_writable_file, check_writable_folder, missing_folders,
-                                    remove_folders)
+from glmnlp.treebank.fileio import (atomic_write_text, check_output_file, check_writable_file, check_writable_folder,
+                                    missing_folders, remove_folders)
 from glmnlp.treebank.formats import write_conllu, write_tab, write_word_tag
 from glmnlp.treebank.preprocess import TOP, clean_tree
 from glmnlp.treebank.trees import Tree, read_tree_file_with_lines, to_bracket
@@ -207,7 +207,7 @@ def _write_all(outputs: list[tuple[Path, str]], out_dir: Path) -> None:
 
 def _clean_files(files: tuple[Path, ...], out: Path) -> None:
     """``glmnlp data --clean``: every tree of ``files`` cleaned, one per line, to ``out`` (module docstring)."""
-    check_writable_file(out)
+    check_output_file(out)
     lines: list[str] = []
     dropped: list[str] = []
     rerooted: Counter[str] = Counter()

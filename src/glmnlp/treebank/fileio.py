@@ -31,8 +31,8 @@ from typing import IO
 
 from glmnlp.errors import ConfigError, InputError
 
-__all__ = ["atomic_write_bytes", "atomic_write_text", "check_writable_folder", "check_writable_file", "missing_folders",
-           "remove_folders",
+__all__ = ["atomic_write_bytes", "atomic_write_text", "check_output_file", "check_writable_folder", "check_writable_file",
+           "missing_folders", "remove_folders",
            "decoded_arguments", "decoded_lines", "decoded_text", "input_lines", "opened_input", "read_text_file",
            "split_lines"]
 
@@ -96,6 +96,17 @@ def check_writable_file(path: str | Path) -> None:
     if path.is_dir():
         raise ConfigError(f"{path}: cannot be written: is a directory")
     check_writable_folder(path.parent, path)
+
+
+def check_output_file(path: str | Path) -> None:
+    """Raise :class:`ConfigError` unless ``path`` names a file that can be written in a folder that exists: the
+    commands' output files (``data --clean --out``, ``measures --plot``) are never given folders of their own, so a
+    missing folder is a typing error to report, not a folder to make (docs/cli.md, conventions)."""
+    path = Path(path)
+    folder = path.parent
+    if not os.path.lexists(folder):
+        raise ConfigError(f"{path}: folder {folder} does not exist")
+    check_writable_file(path)
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:
