@@ -31,8 +31,8 @@ from typing import IO
 
 from glmnlp.errors import ConfigError, InputError
 
-__all__ = ["atomic_write_bytes", "atomic_write_text", "check_output_file", "check_writable_folder", "check_writable_file",
-           "missing_folders", "remove_folders",
+__all__ = ["atomic_write_bytes", "atomic_write_text", "check_output_file", "check_writable_folder",
+           "check_writable_file", "missing_folders", "remove_folders",
            "decoded_arguments", "decoded_lines", "decoded_text", "input_lines", "opened_input", "read_text_file",
            "split_lines"]
 
