@@ -421,6 +421,15 @@ def test_tagger_cli_reads_the_upos_column_and_tags_untagged_conllu(
     word_tag.write_text("The/DT dog/NN\n")
     assert main(["tagger", "evaluate", "--model", model, "--test", str(word_tag), "--tag-column", "upos"]) == 1
     assert "the UPOS column was asked for, but this is a word_tag file" in capsys.readouterr().err
+    # with the format given, --tag-column contradicts it: a usage error, in both commands, for either column
+    for column in ("upos", "xpos"):
+        assert main(["tagger", "evaluate", "--model", model, "--test", str(word_tag), "--format", "word_tag",
+                     "--tag-column", column]) == 2
+        assert "--tag-column chooses a CoNLL-U column; not with --format word_tag" in capsys.readouterr().err
+        assert main(["tagger", "train", "--train", str(word_tag), "--out", str(tmp_path / "m2"), "--format", "tab",
+                     "--tag-column", column]) == 2
+        assert "not with --format tab" in capsys.readouterr().err
+    assert not (tmp_path / "m2").exists()
 
 
 def test_tagger_knows_the_training_words_as_spelled_and_after_a_round_trip(tmp_path: Path) -> None:

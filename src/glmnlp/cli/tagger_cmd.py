@@ -35,7 +35,7 @@ from glmnlp.text.inputs import model_words
 from glmnlp.text.loading import tagger_directory
 from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.training import EpochRecord, check_shards
-from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange, training_parallel_options
+from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange, given_options, training_parallel_options
 from glmnlp.errors import FormatError, InputError
 from glmnlp.glm.parallel import chunked
 from glmnlp.treebank.fileio import opened_input
@@ -43,6 +43,14 @@ from glmnlp.treebank.fileio import opened_input
 _FORMATS = ("auto", "conllu", "word_tag", "tab", "trees")
 _CTX = {"help_option_names": ["-h", "--help"]}
 TAG_CHUNK = 500  # sentences that glmnlp tag tags and writes at a time
+
+
+def _check_column(fmt: str, column: str) -> None:
+    """--tag-column given with a --format other than conllu (or auto) is a usage error: it would read nothing there
+    (``upos`` failed as the file's error, status 1; ``xpos`` was ignored), docs/cli.md's convention for options
+    that contradict the others."""
+    if fmt not in ("auto", "conllu") and given_options("column"):
+        raise click.UsageError(f"--tag-column chooses a CoNLL-U column; not with --format {fmt}")
 
 
 def _read(path: str, fmt: str, purpose: str | None = None, column: str = "xpos") -> list[TaggedSentence]:
@@ -130,6 +138,7 @@ def train_cmd(
     )
     if train_path == "-" and dev_path == "-":  # the dev read found stdin used up: 'cannot tell the format'
         raise click.UsageError("--train and --dev cannot both be '-': stdin is read once")
+    _check_column(fmt, column)
     check_output_dir(out_dir, "tagger", replace=force)
     train = _read(train_path, fmt, "to train on", column)
     check_shards(shards, len(train))  # before the dev file is read
@@ -176,6 +185,7 @@ def evaluate_cmd(
       glmnlp tagger evaluate --model ewt.model --test en_ewt-ud-test.conllu
       glmnlp tagger evaluate --model ewt.model --test test.conllu --margin 1 --margin 5
     """
+    _check_column(fmt, column)
     model = Tagger.load(tagger_directory(model_dir))
     sentences = _read(test_path, fmt, "to score", column)
     score = model.evaluate(sentences, top_confusions=confusions)
