@@ -210,6 +210,27 @@ def test_cli_negative_seed_is_a_usage_error(capsys: pytest.CaptureFixture[str], 
     assert (rc, out) == (2, "") and "Invalid value for '--seed'" in err and "x>=0" in err
 
 
+@pytest.mark.parametrize("argv", [
+    ["tagger", "train", "--mixing", "updates"],  # the default one shard
+    ["tagger", "train", "--mixing", "uniform", "--shards", "1"],
+    ["parser", "train", "--mixing", "updates", "--shards", "1"],
+    ["train-default", "--mixing", "updates"],
+], ids=" ".join)
+def test_cli_mixing_with_one_shard_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str]
+) -> None:
+    """``--mixing`` with one shard mixes nothing (the model was the same bits with or without it): a usage error
+    (docs/cli.md: an option with no effect with the others given), before any data is read or folder made."""
+    trees = tmp_path / "one.trees"
+    trees.write_text("(TOP (S (NP (DT the) (NN dog)) (VP (VBD barked)) (. .)))\n", encoding="utf-8")
+    argv = [*argv, "--out", str(tmp_path / "m")]
+    if argv[0] != "train-default":
+        argv += ["--train", str(trees)] + (["--dev", str(trees)] if argv[0] == "parser" else [])
+    rc, out, err = _run(capsys, argv)
+    assert (rc, out) == (2, "") and "--mixing mixes the weights of several shards; not with one" in err
+    assert not (tmp_path / "m").exists()
+
+
 def test_configs_refuse_a_negative_seed() -> None:
     """The library's configurations refuse it too, as a ConfigError, when they are made."""
     from glmnlp.errors import ConfigError

@@ -137,7 +137,18 @@ def parallel_options(fn: Callable[..., Any],
 
 def _iterative_mixing_options(fn: Callable[..., Any], shards_default: int | None, shards_help: str,
                               jobs_note: str = "The result does not depend on it.") -> Callable[..., Any]:
-    """:func:`parallel_options` plus ``--shards`` and ``--mixing`` (iterative parameter mixing)."""
+    """:func:`parallel_options` plus ``--shards`` and ``--mixing`` (iterative parameter mixing). ``--mixing`` with one
+    shard (``--shards 1``, or the default 1) is a usage error: there is nothing to mix, and the model was the same
+    bits with or without it (docs/cli.md: an option with no effect with the others given is refused)."""
+    command = fn
+
+    @functools.wraps(command)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("shards") == 1 and given_options("mixing"):
+            raise click.UsageError("--mixing mixes the weights of several shards; not with one (--shards 1)")
+        return command(*args, **kwargs)
+
+    fn = checked
     fn = click.option(
         "--mixing", type=click.Choice(["uniform", "updates"]), default="uniform", show_default=True,
         help="How shard weights are mixed after each epoch (with more than one shard).",
