@@ -185,7 +185,12 @@ def test_cli_tag_streams_tagged_input_and_stops_at_a_bad_line(
     word_tag = tmp_path / "in.txt"
     word_tag.write_text("cats/NNS sat/VBD\n" * 3 + "sat\n", encoding="utf-8")
     rc, out, err = _run(capsys, ["tag", "--input-format", "auto", str(word_tag)])
-    assert (rc, err, len(out.splitlines())) == (1, f"error: {word_tag}:4: token 1 'sat' has no /TAG\n", 2)
+    # every sentence before the bad line, not only the full chunks (the third was dropped with the chunk it began)
+    assert (rc, err, len(out.splitlines())) == (1, f"error: {word_tag}:4: token 1 'sat' has no /TAG\n", 3)
+    monkeypatch.setattr(tagger_cmd, "TAG_CHUNK", 500, raising=False)
+    _stdin(monkeypatch, b"a/DT b/NN\nc/DT d/NN\ne/DT f\n")  # docs/cli.md: fewer sentences than a chunk
+    rc, out, err = _run(capsys, ["tag", "--input-format", "word_tag"])
+    assert (rc, err, len(out.splitlines())) == (1, "error: <stdin>:3: token 2 'f' has no /TAG\n", 2)
 
 
 def test_cli_tagger_evaluate_refuses_an_empty_test_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
