@@ -339,6 +339,9 @@ def train_default(
     executor: Any = None,
     shards: int = 1,
     mixing: str = "uniform",
+    jobs: int | None = None,
+    backend: str | None = None,
+    address: str | None = None,
 ) -> TrainReport:
     """Train the default tagger + parser on the bundled sample and write the model directory ``out``.
 
@@ -346,14 +349,21 @@ def train_default(
     progress bars on stderr (only when it is a terminal). Returns the :class:`TrainReport` that is
     also written to ``out/MODEL.json``.
 
-    ``executor`` (:class:`glmnlp.glm.parallel.Executor`; unset: each step makes one from :mod:`glmnlp.config`,
-    by default every core) runs the independent steps (jackknife folds) and the parser's training shards;
-    ``shards > 1`` trains the parser by iterative parameter mixing (a different model from the shipped one,
-    which is serial).
+    ``executor`` (:class:`glmnlp.glm.parallel.Executor`; unset: one made from ``jobs``, ``backend`` and ``address``
+    as for :meth:`glmnlp.Tagger.fit`, or, when they are unset too, one for each step from :mod:`glmnlp.config`, by
+    default every core) runs the independent steps (jackknife folds) and the parser's training shards; the model
+    does not depend on it. ``shards > 1`` trains the parser by iterative parameter mixing (a different model from
+    the shipped one, which is serial).
 
     ``out`` (:func:`glmnlp.glm.model_io.check_output_dir`) and the ``extra_tests`` files
     (:func:`_read_extra_tests`) are checked before training starts.
     """
+    if executor is None and (jobs, backend, address) != (None, None, None):
+        from glmnlp.glm.parallel import Executor
+
+        with Executor(jobs, backend, address) as own:  # one for every step, stopped when training ends
+            return train_default(out, recipe, gum_dir=gum_dir, overwrite=overwrite, extra_tests=extra_tests, log=log,
+                                 show_progress=show_progress, executor=own, shards=shards, mixing=mixing)
     import numpy as np
 
     from glmnlp.treebank.evalb import score_trees
