@@ -58,8 +58,10 @@ def test_version_1_files_still_load(model: GenerativeModel) -> None:
     _tables_equal(GenerativeModel.from_arrays(v1_meta, v1_arrays), model)
 
 
-@pytest.mark.parametrize("damage", ["unsorted", "zero key", "capacity", "float16", "length"])
+@pytest.mark.parametrize("damage", ["unsorted", "zero key", "capacity", "huge capacity", "float16", "length"])
 def test_damaged_v2_tables_are_named_errors(model: GenerativeModel, damage: str) -> None:
+    """Each damage is a named error; a capacity above what training builds too (2**32 slots: 96 GiB were asked for
+    for a table of the model's few thousand entries, or the process was killed for memory)."""
     metadata, arrays = model.to_arrays()
     arrays = dict(arrays)
     keys = arrays["pair_keys"].copy()
@@ -71,6 +73,8 @@ def test_damaged_v2_tables_are_named_errors(model: GenerativeModel, damage: str)
         arrays["pair_keys"] = keys
     elif damage == "capacity":
         metadata = dict(metadata, capacity={"hist": metadata["capacity"]["hist"], "pair": len(keys)})
+    elif damage == "huge capacity":
+        metadata = dict(metadata, capacity={"hist": metadata["capacity"]["hist"], "pair": 1 << 32})
     elif damage == "float16":
         arrays["pair_vals"] = arrays["pair_vals"].astype(np.float16)
     else:

@@ -64,6 +64,7 @@ __all__ = [
     "prefix_logprobs",
     "roark_specs",
     "surprisals",
+    "table_capacity",
 ]
 
 FORMAT_NAME = "glmnlp-generative"
@@ -410,15 +411,25 @@ def compact_table(keys: NDArray[np.uint64], values: FloatArray) -> tuple[NDArray
     return k, (v32 if np.array_equal(v32.astype(np.float64), v) else v)
 
 
+def table_capacity(n: int) -> int:
+    """The slots of a frozen table of ``n`` entries: the power of two above twice them (at least 8), so that a probe
+    finds a key or an empty slot within a few steps."""
+    return 1 << max(3, (2 * n).bit_length())
+
+
 def expand_table(keys: NDArray[Any], values: NDArray[Any], capacity: int, name: str) -> tuple[Any, Any]:
-    """Inverse of :func:`compact_table`: the open-addressing table of ``capacity`` slots."""
+    """Inverse of :func:`compact_table`: the open-addressing table of ``capacity`` slots.
+
+    ``capacity`` is at most :func:`table_capacity` of the entries, what training builds: it is read from the
+    metadata and sizes the allocation, so one edited number (2**30 for 450k entries) took 23 GB before anything
+    else was checked."""
     if keys.dtype != np.uint64 or keys.ndim != 1 or values.shape != keys.shape:
         raise ModelFileError(f"generative model: {name} table keys and values do not match")
     if len(keys) and (keys[0] == 0 or not np.all(keys[1:] > keys[:-1])):
         raise ModelFileError(f"generative model: {name} table keys must be non-zero and strictly ascending")
-    if capacity <= len(keys) or capacity & (capacity - 1) or capacity > 1 << 32:
+    if capacity <= len(keys) or capacity & (capacity - 1) or capacity > table_capacity(len(keys)):
         raise ModelFileError(f"generative model: {name} table capacity {capacity} is not a power of two "
-                             f"above its {len(keys)} entries")
+                             f"above its {len(keys)} entries and at most {table_capacity(len(keys))}")
     return build_table(keys, np.ascontiguousarray(values, dtype=np.float64), capacity)
 
 

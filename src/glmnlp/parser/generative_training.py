@@ -66,8 +66,7 @@ Peak RSS of the generative model's training on the proxy: 1,632 -> 776 MB (1.9 G
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -80,9 +79,9 @@ from glmnlp.parser.generative import (
     FloatArray,
     GenerativeModel,
     IntArray,
-    ModelSpec,
     SmoothingConfig,
     bucket_of,
+    table_capacity,
 )
 
 
@@ -439,10 +438,6 @@ def _prune(
     return keep_hist, keep_pair
 
 
-def _table_capacity(n: int) -> int:
-    return 1 << max(3, (2 * n).bit_length())
-
-
 def _frozen_table(keys: IntArray, values: FloatArray) -> tuple[Any, Any]:
     """The hash table of ``keys`` -> ``values``, keys inserted in ascending order.
 
@@ -451,7 +446,7 @@ def _frozen_table(keys: IntArray, values: FloatArray) -> tuple[Any, Any]:
     """
     order = np.argsort(keys, kind="stable")
     return build_table(np.ascontiguousarray(keys[order], dtype=np.uint64),
-                       np.ascontiguousarray(values[order], dtype=np.float64), _table_capacity(len(keys)))
+                       np.ascontiguousarray(values[order], dtype=np.float64), table_capacity(len(keys)))
 
 
 def _freeze(
