@@ -79,7 +79,9 @@ def parser_group() -> None:
 @click.option("--no-cache", is_flag=True, help="Disable the repeated use of hypotheses.")
 @click.option("--epochs", type=click.IntRange(min=1), default=8, show_default=True)
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Seed of each pass's shuffling of the training sentences and of the cache's sampling.")
+              help="Seed of each pass's shuffling of the training sentences, of the cache's sampling, of the "
+                   "generative model's random folds (its deleted estimation; with --kind combined also the "
+                   "jackknifed generative models) and, with --tags tagger, of the tagger that tags --dev.")
 @click.option("--out", "out_path", required=True, type=NonEmptyPath(), help="Model directory to write.")
 @click.option("--force", is_flag=True,
               help="Replace an existing parser model at --out (only a glmnlp parser model is ever replaced).")
