@@ -104,7 +104,10 @@ def render_brackets(doc: Document) -> str:
 
 
 def render_pretty(doc: Document, indent: int = 2) -> str:
-    """Indented multi-line trees separated by blank lines."""
+    """Indented multi-line trees separated by blank lines (:func:`~glmnlp.treebank.trees.to_pretty`).
+
+    ``indent`` is the number of spaces each level of a tree is indented by, relative to its parent.
+    """
     return "\n".join(to_pretty(_tree_of(s, i), indent) + "\n" for i, s in enumerate(_document(doc).sentences, 1))
 
 
@@ -157,7 +160,12 @@ def render_conllu(doc: Document, first_id: int = 1) -> str:
 
 
 def render_word_tag(doc: Document, sep: str = "/") -> str:
-    """One sentence per line as ``word/TAG`` tokens (the tagger's usual output)."""
+    """One sentence per line as ``word/TAG`` tokens (the tagger's usual output).
+
+    ``sep`` is written between a word and its tag (a reader splits at the last one, so a word may contain it); a
+    tag that contains it (the line could not be read back) or an untagged sentence raises
+    :class:`~glmnlp.errors.FormatError`.
+    """
     return write_word_tag([_tagged(s, i) for i, s in enumerate(_document(doc).sentences, 1)], sep)
 
 
@@ -217,7 +225,9 @@ def render_ascii(tree: Tree | Document, *, unicode_lines: bool = False) -> str:
 def render_html(doc: Document | Iterable[Document], *, title: str = "glmnlp parses", compact: bool = False) -> str:
     """A standalone HTML page: each sentence's text and its drawn tree (or its tags if unparsed).
 
-    ``doc`` is one document or several (their sentences are numbered on, in order).
+    ``doc`` is one document or several (their sentences are numbered on, in order). ``title`` is the page's
+    title and heading. ``compact`` draws the trees as :func:`render_svg` does with ``compact=True``: smaller
+    type and each POS tag under its word, narrower for long sentences (module docstring).
     """
     docs = [doc] if isinstance(doc, Document) else [_document(d) for d in doc]
     parts = [
