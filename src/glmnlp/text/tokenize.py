@@ -24,12 +24,12 @@ it combines two maintained libraries and maps what they leave out:
   no downloaded data). It reproduces the gold tokens exactly for 3,817 of the 3,914 detokenised
   sample sentences (97.5 %) after the mappings below.
 
-Choices and mappings [R] (none of these is stated by the papers; SPEC leaves tokenisation open):
+Choices and mappings [R] (none of these is stated by the papers, which start from the treebank's own tokens):
 
 1. **Line breaks.** pysbd ends a sentence at every newline, which breaks wrapped text. By default
    a single line break is treated as a space and a blank line (a paragraph break) always ends a
-   sentence; ``lines=True`` instead treats every non-blank line as a paragraph of its own
-   (for one-sentence-per-line input, as the CLI offers). The information separators U+001C-U+001F
+   sentence; ``lines=True`` instead makes every non-blank line exactly one sentence (choice 8; for
+   one-sentence-per-line input, as the CLI offers). The information separators U+001C-U+001F
    are spaces to pysbd too: Python counts them as whitespace, so its list-item rules read
    ``\\x1c1.`` as a number and ``int()`` fails on it (``ValueError``).
 2. **Punctuation-only fragments.** pysbd sometimes cuts an ellipsis (``2001... What?`` ->
@@ -445,7 +445,12 @@ def _cut_long_line(line: str) -> Iterator[Span]:
 
 
 def split_sentences(text: str, *, lines: bool = False) -> list[str]:
-    """The sentences of ``text`` as strings (see :func:`sentence_spans`)."""
+    """The sentences of ``text`` as strings (see :func:`sentence_spans`).
+
+    ``lines=True``: every non-blank line is exactly one sentence (one-sentence-per-line input; a line longer than
+    :data:`WINDOW_CHARS` is cut, as any text is); otherwise a single line break is a space and a blank line always
+    ends a sentence.
+    """
     return [text[start:end] for start, end in sentence_spans(text, lines=lines)]
 
 
@@ -581,7 +586,10 @@ def tokenize(sentence: str) -> list[str]:
 
 
 def tokenize_text_spans(text: str, *, lines: bool = False) -> list[list[TokenSpan]]:
-    """Sentences of PTB tokens, each token with its offsets in ``text`` (not in its sentence)."""
+    """Sentences of PTB tokens, each token with its offsets in ``text`` (not in its sentence).
+
+    ``lines`` as for :func:`split_sentences` (true: one sentence per non-blank line).
+    """
     result: list[list[TokenSpan]] = []
     for start, end in sentence_spans(text, lines=lines):
         result.append([(tok, start + a, start + b) for tok, a, b in tokenize_spans(text[start:end])])
@@ -589,5 +597,8 @@ def tokenize_text_spans(text: str, *, lines: bool = False) -> list[list[TokenSpa
 
 
 def tokenize_text(text: str, *, lines: bool = False) -> list[list[str]]:
-    """Split ``text`` into sentences and each sentence into PTB tokens."""
+    """Split ``text`` into sentences and each sentence into PTB tokens.
+
+    ``lines`` as for :func:`split_sentences` (true: one sentence per non-blank line).
+    """
     return [[tok for tok, _, _ in sent] for sent in tokenize_text_spans(text, lines=lines)]
