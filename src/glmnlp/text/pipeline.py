@@ -1,7 +1,7 @@
 """Text to trees: tokenise, tag, parse, and collect the results in a :class:`~glmnlp.text.document.Document`.
 
-The parser of Collins & Roark (2004) reads POS-tagged words (SPEC c: the tags come from the
-perceptron tagger of Collins 2002, SPEC g), so the user-facing pipeline is the chain
+The parser of Collins & Roark (2004) reads POS-tagged words (their footnote 3: the tags come from the
+perceptron tagger of Collins 2002), so the user-facing pipeline is the chain
 
     raw text -> sentences -> PTB tokens (glmnlp.text.tokenize) -> tags (tagger) -> tree (parser)
 
@@ -18,7 +18,7 @@ Choices [R] (what a call accepts, and the checks at the text boundary: :mod:`glm
   sentences carry tags and no tree (what ``glmnlp tag`` needs); without a tagger the input must be
   pre-tagged whenever a parser is present. A missing component is reported, never worked around.
 * **Multi-tag input.** With ``multitag_margin=m`` the tagger's ``multitag(words, m)`` (every tag
-  whose best full sequence scores within ``m`` of the best, SPEC c) is passed to the parser instead
+  whose best full sequence scores within ``m`` of the best, C&R 2004 footnote 3) is passed to the parser instead
   of the single best tags; a tagger without ``multitag`` is a configuration error. Pre-tagged input
   is passed as given. A tagger with ``tag_and_multitag`` (glmnlp's) gives both the best tags and
   the multi-tags from one encoding of the sentence (its features computed once, not twice):
@@ -156,8 +156,9 @@ class Pipeline:
         Any object with ``parse(words, tags) -> Tree`` (:class:`ParserProtocol`), or ``None`` to
         stop after tagging.
     lines:
-        Raw text only: treat every line as a separate paragraph (one sentence per line) instead of
-        treating single line breaks as spaces (:func:`glmnlp.text.tokenize.sentence_spans`).
+        Raw text only: every non-blank line is exactly one sentence (one-sentence-per-line input; no
+        sentence splitting inside a line) instead of single line breaks being spaces
+        (:func:`glmnlp.text.tokenize.sentence_spans`).
     multitag_margin:
         If given, pass the parser every tag within this score margin of the best (the tagger must
         have ``multitag(words, margin)``); ``None`` passes the single best tag per word.
@@ -302,8 +303,11 @@ class Pipeline:
     ) -> Iterator[Document]:
         """Analyse a stream of documents lazily, ``batch_size`` documents at a time, in order.
 
-        ``nbest`` and ``surprisal`` as for :meth:`__call__` (the best tree and its score are the
-        same whatever ``nbest``). ``progress``, if given, is called with the number of sentences
+        ``nbest``, ``surprisal`` and ``measures`` as for :meth:`__call__`: the best tree and its score
+        are the same whatever ``nbest``; ``measures`` (``True``, or a
+        :class:`glmnlp.parser.measures.MeasureOptions` for other options than :func:`glmnlp.measures`'
+        defaults) fills ``Sentence.measures`` with each sentence's rows and needs a parser with a
+        generative term. ``progress``, if given, is called with the number of sentences
         analysed (1 at a time in this process; the CLI's progress bar counts sentences, so a single
         long document shows progress too).
 
