@@ -275,7 +275,7 @@ class Sentence:
         return None if self.tree is None else to_bracket(self.tree)
 
     def to_nltk(self) -> Any:
-        """The tree as an ``nltk.Tree`` (needs the optional ``nltk`` package)."""
+        """The tree as an ``nltk.Tree`` (nltk is installed with glmnlp); ``ValueError`` if the sentence is unparsed."""
         if self.tree is None:
             raise ValueError("this sentence has no tree (it was not parsed)")
         return tree_to_nltk(self.tree)
