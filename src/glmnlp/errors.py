@@ -8,7 +8,7 @@ The hierarchy, so callers know what to catch::
     │   └── FormatError              malformed CoNLL-U / word/TAG / tab-separated input
     ├── ModelFileError               a model file is missing, corrupt, truncated or foreign
     ├── ConfigError                  an invalid option or hyperparameter
-    └── WorkerError                  a worker process died before its work was done
+    └── WorkerError                  a worker (a local process, or Ray's) died before its work was done
 
 Input errors print as ``file:line: reason`` so that editors and terminals can jump to them.
 """
@@ -52,5 +52,8 @@ class ConfigError(GlmnlpError):
 
 
 class WorkerError(GlmnlpError):
-    """A local worker process died before its work was done: killed (the out-of-memory killer sends SIGKILL) or
-    crashed. Its work is lost; the other workers of its pool are stopped."""
+    """A worker died before its work was done, and its work is lost.
+
+    A local worker process killed (the out-of-memory killer sends SIGKILL) or crashed: the other workers of its pool
+    are stopped. On the Ray backend, a Ray worker or actor that died (crashed, or killed by Ray for lack of memory)
+    or whose node was lost (:mod:`glmnlp.glm.parallel`)."""
