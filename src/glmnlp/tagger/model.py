@@ -1,10 +1,11 @@
-"""The trigram perceptron POS tagger of Collins (2002) (SPEC §g).
+"""The trigram perceptron POS tagger of Collins (2002).
 
-Model (SPEC §g.1): a history is h_i = ⟨t_{i−2}, t_{i−1}, w_{[1:n]}, i⟩; the score of a tag sequence is
+Model, as in the paper: a history is h_i = ⟨t_{i−2}, t_{i−1}, w_{[1:n]}, i⟩; the score of a tag sequence is
 Σ_i α·g(h_i, t_i), decoded exactly by second-order Viterbi over tag-pair states (``_viterbi.pyx``),
-and α is trained with the averaged perceptron on whole sentences (SPEC §g.2, :mod:`glmnlp.glm.training`).
+and α is trained with the averaged perceptron on whole sentences (the paper's training algorithm with averaged
+parameters, :mod:`glmnlp.glm.training`).
 
-Features (SPEC §g.3, Ratnaparkhi 1996 templates, each conjoined with the current tag t_i):
+Features (the templates of Ratnaparkhi 1996, as in the paper's tagging experiments; each conjoined with t_i):
 
 * tag-independent atoms of the history (:data:`ATOM_NAMES`): a bias (i.e. the tag unigram), the words
   w_i, w_{i−1}, w_{i−2}, w_{i+1}, w_{i+2} (``<s>``/``</s>`` beyond the sentence), the prefixes and
@@ -21,7 +22,7 @@ adds per (u, v) (``pair`` argument of ``_viterbi.viterbi``), kept only for atom 
 Feature sets [R] (:data:`glmnlp.tagger.features.FEATURE_SETS`; ``TaggerConfig.feature_set``; atoms and
 templates in :mod:`glmnlp.tagger.features`):
 
-* ``"collins2002"``: exactly the SPEC §g.3 list (affixes of length 1..4, three flags, five words):
+* ``"collins2002"``: exactly the paper's list (affixes of length 1..4, three flags, five words):
   the paper's configuration.
 * ``"extended"`` (the default, the best measured): + lowercased w_i, w_{i±1} and w_{i±2}, a collapsed
   character shape (``Xx``, ``d,d``) of w_i and w_{i±1}, prefix/suffix of length 5, suffix3 of w_{i±1},
@@ -51,7 +52,7 @@ The target of 95.3% test accuracy is **not** reached. Final benchmark (``benchma
 Choices [R]/[U]:
 
 * Same features for every word by default (no rare/non-rare split), as the CSLU re-implementation
-  says Collins (2002) did (SPEC §g.3 [U]; the split is measured above as ``rare_word_count=1``); no
+  says Collins (2002) did (the paper does not say [U]; the split is measured above as ``rare_word_count=1``); no
   count cut-off ("cc=0"); no end-of-sentence transition (GEN = T^n and Φ sums over positions 1..n,
   as in the lecture notes).
 * **Weight layout.** Every feature is a *row* of T weights (one per tag); the weight of
@@ -65,7 +66,7 @@ Choices [R]/[U]:
   "emission" vector over tags (``_scoring.score_rows``); Viterbi then adds only the bigram/trigram
   (and previous-tag) weights, for all sentences of a batch in one call (``viterbi_batch``). Atoms
   for a word type are computed once and cached (:meth:`Tagger.clear_cache` empties the cache).
-* **Tag dictionary** [R, a common speed-up, not in the paper; SPEC §g.1]. A word seen at least
+* **Tag dictionary** [R, a common speed-up, not in the paper]. A word seen at least
   ``tagdict_min_count`` (= 50) times in training may only take the tags it was seen with. A rarer
   training word may take its seen tags plus the open-class tags; an unknown word takes the
   open-class tags. A tag is *open-class* if it accounts for at least ``open_class_min_share``
@@ -239,7 +240,7 @@ class Tagger:
                 first_upper, np.where(pos == 0, self._init_cap, self._mid_cap), ABSENT
             )
         w_ids = atoms[:, W0].copy()
-        if rare is not None:  # rare training words: no word-identity features (SPEC §g.3, Ratnaparkhi)
+        if rare is not None:  # rare training words: no word-identity features (Ratnaparkhi 1996's rule)
             atoms[rare, W0] = ABSENT
             atoms[rare, LOCAL_ATOMS.index("lower[i]")] = ABSENT
         rows = self.index_.rows(atoms, add=add, min_count=self.config.min_count if add else 1)
@@ -313,6 +314,11 @@ class Tagger:
         or on one made from (``jobs``, ``backend``, ``address``) (:mod:`glmnlp.glm.parallel`; unset:
         :mod:`glmnlp.config`, by default every core). The model depends on the shards, never on where
         they run.
+
+        ``show_progress`` draws a progress bar over each pass's sentences on stderr, when stderr is a
+        terminal and the passes run in this process (``jobs=1``). ``on_epoch``, if given, is called after
+        each pass with its :class:`~glmnlp.glm.training.EpochRecord` (the pass, its mistakes and seconds,
+        and ``dev_score``, the accuracy on ``dev`` as a fraction, or ``None`` without dev), e.g. to log it.
         """
         cfg = self.config
         strings = isinstance(train, str) or isinstance(dev, str)
