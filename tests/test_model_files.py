@@ -309,3 +309,72 @@ def test_model_files_pipeline_refuses_a_file_changed_after_model_json(tmp_path: 
         glmnlp.load(tmp_path / "m", deferred=deferred)
     assert str(info.value).startswith(f"{meta}: ") and "MODEL.json" in str(info.value)
     assert glmnlp.load(tmp_path / "m", parser=False, deferred=deferred).has_tagger  # the tagger's files are intact
+
+
+def test_model_files_every_command_checks_a_pipelines_sub_model_against_model_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``tag -m``, ``tagger evaluate -m``, ``parse --tagger`` and ``measures -m`` loaded a pipeline's sub-model without
+    its MODEL.json checksums (only ``glmnlp.load`` checked them): a tagger whose tag list was reversed tagged
+    ``A/VB dog/POS`` with status 0. Each now refuses it, named by the pipeline's folder or by the sub-model's own."""
+    import shutil
+
+    from glmnlp.text.default_model import default_model_path
+
+    root = tmp_path / "m"
+    shutil.copytree(default_model_path(), root)
+    (tmp_path / "t.wt").write_text("A/DT dog/NN barked/VBD ./.\n")
+    header = json.loads((root / "tagger" / "metadata.json").read_text())
+    header["metadata"]["tags"] = header["metadata"]["tags"][::-1]
+    (root / "tagger" / "metadata.json").write_text(json.dumps(header))
+    tagger_meta = root / "tagger" / "metadata.json"
+    for argv in (["tag", "-m", str(root), str(tmp_path / "t.wt"), "--input-format", "word_tag"],
+                 ["tag", "-m", str(root / "tagger"), str(tmp_path / "t.wt"), "--input-format", "word_tag"],
+                 ["tagger", "evaluate", "-m", str(root), "--test", str(tmp_path / "t.wt")],
+                 ["parse", "--tagger", str(root / "tagger"), "A dog barked."]):
+        capsys.readouterr()
+        assert main(argv) == 1, argv
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith(f"error: {tagger_meta}: changed since {root / 'MODEL.json'}"), argv
+    generative = root / "parser" / "generative" / "metadata.json"
+    generative.write_text(generative.read_text() + " ")
+    capsys.readouterr()
+    assert main(["measures", "-m", str(root), "A dog barked."]) == 1
+    assert capsys.readouterr().err.startswith(f"error: {generative}: changed since")
+
+
+@pytest.mark.parametrize("name", ["tagger/../../outside.bin", "/dev/zero", "tagger/dev"])
+def test_model_files_checksums_name_only_files_of_the_model(tmp_path: Path, name: str) -> None:
+    """A MODEL.json checksum entry is a file of the model: one leaving the folder or naming a device (``/dev/zero``
+    was read until memory ran out) is a ModelFileError naming MODEL.json, before anything is read from it."""
+    import shutil
+
+    import glmnlp
+    from glmnlp.text.default_model import default_model_path
+
+    root = tmp_path / "m"
+    shutil.copytree(default_model_path(), root)
+    (tmp_path / "outside.bin").write_bytes(b"x")
+    if name == "tagger/dev":
+        os.symlink("/dev/zero", root / "tagger" / "dev")
+    if name == "/dev/zero":
+        name = "tagger/" + os.path.relpath("/dev/zero", root / "tagger")
+    description = json.loads((root / "MODEL.json").read_text())
+    description["checksums"][name] = "0" * 64
+    (root / "MODEL.json").write_text(json.dumps(description))
+    with pytest.raises(ModelFileError, match=r"MODEL.json: checksums list .* which is not a file of this model"):
+        glmnlp.load(root)
+
+
+def test_model_files_tagger_evaluate_spells_brackets_as_tag_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``tagger evaluate`` scored EWT's ``(`` against a WSJ tagger as an unknown word (0% on this file), where
+    ``glmnlp tag`` gives the tagger ``-LRB-``: both now spell brackets as the tagger saw them."""
+    from glmnlp.text.default_model import default_model_path
+
+    test = tmp_path / "br.wt"
+    test.write_text("(/-LRB- hi/UH )/-RRB-\n")
+    capsys.readouterr()
+    assert main(["tagger", "evaluate", "-m", str(default_model_path()), "--test", str(test)]) == 0
+    assert "accuracy          100.00%" in capsys.readouterr().out

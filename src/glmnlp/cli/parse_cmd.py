@@ -114,8 +114,10 @@ def _parser_at_beam(directory: Path, beam: tuple[float | None, int | None], defe
     """The parser model at ``directory`` with ``beam`` = (gamma, cap) replacing its own where not None;
     ``deferred``: checked now, built on first use (as :func:`glmnlp.text.loading.parser_at`)."""
     from glmnlp.parser import Parser
+    from glmnlp.text.loading import check_part
     from glmnlp.text.pipeline import Deferred
 
+    check_part(directory)  # a pipeline's parser/ named on its own is checked against the pipeline's MODEL.json
     if deferred:
         return Deferred(_load_parser_at_beam, (directory, beam), Parser.describe(directory))
     return _load_parser_at_beam(directory, beam)

@@ -25,7 +25,7 @@ from typing import Any, Literal
 from glmnlp.errors import ModelFileError
 from glmnlp.text.pipeline import MAX_PARSE_WORDS, Deferred, Pipeline
 
-__all__ = ["check_checksums", "load", "parser_at", "recommended_margin", "tagger_at", "tagger_directory"]
+__all__ = ["check_checksums", "check_part", "load", "parser_at", "recommended_margin", "tagger_at", "tagger_directory"]
 
 
 def tagger_directory(directory: str | Path) -> Path:
@@ -36,17 +36,40 @@ def tagger_directory(directory: str | Path) -> Path:
     return Path(directory)
 
 
-def tagger_at(directory: str | Path, *, deferred: bool = False) -> Any:
-    """The tagger model at ``directory`` (:func:`tagger_directory`): built now, or (``deferred``) checked now and
-    built on first use."""
-    from glmnlp.tagger import Tagger
+def check_part(directory: str | Path) -> None:
+    """Check the files of the sub-model at ``directory`` against its pipeline's checksums when it is the ``tagger/``
+    or ``parser/`` of a model directory with a MODEL.json (:func:`check_checksums`), however it is named: by the
+    pipeline's folder (``tag -m DIR``) or by its own (``--tagger DIR/tagger``). Only ``glmnlp.load`` checked them, so
+    an edited ``tagger/metadata.json`` tagged ``A/VB dog/POS`` through ``tag -m`` and ``tagger evaluate -m``."""
+    from glmnlp.text.default_model import MODEL_FILE
 
+    directory = Path(directory)
+    if directory.name in ("tagger", "parser") and (directory.parent / MODEL_FILE).is_file():
+        check_checksums(directory.parent, [directory.name])
+
+
+def tagger_at(directory: str | Path, *, deferred: bool = False) -> Any:
+    """The tagger model at ``directory`` (:func:`tagger_directory`; its files checked by :func:`check_part`): built
+    now, or (``deferred``) checked now and built on first use."""
     directory = tagger_directory(directory)
-    return Deferred(Tagger.load, (directory,), Tagger.describe(directory)) if deferred else Tagger.load(directory)
+    check_part(directory)
+    return _tagger(directory, deferred)
 
 
 def parser_at(directory: str | Path, *, deferred: bool = False) -> Any:
-    """The parser model at ``directory``: built now, or (``deferred``) checked now and built on first use."""
+    """The parser model at ``directory`` (its files checked by :func:`check_part`): built now, or (``deferred``)
+    checked now and built on first use."""
+    check_part(directory)
+    return _parser(directory, deferred)
+
+
+def _tagger(directory: Path, deferred: bool) -> Any:
+    from glmnlp.tagger import Tagger
+
+    return Deferred(Tagger.load, (directory,), Tagger.describe(directory)) if deferred else Tagger.load(directory)
+
+
+def _parser(directory: str | Path, deferred: bool) -> Any:
     from glmnlp.parser import Parser
 
     return Deferred(Parser.load, (Path(directory),), Parser.describe(directory)) if deferred else Parser.load(directory)
@@ -113,9 +136,9 @@ def load(
             raise ModelFileError(f"{root}: no {part}/ sub-model in this model directory" + (
                 f" (it is a {name} model, not a pipeline directory of tagger/ and parser/: {reader} reads it)"
                 if reader else ""))
-    check_checksums(root, parts)
-    tagger_model = tagger_at(root / "tagger", deferred=deferred)
-    parser_model = parser_at(root / "parser", deferred=deferred) if parser else None
+    check_checksums(root, parts)  # every part before any is built
+    tagger_model = _tagger(root / "tagger", deferred)
+    parser_model = _parser(root / "parser", deferred) if parser else None
     if multitag_margin == "model":
         multitag_margin = recommended_margin(root) if parser else None
     pipeline = Pipeline(tagger_model, parser_model, lines=lines, multitag_margin=multitag_margin, max_words=max_words)
@@ -167,6 +190,9 @@ def check_checksums(root: str | Path, parts: list[str]) -> None:
         raise ModelFileError(f"{path}: checksums must map file names to sha256 digests")
     for name in sorted(n for n in sums if n.split("/")[0] in parts):
         file = Path(root) / name
+        if Path(name).is_absolute() or ".." in Path(name).parts or (file.exists() and not file.is_file()):
+            # a name that leaves the model, or a device (an entry of /dev/zero was read until memory ran out)
+            raise ModelFileError(f"{path}: checksums list {name!r}, which is not a file of this model")
         try:
             digest = hashlib.sha256(file.read_bytes()).hexdigest()
         except OSError as exc:
