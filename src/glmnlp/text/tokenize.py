@@ -445,12 +445,9 @@ def _cut_long_line(line: str) -> Iterator[Span]:
 
 
 def split_sentences(text: str, *, lines: bool = False) -> list[str]:
-    """The sentences of ``text`` as strings (see :func:`sentence_spans`).
-
-    ``lines=True``: every non-blank line is exactly one sentence (one-sentence-per-line input; a line longer than
-    :data:`WINDOW_CHARS` is cut, as any text is); otherwise a single line break is a space and a blank line always
-    ends a sentence.
-    """
+    """The sentences of ``text`` as strings (:func:`sentence_spans`). ``lines=True``: every non-blank line is exactly
+    one sentence (a line longer than :data:`WINDOW_CHARS` is cut, as any text is); otherwise a single line break is a
+    space and a blank line always ends a sentence."""
     return [text[start:end] for start, end in sentence_spans(text, lines=lines)]
 
 
@@ -586,10 +583,8 @@ def tokenize(sentence: str) -> list[str]:
 
 
 def tokenize_text_spans(text: str, *, lines: bool = False) -> list[list[TokenSpan]]:
-    """Sentences of PTB tokens, each token with its offsets in ``text`` (not in its sentence).
-
-    ``lines`` as for :func:`split_sentences` (true: one sentence per non-blank line).
-    """
+    """Sentences of PTB tokens, each with its offsets in ``text`` (not in its sentence); ``lines`` as for
+    :func:`split_sentences` (true: one sentence per non-blank line)."""
     result: list[list[TokenSpan]] = []
     for start, end in sentence_spans(text, lines=lines):
         result.append([(tok, start + a, start + b) for tok, a, b in tokenize_spans(text[start:end])])
@@ -597,8 +592,6 @@ def tokenize_text_spans(text: str, *, lines: bool = False) -> list[list[TokenSpa
 
 
 def tokenize_text(text: str, *, lines: bool = False) -> list[list[str]]:
-    """Split ``text`` into sentences and each sentence into PTB tokens.
-
-    ``lines`` as for :func:`split_sentences` (true: one sentence per non-blank line).
-    """
+    """Split ``text`` into sentences and each sentence into PTB tokens; ``lines`` as for :func:`split_sentences`
+    (true: one sentence per non-blank line)."""
     return [[tok for tok, _, _ in sent] for sent in tokenize_text_spans(text, lines=lines)]
