@@ -51,6 +51,7 @@ CASES: dict[str, Callable[[dict[str, Any]], None]] = {
     "history of numbers": lambda m: m.__setitem__("history", [1, 2]),
     "n_bits 11, table of 2**10": lambda m: m["config"].__setitem__("n_bits", 11),
     "table size 7": lambda m: m["weight_storage"].__setitem__("table_size", 7),
+    "weight_storage a string": lambda m: m.__setitem__("weight_storage", "sparse"),  # was an AttributeError
 }
 
 
@@ -378,3 +379,83 @@ def test_model_files_tagger_evaluate_spells_brackets_as_tag_does(
     capsys.readouterr()
     assert main(["tagger", "evaluate", "-m", str(default_model_path()), "--test", str(test)]) == 0
     assert "accuracy          100.00%" in capsys.readouterr().out
+
+
+GENERATIVE_CASES: dict[str, Callable[[dict[str, Any]], None]] = {
+    "weight nan": lambda m: m.__setitem__("weight", float("nan")),
+    "weight inf": lambda m: m.__setitem__("weight", float("inf")),
+    "weight -10": lambda m: m.__setitem__("weight", -10),
+    "weight text": lambda m: m.__setitem__("weight", "10"),
+    "gamma nan": lambda m: m.__setitem__("gamma", float("nan")),
+    "beam_cap -5": lambda m: m.__setitem__("beam_cap", -5),
+    "beam_cap 1.5": lambda m: m.__setitem__("beam_cap", 1.5),
+    "capitalised_pos a string": lambda m: m["lexicon"].__setitem__("capitalised_pos", "NNP"),
+    "lexicon version true": lambda m: m["lexicon"].__setitem__("version", True),
+}
+
+
+@pytest.mark.parametrize("case", sorted(GENERATIVE_CASES))
+def test_model_files_generative_term_fields_are_checked_at_load(tmp_path: Path, case: str) -> None:
+    """The generative term's weight, beam and lexicon lists are checked when the model is read: a NaN, infinite or
+    negative weight loaded and parsed nonsense, a NaN gamma or a cap of -5 failed later naming no file."""
+    import shutil
+
+    from glmnlp.parser.model import Parser
+    from glmnlp.text.default_model import default_model_path
+
+    shutil.copytree(default_model_path() / "parser", tmp_path / "p")
+    _edit(tmp_path / "p" / "generative", GENERATIVE_CASES[case])
+    with pytest.raises(ModelFileError, match="generative"):
+        Parser.load(tmp_path / "p")
+
+
+@pytest.mark.parametrize("version", [True, 1.0])
+def test_model_files_format_version_is_an_integer(tmp_path: Path, version: object) -> None:
+    """``"format_version": true`` or ``1.0`` compare equal to 1 and were read as version 1."""
+    from glmnlp.parser.model import Parser
+
+    model = _parser_model(tmp_path / "m")
+    header = json.loads((model / "metadata.json").read_text())
+    header["format_version"] = version
+    (model / "metadata.json").write_text(json.dumps(header))
+    with pytest.raises(ModelFileError, match="format version"):
+        Parser.load(model)
+
+
+def test_model_files_weights_that_are_not_finite_numbers_are_refused(tmp_path: Path) -> None:
+    """A parser or tagger whose weights hold NaN loaded and gave wrong trees and tags with status 0; a dense table
+    of the wrong shape or of integers was taken (the message said its size was not itself)."""
+    from glmnlp.glm.model_io import load_model, save_model
+    from glmnlp.parser.model import Parser
+    from glmnlp.tagger.model import Tagger, TaggerConfig
+    from glmnlp.treebank.formats import TaggedSentence
+
+    model = _parser_model(tmp_path / "m")
+    metadata, arrays = load_model(model, kind="glmnlp-parser")
+    nan = dict(arrays, weight_value=np.full_like(arrays["weight_value"], np.nan))
+    save_model(tmp_path / "nan", kind="glmnlp-parser", metadata=metadata, arrays=nan)
+    with pytest.raises(ModelFileError, match="not finite"):
+        Parser.load(tmp_path / "nan")
+    size = 1 << 10
+    for name, dense in (("column", np.zeros((size, 1))), ("int8", np.zeros(size, dtype=np.int8)),
+                        ("nan", np.full(size, np.nan))):
+        save_model(tmp_path / name, kind="glmnlp-parser", metadata=metadata, arrays={"weights": dense})
+        with pytest.raises(ModelFileError, match="not finite" if name == "nan" else "must be float32 or float64"):
+            Parser.load(tmp_path / name)
+    sentences = [TaggedSentence(("the", "dog", "barks"), ("DT", "NN", "VBZ"))] * 3
+    Tagger(TaggerConfig(epochs=1)).fit(sentences, show_progress=False, jobs=1).save(tmp_path / "t")
+    kind = json.loads((tmp_path / "t" / "metadata.json").read_text())["kind"]
+    metadata, arrays = load_model(tmp_path / "t", kind=kind)
+    for name, change in (("nan", {"weight_values": np.full_like(arrays["weight_values"], np.nan)}),
+                         ("atom", {"feature_keys": _with_atom(arrays["feature_keys"], 2 * 10**8)})):
+        save_model(tmp_path / f"t_{name}", kind=kind, metadata=metadata, arrays=dict(arrays, **change))
+        with pytest.raises(ModelFileError, match="must be finite|beyond the"):
+            Tagger.load(tmp_path / f"t_{name}")
+
+
+def _with_atom(keys: np.ndarray, value: int) -> np.ndarray:
+    """``keys`` with one atom value replaced: the lookup table of its template is sized by the largest (1.6 GB for
+    2 * 10**8 before it was checked against the string table)."""
+    keys = keys.copy()
+    keys[0, 1] = value
+    return keys

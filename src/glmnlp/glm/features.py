@@ -319,14 +319,19 @@ class FeatureIndex:
         return out
 
     @classmethod
-    def from_array(cls, templates: Sequence[Template], n_atoms: int, keys: np.ndarray) -> FeatureIndex:
-        """Inverse of :meth:`to_array`; the result is frozen."""
+    def from_array(cls, templates: Sequence[Template], n_atoms: int, keys: np.ndarray,
+                   atom_values: int | None = None) -> FeatureIndex:
+        """Inverse of :meth:`to_array`; the result is frozen. ``atom_values``: the atom values are below it (the
+        size of the string table they index): a single-atom template's lookup table is sized by its largest value,
+        so one edited value of 2 * 10**8 in a model file took 1.6 GB."""
         index = cls(templates, n_atoms)
         keys = np.asarray(keys, dtype=np.int64)
         if keys.ndim != 2 or (keys.shape[0] and keys.shape[1] < 2):
             raise ValueError("feature key array has the wrong shape")
         if keys.shape[0] and (keys[:, 0].min() < 0 or keys[:, 0].max() >= len(index.templates)):
             raise ValueError("feature key array names an unknown template")
+        if atom_values is not None and keys.shape[0] and int(keys[:, 1:].max()) >= atom_values:
+            raise ValueError(f"feature key array holds an atom value beyond the {atom_values} strings")
         for k, template in enumerate(index.templates):
             rows = np.nonzero(keys[:, 0] == k)[0]
             if len(template.atoms) == 1:

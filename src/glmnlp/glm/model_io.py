@@ -454,7 +454,7 @@ def read_metadata(directory: str | Path) -> dict[str, Any]:
     if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
         raise ModelFileError(f"{path}: not a glmnlp model (format is not {FORMAT_NAME!r})")
     version = header.get("format_version")
-    if version != FORMAT_VERSION:
+    if type(version) is not int or version != FORMAT_VERSION:  # true and 1.0 are == 1, and are not version 1
         raise ModelFileError(
             f"{path}: format version {version!r} is not supported (this glmnlp reads version {FORMAT_VERSION})"
         )

@@ -145,11 +145,19 @@ def _check_config(cfg: dict[str, Any]) -> None:
 def _dense_weights(arrays: dict[str, np.ndarray], size: int, path: str | Path, meta: dict[str, Any]) -> np.ndarray:
     """The dense weight table of a model file (sparse (index, value) arrays, or a dense ``weights`` array) of the
     size ``n_bits`` gives: any other recorded size means an edited file (weights in other features' slots)."""
-    if (declared := meta.get("weight_storage", {}).get("table_size", size)) != size or (
-            "weights" in arrays and arrays["weights"].shape != (size,)):
+    storage = meta.get("weight_storage", {})
+    if not isinstance(storage, dict):
+        raise ValueError(f"weight_storage must be an object, got {storage!r}")
+    if (declared := storage.get("table_size", size)) != size:
         raise ValueError(f"the weight table's size ({declared!r}) is not 2**n_bits = {size}")
     if "weights" in arrays:  # dense tables written before the sparse format
-        return arrays["weights"]
+        dense = arrays["weights"]
+        if dense.shape != (size,) or dense.dtype not in (np.float32, np.float64):
+            raise ValueError(f"the dense weight table must be float32 or float64 of shape ({size},), got "
+                             f"{dense.dtype} of shape {dense.shape}")
+        if not np.isfinite(dense).all():
+            raise ValueError("the weight table holds values that are not finite numbers")
+        return dense
     index, values = arrays.get("weight_index"), arrays.get("weight_value")
     if index is None or values is None:
         raise ModelFileError(f"{path}: parser model has no weight_index/weight_value arrays")
@@ -159,6 +167,8 @@ def _dense_weights(arrays: dict[str, np.ndarray], size: int, path: str | Path, m
                              "one length")
     if index.shape[0] and (int(index[-1]) >= size or bool(np.any(index[1:] <= index[:-1]))):
         raise ModelFileError(f"{path}: weight_index must be strictly ascending and below the table size {size}")
+    if not np.isfinite(values).all():  # a NaN weight makes every hypothesis it touches rank as it may: wrong trees
+        raise ModelFileError(f"{path}: weight_value holds values that are not finite numbers")
     dense = np.zeros(size, dtype=np.float64)
     dense[index] = values
     dense.flags.writeable = False  # finished: the parser takes it without a copy (Parser.weights)

@@ -340,7 +340,7 @@ class GenerativeModel:
             )
         try:
             version = metadata.get("format_version")
-            if metadata.get("format") != FORMAT_NAME or version not in READABLE_VERSIONS:
+            if metadata.get("format") != FORMAT_NAME or type(version) is not int or version not in READABLE_VERSIONS:
                 raise ModelFileError(
                     f"not a {FORMAT_NAME} model of a version this glmnlp reads "
                     f"({', '.join(map(str, READABLE_VERSIONS))}): {metadata.get('format')!r} v{version!r}"

@@ -253,11 +253,14 @@ class Lexicon:
     def from_json(cls, data: Mapping[str, Any]) -> Lexicon:
         """Inverse of :meth:`to_json`; raises ModelFileError on a foreign or damaged description."""
         try:
-            if data["format"] != "glmnlp-lexicon" or data["version"] != 1:
+            if data["format"] != "glmnlp-lexicon" or type(data["version"]) is not int or data["version"] != 1:
                 raise ModelFileError(f"not a version-1 glmnlp lexicon: {data.get('format')!r}")
             if list(data["classes"]) != list(UNKNOWN_CLASSES):
                 raise ModelFileError("lexicon was written with a different unknown-word class list")
             config = LexiconConfig(**data["config"])
+            for name in ("words", "capitalised_pos", "rare"):  # a string would be read as its letters
+                if not isinstance(data[name], list) or not all(isinstance(x, str) for x in data[name]):
+                    raise ModelFileError(f"lexicon {name} must be a list of strings")
             return cls(list(data["words"]), data["capitalised_pos"], data["rare"], config)
         except (KeyError, TypeError, ValueError, ConfigError) as exc:
             raise ModelFileError(f"damaged lexicon description: {exc}") from exc

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from glmnlp.errors import ModelFileError
+from glmnlp.errors import ConfigError, ModelFileError
 from glmnlp.parser.config import check_beam
 from glmnlp.parser.generative import WORD_MODEL, GenerativeModel
 from glmnlp.parser.grammar import Grammar
@@ -90,8 +90,14 @@ class GenerativeTerm:
         try:
             model = GenerativeModel.from_arrays(metadata["generative"], arrays)
             lexicon = Lexicon.from_json(metadata["lexicon"])
-            term = cls(model, lexicon, float(metadata["weight"]), float(metadata["gamma"]), int(metadata["beam_cap"]))
-        except (KeyError, TypeError, ValueError) as exc:
+            weight, gamma, cap = metadata["weight"], metadata["gamma"], metadata["beam_cap"]
+            # the ranges of the training options: a NaN, infinite or negative weight parsed nonsense silently, a
+            # NaN gamma failed later with no file named
+            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= 1e300:
+                raise ValueError(f"weight must be a number in (0, 1e300], got {weight!r}")
+            check_beam(gamma, cap, "gamma and beam_cap")
+            term = cls(model, lexicon, float(weight), float(gamma), int(cap))
+        except (KeyError, TypeError, ValueError, ConfigError) as exc:
             raise ModelFileError(f"damaged generative term: {exc}") from None
         if model.specs[WORD_MODEL].n_outcomes != lexicon.size:
             raise ModelFileError("generative term: word model size does not match the lexicon")

@@ -87,9 +87,10 @@ def tagger_from_parts(cls: Any, metadata: dict[str, Any], arrays: dict[str, np.n
             raise ModelFileError(f"{source}: weights are not averaged")
         T = len(tags)
         store = StringStore.from_arrays(arrays, "strings")
-        index = FeatureIndex.from_array(expected, N_ATOMS, arrays["feature_keys"])
+        index = FeatureIndex.from_array(expected, N_ATOMS, arrays["feature_keys"], atom_values=len(store))
         pair_index = FeatureIndex.from_array(
-            templates_for(config.feature_set, previous_tag=True), N_ATOMS, arrays["pair_feature_keys"]
+            templates_for(config.feature_set, previous_tag=True), N_ATOMS, arrays["pair_feature_keys"],
+            atom_values=len(store),
         )
         tagger = cls(config)
         tagger._init_tables(store, index, pair_index, tags, open_tags)
@@ -100,7 +101,11 @@ def tagger_from_parts(cls: Any, metadata: dict[str, Any], arrays: dict[str, np.n
         ids = arrays["weight_ids"].astype(np.int64)
         if ids.size and (ids.min() < 0 or ids.max() >= flat.shape[0]):
             raise ModelFileError(f"{source}: weight ids out of range")
-        flat[ids] = arrays["weight_values"]
+        values = arrays["weight_values"]
+        if values.shape != ids.shape or values.dtype.kind != "f" or not np.isfinite(values).all():
+            # a NaN weight ranks every tag as no tag at all: wrong tags, silently
+            raise ModelFileError(f"{source}: weight values must be finite floats, one for each weight id")
+        flat[ids] = values
         tagger._weights = flat.reshape(n_rows, T)
         words = arrays["tagdict_word_ids"]
         masks = arrays["tagdict_masks"]
