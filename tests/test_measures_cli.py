@@ -58,6 +58,22 @@ def test_measures_writers_round_trip(rows: list[dict]) -> None:
         write_measures(rows, io.StringIO(), "xml")
 
 
+def test_measures_writers_keep_backslashes_and_quotes(rows: list[dict]) -> None:
+    """The treebank's ``50\\/50`` came back as ``50\\\\/50`` and ``c"d`` as ``c\\"d`` from the CSV and TSV files
+    (a backslash escape, which neither csv nor pandas reads): the words read back as written now."""
+    words = ["50\\/50", 'c"d', "a,b", '"', "\\"]
+    odd = [dict(rows[0], word=w) for w in words]
+    for fmt, reader in (("tsv", lambda text: [line.split("\t") for line in text.splitlines()]),
+                        ("csv", lambda text: list(csv.reader(io.StringIO(text))))):
+        out = io.StringIO()
+        write_measures(odd, out, fmt)
+        assert [line[COLUMNS_INDEX["word"]] for line in reader(out.getvalue())[1:]] == words, fmt
+    pd = pytest.importorskip("pandas")
+    out = io.StringIO()
+    write_measures(odd, out, "csv")
+    assert pd.read_csv(io.StringIO(out.getvalue()))["word"].tolist() == words
+
+
 COLUMNS_INDEX = {c: k for k, c in enumerate(COLUMNS)}
 
 
