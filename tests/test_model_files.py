@@ -459,3 +459,36 @@ def _with_atom(keys: np.ndarray, value: int) -> np.ndarray:
     keys = keys.copy()
     keys[0, 1] = value
     return keys
+
+
+def test_model_files_a_pipeline_folder_of_two_tagsets_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A pipeline folder put together by hand (no MODEL.json) with a tagger of another tagset parsed every sentence
+    as a flat tree with status 0, where ``parse --tagger`` refused the same tagger; ``glmnlp.load`` and ``parse -m``
+    now refuse it too, and warn for a few unknown tags."""
+    import shutil
+
+    import glmnlp
+    from glmnlp.errors import ConfigError
+    from glmnlp.tagger.model import Tagger, TaggerConfig
+    from glmnlp.text.default_model import default_model_path
+    from glmnlp.treebank.formats import TaggedSentence
+
+    root = tmp_path / "m"
+    shutil.copytree(default_model_path(), root)
+    (root / "MODEL.json").unlink()
+    shutil.rmtree(root / "tagger")
+    upos = [TaggedSentence(("the", "dog", "barks"), ("DET", "NOUN", "VERB"))] * 3
+    Tagger(TaggerConfig(epochs=1)).fit(upos, show_progress=False, jobs=1).save(root / "tagger")
+    with pytest.raises(ConfigError, match="the parser does not know 3 of this tagger's 3 tags"):
+        glmnlp.load(root)
+    capsys.readouterr()
+    assert main(["parse", "-m", str(root), "The dog barks."]) == 1
+    assert "the parser does not know 3 of this tagger's 3 tags" in capsys.readouterr().err
+    assert glmnlp.load(root, parser=False).has_tagger  # a tagger alone is fine
+    shutil.rmtree(root / "tagger")
+    mixed = [TaggedSentence(("the", "dog", "barks", "now"), ("DT", "NN", "VBZ", "ADV"))] * 3
+    Tagger(TaggerConfig(epochs=1)).fit(mixed, show_progress=False, jobs=1).save(root / "tagger")
+    with pytest.warns(UserWarning, match="does not know 1 of this tagger's 4 tags"):
+        glmnlp.load(root)

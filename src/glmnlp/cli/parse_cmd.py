@@ -136,31 +136,12 @@ def _load_parser_at_beam(directory: Path, beam: tuple[float | None, int | None])
 
 
 def check_tagset(tagger_dir: str, pipeline: Any) -> None:
-    """``--tagger DIR`` against the parser's tags: a tagger of another tagset (more than half of its tags
-    unknown to the parser) is a :class:`ConfigError`; a few unknown tags a warning; fewer tags are fine.
+    """``--tagger DIR`` against the parser's tags (:func:`glmnlp.text.loading.unknown_tags`: a tagger of another
+    tagset is a :class:`ConfigError`); a few tags the parser does not know are a warning on stderr."""
+    from glmnlp.text.loading import tagger_directory, unknown_tags
 
-    The parser finds no chain for a tag it does not know, and a sentence tagged with one ends as the flat
-    default tree, silently (as for ``--tagged`` input, :func:`checked_tags`).
-    """
-    from glmnlp.glm.model_io import read_metadata
-
-    known = pipeline.parser_facts()["pos_tags"]
-    from glmnlp.text.loading import tagger_directory
-
-    tags = read_metadata(tagger_directory(tagger_dir))["metadata"].get("tags")
-    if not known or not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-        return  # a parser that does not say, or a damaged tagger (building it says more)
-    unknown = sorted(set(tags) - known)
-    if not unknown:
-        return
-    what = f"{tagger_dir}: the parser does not know {len(unknown)} of this tagger's {len(set(tags))} tags"
-    if 2 * len(unknown) > len(set(tags)):
-        raise ConfigError(
-            f"{what} ({' '.join(unknown)}): most sentences would get flat trees; give a tagger trained on the "
-            f"parser's tags ({' '.join(sorted(known))})"
-        )
-    click.echo(f"warning: {what} ({' '.join(unknown)}): a sentence tagged with one of them gets a flat tree",
-               err=True)
+    if warning := unknown_tags(tagger_directory(tagger_dir), pipeline.parser_facts()["pos_tags"], tagger_dir):
+        click.echo(f"warning: {warning}", err=True)
 
 
 _SVG_NAME = re.compile(r"sentence-[0-9]{4,}\.svg")
