@@ -139,6 +139,12 @@ def _conllu_line(*fields: str) -> str:
         (f"{_W}\n{_conllu_line('3-2', *['_'] * 9)}\n", 2, "empty or reversed"),
         (f"{_W}\n{_conllu_line('3-4', *['_'] * 9)}\n", 2, "does not start at the next word"),
         (f"{_W}\n{_conllu_line('1.', *['_'] * 9)}\n", 2, "bad word ID"),
+        # a range's words must all follow: before the blank line, the end of the file, the next range
+        (f"{_W}\n{_conllu_line('2-4', *['_'] * 9)}\n{_W2}\n\n{_W}\n", 2,
+         "range 2-4 is followed by its words up to 2 only"),
+        (f"{_W}\n{_conllu_line('2-3', *['_'] * 9)}\n{_W2}\n", 2, "range 2-3 is followed by its words up to 2 only"),
+        (f"{_conllu_line('1-2', *['_'] * 9)}\n{_W}\n{_conllu_line('2-3', *['_'] * 9)}\n", 1,
+         "range 1-2 is followed by its words up to 1 only"),
     ],
 )
 def test_formats_conllu_errors(text: str, line: int, fragment: str) -> None:

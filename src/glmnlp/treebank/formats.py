@@ -128,6 +128,15 @@ def _parse_conllu(lines: Iterable[str], name: str, col: int, col_name: str) -> I
     tags: list[str] = []
     in_sentence = False  # saw a comment or a word line since the last blank line
     start_line = 0
+    open_range = (0, "", 0)  # the last multiword-token range read: (its last word, its ID, its line)
+
+    def check_range() -> None:
+        """The words of the open range must all follow before the sentence ends or the next range begins: a range
+        2-4 with word 2 alone read as that word, silently."""
+        last, ident, line = open_range
+        if len(words) < last:
+            raise FormatError(f"multiword-token range {ident} is followed by its words up to {len(words)} only",
+                              source=name, line=line)
 
     def close(lineno: int) -> TaggedSentence:
         if not words:
@@ -140,8 +149,10 @@ def _parse_conllu(lines: Iterable[str], name: str, col: int, col_name: str) -> I
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             if in_sentence:
+                check_range()
                 yield close(start_line)
                 in_sentence = False
+                open_range = (0, "", 0)
             continue
         if not in_sentence:
             in_sentence = True
@@ -184,11 +195,14 @@ def _parse_conllu(lines: Iterable[str], name: str, col: int, col_name: str) -> I
                     source=name,
                     line=lineno,
                 )
+            check_range()
+            open_range = (last, ident, lineno)
             continue  # a surface token; its syntactic words follow on their own lines
         if _EMPTY_ID.match(ident):
             continue  # an empty node of the enhanced graph: not a word of the sentence
         raise FormatError(f"bad word ID {ident!r}", source=name, line=lineno)
     if in_sentence:
+        check_range()
         yield close(start_line)
 
 
