@@ -159,8 +159,11 @@ def test_cli_tag_reads_tags_and_writes_a_chunk_at_a_time(
     assert sizes == [2, 2, 1]
     conllu = tmp_path / "in.conllu"
     conllu.write_text("".join(f"1\t{w}\t_\t_\tNN\t_\t_\t_\t_\t_\n\n" for w in ("cats", "dogs", "New York")))
-    rc, _, err = _run(capsys, ["tag", "--input-format", "conllu", "--output-format", "conllu", str(conllu)])
-    assert (rc, err) == (1, "error: <output>:3: word 1 ('New York') contains whitespace\n")
+    # CoNLL-U output holds a spaced FORM as UD does; word/TAG output cannot, and names the sentence in the whole output
+    assert _run(capsys, ["tag", "--input-format", "conllu", "--output-format", "conllu", str(conllu)])[0] == 0
+    rc, out, err = _run(capsys, ["tag", "--input-format", "conllu", "--output-format", "word_tag", str(conllu)])
+    assert (rc, out.split(), err) == (1, ["cats/NNS", "dogs/NNS"], "error: <output>:3: word 1 ('New York') contains "
+                                      "whitespace: word/TAG lines cannot hold it (--output-format conllu can)\n")
 
 def test_cli_tag_streams_tagged_input_and_stops_at_a_bad_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
@@ -191,6 +194,14 @@ def test_cli_tag_streams_tagged_input_and_stops_at_a_bad_line(
     _stdin(monkeypatch, b"a/DT b/NN\nc/DT d/NN\ne/DT f\n")  # docs/cli.md: fewer sentences than a chunk
     rc, out, err = _run(capsys, ["tag", "--input-format", "word_tag"])
     assert (rc, err, len(out.splitlines())) == (1, "error: <stdin>:3: token 2 'f' has no /TAG\n", 2)
+    # a CoNLL-U word with a space (UD allows it): written as CoNLL-U; word/TAG cannot hold it, and the sentences
+    # before it are written (they were dropped with their chunk)
+    spaced = "1\tHe\t_\t_\tPRP\t_\t_\t_\t_\t_\n\n1\tNew York\t_\t_\tNNP\t_\t_\t_\t_\t_\n\n"
+    for output, expected in (("conllu", (0, "", 4)), ("word_tag", (1, "error: <output>:2: word 1 ('New York') contains "
+                             "whitespace: word/TAG lines cannot hold it (--output-format conllu can)\n", 1))):
+        _stdin(monkeypatch, spaced.encode())
+        rc, out, err = _run(capsys, ["tag", "--input-format", "conllu", "--output-format", output])
+        assert (rc, err, len(out.splitlines())) == expected, output
 
 
 def test_cli_tagger_evaluate_refuses_an_empty_test_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -113,6 +113,19 @@ def test_formats_writers_exact_text() -> None:
     )
 
 
+
+def test_formats_conllu_words_may_hold_spaces_but_no_tab_or_line_break() -> None:
+    """UD's FORM may hold a space ("New York" as one token): such a file read and written back failed ('contains
+    whitespace'); a tab or a line break, which would split the line, is still refused, and word/TAG keeps refusing
+    any whitespace (its tokens are split on it)."""
+    spaced = [TaggedSentence(("New York", "sleeps"), ("NNP", "VBZ"))]
+    assert read_conllu(io.StringIO(write_conllu(spaced))) == spaced
+    for word in ("a\tb", "a\nb", "a\rb", "a\u2028b", "a\x85"):
+        with pytest.raises(FormatError, match="contains a tab or a line break"):
+            write_conllu([TaggedSentence((word,), ("NN",))])
+    with pytest.raises(FormatError, match="contains whitespace"):
+        write_word_tag(spaced)
+
 # -- errors with their lines -----------------------------------------------------------------
 
 _W = "\t".join(["1", "dog", "dog", "NOUN", "NN", "_", "0", "root", "_", "_"])
@@ -258,7 +271,7 @@ def test_formats_read_tagged_detection_and_errors(tmp_path: Path) -> None:
         (write_word_tag, [TaggedSentence((), ())], "no words"),
         (write_tab, [TaggedSentence(("a",), ("",))], "is empty"),
         (write_conllu, [TaggedSentence(("a",), ("_",))], "reads as no tag"),
-        (write_conllu, [TaggedSentence(("a\tb",), ("NN",))], "contains whitespace"),
+        (write_conllu, [TaggedSentence(("a\tb",), ("NN",))], "contains a tab or a line break"),
     ],
 )
 def test_formats_writers_refuse_unreadable_output(writer, sentences, fragment: str) -> None:

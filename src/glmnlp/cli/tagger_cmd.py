@@ -239,10 +239,14 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
     for chunk in _chunks_then_error(sentences, TAG_CHUNK):  # tagging all at once took memory in proportion to it
         # brackets spelled as the tagger saw them in training (glmnlp.text.inputs.model_words); words written as given
         tagged = model.tag_sentences([model_words(s.words, model) for s in chunk])
+        out = [TaggedSentence(s.words, tuple(t)) for s, t in zip(chunk, tagged, strict=True)]
         try:
-            text = writer([TaggedSentence(s.words, tuple(t)) for s, t in zip(chunk, tagged, strict=True)])
+            text = writer(out)
         except FormatError as exc:  # numbered within the chunk: the sentence's number in the whole output
-            raise FormatError(exc.reason, source=exc.source, line=done + (exc.line or 0)) from None
+            click.echo(writer(out[:(exc.line or 1) - 1]), nl=False)  # the sentences before it, as for bad input
+            hint = ": word/TAG lines cannot hold it (--output-format conllu can)" if (
+                output_format == "word_tag" and exc.reason.endswith("contains whitespace")) else ""
+            raise FormatError(exc.reason + hint, source=exc.source, line=done + (exc.line or 0)) from None
         click.echo(text, nl=False)
         done += len(chunk)
 

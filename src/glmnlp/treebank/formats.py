@@ -428,11 +428,14 @@ def _format_head(lines: Iterator[str]) -> list[str]:
 # -- writing ---------------------------------------------------------------------------------
 
 
-def _check_token(value: str, what: str, index: int, position: int, sep: str = "") -> None:
-    """Refuse an empty token, one with whitespace, or (for tags) one containing ``sep``."""
+def _check_token(value: str, what: str, index: int, position: int, sep: str = "", spaces: bool = False) -> None:
+    """Refuse an empty token, one with whitespace (``spaces``: a tab or a line break only, the whitespace a CoNLL-U
+    field cannot hold), or (for tags) one containing ``sep``."""
     if not value:
         reason = "is empty"
-    elif any(ch.isspace() for ch in value):
+    elif spaces and ("\t" in value or value.splitlines() != [value]):
+        reason = "contains a tab or a line break"
+    elif not spaces and any(ch.isspace() for ch in value):
         reason = "contains whitespace"
     elif sep and sep in value:
         reason = f"contains the separator {sep!r}"
@@ -481,8 +484,9 @@ def write_tab(sentences: Iterable[TaggedSentence]) -> str:
 def write_conllu(sentences: Iterable[TaggedSentence]) -> str:
     """Minimal CoNLL-U: ID, FORM and XPOS filled, ``_`` elsewhere, a blank line after each sentence.
 
-    Raises :class:`FormatError` (``line`` = 1-based sentence number) for an empty sentence, a word
-    or tag containing whitespace, an empty word or tag, or the tag ``_`` (which means "no tag").
+    Raises :class:`FormatError` (``line`` = 1-based sentence number) for an empty sentence, a word containing a
+    tab or a line break, a tag containing whitespace, an empty word or tag, or the tag ``_`` (which means "no tag").
+    A word may hold spaces, as UD's FORM may ("New York" as one token), and reads back as written.
     """
     buffer = io.StringIO()
     for index, sentence in enumerate(sentences, 1):
@@ -490,7 +494,7 @@ def write_conllu(sentences: Iterable[TaggedSentence]) -> str:
             raise FormatError("sentence has no words", source="<output>", line=index)
         tags = sentence.tags if sentence.tags is not None else ("_",) * len(sentence.words)
         for position, (word, tag) in enumerate(zip(sentence.words, tags)):
-            _check_token(word, "word", index, position)
+            _check_token(word, "word", index, position, spaces=True)
             if sentence.tags is not None:
                 _check_token(tag, "tag", index, position)
                 if tag == "_":
