@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from glmnlp.errors import ModelFileError
+from glmnlp.text.checksums import check_checksums, check_part
 from glmnlp.text.pipeline import MAX_PARSE_WORDS, Deferred, Pipeline
 
 __all__ = ["check_checksums", "check_part", "load", "parser_at", "recommended_margin", "tagger_at", "tagger_directory",
@@ -37,18 +38,6 @@ def tagger_directory(directory: str | Path) -> Path:
     if (Path(directory) / "tagger").is_dir() and not (Path(directory) / "metadata.json").is_file():
         return Path(directory) / "tagger"
     return Path(directory)
-
-
-def check_part(directory: str | Path) -> None:
-    """Check the files of the sub-model at ``directory`` against its pipeline's checksums when it is the ``tagger/``
-    or ``parser/`` of a model directory with a MODEL.json (:func:`check_checksums`), however it is named: by the
-    pipeline's folder (``tag -m DIR``) or by its own (``--tagger DIR/tagger``). Only ``glmnlp.load`` checked them, so
-    an edited ``tagger/metadata.json`` tagged ``A/VB dog/POS`` through ``tag -m`` and ``tagger evaluate -m``."""
-    from glmnlp.text.default_model import MODEL_FILE
-
-    directory = Path(directory)
-    if directory.name in ("tagger", "parser") and (directory.parent / MODEL_FILE).is_file():
-        check_checksums(directory.parent, [directory.name])
 
 
 def tagger_at(directory: str | Path, *, deferred: bool = False) -> Any:
@@ -140,21 +129,19 @@ def load(
                 f" (it is a {name} model, not a pipeline directory of tagger/ and parser/: {reader} reads it)"
                 if reader else ""))
     check_checksums(root, parts)  # every part before any is built
-    if parser:  # a folder put together by hand may pair a tagger and a parser of different tagsets
-        from glmnlp.parser import Parser
-
-        if warning := unknown_tags(root / "tagger", Parser.describe(root / "parser")["pos_tags"], root / "tagger"):
-            warnings.warn(warning, stacklevel=2)
     tagger_model = _tagger(root / "tagger", deferred)
     parser_model = _parser(root / "parser", deferred) if parser else None
     if multitag_margin == "model":
         multitag_margin = recommended_margin(root) if parser else None
     pipeline = Pipeline(tagger_model, parser_model, lines=lines, multitag_margin=multitag_margin, max_words=max_words)
+    # a folder put together by hand may pair a tagger and a parser of different tagsets
+    if parser and (warning := unknown_tags(root / "tagger", pipeline.parser_facts()["pos_tags"], root / "tagger")):
+        warnings.warn(warning, stacklevel=2)
     pipeline.spec = (_load_for_worker, (str(root), parser, lines, multitag_margin, max_words))
     return pipeline
 
 
-def unknown_tags(tagger_dir: str | Path, known: frozenset[str] | set[str], name: str | Path) -> str:
+def unknown_tags(tagger_dir: str | Path, known: frozenset[str] | set[str] | None, name: str | Path) -> str:
     """The tagger at ``tagger_dir`` against the tags a parser knows: a tagger of another tagset (more than half of its
     tags unknown to the parser) is a :class:`ConfigError`; a few unknown tags give the warning returned (empty: none;
     ``name``: how the message names the tagger). Fewer tags are fine.
@@ -164,9 +151,11 @@ def unknown_tags(tagger_dir: str | Path, known: frozenset[str] | set[str], name:
     from glmnlp.errors import ConfigError
     from glmnlp.glm.model_io import read_metadata
 
+    if not known:
+        return ""  # a parser that does not say
     tags = read_metadata(tagger_dir)["metadata"].get("tags")
-    if not known or not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-        return ""  # a parser that does not say, or a damaged tagger (building it says more)
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        return ""  # a damaged tagger (building it says more)
     unknown = sorted(set(tags) - set(known))
     if not unknown:
         return ""
@@ -197,39 +186,3 @@ def recommended_margin(root: str | Path) -> float | None:
     if not isinstance(margin, (int, float)) or isinstance(margin, bool) or not margin > 0:
         raise ModelFileError(f"{path}: multitag_margin must be a number >= 0, got {margin!r}")
     return float(margin)
-
-
-def check_checksums(root: str | Path, parts: list[str]) -> None:
-    """Check every file of the sub-models ``parts`` against the sha256 that ``root/MODEL.json`` records for it.
-
-    The description (recipe, figures, multi-tag margin) holds for those very files, and a sub-model's
-    ``metadata.json`` is not covered by its own weights' checksum: an edited field (say the parser's
-    ``n_bits``) would otherwise load without a word and parse differently. A pipeline without MODEL.json, or
-    whose MODEL.json lists no checksums, is not checked here (each sub-model still checks its weights).
-    """
-    import hashlib
-    import json
-
-    from glmnlp.text.default_model import MODEL_FILE
-
-    path = Path(root) / MODEL_FILE
-    if not path.is_file():
-        return
-    try:
-        sums = json.loads(path.read_text(encoding="utf-8")).get("checksums", {})
-    except (OSError, ValueError, AttributeError) as exc:
-        raise ModelFileError(f"{path}: unreadable model description ({exc})") from exc
-    if not isinstance(sums, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in sums.items()):
-        raise ModelFileError(f"{path}: checksums must map file names to sha256 digests")
-    for name in sorted(n for n in sums if n.split("/")[0] in parts):
-        file = Path(root) / name
-        if Path(name).is_absolute() or ".." in Path(name).parts or (file.exists() and not file.is_file()):
-            # a name that leaves the model, or a device (an entry of /dev/zero was read until memory ran out)
-            raise ModelFileError(f"{path}: checksums list {name!r}, which is not a file of this model")
-        try:
-            digest = hashlib.sha256(file.read_bytes()).hexdigest()
-        except OSError as exc:
-            raise ModelFileError(f"{file}: listed in {path} but unreadable: {exc.strerror or exc}") from None
-        if digest != sums[name]:
-            raise ModelFileError(f"{file}: changed since {path} was written (sha256 mismatch); if on purpose, "
-                                 f"remove the file's entry from the checksums there")

@@ -58,7 +58,7 @@ def load_parser(model: Any = None) -> Any:
 
     A parser without a generative term is a :class:`ConfigError` naming the model directory."""
     from glmnlp.parser.model import Parser
-    from glmnlp.text.loading import parser_at
+    from glmnlp.text.checksums import check_part
 
     where = ""
     if isinstance(model, Parser):
@@ -76,7 +76,8 @@ def load_parser(model: Any = None) -> Any:
             raise TypeError(f"model: expected None, a model directory, a Pipeline or a Parser, "
                             f"got {type(model).__name__}")
         path = root / "parser" if (root / "parser").is_dir() else root
-        parser = parser_at(path)  # a pipeline's parser/ checked against its MODEL.json
+        check_part(path)  # a pipeline's parser/ checked against its MODEL.json
+        parser = Parser.load(path)
         where = f"{path}: "
     if parser.generative is None:
         raise ConfigError(f"{where}word-by-word measures need a parser with a generative term (a generative or "
