@@ -509,7 +509,7 @@ def _import_nltk() -> Any:
         import nltk
     except ImportError:
         raise ImportError(
-            "converting to nltk.Tree needs the optional nltk package: pip install 'glmnlp[nltk]'"
+            "converting to nltk.Tree needs nltk, which glmnlp depends on: reinstall glmnlp, or pip install nltk"
         ) from None
     return nltk
 

@@ -180,7 +180,8 @@ def _write(tree: Tree, out: list[str]) -> None:
 
 
 def to_pretty(tree: Tree, indent: int = 2) -> str:
-    """Multi-line indented brackets; preterminals stay on one line with their word."""
+    """Multi-line indented brackets, each level ``indent`` spaces deeper than its parent; preterminals stay on one
+    line with their word."""
     if not isinstance(tree, Tree):
         raise TypeError(f"expected a Tree, got {type(tree).__name__} (parse_tree reads a bracket string)")
     lines: list[str] = []
