@@ -509,7 +509,7 @@ def _import_nltk() -> Any:
         import nltk
     except ImportError:
         raise ImportError(
-            "converting to nltk.Tree needs nltk, which glmnlp depends on: reinstall glmnlp, or pip install nltk"
+            "converting to nltk.Tree needs nltk, a dependency of glmnlp that is missing: pip install 'glmnlp[nltk]'"
         ) from None
     return nltk
 
