@@ -35,7 +35,9 @@ class PipeWorker:
 
     def __init__(self, spec: tuple[Callable[..., Any], tuple[Any, ...]]) -> None:
         loader, args = spec
-        self.pipeline = loader(*args)
+        with warnings.catch_warnings():  # the caller loaded the same spec and warned once: not once per worker
+            warnings.simplefilter("ignore")
+            self.pipeline = loader(*args)
 
     def run(
         self, job: tuple[list[Any], tuple[int, bool, Any], int, tuple[float, int] | None],
