@@ -161,7 +161,8 @@ def test_pools_left_open_at_exit_are_terminated(tmp_path: Path) -> None:
     assert _gone([int(p) for p in run.stdout.split()], within=5)
 
 
-def _interrupt_training(tmp_path: Path, delay: float) -> tuple[int, str, bool, float] | None:
+def _interrupt_training(tmp_path: Path, delay: float, how: signal.Signals = signal.SIGINT,
+                        group: bool = True) -> tuple[int, str, bool, float] | None:
     """Start ``glmnlp parser train -j 2`` in a session of its own, send SIGINT to its process group
     ``delay`` s after its first worker exists, as a terminal does on Ctrl-C. Returns (status, stderr, whether
     the session's processes all ended, seconds from the signal to exit), or None if training ended first."""
@@ -181,7 +182,7 @@ def _interrupt_training(tmp_path: Path, delay: float) -> tuple[int, str, bool, f
         if proc.poll() is not None:
             proc.communicate()
             return None
-        os.killpg(proc.pid, signal.SIGINT)
+        (os.killpg if group else os.kill)(proc.pid, how)
         sent = time.monotonic()
         try:
             _, err = proc.communicate(timeout=30)
@@ -225,6 +226,26 @@ def test_cli_ctrl_c_during_parallel_training_prints_only_aborted(tmp_path: Path)
         if interrupted == 2:
             break
     assert interrupted, "training always ended before the signal"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_cli_sigterm_and_sighup_end_parallel_training_as_ctrl_c_does(tmp_path: Path, how: signal.Signals) -> None:
+    """``kill`` (SIGTERM) or a closed terminal (SIGHUP) to the command alone, not its workers: it ended at once and
+    left its workers, the forkserver and the resource tracker running for ever; now it ends as Ctrl-C does (no
+    process left behind), with the status a shell gives that signal (128 + its number)."""
+    (tmp_path / "train.trees").write_text("\n".join(to_bracket(t) for t in sample_trees("train")[:150]) + "\n")
+    (tmp_path / "dev.trees").write_text("\n".join(to_bracket(t) for t in sample_trees("dev")[:30]) + "\n")
+    for delay in (0.5, 0.2, 0.0):
+        result = _interrupt_training(tmp_path, delay, how, group=False)
+        if result is None:
+            continue
+        rc, err, ended, took = result
+        assert "Traceback" not in err and err.endswith("Aborted.\n") and rc == 128 + how, (rc, err)
+        assert took < 15 and ended, (took, err)
+        return
+    pytest.fail("training always ended before the signal")
 
 
 def test_aborting_a_pool_whose_caller_cancelled_queued_calls_raises_nothing_in_its_thread(

@@ -5,7 +5,7 @@ Each command group lives in its own module under ``glmnlp.cli`` and is registere
 status 1 and a ``file:line: reason`` message; a bad option value, or options that contradict each
 other or do not apply with the others given, is a usage error (status 2). Ctrl-C ends any command
 with ``Aborted.`` (status 1) and nothing else: worker processes ignore SIGINT, and this process
-terminates them on its way out (:mod:`glmnlp.glm.pools`). Output that cannot be written for lack of
+terminates them on its way out (:mod:`glmnlp.glm.pools`); SIGTERM and SIGHUP end it the same way (status 143, 129). Output that cannot be written for lack of
 room (a full disk or quota), or work this process has no memory for, is one line and status 1 too; a closed
 output pipe ends quietly (status 0).
 """
@@ -15,8 +15,11 @@ from __future__ import annotations
 import errno
 import importlib
 import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
+from typing import Any
 
 import click
 
@@ -134,11 +137,51 @@ for _module, _attr in COMMAND_MODULES.items():
             raise
 
 
+_TERMINATING = (signal.SIGTERM, signal.SIGHUP)
+
+
+def _stop_as_ctrl_c(received: list[int]) -> dict[int, Any]:
+    """SIGTERM (``kill``, a batch scheduler) and SIGHUP (a closed terminal or ssh session) end the command as Ctrl-C
+    does: through SIGINT's handler (:func:`glmnlp.glm.pools.interrupts_deferred` holds it back where a worker may be
+    starting), so the workers are terminated and no temporary file or folder is left. Their default action ended
+    this process at once and left its workers running, re-parented, for ever. Installed only where nothing else
+    handles them; returns the handlers replaced, to put back."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    replaced = {}
+
+    def as_sigint(signum: int, frame: Any) -> None:
+        received.append(signum)
+        handler = signal.getsignal(signal.SIGINT)
+        if callable(handler):
+            handler(signal.SIGINT, frame)
+        else:
+            raise KeyboardInterrupt
+
+    for signum in _TERMINATING:
+        if signal.getsignal(signum) is signal.SIG_DFL:
+            replaced[signum] = signal.signal(signum, as_sigint)
+    return replaced
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI in-process; returns the exit status (used by tests and the console script)."""
     from glmnlp.glm.pools import ignore_sigint_in_forkserver
 
     ignore_sigint_in_forkserver()  # Ctrl-C is this process's to handle; it stops the workers (Aborted.)
+    received: list[int] = []
+    replaced = _stop_as_ctrl_c(received)
+    try:
+        return _run(argv)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        return 128 + received[0] if received else 1  # 143 for SIGTERM, as if it had ended the process
+    finally:
+        for signum, handler in replaced.items():
+            signal.signal(signum, handler)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     try:
         rc = cli.main(args=list(argv) if argv is not None else None, prog_name="glmnlp", standalone_mode=False)
         sys.stdout.flush()  # here, where a failed write is reported, rather than at exit
@@ -147,9 +190,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.ClickException as exc:
         exc.show()
         return exc.exit_code
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
-        return 1
     except Exception as exc:
         reported = _reported(exc)
         if reported is None:
