@@ -6,8 +6,8 @@ status 1 and a ``file:line: reason`` message; a bad option value, or options tha
 other or do not apply with the others given, is a usage error (status 2). Ctrl-C ends any command
 with ``Aborted.`` (status 1) and nothing else: worker processes ignore SIGINT, and this process
 terminates them on its way out (:mod:`glmnlp.glm.pools`); SIGTERM and SIGHUP end it the same way (status 143, 129).
-Output that cannot be written for lack of room (a full disk or quota), or work this process has no memory for, is one line and status 1 too; a closed
-output pipe ends quietly (status 0).
+Output that cannot be written for lack of room (a full disk or quota), or work this process has no memory for, is
+one line and status 1 too; a closed output pipe ends quietly (status 0).
 """
 
 from __future__ import annotations
