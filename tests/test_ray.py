@@ -40,6 +40,24 @@ def test_tagger_trained_through_ray_matches_local(ray_instance: None, tmp_path: 
     assert _digest(tmp_path / "ray") == _digest(tmp_path / "local")
 
 
+def test_more_jobs_than_the_clusters_cpus_share_the_actors(ray_instance: None, tmp_path: Path) -> None:
+    """Three shards with -j 3 on a 2-CPU Ray instance: the third actor was never placed and the first call on it
+    waited for ever; the shards now share the actors the cluster can hold, with the same model as local workers."""
+    import threading
+
+    train, dev = sample_tagged("train")[:150], sample_tagged("dev")[:30]
+    config = TaggerConfig(epochs=1, seed=1, shards=3)
+    done: list[Tagger] = []
+    worker = threading.Thread(target=lambda: done.append(
+        Tagger(config).fit(train, dev, show_progress=False, jobs=3, backend="ray")), daemon=True)
+    worker.start()
+    worker.join(120)
+    assert done, "training with more actors than the cluster's CPUs did not end"
+    done[0].save(tmp_path / "ray")
+    Tagger(config).fit(train, dev, show_progress=False, jobs=3, backend="local").save(tmp_path / "local")
+    assert _digest(tmp_path / "ray") == _digest(tmp_path / "local")
+
+
 def test_parser_trained_through_ray_matches_local(ray_instance: None, tmp_path: Path) -> None:
     """A small parser trained by 2 shards on Ray actors equals the one trained on local processes."""
     from glmnlp.parser.model import ParserConfig
@@ -125,3 +143,15 @@ def test_a_ray_actor_that_dies_is_a_worker_error(ray_instance: None) -> None:
     with pytest.raises(WorkerError, match=r"^a Ray worker died before its work was done \(The actor died"):
         hosts.call("__call__")
     hosts.close(abort=True)
+
+
+@pytest.mark.parametrize("address", ["notaport", "localhost:notanumber"])
+def test_a_ray_address_that_cannot_be_joined_is_a_config_error(address: str) -> None:
+    """An address Ray cannot read was a 50-line ValueError traceback from inside Ray; one ConfigError naming it now
+    (with no Ray instance running in this process: ray.init would then not be called)."""
+    from glmnlp.errors import ConfigError
+    from glmnlp.glm.parallel import Executor
+
+    ray.shutdown()
+    with pytest.raises(ConfigError, match=f"could not start or join address '{address}'"):
+        Executor(2, "ray", address).map(abs, [-1, -2])

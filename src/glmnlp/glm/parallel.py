@@ -179,6 +179,13 @@ class Hosts:
                 self._finalizer = pools.stop_when_collected(self, self._workers)
             elif backend == "ray":
                 executor._ray_init()
+                import ray
+
+                # an actor holds a CPU for its life: more actors than the cluster's CPUs were never placed, and the
+                # first call on them waited for ever (-j 3 on a 2-CPU cluster). The objects share the actors there
+                # are, as they share local workers; the results do not depend on how many.
+                cpus = int(ray.cluster_resources().get("CPU", 1))
+                self.n_workers = max(1, min(self.n_workers, cpus))
                 actor = _ray_actor_class()
                 self._workers = [actor.remote() for _ in range(self.n_workers)]
             pending = [self._submit_raw(i, "create", (self._keys[i], factory, tuple(args)))
@@ -377,7 +384,12 @@ class Executor:
             kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
             if self.address is not None:
                 kwargs["address"] = self.address
-            ray.init(**kwargs)
+            try:
+                ray.init(**kwargs)
+            except (ConnectionError, ValueError) as exc:  # no cluster there, or an address Ray cannot read
+                where = f"address {self.address!r}" if self.address is not None else "a local Ray instance"
+                raise ConfigError(f"the ray backend could not start or join {where}: "
+                                  f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
             self._ray_started = True
 
     def _local_pool(self) -> ProcessPoolExecutor:
