@@ -206,6 +206,14 @@ def test_cli_outputs_svg_out_dir_removes_the_earlier_runs_drawings(
     assert (rc, printed) == (0, f"{out / 'sentence-0001.svg'}\n")
     assert sorted(p.name for p in out.iterdir()) == ["sentence-0001.svg"]
     assert (out / "sentence-0001.svg").read_bytes() != first
+    # a drawing's temporary file left by a killed run (SIGKILL) is this command's own: removed, not a stranger's
+    (out / ".sentence-0007.svg.k2j_9xq0.tmp").write_text("<sv")
+    (out / ".notes.tmp").write_text("mine")
+    rc, _, err = _run(capsys, _svg(out, "birds/NNS sing/VBP ./."))
+    assert rc == 1 and "(.notes.tmp)" in err  # a file of another name still refuses the folder
+    (out / ".notes.tmp").unlink()
+    assert _run(capsys, _svg(out, "birds/NNS sing/VBP ./."))[0] == 0
+    assert sorted(p.name for p in out.iterdir()) == ["sentence-0001.svg"]
 
 
 def test_cli_outputs_svg_out_dir_never_removes_what_it_did_not_write(

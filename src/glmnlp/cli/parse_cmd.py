@@ -145,6 +145,9 @@ def check_tagset(tagger_dir: str, pipeline: Any) -> None:
 
 
 _SVG_NAME = re.compile(r"sentence-[0-9]{4,}\.svg")
+#: the temporary file of a drawing being written (glmnlp.treebank.fileio.atomic_write_bytes), left by a run killed
+#: (SIGKILL) in the middle of one: this command's own, removed as an earlier drawing is, not a stranger's file
+_SVG_TEMPORARY = re.compile(r"\.sentence-[0-9]{4,}\.svg\.[a-z0-9_]{8}\.tmp")
 
 
 def _check_svg_dir(out_dir: Path) -> list[Path]:
@@ -160,7 +163,8 @@ def _check_svg_dir(out_dir: Path) -> list[Path]:
     earlier: list[Path] = []
     others: list[str] = []
     for path in sorted(out_dir.iterdir()):
-        if _SVG_NAME.fullmatch(path.name) and path.is_file() and not path.is_symlink():
+        if (_SVG_NAME.fullmatch(path.name) or _SVG_TEMPORARY.fullmatch(path.name)) and path.is_file() and (
+                not path.is_symlink()):
             earlier.append(path)
         else:
             others.append(path.name)
