@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import nullcontext
 from pathlib import Path
 
@@ -19,6 +20,22 @@ from glmnlp.treebank.corpus import sample_trees
 from glmnlp.treebank.trees import to_bracket
 
 _MAIN = "import sys; from glmnlp.cli import main; sys.exit(main())"
+# the command as a terminal starts it: SIGINT and SIGHUP at their defaults, whatever this test process inherited (a
+# suite run in the background of a non-interactive shell ignores SIGINT, under nohup SIGHUP too, and a child keeps
+# what its parent ignores, so the signals these tests send would be lost, whatever the command does)
+_MAIN_FROM_A_TERMINAL = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                         "signal.signal(signal.SIGHUP, signal.SIG_DFL); " + _MAIN)
+
+
+@pytest.fixture
+def ctrl_c_raises() -> Iterator[None]:
+    """SIGINT raises KeyboardInterrupt in this process while the test runs, as in a program started from a terminal
+    (not so when the suite itself was started with SIGINT ignored, in the background)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class _Sleeper:
@@ -108,7 +125,7 @@ def test_an_interrupted_caller_terminates_busy_hosts(how: str) -> None:
     assert _gone(pids, within=5)
 
 
-def test_ctrl_c_in_the_caller_terminates_the_executor_pool() -> None:
+def test_ctrl_c_in_the_caller_terminates_the_executor_pool(ctrl_c_raises: None) -> None:
     """SIGINT to this process only while ``Executor.imap`` waits on long calls: leaving the ``with`` block
     terminates the workers instead of waiting for the calls to finish."""
     ex = Executor(2)
@@ -169,7 +186,8 @@ def _interrupt_training(tmp_path: Path, delay: float, how: signal.Signals = sign
     args = ["parser", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "dev.trees"),
             "--tags", "tagger", "--kind", "combined", "--epochs", "1", "-j", "2", "--out", str(tmp_path / "m")]
     # -X faulthandler: a command still running 30 s after Ctrl-C is sent SIGABRT, which prints every thread's stack
-    proc = subprocess.Popen([sys.executable, "-X", "faulthandler", "-c", _MAIN, *args], stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen([sys.executable, "-X", "faulthandler", "-c", _MAIN_FROM_A_TERMINAL, *args],
+                            stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
