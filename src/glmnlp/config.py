@@ -85,11 +85,13 @@ def _from_environment() -> Settings:
     backend = os.environ.get("GLMNLP_BACKEND", "").strip() or "local"
     if backend not in BACKENDS:
         raise ConfigError(f"GLMNLP_BACKEND={shlex.quote(backend)}: backend must be one of {', '.join(BACKENDS)}")
-    address = os.environ.get("GLMNLP_ADDRESS", "").strip() or None
-    if address is not None and backend != "ray":
-        raise ConfigError(f"GLMNLP_ADDRESS={shlex.quote(address)}: an address needs the ray backend "
-                          "(GLMNLP_BACKEND=ray)")
-    return Settings(jobs, backend, address)
+    # an address without GLMNLP_BACKEND=ray is kept for the calls that choose the ray backend themselves
+    # (glmnlp ... --backend ray): it was refused, although the docs give it as --address's default (resolve)
+    return Settings(jobs, backend, _environment_address() if backend == "ray" else None)
+
+
+def _environment_address() -> str | None:
+    return os.environ.get("GLMNLP_ADDRESS", "").strip() or None
 
 
 _current: Settings | None = None
@@ -137,4 +139,6 @@ def resolve(jobs: int | None = None, backend: str | None = None, address: str | 
     backend_value = current.backend if backend is None else backend
     if address is None:
         address = current.address if backend_value == current.backend else None
+        if address is None and backend_value == "ray" and current.backend != "ray":
+            address = _environment_address()  # the ray backend chosen by the call: $GLMNLP_ADDRESS, if set
     return Settings(current.jobs if jobs is None else jobs, backend_value, address)
