@@ -137,7 +137,7 @@ def test_data_clean_unreadable_files_and_unwritable_output(tmp_path: Path) -> No
     assert _run(["data", "--clean", str(good), "--out", str(tmp_path)]) == (
         1, "", f"error: {tmp_path}: cannot be written: is a directory\n")
     assert _run(["data", "--clean", str(good), "--out", str(good / "sub.trees")]) == (
-        1, "", f"error: {good / 'sub.trees'}: cannot be written: {good} is not a directory\n")
+        1, "", f"error: {good / 'sub.trees'}: {good} is not a folder\n")
     assert _run(["data", "--clean", str(tmp_path / "none.mrg"), "--out", str(good / "sub.trees")]) == (
         1, "", f"error: {tmp_path / 'none.mrg'}: cannot read file: No such file or directory\n")
     # an output file's folder is never made (docs/cli.md: a missing folder is an error before anything is written)

@@ -39,6 +39,7 @@ from glmnlp.parser.measures import (COLUMNS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, M
                                     candidate_tags, corpus_measures)
 from glmnlp.text.inputs import model_words
 from glmnlp.text.tokenize import tokenize_text, user_stacklevel
+from glmnlp.treebank.fileio import check_output_file
 
 __all__ = ["measures", "load_parser", "text_sentences", "sentence_rows", "incremental_tags", "write_measures",
            "plot_measures", "check_plot_path", "plot_formats", "FORMATS", "MAX_GAMMA", "MAX_CAP", "LONG_SENTENCE",
@@ -287,21 +288,18 @@ def plot_formats() -> list[str]:
 
 def check_plot_path(path: str | Path) -> None:
     """Refuse, before anything is drawn, a path :func:`plot_measures` cannot save to: a suffix that is
-    not a format matplotlib writes (:class:`ConfigError`; ImportError without matplotlib), a folder
-    that does not exist or is not a folder, a path that is a folder."""
+    not a format matplotlib writes (:class:`ConfigError`; ImportError without matplotlib), a path that is a folder,
+    a folder that does not exist, is not a folder or cannot be written
+    (:func:`glmnlp.treebank.fileio.check_output_file`, the check of every output file)."""
     path = Path(path)
     formats = plot_formats()
     if path.suffix[1:].lower() not in formats:
         shown = f"'{path.suffix}'" if path.suffix else "no suffix"
         raise ConfigError(f"{path}: cannot draw to a file with {shown}; the name must end in .png, .svg, .pdf "
                           f"or another format matplotlib writes ({', '.join(formats)})")
-    folder = path.parent
-    if not folder.exists():
-        raise ConfigError(f"{path}: folder {folder} does not exist")
-    if not folder.is_dir():
-        raise ConfigError(f"{path}: {folder} is not a folder")
     if path.is_dir():
         raise ConfigError(f"{path}: is a folder; give a file name")
+    check_output_file(path)  # an existing folder in which the file can be made, as every output file's
 
 
 def _measure_rows(rows: Any) -> list[Mapping[str, Any]]:

@@ -106,6 +106,8 @@ def check_output_file(path: str | Path) -> None:
     folder = path.parent
     if not os.path.lexists(folder):
         raise ConfigError(f"{path}: folder {folder} does not exist")
+    if not folder.is_dir():
+        raise ConfigError(f"{path}: {folder} is not a folder")
     check_writable_file(path)
 
 
