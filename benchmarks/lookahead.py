@@ -1,7 +1,7 @@
 """A look-ahead term in the generative model's beam ranking (Roark 2001/2004; experiment).
 
 Roark's parser ranks and prunes its analyses by the prefix probability times a look-ahead probability that
-the analysis's frontier left-corner-derives the next word's POS (SPEC §f.1; the glmnlp generative model
+the analysis's frontier left-corner-derives the next word's POS (the glmnlp generative model
 has none: ``benchmarks/results/generative_gap.md``). The decoder patch ``benchmarks/patches/lookahead.patch``
 adds the simplest such term: FILTER ranks each candidate by its score plus ``weight * ln P(next POS | X)``,
 X the category of the new POS node's parent (the deepest open node once the word is attached), the next POS

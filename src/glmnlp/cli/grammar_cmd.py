@@ -3,7 +3,7 @@
 ``glmnlp grammar table1`` is a thin wrapper over :func:`glmnlp.parser.grammar.table1`: it reads (or takes
 the bundled sample's) training and held-out trees, cleans them, and prints the number of distinct
 left-child chains of length > 2 with and without the FSLC transform and the "seen more than once"
-filter, plus the held-out out-of-vocabulary rates (SPEC c, Table 1). A file without trees, or with
+filter, plus the held-out out-of-vocabulary rates (C&R 2004 §3.1, Table 1). A file without trees, or with
 a tree that cannot be cleaned, is an error at its ``file[:line]``.
 """
 

@@ -1,4 +1,4 @@
-"""Feature templates as data: atoms, templates and deterministic feature ids (STYLE §10.3).
+"""Feature templates as data: atoms, templates and deterministic feature ids.
 
 A global linear model needs, for every history (a tagger position) or state (a parser
 configuration), the ids of the features that fire there. glmnlp builds them in two stages, after
@@ -13,7 +13,7 @@ thinc's scheme:
    dense integer id (a *feature row*). A task then conjoins rows with its classes, e.g. the tagger
    uses weight id ``row * n_tags + tag``.
 
-Choice of ids [R]: an exact **index** (a dictionary of conjunctions), not a hash table. Ids are
+Choice of ids (ours): an exact **index** (a dictionary of conjunctions), not a hash table. Ids are
 assigned densely in order of first occurrence, so they are deterministic for a given data order, and
 there are no collisions; at test time the index is frozen and unseen conjunctions map to ``-1``
 (no feature). The price is memory for the index while training; measured on UD EWT train (205k
@@ -28,7 +28,8 @@ bits per atom: 31 bits for pairs, 21 for triples) and keeps the keys sorted next
 a lookup is one ``searchsorted``; new keys are merged in with a sort. Atom ids too large to pack
 (over 2 million strings for a triple) fall back to a dictionary keyed by the atom tuple (slow, but
 exact). ``rows(..., min_count=c)`` applies a count cut-off to new conjunctions of multi-atom
-templates (SPEC §g.3 "cc"): it keeps the weight table small when templates conjoin sparse atoms.
+templates (Collins 2002 also reports runs with a count cut-off): it keeps the weight table small
+when templates conjoin sparse atoms.
 
 Strings are serialised without pickle as one UTF-8 byte blob plus offsets (:func:`encode_strings`).
 """

@@ -1,8 +1,8 @@
 """The averaged structured perceptron over integer feature ids (Collins 2002; C&R 2004 §2.2).
 
 A global linear model scores a structure y for input x as Φ(x, y)·α, where Φ is a sparse vector of
-feature counts and α a weight vector (SPEC §g.1, §0). Training (SPEC §g.2) decodes each example
-with the current α and, on a mistake, applies the *global* difference α += Φ(x, gold) − Φ(x, pred).
+feature counts and α a weight vector (C&R 2004 §2.1). Training (C&R 2004 §2.2, Figure 1) decodes each
+example with the current α and, on a mistake, applies the *global* difference α += Φ(x, gold) − Φ(x, pred).
 At test time the averaged weights are used::
 
     ᾱ = Σ_{t,i} α^{t,i} / (N·T)
@@ -15,12 +15,13 @@ Implementation:
 * Weights are one 1-D ``float64`` numpy array indexed by integer feature id; a task maps its
   (template, atoms, class) conjunctions to ids (:mod:`glmnlp.glm.features`). The array grows (capacity
   doubles) when larger ids arrive, so a task may allocate ids while training.
-* **Lazy (timestamp) averaging** [R], as in NLTK and bracket_eager but tested against the naive
+* **Lazy (timestamp) averaging** (our choice), as in NLTK and bracket_eager but tested against the naive
   definition: per weight we keep ``totals[f]`` (Σ of its past values up to ``stamps[f]``) and
   ``stamps[f]`` (the example count at its last change). An update touches only the ids it changes,
   so a step costs O(|update|), not O(d). The kernels live in ``_scoring.pyx``.
-* :meth:`averaged` returns a **new** array; the training weights are never overwritten (STYLE §11.1),
-  so training can resume after an evaluation or after :meth:`from_state_arrays`.
+* :meth:`averaged` returns a **new** array; the training weights are never overwritten (NLTK's
+  ``average_weights`` and thinc's ``end_training`` average in place), so training can resume after an
+  evaluation or after :meth:`from_state_arrays`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A generic perceptron training loop for any global linear model with any decoder (SPEC §g.2, §0).
+"""A generic perceptron training loop for any global linear model with any decoder.
 
 The loop is the one of Collins (2002) and Collins & Roark (2004): for each pass, visit the training
 examples in a (seeded) shuffled order, decode each with the current weights, and on a mistake apply
@@ -11,7 +11,7 @@ The pieces are public so that a specialised loop (the parser's early update and 
 them: :func:`epoch_order` (seeded shuffling), :class:`BestEpoch` (selection), :func:`progress`
 (a tqdm bar on stderr, silent when stderr is not a terminal) and :class:`EpochRecord` (history).
 
-Choices [R]: shuffling uses ``numpy.random.default_rng([seed, epoch])`` so each epoch's order is a
+Our choices: shuffling uses ``numpy.random.default_rng([seed, epoch])`` so each epoch's order is a
 pure function of (seed, epoch) and a run can resume at any epoch; ties in dev score keep the
 *earlier* epoch (fewer passes, same score).
 
@@ -20,7 +20,7 @@ Figure 3). The training examples are split into S shards (example i goes to shar
 epoch, every shard runs one perceptron pass over its examples starting from the current mixed
 weights m, the shards' weight vectors are mixed, m = Σ_s μ_s w_s, and m is sent back to every
 shard. Serial training is the S = 1 case of the same code (mixing one shard with μ = 1 changes
-nothing, and the bits of the model are exactly those of the plain loop). Details [R]:
+nothing, and the bits of the model are exactly those of the plain loop). Details (our choices):
 
 * Each shard is a :class:`PerceptronShard` living on a worker of :mod:`glmnlp.glm.parallel` for
   the whole run, so its examples are sent once and its task state (the parser's cache) persists
@@ -42,7 +42,7 @@ nothing, and the bits of the model are exactly those of the plain loop). Details
 * Same data, seed and S give the same model bit for bit, whatever the number of workers or the
   backend: shards are mixed in shard order and the floating-point sums are taken in that order.
 
-**The dev pass on the workers** [R]. A task with ``dev_pack`` and ``dev_score`` (the parser) has the
+**The dev pass on the workers** (our design). A task with ``dev_pack`` and ``dev_score`` (the parser) has the
 dev set of each epoch decoded on the executor's workers, the averaged weights' dev score, the best
 epoch and the model staying those of the pass in one process:
 
@@ -443,7 +443,7 @@ def train_perceptron(
     train, dev:
         Training examples and optional dev examples (no dev: the last epoch is kept).
     epochs:
-        Number of passes T (SPEC §g.2: picked on the dev set; 10 is a typical upper end for tagging).
+        Number of passes T (picked on the dev set, as in C&R 2004 §5; 10 is a typical upper end for tagging).
     seed:
         Seed of the per-epoch shuffling (:func:`epoch_order`).
     on_epoch:
