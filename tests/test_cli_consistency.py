@@ -161,7 +161,7 @@ def test_a_file_that_is_not_utf8_is_refused_at_its_line_and_column(
 
 @pytest.mark.parametrize(("value", "shown"), [("-3", "-3"), ("abc", "abc")])
 def test_a_bad_glmnlp_jobs_names_only_that_variable(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, value: str, shown: str
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, value: str, shown: str
 ) -> None:
     """GLMNLP_JOBS=-3 printed every variable (GLMNLP_JOBS='-3' GLMNLP_BACKEND='local' GLMNLP_ADDRESS=None: ...)."""
     from glmnlp import config
@@ -170,7 +170,9 @@ def test_a_bad_glmnlp_jobs_names_only_that_variable(
     monkeypatch.delenv("GLMNLP_BACKEND", raising=False)
     monkeypatch.delenv("GLMNLP_ADDRESS", raising=False)
     monkeypatch.setattr(config, "_current", None)
-    rc, out, err = _run(capsys, ["parse", "A dog."])
+    source = tmp_path / "in.txt"
+    source.write_text("A dog.\n", encoding="utf-8")
+    rc, out, err = _run(capsys, ["parse", "-i", str(source)])  # a file: workers may run, so the variable is read
     assert (rc, out, err) == (1, "", f"error: GLMNLP_JOBS={shown}: jobs must be an integer >= 0 (0 = all cores)\n")
 
 

@@ -56,6 +56,45 @@ def test_config_bad_environment_is_an_error_naming_the_variable(
     assert str(info.value) == message
 
 
+def test_a_bad_variable_is_an_error_only_where_its_setting_is_needed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bad GLMNLP_JOBS was refused by every call, even one giving jobs (``glmnlp parse -j 2``): the whole
+    environment was checked at the first read. Now a setting's variable is checked where that setting is taken."""
+    monkeypatch.setenv("GLMNLP_JOBS", "two")
+    monkeypatch.setenv("GLMNLP_BACKEND", "spark")
+    monkeypatch.setenv("GLMNLP_ADDRESS", "head:6379")
+    assert config.resolve(jobs=2, backend="ray") == config.Settings(2, "ray", "head:6379")
+    with pytest.raises(ConfigError, match="^GLMNLP_JOBS=two: "):
+        config.resolve(backend="local")
+    with pytest.raises(ConfigError, match="^GLMNLP_BACKEND=spark: "):
+        config.resolve(jobs=1)
+    with pytest.raises(ConfigError, match="^GLMNLP_JOBS=two: "):
+        config.get()
+    with config.using(jobs=3, backend="local"):  # both replaced: nothing at fault inside the block
+        assert config.get() == config.Settings(3, "local", None)
+    with pytest.raises(ConfigError, match="^GLMNLP_JOBS=two: "):  # and at fault again after it
+        config.resolve(backend="local")
+    config.set(jobs=1)
+    assert config.resolve(backend="ray").jobs == 1
+    with pytest.raises(ConfigError, match="^GLMNLP_BACKEND=spark: "):  # the setting not replaced keeps its error
+        config.get()
+
+
+def test_cli_a_bad_glmnlp_jobs_stops_no_command_that_does_not_read_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``GLMNLP_JOBS=two glmnlp parse -j 1 ...`` and ``glmnlp parse "A dog barked."`` (in this process) ended with
+    ``error: GLMNLP_JOBS=two ...``, status 1; a command whose workers come from the variable still does."""
+    monkeypatch.setenv("GLMNLP_JOBS", "two")
+    source = tmp_path / "in.txt"
+    source.write_text("the/DT dog/NN barked/VBD ./.\n", encoding="utf-8")
+    runner = CliRunner()
+    for command in (["parse", "--tagged", "-q", "-i", str(source), "-j", "1"], ["parse", "-q", "A dog barked."]):
+        result = runner.invoke(cli, command)
+        assert (result.exit_code, result.output.count("(TOP")) == (0, 1), (command, result.output)
+    result = runner.invoke(cli, ["parse", "--tagged", "-q", "-i", str(source)])
+    assert result.exit_code == 1 and "GLMNLP_JOBS=two: jobs must be" in result.output
+
+
 def test_config_set_and_using_restore_the_previous_settings() -> None:
     previous = config.set(jobs=3)
     assert previous.jobs == 0 and config.get().jobs == 3

@@ -31,8 +31,9 @@ Choices [R]:
   reader never sees half of an update. They are process-wide (not per thread): worker processes
   receive explicit values from their parent, never this module's state.
 * A bad environment value is a :class:`~glmnlp.errors.ConfigError` naming the variable at fault and
-  its value (``GLMNLP_JOBS=-3: jobs must be ...``), raised when the value is first needed (importing
-  glmnlp never fails because of the environment).
+  its value (``GLMNLP_JOBS=-3: jobs must be ...``), raised when that setting is needed: importing glmnlp
+  never fails because of the environment, and a call or command that gives the setting (``--jobs 2``), or
+  runs in this process, does not read it.
 """
 
 from __future__ import annotations
@@ -73,21 +74,30 @@ class Settings:
             raise ConfigError("an address needs the ray backend")
 
 
-def _from_environment() -> Settings:
-    """The settings the environment gives; a bad value is a ConfigError naming only its variable
-    (``GLMNLP_JOBS=-3: jobs must be ...``), spelled as a shell would take it back."""
+def _from_environment() -> tuple[Settings, dict[str, ConfigError]]:
+    """The settings the environment gives, and the error of each variable at fault, by setting. A setting whose
+    variable is at fault holds its default until the error is raised, when (and only when) that setting is needed:
+    a bad ``GLMNLP_JOBS`` stopped ``glmnlp parse -j 2`` and commands that run in this process, which never read it.
+    An error names only its variable (``GLMNLP_JOBS=-3: jobs must be ...``), spelled as a shell would take it back."""
+    errors: dict[str, ConfigError] = {}
     jobs_text = os.environ.get("GLMNLP_JOBS", "").strip()
     # ASCII digits only: int() also reads '1_0' and other scripts' digits; at most six of them
     ascii_number = jobs_text.isascii() and jobs_text.isdigit() and len(jobs_text) <= 6
     jobs = 0 if not jobs_text else int(jobs_text) if ascii_number else -1
     if jobs < 0:
-        raise ConfigError(f"GLMNLP_JOBS={shlex.quote(jobs_text)}: jobs must be an integer >= 0 (0 = all cores)")
+        errors["jobs"] = ConfigError(
+            f"GLMNLP_JOBS={shlex.quote(jobs_text)}: jobs must be an integer >= 0 (0 = all cores)"
+        )
+        jobs = 0
     backend = os.environ.get("GLMNLP_BACKEND", "").strip() or "local"
     if backend not in BACKENDS:
-        raise ConfigError(f"GLMNLP_BACKEND={shlex.quote(backend)}: backend must be one of {', '.join(BACKENDS)}")
+        errors["backend"] = ConfigError(
+            f"GLMNLP_BACKEND={shlex.quote(backend)}: backend must be one of {', '.join(BACKENDS)}"
+        )
+        backend = "local"
     # an address without GLMNLP_BACKEND=ray is kept for the calls that choose the ray backend themselves
     # (glmnlp ... --backend ray): it was refused, although the docs give it as --address's default (resolve)
-    return Settings(jobs, backend, _environment_address() if backend == "ray" else None)
+    return Settings(jobs, backend, _environment_address() if backend == "ray" else None), errors
 
 
 def _environment_address() -> str | None:
@@ -95,42 +105,68 @@ def _environment_address() -> str | None:
 
 
 _current: Settings | None = None
+# The environment's errors, by setting, and the settings value they belong to: they hold while ``_current`` is that
+# value (a setting changed by set() or using() drops its error; a value put in ``_current`` any other way has none).
+_faults: tuple[Settings | None, dict[str, ConfigError]] = (None, {})
+
+
+def _load() -> Settings:
+    """The current settings, read from the environment the first time; the environment's errors not raised."""
+    global _current, _faults
+    if _current is None:
+        _current, errors = _from_environment()
+        _faults = (_current, errors)
+    return _current
+
+
+def _check(*names: str) -> None:
+    """Raise the environment's error of the first of the settings ``names`` whose variable is at fault."""
+    owner, errors = _faults
+    if owner is _current:
+        for name in names:
+            if name in errors:
+                raise errors[name]
 
 
 def get() -> Settings:
-    """The current settings (read from the environment the first time)."""
-    global _current
-    if _current is None:
-        _current = _from_environment()
-    return _current
+    """The current settings (read from the environment the first time; a variable at fault is its ConfigError)."""
+    settings = _load()
+    _check("jobs", "backend")
+    return settings
 
 
 def set(*, jobs: int = _UNSET, backend: str = _UNSET, address: str | None = _UNSET) -> Settings:
     """Change the given settings for the rest of the process; returns the previous settings."""
-    global _current
-    previous = get()
+    global _current, _faults
+    previous = _load()
     changes = {k: v for k, v in (("jobs", jobs), ("backend", backend), ("address", address)) if v is not _UNSET}
     if "backend" in changes and changes["backend"] != "ray" and "address" not in changes:
         changes["address"] = None  # an address belongs to the ray backend it was given with
+    owner, errors = _faults
     _current = replace(previous, **changes)
+    if owner is previous:  # the environment's errors of the settings not changed still hold
+        _faults = (_current, {k: e for k, e in errors.items() if k not in changes})
     return previous
 
 
 @contextmanager
 def using(*, jobs: int = _UNSET, backend: str = _UNSET, address: str | None = _UNSET) -> Iterator[Settings]:
     """The given settings inside a ``with`` block only (restored after it, even on an error)."""
-    global _current
+    global _current, _faults
+    faults = _faults
     previous = set(jobs=jobs, backend=backend, address=address)
     try:
         yield get()
     finally:
-        _current = previous
+        _current, _faults = previous, faults
 
 
 def resolve(jobs: int | None = None, backend: str | None = None, address: str | None = None) -> Settings:
     """Explicit values where given, the current settings elsewhere (an explicit backend other than
-    ray drops the configured address)."""
-    current = get()
+    ray drops the configured address). Only the settings taken from the environment are checked there: a bad
+    ``GLMNLP_JOBS`` is no error for a call that gives ``jobs``."""
+    current = _load()
+    _check(*(name for name, value in (("jobs", jobs), ("backend", backend)) if value is None))
     if jobs is not None and not isinstance(jobs, bool):
         try:
             jobs = operator.index(jobs)  # numpy integers too

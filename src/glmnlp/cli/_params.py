@@ -100,9 +100,9 @@ class InputFile(NonEmptyPath):
 def check_address(backend: str | None, address: str | None) -> None:
     """``--address`` given without the ray backend (``--backend``, else ``$GLMNLP_BACKEND``): a usage error."""
     if address is not None:
-        from glmnlp.config import get as settings
+        from glmnlp.config import resolve
 
-        if (backend or settings().backend) != "ray":
+        if resolve(jobs=1, backend=backend).backend != "ray":  # jobs given: $GLMNLP_JOBS is not read
             raise click.UsageError("--address needs --backend ray (or GLMNLP_BACKEND=ray)")
 
 

@@ -336,10 +336,6 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
     if mode == "tagged" and tagger_dir is not None and not map_unknown_tags:
         raise click.UsageError("--tagger is not used with --tagged input (its tags are given), unless "
                                "--map-unknown-tags asks it for the tags the model does not know")
-    if jobs is None:
-        from glmnlp.config import get as get_settings
-
-        jobs = get_settings().jobs
     opened = ExitStack()  # the input file, closed on the way out
     if texts:
         units: Iterator[Unit] = argument_units(texts, mode)
@@ -350,8 +346,11 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
             batch_size = 1  # typed input: answer each paragraph or line as soon as it is complete
             jobs = 1  # and never wait for a second one before starting
         units = read_units(numbered, source, mode, lines_mode=lines)
-
     try:
+        if jobs is None:  # read only where workers may run: $GLMNLP_JOBS at fault is no error for one process
+            from glmnlp.config import resolve
+
+            jobs = resolve(None, backend, address).jobs
         # With workers, this process only reads and writes: it checks the model and leaves building it to
         # the workers (and to itself only if the input turns out to fit in one batch).
         pipeline = _load_pipeline(model_dir, tagger_dir, lines, multitag, jobs != 1, (gamma, cap))
