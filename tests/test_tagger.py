@@ -81,7 +81,7 @@ def test_tagger_history_features_of_hand_built_sentence() -> None:
         "lower[i-2]=the",
         "lower[i+2]=</s>",
     ]
-    # the paper's set (SPEC §g.3): words, affixes up to 4, three flags
+    # the paper's set (Collins 2002, after Ratnaparkhi 1996): words, affixes up to 4, three flags
     assert history_features(["The", "X-ray", "5"], "collins2002")[0] == [
         "bias=<bias>",
         "w[i]=The",

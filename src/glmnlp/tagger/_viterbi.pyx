@@ -1,8 +1,8 @@
 # cython: language_level=3
 """Exact second-order (trigram) Viterbi over tag-pair states, restricted to per-token candidates.
 
-SPEC §g.1: π(k, u, v) = max_r π(k−1, r, u) + score(r, u, v, k), with start tags at positions −1
-and −2. The score of tag v at position k after tags (r, u) is
+The trigram tagger of Collins (2002): π(k, u, v) = max_r π(k−1, r, u) + score(r, u, v, k), with start
+tags at positions −1 and −2. The score of tag v at position k after tags (r, u) is
 
     emis[k, v] + W[bi0 + u, v] + W[tri0 + r*(T+1) + u, v]
 

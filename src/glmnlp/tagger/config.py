@@ -16,12 +16,12 @@ __all__ = ["TaggerConfig"]
 class TaggerConfig:
     """Hyperparameters of the tagger (saved in the model file)."""
 
-    epochs: int = 10  # passes T; the best one on dev is kept (SPEC §g.2)
+    epochs: int = 10  # passes T; the best one on dev is kept
     seed: int = 0  # seed of the per-epoch shuffling
     shuffle: bool = True
     tagdict_min_count: int = 50  # words seen this often are restricted to their seen tags
     open_class_min_share: float = 0.002  # share of hapax tokens a tag needs to be open-class
-    feature_set: str = DEFAULT_FEATURE_SET  # a key of FEATURE_SETS ("collins2002" = SPEC §g.3 only)
+    feature_set: str = DEFAULT_FEATURE_SET  # a key of FEATURE_SETS ("collins2002" = the paper's set only)
     rare_word_count: int = 0  # training words seen at most this often get no w[i]/lower[i] feature
     min_count: int = 1  # count cut-off for conjunction (multi-atom) features
     pair_min_count: int = 20  # count cut-off for atom values of t[i-1]& (previous-tag) templates

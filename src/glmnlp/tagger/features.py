@@ -1,9 +1,9 @@
-"""Features of the trigram perceptron tagger (Collins 2002 §3; SPEC §g.3): atoms of a history, templates,
+"""Features of the trigram perceptron tagger (Collins 2002 §3, after Ratnaparkhi 1996): atoms of a history, templates,
 feature sets, word shapes.
 
 Atoms are computed from the words alone (tag-independent); each template is conjoined with the
 current tag t_i by the tagger (:mod:`glmnlp.tagger.model`), which also documents the feature sets
-and their measured accuracies. Two sets are kept: ``"collins2002"`` (the paper's, SPEC §g.3) and
+and their measured accuracies. Two sets are kept: ``"collins2002"`` (the paper's) and
 ``"extended"`` (the default, the best measured). The alternatives that did not beat ``"extended"``
 beyond the seed spread are re-run by ``benchmarks/tagger_features.py``.
 """

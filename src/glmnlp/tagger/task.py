@@ -1,4 +1,4 @@
-"""The tagger as a GLM task (Collins 2002 §2-§3; SPEC §g.2): encoded sentences, the task object the
+"""The tagger as a GLM task (Collins 2002 §2-§3): encoded sentences, the task object the
 generic perceptron loop of :mod:`glmnlp.glm.training` drives (decode with Viterbi, the feature
 difference of a mistake, dev accuracy, shards for parallel training), and evaluation records.
 
