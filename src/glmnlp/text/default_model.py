@@ -14,9 +14,9 @@ bundled treebank sample only (:mod:`glmnlp.treebank.corpus`: train wsj_0001-0159
 every selection; test wsj_0180-0199 is parsed once at the end for the figures in MODEL.json and
 never used to choose anything):
 
-1. **Tagger** (Collins 2002, SPEC §g): :class:`~glmnlp.tagger.model.Tagger` with its default
+1. **Tagger** (Collins 2002): :class:`~glmnlp.tagger.model.Tagger` with its default
    (extended) features, ``tagger_epochs`` passes, the best pass on dev kept.
-2. **Parser input tags** (C&R 2004 footnote 3, SPEC §c): the training trees carry 10-fold
+2. **Parser input tags** (C&R 2004 §5, footnote 3): the training trees carry 10-fold
    jackknifed tagger tags (:func:`glmnlp.parser.jackknife.jackknife_tags`), dev and test the tags of the
    step-1 tagger, so the parser is trained on tags as noisy as those it gets at parse time.
 3. **Parser** (C&R 2004 §3-§4): :func:`glmnlp.parser.training.train_parser` with the ``punct`` feature set,
@@ -50,7 +50,7 @@ first), and on every ``extra_tests`` tree file (the hand-annotated question/impe
 larger, the smallest threshold that fits is used instead (each threshold's size is measured by
 saving it, and recorded in ``pruning``).
 
-Choices [R]:
+Our choices:
 
 * **Parser model.** With ``generative_weights`` the parser is the combined model of
   :mod:`glmnlp.parser.combined` (the jackknifed generative log-probability as one fixed-weight
@@ -61,7 +61,7 @@ Choices [R]:
   (``generative_weight_trials``). The default is the paper's 10 alone: on the PTB sample the
   candidates 5 / 10 / 20 scored dev 85.45 / 86.16 / 85.32 (the previous bundled model), and each
   candidate costs a whole perceptron training (three times the recipe's time on PTB + GUM). An
-  empty tuple trains the perceptron parser alone (tagger tags, punctuation features, SPEC §b.4).
+  empty tuple trains the perceptron parser alone (tagger tags, punctuation features of C&R 2004 §3.2).
   ``parser_epochs`` is 8 (the CLI's default): with GUM train added the 5-pass recipe's best pass was
   its last (union dev F1 81.24 -> 81.63 from pass 4 to 5), and on the proxy corpus the combined
   model's was the 8th of 8 (``benchmarks/results/scaling.md``). On the sample alone the best was
@@ -97,7 +97,7 @@ Choices [R]:
   the bundled model was built with, whose raw-text speed (>= 50 sentences/s,
   benchmarks/results/parsing_default_model.md) the wider beams would not keep. ``glmnlp parse
   --gamma/--cap`` parses at another beam.
-* **Determinism** (STYLE): every step is seeded by ``seed``; the beam choice (step 4) never looks
+* **Determinism**: every step is seeded by ``seed``; the beam choice (step 4) never looks
   at timings (the library's :func:`~glmnlp.parser.selection.tune_beam` breaks F1 ties by the smaller beam,
   never by speed); the parser history written to the model leaves out the
   per-epoch seconds; model files are byte-deterministic (:mod:`glmnlp.glm.model_io`). Two runs of

@@ -2,9 +2,9 @@
 
 glmnlp ships WSJ files wsj_0001 .. wsj_0199 (3,914 trees; see ``data/ptb_sample/SOURCE.md``) so
 that the tagger and the parser can be trained, tested and benchmarked without the licensed full
-treebank. The full-treebank splits of the paper (C&R 2004: train 2-21, dev 24, test 23; Collins
-2002: 0-18 / 19-21 / 22-24; SPEC c and g.5) cannot be formed from two sections, so the sample is
-split by file, contiguously, keeping whole documents together [R]:
+treebank. The full-treebank splits of the paper (C&R 2004 §5: train 2-21, dev 24, test 23; Collins
+2002: 0-18 / 19-21 / 22-24) cannot be formed from two sections, so the sample is split by file,
+contiguously, keeping whole documents together (our choice):
 
 ======  ===================  =====
 split   files                trees

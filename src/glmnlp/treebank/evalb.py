@@ -1,10 +1,10 @@
 """EVALB-compatible bracket scoring, in-process (the semantics of evalb.c by Sekine & Collins).
 
-Parsing accuracy in the paper (Collins & Roark 2004, section 4) and everywhere else is reported as
+Parsing accuracy in the paper (Collins & Roark 2004, section 5) and everywhere else is reported as
 the labelled bracket recall / precision / F-measure printed by the EVALB program with the
-``COLLINS.prm`` parameter file (SPEC: "evalb with COLLINS.prm"). Running the C program in a
-subprocess and scraping its output is fragile, so this module re-implements its semantics and
-reproduces its output figure for figure (the tests compare whole reports with reference outputs).
+``COLLINS.prm`` parameter file. Running the C program in a subprocess and scraping its output is
+fragile, so this module re-implements its semantics and reproduces its output figure for figure (the
+tests compare whole reports with reference outputs).
 
 How a sentence is scored (what evalb.c does, restated):
 
@@ -38,7 +38,7 @@ How a sentence is scored (what evalb.c does, restated):
   ``2 * P * R / (P + R)`` on percentages) so the two-decimal rounding is identical; where evalb
   prints ``-nan`` (no matched bracket) the report prints ``-nan`` too.
 
-Choices where evalb.c gives no usable behaviour ([U], documented here):
+Our choices where evalb.c gives no usable behaviour:
 
 * Malformed input is an error, never scored: an unbalanced line, text outside brackets, a bracket
   holding two words or a word before a subtree raise :class:`~glmnlp.errors.TreeSyntaxError`

@@ -1,6 +1,6 @@
 """Token-level corpora: tagged (or untagged) sentences and the file formats they come in.
 
-The tagger (Collins 2002, SPEC g) and the parser's tagged input (C&R 2004 footnote 3, SPEC c) work
+The tagger (Collins 2002) and the parser's tagged input (C&R 2004 §5, footnote 3) work
 on sentences of words with one POS tag each. :class:`TaggedSentence` is that record, and this
 module reads and writes the formats such data is found in:
 
@@ -16,7 +16,7 @@ module reads and writes the formats such data is found in:
 * **trees**: bracketed trees (``.mrg`` layout or one per line); words and tags come from the
   preterminals, with the ``-NONE-`` empty elements left out (:func:`glmnlp.treebank.preprocess.tagged_words`).
 
-Choices [R]:
+Our choices:
 
 * Nothing is repaired: a wrong field count, an empty word or tag, a token without ``/TAG``, a ``_``
   in the requested tag column, a comment line after a sentence's words or a bad word ID raises

@@ -1,10 +1,10 @@
 """Standard treebank preprocessing for parsing: empty elements, function tags, a unary ``TOP`` root.
 
 Collins & Roark (2004) train and evaluate on Penn Treebank trees prepared the way Roark's parser
-prepares them (SPEC section e, "Other preprocessing", and the implementation checklist item 1):
-empty nodes and function tags removed and the root normalised to a unary ``TOP``. The parser's
-grammar (chains and triples, SPEC d.2) is read off these cleaned trees, and EVALB compares cleaned
-gold trees with parser output, so the cleaning must be exact and reproducible.
+prepares them (its released code, ``roarkbr/incremental-top-down-parser`` on GitHub): empty nodes
+and function tags removed and the root normalised to a unary ``TOP``. The parser's grammar (chains
+and triples, C&R 2004 §3.1) is read off these cleaned trees, and EVALB compares cleaned gold trees
+with parser output, so the cleaning must be exact and reproducible.
 
 :func:`clean_tree` does exactly the following, and nothing more:
 
@@ -18,19 +18,21 @@ gold trees with parser output, so the cleaning must be exact and reproducible.
    ``PP-LOC=2`` -> ``PP``, ``NP-SBJ=1-3`` -> ``NP``, ``ADVP-LOC-PRD-TPC-1`` -> ``ADVP``).
    Bracket-like labels spelled entirely between dashes (``-NONE-``, ``-LRB-``, ``-RRB-``,
    ``-LCB-``, ``-RCB-``) are kept intact.
-3. **Alternative labels** [R]. An annotator's disjunction ``A|B`` (the sample has one:
+3. **Alternative labels** (our choice). An annotator's disjunction ``A|B`` (the sample has one:
    ``ADVP|PRT`` in wsj_0118) resolves to its *first* alternative, ``A``. This is the deterministic,
    order-preserving choice; the dev/test gold files contain no disjunction, so they do not decide
    it, and EVALB's COLLINS.prm treats ADVP and PRT as equal anyway.
 4. **Root.** The ``.mrg`` wrapper bracket ``( (S ...) )`` (read with the empty label ``""``) is
    relabelled ``TOP``; a tree already rooted in ``TOP`` keeps its root; any other root ``X`` is
-   wrapped as ``(TOP X)``. The result always has a unary ``TOP`` root (SPEC d.2: S-dagger = TOP).
+   wrapped as ``(TOP X)``. The result always has a unary ``TOP`` root (``TOP`` is the start
+   symbol S† of C&R 2004 §3.1).
 
 Deliberately *not* done (the reference gold files ``tests/data/evalb/sample_{dev,test}.gold`` keep
 them, and :func:`clean_tree` must reproduce those files byte for byte): unary chains of the same
-label left behind by step 1 (``(NP (NP (NNS investors)))`` stays as it is; SPEC e's unary collapse
-belongs to the FSLC transform, not here), Roark's punctuation raising and quote removal (SPEC e,
-their use in 2004 is [U]), and any change to words (``Conn.based``, ``-LRB-`` tokens stay verbatim).
+label left behind by step 1 (``(NP (NP (NNS investors)))`` stays as it is; the unary collapse of
+:mod:`glmnlp.parser.transform` belongs to the FSLC transform, not here), the punctuation raising and
+quote removal of Roark's released parser (the paper does not say whether C&R 2004 used them), and any
+change to words (``Conn.based``, ``-LRB-`` tokens stay verbatim).
 
 Bad input is never repaired: a root bracket with several children, a ``TOP`` root over a bare word, a
 label with no category (``|PRT``: nothing before the ``|``), a label the parser keeps for itself below
