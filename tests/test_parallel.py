@@ -8,9 +8,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from glmnlp.errors import ConfigError
-from glmnlp.glm.parallel import Executor
+from glmnlp.glm.parallel import Executor, chunked
 from glmnlp.glm.perceptron import AveragedPerceptron
 from glmnlp.glm.training import mix_shards, train_perceptron
 from glmnlp.tagger.model import Tagger, TaggerConfig
@@ -103,6 +105,27 @@ def test_imap_any_answers_the_items_read_before_an_input_error() -> None:
                 for value in hosts.imap_any("run", items()):
                     got.append(value)
         assert got == [k * k for k in range(6)], jobs
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(), max_size=30), st.integers(1, 7), st.booleans())
+def test_chunked_gives_every_item_read_before_an_error(items: list[int], size: int, fails: bool) -> None:
+    """``chunked`` dropped the items of a list the input's error cut short (up to ``size - 1``): ``glmnlp parse`` and
+    ``glmnlp tag`` then wrote none of the sentences read since the last whole batch before a malformed line."""
+
+    def source() -> Iterator[int]:
+        yield from items
+        if fails:
+            raise ValueError("bad line")
+
+    got: list[list[int]] = []
+    if fails:
+        with pytest.raises(ValueError, match="bad line"):
+            got.extend(chunked(source(), size))
+    else:
+        got.extend(chunked(source(), size))
+    assert [x for chunk in got for x in chunk] == items
+    assert all(len(chunk) == size for chunk in got[:-1]) and all(0 < len(chunk) <= size for chunk in got)
+
 
 def test_imap_any_inline_is_plain_imap() -> None:
     with Executor(1) as ex, ex.hosts(_Counter, [(0,)]) as hosts:

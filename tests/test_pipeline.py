@@ -541,3 +541,36 @@ def test_pipeline_surprisal_is_the_measures_column_with_given_tags_too(doc: obje
     by the measures' rows (28.13 against 16.39 bits for ':)'); docs/api.md says the two are equal: both use them."""
     sent = load()(doc, surprisal=True, measures=True).sents[0]  # type: ignore[arg-type]
     assert list(sent.surprisal) == [row["surprisal"] for row in sent.measures if row["word"] != "</s>"]
+
+
+def test_pipeline_pipe_answers_every_document_before_an_input_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error raised by the input came before the documents of its batch (up to ``batch_size - 1``, and with
+    workers up to two batches): ``glmnlp parse`` wrote nothing of a file whose third line was malformed. Now every
+    document read before it is answered first, in one process and on workers; and ``n_process`` larger than the
+    input's batches starts one worker per batch (each loads the model), not ``n_process``."""
+    from glmnlp.glm.parallel import Executor
+
+    workers: list[int] = []
+    hosts = Executor.hosts
+
+    def counted(self: Executor, factory: object, args_list: Sequence[tuple]) -> object:
+        workers.append(len(args_list))
+        return hosts(self, factory, args_list)
+
+    monkeypatch.setattr(Executor, "hosts", counted)
+
+    def source(n: int, fails: bool):  # type: ignore[no-untyped-def]
+        for k in range(n):
+            yield [["Dogs", "bark", f"{k}", "."]]
+        if fails:
+            raise ValueError("line 9: malformed")
+
+    nlp = load()
+    for n_process in (1, 4):
+        got: list[Document] = []
+        with pytest.raises(ValueError, match="line 9: malformed"):
+            got.extend(nlp.pipe(source(5, True), batch_size=2, n_process=n_process))
+        assert [d.sentences[0].words[2] for d in got] == ["0", "1", "2", "3", "4"], n_process
+    assert workers == [3]  # three batches (2, 2, 1): three workers of the four asked for
+    assert [d.sentences[0].words[2] for d in nlp.pipe(source(3, False), batch_size=1, n_process=4)] == ["0", "1", "2"]
+    assert workers == [3, 3]

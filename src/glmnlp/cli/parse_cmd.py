@@ -276,7 +276,7 @@ def _score_text(score: float | None) -> str:
                    "checks its files; 0 = all cores; 1 = in this process); the output is the same, in input "
                    "order (--nbest and --surprisal included). "
                    "Default: $GLMNLP_JOBS, else all cores; input of one batch, TEXT arguments and typed input "
-                   "are parsed in this process.")
+                   "are parsed in this process, input of fewer batches on one worker per batch.")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default=None,
               help="Workers: local processes, or Ray actors (pip install 'glmnlp[ray]'). "
                    "Default: $GLMNLP_BACKEND, else local.")

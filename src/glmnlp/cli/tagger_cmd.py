@@ -23,7 +23,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -35,6 +34,7 @@ from glmnlp.tagger.model import Tagger, TaggerConfig
 from glmnlp.text.inputs import model_words
 from glmnlp.text.loading import tagger_at
 from glmnlp.glm.model_io import check_output_dir
+from glmnlp.glm.parallel import chunked
 from glmnlp.glm.training import EpochRecord, check_shards
 from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange, given_options, training_parallel_options
 from glmnlp.errors import FormatError, InputError
@@ -236,7 +236,8 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
     model = tagger_at(model_dir)
     writer = write_word_tag if output_format == "word_tag" else write_conllu
     done = 0
-    for chunk in _chunks_then_error(sentences, TAG_CHUNK):  # tagging all at once took memory in proportion to it
+    # tagging all at once took memory in proportion to it; a malformed line's error comes after the sentences before it
+    for chunk in chunked(sentences, TAG_CHUNK):
         # brackets spelled as the tagger saw them in training (glmnlp.text.inputs.model_words); words written as given
         tagged = model.tag_sentences([model_words(s.words, model) for s in chunk])
         out = [TaggedSentence(s.words, tuple(t)) for s, t in zip(chunk, tagged, strict=True)]
@@ -249,27 +250,6 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
             raise FormatError(exc.reason + hint, source=exc.source, line=done + (exc.line or 0)) from None
         click.echo(text, nl=False)
         done += len(chunk)
-
-
-def _chunks_then_error(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
-    """Consecutive lists of ``size`` items; an error raised by ``items`` comes after a last list of the items read
-    before it, so that ``glmnlp tag`` writes every sentence before a malformed line, as docs/cli.md says (the
-    sentences read since the last full list were dropped: up to 499)."""
-    while True:
-        chunk: list[Any] = []
-        try:
-            for item in items:
-                chunk.append(item)
-                if len(chunk) == size:
-                    break
-        except Exception as exc:
-            if chunk:
-                yield chunk
-            raise exc
-        if chunk:
-            yield chunk
-        if len(chunk) < size:
-            return
 
 
 def _input_sentences(path: str, fmt: str) -> Iterator[TaggedSentence]:

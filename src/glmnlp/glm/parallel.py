@@ -476,7 +476,20 @@ def resolve_executor(
 
 
 def chunked(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
-    """Consecutive lists of ``size`` items (the last may be shorter)."""
+    """Consecutive lists of ``size`` items (the last may be shorter). An error raised by ``items`` comes after a last
+    list of the items read before it: a reader that stops at a malformed line leaves every item before the line to
+    be answered (``glmnlp tag`` and ``glmnlp parse`` write every sentence before it; whole lists only dropped up to
+    ``size - 1`` of them)."""
     it = iter(items)
-    while chunk := list(itertools.islice(it, size)):
-        yield chunk
+    while True:
+        chunk: list[Any] = []
+        try:
+            chunk.extend(itertools.islice(it, size))
+        except Exception:
+            if chunk:
+                yield chunk
+            raise
+        if chunk:
+            yield chunk
+        if len(chunk) < size:
+            return

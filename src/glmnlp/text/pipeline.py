@@ -89,7 +89,7 @@ import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain, islice
+from itertools import chain
 from typing import Any, Protocol, runtime_checkable
 
 from glmnlp.errors import ConfigError, InputError
@@ -314,7 +314,11 @@ class Pipeline:
         ``n_process`` > 1 (or -1/0: all cores) analyses the batches on that many workers, each
         loading the model once (``backend`` ``"local"`` or ``"ray"``, ``address`` of a Ray cluster;
         unset: :mod:`glmnlp.config`'s); the output is the same as with one process (n-best lists,
-        surprisal and measures included). Input of at most one batch is analysed in this process.
+        surprisal and measures included). Input of at most one batch is analysed in this process, input of
+        fewer batches than workers on one worker per batch (each loads the model).
+
+        An error raised by ``docs`` (a reader at a malformed line) is raised after the documents read before it
+        are yielded, with any ``n_process``.
         """
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}")
@@ -353,19 +357,21 @@ class Pipeline:
         if self.spec is None:
             raise ConfigError("n_process > 1 needs a pipeline made by glmnlp.load(): workers load the model themselves")
         nbest, surprisal, measures = asks
-        stream = iter(docs)
-        head = list(islice(stream, batch_size + 1))
-        if len(head) <= batch_size:  # one batch: no worker would get any other work
-            yield from self._pipe_here(head, batch_size, nbest, surprisal, progress, measures)
-            return
-        docs = chain(head, stream)
-        executor = Executor(0 if n_process in (0, -1) else n_process, backend, address)
-        if executor.jobs == 1:
-            yield from self._pipe_here(docs, batch_size, nbest, surprisal, progress, measures)
+        batches = chunked(docs, batch_size)
+        head, failed = _read_ahead(batches, 2)
+        executor = None
+        if len(head) == 2:  # more than one batch (with one, no worker would get any other work)
+            executor = Executor(0 if n_process in (0, -1) else n_process, backend, address)
+            if executor.jobs > len(head) and failed is None:  # no more workers than batches: each loads the model
+                more, failed = _read_ahead(batches, executor.jobs - len(head))
+                head += more
+        every = _batches(head, batches, failed)
+        if executor is None or executor.jobs == 1:
+            yield from self._pipe_here(chain.from_iterable(every), batch_size, nbest, surprisal, progress, measures)
             return
         beam = parser_beam(self._components["parser"])
-        with executor.hosts(PipeWorker, [(self.spec,)] * executor.jobs) as hosts:
-            jobs = ((chunk, asks, k * batch_size, beam) for k, chunk in enumerate(chunked(docs, batch_size)))
+        with executor.hosts(PipeWorker, [(self.spec,)] * min(executor.jobs, len(head))) as hosts:
+            jobs = ((chunk, asks, k * batch_size, beam) for k, chunk in enumerate(every))
             for plain_docs, stats, caught in hosts.imap_any("run", jobs):
                 for category, message in caught:  # warned again here, where the caller's filters and handlers are
                     warnings.warn(message, category, stacklevel=user_stacklevel())
@@ -383,9 +389,10 @@ class Pipeline:
         self, docs: Iterable[DocumentInput], batch_size: int, nbest: int = 1, surprisal: bool = False,
         progress: Callable[[int], None] | None = None, measures: bool | Any = False, start: int = 0,
     ) -> Iterator[Document]:
-        stream = iter(docs)
+        from glmnlp.glm.parallel import chunked
+
         index = start  # the number of documents before these in the whole input (for messages)
-        while batch := list(islice(stream, batch_size)):
+        for batch in chunked(docs, batch_size):  # an error of ``docs`` after the documents read before it
             prepared = [read_document(doc, index + i, self.lines) for i, doc in enumerate(batch)]
             index += len(batch)
             for _, pending in prepared:
@@ -513,3 +520,25 @@ def _final_tags(p: PendingSentence) -> list[str | None]:
 
 def _with_tag(tok: Token, tag: str | None) -> Token:
     return Token(tok.text, tag, tok.start, tok.end)
+
+
+def _read_ahead(batches: Iterator[list[Any]], n: int) -> tuple[list[list[Any]], Exception | None]:
+    """Up to ``n`` batches of ``batches``, and the error the input raised while they were read (None if none): the
+    batches read before an error are answered before it is raised again (:func:`_batches`)."""
+    head: list[list[Any]] = []
+    try:
+        for batch in batches:
+            head.append(batch)
+            if len(head) == n:
+                break
+    except Exception as exc:  # noqa: BLE001 (raised again by _batches)
+        return head, exc
+    return head, None
+
+
+def _batches(head: list[list[Any]], batches: Iterator[list[Any]], failed: Exception | None) -> Iterator[list[Any]]:
+    """The batches :func:`_read_ahead` read, then the error it met or the batches after them."""
+    yield from head
+    if failed is not None:
+        raise failed
+    yield from batches
