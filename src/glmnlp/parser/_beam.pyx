@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Word-synchronous beam search and node features of the incremental parser (C&R 2004 §3; SPEC §a, §b, §d.3).
+"""Word-synchronous beam search and node features of the incremental parser (C&R 2004 §2.3, §3).
 
 This kernel takes only numpy arrays and ints; :mod:`glmnlp.parser.model` turns grammars, words and tags
 into them. It is one module of over 600 lines on purpose: the arenas, the scoring of a node and the
@@ -11,7 +11,7 @@ Everything a hypothesis needs lives in two per-sentence arenas:
   version each time a child completes or is added; the old version stays valid for the other
   hypotheses that share it. A record holds the category, the parent record (the open parent's
   version at the time), the completed left sibling, the last child, the category of the first
-  child (for the coordination feature), its frontier depth, its head-so-far state (SPEC §b.5, see
+  child (for the coordination feature), its frontier depth, its head-so-far state (Roark's rule, see
   :mod:`glmnlp.parser.heads`) and its c-commanding head (CC/CCP). The right frontier of a hypothesis is
   the deepest open record; following ``parent`` gives the frontier upwards, so a hypothesis is a
   persistent stack and extending it writes only the new records (O(new nodes), no copying).
@@ -19,10 +19,10 @@ Everything a hypothesis needs lives in two per-sentence arenas:
   "gold-consistent" flag (parent gold-consistent and this step equal to the gold step), which makes
   the early-update membership test exact and O(1).
 
-ADV (SPEC §d.3): for each beam member, each group of candidate chains with the same POS, and each
+ADV (C&R 2004 §3.1): for each beam member, each group of candidate chains with the same POS, and each
 frontier site from the deepest upwards, the END closures below the site are built once and scored
 once, then every chain whose top is licensed by the triple (X, lastchild(X), Z) is built
-tentatively, scored and rolled back. FILTER (SPEC §a) keeps h_k while
+tentatively, scored and rolled back. FILTER (C&R 2004 §3.1) keeps h_k while
 score(h_k) >= score(h_0) - gamma / k**3, up to ``cap`` members. Only the survivors are rebuilt
 permanently (without rescoring: their scores are known). At the end of the sentence every open node
 is closed (each closure checked).
@@ -111,14 +111,14 @@ same time. A BeamParser itself is mutable per-call state: one object must not be
 threads at once. Feature ids for training are collected in a C buffer (``collect``) and the logs of
 gen_events/closed_heads are appended under the GIL, so every building function is nogil.
 
-Features (SPEC §b.3/b.4, templates listed in :mod:`glmnlp.parser_features`) are hashed into a
+Features (C&R 2004 §3.2, templates listed in :data:`glmnlp.parser.config.TEMPLATES`) are hashed into a
 weight table of 2**n_bits entries: a template's atoms are folded with a 64-bit multiply-xorshift
 mix, seeded by the template group, and reduced with the murmur3 finaliser. Atom value 0 = NULL.
 A node's score is the sum of the weights of its features plus, when a generative model is set
 (:meth:`BeamParser.set_generative`, see :mod:`glmnlp.parser.combined`), ``gen_weight`` times
 ln P(node | L10 L01 L02 L03 L20 L11 L30 L21 COORD CL) and, for a POS node, ln P(word | POS L10 L01
 L20* CCP* CC) (* only for a leftmost child), scored by the nogil kernel of glmnlp.parser._generative on
-the very context atoms the features use (SPEC §b.2, §d.5). :meth:`BeamParser.gen_events` replays a
+the very context atoms the features use. :meth:`BeamParser.gen_events` replays a
 derivation and returns those events, so training events and beam scoring share one code path.
 ``decode`` also returns, per word, the log-sum-exp of the surviving members' scores (the beam's
 prefix log-probability when the scores are generative log-probabilities).
@@ -148,7 +148,7 @@ cdef enum:
     ENDC = 1
     TOPC = 2
 
-# template groups (kept in sync with glmnlp.parser_features.TEMPLATES)
+# template groups (kept in sync with glmnlp.parser.config.TEMPLATES)
 cdef enum:
     G_NT = 1         # non-POS node prefixes of (L10 L01 L02 L03 L20 L11 L30 L21 COORD CL)
     G_NT_LK = 2      # non-POS look-ahead conjunctions
@@ -431,7 +431,7 @@ cdef void sort_first(Cand* a, int n, int k) noexcept nogil:
 
 
 cdef int filter_kept(const Cand* a, int n, double gamma, int cap) noexcept nogil:
-    """FILTER (SPEC §a): how many of the ranked candidates a[0..n-1] survive.
+    """FILTER (C&R 2004 §3.1): how many of the ranked candidates a[0..n-1] survive.
 
     h_k (k >= 1) is kept while score(h_k) >= score(h_0) - gamma / k**3, and at most ``cap`` members
     (cap <= 0: no cap); the best candidate always survives.
@@ -736,7 +736,7 @@ cdef class BeamParser:
     cdef inline bint allows(self, int x, int y, int z) noexcept nogil:
         return self.triples[(x * self.n_cats + y) * self.n_cats + z] != 0
 
-    # -- heads (SPEC §b.5; documented in glmnlp.parser.heads) -----------------------------------------
+    # -- heads (Roark's rule; documented in glmnlp.parser.heads) ---------------------------------------
     cdef void incorporate(self, int r, int c) noexcept nogil:
         """Update record r's head state with its completed child c."""
         cdef Rec* R = &self.recs[r]
@@ -1002,7 +1002,7 @@ cdef class BeamParser:
 
         The node context is (L10 L01 L02 L03 L20 L11 L30 L21 COORD CL), COORD (:meth:`coord_atom`)
         for POS nodes too, although their features leave it out. The word context is
-        (POS L10 L01 L20 CCP CC) with L20 and CCP only for a leftmost child (SPEC §b.2).
+        (POS L10 L01 L20 CCP CC) with L20 and CCP only for a leftmost child (as in Roark's parser).
         Appends the events to ``gen_log`` when it is a list.
         """
         cdef int64_t ctx[10]
@@ -1434,7 +1434,7 @@ cdef class BeamParser:
 
     cdef int adv(self, int i, int first, int nbeam, const int32_t* cand_off, const int32_t* cand_chain,
                  bint has_gold, const int32_t* gold_site, const int32_t* gold_chain) except -1 nogil:
-        """ADV for word i > 0 (SPEC §d.3): every extension of the beam members first .. first + nbeam - 1
+        """ADV for word i > 0 (C&R 2004 §3.1): every extension of the beam members first .. first + nbeam - 1
         into ``cands`` (see the module docstring); runs without the GIL."""
         cdef int b, hb, g0, g1, pos, mark, cur, site, k, c, gold_flag, l2, cb = -1
         cdef double close_score, s

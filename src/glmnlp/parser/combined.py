@@ -5,7 +5,7 @@ and surprisal it gives) is :mod:`glmnlp.parser.term`; the events of the training
 models trained on them, on all the sentences and on jackknife folds, in parallel, are
 :mod:`glmnlp.parser.generative_terms`.
 
-What it implements (Collins & Roark 2004 §3 and Table 4; SPEC §b.2, §d.5, §f):
+What it implements (Collins & Roark 2004 §3.2, §5 and Table 4; Roark 2001, 2004):
 
 * **Generative parsing** (:func:`train_generative_parser`): perceptron weights all zero and
   weight 1, so hypotheses are ranked by their log-probability alone. Its FILTER margin gamma is in
@@ -20,7 +20,7 @@ What it implements (Collins & Roark 2004 §3 and Table 4; SPEC §b.2, §d.5, §f
   scoring only the sentences it did not see. Dev and test use the model trained on all the training
   data. The fixed weight is chosen on dev from a few values (:func:`tune_weight`).
 
-Choices [R]:
+Our choices:
 
 * The generative-only parser (:func:`train_generative_parser`) drops its training examples once their
   events are extracted (``prepare(..., release_examples=True)``): peak RSS at 13,620 proxy trees 776 ->
@@ -28,7 +28,7 @@ Choices [R]:
   examples and events are then handed back to the system (:func:`glmnlp.glm.memory.give_back`: the
   heap pages they held were never reused by the numpy arrays of the later stages): 722 -> 681 MB,
   37.5 MB per 1,000 trees, 1.97 GB extrapolated to WSJ 02-21's 912k tokens.
-* No look-ahead probability in FILTER's ranking (Roark 2001/2004 rank by it; SPEC §f.1). Measured with
+* No look-ahead probability in FILTER's ranking (Roark 2001/2004 rank by it). Measured with
   ln P(next POS | parent of the new POS) added to the ranking (benchmarks/patches/lookahead.patch, GUM dev,
   benchmarks/results/generative_gap.md): +0.5 to +1.9 F1 at gamma <= 1e3, level at gamma >= 1e4, where
   the tuned beam is (84.10 -> 84.04-84.32); the combined model is level too (its features look ahead).
@@ -295,7 +295,7 @@ def tune_weight(
     folds: int = 10, smoothing: SmoothingConfig = SmoothingConfig(), on_trial: Any = None,
     beams: tuple[Sequence[float], Sequence[int]] | None = None, on_beams: Any = None, **kwargs: Any
 ) -> tuple[Any, list[Any], list[WeightTrial]]:
-    """Choose the generative feature's fixed weight on dev (C&R 2004 §3: "chosen on held-out data").
+    """Choose the generative feature's fixed weight on dev (C&R 2004 §5: "empirically optimized on the held-out set").
 
     The generative models (full and jackknifed) are trained once and shared; one perceptron is
     trained per candidate weight. With ``beams`` = (gammas, caps), each candidate's epoch is chosen at

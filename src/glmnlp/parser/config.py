@@ -1,8 +1,8 @@
 """The parser's configuration and feature templates: what training and decoding read and a model file records.
 
 :class:`ParserConfig` is saved in every parser model (:mod:`glmnlp.parser.files`); :data:`TEMPLATES` documents the
-features :mod:`glmnlp.parser._beam` computes (C&R 2004 §3, SPEC §b.3-§b.4) and is written into the model's metadata
-so that a file says what its weights mean.
+features :mod:`glmnlp.parser._beam` computes (C&R 2004 §3.2: Table 2 and the punctuation features) and is written
+into the model's metadata so that a file says what its weights mean.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ class ParserConfig:
     """Training and decoding configuration (saved in the model)."""
 
     features: str = "punct"  # "baseline" or "punct"
-    gamma: float = 1e4  # FILTER margin (SPEC §a); with the cap below the cap binds (dev: Figure 5 runs)
+    gamma: float = 1e4  # FILTER margin (C&R 2004 §3.1); with the cap below the cap binds (dev: Figure 5 runs)
     beam_cap: int = 30  # hard cap on the beam (0 = none) when parsing
     train_gamma: float = 1e4  # training beam: the cap binds (measured setting of the benchmarks)
     train_cap: int = 30

@@ -1,11 +1,11 @@
 """The gold derivation oracle: a transformed tree as the parser's sequence of incremental steps.
 
-The incremental parser of Collins & Roark (2004, section 3.1; SPEC d.3) absorbs one word per step:
+The incremental parser of Collins & Roark (2004, section 3.1) absorbs one word per step:
 it attaches an allowable chain ``Z -> ... -> POS -> w`` under an open node X of the partial tree's
 right frontier, first closing (appending END to) every open node below X. A full parse is thus a
 sequence of :class:`Step` records, one per word. Training needs the gold sequence: early update
 compares the beam against the gold prefix after each word, and the perceptron update needs
-Phi(gold) (SPEC d.4).
+Phi(gold) (C&R 2004 §2.2, §4.2).
 
 * :func:`derive` turns an FSLC-transformed gold tree into its steps (a deterministic tree walk);
 * :func:`replay` rebuilds the transformed tree from the words and steps (the exact inverse);
@@ -136,7 +136,7 @@ def check_derivation(
 ) -> None:
     """Raise :class:`DerivationError` unless every chain and triple of the derivation is allowable.
 
-    ``tags`` are the words' POS tags (the chains are looked up by tag, SPEC d.2.5); ``words``, if
+    ``tags`` are the words' POS tags (the chains are looked up by tag, C&R 2004 §3.1); ``words``, if
     given, only improve the messages. Checks, in parser order: the chain of each word, the closing
     triples and the attachment triple before it, and the closings after the last word.
     """

@@ -1,10 +1,11 @@
 """Roark-style generative model over parser derivations, with Jelinek–Mercer smoothing.
 
-What it implements (SPEC §b.2, §d.5, §f; Collins & Roark 2004 §3, "generative model" baseline
+What it implements (Roark 2001, 2004; Collins & Roark 2004 §3.2 and §5, "generative model" baseline
 and the hybrid's generative feature): a family of conditional models P(y | c_1..c_n), each an
 *events* model. An event is (model, outcome y, context c_1..c_n) where the context follows a
 fixed conditioning order; the caller interns every value to an int id (0 = NULL/absent).
-Two instances are predefined (:func:`roark_specs`), in the verified order of SPEC §b.2:
+Two instances are predefined (:func:`roark_specs`), in the conditioning order of Roark's
+released parser (its ``data/tree.functs.sfile``):
 
 * the node-label model (``NODE_MODEL``): y = L00 (a category id incl. END), context =
   L10, L01, L02, L03, L20, L11, L30, L21, coord, CL;
@@ -18,7 +19,7 @@ Training (smoothing, EM-fitted lambdas, pruning, jackknife folds) is
 :mod:`glmnlp.parser.generative_training`; this module holds the trained model and what scoring
 needs, so a loaded parser never imports the training code.
 
-Choices [R] made here, and why:
+Our choices, and why:
 
 * **Level 0 instead of an unsmoothed level 1.** Roark leaves P(y | c_1) unsmoothed, so a label
   never seen with its parent is impossible (a grammar constraint). Here level 1 interpolates
@@ -26,7 +27,7 @@ Choices [R] made here, and why:
   over the model's outcome ids 1..V-1: P~_0(y) = lam_0 P^(y) + (1 - lam_0) / (V - 1), lam_0 fitted
   by EM like every other level. Every valid outcome thus has a non-zero probability and every
   conditional distribution sums to one. Reason: the grammar constraint is enforced by the
-  parser (glmnlp.parser.grammar's triples and chains), and the jackknifed models of SPEC §d.5 each see
+  parser (glmnlp.parser.grammar's triples and chains), and the jackknifed models (C&R 2004 §5) each see
   only 90% of the data, so a strict level 1 would give -inf to gold derivations of held-out
   sentences whose (parent, label) pair happens to occur only in that sentence.
 Scoring is done by the Cython kernel in glmnlp.parser._generative on frozen hash tables; see that
@@ -106,7 +107,7 @@ class ModelSpec:
 
 
 def roark_specs(n_categories: int, n_words: int) -> tuple[ModelSpec, ModelSpec]:
-    """The node-label and word models of SPEC §b.2 (ids NODE_MODEL = 0 and WORD_MODEL = 1).
+    """The node-label and word models of Roark's parser (ids NODE_MODEL = 0 and WORD_MODEL = 1).
 
     n_categories: number of category ids (Grammar.categories, NULL/END/TOP included);
     n_words: Lexicon.size.
@@ -119,7 +120,7 @@ def roark_specs(n_categories: int, n_words: int) -> tuple[ModelSpec, ModelSpec]:
 
 @dataclass(frozen=True)
 class SmoothingConfig:
-    """Hyperparameters of the smoothing (SPEC §f.2; defaults are Roark's code's values).
+    """Hyperparameters of the smoothing (defaults are Roark's code's values).
 
     n_bins: lambda bins per (model, level) above the low-diversity bin 0 (``BINS 20``).
     min_bin_mass: least count mass of a bin (200).
@@ -131,12 +132,12 @@ class SmoothingConfig:
         log-likelihood gain is below tolerance (1000, 1e-4).
     max_lambda: cap on the averaged lambdas (0.999), so every level keeps some backoff.
     seed: seeds the fold partition.
-    prune: relative threshold of Roark's ``-t`` (SPEC §f.2; his standard command uses 0.05): pairs
+    prune: relative threshold of Roark's ``-t`` (the standard training command in his README uses 0.05): pairs
         whose smoothed probability is less than this much above their backed-off estimate, and
         histories that only pass mass down at a cost below it, are left out of the frozen tables
         (see ``_prune``). 0 keeps everything (then every conditional distribution sums to one).
     min_count: histories of level >= 2 seen at most this often in training are left out of the
-        frozen tables with their pairs (a count cutoff, [R]: it is what shrinks the tables, since on
+        frozen tables with their pairs (a count cutoff, our choice: it is what shrinks the tables, since on
         a small treebank most deep histories are singletons that ``prune`` keeps); distributions
         still sum to one. 0 keeps everything.
     """

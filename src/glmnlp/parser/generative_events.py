@@ -2,7 +2,7 @@
 :func:`glmnlp.parser.generative_training.train_generative` counts.
 
 An event is (model, outcome, context, sentence id, depth); contexts follow the model's conditioning
-order (SPEC §b.2, §f) and are counted at levels 0..depth. Memory (the part of training that grows with
+order (as in Roark's parser) and are counted at levels 0..depth. Memory (the part of training that grows with
 the events): model, outcome, sentence and depth are int32, the contexts one int64 (events x width)
 block (word atoms are 62-bit hashes, so they stay 64-bit): 96 bytes an event, 94 MB for the 984,114
 events of the 13,620-tree proxy treebank. Chunks added with ``extend`` are merged into one block by

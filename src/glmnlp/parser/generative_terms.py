@@ -1,6 +1,5 @@
 """The generative terms a parser is trained with: events of the training derivations, and the generative models
-trained on them, on all the training sentences and on k-fold jackknife folds (Collins & Roark 2004 §3, Table 4;
-SPEC §b.2, §f).
+trained on them, on all the training sentences and on k-fold jackknife folds (Collins & Roark 2004 §5, Table 4).
 
 :mod:`glmnlp.parser.combined` trains generative and combined parsers with these terms; the trained term itself
 (what a loaded parser scores with) is :mod:`glmnlp.parser.term`.
@@ -17,11 +16,11 @@ SPEC §b.2, §f).
   (k-1)/k of the training sentences with a lexicon built from those sentences only (so unknown-word classes are
   exercised), each scoring only the sentences it did not see.
 
-Choices [R]:
+Our choices:
 
 * CL and CC enter the generative contexts as the beam's word atoms (a hash of the raw word form),
   not as lexicon ids; unseen heads simply back off. The word model's *outcome* is the lexicon id
-  (lowercasing, unknown-word classes, SPEC §f.3).
+  (lowercasing, unknown-word classes: :mod:`glmnlp.parser.lexicon`).
 * The root node TOP is an event too (context all NULL); it has the same probability in every
   analysis, so it never changes a ranking, and it keeps "every built node is an event" exact.
 * Jackknife folds are the seeded partition of :func:`glmnlp.parser.generative_training.jackknife_folds`.

@@ -1,7 +1,8 @@
-"""Training the generative model of :mod:`glmnlp.parser.generative` (SPEC §d.5, §f.2, §f.3): events,
+"""Training the generative model of :mod:`glmnlp.parser.generative` (Roark 2001, 2004; C&R 2004 §5): events,
 Jelinek–Mercer smoothing with EM-fitted lambda buckets, pruning, freezing into hash tables, jackknife folds.
 
-Smoothing (SPEC §f.2): deleted interpolation along the conditioning sequence,
+Smoothing (that of Roark's parser, its ``em_smooth()`` and ``bucket_counts()``): deleted interpolation
+along the conditioning sequence,
 
     P~(y | c_1..c_j) = lam_b * P^(y | c_1..c_j) + (1 - lam_b) * P~(y | c_1..c_{j-1}),
 
@@ -27,11 +28,12 @@ number as the numpy expressions did (same operations per element, same order, th
 against the numpy definition), so the models are unchanged: the eleven models' arrays hash the same
 before and after, and the stage took 16.2 s of CPU instead of 38.8 s (``em_lambdas`` 4.0 s).
 
-Choices [R] made here, and why:
+Our choices, and why:
 
 * **Held-out events** for EM are the events counted at full depth; the extra coarse-level
   class events of rare words (below) are training-only pseudo-events.
-* **Depth-limited events** (the unknown-word mechanism of SPEC §f.3): an event may be counted
+* **Depth-limited events** (the unknown-word mechanism of Roark's parser, whose ``update_feats()``
+  counts a rare word's class at the coarsest level only): an event may be counted
   only at levels 0..depth. A rare training word is added once as itself (full depth) and once
   as its unknown-word class with depth 1 (context = its POS), so the class has estimates ready
   for unseen test words, which glmnlp.parser.lexicon maps to their class id.
@@ -39,7 +41,7 @@ Choices [R] made here, and why:
   deterministic for a given seed.
 
 Also here: :func:`jackknife_folds` / :func:`train_jackknife` for the hybrid's jackknifed
-training scores (SPEC §d.5).
+training scores (C&R 2004 §5).
 
 Memory (where the bytes go; the 13,620-tree proxy treebank has 984,114 events, 9.6 million
 (event, level) entries, 644,044 distinct histories and 1,149,417 distinct pairs; tracemalloc and
@@ -114,7 +116,7 @@ def jackknife_folds(n_sentences: int, k: int = 10, seed: int = 0) -> list[Fold]:
     """Partition sentences 0..n_sentences-1 into k held-out sets (seeded shuffle, near-equal sizes).
 
     Each fold's train set is the complement of its held-out set, so a sentence is scored only by
-    the one model that never saw it (SPEC §d.5).
+    the one model that never saw it (C&R 2004 §5).
     """
     if k < 2:
         raise ConfigError(f"jackknife needs k >= 2 folds, got {k}")
@@ -404,7 +406,7 @@ def _prune(
 
     ``min_count``: a history of level >= 2 seen at most this often is left out with all its pairs;
     the scorer then backs off from it as from an unseen history, to a distribution that sums to one.
-    ``threshold`` (SPEC §f.2 ``-t``):
+    ``threshold`` (Roark's ``-t``):
 
     A pair (h_j, y), j >= 1, is dropped when its smoothed probability is less than ``threshold``
     (relative) above the estimate the scorer falls back to without it, (1 - lam(h_j)) P~_{j-1}(y),
@@ -493,7 +495,7 @@ def _freeze(
 def train_jackknife(
     events: EventSet, k: int = 10, seed: int = 0, config: SmoothingConfig = SmoothingConfig()
 ) -> tuple[list[GenerativeModel], list[Fold]]:
-    """k models, model i trained on the events of folds[i].train only (SPEC §d.5).
+    """k models, model i trained on the events of folds[i].train only (C&R 2004 §5).
 
     Sentence ids of ``events`` must be 0..n-1 (n = largest id + 1); score sentence s with
     ``models[i]`` for the fold i whose ``heldout`` contains s.

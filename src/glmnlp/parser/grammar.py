@@ -1,6 +1,6 @@
 """The parser's grammar: allowable left-child chains and triples read off FSLC-transformed trees.
 
-Collins & Roark (2004, section 3.1; SPEC d.1-d.2) restrict the incremental parser with a grammar
+Collins & Roark (2004, section 3.1) restrict the incremental parser with a grammar
 G = (V, T, S-dagger, S-bar, C, B):
 
 * V, the categories: phrase labels, POS tags and the slash categories of the FSLC transform
@@ -10,12 +10,13 @@ G = (V, T, S-dagger, S-bar, C, B):
 * C, the allowable chains: for each word, the path of first children from the highest node whose
   leftmost word it is, down to its POS tag. For the first word the chain starts at TOP; for a later
   word it starts at a non-first child Z of a node X (X, the attachment site, is not in the chain).
-  The **length** of a chain is its number of non-terminals, POS included (SPEC d.2.3; so
-  TOP -> S -> NP -> DT has length 4). Chains are indexed by POS tag (SPEC d.2.5).
+  The **length** of a chain is its number of non-terminals, POS included (the paper counts
+  "non-terminal categories"; so TOP -> S -> NP -> DT has length 4). Chains are indexed by POS tag
+  (the paper: a word's chains are those of its POS tags).
 * B, the allowable triples ``(X, Y, Z)``: Z may follow the child Y under the parent X, Z = END
-  when Y may be the last child. First children are licensed by chains, not by triples [R].
+  when Y may be the last child. First children are licensed by chains, not by triples (our reading).
 
-Filtering (SPEC d.2.4, [V-seed]): every chain of length <= 2 seen in training is kept; a longer
+Filtering (as in the paper): every chain of length <= 2 seen in training is kept; a longer
 chain only if seen at least ``long_chain_min_count`` times (2 = "more than once", the paper).
 
 Input trees. The parser trains, and is scored, on treebank trees prepared as
@@ -29,7 +30,7 @@ and ``NP-SBJ`` into the grammar and the model as if they were a tag and a catego
 Determinism: category ids are assigned in sorted order (reserved ids first), and chains and
 triples are stored sorted, so the same trees always give the same grammar and the same JSON.
 
-Table 1 (SPEC c) is computed by :func:`chain_table`: distinct long chains with and without FSLC,
+Table 1 of the paper is computed by :func:`chain_table`: distinct long chains with and without FSLC,
 with and without the filter, and the held-out rate of words whose gold chain (or a triple their
 attachment needs) is missing from the training grammar. The default transform (left recursion plus Roark's (SINV, S) pair) is the one measured best on the
 bundled sample; the figures are in :mod:`glmnlp.parser.transform`.
@@ -167,8 +168,8 @@ def tree_chains(tree: Tree) -> list[tuple[int, tuple[Category, ...]]]:
     """Each word's ``(site, chain)`` in word order, with categories (not ids).
 
     ``site`` is the depth of the attachment site below the root (root = 0), -1 for the first word;
-    the chain runs from its top down to the POS. This is the gold derivation of SPEC d.3 over
-    category tuples; :func:`glmnlp.parser.derivation.derive` maps it to ids.
+    the chain runs from its top down to the POS. This is the gold derivation over category
+    tuples; :func:`glmnlp.parser.derivation.derive` maps it to ids.
     """
     _check_root(tree)
     out: list[tuple[int, tuple[Category, ...]]] = []
@@ -187,7 +188,7 @@ def tree_chains(tree: Tree) -> list[tuple[int, tuple[Category, ...]]]:
 
 
 def tree_triples(tree: Tree) -> list[tuple[Category, Category, Category]]:
-    """Every triple ``(X, c_k, c_k+1)`` and ``(X, c_m, END)`` of ``tree`` (SPEC d.2.2), pre-order."""
+    """Every triple ``(X, c_k, c_k+1)`` and ``(X, c_m, END)`` of ``tree``, pre-order."""
     end = RESERVED[END]
     out: list[tuple[Category, Category, Category]] = []
     for node in tree.subtrees():
@@ -204,7 +205,7 @@ def tree_triples(tree: Tree) -> list[tuple[Category, Category, Category]]:
 def step_needs(
     steps: Sequence[tuple[int, tuple[C, ...]]], end: C
 ) -> tuple[list[list[tuple[C, C, C]]], list[tuple[C, C, C]]]:
-    """The triples each step of a derivation checks, and those of the final closing (SPEC d.3).
+    """The triples each step of a derivation checks, and those of the final closing.
 
     ``steps`` are ``(site, chain)`` pairs over any category type; ``end`` is the END category.
     Returns ``(per_word, final)``: ``per_word[i]`` lists the closing triples (deepest first) then
@@ -243,7 +244,7 @@ def step_needs(
 
 @dataclass
 class Grammar:
-    """Categories, allowable chains (by POS tag) and allowable triples (SPEC d.1).
+    """Categories, allowable chains (by POS tag) and allowable triples (the grammar G of C&R 2004 §3.1).
 
     Build it with :meth:`induce` or :meth:`from_json` and treat it as read-only afterwards
     (:meth:`has_chain` caches per-tag chain sets); to restrict a grammar, construct a new one.
@@ -323,7 +324,7 @@ class Grammar:
     # -- induction ---------------------------------------------------------------------------
     @classmethod
     def induce(cls, transformed_trees: Iterable[Tree], *, long_chain_min_count: int = 2) -> Grammar:
-        """Read categories, chains and triples off FSLC-transformed trees (SPEC d.2).
+        """Read categories, chains and triples off FSLC-transformed trees.
 
         Chains of length <= 2 are always kept; longer ones only if seen at least
         ``long_chain_min_count`` times. Every tree must have the root ``TOP``.
@@ -472,7 +473,7 @@ def _cat_key(cat: Category) -> tuple[str, bool, str]:
 
 @dataclass(frozen=True)
 class ChainTable:
-    """The figures of Table 1 (SPEC c) for one transform setting.
+    """The figures of Table 1 of C&R 2004 for one transform setting.
 
     ``*_long`` count distinct chains of length > 2 in a corpus; ``*_long_repeated`` those seen
     more than ``min_count - 1`` times in that same corpus. The held-out rates are per 1000
@@ -563,7 +564,7 @@ def table1(
     config: FslcConfig = FslcConfig(),
     min_count: int = 2,
 ) -> dict[str, ChainTable]:
-    """Table 1 of C&R 2004 (SPEC c) for cleaned ``TOP``-rooted trees: ``{"no FSLC": ..., "FSLC": ...}``."""
+    """Table 1 of C&R 2004 for cleaned ``TOP``-rooted trees: ``{"no FSLC": ..., "FSLC": ...}``."""
     return {
         "no FSLC": chain_table(train, heldout, min_count=min_count),
         "FSLC": chain_table(

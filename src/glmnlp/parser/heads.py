@@ -1,6 +1,6 @@
-"""Lexical heads on partial and complete trees for the parser's CL, CC and CCP features (SPEC §b.5).
+"""Lexical heads on partial and complete trees for the parser's CL, CC and CCP features (C&R 2004 §3.2).
 
-Choice [R]: the **incremental heuristic of Roark's parser** (``best_hcat()``/``get_hnode()``), not a
+Our choice: the **incremental heuristic of Roark's parser** (``best_hcat()``/``get_hnode()``), not a
 Collins (1999) head table. Reasons: it is what the feature values of the C&R/Roark feature set were
 computed with; it needs no per-label table (so it also covers the slash categories of the FSLC
 transform); and it is decided left to right, so the head of an *open* constituent is defined at every
@@ -16,12 +16,12 @@ The rule, for a node with label P and (completed) children c_1..c_m, END exclude
    happens the head is *decided* and later children cannot change it.
 3. Otherwise the head is the rightmost non-punctuation child (for an open constituent: the most
    recent one, so "head so far" follows the latest child until the head is decided).
-4. If every child is punctuation, the first child is the head [R] (the kernel keeps the first head
+4. If every child is punctuation, the first child is the head (our choice; the kernel keeps the first head
    it saw); a node with no completed child has no head (NULL).
 
 The lexical head of a node is found by following head children down to a POS and taking its word.
 The c-commanding head of a node (CC, CCP) is the lexical head of its left sibling when it has one,
-else its parent's c-commanding head (SPEC §b.5, ``fill_ccnodes()``).
+else its parent's c-commanding head (as ``fill_ccnodes()`` in Roark's parser).
 
 This module is the plain-Python reference of the rule; the kernel must agree with it (tested on the
 bundled treebank sample in ``tests/test_heads.py``).

@@ -1,4 +1,4 @@
-"""Tagger tags for the parser's training trees by k-fold jackknifing (C&R 2004 footnote 3; SPEC §c).
+"""Tagger tags for the parser's training trees by k-fold jackknifing (C&R 2004 §5, footnote 3).
 
 A parser that parses tagger output should be trained on tagger output of the same quality, not on the
 treebank's gold tags; tagging the training trees with a tagger trained on them would give tags better
@@ -33,7 +33,7 @@ def jackknife_tags(
     trees: Sequence[Tree], folds: int = 10, *, epochs: int = 5, seed: int = 0,
     executor: Executor | None = None,
 ) -> list[list[str]]:
-    """Tagger tags for training trees by ``folds``-fold jackknifing (paper footnote 3; SPEC §c).
+    """Tagger tags for training trees by ``folds``-fold jackknifing (paper §5, footnote 3).
 
     Fold f (every tree whose index is f modulo ``folds``) is tagged by a glmnlp tagger trained on
     the other folds, so no sentence is tagged by a model that saw it. The folds are independent:

@@ -1,13 +1,13 @@
 """Word lexicon of the generative model: word normalisation, rare words and unknown-word classes.
 
-Implements SPEC §f.3 (Roark's ``find_nword()`` / ``make_unkcat()``): the word model predicts a
-word id given its POS node. Words are interned here; a word never seen in training is scored
+Follows ``find_nword()`` / ``make_unkcat()`` of Roark's parser (the parser of Roark 2001, 2004): the
+word model predicts a word id given its POS node. Words are interned here; a word never seen in training is scored
 through its *unknown-word class*, whose estimates come from the rare training tokens: a rare
 token is counted as itself at every level of the word model and, in addition, as its class at
 the coarsest level only (glmnlp.parser.generative_training does the counting; this module decides who is rare
 and which class a word belongs to).
 
-Rules (SPEC §f.3, details [R] decided here):
+Rules (those of Roark's parser; the details are our choices):
 
 * **Lowercasing.** A POS tag is *capitalised* if more than 90% of its non-sentence-initial
   training tokens start with an upper-case letter. A word is lowercased unless its POS tag is
@@ -111,7 +111,7 @@ def word_class(word: str, sentence_initial: bool) -> str:
 
 @dataclass(frozen=True)
 class LexiconConfig:
-    """Thresholds of SPEC §f.3.
+    """Thresholds of the rules above.
 
     capitalised_share: a POS is capitalised if more than this share of its non-initial tokens
         start upper-case (0.9 in Roark's code).

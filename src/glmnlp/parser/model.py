@@ -4,17 +4,18 @@ Training lives in :mod:`glmnlp.parser.training` (perceptron) and :mod:`glmnlp.pa
 (generative and combined); this module holds only what decoding needs, so a loaded model never
 imports the training code.
 
-What it implements (paper §3-§4; SPEC §0, §a, §b, §d):
+What it implements (paper §2.3-§4):
 
 * **Decoder** (:mod:`glmnlp.parser._beam`): word-synchronous beam search over the FSLC-transformed grammar
   (:mod:`glmnlp.parser.transform`, :mod:`glmnlp.parser.grammar`). ADV attaches every allowable chain of the next
   word at every legal site of the right frontier (closures checked against the triples); FILTER
-  keeps h_k while ``score(h_k) >= score(h_0) - gamma / k**3`` (SPEC §a, [R] formula) with an optional
-  hard cap on the beam size. ``gamma`` and the cap are configuration, tuned on dev
-  (:func:`glmnlp.parser.selection.tune_beam`) and saved in the model.
+  keeps h_k while ``score(h_k) >= score(h_0) - gamma / k**3`` (C&R 2004 §3.1 parameterise the threshold
+  θ_k by γ; this form of it is our reconstruction) with an optional hard cap on the beam size. ``gamma``
+  and the cap are configuration, tuned on dev (:func:`glmnlp.parser.selection.tune_beam`) and saved in the model.
 * **Features**: every built node (chain nodes and END closures) fires the templates of
   :data:`~glmnlp.parser.config.TEMPLATES`, hashed into a ``2**n_bits`` weight table. Two switchable groups:
-  ``baseline`` (SPEC §b.3) and ``punct`` (= baseline + the three punctuation features of §b.4).
+  ``baseline`` (C&R 2004 §3.2, Table 2, reconstructed from the conditioning sequences of Roark's
+  parser) and ``punct`` (= baseline + the three punctuation features of §3.2).
 * **Files**: :meth:`Parser.save`, :meth:`Parser.load` and :meth:`Parser.describe` are those of
   :mod:`glmnlp.parser.files` (the format and its checks); the configuration a model records is
   :class:`~glmnlp.parser.config.ParserConfig`.
@@ -29,25 +30,25 @@ What it implements (paper §3-§4; SPEC §0, §a, §b, §d):
   to the scores; it is saved as the ``generative`` sub-model of the model directory.
   :meth:`Parser.surprisal` gives per-word surprisal (bits) from it.
 
-Choices [R] (documented deviations or reconstructions):
+Our choices (documented deviations or reconstructions):
 
-* Look-ahead (SPEC §b.2): nodes built while word i is absorbed (its chain and the closures before
-  it) get LK = w_i and LKP = the POS at the bottom of the chain being attached, so multi-tag input
+* Look-ahead (LK, LKP of C&R 2004 §3.2): nodes built while word i is absorbed (its chain and the closures
+  before it) get LK = w_i and LKP = the POS at the bottom of the chain being attached, so multi-tag input
   needs no separate tagging decision. The closures after the last word get LK = LKP = end-of-sentence.
 * Punctuation feature (ii) uses the first candidate tag of w_{i+1}; feature (iii) fires when the new
   node's left sibling L01 is itself preceded by a punctuation POS (L02 is punctuation); features are
   conjoined with L00 and with (L00, L10).
 * A POS tag counts as punctuation when more than 90% of its training tokens contain no letter,
-  digit, apostrophe, ``#`` or ``$`` (Roark's rule, SPEC §b.5).
+  digit, apostrophe, ``#`` or ``$`` (the rule of Roark's parser).
 * Words enter features as a stable 64-bit hash of the word string (no vocabulary file).
 * Training adds a gold chain to a sentence's candidates when the grammar's count filter dropped it
   (rare long chains), so the gold derivation is always reachable during training.
-* COORD (SPEC §b.2 item 9) on FSLC trees: coordination X -> X CC X (CC: ``Grammar.coordination_tag``,
-  also CCONJ or KON) is left-recursive, so the transform turns (NP (NP a b) (CC and) (NP c d)) into
-  (NP a b (NP/NP (CC and) (NP c d))) and the CC has no left sibling. When the CC (punctuation skipped)
-  is the first child of a slash node X/Y with Y = the parent's label, the earlier conjunct is X's prefix
-  and COORD is X's first child. As in SPEC §b.3 [R], COORD enters the non-POS templates only, so it
-  fires for a non-POS leftmost child of the later conjunct.
+* COORD (the coordination feature of Roark's parser's node-label model) on FSLC trees: coordination
+  X -> X CC X (CC: ``Grammar.coordination_tag``, also CCONJ or KON) is left-recursive, so the transform
+  turns (NP (NP a b) (CC and) (NP c d)) into (NP a b (NP/NP (CC and) (NP c d))) and the CC has no left
+  sibling. When the CC (punctuation skipped) is the first child of a slash node X/Y with Y = the parent's
+  label, the earlier conjunct is X's prefix and COORD is X's first child. By our choice COORD enters the
+  non-POS templates only, so it fires for a non-POS leftmost child of the later conjunct.
 * Feature hashing: the 2**22 table (``n_bits`` = 22). The gold derivations of the sample training
   split (wsj_0001-0159, +punct) fire 340,976 distinct features (counted with 62-bit ids); masked to
   22 bits they occupy 327,417 slots, so 13,559 features (3.98%) share a slot with another (load
@@ -86,7 +87,7 @@ def word_atom(word: str) -> int:
 
 
 def punctuation_tags(trees: Iterable[Tree]) -> set[str]:
-    """POS tags whose tokens are more than 90% free of letters, digits, ', # and $ (SPEC §b.5)."""
+    """POS tags whose tokens are more than 90% free of letters, digits, ', # and $ (Roark's parser's rule)."""
     total: dict[str, int] = {}
     plain: dict[str, int] = {}
     for tree in trees:

@@ -1,4 +1,4 @@
-"""Choices made on dev: how dev is scored for them, and the parse-time beam (C&R 2004 §3; SPEC §d).
+"""Choices made on dev: how dev is scored for them, and the parse-time beam (C&R 2004 §3-§5).
 
 Every trainer (:mod:`glmnlp.parser.training`, :mod:`glmnlp.parser.combined`, the default-model recipe) chooses
 its pass, beam, generative weight and multi-tag margin by dev F1; this module is what they share.

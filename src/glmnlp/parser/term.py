@@ -1,6 +1,6 @@
-"""The generative term a parser composes (Collins & Roark 2004 §3, Table 4; SPEC §f): the trained
-generative model with its lexicon, fixed weight and FILTER settings, and the prefix probabilities and
-surprisal it gives.
+"""The generative term a parser composes (Collins & Roark 2004 §5, Table 4; Roark 2001, 2004): the
+trained generative model with its lexicon, fixed weight and FILTER settings, and the prefix
+probabilities and surprisal it gives.
 
 The parser model (:mod:`glmnlp.parser.model`) holds an optional :class:`GenerativeTerm`; training
 it is :mod:`glmnlp.parser.combined`'s job. This module imports neither, so the decoder never
@@ -15,7 +15,7 @@ depends on training code.
   probability; exact when the beam keeps every hypothesis); surprisal_i = -(prefix_i - prefix_{i-1})
   in **bits**.
 
-Choices [R]:
+Our choices:
 
 * The word-model outcome of word i depends on the POS it is conditioned on (lowercasing is per
   POS); :meth:`GenerativeTerm.word_ids` computes it for every candidate tag of the word.

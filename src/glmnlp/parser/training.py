@@ -1,8 +1,8 @@
 """Training the incremental parser with the averaged perceptron (Collins & Roark 2004 §2.2, §4).
 
-What it implements (SPEC §d):
+What it implements:
 
-* **Training** (:func:`train_parser`): averaged perceptron on full parses with early update (§d.4;
+* **Training** (:func:`train_parser`): averaged perceptron on full parses with early update (§4.2;
   stop at the first word whose beam lost the gold prefix, update gold prefix against the best
   member) and the repeated use of hypotheses (cache, T1 = 5, T2 = 50), each switchable; per-epoch
   dev F1 and best-epoch selection; deterministic for a seed.
@@ -26,11 +26,11 @@ What it implements (SPEC §d):
   own beam 0.08 below for the perceptron, 0.01 for the combined model) and the second grid added
   about 15 s (perceptron) and 45 s (combined model) to runs of 3.5 and 15 minutes.
 * **Tagger input for training**: k-fold jackknifed tagger tags for the training trees live in
-  :mod:`glmnlp.parser.jackknife` (paper footnote 3; SPEC §c).
+  :mod:`glmnlp.parser.jackknife` (paper §5, footnote 3).
 
-Choices [R]:
+Our choices:
 
-* Cache sweep (SPEC §d.4 cost warning): after each training sentence, step 2 visits the current
+* Cache sweep (the paper's Figure 4, §4.1): after each training sentence, step 2 visits the current
   entry and ``cache_sample`` (default 16) entries drawn with the seeded generator, T1 = 5 times,
   instead of all N entries (which costs O(N^2) per pass). Each entry keeps at most
   ``cache_members`` (default 8) best-scoring candidates, stored as signed feature-id vectors of the

@@ -1,12 +1,13 @@
 """The flattened selective left-corner transform (FSLC) and its exact inverse.
 
-Collins & Roark (2004, section 3.1) read the parser's grammar (left-child chains and triples,
-SPEC d.2) off trees transformed with the selective left-corner transform of Johnson & Roark (2000)
-in the flattened form of Roark (2001). Left recursion makes left-child chains unbounded
+Collins & Roark (2004, section 3.1) read the parser's grammar (left-child chains and triples)
+off trees transformed with the selective left-corner transform of Johnson & Roark (2000) in the
+flattened form of Roark (2001). Left recursion makes left-child chains unbounded
 (NP -> NP PP -> NP PP PP ...); the transform turns every left spine of selected productions into a
 flat node, so the first word of an NP with any number of PPs has one short chain. Parser output is
-de-transformed before evaluation. SPEC section e gives the definition and worked examples; this
-module reproduces them exactly (tests/test_transform.py).
+de-transformed before evaluation. The definition below is that of Roark's released parser (its
+``lc_transform()`` and ``lc_detransform()``); this module reproduces that code's output on worked
+examples exactly (tests/test_transform.py).
 
 The transform, for a selected set P of (parent, left-child) category pairs::
 
@@ -20,7 +21,7 @@ node with children ``c_1..c_m, S_1..S_r`` (the ``S_i`` slash nodes), start from
 ``cur = (label c_1..c_m)`` and fold ``cur = (X cur beta)`` for each ``S_i = X/Y`` in order,
 checking ``Y == label(cur)``.
 
-Choices (SPEC e marks the definition [V-code]; the points below are ours, [R]):
+Choices (the definition is that of Roark's released parser; the points below are ours):
 
 * **Unary self-loops are collapsed first.** ``(A (A ...))`` becomes ``(A ...)`` everywhere, bottom
   up, before the transform (:func:`collapse_unary_loops`). It is the transform's one documented
@@ -31,7 +32,7 @@ Choices (SPEC e marks the definition [V-code]; the points below are ours, [R]):
   subtrees. Treebank POS tags and phrase labels are disjoint, so this never fires on real data.
 * **Selection looks at the left child after its own transform.** The transform runs bottom up and
   tests ``(label(N), label(T(c_1)))``. For pure left recursion (all pairs ``(A, A)``) labels never
-  change, so this is the same as SPEC e's top-down spine. With extra pairs it matters: ``S ->
+  change, so this is the same as following the left spine top down. With extra pairs it matters: ``S ->
   SINV ...`` where the SINV becomes an ``S`` after its own (SINV, S) flattening is then flattened
   too (into ``S ... (SINV/S ...) (S/SINV ...)``), so the transformed tree never contains a selected
   pair as parent and phrasal left child (:func:`selected_left_recursions` is empty). (With extra
@@ -124,7 +125,7 @@ def collapse_unary_loops(tree: Tree) -> Tree:
 
 
 def fslc_transform(tree: Tree, config: FslcConfig = FslcConfig()) -> Tree:
-    """The FSLC-transformed ``tree`` (SPEC e); unary self-loops are collapsed first.
+    """The FSLC-transformed ``tree``; unary self-loops are collapsed first.
 
     Raises :class:`TransformError` if ``tree`` already contains slash categories.
     """
@@ -168,7 +169,7 @@ def _flatten(node: Tree, config: FslcConfig, original_first: str | None) -> Tree
 
 
 def fslc_detransform(tree: Tree) -> Tree:
-    """The inverse of :func:`fslc_transform`: every slash node folded back (SPEC e, "Inverse").
+    """The inverse of :func:`fslc_transform`: every slash node folded back.
 
     Raises :class:`TransformError` for a slash node that is not among the final children of its
     parent, a node made only of slash children, a slash ``X/Y`` whose ``Y`` does not match the
