@@ -1,6 +1,6 @@
 """Brute-force enumeration of legal derivations, shared by the parser and combined-model tests.
 
-It walks the right frontier independently of the Cython beam (SPEC §d.3): a chain attaches at a
+It walks the right frontier independently of the Cython beam (C&R 2004 §3.1): a chain attaches at a
 site when every node below the site can close with END and the site accepts the chain's top.
 """
 

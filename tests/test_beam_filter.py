@@ -1,4 +1,4 @@
-"""FILTER (C&R 2004 §3.1, SPEC §a) on hand-built beams: the survivors are exactly those the formula
+"""FILTER (C&R 2004 §3.1) on hand-built beams: the survivors are exactly those the formula
 score(h_k) >= score(h_0) - gamma / k**3 (at most ``cap``) keeps, through the decoder's own code path
 (:func:`glmnlp.parser._beam.filter_survivors`: the ranking of :meth:`BeamParser.decode` then its
 FILTER loop)."""

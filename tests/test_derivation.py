@@ -1,4 +1,4 @@
-"""Tests for glmnlp.parser.derivation: the gold derivation oracle, replay and legality (SPEC d.3)."""
+"""Tests for glmnlp.parser.derivation: the gold derivation oracle, replay and legality."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def test_derivation_hand_example() -> None:
 
 
 def test_derivation_slash_chain_site() -> None:
-    """A slash category tops a chain attached under the flattened NP (SPEC e: NP/NP -> PP -> IN)."""
+    """A slash category tops a chain attached under the flattened NP (NP/NP -> PP -> IN)."""
     trees, g = _toy_grammar()
     steps = derive(trees[1], g)
     assert [(s.site, g.chain_names(s.chain)) for s in steps] == [

@@ -1,4 +1,4 @@
-"""Tests for glmnlp.parser.grammar: chain and triple induction (SPEC d.2), serialisation, Table 1 (SPEC c)."""
+"""Tests for glmnlp.parser.grammar: chain and triple induction, serialisation, Table 1 of C&R 2004."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Head finding on partial and complete trees (SPEC §b.5): hand-worked cases and kernel agreement."""
+"""Head finding on partial and complete trees (Roark's heuristic): hand-worked cases and kernel agreement."""
 
 from __future__ import annotations
 

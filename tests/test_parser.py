@@ -299,7 +299,7 @@ def _features_by_step(parser: Parser, ex: object, **change: object) -> list[list
 
 
 def test_parser_punct_templates_fire_by_feature_ids() -> None:
-    """The punctuation group (C&R 2004 §3.2; SPEC §b.4) adds exactly its documented features, per built node:
+    """The punctuation group (C&R 2004 §3.2) adds exactly its documented features, per built node:
     QUESTION 2 ids on every node; NEXTPOS 2 more on the nodes built while a punctuation word (or CC) is
     absorbed; LK_IS_PUNCT 2 more on a node whose L02 is punctuation. Gold derivation of
     'the dog , cat saw .' (steps: the, dog, ',', cat, saw, '.', final closures): baseline ids per step

@@ -335,7 +335,7 @@ def _adjp_ids(parser: Parser, tree: Tree) -> np.ndarray:
 @pytest.mark.parametrize("cc", ["CC", "CCONJ", "KON"])
 def test_parser_coord_fires_for_np_coordination(cc: str) -> None:
     """(NP (NP the cats) (CC and) (NP (ADJP ..) ..)): the ADJP (leftmost child of the second conjunct) gets
-    COORD = DT, the first child of the earlier conjunct, across the FSLC slash node (SPEC §b.2 item 9); with the
+    COORD = DT, the first child of the earlier conjunct, across the FSLC slash node; with the
     conjunction tagged as Universal Dependencies (CCONJ) or STTS (KON) do too (COORD was off but for CC)."""
     trees = {k: v.replace("(CC and)", f"({cc} and)") for k, v in COORD_TREES.items()}
     parser = _parser(list(trees.values()), features="baseline")

@@ -1,4 +1,4 @@
-"""Tests for glmnlp.parser.transform: the FSLC transform (SPEC e) and its inverse."""
+"""Tests for glmnlp.parser.transform: the FSLC transform and its inverse."""
 
 from __future__ import annotations
 
@@ -20,8 +20,9 @@ from glmnlp.treebank.trees import Tree, parse_tree, to_bracket
 LEFT_ONLY = FslcConfig(extra_pairs=())
 SINV = FslcConfig(extra_pairs=(("SINV", "S"),))
 
-# SPEC e, worked examples (original, transformed); the bracket reader keeps "NP/NP" as a plain label,
-# so the expected transformed side is compared through to_bracket (which prints slash categories).
+# Worked examples (original, transformed), as Roark's released parser transforms them; the bracket reader
+# keeps "NP/NP" as a plain label, so the expected transformed side is compared through to_bracket (which
+# prints slash categories).
 SPEC_EXAMPLES = [
     pytest.param(
         LEFT_ONLY,
@@ -46,7 +47,7 @@ SPEC_EXAMPLES = [
 
 @pytest.mark.parametrize(("config", "original", "transformed"), SPEC_EXAMPLES)
 def test_transform_spec_examples(config: FslcConfig, original: str, transformed: str) -> None:
-    """The SPEC e worked examples transform and de-transform exactly as shown."""
+    """The worked examples transform and de-transform exactly as shown."""
     tree = parse_tree(original)
     out = fslc_transform(tree, config)
     assert to_bracket(out) == transformed
@@ -71,7 +72,7 @@ def test_transform_sinv_only_when_selected() -> None:
 
 
 def test_transform_unary_collapse_is_the_documented_loss() -> None:
-    """(NP (NP the man)) collapses to (NP the man); the inverse returns the collapsed form (SPEC e ex. 4)."""
+    """(NP (NP the man)) collapses to (NP the man); the inverse returns the collapsed form."""
     tree = parse_tree("(NP (NP (DT the) (NN man)))")
     collapsed = parse_tree("(NP (DT the) (NN man))")
     assert fslc_transform(tree) == collapsed
