@@ -6,7 +6,7 @@ after removing every token without a letter or digit from gold and parse (``glmn
 --strip-punct``), because GUM's punctuation tags (HYPH, NFP, ...) differ from the PTB's and EVALB
 deletes punctuation by the gold tag (plain COLLINS.prm F1 is printed too, with MAX_ERROR lifted).
 Reference: Roark's C generative parser trained on the same proxy with its defaults scores 81.33 on
-GUM dev (tagging 94.78%, its own tags); see ../shared/PEERS.md.
+GUM dev (tagging 94.78%, its own tags); see ``benchmarks/results/generative_gap.md``.
 
 Each run trains the generative-only parser (``train_generative_parser`` without beam tuning; the
 trained model is cached under ``--cache`` by its training options), then parses GUM dev at each

@@ -1,7 +1,8 @@
 """Model files: a directory holding ``metadata.json`` and ``weights.npz``, versioned and validated.
 
-Why this format (STYLE §10.8, §11.1): pickled or unversioned binary models are a security hole and
-silently change meaning between releases. A glmnlp model is instead
+Why this format: pickled or unversioned binary models are a security hole and silently change
+meaning between releases (NLTK's pickled tagger models led to CVE-2024-39705; thinc's binary format
+has no version). A glmnlp model is instead
 
 ``metadata.json``
     ``{"format": "glmnlp-model", "format_version": 1, "kind": ..., "library_version": ...,
@@ -14,7 +15,7 @@ silently change meaning between releases. A glmnlp model is instead
     optional sub-models (e.g. a parser model that carries its own tagger), each a complete model
     directory of its own, listed in the parent's ``submodels``.
 
-Choices [R]:
+Our choices:
 
 * **Determinism.** ``numpy.savez`` stamps each zip member with the current time, so two saves of the
   same weights differ. We write the zip ourselves with a fixed member date (1980-01-01) and

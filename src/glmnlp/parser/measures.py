@@ -65,7 +65,7 @@ are a softmax of the combined score, which is not a probability: entropy, open b
 the two rerank ratios are then beam statistics without a probabilistic reading. Only the
 generative kind gives probabilistic measures.
 
-Choices [R] and their reasons
+Our choices and their reasons
 -----------------------------
 * **Tags.** The generative parser of Roark picks up to 8 candidate POS per word by a look-ahead
   probability. Here, with ``tags="model"`` (default), the candidates of word i are the POS tags t

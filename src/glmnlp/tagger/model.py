@@ -19,7 +19,7 @@ atom conjoined with the tag *bigram* (t_{i−1}, t_i): a block of T+1 rows per a
 adds per (u, v) (``pair`` argument of ``_viterbi.viterbi``), kept only for atom values seen at least
 ``pair_min_count`` (= 20) times in training.
 
-Feature sets [R] (:data:`glmnlp.tagger.features.FEATURE_SETS`; ``TaggerConfig.feature_set``; atoms and
+Feature sets, our choice (:data:`glmnlp.tagger.features.FEATURE_SETS`; ``TaggerConfig.feature_set``; atoms and
 templates in :mod:`glmnlp.tagger.features`):
 
 * ``"collins2002"``: exactly the paper's list (affixes of length 1..4, three flags, five words):
@@ -49,12 +49,12 @@ The target of 95.3% test accuracy is **not** reached. Final benchmark (``benchma
 164,519 tokens/s wall-clock (211,300 per CPU second; vocabulary atoms cached at load), training
 47.3 s for 10 epochs, peak memory 742 MB.
 
-Choices [R]/[U]:
+Our choices:
 
 * Same features for every word by default (no rare/non-rare split), as the CSLU re-implementation
-  says Collins (2002) did (the paper does not say [U]; the split is measured above as ``rare_word_count=1``); no
-  count cut-off ("cc=0"); no end-of-sentence transition (GEN = T^n and Φ sums over positions 1..n,
-  as in the lecture notes).
+  (PerceptronixPointNever) says Collins (2002) did (not confirmed from the paper; the split is measured
+  above as ``rare_word_count=1``); no count cut-off ("cc=0"); no end-of-sentence transition (GEN = T^n
+  and Φ sums over positions 1..n, as in Collins's lecture notes on global linear models for tagging).
 * **Weight layout.** Every feature is a *row* of T weights (one per tag); the weight of
   (row, tag) has id ``row·T + tag`` in the perceptron's 1-D array, so the array reshapes to a
   (rows, T) table. Rows ``0..T`` are the bigram rows (previous tag u, T = start), rows
@@ -66,7 +66,7 @@ Choices [R]/[U]:
   "emission" vector over tags (``_scoring.score_rows``); Viterbi then adds only the bigram/trigram
   (and previous-tag) weights, for all sentences of a batch in one call (``viterbi_batch``). Atoms
   for a word type are computed once and cached (:meth:`Tagger.clear_cache` empties the cache).
-* **Tag dictionary** [R, a common speed-up, not in the paper]. A word seen at least
+* **Tag dictionary** (our choice: a common speed-up, not in the paper). A word seen at least
   ``tagdict_min_count`` (= 50) times in training may only take the tags it was seen with. A rarer
   training word may take its seen tags plus the open-class tags; an unknown word takes the
   open-class tags. A tag is *open-class* if it accounts for at least ``open_class_min_share``

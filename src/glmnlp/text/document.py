@@ -5,7 +5,7 @@ text and what every output format in :mod:`glmnlp.text.render` consumes. The rec
 dataclasses with tuple fields, like :class:`glmnlp.treebank.trees.Tree`, so a document can be shared and
 cached without defensive copies.
 
-Choices [R]:
+Our choices:
 
 * ``Token.text`` is the PTB token the models saw (``-LRB-``, ````` ``, ``n't``); ``start``/``end``
   are the ``[start, end)`` offsets of the original characters in ``Document.text`` (``(``,

@@ -5,7 +5,7 @@ The layout rules, the compact variant and the ASCII drawings are described in
 document records (:mod:`glmnlp.text.document`) can draw themselves for notebooks without an import
 circle.
 
-Text in markup [R]: every string written into SVG or HTML (words, labels, tags, titles, captions) goes
+Text in markup (our choice): every string written into SVG or HTML (words, labels, tags, titles, captions) goes
 through :func:`markup_text`, which escapes ``&``, ``<`` and ``>`` (and quotes for HTML) and writes
 U+FFFD REPLACEMENT CHARACTER for each character that XML 1.0 forbids (the C0 controls other than tab,
 newline and carriage return, NUL included, and lone surrogates) or that HTML reports as a parse error

@@ -4,7 +4,7 @@ The first stage of the pipeline (read -> tag -> parse -> write): a document beco
 with given tags, each string checked once at this boundary, so that bad input is refused with its place (document,
 sentence, token) instead of failing deep inside the tagger or the parser.
 
-Choices [R]:
+Our choices:
 
 * **Input kinds.** A call takes one document, in one of three forms: a ``str`` (raw text), a list
   of sentences given as lists of token strings (pre-tokenised: the tokenizer is skipped and the

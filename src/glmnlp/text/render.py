@@ -9,7 +9,7 @@ brackets and pretty trees to :mod:`glmnlp.treebank.trees`, CoNLL-U and word/TAG 
 JSON to :meth:`Document.to_dict`.
 
 **Tree drawing** (:func:`tree_layout`, :func:`render_svg`) is a tidy layout computed here, with no
-graphics library [R]:
+graphics library (our choices):
 
 * Words sit on the bottom row, left to right in sentence order; each node is drawn on the row of
   its depth, so a constituent's label is above its span of words.
@@ -33,7 +33,7 @@ normally and 1,593 px compact.
 **ASCII drawings** (:func:`render_ascii`, ``--format ascii``) come from NLTK's
 ``TreePrettyPrinter`` (an installed dependency), one drawing per tree.
 
-Choices [R]: an unparsed sentence is an error for the tree formats (brackets, pretty, SVG), because
+Our choices: an unparsed sentence is an error for the tree formats (brackets, pretty, SVG), because
 writing a placeholder tree would look like a parser decision; the HTML page shows such sentences as
 tagged tokens instead. CoNLL-U output carries ``# sent_id`` and, when the original text is known,
 ``# text`` comments, as UD's validator expects. Text written into SVG and HTML goes through

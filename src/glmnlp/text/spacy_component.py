@@ -32,7 +32,7 @@ token's one-token span (the same rule as for any span, so the two never disagree
 ``labels`` ``('NP',)`` and ``('VP',)``; ``The`` in *The dog barked.* gives ``(DT The)`` and
 ``labels`` ``()``.
 
-Choices [R]:
+Our choices:
 
 * **spaCy's tokens and sentences are used as they are** (``doc.sents`` when the doc has sentence
   boundaries, else the whole doc as one sentence). Their texts are spelled the PTB way for the

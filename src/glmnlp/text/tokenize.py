@@ -24,7 +24,7 @@ it combines two maintained libraries and maps what they leave out:
   no downloaded data). It reproduces the gold tokens exactly for 3,817 of the 3,914 detokenised
   sample sentences (97.5 %) after the mappings below.
 
-Choices and mappings [R] (none of these is stated by the papers, which start from the treebank's own tokens):
+Our choices and mappings (none of these is stated by the papers, which start from the treebank's own tokens):
 
 1. **Line breaks.** pysbd ends a sentence at every newline, which breaks wrapped text. By default
    a single line break is treated as a space and a blank line (a paragraph break) always ends a

@@ -4,7 +4,7 @@ The scoring itself is :mod:`glmnlp.treebank.evalb`; this module holds what it is
 what it produces, so the command line and the benchmarks can read, combine and print results
 without the scoring code.
 
-Choices where evalb.c gives no usable behaviour ([U]):
+Our choices where evalb.c gives no usable behaviour:
 
 * Parameter files are read strictly: an unknown keyword, a missing or malformed value, or the
   ``QUOTE_LABEL`` extension raise :class:`~glmnlp.errors.InputError` with the line (evalb.c warns

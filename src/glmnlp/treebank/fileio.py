@@ -4,7 +4,7 @@ output location can be written before any work is done; for readers of text inpu
 with) and whole files decoded with the same ``file:line`` error for non-UTF-8 data (:func:`decoded_text`,
 what the tree, tagged-text and EVALB readers use).
 
-Choices [R]:
+Our choices:
 
 * **Errors.** A location that cannot be written (a missing or read-only folder, a file where a folder should
   be, a folder where the file should be) raises :class:`~glmnlp.errors.ConfigError` with one line
