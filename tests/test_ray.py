@@ -155,3 +155,25 @@ def test_a_ray_address_that_cannot_be_joined_is_a_config_error(address: str) -> 
     ray.shutdown()
     with pytest.raises(ConfigError, match=f"could not start or join address '{address}'"):
         Executor(2, "ray", address).map(abs, [-1, -2])
+
+
+@pytest.mark.parametrize("quiet", [True, False])
+def test_quiet_commands_print_none_of_rays_own_lines(tmp_path: Path, quiet: bool) -> None:
+    """``glmnlp parse -q --backend ray`` printed Ray's WARNING and INFO lines (token authentication, ``Started a local
+    Ray instance``) on stderr, which ``-q`` keeps for errors; without ``-q`` Ray's INFO lines are left out too (the
+    local backend says nothing of starting its workers) and only glmnlp's summary is certain."""
+    import os
+    import subprocess
+    import sys
+
+    source = tmp_path / "in.txt"
+    source.write_text("the/DT dog/NN barked/VBD ./.\nA/DT cat/NN sat/VBD ./.\n", encoding="utf-8")
+    argv = [sys.executable, "-c", "from glmnlp.cli import main; raise SystemExit(main())", "parse", "--tagged",
+            "-j", "2", "--batch-size", "1", "--backend", "ray", "-i", str(source)] + (["-q"] if quiet else [])
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GLMNLP_", "RAY_"))}
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=300, env=env)
+    assert (done.returncode, done.stdout.count("(TOP")) == (0, 2), done.stderr
+    if quiet:
+        assert done.stderr == ""
+    else:
+        assert "Started a local Ray instance" not in done.stderr and "parsed 2 sentences" in done.stderr

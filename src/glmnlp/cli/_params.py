@@ -16,7 +16,9 @@ checks made it a usage error, status 2, in some commands and not in others).
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import logging
 import math
 import os
 import stat
@@ -24,11 +26,11 @@ import stat
 import click
 from click.core import ParameterSource
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "given_options", "weight_list",
-           "parallel_options", "training_parallel_options", "parser_parallel_options"]
+__all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "given_options", "quiet_ray",
+           "weight_list", "parallel_options", "training_parallel_options", "parser_parallel_options"]
 
 
 class NumberRange(click.FloatRange):
@@ -106,6 +108,22 @@ def check_address(backend: str | None, address: str | None) -> None:
             raise click.UsageError("--address needs --backend ray (or GLMNLP_BACKEND=ray)")
 
 
+@contextlib.contextmanager
+def quiet_ray(quiet: bool) -> Iterator[None]:
+    """With ``--quiet``, Ray started or joined by the command logs errors only (its warnings, such as the token
+    authentication notice, were printed on stderr by a command asked to print nothing but errors)."""
+    if not quiet:
+        yield
+        return
+    from glmnlp.glm import parallel
+
+    previous, parallel.ray_logging_level = parallel.ray_logging_level, logging.ERROR
+    try:
+        yield
+    finally:
+        parallel.ray_logging_level = previous
+
+
 def parallel_options(fn: Callable[..., Any],
                      jobs_note: str = "The result does not depend on it.") -> Callable[..., Any]:
     """``--jobs``, ``--backend``, ``--address``: where independent work runs (glmnlp.glm.parallel). ``--address``
@@ -116,7 +134,8 @@ def parallel_options(fn: Callable[..., Any],
     @functools.wraps(command)
     def checked(*args: Any, **kwargs: Any) -> Any:
         check_address(kwargs.get("backend"), kwargs.get("address"))
-        return command(*args, **kwargs)
+        with quiet_ray(kwargs.get("quiet", False)):
+            return command(*args, **kwargs)
 
     fn = checked
     fn = click.option(

@@ -68,7 +68,7 @@ from typing import Any
 
 import click
 
-from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange, check_address
+from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange, check_address, quiet_ray
 from glmnlp.cli.parse_input import Unit, argument_units, checked_tags, read_units
 from glmnlp.errors import ConfigError
 from glmnlp.treebank.fileio import opened_input
@@ -362,10 +362,11 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
             raise ConfigError("--surprisal needs a model with a generative component; this parser has none")
         if not pipeline.has_tagger and mode != "tagged":
             raise ConfigError("this model has no tagger: give --tagged input or --tagger DIR")
-        _write_parses(
-            pipeline, units, mode, fmt, texts, out_dir, compact, unicode_lines, nbest, surprisal, batch_size, quiet,
-            map_unknown_tags, jobs, backend, address,
-        )
+        with quiet_ray(quiet):
+            _write_parses(
+                pipeline, units, mode, fmt, texts, out_dir, compact, unicode_lines, nbest, surprisal, batch_size,
+                quiet, map_unknown_tags, jobs, backend, address,
+            )
     finally:
         opened.close()
 

@@ -55,6 +55,7 @@ never on timing.
 from __future__ import annotations
 
 import itertools
+import logging
 import os
 import uuid
 import weakref
@@ -69,6 +70,11 @@ from glmnlp.errors import ConfigError, WorkerError
 from glmnlp.glm import pools
 
 __all__ = ["BACKENDS", "Executor", "Hosts", "default_jobs", "resolve_executor"]
+
+#: The lowest level of the lines Ray logs while glmnlp starts or joins it (``ray.init``'s ``logging_level``): its
+#: warnings, not its INFO lines (``Started a local Ray instance``, which the local backend has no counterpart of);
+#: the command line's ``--quiet`` raises it to errors only (:func:`glmnlp.cli._params.quiet_ray`).
+ray_logging_level = logging.WARNING
 
 # Objects placed on this process by Executor.hosts (a worker process, or the caller when inline).
 _OBJECTS: dict[str, Any] = {}
@@ -381,7 +387,8 @@ class Executor:
         except ImportError:
             raise ConfigError("the ray backend needs Ray: pip install 'glmnlp[ray]'") from None
         if not ray.is_initialized():
-            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
+                                      "logging_level": ray_logging_level}
             if self.address is not None:
                 kwargs["address"] = self.address
             try:
