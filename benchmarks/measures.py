@@ -7,7 +7,11 @@ Trains glmnlp's generative model on the sample train split (gold trees), compute
 the reference's own tokens (its rows, quotes already removed), and prints: Pearson r per word for
 every column, the per-word-class means side by side (classes = the reference's own markers), the
 log base check, and speed (measures vs plain parsing of the same tokens and candidate tags, one
-core). The reference file format is described in ../shared/reference/README.md.
+core). The reference file is the reference parser's per-word output (``tdparse -p``): for each sentence a header
+line, then one row per word and one for ``</s>`` with the columns ``pfix#N word`` (``#`` is ``:`` for an
+open-class word, ``+`` for a closed-class word, ``-`` for a token that belongs to the previous one), prefix,
+srprsl, SynSp, LexSp, ambig, open, rernk, toprr and stps; a sentence the reference parser failed on is a line
+``# sentence N: the reference parser failed``.
 """
 
 from __future__ import annotations

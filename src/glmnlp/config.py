@@ -21,7 +21,7 @@ setting                   environment         default
 ``address``               ``GLMNLP_ADDRESS``  ``None`` (Ray only: ``HOST:PORT`` or ``"auto"``)
 ========================  ==================  ==========================================
 
-Choices [R]:
+Our choices:
 
 * **Every core by default** for training: the result never depends on ``jobs`` (only on the data,
   the options, the seed and ``shards``), so using the whole machine costs nothing but memory.

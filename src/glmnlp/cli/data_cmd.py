@@ -3,7 +3,7 @@
 A thin wrapper over :mod:`glmnlp.treebank.corpus`, :mod:`glmnlp.treebank.preprocess` and
 :mod:`glmnlp.treebank.formats`. Every output text is built in memory first and each file is then written
 atomically (temporary file + rename), so an interrupted run leaves either the previous file or the new one,
-never half a file. Choices [R]:
+never half a file. Our choices:
 
 * **Output checked first.** The --out folder is checked first (a probe file is created in it, or where it
   will be created) and every output path before the first file is written, so a folder that cannot be

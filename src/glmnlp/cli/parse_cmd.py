@@ -38,7 +38,7 @@ A thin wrapper over :class:`glmnlp.text.pipeline.Pipeline` and :mod:`glmnlp.text
 * ``--gamma``/``--cap`` replace the beam the model chose on dev (either alone keeps the other): the
   parser is loaded at that beam here and in every worker (:func:`_parser_at_beam`).
 
-Choices [R]:
+Our choices:
 
 * the TEXT arguments are parsed as documents of raw text even with ``--lines`` (one argument = one
   document); ``--tokenized``/``--tagged`` arguments are one sentence each;

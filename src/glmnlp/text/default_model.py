@@ -54,7 +54,7 @@ Our choices:
 
 * **Parser model.** With ``generative_weights`` the parser is the combined model of
   :mod:`glmnlp.parser.combined` (the jackknifed generative log-probability as one fixed-weight
-  feature, C&R 2004 §3), whose parser also gives per-word surprisal; with several candidates the
+  feature, C&R 2004 §5), whose parser also gives per-word surprisal; with several candidates the
   fixed weight is chosen on dev (:func:`glmnlp.parser.combined.tune_weight`: the generative models
   are trained once, one perceptron per candidate, best dev F1 wins, ties to the earlier candidate),
   saved in the model, and every candidate's dev F1 is recorded in MODEL.json

@@ -9,7 +9,7 @@ perceptron tagger of Collins 2002), so the user-facing pipeline is the chain
 :class:`TaggerProtocol` and :class:`ParserProtocol`, so that any object with those methods plugs
 in (the trained models, a gold-tag oracle in experiments, or small fakes in tests).
 
-Choices [R] (what a call accepts, and the checks at the text boundary: :mod:`glmnlp.text.inputs`):
+Our choices (what a call accepts, and the checks at the text boundary: :mod:`glmnlp.text.inputs`):
 
 * **Given tags are kept.** Pre-tagged input reaches the parser exactly as given (never widened by
   ``multitag_margin``), so the tree's preterminals are the user's tags. A given tag the parser does not
