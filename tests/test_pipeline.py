@@ -574,3 +574,33 @@ def test_pipeline_pipe_answers_every_document_before_an_input_error(monkeypatch:
     assert workers == [3]  # three batches (2, 2, 1): three workers of the four asked for
     assert [d.sentences[0].words[2] for d in nlp.pipe(source(3, False), batch_size=1, n_process=4)] == ["0", "1", "2"]
     assert workers == [3, 3]
+
+
+class _WarningParser(FakeParser):
+    def parse(self, words: list[str], tags: Sequence[str | Sequence[str]]) -> Tree:
+        import warnings
+
+        warnings.warn(f"parsed {len(words)} words", UserWarning, stacklevel=1)
+        return super().parse(words, tags)
+
+
+def _warning_loader() -> Pipeline:
+    import warnings
+
+    warnings.warn("the tagger knows 3 tags the parser does not", UserWarning, stacklevel=1)
+    return Pipeline(FakeTagger(), _WarningParser())
+
+
+def test_pipe_workers_do_not_repeat_the_callers_load_warnings() -> None:
+    """A parsing worker loads the model the caller loaded (and warned about, once): each of ``-j N`` workers printed
+    the same load warning again. The worker's load is silent; the warnings its batches raise still reach the caller."""
+    import warnings
+
+    from glmnlp.text.workers import PipeWorker
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        worker = PipeWorker((_warning_loader, ()))
+    assert caught == []
+    _, _, raised = worker.run(([[["Dogs", "bark", "."]]], (1, False, False), 0, None))
+    assert raised == [(UserWarning, "parsed 3 words")]
