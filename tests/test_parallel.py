@@ -302,7 +302,18 @@ def test_beam_grid_on_workers_gives_the_serial_rows_and_choice(tmp_path: Path) -
     parser, _ = train_parser(train, dev, ParserConfig(epochs=1, seed=1), show_progress=False, jobs=1)
     serial = tune_beam(parser, dev, [1e2, 1e4], [2, 20], executor=Executor(1))
     chosen = (parser.config.gamma, parser.config.beam_cap)
-    with Executor(2) as ex:
+    sent: list[object] = []
+    hosts = Executor.hosts
+
+    def watched(self: Executor, factory: object, args_list: list[tuple]) -> object:
+        sent.extend(a for args in args_list for a in args)
+        return hosts(self, factory, args_list)
+
+    with Executor(2) as ex, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Executor, "hosts", watched)
         parallel = tune_beam(parser, dev, [1e2, 1e4], [2, 20], executor=ex)
     assert [r[:3] for r in parallel] == [r[:3] for r in serial]
     assert (parser.config.gamma, parser.config.beam_cap) == chosen
+    # the workers get the model's files, not the path of a folder of this process's machine: a Ray worker on
+    # another machine could not load the caller's temporary folder (every trial failed there)
+    assert sent and not [a for a in sent if isinstance(a, str | Path)]

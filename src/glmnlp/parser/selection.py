@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from glmnlp.glm.parallel import Executor, resolve_executor
@@ -55,12 +56,23 @@ def evaluate(parser: Parser, trees: Sequence[Tree], tags: Sequence[Sequence[Sequ
 
 
 class _BeamTrial:
-    """A worker of :func:`tune_beam`: the parser loaded once from its saved files, and the dev set."""
+    """A worker of :func:`tune_beam`: the parser loaded once from the bytes of its saved files, and the dev set.
 
-    def __init__(self, model_dir: str, dev: list[str], dev_tags: Sequence[Sequence[Sequence[str]]] | None) -> None:
+    The files travel as bytes, not as a path: on a Ray cluster a worker on another machine could not read the
+    caller's temporary folder (``Parser.load`` of a folder that exists only where the caller runs)."""
+
+    def __init__(self, files: dict[str, bytes], dev: list[str], dev_tags: Sequence[Sequence[Sequence[str]]] | None
+                 ) -> None:
+        import tempfile
+
         from glmnlp.treebank.trees import parse_tree
 
-        self.parser = Parser.load(model_dir)
+        with tempfile.TemporaryDirectory(prefix="glmnlp-beam-") as tmp:  # loaded whole: removed at once
+            for name, data in files.items():
+                path = Path(tmp, name)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+            self.parser = Parser.load(tmp)
         self.dev = [parse_tree(b) for b in dev]
         self.dev_tags = dev_tags
 
@@ -69,6 +81,17 @@ class _BeamTrial:
         t0 = time.perf_counter()
         result, _ = evaluate(self.parser, self.dev, self.dev_tags)
         return float(result.fmeasure), len(self.dev) / (time.perf_counter() - t0)
+
+
+def _saved_files(parser: Parser) -> dict[str, bytes]:
+    """The files ``parser.save`` writes, by path within the model folder (what :class:`_BeamTrial` loads)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="glmnlp-beam-") as tmp:
+        folder = Path(tmp, "parser")
+        parser.save(str(folder), history=parser.history)
+        return {path.relative_to(folder).as_posix(): path.read_bytes()
+                for path in sorted(folder.rglob("*")) if path.is_file()}
 
 
 def tune_beam(
@@ -81,8 +104,8 @@ def tune_beam(
     counts as the largest), then the smaller gamma. Speeds are reported, never used to choose.
     The grid points are independent: with an ``executor`` of several workers (unset: one made from
     :mod:`glmnlp.config`, by default every core) each worker loads the parser once from its saved
-    files (a temporary directory) and decodes dev for its points; the F1 figures, and so the choice,
-    are those of the serial loop.
+    files (sent as bytes, so that a worker on another machine of a Ray cluster loads them too) and decodes
+    dev for its points; the F1 figures, and so the choice, are those of the serial loop.
     """
     grid = [(float(g), int(c)) for g in gammas for c in caps]
     own = executor is None
@@ -111,17 +134,12 @@ def _beam_rows(
             rate = len(dev_trees) / (time.perf_counter() - t0)
             rows.append((gamma, cap, result.fmeasure, rate))
     else:
-        import tempfile
-        from pathlib import Path
-
         from glmnlp.treebank.trees import to_bracket
 
-        with tempfile.TemporaryDirectory(prefix="glmnlp-beam-") as tmp:
-            model_dir = str(Path(tmp) / "parser")
-            parser.save(model_dir, history=parser.history)
-            dev = [to_bracket(t) for t in dev_trees]
-            n = min(executor.jobs, len(grid))
-            with executor.hosts(_BeamTrial, [(model_dir, dev, dev_tags)] * n) as hosts:
-                scores = list(hosts.imap("run", grid))
+        files = _saved_files(parser)
+        dev = [to_bracket(t) for t in dev_trees]
+        n = min(executor.jobs, len(grid))
+        with executor.hosts(_BeamTrial, [(files, dev, dev_tags)] * n) as hosts:
+            scores = list(hosts.imap("run", grid))
         rows = [(g, c, f1, rate) for (g, c), (f1, rate) in zip(grid, scores)]
     return rows
