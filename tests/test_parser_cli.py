@@ -104,6 +104,29 @@ def test_parser_cli_train_with_tagger_tags(tmp_path: Path, capsys: pytest.Captur
     assert parser.parse(s.leaves(), s.tags()).leaves() == s.leaves()
 
 
+def test_parser_cli_seed_reaches_the_jackknifed_training_tags(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``parser train --tags tagger --seed 3`` jackknifed the training tags with seed 0 whatever ``--seed`` said
+    (``train-default --seed`` passes it): every seed trained on the same tags."""
+    from glmnlp.parser import jackknife
+
+    seeds: list[int] = []
+    real = jackknife.jackknife_tags
+
+    def spy(trees, folds=10, **kwargs):  # type: ignore[no-untyped-def]
+        seeds.append(kwargs.get("seed", 0))
+        return real(trees, folds, **{**kwargs, "epochs": 1})
+
+    monkeypatch.setattr(jackknife, "jackknife_tags", spy)
+    train, dev = sample_trees("train")[:20], sample_trees("dev")[:4]
+    _write_splits(tmp_path, train, dev)
+    assert main(["parser", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "dev.trees"),
+                 "--tags", "tagger", "--epochs", "1", "--seed", "3", "-j", "1", "-q", "--out",
+                 str(tmp_path / "m")]) == 0
+    assert seeds == [3]
+
+
 @pytest.mark.slow
 def test_parser_cli_train_combined_chooses_the_weight_on_dev(tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:

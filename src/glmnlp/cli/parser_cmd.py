@@ -81,7 +81,8 @@ def parser_group() -> None:
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of each pass's shuffling of the training sentences, of the cache's sampling, of the "
                    "generative model's random folds (its deleted estimation; with --kind combined also the "
-                   "jackknifed generative models) and, with --tags tagger, of the tagger that tags --dev.")
+                   "jackknifed generative models) and, with --tags tagger, of the taggers that tag --train "
+                   "(jackknifed) and --dev.")
 @click.option("--out", "out_path", required=True, type=NonEmptyPath(), help="Model directory to write.")
 @click.option("--force", is_flag=True,
               help="Replace an existing parser model at --out (only a glmnlp parser model is ever replaced).")
@@ -166,7 +167,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
                 # the generative model alone trains on the treebank's tags, as Roark's parser does: GUM dev
                 # 81.20 -> 81.55 at its chosen beam and margin 2 (benchmarks/results/generative_gap.md)
                 step("jackknifing tagger tags (10 folds) ...")
-                train_tags = [[[t] for t in s] for s in jackknife_tags(train, 10, executor=executor)]
+                train_tags = [[[t] for t in s] for s in jackknife_tags(train, 10, seed=seed, executor=executor)]
             tagger = Tagger(TaggerConfig(epochs=5, seed=seed)).fit(
                 [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in train], None, show_progress=False
             )
