@@ -127,6 +127,29 @@ def test_chunked_gives_every_item_read_before_an_error(items: list[int], size: i
     assert all(len(chunk) == size for chunk in got[:-1]) and all(0 < len(chunk) <= size for chunk in got)
 
 
+class _SlowThenFailing:
+    def run(self, k: int) -> int:
+        import time
+
+        if k == 5:
+            raise ValueError("document 6 is bad")
+        time.sleep(0.6 if k == 4 else 0.01)
+        return k
+
+
+def test_imap_any_answers_the_items_before_a_failing_call_first() -> None:
+    """An error raised by an item's call left as soon as it arrived: ``pipe(n_process=2)`` gave 0, 2, 2 or 4 of the
+    documents before a bad one over four runs (as many as had come back), where one process gives all 4. Here item
+    5 fails at once while item 4 is still running on the other worker: the results of items 0-4 come first."""
+    for jobs in (1, 2):
+        got: list[int] = []
+        with Executor(jobs) as ex, ex.hosts(_SlowThenFailing, [()] * 2) as hosts:
+            with pytest.raises(ValueError, match="document 6 is bad"):
+                for value in hosts.imap_any("run", range(10)):
+                    got.append(value)
+        assert got == [0, 1, 2, 3, 4], jobs
+
+
 def test_imap_any_inline_is_plain_imap() -> None:
     with Executor(1) as ex, ex.hosts(_Counter, [(0,)]) as hosts:
         assert list(hosts.imap_any("add", [1, 2, 3])) == [1, 3, 6]

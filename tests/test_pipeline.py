@@ -604,3 +604,15 @@ def test_pipe_workers_do_not_repeat_the_callers_load_warnings() -> None:
     assert caught == []
     _, _, raised = worker.run(([[["Dogs", "bark", "."]]], (1, False, False), 0, None))
     assert raised == [(UserWarning, "parsed 3 words")]
+
+
+def test_pipeline_pipe_on_workers_answers_the_documents_before_a_bad_one() -> None:
+    """A document a worker refuses (None) ended ``pipe(n_process=2)`` as soon as its error came back: 0, 2, 2 or 4
+    of the 4 documents before it were given over four runs. Now those a single process gives, in every run."""
+    nlp = load(deferred=True)
+    docs = ["The dog barked."] * 5 + [None] + ["It ran."] * 5
+    for n_process in (1, 2):
+        got: list[Document] = []
+        with pytest.raises(TypeError, match="document 6"):
+            got.extend(nlp.pipe(docs, batch_size=2, n_process=n_process))
+        assert len(got) == 4, n_process

@@ -117,6 +117,15 @@ class _Done:
         return self.value
 
 
+class _Raised:
+    """An error an item's call raised, kept until the results before it are given (:meth:`Hosts.imap_any`)."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
 class _RayRef:
     __slots__ = ("ref",)
 
@@ -236,7 +245,13 @@ class Hosts:
                 while pending:
                     yield pending.popleft().result()
                 raise
-            pending.append(self.submit(k % self.n, method, item))
+            try:
+                handle = self.submit(k % self.n, method, item)
+            except Exception:  # inline, the call runs (and fails) as it is submitted: the results before it first
+                while pending:
+                    yield pending.popleft().result()
+                raise
+            pending.append(handle)
             if len(pending) >= limit:
                 yield pending.popleft().result()
         while pending:
@@ -253,7 +268,9 @@ class Hosts:
         (default 4 per object) items are in flight or finished and waiting for an earlier one, so a
         long input is never read far ahead. An error raised by ``items`` comes after the results of the items
         read before it, as in :meth:`imap` (the results in flight were dropped: ``glmnlp parse -j 2`` then printed
-        up to a window of batches fewer than ``-j 1`` before the same input error).
+        up to a window of batches fewer than ``-j 1`` before the same input error), and so does an error raised by
+        an item's call: the results of the items before it first, as :meth:`imap` gives them (it was raised when
+        it arrived, so how many earlier results were given depended on which worker finished first).
         """
         if self.mode == "inline" or self.n == 1:
             yield from self.imap(method, items, window=window)
@@ -281,7 +298,10 @@ class Hosts:
                 busy[i] += 1
                 submitted += 1
             if emitted in ready:
-                yield ready.pop(emitted)
+                value = ready.pop(emitted)
+                if isinstance(value, _Raised):
+                    raise value.error
+                yield value
                 emitted += 1
                 continue
             if not flying:
@@ -291,7 +311,11 @@ class Hosts:
             for handle in self._wait_any(list(flying)):
                 k, i = flying.pop(handle)
                 busy[i] -= 1
-                ready[k] = handle.result()
+                try:
+                    ready[k] = handle.result()
+                except Exception as exc:  # noqa: BLE001 (raised in its turn, after the results before it)
+                    ready[k] = _Raised(exc)
+                    more = False  # nothing more is read: the error ends the stream once its turn comes
 
     def _wait_any(self, handles: list[Any]) -> list[Any]:
         """The handles (of :meth:`submit`) that have finished, waiting until one has."""
