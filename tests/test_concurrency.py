@@ -149,3 +149,19 @@ def test_pipe_on_two_processes_parses_at_the_beam_set_after_loading(sentences: l
     here = [d.to_dict() for d in narrow.pipe(docs, batch_size=2)]
     assert [d.to_dict() for d in narrow.pipe(docs, batch_size=2, n_process=2)] == here
     assert here != [d.to_dict() for d in glmnlp.load().pipe(docs, batch_size=2)]  # the set beam parses otherwise
+
+
+def test_pipe_on_two_processes_uses_the_pipeline_settings_set_after_loading() -> None:
+    """``nlp.max_words``, ``nlp.multitag_margin`` and ``nlp.lines`` set after ``glmnlp.load()`` held in this process
+    and not in the workers, which load the model as it was loaded: with ``max_words = 5`` one process gave every
+    sentence its flat tree and two processes parsed them (4 of 4 differed); ``lines`` split text otherwise."""
+    texts = ["The old man saw the dog with a telescope.", "It barked at the mailman loudly today.",
+             "The dog\nbarked loudly.", "Colorless green ideas sleep furiously."]
+    for change in ({"max_words": 5}, {"multitag_margin": None}, {"lines": True}):
+        nlp = glmnlp.load()
+        for name, value in change.items():
+            setattr(nlp, name, value)
+        here = [d.to_dict() for d in nlp.pipe(texts, batch_size=1)]
+        assert [d.to_dict() for d in nlp.pipe(texts, batch_size=1, n_process=2)] == here, change
+        if "max_words" in change:  # over 5 words: the flat tree, no score
+            assert [d["sentences"][0]["score"] is None for d in here] == [True, True, False, True]

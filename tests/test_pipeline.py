@@ -602,7 +602,7 @@ def test_pipe_workers_do_not_repeat_the_callers_load_warnings() -> None:
         warnings.simplefilter("always")
         worker = PipeWorker((_warning_loader, ()))
     assert caught == []
-    _, _, raised = worker.run(([[["Dogs", "bark", "."]]], (1, False, False), 0, None))
+    _, _, raised = worker.run(([[["Dogs", "bark", "."]]], (1, False, False), 0, None, (False, None, 150)))
     assert raised == [(UserWarning, "parsed 3 words")]
 
 

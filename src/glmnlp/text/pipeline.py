@@ -352,7 +352,7 @@ class Pipeline:
     ) -> Iterator[Document]:
         """``asks`` = (nbest, surprisal, measures), as for :meth:`pipe`; each worker gets them with its batch."""
         from glmnlp.glm.parallel import Executor, chunked
-        from glmnlp.text.workers import PipeWorker, document_from_plain, parser_beam
+        from glmnlp.text.workers import PipeWorker, document_from_plain, parser_beam, pipeline_settings
 
         if self.spec is None:
             raise ConfigError("n_process > 1 needs a pipeline made by glmnlp.load(): workers load the model themselves")
@@ -371,7 +371,8 @@ class Pipeline:
             return
         beam = parser_beam(self._components["parser"])
         with executor.hosts(PipeWorker, [(self.spec,)] * min(executor.jobs, len(head))) as hosts:
-            jobs = ((chunk, asks, k * batch_size, beam) for k, chunk in enumerate(every))
+            settings = pipeline_settings(self)
+            jobs = ((chunk, asks, k * batch_size, beam, settings) for k, chunk in enumerate(every))
             for plain_docs, stats, caught in hosts.imap_any("run", jobs):
                 for category, message in caught:  # warned again here, where the caller's filters and handlers are
                     warnings.warn(message, category, stacklevel=user_stacklevel())

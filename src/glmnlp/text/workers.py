@@ -15,7 +15,7 @@ from typing import Any
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.treebank.trees import tree_from_plain, tree_to_plain
 
-__all__ = ["PipeWorker", "document_from_plain", "document_to_plain", "parser_beam"]
+__all__ = ["PipeWorker", "document_from_plain", "document_to_plain", "parser_beam", "pipeline_settings"]
 
 
 def parser_beam(component: Any) -> tuple[float, int] | None:
@@ -29,6 +29,13 @@ def parser_beam(component: Any) -> tuple[float, int] | None:
     return None if gamma is None or cap is None else (float(gamma), int(cap))
 
 
+def pipeline_settings(pipeline: Any) -> tuple[bool, Any, int]:
+    """A pipeline's ``lines``, ``multitag_margin`` and ``max_words`` as they are now, sent with every batch as the
+    beam is: set after ``glmnlp.load()`` (``nlp.max_words = 5``), they reached the caller's own parses and not the
+    workers', which load the model with the values it was loaded with (4 of 4 sentences parsed differently)."""
+    return pipeline.lines, pipeline.multitag_margin, pipeline.max_words
+
+
 class PipeWorker:
     """A worker's pipeline, loaded once from the caller's ``spec`` (see
     :meth:`glmnlp.text.pipeline.Pipeline.pipe`); runs batches and returns plain documents."""
@@ -40,16 +47,18 @@ class PipeWorker:
             self.pipeline = loader(*args)
 
     def run(
-        self, job: tuple[list[Any], tuple[int, bool, Any], int, tuple[float, int] | None],
+        self, job: tuple[list[Any], tuple[int, bool, Any], int, tuple[float, int] | None, tuple[bool, Any, int]],
     ) -> tuple[list[Any], dict[str, int], list[Any]]:
         """The batch's plain documents, the parser's counters over it, and the warnings it raised as (category,
         message): the caller warns them again in its own process (a worker's stderr is not the caller's warning
         machinery: ``glmnlp parse -j 2`` printed them raw beside its own located warnings). The job's last item is
         the number of documents before the batch in the whole input, so that messages name a document by its place
-        there, not in the batch; then the caller's parser's beam (:func:`parser_beam`)."""
-        docs, (nbest, surprisal, measures), start, beam = job
+        there, not in the batch; then the caller's parser's beam (:func:`parser_beam`) and the caller's pipeline's
+        ``lines``, ``multitag_margin`` and ``max_words`` as they are now (:func:`pipeline_settings`)."""
+        docs, (nbest, surprisal, measures), start, beam, settings = job
         if beam is not None:
             self.pipeline.parser.config.gamma, self.pipeline.parser.config.beam_cap = beam
+        self.pipeline.lines, self.pipeline.multitag_margin, self.pipeline.max_words = settings
         stats = getattr(self.pipeline.parser, "stats", None)
         before = dict(stats) if isinstance(stats, dict) else {}
         with warnings.catch_warnings(record=True) as caught:
