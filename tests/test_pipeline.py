@@ -616,3 +616,14 @@ def test_pipeline_pipe_on_workers_answers_the_documents_before_a_bad_one() -> No
         with pytest.raises(TypeError, match="document 6"):
             got.extend(nlp.pipe(docs, batch_size=2, n_process=n_process))
         assert len(got) == 4, n_process
+
+
+def test_pipeline_refuses_one_tagged_sentence_given_as_the_document() -> None:
+    """``nlp(nltk.pos_tag(words))`` (a bare list of (word, tag) tuples) parsed each pair as a two-word sentence,
+    the tags as words, with no error: (TOP (NP (NNS Dogs) (NNP NNS))). Refused, saying how to wrap it."""
+    nlp = Pipeline(FakeTagger(), FakeParser())
+    pairs = [("Dogs", "NNS"), ("bark", "VBP"), (".", ".")]
+    with pytest.raises(TypeError, match=r"one tagged sentence, not a document: wrap it as \[pairs\]"):
+        nlp(pairs)
+    assert nlp([pairs]).sentences[0].tags == ["NNS", "VBP", "."]
+    assert [s.words for s in nlp([["Dogs", "NNS"], ["bark", "VBP"]]).sentences] == [["Dogs", "NNS"], ["bark", "VBP"]]

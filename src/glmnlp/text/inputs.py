@@ -78,13 +78,19 @@ def read_document(doc: DocumentInput, index: int, lines: bool = False) -> tuple[
         raise TypeError(
             f"document {index + 1}: expected a str or a list of sentences, got {type(doc).__name__}"
         )
+    if doc and all(isinstance(sent, tuple) and _is_pair(sent) for sent in doc):
+        # what nltk.pos_tag returns: its pairs were read as two-word sentences, the tags parsed as words, silently
+        raise TypeError(
+            f"document {index + 1}: a list of (word, tag) tuples is one tagged sentence, not a document: wrap it as "
+            "[pairs] (a document is a list of sentences; a sentence of two tokens is a list, not a tuple)"
+        )
     pending: list[PendingSentence] = []
     for s, sent in enumerate(doc, start=1):
         where = f"document {index + 1}, sentence {s}"
         if isinstance(sent, str | bytes | bytearray) or not isinstance(sent, Sequence):
             raise TypeError(
                 f"{where}: expected a list of tokens or (word, tag) pairs, got {type(sent).__name__}"
-                " (wrap a single tokenised sentence as [tokens])"
+                " (wrap a single tokenised sentence as [tokens]; several texts go to nlp.pipe(texts))"
             )
         if not sent:
             raise InputError("empty sentence", source=where)
