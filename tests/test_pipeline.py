@@ -371,6 +371,20 @@ def test_pipeline_surprisal_is_incremental_and_that_of_the_measures() -> None:
     assert list(sent.surprisal) == [row["surprisal"] for row in sent.measures if row["word"] != "</s>"]
 
 
+def test_measures_give_web_tokens_the_pipelines_fixed_tags() -> None:
+    """A URL, e-mail address, handle or emoticon gets a fixed tag in the pipeline (Sentence.surprisal and
+    ``measures=True`` rows), and glmnlp.measures scored it with the model's own candidates: 9.23 bits for the URL
+    against the pipeline's 13.14, and every word after it otherwise too. Now the same numbers."""
+    from glmnlp.text.measures import measures
+
+    nlp = load()
+    for text in ("Visit http://x.org now.", "Mail me at a.b@c.com :) today."):
+        sent = nlp(text, surprisal=True, measures=True).sents[0]
+        rows = measures(text)
+        assert [row["surprisal"] for row in rows if row["word"] != "</s>"] == list(sent.surprisal), text
+        assert rows == list(sent.measures), text
+
+
 def test_pipeline_scores_nbest_and_surprisal() -> None:
     """nlp(text, nbest=K, surprisal=True) fills Sentence.score, .nbest and .surprisal; a parser without
     parse_nbest / a generative part gives no score and refuses nbest > 1 / surprisal."""

@@ -38,7 +38,7 @@ from glmnlp.errors import ConfigError, InputError
 from glmnlp.parser.measures import (COLUMNS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, MeasureOptions, WordClasses,
                                     candidate_tags, corpus_measures)
 from glmnlp.text.inputs import model_words
-from glmnlp.text.tokenize import tokenize_text, user_stacklevel
+from glmnlp.text.tokenize import tokenize_text, user_stacklevel, web_tags
 from glmnlp.treebank.fileio import check_output_file
 
 __all__ = ["measures", "load_parser", "text_sentences", "sentence_rows", "incremental_tags", "write_measures",
@@ -190,6 +190,12 @@ def measures(
     parser = load_parser(model)
     if isinstance(word_classes, (str, Path)):
         word_classes = WordClasses.from_file(word_classes)
+    if tags is None:  # the model's own candidates, but a web token's fixed tag, as the pipeline gives it
+        known = set(getattr(getattr(parser, "grammar", None), "pos_tags", ()))
+        given = [web_tags(words, known.__contains__) for words in sentences]
+        if any(given):
+            tags = [incremental_tags(parser, model_words(words), fixed, options) if fixed else "model"
+                    for words, fixed in zip(sentences, given)]
     rows = _written_rows(parser, sentences, tags, options, word_classes)
     if as_frame:
         try:

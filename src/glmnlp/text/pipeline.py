@@ -95,7 +95,7 @@ from typing import Any, Protocol, runtime_checkable
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.text.inputs import DocumentInput, PendingSentence, model_words, read_document
-from glmnlp.text.tokenize import LongInputWarning, user_stacklevel, web_tag
+from glmnlp.text.tokenize import LongInputWarning, user_stacklevel, web_tags
 from glmnlp.treebank.trees import Tree, with_leaves
 
 __all__ = ["MAX_PARSE_WORDS", "Deferred", "DocumentInput", "ParserProtocol", "Pipeline", "TaggerProtocol"]
@@ -448,8 +448,7 @@ class Pipeline:
                 tags = list(self.tagger.tag(tagger_words))  # type: ignore[union-attr]
             if len(tags) != len(words):
                 raise RuntimeError(f"tagger returned {len(tags)} tags for {len(words)} words: {words}")
-            fixed = {i: tag for i, tag in ((i, web_tag(w)) for i, w in enumerate(words))
-                     if tag is not None and self._knows(tag)}
+            fixed = web_tags(words, self._knows)
             for i, tag in fixed.items():
                 tags[i] = tag
             sent.tags = tags

@@ -106,13 +106,13 @@ from __future__ import annotations
 import re
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
 __all__ = ["LongInputWarning", "PTB_BRACKETS", "WINDOW_CHARS", "ptb_brackets", "sentence_spans", "split_sentences",
            "tokenize", "tokenize_spans", "tokenize_text", "tokenize_text_spans", "user_stacklevel", "web_tag",
-           "web_token_spans"]
+           "web_tags", "web_token_spans"]
 
 PTB_BRACKETS: dict[str, str] = {
     "(": "-LRB-",
@@ -254,6 +254,12 @@ def web_tag(token: str) -> str | None:
         if start == 0 and end == len(token):
             return _WEB_TAGS[kind]
     return None
+
+
+def web_tags(words: Sequence[str], knows: Callable[[str], bool]) -> dict[int, str]:
+    """The fixed tags (:func:`web_tag`) of a sentence's web tokens, by position, where ``knows(tag)`` (a parser has
+    chains for it): the tags the pipeline gives them, and so those :func:`glmnlp.measures` gives them too."""
+    return {i: tag for i, tag in ((i, web_tag(w)) for i, w in enumerate(words)) if tag is not None and knows(tag)}
 
 
 def _mask(text: str, spans: list[tuple[int, int, str]]) -> str:
