@@ -60,18 +60,27 @@ def test_measures_writers_round_trip(rows: list[dict]) -> None:
 
 def test_measures_writers_keep_backslashes_and_quotes(rows: list[dict]) -> None:
     """The treebank's ``50\\/50`` came back as ``50\\\\/50`` and ``c"d`` as ``c\\"d`` from the CSV and TSV files
-    (a backslash escape, which neither csv nor pandas reads): the words read back as written now."""
-    words = ["50\\/50", 'c"d', "a,b", '"', "\\"]
+    (a backslash escape, which neither csv nor pandas reads): the words read back as written now. And TSV with the
+    word ``"`` (``glmnlp measures --tokenized 'I know " hello " .'``) read by pandas (and R) merged the rows after it
+    into one cell, since their TSV readers take a cell that begins with a quote as quoted: TSV is quoted as CSV is."""
+    words = ["50\\/50", 'c"d', "a,b", '"', "\\", '"hi"', "x\ty"]
     odd = [dict(rows[0], word=w) for w in words]
-    for fmt, reader in (("tsv", lambda text: [line.split("\t") for line in text.splitlines()]),
-                        ("csv", lambda text: list(csv.reader(io.StringIO(text))))):
+    pd = pytest.importorskip("pandas")
+    for fmt, delim in (("tsv", "\t"), ("csv", ",")):
         out = io.StringIO()
         write_measures(odd, out, fmt)
-        assert [line[COLUMNS_INDEX["word"]] for line in reader(out.getvalue())[1:]] == words, fmt
-    pd = pytest.importorskip("pandas")
+        table = list(csv.reader(io.StringIO(out.getvalue()), delimiter=delim))
+        assert [line[COLUMNS_INDEX["word"]] for line in table[1:]] == words, fmt
+        frame = pd.read_csv(io.StringIO(out.getvalue()), sep=delim)
+        assert frame["word"].tolist() == words and len(frame) == len(words), fmt
+    # docs/measures.md: how to read words spelled NA or None (pandas' defaults read them as missing)
+    named = [dict(rows[0], word=w, entropy=math.nan) for w in ("NA", "None", "nan")]
     out = io.StringIO()
-    write_measures(odd, out, "csv")
-    assert pd.read_csv(io.StringIO(out.getvalue()))["word"].tolist() == words
+    write_measures(named, out, "tsv")
+    text = {"word", "word_class", "units"}
+    frame = pd.read_csv(io.StringIO(out.getvalue()), sep="\t", keep_default_na=False,
+                        na_values={c: ["NA"] for c in COLUMNS if c not in text})
+    assert frame["word"].tolist() == ["NA", "None", "nan"] and frame["entropy"].isna().all()
 
 
 COLUMNS_INDEX = {c: k for k, c in enumerate(COLUMNS)}

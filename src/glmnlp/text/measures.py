@@ -257,8 +257,8 @@ def _cell(value: Any) -> str:
 
 
 def write_measures(rows: Sequence[dict[str, Any]], out: IO[str], fmt: str = "tsv") -> None:
-    """Write rows as ``tsv`` (header line, NA/Inf for missing/infinite; cells as they are), ``csv`` (the same, quoted
-    as RFC 4180 quotes) or ``json`` (one object a line).
+    """Write rows as ``tsv`` (header line, NA/Inf for missing/infinite), ``csv`` (the same with commas), both quoted
+    as RFC 4180 quotes (a cell with the delimiter or a quote), or ``json`` (one object a line, JSON Lines).
 
     The columns are :data:`~glmnlp.parser.measures.COLUMNS`, then :data:`~glmnlp.parser.measures.NEXT_COLUMNS`
     when the rows have them."""
@@ -270,14 +270,11 @@ def write_measures(rows: Sequence[dict[str, Any]], out: IO[str], fmt: str = "tsv
             clean = {c: (None if isinstance(row[c], float) and not math.isfinite(row[c]) else row[c]) for c in cols}
             out.write(json.dumps(clean, ensure_ascii=False) + "\n")
         return
-    if fmt == "tsv":  # cells as they are: a word holds no tab or line end (the parser refuses spaced words)
-        out.write("\t".join(cols) + "\n")
-        for row in rows:
-            out.write("\t".join(_cell(row[c]) for c in cols) + "\n")
-        return
-    # RFC 4180: a cell with a comma or a quote is quoted, its quotes doubled. A backslash escape (as before) is
-    # not CSV: csv and pandas read `50\\/50` back for the treebank's `50\/50`
-    writer = csv.writer(out, lineterminator="\n")
+    # RFC 4180: a cell with the delimiter or a quote is quoted, its quotes doubled; TSV likewise, as spreadsheets,
+    # pandas and R read it (their TSV readers take a cell that begins with a quote as quoted: the word `"` written
+    # as it is merged the rows after it into one cell). A backslash escape (as before) is not CSV: csv and pandas
+    # read `50\\/50` back for the treebank's `50\/50`
+    writer = csv.writer(out, delimiter="\t" if fmt == "tsv" else ",", lineterminator="\n")
     writer.writerow(cols)
     for row in rows:
         writer.writerow([_cell(row[c]) for c in cols])
