@@ -16,6 +16,7 @@ import pytest
 
 import glmnlp
 from glmnlp.cli import main
+from glmnlp.errors import ConfigError
 from glmnlp.parser.measures import COLUMNS, MeasureOptions
 from glmnlp.text.measures import write_measures
 
@@ -343,3 +344,27 @@ def test_plot_measures_takes_a_document_and_says_what_else_it_takes(tmp_path: Pa
         glmnlp.plot_measures(doc.sentences[0], path=tmp_path / "x.png")
     with pytest.raises(TypeError, match="sentence must be a sentence number"):
         glmnlp.plot_measures(glmnlp.measures("It barked."), str(tmp_path / "p.png"))  # type: ignore[arg-type]
+
+
+def test_measures_lines_makes_each_stimulus_line_a_sentence(capsys: pytest.CaptureFixture[str],
+                                                             tmp_path: Path) -> None:
+    """A stimuli file of one item a line without full stops was read as one paragraph: two items became one
+    sentence of 12 words, the second item conditioned on the first; ``--lines`` (``lines=True``) reads a sentence a
+    line, as ``glmnlp parse --lines`` does. And ``--tokenized`` with a TEXT argument of two lines made one sentence
+    where the same two lines from a file made two."""
+    stimuli = tmp_path / "stimuli.txt"
+    stimuli.write_text("The horse raced past the barn fell\nThe old man the boat\n", encoding="utf-8")
+
+    def sentences(argv: list[str]) -> list[list[str]]:
+        assert main(["measures", "--no-eos", "--format", "csv", *argv]) == 0
+        table = list(csv.reader(io.StringIO(capsys.readouterr().out)))[1:]
+        return [[r[2] for r in table if r[0] == k] for k in dict.fromkeys(r[0] for r in table)]
+
+    assert [len(s) for s in sentences(["-i", str(stimuli)])] == [12]
+    assert sentences(["--lines", "-i", str(stimuli)]) == [["The", "horse", "raced", "past", "the", "barn", "fell"],
+                                                         ["The", "old", "man", "the", "boat"]]
+    assert [len(s) for s in sentences(["--tokenized", "The dog barked .\nA cat slept ."])] == [4, 4]
+    assert glmnlp.measures("a b\nc d", lines=True, eos=False)[-1]["sentence"] == 2
+    with pytest.raises(ConfigError, match="lines applies to raw text"):
+        glmnlp.measures("a b", lines=True, tokenized=True)
+    assert main(["measures", "--lines", "--tokenized", "a b"]) == 2

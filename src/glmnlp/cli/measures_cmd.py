@@ -2,7 +2,8 @@
 
 A thin wrapper over :func:`glmnlp.text.measures.measures` (definitions: :mod:`glmnlp.parser.measures`,
 columns: docs/measures.md). Input: the TEXT arguments (each one a document of raw text), ``--input
-FILE`` or stdin; ``--tokenized`` reads one sentence of whitespace-separated PTB tokens per line.
+FILE`` or stdin; ``--lines`` makes each line of raw text one sentence, ``--tokenized`` reads one sentence of
+whitespace-separated PTB tokens per line.
 Output: ``--format tsv`` (default), ``csv`` or ``json`` (one object per line) on stdout; ``--plot
 FILE`` also draws sentence ``--sentence N`` (needs matplotlib).
 
@@ -36,6 +37,8 @@ __all__ = ["measures_cmd"]
 @click.option("-i", "--input", "input_path", type=InputFile(allow_dash=True, path_type=Path),
               help="Read the text from this UTF-8 file ('-' = stdin; default: TEXT arguments, else stdin).")
 @click.option("--tokenized", is_flag=True, help="One sentence of whitespace-separated tokens per line.")
+@click.option("--lines", is_flag=True,
+              help="Raw text: every line is one sentence (a stimuli file of one item a line; default: paragraphs).")
 @click.option("-m", "--model", "model", type=NonEmptyPath(path_type=Path),
               help="Model directory (default: the bundled model; its generative term is used).")
 @click.option("--format", "fmt", type=click.Choice(["tsv", "csv", "json"]), default="tsv", show_default=True)
@@ -67,7 +70,8 @@ __all__ = ["measures_cmd"]
               help="Also draw one sentence's measures to this image (PNG/SVG/PDF; needs matplotlib).")
 @click.option("--sentence", type=click.IntRange(min=1), default=1, show_default=True,
               help="Sentence drawn by --plot (only with --plot).")
-def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool, model: Path | None, fmt: str,
+def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool, lines: bool, model: Path | None,
+                 fmt: str,
                  units: str, kind: str, word_classes: Path | None, word_class_rules: Path | None, no_eos: bool,
                  next_word: bool, max_tags: int, tag_margin: float, tag_filter: str, unknown_words: str,
                  gamma: float | None,
@@ -79,11 +83,14 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
       glmnlp measures "The horse raced past the barn fell."
       glmnlp measures --format csv --units nats -i story.txt > story.csv
       glmnlp measures --tokenized --plot gp.png < sentences.txt
+      glmnlp measures --lines -i stimuli.txt > stimuli.tsv
     """
     from glmnlp.text.measures import LongSentenceWarning, load_parser, measures, plot_measures, write_measures
 
     if text and input_path is not None:
         raise click.UsageError("give TEXT arguments or --input FILE, not both")
+    if lines and tokenized:
+        raise click.UsageError("--lines applies to raw text; --tokenized input is always one sentence per line")
     if plot_path is None and given_options("sentence"):
         raise click.UsageError("--sentence only applies to --plot (the sentence it draws)")
     if plot_path is not None:
@@ -91,9 +98,9 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
     if text:  # input as glmnlp parse refuses it (blank, binary or not UTF-8), named by file:line
         docs = [t for _, t in decoded_arguments(text, "no text to analyse")]
     else:
-        lines = input_lines(input_path, "no text to analyse")[0]
-        docs = [line for line in lines if line.strip()] if tokenized else ["\n".join(lines)]
-    sentences = _sentences(docs, tokenized)
+        read = input_lines(input_path, "no text to analyse")[0]
+        docs = [line for line in read if line.strip()] if tokenized else ["\n".join(read)]
+    sentences = _sentences(docs, tokenized, lines)
     if plot_path is not None and sentence > len(sentences):
         raise ConfigError(f"--sentence {sentence}: the input has {len(sentences)} "
                           f"sentence{'' if len(sentences) == 1 else 's'}")
@@ -112,7 +119,7 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
         click.echo(str(plot_path), err=True)
 
 
-def _sentences(docs: list[str], tokenized: bool) -> list[list[str]]:
+def _sentences(docs: list[str], tokenized: bool, lines: bool = False) -> list[list[str]]:
     """The sentences of ``docs``; text cut for want of sentence boundaries is warned of as ``glmnlp parse`` warns of
     it: the first cut as one line ``warning: ...`` on stderr, then the count (it came out as a Python warning naming
     a line of click's source, once per cut)."""
@@ -122,7 +129,7 @@ def _sentences(docs: list[str], tokenized: bool) -> list[list[str]]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", LongInputWarning)
         warnings.simplefilter("always", LongSentenceWarning)
-        sentences = text_sentences(docs, tokenized)
+        sentences = text_sentences(docs, tokenized, lines)
     cuts = [w for w in caught if issubclass(w.category, LongInputWarning)]
     for w in caught:
         if issubclass(w.category, LongSentenceWarning):

@@ -98,10 +98,11 @@ def _check_utf8(text: str, what: str, source: str) -> None:
                          source=source) from None
 
 
-def text_sentences(texts: Any, tokenized: bool = False) -> list[list[str]]:
+def text_sentences(texts: Any, tokenized: bool = False, lines: bool = False) -> list[list[str]]:
     """The sentences :func:`measures` analyses: raw text (a str or a list of str) split into sentences
-    of PTB tokens (each str one sentence of whitespace-separated tokens with ``tokenized``), or a list
-    of tokenised sentences as they are. Anything else is an :class:`InputError` naming the item."""
+    of PTB tokens (``lines``: each non-blank line one sentence, as a stimuli file without full stops needs; with
+    ``tokenized`` each non-blank line one sentence of whitespace-separated tokens), or a list of tokenised
+    sentences as they are. Anything else is an :class:`InputError` naming the item."""
     if isinstance(texts, str):
         texts = [texts]
     elif isinstance(texts, (bytes, bytearray)) or not isinstance(texts, Iterable):
@@ -113,12 +114,10 @@ def text_sentences(texts: Any, tokenized: bool = False) -> list[list[str]]:
         source = f"item {k}"
         if isinstance(item, str):
             _check_utf8(item, "", source)
-            if tokenized:
-                toks = item.split()
-                if toks:
-                    out.append(toks)
+            if tokenized:  # one sentence a line (a str of two lines was one sentence, unlike a file of them)
+                out.extend(toks for line in item.splitlines() if (toks := line.split()))
             else:
-                out.extend(tokenize_text(item))
+                out.extend(tokenize_text(item, lines=lines))
         elif isinstance(item, Sequence) and not isinstance(item, (bytes, bytearray)) and all(
                 isinstance(t, str) for t in item):
             if not item:
@@ -147,6 +146,7 @@ def measures(
     model: Any = None,
     *,
     tokenized: bool = False,
+    lines: bool = False,
     kind: Literal["generative", "combined"] = "generative",
     units: Literal["bits", "nats"] = "bits",
     tags: Any = None,
@@ -164,7 +164,8 @@ def measures(
     """Word-by-word measures of texts: a list of row dicts, or a ``pandas.DataFrame`` with ``as_frame``.
 
     ``texts``: a raw text, a list of raw texts, or a list of tokenised sentences (lists of PTB
-    tokens); ``tokenized=True`` reads each str as one sentence of whitespace-separated tokens.
+    tokens); ``lines=True`` makes each line of raw text one sentence (a stimuli file of one item a line, with or
+    without full stops); ``tokenized=True`` reads each line of a str as one sentence of whitespace-separated tokens.
     ``model``: see :func:`load_parser` (default: the bundled model's generative term).
     ``tags``: None (the model's own candidate tags, incremental) or one entry per sentence (a tag or
     a list of tags per word). ``word_classes``: a :class:`WordClasses` or a list file.
@@ -186,7 +187,9 @@ def measures(
                                  unknown_words=unknown_words)
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
-    sentences = text_sentences(texts, tokenized)
+    if lines and tokenized:
+        raise ConfigError("lines applies to raw text; tokenized input is always one sentence a line")
+    sentences = text_sentences(texts, tokenized, lines)
     parser = load_parser(model)
     if isinstance(word_classes, (str, Path)):
         word_classes = WordClasses.from_file(word_classes)
