@@ -641,3 +641,17 @@ def test_pipeline_refuses_one_tagged_sentence_given_as_the_document() -> None:
         nlp(pairs)
     assert nlp([pairs]).sentences[0].tags == ["NNS", "VBP", "."]
     assert [s.words for s in nlp([["Dogs", "NNS"], ["bark", "VBP"]]).sentences] == [["Dogs", "NNS"], ["bark", "VBP"]]
+
+
+def test_pipeline_measures_of_a_sentence_over_max_words_are_those_of_glmnlp_measures() -> None:
+    """A sentence over ``max_words`` (150) got its flat tree and, silently, no measures: 0 rows where
+    glmnlp.measures gives one a word (docs/measures.md: the same records). The measures need no tree."""
+    from glmnlp.text.measures import measures
+
+    nlp = load()
+    nlp.max_words = 6
+    text = "The old man saw the dog with a telescope."
+    with pytest.warns(UserWarning, match="flat tree"):
+        sent = nlp(text, measures=True).sents[0]
+    assert sent.score is None and len(sent.measures) == 11
+    assert list(sent.measures) == measures(text)

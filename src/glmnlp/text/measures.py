@@ -132,13 +132,18 @@ def text_sentences(texts: Any, tokenized: bool = False, lines: bool = False) -> 
             raise InputError(f"expected a text (str) or a list of tokens (str), got {_kind(item)}{hint}",
                              source=source)
     for k, sentence in enumerate(out, start=1):
-        if len(sentence) > LONG_SENTENCE:
-            warnings.warn(
-                f"sentence {k} has {len(sentence):,} words: the measures of a sentence take time growing faster than "
-                f"its length (6,000 words: over a minute); tokenised input is one sentence a line",
-                LongSentenceWarning, stacklevel=user_stacklevel(),
-            )
+        _warn_if_long(sentence, k)
     return out
+
+
+def _warn_if_long(words: Sequence[str], k: int) -> None:
+    """A :class:`LongSentenceWarning` for sentence ``k`` if it has more than :data:`LONG_SENTENCE` words."""
+    if len(words) > LONG_SENTENCE:
+        warnings.warn(
+            f"sentence {k} has {len(words):,} words: the measures of a sentence take time growing faster than "
+            f"its length (6,000 words: over a minute); tokenised input is one sentence a line",
+            LongSentenceWarning, stacklevel=user_stacklevel(),
+        )
 
 
 def measures(
@@ -217,6 +222,7 @@ def sentence_rows(parser: Any, words: Sequence[str], options: MeasureOptions | b
     some words (by position), used as given (:func:`incremental_tags`); the others get the model's candidates.
     """
     opts = options if isinstance(options, MeasureOptions) else MeasureOptions()
+    _warn_if_long(words, sentence)
     tags = [incremental_tags(parser, model_words(words), given, opts)] if given else None
     return _written_rows(parser, [list(words)], tags, opts, None, sentence)
 

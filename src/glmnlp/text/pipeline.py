@@ -76,7 +76,8 @@ Our choices (what a call accepts, and the checks at the text boundary: :mod:`glm
   each sentence's rows are those :func:`glmnlp.text.measures.measures` gives for its tokens (its
   own beam, the generative model's candidate tags: never the tagger's, which read ahead; given tags as
   given), numbered
-  by the sentence's place in the document; a sentence over ``max_words`` gets none.
+  by the sentence's place in the document; a sentence over ``max_words`` too (its tree is the flat one, its
+  measures need no tree), and one over :data:`glmnlp.text.measures.LONG_SENTENCE` is warned of as there.
 * **Batches.** :meth:`Pipeline.pipe` reads ``batch_size`` documents at a time and runs each stage
   over all their sentences before yielding the documents in input order. The stages are
   per-sentence today; the batch is the unit at which batched kernels can later plug in, and it
@@ -399,7 +400,7 @@ class Pipeline:
             for _, pending in prepared:
                 for number, sent in enumerate(pending, start=1):
                     self._analyse(sent, nbest, surprisal)
-                    if measures and len(sent.tokens) <= self.max_words:
+                    if measures:  # every sentence, as glmnlp.measures: over max_words too (they got no rows)
                         from glmnlp.text.measures import sentence_rows
 
                         sent.measures = sentence_rows(self.parser, [t.text for t in sent.tokens], measures, number,
