@@ -247,6 +247,20 @@ def test_cli_mixing_with_one_shard_is_a_usage_error(
     assert not (tmp_path / "m").exists()
 
 
+def test_cli_parser_mixing_with_the_default_shards_of_one_worker_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``parser train -j 1 --mixing updates`` (``--shards`` defaults to one a worker: 1) trained the same model bits
+    as without --mixing, status 0, where ``--shards 1 --mixing updates`` is a usage error; the same now."""
+    trees = tmp_path / "t.trees"
+    trees.write_text("(TOP (S (NP (DT the) (NN dog)) (VP (VBD barked)) (. .)))\n" * 3, encoding="utf-8")
+    argv = ["parser", "train", "--train", str(trees), "--dev", str(trees), "-j", "1", "--mixing", "updates",
+            "--epochs", "1", "-q", "--out", str(tmp_path / "m")]
+    rc, out, err = _run(capsys, argv)
+    assert (rc, out) == (2, "") and "--shards defaults to one per worker, here 1: give --shards N to mix" in err
+    assert not (tmp_path / "m").exists()
+
+
 def test_configs_refuse_a_negative_seed() -> None:
     """The library's configurations refuse it too, as a ConfigError, when they are made."""
     from glmnlp.errors import ConfigError

@@ -159,6 +159,9 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     with Executor(jobs, backend, address) as executor:
         if shards is None:  # one shard per worker: the passes use every core (a shard a tree at most)
             shards = min(executor.jobs, len(train))
+            if shards == 1 and given_options("mixing"):  # as with --shards 1: nothing to mix, the same model bits
+                raise click.UsageError("--mixing mixes the weights of several shards; --shards defaults to one per "
+                                       "worker, here 1: give --shards N to mix")
         train_tags = dev_tags = None
         if tags == "tagger":
             from glmnlp.tagger.model import Tagger, TaggerConfig
