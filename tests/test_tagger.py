@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -206,6 +207,15 @@ def test_tagger_multitag_best_first_and_monotone(sample_tagger: Tagger) -> None:
     assert sum(map(len, wide)) > len(words)
     scores = sample_tagger.multitag_scores(sample_tagged("dev")[:40], [0.0, 30.0])
     assert scores[0].tags_per_word == 1.0 and scores[1].oracle_accuracy >= scores[0].oracle_accuracy
+
+
+def test_tagger_oracle_never_counts_a_gold_tag_the_tagger_does_not_have(sample_tagger: Tagger) -> None:
+    """At an infinite margin every word had a gold tag the tagger has never seen counted as found (-inf >= best
+    - inf): ``tagger evaluate --margin inf`` reported 100% on a sentence with such a tag, 66.67% at 1e300."""
+    sentence = TaggedSentence(("Zorblax", "grumbled", "."), ("XYZ", "VBD", "."))
+    for margin in (math.inf, 1e300):
+        (score,) = sample_tagger.multitag_scores([sentence], [margin])
+        assert score.oracle_accuracy == pytest.approx(2 / 3), margin
 
 
 def test_tagger_tag_and_multitag_is_the_two_calls(sample_tagger: Tagger) -> None:

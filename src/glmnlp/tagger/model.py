@@ -549,7 +549,8 @@ class Tagger:
             tokens += len(s)
             for k, m in enumerate(margins):
                 counts[k] += int((mm >= best - m).sum())
-                hits[k] += int((gold_mm >= best[:, 0] - m).sum())
+                # a gold tag the tagger does not have is never among its tags (-inf >= best - inf held at margin inf)
+                hits[k] += int(((gold >= 0) & (gold_mm >= best[:, 0] - m)).sum())
         return [
             MultitagScore(
                 margin=float(m),
