@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from glmnlp.treebank.trees import (
     read_trees_with_lines,
     to_bracket,
     to_pretty,
+    write_trees,
 )
 
 
@@ -133,3 +135,19 @@ def test_reader_refuses_trees_nested_deeper_than_it_can_use() -> None:
     assert parse_tree(to_bracket(deepest)) == deepest
     with pytest.raises(TreeSyntaxError, match=f"^<string>:2: brackets nested more than {MAX_DEPTH} deep"):
         parse_tree(nested(MAX_DEPTH + 1))
+
+
+@pytest.mark.parametrize(("tree", "message"), [
+    (Tree("NN", "dog"), "children must be a tuple of Trees and words, got str"),  # type: ignore[arg-type]
+    (Tree("X", ()), "has no children"),
+    (Tree("S", ("w", Tree("NN", ("d",)))), "a word ('w') beside other children"),
+    (Tree("S", (Tree("NN", ("d",)), 5)), "a child is a int"),  # type: ignore[arg-type]
+])
+def test_writers_refuse_a_tree_the_reader_would_refuse(tree: Tree, message: str, tmp_path: Path) -> None:
+    """``to_bracket(Tree("NN", "dog"))`` wrote ``(NN d o g)`` and write_trees a file read_tree_file refused (a
+    second word); an empty node or a word beside a subtree likewise: every writer refuses them now."""
+    for write in (to_bracket, to_pretty, lambda t: write_trees([Tree("TOP", (t,))], tmp_path / "out.trees")):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            write(tree)
+    assert not (tmp_path / "out.trees").exists()
+    assert to_bracket(Tree("S", [Tree("NN", ["dog"])])) == "(S (NN dog))"  # lists are sequences of children too

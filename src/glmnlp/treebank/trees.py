@@ -158,7 +158,8 @@ def to_bracket(tree: Tree) -> str:
     """One-line Penn Treebank brackets: ``(TOP (S (NP (DT the) (NN dog)) ...))``.
 
     Brackets inside words and labels are written ``-LRB-``/``-RRB-`` (:func:`escape_brackets`);
-    an empty word or whitespace inside a word or label raises ``ValueError``.
+    an empty word or whitespace inside a word or label raises ``ValueError``, and so does a node the reader would
+    refuse (no children, a word beside other children, children that are not a tuple of Trees and words).
     """
     if not isinstance(tree, Tree):
         raise TypeError(f"expected a Tree, got {type(tree).__name__} (parse_tree reads a bracket string)")
@@ -167,7 +168,26 @@ def to_bracket(tree: Tree) -> str:
     return "".join(parts)
 
 
+def _check_node(tree: Tree) -> None:
+    """A node the reader would take back: a tuple (or list) of children, each a Tree or a word, and a word only as
+    a preterminal's one child. ``Tree("NN", "dog")`` was written ``(NN d o g)`` (a str's characters as children),
+    ``Tree("X", ())`` as ``(X)`` and a word beside a subtree as ``(S w (NN d))``: files the reader refuses."""
+    children = tree.children
+    if not isinstance(children, tuple | list):
+        raise ValueError(f"node {tree.display_label!r}: children must be a tuple of Trees and words, "
+                         f"got {type(children).__name__} (a preterminal is Tree(tag, (word,)))")
+    if not children:
+        raise ValueError(f"node {tree.display_label!r} has no children: a bracketed tree cannot hold it")
+    for child in children:
+        if not isinstance(child, Tree | str):
+            raise ValueError(f"node {tree.display_label!r}: a child is a {type(child).__name__}, not a Tree or a word")
+        if isinstance(child, str) and len(children) > 1:
+            raise ValueError(f"node {tree.display_label!r}: a word ({child!r}) beside other children; only a "
+                             f"preterminal holds a word, alone")
+
+
 def _write(tree: Tree, out: list[str]) -> None:
+    _check_node(tree)
     out.append("(")
     out.append(_label(tree.display_label))
     for child in tree.children:
@@ -187,6 +207,7 @@ def to_pretty(tree: Tree, indent: int = 2) -> str:
     lines: list[str] = []
 
     def walk(node: Tree, depth: int) -> None:
+        _check_node(node)
         pad = " " * (indent * depth)
         if node.is_preterminal or not node.children:
             lines.append(pad + to_bracket(node))
