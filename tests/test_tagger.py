@@ -476,3 +476,21 @@ def test_tagger_config_integers_are_integers(field: str, value: object) -> None:
 
     with pytest.raises(ConfigError, match=f"^{field} must be an integer"):
         TaggerConfig(**{field: value})  # type: ignore[arg-type]
+
+
+def test_tagger_refuses_words_that_are_not_strings_and_trees_to_evaluate(sample_tagger: Tagger) -> None:
+    """``tag([None])`` was ``AttributeError: 'NoneType' object has no attribute 'lower'``, ``tag([b"x"])`` a TypeError
+    about a dict, ``tag(["", "a"])`` tagged the empty word, and ``evaluate(trees)`` failed inside a comprehension
+    (``object of type 'Tree' has no len()``): each now says what is wrong, and where."""
+    from glmnlp.errors import InputError
+    from glmnlp.treebank.trees import parse_tree
+
+    for words, error, message in (([None], TypeError, "sentence 1, word 1 is a NoneType, not a str"),
+                                  (["a", b"x"], TypeError, "sentence 1, word 2 is a bytes, not a str"),
+                                  (["a", ""], InputError, "sentence 1, word 2 is empty")):
+        with pytest.raises(error, match=message):
+            sample_tagger.tag(words)
+    with pytest.raises(TypeError, match="sentence 2, word 1 is a int"):
+        sample_tagger.tag_sentences([["a"], [5]])
+    with pytest.raises(TypeError, match="expected a sequence of TaggedSentence records"):
+        sample_tagger.evaluate([parse_tree("(TOP (NN dog))")])

@@ -219,6 +219,13 @@ class Tagger:
         offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
         flat = [w for s in sentences for w in s]
+        if not all(isinstance(w, str) and w for w in flat):  # None was an AttributeError from the word's atoms
+            k = next(k for k, w in enumerate(flat) if not (isinstance(w, str) and w))
+            sent = int(np.searchsorted(offsets, k, side="right"))  # 1-based: offsets[sent - 1] <= k < offsets[sent]
+            where = f"sentence {sent}, word {k - int(offsets[sent - 1]) + 1}"
+            if isinstance(flat[k], str):
+                raise InputError(f"{where} is empty: a word is one token")
+            raise TypeError(f"{where} is a {type(flat[k]).__name__}, not a str")
         n = len(flat)
         atoms = np.zeros((n, N_ATOMS), dtype=np.int64)
         local = self._local_atoms(flat, add)
@@ -516,6 +523,10 @@ class Tagger:
     # -- evaluation ----------------------------------------------------------------------------
     def evaluate(self, sentences: Sequence[TaggedSentence], *, top_confusions: int = 10) -> TaggingScore:
         """Accuracy of :meth:`tag` against the gold tags of ``sentences`` (known/unknown split)."""
+        sentences = list(sentences)
+        if not all(isinstance(s, TaggedSentence) for s in sentences):  # as fit says it (trees failed inside)
+            raise TypeError("expected a sequence of TaggedSentence records (formats.read_tagged reads them from a "
+                            "file; a Tree's words and tags are TaggedSentence(tuple(t.leaves()), tuple(t.tags())))")
         sentences = [s for s in sentences if len(s)]
         for s in sentences:
             if s.tags is None:
