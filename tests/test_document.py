@@ -347,3 +347,14 @@ def test_document_from_dict_refuses_what_is_not_to_dicts_form_with_a_format_erro
         with pytest.raises(FormatError):
             Document.from_dict(data)  # type: ignore[arg-type]
     assert Document.from_dict(good) == doc
+
+
+def test_tree_from_nltk_reads_chunker_leaves_as_preterminals() -> None:
+    """nltk's chunkers and ne_chunk write tagged words as (word, tag) leaves: tree_from_nltk failed on them with
+    ``AttributeError: 'tuple' object has no attribute 'label'``; they are preterminals now, other leaves a TypeError."""
+    nltk = pytest.importorskip("nltk")
+    chunked = nltk.Tree("S", [("Kim", "NNP"), nltk.Tree("NP", [("the", "DT"), ("dog", "NN")])])
+    assert tree_from_nltk(chunked) == Tree("S", (Tree("NNP", ("Kim",)), Tree("NP", (Tree("DT", ("the",)),
+                                                                                    Tree("NN", ("dog",))))))
+    with pytest.raises(TypeError, match="a str or a \\(word, tag\\) pair, got 5"):
+        tree_from_nltk(nltk.Tree("S", [5]))

@@ -520,3 +520,18 @@ def test_evalb_cli_help_has_examples(capsys) -> None:
     assert main(["evalb", "--help"]) == 0
     out = capsys.readouterr().out
     assert "Examples:" in out and "glmnlp evalb --demo" in out and "COLLINS.prm" in out
+
+
+def test_scoring_refuses_params_that_are_not_evalb_params(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``score_files(g, t, params=5)`` was ``AttributeError: 'int' object has no attribute 'delete_labels'``."""
+    from glmnlp.treebank.evalb import score_files, score_trees
+    from glmnlp.treebank.trees import parse_tree
+
+    tree = parse_tree("(TOP (S (NN dog)))")
+    path = tmp_path / "g.trees"
+    path.write_text("(TOP (S (NN dog)))\n", encoding="utf-8")
+    with pytest.raises(TypeError, match="params must be an EvalbParams"):
+        score_files(path, path, 5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="params must be an EvalbParams"):
+        score_trees([tree], [tree], {"delete_labels": []})  # type: ignore[arg-type]
+    assert score_trees([tree], [tree]).fmeasure == 100.0

@@ -526,13 +526,24 @@ def tree_to_nltk(tree: Tree) -> Any:
 
 
 def tree_from_nltk(tree: Any) -> Tree:
-    """Convert an ``nltk.Tree`` back to a :class:`~glmnlp.treebank.trees.Tree` (labels kept verbatim)."""
+    """Convert an ``nltk.Tree`` back to a :class:`~glmnlp.treebank.trees.Tree` (labels kept verbatim).
+
+    A ``(word, tag)`` leaf, as nltk's chunkers and ``ne_chunk`` write tagged words, becomes the preterminal
+    ``(tag word)`` (it was an ``AttributeError``); any other leaf that is not a str is a ``TypeError``."""
     nltk = _import_nltk()
     if not isinstance(tree, nltk.Tree):
         raise TypeError(f"expected nltk.Tree, got {type(tree).__name__}")
 
+    def child(c: Any) -> Tree | str:
+        if isinstance(c, str):
+            return c
+        if isinstance(c, nltk.Tree):
+            return convert(c)
+        if isinstance(c, tuple) and len(c) == 2 and all(isinstance(x, str) for x in c):
+            return Tree(c[1], (c[0],))
+        raise TypeError(f"an nltk.Tree leaf is a str or a (word, tag) pair, got {c!r}")
+
     def convert(node: Any) -> Tree:
-        children = tuple(c if isinstance(c, str) else convert(c) for c in node)
-        return Tree(str(node.label()), children)
+        return Tree(str(node.label()), tuple(child(c) for c in node))
 
     return convert(tree)

@@ -330,7 +330,7 @@ def score_trees(
     cannot read (a node mixing words and subtrees), :class:`EvalbAbortError` after too many
     error sentences.
     """
-    params = COLLINS_PARAMS if params is None else params
+    params = _checked_params(params)
     for trees, name in ((gold, "gold"), (test, "test")):
         if isinstance(trees, str) or not all(t is None or isinstance(t, Tree) for t in trees):
             raise TypeError(f"{name}: expected a sequence of Trees (parse_tree reads a bracket string; score_lines "
@@ -354,7 +354,7 @@ def score_lines(
     test_source: str = "<test>",
 ) -> EvalbResult:
     """Score line ``k`` of ``test_lines`` against line ``k`` of ``gold_lines`` (evalb's input model)."""
-    params = COLLINS_PARAMS if params is None else params
+    params = _checked_params(params)
     if len(gold_lines) != len(test_lines):
         raise InputError(
             f"{len(gold_lines)} lines in the gold file ({gold_source}) but {len(test_lines)} here: "
@@ -366,6 +366,17 @@ def score_lines(
         for i, (g, t) in enumerate(zip(gold_lines, test_lines), start=1)
     ]
     return _score(pairs, params, test_source)
+
+
+def _checked_params(params: Any) -> EvalbParams:
+    """``params``, or :data:`COLLINS_PARAMS` for None; anything else is a TypeError (an int was an AttributeError
+    from inside the scorer)."""
+    if params is None:
+        return COLLINS_PARAMS
+    if not isinstance(params, EvalbParams):
+        raise TypeError(f"params must be an EvalbParams (evalb_report.read_params reads a .prm file) or None, "
+                        f"got {type(params).__name__}")
+    return params
 
 
 def score_files(
