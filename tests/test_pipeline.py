@@ -655,3 +655,15 @@ def test_pipeline_measures_of_a_sentence_over_max_words_are_those_of_glmnlp_meas
         sent = nlp(text, measures=True).sents[0]
     assert sent.score is None and len(sent.measures) == 11
     assert list(sent.measures) == measures(text)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"n_process": "2"}, "n_process must be an integer >= -1"), ({"n_process": True}, "n_process must be"),
+    ({"n_process": -2}, "n_process must be"), ({"n_process": 2.5}, "n_process must be"),
+    ({"backend": "dask"}, "backend must be one of local, ray"),
+])
+def test_pipeline_pipe_refuses_bad_worker_options_whatever_the_input(options: dict, message: str) -> None:
+    """``n_process="2"`` was refused as ``jobs must be ...`` (an option the call does not have), ``True`` taken for 1,
+    and ``backend="dask"`` refused only when the input had more than one batch."""
+    with pytest.raises(ConfigError, match=message):
+        list(Pipeline(FakeTagger(), FakeParser()).pipe(["One sentence."], **options))

@@ -340,6 +340,12 @@ class Pipeline:
                               "this one has none")
         if isinstance(docs, str):
             raise TypeError("pipe() takes an iterable of documents; call the pipeline on a single text")
+        if isinstance(n_process, bool) or not isinstance(n_process, int) or n_process < -1:  # it named "jobs"
+            raise ConfigError(f"n_process must be an integer >= -1 (0 or -1: all cores), got {n_process!r}")
+        from glmnlp.config import BACKENDS
+
+        if backend is not None and backend not in BACKENDS:  # checked only when the input had two batches
+            raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
         if n_process != 1:
             yield from self._pipe_workers(docs, batch_size, n_process, backend, address, progress,
                                           (nbest, surprisal, measures))
