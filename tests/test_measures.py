@@ -236,6 +236,7 @@ def test_word_classes_rule_list_and_override(tmp_path) -> None:
     with pytest.raises(FormatError, match="cls.tsv:1"):
         WordClasses.from_file(f)
     assert [wc(w) for w in ["--", "``", "''", "%", "'ll"]] == ["previous"] * 3 + ["open", "previous"]
+    assert [wc(w) for w in ["`", "'"]] == ["previous"] * 2  # the single opening quote was "open": not punctuation
     rules = tmp_path / "rules.tsv"
     rules.write_text("# numbers are closed\n[0-9][0-9,.]*\tclosed\n:punctuation:\topen\n", encoding="utf-8")
     ruled = WordClasses.from_file(None, rules)
