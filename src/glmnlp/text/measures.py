@@ -256,12 +256,14 @@ def _columns(rows: Sequence[dict[str, Any]], next_word: bool = False) -> list[st
 
 
 def _cell(value: Any) -> str:
+    """A TSV/CSV cell: a float as the shortest text that reads back to the same number (six significant digits
+    made a long sentence's prefix 13793.2 and its surprisals no longer add up to it), NA/Inf for NaN/infinity."""
     if isinstance(value, float):
         if math.isnan(value):
             return "NA"
         if math.isinf(value):
             return "Inf" if value > 0 else "-Inf"
-        return f"{value:.6g}"
+        return repr(value)
     return str(value)
 
 
