@@ -77,8 +77,8 @@ Our choices:
   within ``margin`` (absolute score units) of the best sequence, best first; computed exactly by
   forward + backward Viterbi (``_viterbi.max_marginals``).
 * Model files: :mod:`glmnlp.tagger.files` (format and validation); the GLM task the training loop
-  drives and the evaluation records: :mod:`glmnlp.tagger.task`; the configuration:
-  :mod:`glmnlp.tagger.config`.
+  drives and the evaluation records: :mod:`glmnlp.tagger.task`; the scores against gold tags:
+  :mod:`glmnlp.tagger.evaluation`; the configuration: :mod:`glmnlp.tagger.config`.
 """
 
 from __future__ import annotations
@@ -102,6 +102,7 @@ from glmnlp.glm.training import EpochRecord, TrainingResult, train_perceptron
 from glmnlp.tagger.features import (BOS, CONTEXT_ATOMS, EOS, FLAG_STRINGS, LOCAL_ATOMS, N_ATOMS, N_LOCAL, PAIR_PREFIX,
                                     W0, templates_for, word_atoms_strings)
 from glmnlp.tagger.config import TaggerConfig
+from glmnlp.tagger.evaluation import multitag_scores, tagging_score
 from glmnlp.tagger.files import tagger_from_parts, tagger_to_parts
 from glmnlp.tagger.task import Encoded, Example, MultitagScore, TaggingScore, TaggingTask, split_examples
 from glmnlp.treebank.formats import TaggedSentence
@@ -449,6 +450,10 @@ class Tagger:
             if len(self._type_ids) > self._n_vocab_types:
                 self._type_ids = dict(itertools.islice(self._type_ids.items(), self._n_vocab_types))
 
+    def tag_id(self, tag: str) -> int:
+        """The row of ``tag`` in the tag set (``tags_``), or -1 for a tag the tagger does not have."""
+        return self._tag_ids.get(tag, -1)
+
     def knows(self, word: str) -> bool:
         """Whether ``word`` occurred in the training data, spelled so (``"("`` and ``"-LRB-"`` are two words)."""
         return word in self._vocabulary
@@ -522,55 +527,14 @@ class Tagger:
 
     # -- evaluation ----------------------------------------------------------------------------
     def evaluate(self, sentences: Sequence[TaggedSentence], *, top_confusions: int = 10) -> TaggingScore:
-        """Accuracy of :meth:`tag` against the gold tags of ``sentences`` (known/unknown split)."""
-        sentences = list(sentences)
-        if not all(isinstance(s, TaggedSentence) for s in sentences):  # as fit says it (trees failed inside)
-            raise TypeError("expected a sequence of TaggedSentence records (formats.read_tagged reads them from a "
-                            "file; a Tree's words and tags are TaggedSentence(tuple(t.leaves()), tuple(t.tags())))")
-        sentences = [s for s in sentences if len(s)]
-        for s in sentences:
-            if s.tags is None:
-                raise ConfigError("evaluation sentences must be tagged")
-        enc, out = self.tag_ids([s.words for s in sentences])
-        predicted = [self.tags_[t] for t in out.tolist()]
-        gold = [t for s in sentences for t in s.tags or ()]
-        right = np.array([p == g for p, g in zip(predicted, gold, strict=True)], dtype=bool)
-        confusions = Counter((g, p) for g, p in zip(gold, predicted, strict=True) if g != p)
-        return TaggingScore(
-            tokens=len(gold),
-            correct=int(right.sum()),
-            known_tokens=int(enc.known.sum()),
-            known_correct=int((right & enc.known).sum()),
-            confusions=tuple((g, p, c) for (g, p), c in confusions.most_common(top_confusions)),
-        )
+        """Accuracy of :meth:`tag` against the gold tags of ``sentences`` (known/unknown split;
+        :func:`glmnlp.tagger.evaluation.tagging_score`)."""
+        return tagging_score(self, sentences, top_confusions)
 
     def multitag_scores(self, sentences: Sequence[TaggedSentence], margins: Iterable[float]) -> list[MultitagScore]:
-        """Tags per word and oracle accuracy (gold tag among the multitags) at each margin."""
-        margins = list(margins)
-        counts = np.zeros(len(margins))
-        hits = np.zeros(len(margins))
-        tokens = 0
-        for s in sentences:
-            if not len(s) or s.tags is None:
-                continue
-            mm = self.max_marginals(s.words)
-            best = mm.max(axis=1, keepdims=True)
-            gold = np.array([self._tag_ids.get(t, -1) for t in s.tags])
-            gold_mm = np.where(gold >= 0, mm[np.arange(len(s)), np.maximum(gold, 0)], -np.inf)
-            tokens += len(s)
-            for k, m in enumerate(margins):
-                counts[k] += int((mm >= best - m).sum())
-                # a gold tag the tagger does not have is never among its tags (-inf >= best - inf held at margin inf)
-                hits[k] += int(((gold >= 0) & (gold_mm >= best[:, 0] - m)).sum())
-        return [
-            MultitagScore(
-                margin=float(m),
-                tokens=tokens,
-                tags_per_word=float(counts[k] / max(tokens, 1)),
-                oracle_accuracy=float(hits[k] / max(tokens, 1)),
-            )
-            for k, m in enumerate(margins)
-        ]
+        """Tags per word and oracle accuracy (gold tag among the multitags) at each margin
+        (:func:`glmnlp.tagger.evaluation.multitag_scores`)."""
+        return multitag_scores(self, sentences, margins)
 
     # -- model files (the format: glmnlp.tagger.files) -----------------------------------------------
     def to_parts(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:

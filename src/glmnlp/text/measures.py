@@ -38,7 +38,8 @@ from glmnlp.errors import ConfigError, InputError
 from glmnlp.parser.measures import (COLUMNS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, MeasureOptions, WordClasses,
                                     candidate_tags, corpus_measures)
 from glmnlp.text.inputs import model_words
-from glmnlp.text.tokenize import tokenize_text, user_stacklevel, web_tags
+from glmnlp.text.tokenize import tokenize_text, user_stacklevel
+from glmnlp.text.web import web_tags
 from glmnlp.treebank.fileio import check_output_file
 
 __all__ = ["measures", "load_parser", "text_sentences", "sentence_rows", "incremental_tags", "write_measures",

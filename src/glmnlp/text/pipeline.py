@@ -59,7 +59,7 @@ Our choices (what a call accepts, and the checks at the text boundary: :mod:`glm
   glmnlp parser) is asked for its best ``k`` trees (``k = 1`` unless ``nbest`` is asked for), so
   ``Sentence.score`` is the best tree's score; with :class:`ParserProtocol`'s ``parse`` alone it
   stays ``None``. The parser's default tree (no analysis found) has score ``-inf``, stored as ``None``.
-* **Web tokens.** A token that :func:`glmnlp.text.tokenize.web_tag` recognises (URL, e-mail
+* **Web tokens.** A token that :func:`glmnlp.text.web.web_tag` recognises (URL, e-mail
   address, @handle, #hashtag, emoticon) gets that fixed PTB tag instead of the tagger's (its only
   candidate under multi-tag input); the WSJ-trained tagger has never seen such tokens. A tag the
   parser's grammar has no chain for (``UH`` is not in the WSJ sample) is not forced. Pre-tagged
@@ -96,7 +96,8 @@ from typing import Any, Protocol, runtime_checkable
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.text.inputs import DocumentInput, PendingSentence, model_words, read_document
-from glmnlp.text.tokenize import LongInputWarning, user_stacklevel, web_tags
+from glmnlp.text.tokenize import LongInputWarning, user_stacklevel
+from glmnlp.text.web import web_tags
 from glmnlp.treebank.trees import Tree, with_leaves
 
 __all__ = ["MAX_PARSE_WORDS", "Deferred", "DocumentInput", "ParserProtocol", "Pipeline", "TaggerProtocol"]

@@ -59,7 +59,7 @@ Our choices and mappings (none of these is stated by the papers, which start fro
 7. **Web tokens** stay whole: URLs (``https://...``, ``www....``), e-mail addresses, ``@handles``,
    ``#hashtags`` (a ``#`` followed by a word with a letter; ``#1`` stays ``#`` + ``1`` as in the WSJ)
    and ASCII emoticons (``:-)``, ``;)``, ``:D``, ``<3``, ``^_^`` ..., delimited by spaces or the text's
-   ends). They are found first (:func:`web_token_spans`, linear-time regular expressions) and
+   ends). They are found first (:func:`glmnlp.text.web.web_token_spans`, linear-time regular expressions) and
    masked with letters of the same length before both libraries run, so neither splits them nor
    ends a sentence inside them (``example.com/page?id=3``). Text glued to a web token, which NLTK
    keeps in one token with the mask (``#win🎉``, ``Mr.https://x.com``), is cut off it and becomes
@@ -106,22 +106,17 @@ from __future__ import annotations
 import re
 import sys
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
+
+from glmnlp.text.web import mask_web_tokens, web_tag, web_tags, web_token_spans
+from glmnlp.treebank.trees import PTB_BRACKETS
 
 __all__ = ["LongInputWarning", "PTB_BRACKETS", "WINDOW_CHARS", "ptb_brackets", "sentence_spans", "split_sentences",
            "tokenize", "tokenize_spans", "tokenize_text", "tokenize_text_spans", "user_stacklevel", "web_tag",
            "web_tags", "web_token_spans"]
 
-PTB_BRACKETS: dict[str, str] = {
-    "(": "-LRB-",
-    ")": "-RRB-",
-    "{": "-LCB-",
-    "}": "-RCB-",
-    "[": "-LSB-",
-    "]": "-RSB-",
-}
 
 # One character for one, so every offset into the normalised text is an offset into the original.
 _NORMALISE = str.maketrans(
@@ -189,90 +184,6 @@ def user_stacklevel() -> int:
     while frame is not None and str(frame.f_globals.get("__name__", "")).startswith("glmnlp."):
         frame, level = frame.f_back, level + 1
     return level
-
-
-# -- web tokens (choice 7) -------------------------------------------------------------------
-_URL = r"(?:(?:https?|ftp)://|www\.)[^\s<>\"'`]+"
-_EMAIL = r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
-_HANDLE = r"(?<![\w@])@[A-Za-z0-9_]{1,30}(?![\w@])"
-_HASHTAG = r"(?<![\w#&])#[A-Za-z0-9_]*[A-Za-z][A-Za-z0-9_]*"
-_EMOTICON = (
-    r"(?<!\S)(?:[:;=8xX][-o^']?[)(\]\[dDpP/\\|*oO3]|[)(\]\[dD][-o^']?[:;=]|<3|</3|\^_*\^|"
-    r"[oO]_[oO]|-_-|T_T|:'\(|:'\))(?=$|\s|[.,!?;])"
-)
-_WEB = re.compile(
-    f"(?P<url>{_URL})|(?P<email>{_EMAIL})|(?P<handle>{_HANDLE})|(?P<hashtag>{_HASHTAG})|(?P<emoticon>{_EMOTICON})"
-)
-_WEB_TAGS = {"url": "NN", "email": "NN", "handle": "NNP", "hashtag": "NNP", "emoticon": "UH"}
-_URL_TRAILING = ".,;:!?"
-_UNESCAPE = tuple((escaped, bracket) for bracket, escaped in PTB_BRACKETS.items())
-_CLOSERS = {")": "(", "]": "[", "}": "{"}
-
-
-def _trim_url(text: str) -> str:
-    """A URL without trailing sentence punctuation or an unbalanced closing bracket."""
-    while text:
-        last = text[-1]
-        if last in _URL_TRAILING:
-            text = text[:-1]
-        elif last in _CLOSERS and text.count(last) > text.count(_CLOSERS[last]):
-            text = text[:-1]
-        else:
-            break
-    return text
-
-
-def web_token_spans(text: str) -> list[tuple[int, int, str]]:
-    """``(start, end, kind)`` of every URL, e-mail address, @handle, #hashtag and emoticon in ``text``.
-
-    ``kind`` is ``url``, ``email``, ``handle``, ``hashtag`` or ``emoticon`` (module docstring,
-    choice 7). Spans are disjoint and in text order.
-    """
-    spans = []
-    for match in _WEB.finditer(text):
-        kind = match.lastgroup
-        assert kind is not None
-        start, end = match.span()
-        if kind == "url":
-            end = start + len(_trim_url(match.group()))
-            if end - start <= 4:  # "www." alone
-                continue
-        spans.append((start, end, kind))
-    return spans
-
-
-def web_tag(token: str) -> str | None:
-    """The fixed PTB tag of a web token (``NN``, ``NNP`` or ``UH``), or ``None`` for other tokens.
-
-    The token may spell its brackets the PTB way (``:-RRB-`` is the emoticon ``:)``).
-    """
-    if not token or token.isalnum():
-        return None
-    for escaped, bracket in _UNESCAPE:
-        token = token.replace(escaped, bracket)
-    for start, end, kind in web_token_spans(token):
-        if start == 0 and end == len(token):
-            return _WEB_TAGS[kind]
-    return None
-
-
-def web_tags(words: Sequence[str], knows: Callable[[str], bool]) -> dict[int, str]:
-    """The fixed tags (:func:`web_tag`) of a sentence's web tokens, by position, where ``knows(tag)`` (a parser has
-    chains for it): the tags the pipeline gives them, and so those :func:`glmnlp.measures` gives them too."""
-    return {i: tag for i, tag in ((i, web_tag(w)) for i, w in enumerate(words)) if tag is not None and knows(tag)}
-
-
-def _mask(text: str, spans: list[tuple[int, int, str]]) -> str:
-    """``text`` with every web token replaced by as many letters (offsets unchanged)."""
-    if not spans:
-        return text
-    parts = []
-    pos = 0
-    for start, end, _ in spans:
-        parts.extend((text[pos:start], "x" * (end - start)))
-        pos = end
-    parts.append(text[pos:])
-    return "".join(parts)
 
 
 @lru_cache(maxsize=1)
@@ -409,7 +320,7 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
     if not isinstance(text, str):
         raise TypeError(f"expected a str, got {type(text).__name__}")
     normal = text.translate(_NORMALISE)
-    normal = _mask(normal, web_token_spans(normal))
+    normal = mask_web_tokens(normal, web_token_spans(normal))
     spans: list[Span] = []
     for p_start, p_end in _paragraphs(normal, lines):
         paragraph = normal[p_start:p_end].translate(_SPLITTER_SPACES)
@@ -463,7 +374,7 @@ def tokenize_spans(sentence: str) -> list[TokenSpan]:
         raise TypeError(f"expected a str, got {type(sentence).__name__}")
     normal = sentence.translate(_NORMALISE).translate(_SPACES)
     web = web_token_spans(normal)
-    normal = _mask(normal, web)
+    normal = mask_web_tokens(normal, web)
     # NLTK's token text is needed for the quote conversion it does (" -> `` or ''), and the spans
     # of the original characters: one tokenize() call, aligned the way NLTK's span_tokenize()
     # aligns (which would tokenize a second time): each quote token matches the next quote

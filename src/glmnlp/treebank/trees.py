@@ -33,6 +33,7 @@ from glmnlp.errors import InputError, TreeSyntaxError
 from glmnlp.treebank.fileio import split_lines
 
 __all__ = [
+    "PTB_BRACKETS",
     "Tree",
     "read_trees",
     "read_tree_file_with_lines",
@@ -48,6 +49,18 @@ __all__ = [
     "tree_to_plain",
     "tree_from_plain",
 ]
+
+
+#: The Penn Treebank's spelling of brackets in words (``(`` is ``-LRB-``; ``[ ]`` do not occur in the WSJ files and
+#: get the usual ``-LSB-``/``-RSB-``): what the tokenizer writes for raw text and what the models saw in training.
+PTB_BRACKETS: dict[str, str] = {
+    "(": "-LRB-",
+    ")": "-RRB-",
+    "{": "-LCB-",
+    "}": "-RCB-",
+    "[": "-LSB-",
+    "]": "-RSB-",
+}
 
 
 @dataclass(frozen=True, slots=True)
