@@ -104,6 +104,7 @@ def test_api_readme_examples_run() -> None:
     (lambda g: g.to_bracket("(S (A a))"), "expected a Tree, got str"),
     (lambda g: g.to_pretty("(S (A a))"), "expected a Tree, got str"),
     (lambda g: g.render_svg(None), "expected a Tree, got NoneType"),
+    (lambda g: g.render_svg(g.Document("", ())), "got a Document: .* render_svg_document / render_html"),
     (lambda g: g.render_ascii("(S (A a))"), "expected a Tree, got str"),
     (lambda g: g.render_brackets(g.parse_tree("(S (A a))")), "expected a Document, got Tree"),
     (lambda g: g.render_html([None]), "expected a Document, got NoneType"),

@@ -150,6 +150,14 @@ def _measure(node: Tree | str, style: _Style = _NORMAL) -> _Measure:
     return _Measure(span + shift + extra_right, centre + shift, placed, node)
 
 
+def _not_a_tree(value: object) -> str:
+    """What a drawing of one tree says of anything else; a document points at the functions that draw documents."""
+    if type(value).__name__ == "Document":
+        return ("expected a Tree, got a Document: draw its sentences' trees, or the whole document with "
+                "render_svg_document / render_html")
+    return f"expected a Tree, got {type(value).__name__} (parse_tree reads a bracket string)"
+
+
 def tree_layout(tree: Tree, *, compact: bool = False) -> TreeLayout:
     """Compute the drawing positions of ``tree`` (module docstring: the layout rules).
 
@@ -157,7 +165,7 @@ def tree_layout(tree: Tree, *, compact: bool = False) -> TreeLayout:
     the word item's ``tag``) and there is no preterminal row.
     """
     if not isinstance(tree, Tree):
-        raise TypeError(f"expected a Tree, got {type(tree).__name__} (parse_tree reads a bracket string)")
+        raise TypeError(_not_a_tree(tree))
     style = _COMPACT if compact else _NORMAL
     root = _measure(tree, style)
     depth = _height(tree) - (1 if compact else 0)
@@ -282,7 +290,7 @@ def render_svg(tree: Tree, *, title: str | None = None, compact: bool = False) -
 def draw_ascii(tree: Tree, *, unicode_lines: bool = False) -> str:
     """The tree drawn in characters (NLTK's ``TreePrettyPrinter``); ``unicode_lines``: box-drawing lines."""
     if not isinstance(tree, Tree):
-        raise TypeError(f"expected a Tree, got {type(tree).__name__} (parse_tree reads a bracket string)")
+        raise TypeError(_not_a_tree(tree))
     from nltk.tree import Tree as NltkTree
     from nltk.tree import TreePrettyPrinter
 

@@ -335,7 +335,7 @@ def _measure_rows(rows: Any) -> list[Mapping[str, Any]]:
 
 
 def plot_measures(
-    rows: Sequence[dict[str, Any]], sentence: int = 1, *,
+    rows: Any, sentence: int = 1, *,
     columns: Sequence[str] = ("surprisal", "syntactic_surprisal", "lexical_surprisal", "entropy"),
     path: str | Path | None = None, ax: Any = None, title: str | None = None,
 ) -> Any:
