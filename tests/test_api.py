@@ -112,6 +112,7 @@ def test_api_readme_examples_run() -> None:
     (lambda g: g.split_sentences(b"A dog."), "expected a str, got bytes"),
     (lambda g: g.score_trees("(S (A a))", "(S (A a))"), "gold: expected a sequence of Trees"),
     (lambda g: g.Tagger().fit("abc"), "expected sequences of TaggedSentence records"),
+    (lambda g: g.load().parser.parse(None, None), "words and tags must be sequences of strings, got NoneType"),
 ])
 def test_api_functions_given_the_wrong_kind_of_value_say_so(call: Any, message: str) -> None:
     """Each gave an AttributeError from deep inside ('NoneType' object has no attribute 'replace', 'str' object has

@@ -103,6 +103,9 @@ def _checked_sentence(words: Sequence[str], tags: Sequence[str | Sequence[str]],
     sequence too, of characters, and was parsed as one word a character."""
     if isinstance(words, str) or isinstance(tags, str):
         raise InputError("words and tags must be sequences of strings, not a string (split it into words first)")
+    if words is None or tags is None:  # None was "cannot parse an empty sentence"
+        raise TypeError(f"words and tags must be sequences of strings, got {type(words).__name__} and "
+                        f"{type(tags).__name__}")
     if not words:
         raise InputError(f"cannot {what} an empty sentence")
     if len(words) != len(tags):
