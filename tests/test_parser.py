@@ -170,6 +170,33 @@ def test_parser_fallback_for_unparsable_sentence() -> None:
     assert parser.stats["fallback"] == 1
 
 
+@pytest.mark.parametrize(("cap", "retry_cap"), [(2, 20), (40, 400), (0, 1000), (10**6, 10**6)])
+def test_parser_retry_has_a_cap(cap: int, retry_cap: int) -> None:
+    """A sentence the beam could not finish was retried at 10x gamma with no cap: for a model whose scores tie (one
+    trained on nine trees, multi-tag input) every analysis within gamma was kept, and one 50-word sentence took 24 GB
+    until the out-of-memory killer ended ``train-default`` (``parse --cap 2``: 1.8 GB). The retry has a cap now."""
+    from glmnlp.parser.model import RETRY_CAP
+
+    parser = _parser()
+    parser.config.beam_cap = cap
+    tried: list[tuple[float, int]] = []
+    real = parser._beam
+
+    class Failing:
+        def decode(self, *args: object) -> dict:
+            tried.append((args[7], args[8]))  # type: ignore[arg-type]
+            return {"status": "failed", "beam": []}
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(real, name)
+
+    parser._beam = Failing()
+    tree = parser.parse(["the", "dog"], ["DT", "NN"])
+    assert tree == default_tree(["the", "dog"], ["DT", "NN"])
+    assert tried == [(parser.config.gamma, cap), (parser.config.gamma * 10, retry_cap)]
+    assert RETRY_CAP == 1000
+
+
 def test_parser_save_load_roundtrip(tmp_path: Path) -> None:
     """A saved model loads back with the same grammar, weights and parses."""
     w = np.random.default_rng(5).normal(size=1 << BITS)

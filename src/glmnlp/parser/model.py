@@ -20,7 +20,9 @@ What it implements (paper §2.3-§4):
   :mod:`glmnlp.parser.files` (the format and its checks); the configuration a model records is
   :class:`~glmnlp.parser.config.ParserConfig`.
 * **Robustness** (:meth:`Parser.parse`): if the beam empties or no hypothesis can be closed, the
-  sentence is retried with a 10x wider gamma and no cap; if that fails too it gets the default
+  sentence is retried with a 10x wider gamma and a 10x larger cap (:data:`RETRY_CAP` if the first had none; with
+  no cap, a model whose scores tie, as one trained on a few trees does, kept every analysis within gamma, all of
+  them: 24 GB and the out-of-memory killer for a 50-word sentence); if that fails too it gets the default
   structure ``(TOP (S (T1 w1) ... (Tn wn)))`` (flat over the first candidate tags; S: the grammar's
   :meth:`~glmnlp.parser.grammar.Grammar.root_phrase`, a label of the training trees). Such sentences
   are counted in :attr:`Parser.stats`.
@@ -77,7 +79,12 @@ from glmnlp.parser.transform import fslc_detransform
 from glmnlp.treebank.trees import Tree
 
 # TEMPLATES and ParserConfig live in glmnlp.parser.config; they are named here too, where users have imported them
-__all__ = ["TEMPLATES", "Example", "ParserConfig", "Parser", "default_tree", "punctuation_tags", "word_atom"]
+__all__ = ["RETRY_CAP", "TEMPLATES", "Example", "ParserConfig", "Parser", "default_tree", "punctuation_tags",
+           "word_atom"]
+
+#: The beam cap of the retry (module header, "Robustness") of a parser whose own beam has no cap: the retry always
+#: has one, so that its memory is bounded however the scores tie.
+RETRY_CAP = 1000
 
 
 def word_atom(word: str) -> int:
@@ -315,7 +322,8 @@ class Parser:
         self._configure_generative(words, tag_lists)
         none = np.zeros(0, dtype=np.int32)
         nonzero = self.nonzero_bits()
-        attempts = [(self.config.gamma, self.config.beam_cap), (self.config.gamma * 10, 0)]
+        cap = self.config.beam_cap
+        attempts = [(self.config.gamma, cap), (self.config.gamma * 10, min(10 * cap, 10**6) if cap else RETRY_CAP)]
         for attempt, (gamma, cap) in enumerate(attempts):
             result = self._beam.decode(
                 atoms, next_pos, isq, self._punct, off, cand, self.weights, gamma, cap, none, none, False, k,
