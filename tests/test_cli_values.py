@@ -223,7 +223,8 @@ def test_cli_negative_seed_is_a_usage_error(capsys: pytest.CaptureFixture[str], 
     if group == "parser":
         argv += ["--dev", str(trees)]
     rc, out, err = _run(capsys, argv)
-    assert (rc, out) == (2, "") and "Invalid value for '--seed'" in err and "x>=0" in err
+    assert (rc, out) == (2, "") and "Invalid value for '--seed'" in err
+    assert ("0<=x<=9223372036854775807" if group == "parser" else "x>=0") in err  # the parser's seed is an int64
 
 
 @pytest.mark.parametrize("argv", [
@@ -271,3 +272,19 @@ def test_configs_refuse_a_negative_seed() -> None:
         with pytest.raises(ConfigError, match="^seed must be (>= 0|an integer in \\[0, 9223372036854775807\\]), "
                                               "got -1$"):
             config(seed=-1)
+
+
+def test_parser_seed_at_the_top_of_its_range_is_taken_and_above_it_a_usage_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``parser train --seed 9223372036854775807`` was refused with 'seed must be an integer in [0,
+    9223372036854775807], got 9223372036854775807' (the bound compared as floats), status 1; a seed past it was
+    status 1 too, where a bad option value is a usage error."""
+    from glmnlp.parser import ParserConfig
+
+    assert ParserConfig(seed=2**63 - 1).seed == 2**63 - 1 and ParserConfig(seed=2**63 - 300).seed == 2**63 - 300
+    trees = tmp_path / "t.trees"
+    trees.write_text("(TOP (S (NP (DT the) (NN dog)) (VP (VBD barked)) (. .)))\n", encoding="utf-8")
+    rc, out, err = _run(capsys, ["parser", "train", "--train", str(trees), "--dev", str(trees), "--out",
+                                 str(tmp_path / "m"), "--seed", str(2**63)])
+    assert (rc, out) == (2, "") and "Invalid value for '--seed'" in err

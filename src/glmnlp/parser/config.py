@@ -129,7 +129,9 @@ def check_values(values: dict[str, Any]) -> None:
             continue
         integer, low, high = RANGES[name]
         kind = numbers.Integral if integer else numbers.Real
-        if isinstance(value, bool) or not isinstance(value, kind) or not low <= float(value) <= high:
+        # an integer compared as an integer: as floats, 2**63 - 1 rounded to 2**63 and was out of its own range
+        if isinstance(value, bool) or not isinstance(value, kind) or not low <= (int(value) if integer else
+                                                                                float(value)) <= high:
             span = f"an integer in [{int(low)}, {int(high)}]" if integer else f"a number in [{low:g}, {high:g}]"
             raise ConfigError(f"{name} must be {span}, got {value!r}")
 
