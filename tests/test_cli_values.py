@@ -288,3 +288,11 @@ def test_parser_seed_at_the_top_of_its_range_is_taken_and_above_it_a_usage_error
     rc, out, err = _run(capsys, ["parser", "train", "--train", str(trees), "--dev", str(trees), "--out",
                                  str(tmp_path / "m"), "--seed", str(2**63)])
     assert (rc, out) == (2, "") and "Invalid value for '--seed'" in err
+
+
+def test_data_gum_with_only_the_test_split_is_a_usage_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """``glmnlp data --split test --gum DIR`` wrote the sample's test split and ignored --gum (even a DIR that does not
+    exist), status 0: GUM has no test partition here, so the option had no effect."""
+    rc, out, err = _run(capsys, ["data", "--out", str(tmp_path / "d"), "--split", "test", "--gum", str(tmp_path / "no")])
+    assert (rc, out) == (2, "") and "--gum writes GUM's train and dev partitions; not with --split test alone" in err
+    assert not (tmp_path / "d").exists()

@@ -142,6 +142,8 @@ def data(
         return
     if files:
         raise click.UsageError("FILE arguments are cleaned with --clean: glmnlp data --clean FILE... --out OUT.trees")
+    if gum_dir is not None and splits and not {"train", "dev"} & set(splits):  # it wrote the sample's test only
+        raise click.UsageError("--gum writes GUM's train and dev partitions; not with --split test alone")
     check_writable_folder(out_dir)
     chosen = [s for s in _SPLITS if s in splits] if splits else list(_SPLITS)
     outputs: list[tuple[Path, str]] = []
