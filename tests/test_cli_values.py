@@ -296,3 +296,19 @@ def test_data_gum_with_only_the_test_split_is_a_usage_error(capsys: pytest.Captu
     rc, out, err = _run(capsys, ["data", "--out", str(tmp_path / "d"), "--split", "test", "--gum", str(tmp_path / "no")])
     assert (rc, out) == (2, "") and "--gum writes GUM's train and dev partitions; not with --split test alone" in err
     assert not (tmp_path / "d").exists()
+
+
+def test_tagger_evaluate_refuses_a_test_file_of_another_tagset(capsys: pytest.CaptureFixture[str],
+                                                                tmp_path: Path) -> None:
+    """A WSJ tagger scored on a CoNLL-U file's UPOS column (or a UPOS tagger on XPOS) printed ``accuracy 0.00%`` and
+    confusions such as ``ADV -> RB``, status 0: an error naming the unknown tags and the column now."""
+    test = tmp_path / "t.conllu"
+    test.write_text("1\tDogs\t_\tNOUN\tNNS\t_\t_\t_\t_\t_\n2\tbark\t_\tVERB\tVBP\t_\t_\t_\t_\t_\n"
+                    "3\t.\t_\tPUNCT\t.\t_\t_\t_\t_\t_\n\n", encoding="utf-8")
+    rc, out, err = _run(capsys, ["tagger", "evaluate", "--test", str(test), "--tag-column", "upos",
+                                 "-m", str(default_model_path())])
+    assert (rc, out) == (1, "")
+    assert err == (f"error: {test}: 3 of the 3 test tokens have tags the tagger does not have: NOUN, PUNCT, VERB (the "
+                   "tagger's tags are another tagset, or another column than --tag-column upos)\n")
+    rc, out, _ = _run(capsys, ["tagger", "evaluate", "--test", str(test), "-m", str(default_model_path())])
+    assert rc == 0 and "tokens            3\n" in out  # its own tagset: scored

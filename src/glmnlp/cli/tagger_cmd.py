@@ -191,6 +191,7 @@ def evaluate_cmd(
     # EWT's '(' scored against a WSJ tagger's -LRB- was an unknown word (89.55% where tag scores 90.37%)
     sentences = [TaggedSentence(tuple(model_words(s.words, model)), s.tags)
                  for s in _read(test_path, fmt, "to score", column)]
+    _check_tagset(model, sentences, test_path, column)
     score = model.evaluate(sentences, top_confusions=confusions)
     click.echo(f"tokens            {score.tokens}")
     click.echo(f"accuracy          {100 * score.accuracy:.2f}%")
@@ -202,6 +203,20 @@ def evaluate_cmd(
             click.echo(f"  {gold} -> {predicted}: {count}")
     for m in model.multitag_scores(sentences, margins):
         click.echo(f"margin {m.margin:g}: {m.tags_per_word:.3f} tags/word, oracle accuracy {100 * m.oracle_accuracy:.2f}%")
+
+
+def _check_tagset(model: Tagger, sentences: list[TaggedSentence], test_path: str, column: str) -> None:
+    """A test file whose tags are mostly not the tagger's (another tagset, another CoNLL-U column: a UPOS tagger
+    scored on XPOS) is an error naming them, as ``glmnlp parse --tagger`` refuses another tagset: it scored 0.00%
+    with status 0, where docs/cli.md says a file without anything to score is an error, not 0% accuracy."""
+    known = set(model.tags_)
+    tokens = [t for s in sentences for t in s.tags or ()]
+    unknown = [t for t in tokens if t not in known]
+    if tokens and 2 * len(unknown) > len(tokens):
+        names = ", ".join(sorted(set(unknown))[:8]) + (", ..." if len(set(unknown)) > 8 else "")
+        hint = f" (the tagger's tags are another tagset, or another column than --tag-column {column})"
+        raise InputError(f"{len(unknown):,} of the {len(tokens):,} test tokens have tags the tagger does not have: "
+                         f"{names}{hint}", source=test_path)
 
 
 @click.command("tag", context_settings=_CTX)
