@@ -248,6 +248,25 @@ def test_cli_ctrl_c_during_parallel_training_prints_only_aborted(tmp_path: Path)
 
 @pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_cli_sighup_to_the_whole_group_prints_only_aborted(tmp_path: Path) -> None:
+    """A closed terminal hangs up the whole process group: the resource tracker died of it while the command stopped
+    its workers, and a new one, which did not know their shared-memory names, printed ten KeyError tracebacks after
+    ``Aborted.``. The tracker and the forkserver ignore SIGHUP now (the command ends them itself)."""
+    (tmp_path / "train.trees").write_text("\n".join(to_bracket(t) for t in sample_trees("train")[:150]) + "\n")
+    (tmp_path / "dev.trees").write_text("\n".join(to_bracket(t) for t in sample_trees("dev")[:30]) + "\n")
+    for delay in (0.5, 0.2, 0.0):
+        result = _interrupt_training(tmp_path, delay, signal.SIGHUP, group=True)
+        if result is None:
+            continue
+        rc, err, ended, took = result
+        assert "Traceback" not in err and "KeyError" not in err and err.endswith("Aborted.\n"), (rc, err)
+        assert rc == 128 + signal.SIGHUP and took < 15 and ended, (rc, took, err)
+        return
+    pytest.fail("training always ended before the signal")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 def test_cli_sigterm_and_sighup_end_parallel_training_as_ctrl_c_does(tmp_path: Path, how: signal.Signals) -> None:
     """``kill`` (SIGTERM) or a closed terminal (SIGHUP) to the command alone, not its workers: it ended at once and

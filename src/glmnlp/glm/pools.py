@@ -91,15 +91,21 @@ def mp_context() -> Any:
     if _FORKSERVER_IGNORES_SIGINT and threading.current_thread() is threading.main_thread():
         from multiprocessing import forkserver
 
-        previous = signal.getsignal(signal.SIGINT)
-        if previous is not None:  # None: a handler installed outside Python, which could not be put back
+        # SIGHUP too: a closed terminal hangs up the whole process group, and the resource tracker (started with
+        # the forkserver) died of it while the command stopped its workers, whose shared-memory names a new
+        # tracker then did not know: ten KeyError tracebacks after "Aborted." (the command ends them itself)
+        ignored = [s for s in (signal.SIGINT, getattr(signal, "SIGHUP", None)) if s is not None]
+        previous = {s: signal.getsignal(s) for s in ignored}
+        if None not in previous.values():  # None: a handler installed outside Python, which could not be put back
             # ignored while it starts: an exec keeps ignored signals ignored (a Ctrl-C in these
             # milliseconds is lost); a forkserver already running is kept as it is
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            for s in ignored:
+                signal.signal(s, signal.SIG_IGN)
             try:
                 forkserver.ensure_running()
             finally:
-                signal.signal(signal.SIGINT, previous)
+                for s, handler in previous.items():
+                    signal.signal(s, handler)
     return multiprocessing.get_context("forkserver")
 
 
