@@ -405,3 +405,46 @@ def test_cli_train_default_names_what_its_last_comparison_compares(capsys: pytes
     shipped, before = meta["test_f1"]["shipped"], meta["test_f1"]["unpruned"]
     assert (f"test F1 {shipped:.2f} (before pruning and multitagging, with every weight and single tags: "
             f"{before:.2f}); written to {out}") in err.splitlines()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a pseudo-terminal")
+def test_cli_parse_draws_no_progress_bar_on_the_terminal_its_trees_go_to(tmp_path: Path) -> None:
+    """With stdout and stderr on one terminal, the bar's text ran into the trees (``sentences: 0 sent [00:00, ?
+    sent/s](TOP (S ...``); the bar is drawn only when the trees go elsewhere."""
+    import os
+    import pty
+    import subprocess
+
+    source = tmp_path / "in.txt"
+    source.write_text("".join(f"The dog number {k} barked .\n" for k in range(40)), encoding="utf-8")
+    command = [sys.executable, "-c", "import sys; from glmnlp.cli import main; sys.exit(main())", "parse",
+               "--tokenized", "-j", "1", "--batch-size", "4", "-i", str(source)]
+
+    def run(stdout_to_file: bool) -> str:
+        import fcntl
+        import struct
+        import termios
+
+        leader, follower = pty.openpty()
+        fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 120, 0, 0))  # 0 columns: tqdm draws nothing
+        out = open(tmp_path / "out.txt", "wb") if stdout_to_file else follower
+        with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=follower) as proc:
+            os.close(follower)
+            seen = b""
+            while True:
+                try:
+                    chunk = os.read(leader, 65536)
+                except OSError:  # the other end closed
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            proc.wait(timeout=120)
+        os.close(leader)
+        if stdout_to_file:
+            out.close()
+        return seen.decode("utf-8", "replace")
+
+    on_terminal = run(False)
+    assert on_terminal.count("(TOP") == 40 and "sent/s" not in on_terminal, on_terminal[:300]
+    assert "sent/s" in run(True)  # trees to a file: the bar on the terminal

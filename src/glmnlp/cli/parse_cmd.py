@@ -371,6 +371,11 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
         opened.close()
 
 
+def _on_terminal(stream: Any) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return bool(callable(isatty) and isatty())
+
+
 def _write_parses(
     pipeline: Any, units: Iterator[Unit], mode: str, fmt: str, texts: tuple[str, ...],
     out_dir: Path | None, compact: bool, unicode_lines: bool, nbest: int, surprisal: bool, batch_size: int,
@@ -400,7 +405,9 @@ def _write_parses(
             raise ConfigError(f"{out_dir}: cannot be created ({exc.strerror or exc})") from exc
     docs_for_html = []
     n_sent = 0
-    show = not quiet and not texts and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
+    # a bar on the terminal the trees are written to glued the first tree of every batch to the bar's text: the bar
+    # is for output that goes elsewhere (a file, a pipe)
+    show = not quiet and not texts and _on_terminal(sys.stderr) and not _on_terminal(sys.stdout)
     bar = None
     if show:
         from tqdm import tqdm
