@@ -204,3 +204,19 @@ def test_cli_parse_json_lines_survive_unicode_line_separators(capsys: pytest.Cap
     assert rc == 0
     assert len(out.splitlines()) == 1
     assert json.loads(out)["text"] == "The dog\u2028barked.\u2029It ran\x85away."
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="closes a file descriptor in the child")
+def test_a_command_started_with_stdout_closed_says_so(tmp_path: Path) -> None:
+    """``glmnlp parse ... >&-``: Python sets sys.stdout to None, click dropped every tree, the summary said ``parsed
+    40 sentences`` and a traceback followed (``'NoneType' object has no attribute 'flush'``). One line now."""
+    import os
+    import subprocess
+
+    source = tmp_path / "in.txt"
+    source.write_text("The dog barked .\n", encoding="utf-8")
+    for args in (["parse", "--tokenized", "-j", "1", "-i", str(source)], ["tag", str(source)]):
+        run = subprocess.run([sys.executable, "-c", _MAIN, *args], stdin=subprocess.DEVNULL, capture_output=False,
+                             stderr=subprocess.PIPE, preexec_fn=lambda: os.close(1), timeout=120)
+        assert (run.returncode, run.stderr.decode()) == (
+            1, "error: the output cannot be written: standard output is closed\n"), args

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import errno
 import importlib
+import io
 import os
 import signal
 import sys
@@ -59,6 +60,22 @@ def _quiet_closed_stdout() -> None:
 _WRITE_FAILED = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 
 
+class _StdoutClosedError(OSError):
+    """A write to the standard output a command was started without (:class:`_ClosedStdout`)."""
+
+
+class _ClosedStdout(io.TextIOBase):
+    """Standard output of a command started with it closed (``glmnlp parse ... >&-``): Python sets ``sys.stdout``
+    to None, click then dropped every write and the command reported success (and a traceback at its flush); a
+    write is the error a write to a closed descriptor is."""
+
+    def write(self, text: str) -> int:
+        raise _StdoutClosedError(errno.EBADF, "standard output is closed")
+
+    def writable(self) -> bool:
+        return True
+
+
 def _output_failed(exc: OSError) -> None:
     """A write failed for lack of room (``glmnlp parse > file`` on a full disk): one line, not a traceback.
 
@@ -82,7 +99,7 @@ def _reported(exc: Exception) -> int | None:
     if isinstance(exc, BrokenPipeError):
         _quiet_closed_stdout()
         return 0
-    if isinstance(exc, OSError) and exc.errno in _WRITE_FAILED:
+    if isinstance(exc, _StdoutClosedError) or isinstance(exc, OSError) and exc.errno in _WRITE_FAILED:
         _output_failed(exc)
         return 1
     if isinstance(exc, MemoryError):
@@ -171,6 +188,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ignore_sigint_in_forkserver()  # Ctrl-C is this process's to handle; it stops the workers (Aborted.)
     received: list[int] = []
     replaced = _stop_as_ctrl_c(received)
+    closed = sys.stdout is None
+    if closed:
+        sys.stdout = _ClosedStdout()
     try:
         return _run(argv)
     except click.exceptions.Abort:
@@ -179,6 +199,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         for signum, handler in replaced.items():
             signal.signal(signum, handler)
+        if closed:
+            sys.stdout = None  # type: ignore[assignment]
 
 
 def _run(argv: Sequence[str] | None) -> int:
