@@ -371,6 +371,7 @@ def train_default(
     from glmnlp.parser.model import Parser, ParserConfig
     from glmnlp.parser.jackknife import jackknife_tags
     from glmnlp.parser.selection import SELECTION_PARAMS, tune_beam
+    from glmnlp.glm.training import check_shards
     from glmnlp.parser.training import train_parser
     from glmnlp.tagger.model import Tagger, TaggerConfig
 
@@ -380,6 +381,8 @@ def train_default(
     extra_gold = _read_extra_tests(extra_tests)
     data = load_corpora(recipe, gum_dir)
     train, dev, test = data.train, data.dev, data.test
+    recipe.check_training_size(len(train))  # before any training, as the shards (found after minutes otherwise)
+    check_shards(shards, len(train))
     say("data: " + ", ".join(f"{name} {len(data.parts[name]['train'])}/{len(data.parts[name]['dev'])}"
                              for name in recipe.corpora) + " train/dev trees; test: ptb_sample")
 

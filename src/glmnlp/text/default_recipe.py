@@ -121,6 +121,21 @@ class DefaultRecipe:
     max_dev: int | None = None
     max_test: int | None = None
 
+    def check_training_size(self, n: int) -> None:
+        """ConfigError unless ``n`` training trees are enough for the recipe's held-out folds. Too few were found at
+        the step that needed them, after the steps before it (minutes on the whole data), in the words of the library
+        inside: ``no training sentences`` for one tree, ``deleted estimation needs at least 10 sentences, got 9``."""
+        if self.generative_weights:  # each jackknifed generative model trains without a fold, smoothed on folds
+            need = next(m for m in range(self.generative_folds, 2**31)
+                        if m - -(-m // self.jackknife_folds) >= self.generative_folds)
+            why = (f"the combined model scores each tree by a generative model trained without its fold of "
+                   f"{self.jackknife_folds}, whose smoothing is estimated on {self.generative_folds} folds")
+        else:
+            need, why = 2, "each tree's input tags come from a tagger trained on the other trees"
+        if n < need:
+            raise ConfigError(f"{n} training tree{'' if n == 1 else 's'}: {why}: the recipe needs at least {need} "
+                              f"(max_train)")
+
     def __post_init__(self) -> None:
         for name in ("tagger_epochs", "jackknife_folds", "jackknife_epochs", "parser_epochs"):
             if getattr(self, name) < 1:
