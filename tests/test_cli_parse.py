@@ -47,7 +47,10 @@ def test_cli_train_default_writes_a_pipeline_model(tiny_model: Path) -> None:
     assert meta["sentences"] == {"train": 60, "dev": 8, "test": 5}
     assert set(meta["checksums"]) == {"NOTICE.md", "parser/metadata.json", "parser/weights.npz",
                                       "tagger/metadata.json", "tagger/weights.npz"}
-    assert meta["command"] == "glmnlp train-default --out DIR"
+    # the options that made it: the command recorded was the bundled model's whatever the run's options
+    assert meta["command"] == ("glmnlp train-default --out DIR --max-train 60 --max-dev 8 --max-test 5 "
+                               "--parser-epochs 1 --generative-weights 0")
+    assert meta["description"].endswith("; only the first trees of each split, per corpus: train 60, dev 8, test 5")
 
 
 def test_cli_train_default_refuses_existing_output(tiny_model: Path, capsys: pytest.CaptureFixture[str]) -> None:

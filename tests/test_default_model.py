@@ -77,7 +77,9 @@ def test_default_model_recipe_is_byte_deterministic(tmp_path: Path) -> None:
     # the data notice names both corpora and the genres left out of training
     notice = (tmp_path / "a" / "NOTICE.md").read_text()
     assert "Penn Treebank" in notice and "GUM" in notice and "essay, fiction, letter, podcast, whow" in notice
-    assert meta["command"] == "glmnlp train-default --out DIR --gum GUM_CONST_DIR"
+    # the command that runs this recipe, its quick-run options included (it recorded the bundled model's command)
+    assert meta["command"] == ("glmnlp train-default --out DIR --gum GUM_CONST_DIR --max-train 60 --max-dev 10 "
+                               "--max-test 10 --parser-epochs 2 --generative-weights 5,20")
     # the file stores float32 weights exactly: the recipe measured what it wrote
     from glmnlp.glm.model_io import load_model
     _, arrays = load_model(tmp_path / "a" / "parser", kind="glmnlp-parser")

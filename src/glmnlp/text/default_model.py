@@ -130,6 +130,7 @@ from glmnlp.text.default_recipe import (
     NOTICE_FILE,
     TRAIN_COMMAND,
     DefaultRecipe,
+    description,
     notice,
     train_command,
 )
@@ -585,12 +586,8 @@ def train_default(
             checksums=checksums,
         )
         meta = {
-            "description": "glmnlp default model: perceptron tagger + incremental beam parser, trained on the "
-            "bundled Penn Treebank sample (train wsj_0001-0159, dev wsj_0160-0179, test wsj_0180-0199)"
-            + (" and GUM (train partition"
-               + (f" without the {', '.join(recipe.gum_exclude)} documents" if recipe.gum_exclude else "")
-               + "; dev partition joined to the PTB dev for every choice)" if "gum" in recipe.corpora else ""),
-            "command": train_command(recipe),
+            "description": description(recipe),
+            "command": train_command(recipe, shards, mixing),
             **report.to_json(),
         }
         (tmp / MODEL_FILE).write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")

@@ -24,6 +24,7 @@ __all__ = [
     "GUM_NONCOMMERCIAL",
     "NOTICE_FILE",
     "TRAIN_COMMAND",
+    "description",
     "notice",
     "train_command",
 ]
@@ -78,13 +79,37 @@ def notice(recipe: DefaultRecipe) -> str:
     return "\n".join(parts)
 
 
-def train_command(recipe: DefaultRecipe) -> str:
-    """The ``glmnlp train-default`` command line that runs ``recipe`` (written to MODEL.json)."""
+def description(recipe: DefaultRecipe) -> str:
+    """MODEL.json's description of a model ``recipe`` trains: its data, and how much of it a quick run took (a run of
+    ``--max-train 200`` was described as trained on the whole sample)."""
+    text = ("glmnlp default model: perceptron tagger + incremental beam parser, trained on the bundled Penn Treebank "
+            "sample (train wsj_0001-0159, dev wsj_0160-0179, test wsj_0180-0199)")
+    if "gum" in recipe.corpora:
+        text += (" and GUM (train partition"
+                 + (f" without the {', '.join(recipe.gum_exclude)} documents" if recipe.gum_exclude else "")
+                 + "; dev partition joined to the PTB dev for every choice)")
+    cuts = [f"{split} {n}" for split, n in (("train", recipe.max_train), ("dev", recipe.max_dev),
+                                             ("test", recipe.max_test)) if n is not None]
+    return text + ("; only the first trees of each split, per corpus: " + ", ".join(cuts) if cuts else "")
+
+
+def train_command(recipe: DefaultRecipe, shards: int = 1, mixing: str = "uniform") -> str:
+    """The ``glmnlp train-default`` command line that runs ``recipe`` (written to MODEL.json), with the options that
+    set its fields (``--max-train 200`` was left out: the command recorded rebuilt another model). Fields no option
+    sets are in MODEL.json's recipe."""
     command = TRAIN_COMMAND
     if "gum" in recipe.corpora:
         command += " --gum GUM_CONST_DIR"
         if not recipe.gum_exclude:
             command += " --gum-noncommercial"
+    default = DefaultRecipe()
+    for name in ("max_train", "max_dev", "max_test", "parser_epochs"):
+        if getattr(recipe, name) != getattr(default, name):
+            command += f" --{name.replace('_', '-')} {getattr(recipe, name)}"
+    if recipe.generative_weights != default.generative_weights:
+        command += " --generative-weights " + (",".join(f"{w:g}" for w in recipe.generative_weights) or "0")
+    if shards != 1:
+        command += f" --shards {shards}" + (f" --mixing {mixing}" if mixing != "uniform" else "")
     return command
 
 
