@@ -170,6 +170,11 @@ def test_parser_cli_train_combined_chooses_the_weight_on_dev(tmp_path: Path,
     assert (parser.generative.model.config.min_count, parser.generative.model.config.prune) == (2, 0.05)
     assert (gen.generative.model.config.min_count, gen.generative.model.config.prune) == (0, 0.0)
     assert (gen.config.gamma, gen.config.beam_cap) in {(g, c) for g in GENERATIVE_GAMMAS for c in GENERATIVE_CAPS}
+    # its beam grid is kept with the model, as a perceptron's passes are (the history was empty)
+    (trials,) = [h["beam_trials"] for h in gen.history if "beam_trials" in h]
+    assert [(t["gamma"], t["cap"]) for t in trials] == [(g, c) for g in GENERATIVE_GAMMAS for c in GENERATIVE_CAPS]
+    best = max(t["dev_f1"] for t in trials)
+    assert (gen.config.gamma, gen.config.beam_cap) in {(t["gamma"], t["cap"]) for t in trials if t["dev_f1"] == best}
     assert main(common + ["--kind", "combined", "--generative-weights", "3,x", "--out", str(tmp_path / "bad")]) == 2
     assert "expected comma-separated numbers" in capsys.readouterr().err and not (tmp_path / "bad").exists()
 

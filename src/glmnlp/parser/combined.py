@@ -228,12 +228,15 @@ def train_generative_parser(
     assert hook.full is not None
     parser = Parser(grammar, parser.punct_tags, np.zeros(2), config, extra_chains=parser._chains)
     parser.generative = hook.full
+    parser.history = []
     if dev_trees:
         rows = tune_beam(parser, dev_trees, gammas, caps, dev_tags)
         if on_beams is not None:
             on_beams(rows)
+        # the grid's dev F1 is kept with the model, as a perceptron's passes are (it was printed and lost); not the
+        # speeds: a model file is a function of data, options and seed
+        parser.history = [{"beam_trials": [{"gamma": g, "cap": c, "dev_f1": round(f1, 4)} for g, c, f1, _ in rows]}]
     hook.full.gamma, hook.full.beam_cap = parser.config.gamma, parser.config.beam_cap
-    parser.history = []
     return parser
 
 
