@@ -36,7 +36,8 @@ normally and 1,593 px compact.
 Our choices: an unparsed sentence is an error for the tree formats (brackets, pretty, SVG), because
 writing a placeholder tree would look like a parser decision; the HTML page shows such sentences as
 tagged tokens instead. CoNLL-U output carries ``# sent_id`` and, when the original text is known,
-``# text`` comments, as UD's validator expects. Text written into SVG and HTML goes through
+``# text`` comments (UD's validator also wants ``# text`` for pre-tokenised input and ``SpaceAfter=No`` where a
+token touches the next, which this minimal output does not write). Text written into SVG and HTML goes through
 :func:`~glmnlp.text.drawing.markup_text`, so a control character in a word or in the text (a NUL, an
 ``\\x01``) shows as U+FFFD instead of making the drawing or page unreadable (details there).
 """
