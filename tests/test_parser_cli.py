@@ -344,3 +344,20 @@ def test_parser_cli_train_warns_of_labels_shared_by_tags_and_phrases(
         assert lines == ([f"warning: {path}: NN label both POS tags and phrases; the parser takes each for one "
                           "category (a phrase as a tag), which costs accuracy: give the phrases labels that no tag "
                           "has"] if warned else [])
+
+
+def test_parser_cli_warns_of_a_dev_set_its_choices_cannot_use(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Dev as the training file (the pass and beam chosen on the training trees) and dev labels training never saw
+    (brackets no analysis can build) trained silently; each is a warning now, and training goes on."""
+    train = sample_trees("train")[:20]
+    _write_splits(tmp_path, train, train[:3] + [parse_tree("(TOP (FOO (ZZ hello) (ZZ world)))")])
+    common = ["parser", "train", "--train", str(tmp_path / "train.trees"), "--epochs", "1", "-j", "1", "-q"]
+    capsys.readouterr()
+    assert main(common + ["--dev", str(tmp_path / "dev.trees"), "--out", str(tmp_path / "a")]) == 0
+    err = capsys.readouterr().err
+    assert f"warning: {tmp_path / 'dev.trees'}: FOO, ZZ never occur in --train: the model can never build those 3 dev" \
+           in err
+    assert main(common + ["--dev", str(tmp_path / "train.trees"), "--out", str(tmp_path / "b")]) == 0
+    assert f"warning: {tmp_path / 'train.trees'} is the --train file" in capsys.readouterr().err

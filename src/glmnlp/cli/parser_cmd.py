@@ -23,6 +23,8 @@ exit-time cleanup.
 
 from __future__ import annotations
 
+import os
+from collections import Counter
 from typing import Any
 
 import click
@@ -154,6 +156,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         check_shards(shards, len(train))
     _warn_shared_labels(train, train_path)
     dev = _read_trees(dev_path)
+    _warn_dev(train, dev, train_path, dev_path)
     # closed on the way out (its workers terminated if that is an error or Ctrl-C), not left to the
     # interpreter's exit-time cleanup
     with Executor(jobs, backend, address) as executor:
@@ -298,6 +301,21 @@ def _check_enough(train: list[Tree], path: str, kind: str, tags: str) -> None:
             "at least 2 (or use --tags gold)",
             source=path,
         )
+
+
+def _warn_dev(train: list[Tree], dev: list[Tree], train_path: str, dev_path: str) -> None:
+    """Warn when the choices made on dev cannot mean what they say: dev is the training file (the pass and the beam
+    chosen on the data they were trained on), or dev holds labels training never saw (brackets no analysis can
+    produce, counted against every candidate alike). Both trained silently."""
+    if os.path.exists(train_path) and os.path.exists(dev_path) and os.path.samefile(train_path, dev_path):
+        click.echo(f"warning: {dev_path} is the --train file: the pass and the beam are chosen on the training "
+                   "trees", err=True)
+    seen = {node.label for tree in train for node in tree.subtrees()}
+    unseen = Counter(node.label for tree in dev for node in tree.subtrees() if node.label not in seen)
+    if unseen:
+        shown = ", ".join(sorted(unseen)[:5]) + (f" and {len(unseen) - 5} more" if len(unseen) > 5 else "")
+        click.echo(f"warning: {dev_path}: {shown} never occur in --train: the model can never build those "
+                   f"{sum(unseen.values())} dev node(s), whatever it learns", err=True)
 
 
 def _warn_shared_labels(train: list[Tree], path: str) -> None:
