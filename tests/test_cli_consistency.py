@@ -181,7 +181,9 @@ def test_parser_train_quiet_prints_only_the_choices(
 ) -> None:
     """parser train had no --quiet/-q while tagger train and train-default do: with it, no step, epoch or
     beam lines, only what was chosen and saved."""
-    rc, out, err = _run(capsys, ["parser", "train", "--train", str(toy_trees), "--dev", str(toy_trees), "--epochs", "1",
+    dev = tmp_path / "dev.trees"  # the same trees in another file: dev as the --train file is warned of
+    dev.write_bytes(toy_trees.read_bytes())
+    rc, out, err = _run(capsys, ["parser", "train", "--train", str(toy_trees), "--dev", str(dev), "--epochs", "1",
                                  "-j", "1", "--shards", "1", "-q", "--out", str(tmp_path / "m")])
     assert (rc, out) == (0, ""), err
     lines = err.splitlines()

@@ -340,7 +340,8 @@ def test_parser_cli_train_warns_of_labels_shared_by_tags_and_phrases(
                    "--out", str(tmp_path / path.stem)])
         err = capsys.readouterr().err
         assert rc == 0, err
-        lines = [line for line in err.splitlines() if line.startswith("warning:")]
+        # (dev's NP never occurs in the clashing train, and clean.trees is both files: warned of on their own lines)
+        lines = [line for line in err.splitlines() if line.startswith("warning:") and "label both" in line]
         assert lines == ([f"warning: {path}: NN label both POS tags and phrases; the parser takes each for one "
                           "category (a phrase as a tag), which costs accuracy: give the phrases labels that no tag "
                           "has"] if warned else [])
