@@ -29,8 +29,9 @@ _RECIPE = DefaultRecipe()
               help="Model directory to write (tagger/, parser/, MODEL.json).")
 @click.option("--force", is_flag=True, help="Replace an existing non-empty --out directory.")
 @click.option("--max-train", type=click.IntRange(min=1), default=None,
-              help="Use only the first N training trees (quick checks; not the shipped model).")
-@click.option("--max-dev", type=click.IntRange(min=1), default=None, help="Use only the first N dev trees.")
+              help="Use only the first N training trees of each corpus (quick checks; not the shipped model).")
+@click.option("--max-dev", type=click.IntRange(min=1), default=None,
+              help="Use only the first N dev trees of each corpus.")
 @click.option("--max-test", type=click.IntRange(min=1), default=None, help="Use only the first N test trees.")
 @click.option("--parser-epochs", type=click.IntRange(min=1), default=None,
               help=f"Parser passes (default: the recipe's {_RECIPE.parser_epochs}).")

@@ -38,7 +38,7 @@ __all__ = ["parser_group"]
 
 @click.group("parser")
 def parser_group() -> None:
-    """Train the incremental perceptron parser (Collins & Roark 2004).
+    """Train the incremental parser of Collins & Roark (2004): perceptron, generative or combined.
 
     \b
     Examples:
