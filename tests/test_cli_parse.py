@@ -451,3 +451,22 @@ def test_cli_parse_draws_no_progress_bar_on_the_terminal_its_trees_go_to(tmp_pat
     on_terminal = run(False)
     assert on_terminal.count("(TOP") == 40 and "sent/s" not in on_terminal, on_terminal[:300]
     assert "sent/s" in run(True)  # trees to a file: the bar on the terminal
+
+
+def test_cli_parse_warns_of_a_paragraph_too_large_to_stream(
+    tiny_model: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A file of one sentence a line and no blank line is one paragraph: one document, parsed in one piece on one
+    worker and written at its end (625 KB: 71 s before the first tree, memory growing with the file), silently.
+    Past LARGE_PARAGRAPH characters it is warned of once, with its place and the option that streams it."""
+    from glmnlp.cli import parse_input
+
+    monkeypatch.setattr(parse_input, "LARGE_PARAGRAPH", 40)
+    source = tmp_path / "in.txt"
+    source.write_text("The dog barked.\nThe cat sat.\nIt ran.\nA man came.\n\nIt ended.\n", encoding="utf-8")
+    rc, out, err = _run(capsys, ["parse", "-m", str(tiny_model), "-q", "-j", "1", "-i", str(source)])
+    assert rc == 0 and out.count("(TOP") == 5
+    assert err.count("warning:") == 1 and f"warning: {source}:1: a paragraph of more than 40 characters" in err
+    assert "--lines reads a sentence a line" in err
+    rc, _, err = _run(capsys, ["parse", "-m", str(tiny_model), "-q", "-j", "1", "--lines", "-i", str(source)])
+    assert rc == 0 and "warning" not in err
