@@ -78,10 +78,11 @@ Our choices (what a call accepts, and the checks at the text boundary: :mod:`glm
   given), numbered
   by the sentence's place in the document; a sentence over ``max_words`` too (its tree is the flat one, its
   measures need no tree), and one over :data:`glmnlp.text.measures.LONG_SENTENCE` is warned of as there.
-* **Batches.** :meth:`Pipeline.pipe` reads ``batch_size`` documents at a time and runs each stage
-  over all their sentences before yielding the documents in input order. The stages are
-  per-sentence today; the batch is the unit at which batched kernels can later plug in, and it
-  bounds how far ``pipe`` reads ahead of what it has yielded.
+* **Batches.** :meth:`Pipeline.pipe` reads ``batch_size`` documents at a time and analyses them before
+  yielding them in input order. The stages are per-sentence today; the batch is the unit at which batched
+  kernels can later plug in, and it bounds how far ``pipe`` reads ahead of what it has yielded. A document
+  refused (``None``, given tags the parser does not know) is raised after the documents before it, its batch's
+  included (they were dropped with the batch), with any ``n_process``.
 """
 
 from __future__ import annotations
@@ -381,7 +382,7 @@ class Pipeline:
         with executor.hosts(PipeWorker, [(self.spec,)] * min(executor.jobs, len(head))) as hosts:
             settings = pipeline_settings(self)
             jobs = ((chunk, asks, k * batch_size, beam, settings) for k, chunk in enumerate(every))
-            for plain_docs, stats, caught in hosts.imap_any("run", jobs):
+            for plain_docs, stats, caught, failed in hosts.imap_any("run", jobs):
                 for category, message in caught:  # warned again here, where the caller's filters and handlers are
                     warnings.warn(message, category, stacklevel=user_stacklevel())
                 target = self.stats  # not self.parser.stats: that would build the model here
@@ -393,6 +394,8 @@ class Pipeline:
                     if progress is not None:
                         progress(len(document.sentences))
                     yield document
+                if failed is not None:  # a document the worker refused: after those before it, as in one process
+                    raise failed
 
     def _pipe_here(
         self, docs: Iterable[DocumentInput], batch_size: int, nbest: int = 1, surprisal: bool = False,
@@ -402,33 +405,27 @@ class Pipeline:
 
         index = start  # the number of documents before these in the whole input (for messages)
         for batch in chunked(docs, batch_size):  # an error of ``docs`` after the documents read before it
-            prepared = [read_document(doc, index + i, self.lines) for i, doc in enumerate(batch)]
-            index += len(batch)
-            for _, pending in prepared:
-                for number, sent in enumerate(pending, start=1):
-                    self._analyse(sent, nbest, surprisal)
-                    if measures:  # every sentence, as glmnlp.measures: over max_words too (they got no rows)
-                        from glmnlp.text.measures import sentence_rows
+            done: list[Document] = []
+            failed: Exception | None = None
+            try:  # a document refused (None, unknown given tags) after the documents of its batch before it
+                for i, doc in enumerate(batch):
+                    text, pending = read_document(doc, index + i, self.lines)
+                    for number, sent in enumerate(pending, start=1):
+                        self._analyse(sent, nbest, surprisal)
+                        if measures:  # every sentence, as glmnlp.measures: over max_words too (they got no rows)
+                            from glmnlp.text.measures import sentence_rows
 
-                        sent.measures = sentence_rows(self.parser, [t.text for t in sent.tokens], measures, number,
-                                                      sent.given)
-                    if progress is not None:
-                        progress(1)
-            for text, pending in prepared:
-                yield Document(
-                    text,
-                    tuple(
-                        Sentence(
-                            tuple(_with_tag(tok, tag) for tok, tag in zip(p.tokens, _final_tags(p))),
-                            p.tree,
-                            p.score,
-                            nbest=tuple(p.nbest or ()),
-                            surprisal=tuple(p.surprisal or ()),
-                            measures=tuple(p.measures or ()),
-                        )
-                        for p in pending
-                    ),
-                )
+                            sent.measures = sentence_rows(self.parser, [t.text for t in sent.tokens], measures,
+                                                          number, sent.given)
+                        if progress is not None:
+                            progress(1)
+                    done.append(_document(text, pending))
+            except Exception as exc:  # noqa: BLE001 (raised again below)
+                failed = exc
+            index += len(batch)
+            yield from done
+            if failed is not None:
+                raise failed
 
     # -- stages ------------------------------------------------------------------------------
     def _knows(self, tag: str) -> bool:
@@ -516,6 +513,24 @@ class Pipeline:
         if tree.leaves() != words:
             raise RuntimeError(f"parser returned a tree over {tree.leaves()} for the words {words}")
         sent.tree = tree if words == written else with_leaves(tree, written)
+
+
+def _document(text: str, pending: list[PendingSentence]) -> Document:
+    """The analysed sentences of one document as the :class:`Document` :meth:`Pipeline.pipe` gives."""
+    return Document(
+        text,
+        tuple(
+            Sentence(
+                tuple(_with_tag(tok, tag) for tok, tag in zip(p.tokens, _final_tags(p))),
+                p.tree,
+                p.score,
+                nbest=tuple(p.nbest or ()),
+                surprisal=tuple(p.surprisal or ()),
+                measures=tuple(p.measures or ()),
+            )
+            for p in pending
+        ),
+    )
 
 
 def _final_tags(p: PendingSentence) -> list[str | None]:

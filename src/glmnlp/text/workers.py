@@ -48,10 +48,12 @@ class PipeWorker:
 
     def run(
         self, job: tuple[list[Any], tuple[int, bool, Any], int, tuple[float, int] | None, tuple[bool, Any, int]],
-    ) -> tuple[list[Any], dict[str, int], list[Any]]:
-        """The batch's plain documents, the parser's counters over it, and the warnings it raised as (category,
+    ) -> tuple[list[Any], dict[str, int], list[Any], Exception | None]:
+        """The batch's plain documents, the parser's counters over it, the warnings it raised as (category,
         message): the caller warns them again in its own process (a worker's stderr is not the caller's warning
-        machinery: ``glmnlp parse -j 2`` printed them raw beside its own located warnings). The job's last item is
+        machinery: ``glmnlp parse -j 2`` printed them raw beside its own located warnings), and the error that
+        refused a document of the batch, if one did (None otherwise), raised by the caller after the documents
+        before it. The job's third item is
         the number of documents before the batch in the whole input, so that messages name a document by its place
         there, not in the batch; then the caller's parser's beam (:func:`parser_beam`) and the caller's pipeline's
         ``lines``, ``multitag_margin`` and ``max_words`` as they are now (:func:`pipeline_settings`)."""
@@ -61,12 +63,19 @@ class PipeWorker:
         self.pipeline.lines, self.pipeline.multitag_margin, self.pipeline.max_words = settings
         stats = getattr(self.pipeline.parser, "stats", None)
         before = dict(stats) if isinstance(stats, dict) else {}
+        out: list[Any] = []
+        failed: Exception | None = None
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            out = [document_to_plain(d) for d in self.pipeline._pipe_here(docs, max(1, len(docs)), nbest, surprisal,
-                                                                            measures=measures, start=start)]
+            try:  # a document refused: the batch's documents before it are returned with the error
+                for doc in self.pipeline._pipe_here(docs, max(1, len(docs)), nbest, surprisal, measures=measures,
+                                                    start=start):
+                    out.append(document_to_plain(doc))
+            except Exception as exc:  # noqa: BLE001 (raised again by the caller, after these documents)
+                failed = exc
         after = dict(stats) if isinstance(stats, dict) else {}
-        return out, {k: after[k] - before.get(k, 0) for k in after}, [(w.category, str(w.message)) for w in caught]
+        return (out, {k: after[k] - before.get(k, 0) for k in after}, [(w.category, str(w.message)) for w in caught],
+                failed)
 
 
 def document_to_plain(doc: Document) -> Any:
