@@ -312,3 +312,16 @@ def test_tagger_evaluate_refuses_a_test_file_of_another_tagset(capsys: pytest.Ca
                    "tagger's tags are another tagset, or another column than --tag-column upos)\n")
     rc, out, _ = _run(capsys, ["tagger", "evaluate", "--test", str(test), "-m", str(default_model_path())])
     assert rc == 0 and "tokens            3\n" in out  # its own tagset: scored
+
+
+@pytest.mark.parametrize("argv", [["train-default"], ["parser", "train", "--kind", "combined"]], ids=" ".join)
+def test_cli_a_generative_weight_given_twice_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str]
+) -> None:
+    """``--generative-weights 10,10`` trained the same candidate twice (each is a whole training run)."""
+    trees = tmp_path / "t.trees"
+    trees.write_text("(TOP (S (NP (DT the) (NN dog)) (VP (VBD barked)) (. .)))\n", encoding="utf-8")
+    extra = [] if argv[0] == "train-default" else ["--train", str(trees), "--dev", str(trees)]
+    rc, out, err = _run(capsys, [*argv, *extra, "--generative-weights", "10,5,10", "--out", str(tmp_path / "m")])
+    assert (rc, out) == (2, "") and "the weight 10 is given twice, got '10,5,10'" in err
+    assert not (tmp_path / "m").exists()

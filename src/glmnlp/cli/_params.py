@@ -213,4 +213,7 @@ def weight_list(text: str, option: str, *, zero_means_none: bool = False) -> tup
     if any(not (v > 0 and math.isfinite(v)) for v in values):
         extra = " (or a single 0)" if zero_means_none else ""
         raise click.BadParameter(f"weights must be finite and > 0{extra}, got {text!r}", param_hint=option)
+    if len(set(values)) < len(values):  # each candidate is a training run: "10,10" trained the same one twice
+        twice = next(f"{v:g}" for v in values if values.count(v) > 1)
+        raise click.BadParameter(f"the weight {twice} is given twice, got {text!r}", param_hint=option)
     return values
