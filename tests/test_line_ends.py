@@ -94,3 +94,17 @@ def test_word_class_files_read_lone_carriage_returns_and_a_byte_order_mark(tmp_p
     rules.write_bytes(b"\xef\xbb\xbf^x+$\tclosed\r^y$\tprevious\r")
     mine = WordClasses.from_file(classes, rules)
     assert [mine(w) for w in ("A", "dog", "xx", "y")] == ["closed", "previous", "closed", "previous"]
+
+
+def test_a_byte_order_mark_at_the_start_of_any_line_is_not_part_of_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Files put together (``cat a.txt b.txt``) hold a byte order mark at the start of a later line: it stuck to
+    that line's first word (the token ``\\ufeffSecond``), where the first file's was dropped."""
+    source = tmp_path / "in.txt"
+    source.write_bytes(b"\xef\xbb\xbfFirst/NN\n\xef\xbb\xbfSecond/NN\n")
+    rc, out, _ = _run(capsys, ["tag", "--input-format", "word_tag", str(source)])
+    assert rc == 0 and "\ufeff" not in out and [line.rpartition("/")[0] for line in out.splitlines()] == [
+        "First", "Second"]
+    rc, out, _ = _run(capsys, ["parse", "-q", "-j", "1", "--tagged", "-f", "json", "-i", str(source)])
+    assert rc == 0 and "\\ufeff" not in out and "\ufeff" not in out and '"text": "Second"' in out

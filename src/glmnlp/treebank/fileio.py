@@ -156,7 +156,8 @@ def split_lines(text: str) -> list[str]:
 
 def decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
     """(line number, text) of a byte stream, refusing binary or non-UTF-8 data with file:line. Lines end as
-    :func:`split_lines` ends them (the stream is read by ``\\n``, and a piece with lone ``\\r`` ends is cut there)."""
+    :func:`split_lines` ends them (the stream is read by ``\\n``, and a piece with lone ``\\r`` ends is cut there);
+    a byte order mark that begins a line is not part of it."""
     number = 0
     for raw in handle:
         first = number + 1
@@ -170,11 +171,11 @@ def decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
             start = raw.rfind(b"\r", 0, exc.start) + 1  # the column within its own line
             raise InputError(_not_utf8(raw[start:], exc.start - start), source=source,
                              line=first + _lone_crs(raw, exc.start)) from None
-        if first == 1 and text.startswith("\ufeff"):
-            text = text[1:]
         for line in split_lines(text) or [""]:
             number += 1
-            yield number, line
+            # a byte order mark begins a file, and a line of files put together (cat a.txt b.txt): it stuck to the
+            # first word of the second (\ufeffSecond), never text of the line
+            yield number, line.removeprefix("\ufeff")
 
 
 def _lone_crs(data: bytes, end: int) -> int:
