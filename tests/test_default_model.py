@@ -211,6 +211,9 @@ def test_recipe_leaves_the_excluded_gum_genres_out_of_training_only() -> None:
     ({"max_train": 11}, 1, "11 training trees: the combined model scores each tree by a generative model "
                            "trained without its fold of 10, whose smoothing is estimated on 10 folds: the recipe "
                            "needs at least 12"),
+    ({"max_train": 15, "generative_folds": 2}, 1, "15 training trees: the combined model scores each tree by a "
+                                                  "generative model trained without its fold of 2, whose smoothing "
+                                                  "is estimated on 10 folds: the recipe needs at least 20"),
     ({"max_train": 1, "generative_weights": ()}, 1, "1 training tree: each tree's input tags come from a tagger"),
     ({"max_train": 5, "generative_weights": ()}, 9, "9 shards for 5 training examples"),
 ])

@@ -447,3 +447,15 @@ def test_parser_nbest_k_beyond_the_decoders_integers_is_every_analysis() -> None
     words, tags = ["the", "cat", "saw", "dog", "."], ["DT", "NN", "VBD", "NN", "."]
     every = parser.parse_nbest(words, tags, 0)
     assert parser.parse_nbest(words, tags, 10**20) == every == parser.parse_nbest(words, tags, -(10**20))
+
+
+def test_min_combined_trees_leaves_every_jackknifed_model_enough_trees_for_its_smoothing() -> None:
+    """The fewest trees n such that a model trained without one of ``folds`` folds (ceil(n / folds) trees) still has
+    ``smoothing_folds`` trees, checked against every smaller n (parser train and train-default refuse below it)."""
+    from glmnlp.parser.combined import min_combined_trees
+
+    for folds, smoothing in ((10, 10), (2, 10), (3, 5), (10, 2)):
+        n = min_combined_trees(folds, smoothing)
+        assert n - -(-n // folds) >= smoothing
+        assert all(m - -(-m // folds) < smoothing for m in range(1, n)), (folds, smoothing)
+    assert min_combined_trees() == 12

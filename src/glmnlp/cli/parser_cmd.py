@@ -285,10 +285,11 @@ def _read_trees(path: str) -> list[Tree]:
 
 def _check_enough(train: list[Tree], path: str, kind: str, tags: str) -> None:
     """Refuse, before any work, a training set too small for the held-out folds the chosen training needs."""
-    folds = 10
+    from glmnlp.parser.combined import min_combined_trees
+
     # a generative model estimates its smoothing on 10 held-out folds of its trees; the combined model's
-    # jackknifed generative models each train on the trees outside a fold (at most ceil(n / 10) of them)
-    need = folds if kind == "generative" else next(n for n in range(folds, 2 * folds) if n - -(-n // folds) >= folds)
+    # jackknifed generative models each train on the trees outside a fold
+    need = 10 if kind == "generative" else min_combined_trees()
     if kind in ("generative", "combined") and len(train) < need:
         why = (
             "estimates its smoothing on 10 held-out folds" if kind == "generative"

@@ -58,12 +58,22 @@ __all__ = [
     "GenerativeTerm",  # re-exported from glmnlp.parser.term for the training code's callers
     "prefix_logprobs", "surprisal_bits", "GenerativeTraining", "train_generative_parser",
     "GENERATIVE_GAMMAS", "GENERATIVE_CAPS", "COMBINED_GAMMAS", "COMBINED_CAPS", "train_combined", "tune_weight",
-    "WeightTrial",
+    "WeightTrial", "min_combined_trees",
 ]
 
 # ----------------------------------------------------------------------------------------------
 # Training hook used by glmnlp.parser.training.train_parser
 # ----------------------------------------------------------------------------------------------
+
+
+def min_combined_trees(folds: int = 10, smoothing_folds: int = 10) -> int:
+    """The fewest training trees the combined model trains on: each of its ``folds`` jackknifed generative models
+    trains on the trees outside its fold (at most ceil(n / folds) held out) and estimates its smoothing on
+    ``smoothing_folds`` folds of those (fewer failed inside, ``deleted estimation needs at least 10 sentences``)."""
+    n = smoothing_folds
+    while n - -(-n // folds) < smoothing_folds:
+        n += 1
+    return n
 
 
 @dataclass

@@ -150,11 +150,14 @@ class DefaultRecipe:
         """ConfigError unless ``n`` training trees are enough for the recipe's held-out folds. Too few were found at
         the step that needed them, after the steps before it (minutes on the whole data), in the words of the library
         inside: ``no training sentences`` for one tree, ``deleted estimation needs at least 10 sentences, got 9``."""
-        if self.generative_weights:  # each jackknifed generative model trains without a fold, smoothed on folds
-            need = next(m for m in range(self.generative_folds, 2**31)
-                        if m - -(-m // self.jackknife_folds) >= self.generative_folds)
+        if self.generative_weights:  # its generative models: generative_folds jackknife folds, smoothed on folds
+            from glmnlp.parser.combined import min_combined_trees
+            from glmnlp.parser.generative import SmoothingConfig
+
+            smoothing_folds = SmoothingConfig().folds
+            need = min_combined_trees(self.generative_folds, smoothing_folds)
             why = (f"the combined model scores each tree by a generative model trained without its fold of "
-                   f"{self.jackknife_folds}, whose smoothing is estimated on {self.generative_folds} folds")
+                   f"{self.generative_folds}, whose smoothing is estimated on {smoothing_folds} folds")
         else:
             need, why = 2, "each tree's input tags come from a tagger trained on the other trees"
         if n < need:
