@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 __all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "given_options", "quiet_ray",
-           "weight_list", "parallel_options", "training_parallel_options", "parser_parallel_options"]
+           "some_of", "weight_list", "parallel_options", "training_parallel_options", "parser_parallel_options"]
 
 
 class NumberRange(click.FloatRange):
@@ -62,6 +62,11 @@ def given_options(*names: str) -> list[str]:
 def and_list(items: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def some_of(items: list[str], limit: int) -> str:
+    """The first ``limit`` items, then how many more: ``a, b, c and 4 more`` (messages naming labels or files)."""
+    return ", ".join(items[:limit]) + (f" and {len(items) - limit} more" if len(items) > limit else "")
 
 
 class NonEmptyPath(click.Path):

@@ -68,7 +68,7 @@ from typing import Any
 
 import click
 
-from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange, check_address, quiet_ray
+from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange, check_address, quiet_ray, some_of
 from glmnlp.cli.parse_input import Unit, argument_units, checked_tags, read_units
 from glmnlp.errors import ConfigError
 from glmnlp.treebank.fileio import opened_input
@@ -169,9 +169,8 @@ def _check_svg_dir(out_dir: Path) -> list[Path]:
         else:
             others.append(path.name)
     if others:
-        shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
         raise ConfigError(
-            f"{out_dir}: already exists and holds files that are not drawings of glmnlp parse ({shown}); "
+            f"{out_dir}: already exists and holds files that are not drawings of glmnlp parse ({some_of(others, 3)}); "
             "choose a new or empty --out-dir"
         )
     return earlier

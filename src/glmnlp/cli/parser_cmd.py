@@ -30,7 +30,8 @@ from typing import Any
 import click
 
 from glmnlp.errors import InputError
-from ._params import InputFile, NonEmptyPath, NumberRange, and_list, given_options, parser_parallel_options, weight_list
+from ._params import (InputFile, NonEmptyPath, NumberRange, and_list, given_options, parser_parallel_options, some_of,
+                      weight_list)
 from glmnlp.treebank.trees import Tree, read_tree_file_with_lines
 
 __all__ = ["parser_group"]
@@ -314,9 +315,8 @@ def _warn_dev(train: list[Tree], dev: list[Tree], train_path: str, dev_path: str
     seen = {node.label for tree in train for node in tree.subtrees()}
     unseen = Counter(node.label for tree in dev for node in tree.subtrees() if node.label not in seen)
     if unseen:
-        shown = ", ".join(sorted(unseen)[:5]) + (f" and {len(unseen) - 5} more" if len(unseen) > 5 else "")
-        click.echo(f"warning: {dev_path}: {shown} never occur in --train: the model can never build those "
-                   f"{sum(unseen.values())} dev node(s), whatever it learns", err=True)
+        click.echo(f"warning: {dev_path}: {some_of(sorted(unseen), 5)} never occur in --train: the model can never "
+                   f"build those {sum(unseen.values())} dev node(s), whatever it learns", err=True)
 
 
 def _warn_shared_labels(train: list[Tree], path: str) -> None:
@@ -325,10 +325,9 @@ def _warn_shared_labels(train: list[Tree], path: str) -> None:
     tags = {tag for tree in train for tag in tree.tags()}
     phrases = {node.label for tree in train for node in tree.subtrees() if not node.is_preterminal}
     if both := sorted(tags & phrases):
-        shown = ", ".join(both[:5]) + (f" and {len(both) - 5} more" if len(both) > 5 else "")
         click.echo(
-            f"warning: {path}: {shown} label both POS tags and phrases; the parser takes each for one category "
-            "(a phrase as a tag), which costs accuracy: give the phrases labels that no tag has",
+            f"warning: {path}: {some_of(both, 5)} label both POS tags and phrases; the parser takes each for one "
+            "category (a phrase as a tag), which costs accuracy: give the phrases labels that no tag has",
             err=True,
         )
 

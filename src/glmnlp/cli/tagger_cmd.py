@@ -36,7 +36,8 @@ from glmnlp.text.loading import tagger_at
 from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.parallel import chunked
 from glmnlp.glm.training import EpochRecord, check_shards
-from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange, given_options, training_parallel_options
+from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, given_options, some_of,
+                               training_parallel_options)
 from glmnlp.errors import FormatError, InputError
 from glmnlp.treebank.fileio import opened_input
 
@@ -213,10 +214,9 @@ def _check_tagset(model: Tagger, sentences: list[TaggedSentence], test_path: str
     tokens = [t for s in sentences for t in s.tags or ()]
     unknown = [t for t in tokens if t not in known]
     if tokens and 2 * len(unknown) > len(tokens):
-        names = ", ".join(sorted(set(unknown))[:8]) + (", ..." if len(set(unknown)) > 8 else "")
         hint = f" (the tagger's tags are another tagset, or another column than --tag-column {column})"
         raise InputError(f"{len(unknown):,} of the {len(tokens):,} test tokens have tags the tagger does not have: "
-                         f"{names}{hint}", source=test_path)
+                         f"{some_of(sorted(set(unknown)), 8)}{hint}", source=test_path)
 
 
 @click.command("tag", context_settings=_CTX)
