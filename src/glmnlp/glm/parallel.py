@@ -232,22 +232,18 @@ class Hosts:
     def imap(self, method: str, items: Iterable[Any], *, window: int | None = None) -> Iterator[Any]:
         """``objects[k % n].method(item_k)`` for each item, streamed: results in input order, at most
         ``window`` (default 2 per object) in flight, so a long input is never read far ahead. An error raised
-        by ``items`` comes after the results of the items read before it."""
+        by ``items`` comes after the results of the items read before it, and so does one raised by a call that
+        runs as it is submitted (inline)."""
         limit = window or 2 * self.n
         pending: deque[Any] = deque()
         stream = enumerate(items)
         while True:
             try:
                 k, item = next(stream)
+                handle = self.submit(k % self.n, method, item)
             except StopIteration:
                 break
             except Exception:
-                while pending:
-                    yield pending.popleft().result()
-                raise
-            try:
-                handle = self.submit(k % self.n, method, item)
-            except Exception:  # inline, the call runs (and fails) as it is submitted: the results before it first
                 while pending:
                     yield pending.popleft().result()
                 raise

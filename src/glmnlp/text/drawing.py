@@ -152,7 +152,7 @@ def _measure(node: Tree | str, style: _Style = _NORMAL) -> _Measure:
 
 def _not_a_tree(value: object) -> str:
     """What a drawing of one tree says of anything else; a document points at the functions that draw documents."""
-    if type(value).__name__ == "Document":
+    if hasattr(value, "sentences"):  # a Document (not imported: glmnlp.text.document draws with this module)
         return ("expected a Tree, got a Document: draw its sentences' trees, or the whole document with "
                 "render_svg_document / render_html")
     return f"expected a Tree, got {type(value).__name__} (parse_tree reads a bracket string)"

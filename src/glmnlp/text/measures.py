@@ -203,8 +203,7 @@ def measures(
         known = set(getattr(getattr(parser, "grammar", None), "pos_tags", ()))
         given = [web_tags(words, known.__contains__) for words in sentences]
         if any(given):
-            tags = [incremental_tags(parser, model_words(words), fixed, options) if fixed else "model"
-                    for words, fixed in zip(sentences, given)]
+            tags = [_sentence_tags(parser, words, fixed, options) for words, fixed in zip(sentences, given)]
     rows = _written_rows(parser, sentences, tags, options, word_classes)
     if as_frame:
         try:
@@ -224,8 +223,13 @@ def sentence_rows(parser: Any, words: Sequence[str], options: MeasureOptions | b
     """
     opts = options if isinstance(options, MeasureOptions) else MeasureOptions()
     _warn_if_long(words, sentence)
-    tags = [incremental_tags(parser, model_words(words), given, opts)] if given else None
-    return _written_rows(parser, [list(words)], tags, opts, None, sentence)
+    return _written_rows(parser, [list(words)], [_sentence_tags(parser, words, given, opts)], opts, None, sentence)
+
+
+def _sentence_tags(parser: Any, words: Sequence[str], given: Mapping[int, str] | None, opts: MeasureOptions) -> Any:
+    """A sentence's entry of ``corpus_measures``' tags: the model's own candidates (``"model"``), or with tags given
+    for some words (pre-tagged input, web tokens), those as given (:func:`incremental_tags`)."""
+    return incremental_tags(parser, model_words(words), given, opts) if given else "model"
 
 
 def incremental_tags(parser: Any, words: Sequence[str], given: Mapping[int, str],
