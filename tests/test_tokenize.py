@@ -34,6 +34,13 @@ TOKEN_CASES = [
     ("The 'best' plan -- really.", "The ` best ' plan -- really ."),
     ("Wait... what?", "Wait ... what ?"),
     ("He said “don’t go” — it’s ‘fine’… ok.", "He said `` do n't go '' -- it 's ` fine ' ... ok ."),
+    # a country's initials at the end keep their stop, and the sentence has its own (choice 12) ...
+    ("He moved to the U.S.", "He moved to the U.S. ."),
+    ('She said, "Not in the U.K."', "She said , `` Not in the U.K. . ''"),
+    ("It grew (in the U.S.A.)", "It grew -LRB- in the U.S.A. . -RRB-"),
+    # ... other abbreviations are split as the WSJ writes them at a sentence's end
+    ("He works for Apple Inc.", "He works for Apple Inc ."),
+    ("They met in Trenton, N.J.", "They met in Trenton , N.J ."),
 ]
 
 
@@ -240,6 +247,8 @@ def _spelled(token: str, original: str) -> bool:
     from glmnlp.text.tokenize import PTB_BRACKETS
 
     ascii_form = "".join(PTB_BRACKETS.get(ch, ch) for ch in original.translate(_TYPOGRAPHIC))
+    if original in ("U.S", "U.K", "U.S.A", "U.S.S.R") and token == original + ".":  # choice 12
+        return True
     return token in (original, ascii_form) or token in _PTB_CHARS.get(original, _PTB_CHARS.get(ascii_form, ()))
 
 
