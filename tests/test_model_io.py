@@ -10,6 +10,7 @@ import pytest
 
 from glmnlp.errors import ModelFileError
 from glmnlp.glm.model_io import ModelParts, load_model, load_submodel, save_model
+from glmnlp.glm.model_seals import header_digest
 
 ARRAYS = {"w": np.arange(12, dtype=np.float64).reshape(3, 4), "ids": np.array([1, 5, 7], dtype=np.uint32)}
 META = {"config": {"epochs": 3}, "tags": ["NN", "VB"], "averaged": True}
@@ -112,6 +113,7 @@ def test_model_io_rejects_corrupt_files(tmp_path: Path, case: str, culprit: str)
             npz.write_bytes(b"PK\x03\x04 this is not really a zip archive")
         header = json.loads(meta.read_text())
         header["weights_sha256"] = hashlib.sha256(npz.read_bytes()).hexdigest()
+        header["metadata_sha256"] = header_digest(header)  # as a writer of these bytes would have sealed it
         meta.write_text(json.dumps(header))
     with pytest.raises(ModelFileError) as info:
         load_model(model, kind="tagger")

@@ -8,7 +8,7 @@ has no version). A glmnlp model is instead
     ``{"format": "glmnlp-model", "format_version": 1, "kind": ..., "library_version": ...,
     "metadata": {...caller's config, vocabularies, templates, "averaged" flag...},
     "arrays": {name: {"shape": [...], "dtype": "<f8"}}, "weights_sha256": ...,
-    "submodels": {name: kind}}``
+    "submodels": {name: kind}, "submodel_sha256": {name: ...}, "metadata_sha256": ...}``
 ``weights.npz``
     the named numpy arrays, loaded with ``allow_pickle=False`` (object arrays are refused on save).
 ``<name>/``
@@ -47,8 +47,9 @@ Our choices:
   slower, paid once per training. Archives with deflated members (earlier releases) still load;
   any other zip method is refused.
 * **Integrity.** ``load_model`` checks the format name, the format version, the kind, the sha256
-  checksum of ``weights.npz`` and every array's shape and dtype against ``metadata.json``. Any
-  mismatch, truncation or foreign file raises :class:`~glmnlp.errors.ModelFileError` naming the file.
+  checksum of ``weights.npz`` and every array's shape and dtype against ``metadata.json``, and
+  ``metadata.json`` against its own checksum and its parent's (:mod:`glmnlp.glm.model_seals`). Any
+  mismatch, truncation, edit or foreign file raises :class:`~glmnlp.errors.ModelFileError` naming the file.
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ import numpy as np
 
 from glmnlp._version import __version__
 from glmnlp.errors import ConfigError, ModelFileError
+from glmnlp.glm.model_seals import check_pin, check_seal, header_digest, parts_digest
 from glmnlp.treebank.fileio import check_writable_folder, missing_folders, remove_folders
 
 __all__ = [
@@ -81,6 +83,7 @@ __all__ = [
     "save_model",
     "load_model",
     "load_submodel",
+    "verify_submodel",
     "read_metadata",
     "verify_model",
     "check_output_dir",
@@ -143,10 +146,16 @@ def _check_arrays(arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     return checked
 
 
-def _write_tree(directory: Path, parts: ModelParts) -> None:
-    """Write ``parts`` (recursively) into the existing empty directory ``directory``."""
+def _write_tree(directory: Path, parts: ModelParts) -> str:
+    """Write ``parts`` (recursively) into the existing empty directory ``directory``; return its header's seal."""
     arrays = _check_arrays(parts.arrays)
     blob = _npz_bytes(arrays)
+    pins: dict[str, str] = {}
+    for name, sub in sorted(parts.submodels.items()):
+        if not name or "/" in name or name.startswith(".") or name in (METADATA_FILE, WEIGHTS_FILE):
+            raise ValueError(f"invalid sub-model name {name!r}")
+        (directory / name).mkdir()
+        pins[name] = _write_tree(directory / name, sub)
     header = {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
@@ -158,15 +167,13 @@ def _write_tree(directory: Path, parts: ModelParts) -> None:
         },
         "weights_sha256": hashlib.sha256(blob).hexdigest(),
         "submodels": {name: sub.kind for name, sub in sorted(parts.submodels.items())},
+        "submodel_sha256": pins,
     }
+    header["metadata_sha256"] = header_digest(header)
     text = json.dumps(header, indent=1, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
     (directory / WEIGHTS_FILE).write_bytes(blob)
     (directory / METADATA_FILE).write_text(text, encoding="utf-8")
-    for name, sub in parts.submodels.items():
-        if not name or "/" in name or name.startswith(".") or name in (METADATA_FILE, WEIGHTS_FILE):
-            raise ValueError(f"invalid sub-model name {name!r}")
-        (directory / name).mkdir()
-        _write_tree(directory / name, sub)
+    return header["metadata_sha256"]
 
 
 def _fsync_tree(directory: Path) -> None:
@@ -473,6 +480,7 @@ def read_metadata(directory: str | Path) -> dict[str, Any]:
         for k, v in submodels.items()
     ):
         raise ModelFileError(f"{path}: field 'submodels' must map sub-folder names to kinds")
+    check_seal(path, header)
     return header
 
 
@@ -565,23 +573,18 @@ def load_model(directory: str | Path, *, kind: str) -> tuple[dict[str, Any], dic
 def load_submodel(
     directory: str | Path, name: str, *, kind: str
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """Load the sub-model ``name`` of the model at ``directory`` (it must be listed in its header)."""
-    header = read_metadata(directory)
-    listed = header.get("submodels", {})
-    if not isinstance(listed, dict) or name not in listed:
-        raise ModelFileError(f"{Path(directory) / METADATA_FILE}: has no sub-model {name!r}")
+    """Load the sub-model ``name`` of the model at ``directory`` (it must be listed in its header, and be the one
+    saved with it: :mod:`glmnlp.glm.model_seals`)."""
+    verify_submodel(directory, name, kind=kind)
     return load_model(Path(directory) / name, kind=kind)
 
 
-def parts_digest(parts: list[tuple[dict[str, Any], Mapping[str, np.ndarray]]]) -> str:
-    """sha256 over (JSON metadata, named arrays) parts, such as the ``to_parts()`` of a model: each
-    array's name, dtype, shape and bytes. Two trainings that must give the same model are compared by
-    it (tests/test_generative_reproducible.py, benchmarks/memory.py), without writing files."""
-    digest = hashlib.sha256()
-    for meta, arrays in parts:
-        digest.update(json.dumps(meta, sort_keys=True).encode())
-        for name in sorted(arrays):
-            a = np.ascontiguousarray(arrays[name])
-            digest.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
-            digest.update(a.tobytes())
-    return digest.hexdigest()
+def verify_submodel(directory: str | Path, name: str, *, kind: str) -> dict[str, Any]:
+    """:func:`verify_model` of the sub-model ``name`` of the model at ``directory``, which must list it and have
+    been saved with it; return the sub-model's header."""
+    header = read_metadata(directory)
+    if name not in header.get("submodels", {}):
+        raise ModelFileError(f"{Path(directory) / METADATA_FILE}: has no sub-model {name!r}")
+    sub_header = verify_model(Path(directory) / name, kind=kind)
+    check_pin(Path(directory), header, name, sub_header)
+    return sub_header

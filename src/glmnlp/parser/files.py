@@ -19,7 +19,9 @@ from typing import Any
 import numpy as np
 
 from glmnlp.errors import ConfigError, ModelFileError
-from glmnlp.glm.model_io import ModelParts, load_model, load_submodel, read_metadata, save_model, verify_model
+from glmnlp.glm.model_io import (
+    ModelParts, load_model, load_submodel, read_metadata, save_model, verify_model, verify_submodel,
+)
 from glmnlp.parser.config import ATOM_DOC, RANGES, TEMPLATES, ParserConfig, check_values
 from glmnlp.parser.grammar import Grammar
 from glmnlp.parser.term import GEN_KIND, GenerativeTerm
@@ -121,7 +123,7 @@ def describe_parser(path: str | Path) -> dict[str, Any]:
     """``generative``, ``parse_nbest``, ``pos_tags`` of the model at ``path``, unbuilt (checksums checked)."""
     header = verify_model(path, kind=MODEL_KIND)
     if generative := "generative" in header.get("submodels", {}):
-        verify_model(Path(path) / "generative", kind=GEN_KIND)
+        verify_submodel(path, "generative", kind=GEN_KIND)
     tags = grammar.get("pos_tags") if isinstance(grammar := header["metadata"].get("grammar"), dict) else None
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):  # load_parser() says more
         raise ModelFileError(f"{Path(path) / 'metadata.json'}: not a valid parser model: no grammar pos_tags")
