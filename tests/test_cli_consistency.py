@@ -210,6 +210,29 @@ def test_parse_summary_counts_in_the_singular_too(
     assert rc == 0 and err.startswith(summary + " retried with a wider beam: ")
 
 
+def test_parse_text_arguments_say_when_a_sentence_got_the_default_structure(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """With TEXT arguments the summary was never printed, so a sentence the parser found no analysis for came out
+    as a flat tree with status 0 and nothing on stderr; a sentence it parses still prints nothing there."""
+    import numpy as np
+
+    from glmnlp.parser.grammar import Grammar
+    from glmnlp.parser.model import Parser, ParserConfig, punctuation_tags
+    from glmnlp.parser.transform import fslc_transform
+    from glmnlp.treebank.trees import parse_tree
+
+    tree = parse_tree("(TOP (S (NP (NN dogs)) (VP (VBP bark)) (. .)))")
+    cfg = ParserConfig(n_bits=10)
+    Parser(Grammar.induce([fslc_transform(tree, cfg.fslc)]), punctuation_tags([tree]), np.zeros(1 << 10),
+           cfg).save(tmp_path / "p")
+    rc, out, err = _run(capsys, ["parse", "-m", str(tmp_path / "p"), "--tagged", "bark/VBP dogs/NN ./."])
+    assert (rc, out) == (0, "(TOP (S (VBP bark) (NN dogs) (. .)))\n")
+    assert err == "parsed 1 sentence; retried with a wider beam: 0; default structure: 1\n"
+    assert _run(capsys, ["parse", "-j", "1", "A dog barked."])[2] == ""
+    assert _run(capsys, ["parse", "-q", "-m", str(tmp_path / "p"), "--tagged", "bark/VBP dogs/NN ./."])[2] == ""
+
+
 @pytest.mark.parametrize("argv", [
     ["parse", "--model", "", "A dog."],
     ["parse", "--tagger", "", "A dog."],

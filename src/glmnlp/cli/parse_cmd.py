@@ -472,7 +472,8 @@ def _write_parses(
     elif fmt == "svg" and out_dir is None:
         click.echo(render_svg_document(docs_for_html, compact=compact), nl=False)
     stats = pipeline.stats
-    if not quiet and not texts and stats is not None:
+    # TEXT arguments are typed and read on the spot: their summary only when a sentence got no analysis
+    if not quiet and stats is not None and (not texts or stats.get("fallback", 0)):
         click.echo(
             f"parsed {n_sent} sentence{'' if n_sent == 1 else 's'}; retried with a wider beam: "
             f"{stats.get('retried', 0)}; default structure: {stats.get('fallback', 0)}", err=True,
