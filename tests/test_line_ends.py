@@ -50,6 +50,18 @@ def test_decoded_lines_name_the_line_of_bad_bytes_after_lone_carriage_returns() 
         decoded_text(b"one\r\ntwo\x00\r\n", "f")
 
 
+@pytest.mark.parametrize(("data", "message"), [(b"a\rb\rc\x00d\re\n", "binary data"),
+                                               (b"a\rb\rx\xe9\re\n", "not valid UTF-8"),
+                                               (b"a\rb\rx\xe9\x00\n", "not valid UTF-8")])  # the earlier fault
+def test_decoded_lines_give_the_lines_before_bad_bytes_after_lone_carriage_returns(data: bytes, message: str) -> None:
+    """Lines ended by a lone \\r before a bad byte were lost with it: ``parse`` and ``tag`` wrote nothing for them,
+    where with \\n ends the output of every line before the bad one comes before the error."""
+    lines = decoded_lines(io.BytesIO(data), "f")
+    assert [next(lines), next(lines)] == [(1, "a"), (2, "b")]
+    with pytest.raises(InputError, match=rf"^f:3: {message}"):
+        next(lines)
+
+
 def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
     capsys.readouterr()
     rc = main(argv)

@@ -162,15 +162,18 @@ def decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
     for raw in handle:
         first = number + 1
         nul = raw.find(b"\x00")
-        if nul >= 0:
-            raise InputError("binary data (NUL byte); expected UTF-8 text", source=source,
-                             line=first + _lone_crs(raw, nul))
         try:
-            text = raw.decode("utf-8")
+            text, fault, message = raw.decode("utf-8") if nul < 0 else raw[:nul].decode("utf-8"), nul, ""
         except UnicodeDecodeError as exc:
             start = raw.rfind(b"\r", 0, exc.start) + 1  # the column within its own line
-            raise InputError(_not_utf8(raw[start:], exc.start - start), source=source,
-                             line=first + _lone_crs(raw, exc.start)) from None
+            text, fault, message = "", exc.start, _not_utf8(raw[start:], exc.start - start)
+        if fault >= 0:
+            # the lines before the faulty one, ended by a lone \r within this piece, are given before its error
+            for line in split_lines(raw[: raw.rfind(b"\r", 0, fault) + 1].decode("utf-8")):
+                number += 1
+                yield number, line.removeprefix("\ufeff")
+            raise InputError(message or "binary data (NUL byte); expected UTF-8 text", source=source,
+                             line=first + _lone_crs(raw, fault))
         for line in split_lines(text) or [""]:
             number += 1
             # a byte order mark begins a file, and a line of files put together (cat a.txt b.txt): it stuck to the
