@@ -61,7 +61,8 @@ def parser_group() -> None:
               help="perceptron: the GLM parser; generative: the generative model alone; combined: the perceptron "
                    "with the jackknifed generative log-probability as one fixed-weight feature (C&R 2004 Table 4).")
 @click.option("--generative-weights", default="10", show_default=True, metavar="W1,W2,...",
-              help="--kind combined: the fixed weight of the generative feature (the paper's 10), or several "
+              help="--kind combined: the fixed weight of the generative feature (the paper's 10; each > 0 and "
+                   "finite), or several "
                    "candidates: one perceptron is trained per candidate and the best on dev is kept and saved "
                    "in the model.")
 @click.option("--gen-cutoff", type=click.IntRange(min=0), default=None,
