@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from glmnlp.errors import FormatError
+from glmnlp.errors import FormatError, InputError
 from glmnlp.parser.generative import NODE_MODEL, WORD_MODEL, SmoothingConfig
 from glmnlp.parser.generative_terms import sentence_events, train_term
 from glmnlp.parser.grammar import Grammar
@@ -210,8 +210,11 @@ def test_measures_combined_kind_and_pruned_beam() -> None:
     pruned = sentence_measures(parser, words, tags, options=MeasureOptions(units="nats", gamma=2.0, cap=2))
     assert all(p["prefix"] >= e["prefix"] - 1e-12 for p, e in zip(pruned, exact))
     assert max(p["beam"] for p in pruned) <= 2
+    with pytest.raises(InputError, match="no perceptron weights"):  # zero weights: the generative beam, refused
+        sentence_measures(parser, words, tags, options=MeasureOptions(kind="combined", units="nats"))
+    parser.weights = np.array([0.0, 0.25])
     comb = sentence_measures(parser, words, tags, options=MeasureOptions(kind="combined", units="nats"))
-    assert comb[-1]["prefix"] == pytest.approx(exact[-1]["prefix"], abs=1e-9)  # zero weights: same ranking
+    assert comb[-1]["prefix"] == pytest.approx(exact[-1]["prefix"], abs=1e-9)  # no pruning: every analysis counts
 
 
 def test_candidate_tags_use_the_word_only() -> None:

@@ -45,7 +45,8 @@ __all__ = ["measures_cmd"]
 @click.option("--units", type=click.Choice(["bits", "nats"]), default="bits", show_default=True,
               help="Logarithm of prefix, surprisal and entropy columns.")
 @click.option("--kind", type=click.Choice(["generative", "combined"]), default="generative", show_default=True,
-              help="Beam ranked by the generative probability (probabilistic measures) or by the combined score.")
+              help="Beam ranked by the generative probability (probabilistic measures) or by the combined score "
+                   "(a combined model's; a generative model has none).")
 @click.option("--word-classes", type=InputFile(path_type=Path),
               help="Word-class list (word<TAB>closed|previous|open per line) replacing the packaged one.")
 @click.option("--word-class-rules", type=InputFile(path_type=Path),

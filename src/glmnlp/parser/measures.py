@@ -421,6 +421,9 @@ def sentence_measures(
     """One row (a dict with the keys of :data:`COLUMNS`) per word, and one for ``</s>`` if ``options.eos``."""
     if parser.generative is None:
         raise InputError("word-by-word measures need a model with a generative term (generative or combined)")
+    if options.kind == "combined" and not parser.weights.any():  # the combined beam would be the generative one
+        raise InputError("kind 'combined' ranks the beam by the perceptron's score and the generative term, and this "
+                         "model has no perceptron weights (a generative model): its measures are kind 'generative'")
     if not words:
         raise InputError("cannot compute measures for an empty sentence")
     if tags == "model":
