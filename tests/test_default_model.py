@@ -126,7 +126,10 @@ def test_load_reads_the_recommended_margin(tmp_path: Path) -> None:
     with pytest.raises(ModelFileError, match="multitag_margin must be a number >= 0, got -2"):
         recommended_margin(tmp_path)
     (tmp_path / MODEL_FILE).write_text("{not json")
-    with pytest.raises(ModelFileError, match="unreadable model description"):
+    with pytest.raises(ModelFileError, match=r"MODEL.json:1: not valid JSON \(corrupt or truncated\)"):
+        recommended_margin(tmp_path)
+    (tmp_path / MODEL_FILE).write_text("[4.0]")  # the reason was Python's: 'list' object has no attribute 'get'
+    with pytest.raises(ModelFileError, match=r"MODEL.json: not a model description \(a JSON object\), but a JSON list"):
         recommended_margin(tmp_path)
 
 

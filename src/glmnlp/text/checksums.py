@@ -16,7 +16,23 @@ from pathlib import Path
 from glmnlp.errors import ModelFileError
 from glmnlp.glm.model_io import PIPELINE_FILE
 
-__all__ = ["check_checksums", "check_part"]
+__all__ = ["check_checksums", "check_part", "read_description"]
+
+
+def read_description(path: Path) -> dict:
+    """The JSON object of a pipeline's ``MODEL.json`` at ``path``; :class:`ModelFileError` saying why it is not one."""
+    try:
+        description = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ModelFileError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ModelFileError(f"{path}: not UTF-8 text (corrupt, or not a model description)") from None
+    except json.JSONDecodeError as exc:
+        raise ModelFileError(f"{path}:{exc.lineno}: not valid JSON (corrupt or truncated): {exc.msg}") from None
+    if not isinstance(description, dict):
+        kind = type(description).__name__
+        raise ModelFileError(f"{path}: not a model description (a JSON object), but a JSON {kind}")
+    return description
 
 
 def check_checksums(root: str | Path, parts: list[str]) -> None:
@@ -30,10 +46,7 @@ def check_checksums(root: str | Path, parts: list[str]) -> None:
     path = Path(root) / PIPELINE_FILE
     if not path.is_file():
         return
-    try:
-        sums = json.loads(path.read_text(encoding="utf-8")).get("checksums", {})
-    except (OSError, ValueError, AttributeError) as exc:
-        raise ModelFileError(f"{path}: unreadable model description ({exc})") from exc
+    sums = read_description(path).get("checksums", {})
     if not isinstance(sums, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in sums.items()):
         raise ModelFileError(f"{path}: checksums must map file names to sha256 digests")
     for name in sorted(n for n in sums if n.split("/")[0] in parts):

@@ -170,17 +170,13 @@ def unknown_tags(tagger_dir: str | Path, known: frozenset[str] | set[str] | None
 
 def recommended_margin(root: str | Path) -> float | None:
     """The multi-tag margin recorded in ``root/MODEL.json`` (None if absent or 0: single best tags)."""
-    import json
-
+    from glmnlp.text.checksums import read_description
     from glmnlp.text.default_model import MODEL_FILE
 
     path = Path(root) / MODEL_FILE
     if not path.is_file():
         return None
-    try:
-        margin = json.loads(path.read_text(encoding="utf-8")).get("multitag_margin")
-    except (OSError, ValueError, AttributeError) as exc:
-        raise ModelFileError(f"{path}: unreadable model description ({exc})") from exc
+    margin = read_description(path).get("multitag_margin")
     if margin is None or margin == 0:
         return None
     if not isinstance(margin, (int, float)) or isinstance(margin, bool) or not margin > 0:
