@@ -165,6 +165,23 @@ def test_cli_tag_reads_tags_and_writes_a_chunk_at_a_time(
     assert (rc, out.split(), err) == (1, ["cats/NNS", "dogs/NNS"], "error: <output>:3: word 1 ('New York') contains "
                                       "whitespace: word/TAG lines cannot hold it (--output-format conllu can)\n")
 
+def test_cli_tag_warns_when_a_file_named_as_a_format_is_read_as_tokens(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``glmnlp tag file.conllu`` read it as tokens (the default) and tagged its comment lines as words
+    (``#/# newdoc/JJ``), silently: it still does as asked, and says so; ``--input-format auto`` reads CoNLL-U."""
+    conllu = tmp_path / "in.conllu"
+    conllu.write_text("# sent_id = 1\n1\tdogs\t_\t_\tNNS\t_\t_\t_\t_\t_\n\n")
+    rc, out, err = _run(capsys, ["tag", str(conllu)])
+    assert rc == 0 and out.startswith("#/") and err == (
+        f"warning: {conllu} is read as one tokenised sentence a line (--input-format tokens, the default), though "
+        "its name says conllu: --input-format auto reads it as that\n")
+    assert _run(capsys, ["tag", "--input-format", "auto", str(conllu)]) == (0, "dogs/NNS\n", "")
+    plain = tmp_path / "in.txt"
+    plain.write_text("dogs bark .\n")
+    assert _run(capsys, ["tag", str(plain)])[2] == ""
+
+
 def test_cli_tag_streams_tagged_input_and_stops_at_a_bad_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

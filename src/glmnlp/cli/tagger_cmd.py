@@ -275,6 +275,9 @@ def _input_sentences(path: str, fmt: str) -> Iterator[TaggedSentence]:
     with opened_input(path) as (numbered, name):
         lines = (line for _, line in numbered)
         if fmt == "tokens":
+            if (named := format_by_suffix(path)) != "auto":  # its comment and tab lines were tagged as words
+                click.echo(f"warning: {name} is read as one tokenised sentence a line (--input-format tokens, the "
+                           f"default), though its name says {named}: --input-format auto reads it as that", err=True)
             sentences = iter_tokens(lines)
         else:
             fmt = format_by_suffix(path) if fmt == "auto" else fmt  # "-" (stdin) has no suffix
