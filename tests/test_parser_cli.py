@@ -362,3 +362,20 @@ def test_parser_cli_warns_of_a_dev_set_its_choices_cannot_use(
            in err
     assert main(common + ["--dev", str(tmp_path / "train.trees"), "--out", str(tmp_path / "b")]) == 0
     assert f"warning: {tmp_path / 'train.trees'} is the --train file" in capsys.readouterr().err
+
+
+def test_parser_cli_warns_of_a_model_that_parses_nothing_on_dev(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A model trained on one tree keeps no chain seen once, cannot parse even that tree, and was saved with dev F1
+    0.00 and no word; a model that parses something is saved without the warning."""
+    (tmp_path / "one.trees").write_text("(TOP (X (A a)))\n")
+    (tmp_path / "two.trees").write_text("(TOP (S (NP (DT the) (NN dog)) (VP (VBD barked)) (. .)))\n"
+                                        "(TOP (S (NP (DT a) (NN cat)) (VP (VBD slept)) (. .)))\n")
+    warning = "warning: dev F1 is 0.00 at every pass and beam: the model finds no correct bracket on --dev (trained on "
+    for name, warned in (("one", True), ("two", False)):
+        data = str(tmp_path / f"{name}.trees")
+        capsys.readouterr()
+        assert main(["parser", "train", "--train", data, "--dev", data, "--epochs", "1", "-j", "1", "-q",
+                     "--out", str(tmp_path / f"m_{name}")]) == 0
+        assert (warning in capsys.readouterr().err) == warned, name

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -189,6 +190,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
                 on_beams=lambda rows: [step(f"beam gamma={gamma:g} cap={cap}: dev F1 {f1:.2f}, {rate:.0f} sentences/s")
                                        for gamma, cap, f1, rate in rows])
             click.echo(f"chosen gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
+            _warn_if_nothing_parsed(parser.history, len(train))
             parser.save(out_path, history=parser.history, replace=force)
             click.echo(f"saved {out_path}", err=True)
             return
@@ -247,8 +249,32 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         if chosen is not None:  # what --feature-bits auto counted, kept with the model
             parser.history.append({"feature_bits": {"bits": chosen.bits, "gold_features": chosen.gold_features,
                                                     "sharing": chosen.sharing, "bound": chosen.bound}})
+        _warn_if_nothing_parsed(parser.history, len(train))
         parser.save(out_path, history=parser.history, replace=force)
         click.echo(f"saved {out_path}", err=True)
+
+
+def _dev_scores(record: Any) -> Iterator[float]:
+    """Every ``dev_f1`` in a parser's training history (passes, beam and weight trials, nested)."""
+    if isinstance(record, dict):
+        for key, value in record.items():
+            if key == "dev_f1" and isinstance(value, (int, float)):
+                yield float(value)
+            else:
+                yield from _dev_scores(value)
+    elif isinstance(record, list):
+        for item in record:
+            yield from _dev_scores(item)
+
+
+def _warn_if_nothing_parsed(history: Any, n_train: int) -> None:
+    """A model that found no correct bracket on dev at any pass or beam was saved with a word only: one trained on
+    one tree cannot parse even that tree (a chain of three categories must be seen twice to be kept)."""
+    scores = list(_dev_scores(history))
+    if scores and max(scores) == 0.0:
+        click.echo(f"warning: dev F1 is 0.00 at every pass and beam: the model finds no correct bracket on --dev "
+                   f"(trained on {n_train} tree{'' if n_train == 1 else 's'}; a grammar from too few trees cannot "
+                   "analyse most sentences, which then get a flat tree)", err=True)
 
 
 #: options that only some kinds use: (parameter names, the kinds, what the options set)
