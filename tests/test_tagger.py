@@ -184,6 +184,9 @@ def test_tagger_save_load_gives_identical_predictions(sample_tagger: Tagger, tmp
     words = [s.words for s in sample_tagged("test")]
     assert loaded.tag_sentences(words) == sample_tagger.tag_sentences(words)
     np.testing.assert_array_equal(loaded.max_marginals(words[0]), sample_tagger.max_marginals(words[0]))
+    loaded.save(tmp_path / "again")  # the training history was lost on the way (a loaded tagger saved another file)
+    for file in ("metadata.json", "weights.npz"):
+        assert (tmp_path / "again" / file).read_bytes() == (tmp_path / "m" / file).read_bytes(), file
 
 
 def test_tagger_training_is_deterministic_byte_for_byte(tmp_path: Path) -> None:

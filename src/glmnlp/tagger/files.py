@@ -17,6 +17,7 @@ import numpy as np
 
 from glmnlp.errors import ConfigError, ModelFileError
 from glmnlp.glm.features import FeatureIndex, StringStore, Template
+from glmnlp.glm.training import EpochRecord
 from glmnlp.tagger.config import TaggerConfig
 from glmnlp.tagger.features import ATOM_NAMES, N_ATOMS, templates_for
 
@@ -130,6 +131,9 @@ def tagger_from_parts(cls: Any, metadata: dict[str, Any], arrays: dict[str, np.n
         tagger._local_atoms(vocabulary, add=False)  # cache the training vocabulary's atoms
         tagger._n_vocab_types = len(vocabulary)
         tagger.best_epoch_ = int(metadata.get("best_epoch", 0))
+        # kept, so that a loaded tagger saved again writes the same file (seconds were never stored)
+        tagger.history_ = [EpochRecord(epoch=int(r["epoch"]), examples=int(r["examples"]), mistakes=int(r["mistakes"]),
+                                       seconds=0.0, dev_score=r["dev_accuracy"]) for r in metadata.get("history", [])]
         tagger._fitted = True
         return tagger
     except ModelFileError:
