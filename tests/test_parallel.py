@@ -340,3 +340,18 @@ def test_beam_grid_on_workers_gives_the_serial_rows_and_choice(tmp_path: Path) -
     # the workers get the model's files, not the path of a folder of this process's machine: a Ray worker on
     # another machine could not load the caller's temporary folder (every trial failed there)
     assert sent and not [a for a in sent if isinstance(a, str | Path)]
+
+
+def test_a_ray_address_is_tried_before_ray_is_asked() -> None:
+    """HOST:PORT where something listens passes; a closed port or an unknown host is why not; other forms (auto) are
+    Ray's to resolve."""
+    import socket
+
+    from glmnlp.glm.parallel import _unreachable
+
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+        assert _unreachable(f"127.0.0.1:{port}") is None and _unreachable(f"ray://127.0.0.1:{port}") is None
+    assert _unreachable(f"127.0.0.1:{port}").startswith(f"nothing answers at 127.0.0.1:{port} (")  # closed now
+    assert "nothing answers at nosuchhost.invalid:6379" in _unreachable("nosuchhost.invalid:6379")
+    assert _unreachable("auto") is None and _unreachable("notaport") is None

@@ -177,3 +177,38 @@ def test_quiet_commands_print_none_of_rays_own_lines(tmp_path: Path, quiet: bool
         assert done.stderr == ""
     else:
         assert "Started a local Ray instance" not in done.stderr and "parsed 2 sentences" in done.stderr
+
+
+def test_a_ray_address_where_nothing_answers_is_a_config_error_at_once() -> None:
+    """Ray retries an address where nothing answers for ever (a typo in GLMNLP_ADDRESS hung a batch job, printing
+    only Ray's retry lines); it is tried with a TCP connection first and refused in one line."""
+    import time
+
+    from glmnlp.errors import ConfigError
+    from glmnlp.glm.parallel import Executor
+
+    ray.shutdown()
+    start = time.monotonic()
+    with pytest.raises(ConfigError, match=r"could not join address '127.0.0.1:1': nothing answers at 127.0.0.1:1 \("):
+        Executor(2, "ray", "127.0.0.1:1")
+    assert time.monotonic() - start < 30 and not ray.is_initialized()
+
+
+def test_joining_ray_keeps_the_callers_sigterm_handler() -> None:
+    """``ray.init`` put its own SIGTERM handler in place (exit status 15, a C++ stack dump): a scheduler's SIGTERM did
+    not end a command with ``Aborted.`` and status 143 as on the local backend. The caller's handler is put back."""
+    import signal
+
+    from glmnlp.glm.parallel import Executor
+
+    def mine(signum: int, frame: object) -> None:  # pragma: no cover - never called
+        raise AssertionError
+
+    ray.shutdown()
+    before = signal.signal(signal.SIGTERM, mine)
+    try:
+        Executor(2, "ray")
+        assert ray.is_initialized() and signal.getsignal(signal.SIGTERM) is mine
+    finally:
+        signal.signal(signal.SIGTERM, before)
+        ray.shutdown()

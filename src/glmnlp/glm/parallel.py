@@ -31,7 +31,12 @@ Backends:
 * ``backend="ray"`` (``pip install 'glmnlp[ray]'``): tasks are Ray remote functions, hosts are Ray
   actors (one CPU each); arrays travel through Ray's object store. ``address`` connects to a
   running cluster (``HOST:PORT`` or ``"auto"``); without it a local Ray instance is started (or the
-  one already initialised in this process is used). No socket or cluster code of glmnlp's own.
+  one already initialised in this process is used). No cluster code of glmnlp's own; two things around
+  ``ray.init``: a ``HOST:PORT`` address is first tried with a plain TCP connection of a few seconds
+  (:data:`ADDRESS_TIMEOUT`), because Ray retries an address where nothing answers for ever (a typo in
+  ``GLMNLP_ADDRESS`` hung a batch job with only Ray's own retry lines); and the SIGTERM handler
+  ``ray.init`` replaces with its own (exit status 15 and a C++ stack dump) is put back, so a scheduler's
+  SIGTERM ends a command as it does on the local backend (``Aborted.``, status 143).
 
 A worker that dies before its work is done raises :class:`glmnlp.errors.WorkerError` on either backend (a
 local one: :mod:`glmnlp.glm.pools`; Ray's errors for a lost actor, worker or node are turned into it, so
@@ -57,6 +62,9 @@ from __future__ import annotations
 import itertools
 import logging
 import os
+import signal
+import socket
+import threading
 import uuid
 import weakref
 from collections import deque
@@ -86,6 +94,24 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
         return max(1, os.cpu_count() or 1)
+
+
+#: Seconds a ``HOST:PORT`` Ray address is given to accept a TCP connection before the Ray backend gives up on it.
+ADDRESS_TIMEOUT = 5.0
+
+
+def _unreachable(address: str) -> str | None:
+    """Why nothing answers at a ``HOST:PORT`` (or ``ray://HOST:PORT``) Ray address, or None (answers, or another
+    form of address, such as ``auto``, which Ray resolves and reports itself)."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not host or not port.isdigit():
+        return None
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=ADDRESS_TIMEOUT):
+            return None
+    except OSError as exc:  # refused, timed out, no route, unknown host (socket.gaierror)
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        return f"nothing answers at {host}:{port} ({reason}; is the cluster's head node running there?)"
 
 
 def _host_create(key: str, factory: Callable[..., Any], args: tuple[Any, ...]) -> None:
@@ -409,14 +435,21 @@ class Executor:
         if not ray.is_initialized():
             kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                       "logging_level": ray_logging_level}
+            where = f"address {self.address!r}" if self.address is not None else "a local Ray instance"
             if self.address is not None:
                 kwargs["address"] = self.address
+                if (unreachable := _unreachable(self.address)) is not None:
+                    raise ConfigError(f"the ray backend could not join {where}: {unreachable}")
+            main_thread = threading.current_thread() is threading.main_thread()
+            sigterm = signal.getsignal(signal.SIGTERM) if main_thread else None
             try:
                 ray.init(**kwargs)
             except (ConnectionError, ValueError) as exc:  # no cluster there, or an address Ray cannot read
-                where = f"address {self.address!r}" if self.address is not None else "a local Ray instance"
                 raise ConfigError(f"the ray backend could not start or join {where}: "
                                   f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+            finally:
+                if sigterm is not None:
+                    signal.signal(signal.SIGTERM, sigterm)
             self._ray_started = True
 
     def _local_pool(self) -> ProcessPoolExecutor:
