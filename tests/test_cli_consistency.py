@@ -513,3 +513,23 @@ def test_tagger_train_refuses_stdin_for_both_train_and_dev(capsys: pytest.Captur
     rc, out, err = _run(capsys, ["tagger", "train", "--train", "-", "--dev", "-", "--out", str(tmp_path / "m")])
     assert (rc, out) == (2, "") and "--train and --dev cannot both be '-': stdin is read once" in err
     assert not (tmp_path / "m").exists()
+
+
+def test_jobs_above_the_cores_are_warned_of(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``-j 10000`` on a 2-core machine started a worker process per batch or shard, each loading a model, silently;
+    it is warned of on the local backend (not on Ray's, whose cluster has its own CPUs), and -j 2 never."""
+    from glmnlp.glm import parallel
+
+    monkeypatch.setattr(parallel, "default_jobs", lambda: 2)
+    rc, out, err = _run(capsys, ["parse", "-q", "-j", "10000", "A dog."])
+    assert (rc, out) == (0, "(TOP (NP (DT A) (NN dog) (. .)))\n") and err == (
+        "warning: --jobs 10000 is more than this machine's 2 cores: up to 10000 worker processes, each holding a "
+        "model or a shard in memory, and no faster than 2 (--backend ray for more machines)\n")
+    assert _run(capsys, ["parse", "-q", "-j", "2", "A dog."])[2] == ""
+    assert _run(capsys, ["parse", "-q", "-j", "10000", "--backend", "ray", "A dog."])[2] == ""
+    (tmp_path / "empty.trees").write_text("")  # refused after the warning: no worker is started
+    rc, _, err = _run(capsys, ["tagger", "train", "--train", str(tmp_path / "empty.trees"), "--out",
+                               str(tmp_path / "m"), "-j", "3"])
+    assert rc == 1 and err.startswith("warning: --jobs 3 is more than this machine's 2 cores")

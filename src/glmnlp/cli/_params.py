@@ -113,6 +113,23 @@ def check_address(backend: str | None, address: str | None) -> None:
             raise click.UsageError("--address needs --backend ray (or GLMNLP_BACKEND=ray)")
 
 
+def warn_of_jobs(jobs: int | None, backend: str | None) -> None:
+    """``--jobs N`` above this machine's cores on the local backend: a warning (``-j 10000`` started a worker process
+    per batch or shard, each holding a model or a shard, up to the out-of-memory killer). Not refused: the model of
+    a training command depends on its shards, which follow ``--jobs``, so a run may mean to match another machine's.
+    ``-j 2`` is never warned of (the tests and the docs' examples use it on any machine)."""
+    if jobs is None or jobs <= 2:
+        return
+    from glmnlp.config import resolve
+    from glmnlp.glm.parallel import default_jobs
+
+    cores = default_jobs()
+    if jobs > cores and resolve(jobs=1, backend=backend).backend == "local":  # jobs given: $GLMNLP_JOBS not read
+        click.echo(f"warning: --jobs {jobs} is more than this machine's {cores} cores: up to {jobs} worker processes, "
+                   f"each holding a model or a shard in memory, and no faster than {cores} (--backend ray for "
+                   "more machines)", err=True)
+
+
 @contextlib.contextmanager
 def quiet_ray(quiet: bool) -> Iterator[None]:
     """With ``--quiet``, Ray started or joined by the command logs errors only (its warnings, such as the token
@@ -139,6 +156,7 @@ def parallel_options(fn: Callable[..., Any],
     @functools.wraps(command)
     def checked(*args: Any, **kwargs: Any) -> Any:
         check_address(kwargs.get("backend"), kwargs.get("address"))
+        warn_of_jobs(kwargs.get("jobs"), kwargs.get("backend"))
         with quiet_ray(kwargs.get("quiet", False)):
             return command(*args, **kwargs)
 

@@ -68,7 +68,9 @@ from typing import Any
 
 import click
 
-from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange, check_address, quiet_ray, some_of
+from glmnlp.cli._params import (
+    InputFile, NonEmptyPath, NumberRange, check_address, quiet_ray, some_of, warn_of_jobs,
+)
 from glmnlp.cli.parse_input import Unit, argument_units, checked_tags, read_units
 from glmnlp.errors import ConfigError
 from glmnlp.treebank.fileio import opened_input
@@ -324,6 +326,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
     if surprisal and fmt != "json":
         raise click.UsageError("--surprisal needs --format json")
     check_address(backend, address)
+    warn_of_jobs(jobs, backend)
     if compact and fmt not in ("svg", "html"):
         raise click.UsageError("--compact is only used with --format svg or html")
     if unicode_lines and fmt != "ascii":
