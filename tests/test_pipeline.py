@@ -668,3 +668,23 @@ def test_pipeline_pipe_refuses_bad_worker_options_whatever_the_input(options: di
     and ``backend="dask"`` refused only when the input had more than one batch."""
     with pytest.raises(ConfigError, match=message):
         list(Pipeline(FakeTagger(), FakeParser()).pipe(["One sentence."], **options))
+
+
+def test_pipeline_pickles_as_how_to_load_it() -> None:
+    """Pickling a pipeline (joblib, multiprocessing, spaCy's n_process) failed with ``cannot pickle '_thread.RLock'
+    object``; a loaded one pickles as its path, settings and beam as they are now, and unpickles to the same
+    analyses; one made from components in memory says why it cannot be pickled."""
+    import pickle
+
+    nlp = load(deferred=True)
+    nlp.max_words, nlp.lines = 50, True
+    nlp.parser.config.gamma, nlp.parser.config.beam_cap = 1e3, 7
+    data = pickle.dumps(nlp)
+    assert len(data) < 2000  # no weights
+    again = pickle.loads(data)
+    assert (again.max_words, again.lines, again.multitag_margin) == (50, True, nlp.multitag_margin)
+    assert (again.parser.config.gamma, again.parser.config.beam_cap) == (1e3, 7)
+    text = "A dog barked at the old man.\nIt ran."
+    assert again(text).to_dict() == nlp(text).to_dict()
+    with pytest.raises(TypeError, match="made from components in memory cannot be pickled"):
+        pickle.dumps(Pipeline())

@@ -205,6 +205,17 @@ class Pipeline:
         #: how a worker process loads this same pipeline: (module-level loader, plain arguments)
         self.spec: tuple[Callable[..., Pipeline], tuple[Any, ...]] | None = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as how to load it, never as its models: the ``glmnlp.load()`` path and settings and the beam
+        as they are now (what joblib, ``multiprocessing`` and spaCy's ``n_process`` send to their workers, which
+        then load the model from that path; pickling gave ``cannot pickle '_thread.RLock' object``)."""
+        from glmnlp.text.workers import parser_beam, pipeline_settings, restored_pipeline
+
+        if self.spec is None:
+            raise TypeError("a Pipeline made from components in memory cannot be pickled (its models would be): one "
+                            "made by glmnlp.load() pickles as its model directory's path and its settings")
+        return restored_pipeline, (self.spec, parser_beam(self._components["parser"]), pipeline_settings(self))
+
     def __repr__(self) -> str:
         return (
             f"Pipeline(tagger={self._components['tagger']!r}, parser={self._components['parser']!r}, "

@@ -15,7 +15,8 @@ from typing import Any
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.treebank.trees import tree_from_plain, tree_to_plain
 
-__all__ = ["PipeWorker", "document_from_plain", "document_to_plain", "parser_beam", "pipeline_settings"]
+__all__ = ["PipeWorker", "document_from_plain", "document_to_plain", "parser_beam", "pipeline_settings",
+           "restored_pipeline"]
 
 
 def parser_beam(component: Any) -> tuple[float, int] | None:
@@ -34,6 +35,18 @@ def pipeline_settings(pipeline: Any) -> tuple[bool, Any, int]:
     beam is: set after ``glmnlp.load()`` (``nlp.max_words = 5``), they reached the caller's own parses and not the
     workers', which load the model with the values it was loaded with (4 of 4 sentences parsed differently)."""
     return pipeline.lines, pipeline.multitag_margin, pipeline.max_words
+
+
+def restored_pipeline(spec: tuple[Callable[..., Any], tuple[Any, ...]], beam: tuple[float, int] | None,
+                      settings: tuple[bool, Any, int]) -> Any:
+    """A pickled pipeline in the process that unpickles it (:meth:`glmnlp.text.pipeline.Pipeline.__reduce__`): loaded
+    from its ``spec`` as a worker loads it, with the beam and settings the pickled one had then."""
+    loader, args = spec
+    pipeline = loader(*args)
+    if beam is not None:
+        pipeline.parser.config.gamma, pipeline.parser.config.beam_cap = beam
+    pipeline.lines, pipeline.multitag_margin, pipeline.max_words = settings
+    return pipeline
 
 
 class PipeWorker:
