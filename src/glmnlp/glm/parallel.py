@@ -34,9 +34,9 @@ Backends:
   one already initialised in this process is used). No cluster code of glmnlp's own; two things around
   ``ray.init``: a ``HOST:PORT`` address is first tried with a plain TCP connection of a few seconds
   (:data:`ADDRESS_TIMEOUT`), because Ray retries an address where nothing answers for ever (a typo in
-  ``GLMNLP_ADDRESS`` hung a batch job with only Ray's own retry lines); and the SIGTERM handler
-  ``ray.init`` replaces with its own (exit status 15 and a C++ stack dump) is put back, so a scheduler's
-  SIGTERM ends a command as it does on the local backend (``Aborted.``, status 143).
+  ``GLMNLP_ADDRESS`` hung a batch job with only Ray's own retry lines); and a SIGTERM handler of the
+  caller's own that ``ray.init`` replaces with Ray's (exit status 15 and a C++ stack dump) is put back, so a
+  scheduler's SIGTERM ends a command as it does on the local backend (``Aborted.``, status 143).
 
 A worker that dies before its work is done raises :class:`glmnlp.errors.WorkerError` on either backend (a
 local one: :mod:`glmnlp.glm.pools`; Ray's errors for a lost actor, worker or node are turned into it, so
@@ -440,8 +440,10 @@ class Executor:
                 kwargs["address"] = self.address
                 if (unreachable := _unreachable(self.address)) is not None:
                     raise ConfigError(f"the ray backend could not join {where}: {unreachable}")
+            # a handler of the caller's own (the command line's) is put back; Ray's replaces only the default
             main_thread = threading.current_thread() is threading.main_thread()
             sigterm = signal.getsignal(signal.SIGTERM) if main_thread else None
+            sigterm = sigterm if callable(sigterm) else None
             try:
                 ray.init(**kwargs)
             except (ConnectionError, ValueError) as exc:  # no cluster there, or an address Ray cannot read
