@@ -205,3 +205,66 @@ def _spans(tree):  # type: ignore[no-untyped-def]
 
     walk(tree, 0)
     return out
+
+
+@pytest.mark.parametrize("text", ["He called it 'nonsense' and left.", "He called it \u2018nonsense\u2019 and left."])
+def test_spacy_component_single_quotes_as_glmnlp_tokenize(nlp, text: str) -> None:  # type: ignore[no-untyped-def]
+    """An opening single quote went to the parser as ``'`` where glmnlp spells it `````: the trees differed."""
+    import glmnlp
+
+    sent = next(nlp(text).sents)
+    own = glmnlp.load()(text).sentences[0].tree
+    assert own is not None and parse_tree("(TOP " + sent._.parse_string + ")") == own
+
+
+def test_spacy_component_extensions_are_registered_on_import_and_can_be_pickled() -> None:
+    """Saved docs could not be read in a process that had not built the component (the extensions were registered
+    by it), and a Token getter was a lambda: spaCy's n_process under spawn or forkserver pickles every extension
+    and failed with ``Can't pickle local object '_token_span.<locals>.<lambda>'``."""
+    import pickle
+    import subprocess
+    import sys
+
+    from spacy.tokens.underscore import Underscore
+
+    pickle.dumps(Underscore.get_state())
+    code = ("import glmnlp.text.spacy_component\nfrom spacy.tokens import Span, Token\n"
+            "assert all(Span.has_extension(n) for n in ('labels', 'parse_string', 'constituents', 'children', "
+            "'parent'))\nassert all(Token.has_extension(n) for n in ('labels', 'parse_string', 'parent'))\n")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).returncode == 0
+
+
+def test_spacy_component_parses_do_not_outlive_their_tokens(nlp) -> None:  # type: ignore[no-untyped-def]
+    """Tokens merged after the component, or Span.as_doc(copy_user_data=True), left token positions that named
+    other words: ``(NNP York)`` for ``is``; an error says so now. A doc never parsed says what keeps parses."""
+    doc = nlp("New York is big. It has many people.")
+    assert doc[2]._.parse_string == "(VBZ is)"
+    with doc.retokenize() as retokenizer:
+        retokenizer.merge(doc[0:2])
+    with pytest.raises(ValueError, match=r"tokens changed after glmnlp_parser parsed it \(10 tokens then, 9 now"):
+        doc[1]._.parse_string
+    copy = list(nlp("The dog barked loudly. A cat sat.").sents)[1].as_doc(copy_user_data=True)
+    with pytest.raises(ValueError, match="tokens changed after glmnlp_parser parsed it"):
+        copy[:]._.parse_string
+    with pytest.raises(ValueError, match=r"no glmnlp parses: .*\(DocBin\(store_user_data=True\) keeps it"):
+        spacy.blank("en")("A dog.")[:]._.labels
+
+
+def test_spacy_component_reading_every_constituent_is_not_quadratic(  # type: ignore[no-untyped-def]
+    nlp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each read rebuilt the whole doc's node list and scanned it: reading the labels of every constituent of a
+    400-sentence doc took 13.3 s, four times its parsing. The doc's index is built once for all the reads, and the
+    answers are those of a scan of the stored nodes."""
+    built = []
+    index = spacy_component._Index
+    monkeypatch.setattr(spacy_component, "_Index", lambda doc: built.append(1) or index(doc))
+    doc = nlp(" ".join(["The dog saw a cat in the garden."] * 40))
+    spans = [c for sent in doc.sents for c in sent._.constituents]
+    nodes = [n for sent in doc.user_data[("glmnlp", "constituents")] for n in sent]
+    assert len(spans) == len({(a, b) for a, b, *_ in nodes}) and len(spans) > 400
+    for span in spans:
+        assert span._.labels == tuple(label for a, b, label, _, pos, _ in nodes
+                                      if (a, b) == (span.start, span.end) and not pos)
+        assert all(child.start >= span.start and child.end <= span.end for child in span._.children)
+    assert len(built) == 1

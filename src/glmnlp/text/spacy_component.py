@@ -58,16 +58,30 @@ Our choices:
   ``parse_string`` ``""``, ``children`` and ``constituents`` ``[]``, ``parent`` ``None``. It gives
   these instead of raising so that code looping over ``doc.sents`` works on any text; a span that
   has words but is not a constituent still raises :class:`ValueError`.
-* ``token.tag_`` is set to the tree's POS tag when the pipeline has not tagged the token already.
+* ``token.tag_`` is set to the tree's POS tag when the pipeline has not tagged the token already (a tag set
+  by an earlier component is kept, and may then differ from the tree's, which is glmnlp's tagger's).
+* **Single quotes are spelled as double quotes are**: an opening ``'`` (``‘``) is ````` where glmnlp's
+  tokenizer spells it so, as in ``called it 'nonsense'``.
 * The component wraps :func:`glmnlp.load` (``model``: a model directory, default the bundled
   one; ``multitag_margin`` as there) and parses each sentence as pre-tokenised input, so the
   bounded-work rules of the pipeline apply (over-long sentences get a flat tree).
 * Parses are stored in ``doc.user_data`` (plain tuples), so docs serialised with ``DocBin`` keep
-  them when ``store_user_data=True``.
+  them when ``store_user_data=True``; the extensions are registered when this module is imported (a process
+  reading such docs imports it: ``import glmnlp.text.spacy_component``), and their getters are module-level
+  functions, so spaCy's ``n_process`` can send them to workers started by spawn or forkserver.
+* **Parses are kept with the tokens they were made for**: the stored data holds the doc's length then, and a
+  doc whose tokens were merged or split afterwards (``merge_entities``, ``doc.retokenize()``), or that holds
+  another doc's data (``Span.as_doc(copy_user_data=True)``), raises :class:`ValueError` saying so, where its
+  token positions named other words. Run the component after the components that change tokens.
+* Reading an extension takes time in the size of the answer, not of the document: the stored nodes are read
+  into an index (by extent, and by start for ``constituents``) once per doc and reused (reading the labels of
+  every constituent of a 400-sentence doc took 13.3 s, four times its parsing).
 """
 
 from __future__ import annotations
 
+import bisect
+from collections import OrderedDict
 from typing import Any
 
 from glmnlp.text.tokenize import PTB_BRACKETS, tokenize_spans
@@ -77,6 +91,7 @@ __all__ = ["GlmnlpParser", "make_glmnlp_parser"]
 
 FACTORY = "glmnlp_parser"
 _KEY = ("glmnlp", "constituents")  # doc.user_data key: tuple of per-sentence node tuples
+_LENGTH = ("glmnlp", "tokens")  # doc.user_data key: the doc's number of tokens when it was parsed
 
 # a node: (start token, end token, label, parent node index or -1, is_preterminal, bracket string)
 Node = tuple[int, int, str, int, bool, str]
@@ -84,6 +99,8 @@ Node = tuple[int, int, str, int, bool, str]
 # spaCy token texts that are double quotes; ``_FIXED_QUOTES``: those whose spelling does not depend on position
 _DOUBLE_QUOTES = frozenset({'"', "''", "``", "\u201c", "\u201d", "\u201e", "\u201f"})
 _FIXED_QUOTES = {"``": "``", "\u201c": "``", "\u201e": "``", "\u201d": "''"}
+#: single quotes: spelled as glmnlp's tokenizer spells the same extent (an opening one ```), else as here
+_SINGLE_QUOTES = {"'": "'", "`": "`", "\u2018": "`", "\u2019": "'"}
 
 
 def _spacy() -> Any:
@@ -100,7 +117,8 @@ def _ptb_word(text: str) -> str:
 
 
 def _quote_spellings(doc: Any, positions: list[int]) -> dict[int, str]:
-    """The PTB spelling (opening ````` or closing ``''``) of each double quote among a sentence's words, by token.
+    """The PTB spelling (opening ````` or closing ``''``) of each double quote among a sentence's words, by token,
+    and of each single quote (`````, ``'``).
 
     Read from :func:`glmnlp.text.tokenize.tokenize_spans` run on the sentence's text, so that a quote is spelled
     as glmnlp's own pipeline spells it in the same text. The rule there (NLTK's) looks at what comes before the
@@ -109,7 +127,7 @@ def _quote_spellings(doc: Any, positions: list[int]) -> dict[int, str]:
     quotes keep their direction. A quote the tokenizer does not return as a token of the same extent (when the
     two tokenizers cut a run such as ``'''`` differently) gets the same rule, read from the character before it.
     """
-    quotes = [i for i in positions if doc[i].text in _DOUBLE_QUOTES]
+    quotes = [i for i in positions if doc[i].text in _DOUBLE_QUOTES or doc[i].text in _SINGLE_QUOTES]
     if not quotes:
         return {}
     base = doc[positions[0]].idx
@@ -120,6 +138,9 @@ def _quote_spellings(doc: Any, positions: list[int]) -> dict[int, str]:
     for i in quotes:
         start = doc[i].idx - base
         word = spelled.get((start, start + len(doc[i].text)))
+        if doc[i].text in _SINGLE_QUOTES:
+            out[i] = word if word in ("`", "'") else _SINGLE_QUOTES[doc[i].text]
+            continue
         if word is None or word not in ("``", "''"):
             before = text[start - 1] if start else " "
             word = _FIXED_QUOTES.get(doc[i].text) or ("``" if before in " ([{<" else "''")
@@ -154,6 +175,7 @@ class GlmnlpParser:
                 if not doc[i].tag_ and tag is not None:
                     doc[i].tag_ = tag
         doc.user_data[_KEY] = tuple(stored)
+        doc.user_data[_LENGTH] = len(doc)
         return doc
 
 
@@ -182,16 +204,45 @@ def _nodes(tree: Tree, positions: list[int]) -> tuple[Node, ...]:
 # -- extensions ----------------------------------------------------------------------------------
 
 
-def _doc_nodes(doc: Any) -> list[Node]:
-    """Every sentence's nodes in one list, parent indices shifted to index that list."""
+class _Index:
+    """A doc's nodes in one list (parent indices shifted to index it), by extent and by start (pre-order: the
+    starts never decrease)."""
+
+    def __init__(self, doc: Any) -> None:
+        self.doc = doc  # kept, so that the id in the cache's key is this doc's while the entry lives
+        self.nodes: list[Node] = []
+        for sent in doc.user_data[_KEY]:
+            shift = len(self.nodes)
+            self.nodes.extend((a, b, label, parent + shift if parent >= 0 else -1, pos, text)
+                              for a, b, label, parent, pos, text in sent)
+        self.starts = [n[0] for n in self.nodes]
+        self.by_extent: dict[tuple[int, int], list[int]] = {}
+        for k, n in enumerate(self.nodes):
+            self.by_extent.setdefault((n[0], n[1]), []).append(k)
+
+
+_INDEXES: OrderedDict[tuple[int, int, int], _Index] = OrderedDict()  # the last few docs read
+
+
+def _doc_index(doc: Any) -> _Index:
+    """The index of the doc's stored parses, checked against its tokens (module docstring)."""
     if _KEY not in doc.user_data:
-        raise ValueError("this Doc was not parsed by the glmnlp_parser component")
-    out: list[Node] = []
-    for sent in doc.user_data[_KEY]:
-        shift = len(out)
-        out.extend((a, b, label, parent + shift if parent >= 0 else -1, pos, text)
-                   for a, b, label, parent, pos, text in sent)
-    return out
+        raise ValueError("this Doc has no glmnlp parses: it was not parsed by the glmnlp_parser component, or its "
+                         "user data was not kept (DocBin(store_user_data=True) keeps it; Doc.to_json, "
+                         "Doc.from_docs and Span.as_doc without copy_user_data do not)")
+    parsed = doc.user_data.get(_LENGTH, len(doc))  # docs stored before the length was: not checked
+    if parsed != len(doc):
+        raise ValueError(f"this Doc's tokens changed after glmnlp_parser parsed it ({parsed} tokens then, {len(doc)} "
+                         "now: merged or split by a later component, or another Doc's user data copied by "
+                         "Span.as_doc): its parses no longer apply; run glmnlp_parser after the components that "
+                         "change tokens")
+    key = (id(doc), id(doc.user_data[_KEY]), len(doc))
+    index = _INDEXES.get(key)
+    if index is None:
+        index = _INDEXES[key] = _Index(doc)
+        while len(_INDEXES) > 4:
+            _INDEXES.popitem(last=False)
+    return index
 
 
 def _words_extent(span: Any) -> tuple[int, int]:
@@ -211,18 +262,22 @@ def _words_extent(span: Any) -> tuple[int, int]:
 
 def _over_words(span: Any) -> tuple[list[Node], list[int]] | None:
     """The doc's nodes and the indices of those over exactly the span's words; ``None`` if it has no word."""
-    nodes = _doc_nodes(span.doc)
+    index = _doc_index(span.doc)
     start, end = _words_extent(span)
     if start == end:
         return None
-    return nodes, [k for k, n in enumerate(nodes) if n[0] == start and n[1] == end]
+    return index.nodes, index.by_extent.get((start, end), [])
 
 
 def _constituent(span: Any) -> tuple[list[Node], list[int]] | None:
     """As :func:`_over_words`, but a span whose words are not a constituent raises :class:`ValueError`."""
     found = _over_words(span)
     if found is not None and not found[1]:
-        raise ValueError(f"{span.text!r} is not a constituent")
+        doc = span.doc
+        sentence = doc.has_annotation("SENT_START") and (span.sent.start, span.sent.end) == (span.start, span.end)
+        raise ValueError(f"{span.text!r} is not a constituent" + (
+            " (a sentence of the Doc's that glmnlp_parser did not parse as one: were its boundaries set by a "
+            "component after it?)" if sentence else ""))
     return found
 
 
@@ -245,8 +300,10 @@ def _parse_string(span: Any) -> str:
 def _constituents(span: Any) -> list[Any]:
     out = []
     seen: set[tuple[int, int]] = set()
-    for start, end, *_ in _doc_nodes(span.doc):
-        if span.start <= start and end <= span.end and (start, end) not in seen:
+    index = _doc_index(span.doc)
+    first, last = bisect.bisect_left(index.starts, span.start), bisect.bisect_left(index.starts, span.end)
+    for start, end, *_ in index.nodes[first:last]:
+        if end <= span.end and (start, end) not in seen:
             seen.add((start, end))
             out.append(span.doc[start:end])
     return out
@@ -257,7 +314,9 @@ def _children(span: Any) -> list[Any]:
     if found is None:
         return []
     nodes, exact = found
-    return [span.doc[n[0]:n[1]] for n in nodes if n[3] == exact[-1]]
+    k = exact[-1]  # its descendants follow it in pre-order, up to the first node that starts at or after its end
+    stop = bisect.bisect_left(_doc_index(span.doc).starts, nodes[k][1], lo=k + 1)
+    return [span.doc[n[0]:n[1]] for n in nodes[k + 1:stop] if n[3] == k]
 
 
 def _parent(span: Any) -> Any:
@@ -269,8 +328,18 @@ def _parent(span: Any) -> Any:
     return None if parent < 0 else span.doc[nodes[parent][0]:nodes[parent][1]]
 
 
-def _token_span(getter: Any) -> Any:
-    return lambda token: getter(token.doc[token.i:token.i + 1])
+# a token's extensions are its one-token span's; module-level functions (a lambda cannot be pickled, and spaCy's
+# n_process sends every registered extension to workers started by spawn or forkserver)
+def _token_labels(token: Any) -> tuple[str, ...]:
+    return _labels(token.doc[token.i:token.i + 1])
+
+
+def _token_parse_string(token: Any) -> str:
+    return _parse_string(token.doc[token.i:token.i + 1])
+
+
+def _token_parent(token: Any) -> Any:
+    return _parent(token.doc[token.i:token.i + 1])
 
 
 def _register_extensions() -> None:
@@ -280,8 +349,10 @@ def _register_extensions() -> None:
                          ("children", _children), ("parent", _parent)):
         if not Span.has_extension(name):
             Span.set_extension(name, getter=getter)
-        if name in ("labels", "parse_string", "parent") and not Token.has_extension(name):
-            Token.set_extension(name, getter=_token_span(getter))
+    for name, getter in (("labels", _token_labels), ("parse_string", _token_parse_string),
+                         ("parent", _token_parent)):
+        if not Token.has_extension(name):
+            Token.set_extension(name, getter=getter)
 
 
 def make_glmnlp_parser(nlp: Any, name: str, model: str | None, multitag_margin: Any) -> GlmnlpParser:
@@ -298,3 +369,4 @@ def _register_factory() -> None:
 
 
 _register_factory()
+_register_extensions()
