@@ -53,13 +53,21 @@ def with_verb_siblings(nlp):  # type: ignore[no-untyped-def]
     tagger = nlp.tagger
     if nlp.multitag_margin is None:
         nlp = nlp.replace(multitag_margin=0.0)
-    plain = tagger.multitag
+    plain, both = tagger.multitag, tagger.tag_and_multitag
+
+    def siblings(rows):  # type: ignore[no-untyped-def]
+        return [tags + [SIBLINGS[t] for t in tags if t in SIBLINGS and SIBLINGS[t] not in tags] for tags in rows]
 
     def multitag(words, margin):  # type: ignore[no-untyped-def]
-        return [tags + [SIBLINGS[t] for t in tags if t in SIBLINGS and SIBLINGS[t] not in tags]
-                for tags in plain(words, margin)]
+        return siblings(plain(words, margin))
 
-    tagger.multitag = multitag
+    def tag_and_multitag(words, margin):  # type: ignore[no-untyped-def]
+        best, rows = both(words, margin)
+        return best, siblings(rows)
+
+    # the pipeline asks for both at once when the tagger has tag_and_multitag (one encoding): replacing only
+    # multitag made --verb-siblings change nothing
+    tagger.multitag, tagger.tag_and_multitag = multitag, tag_and_multitag
     return nlp
 
 
