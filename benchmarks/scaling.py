@@ -229,7 +229,9 @@ def main() -> None:
                     help="the markdown report; the runs (.json) and the plot (.png) beside it "
                          "(default: benchmarks/results/scaling.md)")
     ap.add_argument("--from-json", default=None,
-                    help="render the table from the runs saved by an earlier (possibly interrupted) run")
+                    help="render the table from the training runs saved by an earlier (possibly interrupted) run "
+                         "instead of training again; the parse part still runs if --parts names it (the default "
+                         "does: --parts tagger,parser renders only)")
     ap.add_argument("--note", default="", help="a line added under the header (e.g. how the runs were made)")
     args = ap.parse_args()
 

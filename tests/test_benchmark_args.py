@@ -61,3 +61,17 @@ def test_benchmark_help_keeps_its_example_commands_whole() -> None:
     run = subprocess.run([sys.executable, str(BENCHMARKS / "training_curves.py"), "--help"], capture_output=True,
                          text=True, timeout=120)
     assert run.returncode == 0 and "training_curves.png \\\n" in run.stdout
+
+
+@pytest.mark.parametrize("patch", sorted(p.name for p in (BENCHMARKS / "patches").glob("*.patch")))
+def test_benchmark_patches_apply_to_the_sources(patch: str) -> None:
+    """The result files tell a reader to apply these patches to a copy of the sources; two of them had stopped
+    applying (the decoder's retry and the combined model's imports had changed under them)."""
+    import shutil
+
+    git = shutil.which("git")
+    if git is None:
+        pytest.skip("git is not installed")
+    done = subprocess.run([git, "apply", "--check", str(BENCHMARKS / "patches" / patch)], cwd=BENCHMARKS.parent,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
