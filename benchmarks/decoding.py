@@ -198,6 +198,10 @@ def widen(source: str, out: str) -> None:
     header = json.loads((target / model_io.METADATA_FILE).read_text(encoding="utf-8"))
     header["arrays"]["weight_value"]["dtype"] = "<f8"
     header["weights_sha256"] = hashlib.sha256(blob).hexdigest()
+    if "metadata_sha256" in header:  # a sealed header (glmnlp.glm.model_seals): sealed again, as a save would
+        from glmnlp.glm.model_seals import header_digest
+
+        header["metadata_sha256"] = header_digest(header)
     (target / model_io.WEIGHTS_FILE).write_bytes(blob)
     (target / model_io.METADATA_FILE).write_text(
         json.dumps(header, indent=1, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n", encoding="utf-8")

@@ -13,28 +13,40 @@ cimport numpy as cnp
 cnp.import_array()
 
 
+def _row_error(long long f, Py_ssize_t n_rows):
+    return IndexError(f"feature id {f} is outside the weight table's {n_rows} rows")
+
+
 def score_classes(const double[:, ::1] weights, const long long[::1] feats, double[::1] out):
-    """out[c] = sum over feature ids f >= 0 of weights[f, c]  (out is overwritten)."""
-    cdef Py_ssize_t i, c, n_classes = weights.shape[1]
+    """out[c] = sum over feature ids f >= 0 of weights[f, c]  (out is overwritten).
+
+    The shapes and every id are checked (an id past the table read memory it does not own, or crashed)."""
+    cdef Py_ssize_t i, c, n_classes = weights.shape[1], n_rows = weights.shape[0]
     cdef long long f
+    if out.shape[0] != n_classes:
+        raise ValueError(f"out has {out.shape[0]} entries for {n_classes} classes")
     for c in range(n_classes):
         out[c] = 0.0
     for i in range(feats.shape[0]):
         f = feats[i]
         if f < 0:
             continue
+        if f >= n_rows:
+            raise _row_error(f, n_rows)
         for c in range(n_classes):
             out[c] += weights[f, c]
 
 
 def score_sum(const double[::1] weights, const long long[::1] feats):
     """Sum of weights[f] over feature ids f >= 0."""
-    cdef Py_ssize_t i
+    cdef Py_ssize_t i, n_rows = weights.shape[0]
     cdef double total = 0.0
     cdef long long f
     for i in range(feats.shape[0]):
         f = feats[i]
         if f >= 0:
+            if f >= n_rows:
+                raise _row_error(f, n_rows)
             total += weights[f]
     return total
 
@@ -72,10 +84,13 @@ def score_rows(const double[:, ::1] weights, const long long[:, ::1] rows, doubl
     """out[i, c] = sum over j with rows[i, j] >= 0 of weights[rows[i, j], c]  (out is overwritten).
 
     The "emission" scores of a tagger: one row of ``rows`` lists the tag-independent feature rows
-    of one token; each feature row holds one weight per class.
+    of one token; each feature row holds one weight per class. The shapes and every id are checked (an id past
+    the table read memory it does not own, or crashed; an ``out`` of another shape was partly filled).
     """
-    cdef Py_ssize_t i, j, c, n_classes = weights.shape[1]
+    cdef Py_ssize_t i, j, c, n_classes = weights.shape[1], n_rows = weights.shape[0]
     cdef long long f
+    if out.shape[0] != rows.shape[0] or out.shape[1] != n_classes:
+        raise ValueError(f"out has shape ({out.shape[0]}, {out.shape[1]}), expected ({rows.shape[0]}, {n_classes})")
     for i in range(rows.shape[0]):
         for c in range(n_classes):
             out[i, c] = 0.0
@@ -83,6 +98,8 @@ def score_rows(const double[:, ::1] weights, const long long[:, ::1] rows, doubl
             f = rows[i, j]
             if f < 0:
                 continue
+            if f >= n_rows:
+                raise _row_error(f, n_rows)
             for c in range(n_classes):
                 out[i, c] += weights[f, c]
 

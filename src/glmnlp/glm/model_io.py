@@ -73,7 +73,7 @@ import numpy as np
 
 from glmnlp._version import __version__
 from glmnlp.errors import ConfigError, ModelFileError
-from glmnlp.glm.model_seals import check_pin, check_seal, header_digest, parts_digest
+from glmnlp.glm.model_seals import check_pin, check_seal, header_digest, json_problem, parts_digest
 from glmnlp.treebank.fileio import check_writable_folder, missing_folders, remove_folders
 
 __all__ = [
@@ -124,7 +124,7 @@ def _npz_bytes(arrays: Mapping[str, np.ndarray]) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=_ZIP_METHOD, allowZip64=True) as archive:
         for name in sorted(arrays):
-            array = np.ascontiguousarray(arrays[name])
+            array = arrays[name]  # C-contiguous (_check_arrays)
             member = io.BytesIO()
             np.lib.format.write_array(member, array, allow_pickle=False)
             info = zipfile.ZipInfo(f"{name}.npy", date_time=_ZIP_DATE)
@@ -139,7 +139,7 @@ def _check_arrays(arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     for name, value in arrays.items():
         if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
             raise ValueError(f"invalid array name {name!r}")
-        array = np.asarray(value)
+        array = np.require(np.asarray(value), requirements="C")  # not ascontiguousarray: it made 0-d arrays 1-d
         if array.dtype.hasobject:
             raise ValueError(f"array {name!r} has dtype object; model files never hold pickled objects")
         checked[name] = array
@@ -169,8 +169,11 @@ def _write_tree(directory: Path, parts: ModelParts) -> str:
         "submodels": {name: sub.kind for name, sub in sorted(parts.submodels.items())},
         "submodel_sha256": pins,
     }
-    header["metadata_sha256"] = header_digest(header)
-    text = json.dumps(header, indent=1, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+    try:
+        header["metadata_sha256"] = header_digest(header)
+        text = json.dumps(header, indent=1, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+    except (TypeError, ValueError) as exc:  # json's own message names the type, not where it is
+        raise ValueError(json_problem(header["metadata"]) or f"metadata: {exc}") from None
     (directory / WEIGHTS_FILE).write_bytes(blob)
     (directory / METADATA_FILE).write_text(text, encoding="utf-8")
     return header["metadata_sha256"]
@@ -419,6 +422,10 @@ def save_model(
     ConfigError
         ``directory`` holds something that is not a model of this kind (it is left untouched).
     """
+    if not isinstance(kind, str) or not kind or "/" in kind:  # read back, any other kind is refused
+        raise ValueError(f"kind must be a non-empty string (a name such as 'tagger'), got {kind!r}")
+    if not isinstance(metadata, Mapping):
+        raise ValueError(f"metadata must be a dict, got a {type(metadata).__name__}")
     parts = ModelParts(kind=kind, metadata=metadata, arrays=arrays, submodels=submodels or {})
     with staged_output_dir(directory, kind, replace=replace) as tmp:
         _write_tree(tmp, parts)

@@ -1,5 +1,6 @@
 """Checksums that tie a model directory's files together: its ``metadata.json`` to itself, a sub-model to its parent
-(and :func:`parts_digest`, a model's digest before it is written).
+(and :func:`parts_digest`, a model's digest before it is written; :func:`json_problem`, where metadata to be
+written holds what JSON cannot, so that the error names the place: ``metadata['config']['eps']``).
 
 ``weights_sha256`` (:mod:`glmnlp.glm.model_io`) ties ``weights.npz`` to ``metadata.json``, but nothing tied
 ``metadata.json`` itself or a sub-model folder to the model, so content that still looked valid loaded and gave
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from pathlib import Path
 from collections.abc import Mapping
 from typing import Any
@@ -30,7 +32,7 @@ import numpy as np
 
 from glmnlp.errors import ModelFileError
 
-__all__ = ["header_digest", "check_seal", "check_pin", "parts_digest"]
+__all__ = ["header_digest", "check_seal", "check_pin", "json_problem", "parts_digest"]
 
 SEAL = "metadata_sha256"
 PINS = "submodel_sha256"
@@ -81,3 +83,23 @@ def parts_digest(parts: list[tuple[dict[str, Any], Mapping[str, np.ndarray]]]) -
             digest.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
             digest.update(a.tobytes())
     return digest.hexdigest()
+
+
+def json_problem(value: Any, at: str = "metadata") -> str | None:
+    """Where ``value`` holds what a model's JSON header cannot (NaN or infinity, a key JSON cannot write, a value
+    of another type than str, int, float, bool, None, list, tuple or dict), and why; None if nowhere."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, (str, int, float, bool)) and key is not None:
+                return f"{at}: the key {key!r} is a {type(key).__name__}"
+            if (found := json_problem(item, f"{at}[{key!r}]")) is not None:
+                return found
+        return None
+    if isinstance(value, (list, tuple)):
+        return next((found for k, item in enumerate(value) if (found := json_problem(item, f"{at}[{k}]"))), None)
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{at}: {value} is not a JSON number"
+    if value is None or isinstance(value, (str, int, float)):
+        return None
+    return (f"{at}: a {type(value).__name__} (JSON holds str, int, float, bool, None, lists and dicts; a numpy "
+            "number is one after .item())")

@@ -30,7 +30,10 @@ import numpy as np
 
 from glmnlp.glm._scoring import perceptron_average, perceptron_update
 
-__all__ = ["AveragedPerceptron"]
+__all__ = ["AveragedPerceptron", "MAX_FEATURES"]
+
+#: The most weights a perceptron grows to (2**34, 128 GiB of float64): a larger feature id is a bug, not a model.
+MAX_FEATURES = 2**34
 
 
 class AveragedPerceptron:
@@ -98,7 +101,10 @@ class AveragedPerceptron:
 
     def _ids_values(self, feature_ids: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Checked int64 ids and float64 values of :meth:`update` / :meth:`assign`; grows the arrays to fit."""
-        ids = np.ascontiguousarray(feature_ids, dtype=np.int64)
+        given = np.asarray(feature_ids)
+        if given.size and given.dtype.kind not in "iu":  # 1.7 was read as feature 1
+            raise ValueError(f"feature ids must be integers, got an array of {given.dtype}")
+        ids = np.ascontiguousarray(given, dtype=np.int64)
         vals = np.ascontiguousarray(values, dtype=np.float64)
         if ids.ndim != 1 or ids.shape != vals.shape:
             raise ValueError("feature_ids and values must be 1-D arrays of the same length")
@@ -106,6 +112,11 @@ class AveragedPerceptron:
             low, high = int(ids.min()), int(ids.max())
             if low < 0:
                 raise ValueError(f"negative feature id {low}")
+            if not np.isfinite(vals).all():  # one NaN made every later average NaN, silently
+                raise ValueError("a feature value is NaN or infinite")
+            if high >= MAX_FEATURES:  # a hashing or numbering bug: the table would take terabytes
+                raise ValueError(f"feature id {high}: more than {MAX_FEATURES:,} weights (a table of "
+                                 f"{8 * (high + 1) / 2**30:,.0f} GiB)")
             if high >= self._size:
                 self.grow(high + 1)
         return ids, vals

@@ -196,6 +196,12 @@ def epoch_order(n_examples: int, seed: int, epoch: int, *, shuffle: bool = True)
     return rng.permutation(n_examples).astype(np.int64)
 
 
+def _beats(score: float, other: float) -> bool:
+    """``score > other`` with NaN below every number (an epoch scored NaN first was kept for good: NaN > x is
+    false for every x)."""
+    return other != other and score == score or score > other
+
+
 class BestEpoch(Generic[T]):
     """Keeps the best (score, epoch, payload) seen so far; ties keep the earlier epoch.
 
@@ -214,8 +220,8 @@ class BestEpoch(Generic[T]):
 
     def offer(self, epoch: int, score: float | None, payload: T) -> bool:
         """Record ``payload`` if ``score`` beats the best so far (None = no dev set: the latest wins)."""
-        first = self.payload is None
-        if first or score is None or (self.score is not None and score > self.score):
+        first = self.payload is None  # a NaN score (an F1 of no predictions) ranks below every number
+        if first or score is None or (self.score is not None and _beats(score, self.score)):
             if not first:
                 assert self.payload is not None
                 self.runners_up.insert(0, (self.epoch, self.score, self.payload))
@@ -224,7 +230,7 @@ class BestEpoch(Generic[T]):
             return True
         # below the best: its place among the runners-up (ties keep the earlier epoch ahead)
         at = next((i for i, (_e, s, _p) in enumerate(self.runners_up)
-                   if s is not None and score > s), len(self.runners_up))
+                   if s is not None and _beats(score, s)), len(self.runners_up))
         self.runners_up.insert(at, (epoch, score, payload))
         del self.runners_up[self.keep - 1:]
         return False
@@ -241,6 +247,28 @@ def progress(
     from tqdm import tqdm
 
     yield from tqdm(iterable, total=total, desc=desc, file=sys.stderr, leave=False, mininterval=0.5)
+
+
+def _check_task(task: Any, train: Any, dev: Any, epochs: Any) -> None:
+    """What :func:`train_perceptron` needs, checked before any work (a missing ``evaluate`` was found after a whole
+    pass; an empty training set was an UnboundLocalError with one shard and a silent no-op with two)."""
+    if isinstance(epochs, bool) or not isinstance(epochs, int) or epochs < 1:
+        raise ValueError(f"epochs must be an integer >= 1, got {epochs!r}")
+    for name, data in (("train", train), ("dev", dev)):
+        if data is not None and not (hasattr(data, "__len__") and hasattr(data, "__getitem__")):
+            raise TypeError(f"{name} must be a sequence of examples (a list), not a {type(data).__name__}")
+    if len(train) == 0:
+        raise ValueError("no training examples")
+    dev_scored = getattr(task, "dev_pack", None) is not None and getattr(task, "dev_score", None) is not None
+    steps = any(callable(getattr(task, name, None)) for name in ("train_step", "pack"))  # its own training steps
+    needed = ("n_features",) + (() if steps else ("decode", "feature_difference")) + (
+        ("evaluate",) if dev is not None and len(dev) and not dev_scored else ())
+    if missing := [name for name in needed if not callable(getattr(task, name, None))]:
+        raise TypeError(f"the task {type(task).__name__} has no {', '.join(f'{m}()' for m in missing)} "
+                        "(glmnlp.glm.training.GLMTask)")
+    n = task.n_features()
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise TypeError(f"the task's n_features() must be an integer >= 0, got {n!r}")
 
 
 def check_shards(shards: int, n_examples: int) -> None:
@@ -460,8 +488,7 @@ def train_perceptron(
         Also return the averaged weights of the next ``keep - 1`` epochs by dev score
         (:attr:`TrainingResult.runners_up`).
     """
-    if epochs < 1:
-        raise ValueError("epochs must be >= 1")
+    _check_task(task, train, dev, epochs)
     check_shards(shards, len(train))
     if mixing not in MIXING:
         raise ConfigError(f"mixing must be one of {', '.join(MIXING)}, got {mixing!r}")
@@ -477,7 +504,12 @@ def train_perceptron(
         elif pack is not None:
             builder, payload = pack(part)  # each shard rebuilds its own task state
         else:
-            builder, payload = _pass_through, (copy.deepcopy(task), part)
+            try:
+                builder, payload = _pass_through, (copy.deepcopy(task), part)
+            except (TypeError, AttributeError, copy.Error) as exc:  # a file handle, a lock, a generator, ...
+                raise ConfigError(f"with shards > 1 each shard gets a copy of the task, and {type(task).__name__} "
+                                  f"cannot be copied ({exc}): hold no open file, lock or generator in it, or give "
+                                  "it pack() (module docstring)") from None
         inline_bar = show_progress and ex.mode == "inline"
         args.append((builder, payload, s, shards, len(train), n_features, seed, shuffle, inline_bar))
     best: BestEpoch[np.ndarray] = BestEpoch(keep)
@@ -533,6 +565,9 @@ def train_perceptron(
                     score = task.dev_score(dev, unshard(parts, len(dev)))  # type: ignore[attr-defined]
                 else:
                     score = task.evaluate(dev, averaged)
+                if score is not None and (isinstance(score, bool) or not isinstance(score, (int, float, np.number))):
+                    raise TypeError(f"the task's dev score must be a number (higher is better), got {score!r}")
+                score = None if score is None else float(score)
             dev_seconds = time.perf_counter() - dev_started
             stats: dict[str, float] = {}
             for r in results:
