@@ -5,7 +5,8 @@
     python benchmarks/readme_figures.py --write    # rewrite the figures of README.md's rows in place
 
 Every figure row of the README's parser and tagger tables is listed in :data:`PARSER_ROWS` /
-:data:`TAGGER_ROWS` with the result file and row it comes from; a figure no result file holds is
+:data:`TAGGER_ROWS` with the result file and row it comes from (as a rule the last such row of the file,
+its latest measurement); a figure no result file holds is
 written ``-`` (never typed in by hand). The reference parser's row comes from ``glmnlp evalb --demo``
 (the bundled reference parses of the test split). ``tests/test_readme_figures.py`` runs the check.
 """
@@ -32,13 +33,16 @@ TAGGER_COLUMNS = ["acc %", "unknown-word acc %", "train s", "tokens/s"]
 class Source:
     """A row of a markdown table in a result file: the table is the one whose header has ``has``,
     the row the one whose cells equal ``where`` (column -> value); ``columns`` maps README columns to
-    that table's columns (absent: the README writes ``-``); ``gold`` marks gold-tag rows (tag acc 100.00)."""
+    that table's columns (absent: the README writes ``-``); ``gold`` marks gold-tag rows (tag acc 100.00); ``latest``
+takes the file's last matching row (results grow at a file's end), else its first (a file that keeps the figures
+of what it describes first, and older ones after, as parsing_default_model.md does)."""
 
     file: str
     where: dict[str, str]
     columns: dict[str, str]
     has: str = "F1 all"
     gold: bool = False
+    latest: bool = True  # the last matching row of the file (its latest measurement); False: the first
 
 
 _PARSER_SAME = {c: c for c in PARSER_COLUMNS}
@@ -46,7 +50,8 @@ _NO_TAG = {c: c for c in PARSER_COLUMNS if c != "tag acc"}
 
 #: README parser rows (the "system" cell, then the "tags" cell) -> where their figures come from
 PARSER_ROWS: list[tuple[str, str, Source | None]] = [
-    ("glmnlp default model", "glmnlp tagger", Source("parsing_default_model.md", {"model": "default"}, _PARSER_SAME)),
+    ("glmnlp default model", "glmnlp tagger", Source("parsing_default_model.md", {"model": "default"}, _PARSER_SAME,
+                                                    latest=False)),
     ("glmnlp combined, weight chosen on dev, pruned generative tables", "glmnlp tagger",
      Source("parsing_generative.md", {"generative tables": "cutoff 2, -t 0.05"}, {"F1 all": "test F1 (dev choices)"},
             has="test F1 (dev choices)")),
@@ -63,7 +68,7 @@ PARSER_ROWS: list[tuple[str, str, Source | None]] = [
      Source("parsing_generative.md", {"tags": "gold", "generative tables": "unpruned"}, _NO_TAG, gold=True)),
     ("glmnlp combined, weight 10, unpruned generative tables, 6 passes", "gold",
      Source("parsing_generative.md", {"tags": "gold", "model": "combined (weight 10)"}, _PARSER_SAME)),
-    ("glmnlp combined, weight 10 chosen on dev, pruned generative tables, 4 passes", "gold",
+    ("glmnlp combined, weight chosen on dev, pruned generative tables, 4 passes", "gold",
      Source("parsing_generative.md", {"tags": "gold", "generative tables": "cutoff 2, -t 0.05"}, _NO_TAG,
             has="weight: best dev F1 (pass)", gold=True)),
     ("glmnlp perceptron, +punct features", "gold",
@@ -106,7 +111,8 @@ def read_tables(path: Path) -> list[tuple[list[str], list[list[str]]]]:
 
 def _lookup(source: Source) -> dict[str, str]:
     path = RESULTS / source.file
-    for header, rows in read_tables(path):
+    tables = read_tables(path)
+    for header, rows in reversed(tables) if source.latest else tables:
         if source.has not in header or not all(col in header for col in source.where):
             continue
         for row in rows:
