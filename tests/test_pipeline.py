@@ -688,3 +688,7 @@ def test_pipeline_pickles_as_how_to_load_it() -> None:
     assert again(text).to_dict() == nlp(text).to_dict()
     with pytest.raises(TypeError, match="made from components in memory cannot be pickled"):
         pickle.dumps(Pipeline())
+    import copy
+
+    shallow = copy.copy(nlp)  # shares the components, as before pickling was defined
+    assert shallow.parser is nlp.parser and shallow.spec == nlp.spec and shallow.max_words == 50

@@ -216,6 +216,12 @@ class Pipeline:
                             "made by glmnlp.load() pickles as its model directory's path and its settings")
         return restored_pipeline, (self.spec, parser_beam(self._components["parser"]), pipeline_settings(self))
 
+    def __copy__(self) -> Pipeline:
+        """The same components (not loaded again, as pickling would), options and spec."""
+        copied = self.replace()
+        copied.spec = self.spec
+        return copied
+
     def __repr__(self) -> str:
         return (
             f"Pipeline(tagger={self._components['tagger']!r}, parser={self._components['parser']!r}, "
