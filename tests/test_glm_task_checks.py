@@ -147,3 +147,15 @@ def test_a_task_that_cannot_be_copied_for_shards_says_so() -> None:
     with pytest.raises(ConfigError, match="with shards > 1 each shard gets a copy of the task, and Locked cannot"):
         train_perceptron(Locked(), [0, 1], None, epochs=1, shards=2, jobs=1, show_progress=False)
     assert train_perceptron(Locked(), [0, 1], None, epochs=1, jobs=1, show_progress=False).best_epoch == 1
+
+
+@pytest.mark.parametrize("returned", [None, np.array([0]), (np.array([0]),)])
+def test_a_feature_difference_that_is_not_a_pair_is_named(returned: Any) -> None:
+    """``feature_difference`` returning None or the ids alone was ``cannot unpack non-iterable NoneType object``."""
+
+    class Wrong(Task):
+        def feature_difference(self, x: int, pred: int) -> Any:
+            return returned
+
+    with pytest.raises(TypeError, match=r"feature_difference\(\) must return \(ids, values\)"):
+        train_perceptron(Wrong(), [0, 1], None, epochs=1, jobs=1, show_progress=False)

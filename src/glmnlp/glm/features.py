@@ -81,8 +81,8 @@ def decode_strings(blob: np.ndarray, ends: np.ndarray) -> list[str]:
 class StringStore:
     """Interns strings as integer atom ids. Id 0 = absent, 1 = unknown; real strings start at 2.
 
-    While not frozen, :meth:`add` assigns new ids in order of first occurrence. :meth:`get`
-    never adds: unseen strings give :data:`UNKNOWN`.
+    :meth:`add` assigns new ids in order of first occurrence (a store has no frozen state: code that must not
+    grow it calls :meth:`get`, which never adds: unseen strings give :data:`UNKNOWN`).
     """
 
     def __init__(self, strings: Iterable[str] = ()) -> None:

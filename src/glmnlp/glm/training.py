@@ -263,9 +263,8 @@ def _check_task(task: Any, train: Any, dev: Any, epochs: Any) -> None:
     steps = any(callable(getattr(task, name, None)) for name in ("train_step", "pack"))  # its own training steps
     needed = ("n_features",) + (() if steps else ("decode", "feature_difference")) + (
         ("evaluate",) if dev is not None and len(dev) and not dev_scored else ())
-    if missing := [name for name in needed if not callable(getattr(task, name, None))]:
-        raise TypeError(f"the task {type(task).__name__} has no {', '.join(f'{m}()' for m in missing)} "
-                        "(glmnlp.glm.training.GLMTask)")
+    if missing := [f"{name}()" for name in needed if not callable(getattr(task, name, None))]:
+        raise TypeError(f"the task {type(task).__name__} has no {', '.join(missing)} (glmnlp.glm.training.GLMTask)")
     n = task.n_features()
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
         raise TypeError(f"the task's n_features() must be an integer >= 0, got {n!r}")
@@ -345,7 +344,9 @@ class PerceptronShard:
                 mistakes += bool(step(example, i * self.n_shards + self.shard, model))
             else:
                 predicted = self.task.decode(example, model.weights)
-                ids, values = self.task.feature_difference(example, predicted)
+                if not isinstance(diff := self.task.feature_difference(example, predicted), tuple) or len(diff) != 2:
+                    raise TypeError(f"the task's feature_difference() must return (ids, values), got {diff!r}")
+                ids, values = diff
                 if len(ids):
                     mistakes += 1
                     model.update(ids, values)
