@@ -314,13 +314,15 @@ def _read_trees(path: str) -> list[Tree]:
 def _check_enough(train: list[Tree], path: str, kind: str, tags: str) -> None:
     """Refuse, before any work, a training set too small for the held-out folds the chosen training needs."""
     from glmnlp.parser.combined import min_combined_trees
+    from glmnlp.parser.generative import SmoothingConfig
 
-    # a generative model estimates its smoothing on 10 held-out folds of its trees; the combined model's
+    # a generative model estimates its smoothing on held-out folds of its trees; the combined model's
     # jackknifed generative models each train on the trees outside a fold
-    need = 10 if kind == "generative" else min_combined_trees()
+    folds = SmoothingConfig().folds
+    need = folds if kind == "generative" else min_combined_trees(smoothing_folds=folds)
     if kind in ("generative", "combined") and len(train) < need:
         why = (
-            "estimates its smoothing on 10 held-out folds" if kind == "generative"
+            f"estimates its smoothing on {folds} held-out folds" if kind == "generative"
             else "scores each tree by a generative model trained without its tenth of the trees"
         )
         raise InputError(f"{len(train)} training trees; --kind {kind} {why}: it needs at least {need}", source=path)

@@ -155,8 +155,7 @@ class GlmnlpParser:
                  multitag_margin: float | str | None = "model") -> None:
         from glmnlp.text.loading import load
 
-        _register_extensions()
-        self.name = name
+        self.name = name  # the extensions are registered when this module is imported
         self.glmnlp = load(model, multitag_margin=multitag_margin)  # type: ignore[arg-type]
 
     def __call__(self, doc: Any) -> Any:

@@ -16,7 +16,7 @@ from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.treebank.trees import tree_from_plain, tree_to_plain
 
 __all__ = ["PipeWorker", "document_from_plain", "document_to_plain", "parser_beam", "pipeline_settings",
-           "restored_pipeline"]
+           "restored_pipeline", "set_as_callers"]
 
 
 def parser_beam(component: Any) -> tuple[float, int] | None:
@@ -42,7 +42,12 @@ def restored_pipeline(spec: tuple[Callable[..., Any], tuple[Any, ...]], beam: tu
     """A pickled pipeline in the process that unpickles it (:meth:`glmnlp.text.pipeline.Pipeline.__reduce__`): loaded
     from its ``spec`` as a worker loads it, with the beam and settings the pickled one had then."""
     loader, args = spec
-    pipeline = loader(*args)
+    return set_as_callers(loader(*args), beam, settings)
+
+
+def set_as_callers(pipeline: Any, beam: tuple[float, int] | None, settings: tuple[bool, Any, int]) -> Any:
+    """``pipeline`` with the caller's beam (:func:`parser_beam`; None: the model's) and settings
+    (:func:`pipeline_settings`), as a worker's batch and an unpickled pipeline get them."""
     if beam is not None:
         pipeline.parser.config.gamma, pipeline.parser.config.beam_cap = beam
     pipeline.lines, pipeline.multitag_margin, pipeline.max_words = settings
@@ -71,9 +76,7 @@ class PipeWorker:
         there, not in the batch; then the caller's parser's beam (:func:`parser_beam`) and the caller's pipeline's
         ``lines``, ``multitag_margin`` and ``max_words`` as they are now (:func:`pipeline_settings`)."""
         docs, (nbest, surprisal, measures), start, beam, settings = job
-        if beam is not None:
-            self.pipeline.parser.config.gamma, self.pipeline.parser.config.beam_cap = beam
-        self.pipeline.lines, self.pipeline.multitag_margin, self.pipeline.max_words = settings
+        set_as_callers(self.pipeline, beam, settings)
         stats = getattr(self.pipeline.parser, "stats", None)
         before = dict(stats) if isinstance(stats, dict) else {}
         out: list[Any] = []
