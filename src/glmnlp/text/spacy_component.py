@@ -73,6 +73,10 @@ Our choices:
   doc whose tokens were merged or split afterwards (``merge_entities``, ``doc.retokenize()``), or that holds
   another doc's data (``Span.as_doc(copy_user_data=True)``), raises :class:`ValueError` saying so, where its
   token positions named other words. Run the component after the components that change tokens.
+* **One set of extensions per pipeline**: two instances of the component (different ``name``, different
+  ``model``) store their parses under the same key and serve the same ``._.`` extensions, so the parses read are
+  those of the one that ran last, as a second tagger's tags replace the first's in ``token.tag_``. To compare two
+  models, run two pipelines on the same text.
 * Reading an extension takes time in the size of the answer, not of the document: the stored nodes are read
   into an index (by extent, and by start for ``constituents``) once per doc and reused (reading the labels of
   every constituent of a 400-sentence doc took 13.3 s, four times its parsing).
