@@ -313,25 +313,13 @@ def _read_trees(path: str) -> list[Tree]:
 
 def _check_enough(train: list[Tree], path: str, kind: str, tags: str) -> None:
     """Refuse, before any work, a training set too small for the held-out folds the chosen training needs."""
-    from glmnlp.parser.combined import min_combined_trees
-    from glmnlp.parser.generative import SmoothingConfig
+    from glmnlp.parser.combined import training_need
 
-    # a generative model estimates its smoothing on held-out folds of its trees; the combined model's
-    # jackknifed generative models each train on the trees outside a fold
-    folds = SmoothingConfig().folds
-    need = folds if kind == "generative" else min_combined_trees(smoothing_folds=folds)
-    if kind in ("generative", "combined") and len(train) < need:
-        why = (
-            f"estimates its smoothing on {folds} held-out folds" if kind == "generative"
-            else "scores each tree by a generative model trained without its tenth of the trees"
-        )
-        raise InputError(f"{len(train)} training trees; --kind {kind} {why}: it needs at least {need}", source=path)
-    if tags == "tagger" and kind != "generative" and len(train) < 2:
-        raise InputError(
-            "1 training tree; --tags tagger tags each training tree by a tagger trained on the others: it needs "
-            "at least 2 (or use --tags gold)",
-            source=path,
-        )
+    need, why = training_need(kind, tags == "tagger")
+    if len(train) < need:
+        option, hint = ("--tags tagger", " (or use --tags gold)") if kind == "perceptron" else (f"--kind {kind}", "")
+        raise InputError(f"{len(train)} training tree{'' if len(train) == 1 else 's'}; {option}: {why}: it needs at "
+                         f"least {need}{hint}", source=path)
 
 
 def _warn_dev(train: list[Tree], dev: list[Tree], train_path: str, dev_path: str) -> None:

@@ -76,6 +76,24 @@ def min_combined_trees(folds: int = 10, smoothing_folds: int = 10) -> int:
     return n
 
 
+def training_need(kind: str, tagger_tags: bool, folds: int = 10) -> tuple[int, str]:
+    """The fewest training trees ``kind`` (perceptron, generative, combined) trains on, and why, for the two places
+    that refuse too few before any work (``glmnlp parser train``, :class:`~glmnlp.text.default_recipe.DefaultRecipe`).
+    ``tagger_tags``: each training tree's input tags come from a tagger trained on the other trees; ``folds``: the
+    combined model's jackknife folds. Found only at the step that needed them, too few failed after minutes on the
+    whole data, in the words of the library inside (``deleted estimation needs at least 10 sentences, got 9``)."""
+    smoothing_folds = SmoothingConfig().folds
+    if kind == "generative":
+        return smoothing_folds, f"the generative model estimates its smoothing on {smoothing_folds} held-out folds"
+    if kind == "combined":
+        return min_combined_trees(folds, smoothing_folds), (
+            f"the combined model scores each tree by a generative model trained without its fold of {folds}, whose "
+            f"smoothing is estimated on {smoothing_folds} folds")
+    if tagger_tags:
+        return 2, "each tree's input tags come from a tagger trained on the other trees"
+    return 1, "a perceptron learns from one tree or more"
+
+
 @dataclass
 class GenerativeTraining:
     """Hook for :func:`glmnlp.parser.training.train_parser`: trains the full and jackknifed generative models

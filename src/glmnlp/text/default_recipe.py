@@ -147,19 +147,12 @@ class DefaultRecipe:
     max_test: int | None = None
 
     def check_training_size(self, n: int) -> None:
-        """ConfigError unless ``n`` training trees are enough for the recipe's held-out folds. Too few were found at
-        the step that needed them, after the steps before it (minutes on the whole data), in the words of the library
-        inside: ``no training sentences`` for one tree, ``deleted estimation needs at least 10 sentences, got 9``."""
-        if self.generative_weights:  # its generative models: generative_folds jackknife folds, smoothed on folds
-            from glmnlp.parser.combined import min_combined_trees
-            from glmnlp.parser.generative import SmoothingConfig
+        """ConfigError unless ``n`` training trees are enough for the recipe's held-out folds
+        (:func:`~glmnlp.parser.combined.training_need`)."""
+        from glmnlp.parser.combined import training_need
 
-            smoothing_folds = SmoothingConfig().folds
-            need = min_combined_trees(self.generative_folds, smoothing_folds)
-            why = (f"the combined model scores each tree by a generative model trained without its fold of "
-                   f"{self.generative_folds}, whose smoothing is estimated on {smoothing_folds} folds")
-        else:
-            need, why = 2, "each tree's input tags come from a tagger trained on the other trees"
+        need, why = training_need("combined" if self.generative_weights else "perceptron", True,
+                                  self.generative_folds)
         if n < need:
             raise ConfigError(f"{n} training tree{'' if n == 1 else 's'}: {why}: the recipe needs at least {need} "
                               f"(max_train)")
