@@ -146,11 +146,13 @@ def quiet_ray(quiet: bool) -> Iterator[None]:
         parallel.ray_logging_level = previous
 
 
-def parallel_options(fn: Callable[..., Any],
-                     jobs_note: str = "The result does not depend on it.") -> Callable[..., Any]:
+def parallel_options(fn: Callable[..., Any], jobs_note: str = "The result does not depend on it.",
+                     jobs_help: str | None = None) -> Callable[..., Any]:
     """``--jobs``, ``--backend``, ``--address``: where independent work runs (glmnlp.glm.parallel). ``--address``
     without the ray backend (``--backend ray``, else ``$GLMNLP_BACKEND``) is a usage error before the command runs:
-    it was ignored by work that runs in this process, and refused later (status 1) by work that does not."""
+    it was ignored by work that runs in this process, and refused later (status 1) by work that does not.
+    ``jobs_help``: the whole help of ``--jobs`` for a command whose workers do more to say (``jobs_note`` is
+    then unused)."""
     command = fn
 
     @functools.wraps(command)
@@ -172,7 +174,8 @@ def parallel_options(fn: Callable[..., Any],
     )(fn)
     fn = click.option(
         "--jobs", "-j", type=click.IntRange(min=0), default=None,
-        help=f"Workers (0 = all cores; 1 = in this process). {jobs_note} Default: $GLMNLP_JOBS, else all cores.",
+        help=jobs_help or f"Workers (0 = all cores; 1 = in this process). {jobs_note} Default: $GLMNLP_JOBS, else "
+        "all cores.",
     )(fn)
     return fn
 

@@ -57,6 +57,7 @@ Our choices:
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 import warnings
@@ -68,9 +69,7 @@ from typing import Any
 
 import click
 
-from glmnlp.cli._params import (
-    InputFile, NonEmptyPath, NumberRange, check_address, quiet_ray, some_of, warn_of_jobs,
-)
+from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange, parallel_options, some_of
 from glmnlp.cli.parse_input import Unit, argument_units, checked_tags, read_units
 from glmnlp.errors import ConfigError
 from glmnlp.treebank.fileio import opened_input
@@ -272,18 +271,11 @@ def _score_text(score: float | None) -> str:
 @click.option("--batch-size", type=click.IntRange(min=1), default=32, show_default=True,
               help="Documents analysed together before their output is written.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
-@click.option("--jobs", "-j", type=click.IntRange(min=0), default=None,
-              help="Parse on this many worker processes, each loading the model once (this process then only "
-                   "checks its files; 0 = all cores; 1 = in this process); the output is the same, in input "
-                   "order (--nbest and --surprisal included). "
-                   "Default: $GLMNLP_JOBS, else all cores; input of one batch, TEXT arguments and typed input "
-                   "are parsed in this process, input of fewer batches on one worker per batch.")
-@click.option("--backend", type=click.Choice(["local", "ray"]), default=None,
-              help="Workers: local processes, or Ray actors (pip install 'glmnlp[ray]'). "
-                   "Default: $GLMNLP_BACKEND, else local.")
-@click.option("--address", default=None, metavar="HOST:PORT",
-              help="Ray cluster to join (with --backend ray; default: $GLMNLP_ADDRESS, else start a local Ray "
-                   "instance).")
+@functools.partial(parallel_options, jobs_help=(
+    "Parse on this many worker processes, each loading the model once (this process then only checks its files; 0 = "
+    "all cores; 1 = in this process); the output is the same, in input order (--nbest and --surprisal included). "
+    "Default: $GLMNLP_JOBS, else all cores; input of one batch, TEXT arguments and typed input are parsed in this "
+    "process, input of fewer batches on one worker per batch."))
 def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagged: bool, map_unknown_tags: bool,
           lines: bool, fmt: str, out_dir: Path | None, compact: bool, unicode_lines: bool, model_dir: str | None,
           tagger_dir: str | None, nbest: int, multitag: float | None, gamma: float | None, cap: int | None,
@@ -325,8 +317,6 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
         )
     if surprisal and fmt != "json":
         raise click.UsageError("--surprisal needs --format json")
-    check_address(backend, address)
-    warn_of_jobs(jobs, backend)
     if compact and fmt not in ("svg", "html"):
         raise click.UsageError("--compact is only used with --format svg or html")
     if unicode_lines and fmt != "ascii":
@@ -364,11 +354,10 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
             raise ConfigError("--surprisal needs a model with a generative component; this parser has none")
         if not pipeline.has_tagger and mode != "tagged":
             raise ConfigError("this model has no tagger: give --tagged input or --tagger DIR")
-        with quiet_ray(quiet):
-            _write_parses(
-                pipeline, units, mode, fmt, texts, out_dir, compact, unicode_lines, nbest, surprisal, batch_size,
-                quiet, map_unknown_tags, jobs, backend, address,
-            )
+        _write_parses(
+            pipeline, units, mode, fmt, texts, out_dir, compact, unicode_lines, nbest, surprisal, batch_size,
+            quiet, map_unknown_tags, jobs, backend, address,
+        )
     finally:
         opened.close()
 
