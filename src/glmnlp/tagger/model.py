@@ -502,7 +502,12 @@ class Tagger:
         return [[names[t] for t in row[:k]] for row, k in zip(order.tolist(), kept.tolist())]
 
     def explain(self, words: Sequence[str]) -> list[list[str]]:
-        """The features of the model that fire at each position, as ``"atom=value"`` strings."""
+        """The history features of each position, as ``"template=value"`` strings: the features that do not read
+        the tags, each of which the model conjoins with every candidate tag t_i (rows of the weight table, one
+        weight per tag), and those conjoined with the tag bigram, named ``t[i-1]&...`` (a block per previous
+        tag). Not listed: the tag bigram (t_{i-1}, t_i) and trigram (t_{i-2}, t_{i-1}, t_i) features, which
+        fire at every position and which Viterbi adds for each pair of tags, so a tag is chosen by these
+        features and those together (module header)."""
         self._check_fitted()
         enc = self._encode([words], add=False)
         keys = self.index_.to_array()
