@@ -504,3 +504,27 @@ def test_model_files_a_pipeline_folder_of_two_tagsets_is_refused(
     with warnings.catch_warnings():  # a few unknown tags (a small model's rare ones) load without a word
         warnings.simplefilter("error")
         assert glmnlp.load(root).has_tagger
+
+
+def test_model_files_a_loaded_parser_saved_again_is_the_same_files(tmp_path: Path) -> None:
+    """``Parser.load(d).save(d2)`` writes the bytes of ``d``: the bundled (pruned, combined) parser and a small one
+    with a training history. ``save`` dropped the loaded history (4 passes -> none) and wrote the pruning threshold
+    as 0.0 (the bundled model's 1.0), so the model file was no longer the one its training wrote."""
+    import filecmp
+
+    from glmnlp.parser.model import Parser
+    from glmnlp.text.default_model import default_model_path
+
+    first = Parser.load(_parser_model(tmp_path / "first"))
+    first.save(tmp_path / "small", history=[{"epoch": 1, "dev_f1": 12.5}, {"best_epoch": 1}], prune=0.5)
+    small = tmp_path / "small"
+    assert json.loads((small / "metadata.json").read_text())["metadata"]["history"][1] == {"best_epoch": 1}
+    bundled = default_model_path() / "parser"
+    assert json.loads((bundled / "metadata.json").read_text())["metadata"]["weight_storage"]["prune"] > 0
+    for source in (small, bundled):
+        again = tmp_path / f"again_{source.name}"
+        Parser.load(source).save(again)
+        names = sorted(p.relative_to(source).as_posix() for p in source.rglob("*") if p.is_file())
+        assert names == sorted(p.relative_to(again).as_posix() for p in again.rglob("*") if p.is_file())
+        for name in names:
+            assert filecmp.cmp(source / name, again / name, shallow=False), (source, name)

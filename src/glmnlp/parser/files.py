@@ -105,11 +105,15 @@ def load_parser(cls: Any, path: str | Path) -> Any:
         history = metadata.get("history", [])
         if not isinstance(history, list) or not all(isinstance(h, dict) for h in history):
             raise ValueError("history must be a list of objects")
+        prune = metadata.get("weight_storage", {}).get("prune", 0.0)
+        if isinstance(prune, bool) or not isinstance(prune, (int, float)) or not (0.0 <= prune < math.inf):
+            raise ValueError(f"weight_storage.prune must be a finite number >= 0, got {prune!r}")
     except ModelFileError as exc:
         raise ModelFileError(f"{meta_path}: {exc}" if str(path) not in str(exc) else str(exc)) from None
     except (KeyError, TypeError, ValueError, IndexError, ConfigError) as exc:
         raise ModelFileError(f"{meta_path}: not a valid parser model: {exc}") from None
     parser.history = list(history)
+    parser.weight_prune = float(prune)
     if "generative" in read_metadata(path).get("submodels", {}):
         gen_meta, gen_arrays = load_submodel(path, "generative", kind=GEN_KIND)
         try:

@@ -368,11 +368,17 @@ class Parser:
 
     # -- persistence (glmnlp.parser.files) ----------------------------------------------------------
     def save(
-        self, path: str | Path, *, history: Sequence[dict[str, Any]] = (), prune: float = 0.0, replace: bool = True
+        self, path: str | Path, *, history: Sequence[dict[str, Any]] | None = None, prune: float | None = None,
+        replace: bool = True,
     ) -> None:
         """Write the model directory (JSON metadata + npz arrays; no pickle) atomically
-        (:func:`glmnlp.parser.files.save_parser`: the format, ``prune``, and what ``path`` may already hold)."""
-        save_parser(self, path, history=history, prune=prune, replace=replace)
+        (:func:`glmnlp.parser.files.save_parser`: the format, ``prune``, and what ``path`` may already hold).
+
+        ``history`` and ``prune`` default to the parser's own (:attr:`history`, :attr:`weight_prune`: those of the
+        file it was loaded from, or of its training), so a loaded model saved again is the same files; they were
+        ``()`` and 0.0, and a load and save dropped the training history and the pruning threshold."""
+        save_parser(self, path, history=self.history if history is None else history,
+                    prune=self.weight_prune if prune is None else prune, replace=replace)
 
     @classmethod
     def load(cls, path: str | Path) -> Parser:
@@ -385,6 +391,8 @@ class Parser:
         return describe_parser(path)
 
     history: list[dict[str, Any]] = []
+    #: the threshold below which the weights were dropped when the model file was written (0.0: none)
+    weight_prune: float = 0.0
 
     # -- training helpers ---------------------------------------------------------------------------
     def example(self, tree: Tree, transformed: Tree, tags: Sequence[Sequence[str]] | None = None) -> Example:
