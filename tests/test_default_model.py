@@ -45,7 +45,9 @@ def test_default_model_files_match_their_recorded_checksums() -> None:
     root = default_model_path()
     meta = json.loads((root / MODEL_FILE).read_text(encoding="utf-8"))
     assert model_checksums(root) == meta["checksums"]
-    assert meta["command"] == "glmnlp train-default --out DIR --gum GUM_CONST_DIR"
+    assert meta["command"] == ("glmnlp train-default --out DIR --gum GUM_CONST_DIR "
+                               "--extra-test questions_imperatives=QUESTIONS_IMPERATIVES_FILE")
+    assert list(meta["evaluation"]) == ["gum_dev", "ptb_sample_dev", "questions_imperatives"]
 
 
 def test_default_model_was_made_by_the_current_recipe() -> None:
@@ -182,6 +184,8 @@ def test_default_model_recipe_trains_on_both_corpora_and_scores_each(tmp_path: P
     meta = json.loads((tmp_path / "m" / MODEL_FILE).read_text())
     assert meta["evaluation"] == json.loads(json.dumps(ev))
     assert "GUM" in meta["description"]
+    # the command recorded asks for the extra set (it did not: the command wrote a MODEL.json without its scores)
+    assert meta["command"].endswith(" --generative-weights 5,20 --extra-test extra=EXTRA_FILE"), meta["command"]
 
 
 def test_punctuation_free_scores_remove_the_same_tokens_from_both_trees() -> None:

@@ -587,7 +587,7 @@ def train_default(
         )
         meta = {
             "description": description(recipe),
-            "command": train_command(recipe, shards, mixing),
+            "command": train_command(recipe, shards, mixing, extra_gold),
             **report.to_json(),
         }
         (tmp / MODEL_FILE).write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")

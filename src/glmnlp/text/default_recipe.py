@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
+import shlex
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,10 +96,12 @@ def description(recipe: DefaultRecipe) -> str:
     return text + ("; only the first trees of each split, per corpus: " + ", ".join(cuts) if cuts else "")
 
 
-def train_command(recipe: DefaultRecipe, shards: int = 1, mixing: str = "uniform") -> str:
+def train_command(recipe: DefaultRecipe, shards: int = 1, mixing: str = "uniform",
+                  extra_tests: Iterable[str] = ()) -> str:
     """The ``glmnlp train-default`` command line that runs ``recipe`` (written to MODEL.json), with the options that
-    set its fields (``--max-train 200`` was left out: the command recorded rebuilt another model). Fields no option
-    sets are in MODEL.json's recipe."""
+    set its fields (``--max-train 200`` was left out: the command recorded rebuilt another model) and an
+    ``--extra-test NAME=NAME_FILE`` per name of ``extra_tests`` (each adds its scores to MODEL.json: without them
+    the command recorded wrote another MODEL.json). Fields no option sets are in MODEL.json's recipe."""
     command = TRAIN_COMMAND
     if "gum" in recipe.corpora:
         command += " --gum GUM_CONST_DIR"
@@ -110,6 +115,9 @@ def train_command(recipe: DefaultRecipe, shards: int = 1, mixing: str = "uniform
         command += " --generative-weights " + (",".join(f"{w:g}" for w in recipe.generative_weights) or "0")
     if shards != 1:
         command += f" --shards {shards}" + (f" --mixing {mixing}" if mixing != "uniform" else "")
+    for name in sorted(extra_tests):  # the order MODEL.json lists them in; a placeholder for the file, as for DIR
+        placeholder = re.sub(r"[^A-Z0-9]+", "_", name.upper()).strip("_") or "TEST"
+        command += " --extra-test " + shlex.quote(f"{name}={placeholder}_FILE")
     return command
 
 
