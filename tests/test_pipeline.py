@@ -692,3 +692,10 @@ def test_pipeline_pickles_as_how_to_load_it() -> None:
 
     shallow = copy.copy(nlp)  # shares the components, as before pickling was defined
     assert shallow.parser is nlp.parser and shallow.spec == nlp.spec and shallow.max_words == 50
+    # replace() with new settings keeps how the pipeline was loaded (it pickled as "made from components in
+    # memory", and n_process > 1 refused it), with another component it does not
+    changed = nlp.replace(max_words=30, lines=False)
+    again = pickle.loads(pickle.dumps(changed))
+    assert (again.max_words, again.lines) == (30, False) and changed.spec == nlp.spec
+    with pytest.raises(TypeError, match="made from components in memory"):
+        pickle.dumps(nlp.replace(tagger=None, multitag_margin=None))

@@ -218,9 +218,7 @@ class Pipeline:
 
     def __copy__(self) -> Pipeline:
         """The same components (not loaded again, as pickling would), options and spec."""
-        copied = self.replace()
-        copied.spec = self.spec
-        return copied
+        return self.replace()
 
     def __repr__(self) -> str:
         return (
@@ -273,14 +271,19 @@ class Pipeline:
 
     def replace(self, **changes: Any) -> Pipeline:
         """A new pipeline with the same components (built or deferred) and options but ``changes``
-        (any of ``tagger``, ``parser``, ``lines``, ``multitag_margin``, ``max_words``)."""
+        (any of ``tagger``, ``parser``, ``lines``, ``multitag_margin``, ``max_words``). With the same components it
+        keeps how it was loaded (:attr:`spec`: workers and pickling load it from there with the new settings); a
+        pipeline with another tagger or parser is one made from components in memory."""
         unknown = set(changes) - {"tagger", "parser", "lines", "multitag_margin", "max_words"}
         if unknown:
             raise TypeError(f"replace() got unknown fields {sorted(unknown)}")
         fields: dict[str, Any] = {**self._components, "lines": self.lines, "multitag_margin": self.multitag_margin,
                                   "max_words": self.max_words}
         fields.update(changes)
-        return Pipeline(**fields)
+        new = Pipeline(**fields)
+        if "tagger" not in changes and "parser" not in changes:
+            new.spec = self.spec
+        return new
 
     def _offers(self, name: str, method: str) -> bool:
         """Whether component ``name`` has ``method`` (a deferred one: its facts say so under that name)."""
