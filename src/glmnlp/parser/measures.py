@@ -122,6 +122,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -226,7 +227,9 @@ class MeasureOptions:
             raise ValueError(f"cap must be an integer in [0, {MAX_CAP}] (or None: the model's), got {self.cap!r}")
 
 
-_TAG_TABLES: dict[int, tuple] = {}  # id(term) -> _tag_table(...) (the term and grammar are kept to check identity)
+# id(term) -> (weak reference to the term, grammar, _tag_table(...)); an entry goes when its term does (the table
+# held the last 8 models' terms, 27 MB each for the bundled model, after the pipelines that loaded them were dropped)
+_TAG_TABLES: dict[int, tuple] = {}
 
 
 def _tag_table(parser: Any) -> tuple:
@@ -247,7 +250,7 @@ def _tag_table(parser: Any) -> tuple:
     unigram = term.model.logprob_many(models, ids, np.zeros((v, 1), dtype=np.int64), np.zeros(v, dtype=np.int64))
     unseen = np.array([np.min(term.model.logprob_many(models, ids, np.full((v, 1), c), np.ones(v, dtype=np.int64))
                               - unigram) for c in cats])
-    return term, grammar, tags, cats, node, capitalised, cap_tag, low_tag, unseen
+    return tags, cats, node, capitalised, cap_tag, low_tag, unseen
 
 
 def candidate_tags(parser: Any, words: Sequence[str], *, margin: float = 8.0, max_tags: int = 8,
@@ -261,13 +264,12 @@ def candidate_tags(parser: Any, words: Sequence[str], *, margin: float = 8.0, ma
     most ``max_tags``. Only tags with chains in the grammar count.
     """
     term = parser.generative
-    table = _TAG_TABLES.get(id(term))
-    if table is None or table[0] is not term or table[1] is not parser.grammar:
+    ref, grammar, table = _TAG_TABLES.get(id(term), (None, None, None))
+    if ref is None or ref() is not term or grammar is not parser.grammar:
         table = _tag_table(parser)
-        if len(_TAG_TABLES) >= 8:  # a few models at a time; never grows without bound
-            _TAG_TABLES.clear()
-        _TAG_TABLES[id(term)] = table
-    _term, _grammar, tags, cats, node, capitalised, cap_tag, low_tag, unseen = table
+        _TAG_TABLES[id(term)] = (weakref.ref(term), parser.grammar, table)
+        weakref.finalize(term, _TAG_TABLES.pop, id(term), None)
+    tags, cats, node, capitalised, cap_tag, low_tag, unseen = table
     n = len(words)
     wids = np.zeros((n, len(tags)), dtype=np.int64)
     for i, word in enumerate(words):
