@@ -165,3 +165,47 @@ def test_pipe_on_two_processes_uses_the_pipeline_settings_set_after_loading() ->
         assert [d.to_dict() for d in nlp.pipe(texts, batch_size=1, n_process=2)] == here, change
         if "max_words" in change:  # over 5 words: the flat tree, no score
             assert [d["sentences"][0]["score"] is None for d in here] == [True, True, False, True]
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="os.fork is POSIX")
+def test_a_child_forked_while_a_thread_holds_the_models_locks_can_tag_and_parse() -> None:
+    """A process forked while another thread of the parent held the tagger's cache lock, the parser's counter lock
+    or a deferred pipeline's build lock (a thread tagging at the moment of the fork: gunicorn --preload, Celery's
+    prefork pool) waited in the child for ever at its first tag: 1-3 of 30-40 children hung."""
+    import os
+    import signal
+    import time
+
+    nlp = glmnlp.load(deferred=True)
+    nlp("A dog barked.")  # builds the components: their locks exist
+    fresh = glmnlp.load(deferred=True)  # not built: its first use takes the build lock
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with nlp.tagger._cache_lock, nlp.parser._stats_lock, fresh._building:
+            held.set()
+            release.wait()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait()
+    try:
+        pid = os.fork()
+        if pid == 0:  # the child: tag and parse with both pipelines, then leave at once
+            try:
+                ok = nlp("The old man saw the dog.").sentences[0].tree is not None
+                ok = ok and fresh("It barked.").sentences[0].tree is not None
+                os._exit(0 if ok else 3)
+            finally:
+                os._exit(4)
+        deadline = time.monotonic() + 60
+        while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if done[0] == 0:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            pytest.fail("the forked child hung on a lock held by a parent thread at the fork")
+        assert os.waitstatus_to_exitcode(done[1]) == 0
+    finally:
+        release.set()
+        holder.join()

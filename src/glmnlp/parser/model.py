@@ -69,6 +69,7 @@ from typing import Any
 import numpy as np
 
 from glmnlp.errors import ConfigError, InputError
+from glmnlp.glm.locks import ForkSafeLock
 from glmnlp.parser._beam import BeamParser
 from glmnlp.parser.config import TEMPLATES, ParserConfig, check_beam
 from glmnlp.parser.derivation import Step, default_tree, derive, replay
@@ -160,7 +161,7 @@ class Parser:
         if self.weights.shape[0] != 1 << config.n_bits:
             raise ValueError("weight table size does not match n_bits")
         self.stats = {"sentences": 0, "retried": 0, "fallback": 0}
-        self._stats_lock = threading.Lock()
+        self._stats_lock = ForkSafeLock()  # a forked child gets a free one (glmnlp.glm.locks)
         self._local = threading.local()  # one decoder (beam buffers, generative term) per thread
         cats = grammar.categories
         n = len(cats)

@@ -84,7 +84,6 @@ Our choices:
 from __future__ import annotations
 
 import itertools
-import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -96,6 +95,7 @@ from glmnlp.glm._scoring import score_rows
 from glmnlp.tagger._viterbi import max_marginals, viterbi_batch
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.glm.features import ABSENT, UNKNOWN, FeatureIndex, StringStore
+from glmnlp.glm.locks import ForkSafeLock
 from glmnlp.glm.model_io import load_model, save_model, verify_model
 from glmnlp.glm.parallel import Executor
 from glmnlp.glm.training import EpochRecord, TrainingResult, train_perceptron
@@ -133,7 +133,7 @@ class Tagger:
         self.history_: list[EpochRecord] = []
         self.best_epoch_ = 0
         self._fitted = False
-        self._cache_lock = threading.RLock()  # the per-type atom cache is shared by threads
+        self._cache_lock = ForkSafeLock(reentrant=True)  # the per-type atom cache is shared by threads
 
     # -- state helpers ---------------------------------------------------------------------------
     def _init_tables(

@@ -87,7 +87,6 @@ Our choices (what a call accepts, and the checks at the text boundary: :mod:`glm
 
 from __future__ import annotations
 
-import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -95,6 +94,7 @@ from itertools import chain
 from typing import Any, Protocol, runtime_checkable
 
 from glmnlp.errors import ConfigError, InputError
+from glmnlp.glm.locks import ForkSafeLock
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.text.inputs import DocumentInput, PendingSentence, model_words, read_document
 from glmnlp.text.tokenize import LongInputWarning, user_stacklevel
@@ -188,7 +188,7 @@ class Pipeline:
         if parser is not None and not isinstance(parser, Deferred) and not callable(getattr(parser, "parse", None)):
             raise ConfigError(f"parser {type(parser).__name__} has no parse(words, tags) method")
         self._components: dict[str, Any] = {"tagger": tagger, "parser": parser}
-        self._building = threading.Lock()
+        self._building = ForkSafeLock()
         #: counters the workers reported while this process's parser was not built yet
         self._pending_stats: dict[str, int] = {}
         if multitag_margin is not None:

@@ -1,0 +1,54 @@
+"""Locks that a forked child process can take.
+
+A model shared by threads guards its caches with a lock (the tagger's per-type atom cache, the parser's counters,
+a deferred pipeline's first build). ``os.fork`` copies a lock in the state it has at that moment, and only the
+forking thread into the child: a lock another thread held then is held in the child for ever, and the child's
+first tag or parse waited on it without end (gunicorn ``--preload``, Celery's prefork pool and ``multiprocessing``
+with ``fork`` fork processes whose parent may be parsing on another thread; 1-3 of 30-40 children hung when a
+parent thread tagged in a loop). :class:`ForkSafeLock` is renewed in the child right after a fork, while the
+child has one thread, so no two threads of the child can see two different locks. The data the lock guarded may
+have been left between two steps of an update by the other thread; the guarded data here are caches and
+counters, which stay usable (a cache entry written twice, a counter short by one batch).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["ForkSafeLock"]
+
+_LIVE: weakref.WeakSet[ForkSafeLock] = weakref.WeakSet()
+
+
+class ForkSafeLock:
+    """A lock (``threading.Lock``, or ``threading.RLock`` with ``reentrant``) used as a context manager, replaced
+    by a new, free one in a child process after ``os.fork``."""
+
+    __slots__ = ("_factory", "_lock", "__weakref__")
+
+    def __init__(self, reentrant: bool = False) -> None:
+        self._factory: Callable[[], Any] = threading.RLock if reentrant else threading.Lock
+        self._lock = self._factory()
+        _LIVE.add(self)
+
+    def __enter__(self) -> bool:
+        return bool(self._lock.__enter__())
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.__exit__(*exc)
+
+    def _renew(self) -> None:
+        self._lock = self._factory()
+
+
+def _renew_all() -> None:
+    for lock in list(_LIVE):
+        lock._renew()
+
+
+if hasattr(os, "register_at_fork"):  # POSIX; elsewhere processes are spawned, not forked
+    os.register_at_fork(after_in_child=_renew_all)
