@@ -3,6 +3,7 @@ reads back, user tags kept in every mode."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -220,3 +221,43 @@ def test_a_command_started_with_stdout_closed_says_so(tmp_path: Path) -> None:
                              stderr=subprocess.PIPE, preexec_fn=lambda: os.close(1), timeout=120)
         assert (run.returncode, run.stderr.decode()) == (
             1, "error: the output cannot be written: standard output is closed\n"), args
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="closes a file descriptor in the child")
+def test_a_command_started_with_stdin_closed_says_so(tmp_path: Path) -> None:
+    """``glmnlp parse <&-``: a traceback (``'NoneType' object has no attribute 'buffer'``) in every command that
+    reads stdin. One line now."""
+    import os
+
+    model = str(Path(__file__).resolve().parent.parent / "src" / "glmnlp" / "data" / "default_model")
+    for args in (["parse", "-j", "1"], ["tag"], ["measures"], ["tagger", "evaluate", "--model", model, "--test", "-"]):
+        run = subprocess.run([sys.executable, "-c", _MAIN, *args], capture_output=True,
+                             preexec_fn=lambda: os.close(0), timeout=120)
+        assert (run.returncode, run.stderr.decode()) == (1, "error: <stdin>: cannot read: standard input is closed\n"), args
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="redirects a child's stdout")
+def test_a_command_whose_output_is_its_input_file_refuses_to_start(tmp_path: Path) -> None:
+    """``glmnlp tag a.txt >> a.txt`` read the tags it wrote, for ever: 15 KB grew to 132 MB in 10 s. The input being
+    the file standard output writes to (by its path or as stdin) is refused, as cat refuses it, and nothing is
+    written."""
+    source = tmp_path / "a.txt"
+    text = "The cat sat on the mat .\n" * 600
+    source.write_text(text, encoding="utf-8")
+    for args, stdin in ((["tag", str(source)], None), (["tag"], source), (["parse", "-j", "1", "--tokenized", "-i",
+                                                                           str(source)], None)):
+        with open(source, "ab") as out, (open(stdin, "rb") if stdin else open(os.devnull, "rb")) as inp:
+            run = subprocess.run([sys.executable, "-c", _MAIN, *args], stdin=inp, stdout=out, stderr=subprocess.PIPE,
+                                 timeout=120)
+        assert run.returncode == 1 and "the input is also the output" in run.stderr.decode(), (args, run.stderr)
+        assert source.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.skipif(not Path("/proc/self/mem").exists(), reason="a file whose reads fail (Linux)")
+def test_a_read_that_fails_part_way_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """Reading /proc/self/mem fails with EIO: ``parse``, ``tag`` and ``measures`` ended in a traceback
+    (``OSError: [Errno 5] Input/output error``) where the other commands named the file."""
+    for args in (["parse", "-j", "1", "-i", "/proc/self/mem"], ["tag", "/proc/self/mem"],
+                 ["measures", "-i", "/proc/self/mem"]):
+        assert main(args) == 1, args
+        assert capsys.readouterr().err == "error: /proc/self/mem:1: cannot read file: Input/output error\n", args

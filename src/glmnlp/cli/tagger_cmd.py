@@ -39,7 +39,7 @@ from glmnlp.glm.training import EpochRecord, check_shards
 from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, given_options, some_of,
                                training_parallel_options)
 from glmnlp.errors import FormatError, InputError
-from glmnlp.treebank.fileio import opened_input
+from glmnlp.treebank.fileio import opened_input, stdin_bytes
 
 _FORMATS = ("auto", "conllu", "word_tag", "tab", "trees")
 _CTX = {"help_option_names": ["-h", "--help"]}
@@ -57,6 +57,8 @@ def _check_column(fmt: str, column: str) -> None:
 def _read(path: str, fmt: str, purpose: str | None = None, column: str = "xpos") -> list[TaggedSentence]:
     """The sentences of ``path`` (``-``: stdin); with ``purpose``, a file without any is an error naming it."""
     try:
+        if path == "-":
+            stdin_bytes()  # a closed stdin is an error naming it
         sentences = read_tagged(sys.stdin if path == "-" else path, fmt, column)  # type: ignore[arg-type]
     except FormatError as exc:  # say how to read the other column from the command line
         exc.reason = exc.reason.replace("read its UPOS column", "--tag-column upos reads it")

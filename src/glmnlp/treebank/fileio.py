@@ -22,9 +22,10 @@ Our choices:
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
@@ -34,7 +35,7 @@ from glmnlp.errors import ConfigError, InputError
 __all__ = ["atomic_write_bytes", "atomic_write_text", "check_output_file", "check_writable_folder",
            "check_writable_file", "missing_folders", "remove_folders",
            "decoded_arguments", "decoded_lines", "decoded_text", "input_lines", "opened_input", "read_text_file",
-           "split_lines"]
+           "split_lines", "stdin_bytes"]
 
 
 def _umask() -> int:
@@ -159,7 +160,7 @@ def decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
     :func:`split_lines` ends them (the stream is read by ``\\n``, and a piece with lone ``\\r`` ends is cut there);
     a byte order mark that begins a line is not part of it."""
     number = 0
-    for raw in handle:
+    for raw in _read_by_line(handle, source, lambda: number + 1):
         first = number + 1
         nul = raw.find(b"\x00")
         try:
@@ -181,6 +182,41 @@ def decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
             yield number, line.removeprefix("\ufeff")
 
 
+def _read_by_line(handle: IO[bytes], source: str, line: Callable[[], int]) -> Iterator[bytes]:
+    """The pieces of ``handle`` up to each ``\n``; a read that fails part-way (EIO, a descriptor not open for
+    reading) is an :class:`InputError` at the line it was reading (it was a traceback)."""
+    iterator = iter(handle)
+    while True:
+        try:
+            raw = next(iterator)
+        except StopIteration:
+            return
+        except OSError as exc:
+            raise InputError(f"cannot read file: {exc.strerror or exc}", source=source, line=line()) from None
+        yield raw
+
+
+def stdin_bytes() -> IO[bytes]:
+    """The byte stream of standard input; a closed one (``<&-``: ``sys.stdin`` is None) is an :class:`InputError`
+    (it was ``'NoneType' object has no attribute 'buffer'``)."""
+    if sys.stdin is None:
+        raise InputError("cannot read: standard input is closed", source="<stdin>")
+    return sys.stdin.buffer
+
+
+def _same_file_as_stdout(handle: IO[bytes], name: str) -> None:
+    """Refuse an input that is the regular file standard output writes to (``glmnlp tag x.txt >> x.txt``): read as
+    it is written, it never ended and filled the disk with the tags of its own output (as ``cat`` refuses)."""
+    try:
+        out = os.fstat(sys.stdout.fileno())
+        got = os.fstat(handle.fileno())
+    except (AttributeError, OSError, ValueError):  # no descriptor (captured output, a closed stream): not a file
+        return
+    if stat.S_ISREG(out.st_mode) and (out.st_dev, out.st_ino) == (got.st_dev, got.st_ino):
+        raise InputError("the input is also the output (standard output is this file): it would read what it writes; "
+                         "write to another file", source=name)
+
+
 def _lone_crs(data: bytes, end: int) -> int:
     """How many ``\\r`` before ``end`` in ``data`` end a line on their own (not followed by ``\\n``)."""
     return data.count(b"\r", 0, end) - data.count(b"\r\n", 0, end)
@@ -191,14 +227,16 @@ def opened_input(path: str | Path | None) -> Iterator[tuple[Iterator[tuple[int, 
     """The lines of the file ``path`` or of stdin (``None`` or ``"-"``) as :func:`decoded_lines` reads them, read
     as they are needed, and the name messages give the input; a file is closed when the block ends."""
     name = "<stdin>" if path is None or str(path) == "-" else str(path)
+    stdin = name == "<stdin>"
     try:
-        handle = sys.stdin.buffer if name == "<stdin>" else open(path, "rb")  # type: ignore[arg-type]  # noqa: SIM115
+        handle = stdin_bytes() if stdin else open(path, "rb")  # type: ignore[arg-type]  # noqa: SIM115
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror or exc}", source=name) from None
     try:
+        _same_file_as_stdout(handle, name)
         yield decoded_lines(handle, name), name
     finally:
-        if handle is not sys.stdin.buffer:
+        if not stdin:
             handle.close()
 
 

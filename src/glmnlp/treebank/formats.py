@@ -99,7 +99,10 @@ def _load(source: Source) -> tuple[str, str]:
     if isinstance(source, (str, Path)):
         return str(source), read_text_file(source, FormatError)
     name = str(getattr(source, "name", "<stream>"))
-    text = source.read()
+    try:
+        text = source.read()
+    except OSError as exc:  # EIO, a descriptor not open for reading: it was a traceback
+        raise FormatError(f"cannot read: {exc.strerror or exc}", source=name) from None
     if not isinstance(text, str):
         raise TypeError(f"expected a text stream, got {type(source).__name__} yielding {type(text).__name__}")
     return name, text.removeprefix("\ufeff")
