@@ -2,8 +2,14 @@
 
 from pathlib import Path
 
+import Cython
 import numpy
-from Cython.Build import cythonize
+
+if int(Cython.__version__.split(".")[0]) < 3:  # the kernels use Cython 3's declarations (PyMem_RawCalloc, ...)
+    raise SystemExit(f"glmnlp needs Cython >= 3.0 to build its kernels, found {Cython.__version__}: "
+                     "pip install 'Cython>=3.0' (or build with pip's default build isolation)")
+
+from Cython.Build import cythonize  # noqa: E402
 from setuptools import Extension, setup
 
 COMPILER_DIRECTIVES = {
