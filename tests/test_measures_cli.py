@@ -369,3 +369,37 @@ def test_measures_lines_makes_each_stimulus_line_a_sentence(capsys: pytest.Captu
     with pytest.raises(ConfigError, match="lines applies to raw text"):
         glmnlp.measures("a b", lines=True, tokenized=True)
     assert main(["measures", "--lines", "--tokenized", "a b"]) == 2
+
+
+def test_measures_report_progress_per_sentence_and_the_cli_shows_a_bar_on_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``glmnlp measures --next-word`` ran for minutes with nothing on the terminal (the table comes at the end): the
+    API calls ``progress`` after each sentence, and the command shows a bar on a terminal's stderr (not with -q)."""
+    calls: list[int] = []
+    rows = glmnlp.measures("The dog barked. It ran.", progress=calls.append)
+    assert calls == [1, 1] and {r["sentence"] for r in rows} == {1, 2}
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(["measures", "The dog barked. It ran. A cat sat."]) == 0
+    captured = capsys.readouterr()
+    assert "sentences:" in captured.err and "/3" in captured.err and captured.out.startswith("sentence\t")
+    assert main(["measures", "-q", "The dog barked. It ran. A cat sat."]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_measures_plot_is_written_atomically_and_never_over_the_input(tmp_path: Path) -> None:
+    """A drawing that could not be written whole (a full disk) left a truncated file in place of the old one; the
+    --plot file being the --input file replaced the text by the drawing."""
+    pytest.importorskip("matplotlib")
+    old = tmp_path / "gp.svg"
+    old.write_text("precious old drawing\n")
+    code = ("import resource, signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
+            "resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192)); from glmnlp.cli import main; sys.exit(main())")
+    run = subprocess.run([sys.executable, "-c", code, "measures", "--plot", str(old), "The horse raced past the barn "
+                          "fell."], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1 and "File too large" in run.stderr, run.stderr
+    assert old.read_text() == "precious old drawing\n" and sorted(p.name for p in tmp_path.iterdir()) == ["gp.svg"]
+    story = tmp_path / "story.svg"
+    story.write_text("The dog barked.\n")
+    assert main(["measures", "-i", str(story), "--plot", str(story)]) == 2
+    assert story.read_text() == "The dog barked.\n"

@@ -71,12 +71,14 @@ __all__ = ["measures_cmd"]
               help="Also draw one sentence's measures to this image (PNG/SVG/PDF; needs matplotlib).")
 @click.option("--sentence", type=click.IntRange(min=1), default=1, show_default=True,
               help="Sentence drawn by --plot (only with --plot).")
+@click.option("-q", "--quiet", is_flag=True,
+              help="No progress bar (shown on a terminal's stderr while sentences are measured).")
 def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool, lines: bool, model: Path | None,
                  fmt: str,
                  units: str, kind: str, word_classes: Path | None, word_class_rules: Path | None, no_eos: bool,
                  next_word: bool, max_tags: int, tag_margin: float, tag_filter: str, unknown_words: str,
                  gamma: float | None,
-                 cap: int | None, plot_path: Path | None, sentence: int) -> None:
+                 cap: int | None, plot_path: Path | None, sentence: int, quiet: bool) -> None:
     """Word-by-word measures (surprisal, syntactic/lexical surprisal, entropy, ...) of text.
 
     \b
@@ -95,7 +97,7 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
     if plot_path is None and given_options("sentence"):
         raise click.UsageError("--sentence only applies to --plot (the sentence it draws)")
     if plot_path is not None:
-        _check_plot(plot_path)
+        _check_plot(plot_path, input_path)
     if text:  # input as glmnlp parse refuses it (blank, binary or not UTF-8), named by file:line
         docs = [t for _, t in decoded_arguments(text, "no text to analyse")]
     else:
@@ -107,12 +109,25 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
                           f"sentence{'' if len(sentences) == 1 else 's'}")
     classes = _word_classes(word_classes, word_class_rules)
     parser = load_parser(model)
-    with warnings.catch_warnings():  # the long sentences were warned of above, as the command warns
-        warnings.simplefilter("ignore", LongSentenceWarning)
-        rows = measures(sentences, parser, kind=kind, units=units,  # type: ignore[arg-type]
-                        word_classes=classes, eos=not no_eos, gamma=gamma, cap=cap, next_word=next_word,
-                        max_tags=max_tags, tag_margin=tag_margin, tag_filter=tag_filter,  # type: ignore[arg-type]
-                        unknown_words=unknown_words)
+    # a bar while the sentences are measured (minutes with --next-word, and no output before the end); cleared
+    # before the table is written, so it may share a terminal with it
+    isatty = getattr(sys.stderr, "isatty", None)
+    bar = None
+    if not quiet and callable(isatty) and isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(sentences), desc="sentences", unit=" sent", file=sys.stderr, leave=False,
+                   mininterval=0.5)
+    try:
+        with warnings.catch_warnings():  # the long sentences were warned of above, as the command warns
+            warnings.simplefilter("ignore", LongSentenceWarning)
+            rows = measures(sentences, parser, kind=kind, units=units,  # type: ignore[arg-type]
+                            word_classes=classes, eos=not no_eos, gamma=gamma, cap=cap, next_word=next_word,
+                            max_tags=max_tags, tag_margin=tag_margin, tag_filter=tag_filter,  # type: ignore[arg-type]
+                            unknown_words=unknown_words, progress=None if bar is None else bar.update)
+    finally:
+        if bar is not None:
+            bar.close()
     if plot_path is not None:  # drawn first: a drawing that cannot be written is an error before any output
         plot_measures(rows, sentence, path=plot_path)
     write_measures(rows, sys.stdout, fmt)
@@ -144,8 +159,9 @@ def _sentences(docs: list[str], tokenized: bool, lines: bool = False) -> list[li
     return sentences
 
 
-def _check_plot(path: Path) -> None:
-    """--plot: a suffix matplotlib writes (else a usage error) in an existing folder, checked before any work."""
+def _check_plot(path: Path, input_path: Path | None) -> None:
+    """--plot: a suffix matplotlib writes (else a usage error) in an existing folder, not the input file (a drawing
+    replaced the text it was made of), checked before any work."""
     from glmnlp.text.measures import check_plot_path, plot_formats
 
     try:
@@ -156,6 +172,9 @@ def _check_plot(path: Path) -> None:
         raise click.BadParameter(
             f"{path}: the name must end in .png, .svg, .pdf or another format matplotlib writes "
             f"({', '.join(formats)})", param_hint="'--plot'")
+    if input_path is not None and str(input_path) != "-" and path.exists() and path.samefile(input_path):
+        raise click.BadParameter(f"{path} is the --input file: the drawing would replace the text",
+                                 param_hint="'--plot'")
     check_plot_path(path)
 
 

@@ -123,7 +123,7 @@ from __future__ import annotations
 import math
 import numbers
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -536,8 +536,10 @@ def _segment_stats(tr: dict[str, np.ndarray], n_words: int, with_end: bool) -> d
 def corpus_measures(
     parser: Any, sentences: Iterable[Sequence[str]], tags: Iterable[Any] | None = None, *,
     options: MeasureOptions = MeasureOptions(), classes: WordClasses | None = None, first: int = 1,
+    progress: Callable[[int], Any] | None = None,
 ) -> list[dict[str, Any]]:
-    """Rows of :func:`sentence_measures` for many sentences (numbered from ``first``).
+    """Rows of :func:`sentence_measures` for many sentences (numbered from ``first``); ``progress`` is called with
+    1 after each sentence (a progress bar's ``update``).
 
     ``tags``: None (the model chooses, ``tags="model"``), ``"model"`` or ``"all"`` for every sentence, or one
     entry per sentence (a tag or a list of candidate tags per word, or ``"model"``/``"all"``); anything else, a
@@ -558,4 +560,6 @@ def corpus_measures(
     for k, words in enumerate(sents):
         rows.extend(sentence_measures(parser, list(words), next(tag_iter), options=options, classes=classes,
                                       sentence=first + k))
+        if progress is not None:
+            progress(1)
     return rows

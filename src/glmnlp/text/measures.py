@@ -28,10 +28,11 @@ from __future__ import annotations
 
 import csv
 import functools
+import io
 import json
 import math
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, Literal
 
@@ -41,6 +42,7 @@ from glmnlp.parser.measures import (COLUMNS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, M
 from glmnlp.text.inputs import model_words
 from glmnlp.text.tokenize import tokenize_text, user_stacklevel
 from glmnlp.text.web import web_tags
+from glmnlp.treebank.fileio import atomic_write_bytes
 from glmnlp.treebank.fileio import check_output_file
 
 __all__ = ["measures", "load_parser", "text_sentences", "sentence_rows", "incremental_tags", "write_measures",
@@ -174,6 +176,7 @@ def measures(
     tag_filter: Literal["seen", "margin"] = "seen",
     unknown_words: Literal["model", "pos"] = "model",
     as_frame: bool = False,
+    progress: Callable[[int], Any] | None = None,
 ) -> Any:
     """Word-by-word measures of texts: a list of row dicts, or a ``pandas.DataFrame`` with ``as_frame``.
 
@@ -189,7 +192,8 @@ def measures(
     ``unknown_words="pos"``: words outside the lexicon scored by their class given the POS alone, as
     the reference parser does (see glmnlp.parser.measures). ``next_word``: also the expected
     entropies of each word before it is seen and its rank
-    (:data:`glmnlp.parser.measures.NEXT_COLUMNS`; expensive).
+    (:data:`glmnlp.parser.measures.NEXT_COLUMNS`; expensive). ``progress``: called with 1 after each sentence
+    (a progress bar's ``update``).
     Columns: :data:`glmnlp.parser.measures.COLUMNS`. See :mod:`glmnlp.parser.measures` for the definitions.
 
     >>> rows = measures("The horse raced past the barn fell.")   # doctest: +SKIP
@@ -213,7 +217,7 @@ def measures(
         given = [web_tags(words, known.__contains__) for words in sentences]
         if any(given):
             tags = [_sentence_tags(parser, words, fixed, options) for words, fixed in zip(sentences, given)]
-    rows = _written_rows(parser, sentences, tags, options, word_classes)
+    rows = _written_rows(parser, sentences, tags, options, word_classes, progress=progress)
     if as_frame:
         try:
             import pandas as pd
@@ -252,11 +256,11 @@ def incremental_tags(parser: Any, words: Sequence[str], given: Mapping[int, str]
 
 
 def _written_rows(parser: Any, sentences: list[list[str]], tags: Any, options: MeasureOptions, classes: Any,
-                  first: int = 1) -> list[dict[str, Any]]:
+                  first: int = 1, progress: Callable[[int], Any] | None = None) -> list[dict[str, Any]]:
     """:func:`~glmnlp.parser.measures.corpus_measures` of the sentences spelled as the parser saw words in training
     (a bracket ``(`` as ``-LRB-``: :func:`glmnlp.text.inputs.model_words`), each row's word as written."""
     rows = corpus_measures(parser, [model_words(words) for words in sentences], tags, options=options,
-                           classes=classes, first=first)
+                           classes=classes, first=first, progress=progress)
     for row in rows:
         words = sentences[row["sentence"] - first]
         if row["index"] <= len(words):  # not the end-of-sentence row
@@ -401,9 +405,8 @@ def plot_measures(
     ax.grid(alpha=0.3)
     if fig is not None:
         fig.tight_layout()
-    if path is not None:
-        try:
-            (fig or ax.figure).savefig(path)
-        except OSError as exc:
-            raise ConfigError(f"{path}: cannot write the drawing: {exc.strerror or exc}") from None
+    if path is not None:  # drawn in memory, then written atomically: a failed write left half a file in its place
+        buffer = io.BytesIO()
+        (fig or ax.figure).savefig(buffer, format=Path(path).suffix[1:].lower() or None)
+        atomic_write_bytes(path, buffer.getvalue())  # a ConfigError naming the file and the reason
     return ax
