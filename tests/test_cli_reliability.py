@@ -261,3 +261,15 @@ def test_a_read_that_fails_part_way_is_one_line(capsys: pytest.CaptureFixture[st
                  ["measures", "-i", "/proc/self/mem"]):
         assert main(args) == 1, args
         assert capsys.readouterr().err == "error: /proc/self/mem:1: cannot read file: Input/output error\n", args
+
+
+def test_output_is_utf8_and_arguments_are_read_as_utf8_whatever_the_locale() -> None:
+    """Under ``PYTHONIOENCODING=latin-1`` a word outside latin-1 was a traceback and the trees written were latin-1
+    bytes that glmnlp's own readers refused; under ``LC_ALL=C PYTHONUTF8=0`` a UTF-8 TEXT argument was refused as
+    not UTF-8 text."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "PYTHONIOENCODING", "PYTHONUTF8"))}
+    for extra in ({"PYTHONIOENCODING": "latin-1"}, {"LC_ALL": "C", "PYTHONUTF8": "0"}):
+        run = subprocess.run([sys.executable, "-c", _MAIN, "parse", "-q", "Zoë met Łukasz."], capture_output=True,
+                             env={**env, **extra}, timeout=120)
+        assert run.returncode == 0, (extra, run.stderr)
+        assert "(NNP Zoë)" in run.stdout.decode("utf-8") and "Łukasz" in run.stdout.decode("utf-8"), extra

@@ -12,6 +12,7 @@ one line and status 1 too; a closed output pipe ends quietly (status 0).
 
 from __future__ import annotations
 
+import codecs
 import errno
 import importlib
 import io
@@ -181,6 +182,25 @@ def _stop_as_ctrl_c(received: list[int]) -> dict[int, Any]:
     return replaced
 
 
+def _utf8_streams() -> list[tuple[Any, str, str]]:
+    """Standard output and error written as UTF-8 whatever the locale, returning what to put back. Every file glmnlp
+    reads is UTF-8, and with ``PYTHONIOENCODING=latin-1`` a word outside latin-1 was a traceback and the trees
+    written were latin-1 bytes that ``glmnlp evalb`` then refused. ``surrogateescape``: a path given on the command
+    line in bytes the locale cannot decode (``LC_ALL=C``) is printed as those bytes (it was ``b??ume``)."""
+    changed = []
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        encoding, errors = getattr(stream, "encoding", None), getattr(stream, "errors", None)
+        if callable(reconfigure) and isinstance(encoding, str) and isinstance(errors, str):
+            if (codecs.lookup(encoding).name, errors) != ("utf-8", "surrogateescape"):
+                try:
+                    reconfigure(encoding="utf-8", errors="surrogateescape")
+                except (OSError, ValueError, io.UnsupportedOperation):  # a stream that cannot change: left as it is
+                    continue
+                changed.append((stream, encoding, errors))
+    return changed
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI in-process; returns the exit status (used by tests and the console script)."""
     from glmnlp.glm.pools import ignore_sigint_in_forkserver
@@ -191,6 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     closed = sys.stdout is None
     if closed:
         sys.stdout = _ClosedStdout()
+    streams = _utf8_streams()
     try:
         return _run(argv)
     except click.exceptions.Abort:
@@ -199,6 +220,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         for signum, handler in replaced.items():
             signal.signal(signum, handler)
+        for stream, encoding, errors in streams:
+            try:
+                stream.reconfigure(encoding=encoding, errors=errors)
+            except (OSError, ValueError, io.UnsupportedOperation):
+                pass
         if closed:
             sys.stdout = None  # type: ignore[assignment]
 

@@ -258,10 +258,15 @@ def decoded_arguments(texts: Iterable[str], nothing: str) -> Iterator[tuple[str,
         source = f"<argument {k}>"
         if not text.strip():
             raise InputError(nothing, source=source)
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError as exc:
+        try:  # the bytes given, read as UTF-8 whatever the locale (LC_ALL=C read "Zoë" as undecodable bytes)
+            raw = os.fsencode(text)
+        except UnicodeEncodeError as exc:  # a lone surrogate that stands for no byte (a str given in Python)
             raise InputError(f"not valid UTF-8 text (at character {exc.start + 1})", source=source) from None
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            at = len(raw[: exc.start].decode("utf-8", "replace")) + 1
+            raise InputError(f"not valid UTF-8 text (at character {at})", source=source) from None
         yield source, text
 
 
