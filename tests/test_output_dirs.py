@@ -172,3 +172,21 @@ def test_output_dirs_svg_out_dir_keeps_other_files(tmp_path: Path, capsys: pytes
     for _ in range(2):
         assert main(["parse", "-q", "-f", "svg", "--out-dir", str(drawings), "--tagged", "dogs/NNS bark/VBP ./."]) == 0
     assert sorted(p.name for p in drawings.iterdir()) == ["sentence-0001.svg"]
+
+
+def test_a_model_is_replaced_from_a_working_folder_that_was_deleted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the working folder deleted (``cd g && rmdir ../g``), replacing a model by its absolute path was a
+    traceback (``FileNotFoundError`` from ``Path.cwd()``): the folder checked against the target no longer exists,
+    so it cannot be it."""
+    from glmnlp.glm.model_io import load_model, save_model
+
+    target = tmp_path / "m"
+    save_model(target, kind="toy", metadata={"n": 1}, arrays={"w": np.zeros(3)})
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    save_model(target, kind="toy", metadata={"n": 2}, arrays={"w": np.ones(3)})
+    assert load_model(target, kind="toy")[0] == {"n": 2}

@@ -282,8 +282,11 @@ def _check_target(target: Path, kind: str, *, replace: bool, option: str) -> Non
         return
     if not target.is_dir():
         raise ConfigError(f"{target}: exists and is not a directory (not replaced)")
-    here, there = Path.cwd().resolve(), target.resolve()
-    if here == there or there in here.parents:
+    try:  # a deleted working folder is not the target (Path.cwd() was a traceback)
+        here, there = Path.cwd().resolve(), target.resolve()
+    except OSError:
+        here = there = None
+    if here is not None and there is not None and (here == there or there in here.parents):
         raise ConfigError(f"{target}: is the current directory or one of its parents; give a new folder name")
     try:
         entries = _entries(target)
