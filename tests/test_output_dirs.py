@@ -190,3 +190,25 @@ def test_a_model_is_replaced_from_a_working_folder_that_was_deleted(
     gone.rmdir()
     save_model(target, kind="toy", metadata={"n": 2}, arrays={"w": np.ones(3)})
     assert load_model(target, kind="toy")[0] == {"n": 2}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX links and modes")
+def test_a_file_written_again_keeps_its_mode_and_a_link_is_written_through(tmp_path: Path) -> None:
+    """``data --clean ... --out FILE`` (and every other atomic write) replaced a symbolic link by a file, leaving its
+    target as it was, and gave a file of mode 600 the mode 644; as the shell's ``>``, the link's file is written and
+    an existing file keeps its mode."""
+    from glmnlp.treebank.fileio import atomic_write_bytes
+
+    store = tmp_path / "store"
+    store.mkdir()
+    (store / "clean.trees").write_text("old\n")
+    link = tmp_path / "clean.trees"
+    link.symlink_to(store / "clean.trees")
+    private = tmp_path / "private.trees"
+    private.write_text("secret\n")
+    private.chmod(0o600)
+    atomic_write_bytes(link, b"new\n")
+    atomic_write_bytes(private, b"new\n")
+    assert link.is_symlink() and (store / "clean.trees").read_bytes() == b"new\n"
+    assert stat.S_IMODE(private.stat().st_mode) == 0o600 and private.read_bytes() == b"new\n"
+    assert sorted(p.name for p in store.iterdir()) == ["clean.trees"]

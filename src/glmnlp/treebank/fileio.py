@@ -121,9 +121,17 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (temporary file + ``os.replace``).
 
     Raises :class:`ConfigError` (``PATH: cannot be written: reason``) when the file or its folder cannot be
-    written; ``path`` is then left as it was.
+    written; ``path`` is then left as it was. A symbolic link is written through, to the file it names, and an
+    existing file keeps its permissions, as the shell's ``>`` does (the link was replaced by a file, and a file
+    of mode 600 became readable by all).
     """
     path = Path(path)
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode) if path.is_file() else 0o666 & ~_umask()
+    except OSError:
+        mode = 0o666 & ~_umask()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -131,7 +139,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
         check_writable_file(path)  # says which folder is missing, read-only or a file
         raise ConfigError(f"{path}: cannot be written: {exc.strerror or exc}") from exc
     try:
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp creates 0600; give the file the usual mode
+        os.fchmod(fd, mode)  # mkstemp creates 0600: the file's own mode, or the usual one for a new file
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
