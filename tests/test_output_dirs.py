@@ -212,3 +212,18 @@ def test_a_file_written_again_keeps_its_mode_and_a_link_is_written_through(tmp_p
     assert link.is_symlink() and (store / "clean.trees").read_bytes() == b"new\n"
     assert stat.S_IMODE(private.stat().st_mode) == 0o600 and private.read_bytes() == b"new\n"
     assert sorted(p.name for p in store.iterdir()) == ["clean.trees"]
+
+
+def test_a_temporary_file_of_a_killed_write_is_removed_by_the_next_write(tmp_path: Path) -> None:
+    """``data --out`` killed (SIGKILL) between writing a file and renaming it left ``.test.trees.XXXX.tmp`` for good;
+    the next write of that name removes those of processes that no longer run, and keeps a running one's."""
+    from glmnlp.treebank.fileio import atomic_write_bytes
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    stale = tmp_path / f".test.trees.glmnlp-tmp-{int(dead.stdout)}-abc.tmp"
+    running = tmp_path / f".test.trees.glmnlp-tmp-{os.getppid()}-def.tmp"
+    other = tmp_path / f".dev.trees.glmnlp-tmp-{int(dead.stdout)}-ghi.tmp"
+    for path in (stale, running, other):
+        path.write_text("half a file")
+    atomic_write_bytes(tmp_path / "test.trees", b"(TOP (NN x))\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([running.name, other.name, "test.trees"])

@@ -74,7 +74,7 @@ import numpy as np
 from glmnlp._version import __version__
 from glmnlp.errors import ConfigError, ModelFileError
 from glmnlp.glm.model_seals import check_pin, check_seal, header_digest, json_problem, parts_digest
-from glmnlp.treebank.fileio import check_writable_folder, missing_folders, remove_folders
+from glmnlp.treebank.fileio import check_writable_folder, missing_folders, process_alive, remove_folders, umask
 
 __all__ = [
     "FORMAT_NAME",
@@ -313,16 +313,6 @@ def _check_target(target: Path, kind: str, *, replace: bool, option: str) -> Non
         raise ConfigError(f"{target}: already exists and is not an empty directory (use {option} to replace it)")
 
 
-def _process_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):
-        return True
-    return True
-
-
 def _clean_leftovers(parent: Path, name: str) -> None:
     """Remove ``.NAME.glmnlp-tmp/old-PID-*`` folders of processes that no longer run."""
     try:
@@ -334,14 +324,10 @@ def _clean_leftovers(parent: Path, name: str) -> None:
         if match is None or match["name"] != name or path.is_symlink() or not path.is_dir():
             continue
         pid = int(match["pid"])
-        if pid != os.getpid() and not _process_alive(pid):
+        if pid != os.getpid() and not process_alive(pid):
             shutil.rmtree(path, ignore_errors=True)
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 @contextmanager
@@ -363,7 +349,7 @@ def staged_output_dir(target: str | Path, kind: str, *, replace: bool, option: s
     except OSError as exc:
         raise ConfigError(f"{target}: cannot be written: {exc.strerror or exc}") from exc
     try:
-        os.chmod(tmp, 0o777 & ~_umask())
+        os.chmod(tmp, 0o777 & ~umask())
         yield tmp
         check_output_dir(target, kind, replace=replace, option=option)
         if target.exists():

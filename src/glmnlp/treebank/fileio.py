@@ -22,6 +22,7 @@ Our choices:
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -35,13 +36,45 @@ from glmnlp.errors import ConfigError, InputError
 __all__ = ["atomic_write_bytes", "atomic_write_text", "check_output_file", "check_writable_folder",
            "check_writable_file", "missing_folders", "remove_folders",
            "decoded_arguments", "decoded_lines", "decoded_text", "input_lines", "opened_input", "read_text_file",
-           "split_lines", "stdin_bytes"]
+           "process_alive", "split_lines", "stdin_bytes", "umask"]
 
 
-def _umask() -> int:
+def umask() -> int:
+    """The process's umask (read without changing it)."""
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (one of another user's counts as running)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+_TEMP_FILE = re.compile(r"\.(?P<name>.+)\.glmnlp-tmp-(?P<pid>[0-9]+)-[^/]*\.tmp\Z")
+
+
+def _clean_temp_files(folder: Path, name: str) -> None:
+    """Remove the ``.NAME.glmnlp-tmp-PID-*.tmp`` files of processes that no longer run: a write killed before its
+    rename (SIGKILL, a power cut) left one for good, as model folders' staging folders are removed by the next
+    write (:mod:`glmnlp.glm.model_io`)."""
+    try:
+        candidates = list(folder.iterdir())
+    except OSError:
+        return
+    for path in candidates:
+        match = _TEMP_FILE.fullmatch(path.name)
+        if match is None or match["name"] != name or path.is_symlink() or not path.is_file():
+            continue
+        pid = int(match["pid"])
+        if pid != os.getpid() and not process_alive(pid):
+            path.unlink(missing_ok=True)
 
 
 def _nearest_existing(folder: Path) -> Path:
@@ -129,12 +162,13 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     if path.is_symlink():
         path = Path(os.path.realpath(path))
     try:
-        mode = stat.S_IMODE(path.stat().st_mode) if path.is_file() else 0o666 & ~_umask()
+        mode = stat.S_IMODE(path.stat().st_mode) if path.is_file() else 0o666 & ~umask()
     except OSError:
-        mode = 0o666 & ~_umask()
+        mode = 0o666 & ~umask()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        _clean_temp_files(path.parent, path.name)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.glmnlp-tmp-{os.getpid()}-", suffix=".tmp", dir=path.parent)
     except OSError as exc:
         check_writable_file(path)  # says which folder is missing, read-only or a file
         raise ConfigError(f"{path}: cannot be written: {exc.strerror or exc}") from exc
