@@ -267,6 +267,29 @@ def test_evalb_missing_parse_is_skip_sentence() -> None:
     assert (result.total.skip_sentences, result.total.valid_sentences, result.total.gold_brackets) == (1, 1, 3)
 
 
+def test_evalb_whitespace_after_a_label_makes_a_terminal_as_in_evalb() -> None:
+    """As evalb.c reads a line, a label followed by a space holds a word: ``(ADVP )`` is a terminal with an empty word
+    (a length mismatch; it was read as an empty bracket and the sentence scored 100), ``( dog)`` a terminal with an
+    empty tag (it was an empty bracket labelled ``dog``: a length mismatch), ``( )`` a terminal with neither (an
+    error sentence, not a skip); ``(ADVP)`` without the space stays an empty bracket."""
+
+    def _line(gold: str, test: str):  # type: ignore[no-untyped-def]
+        return score_lines([gold], [test]).sentences[0]
+
+    gold = "(S (NP (DT The) (NN dog)) (VP (VBD barked)))"
+    row = _line(gold, "(S (NP (DT The) (NN dog)) (VP (VBD barked) (ADVP )))")
+    assert (row.status, row.reason) == (STATUS_ERROR, "Length unmatch (3|4)")
+    assert (_line(gold, "( )").status, _line(gold, "( )").reason) == (STATUS_ERROR, "Length unmatch (3|1)")
+    row = _line(gold, "(S (NP (DT The) ( dog)) (VP (VBD barked)))")
+    assert (row.status, row.matched, row.gold_brackets, row.test_brackets, row.correct_tags) == (STATUS_OK, 3, 3, 3, 2)
+    row = _line(gold, "(S (NP (DT The) (NN dog)) (VP (VBD barked) (ADVP)))")
+    assert (row.status, row.matched, row.test_brackets) == (STATUS_OK, 3, 3)
+    row = _line(gold, "(S (NP (DT The) (NN dog )) (VP (VBD barked)))")  # a space before ')' is no second word
+    assert (row.status, row.matched) == (STATUS_OK, 3)
+    with pytest.raises(TreeSyntaxError, match="two words"):
+        _line(gold, "(S (NP (DT The) (NN big dog)) (VP (VBD barked)))")
+
+
 def test_evalb_unlabeled_mode_ignores_labels() -> None:
     """LABELED 0 matches brackets on spans alone."""
     gold, test = "(S (NP (DT a) (NN b)) (VP (VB c)))", "(X (Y (DT a) (NN b)) (Z (VB c)))"

@@ -109,11 +109,16 @@ class _Sentence:
     length: int
 
 
-_TOKEN = re.compile(r"\(|\)|[^ \t\n\r\f\v()]+")
+_TOKEN = re.compile(r"\(|\)|[ \t\n\r\f\v]+|[^ \t\n\r\f\v()]+")
 
 
 def _read_line(text: str, params: EvalbParams, source: str, line: int) -> _Sentence:
-    """Read one line of bracketed items the way evalb.c's ``read_line`` does (strictly)."""
+    """Read one line of bracketed items the way evalb.c's ``read_line`` does (strictly).
+
+    As there, whitespace after a bracket's label decides what it is: ``(TAG word)`` and ``(TAG )`` are terminals
+    (the second with an empty word), ``( word)`` a terminal with an empty tag, ``( )`` a terminal with neither, and
+    a label followed at once by ``)``, as in ``(ADVP)``, an empty bracket (``(ADVP )`` was read as one, and scored
+    where evalb finds a length mismatch)."""
     toks = _TOKEN.findall(text)
     words: list[str] = []
     tags: list[str] = []
@@ -124,20 +129,35 @@ def _read_line(text: str, params: EvalbParams, source: str, line: int) -> _Sente
     delete_len = set(params.delete_labels_for_length)
     strip = params.strip_punct
     i, n = 0, len(toks)
+
+    def text_at(k: int) -> bool:
+        return k < n and toks[k] not in ("(", ")") and not toks[k].isspace()
+
     while i < n:
         tok = toks[i]
+        if tok.isspace():
+            i += 1
+            continue
         if tok == "(":
             i += 1
             label = ""
-            if i < n and toks[i] not in ("(", ")"):
+            if text_at(i):
                 label = toks[i]
                 i += 1
-            if i < n and toks[i] not in ("(", ")"):  # a word: this must be a terminal "(TAG word)"
-                word = toks[i]
-                if i + 1 >= n or toks[i + 1] != ")":
-                    what = "a word before a subtree" if i + 1 < n and toks[i + 1] == "(" else "two words"
+            if i < n and toks[i].isspace() and not (i + 1 < n and toks[i + 1] == "("):  # a terminal
+                i += 1
+                word = ""
+                if text_at(i):
+                    word = toks[i]
+                    i += 1
+                    if i < n and toks[i].isspace():  # "(TAG word )": the space before ")" is not a second word
+                        i += 1
+                if i >= n or toks[i] != ")":
+                    what = "a word before a subtree" if i < n and toks[i] == "(" else "two words"
+                    if i >= n:
+                        what = "a word and no ')'"
                     raise TreeSyntaxError(f"bracket {label!r} holds {what}", source=source, line=line)
-                i += 2
+                i += 1
                 if strip and is_punct_word(word):
                     continue
                 if label not in delete_len:
@@ -146,6 +166,8 @@ def _read_line(text: str, params: EvalbParams, source: str, line: int) -> _Sente
                     words.append(word)
                     tags.append(label)
                 continue
+            if i < n and toks[i].isspace():
+                i += 1
             stack.append(len(brackets))
             brackets.append([len(words), -1, label])
         elif tok == ")":
