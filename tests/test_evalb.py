@@ -398,8 +398,13 @@ def test_evalb_malformed_line_raises_with_line(line: str, fragment: str) -> None
 
 def test_evalb_line_count_mismatch_raises() -> None:
     """Gold and test must have the same number of lines / trees."""
-    with pytest.raises(InputError, match="2 lines in the gold file"):
+    with pytest.raises(InputError, match="2 lines in the gold file") as info:
         score_lines(["(S (A (P x)))"] * 2, ["(S (A (P x)))"])
+    assert info.value.line == 2
+    # blank lines ending the longer file are not scored, as evalb scores the common lines (they were an error)
+    for gold, test in ((["(S (A (P x)))", ""], ["(S (A (P x)))"]), (["(S (A (P x)))"], ["(S (A (P x)))", " ", ""])):
+        result = score_lines(gold, test)
+        assert (result.total.sentences, result.total.valid_sentences) == (1, 1)
     with pytest.raises(InputError, match="1 gold trees but 0 test trees"):
         score_trees([parse_tree("(S (A (P x)))")], [])
 

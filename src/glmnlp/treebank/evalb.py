@@ -44,7 +44,8 @@ Our choices where evalb.c gives no usable behaviour:
   holding two words or a word before a subtree raise :class:`~glmnlp.errors.TreeSyntaxError`
   (``file:line: reason``). evalb.c marks some of these as error sentences and loops or crashes on
   others. A differing number of lines in the two files raises :class:`~glmnlp.errors.InputError`
-  (evalb.c prints an error and scores the common prefix).
+  (evalb.c prints an error and scores the common prefix), unless the extra lines are blank (scored as evalb
+  scores them: not at all).
 
 Parameter files, the result records and the printed report are :mod:`glmnlp.treebank.evalb_report`;
 this module reads the two sides and scores them.
@@ -375,13 +376,19 @@ def score_lines(
     gold_source: str = "<gold>",
     test_source: str = "<test>",
 ) -> EvalbResult:
-    """Score line ``k`` of ``test_lines`` against line ``k`` of ``gold_lines`` (evalb's input model)."""
+    """Score line ``k`` of ``test_lines`` against line ``k`` of ``gold_lines`` (evalb's input model).
+
+    Blank lines that end the longer file are left out (a file ending in an empty line was refused for its line
+    count, where evalb scores the lines both files have: the same figures); other extra lines are an error."""
     params = _checked_params(params)
+    common = min(len(gold_lines), len(test_lines))
+    if all(not line.strip() for line in (*gold_lines[common:], *test_lines[common:])):
+        gold_lines, test_lines = gold_lines[:common], test_lines[:common]
     if len(gold_lines) != len(test_lines):
         raise InputError(
             f"{len(gold_lines)} lines in the gold file ({gold_source}) but {len(test_lines)} here: "
             "EVALB needs one tree per line in both files",
-            source=test_source,
+            source=test_source, line=common + 1,
         )
     pairs = [
         (_read_line(g, params, gold_source, i), _read_line(t, params, test_source, i))
