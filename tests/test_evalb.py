@@ -177,6 +177,7 @@ def test_evalb_sample_prm_settings() -> None:
         ("DELETE_LABEL\n", 1, "needs exactly one label"),
         ("QUOTE_LABEL POS\n", 1, "QUOTE_LABEL"),
         ("CUTOFF_LEN -3\n", 1, "must not be negative"),
+        ("LABELED 1\n  DELETE_LABEL TOP\n", 2, "a keyword must begin the line"),  # was "unknown keyword 'DELETE_LABEL'"
     ],
 )
 def test_evalb_params_errors_name_the_line(text: str, line: int, fragment: str) -> None:
