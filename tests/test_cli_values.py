@@ -342,3 +342,36 @@ def test_cli_a_generative_weight_given_twice_is_a_usage_error(
     rc, out, err = _run(capsys, [*argv, *extra, "--generative-weights", "10,5,10", "--out", str(tmp_path / "m")])
     assert (rc, out) == (2, "") and "the weight 10 is given twice, got '10,5,10'" in err
     assert not (tmp_path / "m").exists()
+
+
+def test_tagger_train_and_evaluate_read_stdin_as_utf8_and_refuse_bad_bytes(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``--test -`` / ``--train -`` read Python's text stream: a NUL byte was a word (an accuracy, status 0) and an
+    undecodable byte trained a model that failed with a traceback as it was saved; as every file, now."""
+    _stdin(monkeypatch, b"the/DT d\x00g/NN\n")
+    rc, out, err = _run(capsys, ["tagger", "evaluate", "-m", str(default_model_path()), "--test", "-"])
+    assert (rc, out, err) == (1, "", "error: <stdin>:1: binary data (NUL byte); expected UTF-8 text\n")
+    _stdin(monkeypatch, b"the/DT caf\xe9/NN\n")
+    rc, out, err = _run(capsys, ["tagger", "train", "--train", "-", "--out", str(tmp_path / "m"), "-q", "-j", "1"])
+    assert (rc, err) == (1, "error: <stdin>:1: not valid UTF-8 text (byte 0xe9 at column 11)\n")
+    assert not (tmp_path / "m").exists()
+
+
+def test_tagger_train_scores_dev_as_evaluate_does(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A dev file of another tagset scored 0.00% at every pass (the first pass kept, status 0): refused as
+    ``tagger evaluate`` refuses it. A dev file spelling brackets ``(`` against training trees' ``-LRB-`` scored them as
+    unknown words: the accuracy a pass is chosen by differed from ``tagger evaluate``'s on the same file."""
+    train, dev, other = tmp_path / "train.wt", tmp_path / "dev.wt", tmp_path / "upos.wt"
+    train.write_text("the/DT dog/NN -LRB-/-LRB- barks/VBZ -RRB-/-RRB- ./.\n" * 3 + "a/DT cat/NN sat/VBD ./.\n")
+    dev.write_text("the/DT cat/NN (/-LRB- sat/VBD )/-RRB- ./.\n")
+    other.write_text("the/DET dog/NOUN barks/VERB ./PUNCT\n")
+    rc, _, err = _run(capsys, ["tagger", "train", "--train", str(train), "--dev", str(other), "--out",
+                               str(tmp_path / "x"), "-j", "1"])
+    assert rc == 1 and "4 of the 4 dev tokens have tags the training file does not have: DET, NOUN" in err, err
+    rc, _, err = _run(capsys, ["tagger", "train", "--train", str(train), "--dev", str(dev), "--out",
+                               str(tmp_path / "m"), "-j", "1", "--epochs", "1"])
+    assert rc == 0, err
+    trained = float(err.split("dev accuracy ")[1].split("%")[0])
+    rc, out, _ = _run(capsys, ["tagger", "evaluate", "-m", str(tmp_path / "m"), "--test", str(dev)])
+    assert rc == 0 and f"accuracy          {trained:.2f}%" in out, (trained, out)

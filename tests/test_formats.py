@@ -391,3 +391,15 @@ def test_formats_read_tagged_refuses_a_bad_request_before_reading_the_file(tmp_p
         read_tagged(tmp_path / "missing.txt", "csv")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="column must be"):
         read_tagged(tmp_path / "missing.txt", "conllu", "lemma")  # type: ignore[arg-type]
+
+
+def test_writers_refuse_a_word_beginning_a_line_with_a_byte_order_mark() -> None:
+    """Word/TAG and tab lines wrote a first word beginning with U+FEFF, which the readers skip at a line's start
+    (``\\ufeffx`` read back as ``x``): refused now; elsewhere in a line, and in CoNLL-U, it reads back."""
+    bom = TaggedSentence(("\ufeffx", "y"), ("NN", "NN"))
+    for write in (write_word_tag, write_tab):
+        with pytest.raises(FormatError, match="begins with U\\+FEFF"):
+            write([bom])
+    later = TaggedSentence(("x", "\ufeffy"), ("NN", "NN"))
+    assert read_word_tag(io.StringIO(write_word_tag([later]))) == [later]
+    assert read_conllu(io.StringIO(write_conllu([bom]))) == [bom]

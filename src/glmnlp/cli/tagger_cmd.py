@@ -20,7 +20,7 @@ usage error; ``inf`` keeps every tag).
 
 from __future__ import annotations
 
-import sys
+import io
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -39,7 +39,7 @@ from glmnlp.glm.training import EpochRecord, check_shards
 from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, given_options, some_of,
                                training_parallel_options)
 from glmnlp.errors import FormatError, InputError
-from glmnlp.treebank.fileio import opened_input, stdin_bytes
+from glmnlp.treebank.fileio import decoded_text, opened_input, stdin_bytes
 
 _FORMATS = ("auto", "conllu", "word_tag", "tab", "trees")
 _CTX = {"help_option_names": ["-h", "--help"]}
@@ -54,12 +54,23 @@ def _check_column(fmt: str, column: str) -> None:
         raise click.UsageError(f"--tag-column chooses a CoNLL-U column; not with --format {fmt}")
 
 
+def _stdin_text() -> io.StringIO:
+    """Standard input read as every input file is (UTF-8 whatever the locale, refusing a NUL byte or other bytes
+    with ``<stdin>:line``): read as Python's text stream, a NUL byte was a word, an undecodable byte trained a model
+    that failed as it was saved, and a latin-1 locale turned ``café`` into ``cafÃ©``."""
+    try:
+        data = stdin_bytes().read()
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", source="<stdin>") from None
+    stream = io.StringIO(decoded_text(data, "<stdin>").removeprefix("\ufeff"))
+    stream.name = "<stdin>"  # type: ignore[misc]  # what the readers' messages call it
+    return stream
+
+
 def _read(path: str, fmt: str, purpose: str | None = None, column: str = "xpos") -> list[TaggedSentence]:
     """The sentences of ``path`` (``-``: stdin); with ``purpose``, a file without any is an error naming it."""
     try:
-        if path == "-":
-            stdin_bytes()  # a closed stdin is an error naming it
-        sentences = read_tagged(sys.stdin if path == "-" else path, fmt, column)  # type: ignore[arg-type]
+        sentences = read_tagged(_stdin_text() if path == "-" else path, fmt, column)
     except FormatError as exc:  # say how to read the other column from the command line
         exc.reason = exc.reason.replace("read its UPOS column", "--tag-column upos reads it")
         raise
@@ -146,6 +157,13 @@ def train_cmd(
     train = _read(train_path, fmt, "to train on", column)
     check_shards(shards, len(train))  # before the dev file is read
     dev = _read(dev_path, fmt, "to choose the epoch on", column) if dev_path else None
+    if dev is not None:
+        assert dev_path is not None
+        # the tags and spelling `tagger evaluate` scores it with: a dev file of another tagset scored 0.00% at
+        # every pass and the first was kept; a dev file's "(" scored as a word training never saw, "-LRB-"
+        _check_tagset({t for s in train for t in s.tags or ()}, dev, dev_path, column, "training file's")
+        vocabulary = _Vocabulary({w for s in train for w in s.words})
+        dev = [TaggedSentence(tuple(model_words(s.words, vocabulary)), s.tags) for s in dev]
 
     def report(record: EpochRecord) -> None:
         if not quiet:
@@ -194,7 +212,7 @@ def evaluate_cmd(
     # EWT's '(' scored against a WSJ tagger's -LRB- was an unknown word (89.55% where tag scores 90.37%)
     sentences = [TaggedSentence(tuple(model_words(s.words, model)), s.tags)
                  for s in _read(test_path, fmt, "to score", column)]
-    _check_tagset(model, sentences, test_path, column)
+    _check_tagset(set(model.tags_), sentences, test_path, column, "tagger's")
     score = model.evaluate(sentences, top_confusions=confusions)
     click.echo(f"tokens            {score.tokens}")
     click.echo(f"accuracy          {100 * score.accuracy:.2f}%")
@@ -208,17 +226,24 @@ def evaluate_cmd(
         click.echo(f"margin {m.margin:g}: {m.tags_per_word:.3f} tags/word, oracle accuracy {100 * m.oracle_accuracy:.2f}%")
 
 
-def _check_tagset(model: Tagger, sentences: list[TaggedSentence], test_path: str, column: str) -> None:
-    """A test file whose tags are mostly not the tagger's (another tagset, another CoNLL-U column: a UPOS tagger
+class _Vocabulary:
+    """The words of a training file, asked as a trained tagger is asked (:meth:`Tagger.knows`)."""
+
+    def __init__(self, words: set[str]) -> None:
+        self.knows = words.__contains__
+
+
+def _check_tagset(known: set[str], sentences: list[TaggedSentence], path: str, column: str, whose: str) -> None:
+    """A test (or dev) file whose tags are mostly not ``known`` (another tagset, another CoNLL-U column: a UPOS tagger
     scored on XPOS) is an error naming them, as ``glmnlp parse --tagger`` refuses another tagset: it scored 0.00%
     with status 0, where docs/cli.md says a file without anything to score is an error, not 0% accuracy."""
-    known = set(model.tags_)
     tokens = [t for s in sentences for t in s.tags or ()]
     unknown = [t for t in tokens if t not in known]
     if tokens and 2 * len(unknown) > len(tokens):
-        hint = f" (the tagger's tags are another tagset, or another column than --tag-column {column})"
-        raise InputError(f"{len(unknown):,} of the {len(tokens):,} test tokens have tags the tagger does not have: "
-                         f"{some_of(sorted(set(unknown)), 8)}{hint}", source=test_path)
+        hint = f" (the {whose} tags are another tagset, or another column than --tag-column {column})"
+        role, owner = ("test", "the tagger does") if whose == "tagger's" else ("dev", "the training file does")
+        raise InputError(f"{len(unknown):,} of the {len(tokens):,} {role} tokens have tags {owner} not have: "
+                         f"{some_of(sorted(set(unknown)), 8)}{hint}", source=path)
 
 
 @click.command("tag", context_settings=_CTX)

@@ -431,11 +431,15 @@ def _format_head(lines: Iterator[str]) -> list[str]:
 # -- writing ---------------------------------------------------------------------------------
 
 
-def _check_token(value: str, what: str, index: int, position: int, sep: str = "", spaces: bool = False) -> None:
+def _check_token(value: str, what: str, index: int, position: int, sep: str = "", spaces: bool = False,
+                 line_start: bool = False) -> None:
     """Refuse an empty token, one with whitespace (``spaces``: a tab or a line break only, the whitespace a CoNLL-U
-    field cannot hold), or (for tags) one containing ``sep``."""
+    field cannot hold), (for tags) one containing ``sep``, or (``line_start``: it begins a line) one beginning with
+    U+FEFF, which the readers skip as a byte order mark (``\ufeffx`` read back as ``x``)."""
     if not value:
         reason = "is empty"
+    elif line_start and value.startswith("\ufeff"):
+        reason = "begins with U+FEFF, which a reader skips at a line's start as a byte order mark"
     elif spaces and ("\t" in value or value.splitlines() != [value]):
         reason = "contains a tab or a line break"
     elif not spaces and any(ch.isspace() for ch in value):
@@ -461,7 +465,7 @@ def write_word_tag(sentences: Iterable[TaggedSentence], sep: str = "/") -> str:
             raise FormatError("sentence has no words", source="<output>", line=index)
         tokens = []
         for position, (word, tag) in enumerate(zip(sentence.words, sentence.tags)):
-            _check_token(word, "word", index, position)
+            _check_token(word, "word", index, position, line_start=position == 0)
             _check_token(tag, "tag", index, position, sep)
             tokens.append(f"{word}{sep}{tag}")
         out.append(" ".join(tokens) + "\n")
@@ -477,7 +481,7 @@ def write_tab(sentences: Iterable[TaggedSentence]) -> str:
         if not sentence.words:
             raise FormatError("sentence has no words", source="<output>", line=index)
         for position, (word, tag) in enumerate(zip(sentence.words, sentence.tags)):
-            _check_token(word, "word", index, position)
+            _check_token(word, "word", index, position, line_start=True)
             _check_token(tag, "tag", index, position)
             out.append(f"{word}\t{tag}\n")
         out.append("\n")
