@@ -8,6 +8,10 @@ Rows (written to benchmarks/results/everyday.md with ``--out``):
   the clause level: every bracket labelled S, SQ, SBARQ, SINV, SBAR or VP matches the gold tree,
   and every word tagged as a verb (VB*, MD) in gold gets exactly its gold tag.
 * **GUM dev** (``--gum DIR``, not bundled): F1 both conventions, per genre.
+* **EWT** (``--ewt DIR``, UD English EWT, not bundled): no constituency trees there, so its dev and test
+  sentences (gold tokens; web text, e-mail, reviews) give the sentences that get the default structure (a flat
+  tree: no analysis with the tagger's tags within the beam), the CPU time, and tag accuracy against its XPOS
+  column (PTB tags), on all sentences and on the flat-tree ones.
 * **long input** (``--long``): ``glmnlp parse`` on a 2.2 MB line without a full stop (wall and CPU
   seconds of the child process), and sentence splitting of 20k / 40k / 80k characters of such text
   and of punctuated text (the splitter is linear in its input).
@@ -37,7 +41,9 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
+from typing import Any
 
 from _args import existing  # benchmarks/_args.py
 
@@ -172,6 +178,31 @@ def long_rows(model: str | None) -> list[str]:
     return lines
 
 
+def ewt_rows(nlp: Any, folder: Path) -> list[str]:
+    """The EWT row (module docstring): flat trees, CPU seconds and tag accuracy on dev + test."""
+    from glmnlp.treebank.formats import read_conllu
+
+    sentences = [s for split in ("dev", "test") for s in read_conllu(folder / f"en_ewt-ud-{split}.conllu")]
+    before = dict(nlp.parser.stats)
+    started = time.process_time()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        docs = list(nlp.pipe([[list(s.words)] for s in sentences], batch_size=64))
+    cpu = time.process_time() - started
+    flat = right = total = flat_right = flat_total = 0
+    for gold, doc in zip(sentences, docs):
+        tags = [t for sent in doc.sentences for t in sent.tags]
+        ok = sum(a == b for a, b in zip(tags, gold.tags or ()))
+        right, total = right + ok, total + len(tags)
+        if any(sent.score is None for sent in doc.sentences):
+            flat, flat_right, flat_total = flat + 1, flat_right + ok, flat_total + len(tags)
+    retried = nlp.parser.stats["retried"] - before.get("retried", 0)
+    return ["", "| EWT dev + test | sentences | flat trees | retried | CPU s | tags (all) | tags (flat-tree sentences) |",
+            "| --- | --- | --- | --- | --- | --- | --- |",
+            f"| gold tokens | {len(sentences):,} | {flat} | {retried} | {cpu:.1f} | {100 * right / total:.2f} | "
+            f"{100 * flat_right / max(flat_total, 1):.2f} ({flat_total} tokens) |"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", type=existing, default=None, help="model directory (default: the bundled model)")
@@ -180,6 +211,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None, help="write the markdown table here too")
     parser.add_argument("--verb-siblings", action="store_true", help="offer VB/VBP and VBD/VBN together (module doc)")
     parser.add_argument("--ptb-test", action="store_true", help="also the PTB sample test split (F1, tags)")
+    parser.add_argument("--ewt", type=Path, default=None, help="UD English EWT folder: flat trees and tags (doc)")
     args = parser.parse_args()
 
     import glmnlp
@@ -210,6 +242,8 @@ def main() -> None:
         row = scores(test, parse_gold_leaves(nlp, test))
         lines.append(f"| PTB sample test ({row['sentences']} sentences) | {row['f1']:.2f} | {row['f1_no_punct']:.2f} "
                      f"| {row['tag_accuracy']:.2f} |")
+    if args.ewt is not None:
+        lines += ewt_rows(nlp, args.ewt)
     lines += questions[1:]
     if args.long:
         lines += ["", "## Long input", ""] + long_rows(args.model)
