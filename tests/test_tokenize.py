@@ -397,3 +397,14 @@ def test_tokenize_full_stop_inside_a_sentence_is_its_own_token() -> None:
                                             "Prices", "rose"]
     assert tokenize_text(text)[0][15:] == [",", "etc.", "Then", "Mr.", "Li", "won", "3.", "Yes", ".", "''"]
     _assert_every_character_in_one_token(text)
+
+
+def test_a_full_stop_before_a_closing_quote_or_bracket_inside_a_sentence_is_its_own_token() -> None:
+    """``He said "I know." and left.`` gave the word ``know.`` (NLTK splits off a sentence's last full stop only; 144
+    such words in EWT), ``(Room 4.)`` the word ``4.``; abbreviations keep theirs (``Inc.``, ``etc.``, ``U.S.``)."""
+    assert tokenize('He said "I know." and left.') == ["He", "said", "``", "I", "know", ".", "''", "and", "left", "."]
+    assert tokenize("He left (finally.) Then he came back.")[2:6] == ["-LRB-", "finally", ".", "-RRB-"]
+    assert tokenize("(Room 4.)") == ["-LRB-", "Room", "4", ".", "-RRB-"]
+    assert tokenize("Apple (Inc.) rose.")[2] == "Inc." and tokenize("See (etc.) here.")[2] == "etc."
+    for text in ('He said "I know." and left.', "(Room 4.)"):
+        assert all(text[s:e] in (t, "(", ")", '"') for t, s, e in tokenize_text_spans(text)[0]), text

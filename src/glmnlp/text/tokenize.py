@@ -96,7 +96,9 @@ Our choices and mappings (none of these is stated by the papers, which start fro
     which the tagger tagged and a tree printed as an empty-looking word (``(JJ \\x01\\x02)``).
 11. **A full stop inside a sentence** (pysbd does not split inside quotations and brackets; NLTK
     splits off the last full stop only) is a token of its own after a lowercase word when a capital
-    follows (``know. Then``), except after ``etc. vs. viz. cf. al. approx. esp. incl.``
+    follows (``know. Then``), and after a lowercase word or a number when a closing quote or bracket follows
+    (``He said "I know." and left``, ``(Room 4.)``: ``know.`` and ``4.`` were words, 144 in EWT), except after
+    ``etc. vs. viz. cf. al. approx. esp. incl.``
 12. **A country's initials at a sentence's end keep their full stop.** NLTK splits the last full stop off a
     sentence, so ``He moved to the U.S.`` gave ``U.S`` + ``.``, a word the tagger has never seen: the WSJ writes
     ``U.S.`` and a second ``.`` for the sentence's end (the sample: 221 ``U.S.``, no ``U.S``; ``U.K.`` and
@@ -165,7 +167,9 @@ _WORDLIKE = re.compile(r"\w")
 _QUOTE_CHARS = re.compile(r"``|'{2}|\"")
 _FINAL_ABBREVIATION = re.compile(r"U\.S|U\.K|U\.S\.A|U\.S\.S\.R")  # choice 12
 _CLOSERS = frozenset({"''", "'", "-RRB-", "-RSB-", "-RCB-"})
-_INNER_STOP = re.compile(r"(?!(?:etc|vs|viz|cf|al|approx|esp|incl)\.)[a-z]{2,}\.(?=\s+[\"'`(\[{]*[A-Z])")  # choice 11
+_INNER_STOP = re.compile(  # choice 11
+    r"(?!(?:etc|vs|viz|cf|al|approx|esp|incl)\.)(?:[a-z]{2,}\.(?=\s+[\"'`(\[{]*[A-Z])|(?:[a-z]{2,}|[0-9]+)\.(?=[\"')\]}]))"
+)
 # Zero-width format characters (choice 10): soft hyphen, zero-width space and (non-)joiners, direction marks and
 # embeddings, word joiner and invisible operators, the byte-order mark; control characters but whitespace.
 _INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e" + "".join(
