@@ -408,3 +408,13 @@ def test_a_full_stop_before_a_closing_quote_or_bracket_inside_a_sentence_is_its_
     assert tokenize("Apple (Inc.) rose.")[2] == "Inc." and tokenize("See (etc.) here.")[2] == "etc."
     for text in ('He said "I know." and left.', "(Room 4.)"):
         assert all(text[s:e] in (t, "(", ")", '"') for t, s, e in tokenize_text_spans(text)[0]), text
+
+
+def test_quotes_written_as_two_apostrophes_open_at_the_start_and_a_years_apostrophe_stays_with_it() -> None:
+    """``''Bush was briefed,'' he said`` began with a closing quote (NLTK opens ``''`` after a space or bracket
+    only); ``In '72`` gave an opening quote and ``72`` where the WSJ writes ``'72`` and ``'80s`` as one word (CD)."""
+    assert tokenize("''Bush was briefed,'' the diplomat said.")[:2] == ["``", "Bush"]
+    assert tokenize("\u2018\u2018Bush was briefed,\u2019\u2019 he said.")[:2] == ["``", "Bush"]
+    assert tokenize("In \u201972 or the '80s it rained.") == ["In", "'72", "or", "the", "'80s", "it", "rained", "."]
+    assert tokenize_text_spans("In \u201972.")[0][1] == ("'72", 3, 6)
+    assert tokenize("He said 'no' to them.")[2:5] == ["`", "no", "'"]
