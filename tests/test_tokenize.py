@@ -418,3 +418,15 @@ def test_quotes_written_as_two_apostrophes_open_at_the_start_and_a_years_apostro
     assert tokenize("In \u201972 or the '80s it rained.") == ["In", "'72", "or", "the", "'80s", "it", "rained", "."]
     assert tokenize_text_spans("In \u201972.")[0][1] == ("'72", 3, 6)
     assert tokenize("He said 'no' to them.")[2:5] == ["`", "no", "'"]
+
+
+def test_sentences_pysbd_leaves_whole_are_split_before_i_and_after_three_exclamation_marks() -> None:
+    """pysbd's abbreviation list holds ``me``, ``is`` and ``ok``, so ``Thanks for helping me. I appreciate it.`` was
+    one sentence (and its tree had a full stop inside); ``Great food!!! We will return.`` was one too (two ``!``
+    split). A real abbreviation before ``I`` is left alone."""
+    assert split_sentences("Thanks for helping me. I appreciate it.") == ["Thanks for helping me.", "I appreciate it."]
+    assert split_sentences("It is ok. I know.") == ["It is ok.", "I know."]
+    assert split_sentences("Great food!!! We will return.") == ["Great food!!!", "We will return."]
+    assert split_sentences("Are you serious??? I cannot believe it.") == ["Are you serious???", "I cannot believe it."]
+    assert split_sentences("dogs etc. I like birds.") == ["dogs etc. I like birds."]
+    assert split_sentences("Mr. I. Smith came.") == ["Mr. I. Smith came."]

@@ -41,6 +41,10 @@ Our choices and mappings (none of these is stated by the papers, which start fro
    punctuation only end the sentence before, the rest starts the sentence after
    (``It ended. . . .`` + ``(b)Mr. Smith came home!``). Closing quotes or brackets that pysbd puts at
    the start of a sentence (``loose.'' Records``: ``''`` + a space) end the sentence before instead.
+   Two boundaries pysbd never makes are made after it: a lowercase word's full stop before ``I``
+   (``Thanks for helping me. I appreciate it.``: pysbd's abbreviation list holds ``me``, ``is`` and ``ok``; not
+   after ``etc. vs. viz. cf. al. approx. esp. incl.``) and three or more ``!`` or ``?`` before a capital
+   (``Great food!!! We will return.``; two split already).
 3. **Typographic characters** are normalised before both libraries see the text, one character
    for one so that offsets are unchanged (curly quotes and apostrophes -> ASCII, no-break space ->
    space, em dash and ``…`` -> ``;``, which NLTK always splits off words). The token *text* is
@@ -119,7 +123,7 @@ from __future__ import annotations
 import re
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -236,6 +240,10 @@ def _paragraphs(text: str, lines: bool) -> Iterator[Span]:
 
 _BOUNDARY_CHAR = re.compile(r"[.!?]")
 _LEADING_CLOSERS = re.compile(r"\s*[\"')\]}]+(?=\s)")  # in normalised text: ’ ” are ' " there
+_MISSED_BOUNDARY = re.compile(  # choice 2: where a sentence ends that pysbd leaves whole
+    r"(?<![A-Za-z.])(?!(?:etc|vs|viz|cf|al|approx|esp|incl)\.)[a-z]{2,}\.(?=[ \t]+I\b)"
+    r"|[!?]{3,}(?=[ \t]+[\"'`(\[]*[A-Z])"
+)
 # Line breaks, and the information separators U+001C-U+001F: Python counts these as whitespace,
 # so pysbd's list-item rules match "\x1c1." as a number and int() fails on it (ValueError). The
 # splitter sees a space instead, one character for one (offsets unchanged, whitespace either way).
@@ -344,7 +352,7 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
         if not paragraph.strip():
             continue
         first_in_paragraph = len(spans)
-        pieces = _cut_long_line(paragraph) if lines else _segment_window(paragraph)
+        pieces = _cut_long_line(paragraph) if lines else _split_missed(paragraph, _segment_window(paragraph))
         for at, stop in pieces:
             if not lines and len(spans) > first_in_paragraph and (close := _LEADING_CLOSERS.match(paragraph, at, stop)):
                 spans[-1], at = (spans[-1][0], p_start + close.end()), close.end()  # choice 2: closing quotes
@@ -359,6 +367,15 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
             else:
                 spans.append((start, end))
     return spans
+
+
+def _split_missed(paragraph: str, pieces: Iterable[Span]) -> Iterator[Span]:
+    """``pieces`` cut again where :data:`_MISSED_BOUNDARY` finds a sentence's end in one (choice 2)."""
+    for at, stop in pieces:
+        for match in _MISSED_BOUNDARY.finditer(paragraph, at, stop):
+            yield at, match.end()
+            at = match.end()
+        yield at, stop
 
 
 def _cut_long_line(line: str) -> Iterator[Span]:
