@@ -430,3 +430,13 @@ def test_sentences_pysbd_leaves_whole_are_split_before_i_and_after_three_exclama
     assert split_sentences("Are you serious??? I cannot believe it.") == ["Are you serious???", "I cannot believe it."]
     assert split_sentences("dogs etc. I like birds.") == ["dogs etc. I like birds."]
     assert split_sentences("Mr. I. Smith came.") == ["Mr. I. Smith came."]
+
+
+def test_a_cut_inside_a_run_of_full_stops_moves_to_its_end() -> None:
+    """pysbd cut ``burn it..thats the only way`` after the first full stop, and the second began the word
+    ``.thats``; the cut is moved to the end of the run, and no character is lost."""
+    text = "Yeah you gotta burn it..thats the only way"
+    assert split_sentences(text) == ["Yeah you gotta burn it..", "thats the only way"]
+    assert tokenize_text("ok......fine") == [["ok", "......"], ["fine"]]
+    spans = sentence_spans(text)
+    assert spans[0][0] == 0 and spans[-1][1] == len(text) and spans[0][1] + 1 == spans[1][0]

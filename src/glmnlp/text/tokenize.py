@@ -44,7 +44,8 @@ Our choices and mappings (none of these is stated by the papers, which start fro
    Two boundaries pysbd never makes are made after it: a lowercase word's full stop before ``I``
    (``Thanks for helping me. I appreciate it.``: pysbd's abbreviation list holds ``me``, ``is`` and ``ok``; not
    after ``etc. vs. viz. cf. al. approx. esp. incl.``) and three or more ``!`` or ``?`` before a capital
-   (``Great food!!! We will return.``; two split already).
+   (``Great food!!! We will return.``; two split already). A cut pysbd makes inside a run of full stops is moved
+   to the run's end (``burn it..thats the only way`` gave the word ``.thats``).
 3. **Typographic characters** are normalised before both libraries see the text, one character
    for one so that offsets are unchanged (curly quotes and apostrophes -> ASCII, no-break space ->
    space, em dash and ``…`` -> ``;``, which NLTK always splits off words). The token *text* is
@@ -370,12 +371,27 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
 
 
 def _split_missed(paragraph: str, pieces: Iterable[Span]) -> Iterator[Span]:
-    """``pieces`` cut again where :data:`_MISSED_BOUNDARY` finds a sentence's end in one (choice 2)."""
+    """``pieces`` cut again where :data:`_MISSED_BOUNDARY` finds a sentence's end in one, and a cut that pysbd made
+    inside a run of full stops moved to its end (``it..thats``: ``it .`` + ``.thats``, a word beginning with a full
+    stop; now ``it ..`` + ``thats``) (choice 2)."""
+    held: Span | None = None
     for at, stop in pieces:
+        if held is not None and held[1] == at and paragraph.startswith(".", at) and paragraph[at - 1] == ".":
+            dots = at
+            while dots < stop and paragraph[dots] == ".":
+                dots += 1
+            held, at = (held[0], dots), dots
+            if at == stop:
+                continue
+        if held is not None:
+            yield held
+        held = None
         for match in _MISSED_BOUNDARY.finditer(paragraph, at, stop):
             yield at, match.end()
             at = match.end()
-        yield at, stop
+        held = (at, stop)
+    if held is not None:
+        yield held
 
 
 def _cut_long_line(line: str) -> Iterator[Span]:
