@@ -74,7 +74,7 @@ import numpy as np
 from glmnlp._version import __version__
 from glmnlp.errors import ConfigError, ModelFileError
 from glmnlp.glm.model_seals import check_pin, check_seal, header_digest, json_problem, parts_digest
-from glmnlp.treebank.fileio import check_writable_folder, missing_folders, process_alive, remove_folders, umask
+from glmnlp.treebank.fileio import check_writable_folder, dead_leftovers, missing_folders, remove_folders, umask
 
 __all__ = [
     "FORMAT_NAME",
@@ -315,16 +315,8 @@ def _check_target(target: Path, kind: str, *, replace: bool, option: str) -> Non
 
 def _clean_leftovers(parent: Path, name: str) -> None:
     """Remove ``.NAME.glmnlp-tmp/old-PID-*`` folders of processes that no longer run."""
-    try:
-        candidates = list(parent.iterdir())
-    except OSError:
-        return
-    for path in candidates:
-        match = _STAGING.fullmatch(path.name)
-        if match is None or match["name"] != name or path.is_symlink() or not path.is_dir():
-            continue
-        pid = int(match["pid"])
-        if pid != os.getpid() and not process_alive(pid):
+    for path in dead_leftovers(parent, name, _STAGING):
+        if path.is_dir():
             shutil.rmtree(path, ignore_errors=True)
 
 

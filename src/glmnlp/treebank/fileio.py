@@ -36,7 +36,7 @@ from glmnlp.errors import ConfigError, InputError
 __all__ = ["atomic_write_bytes", "atomic_write_text", "check_output_file", "check_writable_folder",
            "check_writable_file", "missing_folders", "remove_folders",
            "decoded_arguments", "decoded_lines", "decoded_text", "input_lines", "opened_input", "read_text_file",
-           "process_alive", "split_lines", "stdin_bytes", "umask"]
+           "dead_leftovers", "process_alive", "split_lines", "stdin_bytes", "umask"]
 
 
 def umask() -> int:
@@ -60,20 +60,29 @@ def process_alive(pid: int) -> bool:
 _TEMP_FILE = re.compile(r"\.(?P<name>.+)\.glmnlp-tmp-(?P<pid>[0-9]+)-[^/]*\.tmp\Z")
 
 
+def dead_leftovers(folder: Path, name: str, pattern: re.Pattern[str]) -> list[Path]:
+    """The entries of ``folder`` (not symbolic links) whose names ``pattern`` matches with groups ``name`` equal to
+    ``name`` and ``pid`` a process that no longer runs: what a killed write of ``name`` left behind."""
+    try:
+        candidates = list(folder.iterdir())
+    except OSError:
+        return []
+    found = []
+    for path in candidates:
+        match = pattern.fullmatch(path.name)
+        if match is not None and match["name"] == name and not path.is_symlink():
+            pid = int(match["pid"])
+            if pid != os.getpid() and not process_alive(pid):
+                found.append(path)
+    return found
+
+
 def _clean_temp_files(folder: Path, name: str) -> None:
     """Remove the ``.NAME.glmnlp-tmp-PID-*.tmp`` files of processes that no longer run: a write killed before its
     rename (SIGKILL, a power cut) left one for good, as model folders' staging folders are removed by the next
     write (:mod:`glmnlp.glm.model_io`)."""
-    try:
-        candidates = list(folder.iterdir())
-    except OSError:
-        return
-    for path in candidates:
-        match = _TEMP_FILE.fullmatch(path.name)
-        if match is None or match["name"] != name or path.is_symlink() or not path.is_file():
-            continue
-        pid = int(match["pid"])
-        if pid != os.getpid() and not process_alive(pid):
+    for path in dead_leftovers(folder, name, _TEMP_FILE):
+        if path.is_file():
             path.unlink(missing_ok=True)
 
 
