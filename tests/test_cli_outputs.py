@@ -5,6 +5,8 @@ train-default, an earlier run's drawings in --out-dir, a --tagger whose tags the
 from __future__ import annotations
 
 import errno
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -207,7 +209,10 @@ def test_cli_outputs_svg_out_dir_removes_the_earlier_runs_drawings(
     assert sorted(p.name for p in out.iterdir()) == ["sentence-0001.svg"]
     assert (out / "sentence-0001.svg").read_bytes() != first
     # a drawing's temporary file left by a killed run (SIGKILL) is this command's own: removed, not a stranger's
-    (out / ".sentence-0007.svg.k2j_9xq0.tmp").write_text("<sv")
+    (out / ".sentence-0007.svg.k2j_9xq0.tmp").write_text("<sv")  # as an earlier release named it
+    dead = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                              text=True).stdout)
+    (out / f".sentence-0008.svg.glmnlp-tmp-{dead}-k2j_9xq0.tmp").write_text("<sv")  # as atomic_write_bytes does
     (out / ".notes.tmp").write_text("mine")
     rc, _, err = _run(capsys, _svg(out, "birds/NNS sing/VBP ./."))
     assert rc == 1 and "(.notes.tmp)" in err  # a file of another name still refuses the folder

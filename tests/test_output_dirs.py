@@ -208,22 +208,37 @@ def test_a_file_written_again_keeps_its_mode_and_a_link_is_written_through(tmp_p
     private.write_text("secret\n")
     private.chmod(0o600)
     atomic_write_bytes(link, b"new\n")
-    atomic_write_bytes(private, b"new\n")
+    mask = os.umask(0o022)  # a new file would be 644: the kept 600 is the file's own
+    try:
+        atomic_write_bytes(private, b"new\n")
+    finally:
+        os.umask(mask)
     assert link.is_symlink() and (store / "clean.trees").read_bytes() == b"new\n"
     assert stat.S_IMODE(private.stat().st_mode) == 0o600 and private.read_bytes() == b"new\n"
     assert sorted(p.name for p in store.iterdir()) == ["clean.trees"]
+    loop = tmp_path / "loop1"
+    loop.symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(loop)
+    with pytest.raises(ConfigError, match="loop1: cannot be written"):  # a loop of links was replaced by a file
+        atomic_write_bytes(loop, b"x")
+    assert loop.is_symlink()
 
 
 def test_a_temporary_file_of_a_killed_write_is_removed_by_the_next_write(tmp_path: Path) -> None:
     """``data --out`` killed (SIGKILL) between writing a file and renaming it left ``.test.trees.XXXX.tmp`` for good;
-    the next write of that name removes those of processes that no longer run, and keeps a running one's."""
+    the next write into the folder removes those of processes that no longer run (once per folder: a listing per
+    write made 20,000 drawings quadratic), keeps a running one's and a file of another pattern."""
     from glmnlp.treebank.fileio import atomic_write_bytes
 
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     stale = tmp_path / f".test.trees.glmnlp-tmp-{int(dead.stdout)}-abc.tmp"
     running = tmp_path / f".test.trees.glmnlp-tmp-{os.getppid()}-def.tmp"
     other = tmp_path / f".dev.trees.glmnlp-tmp-{int(dead.stdout)}-ghi.tmp"
-    for path in (stale, running, other):
+    mine = tmp_path / f".notes.{int(dead.stdout)}.tmp"
+    for path in (stale, running, other, mine):
         path.write_text("half a file")
     atomic_write_bytes(tmp_path / "test.trees", b"(TOP (NN x))\n")
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([running.name, other.name, "test.trees"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([running.name, mine.name, "test.trees"])
+    stale.write_text("half a file")  # the folder is not listed again by this process
+    atomic_write_bytes(tmp_path / "test.trees", b"(TOP (NN y))\n")
+    assert stale.exists()

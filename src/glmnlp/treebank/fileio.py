@@ -58,11 +58,13 @@ def process_alive(pid: int) -> bool:
 
 
 _TEMP_FILE = re.compile(r"\.(?P<name>.+)\.glmnlp-tmp-(?P<pid>[0-9]+)-[^/]*\.tmp\Z")
+_CLEANED: set[str] = set()  # folders whose leftovers this process has removed (once each: a listing per write of
+# 20,000 drawings into one folder made the writes quadratic)
 
 
-def dead_leftovers(folder: Path, name: str, pattern: re.Pattern[str]) -> list[Path]:
+def dead_leftovers(folder: Path, name: str | None, pattern: re.Pattern[str]) -> list[Path]:
     """The entries of ``folder`` (not symbolic links) whose names ``pattern`` matches with groups ``name`` equal to
-    ``name`` and ``pid`` a process that no longer runs: what a killed write of ``name`` left behind."""
+    ``name`` (None: any) and ``pid`` a process that no longer runs: what a killed write left behind."""
     try:
         candidates = list(folder.iterdir())
     except OSError:
@@ -70,20 +72,28 @@ def dead_leftovers(folder: Path, name: str, pattern: re.Pattern[str]) -> list[Pa
     found = []
     for path in candidates:
         match = pattern.fullmatch(path.name)
-        if match is not None and match["name"] == name and not path.is_symlink():
+        if match is not None and name in (None, match["name"]) and not path.is_symlink():
             pid = int(match["pid"])
             if pid != os.getpid() and not process_alive(pid):
                 found.append(path)
     return found
 
 
-def _clean_temp_files(folder: Path, name: str) -> None:
-    """Remove the ``.NAME.glmnlp-tmp-PID-*.tmp`` files of processes that no longer run: a write killed before its
-    rename (SIGKILL, a power cut) left one for good, as model folders' staging folders are removed by the next
-    write (:mod:`glmnlp.glm.model_io`)."""
-    for path in dead_leftovers(folder, name, _TEMP_FILE):
-        if path.is_file():
-            path.unlink(missing_ok=True)
+def _clean_temp_files(folder: Path) -> None:
+    """Remove the ``.NAME.glmnlp-tmp-PID-*.tmp`` files of processes that no longer run, once per folder and process:
+    a write killed before its rename (SIGKILL, a power cut) left one for good, as model folders' staging folders are
+    removed by the next write (:mod:`glmnlp.glm.model_io`). One that cannot be removed (another user's, in a sticky
+    folder) is left: the write does not depend on it."""
+    key = os.path.realpath(folder)
+    if key in _CLEANED:
+        return
+    _CLEANED.add(key)
+    for path in dead_leftovers(folder, None, _TEMP_FILE):
+        try:
+            if path.is_file():
+                path.unlink()
+        except OSError:
+            pass
 
 
 def _nearest_existing(folder: Path) -> Path:
@@ -169,6 +179,12 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """
     path = Path(path)
     if path.is_symlink():
+        try:
+            os.stat(path)
+        except FileNotFoundError:  # a dangling link: the file it names is created, as by the shell's ">"
+            pass
+        except OSError as exc:  # a loop of links: refused as the shell refuses it (the link was replaced by a file)
+            raise ConfigError(f"{path}: cannot be written: {exc.strerror or exc}") from None
         path = Path(os.path.realpath(path))
     try:
         mode = stat.S_IMODE(path.stat().st_mode) if path.is_file() else 0o666 & ~umask()
@@ -176,7 +192,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
         mode = 0o666 & ~umask()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        _clean_temp_files(path.parent, path.name)
+        _clean_temp_files(path.parent)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.glmnlp-tmp-{os.getpid()}-", suffix=".tmp", dir=path.parent)
     except OSError as exc:
         check_writable_file(path)  # says which folder is missing, read-only or a file
