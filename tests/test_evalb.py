@@ -289,6 +289,8 @@ def test_evalb_whitespace_after_a_label_makes_a_terminal_as_in_evalb() -> None:
     assert (row.status, row.matched) == (STATUS_OK, 3)
     with pytest.raises(TreeSyntaxError, match="two words"):
         _line(gold, "(S (NP (DT The) (NN big dog)) (VP (VBD barked)))")
+    # only ASCII whitespace separates, as for evalb.c in the C locale: a no-break space is a word
+    assert _line("(S (NN \u00a0) (VB x))", "(S (NN \u00a0) (VB x))").status == STATUS_OK
 
 
 def test_evalb_unlabeled_mode_ignores_labels() -> None:

@@ -43,7 +43,8 @@ Our choices where evalb.c gives no usable behaviour:
 * Malformed input is an error, never scored: an unbalanced line, text outside brackets, a bracket
   holding two words or a word before a subtree raise :class:`~glmnlp.errors.TreeSyntaxError`
   (``file:line: reason``). evalb.c marks some of these as error sentences and loops or crashes on
-  others. A differing number of lines in the two files raises :class:`~glmnlp.errors.InputError`
+  others. A space between a terminal's word and its ``)`` (``(NN dog )``) is read as the terminal (evalb.c reports
+  "More than two elements in a bracket" and loops). A differing number of lines in the two files raises :class:`~glmnlp.errors.InputError`
   (evalb.c prints an error and scores the common prefix), unless the extra lines are blank (scored as evalb
   scores them: not at all).
 
@@ -113,6 +114,12 @@ class _Sentence:
 _TOKEN = re.compile(r"\(|\)|[ \t\n\r\f\v]+|[^ \t\n\r\f\v()]+")
 
 
+def _blank(token: str) -> bool:
+    """Whether a :data:`_TOKEN` is whitespace as evalb.c (C locale) knows it: ASCII only (a no-break space is a word's
+    character there, where ``str.isspace`` calls it a space)."""
+    return token[0] in " \t\n\r\f\v"
+
+
 def _read_line(text: str, params: EvalbParams, source: str, line: int) -> _Sentence:
     """Read one line of bracketed items the way evalb.c's ``read_line`` does (strictly).
 
@@ -132,11 +139,11 @@ def _read_line(text: str, params: EvalbParams, source: str, line: int) -> _Sente
     i, n = 0, len(toks)
 
     def text_at(k: int) -> bool:
-        return k < n and toks[k] not in ("(", ")") and not toks[k].isspace()
+        return k < n and toks[k] not in ("(", ")") and not _blank(toks[k])
 
     while i < n:
         tok = toks[i]
-        if tok.isspace():
+        if _blank(tok):
             i += 1
             continue
         if tok == "(":
@@ -145,13 +152,13 @@ def _read_line(text: str, params: EvalbParams, source: str, line: int) -> _Sente
             if text_at(i):
                 label = toks[i]
                 i += 1
-            if i < n and toks[i].isspace() and not (i + 1 < n and toks[i + 1] == "("):  # a terminal
+            if i < n and _blank(toks[i]) and not (i + 1 < n and toks[i + 1] == "("):  # a terminal
                 i += 1
                 word = ""
                 if text_at(i):
                     word = toks[i]
                     i += 1
-                    if i < n and toks[i].isspace():  # "(TAG word )": the space before ")" is not a second word
+                    if i < n and _blank(toks[i]):  # "(TAG word )": our choice (evalb.c: "More than two elements")
                         i += 1
                 if i >= n or toks[i] != ")":
                     what = "a word before a subtree" if i < n and toks[i] == "(" else "two words"
@@ -167,7 +174,7 @@ def _read_line(text: str, params: EvalbParams, source: str, line: int) -> _Sente
                     words.append(word)
                     tags.append(label)
                 continue
-            if i < n and toks[i].isspace():
+            if i < n and _blank(toks[i]):
                 i += 1
             stack.append(len(brackets))
             brackets.append([len(words), -1, label])
