@@ -9,8 +9,14 @@ if int(Cython.__version__.split(".")[0]) < 3:  # the kernels use Cython 3's decl
     raise SystemExit(f"glmnlp needs Cython >= 3.0 to build its kernels, found {Cython.__version__}: "
                      "pip install 'Cython>=3.0' (or build with pip's default build isolation)")
 
+import setuptools  # noqa: E402
+
+if int(setuptools.__version__.split(".")[0]) < 77:  # pyproject.toml's licence fields (an SPDX string, license-files)
+    raise SystemExit(f"glmnlp needs setuptools >= 77 to build, found {setuptools.__version__}: "
+                     "pip install 'setuptools>=77' (or build with pip's default build isolation)")
+
 from Cython.Build import cythonize  # noqa: E402
-from setuptools import Extension, setup
+from setuptools import Extension, setup  # noqa: E402
 
 COMPILER_DIRECTIVES = {
     "language_level": "3",
