@@ -440,3 +440,11 @@ def test_a_cut_inside_a_run_of_full_stops_moves_to_its_end() -> None:
     assert tokenize_text("ok......fine") == [["ok", "......"], ["fine"]]
     spans = sentence_spans(text)
     assert spans[0][0] == 0 and spans[-1][1] == len(text) and spans[0][1] == spans[1][0]  # no character lost
+
+
+def test_the_new_boundaries_and_years_leave_abbreviations_and_quoted_numbers_alone() -> None:
+    """The rules above overreached: ``'99'`` (a quoted number) became the word ``'99`` and a closing quote,
+    ``(2nd ed.)`` and ``(pp.)`` lost their abbreviation's full stop, and ``fig. I`` ended a sentence."""
+    assert tokenize("He wrote '99' on the board.")[2:5] == ["`", "99", "'"]
+    assert tokenize("(2nd ed.) and (pp.) here")[2] == "ed." and tokenize("(2nd ed.) and (pp.) here")[6] == "pp."
+    assert split_sentences("See fig. I for the curve.") == ["See fig. I for the curve."]

@@ -43,9 +43,9 @@ Our choices and mappings (none of these is stated by the papers, which start fro
    the start of a sentence (``loose.'' Records``: ``''`` + a space) end the sentence before instead.
    Two boundaries pysbd never makes are made after it: a lowercase word's full stop before ``I``
    (``Thanks for helping me. I appreciate it.``: pysbd's abbreviation list holds ``me``, ``is`` and ``ok``; not
-   after ``etc. vs. viz. cf. al. approx. esp. incl.``) and three or more ``!`` or ``?`` before a capital
-   (``Great food!!! We will return.``; two split already). A cut pysbd makes inside a run of full stops is moved
-   to the run's end (``burn it..thats the only way`` gave the word ``.thats``).
+   after ``etc. vs. vol. ch. ed. pp.`` and the other abbreviations of ``_NOT_AN_END``) and three or more ``!``
+   or ``?`` before a capital (``Great food!!! We will return.``; two split already). A cut pysbd makes inside
+   a run of full stops is moved to the run's end (``burn it..thats the only way`` gave the word ``.thats``).
 3. **Typographic characters** are normalised before both libraries see the text, one character
    for one so that offsets are unchanged (curly quotes and apostrophes -> ASCII, no-break space ->
    space, em dash and ``…`` -> ``;``, which NLTK always splits off words). The token *text* is
@@ -105,7 +105,8 @@ Our choices and mappings (none of these is stated by the papers, which start fro
     splits off the last full stop only) is a token of its own after a lowercase word when a capital
     follows (``know. Then``), and after a lowercase word or a number when a closing quote or bracket follows
     (``He said "I know." and left``, ``(Room 4.)``: ``know.`` and ``4.`` were words, 144 in EWT), except after
-    ``etc. vs. viz. cf. al. approx. esp. incl.``
+    ``etc. vs. viz. cf. al. approx. esp. incl.`` and the other lowercase abbreviations of ``_NOT_AN_END``
+    (``vol. I``, ``2nd ed.)``)
 12. **A country's initials at a sentence's end keep their full stop.** NLTK splits the last full stop off a
     sentence, so ``He moved to the U.S.`` gave ``U.S`` + ``.``, a word the tagger has never seen: the WSJ writes
     ``U.S.`` and a second ``.`` for the sentence's end (the sample: 221 ``U.S.``, no ``U.S``; ``U.K.`` and
@@ -128,6 +129,8 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
+from glmnlp.text.token_spelling import (TokenSpan, merge_ampersands, merge_years, opens_quote,
+                                        spell_final_abbreviation)
 from glmnlp.text.web import mask_web_tokens, web_tag, web_tags, web_token_spans
 from glmnlp.treebank.trees import PTB_BRACKETS
 
@@ -167,16 +170,15 @@ _CHAR_TOKENS: dict[str, str] = {
     "\u2026": "...",  # horizontal ellipsis
     **PTB_BRACKETS,
 }
-_OPENERS = set("([{\"'`\u201c\u2018")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _LINE_END = re.compile(r"\r\n?|\n")  # universal newlines, as the CLI reads one-sentence-per-line input
 _WORDLIKE = re.compile(r"\w")
 _QUOTE_CHARS = re.compile(r"``|'{2}|\"")
-_FINAL_ABBREVIATION = re.compile(r"U\.S|U\.K|U\.S\.A|U\.S\.S\.R")  # choice 12
-_CLOSERS = frozenset({"''", "'", "-RRB-", "-RSB-", "-RCB-"})
+# lowercase abbreviations that a full stop inside a sentence leaves whole (choices 2 and 11)
+_NOT_AN_END = (r"(?!(?:etc|vs|viz|cf|al|approx|esp|incl|vol|vols|ch|chap|pt|pts|fig|figs|sec|secs|ed|eds|pp|ca|para"
+               r"|paras|op|cit|ibid|seq|eq|eqs)\.)")
 _INNER_STOP = re.compile(  # choice 11
-    r"(?!(?:etc|vs|viz|cf|al|approx|esp|incl)\.)(?:[a-z]{2,}\.(?=\s+[\"'`(\[{]*[A-Z])|(?:[a-z]{2,}|[0-9]+)\.(?=[\"')\]}]))"
-)
+    _NOT_AN_END + r"(?:[a-z]{2,}\.(?=\s+[\"'`(\[{]*[A-Z])|(?:[a-z]{2,}|[0-9]+)\.(?=[\"')\]}]))")
 # Zero-width format characters (choice 10): soft hyphen, zero-width space and (non-)joiners, direction marks and
 # embeddings, word joiner and invisible operators, the byte-order mark; control characters but whitespace.
 _INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e" + "".join(
@@ -189,7 +191,6 @@ _BLANKS = "".join(ch for ch in map(chr, range(0x3001)) if ch.isspace()) + _INVIS
 _SPACES = str.maketrans(dict.fromkeys((ch for ch in _BLANKS if ch.isspace() and ch != " "), " "))
 
 Span = tuple[int, int]
-TokenSpan = tuple[str, int, int]
 
 #: The largest piece of text the sentence splitter sees at once, and the longest sentence.
 WINDOW_CHARS = 2000
@@ -242,7 +243,7 @@ def _paragraphs(text: str, lines: bool) -> Iterator[Span]:
 _BOUNDARY_CHAR = re.compile(r"[.!?]")
 _LEADING_CLOSERS = re.compile(r"\s*[\"')\]}]+(?=\s)")  # in normalised text: ’ ” are ' " there
 _MISSED_BOUNDARY = re.compile(  # choice 2: where a sentence ends that pysbd leaves whole
-    r"(?<![A-Za-z.])(?!(?:etc|vs|viz|cf|al|approx|esp|incl)\.)[a-z]{2,}\.(?=[ \t]+I\b)"
+    r"(?<![A-Za-z.])" + _NOT_AN_END + r"[a-z]{2,}\.(?=[ \t]+I\b)"
     r"|[!?]{3,}(?=[ \t]+[\"'`(\[]*[A-Z])"
 )
 # Line breaks, and the information separators U+001C-U+001F: Python counts these as whitespace,
@@ -445,9 +446,9 @@ def tokenize_spans(sentence: str) -> list[TokenSpan]:
         original = sentence[start:end]
         if original in _CHAR_TOKENS:
             text = _CHAR_TOKENS[original]
-        elif text == "'" and _opens_quote(sentence, start, end):
+        elif text == "'" and opens_quote(sentence, start, end):
             text = "`"
-        elif text == "''" and _opens_quote(sentence, start, end):  # choice 5: at the start, NLTK leaves it
+        elif text == "''" and opens_quote(sentence, start, end):  # choice 5: at the start, NLTK leaves it
             text = "``"
         elif (inner := _INNER_STOP.match(normal, start)) and inner.end() == end:
             tokens.append((text[:-1], start, end - 1))  # choice 11: a full stop inside the sentence
@@ -455,9 +456,9 @@ def tokenize_spans(sentence: str) -> list[TokenSpan]:
         tokens.append((text, start, end))
     if web:
         tokens = _restore_web(tokens, web, sentence)
-    tokens = _merge_ampersands(tokens)
-    tokens = _merge_years(tokens, sentence)
-    tokens = _spell_final_abbreviation(tokens)
+    tokens = merge_ampersands(tokens)
+    tokens = merge_years(tokens, sentence)
+    tokens = spell_final_abbreviation(tokens)
     return _trim_invisible(tokens, sentence) if _HAS_INVISIBLE.search(sentence) else tokens
 
 
@@ -517,65 +518,6 @@ def _token_part(text: str, start: int, end: int, a: int, b: int, sentence: str) 
     if len(text) == end - start:
         return text[a - start:b - start], a, b
     return sentence[a:b].translate(_NORMALISE), a, b  # pragma: no cover - only quote tokens change length
-
-
-def _opens_quote(sentence: str, start: int, end: int) -> bool:
-    before_ok = start == 0 or sentence[start - 1].isspace() or sentence[start - 1] in _OPENERS
-    after_ok = end < len(sentence) and not sentence[end].isspace()
-    return before_ok and after_ok
-
-
-_YEAR = re.compile(r"[0-9]{2}s?\Z")
-
-
-def _merge_years(tokens: list[TokenSpan], sentence: str) -> list[TokenSpan]:
-    """An apostrophe (``'`` or ``’``) that opens a word and touches a year's two digits (``'82``, ``'80s``) joined to
-    them, spelled with ``'`` (choice 5)."""
-    out: list[TokenSpan] = []
-    for token in tokens:
-        text, start, end = token
-        if (out and _YEAR.match(text) and out[-1][2] == start and out[-1][2] - out[-1][1] == 1
-                and sentence[out[-1][1]] in "'\u2019" and out[-1][0] in ("'", "`")
-                and (out[-1][1] == 0 or sentence[out[-1][1] - 1].isspace() or sentence[out[-1][1] - 1] in _OPENERS)):
-            out[-1] = ("'" + text, out[-1][1], end)
-            continue
-        out.append(token)
-    return out
-
-
-def _merge_ampersands(tokens: list[TokenSpan]) -> list[TokenSpan]:
-    out: list[TokenSpan] = []
-    i = 0
-    while i < len(tokens):
-        if (
-            out
-            and i + 1 < len(tokens)
-            and tokens[i][0] == "&"
-            and out[-1][2] == tokens[i][1]
-            and tokens[i][2] == tokens[i + 1][1]
-            and out[-1][0].isalnum()
-            and tokens[i + 1][0].isalnum()
-        ):
-            prev, nxt = out[-1], tokens[i + 1]
-            out[-1] = (prev[0] + "&" + nxt[0], prev[1], nxt[2])
-            i += 2
-            continue
-        out.append(tokens[i])
-        i += 1
-    return out
-
-
-def _spell_final_abbreviation(tokens: list[TokenSpan]) -> list[TokenSpan]:
-    """The abbreviation before the sentence-final full stop spelled with a stop of its own (choice 12)."""
-    end = len(tokens)
-    while end > 0 and tokens[end - 1][0] in _CLOSERS:
-        end -= 1
-    if end < 2 or tokens[end - 1][0] != ".":
-        return tokens
-    word, start, stop = tokens[end - 2]
-    if stop != tokens[end - 1][1] or not _FINAL_ABBREVIATION.fullmatch(word):
-        return tokens
-    return [*tokens[: end - 2], (word + ".", start, stop), *tokens[end - 1:]]
 
 
 def tokenize(sentence: str) -> list[str]:

@@ -1,0 +1,80 @@
+"""How tokens are spelled and joined after NLTK has split a sentence: the choices 5, 6 and 12 of
+:mod:`glmnlp.text.tokenize` (its module header gives each with its reason and measurement), apart from the
+tokenizer's own steps so that each rule reads on its own.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["OPENERS", "TokenSpan", "merge_ampersands", "merge_years", "opens_quote", "spell_final_abbreviation"]
+
+TokenSpan = tuple[str, int, int]  # a token's text and its [start, end) offsets in its sentence
+
+OPENERS = set("([{\"'`\u201c\u2018")
+_FINAL_ABBREVIATION = re.compile(r"U\.S|U\.K|U\.S\.A|U\.S\.S\.R")  # choice 12
+_CLOSERS = frozenset({"''", "'", "-RRB-", "-RSB-", "-RCB-"})
+
+
+def opens_quote(sentence: str, start: int, end: int) -> bool:
+    """Whether the quote at ``[start, end)`` opens one: at the start or after whitespace or an opener, and touching
+    the next character (choice 5)."""
+    before_ok = start == 0 or sentence[start - 1].isspace() or sentence[start - 1] in OPENERS
+    after_ok = end < len(sentence) and not sentence[end].isspace()
+    return before_ok and after_ok
+
+
+_YEAR = re.compile(r"[0-9]{2}s?\Z")
+
+
+def merge_years(tokens: list[TokenSpan], sentence: str) -> list[TokenSpan]:
+    """An apostrophe (``'`` or ``’``) that opens a word and touches a year's two digits (``'82``, ``'80s``) joined to
+    them, spelled with ``'`` (choice 5); not when a quote closes right after the digits (``'99'`` is a quoted
+    number)."""
+    out: list[TokenSpan] = []
+    for token in tokens:
+        text, start, end = token
+        if (out and _YEAR.match(text) and out[-1][2] == start and out[-1][2] - out[-1][1] == 1
+                and sentence[end:end + 1] not in ("'", "\u2019")
+                and sentence[out[-1][1]] in "'\u2019" and out[-1][0] in ("'", "`")
+                and (out[-1][1] == 0 or sentence[out[-1][1] - 1].isspace() or sentence[out[-1][1] - 1] in OPENERS)):
+            out[-1] = ("'" + text, out[-1][1], end)
+            continue
+        out.append(token)
+    return out
+
+
+def merge_ampersands(tokens: list[TokenSpan]) -> list[TokenSpan]:
+    """``AT&T``, ``S&P``: a ``&`` touching a word on each side joined to them (choice 6)."""
+    out: list[TokenSpan] = []
+    i = 0
+    while i < len(tokens):
+        if (
+            out
+            and i + 1 < len(tokens)
+            and tokens[i][0] == "&"
+            and out[-1][2] == tokens[i][1]
+            and tokens[i][2] == tokens[i + 1][1]
+            and out[-1][0].isalnum()
+            and tokens[i + 1][0].isalnum()
+        ):
+            prev, nxt = out[-1], tokens[i + 1]
+            out[-1] = (prev[0] + "&" + nxt[0], prev[1], nxt[2])
+            i += 2
+            continue
+        out.append(tokens[i])
+        i += 1
+    return out
+
+
+def spell_final_abbreviation(tokens: list[TokenSpan]) -> list[TokenSpan]:
+    """The abbreviation before the sentence-final full stop spelled with a stop of its own (choice 12)."""
+    end = len(tokens)
+    while end > 0 and tokens[end - 1][0] in _CLOSERS:
+        end -= 1
+    if end < 2 or tokens[end - 1][0] != ".":
+        return tokens
+    word, start, stop = tokens[end - 2]
+    if stop != tokens[end - 1][1] or not _FINAL_ABBREVIATION.fullmatch(word):
+        return tokens
+    return [*tokens[: end - 2], (word + ".", start, stop), *tokens[end - 1:]]
