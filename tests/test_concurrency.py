@@ -209,3 +209,31 @@ def test_a_child_forked_while_a_thread_holds_the_models_locks_can_tag_and_parse(
     finally:
         release.set()
         holder.join()
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="os.fork is POSIX")
+@pytest.mark.parametrize("reentrant", [False, True])
+def test_a_child_forked_inside_a_locked_block_leaves_it_and_takes_the_lock_again(reentrant: bool) -> None:
+    """The lock renewed in the child was released unheld when the forking thread, inside the block, left it there
+    (``RuntimeError: release unlocked lock``): the forking thread's own lock is kept held, as it is."""
+    import os
+
+    from glmnlp.glm.locks import ForkSafeLock
+
+    lock = ForkSafeLock(reentrant=reentrant)
+    pid = -1
+    try:
+        with lock:
+            pid = os.fork()
+    except BaseException:
+        if pid == 0:  # the child never returns to the test runner
+            os._exit(4)
+        raise
+    if pid == 0:
+        code = 3
+        try:
+            with lock:
+                code = 0
+        finally:
+            os._exit(code)
+    assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0

@@ -28,21 +28,34 @@ class ForkSafeLock:
     """A lock (``threading.Lock``, or ``threading.RLock`` with ``reentrant``) used as a context manager, replaced
     by a new, free one in a child process after ``os.fork``."""
 
-    __slots__ = ("_factory", "_lock", "__weakref__")
+    __slots__ = ("_factory", "_lock", "_owner", "_depth", "__weakref__")
 
     def __init__(self, reentrant: bool = False) -> None:
         self._factory: Callable[[], Any] = threading.RLock if reentrant else threading.Lock
         self._lock = self._factory()
+        self._owner: int | None = None  # the thread holding it, so that a fork inside the block keeps it held
+        self._depth = 0
         _LIVE.add(self)
 
     def __enter__(self) -> bool:
-        return bool(self._lock.__enter__())
+        taken = bool(self._lock.__enter__())
+        me = threading.get_ident()
+        self._depth = self._depth + 1 if self._owner == me else 1
+        self._owner = me
+        return taken
 
     def __exit__(self, *exc: object) -> None:
+        self._depth -= 1
+        if self._depth == 0:
+            self._owner = None
         self._lock.__exit__(*exc)
 
     def _renew(self) -> None:
-        self._lock = self._factory()
+        """In a forked child: a new lock, unless the forking thread itself holds this one (it leaves the block in
+        the child too, releasing it: a new lock would be released unheld)."""
+        if self._owner != threading.get_ident():
+            self._lock = self._factory()
+            self._owner, self._depth = None, 0
 
 
 def _renew_all() -> None:
