@@ -197,7 +197,8 @@ def ewt_rows(nlp: Any, folder: Path) -> list[str]:
         if any(sent.score is None for sent in doc.sentences):
             flat, flat_right, flat_total = flat + 1, flat_right + ok, flat_total + len(tags)
     retried = nlp.parser.stats["retried"] - before.get("retried", 0)
-    return ["", "| EWT dev + test | sentences | flat trees | retried | CPU s | tags (all) | tags (flat-tree sentences) |",
+    return ["", "| EWT dev + test | sentences | flat trees | retried | CPU s | tags (all) "
+            "| tags (flat-tree sentences) |",
             "| --- | --- | --- | --- | --- | --- | --- |",
             f"| gold tokens | {len(sentences):,} | {flat} | {retried} | {cpu:.1f} | {100 * right / total:.2f} | "
             f"{100 * flat_right / max(flat_total, 1):.2f} ({flat_total} tokens) |"]

@@ -233,7 +233,8 @@ def test_a_command_started_with_stdin_closed_says_so(tmp_path: Path) -> None:
     for args in (["parse", "-j", "1"], ["tag"], ["measures"], ["tagger", "evaluate", "--model", model, "--test", "-"]):
         run = subprocess.run([sys.executable, "-c", _MAIN, *args], capture_output=True,
                              preexec_fn=lambda: os.close(0), timeout=120)
-        assert (run.returncode, run.stderr.decode()) == (1, "error: <stdin>: cannot read: standard input is closed\n"), args
+        expected = (1, "error: <stdin>: cannot read: standard input is closed\n")
+        assert (run.returncode, run.stderr.decode()) == expected, args
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="redirects a child's stdout")

@@ -178,6 +178,7 @@ def test_evalb_sample_prm_settings() -> None:
         ("QUOTE_LABEL POS\n", 1, "QUOTE_LABEL"),
         ("CUTOFF_LEN -3\n", 1, "must not be negative"),
         ("LABELED 1\n  DELETE_LABEL TOP\n", 2, "a keyword must begin the line"),  # was "unknown keyword 'DELETE_LABEL'"
+        (" \u00a0\u00a0\u00a0\n", 1, "a keyword must begin the line"),  # was an IndexError
     ],
 )
 def test_evalb_params_errors_name_the_line(text: str, line: int, fragment: str) -> None:

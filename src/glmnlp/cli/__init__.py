@@ -185,16 +185,17 @@ def _stop_as_ctrl_c(received: list[int]) -> dict[int, Any]:
 def _utf8_streams() -> list[tuple[Any, str, str]]:
     """Standard output and error written as UTF-8 whatever the locale, returning what to put back. Every file glmnlp
     reads is UTF-8, and with ``PYTHONIOENCODING=latin-1`` a word outside latin-1 was a traceback and the trees
-    written were latin-1 bytes that ``glmnlp evalb`` then refused. ``surrogateescape``: a path given on the command
-    line in bytes the locale cannot decode (``LC_ALL=C``) is printed as those bytes (it was ``b??ume``)."""
+    written were latin-1 bytes that ``glmnlp evalb`` then refused. ``surrogateescape`` on stdout: a path given on the
+    command line in bytes the locale cannot decode (``LC_ALL=C``) is printed as those bytes (it was ``b??ume``);
+    ``backslashreplace`` on stderr, so that no message can fail to be written."""
     changed = []
-    for stream in (sys.stdout, sys.stderr):
+    for stream, wanted in ((sys.stdout, "surrogateescape"), (sys.stderr, "backslashreplace")):
         reconfigure = getattr(stream, "reconfigure", None)
         encoding, errors = getattr(stream, "encoding", None), getattr(stream, "errors", None)
         if callable(reconfigure) and isinstance(encoding, str) and isinstance(errors, str):
-            if (codecs.lookup(encoding).name, errors) != ("utf-8", "surrogateescape"):
+            if (codecs.lookup(encoding).name, errors) != ("utf-8", wanted):
                 try:
-                    reconfigure(encoding="utf-8", errors="surrogateescape")
+                    reconfigure(encoding="utf-8", errors=wanted)
                 except (OSError, ValueError, io.UnsupportedOperation):  # a stream that cannot change: left as it is
                     continue
                 changed.append((stream, encoding, errors))

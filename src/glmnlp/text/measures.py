@@ -60,6 +60,8 @@ class LongSentenceWarning(UserWarning):
 def load_parser(model: Any = None) -> Any:
     """A parser with a generative term: None = the bundled model, a model directory (with ``parser/``
     or a parser model itself), a :class:`glmnlp.text.pipeline.Pipeline` or a :class:`glmnlp.parser.model.Parser`.
+    The bundled model's parser is loaded once per process and shared by every call: change its configuration and
+    every later ``measures(text)`` parses so (a beam is better given as ``gamma``/``cap``).
 
     A parser without a generative term is a :class:`ConfigError` naming the model directory."""
     from glmnlp.parser.model import Parser

@@ -162,8 +162,9 @@ def parse_params(text: str, source: str = "<params>") -> EvalbParams:
         elif keyword == "QUOTE_LABEL":
             raise InputError("QUOTE_LABEL (quote re-insertion) is not supported", source=source, line=number)
         elif not keyword:  # evalb.c reads a keyword at the line's start only ("unknown keyword 'DELETE_LABEL'")
-            raise InputError(f"a keyword must begin the line (evalb reads {line.split()[0]!r} after a space as no "
-                             "keyword)", source=source, line=number)
+            first = (line.split() or [line.strip(_C_SPACE)])[0]
+            raise InputError(f"a keyword must begin the line (evalb reads {first!r} after a space as no keyword)",
+                             source=source, line=number)
         else:
             raise InputError(f"unknown keyword {line.split()[0]!r} in parameter file", source=source, line=number)
     return EvalbParams(
