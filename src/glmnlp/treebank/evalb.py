@@ -43,10 +43,10 @@ Our choices where evalb.c gives no usable behaviour:
 * Malformed input is an error, never scored: an unbalanced line, text outside brackets, a bracket
   holding two words or a word before a subtree raise :class:`~glmnlp.errors.TreeSyntaxError`
   (``file:line: reason``). evalb.c marks some of these as error sentences and loops or crashes on
-  others. A space between a terminal's word and its ``)`` (``(NN dog )``) is read as the terminal (evalb.c reports
-  "More than two elements in a bracket" and loops). A differing number of lines in the two files raises :class:`~glmnlp.errors.InputError`
-  (evalb.c prints an error and scores the common prefix), unless the extra lines are blank (scored as evalb
-  scores them: not at all).
+  others. A space between a terminal's word and its ``)`` (``(NN dog )``) is read as the terminal (evalb.c
+  reports "More than two elements in a bracket" and loops). A differing number of lines in the two files raises
+  :class:`~glmnlp.errors.InputError` (evalb.c prints an error and scores the common prefix), unless the extra
+  lines are blank (scored as evalb scores them: not at all).
 
 Parameter files, the result records and the printed report are :mod:`glmnlp.treebank.evalb_report`;
 this module reads the two sides and scores them.
