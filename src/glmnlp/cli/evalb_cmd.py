@@ -9,6 +9,7 @@ messages (``ID : reason``) to stderr. ``--demo`` scores the reference parses bun
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from contextlib import ExitStack
 from importlib import resources
 from pathlib import Path
@@ -16,7 +17,8 @@ from pathlib import Path
 import click
 
 from glmnlp.cli._params import InputFile
-from glmnlp.treebank.evalb import COLLINS_PARAMS, STATUS_ERROR, EvalbParams, format_report, read_params, score_files
+from glmnlp.treebank.evalb import (COLLINS_PARAMS, STATUS_ERROR, EvalbAbortError, EvalbParams, SentenceResult,
+                                   format_report, format_rows, read_params, score_files)
 
 _DEMO_FILES = ("sample_test.gold", "sample_test.roark")
 
@@ -91,9 +93,20 @@ def evalb(
             folder = resources.files("glmnlp") / "data" / "evalb"
             gold, test = (stack.enter_context(resources.as_file(folder / name)) for name in _DEMO_FILES)
         assert gold is not None and test is not None
-        result = score_files(gold, test, params)
+        try:
+            result = score_files(gold, test, params)
+        except EvalbAbortError as abort:  # what evalb.c has printed when it stops: the rows before, then the error
+            _error_lines(abort.rows)
+            if not summary_only:
+                click.echo(format_rows(abort.rows), nl=False)
+            raise
 
-    for row in result.sentences:
+    _error_lines(result.sentences)
+    click.echo(format_report(result, summary_only=summary_only), nl=False)
+
+
+def _error_lines(rows: Iterable[SentenceResult]) -> None:
+    """evalb's ``ID : reason`` line of every error sentence, on stderr."""
+    for row in rows:
         if row.status == STATUS_ERROR:
             click.echo(f"{row.id} : {row.reason}", err=True)
-    click.echo(format_report(result, summary_only=summary_only), nl=False)

@@ -74,6 +74,7 @@ from glmnlp.treebank.evalb_report import (
     SentenceResult,
     combine,
     format_report,
+    format_rows,
     is_punct_word,
     parse_params,
     read_params,
@@ -93,6 +94,7 @@ __all__ = [
     "STATUS_SKIP",
     "combine",
     "format_report",
+    "format_rows",
     "is_punct_word",
     "parse_params",
     "read_params",
@@ -336,12 +338,14 @@ def _score(
         row = _score_sentence(ident, gold, test, params, label_eq, word_eq, deleted)
         if row.status == STATUS_ERROR:
             if errors > params.max_error:  # evalb.c: if (Error_count++ > Max_error) exit(1)
-                raise EvalbAbortError(
+                abort = EvalbAbortError(
                     f"{row.reason}: error sentence number {errors + 1}, more than MAX_ERROR + 1 = "
                     f"{params.max_error + 1}; evalb stops here (check the tokenization or raise MAX_ERROR)",
                     source=test_source,
                     line=ident,
                 )
+                abort.rows = tuple(rows)
+                raise abort
             errors += 1
         rows.append(row)
     return EvalbResult.from_rows(rows, params)

@@ -41,6 +41,7 @@ __all__ = [
     "STATUS_SKIP",
     "combine",
     "format_report",
+    "format_rows",
     "is_punct_word",
     "parse_params",
     "read_params",
@@ -53,7 +54,10 @@ STATUS_SKIP = 2
 
 
 class EvalbAbortError(InputError):
-    """Too many error sentences: evalb.c stops the whole run at this point (see ``MAX_ERROR``)."""
+    """Too many error sentences: evalb.c stops the whole run at this point (see ``MAX_ERROR``). ``rows``: the
+    sentences scored before it, which evalb.c has printed by then (:func:`format_rows`)."""
+
+    rows: tuple[SentenceResult, ...] = ()
 
 
 # -- parameters ------------------------------------------------------------------------------
@@ -389,6 +393,11 @@ _HEADER = (
     " ID  Len.  Stat. Recal  Prec.  Bracket gold test Bracket Words  Tags Accracy\n"
     f"{_RULE}\n"
 )
+
+
+def format_rows(rows: Iterable[SentenceResult]) -> str:
+    """The header and per-sentence lines of the evalb table (what evalb.c has printed when it stops at MAX_ERROR)."""
+    return _HEADER + "".join(_format_row(row) for row in rows)
 
 
 def _format_row(row: SentenceResult) -> str:
