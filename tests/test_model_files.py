@@ -528,3 +528,42 @@ def test_model_files_a_loaded_parser_saved_again_is_the_same_files(tmp_path: Pat
         assert names == sorted(p.relative_to(again).as_posix() for p in again.rglob("*") if p.is_file())
         for name in names:
             assert filecmp.cmp(source / name, again / name, shallow=False), (source, name)
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="POSIX devices")
+def test_model_files_a_device_or_pipe_in_a_models_place_is_refused(tmp_path: Path) -> None:
+    """A model folder from elsewhere with ``weights.npz`` or ``metadata.json`` a link to /dev/zero was read until
+    memory ran out; a FIFO there waited for ever: refused, naming the file, before anything is read."""
+    import subprocess
+    import sys
+
+    from glmnlp.parser.model import Parser
+
+    for name in ("weights.npz", "metadata.json"):
+        model = _parser_model(tmp_path / f"zero_{name}")
+        (model / name).unlink()
+        (model / name).symlink_to("/dev/zero")
+        with pytest.raises(ModelFileError, match=f"{name}: not a regular file"):
+            Parser.load(model)
+    model = _parser_model(tmp_path / "fifo")
+    (model / "metadata.json").unlink()
+    os.mkfifo(model / "metadata.json")
+    code = f"from glmnlp.parser.model import Parser\ntry:\n    Parser.load({str(model)!r})\nexcept Exception as e:\n    print(e)"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "metadata.json: not a regular file" in run.stdout, run
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"n": ' + "9" * 5000 + "}"])
+def test_model_files_json_too_deep_or_an_integer_too_long_is_a_model_file_error(tmp_path: Path, text: str) -> None:
+    """Deeply nested JSON or a 5,000-digit integer in ``metadata.json`` or ``MODEL.json`` was a RecursionError or a
+    ValueError traceback."""
+    from glmnlp.parser.model import Parser
+    from glmnlp.text.checksums import read_description
+
+    model = _parser_model(tmp_path / "m")
+    (model / "metadata.json").write_text(text)
+    with pytest.raises(ModelFileError, match="metadata.json: not a model's JSON"):
+        Parser.load(model)
+    (tmp_path / "MODEL.json").write_text(text)
+    with pytest.raises(ModelFileError, match="MODEL.json: not a model's JSON"):
+        read_description(tmp_path / "MODEL.json")

@@ -433,20 +433,42 @@ def check_model_directory(directory: str | Path, missing: str = "model directory
         raise ModelFileError(f"{directory}: is a file, not a model directory")
 
 
+def read_model_file(path: Path) -> bytes:
+    """The bytes of a file of a model (FileNotFoundError when there is none). A device, a pipe or a folder in its
+    place is a :class:`ModelFileError`: a link to ``/dev/zero`` was read until memory ran out, a FIFO waited for
+    ever."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise ModelFileError(f"{path}: not a regular file (a device, a pipe or a folder in a model's place)")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise ModelFileError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+
+
+def model_json(data: bytes, path: Path) -> Any:
+    """The JSON value of a model file's bytes; text that is not UTF-8 or not JSON, nested too deeply or holding an
+    integer too long for Python, is a :class:`ModelFileError` (the last two were tracebacks)."""
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ModelFileError(f"{path}: not UTF-8 text (corrupt, or not a model's file)") from None
+    except json.JSONDecodeError as exc:
+        raise ModelFileError(f"{path}:{exc.lineno}: not valid JSON (corrupt or truncated): {exc.msg}") from None
+    except (RecursionError, ValueError) as exc:
+        raise ModelFileError(f"{path}: not a model's JSON ({str(exc)[:100]})") from None
+
+
 def read_metadata(directory: str | Path) -> dict[str, Any]:
     """Read and check the header (``metadata.json``) of a model directory; return the whole header."""
     path = Path(directory) / METADATA_FILE
     check_model_directory(directory)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = read_model_file(path)
     except FileNotFoundError:
         raise ModelFileError(f"{path}: missing (not a glmnlp model directory)") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ModelFileError(f"{path}: cannot be read: {exc}") from None
-    try:
-        header = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ModelFileError(f"{path}:{exc.lineno}: not valid JSON (corrupt or truncated): {exc.msg}") from None
+    header = model_json(data, path)
     if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
         raise ModelFileError(f"{path}: not a glmnlp model (format is not {FORMAT_NAME!r})")
     version = header.get("format_version")
@@ -481,11 +503,9 @@ def _checked_blob(directory: Path, kind: str) -> tuple[dict[str, Any], bytes]:
         )
     weights_path = directory / WEIGHTS_FILE
     try:
-        blob = weights_path.read_bytes()
+        blob = read_model_file(weights_path)
     except FileNotFoundError:
         raise ModelFileError(f"{weights_path}: missing") from None
-    except OSError as exc:
-        raise ModelFileError(f"{weights_path}: cannot be read: {exc}") from None
     if hashlib.sha256(blob).hexdigest() != header["weights_sha256"]:
         raise ModelFileError(f"{weights_path}: checksum mismatch (corrupt, truncated or not written with this metadata)")
     return header, blob

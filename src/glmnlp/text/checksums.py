@@ -10,11 +10,10 @@ so that those loaders (:mod:`glmnlp.text.measures` among them) need not import t
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 
 from glmnlp.errors import ModelFileError
-from glmnlp.glm.model_io import PIPELINE_FILE
+from glmnlp.glm.model_io import PIPELINE_FILE, model_json, read_model_file
 
 __all__ = ["check_checksums", "check_part", "read_description"]
 
@@ -22,13 +21,9 @@ __all__ = ["check_checksums", "check_part", "read_description"]
 def read_description(path: Path) -> dict:
     """The JSON object of a pipeline's ``MODEL.json`` at ``path``; :class:`ModelFileError` saying why it is not one."""
     try:
-        description = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
+        description = model_json(read_model_file(path), path)
+    except FileNotFoundError as exc:
         raise ModelFileError(f"{path}: cannot be read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise ModelFileError(f"{path}: not UTF-8 text (corrupt, or not a model description)") from None
-    except json.JSONDecodeError as exc:
-        raise ModelFileError(f"{path}:{exc.lineno}: not valid JSON (corrupt or truncated): {exc.msg}") from None
     if not isinstance(description, dict):
         kind = type(description).__name__
         raise ModelFileError(f"{path}: not a model description (a JSON object), but a JSON {kind}")
