@@ -567,3 +567,56 @@ def test_model_files_json_too_deep_or_an_integer_too_long_is_a_model_file_error(
     (tmp_path / "MODEL.json").write_text(text)
     with pytest.raises(ModelFileError, match="MODEL.json: not a model's JSON"):
         read_description(tmp_path / "MODEL.json")
+
+
+def test_model_files_well_sealed_values_that_would_fail_later_are_refused_at_load(tmp_path: Path) -> None:
+    """Sealed files from elsewhere (the seals are recomputed by whoever writes them) with values that loaded and then
+    failed: a tagger's ``n_rows`` of 1e400 (an OverflowError traceback), a tag dictionary row allowing no tag (tagging
+    the word failed: 'no candidate tag'), a grammar chain of 5,000 categories (a RecursionError at the first parse)."""
+    from glmnlp.glm.model_io import load_model, save_model
+    from glmnlp.parser.model import Parser
+    from glmnlp.tagger.model import Tagger, TaggerConfig
+    from glmnlp.treebank.formats import TaggedSentence
+
+    sentences = [TaggedSentence(("the", "dog", "barks"), ("DT", "NN", "VBZ"))] * 60
+    Tagger(TaggerConfig(epochs=1, tagdict_min_count=5)).fit(sentences, show_progress=False, jobs=1).save(tmp_path / "t")
+    kind = json.loads((tmp_path / "t" / "metadata.json").read_text())["kind"]
+    metadata, arrays = load_model(tmp_path / "t", kind=kind)
+    assert arrays["tagdict_masks"].any(axis=1).all() and len(arrays["tagdict_masks"])
+    save_model(tmp_path / "zero", kind=kind, metadata=metadata,
+               arrays=dict(arrays, tagdict_masks=np.zeros_like(arrays["tagdict_masks"])))
+    with pytest.raises(ModelFileError, match="a tag dictionary row allows no tag"):
+        Tagger.load(tmp_path / "zero")
+    header = json.loads((tmp_path / "t" / "metadata.json").read_text())
+    header["metadata"]["n_rows"] = float("inf")
+    _write_header(tmp_path / "t" / "metadata.json", header)
+    with pytest.raises(ModelFileError, match="inconsistent tagger model"):
+        Tagger.load(tmp_path / "t")
+    model = _parser_model(tmp_path / "p")
+    header = json.loads((model / "metadata.json").read_text())
+    grammar = header["metadata"]["grammar"]
+    tag = next(iter(grammar["chains"]))
+    grammar["chains"][tag].append([len(grammar["categories"]) - 1] * 5000)
+    _write_header(model / "metadata.json", header)
+    with pytest.raises(ModelFileError, match="a grammar chain longer than 64"):
+        Parser.load(model)
+
+
+def test_model_files_generative_tables_that_are_not_finite_and_a_margin_too_large_are_refused(tmp_path: Path) -> None:
+    """A generative table holding NaN parsed to nonsense trees and surprisals of NA with status 0; a MODEL.json
+    multi-tag margin of 10**400 was an OverflowError traceback."""
+    from glmnlp.glm.model_io import load_model
+    from glmnlp.parser.term import GenerativeTerm
+    from glmnlp.text.default_model import default_model_path
+    from glmnlp.text.loading import recommended_margin
+
+    folder = default_model_path() / "parser" / "generative"
+    kind = json.loads((folder / "metadata.json").read_text())["kind"]
+    metadata, arrays = load_model(folder, kind=kind)
+    GenerativeTerm.from_parts(metadata, arrays)  # as shipped: loads
+    bad = dict(arrays, pair_vals=np.where(np.arange(len(arrays["pair_vals"])) == 0, np.nan, arrays["pair_vals"]))
+    with pytest.raises(ModelFileError, match="'pair_vals' holds values that are not finite"):
+        GenerativeTerm.from_parts(metadata, bad)
+    (tmp_path / "MODEL.json").write_text('{"multitag_margin": ' + "1" + "0" * 400 + "}")
+    with pytest.raises(ModelFileError, match="multitag_margin must be a number"):
+        recommended_margin(tmp_path)

@@ -373,6 +373,10 @@ class GenerativeModel:
                 raise ModelFileError("generative model: bin_edges does not match the model list")
             if arrays["lambdas"].shape != (len(specs) * (width + 1) * (config.n_bins + 1),):
                 raise ModelFileError("generative model: lambdas does not match the bucket layout")
+            # NaN in a table parsed to nonsense trees and surprisals of NA, with status 0
+            for name in ("hist_vals", "pair_vals", "floor_logprob", "lambdas"):  # bin_edges end at infinity
+                if not np.isfinite(arrays[name]).all():
+                    raise ModelFileError(f"generative model: array {name!r} holds values that are not finite")
             if version == 1:
                 tables = {name: np.asarray(arrays[name]) for name in ("hist_keys", "hist_vals", "pair_keys",
                                                                        "pair_vals", "floor_logprob")}

@@ -79,6 +79,7 @@ Category = tuple[str, str | None]
 #: the reserved categories, in id order
 RESERVED: tuple[Category, ...] = ((NULL_LABEL, None), (END_LABEL, None), (TOP_LABEL, None))
 GRAMMAR_FORMAT = "glmnlp-grammar"
+MAX_CHAIN = 64  # categories in one chain (Grammar.from_json)
 GRAMMAR_VERSION = 1
 
 C = TypeVar("C", bound=Hashable)
@@ -407,6 +408,10 @@ class Grammar:
             pos_tags = [str(t) for t in data["pos_tags"]]
             chains = {str(t): [ids(c) for c in v] for t, v in data["chains"].items()}
             first_chains = {str(t): [ids(c) for c in v] for t, v in data["first_chains"].items()}
+            # a chain is a word's path up the tree (6 categories at most in the bundled grammar); one of 5,000
+            # loaded and then failed at the first parse in Python's recursion limit
+            if any(len(c) > MAX_CHAIN for table in (chains, first_chains) for v in table.values() for c in v):
+                raise ModelFileError(f"a grammar chain longer than {MAX_CHAIN} categories")
             triples = {ids(t, 3) for t in data["triples"]}
             min_count = int(data["long_chain_min_count"])
             grammar = cls(

@@ -99,6 +99,8 @@ class GenerativeTerm:
             term = cls(model, lexicon, float(weight), float(gamma), int(cap))
         except (KeyError, TypeError, ValueError, ConfigError) as exc:
             raise ModelFileError(f"damaged generative term: {exc}") from None
+        if len(model.specs) <= WORD_MODEL:  # one model spec: an IndexError below
+            raise ModelFileError(f"generative term: {len(model.specs)} model(s), the node and word models are needed")
         if model.specs[WORD_MODEL].n_outcomes != lexicon.size:
             raise ModelFileError("generative term: word model size does not match the lexicon")
         return term

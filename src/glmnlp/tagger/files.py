@@ -112,6 +112,8 @@ def tagger_from_parts(cls: Any, metadata: dict[str, Any], arrays: dict[str, np.n
         masks = arrays["tagdict_masks"]
         if masks.shape != (words.shape[0], T) or (words.size and (words.min() < 2 or words.max() >= len(store))):
             raise ModelFileError(f"{source}: tag dictionary arrays are inconsistent")
+        if masks.size and not masks.any(axis=1).all():  # it loaded, and tagging the word failed ("no candidate tag")
+            raise ModelFileError(f"{source}: a tag dictionary row allows no tag")
         table = np.repeat(tagger._open_mask[None, :], len(store), axis=0)
         table[words] = masks
         known = np.zeros(len(store), dtype=bool)
@@ -138,5 +140,5 @@ def tagger_from_parts(cls: Any, metadata: dict[str, Any], arrays: dict[str, np.n
         return tagger
     except ModelFileError:
         raise
-    except (KeyError, TypeError, ValueError, IndexError, ConfigError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, OverflowError, ConfigError) as exc:  # n_rows 1e400: inf
         raise ModelFileError(f"{source}: inconsistent tagger model: {exc!r}") from None

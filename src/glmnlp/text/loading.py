@@ -179,6 +179,6 @@ def recommended_margin(root: str | Path) -> float | None:
     margin = read_description(path).get("multitag_margin")
     if margin is None or margin == 0:
         return None
-    if not isinstance(margin, (int, float)) or isinstance(margin, bool) or not margin > 0:
-        raise ModelFileError(f"{path}: multitag_margin must be a number >= 0, got {margin!r}")
-    return float(margin)
+    if not isinstance(margin, (int, float)) or isinstance(margin, bool) or not margin > 0 or margin > 1e300:
+        raise ModelFileError(f"{path}: multitag_margin must be a number >= 0, got {str(margin)[:40]}")
+    return float(margin)  # an integer past 1e300 was an OverflowError here
