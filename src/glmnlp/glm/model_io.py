@@ -434,9 +434,8 @@ def check_model_directory(directory: str | Path, missing: str = "model directory
 
 
 def read_model_file(path: Path) -> bytes:
-    """The bytes of a file of a model (FileNotFoundError when there is none). A device, a pipe or a folder in its
-    place is a :class:`ModelFileError`: a link to ``/dev/zero`` was read until memory ran out, a FIFO waited for
-    ever."""
+    """The bytes of a model's file (FileNotFoundError when none); a device, pipe or folder in its place is a
+    :class:`ModelFileError` (a link to ``/dev/zero`` was read until memory ran out, a FIFO waited for ever)."""
     try:
         if not stat.S_ISREG(path.stat().st_mode):
             raise ModelFileError(f"{path}: not a regular file (a device, a pipe or a folder in a model's place)")
@@ -448,8 +447,7 @@ def read_model_file(path: Path) -> bytes:
 
 
 def model_json(data: bytes, path: Path) -> Any:
-    """The JSON value of a model file's bytes; text that is not UTF-8 or not JSON, nested too deeply or holding an
-    integer too long for Python, is a :class:`ModelFileError` (the last two were tracebacks)."""
+    """The JSON of a model file's bytes; not UTF-8, not JSON, too deep or too long an integer: a ModelFileError."""
     try:
         return json.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
