@@ -22,6 +22,7 @@ import logging
 import math
 import os
 import stat
+import sys
 
 import click
 from click.core import ParameterSource
@@ -29,8 +30,9 @@ from click.core import ParameterSource
 from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "given_options", "quiet_ray",
-           "some_of", "weight_list", "parallel_options", "training_parallel_options", "parser_parallel_options"]
+__all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "given_options", "on_terminal",
+           "quiet_ray", "sentence_bar", "some_of", "weight_list", "parallel_options", "training_parallel_options",
+           "parser_parallel_options"]
 
 
 class NumberRange(click.FloatRange):
@@ -128,6 +130,19 @@ def warn_of_jobs(jobs: int | None, backend: str | None) -> None:
         click.echo(f"warning: --jobs {jobs} is more than this machine's {cores} cores: up to {jobs} worker processes, "
                    f"each holding a model or a shard in memory, and no faster than {cores} (--backend ray for "
                    "more machines)", err=True)
+
+
+def on_terminal(stream: Any) -> bool:
+    """Whether ``stream`` is a terminal (a progress bar is drawn only there)."""
+    isatty = getattr(stream, "isatty", None)
+    return bool(callable(isatty) and isatty())
+
+
+def sentence_bar(total: int | None = None) -> Any:
+    """The progress bar of commands that work sentence by sentence, on stderr (cleared when closed)."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc="sentences", unit=" sent", file=sys.stderr, leave=False, mininterval=0.5)
 
 
 @contextlib.contextmanager

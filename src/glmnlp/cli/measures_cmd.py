@@ -25,7 +25,7 @@ from typing import Any
 
 import click
 
-from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange, given_options
+from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange, given_options, on_terminal, sentence_bar
 from glmnlp.errors import ConfigError
 from glmnlp.treebank.fileio import decoded_arguments, input_lines
 
@@ -111,13 +111,7 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
     parser = load_parser(model)
     # a bar while the sentences are measured (minutes with --next-word, and no output before the end); cleared
     # before the table is written, so it may share a terminal with it
-    isatty = getattr(sys.stderr, "isatty", None)
-    bar = None
-    if not quiet and callable(isatty) and isatty():
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(sentences), desc="sentences", unit=" sent", file=sys.stderr, leave=False,
-                   mininterval=0.5)
+    bar = sentence_bar(len(sentences)) if not quiet and on_terminal(sys.stderr) else None
     try:
         with warnings.catch_warnings():  # the long sentences were warned of above, as the command warns
             warnings.simplefilter("ignore", LongSentenceWarning)

@@ -69,7 +69,8 @@ from typing import Any
 
 import click
 
-from glmnlp.cli._params import InputFile, NonEmptyPath, NumberRange, parallel_options, some_of
+from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, on_terminal, parallel_options,
+                                sentence_bar, some_of)
 from glmnlp.cli.parse_input import Unit, argument_units, checked_tags, read_units
 from glmnlp.errors import ConfigError
 from glmnlp.treebank.fileio import opened_input
@@ -335,7 +336,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
         jobs = 1  # a few arguments: starting workers would cost more than it saves
     else:
         numbered, source = opened.enter_context(opened_input(input_path))
-        if source == "<stdin>" and sys.stdin.isatty():
+        if source == "<stdin>" and on_terminal(sys.stdin):
             batch_size = 1  # typed input: answer each paragraph or line as soon as it is complete
             jobs = 1  # and never wait for a second one before starting
         units = read_units(numbered, source, mode, lines_mode=lines)
@@ -361,11 +362,6 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
         )
     finally:
         opened.close()
-
-
-def _on_terminal(stream: Any) -> bool:
-    isatty = getattr(stream, "isatty", None)
-    return bool(callable(isatty) and isatty())
 
 
 def _write_parses(
@@ -399,12 +395,10 @@ def _write_parses(
     n_sent = 0
     # a bar on the terminal the trees are written to glued the first tree of every batch to the bar's text: the bar
     # is for output that goes elsewhere (a file, a pipe)
-    show = not quiet and not texts and _on_terminal(sys.stderr) and not _on_terminal(sys.stdout)
+    show = not quiet and not texts and on_terminal(sys.stderr) and not on_terminal(sys.stdout)
     bar = None
     if show:
-        from tqdm import tqdm
-
-        bar = tqdm(desc="sentences", unit=" sent", file=sys.stderr, leave=False, mininterval=0.5)
+        bar = sentence_bar()
     notices = _Notices()
     try:
         warnings_ctx = warnings.catch_warnings()
