@@ -551,6 +551,12 @@ def test_model_files_a_device_or_pipe_in_a_models_place_is_refused(tmp_path: Pat
     code = f"from glmnlp.parser.model import Parser\ntry:\n    Parser.load({str(model)!r})\nexcept Exception as e:\n    print(e)"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "metadata.json: not a regular file" in run.stdout, run
+    # nor when a model is saved over that folder: the check of what the folder holds read the FIFO, for ever
+    code = ("import numpy as np\nfrom glmnlp.glm.model_io import save_model\ntry:\n"
+            f"    save_model({str(model)!r}, kind='toy', metadata={{}}, arrays={{'w': np.zeros(2)}})\n"
+            "except Exception as e:\n    print(e)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "is not a glmnlp model" in run.stdout, run
 
 
 @pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"n": ' + "9" * 5000 + "}"])

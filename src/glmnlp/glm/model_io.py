@@ -189,12 +189,18 @@ def _fsync_tree(directory: Path) -> None:
 # -- output directories: what may be replaced --------------------------------------------------------
 
 
+def _json_or_none(path: Path) -> Any:
+    """The JSON of a file that may be a model's, None when it is not one (missing, unreadable, not JSON, a device or
+    a pipe: a FIFO named ``metadata.json`` in a folder given to ``--force`` waited for ever)."""
+    try:
+        return model_json(read_model_file(path), path)
+    except (OSError, ModelFileError):
+        return None
+
+
 def _model_files(directory: Path, prefix: str = "") -> set[str] | None:
     """Relative paths of the files and folders a glmnlp model directory consists of (None: not a model)."""
-    try:
-        header = json.loads((directory / METADATA_FILE).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return None
+    header = _json_or_none(directory / METADATA_FILE)
     if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
         return None
     owned = {prefix + METADATA_FILE, prefix + WEIGHTS_FILE}
@@ -213,10 +219,7 @@ def _model_files(directory: Path, prefix: str = "") -> set[str] | None:
 
 def _pipeline_files(directory: Path) -> set[str] | None:
     """The files of a pipeline directory: MODEL.json and every file its checksums list (None: not one)."""
-    try:
-        meta = json.loads((directory / PIPELINE_FILE).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return None
+    meta = _json_or_none(directory / PIPELINE_FILE)
     checksums = meta.get("checksums") if isinstance(meta, dict) else None
     if not isinstance(checksums, dict):
         return None
@@ -234,10 +237,7 @@ def directory_kind(directory: str | Path) -> str | None:
     directory = Path(directory)
     if (directory / PIPELINE_FILE).is_file() and _pipeline_files(directory) is not None:
         return PIPELINE_KIND
-    try:
-        header = json.loads((directory / METADATA_FILE).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return None
+    header = _json_or_none(directory / METADATA_FILE)
     if isinstance(header, dict) and header.get("format") == FORMAT_NAME and isinstance(header.get("kind"), str):
         return header["kind"]
     return None
@@ -318,8 +318,6 @@ def _clean_leftovers(parent: Path, name: str) -> None:
     for path in dead_leftovers(parent, name, _STAGING):
         if path.is_dir():
             shutil.rmtree(path, ignore_errors=True)
-
-
 
 
 @contextmanager
