@@ -161,7 +161,7 @@ def train_cmd(
         assert dev_path is not None
         # the tags and spelling `tagger evaluate` scores it with: a dev file of another tagset scored 0.00% at
         # every pass and the first was kept; a dev file's "(" scored as a word training never saw, "-LRB-"
-        _check_tagset({t for s in train for t in s.tags or ()}, dev, dev_path, column, "training file's")
+        _check_tagset({t for s in train for t in s.tags or ()}, dev, dev_path, column, "dev", "the training file")
         vocabulary = _Vocabulary({w for s in train for w in s.words})
         dev = [TaggedSentence(tuple(model_words(s.words, vocabulary)), s.tags) for s in dev]
 
@@ -212,7 +212,7 @@ def evaluate_cmd(
     # EWT's '(' scored against a WSJ tagger's -LRB- was an unknown word (89.55% where tag scores 90.37%)
     sentences = [TaggedSentence(tuple(model_words(s.words, model)), s.tags)
                  for s in _read(test_path, fmt, "to score", column)]
-    _check_tagset(set(model.tags_), sentences, test_path, column, "tagger's")
+    _check_tagset(set(model.tags_), sentences, test_path, column, "test", "the tagger")
     score = model.evaluate(sentences, top_confusions=confusions)
     click.echo(f"tokens            {score.tokens}")
     click.echo(f"accuracy          {100 * score.accuracy:.2f}%")
@@ -233,16 +233,16 @@ class _Vocabulary:
         self.knows = words.__contains__
 
 
-def _check_tagset(known: set[str], sentences: list[TaggedSentence], path: str, column: str, whose: str) -> None:
+def _check_tagset(known: set[str], sentences: list[TaggedSentence], path: str, column: str, role: str,
+                  owner: str) -> None:
     """A test (or dev) file whose tags are mostly not ``known`` (another tagset, another CoNLL-U column: a UPOS tagger
     scored on XPOS) is an error naming them, as ``glmnlp parse --tagger`` refuses another tagset: it scored 0.00%
     with status 0, where docs/cli.md says a file without anything to score is an error, not 0% accuracy."""
     tokens = [t for s in sentences for t in s.tags or ()]
     unknown = [t for t in tokens if t not in known]
     if tokens and 2 * len(unknown) > len(tokens):
-        hint = f" (the {whose} tags are another tagset, or another column than --tag-column {column})"
-        role, owner = ("test", "the tagger does") if whose == "tagger's" else ("dev", "the training file does")
-        raise InputError(f"{len(unknown):,} of the {len(tokens):,} {role} tokens have tags {owner} not have: "
+        hint = f" ({owner}'s tags are another tagset, or another column than --tag-column {column})"
+        raise InputError(f"{len(unknown):,} of the {len(tokens):,} {role} tokens have tags {owner} does not have: "
                          f"{some_of(sorted(set(unknown)), 8)}{hint}", source=path)
 
 

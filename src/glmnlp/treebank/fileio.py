@@ -26,7 +26,7 @@ import re
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
@@ -227,7 +227,14 @@ def decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
     :func:`split_lines` ends them (the stream is read by ``\\n``, and a piece with lone ``\\r`` ends is cut there);
     a byte order mark that begins a line is not part of it."""
     number = 0
-    for raw in _read_by_line(handle, source, lambda: number + 1):
+    pieces = iter(handle)
+    while True:
+        try:
+            raw = next(pieces)
+        except StopIteration:
+            return
+        except OSError as exc:  # a read that fails part-way (EIO, a descriptor not open for reading): a traceback
+            raise InputError(f"cannot read file: {exc.strerror or exc}", source=source, line=number + 1) from None
         first = number + 1
         nul = raw.find(b"\x00")
         try:
@@ -247,20 +254,6 @@ def decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
             # a byte order mark begins a file, and a line of files put together (cat a.txt b.txt): it stuck to the
             # first word of the second (\ufeffSecond), never text of the line
             yield number, line.removeprefix("\ufeff")
-
-
-def _read_by_line(handle: IO[bytes], source: str, line: Callable[[], int]) -> Iterator[bytes]:
-    """The pieces of ``handle`` up to each ``\n``; a read that fails part-way (EIO, a descriptor not open for
-    reading) is an :class:`InputError` at the line it was reading (it was a traceback)."""
-    iterator = iter(handle)
-    while True:
-        try:
-            raw = next(iterator)
-        except StopIteration:
-            return
-        except OSError as exc:
-            raise InputError(f"cannot read file: {exc.strerror or exc}", source=source, line=line()) from None
-        yield raw
 
 
 def stdin_bytes() -> IO[bytes]:
