@@ -117,15 +117,11 @@ def is_punct_word(word: str) -> bool:
 
 
 def read_text(path: str | Path) -> str:
-    """A whole UTF-8 file without a byte order mark; a missing, unreadable or non-UTF-8 file is an InputError
-    naming it (and the line of the first byte that is not UTF-8)."""
-    from glmnlp.treebank.fileio import decoded_text
+    """A whole UTF-8 file without a byte order mark, read as every reader reads one
+    (:func:`glmnlp.treebank.fileio.read_text_file`: an InputError naming the file, and the line of a bad byte)."""
+    from glmnlp.treebank.fileio import read_text_file
 
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:  # in the words of every reader
-        raise InputError(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
-    return decoded_text(data, str(path)).removeprefix("\ufeff")  # a byte order mark is not a tree, as for every reader
+    return read_text_file(path)
 
 
 def parse_params(text: str, source: str = "<params>") -> EvalbParams:
