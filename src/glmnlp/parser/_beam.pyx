@@ -527,6 +527,8 @@ cdef class BeamParser:
     cdef list closed_log         # when log_closed: (category, head word, head POS) of each closed record
     cdef bint log_closed
     cdef bint collect            # features(): append every node's feature ids to obuf
+    cdef list node_log           # when log_nodes (explain()): each built node's category, inputs, score and ids
+    cdef bint log_nodes
     cdef int64_t* obuf
     cdef int on_, ocap
     cdef public long long n_candidates   # candidates scored (statistics)
@@ -1116,9 +1118,10 @@ cdef class BeamParser:
         cdef int p, np_
         cdef int64_t lk = self.words[i] if i >= 0 else 1
         cdef int npos = self.next_pos[i] if i >= 0 else 0
-        score[0] += self.node_features(ENDC, cur, 0, lk, lkp, npos)
+        cdef double v = self.node_features(ENDC, cur, 0, lk, lkp, npos)
+        score[0] += v
         if self.collect:
-            self.dump()
+            self.dump(ENDC, lk, lkp, npos, v)
         if self.log_closed:
             with gil:
                 self.closed_log.append((self.recs[cur].cat, self.recs[cur].head_word, self.recs[cur].head_pos))
@@ -1130,8 +1133,11 @@ cdef class BeamParser:
         self.incorporate(np_, cur)
         return np_
 
-    cdef int dump(self) except -1 nogil:
-        """Append the feature ids of the node featurised last to obuf (features())."""
+    cdef int dump(self, int cat, int64_t lk, int lkp, int npos, double v) except -1 nogil:
+        """Append the feature ids of the node featurised last to obuf (features()); with ``log_nodes``
+        (:meth:`explain`) also log the node: its category ``cat``, look-ahead word, look-ahead POS, next POS,
+        its score ``v``, its context atoms, its feature ids and how many generative events were logged by then
+        (its own included)."""
         cdef int k
         if room_for(<void**>&self.obuf, &self.ocap, self.on_ + self.nf, sizeof(int64_t)) < 0:
             with gil:
@@ -1139,6 +1145,10 @@ cdef class BeamParser:
         for k in range(self.nf):
             self.obuf[self.on_ + k] = <int64_t>self.fbuf[k]
         self.on_ += self.nf
+        if self.log_nodes:
+            with gil:
+                self.node_log.append((cat, lk, lkp, npos, v, tuple([self.atoms[k] for k in range(12)]),
+                                      [self.fbuf[k] for k in range(self.nf)], len(self.gen_log)))
         return 0
 
     cdef int attach(self, int x, int c, int i, double* score) except -2 nogil:
@@ -1158,7 +1168,7 @@ cdef class BeamParser:
         score[0] += v
         self.vbuf[0] = v
         if self.collect:
-            self.dump()
+            self.dump(cat, lk, pos, npos, v)
         if not first_word:
             nx = self.copy_rec(x)
         r = self.new_rec()
@@ -1197,7 +1207,7 @@ cdef class BeamParser:
             score[0] += v
             self.vbuf[k - start] = v
             if self.collect:
-                self.dump()
+                self.dump(cat, lk, pos, npos, v)
             r = self.new_rec()
             self.recs[r].cat = cat
             self.recs[r].parent = prev
@@ -1431,6 +1441,46 @@ cdef class BeamParser:
         if self.on_ > 0:
             memcpy(&iv[0], self.obuf, self.on_ * sizeof(int64_t))
         return ids, np.array(offsets, dtype=np.int64)
+
+    def explain(self, const int64_t[::1] words, const int32_t[::1] next_pos, int isq, int punct,
+                const int32_t[::1] sites, const int32_t[::1] chains, const double[::1] weights):
+        """Every node a complete derivation builds, scored as :meth:`decode` scores it (glmnlp.parser.explain).
+
+        Returns ``(nodes, events, starts, total)``: per node, in build order, ``(category, look-ahead word
+        atom, look-ahead POS, next POS, score, context atoms (as :meth:`probe`), feature ids, generative events
+        up to and including its own)``; the generative events (:meth:`gen_events`' tuples, with the kernel's ln P when
+        :meth:`set_generative` gave one); the index of the first node of each word's step and of the closures
+        after the last word; and the derivation's score (the node scores summed in build order).
+        """
+        cdef int j, cur = -1
+        cdef double total = 0.0
+        cdef list starts = []
+        self.begin(words, next_pos, isq, punct, weights)
+        self.node_log = []
+        self.gen_log = []
+        self.collect = True
+        self.log_nodes = True
+        self.log_gen = True
+        self.on_ = 0
+        try:
+            for j in range(sites.shape[0]):
+                starts.append(len(self.node_log))
+                if j == 0:
+                    cur = self.attach(-1, chains[0], 0, &total)
+                else:
+                    while self.recs[cur].depth > sites[j]:
+                        cur = self.close_top(cur, j, self.chain_cats[self.chain_off[chains[j] + 1] - 1], &total)
+                    cur = self.attach(cur, chains[j], j, &total)
+            starts.append(len(self.node_log))
+            while cur >= 0:
+                cur = self.close_top(cur, -1, 0, &total)
+            return self.node_log, self.gen_log, starts, total
+        finally:
+            self.collect = False
+            self.log_nodes = False
+            self.log_gen = False
+            self.node_log = None
+            self.gen_log = None
 
     cdef int adv(self, int i, int first, int nbeam, const int32_t* cand_off, const int32_t* cand_chain,
                  bint has_gold, const int32_t* gold_site, const int32_t* gold_chain) except -1 nogil:

@@ -27,6 +27,10 @@ What it implements (paper §2.3-§4):
   :meth:`~glmnlp.parser.grammar.Grammar.root_phrase`, a label of the training trees). Such sentences
   are counted in :attr:`Parser.stats`.
 
+* **Explanations** (:meth:`Parser.explain`, :meth:`Parser.explain_tree`; :mod:`glmnlp.parser.explain`): the kernel
+  replays a derivation (the parser's best, or any tree's) and reports every node it builds with its context atoms,
+  feature slots and score, which the decoder's score is the sum of; the names come from the templates.
+
 * **Generative term** (optional, :mod:`glmnlp.parser.term`): ``Parser.generative`` (a
   ``GenerativeTerm``) adds its fixed weight times the generative log-probability of every built node
   to the scores; it is saved as the ``generative`` sub-model of the model directory.
@@ -73,10 +77,11 @@ from glmnlp.glm.locks import ForkSafeLock
 from glmnlp.parser._beam import BeamParser
 from glmnlp.parser.config import TEMPLATES, ParserConfig, check_beam
 from glmnlp.parser.derivation import Step, default_tree, derive, replay
+from glmnlp.parser.explain import Explanation, name_nodes
 from glmnlp.parser.files import describe_parser, load_parser, save_parser
-from glmnlp.parser.grammar import Grammar
+from glmnlp.parser.grammar import Grammar, GrammarError, tree_problem
 from glmnlp.parser.term import prefix_logprobs, surprisal_bits
-from glmnlp.parser.transform import fslc_detransform
+from glmnlp.parser.transform import fslc_detransform, fslc_transform
 from glmnlp.treebank.trees import Tree
 
 # TEMPLATES and ParserConfig live in glmnlp.parser.config; they are named here too, where users have imported them
@@ -317,6 +322,16 @@ class Parser:
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
             raise ConfigError(f"k must be an integer (<= 0: every complete analysis), got {k!r}")
         k = min(max(int(k), 0), 2**31 - 1)  # the decoder's int: any k past the beam is every analysis anyway
+        found = self._derivations(words, tag_lists, k)
+        if found is None:
+            return [(float("-inf"), default_tree(words, [t[0] for t in tag_lists], self.grammar))]
+        return [(score, self._tree(words, sites, chains)) for score, sites, chains in found]
+
+    def _derivations(
+        self, words: Sequence[str], tag_lists: Sequence[Sequence[str]], k: int
+    ) -> list[tuple[float, np.ndarray, np.ndarray]] | None:
+        """The k best complete derivations as (score, sites, chains), best first, with the retry of the module
+        header; None when both attempts fail (the caller falls back to the default structure)."""
         check_beam(self.config.gamma, self.config.beam_cap)  # the config can be changed between calls
         self._count("sentences")
         atoms, next_pos, isq, off, cand = self._inputs(words, tag_lists)
@@ -333,15 +348,72 @@ class Parser:
             if result["status"] == "complete":
                 if attempt:
                     self._count("retried")
-                return [
-                    (score, self._tree(words, sites, chains)) for score, _gold, sites, chains in result["beam"]
-                ]
+                return [(score, sites, chains) for score, _gold, sites, chains in result["beam"]]
         self._count("fallback")
-        return [(float("-inf"), default_tree(words, [t[0] for t in tag_lists], self.grammar))]
+        return None
 
     def parse(self, words: Sequence[str], tags: Sequence[str | Sequence[str]]) -> Tree:
         """The best tree for a tagged sentence."""
         return self.parse_nbest(words, tags, 1)[0][1]
+
+    # -- taking a score apart (glmnlp.parser.explain) -------------------------------------------------
+    def explain(self, words: Sequence[str], tags: Sequence[str | Sequence[str]]) -> Explanation:
+        """The best analysis of a tagged sentence (as :meth:`parse` finds it), node by node: each node's named
+        features with their weights, its generative log-probability and its score (:mod:`glmnlp.parser.explain`).
+
+        Raises :class:`~glmnlp.errors.InputError` when the beam finds no analysis: :meth:`parse` then returns the
+        default structure, which the model does not score."""
+        tag_lists = _checked_sentence(words, tags, "explain")
+        found = self._derivations(words, tag_lists, 1)
+        if found is None:
+            raise InputError("the beam found no analysis of this sentence (parse() returns the default structure, "
+                             "which the model does not score)")
+        _score, sites, chains = found[0]
+        return self._explain(words, tag_lists, sites, chains)
+
+    def explain_tree(self, tree: Tree) -> Explanation:
+        """Any tree over known categories (a treebank's gold tree, say) scored node by node as :meth:`explain`
+        scores the parser's own analysis, with its preterminals as the tags, so that the two can be compared.
+
+        The tree must be a cleaned, ``TOP``-rooted tree (:func:`glmnlp.parser.grammar.tree_problem`) whose
+        categories and chains the model's grammar knows; it may still be one the beam cannot build (a triple the
+        grammar never saw), whose score is then still the sum of its nodes'. Otherwise an
+        :class:`~glmnlp.errors.InputError` says what is unknown."""
+        problem = tree_problem(tree)
+        if problem is not None:
+            raise InputError(f"cannot explain this tree: {problem}")
+        words = tree.leaves()
+        tag_lists = [[t] for t in tree.tags()]
+        try:
+            steps = derive(fslc_transform(tree, self.config.fslc), self.grammar)
+        except GrammarError as exc:
+            raise InputError(f"cannot explain this tree: {exc}") from None
+        chains = []
+        for i, step in enumerate(steps):
+            found = self._chain_id.get(step.chain)
+            if found is None:
+                raise InputError(f"cannot explain this tree: word {i + 1} ({words[i]!r}) hangs from the chain "
+                                 f"{self.grammar.chain_names(step.chain)}, which the model has never seen")
+            chains.append(found)
+        return self._explain(words, tag_lists, np.array([s.site for s in steps], dtype=np.int32),
+                             np.array(chains, dtype=np.int32))
+
+    def _explain(self, words: Sequence[str], tag_lists: Sequence[Sequence[str]], sites: np.ndarray,
+                 chains: np.ndarray) -> Explanation:
+        atoms, next_pos, isq, _off, _cand = self._inputs(words, tag_lists)
+        self._configure_generative(words, tag_lists)
+        nodes, events, starts, total = self._beam.explain(
+            atoms, next_pos, isq, self._punct, np.ascontiguousarray(sites, dtype=np.int32),
+            np.ascontiguousarray(chains, dtype=np.int32), self.weights,
+        )
+        _n, _triples, is_pos, is_punct, _first = self._tables
+        term = self.generative
+        named = name_nodes(
+            nodes, events, starts, words=words, weights=self.weights, category=self.grammar.name, is_pos=is_pos,
+            is_punct=is_punct, cc_cat=-1 if self._cc is None else self._cc, word_atom=word_atom, isq=isq,
+            punct=bool(self._punct), generative=term is not None,
+        )
+        return Explanation(tuple(words), tuple(named), float(total), 0.0 if term is None else float(term.weight))
 
     # -- generative term (glmnlp.parser.term) --------------------------------------------------------
     generative: Any = None

@@ -1,0 +1,192 @@
+"""Parser.explain and Parser.explain_tree: a derivation node by node, with named features.
+
+The stored combined model of tests/data/decoding_identity (its README) parses sentences of the bundled sample's
+test split; the explanation must add up to the decoder's own score, bit for bit, and its names must be those of
+the features the kernel hashed (one slot per name, hand-worked names of a known node).
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from glmnlp.errors import InputError
+from glmnlp.parser.config import TEMPLATES
+from glmnlp.parser.derivation import derive
+from glmnlp.parser.explain import CONTEXT_ATOMS, Explanation
+from glmnlp.parser.model import Parser
+from glmnlp.parser.transform import fslc_transform
+from glmnlp.treebank.corpus import sample_trees
+from glmnlp.treebank.trees import Tree, parse_tree
+
+MODEL = Path(__file__).parent / "data" / "decoding_identity" / "model"
+
+
+@pytest.fixture(scope="module")
+def parser() -> Parser:
+    return Parser.load(MODEL)
+
+
+@pytest.fixture(scope="module")
+def perceptron(parser: Parser) -> Parser:
+    """The same weights without the generative term: scores are the feature sums alone."""
+    alone = copy.copy(parser)
+    alone.generative = None
+    alone._local = type(parser._local)()  # its own decoders: the term is set on a decoder
+    return alone
+
+
+@pytest.fixture(scope="module")
+def test_trees() -> list[Tree]:
+    return [t for t in sample_trees("test")[:30] if len(t.leaves()) <= 30]
+
+
+@pytest.fixture(scope="module")
+def parsed(parser: Parser, test_trees: list[Tree]) -> list[Tree]:
+    """The test trees the small model finds an analysis of (it falls back on some)."""
+    return [t for t in test_trees if parser.parse_nbest(t.leaves(), t.tags(), 1)[0][0] > float("-inf")]
+
+
+def _node_sum(e: Explanation) -> float:
+    total = 0.0
+    for node in e.nodes:
+        total += node.score
+    return total
+
+
+@pytest.mark.parametrize("which", ["combined", "perceptron"])
+def test_explanation_adds_up_to_the_decoders_score(which: str, parser: Parser, perceptron: Parser,
+                                                     test_trees: list[Tree]) -> None:
+    p = parser if which == "combined" else perceptron
+    for tree in test_trees:
+        words, tags = tree.leaves(), tree.tags()
+        score = p.parse_nbest(words, tags, 1)[0][0]
+        if score == float("-inf"):  # the default structure: nothing the model scored
+            with pytest.raises(InputError, match="no analysis"):
+                p.explain(words, tags)
+            continue
+        e = p.explain(words, tags)
+        assert e.score == score  # the same node scores added in the same order: the same double
+        assert _node_sum(e) == score
+        for node in e.nodes:
+            assert node.feature_score == sum(w for _name, w in node.features)
+            if which == "perceptron":
+                assert node.generative is None and node.score == node.feature_score
+            else:
+                assert node.generative is not None and node.generative <= 0.0
+                assert node.score == pytest.approx(node.feature_score + e.generative_weight * node.generative,
+                                                   rel=1e-12, abs=1e-9)
+
+
+def test_the_parsers_own_tree_explains_as_its_derivation(parser: Parser, parsed: list[Tree]) -> None:
+    assert len(parsed) > 10
+    for tree in parsed[:15]:
+        words, tags = tree.leaves(), tree.tags()
+        own = parser.explain(words, tags)
+        again = parser.explain_tree(parser.parse(words, tags))
+        assert again.score == own.score
+        assert [(n.word, n.label, n.features) for n in again.nodes] == [
+            (n.word, n.label, n.features) for n in own.nodes
+        ]
+
+
+def test_a_gold_tree_the_beam_missed_scores_no_higher_than_the_parse(parser: Parser, parsed: list[Tree]) -> None:
+    """The decoder's best is the best of its last beam: a gold tree it did not return scores no higher, unless it
+    fell out of the beam on the way (a search error); either way explain_tree scores it without parsing."""
+    compared = 0
+    for tree in parsed:
+        words, tags = tree.leaves(), tree.tags()
+        parse = parser.parse(words, tags)
+        if parse == tree:
+            continue
+        try:
+            gold = parser.explain_tree(tree)
+        except InputError as exc:  # a chain the small model never saw
+            assert "never seen" in str(exc)
+            continue
+        assert len(gold.nodes) >= len(words)
+        assert gold.score <= parser.explain(words, tags).score or not _in_last_beam(parser, tree)
+        compared += 1
+    assert compared > 3
+
+
+def _in_last_beam(parser: Parser, tree: Tree) -> bool:
+    return any(t == tree for _s, t in parser.parse_nbest(tree.leaves(), tree.tags(), 0))
+
+
+def test_every_name_is_one_slot_and_its_template_is_known(parser: Parser, parsed: list[Tree]) -> None:
+    """A name determines the hashed feature: two nodes firing the same name fire the same slot. A template list
+    out of step with the kernel (two templates swapped, say) names one slot by several atoms' values, which fails
+    here."""
+    known = {t.split(" (")[0] for group in TEMPLATES.values() for t in group}
+    slot_of: dict[str, int] = {}
+    weight_of: dict[str, float] = {}
+    for tree in parsed:
+        e = parser.explain(tree.leaves(), tree.tags())
+        nodes, _events, _starts, _total = parser._beam.explain(*_kernel_inputs(parser, tree))
+        assert len(nodes) == len(e.nodes)
+        for named, raw in zip(e.nodes, nodes, strict=True):
+            assert len(named.features) == len(raw[6])
+            for (name, weight), slot in zip(named.features, raw[6], strict=True):
+                assert name.split("=")[0] in known
+                assert slot_of.setdefault(name, slot) == slot, name
+                assert weight_of.setdefault(name, weight) == weight
+    assert len(slot_of) > 500
+
+
+def _kernel_inputs(parser: Parser, tree: Tree) -> tuple[Any, ...]:
+    words = tree.leaves()
+    parse = parser.parse(words, tree.tags())
+    steps = derive(fslc_transform(parse, parser.config.fslc), parser.grammar)
+    atoms, next_pos, isq, _off, _cand = parser._inputs(words, [[t] for t in tree.tags()])
+    return (atoms, next_pos, isq, parser._punct, np.array([s.site for s in steps], dtype=np.int32),
+            np.array([parser._chain_id[s.chain] for s in steps], dtype=np.int32), parser.weights)
+
+
+def test_hand_worked_names_of_a_small_sentence(parser: Parser) -> None:
+    """(TOP (S (NP (NNP Pierre) (NNP Vinken)) (VP (MD will) (VP (VB join))) (. .))): the nodes in build order
+    and the names of features whose atoms can be read off the tree."""
+    tree = parse_tree("(TOP (S (NP (NNP Pierre) (NNP Vinken)) (VP (MD will) (VP (VB join))) (. .)))")
+    e = parser.explain_tree(tree)
+    labels = [(n.word, n.label) for n in e.nodes]
+    assert labels[:4] == [(0, "TOP"), (0, "S"), (0, "NP"), (0, "NNP")]
+    assert labels[4] == (1, "NNP")
+    assert labels[5] == (2, "<END>")  # NP closes before "will" attaches under S
+    assert labels[-1][0] == len(tree.leaves())  # the closures after the last word
+    vinken = e.nodes[4]
+    assert vinken.context["L10"] == "NP" and vinken.context["L01"] == "NNP" and vinken.context["L20"] == "S"
+    assert vinken.context["CC"] == "Pierre" and vinken.context["CCP"] == "NNP" and vinken.context["LK"] == "Vinken"
+    names = [name for name, _w in vinken.features]
+    assert names[:6] == ["L00=NNP", "L00+L10=NNP|NP", "L00+L10+L01=NNP|NP|NNP", "L00+L10+L01+L20=NNP|NP|NNP|S",
+                         "L00+L10+L01+L20+CCP=NNP|NP|NNP|S|NNP",
+                         "L00+L10+L01+L20+CCP+CC=NNP|NP|NNP|S|NNP|Pierre"]
+    assert names[6:9] == ["L00+LK=NNP|Vinken", "L00+L10+LK=NNP|NP|Vinken", "L00+LK+CC=NNP|Vinken|Pierre"]
+    close_np = e.nodes[5]
+    assert close_np.context["L10"] == "NP" and close_np.context["L01"] == "NNP" and close_np.context["L02"] == "NNP"
+    assert close_np.context["LK"] == "will" and close_np.context["LKP"] == "MD"
+    assert close_np.context["CL"] == "Vinken"  # the head of NP so far
+    assert close_np.features[0][0] == "L00=<END>"
+    assert close_np.features[10][0] == ("L00+L10+L01+L02+L03+L20+L11+L30+L21+COORD+CL"
+                                        "=<END>|NP|NNP|NNP|-|S|-|TOP|-|-|Vinken")
+    assert "L00+QUESTION=<END>|no" in [name for name, _w in close_np.features]
+    assert set(close_np.context) == set(CONTEXT_ATOMS) | {"LK", "LKP"}
+    assert e.nodes[-1].context["LK"] == "</s>" and e.nodes[-1].context["LKP"] == "</s>"
+    assert "score" in e.format(top=2) and len(e.format(top=0).splitlines()) > len(e.nodes)
+
+
+def test_explain_tree_names_what_it_cannot_explain(parser: Parser) -> None:
+    with pytest.raises(InputError, match="root"):
+        parser.explain_tree(parse_tree("(S (NP (NNP Pierre)) (VP (VBD slept)))"))
+    with pytest.raises(InputError, match="ZZZ"):
+        parser.explain_tree(parse_tree("(TOP (ZZZ (NNP Pierre)) (VP (VBD slept)))"))
+    with pytest.raises(InputError, match="never seen"):
+        parser.explain_tree(parse_tree("(TOP (S (NP (NNP Pierre)) (VP (VBD slept) (NP (VP (RB here))))))"))
+
+
+def test_explain_refuses_what_parse_refuses(parser: Parser) -> None:
+    with pytest.raises(InputError):
+        parser.explain(["a", "b"], ["DT"])
