@@ -256,6 +256,36 @@ def evaluate(docs: list[Document], join: str, errors: dict[str, Counter[str]] | 
 _EXAMPLES: dict[str, list[str]] = {}
 
 
+def ptb_boundaries(label: str, show: bool) -> None:
+    """Sentence boundaries on the bundled PTB sample (all splits): each file's cleaned trees detokenised
+    (``benchmarks/parsing.py``'s ``detokenize``), joined by one space, split again by ``sentence_spans``."""
+    from parsing import detokenize  # benchmarks/parsing.py
+
+    from glmnlp.text.tokenize import sentence_spans
+    from glmnlp.treebank.corpus import sample_files
+    from glmnlp.treebank.preprocess import clean_tree
+    from glmnlp.treebank.trees import read_tree_file
+
+    found = wrong = missed = 0
+    shown: list[str] = []
+    for split in ("train", "dev", "test"):
+        for path in sample_files(split):
+            text, gold = "", set()
+            for tree in read_tree_file(path):
+                text += (" " if text else "") + detokenize(clean_tree(tree).leaves())
+                gold.add(len(text))
+            gold.discard(len(text))
+            predicted = {end for _start, end in sentence_spans(text)} - {len(text)}
+            found += len(gold & predicted)
+            wrong += len(predicted - gold)
+            missed += len(gold - predicted)
+            shown += [f"{path.name}: {text[max(0, e - 50):e]} || {text[e:e + 30]}" for e in sorted(predicted - gold)]
+    print(f"PTB sample ({label or 'this checkout'}): boundary precision {found / (found + wrong):.4f}, recall "
+          f"{found / (found + missed):.4f} ({found} found, {wrong} wrong, {missed} missed)\n")
+    if show:
+        print("wrong boundaries:\n" + "\n".join(f"    {line}" for line in shown) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ewt", type=existing, default=REPO.parent / "shared" / "data" / "ud_english_ewt",
@@ -268,7 +298,12 @@ def main() -> None:
                     help="also print the N most frequent error classes, with up to --examples examples each")
     ap.add_argument("--examples", type=at_least(0), default=3)
     ap.add_argument("--label", default="", help="a name for the rows (e.g. the commit measured)")
+    ap.add_argument("--ptb-sample", action="store_true",
+                    help="also split the bundled PTB sample: each file's sentences detokenised and joined by one "
+                         "space; boundary precision and recall, and every wrong boundary with --errors")
     args = ap.parse_args()
+    if args.ptb_sample:
+        ptb_boundaries(args.label, args.errors > 0)
 
     print("| code | split | join | docs | sentences | tokens | sent P | sent R | sent F1 "
           "| tok P | tok R | tok F1 | sent exact | s |")

@@ -448,3 +448,38 @@ def test_the_new_boundaries_and_years_leave_abbreviations_and_quoted_numbers_alo
     assert tokenize("He wrote '99' on the board.")[2:5] == ["`", "99", "'"]
     assert tokenize("(2nd ed.) and (pp.) here")[2] == "ed." and tokenize("(2nd ed.) and (pp.) here")[6] == "pp."
     assert split_sentences("See fig. I for the curve.") == ["See fig. I for the curve."]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # pysbd cuts before list markers; after ; : , or a conjunction no sentence ends there (WSJ, EWT e-mails)
+        ("The rules are: (a) no smoking; (b) no pets. Thanks.", ["The rules are: (a) no smoking; (b) no pets.",
+                                                                 "Thanks."]),
+        ("They chose: 1) no, the wine is too high; 2) yes, it is high. Fine.",
+         ["They chose: 1) no, the wine is too high; 2) yes, it is high.", "Fine."]),
+        ("It brings: 1) reduced volatility, 2) a focus, and 3) a level field.",
+         ["It brings: 1) reduced volatility, 2) a focus, and 3) a level field."]),
+        # after a title or an abbreviation that never ends a sentence
+        ("The standardized tests--Mrs. Yeargin won praise.", ["The standardized tests--Mrs. Yeargin won praise."]),
+        ("He lives at Ft. Worth now.", ["He lives at Ft. Worth now."]),
+        ("See Vol. II and Fig. 3 and Eq. 4 for details.", ["See Vol. II and Fig. 3 and Eq. 4 for details."]),
+        ("Approx. 30 people came.", ["Approx. 30 people came."]),
+        ("It is item No. 5 on the list.", ["It is item No. 5 on the list."]),
+        # a piece cannot begin with ; or ,
+        ("Nevada; Honolulu; Las Vegas, Nev.; Los Angeles.", ["Nevada; Honolulu; Las Vegas, Nev.; Los Angeles."]),
+    ],
+)
+def test_cuts_where_no_sentence_ends_are_joined_again(text: str, expected: list[str]) -> None:
+    assert split_sentences(text) == expected
+
+
+def test_the_joins_leave_real_ends_alone() -> None:
+    """A list item after a plain word may be a sentence of its own (EWT), a capitalised word that is also an
+    abbreviation can end one (``Fine Arts.``), and ``No.`` ends one unless a number follows."""
+    assert split_sentences("I stay four nights 1) what island is good? 2) where to eat?") == [
+        "I stay four nights", "1) what island is good?", "2) where to eat?"]
+    assert split_sentences("We saw the Museum of Fine Arts. They showed kids.") == [
+        "We saw the Museum of Fine Arts.", "They showed kids."]
+    assert split_sentences("He said No. Then he left.") == ["He said No.", "Then he left."]
+    assert split_sentences("He moved to the U.S. He liked it.") == ["He moved to the U.S.", "He liked it."]
