@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -209,7 +210,7 @@ class FeatureIndex:
         key = np.zeros(sub.shape[0], dtype=np.int64)
         for j in range(arity):
             key = (key << bits) | sub[:, j]
-        fires = (sub > ABSENT).all(axis=1)
+        fires = cast(np.ndarray, (sub > ABSENT).all(axis=1))  # axis=1 of a 2-d array: an array, never a scalar
         out = self._search(k, key, fires)
         if add:
             missing = fires & (out < 0)

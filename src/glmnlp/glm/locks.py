@@ -17,6 +17,7 @@ import os
 import threading
 import weakref
 from collections.abc import Callable
+from types import TracebackType
 from typing import Any
 
 __all__ = ["ForkSafeLock"]
@@ -44,11 +45,13 @@ class ForkSafeLock:
         self._owner = me
         return taken
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self._depth -= 1
         if self._depth == 0:
             self._owner = None
-        self._lock.__exit__(*exc)
+        self._lock.__exit__(exc_type, exc, tb)
 
     def _renew(self) -> None:
         """In a forked child: a new lock, unless the forking thread itself holds this one (it leaves the block in

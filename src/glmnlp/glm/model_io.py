@@ -156,7 +156,7 @@ def _write_tree(directory: Path, parts: ModelParts) -> str:
             raise ValueError(f"invalid sub-model name {name!r}")
         (directory / name).mkdir()
         pins[name] = _write_tree(directory / name, sub)
-    header = {
+    header: dict[str, Any] = {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
         "kind": parts.kind,
@@ -282,6 +282,8 @@ def _check_target(target: Path, kind: str, *, replace: bool, option: str) -> Non
         return
     if not target.is_dir():
         raise ConfigError(f"{target}: exists and is not a directory (not replaced)")
+    here: Path | None
+    there: Path | None
     try:  # a deleted working folder is not the target (Path.cwd() was a traceback)
         here, there = Path.cwd().resolve(), target.resolve()
     except OSError:

@@ -122,6 +122,9 @@ def _host_call(key: str, method: str, args: tuple[Any, ...]) -> Any:
     return getattr(_OBJECTS[key], method)(*args)
 
 
+_HOST_OPS: dict[str, Callable[..., Any]] = {"create": _host_create, "call": _host_call}
+
+
 def _host_drop(keys: Sequence[str]) -> None:
     for key in keys:
         _OBJECTS.pop(key, None)
@@ -240,11 +243,11 @@ class Hosts:
     def _submit_raw(self, i: int, op: str, args: tuple[Any, ...]) -> Any:
         mode = self.mode
         if mode == "inline":
-            fn = {"create": _host_create, "call": _host_call}[op]
+            fn = _HOST_OPS[op]
             return _Done(fn(*args))
         worker = self._workers[i % self.n_workers]
         if mode == "local":
-            fn = {"create": _host_create, "call": _host_call}[op]
+            fn = _HOST_OPS[op]
             return pools.submit(worker, fn, *args)
         method = getattr(worker, op)
         return _RayRef(method.remote(*args))
