@@ -87,16 +87,18 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
 from glmnlp.errors import ConfigError
 from glmnlp.glm.parallel import Executor, Hosts, resolve_executor
 from glmnlp.glm.perceptron import AveragedPerceptron
+from glmnlp.glm.task import GLMTask, StepTask
 
 __all__ = [
     "GLMTask",
+    "StepTask",
     "EpochRecord",
     "TrainingResult",
     "BestEpoch",
@@ -114,48 +116,7 @@ __all__ = [
 
 MIXING = ("uniform", "updates")
 
-Example = TypeVar("Example")
-Prediction = TypeVar("Prediction")
 T = TypeVar("T")
-
-
-class GLMTask(Protocol[Example, Prediction]):
-    """What a task supplies to :func:`train_perceptron`.
-
-    ``weights`` is always the 1-D weight array over the task's feature ids (training weights while
-    training, averaged weights when evaluating).
-    """
-
-    def n_features(self) -> int:
-        """Number of feature ids the task may produce (the weight array is grown to this size)."""
-        ...
-
-    def decode(self, example: Example, weights: np.ndarray) -> Prediction:
-        """argmax over GEN(x) of Φ(x, y)·weights."""
-        ...
-
-    def feature_difference(self, example: Example, predicted: Prediction) -> tuple[np.ndarray, np.ndarray]:
-        """(ids, values) of Φ(x, gold) − Φ(x, predicted); empty arrays when predicted is correct."""
-        ...
-
-    def evaluate(self, examples: Sequence[Example], weights: np.ndarray) -> float:
-        """A dev score, higher is better (e.g. accuracy)."""
-        ...
-
-
-# Optional task methods (looked up with getattr):
-#   pack(examples) -> (builder, payload): a module-level ``builder(payload) -> (task, examples)`` and
-#       plain data (numpy arrays, ints, strings) from which a worker rebuilds the task and examples;
-#       without it the task and examples themselves are sent to the workers.
-#   train_step(example, index, perceptron) -> bool: one training step (default: decode, then update
-#       by the global feature difference); returns True on a mistake. ``index`` is the example's
-#       position in the whole training set. The loop ticks the perceptron.
-#   epoch_stats() -> dict[str, float]: task counters of the pass just run (summed over shards).
-#   dev_pack(examples) -> (builder, payload) and dev_score(examples, predictions) -> float: the dev pass
-#       split over the workers (module docstring). ``builder(payload)`` (module-level, plain data in)
-#       is a decoder for ``examples`` (a slice of dev) whose ``decode(weights)`` returns one prediction
-#       per example, in order, as plain data; ``dev_score`` scores the predictions of the whole dev
-#       set. ``evaluate(examples, w)`` must equal ``dev_score(examples, decoder.decode(w))``.
 
 
 @dataclass(frozen=True)
@@ -446,7 +407,7 @@ def mix_shards(
 
 
 def train_perceptron(
-    task: GLMTask[Any, Any],
+    task: GLMTask[Any, Any] | StepTask,
     train: Sequence[Any],
     dev: Sequence[Any] | None = None,
     *,
@@ -468,7 +429,8 @@ def train_perceptron(
     Parameters
     ----------
     task:
-        Supplies decoding, global feature differences and evaluation (:class:`GLMTask`).
+        Supplies decoding, global feature differences and evaluation (:class:`GLMTask`), or its own training
+        steps and evaluation (:class:`StepTask`).
     train, dev:
         Training examples and optional dev examples (no dev: the last epoch is kept).
     epochs:
@@ -513,7 +475,7 @@ def train_perceptron(
                                   "it pack() (module docstring)") from None
         inline_bar = show_progress and ex.mode == "inline"
         args.append((builder, payload, s, shards, len(train), n_features, seed, shuffle, inline_bar))
-    best: BestEpoch[np.ndarray] = BestEpoch(keep)
+    best: BestEpoch[tuple[int, np.ndarray, np.ndarray]] = BestEpoch(keep)  # averaged weights, _sparse
     history: list[EpochRecord] = []
     mixed = np.zeros(n_features, dtype=np.float64)
     has_dev = dev is not None and len(dev) > 0
@@ -563,7 +525,7 @@ def train_perceptron(
                 if dev_slices:
                     handles = [where.submit(i, method, *sparse) for where, i, method in dev_slices]
                     parts = [handle.result() for handle in handles]
-                    score = task.dev_score(dev, unshard(parts, len(dev)))  # type: ignore[attr-defined]
+                    score = task.dev_score(dev, unshard(parts, len(dev)))  # type: ignore[union-attr]  # optional method
                 else:
                     score = task.evaluate(dev, averaged)
                 if score is not None and (isinstance(score, bool) or not isinstance(score, (int, float, np.number))):
