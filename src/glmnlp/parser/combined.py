@@ -241,7 +241,7 @@ def train_generative_parser(
     dev_tags: Sequence[Sequence[Sequence[str]]] | None = None, smoothing: SmoothingConfig = SmoothingConfig(),
     gammas: Sequence[float] = GENERATIVE_GAMMAS, caps: Sequence[int] = GENERATIVE_CAPS,
     fslc_extra_pairs: tuple[tuple[str, str], ...] = (("SINV", "S"),),
-    on_beams: Callable[[list[tuple[float, int, float, float]]], None] | None = None,
+    on_beams: Callable[[list[tuple[float, int, float, float]]], object] | None = None,  # its result unused
 ) -> Any:
     """A generative-only parser: zero perceptron weights (a 2-entry table), generative weight 1.
 

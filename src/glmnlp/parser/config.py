@@ -128,19 +128,24 @@ def check_values(values: dict[str, Any]) -> None:
                 raise ConfigError(f"{name} must be true or false, got {value!r}")
             continue
         integer, low, high = RANGES[name]
-        kind = numbers.Integral if integer else numbers.Real
-        # an integer compared as an integer: as floats, 2**63 - 1 rounded to 2**63 and was out of its own range
-        if isinstance(value, bool) or not isinstance(value, kind) or not low <= (int(value) if integer else
-                                                                                float(value)) <= high:
+        if isinstance(value, bool) or not _in_range(value, integer, low, high):
             span = f"an integer in [{int(low)}, {int(high)}]" if integer else f"a number in [{low:g}, {high:g}]"
             raise ConfigError(f"{name} must be {span}, got {value!r}")
+
+
+def _in_range(value: object, integer: bool, low: float, high: float) -> bool:
+    """``value`` is an integer (``integer``) or a real number, in [``low``, ``high``]."""
+    # an integer compared as an integer: as floats, 2**63 - 1 rounded to 2**63 and was out of its own range
+    if integer:
+        return isinstance(value, numbers.Integral) and low <= int(value) <= high
+    return isinstance(value, numbers.Real) and low <= float(value) <= high
 
 
 def check_beam(gamma: Any, cap: Any, what: str = "config.gamma and config.beam_cap") -> None:
     """ConfigError unless ``gamma`` is a number in [0, 1e300] and ``cap`` an integer in [0, 10**6] (0: no cap), the
     ranges a model file may hold: set on a loaded parser, -5, NaN or 1.5 decoded silently, "1e6" failed inside."""
     ok_gamma = isinstance(gamma, numbers.Real) and not isinstance(gamma, bool) and 0 <= float(gamma) <= 1e300
-    ok_cap = isinstance(cap, numbers.Integral) and not isinstance(cap, bool) and 0 <= cap <= 10**6
+    ok_cap = isinstance(cap, numbers.Integral) and not isinstance(cap, bool) and 0 <= int(cap) <= 10**6
     if not (ok_gamma and ok_cap):
         raise ConfigError(f"{what} must be a number in [0, 1e300] and an integer in [0, 1000000] (0: no cap), "
                           f"got {gamma!r} and {cap!r}")

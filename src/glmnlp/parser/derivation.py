@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from glmnlp.errors import GlmnlpError
 from glmnlp.parser.grammar import END, TOP, Grammar, GrammarError, step_needs, tree_chains
@@ -95,7 +96,7 @@ def replay(words: Sequence[str], steps: Sequence[Step], grammar: Grammar) -> Tre
         where = f"word {i + 1} ({word!r})"
         if not chain or any(not 0 <= c < ncat or c in (0, END) for c in chain):
             raise DerivationError(f"{where}: bad chain {chain!r}", word_index=i, chain=chain)
-        nodes = [[c, []] for c in chain]
+        nodes: list[list[Any]] = [[c, []] for c in chain]
         for parent, child in zip(nodes, nodes[1:]):
             parent[1].append(child)
         nodes[-1][1].append(word)

@@ -50,7 +50,7 @@ def save_parser(
     if not (prune >= 0.0 and math.isfinite(prune)):
         raise ValueError(f"prune must be a finite number >= 0, got {prune!r}")
     index = np.flatnonzero(np.abs(parser.weights) > prune).astype(np.uint32)
-    values = np.ascontiguousarray(parser.weights[index], dtype=np.float64)
+    values: np.ndarray = np.ascontiguousarray(parser.weights[index], dtype=np.float64)  # float64 or float32
     single = values.astype(np.float32)
     if np.array_equal(single.astype(np.float64), values):
         values = single

@@ -138,12 +138,12 @@ def build_event_set(events: Sequence[SentenceEvents], ids: Sequence[int], lexico
             cids.append(cid)
     word_sid = np.repeat(sid, [len(events[s].word_index) for s in ids])
     contexts = np.concatenate([events[s].word_contexts for s in ids])
-    cid = np.frombuffer(cids, dtype=np.int64)
-    rare = np.nonzero(cid)[0]
+    cid_all = np.frombuffer(cids, dtype=np.int64)
+    rare = np.nonzero(cid_all)[0]
     n_words, n_rare = len(word_sid), len(rare)
     out.extend(
         WORD_MODEL,
-        np.concatenate([np.frombuffer(wids, dtype=np.int64), cid[rare]]),
+        np.concatenate([np.frombuffer(wids, dtype=np.int64), cid_all[rare]]),
         np.concatenate([contexts, contexts[rare]]),
         np.concatenate([word_sid, word_sid[rare]]),
         np.concatenate([np.full(n_words, 6, dtype=np.int64), np.full(n_rare, 1, dtype=np.int64)]),

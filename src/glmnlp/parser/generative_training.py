@@ -69,7 +69,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -308,7 +308,9 @@ def _bin_edges(
 
 
 def _diversity(stats: _Stats, pair_count: FloatArray) -> FloatArray:
-    return np.bincount(stats.pair_hist, weights=(pair_count > 0).astype(np.float64), minlength=len(stats.hist_keys))
+    # counts weighted by float64 weights: float64 (numpy's stubs say intp whatever the weights)
+    return cast(FloatArray, np.bincount(stats.pair_hist, weights=(pair_count > 0).astype(np.float64),
+                                        minlength=len(stats.hist_keys)))
 
 
 def train_generative(events: EventSet, config: SmoothingConfig = SmoothingConfig()) -> GenerativeModel:
@@ -440,7 +442,7 @@ def _prune(
     return keep_hist, keep_pair
 
 
-def _frozen_table(keys: IntArray, values: FloatArray) -> tuple[Any, Any]:
+def _frozen_table(keys: NDArray[np.uint64], values: FloatArray) -> tuple[Any, Any]:
     """The hash table of ``keys`` -> ``values``, keys inserted in ascending order.
 
     Ascending insertion is the order the loader rebuilds in (glmnlp.parser.generative.expand_table),

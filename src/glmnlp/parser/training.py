@@ -354,7 +354,7 @@ class _DevDecoder:
         self.size = parser.weights.shape[0]
         parser.weights = np.zeros(0)
 
-    def decode(self, weights: np.ndarray) -> list[list[Any]]:
+    def decode(self, weights: np.ndarray) -> list[tuple[Any, ...]]:
         if weights.shape != (self.size,):
             raise ValueError(f"{weights.shape[0]} weights for a table of {self.size}")
         self.parser.weights = weights
