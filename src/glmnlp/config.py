@@ -139,7 +139,8 @@ def set(*, jobs: int = _UNSET, backend: str = _UNSET, address: str | None = _UNS
     """Change the given settings for the rest of the process; returns the previous settings."""
     global _current, _faults
     previous = _load()
-    changes = {k: v for k, v in (("jobs", jobs), ("backend", backend), ("address", address)) if v is not _UNSET}
+    changes: dict[str, Any] = {k: v for k, v in (("jobs", jobs), ("backend", backend), ("address", address))
+                               if v is not _UNSET}
     if "backend" in changes and changes["backend"] != "ray" and "address" not in changes:
         changes["address"] = None  # an address belongs to the ray backend it was given with
     owner, errors = _faults

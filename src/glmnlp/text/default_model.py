@@ -469,7 +469,7 @@ def train_default(
         for e in logs
     ] + [{"best_epoch": best_epoch}]
     # the passes compared at their own beams (train_parser's "one beam"): the runner-up's figure too
-    epoch_trials = next((h["epoch_trials"] for h in parser.history if "epoch_trials" in h), [])
+    epoch_trials: list[dict[str, Any]] = next((h["epoch_trials"] for h in parser.history if "epoch_trials" in h), [])
     if epoch_trials:
         history.append({"epoch_trials": epoch_trials})
     full_weights = parser.weights.copy()
@@ -581,7 +581,7 @@ def train_default(
             test_f1={"unpruned": _r(test_full.fmeasure), "shipped": _r(test_shipped.fmeasure)},
             test_tag_accuracy=_r(test_shipped.total.tagging_accuracy),
             evaluation=evaluation,
-            weights={"nonzero": pruning[0]["kept"], "kept": shipped_row["kept"]},
+            weights={"nonzero": int(pruning[0]["kept"]), "kept": int(shipped_row["kept"])},  # counts, held as ints
             bytes={name: (tmp / name).stat().st_size for name in checksums},
             checksums=checksums,
         )

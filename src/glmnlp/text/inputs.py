@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeGuard
 
 from glmnlp.errors import InputError
 from glmnlp.text.document import Token
@@ -94,13 +94,13 @@ def read_document(doc: DocumentInput, index: int, lines: bool = False) -> tuple[
             )
         if not sent:
             raise InputError("empty sentence", source=where)
-        if all(isinstance(item, str) for item in sent):
+        if _all_tokens(sent):
             pending.append(PendingSentence([_token(item, where, k) for k, item in enumerate(sent, start=1)]))
-        elif all(_is_pair(item) for item in sent):
+        elif _all_pairs(sent):
             pending.append(
                 PendingSentence(
-                    [_token(word, where, k) for k, (word, _) in enumerate(sent, start=1)],  # type: ignore[misc]
-                    [_tag(tag, where, k) for k, (_, tag) in enumerate(sent, start=1)],  # type: ignore[misc]
+                    [_token(word, where, k) for k, (word, _) in enumerate(sent, start=1)],
+                    [_tag(tag, where, k) for k, (_, tag) in enumerate(sent, start=1)],
                 )
             )
         else:
@@ -133,6 +133,16 @@ def _bracket_spelling(bracket: str, knows: Callable[[str], bool]) -> str:
     escape (``[`` in GUM's trees, ``-LCB-`` in the WSJ's; ``(`` is always escaped in a bracketed tree)."""
     escaped = PTB_BRACKETS[bracket]
     return bracket if knows(bracket) and not knows(escaped) else escaped
+
+
+def _all_tokens(sent: Sequence[object]) -> TypeGuard[Sequence[str]]:
+    """Every item a token (a str)."""
+    return all(isinstance(item, str) for item in sent)
+
+
+def _all_pairs(sent: Sequence[object]) -> TypeGuard[Sequence[Sequence[str]]]:
+    """Every item a (word, tag) pair (:func:`_is_pair`: a tuple or list of two strings)."""
+    return all(_is_pair(item) for item in sent)
 
 
 def _is_pair(item: object) -> bool:

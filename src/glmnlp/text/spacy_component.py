@@ -86,6 +86,7 @@ from __future__ import annotations
 
 import bisect
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from glmnlp.text.tokenize import PTB_BRACKETS, tokenize_spans
@@ -348,6 +349,7 @@ def _token_parent(token: Any) -> Any:
 def _register_extensions() -> None:
     from spacy.tokens import Span, Token
 
+    getter: Callable[[Any], Any]
     for name, getter in (("labels", _labels), ("parse_string", _parse_string), ("constituents", _constituents),
                          ("children", _children), ("parent", _parent)):
         if not Span.has_extension(name):

@@ -133,6 +133,7 @@ import sys
 import warnings
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from types import FrameType
 from typing import Any
 
 from glmnlp.text.token_spelling import (TokenSpan, merge_ampersands, merge_years, opens_quote,
@@ -209,7 +210,8 @@ class LongInputWarning(UserWarning):
 def user_stacklevel() -> int:
     """The ``stacklevel`` that makes a warning point at the first frame outside glmnlp: the user's line
     (generators between the call and the warning make any fixed level point inside the pipeline)."""
-    frame, level = sys._getframe(1), 1
+    frame: FrameType | None = sys._getframe(1)
+    level = 1
     while frame is not None and str(frame.f_globals.get("__name__", "")).startswith("glmnlp."):
         frame, level = frame.f_back, level + 1
     return level

@@ -89,7 +89,7 @@ def mask_web_tokens(text: str, spans: list[tuple[int, int, str]]) -> str:
     """``text`` with every web token replaced by as many letters (offsets unchanged)."""
     if not spans:
         return text
-    parts = []
+    parts: list[str] = []
     pos = 0
     for start, end, _ in spans:
         parts.extend((text[pos:start], "x" * (end - start)))

@@ -169,8 +169,10 @@ def parse_params(text: str, source: str = "<params>") -> EvalbParams:
             raise InputError(f"unknown keyword {line.split()[0]!r} in parameter file", source=source, line=number)
     return EvalbParams(
         **scalars,  # type: ignore[arg-type]
-        **{name: tuple(values) for name, values in lists.items()},
-        **{name: tuple(values) for name, values in pairs.items()},
+        delete_labels=tuple(lists["delete_labels"]),
+        delete_labels_for_length=tuple(lists["delete_labels_for_length"]),
+        eq_labels=tuple(pairs["eq_labels"]),
+        eq_words=tuple(pairs["eq_words"]),
     )
 
 
