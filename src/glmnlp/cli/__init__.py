@@ -166,7 +166,7 @@ def _stop_as_ctrl_c(received: list[int]) -> dict[int, Any]:
     handles them; returns the handlers replaced, to put back."""
     if threading.current_thread() is not threading.main_thread():
         return {}
-    replaced = {}
+    replaced: dict[int, Any] = {}
 
     def as_sigint(signum: int, frame: Any) -> None:
         received.append(signum)

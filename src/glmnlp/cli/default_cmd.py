@@ -11,6 +11,7 @@ before training starts (:func:`glmnlp.text.default_model.train_default`), so a m
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -75,11 +76,12 @@ def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev
     from glmnlp.text.default_model import train_default
 
     recipe = _RECIPE
-    changes = {"max_train": max_train, "max_dev": max_dev, "max_test": max_test, "parser_epochs": parser_epochs,
-               "generative_weights": None if generative_weights is None
-               else weight_list(generative_weights, "--generative-weights", zero_means_none=True),
-               "corpora": ("ptb_sample", "gum") if gum_dir is not None else None,
-               "gum_exclude": () if gum_noncommercial else None}
+    changes: dict[str, Any] = {
+        "max_train": max_train, "max_dev": max_dev, "max_test": max_test, "parser_epochs": parser_epochs,
+        "generative_weights": None if generative_weights is None
+        else weight_list(generative_weights, "--generative-weights", zero_means_none=True),
+        "corpora": ("ptb_sample", "gum") if gum_dir is not None else None,
+        "gum_exclude": () if gum_noncommercial else None}
     if gum_noncommercial and gum_dir is None:
         raise click.UsageError("--gum-noncommercial needs --gum DIR")
     recipe = dataclasses.replace(recipe, **{k: v for k, v in changes.items() if v is not None})

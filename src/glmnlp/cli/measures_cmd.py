@@ -21,7 +21,7 @@ from __future__ import annotations
 import sys
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import click
 
@@ -74,9 +74,10 @@ __all__ = ["measures_cmd"]
 @click.option("-q", "--quiet", is_flag=True,
               help="No progress bar (shown on a terminal's stderr while sentences are measured).")
 def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool, lines: bool, model: Path | None,
-                 fmt: str,
-                 units: str, kind: str, word_classes: Path | None, word_class_rules: Path | None, no_eos: bool,
-                 next_word: bool, max_tags: int, tag_margin: float, tag_filter: str, unknown_words: str,
+                 fmt: str, units: Literal["bits", "nats"], kind: Literal["generative", "combined"],
+                 word_classes: Path | None, word_class_rules: Path | None, no_eos: bool, next_word: bool,
+                 max_tags: int, tag_margin: float, tag_filter: Literal["seen", "margin"],
+                 unknown_words: Literal["model", "pos"],
                  gamma: float | None,
                  cap: int | None, plot_path: Path | None, sentence: int, quiet: bool) -> None:
     """Word-by-word measures (surprisal, syntactic/lexical surprisal, entropy, ...) of text.
@@ -115,9 +116,9 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
     try:
         with warnings.catch_warnings():  # the long sentences were warned of above, as the command warns
             warnings.simplefilter("ignore", LongSentenceWarning)
-            rows = measures(sentences, parser, kind=kind, units=units,  # type: ignore[arg-type]
+            rows = measures(sentences, parser, kind=kind, units=units,
                             word_classes=classes, eos=not no_eos, gamma=gamma, cap=cap, next_word=next_word,
-                            max_tags=max_tags, tag_margin=tag_margin, tag_filter=tag_filter,  # type: ignore[arg-type]
+                            max_tags=max_tags, tag_margin=tag_margin, tag_filter=tag_filter,
                             unknown_words=unknown_words, progress=None if bar is None else bar.update)
     finally:
         if bar is not None:

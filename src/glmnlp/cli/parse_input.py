@@ -36,6 +36,7 @@ def _tagged_sentence(line: str, source: str, number: int) -> list[tuple[str, str
     sentence = word_tag_line(line, source, number)
     if sentence is None:
         raise InputError("empty input: nothing to parse", source=source, line=number)
+    assert sentence.tags is not None  # word_tag_line gives every word its tag
     return [(escape_brackets(word), escape_brackets(tag)) for word, tag in zip(sentence.words, sentence.tags)]
 
 

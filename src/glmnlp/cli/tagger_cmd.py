@@ -23,11 +23,12 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Literal
 
 import click
 
 from glmnlp.treebank.formats import (
-    TaggedSentence, format_by_suffix, iter_tagged, iter_tokens, read_tagged, write_conllu, write_word_tag,
+    Format, TaggedSentence, format_by_suffix, iter_tagged, iter_tokens, read_tagged, write_conllu, write_word_tag,
 )
 from glmnlp.tagger.features import FEATURE_SETS
 from glmnlp.tagger.model import Tagger, TaggerConfig
@@ -44,6 +45,7 @@ from glmnlp.treebank.fileio import decoded_text, opened_input, stdin_bytes
 _FORMATS = ("auto", "conllu", "word_tag", "tab", "trees")
 _CTX = {"help_option_names": ["-h", "--help"]}
 TAG_CHUNK = 500  # sentences that glmnlp tag tags and writes at a time
+_Column = Literal["xpos", "upos"]  # the choices of --tag-column
 
 
 def _check_column(fmt: str, column: str) -> None:
@@ -67,7 +69,7 @@ def _stdin_text() -> io.StringIO:
     return stream
 
 
-def _read(path: str, fmt: str, purpose: str | None = None, column: str = "xpos") -> list[TaggedSentence]:
+def _read(path: str, fmt: Format, purpose: str | None = None, column: _Column = "xpos") -> list[TaggedSentence]:
     """The sentences of ``path`` (``-``: stdin); with ``purpose``, a file without any is an error naming it."""
     try:
         sentences = read_tagged(_stdin_text() if path == "-" else path, fmt, column)
@@ -120,8 +122,8 @@ def train_cmd(
     train_path: str,
     dev_path: str | None,
     out_dir: Path,
-    fmt: str,
-    column: str,
+    fmt: Format,
+    column: _Column,
     epochs: int,
     seed: int,
     tagdict_min_count: int,
@@ -197,7 +199,7 @@ def train_cmd(
     help="Also report multitagging (tags/word, oracle accuracy) at this score margin (repeatable).",
 )
 def evaluate_cmd(
-    model_dir: Path, test_path: str, fmt: str, column: str, confusions: int, margins: tuple[float, ...]
+    model_dir: Path, test_path: str, fmt: Format, column: _Column, confusions: int, margins: tuple[float, ...]
 ) -> None:
     """Score a tagger: accuracy, known/unknown-word accuracy and the most frequent confusions.
 
