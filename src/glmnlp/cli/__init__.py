@@ -124,7 +124,7 @@ class _Group(click.Group):
         names = sorted(self.commands)
         return [n for n in FIRST_COMMANDS if n in names] + [n for n in names if n not in FIRST_COMMANDS]
 
-    def invoke(self, ctx: click.Context):  # type: ignore[override]
+    def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
         except Exception as exc:  # click's own (usage errors, Exit, Abort) are not reported here: raised on
@@ -227,7 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             except (OSError, ValueError, io.UnsupportedOperation):
                 pass
         if closed:
-            sys.stdout = None  # type: ignore[assignment]
+            sys.stdout = None
 
 
 def _run(argv: Sequence[str] | None) -> int:

@@ -404,7 +404,7 @@ def _write_parses(
         warnings_ctx = warnings.catch_warnings()
         warnings_ctx.__enter__()
         warnings.simplefilter("always", LongInputWarning)
-        warnings.showwarning = notices.show  # type: ignore[assignment]
+        warnings.showwarning = notices.show
         if mode == "tagged":
             units = checked_tags(units, pipeline, map_unknown=map_unknown_tags)
         fed: deque[Unit] = deque()  # the units given to the pipeline and not yet back: one document each, in order

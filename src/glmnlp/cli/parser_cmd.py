@@ -184,11 +184,13 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         if kind == "generative":
             from glmnlp.parser.combined import train_generative_parser
 
+            def show_generative_beams(rows: list[tuple[float, int, float, float]]) -> None:
+                for gamma, cap, f1, rate in rows:
+                    step(f"beam gamma={gamma:g} cap={cap}: dev F1 {f1:.2f}, {rate:.0f} sentences/s")
+
             step("training the generative model (lambdas by 10-fold deleted estimation) ...")
             parser = train_generative_parser(
-                train, dev, train_tags=train_tags, dev_tags=dev_tags, smoothing=smoothing,
-                on_beams=lambda rows: [step(f"beam gamma={gamma:g} cap={cap}: dev F1 {f1:.2f}, {rate:.0f} sentences/s")
-                                       for gamma, cap, f1, rate in rows])
+                train, dev, train_tags=train_tags, dev_tags=dev_tags, smoothing=smoothing, on_beams=show_generative_beams)
             click.echo(f"chosen gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
             _warn_if_nothing_parsed(parser.history, len(train))
             parser.save(out_path, history=parser.history, replace=force)

@@ -65,7 +65,7 @@ def _stdin_text() -> io.StringIO:
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", source="<stdin>") from None
     stream = io.StringIO(decoded_text(data, "<stdin>").removeprefix("\ufeff"))
-    stream.name = "<stdin>"  # type: ignore[misc]  # what the readers' messages call it
+    stream.name = "<stdin>"  # what the readers' messages call it
     return stream
 
 

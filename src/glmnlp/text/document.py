@@ -117,8 +117,8 @@ class FrozenRow(dict[str, Any]):
     def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise TypeError("measures rows are read-only; row.copy() gives a dict to change")
 
-    __setitem__ = __delitem__ = __ior__ = _read_only  # type: ignore[assignment]
-    update = pop = popitem = clear = setdefault = _read_only  # type: ignore[assignment]
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    update = pop = popitem = clear = setdefault = _read_only
 
 
 @dataclass(frozen=True, slots=True)

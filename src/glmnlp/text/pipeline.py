@@ -470,7 +470,7 @@ class Pipeline:
                 best, wide = joint(tagger_words, self.multitag_margin)
                 tags = list(best)
             else:
-                tags = list(self.tagger.tag(tagger_words))  # type: ignore[union-attr]
+                tags = list(self.tagger.tag(tagger_words))
             if len(tags) != len(words):
                 raise RuntimeError(f"tagger returned {len(tags)} tags for {len(words)} words: {words}")
             fixed = web_tags(words, self._knows)
@@ -506,7 +506,7 @@ class Pipeline:
         if tagged_here and self.multitag_margin is not None:
             # Pre-tagged input keeps its given tags; only the tagger's own output is widened.
             if wide is None:
-                wide = self.tagger.multitag(tagger_words, self.multitag_margin)  # type: ignore[union-attr]
+                wide = self.tagger.multitag(tagger_words, self.multitag_margin)
             parser_tags = [[fixed[i]] if i in fixed else cands for i, cands in enumerate(wide)]
         ranker = getattr(self.parser, "parse_nbest", None)
         if callable(ranker):
@@ -527,7 +527,7 @@ class Pipeline:
 
             if isinstance(self.parser, Parser):  # choice: incremental surprisal, the measures' tags
                 parser_tags = incremental_tags(self.parser, words, sent.given)
-            sent.surprisal = list(self.parser.surprisal(words, parser_tags))  # type: ignore[attr-defined]
+            sent.surprisal = list(self.parser.surprisal(words, parser_tags))
         if not isinstance(tree, Tree):
             raise RuntimeError(f"parser returned {type(tree).__name__}, not a Tree")
         if tree.leaves() != words:
