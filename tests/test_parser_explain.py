@@ -66,7 +66,7 @@ def test_explanation_adds_up_to_the_decoders_score(which: str, parser: Parser, p
         words, tags = tree.leaves(), tree.tags()
         score = p.parse_nbest(words, tags, 1)[0][0]
         if score == float("-inf"):  # the default structure: nothing the model scored
-            with pytest.raises(InputError, match="no analysis"):
+            with pytest.raises(InputError, match="no analysis|none of its tags"):
                 p.explain(words, tags)
             continue
         e = p.explain(words, tags)
@@ -160,22 +160,27 @@ def test_hand_worked_names_of_a_small_sentence(parser: Parser) -> None:
     vinken = e.nodes[4]
     assert vinken.context["L10"] == "NP" and vinken.context["L01"] == "NNP" and vinken.context["L20"] == "S"
     assert vinken.context["CC"] == "Pierre" and vinken.context["CCP"] == "NNP" and vinken.context["LK"] == "Vinken"
+    assert vinken.context["L11"] is None and vinken.context["CL"] == "Pierre"  # NP's head so far
     names = [name for name, _w in vinken.features]
     assert names[:6] == ["L00=NNP", "L00+L10=NNP|NP", "L00+L10+L01=NNP|NP|NNP", "L00+L10+L01+L20=NNP|NP|NNP|S",
                          "L00+L10+L01+L20+CCP=NNP|NP|NNP|S|NNP",
-                         "L00+L10+L01+L20+CCP+CC=NNP|NP|NNP|S|NNP|Pierre"]
-    assert names[6:9] == ["L00+LK=NNP|Vinken", "L00+L10+LK=NNP|NP|Vinken", "L00+LK+CC=NNP|Vinken|Pierre"]
+                         "L00+L10+L01+L20+CCP+CC=NNP|NP|NNP|S|NNP|'Pierre'"]
+    assert names[6:9] == ["L00+LK=NNP|'Vinken'", "L00+L10+LK=NNP|NP|'Vinken'", "L00+LK+CC=NNP|'Vinken'|'Pierre'"]
     close_np = e.nodes[5]
     assert close_np.context["L10"] == "NP" and close_np.context["L01"] == "NNP" and close_np.context["L02"] == "NNP"
     assert close_np.context["LK"] == "will" and close_np.context["LKP"] == "MD"
     assert close_np.context["CL"] == "Vinken"  # the head of NP so far
     assert close_np.features[0][0] == "L00=<END>"
     assert close_np.features[10][0] == ("L00+L10+L01+L02+L03+L20+L11+L30+L21+COORD+CL"
-                                        "=<END>|NP|NNP|NNP|-|S|-|TOP|-|-|Vinken")
+                                        "=<END>|NP|NNP|NNP|-|S|-|TOP|-|-|'Vinken'")
     assert "L00+QUESTION=<END>|no" in [name for name, _w in close_np.features]
     assert set(close_np.context) == set(CONTEXT_ATOMS) | {"LK", "LKP"}
     assert e.nodes[-1].context["LK"] == "</s>" and e.nodes[-1].context["LKP"] == "</s>"
     assert "score" in e.format(top=2) and len(e.format(top=0).splitlines()) > len(e.nodes)
+    assert e.format(top=1).splitlines()[1 + 2 * 5].split()[2:4] == ["<END>", "NP"]  # a closure says what it closes
+    for bad in (-1, 2.5, True):
+        with pytest.raises(ValueError, match="top"):
+            e.format(top=bad)
 
 
 def test_explain_tree_names_what_it_cannot_explain(parser: Parser) -> None:
@@ -190,3 +195,86 @@ def test_explain_tree_names_what_it_cannot_explain(parser: Parser) -> None:
 def test_explain_refuses_what_parse_refuses(parser: Parser) -> None:
     with pytest.raises(InputError):
         parser.explain(["a", "b"], ["DT"])
+
+
+def test_a_word_spelled_like_an_absent_atom_or_the_end_has_its_own_name(parser: Parser) -> None:
+    """``-`` marks an absent atom and ``</s>`` the end of the sentence; the words ``-`` and ``</s>`` are quoted, so
+    a name is still one slot (the same name with two slots before)."""
+    slot_of: dict[str, int] = {}
+    for words, tags in ((["Stocks", "fell", "."], ["NNS", "VBD", "."]),
+                        (["Stocks", ",", "-", "fell", "."], ["NNS", ",", ":", "VBD", "."]),
+                        (["Stocks", "fell", "</s>"], ["NNS", "VBD", "."])):
+        tree = parser.parse(words, tags)
+        e = parser.explain(words, tags)
+        nodes, _events, _starts, _total = parser._beam.explain(*_kernel_inputs(parser, tree))
+        for named, raw in zip(e.nodes, nodes, strict=True):
+            for (name, _w), slot in zip(named.features, raw[6], strict=True):
+                assert slot_of.setdefault(name, slot) == slot, name
+    assert any("'-'" in name for name in slot_of) and any("'</s>'" in name for name in slot_of)
+
+
+def test_removing_the_generative_term_takes_effect_on_a_decoder_that_used_it(parser: Parser) -> None:
+    """``parser.generative = None`` after a parse left the term on the thread's decoder: parses and explanations
+    still added it (and the explanation's node scores were not their features' sums)."""
+    p = Parser.load(MODEL)
+    words, tags = ["Pierre", "Vinken", "will", "join", "."], ["NNP", "NNP", "MD", "VB", "."]
+    combined = p.parse_nbest(words, tags, 1)[0][0]
+    p.generative = None
+    fresh = Parser.load(MODEL)
+    fresh.generative = None
+    alone = fresh.parse_nbest(words, tags, 1)[0][0]
+    assert alone != combined
+    assert p.parse_nbest(words, tags, 1)[0][0] == alone
+    e = p.explain(words, tags)
+    assert e.score == alone and all(n.score == n.feature_score for n in e.nodes)
+
+
+def test_explain_tree_scores_with_the_tags_the_parser_was_given(parser: Parser, parsed: list[Tree]) -> None:
+    """With several candidate tags per word the decoder reads the next word's first candidate (NEXTPOS), so the
+    parser's own tree scores as its analysis only with the same tags."""
+    alternative = {"NN": "JJ", "JJ": "NN", "VBD": "VBN", "VBN": "VBD", "IN": "RB", "VB": "VBP", "VBP": "VB"}
+    differ = 0
+    for tree in parsed[:20]:
+        words = tree.leaves()
+        tags = [[alternative[t], t] if t in alternative else [t] for t in tree.tags()]
+        best = parser.parse_nbest(words, tags, 1)[0]
+        if best[0] == float("-inf"):
+            continue
+        own = parser.explain_tree(best[1], tags)
+        assert own.score == best[0] == parser.explain(words, tags).score
+        differ += parser.explain_tree(best[1]).score != best[0]
+    assert differ > 0  # the preterminals alone score it otherwise
+    with pytest.raises(InputError, match="not among the tags given"):
+        parser.explain_tree(parsed[0], [["XX"]] * len(parsed[0].leaves()))
+
+
+def test_explanations_are_not_parses_in_the_statistics(parser: Parser, parsed: list[Tree]) -> None:
+    before = dict(parser.stats)
+    parser.explain(parsed[0].leaves(), parsed[0].tags())
+    parser.explain_tree(parsed[0])
+    assert parser.stats == before
+
+
+def test_explain_names_a_word_without_a_known_tag(parser: Parser) -> None:
+    with pytest.raises(InputError, match=r"word 2 \('b'\): none of its tags \['ZZZ'\]"):
+        parser.explain(["a", "b"], ["DT", "ZZZ"])
+    with pytest.raises(InputError, match="word 1"):
+        parser.explain(["a"], [["ZZZ"]])
+
+
+def test_explain_tree_refuses_what_is_not_a_tree_of_words(parser: Parser) -> None:
+    with pytest.raises(TypeError, match="Tree"):
+        parser.explain_tree("(TOP (S (NN a)))")  # type: ignore[arg-type]
+    with pytest.raises(InputError, match="no words"):
+        parser.explain_tree(Tree("TOP", []))
+    with pytest.raises(InputError, match="whitespace"):
+        parser.explain_tree(Tree("TOP", [Tree("S", [Tree("NNP", ["Pierre Vinken"]), Tree("VBD", ["slept"])])]))
+    with pytest.raises(InputError, match="empty"):
+        parser.explain_tree(Tree("TOP", [Tree("S", [Tree("NNP", [""]), Tree("VBD", ["slept"])])]))
+
+
+def test_a_unary_chain_of_one_category_is_one_node(parser: Parser) -> None:
+    """The transform collapses ``(NP (NP ...))`` (the parser never builds it): the tree explains as without it."""
+    plain = parser.explain_tree(parse_tree("(TOP (S (NP (NNP Pierre)) (VP (VBD slept)) (. .)))"))
+    looped = parser.explain_tree(parse_tree("(TOP (S (NP (NP (NNP Pierre))) (VP (VBD slept)) (. .)))"))
+    assert looped.score == plain.score and len(looped.nodes) == len(plain.nodes)

@@ -9,7 +9,9 @@ slots and its score (:meth:`glmnlp.parser._beam.BeamParser.explain`); this modul
 
 The names come from :data:`glmnlp.parser.config.TEMPLATES`, whose order is the order in which the kernel computes
 the features; the number of features each node fires is checked against it, so a template list that drifts from
-the kernel is an error, not a mislabelled table. Features are hashed (module header of
+the kernel is an error, not a mislabelled table. A name is ``template=value|value...``: categories bare, words
+quoted as Python quotes them (``'Pierre'``, so that no word reads as a category or as ``|``), ``-`` for an absent
+atom and ``</s>`` for the end of the sentence, so one name is one feature. Features are hashed (module header of
 :mod:`glmnlp.parser.model`), so a weight is that of the feature's slot, which other features may share.
 """
 
@@ -32,6 +34,7 @@ CONTEXT_ATOMS = ("L10", "L01", "L02", "L03", "L20", "L11", "L30", "L21", "COORD"
 _WORD_ATOMS = frozenset({"CL", "CC", "LK"})
 _NONE = "-"
 _END_OF_SENTENCE = "</s>"
+_END_LABEL = "<END>"
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,8 @@ class NodeScore:
     ``len(words)`` for the closures after the last word. ``label``: the node's category in the transformed
     (FSLC) tree, ``<END>`` for a closure (whose parent, the constituent it closes, is ``context["L10"]``).
     ``context``: the atoms its templates read (:data:`CONTEXT_ATOMS` plus LK, the look-ahead word, and LKP, its
-    POS), ``-`` where absent. ``features``: ``("template=value|value...", weight)`` in the kernel's order.
+    POS), ``None`` where absent; after the last word LK and LKP are ``"</s>"``. ``features``: ``(name, weight)``
+    in the kernel's order (names: module docstring).
     ``generative``: the node's natural-log probability in the generative model (its word's included for a POS
     node), ``None`` without one. ``score = feature_score + generative_weight * generative``, as the decoder adds
     it.
@@ -50,7 +54,7 @@ class NodeScore:
 
     word: int
     label: str
-    context: Mapping[str, str]
+    context: Mapping[str, str | None]
     features: tuple[tuple[str, float], ...]
     feature_score: float
     generative: float | None
@@ -72,12 +76,16 @@ class Explanation:
     generative_weight: float
 
     def format(self, top: int = 5) -> str:
-        """The nodes as text, one line each with its ``top`` features of largest weight magnitude (0: all)."""
+        """The nodes as text, one line each (a closure as ``<END> X``, X the constituent it closes) with its ``top``
+        features of largest weight magnitude (0: all)."""
+        if isinstance(top, bool) or not isinstance(top, int) or top < 0:
+            raise ValueError(f"top must be an integer >= 0 (0: every feature), got {top!r}")
         lines = [f"score {self.score:.4f} (generative weight {self.generative_weight:g})"]
         for node in self.nodes:
             where = self.words[node.word] if node.word < len(self.words) else _END_OF_SENTENCE
+            label = f"{node.label} {node.context['L10']}" if node.label == _END_LABEL else node.label
             gen = "" if node.generative is None else f"  ln P {node.generative:.3f}"
-            lines.append(f"{node.word:>3} {where:<15} {node.label:<12} {node.score:+.4f}"
+            lines.append(f"{node.word:>3} {where:<15} {label:<12} {node.score:+.4f}"
                          f"  features {node.feature_score:+.4f}{gen}")
             ranked = sorted(node.features, key=lambda f: -abs(f[1]))
             for name, weight in ranked[: top or len(ranked)]:
@@ -109,12 +117,16 @@ def name_nodes(
     whether the model has the punctuation features; ``generative``: whether the scores include a generative term.
     Raises RuntimeError when a node fires a number of features its templates do not account for.
     """
-    atom_word = {word_atom(w): w for w in words}
-    atom_word[0] = _NONE
+    atom_word: dict[int, str | None] = {word_atom(w): w for w in words}
+    atom_word[0] = None
     atom_word[1] = _END_OF_SENTENCE
+    # in names: a word quoted, the end of the sentence and an absent atom bare (a word "-" is not an absent one)
+    named_word: dict[int, str] = {word_atom(w): repr(w) for w in words}
+    named_word[0] = _NONE
+    named_word[1] = _END_OF_SENTENCE
 
-    def cat_name(c: int) -> str:
-        return category(c) if c > 0 else _NONE
+    def cat_name(c: int) -> str | None:
+        return category(c) if c > 0 else None
 
     out: list[NodeScore] = []
     word = 0
@@ -126,7 +138,10 @@ def name_nodes(
                    for name, a in zip(CONTEXT_ATOMS, atoms, strict=True)}
         context["LK"] = atom_word.get(int(lk), str(lk))
         context["LKP"] = _END_OF_SENTENCE if lk == 1 else cat_name(int(lkp))
-        values = dict(context, L00=cat_name(int(cat)), QUESTION="yes" if isq else "no", NEXTPOS=cat_name(int(npos)),
+        values = {name: _NONE if v is None else v for name, v in context.items()}
+        for name, a in (("CL", atoms[9]), ("CC", atoms[10]), ("LK", lk)):
+            values[name] = named_word.get(int(a), str(a))
+        values.update(L00=category(int(cat)), QUESTION="yes" if isq else "no", NEXTPOS=cat_name(int(npos)) or _NONE,
                       LK_IS_PUNCT="yes" if lkp > 0 and is_punct[lkp] else "no")
         templates = list(TEMPLATES["pos" if is_pos[cat] else "nonpos"])
         if punct:
@@ -149,5 +164,5 @@ def name_nodes(
         for w in node_weights:
             feature_score += w
         logprob = sum(e[4] for e in events[gen_from:gen_to]) if generative else None
-        out.append(NodeScore(word, cat_name(int(cat)), context, features, feature_score, logprob, float(score)))
+        out.append(NodeScore(word, category(int(cat)), context, features, feature_score, logprob, float(score)))
     return out

@@ -322,18 +322,19 @@ class Parser:
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
             raise ConfigError(f"k must be an integer (<= 0: every complete analysis), got {k!r}")
         k = min(max(int(k), 0), 2**31 - 1)  # the decoder's int: any k past the beam is every analysis anyway
+        self._count("sentences")
         found = self._derivations(words, tag_lists, k)
         if found is None:
             return [(float("-inf"), default_tree(words, [t[0] for t in tag_lists], self.grammar))]
         return [(score, self._tree(words, sites, chains)) for score, sites, chains in found]
 
     def _derivations(
-        self, words: Sequence[str], tag_lists: Sequence[Sequence[str]], k: int
+        self, words: Sequence[str], tag_lists: Sequence[Sequence[str]], k: int, count: bool = True
     ) -> list[tuple[float, np.ndarray, np.ndarray]] | None:
         """The k best complete derivations as (score, sites, chains), best first, with the retry of the module
-        header; None when both attempts fail (the caller falls back to the default structure)."""
+        header (counted in :attr:`stats` when ``count``); None when both attempts fail (the caller falls back to the
+        default structure)."""
         check_beam(self.config.gamma, self.config.beam_cap)  # the config can be changed between calls
-        self._count("sentences")
         atoms, next_pos, isq, off, cand = self._inputs(words, tag_lists)
         self._configure_generative(words, tag_lists)
         none = np.zeros(0, dtype=np.int32)
@@ -346,10 +347,11 @@ class Parser:
                 nonzero,
             )
             if result["status"] == "complete":
-                if attempt:
+                if attempt and count:
                     self._count("retried")
                 return [(score, sites, chains) for score, _gold, sites, chains in result["beam"]]
-        self._count("fallback")
+        if count:
+            self._count("fallback")
         return None
 
     def parse(self, words: Sequence[str], tags: Sequence[str | Sequence[str]]) -> Tree:
@@ -360,34 +362,50 @@ class Parser:
     def explain(self, words: Sequence[str], tags: Sequence[str | Sequence[str]]) -> Explanation:
         """The best analysis of a tagged sentence (as :meth:`parse` finds it), node by node: each node's named
         features with their weights, its generative log-probability and its score (:mod:`glmnlp.parser.explain`).
+        Words are read as :meth:`parse` reads them (the treebank's spelling: ``-LRB-`` for ``(``); an explanation
+        is not counted in :attr:`stats`.
 
-        Raises :class:`~glmnlp.errors.InputError` when the beam finds no analysis: :meth:`parse` then returns the
-        default structure, which the model does not score."""
+        Raises :class:`~glmnlp.errors.InputError` when a word has no tag the model knows, or the beam finds no
+        analysis (:meth:`parse` then returns the default structure, which the model does not score)."""
         tag_lists = _checked_sentence(words, tags, "explain")
-        found = self._derivations(words, tag_lists, 1)
+        known = set(self.grammar.pos_tags)
+        if (bad := next((i for i, t in enumerate(tag_lists) if not known.intersection(t)), None)) is not None:
+            raise InputError(f"word {bad + 1} ({words[bad]!r}): none of its tags {tag_lists[bad]} is a tag of the "
+                             "model (its grammar's POS tags)")
+        found = self._derivations(words, tag_lists, 1, count=False)
         if found is None:
             raise InputError("the beam found no analysis of this sentence (parse() returns the default structure, "
                              "which the model does not score)")
         _score, sites, chains = found[0]
         return self._explain(words, tag_lists, sites, chains)
 
-    def explain_tree(self, tree: Tree) -> Explanation:
-        """Any tree over known categories (a treebank's gold tree, say) scored node by node as :meth:`explain`
-        scores the parser's own analysis, with its preterminals as the tags, so that the two can be compared.
+    def explain_tree(self, tree: Tree, tags: Sequence[str | Sequence[str]] | None = None) -> Explanation:
+        """A tree (a treebank's gold tree, say) scored node by node as :meth:`explain` scores the parser's own
+        analysis, so that the two can be compared: give ``tags`` as given to :meth:`parse` or :meth:`explain`
+        (candidate tags per word; each must include the tree's preterminal), or none to take the preterminals.
+        The tags matter: a feature reads the first candidate tag of the next word (NEXTPOS).
 
         The tree must be a cleaned, ``TOP``-rooted tree (:func:`glmnlp.parser.grammar.tree_problem`) whose
-        categories and chains the model's grammar knows; it may still be one the beam cannot build (a triple the
-        grammar never saw), whose score is then still the sum of its nodes'. Otherwise an
-        :class:`~glmnlp.errors.InputError` says what is unknown."""
-        problem = tree_problem(tree)
-        if problem is not None:
-            raise InputError(f"cannot explain this tree: {problem}")
+        categories and chains (after the transform, :mod:`glmnlp.parser.transform`) the model's grammar knows; it
+        may be one the beam cannot build (a triple the grammar never saw), whose score is still the sum of its
+        nodes'. A unary chain of one category (``(NP (NP ...))``) is one node, as the parser builds it. Words are
+        read as :meth:`parse` reads them: a pipeline's tree holds them as written (``(``), so spell them first
+        (``with_leaves(tree, model_words(tree.leaves()))``, :mod:`glmnlp.text.inputs`). Anything else is an
+        :class:`~glmnlp.errors.InputError` saying what."""
+        if not isinstance(tree, Tree):
+            raise TypeError(f"expected a glmnlp Tree, got {type(tree).__name__}")
+        if not tree.children or (problem := tree_problem(tree)) is not None:
+            raise InputError(f"cannot explain this tree: {problem if tree.children else 'it has no words'}")
         words = tree.leaves()
-        tag_lists = [[t] for t in tree.tags()]
+        preterminals = tree.tags()
+        tag_lists = _checked_sentence(words, preterminals if tags is None else tags, "explain")
+        if (bad := next((i for i, (t, c) in enumerate(zip(preterminals, tag_lists)) if t not in c), None)) is not None:
+            raise InputError(f"word {bad + 1} ({words[bad]!r}): its tag in the tree, {preterminals[bad]!r}, is not "
+                             f"among the tags given for it, {tag_lists[bad]}")
         try:
             steps = derive(fslc_transform(tree, self.config.fslc), self.grammar)
         except GrammarError as exc:
-            raise InputError(f"cannot explain this tree: {exc}") from None
+            raise InputError(f"cannot explain this tree: after the transform, {exc}") from None
         chains = []
         for i, step in enumerate(steps):
             found = self._chain_id.get(step.chain)
@@ -422,6 +440,8 @@ class Parser:
         term = self.generative
         if term is not None:
             self._beam.set_generative(term.model.kernel, term.weight, term.word_ids(words, tag_lists, self.grammar))
+        else:  # the term may have been removed since this thread's decoder last parsed (``parser.generative = None``)
+            self._configure_generative_off()
 
     def _configure_generative_off(self) -> None:
         self._beam.set_generative(None, 0.0, np.zeros(0, dtype=np.int64))
@@ -456,7 +476,7 @@ class Parser:
     @classmethod
     def load(cls, path: str | Path) -> Parser:
         """Read a model written by :meth:`save`; a damaged or foreign one is a :class:`ModelFileError`."""
-        return load_parser(cls, path)  # type: ignore[no-any-return]
+        return load_parser(cls, path)
 
     @staticmethod
     def describe(path: str | Path) -> dict[str, Any]:
