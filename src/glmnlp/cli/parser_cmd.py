@@ -190,7 +190,8 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
 
             step("training the generative model (lambdas by 10-fold deleted estimation) ...")
             parser = train_generative_parser(
-                train, dev, train_tags=train_tags, dev_tags=dev_tags, smoothing=smoothing, on_beams=show_generative_beams)
+                train, dev, train_tags=train_tags, dev_tags=dev_tags, smoothing=smoothing,
+                on_beams=show_generative_beams)
             click.echo(f"chosen gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
             _warn_if_nothing_parsed(parser.history, len(train))
             parser.save(out_path, history=parser.history, replace=force)
