@@ -17,6 +17,7 @@ from glmnlp.treebank.formats import (
     read_conllu,
     read_tab,
     read_tagged,
+    read_tagged_as,
     read_tokens,
     read_word_tag,
     write_conllu,
@@ -299,6 +300,19 @@ def test_formats_round_trip_all_writers(sentences: list[TaggedSentence]) -> None
         assert reader(io.StringIO(text)) == sentences
         if sentences:
             assert read_tagged(io.StringIO(text)) == sentences
+
+
+@given(st.lists(tagged_sentences(), min_size=1, max_size=6))
+def test_formats_conllu_upos_round_trip_and_read_tagged_as(sentences: list[TaggedSentence]) -> None:
+    """write_conllu(column="upos") puts the tags where read_conllu(column="upos") finds them and leaves XPOS ``_``;
+    read_tagged_as reads that column of CoNLL-U, any other format as it is, and says which format it read."""
+    text = write_conllu(sentences, "upos")
+    assert read_conllu(io.StringIO(text), column="upos") == sentences
+    assert {line.split("\t")[4] for line in text.splitlines() if line} == {"_"}
+    assert read_tagged_as(io.StringIO(text), conllu_column="upos") == (sentences, "conllu")
+    assert read_tagged_as(io.StringIO(write_tab(sentences)), conllu_column="upos") == (sentences, "tab")
+    with pytest.raises(ValueError, match="column"):
+        write_conllu(sentences, "feats")  # type: ignore[arg-type]
 
 
 @given(st.lists(tagged_sentences(tagged=False), max_size=6))

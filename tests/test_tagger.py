@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -443,6 +444,58 @@ def test_tagger_cli_reads_the_upos_column_and_tags_untagged_conllu(
                      "--tag-column", column]) == 2
         assert "not with --format tab" in capsys.readouterr().err
     assert not (tmp_path / "m2").exists()
+
+
+def test_a_tagger_trained_on_a_conllu_column_reads_and_writes_that_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A tagger trained with --tag-column upos was scored on the XPOS column unless told again (an error, the other
+    tagset) and wrote its UPOS tags into CoNLL-U's XPOS column: it records the column, and both use it."""
+    upos = {"DT": "DET", "NN": "NOUN", "NNS": "NOUN", "VBD": "VERB", "IN": "ADP", "JJ": "ADJ", ".": "PUNCT"}
+    lines = []
+    for sent in sample_tagged("train")[:120]:
+        assert sent.tags is not None
+        for i, (word, tag) in enumerate(zip(sent.words, sent.tags), 1):
+            lines.append(f"{i}\t{word}\t_\t{upos.get(tag, 'X')}\t{tag}\t_\t_\t_\t_\t_")
+        lines.append("")
+    both = tmp_path / "both.conllu"
+    both.write_text("\n".join(lines) + "\n")
+    model = tmp_path / "upos_model"
+    base = ["tagger", "train", "--train", str(both), "--epochs", "1", "--quiet", "-j", "1"]
+    assert main([*base, "--out", str(model), "--tag-column", "upos"]) == 0
+    assert json.loads((model / "metadata.json").read_text())["metadata"]["tag_column"] == "upos"
+    capsys.readouterr()
+    assert main(["tagger", "evaluate", "--model", str(model), "--test", str(both)]) == 0
+    assert "accuracy" in capsys.readouterr().out
+    assert main(["tagger", "evaluate", "--model", str(model), "--test", str(both), "--tag-column", "xpos"]) == 1
+    assert "another column than --tag-column xpos" in capsys.readouterr().err
+    words = tmp_path / "words.txt"
+    words.write_text("The company said .\n")
+    assert main(["tag", "--model", str(model), "--output-format", "conllu", str(words)]) == 0
+    rows = [line.split("\t") for line in capsys.readouterr().out.splitlines() if line]
+    assert [r[3] for r in rows] == ["DET", "NOUN", "VERB", "PUNCT"] and {r[4] for r in rows} == {"_"}
+    # the XPOS column and other formats: as before (XPOS written; no column recorded for a word/TAG file)
+    xpos_model, plain_model = tmp_path / "xpos_model", tmp_path / "plain_model"
+    assert main([*base, "--out", str(xpos_model)]) == 0
+    assert json.loads((xpos_model / "metadata.json").read_text())["metadata"]["tag_column"] == "xpos"
+    word_tag = tmp_path / "train.word_tag"
+    word_tag.write_text("The/DT dog/NN barked/VBD ./.\n" * 3)
+    assert main(["tagger", "train", "--train", str(word_tag), "--out", str(plain_model), "--epochs", "1", "--quiet",
+                 "-j", "1"]) == 0
+    assert "tag_column" not in json.loads((plain_model / "metadata.json").read_text())["metadata"]
+    capsys.readouterr()
+    assert main(["tag", "--model", str(xpos_model), "--output-format", "conllu", str(words)]) == 0
+    assert [line.split("\t")[3:5] for line in capsys.readouterr().out.splitlines() if line][0] == ["_", "DT"]
+
+
+def test_a_tagger_files_column_must_be_a_conllu_column(sample_tagger: Tagger) -> None:
+    from glmnlp.tagger.files import tagger_from_parts, tagger_to_parts
+
+    metadata, arrays = tagger_to_parts(sample_tagger)
+    assert "tag_column" not in metadata
+    with pytest.raises(ModelFileError, match="tag_column must be 'xpos' or 'upos'"):
+        tagger_from_parts(Tagger, {**metadata, "tag_column": "feats"}, arrays)
+    assert tagger_from_parts(Tagger, {**metadata, "tag_column": "upos"}, arrays).tag_column_ == "upos"
 
 
 def test_tagger_knows_the_training_words_as_spelled_and_after_a_round_trip(tmp_path: Path) -> None:

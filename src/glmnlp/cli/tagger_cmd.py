@@ -28,7 +28,7 @@ from typing import Literal
 import click
 
 from glmnlp.treebank.formats import (
-    Format, TaggedSentence, format_by_suffix, iter_tagged, iter_tokens, read_tagged, write_conllu, write_word_tag,
+    Format, TaggedSentence, format_by_suffix, iter_tagged, iter_tokens, read_tagged_as, write_conllu, write_word_tag,
 )
 from glmnlp.tagger.features import FEATURE_SETS
 from glmnlp.tagger.model import Tagger, TaggerConfig
@@ -48,7 +48,7 @@ TAG_CHUNK = 500  # sentences that glmnlp tag tags and writes at a time
 _Column = Literal["xpos", "upos"]  # the choices of --tag-column
 
 
-def _check_column(fmt: str, column: str) -> None:
+def _check_column(fmt: str, column: str | None) -> None:
     """--tag-column given with a --format other than conllu (or auto) is a usage error: it would read nothing there
     (``upos`` failed as the file's error, status 1; ``xpos`` was ignored), docs/cli.md's convention for options
     that contradict the others."""
@@ -69,16 +69,23 @@ def _stdin_text() -> io.StringIO:
     return stream
 
 
-def _read(path: str, fmt: Format, purpose: str | None = None, column: _Column = "xpos") -> list[TaggedSentence]:
-    """The sentences of ``path`` (``-``: stdin); with ``purpose``, a file without any is an error naming it."""
+def _read(path: str, fmt: Format, purpose: str | None = None, column: _Column = "xpos",
+          given: bool = True) -> tuple[list[TaggedSentence], Format]:
+    """The sentences of ``path`` (``-``: stdin) and the format they were read as; with ``purpose``, a file without
+    any is an error naming it. ``column`` is the CoNLL-U column: asked for with ``--tag-column`` (``given``), a UPOS
+    column of a file of another format is an error; a tagger's own column (not ``given``) applies to CoNLL-U only."""
+    name = "<stdin>" if path == "-" else path
     try:
-        sentences = read_tagged(_stdin_text() if path == "-" else path, fmt, column)
+        sentences, found = read_tagged_as(_stdin_text() if path == "-" else path, fmt, column)
     except FormatError as exc:  # say how to read the other column from the command line
         exc.reason = exc.reason.replace("read its UPOS column", "--tag-column upos reads it")
         raise
+    if given and column == "upos" and found != "conllu":
+        raise FormatError(f"the UPOS column was asked for, but this is a {found} file, with one tag per word",
+                          source=name)
     if purpose is not None and not any(len(s) for s in sentences):
-        raise InputError(f"empty input: no tagged sentence {purpose}", source="<stdin>" if path == "-" else path)
-    return sentences
+        raise InputError(f"empty input: no tagged sentence {purpose}", source=name)
+    return sentences, found
 
 
 @click.group("tagger", context_settings=_CTX)
@@ -156,9 +163,9 @@ def train_cmd(
         raise click.UsageError("--train and --dev cannot both be '-': stdin is read once")
     _check_column(fmt, column)
     check_output_dir(out_dir, "tagger", replace=force)
-    train = _read(train_path, fmt, "to train on", column)
+    train, train_format = _read(train_path, fmt, "to train on", column)
     check_shards(shards, len(train))  # before the dev file is read
-    dev = _read(dev_path, fmt, "to choose the epoch on", column) if dev_path else None
+    dev = _read(dev_path, fmt, "to choose the epoch on", column)[0] if dev_path else None
     if dev is not None:
         assert dev_path is not None
         # the tags and spelling `tagger evaluate` scores it with: a dev file of another tagset scored 0.00% at
@@ -179,6 +186,8 @@ def train_cmd(
     model = Tagger(config).fit(
         train, dev, show_progress=not quiet, on_epoch=report, jobs=jobs, backend=backend, address=address
     )
+    # the column its tags came from: `tagger evaluate` and `glmnlp tag` read and write that one by default
+    model.tag_column_ = column if train_format == "conllu" else None
     model.save(out_dir, replace=force)
     click.echo(f"best epoch {model.best_epoch_}; model written to {out_dir}", err=True)
 
@@ -188,8 +197,9 @@ def train_cmd(
               help="A tagger model, or a pipeline model directory holding tagger/.")
 @click.option("--test", "test_path", required=True, type=InputFile(allow_dash=True), help="Gold-tagged data to score.")
 @click.option("--format", "fmt", type=click.Choice(_FORMATS), default="auto", show_default=True)
-@click.option("--tag-column", "column", type=click.Choice(["xpos", "upos"]), default="xpos", show_default=True,
-              help="The tag column of CoNLL-U input (refused for other formats).")
+@click.option("--tag-column", "column", type=click.Choice(["xpos", "upos"]), default=None,
+              help="The tag column of CoNLL-U input (refused for other formats). Default: the column the tagger was "
+                   "trained on, if it was trained on CoNLL-U, else xpos.")
 @click.option("--confusions", type=click.IntRange(min=0), default=10, show_default=True, help="Confusions to list.")
 @click.option(
     "--margin",
@@ -199,7 +209,7 @@ def train_cmd(
     help="Also report multitagging (tags/word, oracle accuracy) at this score margin (repeatable).",
 )
 def evaluate_cmd(
-    model_dir: Path, test_path: str, fmt: Format, column: _Column, confusions: int, margins: tuple[float, ...]
+    model_dir: Path, test_path: str, fmt: Format, column: _Column | None, confusions: int, margins: tuple[float, ...]
 ) -> None:
     """Score a tagger: accuracy, known/unknown-word accuracy and the most frequent confusions.
 
@@ -210,10 +220,13 @@ def evaluate_cmd(
     """
     _check_column(fmt, column)
     model = tagger_at(model_dir)
+    given = column is not None
+    if column is None:  # the tagger's own column (a UPOS tagger scored on XPOS scored nothing)
+        column = "upos" if model.tag_column_ == "upos" else "xpos"
     # brackets spelled as the tagger saw them in training, as glmnlp tag gives them (glmnlp.text.inputs.model_words):
     # EWT's '(' scored against a WSJ tagger's -LRB- was an unknown word (89.55% where tag scores 90.37%)
     sentences = [TaggedSentence(tuple(model_words(s.words, model)), s.tags)
-                 for s in _read(test_path, fmt, "to score", column)]
+                 for s in _read(test_path, fmt, "to score", column, given)[0]]
     _check_tagset(set(model.tags_), sentences, test_path, column, "test", "the tagger")
     score = model.evaluate(sentences, top_confusions=confusions)
     click.echo(f"tokens            {score.tokens}")
@@ -259,7 +272,9 @@ def _check_tagset(known: set[str], sentences: list[TaggedSentence], path: str, c
     show_default=True,
     help="tokens = one tokenised sentence per line; other formats are read and their tags ignored.",
 )
-@click.option("--output-format", type=click.Choice(("word_tag", "conllu")), default="word_tag", show_default=True)
+@click.option("--output-format", type=click.Choice(("word_tag", "conllu")), default="word_tag", show_default=True,
+              help="conllu: the tags in the XPOS column, or in UPOS for a tagger trained on a CoNLL-U file's UPOS "
+                   "column.")
 def tag(model_dir: Path | None, input_path: str, input_format: str, output_format: str) -> None:
     """Tag tokenised sentences from INPUT_PATH (default: stdin) and write them to stdout.
 
@@ -278,7 +293,9 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
     # read as it is tagged, so memory does not grow with the input
     sentences = _input_sentences(input_path, input_format)
     model = tagger_at(model_dir)
-    writer = write_word_tag if output_format == "word_tag" else write_conllu
+    upos = model.tag_column_ == "upos"
+    writer = write_word_tag if output_format == "word_tag" else (
+        (lambda out: write_conllu(out, "upos")) if upos else write_conllu)
     done = 0
     # tagging all at once took memory in proportion to it; a malformed line's error comes after the sentences before it
     for chunk in chunked(sentences, TAG_CHUNK):

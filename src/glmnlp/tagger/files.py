@@ -48,6 +48,8 @@ def tagger_to_parts(self: Any) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         ],
         "n_rows": int(self._weights.shape[0]),
     }
+    if self.tag_column_ is not None:  # written only when known, so that every other model keeps its bytes
+        metadata["tag_column"] = self.tag_column_
     arrays = {
         **self.store_.to_arrays("strings"),
         "feature_keys": self.index_.to_array(),
@@ -133,6 +135,10 @@ def tagger_from_parts(cls: Any, metadata: dict[str, Any], arrays: dict[str, np.n
         tagger._local_atoms(vocabulary, add=False)  # cache the training vocabulary's atoms
         tagger._n_vocab_types = len(vocabulary)
         tagger.best_epoch_ = int(metadata.get("best_epoch", 0))
+        column = metadata.get("tag_column")
+        if column not in (None, "xpos", "upos"):
+            raise ModelFileError(f"{source}: tag_column must be 'xpos' or 'upos', not {column!r}")
+        tagger.tag_column_ = column
         # kept, so that a loaded tagger saved again writes the same file (seconds were never stored)
         tagger.history_ = [EpochRecord(epoch=int(r["epoch"]), examples=int(r["examples"]), mistakes=int(r["mistakes"]),
                                        seconds=0.0, dev_score=r["dev_accuracy"]) for r in metadata.get("history", [])]

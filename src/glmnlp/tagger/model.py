@@ -132,6 +132,9 @@ class Tagger:
         self.open_tags_: tuple[str, ...] = ()
         self.history_: list[EpochRecord] = []
         self.best_epoch_ = 0
+        #: the CoNLL-U column ("xpos" or "upos") of the training file, when it was one (``glmnlp tagger train``
+        #: records it; evaluating and tagging read and write that column); None otherwise
+        self.tag_column_: str | None = None
         self._fitted = False
         self._cache_lock = ForkSafeLock(reentrant=True)  # the per-type atom cache is shared by threads
 

@@ -36,9 +36,11 @@ Our choices:
 * The writers refuse what their format could not read back (a word with whitespace in word/TAG, a
   tag containing the separator, a missing tag in word/TAG) rather than writing a lossy file.
   :func:`write_conllu` writes ``_`` in every column but ID, FORM and XPOS (and ``_`` as XPOS when
-  a sentence has no tags).
+  a sentence has no tags), or UPOS instead of XPOS with ``column="upos"``.
 * :func:`read_tagged` reads a CoNLL-U file's XPOS column unless told ``column="upos"``, which it refuses
   for the other formats (they have one tag per word, so the request is a mistake, not a choice).
+  :func:`read_tagged_as` reads a column if the file is CoNLL-U and any other format as it is, and says which
+  format it read: what a tagger trained on a CoNLL-U column asks of a file it did not choose.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ __all__ = [
     "read_tokens",
     "iter_tokens",
     "read_tagged",
+    "read_tagged_as",
     "iter_tagged",
     "format_by_suffix",
     "write_word_tag",
@@ -371,6 +374,22 @@ def read_tagged(
     return list(iter_tagged(split_lines(text), format_by_suffix(path) if fmt == "auto" else fmt, column, name))
 
 
+def read_tagged_as(
+    path: Source, fmt: Format = "auto", conllu_column: Literal["xpos", "upos"] = "xpos"
+) -> tuple[list[TaggedSentence], Format]:
+    """:func:`read_tagged`, reading ``conllu_column`` if the file is CoNLL-U (every other format has one tag per word,
+    and is read as it is), and the format it was read as (``"auto"`` resolved: by the suffix, else by the first
+    lines, :func:`detect_format`). A tagger trained on a CoNLL-U column reads files this way."""
+    _check_request(fmt, conllu_column)
+    name, text = _load(path)
+    lines = split_lines(text)
+    fmt = format_by_suffix(path) if fmt == "auto" else fmt
+    if fmt == "auto":
+        fmt = detect_format(_format_head(iter(lines)), name)
+    column = conllu_column if fmt == "conllu" else "xpos"
+    return list(iter_tagged(lines, fmt, column, name)), fmt
+
+
 def format_by_suffix(path: Source) -> Format:
     """The format a file's suffix names (``.conllu``/``.conll``, ``.mrg``/``.tree``/``.trees``), else ``"auto"``; a
     stream has none."""
@@ -488,13 +507,16 @@ def write_tab(sentences: Iterable[TaggedSentence]) -> str:
     return "".join(out)
 
 
-def write_conllu(sentences: Iterable[TaggedSentence]) -> str:
-    """Minimal CoNLL-U: ID, FORM and XPOS filled, ``_`` elsewhere, a blank line after each sentence.
+def write_conllu(sentences: Iterable[TaggedSentence], column: Literal["xpos", "upos"] = "xpos") -> str:
+    """Minimal CoNLL-U: ID, FORM and the tag in ``column`` (XPOS, the fifth, or UPOS, the fourth) filled, ``_``
+    elsewhere, a blank line after each sentence.
 
     Raises :class:`FormatError` (``line`` = 1-based sentence number) for an empty sentence, a word containing a
     tab or a line break, a tag containing whitespace, an empty word or tag, or the tag ``_`` (which means "no tag").
     A word may hold spaces, as UD's FORM may ("New York" as one token), and reads back as written.
     """
+    if column not in _COLUMN_INDEX:
+        raise ValueError(f"column must be 'xpos' or 'upos', not {column!r}")
     buffer = io.StringIO()
     for index, sentence in enumerate(sentences, 1):
         if not sentence.words:
@@ -508,6 +530,7 @@ def write_conllu(sentences: Iterable[TaggedSentence]) -> str:
                     raise FormatError(
                         f"tag {position + 1} is '_', which CoNLL-U reads as no tag", source="<output>", line=index
                     )
-            buffer.write(f"{position + 1}\t{word}\t_\t_\t{tag}\t_\t_\t_\t_\t_\n")
+            upos, xpos = (tag, "_") if column == "upos" else ("_", tag)
+            buffer.write(f"{position + 1}\t{word}\t_\t{upos}\t{xpos}\t_\t_\t_\t_\t_\n")
         buffer.write("\n")
     return buffer.getvalue()
