@@ -23,6 +23,7 @@ Usage:
   python benchmarks/tokenize_quality.py                      # dev, both joins
   python benchmarks/tokenize_quality.py --splits dev train --join space --errors 15
   python benchmarks/tokenize_quality.py --ewt /path/to/ud_english_ewt
+  python benchmarks/tokenize_quality.py --ptb-sample --gum ../shared/data/gum_const   # also tree files' boundaries
 """
 
 from __future__ import annotations
@@ -256,32 +257,36 @@ def evaluate(docs: list[Document], join: str, errors: dict[str, Counter[str]] | 
 _EXAMPLES: dict[str, list[str]] = {}
 
 
-def ptb_boundaries(label: str, show: bool) -> None:
-    """Sentence boundaries on the bundled PTB sample (all splits): each file's cleaned trees detokenised
-    (``benchmarks/parsing.py``'s ``detokenize``), joined by one space, split again by ``sentence_spans``."""
+def tree_file_boundaries(corpus: str, files: list[Path], label: str, show: bool) -> None:
+    """Sentence boundaries of tree files, one document each (the bundled PTB sample, GUM): each file's cleaned trees
+    detokenised (``benchmarks/parsing.py``'s ``detokenize``), joined by one space, split again by
+    ``sentence_spans``; the trees' own sentences are the gold."""
+    import warnings
+
     from parsing import detokenize  # benchmarks/parsing.py
 
-    from glmnlp.text.tokenize import sentence_spans
-    from glmnlp.treebank.corpus import sample_files
+    from glmnlp.text.tokenize import LongInputWarning, sentence_spans
     from glmnlp.treebank.preprocess import clean_tree
     from glmnlp.treebank.trees import read_tree_file
 
     found = wrong = missed = 0
     shown: list[str] = []
-    for split in ("train", "dev", "test"):
-        for path in sample_files(split):
-            text, gold = "", set()
-            for tree in read_tree_file(path):
-                text += (" " if text else "") + detokenize(clean_tree(tree).leaves())
-                gold.add(len(text))
-            gold.discard(len(text))
+    for path in files:
+        text, gold = "", set()
+        for tree in read_tree_file(path):
+            text += (" " if text else "") + detokenize(clean_tree(tree).leaves())
+            gold.add(len(text))
+        gold.discard(len(text))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", LongInputWarning)  # a GUM list without full stops runs long
             predicted = {end for _start, end in sentence_spans(text)} - {len(text)}
-            found += len(gold & predicted)
-            wrong += len(predicted - gold)
-            missed += len(gold - predicted)
-            shown += [f"{path.name}: {text[max(0, e - 50):e]} || {text[e:e + 30]}" for e in sorted(predicted - gold)]
-    print(f"PTB sample ({label or 'this checkout'}): boundary precision {found / (found + wrong):.4f}, recall "
-          f"{found / (found + missed):.4f} ({found} found, {wrong} wrong, {missed} missed)\n")
+        found += len(gold & predicted)
+        wrong += len(predicted - gold)
+        missed += len(gold - predicted)
+        shown += [f"{path.name}: {text[max(0, e - 50):e]} || {text[e:e + 30]}" for e in sorted(predicted - gold)]
+    print(f"{corpus} ({label or 'this checkout'}, {len(files)} documents): boundary precision "
+          f"{found / (found + wrong):.4f}, recall {found / (found + missed):.4f} ({found} found, {wrong} wrong, "
+          f"{missed} missed)\n")
     if show:
         print("wrong boundaries:\n" + "\n".join(f"    {line}" for line in shown) + "\n")
 
@@ -301,9 +306,18 @@ def main() -> None:
     ap.add_argument("--ptb-sample", action="store_true",
                     help="also split the bundled PTB sample: each file's sentences detokenised and joined by one "
                          "space; boundary precision and recall, and every wrong boundary with --errors")
+    ap.add_argument("--gum", type=existing, default=None, metavar="GUM_DIR",
+                    help="also split GUM's documents (GUM_DIR/dev and GUM_DIR/train, e.g. ../shared/data/gum_const) "
+                         "as --ptb-sample splits the sample's")
     args = ap.parse_args()
     if args.ptb_sample:
-        ptb_boundaries(args.label, args.errors > 0)
+        from glmnlp.treebank.corpus import sample_files
+
+        files = [f for split in ("train", "dev", "test") for f in sample_files(split)]
+        tree_file_boundaries("PTB sample", files, args.label, args.errors > 0)
+    if args.gum is not None:
+        for split in ("dev", "train"):
+            tree_file_boundaries(f"GUM {split}", sorted((args.gum / split).glob("*.ptb")), args.label, args.errors > 0)
 
     print("| code | split | join | docs | sentences | tokens | sent P | sent R | sent F1 "
           "| tok P | tok R | tok F1 | sent exact | s |")

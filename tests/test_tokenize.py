@@ -483,3 +483,6 @@ def test_the_joins_leave_real_ends_alone() -> None:
         "We saw the Museum of Fine Arts.", "They showed kids."]
     assert split_sentences("He said No. Then he left.") == ["He said No.", "Then he left."]
     assert split_sentences("He moved to the U.S. He liked it.") == ["He moved to the U.S.", "He liked it."]
+    # a dash is ";" to the splitter (choice 3), but a sentence may begin with one (GUM: a letter's signature)
+    assert split_sentences("In our stability and integrity. \u2014 NORTON I, Emperor.") == [
+        "In our stability and integrity.", "\u2014 NORTON I, Emperor."]

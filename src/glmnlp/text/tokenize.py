@@ -372,7 +372,7 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
             continue
         first_in_paragraph = len(spans)
         pieces = _cut_long_line(paragraph) if lines else _join_wrong_cuts(
-            paragraph, _split_missed(paragraph, _segment_window(paragraph)))
+            paragraph, text[p_start:p_end], _split_missed(paragraph, _segment_window(paragraph)))
         for at, stop in pieces:
             if not lines and len(spans) > first_in_paragraph and (close := _LEADING_CLOSERS.match(paragraph, at, stop)):
                 spans[-1], at = (spans[-1][0], p_start + close.end()), close.end()  # choice 2: closing quotes
@@ -413,16 +413,17 @@ def _split_missed(paragraph: str, pieces: Iterable[Span]) -> Iterator[Span]:
         yield held
 
 
-def _join_wrong_cuts(paragraph: str, pieces: Iterable[Span]) -> Iterator[Span]:
+def _join_wrong_cuts(paragraph: str, original: str, pieces: Iterable[Span]) -> Iterator[Span]:
     """``pieces`` with the cuts pysbd makes where no sentence ends joined again (choice 2): before a list marker
     after ``; : ,`` or a conjunction (``are: (a) no smoking; (b) no pets.``, ``focus, and 3) a level``; after any
     other word a list item may be a sentence of its own, as in web text), before a piece that begins with ``;`` or
     ``,``, and after a title or an abbreviation that never ends a sentence (``--Mrs. Yeargin``, ``Ft. Worth``,
-    ``Vol. II``, ``Approx. 30``; ``No.`` before a number)."""
+    ``Vol. II``, ``Approx. 30``; ``No.`` before a number). ``original``: the paragraph before normalisation (choice
+    3), where a dash or an ellipsis that the splitter saw as ``;`` is itself: a sentence may begin with one."""
     held: Span | None = None
     for at, stop in pieces:
         if held is not None and held[1] == at and (
-            _CONTINUES.match(paragraph, at, stop)
+            _CONTINUES.match(original, at, stop)
             or (_LIST_MARKER.match(paragraph, at, stop) and _BEFORE_AN_ITEM.search(paragraph, held[0], held[1]))
             or _NEVER_AN_END.search(paragraph, held[0], held[1])
             or (_NUMBER_ABBREVIATION.search(paragraph, held[0], held[1]) and _NUMBER.match(paragraph, at, stop))
