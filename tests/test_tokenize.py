@@ -9,6 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from glmnlp.text.tokenize import (
+    WINDOW_CHARS,
+    LongInputWarning,
     sentence_spans,
     split_sentences,
     tokenize,
@@ -466,6 +468,10 @@ def test_the_new_boundaries_and_years_leave_abbreviations_and_quoted_numbers_alo
         ("See Vol. II and Fig. 3 and Eq. 4 for details.", ["See Vol. II and Fig. 3 and Eq. 4 for details."]),
         ("Approx. 30 people came.", ["Approx. 30 people came."]),
         ("It is item No. 5 on the list.", ["It is item No. 5 on the list."]),
+        ("The Licensee shall (a) maintain insurance, (b) pay the fees.",
+         ["The Licensee shall (a) maintain insurance, (b) pay the fees."]),
+        ("It costs 5 dollars incl. tax here. Brazil vs. Argentina was close.",
+         ["It costs 5 dollars incl. tax here.", "Brazil vs. Argentina was close."]),
         # a piece cannot begin with ; or ,
         ("Nevada; Honolulu; Las Vegas, Nev.; Los Angeles.", ["Nevada; Honolulu; Las Vegas, Nev.; Los Angeles."]),
     ],
@@ -483,6 +489,22 @@ def test_the_joins_leave_real_ends_alone() -> None:
         "We saw the Museum of Fine Arts.", "They showed kids."]
     assert split_sentences("He said No. Then he left.") == ["He said No.", "Then he left."]
     assert split_sentences("He moved to the U.S. He liked it.") == ["He moved to the U.S.", "He liked it."]
+    # a reference abbreviation ends a sentence before a capital; an emoticon may begin one
+    assert split_sentences("The trip takes 3 hours approx. We leave at noon.") == [
+        "The trip takes 3 hours approx.", "We leave at noon."]
+    assert split_sentences("Prices are $20, VAT incl. Delivery is free.") == [
+        "Prices are $20, VAT incl.", "Delivery is free."]
+    assert split_sentences("Thanks. ;) See you.") == ["Thanks.", ";) See you."]
     # a dash is ";" to the splitter (choice 3), but a sentence may begin with one (GUM: a letter's signature)
     assert split_sentences("In our stability and integrity. \u2014 NORTON I, Emperor.") == [
         "In our stability and integrity.", "\u2014 NORTON I, Emperor."]
+
+
+def test_joined_cuts_keep_sentences_within_the_window() -> None:
+    """Joining the splitter's cuts again undid the cuts made at WINDOW_CHARS: ``"Mr. " * 50000`` was one sentence of
+    199,999 characters (and the warning said it was cut)."""
+    text = "Mr. " * 5000
+    with pytest.warns(LongInputWarning):
+        spans = sentence_spans(text)
+    assert max(end - start for start, end in spans) <= WINDOW_CHARS
+    assert spans[0][0] == 0 and spans[-1][1] == len(text.rstrip())
