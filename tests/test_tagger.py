@@ -484,6 +484,12 @@ def test_a_tagger_trained_on_a_conllu_column_reads_and_writes_that_column(
                  "-j", "1"]) == 0
     assert "tag_column" not in json.loads((plain_model / "metadata.json").read_text())["metadata"]
     capsys.readouterr()
+    # a word/TAG test file of the other tagset: the hint names no column (there is none, and none was given)
+    assert main(["tagger", "evaluate", "--model", str(model), "--test", str(word_tag)]) == 1
+    assert capsys.readouterr().err.endswith("(the tagger's tags are another tagset)\n")
+    assert main(["tagger", "evaluate", "--model", str(xpos_model), "--test", str(both)]) == 0
+    assert main(["tagger", "evaluate", "--model", str(model), "--test", str(both)]) == 0
+    capsys.readouterr()
     assert main(["tag", "--model", str(xpos_model), "--output-format", "conllu", str(words)]) == 0
     assert [line.split("\t")[3:5] for line in capsys.readouterr().out.splitlines() if line][0] == ["_", "DT"]
 
@@ -496,6 +502,10 @@ def test_a_tagger_files_column_must_be_a_conllu_column(sample_tagger: Tagger) ->
     with pytest.raises(ModelFileError, match="tag_column must be 'xpos' or 'upos'"):
         tagger_from_parts(Tagger, {**metadata, "tag_column": "feats"}, arrays)
     assert tagger_from_parts(Tagger, {**metadata, "tag_column": "upos"}, arrays).tag_column_ == "upos"
+    bad = tagger_from_parts(Tagger, metadata, arrays)
+    bad.tag_column_ = "UPOS"  # saved, and then refused at load
+    with pytest.raises(ConfigError, match="tag_column_ must be"):
+        tagger_to_parts(bad)
 
 
 def test_tagger_knows_the_training_words_as_spelled_and_after_a_round_trip(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """``glmnlp tagger train|evaluate`` and ``glmnlp tag``: thin wrappers over :class:`glmnlp.tagger.model.Tagger`.
 
-Input files may be CoNLL-U (the XPOS column), word/TAG lines, word<TAB>tag blocks or bracketed
+Input files may be CoNLL-U (the XPOS column, or the UPOS column: ``--tag-column``; a tagger trained on a CoNLL-U
+file records its column, and ``tagger evaluate`` and ``tag`` use it), word/TAG lines, word<TAB>tag blocks or bracketed
 trees (one per line or ``.mrg``); ``--format auto`` tells them apart (:func:`glmnlp.treebank.formats.read_tagged`).
 ``glmnlp tag`` reads one tokenised sentence per line (or any tagged format, whose tags are ignored)
 and writes word/TAG lines or CoNLL-U to stdout, :data:`TAG_CHUNK` sentences at a time. The input is read as it is
@@ -165,12 +166,13 @@ def train_cmd(
     check_output_dir(out_dir, "tagger", replace=force)
     train, train_format = _read(train_path, fmt, "to train on", column)
     check_shards(shards, len(train))  # before the dev file is read
-    dev = _read(dev_path, fmt, "to choose the epoch on", column)[0] if dev_path else None
+    dev, dev_format = _read(dev_path, fmt, "to choose the epoch on", column) if dev_path else (None, None)
     if dev is not None:
         assert dev_path is not None
         # the tags and spelling `tagger evaluate` scores it with: a dev file of another tagset scored 0.00% at
         # every pass and the first was kept; a dev file's "(" scored as a word training never saw, "-LRB-"
-        _check_tagset({t for s in train for t in s.tags or ()}, dev, dev_path, column, "dev", "the training file")
+        _check_tagset({t for s in train for t in s.tags or ()}, dev, dev_path,
+                      column if dev_format == "conllu" else None, "dev", "the training file")
         vocabulary = _Vocabulary({w for s in train for w in s.words})
         dev = [TaggedSentence(tuple(model_words(s.words, vocabulary)), s.tags) for s in dev]
 
@@ -225,9 +227,10 @@ def evaluate_cmd(
         column = "upos" if model.tag_column_ == "upos" else "xpos"
     # brackets spelled as the tagger saw them in training, as glmnlp tag gives them (glmnlp.text.inputs.model_words):
     # EWT's '(' scored against a WSJ tagger's -LRB- was an unknown word (89.55% where tag scores 90.37%)
-    sentences = [TaggedSentence(tuple(model_words(s.words, model)), s.tags)
-                 for s in _read(test_path, fmt, "to score", column, given)[0]]
-    _check_tagset(set(model.tags_), sentences, test_path, column, "test", "the tagger")
+    read, found = _read(test_path, fmt, "to score", column, given)
+    sentences = [TaggedSentence(tuple(model_words(s.words, model)), s.tags) for s in read]
+    _check_tagset(set(model.tags_), sentences, test_path, column if found == "conllu" else None, "test", "the tagger",
+                  given)
     score = model.evaluate(sentences, top_confusions=confusions)
     click.echo(f"tokens            {score.tokens}")
     click.echo(f"accuracy          {100 * score.accuracy:.2f}%")
@@ -248,15 +251,21 @@ class _Vocabulary:
         self.knows = words.__contains__
 
 
-def _check_tagset(known: set[str], sentences: list[TaggedSentence], path: str, column: str, role: str,
-                  owner: str) -> None:
+def _check_tagset(known: set[str], sentences: list[TaggedSentence], path: str, column: str | None, role: str,
+                  owner: str, given: bool = True) -> None:
     """A test (or dev) file whose tags are mostly not ``known`` (another tagset, another CoNLL-U column: a UPOS tagger
     scored on XPOS) is an error naming them, as ``glmnlp parse --tagger`` refuses another tagset: it scored 0.00%
     with status 0, where docs/cli.md says a file without anything to score is an error, not 0% accuracy."""
     tokens = [t for s in sentences for t in s.tags or ()]
     unknown = [t for t in tokens if t not in known]
     if tokens and 2 * len(unknown) > len(tokens):
-        hint = f" ({owner}'s tags are another tagset, or another column than --tag-column {column})"
+        if column is None:  # not a CoNLL-U file: one tag per word
+            hint = f" ({owner}'s tags are another tagset)"
+        elif given:
+            hint = f" ({owner}'s tags are another tagset, or another column than --tag-column {column})"
+        else:
+            hint = (f" ({owner}'s tags are another tagset, or another column than {column.upper()}, the one read: "
+                    "--tag-column chooses)")
         raise InputError(f"{len(unknown):,} of the {len(tokens):,} {role} tokens have tags {owner} does not have: "
                          f"{some_of(sorted(set(unknown)), 8)}{hint}", source=path)
 

@@ -49,6 +49,8 @@ def tagger_to_parts(self: Any) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         "n_rows": int(self._weights.shape[0]),
     }
     if self.tag_column_ is not None:  # written only when known, so that every other model keeps its bytes
+        if self.tag_column_ not in ("xpos", "upos"):  # it saved, and the load refused it
+            raise ConfigError(f"tag_column_ must be 'xpos', 'upos' or None, not {self.tag_column_!r}")
         metadata["tag_column"] = self.tag_column_
     arrays = {
         **self.store_.to_arrays("strings"),
