@@ -65,9 +65,10 @@ class NodeScore:
 class Explanation:
     """A derivation of ``words``, node by node (:meth:`glmnlp.Parser.explain`, :meth:`glmnlp.Parser.explain_tree`).
 
-    ``score`` is the derivation's score (its nodes' scores summed in build order: the decoder's figure for the
-    same analysis, up to the order of the additions); ``generative_weight`` the fixed weight of the generative
-    term (0.0 without one).
+    ``score`` is the derivation's score: its nodes' scores summed in build order, as the decoder sums them, so the
+    very number :meth:`glmnlp.Parser.parse_nbest` gives the same analysis with the same tags
+    (tests/test_parser_explain.py); ``generative_weight`` the fixed weight of the generative term (0.0 without
+    one).
     """
 
     words: tuple[str, ...]
