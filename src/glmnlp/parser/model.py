@@ -322,7 +322,6 @@ class Parser:
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
             raise ConfigError(f"k must be an integer (<= 0: every complete analysis), got {k!r}")
         k = min(max(int(k), 0), 2**31 - 1)  # the decoder's int: any k past the beam is every analysis anyway
-        self._count("sentences")
         found = self._derivations(words, tag_lists, k)
         if found is None:
             return [(float("-inf"), default_tree(words, [t[0] for t in tag_lists], self.grammar))]
@@ -335,6 +334,8 @@ class Parser:
         header (counted in :attr:`stats` when ``count``); None when both attempts fail (the caller falls back to the
         default structure)."""
         check_beam(self.config.gamma, self.config.beam_cap)  # the config can be changed between calls
+        if count:
+            self._count("sentences")
         atoms, next_pos, isq, off, cand = self._inputs(words, tag_lists)
         self._configure_generative(words, tag_lists)
         none = np.zeros(0, dtype=np.int32)
