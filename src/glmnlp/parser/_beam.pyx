@@ -1366,6 +1366,16 @@ cdef class BeamParser:
         self.memo_scope(False)
         return 0
 
+    cdef int replay_step(self, int cur, int j, const int32_t[::1] sites, const int32_t[::1] chains,
+                         double* score) except -2:
+        """Step j of a derivation (:meth:`probe`, :meth:`features`, :meth:`explain`): close the frontier down to
+        site j, then attach chain j for word j; return the new deepest open record. Scores into score[0]."""
+        if j == 0:
+            return self.attach(-1, chains[0], 0, score)
+        while self.recs[cur].depth > sites[j]:
+            cur = self.close_top(cur, j, self.chain_cats[self.chain_off[chains[j] + 1] - 1], score)
+        return self.attach(cur, chains[j], j, score)
+
     # -- public API ---------------------------------------------------------------------------------
     def probe(self, const int64_t[::1] words, const int32_t[::1] next_pos, int isq, int punct,
               const int32_t[::1] sites, const int32_t[::1] chains, int site, int cat, int word):
@@ -1379,12 +1389,7 @@ cdef class BeamParser:
         cdef double dummy = 0.0
         self.begin(words, next_pos, isq, punct, None)
         for j in range(sites.shape[0]):
-            if j == 0:
-                cur = self.attach(-1, chains[0], 0, &dummy)
-            else:
-                while self.recs[cur].depth > sites[j]:
-                    cur = self.close_top(cur, j, self.chain_cats[self.chain_off[chains[j] + 1] - 1], &dummy)
-                cur = self.attach(cur, chains[j], j, &dummy)
+            cur = self.replay_step(cur, j, sites, chains, &dummy)
         if site >= 0:
             while self.recs[cur].depth > site:
                 cur = self.close_top(cur, word, 0, &dummy)
@@ -1423,12 +1428,7 @@ cdef class BeamParser:
         self.on_ = 0
         try:
             for j in range(sites.shape[0]):
-                if j == 0:
-                    cur = self.attach(-1, chains[0], 0, &dummy)
-                else:
-                    while self.recs[cur].depth > sites[j]:
-                        cur = self.close_top(cur, j, self.chain_cats[self.chain_off[chains[j] + 1] - 1], &dummy)
-                    cur = self.attach(cur, chains[j], j, &dummy)
+                cur = self.replay_step(cur, j, sites, chains, &dummy)
                 offsets.append(self.on_)
             if complete:
                 while cur >= 0:
@@ -1465,12 +1465,7 @@ cdef class BeamParser:
         try:
             for j in range(sites.shape[0]):
                 starts.append(len(self.node_log))
-                if j == 0:
-                    cur = self.attach(-1, chains[0], 0, &total)
-                else:
-                    while self.recs[cur].depth > sites[j]:
-                        cur = self.close_top(cur, j, self.chain_cats[self.chain_off[chains[j] + 1] - 1], &total)
-                    cur = self.attach(cur, chains[j], j, &total)
+                cur = self.replay_step(cur, j, sites, chains, &total)
             starts.append(len(self.node_log))
             while cur >= 0:
                 cur = self.close_top(cur, -1, 0, &total)
