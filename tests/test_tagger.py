@@ -403,21 +403,26 @@ def test_tagger_damaged_tag_lists_are_refused(sample_tagger: Tagger, damage: str
     assert rebuilt.tag_sentences(sentence) == sample_tagger.tag_sentences(sentence)
 
 
+def _upos_conllu(n: int, xpos: bool) -> str:
+    """The first ``n`` training sentences of the sample as CoNLL-U with a coarse UPOS column (and XPOS, or ``_``)."""
+    upos = {"DT": "DET", "NN": "NOUN", "NNS": "NOUN", "VBD": "VERB", "IN": "ADP", "JJ": "ADJ", ".": "PUNCT"}
+    lines = []
+    for sent in sample_tagged("train")[:n]:
+        assert sent.tags is not None
+        for i, (word, tag) in enumerate(zip(sent.words, sent.tags), 1):
+            lines.append(f"{i}\t{word}\t_\t{upos.get(tag, 'X')}\t{tag if xpos else '_'}\t_\t_\t_\t_\t_")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
 def test_tagger_cli_reads_the_upos_column_and_tags_untagged_conllu(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A CoNLL-U file tagged in UPOS only trains with --tag-column upos (it could not be read: 'no XPOS tag'; the
     error now names the option), and ``glmnlp tag`` reads the words of a CoNLL-U file with no tags (it refused
     it, although it ignores the tags)."""
-    upos = {"DT": "DET", "NN": "NOUN", "NNS": "NOUN", "VBD": "VERB", "IN": "ADP", "JJ": "ADJ", ".": "PUNCT"}
-    lines = []
-    for sent in sample_tagged("train")[:150]:
-        assert sent.tags is not None
-        for i, (word, tag) in enumerate(zip(sent.words, sent.tags), 1):
-            lines.append(f"{i}\t{word}\t_\t{upos.get(tag, 'X')}\t_\t_\t_\t_\t_\t_")
-        lines.append("")
     train = tmp_path / "upos.conllu"
-    train.write_text("\n".join(lines) + "\n")
+    train.write_text(_upos_conllu(150, xpos=False))
     model = str(tmp_path / "model")
     args = ["tagger", "train", "--train", str(train), "--out", model, "--epochs", "1", "--quiet", "-j", "1"]
     capsys.readouterr()
@@ -451,15 +456,8 @@ def test_a_tagger_trained_on_a_conllu_column_reads_and_writes_that_column(
 ) -> None:
     """A tagger trained with --tag-column upos was scored on the XPOS column unless told again (an error, the other
     tagset) and wrote its UPOS tags into CoNLL-U's XPOS column: it records the column, and both use it."""
-    upos = {"DT": "DET", "NN": "NOUN", "NNS": "NOUN", "VBD": "VERB", "IN": "ADP", "JJ": "ADJ", ".": "PUNCT"}
-    lines = []
-    for sent in sample_tagged("train")[:120]:
-        assert sent.tags is not None
-        for i, (word, tag) in enumerate(zip(sent.words, sent.tags), 1):
-            lines.append(f"{i}\t{word}\t_\t{upos.get(tag, 'X')}\t{tag}\t_\t_\t_\t_\t_")
-        lines.append("")
     both = tmp_path / "both.conllu"
-    both.write_text("\n".join(lines) + "\n")
+    both.write_text(_upos_conllu(120, xpos=True))
     model = tmp_path / "upos_model"
     base = ["tagger", "train", "--train", str(both), "--epochs", "1", "--quiet", "-j", "1"]
     assert main([*base, "--out", str(model), "--tag-column", "upos"]) == 0
