@@ -1002,7 +1002,7 @@ cdef class BeamParser:
     cdef double gen_node(self, int cat, bint pos_node, bint leftmost, int coord) noexcept nogil:
         """gen_weight * (ln P(cat | node context) [+ ln P(word | word context)]) from ``self.atoms``.
 
-        The node context is (L10 L01 L02 L03 L20 L11 L30 L21 COORD CL), COORD (:meth:`coord_atom`)
+        The node context is (L10 L01 L02 L03 L20 L11 L30 L21 COORD CL), COORD (:meth:`coord_from`)
         for POS nodes too, although their features leave it out. The word context is
         (POS L10 L01 L20 CCP CC) with L20 and CCP only for a leftmost child (as in Roark's parser).
         Appends the events to ``gen_log`` when it is a list.

@@ -60,7 +60,7 @@ Our choices:
   10.2 and 12.6 s, with the same updates, cache updates and dev F1 on that run. BLAS dot products
   choose their summation order by CPU, so the former scores could differ in the last bit between
   machines; the left-to-right sums do not (a model trained before may differ from a retrained one by
-  such a last-bit tie, measured below for the bundled model).
+  such a last-bit tie).
 * The model's ``history`` (saved in its metadata) records per epoch the dev F1, updates, early
   stops, cache updates and mean beam size, never seconds: timings come back to the caller in
   :class:`EpochLog` and go to an optional log, so two identical runs write identical files.

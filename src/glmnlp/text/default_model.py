@@ -69,13 +69,13 @@ Our choices:
 * **Generative tables.** Every generative model (full and jackknifed) is frozen with Roark's
   ``-t 0.05`` pruning and a count cutoff: histories of level >= 2 seen at most
   ``generative_min_count`` (4) times are left out (:class:`glmnlp.parser.generative.SmoothingConfig`).
-  The cutoff is what keeps the model within ``max_bytes`` (10 MB): on the sample most deep histories
-  are singletons, which ``-t`` keeps. The shipped tables, as files (float32 values, occupied slots
-  only), on PTB sample + GUM train without the non-commercial genres: 7.65 / 6.42 MB at cutoffs
-  2 / 4 (old layout: 11.1 / 9.3 / 8.5 / 8.0 / 7.4 MB at 2 / 4 / 6 / 8 / 12). On the sample alone
-  (measured when the cutoff was added, code 86528a6; not in a results file) the generative model (gold
-  tags, dev, gamma 48, cap 100) scored 86.17 F1 unpruned, 85.61 / 86.20 / 85.18 with cutoffs 1 / 2 / 4,
-  and for the combined model (weight 10, 4 passes) the cutoff 2
+  The cutoff is what keeps the model within ``max_bytes`` (10 MB): on the sample most deep histories are singletons,
+  which ``-t`` keeps. The shipped tables, as files (float32 values, occupied slots only), on PTB sample + GUM train
+  without the non-commercial genres: 7.65 / 6.42 MB at cutoffs 2 / 4 as deflated files (the shipped ones, cutoff 4,
+  take 5.5 MB with LZMA members; old layout: 11.1 / 9.3 / 8.5 / 8.0 / 7.4 MB at 2 / 4 / 6 / 8 / 12). On the sample
+  alone (measured when the cutoff was added, code 86528a6; not in a results file) the generative model (gold tags,
+  dev, gamma 48, cap 100) scored 86.17 F1 unpruned, 85.61 / 86.20 / 85.18 with cutoffs 1 / 2 / 4, and for the
+  combined model (weight 10, 4 passes) the cutoff 2
   gave dev +0.47 F1 with tagger tags and -0.24 with gold tags, but test -1.31 and -1.08
   (benchmarks/results/parsing_generative.md): set ``generative_min_count=0`` to trade size for
   that possible accuracy.

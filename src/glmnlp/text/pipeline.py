@@ -65,13 +65,13 @@ Our choices (what a call accepts, and the checks at the text boundary: :mod:`glm
   parser's grammar has no chain for (``UH`` is not in the WSJ sample) is not forced. Pre-tagged
   input keeps its given tags.
 * **Bounded parsing** (linear work on any input). A sentence of more than ``max_words`` words
-  (default :data:`MAX_PARSE_WORDS` = 150) is not given to the beam: it gets the parser's own
-  fallback analysis, a flat phrase over its tagged words (:func:`glmnlp.parser.model.default_tree`),
-  and a :class:`~glmnlp.text.tokenize.LongInputWarning`. On the bundled model a 150-word input took
-  about 4 s (beam retried, then the fallback anyway); the longest sentence of the WSJ sample has
-  141 tokens. Together with the tokenizer's bounded windows (every sentence is at most 2,000
-  characters) this bounds the work per sentence, so a 2 MB line without full stops is
-  tagged and written in seconds instead of hanging.
+  (default :data:`MAX_PARSE_WORDS` = 150) is not given to the beam: it gets the parser's own fallback analysis, a
+  flat phrase over its tagged words (:func:`glmnlp.parser.model.default_tree`), and a
+  :class:`~glmnlp.text.tokenize.LongInputWarning`. On the bundled model a 150-word input took about 4 s (beam
+  retried, then the fallback anyway); the longest sentence of the WSJ sample has 249 tokens (wsj_0096; the next
+  longest 114), so that one gets the flat tree. Together with the tokenizer's bounded windows (every sentence is at
+  most 2,000 characters) this bounds the work per sentence, so a 2 MB line without full stops is tagged and written
+  in seconds instead of hanging.
 * **Word-by-word measures** (``measures=True`` or a :class:`glmnlp.parser.measures.MeasureOptions`):
   each sentence's rows are those :func:`glmnlp.text.measures.measures` gives for its tokens (its
   own beam, the generative model's candidate tags: never the tagger's, which read ahead; given tags as

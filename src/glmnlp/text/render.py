@@ -27,7 +27,7 @@ graphics library (our choices):
 **Compact drawings** (``compact=True``, ``glmnlp parse --format svg --compact``) for long
 sentences: smaller type (12 px), tighter padding and gaps, and each word's POS tag written under
 the word instead of on a row of its own (one row less, and a word box is only as wide as the
-wider of word and tag). The 41-word sentence of the sample's test split (wsj_0180-0199) lays out 2,381 px wide
+wider of word and tag). The first 41-word sentence of the sample's test split (wsj_0180-0199) lays out 2,381 px wide
 normally and 1,593 px compact.
 
 **ASCII drawings** (:func:`render_ascii`, ``--format ascii``) come from NLTK's

@@ -47,12 +47,12 @@ Our choices and mappings (none of these is stated by the papers, which start fro
    or ``?`` before a capital (``Great food!!! We will return.``; two split already). A cut pysbd makes inside
    a run of full stops is moved to the run's end (``burn it..thats the only way`` gave the word ``.thats``).
    Cuts pysbd makes where no sentence ends are joined again (``_join_wrong_cuts``): before a list marker after
-   ``; : ,``, a conjunction or a verb announcing a list (``are: (a) no smoking; (b) no pets.``), before ``;`` or
-   ``,``, after a title (``--Mrs. Yeargin``, ``Ft. Worth``) and after a reference abbreviation before a number or
-   a lowercase word (``Vol. II``, ``Approx. 30``). On the PTB sample joined into one text, wrong boundaries 24 -> 9
-   (precision 0.9932 -> 0.9975, recall 0.9502 unchanged); GUM dev 40 -> 39, train 371 -> 366, no gold boundary
-   lost; EWT dev/train (paragraphs) sentence F1 0.9039 -> 0.9045 and 0.9157 -> 0.9166
-   (benchmarks/results/tokenize_quality.md).
+   ``; : ,``, a conjunction or a verb announcing a list (``are: (a) no smoking; (b) no pets.``), before ``;`` or ``,``,
+   after a title (``--Mrs. Yeargin``, ``Ft. Worth``), after a reference abbreviation before a number, a Roman
+   numeral, a lowercase word or a bracket (``Vol. II``, ``Approx. 30``), after ``No.`` before a number. On the PTB
+   sample joined into one text, wrong boundaries 24 -> 9 (precision 0.9932 -> 0.9975, recall 0.9502 unchanged); GUM
+   dev 40 -> 39, train 371 -> 366, no gold boundary lost; EWT dev/train (paragraphs) sentence F1 0.9039 -> 0.9045
+   and 0.9157 -> 0.9166 (benchmarks/results/tokenize_quality.md).
 3. **Typographic characters** are normalised before both libraries see the text, one character
    for one so that offsets are unchanged (curly quotes and apostrophes -> ASCII, no-break space ->
    space, em dash and ``…`` -> ``;``, which NLTK always splits off words). The token *text* is
