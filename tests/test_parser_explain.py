@@ -278,3 +278,29 @@ def test_a_unary_chain_of_one_category_is_one_node(parser: Parser) -> None:
     plain = parser.explain_tree(parse_tree("(TOP (S (NP (NNP Pierre)) (VP (VBD slept)) (. .)))"))
     looped = parser.explain_tree(parse_tree("(TOP (S (NP (NP (NNP Pierre))) (VP (VBD slept)) (. .)))"))
     assert looped.score == plain.score and len(looped.nodes) == len(plain.nodes)
+
+
+def test_differences_are_the_nodes_that_make_two_scores_differ(parser: Parser, parsed: list[Tree]) -> None:
+    """gold.differences(parse): the nodes one derivation builds and the other does not; the shared nodes add the
+    same score to both, so the two scores differ by the listed nodes' scores. Where the gold tree scores higher
+    than the parse, it fell out of the beam on the way (a search error)."""
+    compared = search_errors = 0
+    for tree in parsed:
+        words, tags = tree.leaves(), tree.tags()
+        parse = parser.explain(words, tags)
+        assert parse.differences(parse) == ((), ())
+        try:
+            gold = parser.explain_tree(tree, tags)
+        except InputError:  # a chain the small model never saw
+            continue
+        mine, theirs = gold.differences(parse)
+        assert sum(n.score for n in mine) - sum(n.score for n in theirs) == pytest.approx(gold.score - parse.score,
+                                                                                          abs=1e-6)
+        assert (mine == ()) == (theirs == ()) == (parser.parse(words, tags) == tree)
+        assert all(any(n is g for g in gold.nodes) for n in mine)
+        assert all(any(n is p for p in parse.nodes) for n in theirs)
+        compared += 1
+        search_errors += gold.score > parse.score
+    assert compared > 5
+    with pytest.raises(ValueError, match="different words"):
+        parse.differences(parser.explain(["Stocks", "fell", "."], ["NNS", "VBD", "."]))

@@ -76,6 +76,36 @@ class Explanation:
     score: float
     generative_weight: float
 
+    def differences(self, other: Explanation) -> tuple[tuple[NodeScore, ...], tuple[NodeScore, ...]]:
+        """The nodes of this derivation that ``other`` (another analysis of the same words) does not build, and
+        those of ``other`` that this one does not, each in build order: where a gold tree lost to the parse
+        (``gold.differences(parse)``). A node is the same in both when it is built at the same word with the same
+        label, context and features, so it adds the same score to both; the two scores differ by the nodes listed:
+        ``self.score - other.score`` is ``sum(mine) - sum(theirs)`` of their scores, up to rounding."""
+        if self.words != other.words:
+            raise ValueError("the two explanations are of different words")
+        theirs: dict[tuple[Any, ...], int] = {}
+        for node in other.nodes:
+            theirs[_node_key(node)] = theirs.get(_node_key(node), 0) + 1
+        mine: list[NodeScore] = []
+        for node in self.nodes:
+            key = _node_key(node)
+            if theirs.get(key, 0):
+                theirs[key] -= 1
+            else:
+                mine.append(node)
+        shared: dict[tuple[Any, ...], int] = {}
+        for node in self.nodes:
+            shared[_node_key(node)] = shared.get(_node_key(node), 0) + 1
+        only_theirs: list[NodeScore] = []
+        for node in other.nodes:
+            key = _node_key(node)
+            if shared.get(key, 0):
+                shared[key] -= 1
+            else:
+                only_theirs.append(node)
+        return tuple(mine), tuple(only_theirs)
+
     def format(self, top: int = 5) -> str:
         """The nodes as text, one line each (a closure as ``<END> X``, X the constituent it closes) with its ``top``
         features of largest weight magnitude (0: all)."""
@@ -92,6 +122,11 @@ class Explanation:
             for name, weight in ranked[: top or len(ranked)]:
                 lines.append(f"        {weight:+.4f}  {name}")
         return "\n".join(lines)
+
+
+def _node_key(node: NodeScore) -> tuple[Any, ...]:
+    """What makes a node the same in two derivations of one sentence (its score then is the same too)."""
+    return node.word, node.label, tuple(sorted(node.context.items(), key=lambda kv: kv[0])), node.features
 
 
 def name_nodes(
