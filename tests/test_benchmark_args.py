@@ -47,6 +47,8 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
     ("fuzz.py", ["--seconds", "-5"], "argument --seconds: expected float >= 1"),
     ("fuzz.py", ["--hang", "nan"], "argument --hang: expected float >= 0.1"),
     ("training_curves.py", ["--epochs", "0"], "argument --epochs: expected int >= 1"),
+    ("search_errors.py", ["--beams", "1e7:40,1e8"], "argument --beams: expected GAMMA:CAP"),
+    ("search_errors.py", ["--tags", "silver"], "argument --tags: 'silver' is not one of gold, tagger"),
 ])
 def test_benchmark_list_arguments_are_usage_errors(script: str, args: list[str], message: str) -> None:
     run = subprocess.run([sys.executable, str(BENCHMARKS / script), *args], capture_output=True, text=True,
