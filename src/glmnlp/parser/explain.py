@@ -84,27 +84,7 @@ class Explanation:
         ``self.score - other.score`` is ``sum(mine) - sum(theirs)`` of their scores, up to rounding."""
         if self.words != other.words:
             raise ValueError("the two explanations are of different words")
-        theirs: dict[tuple[Any, ...], int] = {}
-        for node in other.nodes:
-            theirs[_node_key(node)] = theirs.get(_node_key(node), 0) + 1
-        mine: list[NodeScore] = []
-        for node in self.nodes:
-            key = _node_key(node)
-            if theirs.get(key, 0):
-                theirs[key] -= 1
-            else:
-                mine.append(node)
-        shared: dict[tuple[Any, ...], int] = {}
-        for node in self.nodes:
-            shared[_node_key(node)] = shared.get(_node_key(node), 0) + 1
-        only_theirs: list[NodeScore] = []
-        for node in other.nodes:
-            key = _node_key(node)
-            if shared.get(key, 0):
-                shared[key] -= 1
-            else:
-                only_theirs.append(node)
-        return tuple(mine), tuple(only_theirs)
+        return _unmatched(self.nodes, other.nodes), _unmatched(other.nodes, self.nodes)
 
     def format(self, top: int = 5) -> str:
         """The nodes as text, one line each (a closure as ``<END> X``, X the constituent it closes) with its ``top``
@@ -122,6 +102,21 @@ class Explanation:
             for name, weight in ranked[: top or len(ranked)]:
                 lines.append(f"        {weight:+.4f}  {name}")
         return "\n".join(lines)
+
+
+def _unmatched(nodes: Sequence[NodeScore], others: Sequence[NodeScore]) -> tuple[NodeScore, ...]:
+    """The nodes of ``nodes`` that ``others`` has no copy of, counting copies (a node built twice is matched twice)."""
+    left: dict[tuple[Any, ...], int] = {}
+    for node in others:
+        left[_node_key(node)] = left.get(_node_key(node), 0) + 1
+    out: list[NodeScore] = []
+    for node in nodes:
+        key = _node_key(node)
+        if left.get(key, 0):
+            left[key] -= 1
+        else:
+            out.append(node)
+    return tuple(out)
 
 
 def _node_key(node: NodeScore) -> tuple[Any, ...]:
