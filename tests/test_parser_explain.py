@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from glmnlp.errors import InputError
+from glmnlp.errors import ConfigError, InputError
 from glmnlp.parser.config import TEMPLATES
 from glmnlp.parser.derivation import derive
 from glmnlp.parser.explain import CONTEXT_ATOMS, Explanation
@@ -304,3 +304,27 @@ def test_differences_are_the_nodes_that_make_two_scores_differ(parser: Parser, p
     assert compared > 5
     with pytest.raises(ValueError, match="different words"):
         parse.differences(parser.explain(["Stocks", "fell", "."], ["NNS", "VBD", "."]))
+
+
+def test_a_pipeline_explains_its_sentences_with_the_words_and_tags_it_gave_the_parser() -> None:
+    """Pipeline.explain: the parser's explanation of each sentence with the pipeline's own inputs (brackets spelled
+    -LRB-, multi-tags, web tokens' tags, given tags), so its score is the sentence's score; None where the pipeline
+    did not parse. explain_tree of the sentence's tree with the words as written scored brackets as unknown words."""
+    import warnings
+
+    import glmnlp
+
+    nlp = glmnlp.load()
+    text = 'He said (quietly) that stocks fell. Visit https://example.com now! Is it "done"?'
+    doc = nlp(text)
+    explained = nlp.explain(text)
+    assert len(explained) == len(doc.sentences) == 3
+    assert [e.score for e in explained] == [s.score for s in doc.sentences]
+    assert "-LRB-" in explained[0].words
+    given = [[("Dogs", "NNS"), ("bark", "VBP"), (".", ".")]]
+    assert nlp.explain(given)[0].score == nlp(given).sentences[0].score
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert nlp.replace(max_words=3).explain("This sentence is too long for it.") == [None]
+    with pytest.raises(ConfigError, match="no parser"):
+        glmnlp.load(parser=False).explain("He agreed.")

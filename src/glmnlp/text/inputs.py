@@ -59,6 +59,7 @@ class PendingSentence:
     surprisal: list[float | None] | None = None
     measures: list[dict[str, Any]] | None = None
     given: dict[int, str] = field(default_factory=dict)  # tags not the tagger's: given with the input, web tokens'
+    parsed_from: tuple[list[str], Sequence[Any]] | None = None  # the words and tags the parser got (if it parsed)
 
 
 def read_document(doc: DocumentInput, index: int, lines: bool = False) -> tuple[str, list[PendingSentence]]:

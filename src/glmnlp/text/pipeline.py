@@ -447,6 +447,15 @@ class Pipeline:
             if failed is not None:
                 raise failed
 
+    def explain(self, doc: DocumentInput) -> list[Any]:
+        """Each sentence of ``doc`` (read as :meth:`__call__` reads it) as the parser scored it: an
+        :class:`~glmnlp.parser.explain.Explanation` (:meth:`glmnlp.Parser.explain`, with the words and tags the
+        pipeline gave the parser), or None for a sentence it did not parse (longer than ``max_words``, or the
+        default structure). :func:`glmnlp.text.explain.explain_document`."""
+        from glmnlp.text.explain import explain_document
+
+        return explain_document(self, doc)
+
     # -- stages ------------------------------------------------------------------------------
     def _knows(self, tag: str) -> bool:
         """Whether the parser has chains for ``tag`` (true when it does not say: no grammar)."""
@@ -508,6 +517,7 @@ class Pipeline:
             if wide is None:
                 wide = self.tagger.multitag(tagger_words, self.multitag_margin)
             parser_tags = [[fixed[i]] if i in fixed else cands for i, cands in enumerate(wide)]
+        sent.parsed_from = (words, parser_tags)
         ranker = getattr(self.parser, "parse_nbest", None)
         if callable(ranker):
             ranked = list(ranker(words, parser_tags, nbest))
