@@ -451,7 +451,8 @@ class Pipeline:
         """Each sentence of ``doc`` (read as :meth:`__call__` reads it) as the parser scored it: an
         :class:`~glmnlp.parser.explain.Explanation` (:meth:`glmnlp.Parser.explain`, with the words and tags the
         pipeline gave the parser), or None for a sentence it did not parse (longer than ``max_words``, or the
-        default structure). :func:`glmnlp.text.explain.explain_document`."""
+        default structure). The sentences are analysed again, so they count in :attr:`stats` as parses do
+        (:func:`glmnlp.text.explain.explain_document`)."""
         from glmnlp.text.explain import explain_document
 
         return explain_document(self, doc)
