@@ -29,7 +29,8 @@ from typing import Literal
 import click
 
 from glmnlp.treebank.formats import (
-    Format, TaggedSentence, format_by_suffix, iter_tagged, iter_tokens, read_tagged_as, write_conllu, write_word_tag,
+    Format, TaggedSentence, format_by_suffix, iter_tagged, iter_tokens, read_tagged, read_tagged_as, write_conllu,
+    write_word_tag,
 )
 from glmnlp.tagger.features import FEATURE_SETS
 from glmnlp.tagger.model import Tagger, TaggerConfig
@@ -76,14 +77,16 @@ def _read(path: str, fmt: Format, purpose: str | None = None, column: _Column = 
     any is an error naming it. ``column`` is the CoNLL-U column: asked for with ``--tag-column`` (``given``), a UPOS
     column of a file of another format is an error; a tagger's own column (not ``given``) applies to CoNLL-U only."""
     name = "<stdin>" if path == "-" else path
+    source = _stdin_text() if path == "-" else path
     try:
-        sentences, found = read_tagged_as(_stdin_text() if path == "-" else path, fmt, column)
+        found: Format = "conllu"
+        if given and column == "upos":  # asked for: a file of another format is refused by the reader
+            sentences = read_tagged(source, fmt, column)
+        else:
+            sentences, found = read_tagged_as(source, fmt, column)
     except FormatError as exc:  # say how to read the other column from the command line
         exc.reason = exc.reason.replace("read its UPOS column", "--tag-column upos reads it")
         raise
-    if given and column == "upos" and found != "conllu":
-        raise FormatError(f"the UPOS column was asked for, but this is a {found} file, with one tag per word",
-                          source=name)
     if purpose is not None and not any(len(s) for s in sentences):
         raise InputError(f"empty input: no tagged sentence {purpose}", source=name)
     return sentences, found

@@ -370,8 +370,17 @@ def read_tagged(
     refused for them (the caller asked for a column the file does not have). ``None``: the words are wanted,
     not the tags (a CoNLL-U file's sentences then have ``tags=None``, and may have ``_`` in every tag column)."""
     _check_request(fmt, column)  # before the file is read
+    name, lines, fmt = _sniffed(path, fmt)
+    return list(iter_tagged(lines, fmt, column, name))
+
+
+def _sniffed(path: Source, fmt: Format) -> tuple[str, list[str], Format]:
+    """``(name, lines, format)`` of ``path``, ``"auto"`` resolved as :func:`read_tagged` resolves it: by the suffix,
+    else by the first lines (:func:`detect_format`)."""
     name, text = _load(path)
-    return list(iter_tagged(split_lines(text), format_by_suffix(path) if fmt == "auto" else fmt, column, name))
+    lines = split_lines(text)
+    fmt = format_by_suffix(path) if fmt == "auto" else fmt
+    return name, lines, detect_format(_format_head(iter(lines)), name) if fmt == "auto" else fmt
 
 
 def read_tagged_as(
@@ -381,11 +390,7 @@ def read_tagged_as(
     and is read as it is), and the format it was read as (``"auto"`` resolved: by the suffix, else by the first
     lines, :func:`detect_format`). A tagger trained on a CoNLL-U column reads files this way."""
     _check_request(fmt, conllu_column)
-    name, text = _load(path)
-    lines = split_lines(text)
-    fmt = format_by_suffix(path) if fmt == "auto" else fmt
-    if fmt == "auto":
-        fmt = detect_format(_format_head(iter(lines)), name)
+    name, lines, fmt = _sniffed(path, fmt)
     column = conllu_column if fmt == "conllu" else "xpos"
     return list(iter_tagged(lines, fmt, column, name)), fmt
 
