@@ -89,6 +89,10 @@ from glmnlp.treebank.trees import Tree
 __all__ = ["RETRY_CAP", "TEMPLATES", "Example", "ParserConfig", "Parser", "default_tree", "punctuation_tags",
            "word_atom"]
 
+#: The generative word ids of a decoder without a generative term (set before every sentence of such a parser).
+_NO_WORD_IDS = np.zeros(0, dtype=np.int64)
+_NO_WORD_IDS.flags.writeable = False
+
 #: The beam cap of the retry (module header, "Robustness") of a parser whose own beam has no cap: the retry always
 #: has one, so that its memory is bounded however the scores tie.
 RETRY_CAP = 1000
@@ -410,11 +414,11 @@ class Parser:
             raise InputError(f"cannot explain this tree: after the transform, {exc}") from None
         chains = []
         for i, step in enumerate(steps):
-            found = self._chain_id.get(step.chain)
-            if found is None:
+            try:
+                chains.append(self._add_chain_known(step.chain))
+            except ValueError:
                 raise InputError(f"cannot explain this tree: word {i + 1} ({words[i]!r}) hangs from the chain "
-                                 f"{self.grammar.chain_names(step.chain)}, which the model has never seen")
-            chains.append(found)
+                                 f"{self.grammar.chain_names(step.chain)}, which the model has never seen") from None
         return self._explain(words, tag_lists, np.array([s.site for s in steps], dtype=np.int32),
                              np.array(chains, dtype=np.int32))
 
@@ -446,7 +450,7 @@ class Parser:
             self._configure_generative_off()
 
     def _configure_generative_off(self) -> None:
-        self._beam.set_generative(None, 0.0, np.zeros(0, dtype=np.int64))
+        self._beam.set_generative(None, 0.0, _NO_WORD_IDS)
 
     def surprisal(self, words: Sequence[str], tags: Sequence[str | Sequence[str]]) -> list[float]:
         """Per-word surprisal in bits, -log2 P(w_i | w_0..w_{i-1}), from the generative model's beam.
