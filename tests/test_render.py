@@ -16,6 +16,7 @@ from strategies import trees
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.treebank.formats import read_conllu, read_word_tag
 from glmnlp.text.drawing import MARGIN, SIBLING_GAP
+from glmnlp.text.tokenize import tokenize_text_spans
 from glmnlp.text.render import (
     render_brackets,
     render_conllu,
@@ -74,7 +75,7 @@ def test_render_conllu_exact_and_read_back() -> None:
         "# sent_id = 1",
         "# text = Vinken sleeps.",
         "1\tVinken\t_\t_\tNNP\t_\t_\t_\t_\t_",
-        "2\tsleeps\t_\t_\tVBZ\t_\t_\t_\t_\t_",
+        "2\tsleeps\t_\t_\tVBZ\t_\t_\t_\t_\tSpaceAfter=No",
         "3\t.\t_\t_\t.\t_\t_\t_\t_\t_",
         "",
     ]
@@ -83,6 +84,69 @@ def test_render_conllu_exact_and_read_back() -> None:
         (["Vinken", "sleeps", "."], ["NNP", "VBZ", "."]),
         (["It", "cost", "$", "5", "."], ["PRP", "VBD", "$", "CD", "."]),
     ]
+
+
+def _rebuilt(block: str) -> tuple[str, str]:
+    """A CoNLL-U sentence's ``# text`` and the text its forms and ``SpaceAfter=No`` marks rebuild."""
+    lines = block.splitlines()
+    text = next(line[len("# text = "):] for line in lines if line.startswith("# text = "))
+    parts = []
+    for line in lines:
+        if line and not line.startswith("#"):
+            fields = line.split("\t")
+            parts.append(fields[1] + ("" if "SpaceAfter=No" in fields[9].split("|") else " "))
+    return text, "".join(parts).rstrip(" ")
+
+
+def test_render_conllu_forms_as_written_rebuild_the_text() -> None:
+    """From raw text FORM is the token as written (the XPOS keeps the treebank's tag) and SpaceAfter=No marks each
+    token the next one touches, across a sentence's end too; the forms rebuild ``# text`` (UD's validator)."""
+    text = 'Say "hi" (twice).He left.'
+    spans = [(0, 3, "Say", "VB"), (4, 5, "``", "``"), (5, 7, "hi", "UH"), (7, 8, "''", "''"),
+             (9, 10, "-LRB-", "-LRB-"), (10, 15, "twice", "RB"), (15, 16, "-RRB-", "-RRB-"), (16, 17, ".", ".")]
+    s1 = Sentence(tuple(Token(w, t, a, b) for a, b, w, t in spans))
+    s2 = Sentence((Token("He", "PRP", 17, 19), Token("left", "VBD", 20, 24), Token(".", ".", 24, 25)))
+    out = render_conllu(Document(text, (s1, s2)))
+    first, second = out.split("\n\n")[:2]
+    assert [[line.split("\t")[k] for k in (1, 4, 9)] for line in first.splitlines()[2:]] == [
+        ["Say", "VB", "_"], ['"', "``", "SpaceAfter=No"], ["hi", "UH", "SpaceAfter=No"], ['"', "''", "_"],
+        ["(", "-LRB-", "SpaceAfter=No"], ["twice", "RB", "SpaceAfter=No"], [")", "-RRB-", "SpaceAfter=No"],
+        [".", ".", "SpaceAfter=No"],
+    ]
+    assert _rebuilt(first) == ('Say "hi" (twice).', 'Say "hi" (twice).')
+    assert _rebuilt(second) == ("He left.", "He left.")
+
+
+_PIECES = ["word", "(", ")", '"', "don't", "U.S.", "-", "5%", "e.g.", "?!", "\u00e9t\u00e9", ":-)", "...", "'s", "$3"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_PIECES),
+                          st.sampled_from(["", " ", "  ", "\n", " \t ", "\u00a0"])), min_size=1, max_size=30))
+def test_render_conllu_rebuilds_every_sentence_text(pieces: list[tuple[str, str]]) -> None:
+    """Whatever the spacing, the tokenizer's sentences written as CoNLL-U have forms that rebuild ``# text``."""
+    text = "".join(word + gap for word, gap in pieces)
+    sentences = tuple(Sentence(tuple(Token(w, None, a, b) for w, a, b in spans))
+                      for spans in tokenize_text_spans(text) if spans)
+    if not sentences:
+        return
+    out = render_conllu(Document(text, sentences))
+    blocks = [b for b in out.split("\n\n") if b.strip()]
+    assert len(blocks) == len(sentences)
+    for block in blocks:
+        written, rebuilt = _rebuilt(block)
+        assert written == rebuilt
+
+
+def test_write_conllu_misc_column_checked() -> None:
+    """MISC values must be one per word, non-empty and without whitespace."""
+    from glmnlp.errors import FormatError
+    from glmnlp.treebank.formats import TaggedSentence, write_conllu
+    sent = TaggedSentence(("a", "b"), ("DT", "NN"))
+    assert write_conllu([sent], misc=[["SpaceAfter=No", "_"]]).splitlines()[0].endswith("\tSpaceAfter=No")
+    for bad in (["_"], ["a b", "_"], ["", "_"]):
+        with pytest.raises(FormatError):
+            write_conllu([sent], misc=[bad])
 
 
 def test_render_conllu_untagged_and_pretokenised() -> None:

@@ -38,6 +38,7 @@ never half a file. Our choices:
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import click
@@ -47,12 +48,12 @@ from glmnlp.errors import InputError
 from glmnlp.treebank.corpus import sample_tagged, sample_trees
 from glmnlp.treebank.fileio import (atomic_write_text, check_output_file, check_writable_file, check_writable_folder,
                                     missing_folders, remove_folders)
-from glmnlp.treebank.formats import write_conllu, write_tab, write_word_tag
+from glmnlp.treebank.formats import TaggedSentence, write_conllu, write_tab, write_word_tag
 from glmnlp.treebank.preprocess import TOP, clean_tree
 from glmnlp.treebank.trees import Tree, read_tree_file_with_lines, to_bracket
 
 _SPLITS = ("train", "dev", "test")
-_TAGGED_WRITERS = {
+_TAGGED_WRITERS: dict[str, tuple[str, Callable[[Iterable[TaggedSentence]], str]]] = {
     "word_tag": (".word_tag", write_word_tag),
     "conllu": (".conllu", write_conllu),
     "tab": (".tab", write_tab),
@@ -158,7 +159,6 @@ def data(
         tokens = sum(len(s) for s in tagged)
         report.append(f"{split:<5}  {len(trees):>5} sentences  {tokens:>6} tokens")
     if gum_dir is not None:
-        from glmnlp.treebank.formats import TaggedSentence
         from glmnlp.treebank.gum import gum_trees
 
         for split in ("train", "dev"):

@@ -36,8 +36,9 @@ normally and 1,593 px compact.
 Our choices: an unparsed sentence is an error for the tree formats (brackets, pretty, SVG), because
 writing a placeholder tree would look like a parser decision; the HTML page shows such sentences as
 tagged tokens instead. CoNLL-U output carries ``# sent_id`` and, when the original text is known,
-``# text`` comments (UD's validator also wants ``# text`` for pre-tokenised input and ``SpaceAfter=No`` where a
-token touches the next, which this minimal output does not write). Text written into SVG and HTML goes through
+``# text`` comments, the words as written and ``SpaceAfter=No`` where a token touches the next, so that UD's
+validator finds the forms rebuilding the text; pre-tokenised input has no text to give (UD's validator wants a ``#
+text`` line there too, which glmnlp does not invent). Text written into SVG and HTML goes through
 :func:`~glmnlp.text.drawing.markup_text`, so a control character in a word or in the text (a NUL, an
 ``\\x01``) shows as U+FFFD instead of making the drawing or page unreadable (details there).
 """
@@ -146,17 +147,33 @@ def _tagged(sent: Sentence, index: int) -> TaggedSentence:
 
 
 def render_conllu(doc: Document, first_id: int = 1) -> str:
-    """CoNLL-U: ID, FORM and XPOS filled (``_`` when untagged), every other column ``_``.
+    """CoNLL-U: ID, FORM and XPOS filled (``_`` when untagged), MISC's ``SpaceAfter=No`` where known, the other
+    columns ``_``.
 
-    Sentences get ``# sent_id`` numbers from ``first_id`` on (for numbering across documents).
+    Sentences get ``# sent_id`` numbers from ``first_id`` on (for numbering across documents). When every token of
+    a sentence has its offsets in the document's text (raw-text input), FORM is the token as written (a quote as
+    ``"``, a bracket as ``(``; the XPOS column keeps the treebank's tags, as UD English does), ``# text`` is the
+    sentence's text with each run of whitespace written as one space, and a token that the next token touches gets
+    ``SpaceAfter=No`` (the last of a sentence too, when the next sentence begins right after it), so that the forms
+    rebuild the ``# text`` line, which is what UD's validator checks.
     """
+    d = _document(doc)
+    starts = [t.start for s in d.sentences for t in s.tokens][1:] + [None]
     out: list[str] = []
-    for index, sent in enumerate(_document(doc).sentences, first_id):
+    seen = 0
+    for index, sent in enumerate(d.sentences, first_id):
         out.append(f"# sent_id = {index}\n")
         text = _sentence_text(doc, sent)
+        tagged = _tagged(sent, index)
+        misc = None
         if text is not None:
             out.append(f"# text = {' '.join(text.split())}\n")
-        out.append(write_conllu([_tagged(sent, index)]))
+            spans = [(t.start, t.end) for t in sent.tokens]
+            if all(a is not None and b is not None for a, b in spans):
+                tagged = TaggedSentence(tuple(doc.text[a:b] for a, b in spans), tagged.tags)
+                misc = [["SpaceAfter=No" if starts[seen + k] == b else "_" for k, (_a, b) in enumerate(spans)]]
+        seen += len(sent.tokens)
+        out.append(write_conllu([tagged], misc=misc))
     return "".join(out)
 
 

@@ -512,21 +512,32 @@ def write_tab(sentences: Iterable[TaggedSentence]) -> str:
     return "".join(out)
 
 
-def write_conllu(sentences: Iterable[TaggedSentence], column: Literal["xpos", "upos"] = "xpos") -> str:
+def write_conllu(
+    sentences: Iterable[TaggedSentence],
+    column: Literal["xpos", "upos"] = "xpos",
+    misc: Iterable[Sequence[str]] | None = None,
+) -> str:
     """Minimal CoNLL-U: ID, FORM and the tag in ``column`` (XPOS, the fifth, or UPOS, the fourth) filled, ``_``
-    elsewhere, a blank line after each sentence.
+    elsewhere, a blank line after each sentence; ``misc`` (one sequence per sentence, one value per word, ``_`` for
+    none) fills the tenth column (MISC), e.g. ``SpaceAfter=No``.
 
     Raises :class:`FormatError` (``line`` = 1-based sentence number) for an empty sentence, a word containing a
-    tab or a line break, a tag containing whitespace, an empty word or tag, or the tag ``_`` (which means "no tag").
+    tab or a line break, a tag or MISC value containing whitespace, an empty word, tag or MISC value, the tag ``_``
+    (which means "no tag"), or MISC values not one per word.
     A word may hold spaces, as UD's FORM may ("New York" as one token), and reads back as written.
     """
     if column not in _COLUMN_INDEX:
         raise ValueError(f"column must be 'xpos' or 'upos', not {column!r}")
     buffer = io.StringIO()
+    miscs = None if misc is None else iter(misc)
     for index, sentence in enumerate(sentences, 1):
         if not sentence.words:
             raise FormatError("sentence has no words", source="<output>", line=index)
         tags = sentence.tags if sentence.tags is not None else ("_",) * len(sentence.words)
+        extra = None if miscs is None else next(miscs, None)
+        if extra is not None and len(extra) != len(sentence.words):
+            raise FormatError(f"{len(extra)} MISC values for {len(sentence.words)} words", source="<output>",
+                              line=index)
         for position, (word, tag) in enumerate(zip(sentence.words, tags)):
             _check_token(word, "word", index, position, spaces=True)
             if sentence.tags is not None:
@@ -535,7 +546,9 @@ def write_conllu(sentences: Iterable[TaggedSentence], column: Literal["xpos", "u
                     raise FormatError(
                         f"tag {position + 1} is '_', which CoNLL-U reads as no tag", source="<output>", line=index
                     )
+            value = "_" if extra is None else extra[position]
+            _check_token(value, "MISC value", index, position)
             upos, xpos = (tag, "_") if column == "upos" else ("_", tag)
-            buffer.write(f"{position + 1}\t{word}\t_\t{upos}\t{xpos}\t_\t_\t_\t_\t_\n")
+            buffer.write(f"{position + 1}\t{word}\t_\t{upos}\t{xpos}\t_\t_\t_\t_\t{value}\n")
         buffer.write("\n")
     return buffer.getvalue()
