@@ -13,12 +13,15 @@ import warnings
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import glmnlp
 from glmnlp.cli import main
 from glmnlp.errors import ConfigError
 from glmnlp.parser.measures import COLUMNS, MeasureOptions
-from glmnlp.text.measures import write_measures
+from glmnlp.text.inputs import line_numbers
+from glmnlp.text.measures import numbered_sentences, text_sentences, write_measures
 
 ROOT = Path(__file__).parent.parent
 SENT = "The horse raced past the barn fell."
@@ -93,12 +96,12 @@ def test_measures_cli_formats_units_and_errors(capsys: pytest.CaptureFixture[str
     assert main(["measures", SENT]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split("\t") == list(COLUMNS) and len(lines) == 10
-    assert lines[7].split("\t")[2] == "fell" and lines[7].split("\t")[-1] == "bits"
+    assert lines[7].split("\t")[COLUMNS_INDEX["word"]] == "fell" and lines[7].split("\t")[-1] == "bits"
     src = tmp_path / "toks.txt"
     src.write_text("The dog barked .\n\nIt ran .\n", encoding="utf-8")
     assert main(["measures", "--tokenized", "-i", str(src), "--format", "csv", "--units", "nats", "--no-eos"]) == 0
     table = list(csv.reader(io.StringIO(capsys.readouterr().out)))
-    assert [r[2] for r in table[1:]] == ["The", "dog", "barked", ".", "It", "ran", "."]
+    assert [r[COLUMNS_INDEX["word"]] for r in table[1:]] == ["The", "dog", "barked", ".", "It", "ran", "."]
     assert {r[-1] for r in table[1:]} == {"nats"}
     assert main(["measures", "--next-word", "--format", "csv", "It barked ."]) == 0
     table = list(csv.reader(io.StringIO(capsys.readouterr().out)))
@@ -115,12 +118,12 @@ def test_measures_cli_word_classes_override(capsys: pytest.CaptureFixture[str], 
     f = tmp_path / "wc.tsv"
     f.write_text("horse\tclosed\n", encoding="utf-8")
     assert main(["measures", "--word-classes", str(f), "--no-eos", SENT]) == 0
-    classes = [line.split("\t")[3] for line in capsys.readouterr().out.splitlines()[1:]]
+    classes = [line.split("\t")[COLUMNS_INDEX["word_class"]] for line in capsys.readouterr().out.splitlines()[1:]]
     assert classes == ["open", "closed", "open", "open", "open", "open", "open", "previous"]
     rules = tmp_path / "rules.tsv"
     rules.write_text(":punctuation:\tclosed\n", encoding="utf-8")
     assert main(["measures", "--word-class-rules", str(rules), "--no-eos", SENT]) == 0
-    classes = [line.split("\t")[3] for line in capsys.readouterr().out.splitlines()[1:]]
+    classes = [line.split("\t")[COLUMNS_INDEX["word_class"]] for line in capsys.readouterr().out.splitlines()[1:]]
     assert classes == ["closed", "open", "open", "open", "closed", "open", "open", "closed"]
 
 
@@ -210,7 +213,8 @@ def test_measures_cli_plot_problems_are_found_before_any_output(
     assert (rc, out, err) == (1, "", "error: --sentence 5: the input has 1 sentence\n")
     assert not (tmp_path / "x.png").exists()
     rc, out, err = _run(capsys, ["measures", "--plot", str(tmp_path / "x.svg"), "--sentence", "2", "A dog. It ran."])
-    assert rc == 0 and err == f"{tmp_path / 'x.svg'}\n" and out.splitlines()[-1].startswith("2\t")
+    assert rc == 0 and err == f"{tmp_path / 'x.svg'}\n"
+    assert out.splitlines()[-1].split("\t")[COLUMNS_INDEX["sentence"]] == "2"
     with pytest.raises(glmnlp.ConfigError, match="x.xyz"):
         glmnlp.plot_measures(glmnlp.measures("It ran."), 1, path=tmp_path / "x.xyz")
 
@@ -359,7 +363,8 @@ def test_measures_lines_makes_each_stimulus_line_a_sentence(capsys: pytest.Captu
     def sentences(argv: list[str]) -> list[list[str]]:
         assert main(["measures", "--no-eos", "--format", "csv", *argv]) == 0
         table = list(csv.reader(io.StringIO(capsys.readouterr().out)))[1:]
-        return [[r[2] for r in table if r[0] == k] for k in dict.fromkeys(r[0] for r in table)]
+        word, number = COLUMNS_INDEX["word"], COLUMNS_INDEX["sentence"]
+        return [[r[word] for r in table if r[number] == k] for k in dict.fromkeys(r[number] for r in table)]
 
     assert [len(s) for s in sentences(["-i", str(stimuli)])] == [12]
     assert sentences(["--lines", "-i", str(stimuli)]) == [["The", "horse", "raced", "past", "the", "barn", "fell"],
@@ -382,7 +387,7 @@ def test_measures_report_progress_per_sentence_and_the_cli_shows_a_bar_on_a_term
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     assert main(["measures", "The dog barked. It ran. A cat sat."]) == 0
     captured = capsys.readouterr()
-    assert "sentences:" in captured.err and "/3" in captured.err and captured.out.startswith("sentence\t")
+    assert "sentences:" in captured.err and "/3" in captured.err and captured.out.startswith("item\tsentence\t")
     assert main(["measures", "-q", "The dog barked. It ran. A cat sat."]) == 0
     assert capsys.readouterr().err == ""
 
@@ -403,3 +408,51 @@ def test_measures_plot_is_written_atomically_and_never_over_the_input(tmp_path: 
     story.write_text("The dog barked.\n")
     assert main(["measures", "-i", str(story), "--plot", str(story)]) == 2
     assert story.read_text() == "The dog barked.\n"
+
+
+def test_measures_item_column_maps_rows_to_stimuli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each row names the input item its sentence came from: an empty stimulus and a two-sentence one no longer
+    shift the stimuli after them, a blank line of a --lines / --tokenized file keeps the line numbers, and a
+    pipeline's rows number the same text as glmnlp.measures does (one text; with lines, its lines)."""
+    rows = glmnlp.measures(["", "The old man the boat.", "It fell. It rose.", ["Dogs", "bark", "."]])
+    assert sorted({(r["item"], r["sentence"]) for r in rows}) == [(2, 1), (3, 2), (3, 3), (4, 4)]
+    stimuli = tmp_path / "stimuli.txt"
+    stimuli.write_text("The dog barked\n\n  \nIt ran\n", encoding="utf-8")
+    for flag in ("--lines", "--tokenized"):
+        rc, out, _ = _run(capsys, ["measures", "-q", flag, "-i", str(stimuli)])
+        table = list(csv.DictReader(io.StringIO(out), delimiter="\t"))
+        assert rc == 0 and [(r["item"], r["sentence"], r["word"]) for r in table if r["index"] == "1"] == [
+            ("1", "1", "The"), ("4", "2", "It")], flag
+    text = "The dog barked.\r\nIt ran. It fell.\n\nA cat."
+    for lines in (False, True):
+        doc = glmnlp.load(lines=lines)(text, measures=True)
+        by_pipeline = [(r["item"], r["sentence"]) for s in doc.sentences for r in s.measures]
+        assert by_pipeline == [(r["item"], r["sentence"]) for r in glmnlp.measures(text, lines=lines)]
+    assert sorted({r["item"] for r in glmnlp.measures(text, lines=True)}) == [1, 2, 4]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(["", " ", "A dog barked.", "It ran. It fell.", "no stop here", "x\ny", "\n"]),
+                min_size=1, max_size=8), st.booleans())
+def test_numbered_sentences_items_are_the_stimuli(texts: list[str], lines: bool) -> None:
+    """Each sentence's item is the text it came from (its position from 1), or with ``lines`` its line counted over
+    the texts one after another; empty texts take their number with them."""
+    sentences, items = numbered_sentences(texts, lines=lines)
+    assert len(items) == len(sentences) and items == sorted(items)
+    joined = "".join(t if t.endswith("\n") else t + "\n" for t in texts)  # a file of the texts, one after another
+    if lines:
+        expected = []
+        for number, line in enumerate(joined.split("\n")[:-1], 1):
+            expected += [number] * len(text_sentences(line, lines=True))
+    else:
+        expected = [k for k, text in enumerate(texts, 1) for _ in text_sentences(text)]
+    assert items == expected
+
+
+@given(st.text(alphabet="ab \r\n", max_size=40), st.data())
+def test_line_numbers_brute_force(text: str, data: st.DataObject) -> None:
+    """line_numbers agrees with counting the line ends before each offset (CRLF is one)."""
+    offsets = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=10)))
+    offsets = [k for k in offsets if text[k - 1:k + 1] != "\r\n"]  # no token begins inside a CRLF
+    expected = [len(re.findall(r"\r\n?|\n", text[:k])) + 1 for k in offsets]
+    assert line_numbers(text, offsets) == expected

@@ -103,8 +103,8 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
         docs = [t for _, t in decoded_arguments(text, "no text to analyse")]
     else:
         read = input_lines(input_path, "no text to analyse")[0]
-        docs = [line for line in read if line.strip()] if tokenized else ["\n".join(read)]
-    sentences = _sentences(docs, tokenized, lines)
+        docs = read if tokenized else ["\n".join(read)]  # a line's item is its line number, blank lines counted
+    sentences, items = _sentences(docs, tokenized, lines)
     if plot_path is not None and sentence > len(sentences):
         raise ConfigError(f"--sentence {sentence}: the input has {len(sentences)} "
                           f"sentence{'' if len(sentences) == 1 else 's'}")
@@ -120,6 +120,8 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
                             word_classes=classes, eos=not no_eos, gamma=gamma, cap=cap, next_word=next_word,
                             max_tags=max_tags, tag_margin=tag_margin, tag_filter=tag_filter,
                             unknown_words=unknown_words, progress=None if bar is None else bar.update)
+        for row in rows:  # the sentences' items in the input (measures of token lists numbers the lists)
+            row["item"] = items[row["sentence"] - 1]
     finally:
         if bar is not None:
             bar.close()
@@ -130,17 +132,18 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
         click.echo(str(plot_path), err=True)
 
 
-def _sentences(docs: list[str], tokenized: bool, lines: bool = False) -> list[list[str]]:
-    """The sentences of ``docs``; text cut for want of sentence boundaries is warned of as ``glmnlp parse`` warns of
-    it: the first cut as one line ``warning: ...`` on stderr, then the count (it came out as a Python warning naming
-    a line of click's source, once per cut)."""
-    from glmnlp.text.measures import LongSentenceWarning, text_sentences
+def _sentences(docs: list[str], tokenized: bool, lines: bool = False) -> tuple[list[list[str]], list[int]]:
+    """The sentences of ``docs`` and their items (:func:`glmnlp.text.measures.numbered_sentences`); text cut for
+    want of sentence boundaries is warned of as ``glmnlp parse`` warns of it: the first cut as one line ``warning:
+    ...`` on stderr, then the count (it came out as a Python warning naming a line of click's source, once per
+    cut)."""
+    from glmnlp.text.measures import LongSentenceWarning, numbered_sentences
     from glmnlp.text.tokenize import LongInputWarning
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", LongInputWarning)
         warnings.simplefilter("always", LongSentenceWarning)
-        sentences = text_sentences(docs, tokenized, lines)
+        numbered = numbered_sentences(docs, tokenized, lines)
     cuts = [w for w in caught if issubclass(w.category, LongInputWarning)]
     for w in caught:
         if issubclass(w.category, LongSentenceWarning):
@@ -151,7 +154,7 @@ def _sentences(docs: list[str], tokenized: bool, lines: bool = False) -> list[li
         click.echo(f"warning: {cuts[0].message}", err=True)
     if len(cuts) > 1:
         click.echo(f"warning: {len(cuts)} pieces cut from text without sentence boundaries in all", err=True)
-    return sentences
+    return numbered
 
 
 def _check_plot(path: Path, input_path: Path | None) -> None:

@@ -151,6 +151,7 @@ LN2 = math.log(2.0)
 
 #: Output columns, in order, with their meaning (docs/measures.md repeats this table).
 COLUMNS: dict[str, str] = {
+    "item": "the input item the sentence comes from, from 1 (a text or token list; a line with lines/tokenized)",
     "sentence": "sentence number, from 1",
     "index": "word position in the sentence, from 1 (the </s> row: n + 1)",
     "word": "the token (</s> for the end of the sentence)",
@@ -419,8 +420,10 @@ def _next_word(parser: Any, words: Sequence[str], tag_lists: Sequence[Sequence[s
 def sentence_measures(
     parser: Any, words: Sequence[str], tags: Sequence[str | Sequence[str]] | Literal["model", "all"] = "model",
     *, options: MeasureOptions = MeasureOptions(), classes: WordClasses | None = None, sentence: int = 1,
+    item: int | None = None,
 ) -> list[dict[str, Any]]:
-    """One row (a dict with the keys of :data:`COLUMNS`) per word, and one for ``</s>`` if ``options.eos``."""
+    """One row (a dict with the keys of :data:`COLUMNS`) per word, and one for ``</s>`` if ``options.eos``;
+    ``item`` (default: ``sentence``) is the input item the sentence came from."""
     if parser.generative is None:
         raise InputError("word-by-word measures need a model with a generative term (generative or combined)")
     if options.kind == "combined" and not parser.weights.any():  # the combined beam would be the generative one
@@ -452,7 +455,8 @@ def sentence_measures(
     rows: list[dict[str, Any]] = []
 
     def row(i: int, word: str, k: int | None) -> dict[str, Any]:
-        out: dict[str, Any] = {"sentence": sentence, "index": i + 1, "word": word, "word_class": classes(word)}
+        out: dict[str, Any] = {"item": sentence if item is None else item, "sentence": sentence, "index": i + 1,
+                               "word": word, "word_class": classes(word)}
         for col in MEASURE_COLUMNS:
             if k is None:
                 v = math.inf if col in ("prefix", "surprisal") else math.nan
@@ -536,10 +540,11 @@ def _segment_stats(tr: dict[str, np.ndarray], n_words: int, with_end: bool) -> d
 def corpus_measures(
     parser: Any, sentences: Iterable[Sequence[str]], tags: Iterable[Any] | None = None, *,
     options: MeasureOptions = MeasureOptions(), classes: WordClasses | None = None, first: int = 1,
-    progress: Callable[[int], Any] | None = None,
+    progress: Callable[[int], Any] | None = None, items: Sequence[int] | None = None,
 ) -> list[dict[str, Any]]:
     """Rows of :func:`sentence_measures` for many sentences (numbered from ``first``); ``progress`` is called with
-    1 after each sentence (a progress bar's ``update``).
+    1 after each sentence (a progress bar's ``update``); ``items``: each sentence's input item (default: each
+    sentence is one).
 
     ``tags``: None (the model chooses, ``tags="model"``), ``"model"`` or ``"all"`` for every sentence, or one
     entry per sentence (a tag or a list of candidate tags per word, or ``"model"``/``"all"``); anything else, a
@@ -555,11 +560,13 @@ def corpus_measures(
     if len(tags) != len(sents):
         raise InputError(f"{len(sents)} sentences but {len(tags)} tag entries (one a sentence: its tags, or 'model' "
                          "or 'all'; a blank tokenised line is no sentence)")
+    if items is not None and len(items) != len(sents):
+        raise ValueError(f"{len(sents)} sentences but {len(items)} item numbers")
     tag_iter = iter(tags)
     rows: list[dict[str, Any]] = []
     for k, words in enumerate(sents):
         rows.extend(sentence_measures(parser, list(words), next(tag_iter), options=options, classes=classes,
-                                      sentence=first + k))
+                                      sentence=first + k, item=None if items is None else items[k]))
         if progress is not None:
             progress(1)
     return rows

@@ -36,10 +36,10 @@ from typing import Any, TypeAlias, TypeGuard
 
 from glmnlp.errors import InputError
 from glmnlp.text.document import Token
-from glmnlp.text.tokenize import PTB_BRACKETS, tokenize_text_spans
+from glmnlp.text.tokenize import LINE_END, PTB_BRACKETS, tokenize_text_spans
 from glmnlp.treebank.trees import Tree, escape_brackets
 
-__all__ = ["DocumentInput", "PendingSentence", "model_words", "read_document"]
+__all__ = ["DocumentInput", "PendingSentence", "line_numbers", "model_words", "read_document", "sentence_items"]
 
 RawText: TypeAlias = str
 Tokenised: TypeAlias = Sequence[Sequence[str]]
@@ -179,3 +179,25 @@ def _tag(tag: str, where: str, k: int) -> str:
     if not tag or any(ch.isspace() for ch in tag):
         raise InputError(f"tag {tag!r} must be non-empty and without whitespace", source=f"{where}, token {k}")
     return tag
+
+
+def line_numbers(text: str, offsets: Sequence[int]) -> list[int]:
+    """The line (from 1) of ``text`` holding each of the ascending character ``offsets``, lines ending as
+    ``lines=True`` reads them (:data:`glmnlp.text.tokenize.LINE_END`)."""
+    out: list[int] = []
+    ends = LINE_END.finditer(text)
+    line, end = 1, next(ends, None)
+    for offset in offsets:
+        while end is not None and end.end() <= offset:
+            line, end = line + 1, next(ends, None)
+        out.append(line)
+    return out
+
+
+def sentence_items(text: str, sentences: Sequence[PendingSentence], lines: bool) -> list[int]:
+    """The measures' ``item`` column of a document's sentences, as :func:`glmnlp.measures` numbers the same input:
+    each sentence of tokenised input is an item; a raw text is one, or with ``lines`` each of its lines."""
+    starts = [s.tokens[0].start for s in sentences]
+    if not all(isinstance(start, int) for start in starts):
+        return list(range(1, len(sentences) + 1))
+    return line_numbers(text, starts) if lines else [1] * len(sentences)  # type: ignore[arg-type]

@@ -39,15 +39,15 @@ from typing import IO, Any, Literal
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.parser.measures import (COLUMNS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, MeasureOptions, WordClasses,
                                     candidate_tags, corpus_measures)
-from glmnlp.text.inputs import model_words
-from glmnlp.text.tokenize import tokenize_text, user_stacklevel
+from glmnlp.text.inputs import line_numbers, model_words
+from glmnlp.text.tokenize import LINE_END, tokenize_text, tokenize_text_spans, user_stacklevel
 from glmnlp.text.web import web_tags
 from glmnlp.treebank.fileio import atomic_write_bytes
 from glmnlp.treebank.fileio import check_output_file
 
-__all__ = ["measures", "load_parser", "text_sentences", "sentence_rows", "incremental_tags", "write_measures",
-           "plot_measures", "check_plot_path", "plot_formats", "FORMATS", "MAX_GAMMA", "MAX_CAP", "LONG_SENTENCE",
-           "LongSentenceWarning"]
+__all__ = ["measures", "load_parser", "text_sentences", "numbered_sentences", "sentence_rows", "incremental_tags",
+           "write_measures", "plot_measures", "check_plot_path", "plot_formats", "FORMATS", "MAX_GAMMA", "MAX_CAP",
+           "LONG_SENTENCE", "LongSentenceWarning"]
 
 FORMATS = ("tsv", "csv", "json")
 LONG_SENTENCE = 1000  # words: longer sentences are warned of (module docstring)
@@ -116,6 +116,14 @@ def text_sentences(texts: Any, tokenized: bool = False, lines: bool = False) -> 
     of PTB tokens (``lines``: each non-blank line one sentence, as a stimuli file without full stops needs; with
     ``tokenized`` each non-blank line one sentence of whitespace-separated tokens), or a list of tokenised
     sentences as they are. Anything else is an :class:`InputError` naming the item."""
+    return numbered_sentences(texts, tokenized, lines)[0]
+
+
+def numbered_sentences(texts: Any, tokenized: bool = False, lines: bool = False) -> tuple[list[list[str]], list[int]]:
+    """:func:`text_sentences` and each sentence's item number (the ``item`` column): the position of its text or
+    token list in ``texts``, from 1; with ``lines`` or ``tokenized``, its line, the lines of the texts counted one
+    after another (blank lines too; a token list or an empty text is one line), so that a stimuli file read as one
+    text numbers its sentences by their lines."""
     if isinstance(texts, str):
         texts = [texts]
     elif isinstance(texts, (bytes, bytearray)) or not isinstance(texts, Iterable):
@@ -123,14 +131,29 @@ def text_sentences(texts: Any, tokenized: bool = False, lines: bool = False) -> 
         raise InputError(f"expected a text (str), a list of texts or a list of tokenised sentences, "
                          f"got {_kind(texts)}{hint}")
     out: list[list[str]] = []
+    items: list[int] = []
+    by_line = lines or tokenized
+    line = 0  # lines of the texts before this one (by_line)
     for k, item in enumerate(texts, start=1):
         source = f"item {k}"
         if isinstance(item, str):
             _check_utf8(item, "", source)
             if tokenized:  # one sentence a line (a str of two lines was one sentence, unlike a file of them)
-                out.extend(toks for line in item.splitlines() if (toks := line.split()))
+                parts = item.splitlines()
+                for n, part in enumerate(parts, start=1):
+                    if toks := part.split():
+                        out.append(toks)
+                        items.append(line + n)
+                line += max(1, len(parts))
+            elif lines:
+                spans = tokenize_text_spans(item, lines=True)
+                out.extend([tok for tok, _a, _b in sent] for sent in spans)
+                items.extend(line + n for n in line_numbers(item, [sent[0][1] for sent in spans]))
+                line += line_count(item)
             else:
-                out.extend(tokenize_text(item, lines=lines))
+                sentences = tokenize_text(item)
+                out.extend(sentences)
+                items.extend([k] * len(sentences))
         elif isinstance(item, Sequence) and not isinstance(item, (bytes, bytearray)) and all(
                 isinstance(t, str) for t in item):
             if not item:
@@ -140,13 +163,21 @@ def text_sentences(texts: Any, tokenized: bool = False, lines: bool = False) -> 
                 if not token or any(c.isspace() for c in token):  # as a pipeline's Token refuses it
                     raise InputError(f"token {j} ({token!r}) is empty or holds whitespace", source=source)
             out.append(list(item))
+            line += 1
+            items.append(line if by_line else k)
         else:
             hint = "; decode bytes first, e.g. data.decode('utf-8')" if isinstance(item, (bytes, bytearray)) else ""
             raise InputError(f"expected a text (str) or a list of tokens (str), got {_kind(item)}{hint}",
                              source=source)
     for k, sentence in enumerate(out, start=1):
         _warn_if_long(sentence, k)
-    return out
+    return out, items
+
+
+def line_count(text: str) -> int:
+    """The lines of ``text`` as a file of it has them (a last line end begins no line), at least one."""
+    breaks = len(LINE_END.findall(text))
+    return max(1, breaks if text.endswith(("\n", "\r")) else breaks + 1)
 
 
 def _warn_if_long(words: Sequence[str], k: int) -> None:
@@ -210,7 +241,7 @@ def measures(
         raise ConfigError(str(exc)) from None
     if lines and tokenized:
         raise ConfigError("lines applies to raw text; tokenized input is always one sentence a line")
-    sentences = text_sentences(texts, tokenized, lines)
+    sentences, items = numbered_sentences(texts, tokenized, lines)
     parser = load_parser(model)
     if isinstance(word_classes, (str, Path)):
         word_classes = WordClasses.from_file(word_classes)
@@ -219,7 +250,7 @@ def measures(
         given = [web_tags(words, known.__contains__) for words in sentences]
         if any(given):
             tags = [_sentence_tags(parser, words, fixed, options) for words, fixed in zip(sentences, given)]
-    rows = _written_rows(parser, sentences, tags, options, word_classes, progress=progress)
+    rows = _written_rows(parser, sentences, tags, options, word_classes, progress=progress, items=items)
     if as_frame:
         try:
             import pandas as pd
@@ -230,15 +261,20 @@ def measures(
 
 
 def sentence_rows(parser: Any, words: Sequence[str], options: MeasureOptions | bool = True,
-                  sentence: int = 1, given: Mapping[int, str] | None = None) -> list[dict[str, Any]]:
+                  sentence: int = 1, given: Mapping[int, str] | None = None,
+                  item: int | None = None) -> list[dict[str, Any]]:
     """The rows :func:`measures` gives for one tokenised sentence (``nlp(text, measures=True)`` uses it).
 
     ``options``: True for the defaults of :func:`measures`, or a :class:`MeasureOptions`. ``given``: tags given for
     some words (by position), used as given (:func:`incremental_tags`); the others get the model's candidates.
+    ``item``: the ``item`` column (default: ``sentence``; :func:`glmnlp.text.inputs.sentence_items`).
     """
     opts = options if isinstance(options, MeasureOptions) else MeasureOptions()
     _warn_if_long(words, sentence)
-    return _written_rows(parser, [list(words)], [_sentence_tags(parser, words, given, opts)], opts, None, sentence)
+    return _written_rows(parser, [list(words)], [_sentence_tags(parser, words, given, opts)], opts, None, sentence,
+                         items=None if item is None else [item])
+
+
 
 
 def _sentence_tags(parser: Any, words: Sequence[str], given: Mapping[int, str] | None, opts: MeasureOptions) -> Any:
@@ -258,11 +294,12 @@ def incremental_tags(parser: Any, words: Sequence[str], given: Mapping[int, str]
 
 
 def _written_rows(parser: Any, sentences: list[list[str]], tags: Any, options: MeasureOptions, classes: Any,
-                  first: int = 1, progress: Callable[[int], Any] | None = None) -> list[dict[str, Any]]:
+                  first: int = 1, progress: Callable[[int], Any] | None = None,
+                  items: Sequence[int] | None = None) -> list[dict[str, Any]]:
     """:func:`~glmnlp.parser.measures.corpus_measures` of the sentences spelled as the parser saw words in training
     (a bracket ``(`` as ``-LRB-``: :func:`glmnlp.text.inputs.model_words`), each row's word as written."""
     rows = corpus_measures(parser, [model_words(words) for words in sentences], tags, options=options,
-                           classes=classes, first=first, progress=progress)
+                           classes=classes, first=first, progress=progress, items=items)
     for row in rows:
         words = sentences[row["sentence"] - first]
         if row["index"] <= len(words):  # not the end-of-sentence row

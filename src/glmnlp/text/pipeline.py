@@ -96,7 +96,7 @@ from typing import Any, Protocol, runtime_checkable
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.glm.locks import ForkSafeLock
 from glmnlp.text.document import Document, Sentence, Token
-from glmnlp.text.inputs import DocumentInput, PendingSentence, model_words, read_document
+from glmnlp.text.inputs import DocumentInput, PendingSentence, model_words, read_document, sentence_items
 from glmnlp.text.tokenize import LongInputWarning, user_stacklevel
 from glmnlp.text.web import web_tags
 from glmnlp.treebank.trees import Tree, with_leaves
@@ -430,13 +430,14 @@ class Pipeline:
             try:  # a document refused (None, unknown given tags) after the documents of its batch before it
                 for i, doc in enumerate(batch):
                     text, pending = read_document(doc, index + i, self.lines)
+                    items = sentence_items(text, pending, self.lines) if measures else []
                     for number, sent in enumerate(pending, start=1):
                         self._analyse(sent, nbest, surprisal)
                         if measures:  # every sentence, as glmnlp.measures: over max_words too (they got no rows)
                             from glmnlp.text.measures import sentence_rows
 
                             sent.measures = sentence_rows(self.parser, [t.text for t in sent.tokens], measures,
-                                                          number, sent.given)
+                                                          number, sent.given, items[number - 1])
                         if progress is not None:
                             progress(1)
                     done.append(_document(text, pending))

@@ -179,7 +179,7 @@ _CHAR_TOKENS: dict[str, str] = {
     **PTB_BRACKETS,
 }
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
-_LINE_END = re.compile(r"\r\n?|\n")  # universal newlines, as the CLI reads one-sentence-per-line input
+LINE_END = re.compile(r"\r\n?|\n")  # universal newlines, as the CLI reads one-sentence-per-line input
 _WORDLIKE = re.compile(r"\w")
 _QUOTE_CHARS = re.compile(r"``|'{2}|\"")
 # lowercase abbreviations that a full stop inside a sentence leaves whole (choices 2 and 11)
@@ -237,7 +237,7 @@ def _paragraphs(text: str, lines: bool) -> Iterator[Span]:
     """Spans of the paragraphs of ``text`` (blank-line separated, or one per line)."""
     if lines:  # a line ends where a file's does (not at \f, U+0085, U+2028, ... as str.splitlines would have it)
         pos = 0
-        for match in _LINE_END.finditer(text):
+        for match in LINE_END.finditer(text):
             yield pos, match.end()
             pos = match.end()
         yield pos, len(text)
