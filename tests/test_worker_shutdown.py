@@ -354,3 +354,37 @@ def test_aborting_a_pool_whose_worker_was_sending_a_result_returns(tmp_path: Pat
     except subprocess.TimeoutExpired:
         raise AssertionError("stop_pools did not return within 60 s") from None
     assert (run.returncode, run.stdout, run.stderr) == (0, "BrokenProcessPool\n", "")
+
+
+_KILLED_CALLER = """
+import os, sys, time
+from glmnlp.glm.parallel import Executor
+with Executor(2) as ex, ex.hosts(Sleeper, [(), ()]) as hosts:
+    print(*hosts.call("pid"), flush=True)
+    hosts.submit(0, "sleep", 120)
+    time.sleep(120)
+"""
+
+
+def test_workers_end_when_their_caller_is_killed(tmp_path: Path) -> None:
+    """SIGKILL to the caller (the out-of-memory killer's signal, which no handler sees) ends its workers, busy and
+    idle, and the forkserver with them: they waited on their queues for ever, holding their memory."""
+    (tmp_path / "sleeper.py").write_text(
+        "import os, time\n\nclass Sleeper:\n    def pid(self):\n        return os.getpid()\n\n"
+        "    def sleep(self, seconds):\n        time.sleep(seconds)\n        return os.getpid()\n", encoding="utf-8")
+    script = "from sleeper import Sleeper\n" + _KILLED_CALLER
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    caller = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              env=env, text=True, start_new_session=True)
+    try:
+        assert caller.stdout is not None
+        pids = [int(p) for p in caller.stdout.readline().split()]
+        assert len(pids) == 2 and all(_alive(p) for p in pids)
+        time.sleep(0.5)
+        caller.kill()
+        caller.wait()
+        assert _gone(pids, within=10), "the workers outlived their killed caller"
+        assert _gone(_session(caller.pid), within=10), "the forkserver or the resource tracker outlived it"
+    finally:
+        for pid in _session(caller.pid):
+            os.kill(pid, signal.SIGKILL)
