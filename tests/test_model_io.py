@@ -127,3 +127,23 @@ def test_model_io_rejects_wrong_kind_and_missing_directory(tmp_path: Path) -> No
         load_model(tmp_path / "m", kind="parser")
     with pytest.raises(ModelFileError, match="model directory not found"):
         load_model(tmp_path / "nothing", kind="tagger")
+
+
+def test_model_io_refuses_to_replace_a_part_of_a_model_alone(tmp_path: Path) -> None:
+    """A pipeline's ``tagger/`` (listed in its MODEL.json checksums) or a model's sub-model is not replaced on its
+    own, even with replace: the enclosing model would no longer load. A model beside them is replaced as before."""
+    from glmnlp.errors import ConfigError
+    from glmnlp.glm.model_io import check_output_dir
+    from glmnlp.text.default_model import model_checksums
+
+    _save(tmp_path / "pipe" / "tagger")
+    (tmp_path / "pipe" / "MODEL.json").write_text(json.dumps({"checksums": model_checksums(tmp_path / "pipe")}))
+    with pytest.raises(ConfigError, match="is part of the glmnlp model .*pipe"):
+        save_model(tmp_path / "pipe" / "tagger", kind="tagger", metadata={"v": 2}, arrays={})
+    assert load_model(tmp_path / "pipe" / "tagger", kind="tagger")[0] == META
+    sub = ModelParts(kind="tagger", metadata=META, arrays=ARRAYS)
+    save_model(tmp_path / "p", kind="parser", metadata={}, arrays={}, submodels={"tagger": sub})
+    with pytest.raises(ConfigError, match="is part of the glmnlp model"):
+        check_output_dir(tmp_path / "p" / "tagger" / ".", "tagger", replace=True)
+    _save(tmp_path / "pipe" / "other")  # not listed in MODEL.json: a model of its own
+    save_model(tmp_path / "pipe" / "other", kind="tagger", metadata={"v": 2}, arrays={})

@@ -30,8 +30,11 @@ Our choices:
   (``metadata.json``, ``weights.npz`` and its listed sub-models; for a pipeline directory
   ``MODEL.json`` and the files its checksums list). Anything else (a folder with other files, a
   model of another kind, a file, a symbolic link, the current directory or one of its parents) is
-  refused with a one-line error, even with ``replace``/``--force``. Replacing a model is allowed
-  by default in the library (``save(path)`` twice) and needs ``--force`` on the command line.
+  refused with a one-line error, even with ``replace``/``--force``; so is a model that is a listed part of
+  another (a pipeline's ``parser/``, a parser's ``generative/``), which replaced alone left the whole model
+  unloadable (``glmnlp parser train --out my_model/parser --force``: ``MODEL.json``'s checksums named the old
+  files). Replacing a model is allowed by default in the library (``save(path)`` twice) and needs ``--force`` on
+  the command line.
 * **Checked before the work.** :func:`check_output_dir` also creates (and removes) a probe file in
   the folder that will hold the target: a missing, read-only or immutable folder, or a file where
   the folder should be, is refused by the trainers before training, not after it.
@@ -61,7 +64,6 @@ import json
 import os
 import re
 import shutil
-import stat
 import tempfile
 import zipfile
 from collections.abc import Iterator, Mapping
@@ -74,6 +76,7 @@ import numpy as np
 
 from glmnlp._version import __version__
 from glmnlp.errors import ConfigError, ModelFileError
+from glmnlp.glm.model_files import check_model_directory, json_or_none, model_json, read_model_file
 from glmnlp.glm.model_seals import check_pin, check_seal, header_digest, json_problem, parts_digest
 from glmnlp.treebank.fileio import check_writable_folder, dead_leftovers, missing_folders, remove_folders, umask
 
@@ -190,18 +193,9 @@ def _fsync_tree(directory: Path) -> None:
 # -- output directories: what may be replaced --------------------------------------------------------
 
 
-def _json_or_none(path: Path) -> Any:
-    """The JSON of a file that may be a model's, None when it is not one (missing, unreadable, not JSON, a device or
-    a pipe: a FIFO named ``metadata.json`` in a folder given to ``--force`` waited for ever)."""
-    try:
-        return model_json(read_model_file(path), path)
-    except (OSError, ModelFileError):
-        return None
-
-
 def _model_files(directory: Path, prefix: str = "") -> set[str] | None:
     """Relative paths of the files and folders a glmnlp model directory consists of (None: not a model)."""
-    header = _json_or_none(directory / METADATA_FILE)
+    header = json_or_none(directory / METADATA_FILE)
     if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
         return None
     owned = {prefix + METADATA_FILE, prefix + WEIGHTS_FILE}
@@ -220,7 +214,7 @@ def _model_files(directory: Path, prefix: str = "") -> set[str] | None:
 
 def _pipeline_files(directory: Path) -> set[str] | None:
     """The files of a pipeline directory: MODEL.json and every file its checksums list (None: not one)."""
-    meta = _json_or_none(directory / PIPELINE_FILE)
+    meta = json_or_none(directory / PIPELINE_FILE)
     checksums = meta.get("checksums") if isinstance(meta, dict) else None
     if not isinstance(checksums, dict):
         return None
@@ -238,7 +232,7 @@ def directory_kind(directory: str | Path) -> str | None:
     directory = Path(directory)
     if (directory / PIPELINE_FILE).is_file() and _pipeline_files(directory) is not None:
         return PIPELINE_KIND
-    header = _json_or_none(directory / METADATA_FILE)
+    header = json_or_none(directory / METADATA_FILE)
     if isinstance(header, dict) and header.get("format") == FORMAT_NAME and isinstance(header.get("kind"), str):
         return header["kind"]
     return None
@@ -314,6 +308,20 @@ def _check_target(target: Path, kind: str, *, replace: bool, option: str) -> Non
         )
     if not replace:
         raise ConfigError(f"{target}: already exists and is not an empty directory (use {option} to replace it)")
+    enclosing = _enclosing_model(target)
+    if enclosing is not None:
+        raise ConfigError(f"{target}: is part of the glmnlp model {enclosing}, which would no longer load with it "
+                          f"replaced alone (its checksums name the old one); write to a new folder")
+
+
+def _enclosing_model(target: Path) -> Path | None:
+    """The model folder listing ``target`` as one of its parts (a pipeline's ``parser/``, a parser's
+    ``generative/``), else None."""
+    try:
+        path = target.resolve()
+    except OSError:
+        return None
+    return path.parent if path.name in (_pipeline_files(path.parent) or _model_files(path.parent) or ()) else None
 
 
 def _clean_leftovers(parent: Path, name: str) -> None:
@@ -412,51 +420,6 @@ def save_model(
     with staged_output_dir(directory, kind, replace=replace) as tmp:
         _write_tree(tmp, parts)
         _fsync_tree(tmp)
-
-
-def check_model_directory(directory: str | Path, missing: str = "model directory not found") -> None:
-    """Raise :class:`ModelFileError` unless ``directory`` is a readable directory, saying why not.
-
-    A dangling symbolic link, a symbolic-link loop, a file or a permission problem each get their
-    own reason (not "not found"); ``missing`` is the message for a path that does not exist.
-    """
-    try:
-        st = os.stat(directory)
-    except FileNotFoundError:
-        if os.path.islink(directory):
-            raise ModelFileError(f"{directory}: is a symbolic link to nothing ({os.readlink(directory)})") from None
-        raise ModelFileError(f"{directory}: {missing}") from None
-    except OSError as exc:  # ELOOP (symbolic-link loop), EACCES, ENAMETOOLONG, ...
-        raise ModelFileError(f"{directory}: cannot be opened: {exc.strerror}") from None
-    except ValueError as exc:  # an embedded NUL character
-        raise ModelFileError(f"{directory!r}: not a usable path: {exc}") from None
-    if not stat.S_ISDIR(st.st_mode):
-        raise ModelFileError(f"{directory}: is a file, not a model directory")
-
-
-def read_model_file(path: Path) -> bytes:
-    """The bytes of a model's file (FileNotFoundError when none); a device, pipe or folder in its place is a
-    :class:`ModelFileError` (a link to ``/dev/zero`` was read until memory ran out, a FIFO waited for ever)."""
-    try:
-        if not stat.S_ISREG(path.stat().st_mode):
-            raise ModelFileError(f"{path}: not a regular file (a device, a pipe or a folder in a model's place)")
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise
-    except OSError as exc:
-        raise ModelFileError(f"{path}: cannot be read: {exc.strerror or exc}") from None
-
-
-def model_json(data: bytes, path: Path) -> Any:
-    """The JSON of a model file's bytes; not UTF-8, not JSON, too deep or too long an integer: a ModelFileError."""
-    try:
-        return json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ModelFileError(f"{path}: not UTF-8 text (corrupt, or not a model's file)") from None
-    except json.JSONDecodeError as exc:
-        raise ModelFileError(f"{path}:{exc.lineno}: not valid JSON (corrupt or truncated): {exc.msg}") from None
-    except (RecursionError, ValueError) as exc:
-        raise ModelFileError(f"{path}: not a model's JSON ({str(exc)[:100]})") from None
 
 
 def read_metadata(directory: str | Path) -> dict[str, Any]:

@@ -13,7 +13,8 @@ import hashlib
 from pathlib import Path
 
 from glmnlp.errors import ModelFileError
-from glmnlp.glm.model_io import PIPELINE_FILE, model_json, read_model_file
+from glmnlp.glm.model_files import model_json, read_model_file
+from glmnlp.glm.model_io import PIPELINE_FILE
 
 __all__ = ["check_checksums", "check_part", "read_description"]
 

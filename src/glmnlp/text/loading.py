@@ -106,7 +106,8 @@ def load(
         kind or of an unsupported format version (with ``deferred``, what only building finds is
         raised at the first use).
     """
-    from glmnlp.glm.model_io import check_model_directory, directory_kind
+    from glmnlp.glm.model_files import check_model_directory
+    from glmnlp.glm.model_io import directory_kind
     from glmnlp.text.default_model import default_model_path
 
     if path is not None and not str(path):

@@ -1,0 +1,73 @@
+"""Reading a model's files without trusting them: the folder, each file, its JSON.
+
+A model folder may be anything a user points at: a dangling or looping link, a file, a device or a FIFO where a
+model file should be, bytes that are not UTF-8 or JSON nested deeper than Python's recursion limit. Each is a
+:class:`~glmnlp.errors.ModelFileError` naming the path and the reason, raised before anything is read that could
+block (a FIFO) or never end (a link to ``/dev/zero``). :mod:`glmnlp.glm.model_io` reads models through these.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+from glmnlp.errors import ModelFileError
+
+__all__ = ["check_model_directory", "json_or_none", "model_json", "read_model_file"]
+
+
+def json_or_none(path: Path) -> Any:
+    """The JSON of a file that may be a model's, None when it is not one (missing, unreadable, not JSON, a device or
+    a pipe: a FIFO named ``metadata.json`` in a folder given to ``--force`` waited for ever)."""
+    try:
+        return model_json(read_model_file(path), path)
+    except (OSError, ModelFileError):
+        return None
+
+
+def check_model_directory(directory: str | Path, missing: str = "model directory not found") -> None:
+    """Raise :class:`ModelFileError` unless ``directory`` is a readable directory, saying why not.
+
+    A dangling symbolic link, a symbolic-link loop, a file or a permission problem each get their
+    own reason (not "not found"); ``missing`` is the message for a path that does not exist.
+    """
+    try:
+        st = os.stat(directory)
+    except FileNotFoundError:
+        if os.path.islink(directory):
+            raise ModelFileError(f"{directory}: is a symbolic link to nothing ({os.readlink(directory)})") from None
+        raise ModelFileError(f"{directory}: {missing}") from None
+    except OSError as exc:  # ELOOP (symbolic-link loop), EACCES, ENAMETOOLONG, ...
+        raise ModelFileError(f"{directory}: cannot be opened: {exc.strerror}") from None
+    except ValueError as exc:  # an embedded NUL character
+        raise ModelFileError(f"{directory!r}: not a usable path: {exc}") from None
+    if not stat.S_ISDIR(st.st_mode):
+        raise ModelFileError(f"{directory}: is a file, not a model directory")
+
+
+def read_model_file(path: Path) -> bytes:
+    """The bytes of a model's file (FileNotFoundError when none); a device, pipe or folder in its place is a
+    :class:`ModelFileError` (a link to ``/dev/zero`` was read until memory ran out, a FIFO waited for ever)."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise ModelFileError(f"{path}: not a regular file (a device, a pipe or a folder in a model's place)")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise ModelFileError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+
+
+def model_json(data: bytes, path: Path) -> Any:
+    """The JSON of a model file's bytes; not UTF-8, not JSON, too deep or too long an integer: a ModelFileError."""
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ModelFileError(f"{path}: not UTF-8 text (corrupt, or not a model's file)") from None
+    except json.JSONDecodeError as exc:
+        raise ModelFileError(f"{path}:{exc.lineno}: not valid JSON (corrupt or truncated): {exc.msg}") from None
+    except (RecursionError, ValueError) as exc:
+        raise ModelFileError(f"{path}: not a model's JSON ({str(exc)[:100]})") from None
