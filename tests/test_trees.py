@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from strategies import trees
 
 from glmnlp.errors import TreeSyntaxError
@@ -151,3 +152,20 @@ def test_writers_refuse_a_tree_the_reader_would_refuse(tree: Tree, message: str,
             write(tree)
     assert not (tmp_path / "out.trees").exists()
     assert to_bracket(Tree("S", [Tree("NN", ["dog"])])) == "(S (NN dog))"  # lists are sequences of children too
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(trees, min_size=2, max_size=5), st.data())
+def test_read_trees_names_the_tree_missing_its_closing_bracket(forest: list[Tree], data: st.DataObject) -> None:
+    """A file of indented trees (the .mrg layout) where one tree lacks its last ')': the error names the line that
+    tree begins on and asks whether a ')' is missing, wherever the reader trips over it (the next tree's unlabelled
+    bracket, a word beside subtrees, the end of the input), not the line of the next tree, which is right."""
+    k = data.draw(st.integers(0, len(forest) - 2))
+    texts = [to_pretty(t) for t in forest]
+    texts[k] = texts[k][: texts[k].rindex(")")]
+    if data.draw(st.booleans()):  # the treebank's unlabelled outermost bracket
+        texts = ["( " + t + " )" if i != k else "( " + t for i, t in enumerate(texts)]
+    starts = [1 + sum(t.count("\n") + 1 for t in texts[:i]) for i in range(len(texts))]
+    with pytest.raises(TreeSyntaxError) as caught:
+        list(read_trees("\n".join(texts)))
+    assert caught.value.line == starts[k] and "is a ')' missing" in caught.value.reason

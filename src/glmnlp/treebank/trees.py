@@ -282,62 +282,76 @@ def iter_trees_with_lines(lines: Iterable[str], source: str = "<string>") -> Ite
     # stack entries: [label, children, line_opened]
     stack: list[list] = []
     expect_label = False
-    for line, text in enumerate(lines, 1):
-        for match in _TOKEN.finditer(text):
-            tok = match.group()
-            if tok == "(":
-                if expect_label:
-                    if len(stack) > 1:
-                        raise TreeSyntaxError("bracket without a label", source=source, line=line)
-                    stack[-1][0] = ""
+    restart: int | None = None  # a line of an open tree beginning with "(", as the next tree of a file would
+    try:
+        for line, text in enumerate(lines, 1):
+            for match in _TOKEN.finditer(text):
+                tok = match.group()
+                if tok == "(":
+                    if stack and restart is None and match.start() == 0:
+                        restart = line
+                    if expect_label:
+                        if len(stack) > 1:
+                            raise TreeSyntaxError("bracket without a label", source=source, line=line)
+                        stack[-1][0] = ""
+                        expect_label = False
+                    if stack and stack[-1][1] and isinstance(stack[-1][1][-1], str):
+                        raise TreeSyntaxError(
+                            f"node {stack[-1][0]!r} mixes words and subtrees", source=source, line=line
+                        )
+                    if len(stack) >= MAX_DEPTH:
+                        raise TreeSyntaxError(f"brackets nested more than {MAX_DEPTH} deep (a treebank's are a few "
+                                              "dozen: the proxy treebank's deepest tree is 34)", source=source,
+                                              line=line)
+                    stack.append([None, [], line])
+                    expect_label = True
+                elif tok == ")":
+                    if not stack:
+                        raise TreeSyntaxError("unbalanced ')' with no open bracket", source=source, line=line)
+                    label, children, opened = stack.pop()
+                    if expect_label or not children:
+                        raise TreeSyntaxError(
+                            "empty bracket" if label is None else f"node {label!r} has no children",
+                            source=source,
+                            line=line,
+                        )
                     expect_label = False
-                if stack and stack[-1][1] and isinstance(stack[-1][1][-1], str):
-                    raise TreeSyntaxError(
-                        f"node {stack[-1][0]!r} mixes words and subtrees", source=source, line=line
-                    )
-                if len(stack) >= MAX_DEPTH:
-                    raise TreeSyntaxError(f"brackets nested more than {MAX_DEPTH} deep (a treebank's are a few dozen: "
-                                          "the proxy treebank's deepest tree is 34)", source=source, line=line)
-                stack.append([None, [], line])
-                expect_label = True
-            elif tok == ")":
-                if not stack:
-                    raise TreeSyntaxError("unbalanced ')' with no open bracket", source=source, line=line)
-                label, children, opened = stack.pop()
-                if expect_label or not children:
-                    raise TreeSyntaxError(
-                        "empty bracket" if label is None else f"node {label!r} has no children",
-                        source=source,
-                        line=line,
-                    )
-                expect_label = False
-                node = Tree(label, tuple(children))
-                if stack:
-                    stack[-1][1].append(node)
+                    node = Tree(label, tuple(children))
+                    if stack:
+                        stack[-1][1].append(node)
+                    else:
+                        restart = None
+                        yield opened, node
                 else:
-                    yield opened, node
-            else:
-                if not stack:
-                    raise TreeSyntaxError(f"text {tok!r} outside any bracket", source=source, line=line)
-                if expect_label:
-                    stack[-1][0] = tok
-                    expect_label = False
-                    continue
-                siblings = stack[-1][1]
-                if siblings:
-                    kind = "a second word" if isinstance(siblings[-1], str) else "a word after subtrees"
-                    raise TreeSyntaxError(
-                        f"node {stack[-1][0]!r} has {kind} ({tok!r})", source=source, line=line
-                    )
-                if stack[-1][0] == "":
-                    raise TreeSyntaxError(f"word {tok!r} under an unlabelled bracket", source=source, line=line)
-                siblings.append(tok)
-    if stack:
-        raise TreeSyntaxError(
-            f"unbalanced '(' : {len(stack)} bracket(s) still open at end of input",
-            source=source,
-            line=stack[-1][2],
-        )
+                    if not stack:
+                        raise TreeSyntaxError(f"text {tok!r} outside any bracket", source=source, line=line)
+                    if expect_label:
+                        stack[-1][0] = tok
+                        expect_label = False
+                        continue
+                    siblings = stack[-1][1]
+                    if siblings:
+                        kind = "a second word" if isinstance(siblings[-1], str) else "a word after subtrees"
+                        raise TreeSyntaxError(
+                            f"node {stack[-1][0]!r} has {kind} ({tok!r})", source=source, line=line
+                        )
+                    if stack[-1][0] == "":
+                        raise TreeSyntaxError(f"word {tok!r} under an unlabelled bracket", source=source, line=line)
+                    siblings.append(tok)
+        if stack:
+            raise TreeSyntaxError(
+                f"unbalanced '(' : {len(stack)} bracket(s) still open at end of input",
+                source=source,
+                line=stack[-1][2],
+            )
+    except TreeSyntaxError as exc:
+        symptom = exc.reason.startswith(("bracket without a label", "unbalanced '('")) or "mixes words" in exc.reason
+        if restart is None or not stack or not symptom:  # what a ')' missing before a new tree leads to
+            raise
+        then = "" if exc.reason.startswith("unbalanced '('") else f"; then, at line {exc.line}: {exc.reason}"
+        raise TreeSyntaxError(  # the error is a symptom, found at the next tree or later: name the open tree
+            f"unbalanced '(': the tree that begins here is still open at line {restart}, which begins with '(' as "
+            f"a new tree does (is a ')' missing before it?){then}", source=source, line=stack[0][2]) from None
 
 
 def parse_tree(text: str, source: str = "<string>") -> Tree:
