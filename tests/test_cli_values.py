@@ -375,3 +375,20 @@ def test_tagger_train_scores_dev_as_evaluate_does(capsys: pytest.CaptureFixture[
     trained = float(err.split("dev accuracy ")[1].split("%")[0])
     rc, out, _ = _run(capsys, ["tagger", "evaluate", "-m", str(tmp_path / "m"), "--test", str(dev)])
     assert rc == 0 and f"accuracy          {trained:.2f}%" in out, (trained, out)
+
+
+@pytest.mark.parametrize("argv", [
+    ["parser", "train", "--train", "-", "--dev", "-", "--out", "OUT"],
+    ["data", "--clean", "-", "--out", "OUT"],
+    ["evalb", "-", "-"],
+    ["grammar", "table1", "--train", "-"],
+])
+def test_cli_file_only_inputs_say_they_do_not_read_stdin(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command that reads named files given ``-``: one line saying it does not read stdin (it said "-: cannot read
+    file: No such file or directory"), status 1, nothing written."""
+    monkeypatch.chdir(tmp_path)
+    rc, out, err = _run(capsys, argv)
+    assert rc == 1 and out == "" and err == "error: -: this command reads named files, not stdin: give the file's name\n"
+    assert list(tmp_path.iterdir()) == []

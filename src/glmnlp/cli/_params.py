@@ -95,6 +95,9 @@ class InputFile(NonEmptyPath):
             return path
         from glmnlp.errors import InputError
 
+        if str(value) == "-" and not os.path.exists(value):  # not "cannot read file: No such file or directory"
+            raise InputError("this command reads named files, not stdin: give the file's name", source="-")
+
         try:
             mode = os.stat(value).st_mode
         except OSError as exc:
