@@ -390,5 +390,6 @@ def test_cli_file_only_inputs_say_they_do_not_read_stdin(
     file: No such file or directory"), status 1, nothing written."""
     monkeypatch.chdir(tmp_path)
     rc, out, err = _run(capsys, argv)
-    assert rc == 1 and out == "" and err == "error: -: this command reads named files, not stdin: give the file's name\n"
+    assert rc == 1 and out == ""
+    assert err == "error: -: this command reads named files, not stdin: give the file's name\n"
     assert list(tmp_path.iterdir()) == []
