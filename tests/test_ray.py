@@ -212,3 +212,31 @@ def test_joining_ray_keeps_the_callers_sigterm_handler() -> None:
     finally:
         signal.signal(signal.SIGTERM, before)
         ray.shutdown()
+
+
+def test_ray_actors_load_a_relative_model_path_from_the_callers_directory(
+    ray_instance: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A model given by a path relative to the caller's directory (``glmnlp.load("mine")``, ``glmnlp parse -m mine
+    --tagger mine``): Ray actors, which run in the cluster's directory, load that model, not whatever the path names
+    from there (another model, used without a word, or none: their tracebacks)."""
+    import shutil
+
+    import glmnlp
+    from glmnlp.cli import main
+    from glmnlp.text.default_model import default_model_path
+
+    shutil.copytree(default_model_path(), tmp_path / "mine")
+    monkeypatch.chdir(tmp_path)
+    texts = [f"Text {i}: the old man saw the dog. It barked." for i in range(4)]
+    nlp = glmnlp.load("mine")
+    serial = [d.to_dict() for d in nlp.pipe(texts, batch_size=1)]
+    assert [d.to_dict() for d in nlp.pipe(texts, batch_size=1, n_process=2, backend="ray")] == serial
+    (tmp_path / "in.txt").write_text("\n".join(texts) + "\n", encoding="utf-8")
+    outputs = []
+    for extra in (["--jobs", "1"], ["--jobs", "2", "--backend", "ray"]):
+        capsys.readouterr()
+        rc = main(["parse", "-q", "-m", "mine", "--tagger", "mine", "--lines", "-i", "in.txt", "--batch-size", "1",
+                   *extra])
+        outputs.append((rc, capsys.readouterr().out))
+    assert outputs[0][0] == 0 and outputs[1] == outputs[0]

@@ -58,6 +58,7 @@ Our choices:
 from __future__ import annotations
 
 import functools
+import os
 import re
 import sys
 import warnings
@@ -350,8 +351,10 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
         pipeline = _load_pipeline(model_dir, tagger_dir, lines, multitag, jobs != 1, (gamma, cap))
         if tagger_dir is not None:
             check_tagset(tagger_dir, pipeline)
-        # how a worker loads it
-        pipeline.spec = (_load_pipeline, (model_dir, tagger_dir, lines, multitag, True, (gamma, cap)))
+        # how a worker loads it: by absolute paths (a Ray worker, or a forkserver's, runs in another directory: a
+        # relative -m there named another model, whose trees came back without a word)
+        absolute = [None if d is None else os.path.abspath(d) for d in (model_dir, tagger_dir)]
+        pipeline.spec = (_load_pipeline, (*absolute, lines, multitag, True, (gamma, cap)))
         if surprisal and not pipeline.parser_facts()["generative"]:
             raise ConfigError("--surprisal needs a model with a generative component; this parser has none")
         if not pipeline.has_tagger and mode != "tagged":

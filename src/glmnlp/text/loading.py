@@ -20,6 +20,8 @@ never builds the tagger).
 
 from __future__ import annotations
 
+import os
+
 from pathlib import Path
 from typing import Any, Literal
 
@@ -138,7 +140,8 @@ def load(
     # parser never saw are not worth a word here: a small train-default run's rare tags (FW, RBS) are such
     if parser:
         unknown_tags(root / "tagger", pipeline.parser_facts()["pos_tags"], root / "tagger")
-    pipeline.spec = (_load_for_worker, (str(root), parser, lines, multitag_margin, max_words))
+    # a worker loads the folder by an absolute path: a Ray worker (or a forkserver's) runs in another directory
+    pipeline.spec = (_load_for_worker, (os.path.abspath(root), parser, lines, multitag_margin, max_words))
     return pipeline
 
 
