@@ -240,3 +240,22 @@ def test_ray_actors_load_a_relative_model_path_from_the_callers_directory(
                    *extra])
         outputs.append((rc, capsys.readouterr().out))
     assert outputs[0][0] == 0 and outputs[1] == outputs[0]
+
+
+def test_a_ray_workers_own_error_is_raised_as_itself(ray_instance: None, capfd: pytest.CaptureFixture[str]) -> None:
+    """An error the work raises on a Ray actor (here the model folder none of the actors can find) reaches the
+    caller as that error with its one-line message, as from a local worker: it came as Ray's wrapper, whose message
+    is the actor's traceback, and the second actor's error was logged with its traceback ("Unhandled error")."""
+    import gc
+    import time
+
+    from glmnlp.errors import ModelFileError
+    from glmnlp.glm.model_files import check_model_directory
+    from glmnlp.glm.parallel import Executor
+
+    with Executor(2, "ray") as ex, pytest.raises(ModelFileError) as caught:
+        ex.hosts(check_model_directory, [("/nonexistent/a",), ("/nonexistent/b",)])
+    assert str(caught.value) == "/nonexistent/a: model directory not found"
+    gc.collect()
+    time.sleep(1)
+    assert "Unhandled error" not in capfd.readouterr().err

@@ -40,7 +40,8 @@ Backends:
 
 A worker that dies before its work is done raises :class:`glmnlp.errors.WorkerError` on either backend (a
 local one: :mod:`glmnlp.glm.pools`; Ray's errors for a lost actor, worker or node are turned into it, so
-the command line says it in one line); an error raised by the work itself passes through unchanged.
+the command line says it in one line); an error raised by the work itself passes through unchanged (from Ray
+as the error itself, not Ray's wrapper, whose message is the actor's traceback).
 
 Stopping local workers. Choice: **the caller owns Ctrl-C** (:mod:`glmnlp.glm.pools`, which
 starts and stops the local pools): workers ignore SIGINT, so Ctrl-C to the terminal's process group
@@ -170,6 +171,12 @@ class _RayRef:
         except died as exc:  # as a dead local worker (glmnlp.glm.pools): one line, not Ray's traceback
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise WorkerError(f"a Ray worker died before its work was done ({reason})") from exc
+        except ray.exceptions.RayTaskError as exc:  # the work's own error, as a local worker raises it: Ray's
+            # wrapper is an instance of it too, but says the actor's traceback where the error says its message
+            # (a worker that could not load the model printed two tracebacks instead of "error: DIR: reason")
+            if isinstance(exc.cause, Exception):
+                raise exc.cause from exc
+            raise
 
 
 #: Ray's errors for a worker, actor or node that died (an error raised by the work itself passes through as it is).
@@ -234,8 +241,14 @@ class Hosts:
                 self._workers = [actor.remote() for _ in range(self.n_workers)]
             pending = [self._submit_raw(i, "create", (self._keys[i], factory, tuple(args)))
                        for i, args in enumerate(args_list)]
-            for handle in pending:
-                handle.result()
+            failed: list[Exception] = []
+            for handle in pending:  # every one taken: Ray logs an error never taken ("Unhandled error") with its
+                try:  # traceback, one per worker that failed as the first did (a model none of them could load)
+                    handle.result()
+                except Exception as exc:  # noqa: BLE001 (the first is raised below)
+                    failed.append(exc)
+            if failed:
+                raise failed[0]
         except BaseException:
             self.close(abort=True)
             raise
