@@ -21,7 +21,6 @@ never builds the tagger).
 from __future__ import annotations
 
 import os
-
 from pathlib import Path
 from typing import Any, Literal
 

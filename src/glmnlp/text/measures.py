@@ -275,8 +275,6 @@ def sentence_rows(parser: Any, words: Sequence[str], options: MeasureOptions | b
                          items=None if item is None else [item])
 
 
-
-
 def _sentence_tags(parser: Any, words: Sequence[str], given: Mapping[int, str] | None, opts: MeasureOptions) -> Any:
     """A sentence's entry of ``corpus_measures``' tags: the model's own candidates (``"model"``), or with tags given
     for some words (pre-tagged input, web tokens), those as given (:func:`incremental_tags`)."""
