@@ -131,7 +131,6 @@ def test_cli_tag_refuses_binary_and_empty_input_as_parse_does(
     assert rc == 0 and [token.rpartition("/")[0] for token in out.split()] == ["The", "cat", "sat", "."]
 
 
-
 def test_cli_tag_reads_tags_and_writes_a_chunk_at_a_time(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

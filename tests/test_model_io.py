@@ -144,6 +144,6 @@ def test_model_io_refuses_to_replace_a_part_of_a_model_alone(tmp_path: Path) -> 
     sub = ModelParts(kind="tagger", metadata=META, arrays=ARRAYS)
     save_model(tmp_path / "p", kind="parser", metadata={}, arrays={}, submodels={"tagger": sub})
     with pytest.raises(ConfigError, match="is part of the glmnlp model"):
-        check_output_dir(tmp_path / "p" / "tagger" / ".", "tagger", replace=True)
+        check_output_dir(tmp_path / "p" / "tagger", "tagger", replace=True)
     _save(tmp_path / "pipe" / "other")  # not listed in MODEL.json: a model of its own
     save_model(tmp_path / "pipe" / "other", kind="tagger", metadata={"v": 2}, arrays={})

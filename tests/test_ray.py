@@ -127,7 +127,6 @@ def test_combined_parser_with_generative_models_from_ray_matches_serial(ray_inst
     assert _digest(tmp_path / "ray") == _digest(tmp_path / "serial")
 
 
-
 def test_a_ray_actor_that_dies_is_a_worker_error(ray_instance: None) -> None:
     """A host (Ray actor) that dies fails its call with glmnlp's WorkerError (one line from the command line), as a
     dead local worker does, not with Ray's own exception and traceback. (The host is ``partial(os._exit, 3)``: Ray's
