@@ -699,3 +699,23 @@ def test_pipeline_pickles_as_how_to_load_it() -> None:
     assert (again.max_words, again.lines) == (30, False) and changed.spec == nlp.spec
     with pytest.raises(TypeError, match="made from components in memory"):
         pickle.dumps(nlp.replace(tagger=None, multitag_margin=None))
+
+
+def test_ray_workers_get_the_model_folders_files_not_their_paths(tmp_path: Path) -> None:
+    """For Ray actors, which may run on a machine without the caller's folder, the spec carries the model folders'
+    files (``shipped``): a worker built from it after the folder is gone loads the same model and parses as the
+    caller does. Local workers keep the spec as it is (they share the caller's disk)."""
+    import shutil
+
+    from glmnlp.text.default_model import default_model_path
+    from glmnlp.text.workers import PipeWorker, document_from_plain, parser_beam, pipeline_settings, shipped
+
+    shutil.copytree(default_model_path(), tmp_path / "mine")
+    nlp = load(tmp_path / "mine")
+    assert shipped(nlp.spec, "local") is nlp.spec
+    spec = shipped(nlp.spec, "ray")
+    shutil.rmtree(tmp_path / "mine")  # as on a machine without it
+    text = "The old man saw the dog with a telescope. It barked."
+    plain, _stats, _caught, failed = PipeWorker(spec).run(
+        ([text], (1, False, False), 0, parser_beam(nlp.parser), pipeline_settings(nlp)))
+    assert failed is None and document_from_plain(plain[0]).to_dict() == nlp(text).to_dict()

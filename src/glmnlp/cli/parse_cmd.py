@@ -82,7 +82,7 @@ _CTX = {"help_option_names": ["-h", "--help"]}
 FORMATS = ("brackets", "pretty", "ascii", "json", "conllu", "svg", "html")
 
 
-def _load_pipeline(model: str | None, tagger_dir: str | None, lines: bool, multitag: float | None,
+def _load_pipeline(model: str | Path | None, tagger_dir: str | Path | None, lines: bool, multitag: float | None,
                    deferred: bool = False, beam: tuple[float | None, int | None] = (None, None)) -> Any:
     """The pipeline for ``--model`` (a pipeline directory or a single parser model) and ``--tagger``;
     ``deferred``: files checked now, models built on first use (:mod:`glmnlp.text.loading`); ``beam``:
@@ -351,9 +351,9 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
         pipeline = _load_pipeline(model_dir, tagger_dir, lines, multitag, jobs != 1, (gamma, cap))
         if tagger_dir is not None:
             check_tagset(tagger_dir, pipeline)
-        # how a worker loads it: by absolute paths (a Ray worker, or a forkserver's, runs in another directory: a
-        # relative -m there named another model, whose trees came back without a word)
-        absolute = [None if d is None else os.path.abspath(d) for d in (model_dir, tagger_dir)]
+        # how a worker loads it: by absolute paths (a Ray worker runs in another directory: a relative -m there named
+        # another model, whose trees came back without a word; the folders travel to it: glmnlp.text.workers.shipped)
+        absolute = [None if d is None else Path(os.path.abspath(d)) for d in (model_dir, tagger_dir)]
         pipeline.spec = (_load_pipeline, (*absolute, lines, multitag, True, (gamma, cap)))
         if surprisal and not pipeline.parser_facts()["generative"]:
             raise ConfigError("--surprisal needs a model with a generative component; this parser has none")

@@ -67,7 +67,7 @@ def _parser(directory: str | Path, deferred: bool) -> Any:
     return Deferred(Parser.load, (Path(directory),), Parser.describe(directory)) if deferred else Parser.load(directory)
 
 
-def _load_for_worker(path: str, parser: bool, lines: bool, multitag_margin: float | None,
+def _load_for_worker(path: str | Path, parser: bool, lines: bool, multitag_margin: float | None,
                      max_words: int = MAX_PARSE_WORDS) -> Pipeline:
     return load(path, parser=parser, lines=lines, multitag_margin=multitag_margin, max_words=max_words,
                 deferred=True)
@@ -139,8 +139,9 @@ def load(
     # parser never saw are not worth a word here: a small train-default run's rare tags (FW, RBS) are such
     if parser:
         unknown_tags(root / "tagger", pipeline.parser_facts()["pos_tags"], root / "tagger")
-    # a worker loads the folder by an absolute path: a Ray worker (or a forkserver's) runs in another directory
-    pipeline.spec = (_load_for_worker, (os.path.abspath(root), parser, lines, multitag_margin, max_words))
+    # a worker loads the folder by an absolute path (a Ray worker runs in another directory; its folders travel to
+    # it: glmnlp.text.workers.shipped)
+    pipeline.spec = (_load_for_worker, (Path(os.path.abspath(root)), parser, lines, multitag_margin, max_words))
     return pipeline
 
 

@@ -381,7 +381,7 @@ class Pipeline:
     ) -> Iterator[Document]:
         """``asks`` = (nbest, surprisal, measures), as for :meth:`pipe`; each worker gets them with its batch."""
         from glmnlp.glm.parallel import Executor, chunked
-        from glmnlp.text.workers import PipeWorker, document_from_plain, parser_beam, pipeline_settings
+        from glmnlp.text.workers import PipeWorker, document_from_plain, parser_beam, pipeline_settings, shipped
 
         if self.spec is None:
             raise ConfigError("n_process > 1 needs a pipeline made by glmnlp.load(): workers load the model themselves")
@@ -399,7 +399,8 @@ class Pipeline:
             yield from self._pipe_here(chain.from_iterable(every), batch_size, nbest, surprisal, progress, measures)
             return
         beam = parser_beam(self._components["parser"])
-        with executor.hosts(PipeWorker, [(self.spec,)] * min(executor.jobs, len(head))) as hosts:
+        workers = [(shipped(self.spec, executor.mode),)] * min(executor.jobs, len(head))  # its files read once
+        with executor.hosts(PipeWorker, workers) as hosts:
             settings = pipeline_settings(self)
             jobs = ((chunk, asks, k * batch_size, beam, settings) for k, chunk in enumerate(every))
             for plain_docs, stats, caught, failed in hosts.imap_any("run", jobs):

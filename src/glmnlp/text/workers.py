@@ -4,19 +4,30 @@ Each worker (a local process or a Ray actor of :mod:`glmnlp.glm.parallel`) loads
 from the caller's ``spec`` (a module-level loader and its plain arguments, never a pickled model),
 analyses the batches it is sent and returns the documents as plain data (:func:`document_to_plain`);
 the caller rebuilds them (:func:`document_from_plain`) in input order.
+
+A local worker loads the model folders the spec names (absolute paths) from this machine's disk. A Ray actor may
+run on another machine, which has no such folder, or another model there (a relative path named the one in the
+cluster's directory); so for Ray the folders travel with the spec (:func:`shipped`): their files' bytes, which the
+actor writes to a temporary folder of its own and loads from, as training sends its data and models to Ray actors.
+The bundled model's folder travels too: another machine's installation may keep it elsewhere, or be another
+release's.
 """
 
 from __future__ import annotations
 
+import tempfile
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.treebank.trees import tree_from_plain, tree_to_plain
 
 __all__ = ["PipeWorker", "document_from_plain", "document_to_plain", "parser_beam", "pipeline_settings",
-           "restored_pipeline", "set_as_callers"]
+           "restored_pipeline", "set_as_callers", "shipped"]
+
+Spec = tuple[Callable[..., Any], tuple[Any, ...]]
 
 
 def parser_beam(component: Any) -> tuple[float, int] | None:
@@ -54,11 +65,49 @@ def set_as_callers(pipeline: Any, beam: tuple[float, int] | None, settings: tupl
     return pipeline
 
 
+def shipped(spec: Spec, mode: str) -> Spec:
+    """The spec a worker of the executor ``mode`` loads from: on Ray, every model folder the spec names (an argument
+    that is a :class:`~pathlib.Path` of a folder) replaced by its files' bytes (module docstring); as it is
+    elsewhere."""
+    loader, args = spec
+    if mode != "ray":
+        return spec
+    folders = {i: _folder_files(arg) for i, arg in enumerate(args) if isinstance(arg, Path) and arg.is_dir()}
+    return (_load_shipped, (loader, args, folders)) if folders else spec
+
+
+def _folder_files(folder: Path) -> tuple[str, dict[str, bytes]]:
+    """A folder's name and its files (relative path -> bytes)."""
+    return folder.name, {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
+                         if p.is_file()}
+
+
+#: The folders shipped models were written to, kept while the worker lives (a deferred model reads its files when
+#: first used), removed when its interpreter ends.
+_SHIPPED: list[tempfile.TemporaryDirectory[str]] = []
+
+
+def _load_shipped(loader: Callable[..., Any], args: tuple[Any, ...],
+                  folders: dict[int, tuple[str, dict[str, bytes]]]) -> Any:
+    """``loader(*args)`` with each shipped folder (:func:`shipped`) written to a temporary folder of this process,
+    under its own name, and given in its place."""
+    given = list(args)
+    for i, (name, files) in folders.items():
+        _SHIPPED.append(tempfile.TemporaryDirectory(prefix="glmnlp-model-"))
+        root = Path(_SHIPPED[-1].name) / name
+        for relative, data in files.items():
+            path = root / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        given[i] = root
+    return loader(*given)
+
+
 class PipeWorker:
     """A worker's pipeline, loaded once from the caller's ``spec`` (see
     :meth:`glmnlp.text.pipeline.Pipeline.pipe`); runs batches and returns plain documents."""
 
-    def __init__(self, spec: tuple[Callable[..., Any], tuple[Any, ...]]) -> None:
+    def __init__(self, spec: Spec) -> None:
         loader, args = spec
         with warnings.catch_warnings():  # the caller loaded the same spec and warned once: not once per worker
             warnings.simplefilter("ignore")
