@@ -701,21 +701,34 @@ def test_pipeline_pickles_as_how_to_load_it() -> None:
         pickle.dumps(nlp.replace(tagger=None, multitag_margin=None))
 
 
-def test_ray_workers_get_the_model_folders_files_not_their_paths(tmp_path: Path) -> None:
+def test_ray_workers_get_the_model_folders_files_not_their_paths(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """For Ray actors, which may run on a machine without the caller's folder, the spec carries the model folders'
     files (``shipped``): a worker built from it after the folder is gone loads the same model and parses as the
-    caller does. Local workers keep the spec as it is (they share the caller's disk)."""
+    caller does; its machine keeps one copy of each model in a folder of the user's only, which a second worker
+    reuses, and a folder others may write to is refused. Local workers keep the spec as it is."""
+    import os
     import shutil
+    import tempfile
 
     from glmnlp.text.default_model import default_model_path
     from glmnlp.text.workers import PipeWorker, document_from_plain, parser_beam, pipeline_settings, shipped
 
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
     shutil.copytree(default_model_path(), tmp_path / "mine")
     nlp = load(tmp_path / "mine")
     assert shipped(nlp.spec, "local") is nlp.spec
     spec = shipped(nlp.spec, "ray")
     shutil.rmtree(tmp_path / "mine")  # as on a machine without it
     text = "The old man saw the dog with a telescope. It barked."
-    plain, _stats, _caught, failed = PipeWorker(spec).run(
-        ([text], (1, False, False), 0, parser_beam(nlp.parser), pipeline_settings(nlp)))
+    job = ([text], (1, False, False), 0, parser_beam(nlp.parser), pipeline_settings(nlp))
+    plain, _stats, _caught, failed = PipeWorker(spec).run(job)
     assert failed is None and document_from_plain(plain[0]).to_dict() == nlp(text).to_dict()
+    (base,) = (tmp_path / "tmp").iterdir()
+    (copy,) = base.iterdir()
+    written = {p: p.stat().st_mtime_ns for p in copy.rglob("*")}
+    assert PipeWorker(spec).run(job)[0] == plain and {p: p.stat().st_mtime_ns for p in copy.rglob("*")} == written
+    os.chmod(base, 0o777)
+    with pytest.raises(ModelFileError, match="not a folder of this user's only"):
+        PipeWorker(spec)

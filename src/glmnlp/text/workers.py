@@ -10,17 +10,24 @@ run on another machine, which has no such folder, or another model there (a rela
 cluster's directory); so for Ray the folders travel with the spec (:func:`shipped`): their files' bytes, which the
 actor writes to a temporary folder of its own and loads from, as training sends its data and models to Ray actors.
 The bundled model's folder travels too: another machine's installation may keep it elsewhere, or be another
-release's.
+release's. On the actor's machine a model's files are written once, to a folder named by their sha256 inside a
+folder of the user's only (``$TMPDIR/glmnlp-models-UID``), and reused by later actors and calls; it stays until
+removed, one copy per model sent there.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import shutil
+import stat
 import tempfile
 import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from glmnlp.errors import ModelFileError
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.treebank.trees import tree_from_plain, tree_to_plain
 
@@ -76,31 +83,48 @@ def shipped(spec: Spec, mode: str) -> Spec:
     return (_load_shipped, (loader, args, folders)) if folders else spec
 
 
-def _folder_files(folder: Path) -> tuple[str, dict[str, bytes]]:
-    """A folder's name and its files (relative path -> bytes)."""
-    return folder.name, {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
-                         if p.is_file()}
-
-
-#: The folders shipped models were written to, kept while the worker lives (a deferred model reads its files when
-#: first used), removed when its interpreter ends.
-_SHIPPED: list[tempfile.TemporaryDirectory[str]] = []
+def _folder_files(folder: Path) -> tuple[str, str, dict[str, bytes]]:
+    """A folder's name, the sha256 of its files and its files (relative path -> bytes)."""
+    files = {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    digest = hashlib.sha256()
+    for relative, data in files.items():
+        digest.update(f"{relative}\0{len(data)}\0".encode())
+        digest.update(data)
+    return folder.name, digest.hexdigest(), files
 
 
 def _load_shipped(loader: Callable[..., Any], args: tuple[Any, ...],
-                  folders: dict[int, tuple[str, dict[str, bytes]]]) -> Any:
-    """``loader(*args)`` with each shipped folder (:func:`shipped`) written to a temporary folder of this process,
-    under its own name, and given in its place."""
+                  folders: dict[int, tuple[str, str, dict[str, bytes]]]) -> Any:
+    """``loader(*args)`` with each shipped folder (:func:`shipped`) written on this machine
+    (:func:`_shipped_folder`) and given in its place."""
     given = list(args)
-    for i, (name, files) in folders.items():
-        _SHIPPED.append(tempfile.TemporaryDirectory(prefix="glmnlp-model-"))
-        root = Path(_SHIPPED[-1].name) / name
+    for i, (name, digest, files) in folders.items():
+        given[i] = _shipped_folder(name, digest, files)
+    return loader(*given)
+
+
+def _shipped_folder(name: str, digest: str, files: dict[str, bytes]) -> Path:
+    """Where a shipped model's files are on this machine: one folder per model (its files' sha256) in a folder of
+    this user's only, written once and read by every actor and call after (Ray kills an actor without closing it,
+    so a folder of each actor's own would be left behind at every call); written whole, then renamed into place."""
+    base = Path(tempfile.gettempdir()) / f"glmnlp-models-{getattr(os, 'getuid', lambda: 0)()}"
+    base.mkdir(mode=0o700, exist_ok=True)
+    st = base.lstat()
+    if stat.S_ISLNK(st.st_mode) or st.st_uid != getattr(os, "getuid", lambda: st.st_uid)() or st.st_mode & 0o077:
+        raise ModelFileError(f"{base}: not a folder of this user's only, where models sent here are written; "
+                             "remove it")
+    target = base / digest
+    if not (target / name).is_dir():
+        staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=base))
         for relative, data in files.items():
-            path = root / relative
+            path = staging / name / relative
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
-        given[i] = root
-    return loader(*given)
+        try:
+            os.rename(staging, target)
+        except OSError:  # another actor of this machine wrote it first
+            shutil.rmtree(staging, ignore_errors=True)
+    return target / name
 
 
 class PipeWorker:
