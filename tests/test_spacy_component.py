@@ -268,3 +268,19 @@ def test_spacy_component_reading_every_constituent_is_not_quadratic(  # type: ig
                                       if (a, b) == (span.start, span.end) and not pos)
         assert all(child.start >= span.start and child.end <= span.end for child in span._.children)
     assert len(built) == 1
+
+
+@pytest.mark.parametrize("gap", [" ", "\n", "\t", "\u00a0", "  "])
+def test_spacy_component_takes_merged_tokens_with_any_whitespace(gap: str) -> None:
+    """A token merged by an earlier component over any whitespace ("New\\nYork", a no-break space) is one word,
+    its spaces written ``_`` as a plain space's were: a line break or a tab in it failed the whole call."""
+    pipeline = spacy.blank("en")
+    pipeline.add_pipe("sentencizer")
+    doc = pipeline(f"I moved to New{gap}York last year.")
+    start = next(t.i for t in doc if t.text == "New")
+    end = next(t.i for t in doc if t.text == "York") + 1
+    with doc.retokenize() as retokenizer:
+        retokenizer.merge(doc[start:end])
+    doc = spacy_component.make_glmnlp_parser(pipeline, "glmnlp_parser", None, "model")(doc)
+    assert doc[start].text == f"New{gap}York" and doc[start].tag_
+    assert parse_tree("(TOP " + doc[:]._.parse_string + ")").leaves()[start] == "New_York"

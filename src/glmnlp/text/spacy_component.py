@@ -38,7 +38,9 @@ Our choices:
   boundaries, else the whole doc as one sentence). Their texts are spelled the PTB way for the
   models (brackets ``-LRB-`` ..., double quotes ````` / ``''`` by position, as
   :mod:`glmnlp.text.tokenize` does); whitespace tokens (``SPACE``) are not words and belong to no
-  constituent. A sentence of whitespace only is skipped.
+  constituent. A sentence of whitespace only is skipped. A token with whitespace inside (merged by an earlier
+  component: ``New York``, ``New\nYork``) is one word, each run of its whitespace written ``_`` (``New_York``);
+  only a plain space was, and a line break, a tab or a no-break space in it failed the whole call.
 * **Double quotes are spelled by glmnlp's tokenizer**: for a sentence with a double quote, the
   sentence's text is run through :func:`glmnlp.text.tokenize.tokenize_spans` and each quote takes the
   spelling of the token at its place, so the component and glmnlp's own pipeline agree on the same
@@ -171,7 +173,7 @@ class GlmnlpParser:
             if not positions:
                 continue
             quotes = _quote_spellings(doc, positions)
-            words = [quotes.get(i) or _ptb_word(doc[i].text.replace(" ", "_")) for i in positions]
+            words = [quotes.get(i) or _ptb_word("_".join(doc[i].text.split())) for i in positions]
             parsed = self.glmnlp([words]).sentences[0]
             assert parsed.tree is not None
             stored.append(_nodes(parsed.tree, positions))
