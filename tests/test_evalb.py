@@ -570,3 +570,28 @@ def test_scoring_refuses_params_that_are_not_evalb_params(tmp_path) -> None:  # 
     with pytest.raises(TypeError, match="params must be an EvalbParams"):
         score_trees([tree], [tree], {"delete_labels": []})  # type: ignore[arg-type]
     assert score_trees([tree], [tree]).fmeasure == 100.0
+
+
+def test_score_trees_reads_brackets_in_words_as_the_file_of_the_trees_does() -> None:
+    """A tree whose words hold "(" or ")" as written (the pipeline gives them back so) scores as its file does,
+    where to_bracket writes them -LRB- / -RRB-: it was a word mismatch against the gold -LRB- (an error sentence,
+    and with punctuation stripped a length mismatch)."""
+    from glmnlp.treebank.evalb import COLLINS_PARAMS, score_lines, score_trees
+    from glmnlp.treebank.trees import Tree, parse_tree, to_bracket
+
+    gold = parse_tree("(TOP (S (NP (PRP He)) (PRN (-LRB- -LRB-) (ADVP (RB really)) (-RRB- -RRB-)) (VP (VBD left))"
+                      " (. .)))")
+    written = {"-LRB-": "(", "-RRB-": ")"}
+
+    def as_written(node: Tree | str) -> Tree | str:
+        if isinstance(node, str):
+            return written.get(node, node)
+        return Tree(node.label, tuple(as_written(c) for c in node.children))
+
+    test = as_written(gold)
+    assert isinstance(test, Tree) and "(" in test.leaves()
+    for params in (COLLINS_PARAMS, dataclasses.replace(COLLINS_PARAMS, strip_punct=True)):
+        by_trees = score_trees([gold], [test], params)
+        by_lines = score_lines([to_bracket(gold)], [to_bracket(test)], params)
+        assert by_trees.sentences[0].status == 0 and by_trees.total.error_sentences == 0
+        assert by_trees == by_lines and (by_trees.recall, by_trees.precision) == (100.0, 100.0)

@@ -80,7 +80,7 @@ from glmnlp.treebank.evalb_report import (
     read_params,
     read_text,
 )
-from glmnlp.treebank.trees import Tree
+from glmnlp.treebank.trees import Tree, escape_brackets
 
 __all__ = [
     "COLLINS_PARAMS",
@@ -215,12 +215,14 @@ def _read_tree(tree: Tree, params: EvalbParams, source: str, line: int) -> _Sent
         nonlocal length
         label = node.display_label
         if node.is_preterminal:
-            if strip and is_punct_word(node.children[0]):  # type: ignore[arg-type]
+            # the word as to_bracket writes it: a pipeline's tree holds "(" as written, the file of it "-LRB-"
+            word = escape_brackets(node.children[0])  # type: ignore[arg-type]
+            if strip and is_punct_word(word):
                 return
             if label not in delete_len:
                 length += 1
             if label not in delete:
-                words.append(node.children[0])  # type: ignore[arg-type]
+                words.append(word)
                 tags.append(label)
             return
         if any(isinstance(child, str) for child in node.children):
