@@ -65,8 +65,10 @@ def evalb(
     --strip-punct (not an evalb option) first removes every token without a letter or digit from
     both files, so punctuation counts nowhere whatever its tag (the convention for GUM).
 
-    Missing files, malformed trees or parameter files, or too many error sentences (MAX_ERROR)
-    exit with status 1 and a "file:line: reason" message.
+    Missing files, malformed trees or parameter files, too many error sentences (MAX_ERROR), or
+    files with different numbers of trees (evalb.c scores the lines both have; here it is an error,
+    so that a parser output cut short is not scored as if whole) exit with status 1 and a
+    "file:line: reason" message.
 
     \b
     Examples:
