@@ -358,3 +358,24 @@ def test_tree_from_nltk_reads_chunker_leaves_as_preterminals() -> None:
                                                                                     Tree("NN", ("dog",))))))
     with pytest.raises(TypeError, match="a str or a \\(word, tag\\) pair, got 5"):
         tree_from_nltk(nltk.Tree("S", [5]))
+
+
+@pytest.mark.parametrize("make", [
+    lambda: Token(5),
+    lambda: Token("a", None, 0.5, 1.5),
+    lambda: Token("a", None, True, True),
+    lambda: Sentence(("a", "b")),
+    lambda: Sentence("ab"),
+    lambda: Sentence((Token("a"),), "(TOP (NN a))"),
+    lambda: Sentence.from_tree("(TOP (NN a))"),
+    lambda: Sentence.from_words("hello"),
+    lambda: Document(None),
+    lambda: Document(5),
+    lambda: Document("", ["a"]),
+])
+def test_document_records_refuse_the_wrong_kind_of_argument(make) -> None:  # type: ignore[no-untyped-def]
+    """A value of the wrong kind (a str where a tree or tokens go, a float offset, None as a text) is a TypeError
+    naming what was expected (docs/api.md, Errors): they gave AttributeError deep inside, a token per character of
+    a word, or a document whose to_dict() did not read back."""
+    with pytest.raises(TypeError, match="(is|are) (a|an|Token|Sentence)|expected"):
+        make()

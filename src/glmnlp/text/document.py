@@ -83,7 +83,13 @@ class Token:
     end: int | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.text, str) or not self.text or any(ch.isspace() for ch in self.text):
+        if not isinstance(self.text, str):
+            raise TypeError(f"a token's text is a str, not {type(self.text).__name__}")
+        for name in ("start", "end"):  # a float offset failed later, slicing the text (bool is an int: refused too)
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise TypeError(f"token {self.text!r}: its {name} offset is an int or None, not {value!r}")
+        if not self.text or any(ch.isspace() for ch in self.text):
             raise ValueError(f"token text must be non-empty and without whitespace: {self.text!r}")
         if self.tag is not None and not isinstance(self.tag, str):
             raise ValueError(f"token {self.text!r}: its tag is a string or None, not {self.tag!r}")
@@ -160,10 +166,19 @@ class Sentence:
     measures: tuple[dict[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
+        if isinstance(self.tokens, (str, bytes)) or not isinstance(self.tokens, Iterable):
+            raise TypeError(f"a sentence's tokens are Token objects, not a {type(self.tokens).__name__}")
         if not isinstance(self.tokens, tuple):
             object.__setattr__(self, "tokens", tuple(self.tokens))
+        if not all(isinstance(tok, Token) for tok in self.tokens):
+            kind = next(type(t).__name__ for t in self.tokens if not isinstance(t, Token))
+            raise TypeError(f"a sentence's tokens are Token objects, not {kind} (Sentence.from_words takes words)")
         if not self.tokens:
             raise ValueError("a sentence needs at least one token")
+        for tree in (self.tree, *(t for _, t in self.nbest)):
+            if tree is not None and not isinstance(tree, Tree):
+                raise TypeError(f"a sentence's tree is a Tree or None, not {type(tree).__name__} (parse_tree reads "
+                                "brackets)")
         if self.score is not None and not math.isfinite(self.score):
             object.__setattr__(self, "score", None)
         if self.nbest:
@@ -257,11 +272,15 @@ class Sentence:
     @classmethod
     def from_tree(cls, tree: Tree, score: float | None = None) -> Sentence:
         """A sentence whose tokens and tags are the tree's preterminals."""
+        if not isinstance(tree, Tree):
+            raise TypeError(f"expected a Tree, not {type(tree).__name__} (parse_tree reads brackets)")
         return cls(tuple(Token(word, tag) for word, tag in tree.pos()), tree, score)
 
     @classmethod
     def from_words(cls, words: Iterable[str], tags: Iterable[str] | None = None) -> Sentence:
         """An unparsed sentence from words (and optionally one tag per word)."""
+        if isinstance(words, (str, bytes)):  # a str is an iterable of characters: "hello" gave five tokens
+            raise TypeError(f"expected a list of words, not a {type(words).__name__} (split it first)")
         words = list(words)
         if tags is None:
             return cls(tuple(Token(w) for w in words))
@@ -303,8 +322,13 @@ class Document:
     sentences: tuple[Sentence, ...] = field(default=())
 
     def __post_init__(self) -> None:
+        if not isinstance(self.text, str):  # None was kept, and its to_dict() did not read back
+            raise TypeError(f"a document's text is a str ('' for pre-tokenised input), not {type(self.text).__name__}")
         if not isinstance(self.sentences, tuple):
             object.__setattr__(self, "sentences", tuple(self.sentences))
+        if not all(isinstance(sent, Sentence) for sent in self.sentences):
+            kind = next(type(s).__name__ for s in self.sentences if not isinstance(s, Sentence))
+            raise TypeError(f"a document's sentences are Sentence objects, not {kind}")
         for i, sent in enumerate(self.sentences):
             for tok in sent.tokens:
                 if tok.end is not None and tok.end > len(self.text):
