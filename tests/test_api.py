@@ -126,3 +126,19 @@ def test_readme_passes_python_doctest_as_it_is() -> None:
     blank line): the README's examples pass the standard tool, not only this suite's reading of them."""
     result = doctest.testfile(str(ROOT / "README.md"), module_relative=False, verbose=False, report=False)
     assert result.failed == 0 and result.attempted > 10
+
+
+def test_tagger_and_parser_refuse_pickling_in_words() -> None:
+    """A Tagger or a Parser given to pickle or deepcopy says how a model travels (its files), where it said
+    "cannot pickle '_thread.RLock' object"."""
+    import copy
+    import pickle
+
+    import glmnlp
+    from glmnlp.text.default_model import default_model_path
+
+    root = default_model_path()
+    for model in (glmnlp.Tagger.load(root / "tagger"), glmnlp.Parser.load(root / "parser")):
+        for attempt in (pickle.dumps, copy.deepcopy):
+            with pytest.raises(TypeError, match=f"a {type(model).__name__} cannot be pickled or deep-copied: save it"):
+                attempt(model)

@@ -466,6 +466,11 @@ class Parser:
         return fslc_detransform(replay(list(words), steps, self.grammar))
 
     # -- persistence (glmnlp.parser.files) ----------------------------------------------------------
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """Refused in words (it was ``cannot pickle '_thread.RLock' object``): a model travels as its files."""
+        raise TypeError("a Parser cannot be pickled or deep-copied: save it (parser.save(DIR)) and load it "
+                        "(glmnlp.Parser.load(DIR)); glmnlp.load(DIR) gives a pipeline that pickles as its path")
+
     def save(
         self, path: str | Path, *, history: Sequence[dict[str, Any]] | None = None, prune: float | None = None,
         replace: bool = True,

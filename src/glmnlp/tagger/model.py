@@ -548,6 +548,11 @@ class Tagger:
         return multitag_scores(self, sentences, margins)
 
     # -- model files (the format: glmnlp.tagger.files) -----------------------------------------------
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """Refused in words (it was ``cannot pickle '_thread.RLock' object``): a model travels as its files."""
+        raise TypeError("a Tagger cannot be pickled or deep-copied: save it (tagger.save(DIR)) and load it "
+                        "(glmnlp.Tagger.load(DIR)); glmnlp.load(DIR) gives a pipeline that pickles as its path")
+
     def to_parts(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         """(metadata, arrays) for :func:`glmnlp.glm.model_io.save_model` (also usable as a sub-model)."""
         return tagger_to_parts(self)
