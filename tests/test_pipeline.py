@@ -729,6 +729,8 @@ def test_ray_workers_get_the_model_folders_files_not_their_paths(tmp_path: Path,
     (copy,) = base.iterdir()
     written = {p: p.stat().st_mtime_ns for p in copy.rglob("*")}
     assert PipeWorker(spec).run(job)[0] == plain and {p: p.stat().st_mtime_ns for p in copy.rglob("*")} == written
+    shutil.copytree(default_model_path(), tmp_path / "same_files")  # the same files under another name
+    assert PipeWorker(shipped(load(tmp_path / "same_files").spec, "ray")).run(job)[0] == plain
     os.chmod(base, 0o777)
     with pytest.raises(ModelFileError, match="not a folder of this user's only"):
         PipeWorker(spec)

@@ -466,6 +466,13 @@ class Parser:
         return fslc_detransform(replay(list(words), steps, self.grammar))
 
     # -- persistence (glmnlp.parser.files) ----------------------------------------------------------
+    def __copy__(self) -> Parser:
+        """A shallow copy (the same arrays and configuration objects), as ``copy.copy`` made before pickling was
+        refused below."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        return new
+
     def __reduce_ex__(self, protocol: Any) -> Any:
         """Refused in words (it was ``cannot pickle '_thread.RLock' object``): a model travels as its files."""
         raise TypeError("a Parser cannot be pickled or deep-copied: save it (parser.save(DIR)) and load it "

@@ -548,6 +548,13 @@ class Tagger:
         return multitag_scores(self, sentences, margins)
 
     # -- model files (the format: glmnlp.tagger.files) -----------------------------------------------
+    def __copy__(self) -> Tagger:
+        """A shallow copy (the same arrays and configuration objects), as ``copy.copy`` made before pickling was
+        refused below."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        return new
+
     def __reduce_ex__(self, protocol: Any) -> Any:
         """Refused in words (it was ``cannot pickle '_thread.RLock' object``): a model travels as its files."""
         raise TypeError("a Tagger cannot be pickled or deep-copied: save it (tagger.save(DIR)) and load it "

@@ -84,9 +84,9 @@ def shipped(spec: Spec, mode: str) -> Spec:
 
 
 def _folder_files(folder: Path) -> tuple[str, str, dict[str, bytes]]:
-    """A folder's name, the sha256 of its files and its files (relative path -> bytes)."""
+    """A folder's name, the sha256 of its name and files, and its files (relative path -> bytes)."""
     files = {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(f"{folder.name}\0".encode())  # the name too: a copy of a model under another name
     for relative, data in files.items():
         digest.update(f"{relative}\0{len(data)}\0".encode())
         digest.update(data)
@@ -104,9 +104,10 @@ def _load_shipped(loader: Callable[..., Any], args: tuple[Any, ...],
 
 
 def _shipped_folder(name: str, digest: str, files: dict[str, bytes]) -> Path:
-    """Where a shipped model's files are on this machine: one folder per model (its files' sha256) in a folder of
-    this user's only, written once and read by every actor and call after (Ray kills an actor without closing it,
-    so a folder of each actor's own would be left behind at every call); written whole, then renamed into place."""
+    """Where a shipped model's files are on this machine: one folder per model (its name's and files' sha256) in a
+    folder of this user's only, written once and read by every actor and call after (Ray kills an actor without
+    closing it, so a folder of each actor's own would be left behind at every call); written whole, then renamed
+    into place."""
     base = Path(tempfile.gettempdir()) / f"glmnlp-models-{getattr(os, 'getuid', lambda: 0)()}"
     base.mkdir(mode=0o700, exist_ok=True)
     st = base.lstat()
