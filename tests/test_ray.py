@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,12 +16,20 @@ from glmnlp.treebank.corpus import sample_tagged  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def ray_instance() -> Iterator[None]:
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+def ray_instance(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    # the actors' temporary folder (the models sent to them are written there) is the test's, not the machine's: the
+    # local instance's processes inherit this environment
+    previous = os.environ.get("TMPDIR")
+    os.environ["TMPDIR"] = str(tmp_path_factory.mktemp("actors"))
     try:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
         yield
     finally:
         ray.shutdown()
+        if previous is None:
+            del os.environ["TMPDIR"]
+        else:
+            os.environ["TMPDIR"] = previous
 
 
 def _digest(directory: Path) -> dict[str, str]:

@@ -352,8 +352,12 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
         if tagger_dir is not None:
             check_tagset(tagger_dir, pipeline)
         # how a worker loads it: by absolute paths (a Ray worker runs in another directory: a relative -m there named
-        # another model, whose trees came back without a word; the folders travel to it: glmnlp.text.workers.shipped)
-        absolute = [None if d is None else Path(os.path.abspath(d)) for d in (model_dir, tagger_dir)]
+        # another model, whose trees came back without a word; the folders travel to it: glmnlp.text.workers.shipped,
+        # the bundled model's too, which another machine's installation may hold elsewhere or in another release)
+        from glmnlp.text.default_model import default_model_path
+
+        absolute = [None if d is None else Path(os.path.abspath(d)) for d in (model_dir or default_model_path(),
+                                                                             tagger_dir)]
         pipeline.spec = (_load_pipeline, (*absolute, lines, multitag, True, (gamma, cap)))
         if surprisal and not pipeline.parser_facts()["generative"]:
             raise ConfigError("--surprisal needs a model with a generative component; this parser has none")
