@@ -8,11 +8,11 @@ the caller rebuilds them (:func:`document_from_plain`) in input order.
 A local worker loads the model folders the spec names (absolute paths) from this machine's disk. A Ray actor may
 run on another machine, which has no such folder, or another model there (a relative path named the one in the
 cluster's directory); so for Ray the folders travel with the spec (:func:`shipped`): their files' bytes, which the
-actor writes to a temporary folder of its own and loads from, as training sends its data and models to Ray actors.
-The bundled model's folder travels too: another machine's installation may keep it elsewhere, or be another
-release's. On the actor's machine a model's files are written once, to a folder named by their sha256 inside a
-folder of the user's only (``$TMPDIR/glmnlp-models-UID``), and reused by later actors and calls; it stays until
-removed, one copy per model sent there.
+actor writes to a folder of its machine and loads from, as training sends its data and models to Ray actors. The
+bundled model's folder travels too: another machine's installation may keep it elsewhere, or be another release's.
+On the actor's machine a model's files are written once, to a folder named by the sha256 of the model's name and
+files inside a folder of the user's only (``$TMPDIR/glmnlp-models-UID``), and reused by later actors and calls; it
+stays until removed, one copy per model sent there.
 """
 
 from __future__ import annotations
@@ -117,14 +117,16 @@ def _shipped_folder(name: str, digest: str, files: dict[str, bytes]) -> Path:
     target = base / digest
     if not (target / name).is_dir():
         staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=base))
-        for relative, data in files.items():
-            path = staging / name / relative
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
         try:
+            for relative, data in files.items():
+                path = staging / name / relative
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
             os.rename(staging, target)
-        except OSError:  # another actor of this machine wrote it first
+        except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
+            if not (target / name).is_dir():  # not another actor's copy, written first: a disk full, say
+                raise
     return target / name
 
 
