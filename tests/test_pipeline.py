@@ -734,3 +734,28 @@ def test_ray_workers_get_the_model_folders_files_not_their_paths(tmp_path: Path,
     os.chmod(base, 0o777)
     with pytest.raises(ModelFileError, match="not a folder of this user's only"):
         PipeWorker(spec)
+
+
+def test_a_shipped_model_half_written_leaves_nothing_and_says_why(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A disk that fills while a shipped model is written: the write's own error, and no half-written folder (it
+    was removed and the model then said missing, or a later actor would have loaded half a model)."""
+    import errno
+    import tempfile
+
+    from glmnlp.text import workers
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    written: list[Path] = []
+
+    def full(path: Path, data: bytes) -> int:
+        if written:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written.append(path)
+        return 0
+
+    monkeypatch.setattr(Path, "write_bytes", full)
+    with pytest.raises(OSError, match="No space left"):
+        workers._shipped_folder("mine", "0" * 64, {"metadata.json": b"{}", "weights.npz": b"x"})
+    (base,) = tmp_path.iterdir()
+    assert list(base.iterdir()) == []
