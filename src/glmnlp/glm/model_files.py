@@ -4,6 +4,7 @@ A model folder may be anything a user points at: a dangling or looping link, a f
 model file should be, bytes that are not UTF-8 or JSON nested deeper than Python's recursion limit. Each is a
 :class:`~glmnlp.errors.ModelFileError` naming the path and the reason, raised before anything is read that could
 block (a FIFO) or never end (a link to ``/dev/zero``). :mod:`glmnlp.glm.model_io` reads models through these.
+A model also leaves a process only as its files: :class:`TravelsAsFiles`, the models' base, refuses pickling.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from glmnlp.errors import ModelFileError
 
-__all__ = ["check_model_directory", "json_or_none", "model_json", "read_model_file"]
+__all__ = ["TravelsAsFiles", "check_model_directory", "json_or_none", "model_json", "read_model_file"]
 
 
 def json_or_none(path: Path) -> Any:
@@ -71,3 +72,19 @@ def model_json(data: bytes, path: Path) -> Any:
         raise ModelFileError(f"{path}:{exc.lineno}: not valid JSON (corrupt or truncated): {exc.msg}") from None
     except (RecursionError, ValueError) as exc:
         raise ModelFileError(f"{path}: not a model's JSON ({str(exc)[:100]})") from None
+
+
+class TravelsAsFiles:
+    """Base of the models (:class:`~glmnlp.tagger.model.Tagger`, :class:`~glmnlp.parser.model.Parser`): a model
+    travels as its files. ``copy.copy`` is a shallow copy (the same arrays and configuration objects); pickling and
+    ``copy.deepcopy`` are refused in words (they said ``cannot pickle '_thread.RLock' object``, a model's lock)."""
+
+    def __copy__(self) -> Any:
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        return new
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        name = type(self).__name__
+        raise TypeError(f"a {name} cannot be pickled or deep-copied: save it ({name.lower()}.save(DIR)) and load it "
+                        f"(glmnlp.{name}.load(DIR)); glmnlp.load(DIR) gives a pipeline that pickles as its path")

@@ -75,6 +75,7 @@ import numpy as np
 
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.glm.locks import ForkSafeLock
+from glmnlp.glm.model_files import TravelsAsFiles
 from glmnlp.parser._beam import BeamParser
 from glmnlp.parser.config import TEMPLATES, ParserConfig, check_beam
 from glmnlp.parser.derivation import Step, default_tree, derive, replay
@@ -157,7 +158,7 @@ class Example:
     gold_chain: np.ndarray
 
 
-class Parser:
+class Parser(TravelsAsFiles):
     """A trained parser: grammar, chain table, hashed weights and beam settings."""
 
     def __init__(
@@ -466,18 +467,6 @@ class Parser:
         return fslc_detransform(replay(list(words), steps, self.grammar))
 
     # -- persistence (glmnlp.parser.files) ----------------------------------------------------------
-    def __copy__(self) -> Parser:
-        """A shallow copy (the same arrays and configuration objects), as ``copy.copy`` made before pickling was
-        refused below."""
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        return new
-
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        """Refused in words (it was ``cannot pickle '_thread.RLock' object``): a model travels as its files."""
-        raise TypeError("a Parser cannot be pickled or deep-copied: save it (parser.save(DIR)) and load it "
-                        "(glmnlp.Parser.load(DIR)); glmnlp.load(DIR) gives a pipeline that pickles as its path")
-
     def save(
         self, path: str | Path, *, history: Sequence[dict[str, Any]] | None = None, prune: float | None = None,
         replace: bool = True,

@@ -99,6 +99,7 @@ from glmnlp.tagger._viterbi import max_marginals, viterbi_batch
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.glm.features import ABSENT, UNKNOWN, FeatureIndex, StringStore
 from glmnlp.glm.locks import ForkSafeLock
+from glmnlp.glm.model_files import TravelsAsFiles
 from glmnlp.glm.model_io import load_model, save_model, verify_model
 from glmnlp.glm.parallel import Executor
 from glmnlp.glm.training import EpochRecord, TrainingResult, train_perceptron
@@ -114,7 +115,7 @@ from glmnlp.treebank.formats import TaggedSentence
 __all__ = ["TaggerConfig", "Tagger", "TaggingScore", "MultitagScore"]
 
 
-class Tagger:
+class Tagger(TravelsAsFiles):
     """Trigram averaged-perceptron POS tagger (Collins 2002).
 
     Parameters
@@ -548,18 +549,6 @@ class Tagger:
         return multitag_scores(self, sentences, margins)
 
     # -- model files (the format: glmnlp.tagger.files) -----------------------------------------------
-    def __copy__(self) -> Tagger:
-        """A shallow copy (the same arrays and configuration objects), as ``copy.copy`` made before pickling was
-        refused below."""
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        return new
-
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        """Refused in words (it was ``cannot pickle '_thread.RLock' object``): a model travels as its files."""
-        raise TypeError("a Tagger cannot be pickled or deep-copied: save it (tagger.save(DIR)) and load it "
-                        "(glmnlp.Tagger.load(DIR)); glmnlp.load(DIR) gives a pipeline that pickles as its path")
-
     def to_parts(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         """(metadata, arrays) for :func:`glmnlp.glm.model_io.save_model` (also usable as a sub-model)."""
         return tagger_to_parts(self)
