@@ -431,19 +431,23 @@ def test_measures_item_column_maps_rows_to_stimuli(tmp_path: Path, capsys: pytes
     assert sorted({r["item"] for r in glmnlp.measures(text, lines=True)}) == [1, 2, 4]
 
 
-@settings(max_examples=80, deadline=None)
-@given(st.lists(st.sampled_from(["", " ", "A dog barked.", "It ran. It fell.", "no stop here", "x\ny", "\n"]),
-                min_size=1, max_size=8), st.booleans())
-def test_numbered_sentences_items_are_the_stimuli(texts: list[str], lines: bool) -> None:
-    """Each sentence's item is the text it came from (its position from 1), or with ``lines`` its line counted over
-    the texts one after another; empty texts take their number with them."""
-    sentences, items = numbered_sentences(texts, lines=lines)
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.sampled_from(["", " ", "A dog barked.", "It ran. It fell.", "no stop here", "x\ny", "\n",
+                                 "a b\x0cc d", "p q\r\nr s", "u\rv"]), min_size=1, max_size=8),
+       st.sampled_from(["text", "lines", "tokenized"]))
+def test_numbered_sentences_items_are_the_stimuli(texts: list[str], mode: str) -> None:
+    """Each sentence's item is the text it came from (its position from 1), or with ``lines``/``tokenized`` its line
+    in a file of the texts one after another (split as the command reads a file: a form feed, which still cuts a
+    tokenised line in two sentences, is no line end); empty texts take their number with them."""
+    from glmnlp.treebank.fileio import split_lines
+
+    sentences, items = numbered_sentences(texts, tokenized=mode == "tokenized", lines=mode == "lines")
     assert len(items) == len(sentences) and items == sorted(items)
-    joined = "".join(t if t.endswith("\n") else t + "\n" for t in texts)  # a file of the texts, one after another
-    if lines:
-        expected = []
-        for number, line in enumerate(joined.split("\n")[:-1], 1):
-            expected += [number] * len(text_sentences(line, lines=True))
+    file_lines = split_lines("".join(t if t.endswith(("\n", "\r")) else t + "\n" for t in texts))
+    if mode == "lines":
+        expected = [n for n, line in enumerate(file_lines, 1) for _ in text_sentences(line, lines=True)]
+    elif mode == "tokenized":
+        expected = [n for n, line in enumerate(file_lines, 1) for part in line.splitlines() if part.split()]
     else:
         expected = [k for k, text in enumerate(texts, 1) for _ in text_sentences(text)]
     assert items == expected

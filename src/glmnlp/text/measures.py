@@ -40,10 +40,10 @@ from glmnlp.errors import ConfigError, InputError
 from glmnlp.parser.measures import (COLUMNS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, MeasureOptions, WordClasses,
                                     candidate_tags, corpus_measures)
 from glmnlp.text.inputs import line_numbers, model_words
-from glmnlp.text.tokenize import LINE_END, tokenize_text, tokenize_text_spans, user_stacklevel
+from glmnlp.text.tokenize import tokenize_text, tokenize_text_spans, user_stacklevel
 from glmnlp.text.web import web_tags
 from glmnlp.treebank.fileio import atomic_write_bytes
-from glmnlp.treebank.fileio import check_output_file
+from glmnlp.treebank.fileio import check_output_file, split_lines
 
 __all__ = ["measures", "load_parser", "text_sentences", "numbered_sentences", "sentence_rows", "incremental_tags",
            "write_measures", "plot_measures", "check_plot_path", "plot_formats", "FORMATS", "MAX_GAMMA", "MAX_CAP",
@@ -139,17 +139,19 @@ def numbered_sentences(texts: Any, tokenized: bool = False, lines: bool = False)
         if isinstance(item, str):
             _check_utf8(item, "", source)
             if tokenized:  # one sentence a line (a str of two lines was one sentence, unlike a file of them)
-                parts = item.splitlines()
-                for n, part in enumerate(parts, start=1):
-                    if toks := part.split():
-                        out.append(toks)
-                        items.append(line + n)
-                line += max(1, len(parts))
+                # numbered by the lines a file of them has (split_lines); str.splitlines also cuts a line at a form
+                # feed or U+2028, which then gives two sentences of the same item
+                for n, file_line in enumerate(split_lines(item), start=1):
+                    for part in file_line.splitlines():
+                        if toks := part.split():
+                            out.append(toks)
+                            items.append(line + n)
+                line += max(1, len(split_lines(item)))
             elif lines:
                 spans = tokenize_text_spans(item, lines=True)
                 out.extend([tok for tok, _a, _b in sent] for sent in spans)
                 items.extend(line + n for n in line_numbers(item, [sent[0][1] for sent in spans]))
-                line += line_count(item)
+                line += max(1, len(split_lines(item)))
             else:
                 sentences = tokenize_text(item)
                 out.extend(sentences)
@@ -172,12 +174,6 @@ def numbered_sentences(texts: Any, tokenized: bool = False, lines: bool = False)
     for k, sentence in enumerate(out, start=1):
         _warn_if_long(sentence, k)
     return out, items
-
-
-def line_count(text: str) -> int:
-    """The lines of ``text`` as a file of it has them (a last line end begins no line), at least one."""
-    breaks = len(LINE_END.findall(text))
-    return max(1, breaks if text.endswith(("\n", "\r")) else breaks + 1)
 
 
 def _warn_if_long(words: Sequence[str], k: int) -> None:
