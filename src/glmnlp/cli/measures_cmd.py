@@ -90,6 +90,7 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
       glmnlp measures --lines -i stimuli.txt > stimuli.tsv
     """
     from glmnlp.text.measures import LongSentenceWarning, load_parser, measures, plot_measures, write_measures
+    from glmnlp.text.tokenize import LongInputWarning
 
     if text and input_path is not None:
         raise click.UsageError("give TEXT arguments or --input FILE, not both")
@@ -104,7 +105,7 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
     else:
         read = input_lines(input_path, "no text to analyse")[0]
         docs = read if tokenized else ["\n".join(read)]  # a line's item is its line number, blank lines counted
-    sentences, items = _sentences(docs, tokenized, lines)
+    sentences = _sentences(docs, tokenized, lines)
     if plot_path is not None and sentence > len(sentences):
         raise ConfigError(f"--sentence {sentence}: the input has {len(sentences)} "
                           f"sentence{'' if len(sentences) == 1 else 's'}")
@@ -114,14 +115,15 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
     # before the table is written, so it may share a terminal with it
     bar = sentence_bar(len(sentences)) if not quiet and on_terminal(sys.stderr) else None
     try:
-        with warnings.catch_warnings():  # the long sentences were warned of above, as the command warns
+        # the input again, not its sentences, so that measures numbers the items (lines, TEXT arguments); its long
+        # sentences and cut pieces were warned of above, as the command warns
+        with warnings.catch_warnings():
             warnings.simplefilter("ignore", LongSentenceWarning)
-            rows = measures(sentences, parser, kind=kind, units=units,
+            warnings.simplefilter("ignore", LongInputWarning)
+            rows = measures(docs, parser, tokenized=tokenized, lines=lines, kind=kind, units=units,
                             word_classes=classes, eos=not no_eos, gamma=gamma, cap=cap, next_word=next_word,
                             max_tags=max_tags, tag_margin=tag_margin, tag_filter=tag_filter,
                             unknown_words=unknown_words, progress=None if bar is None else bar.update)
-        for row in rows:  # the sentences' items in the input (measures of token lists numbers the lists)
-            row["item"] = items[row["sentence"] - 1]
     finally:
         if bar is not None:
             bar.close()
@@ -132,18 +134,17 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
         click.echo(str(plot_path), err=True)
 
 
-def _sentences(docs: list[str], tokenized: bool, lines: bool = False) -> tuple[list[list[str]], list[int]]:
-    """The sentences of ``docs`` and their items (:func:`glmnlp.text.measures.numbered_sentences`); text cut for
-    want of sentence boundaries is warned of as ``glmnlp parse`` warns of it: the first cut as one line ``warning:
-    ...`` on stderr, then the count (it came out as a Python warning naming a line of click's source, once per
-    cut)."""
-    from glmnlp.text.measures import LongSentenceWarning, numbered_sentences
+def _sentences(docs: list[str], tokenized: bool, lines: bool = False) -> list[list[str]]:
+    """The sentences of ``docs``; text cut for want of sentence boundaries is warned of as ``glmnlp parse`` warns of
+    it: the first cut as one line ``warning: ...`` on stderr, then the count (it came out as a Python warning naming
+    a line of click's source, once per cut)."""
+    from glmnlp.text.measures import LongSentenceWarning, text_sentences
     from glmnlp.text.tokenize import LongInputWarning
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", LongInputWarning)
         warnings.simplefilter("always", LongSentenceWarning)
-        numbered = numbered_sentences(docs, tokenized, lines)
+        sentences = text_sentences(docs, tokenized, lines)
     cuts = [w for w in caught if issubclass(w.category, LongInputWarning)]
     for w in caught:
         if issubclass(w.category, LongSentenceWarning):
@@ -154,7 +155,7 @@ def _sentences(docs: list[str], tokenized: bool, lines: bool = False) -> tuple[l
         click.echo(f"warning: {cuts[0].message}", err=True)
     if len(cuts) > 1:
         click.echo(f"warning: {len(cuts)} pieces cut from text without sentence boundaries in all", err=True)
-    return numbered
+    return sentences
 
 
 def _check_plot(path: Path, input_path: Path | None) -> None:
