@@ -241,14 +241,14 @@ class Hosts:
                 self._workers = [actor.remote() for _ in range(self.n_workers)]
             pending = [self._submit_raw(i, "create", (self._keys[i], factory, tuple(args)))
                        for i, args in enumerate(args_list)]
-            failed: list[Exception] = []
+            first: Exception | None = None
             for handle in pending:  # every one taken: Ray logs an error never taken ("Unhandled error") with its
                 try:  # traceback, one per worker that failed as the first did (a model none of them could load)
                     handle.result()
                 except Exception as exc:  # noqa: BLE001 (the first is raised below)
-                    failed.append(exc)
-            if failed:
-                raise failed[0]
+                    first = first or exc
+            if first is not None:
+                raise first
         except BaseException:
             self.close(abort=True)
             raise

@@ -144,8 +144,8 @@ def _in_range(value: object, integer: bool, low: float, high: float) -> bool:
 def check_beam(gamma: Any, cap: Any, what: str = "config.gamma and config.beam_cap") -> None:
     """ConfigError unless ``gamma`` is a number in [0, 1e300] and ``cap`` an integer in [0, 10**6] (0: no cap), the
     ranges a model file may hold: set on a loaded parser, -5, NaN or 1.5 decoded silently, "1e6" failed inside."""
-    ok_gamma = isinstance(gamma, numbers.Real) and not isinstance(gamma, bool) and 0 <= float(gamma) <= 1e300
-    ok_cap = isinstance(cap, numbers.Integral) and not isinstance(cap, bool) and 0 <= int(cap) <= 10**6
+    ok_gamma = not isinstance(gamma, bool) and _in_range(gamma, *RANGES["gamma"])
+    ok_cap = not isinstance(cap, bool) and _in_range(cap, *RANGES["beam_cap"])
     if not (ok_gamma and ok_cap):
         raise ConfigError(f"{what} must be a number in [0, 1e300] and an integer in [0, 1000000] (0: no cap), "
                           f"got {gamma!r} and {cap!r}")
