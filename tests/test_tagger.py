@@ -486,7 +486,6 @@ def test_a_tagger_trained_on_a_conllu_column_reads_and_writes_that_column(
     assert main(["tagger", "evaluate", "--model", str(model), "--test", str(word_tag)]) == 1
     assert capsys.readouterr().err.endswith("(the tagger's tags are another tagset)\n")
     assert main(["tagger", "evaluate", "--model", str(xpos_model), "--test", str(both)]) == 0
-    assert main(["tagger", "evaluate", "--model", str(model), "--test", str(both)]) == 0
     capsys.readouterr()
     assert main(["tag", "--model", str(xpos_model), "--output-format", "conllu", str(words)]) == 0
     assert [line.split("\t")[3:5] for line in capsys.readouterr().out.splitlines() if line][0] == ["_", "DT"]
