@@ -4,7 +4,9 @@ A model folder may be anything a user points at: a dangling or looping link, a f
 model file should be, bytes that are not UTF-8 or JSON nested deeper than Python's recursion limit. Each is a
 :class:`~glmnlp.errors.ModelFileError` naming the path and the reason, raised before anything is read that could
 block (a FIFO) or never end (a link to ``/dev/zero``). :mod:`glmnlp.glm.model_io` reads models through these.
-A model also leaves a process only as its files: :class:`TravelsAsFiles`, the models' base, refuses pickling.
+A model also leaves a process only as its files: :class:`TravelsAsFiles`, the models' base, refuses pickling, and
+a worker that may run on another machine (a Ray actor) gets the files' bytes (:func:`folder_files`), which it
+writes to a folder of its own (:func:`write_folder_files`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from typing import Any
 
 from glmnlp.errors import ModelFileError
 
-__all__ = ["TravelsAsFiles", "check_model_directory", "json_or_none", "model_json", "read_model_file"]
+__all__ = ["TravelsAsFiles", "check_model_directory", "folder_files", "json_or_none", "model_json", "read_model_file",
+           "write_folder_files"]
 
 
 def json_or_none(path: Path) -> Any:
@@ -72,6 +75,19 @@ def model_json(data: bytes, path: Path) -> Any:
         raise ModelFileError(f"{path}:{exc.lineno}: not valid JSON (corrupt or truncated): {exc.msg}") from None
     except (RecursionError, ValueError) as exc:
         raise ModelFileError(f"{path}: not a model's JSON ({str(exc)[:100]})") from None
+
+
+def folder_files(folder: Path) -> dict[str, bytes]:
+    """The files under ``folder``, by their path within it (``/``-separated), in sorted order."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def write_folder_files(root: Path, files: dict[str, bytes]) -> None:
+    """Write :func:`folder_files`' ``files`` under ``root`` (made, with the folders they need)."""
+    for relative, data in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
 
 
 class TravelsAsFiles:

@@ -25,6 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from glmnlp.glm.model_files import folder_files, write_folder_files
 from glmnlp.glm.parallel import Executor, resolve_executor
 from glmnlp.parser.model import Parser
 from glmnlp.treebank.evalb import score_trees
@@ -68,10 +69,7 @@ class _BeamTrial:
         from glmnlp.treebank.trees import parse_tree
 
         with tempfile.TemporaryDirectory(prefix="glmnlp-beam-") as tmp:  # loaded whole: removed at once
-            for name, data in files.items():
-                path = Path(tmp, name)
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(data)
+            write_folder_files(Path(tmp), files)
             self.parser = Parser.load(tmp)
         self.dev = [parse_tree(b) for b in dev]
         self.dev_tags = dev_tags
@@ -90,8 +88,7 @@ def _saved_files(parser: Parser) -> dict[str, bytes]:
     with tempfile.TemporaryDirectory(prefix="glmnlp-beam-") as tmp:
         folder = Path(tmp, "parser")
         parser.save(str(folder), history=parser.history)
-        return {path.relative_to(folder).as_posix(): path.read_bytes()
-                for path in sorted(folder.rglob("*")) if path.is_file()}
+        return folder_files(folder)
 
 
 def tune_beam(

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from glmnlp.errors import ModelFileError
+from glmnlp.glm.model_files import folder_files, write_folder_files
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.treebank.trees import tree_from_plain, tree_to_plain
 
@@ -85,7 +86,7 @@ def shipped(spec: Spec, mode: str) -> Spec:
 
 def _folder_files(folder: Path) -> tuple[str, str, dict[str, bytes]]:
     """A folder's name, the sha256 of its name and files, and its files (relative path -> bytes)."""
-    files = {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    files = folder_files(folder)
     digest = hashlib.sha256(f"{folder.name}\0".encode())  # the name too: a copy of a model under another name
     for relative, data in files.items():
         digest.update(f"{relative}\0{len(data)}\0".encode())
@@ -118,10 +119,7 @@ def _shipped_folder(name: str, digest: str, files: dict[str, bytes]) -> Path:
     if not (target / name).is_dir():
         staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=base))
         try:
-            for relative, data in files.items():
-                path = staging / name / relative
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(data)
+            write_folder_files(staging / name, files)
             os.rename(staging, target)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
