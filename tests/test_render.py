@@ -147,6 +147,8 @@ def test_write_conllu_misc_column_checked() -> None:
     for bad in (["_"], ["a b", "_"], ["", "_"]):
         with pytest.raises(FormatError):
             write_conllu([sent], misc=[bad])
+    with pytest.raises(FormatError, match="no MISC values"):  # fewer sequences than sentences
+        write_conllu([sent, sent], misc=[["_", "_"]])
 
 
 def test_render_conllu_untagged_and_pretokenised() -> None:

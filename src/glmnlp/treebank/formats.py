@@ -523,7 +523,7 @@ def write_conllu(
 
     Raises :class:`FormatError` (``line`` = 1-based sentence number) for an empty sentence, a word containing a
     tab or a line break, a tag or MISC value containing whitespace, an empty word, tag or MISC value, the tag ``_``
-    (which means "no tag"), or MISC values not one per word.
+    (which means "no tag"), or MISC values not one per word of every sentence.
     A word may hold spaces, as UD's FORM may ("New York" as one token), and reads back as written.
     """
     if column not in _COLUMN_INDEX:
@@ -535,6 +535,8 @@ def write_conllu(
             raise FormatError("sentence has no words", source="<output>", line=index)
         tags = sentence.tags if sentence.tags is not None else ("_",) * len(sentence.words)
         extra = None if miscs is None else next(miscs, None)
+        if miscs is not None and extra is None:
+            raise FormatError("no MISC values for this sentence", source="<output>", line=index)
         if extra is not None and len(extra) != len(sentence.words):
             raise FormatError(f"{len(extra)} MISC values for {len(sentence.words)} words", source="<output>",
                               line=index)
@@ -547,7 +549,8 @@ def write_conllu(
                         f"tag {position + 1} is '_', which CoNLL-U reads as no tag", source="<output>", line=index
                     )
             value = "_" if extra is None else extra[position]
-            _check_token(value, "MISC value", index, position)
+            if extra is not None:
+                _check_token(value, "MISC value", index, position)
             upos, xpos = (tag, "_") if column == "upos" else ("_", tag)
             buffer.write(f"{position + 1}\t{word}\t_\t{upos}\t{xpos}\t_\t_\t_\t_\t{value}\n")
         buffer.write("\n")
