@@ -85,10 +85,8 @@ class Token:
     def __post_init__(self) -> None:
         if not isinstance(self.text, str):
             raise TypeError(f"a token's text is a str, not {type(self.text).__name__}")
-        for name in ("start", "end"):  # a float offset failed later, slicing the text (bool is an int: refused too)
-            value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                raise TypeError(f"token {self.text!r}: its {name} offset is an int or None, not {value!r}")
+        if not (_offset(self.start) and _offset(self.end)):  # a float offset failed later, slicing the text
+            raise TypeError(f"token {self.text!r}: its offsets are ints or None, not {self.start!r}, {self.end!r}")
         if not self.text or any(ch.isspace() for ch in self.text):
             raise ValueError(f"token text must be non-empty and without whitespace: {self.text!r}")
         if self.tag is not None and not isinstance(self.tag, str):
@@ -97,6 +95,11 @@ class Token:
             raise ValueError(f"token {self.text!r}: give both start and end offsets, or neither")
         if self.start is not None and self.end is not None and not 0 <= self.start <= self.end:
             raise ValueError(f"token {self.text!r}: bad offsets [{self.start}, {self.end})")
+
+
+def _offset(value: object) -> bool:
+    """An offset a token may hold: None or an int (not a bool)."""
+    return value is None or (isinstance(value, int) and not isinstance(value, bool))
 
 
 def _finite(value: float | None) -> float | None:
@@ -175,10 +178,6 @@ class Sentence:
             raise TypeError(f"a sentence's tokens are Token objects, not {kind} (Sentence.from_words takes words)")
         if not self.tokens:
             raise ValueError("a sentence needs at least one token")
-        for tree in (self.tree, *(t for _, t in self.nbest)):
-            if tree is not None and not isinstance(tree, Tree):
-                raise TypeError(f"a sentence's tree is a Tree or None, not {type(tree).__name__} (parse_tree reads "
-                                "brackets)")
         if self.score is not None and not math.isfinite(self.score):
             object.__setattr__(self, "score", None)
         if self.nbest:
@@ -187,6 +186,9 @@ class Sentence:
             object.__setattr__(self, "surprisal", tuple(_finite(v) for v in self.surprisal))
         words = [tok.text for tok in self.tokens]
         for tree in ([self.tree] if self.tree is not None else []) + [t for _, t in self.nbest]:
+            if not isinstance(tree, Tree):
+                raise TypeError(f"a sentence's tree is a Tree or None, not {type(tree).__name__} (parse_tree reads "
+                                "brackets)")
             leaves = tree.leaves()
             if leaves != words:
                 raise ValueError(f"tree leaves {leaves} differ from the sentence tokens {words}")
@@ -326,10 +328,9 @@ class Document:
             raise TypeError(f"a document's text is a str ('' for pre-tokenised input), not {type(self.text).__name__}")
         if not isinstance(self.sentences, tuple):
             object.__setattr__(self, "sentences", tuple(self.sentences))
-        if not all(isinstance(sent, Sentence) for sent in self.sentences):
-            kind = next(type(s).__name__ for s in self.sentences if not isinstance(s, Sentence))
-            raise TypeError(f"a document's sentences are Sentence objects, not {kind}")
         for i, sent in enumerate(self.sentences):
+            if not isinstance(sent, Sentence):
+                raise TypeError(f"a document's sentences are Sentence objects, not {type(sent).__name__}")
             for tok in sent.tokens:
                 if tok.end is not None and tok.end > len(self.text):
                     raise ValueError(
