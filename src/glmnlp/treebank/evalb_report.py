@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
 
 from glmnlp.errors import InputError
 
@@ -167,13 +168,10 @@ def parse_params(text: str, source: str = "<params>") -> EvalbParams:
                              source=source, line=number)
         else:
             raise InputError(f"unknown keyword {line.split()[0]!r} in parameter file", source=source, line=number)
-    return EvalbParams(
-        **scalars,  # type: ignore[arg-type]
-        delete_labels=tuple(lists["delete_labels"]),
-        delete_labels_for_length=tuple(lists["delete_labels_for_length"]),
-        eq_labels=tuple(pairs["eq_labels"]),
-        eq_words=tuple(pairs["eq_words"]),
-    )
+    # every keyword map's field by its name, so a keyword added to a map reaches EvalbParams (or fails there)
+    given: dict[str, Any] = {**scalars, **{name: tuple(values) for name, values in lists.items()},
+                             **{name: tuple(values) for name, values in pairs.items()}}
+    return EvalbParams(**given)
 
 
 def read_params(path: str | Path) -> EvalbParams:
