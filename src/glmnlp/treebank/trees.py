@@ -283,6 +283,7 @@ def iter_trees_with_lines(lines: Iterable[str], source: str = "<string>") -> Ite
     stack: list[list] = []
     expect_label = False
     restart: int | None = None  # a line of an open tree beginning with "(", as the next tree of a file would
+    symptom = ""  # set where the error raised is what a ')' missing before a new tree leads to: "at" or "end"
     try:
         for line, text in enumerate(lines, 1):
             for match in _TOKEN.finditer(text):
@@ -292,10 +293,12 @@ def iter_trees_with_lines(lines: Iterable[str], source: str = "<string>") -> Ite
                         restart = line
                     if expect_label:
                         if len(stack) > 1:
+                            symptom = "at"
                             raise TreeSyntaxError("bracket without a label", source=source, line=line)
                         stack[-1][0] = ""
                         expect_label = False
                     if stack and stack[-1][1] and isinstance(stack[-1][1][-1], str):
+                        symptom = "at"
                         raise TreeSyntaxError(
                             f"node {stack[-1][0]!r} mixes words and subtrees", source=source, line=line
                         )
@@ -339,16 +342,16 @@ def iter_trees_with_lines(lines: Iterable[str], source: str = "<string>") -> Ite
                         raise TreeSyntaxError(f"word {tok!r} under an unlabelled bracket", source=source, line=line)
                     siblings.append(tok)
         if stack:
+            symptom = "end"
             raise TreeSyntaxError(
                 f"unbalanced '(' : {len(stack)} bracket(s) still open at end of input",
                 source=source,
                 line=stack[-1][2],
             )
     except TreeSyntaxError as exc:
-        symptom = exc.reason.startswith(("bracket without a label", "unbalanced '('")) or "mixes words" in exc.reason
-        if restart is None or not stack or not symptom:  # what a ')' missing before a new tree leads to
+        if restart is None or not stack or not symptom:
             raise
-        then = "" if exc.reason.startswith("unbalanced '('") else f"; then, at line {exc.line}: {exc.reason}"
+        then = "" if symptom == "end" else f"; then, at line {exc.line}: {exc.reason}"
         raise TreeSyntaxError(  # the error is a symptom, found at the next tree or later: name the open tree
             f"unbalanced '(': the tree that begins here is still open at line {restart}, which begins with '(' as "
             f"a new tree does (is a ')' missing before it?){then}", source=source, line=stack[0][2]) from None
