@@ -284,9 +284,9 @@ def tree_file_boundaries(corpus: str, files: list[Path], label: str, show: bool)
         wrong += len(predicted - gold)
         missed += len(gold - predicted)
         shown += [f"{path.name}: {text[max(0, e - 50):e]} || {text[e:e + 30]}" for e in sorted(predicted - gold)]
+    precision, recall, _f = prf(found, found + wrong, found + missed)
     print(f"{corpus} ({label or 'this checkout'}, {len(files)} documents): boundary precision "
-          f"{found / (found + wrong):.4f}, recall {found / (found + missed):.4f} ({found} found, {wrong} wrong, "
-          f"{missed} missed)\n")
+          f"{precision:.4f}, recall {recall:.4f} ({found} found, {wrong} wrong, {missed} missed)\n")
     if show:
         print("wrong boundaries:\n" + "\n".join(f"    {line}" for line in shown) + "\n")
 
