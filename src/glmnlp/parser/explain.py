@@ -17,6 +17,7 @@ atom and ``</s>`` for the end of the sentence, so one name is one feature. Featu
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,7 +32,7 @@ __all__ = ["CONTEXT_ATOMS", "Explanation", "NodeScore", "name_nodes"]
 #: category i levels up and j nodes left (§3.2), COORD the coordination atom, CL the head word of the parent so far,
 #: CC the c-commanding head word and CCP its POS.
 CONTEXT_ATOMS = ("L10", "L01", "L02", "L03", "L20", "L11", "L30", "L21", "COORD", "CL", "CC", "CCP")
-_WORD_ATOMS = frozenset({"CL", "CC", "LK"})
+_WORD_ATOMS = frozenset({"CL", "CC"})
 _NONE = "-"
 _END_OF_SENTENCE = "</s>"
 _END_LABEL = "<END>"
@@ -108,13 +109,11 @@ class Explanation:
 
 def _unmatched(nodes: Sequence[NodeScore], others: Sequence[NodeScore]) -> tuple[NodeScore, ...]:
     """The nodes of ``nodes`` that ``others`` has no copy of, counting copies (a node built twice is matched twice)."""
-    left: dict[tuple[Any, ...], int] = {}
-    for node in others:
-        left[_node_key(node)] = left.get(_node_key(node), 0) + 1
+    left = Counter(map(_node_key, others))
     out: list[NodeScore] = []
     for node in nodes:
         key = _node_key(node)
-        if left.get(key, 0):
+        if left[key]:
             left[key] -= 1
         else:
             out.append(node)
