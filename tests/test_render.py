@@ -152,9 +152,12 @@ def test_write_conllu_misc_column_checked() -> None:
 
 
 def test_render_conllu_untagged_and_pretokenised() -> None:
-    """Untagged tokens get '_' as XPOS; pre-tokenised input (no text) has no '# text' line."""
+    """Untagged tokens get '_' as XPOS; pre-tokenised input (no offsets) gets the '# text' line UD requires, its
+    forms joined by spaces, which they rebuild."""
     out = render_conllu(Document("", (Sentence.from_words(["a", "b"]),)))
-    assert out == "# sent_id = 1\n1\ta\t_\t_\t_\t_\t_\t_\t_\t_\n2\tb\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
+    assert out == "# sent_id = 1\n# text = a b\n1\ta\t_\t_\t_\t_\t_\t_\t_\t_\n2\tb\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
+    out = render_conllu(Document("", (Sentence.from_words(["Hi", "-LRB-", "."]),)))
+    assert _rebuilt(out) == ("Hi -LRB- .", "Hi -LRB- .")
 
 
 def test_render_conllu_refuses_partly_tagged_sentence() -> None:

@@ -155,7 +155,9 @@ def render_conllu(doc: Document, first_id: int = 1) -> str:
     ``"``, a bracket as ``(``; the XPOS column keeps the treebank's tags, as UD English does), ``# text`` is the
     sentence's text with each run of whitespace written as one space, and a token that the next token touches gets
     ``SpaceAfter=No`` (the last of a sentence too, when the next sentence begins right after it), so that the forms
-    rebuild the ``# text`` line, which is what UD's validator checks.
+    rebuild the ``# text`` line, which is what UD's validator checks. Without offsets (pre-tokenised input, whose
+    text is its tokens) ``# text`` is the forms joined by single spaces, which they rebuild with no ``SpaceAfter``
+    marks: UD's validator requires the line in every sentence.
     """
     d = _document(doc)
     starts = [t.start for s in d.sentences for t in s.tokens][1:] + [None]
@@ -166,7 +168,9 @@ def render_conllu(doc: Document, first_id: int = 1) -> str:
         text = _sentence_text(doc, sent)
         tagged = _tagged(sent, index)
         misc = None
-        if text is not None:
+        if text is None:
+            out.append(f"# text = {' '.join(tagged.words)}\n")
+        else:
             out.append(f"# text = {' '.join(text.split())}\n")
             spans = [(t.start, t.end) for t in sent.tokens]
             if all(a is not None and b is not None for a, b in spans):
