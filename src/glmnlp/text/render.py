@@ -94,6 +94,15 @@ def _document(doc: Document) -> Document:
     return doc
 
 
+def _documents(doc: Document | Iterable[Document]) -> list[Document]:
+    """One document or several as a list; anything else (None, a string, a tree) a TypeError naming it."""
+    if isinstance(doc, Document):
+        return [doc]
+    if isinstance(doc, (str, bytes, Tree)) or not isinstance(doc, Iterable):
+        raise TypeError(f"expected a Document or an iterable of Documents, got {type(doc).__name__}")
+    return [_document(d) for d in doc]
+
+
 def _tree_of(sent: Sentence, index: int) -> Tree:
     if sent.tree is None:
         raise ValueError(f"sentence {index} ({' '.join(sent.words)!r}) has no tree: it was not parsed")
@@ -204,7 +213,7 @@ def render_svg_document(doc: Document | Iterable[Document], *, compact: bool = F
     What ``glmnlp parse --format svg`` writes to stdout without ``--out-dir``. Every sentence must
     be parsed.
     """
-    docs = [doc] if isinstance(doc, Document) else [_document(d) for d in doc]
+    docs = _documents(doc)
     sentences = [s for d in docs for s in d.sentences]
     if not sentences:
         raise ValueError("no sentences to draw")
@@ -251,7 +260,7 @@ def render_html(doc: Document | Iterable[Document], *, title: str = "glmnlp pars
     title and heading. ``compact`` draws the trees as :func:`render_svg` does with ``compact=True``: smaller
     type and each POS tag under its word, narrower for long sentences (module docstring).
     """
-    docs = [doc] if isinstance(doc, Document) else [_document(d) for d in doc]
+    docs = _documents(doc)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
