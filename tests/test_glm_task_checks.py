@@ -149,6 +149,24 @@ def test_a_task_that_cannot_be_copied_for_shards_says_so() -> None:
     assert train_perceptron(Locked(), [0, 1], None, epochs=1, jobs=1, show_progress=False).best_epoch == 1
 
 
+class WithLambda(Task):
+    """A task at module level (picklable by name) holding a lambda, which pickle refuses and deepcopy copies."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.key = lambda x: x
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_task_workers_cannot_get_is_refused_with_any_number_of_workers(jobs: int) -> None:
+    """A task holding a lambda trained with shards=2 and one worker (deepcopy copied it) and failed with pickle's
+    AttributeError with two. The documented ConfigError with both now: whether a model can be trained does not
+    depend on how many workers there are. One shard runs in the calling process and keeps the task itself."""
+    with pytest.raises(ConfigError, match="with shards > 1 each shard gets a copy .* WithLambda cannot be pickled"):
+        train_perceptron(WithLambda(), [0, 1], None, epochs=1, shards=2, jobs=jobs, show_progress=False)
+    assert train_perceptron(WithLambda(), [0, 1], None, epochs=1, jobs=jobs, show_progress=False).best_epoch == 1
+
+
 @pytest.mark.parametrize("returned", [None, np.array([0]), (np.array([0]),)])
 def test_a_feature_difference_that_is_not_a_pair_is_named(returned: Any) -> None:
     """``feature_difference`` returning None or the ids alone was ``cannot unpack non-iterable NoneType object``."""

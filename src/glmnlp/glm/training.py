@@ -82,7 +82,7 @@ epoch and the model staying those of the pass in one process:
 
 from __future__ import annotations
 
-import copy
+import pickle
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -229,6 +229,17 @@ def _check_task(task: Any, train: Any, dev: Any, epochs: Any) -> None:
     n = task.n_features()
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
         raise TypeError(f"the task's n_features() must be an integer >= 0, got {n!r}")
+
+
+def _pickled_copy(task: Any, why: str) -> Any:
+    """A copy of ``task`` made as a worker gets it, by pickling, so that a task holding what cannot be pickled (a
+    lambda, a file, a lock, a generator) is refused with every number of workers, not only with several
+    (``copy.deepcopy`` copies a lambda, and inline shards took it, while workers failed with pickle's error)."""
+    try:
+        return pickle.loads(pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL))
+    except (pickle.PicklingError, TypeError, AttributeError) as exc:
+        raise ConfigError(f"{why}, and {type(task).__name__} cannot be pickled ({exc}): hold no open file, lock, "
+                          "lambda or generator in it, or give it pack() (module docstring)") from None
 
 
 def check_shards(shards: int, n_examples: int) -> None:
@@ -467,12 +478,8 @@ def train_perceptron(
         elif pack is not None:
             builder, payload = pack(part)  # each shard rebuilds its own task state
         else:
-            try:
-                builder, payload = _pass_through, (copy.deepcopy(task), part)
-            except (TypeError, AttributeError, copy.Error) as exc:  # a file handle, a lock, a generator, ...
-                raise ConfigError(f"with shards > 1 each shard gets a copy of the task, and {type(task).__name__} "
-                                  f"cannot be copied ({exc}): hold no open file, lock or generator in it, or give "
-                                  "it pack() (module docstring)") from None
+            builder, payload = _pass_through, (_pickled_copy(task, "with shards > 1 each shard gets a copy of the "
+                                                                   "task"), part)
         inline_bar = show_progress and ex.mode == "inline"
         args.append((builder, payload, s, shards, len(train), n_features, seed, shuffle, inline_bar))
     best: BestEpoch[tuple[int, np.ndarray, np.ndarray]] = BestEpoch(keep)  # averaged weights, _sparse
