@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from glmnlp.errors import ModelFileError
 from glmnlp.glm.model_io import ModelParts, load_model, load_submodel, save_model
@@ -147,3 +151,44 @@ def test_model_io_refuses_to_replace_a_part_of_a_model_alone(tmp_path: Path) -> 
         check_output_dir(tmp_path / "p" / "tagger", "tagger", replace=True)
     _save(tmp_path / "pipe" / "other")  # not listed in MODEL.json: a model of its own
     save_model(tmp_path / "pipe" / "other", kind="tagger", metadata={"v": 2}, arrays={})
+
+
+def test_metadata_number_keys_come_back_as_strings(tmp_path: Path) -> None:
+    """Number keys 2 and 10 were sealed sorted as numbers and read back sorted as strings: the saved model could not
+    be loaded ("changed after it was written"). Keys of both kinds could not be saved at all ('<' not supported
+    between int and str); two keys JSON writes alike are refused by name instead of one value lost."""
+    save_model(tmp_path / "a", kind="task", metadata={2: "a", 10: "b", "c": {True: [{1.5: None}], None: 0}}, arrays={})
+    assert load_model(tmp_path / "a", kind="task")[0] == {"2": "a", "10": "b", "c": {"true": [{"1.5": None}],
+                                                                                    "null": 0}}
+    save_model(tmp_path / "b", kind="task", metadata={"name": "bio", 0: "B-NP"}, arrays={})
+    assert load_model(tmp_path / "b", kind="task")[0] == {"name": "bio", "0": "B-NP"}
+    with pytest.raises(ValueError, match=r"metadata\['x'\]: the keys 1 and '1' are both written '1' in JSON"):
+        save_model(tmp_path / "c", kind="task", metadata={"x": {1: "a", "1": "b"}}, arrays={})
+    assert not (tmp_path / "c").exists()
+
+
+_KEYS = st.one_of(st.text(max_size=4), st.integers(-20, 20), st.booleans(), st.none(),
+                  st.floats(allow_nan=False, allow_infinity=False, width=32))
+_VALUES = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.text(max_size=6),
+                                 st.floats(allow_nan=False, allow_infinity=False)),
+                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_KEYS, inner, max_size=4),
+                       max_leaves=12)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.dictionaries(_KEYS, _VALUES, max_size=5))
+def test_metadata_reads_back_as_json_reads_it(tmp_path: Path, metadata: dict[Any, Any]) -> None:
+    """Any metadata JSON can hold saves and loads back as json.loads(json.dumps(...)) gives it, or is refused
+    with a ValueError naming two keys that JSON writes alike (then nothing is left behind)."""
+    path = tmp_path / "m"
+    shutil.rmtree(path, ignore_errors=True)
+    try:
+        expected = json.loads(json.dumps(metadata))
+    except ValueError:  # not reached: json.dumps keeps the last of two keys written alike
+        return
+    try:
+        save_model(path, kind="task", metadata=metadata, arrays={})
+    except ValueError as exc:
+        assert "are both written" in str(exc) and not path.exists()
+        return
+    assert load_model(path, kind="task")[0] == expected

@@ -77,7 +77,7 @@ import numpy as np
 from glmnlp._version import __version__
 from glmnlp.errors import ConfigError, ModelFileError
 from glmnlp.glm.model_files import check_model_directory, json_or_none, model_json, read_model_file
-from glmnlp.glm.model_seals import check_pin, check_seal, header_digest, json_problem, parts_digest
+from glmnlp.glm.model_seals import check_pin, check_seal, header_digest, json_keys, json_problem, parts_digest
 from glmnlp.treebank.fileio import check_writable_folder, dead_leftovers, missing_folders, remove_folders, umask
 
 __all__ = [
@@ -165,7 +165,7 @@ def _write_tree(directory: Path, parts: ModelParts) -> str:
         "format_version": FORMAT_VERSION,
         "kind": parts.kind,
         "library_version": __version__,
-        "metadata": dict(parts.metadata),
+        "metadata": json_keys(parts.metadata),
         "arrays": {
             name: {"shape": list(array.shape), "dtype": array.dtype.str} for name, array in sorted(arrays.items())
         },

@@ -1,6 +1,7 @@
 """Checksums that tie a model directory's files together: its ``metadata.json`` to itself, a sub-model to its parent
 (and :func:`parts_digest`, a model's digest before it is written; :func:`json_problem`, where metadata to be
-written holds what JSON cannot, so that the error names the place: ``metadata['config']['eps']``).
+written holds what JSON cannot, so that the error names the place: ``metadata['config']['eps']``; :func:`json_keys`,
+metadata with its keys as JSON writes them, before it is sealed).
 
 ``weights_sha256`` (:mod:`glmnlp.glm.model_io`) ties ``weights.npz`` to ``metadata.json``, but nothing tied
 ``metadata.json`` itself or a sub-model folder to the model, so content that still looked valid loaded and gave
@@ -32,7 +33,7 @@ import numpy as np
 
 from glmnlp.errors import ModelFileError
 
-__all__ = ["header_digest", "check_seal", "check_pin", "json_problem", "parts_digest"]
+__all__ = ["header_digest", "check_seal", "check_pin", "json_problem", "json_keys", "parts_digest"]
 
 SEAL = "metadata_sha256"
 PINS = "submodel_sha256"
@@ -103,3 +104,37 @@ def json_problem(value: Any, at: str = "metadata") -> str | None:
         return None
     return (f"{at}: a {type(value).__name__} (JSON holds str, int, float, bool, None, lists and dicts; a numpy "
             "number is one after .item())")
+
+
+def _key_text(key: Any) -> Any:
+    """The key as JSON writes it (``1`` -> ``"1"``, ``True`` -> ``"true"``, ``None`` -> ``"null"``); a key JSON
+    cannot write is given back as it is, for :func:`json_problem` to name."""
+    if isinstance(key, bool) or key is None:
+        return json.dumps(key)
+    if isinstance(key, int):
+        return int.__repr__(key)
+    if isinstance(key, float) and math.isfinite(key):
+        return float.__repr__(key)
+    return key
+
+
+def json_keys(value: Any, at: str = "metadata") -> Any:
+    """``value`` with every dict key as the string JSON writes for it, as the file reads back.
+
+    The seal is computed over sorted keys: number keys sorted as numbers (2 before 10) when saved and as strings
+    when read back gave a seal that did not match, so such a model could not be loaded; and keys of both kinds
+    (``{0: ..., "name": ...}``) could not be sorted at all. Two keys that JSON writes alike (``1`` and ``"1"``)
+    would lose one value: a ValueError naming them."""
+    if isinstance(value, Mapping):
+        out: dict[Any, Any] = {}
+        given: dict[Any, Any] = {}
+        for key, item in value.items():
+            text = _key_text(key)
+            if text in out:
+                raise ValueError(f"{at}: the keys {given[text]!r} and {key!r} are both written {text!r} in JSON")
+            given[text] = key
+            out[text] = json_keys(item, f"{at}[{key!r}]")
+        return out
+    if isinstance(value, (list, tuple)):
+        return [json_keys(item, f"{at}[{k}]") for k, item in enumerate(value)]
+    return value
