@@ -474,7 +474,11 @@ class Tagger(TravelsAsFiles):
         return [flat[offsets[s] : offsets[s + 1]] for s in range(len(sentences))]
 
     def tag(self, words: Sequence[str]) -> list[str]:
-        """The best tag sequence for one tokenised sentence."""
+        """The best tag sequence for one tokenised sentence.
+
+        A word is any non-empty string, a space inside it too (a CoNLL-U FORM may hold one, and the tagger's features
+        read it as they read any character); :meth:`Parser.parse <glmnlp.parser.model.Parser.parse>` refuses one,
+        since a tree's bracket notation cannot write it, and so does the ``word/TAG`` writer."""
         return self.tag_sentences([words])[0]
 
     def max_marginals(self, words: Sequence[str]) -> np.ndarray:
