@@ -431,6 +431,38 @@ def test_address_without_the_ray_backend_is_a_usage_error_in_every_command(
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("argv", [
+    ["parse", "-q", "-j", "1", "A dog."],
+    ["parse", "-q", "-j", "2", "A dog."],
+    ["tagger", "train", "--train", "TREES", "--out", "OUT", "-j", "1", "--shards", "2"],
+    ["parser", "train", "--train", "TREES", "--dev", "TREES", "--out", "OUT", "-j", "1"],
+], ids=lambda argv: " ".join(argv[:4]))
+@pytest.mark.parametrize("from_env", [False, True])
+def test_a_ray_address_where_nothing_answers_is_an_error_whatever_the_jobs(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, toy_trees: Path, tmp_path: Path,
+    argv: list[str], from_env: bool,
+) -> None:
+    """``--backend ray --address`` with nothing there was refused only by work sent to the cluster: ``-j 1``, or
+    input of one batch, ran here with status 0, so a mistyped address went unnoticed (README: an address where
+    nothing answers is an error). Now one line, status 1, before any work, from the option or $GLMNLP_ADDRESS."""
+    from glmnlp import config
+
+    monkeypatch.setattr(config, "_current", None)
+    if from_env:
+        monkeypatch.setenv("GLMNLP_BACKEND", "ray")
+        monkeypatch.setenv("GLMNLP_ADDRESS", "127.0.0.1:1")
+        extra = []
+    else:
+        monkeypatch.delenv("GLMNLP_BACKEND", raising=False)
+        monkeypatch.delenv("GLMNLP_ADDRESS", raising=False)
+        extra = ["--backend", "ray", "--address", "127.0.0.1:1"]
+    names = {"TREES": str(toy_trees), "OUT": str(tmp_path / "out")}
+    rc, out, err = _run(capsys, [names.get(a, a) for a in argv] + extra)
+    assert (rc, out) == (1, "") and err.startswith(
+        "error: the ray backend could not join address '127.0.0.1:1': nothing answers at 127.0.0.1:1 ("), err
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize("group", ["parser", "tagger"])
 def test_more_shards_than_training_trees_is_refused_before_any_work(
     capsys: pytest.CaptureFixture[str], toy_trees: Path, tmp_path: Path, group: str

@@ -347,11 +347,11 @@ def test_a_ray_address_is_tried_before_ray_is_asked() -> None:
     Ray's to resolve."""
     import socket
 
-    from glmnlp.glm.parallel import _unreachable
+    from glmnlp.glm.parallel import unreachable
 
     with socket.create_server(("127.0.0.1", 0)) as server:
         port = server.getsockname()[1]
-        assert _unreachable(f"127.0.0.1:{port}") is None and _unreachable(f"ray://127.0.0.1:{port}") is None
-    assert _unreachable(f"127.0.0.1:{port}").startswith(f"nothing answers at 127.0.0.1:{port} (")  # closed now
-    assert "nothing answers at nosuchhost.invalid:6379" in _unreachable("nosuchhost.invalid:6379")
-    assert _unreachable("auto") is None and _unreachable("notaport") is None
+        assert unreachable(f"127.0.0.1:{port}") is None and unreachable(f"ray://127.0.0.1:{port}") is None
+    assert unreachable(f"127.0.0.1:{port}").startswith(f"nothing answers at 127.0.0.1:{port} (")  # closed now
+    assert "nothing answers at nosuchhost.invalid:6379" in unreachable("nosuchhost.invalid:6379")
+    assert unreachable("auto") is None and unreachable("notaport") is None

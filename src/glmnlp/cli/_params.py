@@ -110,12 +110,22 @@ class InputFile(NonEmptyPath):
 
 
 def check_address(backend: str | None, address: str | None) -> None:
-    """``--address`` given without the ray backend (``--backend``, else ``$GLMNLP_BACKEND``): a usage error."""
-    if address is not None:
-        from glmnlp.config import resolve
+    """``--address`` given without the ray backend (``--backend``, else ``$GLMNLP_BACKEND``): a usage error. The
+    address of the ray backend (given, else ``$GLMNLP_ADDRESS``) where nothing answers: a :class:`ConfigError` before
+    the command runs, whatever ``--jobs`` and the size of the input. Work that stays in this process (``-j 1``, one
+    batch of input) never joined the cluster, so a mistyped address went unnoticed until a larger run."""
+    from glmnlp.config import resolve
+    from glmnlp.errors import ConfigError
+    from glmnlp.glm.parallel import unreachable
 
-        if resolve(jobs=1, backend=backend).backend != "ray":  # jobs given: $GLMNLP_JOBS is not read
+    if resolve(jobs=1, backend=backend).backend != "ray":  # jobs given: $GLMNLP_JOBS is not read
+        if address is not None:
             raise click.UsageError("--address needs --backend ray (or GLMNLP_BACKEND=ray)")
+        return
+    settings = resolve(jobs=1, backend=backend, address=address)
+    if settings.address is not None:
+        if (reason := unreachable(settings.address)) is not None:
+            raise ConfigError(f"the ray backend could not join address {settings.address!r}: {reason}")
 
 
 def warn_of_jobs(jobs: int | None, backend: str | None) -> None:

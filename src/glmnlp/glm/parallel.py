@@ -78,7 +78,7 @@ from glmnlp.config import resolve as resolve_settings
 from glmnlp.errors import ConfigError, WorkerError
 from glmnlp.glm import pools
 
-__all__ = ["BACKENDS", "Executor", "Hosts", "default_jobs", "resolve_executor"]
+__all__ = ["BACKENDS", "Executor", "Hosts", "default_jobs", "resolve_executor", "unreachable"]
 
 #: The lowest level of the lines Ray logs while glmnlp starts or joins it (``ray.init``'s ``logging_level``): its
 #: warnings, not its INFO lines (``Started a local Ray instance``, which the local backend has no counterpart of);
@@ -101,7 +101,7 @@ def default_jobs() -> int:
 ADDRESS_TIMEOUT = 5.0
 
 
-def _unreachable(address: str) -> str | None:
+def unreachable(address: str) -> str | None:
     """Why nothing answers at a ``HOST:PORT`` (or ``ray://HOST:PORT``) Ray address, or None (answers, or another
     form of address, such as ``auto``, which Ray resolves and reports itself)."""
     host, colon, port = address.removeprefix("ray://").rpartition(":")
@@ -454,8 +454,8 @@ class Executor:
             where = f"address {self.address!r}" if self.address is not None else "a local Ray instance"
             if self.address is not None:
                 kwargs["address"] = self.address
-                if (unreachable := _unreachable(self.address)) is not None:
-                    raise ConfigError(f"the ray backend could not join {where}: {unreachable}")
+                if (reason := unreachable(self.address)) is not None:
+                    raise ConfigError(f"the ray backend could not join {where}: {reason}")
             # a handler of the caller's own (the command line's) is put back; Ray's replaces only the default
             main_thread = threading.current_thread() is threading.main_thread()
             sigterm = signal.getsignal(signal.SIGTERM) if main_thread else None
