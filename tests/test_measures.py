@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import itertools
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from glmnlp.errors import FormatError, InputError
+from glmnlp.errors import ConfigError, FormatError, InputError
 from glmnlp.parser.generative import NODE_MODEL, WORD_MODEL, SmoothingConfig
 from glmnlp.parser.generative_terms import sentence_events, train_term
 from glmnlp.parser.grammar import Grammar
@@ -210,11 +211,29 @@ def test_measures_combined_kind_and_pruned_beam() -> None:
     pruned = sentence_measures(parser, words, tags, options=MeasureOptions(units="nats", gamma=2.0, cap=2))
     assert all(p["prefix"] >= e["prefix"] - 1e-12 for p, e in zip(pruned, exact))
     assert max(p["beam"] for p in pruned) <= 2
-    with pytest.raises(InputError, match="no perceptron weights"):  # zero weights: the generative beam, refused
+    with pytest.raises(ConfigError, match="no perceptron weights"):  # zero weights: the generative beam, refused
         sentence_measures(parser, words, tags, options=MeasureOptions(kind="combined", units="nats"))
     parser.weights = np.array([0.0, 0.25])
     comb = sentence_measures(parser, words, tags, options=MeasureOptions(kind="combined", units="nats"))
     assert comb[-1]["prefix"] == pytest.approx(exact[-1]["prefix"], abs=1e-9)  # no pruning: every analysis counts
+
+
+def test_combined_measures_of_a_generative_model_name_the_model(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """``measures --kind combined`` with a generative model was ``error: <input>: ...`` and an InputError (the text
+    was blamed); the option does not suit the model: a ConfigError naming the model's directory, as a model without
+    a generative term is."""
+    import glmnlp
+    from glmnlp.cli import main
+
+    model = tmp_path / "generative_only"
+    _setup().save(model)
+    with pytest.raises(ConfigError, match=f"^{model}: kind 'combined' ranks the beam .* no perceptron weights"):
+        glmnlp.measures("the dog barked", model=str(model), kind="combined")
+    assert glmnlp.measures("the dog barked", model=str(model))[0]["word"] == "the"
+    assert main(["measures", "-q", "--model", str(model), "--kind", "combined", "the dog barked"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"error: {model}: kind 'combined' ranks the beam") and "<input>" not in err
 
 
 def test_candidate_tags_use_the_word_only() -> None:
@@ -410,7 +429,6 @@ def test_measures_refuses_given_tags_that_do_not_fit_the_sentences(texts: list, 
     every surprisal infinite; an unknown tag: infinite too) or a StopIteration / IndexError from inside; a blank
     tokenised line shifted every later sentence's tags. Each is an InputError now."""
     import glmnlp
-    from glmnlp.errors import InputError
 
     with pytest.raises(InputError, match=message):
         glmnlp.measures(texts, tags=tags, tokenized=isinstance(texts[0], str))

@@ -110,7 +110,7 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
         raise ConfigError(f"--sentence {sentence}: the input has {len(sentences)} "
                           f"sentence{'' if len(sentences) == 1 else 's'}")
     classes = _word_classes(word_classes, word_class_rules)
-    parser = load_parser(model)
+    parser = load_parser(model, kind)
     # a bar while the sentences are measured (minutes with --next-word, and no output before the end); cleared
     # before the table is written, so it may share a terminal with it
     bar = sentence_bar(len(sentences)) if not quiet and on_terminal(sys.stderr) else None

@@ -129,7 +129,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from glmnlp.errors import InputError
+from glmnlp.errors import ConfigError, InputError
 from glmnlp.parser.config import check_beam
 from glmnlp.parser.generative import NODE_MODEL, WORD_MODEL
 from glmnlp.parser.lexicon import UNKNOWN_CLASSES
@@ -417,6 +417,12 @@ def _next_word(parser: Any, words: Sequence[str], tag_lists: Sequence[Sequence[s
     }
 
 
+#: Why kind "combined" is refused for a model without perceptron weights (a model option that does not suit the
+#: model: a ConfigError, named by its directory where there is one).
+COMBINED_NEEDS_WEIGHTS = ("kind 'combined' ranks the beam by the perceptron's score and the generative term, and this "
+                          "model has no perceptron weights (a generative model): its measures are kind 'generative'")
+
+
 def sentence_measures(
     parser: Any, words: Sequence[str], tags: Sequence[str | Sequence[str]] | Literal["model", "all"] = "model",
     *, options: MeasureOptions = MeasureOptions(), classes: WordClasses | None = None, sentence: int = 1,
@@ -427,8 +433,7 @@ def sentence_measures(
     if parser.generative is None:
         raise InputError("word-by-word measures need a model with a generative term (generative or combined)")
     if options.kind == "combined" and not parser.weights.any():  # the combined beam would be the generative one
-        raise InputError("kind 'combined' ranks the beam by the perceptron's score and the generative term, and this "
-                         "model has no perceptron weights (a generative model): its measures are kind 'generative'")
+        raise ConfigError(COMBINED_NEEDS_WEIGHTS)
     if not words:
         raise InputError("cannot compute measures for an empty sentence")
     if tags == "model":

@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from glmnlp.errors import ConfigError, InputError
-from glmnlp.parser.measures import (COLUMNS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, MeasureOptions, WordClasses,
-                                    candidate_tags, corpus_measures)
+from glmnlp.parser.measures import (COLUMNS, COMBINED_NEEDS_WEIGHTS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, MeasureOptions,
+                                    WordClasses, candidate_tags, corpus_measures)
 from glmnlp.text.inputs import line_numbers, model_words
 from glmnlp.text.tokenize import tokenize_text, tokenize_text_spans, user_stacklevel
 from glmnlp.text.web import web_tags
@@ -57,19 +57,20 @@ class LongSentenceWarning(UserWarning):
     """A sentence long enough for its measures to take a long time (module docstring: long sentences)."""
 
 
-def load_parser(model: Any = None) -> Any:
+def load_parser(model: Any = None, kind: str = "generative") -> Any:
     """A parser with a generative term: None = the bundled model, a model directory (with ``parser/``
     or a parser model itself), a :class:`glmnlp.text.pipeline.Pipeline` or a :class:`glmnlp.parser.model.Parser`.
     The bundled model's parser is loaded once per process and shared by every call: change its configuration and
     every later ``measures(text)`` parses so (a beam is better given as ``gamma``/``cap``).
 
-    A parser without a generative term is a :class:`ConfigError` naming the model directory."""
+    A parser without a generative term, or without perceptron weights for ``kind`` "combined", is a
+    :class:`ConfigError` naming the model directory."""
     from glmnlp.parser.model import Parser
     from glmnlp.text.checksums import check_part
 
     where = ""
     if model is None:
-        return _bundled_parser()
+        return _bundled_parser()  # a combined model: both kinds
     if isinstance(model, Parser):
         parser = model
     elif model is not None and hasattr(model, "parser") and isinstance(getattr(model, "parser"), Parser):
@@ -87,6 +88,8 @@ def load_parser(model: Any = None) -> Any:
     if parser.generative is None:
         raise ConfigError(f"{where}word-by-word measures need a parser with a generative term (a generative or "
                           "combined model); this one has none")
+    if kind == "combined" and not parser.weights.any():
+        raise ConfigError(f"{where}{COMBINED_NEEDS_WEIGHTS}")
     return parser
 
 
@@ -238,7 +241,7 @@ def measures(
     if lines and tokenized:
         raise ConfigError("lines applies to raw text; tokenized input is always one sentence a line")
     sentences, items = numbered_sentences(texts, tokenized, lines)
-    parser = load_parser(model)
+    parser = load_parser(model, kind)
     if isinstance(word_classes, (str, Path)):
         word_classes = WordClasses.from_file(word_classes)
     if tags is None:  # the model's own candidates, but a web token's fixed tag, as the pipeline gives it
