@@ -413,6 +413,18 @@ def test_evalb_line_count_mismatch_raises() -> None:
         score_trees([parse_tree("(S (A (P x)))")], [])
 
 
+def test_evalb_a_gold_file_of_another_format_is_named_before_the_line_counts(tmp_path: Path) -> None:
+    """A CoNLL-U file given as gold was reported as ``parsed.trees:31: 2678 lines in the gold file ... but 30 here``:
+    the test file blamed for the gold file's format. The gold file's first line that is not a tree comes first."""
+    gold = tmp_path / "dev.conllu"
+    gold.write_text("# sent_id = 1\n1\tDogs\t_\t_\tNNS\t_\t_\t_\t_\t_\n\n" * 3, encoding="utf-8")
+    test = tmp_path / "parsed.trees"
+    test.write_text("(S (NNS Dogs))\n" * 2, encoding="utf-8")
+    with pytest.raises(TreeSyntaxError) as info:
+        score_files(gold, test)
+    assert (info.value.source, info.value.line) == (str(gold), 1) and "outside any bracket" in info.value.reason
+
+
 def test_evalb_files_may_start_with_a_byte_order_mark(tmp_path: Path) -> None:
     """A treebank file saved with a byte order mark (which parser train, tagger train and data --clean read) and
     a parameter file with one are scored; the mark was "text '\\ufeff' outside any bracket"."""

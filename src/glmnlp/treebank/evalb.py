@@ -398,6 +398,9 @@ def score_lines(
     if all(not line.strip() for line in (*gold_lines[common:], *test_lines[common:])):
         gold_lines, test_lines = gold_lines[:common], test_lines[:common]
     if len(gold_lines) != len(test_lines):
+        for i, (g, t) in enumerate(zip(gold_lines, test_lines), start=1):  # a file that holds no trees (CoNLL-U
+            _read_line(g, params, gold_source, i)  # given as gold) is named for that first, not for its line count
+            _read_line(t, params, test_source, i)
         raise InputError(
             f"{len(gold_lines)} lines in the gold file ({gold_source}) but {len(test_lines)} here: "
             "EVALB needs one tree per line in both files",
