@@ -150,6 +150,31 @@ def test_imap_any_answers_the_items_before_a_failing_call_first() -> None:
         assert got == [0, 1, 2, 3, 4], jobs
 
 
+def test_imap_any_gives_each_result_while_the_input_waits_for_it() -> None:
+    """A conversation: the input gives its next item only once the result of the one before has been received (a
+    program that writes a line to ``glmnlp parse -j 2`` and waits for its tree). imap_any waited in ``next(items)``
+    with finished results in hand, so each side waited for the other (here: until the 10 s guard gave up)."""
+    import threading
+
+    for jobs in (1, 2):
+        answered = threading.Event()
+        gave_up: list[int] = []
+
+        def items() -> Iterator[int]:
+            for k in range(4):
+                answered.clear()
+                yield k
+                if not answered.wait(10):
+                    gave_up.append(k)
+
+        got: list[int] = []
+        with Executor(jobs) as ex, ex.hosts(_Square, [()] * 2) as hosts:
+            for value in hosts.imap_any("run", items()):
+                got.append(value)
+                answered.set()
+        assert (got, gave_up) == ([0, 1, 4, 9], []), jobs
+
+
 def test_imap_any_inline_is_plain_imap() -> None:
     with Executor(1) as ex, ex.hosts(_Counter, [(0,)]) as hosts:
         assert list(hosts.imap_any("add", [1, 2, 3])) == [1, 3, 6]

@@ -77,6 +77,7 @@ from glmnlp.config import BACKENDS
 from glmnlp.config import resolve as resolve_settings
 from glmnlp.errors import ConfigError, WorkerError
 from glmnlp.glm import pools
+from glmnlp.glm.streams import NOT_YET, Prefetch
 
 __all__ = ["BACKENDS", "Executor", "Hosts", "default_jobs", "resolve_executor", "unreachable"]
 
@@ -84,6 +85,10 @@ __all__ = ["BACKENDS", "Executor", "Hosts", "default_jobs", "resolve_executor", 
 #: warnings, not its INFO lines (``Started a local Ray instance``, which the local backend has no counterpart of);
 #: the command line's ``--quiet`` raises it to errors only (:func:`glmnlp.cli._params.quiet_ray`).
 ray_logging_level = logging.WARNING
+
+#: Seconds :meth:`Hosts.imap_any` waits for a result before it looks at the input again, while it could take an
+#: item (the input arrives on a thread, :mod:`glmnlp.glm.streams`): an item that comes meanwhile waits at most this.
+INPUT_POLL = 0.02
 
 # Objects placed on this process by Executor.hosts (a worker process, or the caller when inline).
 _OBJECTS: dict[str, Any] = {}
@@ -275,8 +280,9 @@ class Hosts:
         """``objects[k % n].method(item_k)`` for each item, streamed: results in input order, at most
         ``window`` (default 2 per object) in flight, so a long input is never read far ahead. An error raised
         by ``items`` comes after the results of the items read before it, and so does one raised by a call that
-        runs as it is submitted (inline)."""
-        limit = window or 2 * self.n
+        runs as it is submitted (inline). Inline, each result is given as soon as it is computed: reading the next
+        item first made an input that waits for the result of the one before (a conversation) wait for ever."""
+        limit = 1 if self.mode == "inline" else window or 2 * self.n
         pending: deque[Any] = deque()
         stream = enumerate(items)
         while True:
@@ -313,23 +319,27 @@ class Hosts:
         if self.mode == "inline" or self.n == 1:
             yield from self.imap(method, items, window=window)
             return
-        limit = max(window or 4 * self.n, self.n)
+        with Prefetch(items) as stream:  # the input read on a thread: a result never waits for the next item
+            yield from self._imap_any(method, stream, depth, max(window or 4 * self.n, self.n))
+
+    def _imap_any(self, method: str, stream: Prefetch[Any], depth: int, limit: int) -> Iterator[Any]:
         busy = [0] * self.n
         flying: dict[Any, tuple[int, int]] = {}  # handle -> (item number, object)
         ready: dict[int, Any] = {}
-        stream = iter(items)
         submitted = emitted = 0
         more = True
         failed: Exception | None = None  # raised by the input: raised again once the items before it are answered
         while True:
             while more and len(flying) + len(ready) < limit and min(busy) < depth:
-                try:
-                    item = next(stream)
+                try:  # waits for the input only when no call is in flight and no result waits to be given
+                    item = stream.poll(0 if flying or ready else None)
                 except StopIteration:
                     more = False
                     break
                 except Exception as exc:  # noqa: BLE001 (raised again below)
                     more, failed = False, exc
+                    break
+                if item is NOT_YET:
                     break
                 i = busy.index(min(busy))
                 flying[self.submit(i, method, item)] = (submitted, i)
@@ -345,8 +355,11 @@ class Hosts:
             if not flying:
                 if failed is not None:
                     raise failed
-                return
-            for handle in self._wait_any(list(flying)):
+                if not more:
+                    return
+                continue
+            room = more and len(flying) + len(ready) < limit and min(busy) < depth  # an item could be taken now
+            for handle in self._wait_any(list(flying), INPUT_POLL if room else None):
                 k, i = flying.pop(handle)
                 busy[i] -= 1
                 try:
@@ -355,14 +368,15 @@ class Hosts:
                     ready[k] = _Raised(exc)
                     more = False  # nothing more is read: the error ends the stream once its turn comes
 
-    def _wait_any(self, handles: list[Any]) -> list[Any]:
-        """The handles (of :meth:`submit`) that have finished, waiting until one has."""
+    def _wait_any(self, handles: list[Any], timeout: float | None = None) -> list[Any]:
+        """The handles (of :meth:`submit`) that have finished, waiting until one has, or at most ``timeout``
+        seconds (then possibly none)."""
         if self.mode == "local":
-            return pools.wait_any(handles)  # in submission order
+            return pools.wait_any(handles, timeout)  # in submission order
         import ray  # the ray mode (imap_any never gets here inline)
 
         by_ref = {h.ref: h for h in handles}
-        finished, _ = ray.wait(list(by_ref), num_returns=1)
+        finished, _ = ray.wait(list(by_ref), num_returns=1, timeout=timeout)
         return [by_ref[r] for r in finished]
 
     def call(self, method: str, args_list: Sequence[tuple[Any, ...]] | None = None) -> list[Any]:

@@ -198,12 +198,18 @@ class LocalCall:
         return self.future.cancel()
 
 
-def wait_any(calls: Sequence[LocalCall]) -> list[LocalCall]:
-    """The calls that have finished (in the order given), waiting until one has; see :class:`LocalCall`."""
+def wait_any(calls: Sequence[LocalCall], timeout: float | None = None) -> list[LocalCall]:
+    """The calls that have finished (in the order given), waiting until one has, or at most ``timeout`` seconds
+    (then possibly none); see :class:`LocalCall`."""
     while True:
-        done, _ = wait([c.future for c in calls], timeout=_POLL, return_when=FIRST_COMPLETED)
+        step = _POLL if timeout is None else min(_POLL, timeout)
+        done, _ = wait([c.future for c in calls], timeout=step, return_when=FIRST_COMPLETED)
         if done:
             return [c for c in calls if c.future in done]
+        if timeout is not None:
+            timeout -= step
+            if timeout <= 0:
+                return []
         for pool in {id(c.pool): c.pool for c in calls}.values():
             _unblock_if_a_worker_died(pool)
 

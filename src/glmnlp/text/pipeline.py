@@ -379,44 +379,53 @@ class Pipeline:
         address: str | None,
         progress: Callable[[int], None] | None = None, asks: tuple[int, bool, Any] = (1, False, False),
     ) -> Iterator[Document]:
-        """``asks`` = (nbest, surprisal, measures), as for :meth:`pipe`; each worker gets them with its batch."""
+        """``asks`` = (nbest, surprisal, measures), as for :meth:`pipe`; each worker gets them with its batch. The
+        input is read on a thread, and a batch with nothing after it yet is answered here (glmnlp.text.workers)."""
         from glmnlp.glm.parallel import Executor, chunked
-        from glmnlp.text.workers import PipeWorker, document_from_plain, parser_beam, pipeline_settings, shipped
+        from glmnlp.glm.streams import Prefetch
+        from glmnlp.text.workers import (STREAM_WAIT, PipeWorker, document_from_plain, first_batches, parser_beam,
+                                         pipeline_settings, shipped)
 
         if self.spec is None:
             raise ConfigError("n_process > 1 needs a pipeline made by glmnlp.load(): workers load the model themselves")
         nbest, surprisal, measures = asks
-        batches = chunked(docs, batch_size)
-        head, failed = _read_ahead(batches, 2)
-        executor = None
-        if len(head) == 2:  # more than one batch (with one, no worker would get any other work)
-            executor = Executor(0 if n_process in (0, -1) else n_process, backend, address)
-            if executor.jobs > len(head) and failed is None:  # no more workers than batches: each loads the model
-                more, failed = _read_ahead(batches, executor.jobs - len(head))
-                head += more
-        every = _batches(head, batches, failed)
-        if executor is None or executor.jobs == 1:
-            yield from self._pipe_here(chain.from_iterable(every), batch_size, nbest, surprisal, progress, measures)
-            return
-        beam = parser_beam(self._components["parser"])
-        workers = [(shipped(self.spec, executor.mode),)] * min(executor.jobs, len(head))  # its files read once
-        with executor.hosts(PipeWorker, workers) as hosts:
-            settings = pipeline_settings(self)
-            jobs = ((chunk, asks, k * batch_size, beam, settings) for k, chunk in enumerate(every))
-            for plain_docs, stats, caught, failed in hosts.imap_any("run", jobs):
-                for category, message in caught:  # warned again here, where the caller's filters and handlers are
-                    warnings.warn(message, category, stacklevel=user_stacklevel())
-                target = self.stats  # not self.parser.stats: that would build the model here
-                if isinstance(target, dict):
-                    for key, value in stats.items():
-                        target[key] = target.get(key, 0) + value
-                for doc in plain_docs:
-                    document = document_from_plain(doc)
-                    if progress is not None:
-                        progress(len(document.sentences))
-                    yield document
-                if failed is not None:  # a document the worker refused: after those before it, as in one process
-                    raise failed
+        with Prefetch(chunked(docs, batch_size)) as batches:
+            done = 0  # batches answered here, each alone when it came
+            head, failed, ended = first_batches(batches, 2)
+            while len(head) == 1 and not ended:
+                yield from self._pipe_here(head[0], batch_size, nbest, surprisal, progress, measures, done * batch_size)
+                done += 1
+                head, failed, ended = first_batches(batches, 2)
+            executor = None
+            if len(head) == 2:  # more than one batch (with one, no worker would get any other work)
+                executor = Executor(0 if n_process in (0, -1) else n_process, backend, address)
+                if executor.jobs > len(head) and failed is None:  # no more workers than batches: each loads the model
+                    more, failed, _ended = first_batches(batches, executor.jobs - len(head), STREAM_WAIT)
+                    head += more
+            every = _batches(head, batches, failed)
+            if executor is None or executor.jobs == 1:
+                yield from self._pipe_here(chain.from_iterable(every), batch_size, nbest, surprisal, progress,
+                                           measures, done * batch_size)
+                return
+            beam = parser_beam(self._components["parser"])
+            workers = [(shipped(self.spec, executor.mode),)] * min(executor.jobs, len(head))  # its files read once
+            with executor.hosts(PipeWorker, workers) as hosts:
+                settings = pipeline_settings(self)
+                jobs = ((chunk, asks, (done + k) * batch_size, beam, settings) for k, chunk in enumerate(every))
+                for plain_docs, stats, caught, failed in hosts.imap_any("run", jobs):
+                    for category, message in caught:  # warned again here, where the caller's filters are
+                        warnings.warn(message, category, stacklevel=user_stacklevel())
+                    target = self.stats  # not self.parser.stats: that would build the model here
+                    if isinstance(target, dict):
+                        for key, value in stats.items():
+                            target[key] = target.get(key, 0) + value
+                    for doc in plain_docs:
+                        document = document_from_plain(doc)
+                        if progress is not None:
+                            progress(len(document.sentences))
+                        yield document
+                    if failed is not None:  # a document the worker refused: after those before it, as in one process
+                        raise failed
 
     def _pipe_here(
         self, docs: Iterable[DocumentInput], batch_size: int, nbest: int = 1, surprisal: bool = False,
@@ -578,22 +587,8 @@ def _with_tag(tok: Token, tag: str | None) -> Token:
     return Token(tok.text, tag, tok.start, tok.end)
 
 
-def _read_ahead(batches: Iterator[list[Any]], n: int) -> tuple[list[list[Any]], Exception | None]:
-    """Up to ``n`` batches of ``batches``, and the error the input raised while they were read (None if none): the
-    batches read before an error are answered before it is raised again (:func:`_batches`)."""
-    head: list[list[Any]] = []
-    try:
-        for batch in batches:
-            head.append(batch)
-            if len(head) == n:
-                break
-    except Exception as exc:  # noqa: BLE001 (raised again by _batches)
-        return head, exc
-    return head, None
-
-
 def _batches(head: list[list[Any]], batches: Iterator[list[Any]], failed: Exception | None) -> Iterator[list[Any]]:
-    """The batches :func:`_read_ahead` read, then the error it met or the batches after them."""
+    """The batches read first (:func:`glmnlp.text.workers.first_batches`), then the error it met or the batches after."""
     yield from head
     if failed is not None:
         raise failed

@@ -13,6 +13,12 @@ bundled model's folder travels too: another machine's installation may keep it e
 On the actor's machine a model's files are written once, to a folder named by the sha256 of the model's name and
 files inside a folder of the user's only (``$TMPDIR/glmnlp-models-UID``), and reused by later actors and calls; it
 stays until removed, one copy per model sent there.
+
+The input is read on a thread (:class:`glmnlp.glm.streams.Prefetch`), and a batch with nothing after it yet (a program
+that writes a line and waits for its answer; a slow producer) is analysed in the calling process as soon as
+:data:`STREAM_WAIT` has passed without a next one (:func:`first_batches`), instead of waiting for a second batch to
+decide whether to start workers: that wait never ended for a program waiting for its answer. Workers start once two
+batches are there at once; the output does not depend on where a batch was analysed.
 """
 
 from __future__ import annotations
@@ -29,13 +35,35 @@ from typing import Any
 
 from glmnlp.errors import ModelFileError
 from glmnlp.glm.model_files import folder_files, write_folder_files
+from glmnlp.glm.streams import NOT_YET, Prefetch
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.treebank.trees import tree_from_plain, tree_to_plain
 
-__all__ = ["PipeWorker", "document_from_plain", "document_to_plain", "parser_beam", "pipeline_settings",
-           "restored_pipeline", "set_as_callers", "shipped"]
+__all__ = ["STREAM_WAIT", "PipeWorker", "document_from_plain", "document_to_plain", "first_batches", "parser_beam",
+           "pipeline_settings", "restored_pipeline", "set_as_callers", "shipped"]
 
 Spec = tuple[Callable[..., Any], tuple[Any, ...]]
+
+#: Seconds a batch waits for the next one before it is analysed in the calling process (module docstring).
+STREAM_WAIT = 0.1
+
+
+def first_batches(batches: Prefetch[list[Any]], n: int, wait: float | None = STREAM_WAIT,
+                  ) -> tuple[list[list[Any]], Exception | None, bool]:
+    """Up to ``n`` batches: the first waited for as long as it takes (``wait`` None: every one), each next one at
+    most ``wait`` seconds; the error the input raised after them (None if none); and whether the input ended."""
+    head: list[list[Any]] = []
+    while len(head) < n:
+        try:
+            batch = batches.poll(wait if head else None)
+        except StopIteration:
+            return head, None, True
+        except Exception as exc:  # noqa: BLE001 (raised again after the batches before it)
+            return head, exc, True
+        if batch is NOT_YET:
+            break
+        head.append(batch)
+    return head, None, False
 
 
 def parser_beam(component: Any) -> tuple[float, int] | None:
