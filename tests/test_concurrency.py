@@ -65,6 +65,43 @@ def test_pipe_on_two_processes_gives_the_serial_documents(nlp: Pipeline) -> None
     assert parallel == serial
 
 
+def test_pipe_on_two_processes_answers_an_input_that_waits_for_its_answers(nlp: Pipeline) -> None:
+    """An input that gives its next document only once it has the answer to the one before (a service talking to
+    ``glmnlp parse -j 2`` through a pipe): pipe(n_process=2) first read two batches to decide whether to start
+    workers, then waited for the next item with trees in hand, so each side waited for the other (here: until the
+    10 s guard gave up). Four documents come at once (workers start), then three one answer at a time."""
+    texts = [f"Document {i}: the old man saw the dog." for i in range(7)]
+    answered = threading.Event()
+    gave_up: list[int] = []
+
+    def conversation() -> object:
+        yield from texts[:4]
+        for k in range(4, 7):
+            if not answered.wait(10):
+                gave_up.append(k)
+            answered.clear()
+            yield texts[k]
+
+    got = []
+    for k, doc in enumerate(nlp.pipe(conversation(), batch_size=1, n_process=2)):
+        got.append(doc.to_dict())
+        if k >= 3:
+            answered.set()
+    assert gave_up == [] and got == [d.to_dict() for d in nlp.pipe(texts, batch_size=1)]
+    lone = threading.Event()
+    waited: list[bool] = []
+
+    def one_at_a_time() -> object:  # from the start: answered here, batch by batch, before the workers would be
+        for text in texts[:3]:
+            yield text
+            waited.append(lone.wait(10))
+            lone.clear()
+
+    for doc in nlp.pipe(one_at_a_time(), batch_size=1, n_process=2):
+        lone.set()
+    assert waited == [True, True, True]
+
+
 def test_pipe_on_two_processes_leaves_this_processs_model_unbuilt(nlp: Pipeline) -> None:
     """A glmnlp.load(deferred=True) piped through 2 workers never builds its tagger or parser here (each
     worker builds its own), yet the workers' counters reach it, and later serial use builds it with them."""
