@@ -12,7 +12,8 @@ A thin wrapper over :class:`glmnlp.text.pipeline.Pipeline` and :mod:`glmnlp.text
 * **Streaming**: input is read line by line and each paragraph or line is parsed and written as
   soon as its batch (``--batch-size`` documents) is complete, so ``glmnlp parse < big.txt`` starts
   printing at once and holds only one batch in memory (``--format html`` is the exception: one
-  page is written at the end). An over-long sentence, given a flat tree without parsing, is warned
+  page is written at the end); with workers too, so a program that writes a line and waits for its tree
+  gets it (the input is read on a thread: :mod:`glmnlp.text.workers`). An over-long sentence, given a flat tree without parsing, is warned
   of with its ``file:line``.
 * **Output** (``--format``): ``brackets`` (one tree per line, the EVALB input), ``pretty``,
   ``json`` (one document per line), ``conllu`` (tags only), ``ascii`` (character drawings),
@@ -277,8 +278,8 @@ def _score_text(score: float | None) -> str:
 @functools.partial(parallel_options, jobs_help=(
     "Parse on this many worker processes, each loading the model once (this process then only checks its files; 0 = "
     "all cores; 1 = in this process); the output is the same, in input order (--nbest and --surprisal included). "
-    "Default: $GLMNLP_JOBS, else all cores; input of one batch, TEXT arguments and typed input are parsed in this "
-    "process, input of fewer batches on one worker per batch."))
+    "Default: $GLMNLP_JOBS, else all cores; input of one batch, TEXT arguments, typed input and a batch with nothing "
+    "after it yet are parsed in this process, input of fewer batches on one worker per batch."))
 def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagged: bool, map_unknown_tags: bool,
           lines: bool, fmt: str, out_dir: Path | None, compact: bool, unicode_lines: bool, model_dir: str | None,
           tagger_dir: str | None, nbest: int, multitag: float | None, gamma: float | None, cap: int | None,

@@ -337,8 +337,9 @@ class Pipeline:
         ``n_process`` > 1 (or -1/0: all cores) analyses the batches on that many workers, each
         loading the model once (``backend`` ``"local"`` or ``"ray"``, ``address`` of a Ray cluster;
         unset: :mod:`glmnlp.config`'s); the output is the same as with one process (n-best lists,
-        surprisal and measures included). Input of at most one batch is analysed in this process, input of
-        fewer batches than workers on one worker per batch (each loads the model).
+        surprisal and measures included). Input of at most one batch is analysed in this process, and so is a
+        batch with nothing after it yet (an input that waits for its answers), input of fewer batches than workers
+        on one worker per batch (each loads the model). With workers the input is iterated on a thread of its own.
 
         An error raised by ``docs`` (a reader at a malformed line) is raised after the documents read before it
         are yielded, with any ``n_process``.
