@@ -508,3 +508,20 @@ def test_joined_cuts_keep_sentences_within_the_window() -> None:
         spans = sentence_spans(text)
     assert max(end - start for start, end in spans) <= WINDOW_CHARS
     assert spans[0][0] == 0 and spans[-1][1] == len(text.rstrip())
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_lines_of_exactly_the_window_are_one_sentence_whatever_the_line_break(end: str) -> None:
+    """With ``lines=True`` a line's break counted towards WINDOW_CHARS: a line of exactly 2,000 characters followed
+    by another was cut in two (``measures --lines`` and ``load(lines=True)``, where ``parse --lines``, reading a
+    line at a time, kept it whole), and the warning counted the break as a character of the line."""
+    import warnings
+
+    line = ("abcd " * (WINDOW_CHARS // 5))[:-1] + "x"
+    assert len(line) == WINDOW_CHARS
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", LongInputWarning)
+        assert sentence_spans(line + end + "The dog barked." + end, lines=True) == [
+            (0, WINDOW_CHARS), (WINDOW_CHARS + len(end), WINDOW_CHARS + len(end) + 15)]
+    with pytest.warns(LongInputWarning, match=f"a line of {WINDOW_CHARS + 1} characters is cut"):
+        assert len(sentence_spans(line + "y" + end + "Next." + end, lines=True)) == 3

@@ -237,8 +237,8 @@ def _paragraphs(text: str, lines: bool) -> Iterator[Span]:
     """Spans of the paragraphs of ``text`` (blank-line separated, or one per line)."""
     if lines:  # a line ends where a file's does (not at \f, U+0085, U+2028, ... as str.splitlines would have it)
         pos = 0
-        for match in LINE_END.finditer(text):
-            yield pos, match.end()
+        for match in LINE_END.finditer(text):  # its line break left out: it counted towards WINDOW_CHARS, so a line
+            yield pos, match.start()  # of exactly that length followed by another was cut in two
             pos = match.end()
         yield pos, len(text)
         return
