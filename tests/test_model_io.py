@@ -192,3 +192,78 @@ def test_metadata_reads_back_as_json_reads_it(tmp_path: Path, metadata: dict[Any
         assert "are both written" in str(exc) and not path.exists()
         return
     assert load_model(path, kind="task")[0] == expected
+
+
+def _dead_pid() -> int:
+    import subprocess
+    import sys
+
+    return int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                              text=True, check=True).stdout)
+
+
+def test_a_model_left_aside_by_a_killed_replace_is_put_back(tmp_path: Path) -> None:
+    """A run killed between its two renames (``--force``: the old model aside, the new one not yet in place) left
+    the user's model only in ``.m.glmnlp-old-PID-*``, and the next save to ``m`` deleted it with the other leftovers.
+    It is put back at ``m`` first: the next save without replace refuses (the model is there), with replace it
+    replaces it as it would have; a dead run's staging folder is still removed."""
+    target = tmp_path / "m"
+    _save(target)
+    before = {p.name: p.read_bytes() for p in target.iterdir()}
+    pid = _dead_pid()
+    target.rename(tmp_path / f".m.glmnlp-old-{pid}-abc123")
+    (tmp_path / f".m.glmnlp-tmp-{pid}-def456").mkdir()
+    from glmnlp.errors import ConfigError
+    from glmnlp.glm.model_io import check_output_dir
+
+    with pytest.raises(ConfigError, match="--force"):
+        check_output_dir(target, "tagger", replace=False)
+    assert {p.name: p.read_bytes() for p in target.iterdir()} == before
+    save_model(target, kind="tagger", metadata={"v": 3}, arrays={})
+    assert load_model(target, kind="tagger")[0] == {"v": 3}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m"]
+
+
+def test_a_long_model_name_is_written_and_a_too_long_one_refused_before_any_work(tmp_path: Path) -> None:
+    """The temporary names add about 30 bytes to the model's: a name of 235 characters, which the file system takes,
+    trained a whole model and then failed ("File name too long"). Long names are shortened in the temporary names;
+    a name past the file system's limit is refused by the check the trainers run before training."""
+    from glmnlp.errors import ConfigError
+    from glmnlp.glm.model_io import check_output_dir
+    from glmnlp.treebank.fileio import atomic_write_text
+
+    for length in (235, 255):
+        target = tmp_path / ("b" * length)
+        check_output_dir(target, "tagger", replace=False)
+        save_model(target, kind="tagger", metadata={"n": length}, arrays={})
+        assert load_model(target, kind="tagger")[0] == {"n": length}
+        atomic_write_text(tmp_path / ("t" * length), "text\n")
+        assert (tmp_path / ("t" * length)).read_text() == "text\n"
+    save_model(tmp_path / ("b" * 255), kind="tagger", metadata={"n": 0}, arrays={})  # replaced: the old folder too
+    assert load_model(tmp_path / ("b" * 255), kind="tagger")[0] == {"n": 0}
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    with pytest.raises(ConfigError, match="File name too long"):
+        check_output_dir(tmp_path / ("c" * 256), "tagger", replace=False)
+
+
+def test_an_output_file_that_is_a_fifo_is_written_into_not_replaced(tmp_path: Path) -> None:
+    """The temporary file's rename replaced a FIFO (and, as root, a device such as /dev/full) given as the output
+    with an ordinary file, status 0, its reader never getting a byte. It is written into, as the shell's ``>`` does,
+    through a symbolic link too (``/dev/stdout`` is one)."""
+    import os
+    import stat
+    import threading
+
+    from glmnlp.treebank.fileio import atomic_write_text
+
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    link = tmp_path / "link"
+    link.symlink_to(fifo)
+    for path in (fifo, link):
+        got: list[bytes] = []
+        reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+        reader.start()
+        atomic_write_text(path, "(S (A a))\n")
+        reader.join(10)
+        assert got == [b"(S (A a))\n"] and stat.S_ISFIFO(os.lstat(fifo).st_mode) and link.is_symlink()

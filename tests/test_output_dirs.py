@@ -143,9 +143,12 @@ def test_output_dirs_train_default_refuses_foreign_folder_even_with_force(tmp_pa
 
 
 def test_output_dirs_models_are_not_private_and_leftovers_are_cleaned(tmp_path: Path) -> None:
-    """Model folders get 0777 & ~umask (not mkdtemp's 0700); a dead run's temporary folders go away."""
+    """Model folders get 0777 & ~umask (not mkdtemp's 0700); a dead run's temporary folders go away (an ``old`` one
+    while the model is in place: one killed after its second rename; with the model missing it is put back,
+    test_model_io.py)."""
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     pid = int(dead.stdout)
+    save_model(tmp_path / "m", kind="parser", metadata=META, arrays=ARRAYS)
     for name in (f".m.glmnlp-tmp-{pid}-abc123", f".m.glmnlp-old-{pid}-x_9"):
         (tmp_path / name).mkdir()
         (tmp_path / name / "weights.npz").write_bytes(b"half")

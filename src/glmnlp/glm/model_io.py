@@ -39,8 +39,11 @@ Our choices:
   the folder that will hold the target: a missing, read-only or immutable folder, or a file where
   the folder should be, is refused by the trainers before training, not after it.
 * **Leftovers of killed runs.** Temporary folders are named ``.NAME.glmnlp-tmp-PID-*`` /
-  ``.NAME.glmnlp-old-PID-*``; the next save to NAME removes those whose process no longer runs
-  (they were written by glmnlp, so removing them deletes nothing of the user's).
+  ``.NAME.glmnlp-old-PID-*`` (NAME shortened for a long name: :func:`glmnlp.treebank.fileio.temp_stem`); the next
+  save to NAME removes those whose process no longer runs (they were written by glmnlp, so removing them deletes
+  nothing of the user's), except an ``old`` folder when NAME itself is missing: a run killed between its two
+  renames left the user's only copy there, and the next save deleted it; it is put back at NAME first, and the
+  save then finds it there as it would have.
 * **Permissions.** ``tempfile.mkdtemp`` creates 0700 folders; the staging folder gets the usual
   ``0777 & ~umask`` so a model is ordinary readable data.
 * **Compression: LZMA members.** Each array is an LZMA-compressed zip member (``zipfile.ZIP_LZMA``,
@@ -78,7 +81,8 @@ from glmnlp._version import __version__
 from glmnlp.errors import ConfigError, ModelFileError
 from glmnlp.glm.model_files import check_model_directory, json_or_none, model_json, read_model_file
 from glmnlp.glm.model_seals import check_pin, check_seal, header_digest, json_keys, json_problem, parts_digest
-from glmnlp.treebank.fileio import check_writable_folder, dead_leftovers, missing_folders, remove_folders, umask
+from glmnlp.treebank.fileio import (check_name_length, check_writable_folder, dead_leftovers, missing_folders,
+                                    remove_folders, temp_stem, umask)
 
 __all__ = [
     "FORMAT_NAME",
@@ -262,8 +266,11 @@ def check_output_dir(target: str | Path, kind: str, *, replace: bool, option: st
     directory in which files can be created: a probe file is made there and removed
     (:func:`glmnlp.treebank.fileio.check_writable_folder`), so a trainer fails before training, not after. A
     ``target`` that exists must be writable too: a read-only folder is the user's "do not write here", not a
-    folder to replace (the rename that replaces it needs only its parent's permission).
+    folder to replace (the rename that replaces it needs only its parent's permission). A model that a run killed
+    between its two renames left aside is first put back at ``target`` (module docstring, leftovers).
     """
+    check_name_length(target)
+    _restore_interrupted(Path(target))  # a model a killed run left aside is the user's, found at its place
     _check_target(Path(target), kind, replace=replace, option=option)
     check_writable_folder(Path(target).parent, target)
     if Path(target).is_dir():
@@ -326,9 +333,24 @@ def _enclosing_model(target: Path) -> Path | None:
 
 def _clean_leftovers(parent: Path, name: str) -> None:
     """Remove ``.NAME.glmnlp-tmp/old-PID-*`` folders of processes that no longer run."""
-    for path in dead_leftovers(parent, name, _STAGING):
+    for path in dead_leftovers(parent, temp_stem(name), _STAGING):
         if path.is_dir():
             shutil.rmtree(path, ignore_errors=True)
+
+
+def _restore_interrupted(target: Path) -> None:
+    """Put back at ``target``, when it is missing, the newest ``old`` folder a killed run left for it (module
+    docstring): the model the run was replacing, renamed aside just before the run was killed."""
+    if os.path.lexists(target):
+        return
+    olds = [p for p in dead_leftovers(target.parent, temp_stem(target.name), _STAGING)
+            if ".glmnlp-old-" in p.name and p.is_dir()]
+    if olds:
+        newest = max(olds, key=lambda p: p.stat().st_mtime_ns)
+        try:
+            os.rename(newest, target)
+        except OSError:
+            pass  # left where it is (and not removed: the save below refuses what it cannot check)
 
 
 @contextmanager
@@ -346,7 +368,7 @@ def staged_output_dir(target: str | Path, kind: str, *, replace: bool, option: s
     try:
         parent.mkdir(parents=True, exist_ok=True)
         _clean_leftovers(parent, target.name)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.glmnlp-tmp-{os.getpid()}-", dir=parent))
+        tmp = Path(tempfile.mkdtemp(prefix=f".{temp_stem(target.name)}.glmnlp-tmp-{os.getpid()}-", dir=parent))
     except OSError as exc:
         raise ConfigError(f"{target}: cannot be written: {exc.strerror or exc}") from exc
     try:
@@ -354,7 +376,7 @@ def staged_output_dir(target: str | Path, kind: str, *, replace: bool, option: s
         yield tmp
         check_output_dir(target, kind, replace=replace, option=option)
         if target.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.glmnlp-old-{os.getpid()}-", dir=parent))
+            old = Path(tempfile.mkdtemp(prefix=f".{temp_stem(target.name)}.glmnlp-old-{os.getpid()}-", dir=parent))
             os.rmdir(old)
             os.rename(target, old)
             try:

@@ -17,10 +17,18 @@ Our choices:
   messages count them so; not at ``\f``, U+0085 or U+2028, which ``str.splitlines`` also takes. A file with lone
   ``\r`` ends (written on old Macs) was one long line to the line readers: ``--tokenized`` input merged into one
   sentence while ``--lines`` raw text split, and messages named line 1 for every line.
+* **Temporary names.** A file is written as ``.NAME.glmnlp-tmp-PID-*.tmp`` beside it, a model folder staged as
+  ``.NAME.glmnlp-tmp-PID-*``; for a long NAME (those add about 30 bytes, and a name may have 255) the NAME part is its
+  beginning and a digest of the whole (:func:`temp_stem`): a name of 235 characters trained a whole model and
+  then failed with "File name too long". A name longer than the folder's limit is refused before any work.
+* **Special files.** An output path that is a device, a FIFO or a socket (``--out /dev/null``, ``/dev/stdout``, a
+  named pipe) is written into, as the shell's ``>`` writes: the temporary file's rename replaced the device node or
+  FIFO itself with an ordinary file (as root, ``/dev/full`` became a file of 8 KB).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import stat
@@ -34,9 +42,9 @@ from typing import IO
 from glmnlp.errors import ConfigError, InputError
 
 __all__ = ["atomic_write_bytes", "atomic_write_text", "check_output_file", "check_writable_folder",
-           "check_writable_file", "missing_folders", "remove_folders",
+           "check_writable_file", "check_name_length", "missing_folders", "remove_folders",
            "decoded_arguments", "decoded_lines", "decoded_text", "input_lines", "opened_input", "read_text_file",
-           "dead_leftovers", "process_alive", "split_lines", "stdin_bytes", "umask"]
+           "dead_leftovers", "process_alive", "split_lines", "stdin_bytes", "temp_stem", "umask"]
 
 
 def umask() -> int:
@@ -103,6 +111,32 @@ def _nearest_existing(folder: Path) -> Path:
     return folder
 
 
+def temp_stem(name: str) -> str:
+    """The NAME part of the temporary names of ``name`` (module docstring): ``name`` itself, or when its UTF-8 form
+    is longer than 120 bytes its first characters up to 80 bytes and a digest of the whole."""
+    raw = os.fsencode(name)
+    if len(raw) <= 120:
+        return name
+    head = name
+    while len(os.fsencode(head)) > 80:
+        head = head[:-1]
+    return f"{head}~{hashlib.sha256(raw).hexdigest()[:16]}"
+
+
+def check_name_length(where: str | Path, folder: str | Path | None = None) -> None:
+    """Raise :class:`ConfigError` if the name of ``where`` is longer than its folder's file system allows (255 bytes on
+    most; ``folder``: where to ask, default the nearest existing folder of ``where``), before any work."""
+    where = Path(where)
+    if folder is None:
+        folder = _nearest_existing(where.parent)
+    try:
+        limit = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        limit = 255
+    if len(os.fsencode(where.name)) > limit:
+        raise ConfigError(f"{where}: cannot be written: File name too long (at most {limit} bytes)")
+
+
 def check_writable_folder(folder: str | Path, target: str | Path | None = None) -> None:
     """Raise :class:`ConfigError` naming ``target`` unless files can be created in ``folder``.
 
@@ -116,6 +150,8 @@ def check_writable_folder(folder: str | Path, target: str | Path | None = None) 
     if not found.is_dir():
         kind = "a symbolic link to nothing" if found.is_symlink() and not found.exists() else "not a directory"
         raise ConfigError(f"{where}: cannot be written: {found} is {kind}")
+    if target is not None:
+        check_name_length(where, found)
     try:
         fd, probe = tempfile.mkstemp(prefix=".glmnlp-probe-", dir=found)
     except OSError as exc:
@@ -178,6 +214,13 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     of mode 600 became readable by all).
     """
     path = Path(path)
+    try:
+        kind = os.stat(path).st_mode  # through links: /dev/stdout is one to the pipe or terminal
+    except OSError:
+        kind = 0
+    if stat.S_ISCHR(kind) or stat.S_ISBLK(kind) or stat.S_ISFIFO(kind) or stat.S_ISSOCK(kind):
+        _write_special(path, data)
+        return
     if path.is_symlink():
         try:
             os.stat(path)
@@ -193,7 +236,8 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         _clean_temp_files(path.parent)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.glmnlp-tmp-{os.getpid()}-", suffix=".tmp", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{temp_stem(path.name)}.glmnlp-tmp-{os.getpid()}-", suffix=".tmp",
+                                   dir=path.parent)
     except OSError as exc:
         check_writable_file(path)  # says which folder is missing, read-only or a file
         raise ConfigError(f"{path}: cannot be written: {exc.strerror or exc}") from exc
@@ -211,6 +255,16 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _write_special(path: Path, data: bytes) -> None:
+    """``data`` written into the device, FIFO or socket ``path`` (module docstring), never replacing it."""
+    try:
+        with open(path, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be written: {exc.strerror or exc}") from exc
 
 
 def split_lines(text: str) -> list[str]:
