@@ -267,3 +267,37 @@ def test_a_ray_workers_own_error_is_raised_as_itself(ray_instance: None, capfd: 
     gc.collect()
     time.sleep(1)
     assert "Unhandled error" not in capfd.readouterr().err
+
+
+def test_the_command_stops_the_ray_it_started_and_ctrl_c_meanwhile_is_aborted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Ray's own handler at exit stopped the Ray a command had started: Ctrl-C during it printed a traceback
+    ("Exception ignored in atexit callback") and the status was 0. The command stops it itself, where Ctrl-C is
+    "Aborted." and status 1; a Ray the caller had running before is left running."""
+    from glmnlp.cli import main
+
+    source = tmp_path / "in.txt"
+    source.write_text("the/DT dog/NN barked/VBD ./.\nA/DT cat/NN sat/VBD ./.\n", encoding="utf-8")
+    argv = ["parse", "-q", "--tagged", "-j", "2", "--batch-size", "1", "--backend", "ray", "-i", str(source)]
+    if not ray.is_initialized():
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    assert main(argv) == 0 and ray.is_initialized()  # the caller's instance: left as it is
+    assert capsys.readouterr().out.count("(TOP") == 2
+    ray.shutdown()
+    stopped = []
+
+    def interrupted() -> None:
+        stopped.append(True)
+        raise KeyboardInterrupt
+
+    real = ray.shutdown
+    monkeypatch.setattr(ray, "shutdown", interrupted)
+    try:
+        assert main(argv) == 1
+    finally:
+        monkeypatch.undo()
+        real()
+    out, err = capsys.readouterr()
+    assert stopped == [True] and out.count("(TOP") == 2 and err.endswith("Aborted.\n") and "Traceback" not in err
+    assert not ray.is_initialized()

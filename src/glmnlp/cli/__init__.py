@@ -213,9 +213,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if closed:
         sys.stdout = _ClosedStdout()
     streams = _utf8_streams()
+    ray_before = _ray_running()
     try:
-        return _run(argv)
-    except click.exceptions.Abort:
+        rc = _run(argv)
+        if not ray_before and _ray_running():  # stopped here, where Ctrl-C meanwhile is "Aborted.": by Ray's own
+            sys.modules["ray"].shutdown()  # handler at exit it was a traceback, and status 0
+        return rc
+    except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("Aborted.", err=True)
         return 128 + received[0] if received else 1  # 143 for SIGTERM, as if it had ended the process
     finally:
@@ -228,6 +232,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 pass
         if closed:
             sys.stdout = None
+
+
+def _ray_running() -> bool:
+    """Whether Ray is initialised in this process (never imported here to find out)."""
+    ray = sys.modules.get("ray")
+    return ray is not None and bool(getattr(ray, "is_initialized", lambda: False)())
 
 
 def _run(argv: Sequence[str] | None) -> int:
