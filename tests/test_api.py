@@ -124,10 +124,12 @@ def test_api_functions_given_the_wrong_kind_of_value_say_so(call: Any, message: 
         call(glmnlp)
 
 
-def test_readme_passes_python_doctest_as_it_is() -> None:
+@pytest.mark.parametrize("name", ["README.md", "docs/api.md", "docs/measures.md"])
+def test_readme_passes_python_doctest_as_it_is(name: str) -> None:
     """``python -m doctest README.md`` failed on the CoNLL-U example (its tabs, which doctest expands, and its final
-    blank line): the README's examples pass the standard tool, not only this suite's reading of them."""
-    result = doctest.testfile(str(ROOT / "README.md"), module_relative=False, verbose=False, report=False)
+    blank line), and so did docs/api.md's: the docs' examples pass the standard tool, not only this suite's reading
+    of them."""
+    result = doctest.testfile(str(ROOT / name), module_relative=False, verbose=False, report=False)
     assert result.failed == 0 and result.attempted > 10
 
 
