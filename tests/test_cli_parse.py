@@ -504,3 +504,20 @@ def test_parse_answers_each_line_of_a_pipe_before_the_next_comes(jobs: str) -> N
         finally:
             watchdog.cancel()
     assert proc.returncode == 0 and [t[0] for t in trees] == ["The", "A", "It", "Birds", "Time", "We"]
+
+
+@pytest.mark.parametrize("mode", [["--lines"], ["--tokenized"], []])
+def test_a_line_of_invisible_characters_is_blank(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tiny_model: Path, mode: list[str],
+) -> None:
+    """A line holding only a zero-width space, a BOM, a direction mark or a control character looks blank and was
+    not: with --lines a document without sentences (JSON: ``"sentences": []``, brackets: no tree, so one tree a
+    visible line no longer held), with --tokenized a sentence of one invisible token. It is blank, as a blank line
+    (raw text in paragraphs gave the same documents before too)."""
+    lines = ["A dog barked .", "\u200b", "\ufeff \u200e", "\x01", "", "A cat sat ."]
+    _stdin(monkeypatch, ("\n".join(lines) + "\n").encode("utf-8"))
+    rc, out, err = _run(capsys, ["parse", "-q", "-j", "1", "-m", str(tiny_model), "-f", "json", *mode])
+    docs = [json.loads(line) for line in out.splitlines()]
+    assert rc == 0 and [len(d["sentences"]) for d in docs] == [1, 1]  # raw text: the first blank line ends a paragraph
+    words = [[t["text"] for t in s["tokens"]] for d in docs for s in d["sentences"]]
+    assert words == [["A", "dog", "barked", "."], ["A", "cat", "sat", "."]]

@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from glmnlp.errors import ConfigError, InputError
+from glmnlp.text.tokenize import BLANKS
 from glmnlp.treebank.fileio import decoded_arguments
 from glmnlp.treebank.formats import word_tag_line
 from glmnlp.treebank.trees import escape_brackets
@@ -104,7 +105,7 @@ def read_units(
     size = 0
     warned = False
     for number, line in lines:
-        blank = not line.strip()
+        blank = not line.strip(BLANKS)  # zero-width and control characters too: a line that looks blank is blank
         if mode == "text" and not lines_mode:
             if blank:
                 if paragraph:

@@ -142,7 +142,7 @@ from glmnlp.text.token_spelling import (TokenSpan, merge_ampersands, merge_years
 from glmnlp.text.web import mask_web_tokens, web_tag, web_tags, web_token_spans
 from glmnlp.treebank.trees import PTB_BRACKETS
 
-__all__ = ["LongInputWarning", "PTB_BRACKETS", "WINDOW_CHARS", "ptb_brackets", "sentence_spans", "split_sentences",
+__all__ = ["BLANKS", "LongInputWarning", "PTB_BRACKETS", "WINDOW_CHARS", "ptb_brackets", "sentence_spans", "split_sentences",
            "tokenize", "tokenize_spans", "tokenize_text", "tokenize_text_spans", "user_stacklevel", "web_tag",
            "web_tags", "web_token_spans"]
 
@@ -193,10 +193,11 @@ _INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d
     map(chr, [*range(0x2060, 0x2065), *range(0x2066, 0x2070), 0xFEFF])
 ) + "".join(ch for ch in map(chr, [*range(0x20), *range(0x7F, 0xA0)]) if not ch.isspace())
 _HAS_INVISIBLE = re.compile(f"[{re.escape(_INVISIBLE)}]")
-# What sentences are trimmed of: every character Python counts as whitespace (all below U+3001), and _INVISIBLE.
-_BLANKS = "".join(ch for ch in map(chr, range(0x3001)) if ch.isspace()) + _INVISIBLE
+#: What sentences are trimmed of (a line of nothing else is blank): every character Python counts as whitespace (all
+#: below U+3001), and _INVISIBLE.
+BLANKS = "".join(ch for ch in map(chr, range(0x3001)) if ch.isspace()) + _INVISIBLE
 # Within a sentence, what NLTK sees as a space (choice 3): every other whitespace character, one for one.
-_SPACES = str.maketrans(dict.fromkeys((ch for ch in _BLANKS if ch.isspace() and ch != " "), " "))
+_SPACES = str.maketrans(dict.fromkeys((ch for ch in BLANKS if ch.isspace() and ch != " "), " "))
 
 Span = tuple[int, int]
 
@@ -381,10 +382,10 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
             if not lines and len(spans) > first_in_paragraph and (close := _LEADING_CLOSERS.match(paragraph, at, stop)):
                 spans[-1], at = (spans[-1][0], p_start + close.end()), close.end()  # choice 2: closing quotes
             piece = paragraph[at:stop]
-            stripped = piece.strip(_BLANKS)
+            stripped = piece.strip(BLANKS)
             if not stripped:
                 continue
-            start = p_start + at + (len(piece) - len(piece.lstrip(_BLANKS)))
+            start = p_start + at + (len(piece) - len(piece.lstrip(BLANKS)))
             end = start + len(stripped)
             if not lines and not _WORDLIKE.search(stripped) and len(spans) > first_in_paragraph:
                 spans[-1] = (spans[-1][0], end)  # choice 2: punctuation-only fragment
