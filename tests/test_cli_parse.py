@@ -521,3 +521,27 @@ def test_a_line_of_invisible_characters_is_blank(
     assert rc == 0 and [len(d["sentences"]) for d in docs] == [1, 1]  # raw text: the first blank line ends a paragraph
     words = [[t["text"] for t in s["tokens"]] for d in docs for s in d["sentences"]]
     assert words == [["A", "dog", "barked", "."], ["A", "cat", "sat", "."]]
+
+
+@pytest.mark.parametrize("signum", [2, 15])
+def test_a_signal_while_the_input_is_read_on_a_thread_ends_the_command_cleanly(signum: int) -> None:
+    """With ``-j 2`` the input is read on a thread; SIGTERM or Ctrl-C while that thread waited in a read of stdin
+    (a producer still writing) ended in "Fatal Python error: could not acquire lock for <stdin>" at shutdown,
+    status 134, the trees still buffered lost. Now "Aborted.", status 143 (SIGTERM) or 1, and the tree answered."""
+    import signal
+    import subprocess
+
+    command = [sys.executable, "-c", "import sys; from glmnlp.cli import main; sys.exit(main())", "parse", "--lines",
+               "-q", "--batch-size", "1", "-j", "2"]
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, bufsize=1) as proc:
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        proc.stdin.write("The dog barked.\n")
+        proc.stdin.flush()
+        tree = proc.stdout.readline()
+        proc.send_signal(signal.Signals(signum))
+        rc = proc.wait(timeout=60)
+        err = proc.stderr.read()
+        proc.stdin.close()
+    assert parse_tree(tree).leaves() == ["The", "dog", "barked", "."]
+    assert rc == (143 if signum == 15 else 1) and err.endswith("Aborted.\n") and "Fatal" not in err, err

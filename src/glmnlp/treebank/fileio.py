@@ -312,10 +312,20 @@ def decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
 
 def stdin_bytes() -> IO[bytes]:
     """The byte stream of standard input; a closed one (``<&-``: ``sys.stdin`` is None) is an :class:`InputError`
-    (it was ``'NoneType' object has no attribute 'buffer'``)."""
+    (it was ``'NoneType' object has no attribute 'buffer'``).
+
+    A reader of its own over the descriptor, not ``sys.stdin.buffer``: the input may be read on a thread
+    (:mod:`glmnlp.glm.streams`), and a thread stopped in a read of ``sys.stdin.buffer`` when the command ended
+    (Ctrl-C, SIGTERM with a producer still writing) held that object's lock, which the interpreter takes as it
+    shuts down: "Fatal Python error: could not acquire lock for <stdin>", status 134, and the output still
+    buffered lost. A stream with no descriptor (a test's) is read as it is."""
     if sys.stdin is None:
         raise InputError("cannot read: standard input is closed", source="<stdin>")
-    return sys.stdin.buffer
+    try:
+        fd = sys.stdin.fileno()
+    except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation is an OSError and a ValueError
+        return sys.stdin.buffer
+    return open(fd, "rb", closefd=False)  # noqa: SIM115 (left open, as sys.stdin is; the descriptor stays)
 
 
 def _same_file_as_stdout(handle: IO[bytes], name: str) -> None:
