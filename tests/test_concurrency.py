@@ -65,27 +65,29 @@ def test_pipe_on_two_processes_gives_the_serial_documents(nlp: Pipeline) -> None
     assert parallel == serial
 
 
-def test_pipe_on_two_processes_answers_an_input_that_waits_for_its_answers(nlp: Pipeline) -> None:
+@pytest.mark.parametrize("burst", [4, 2])
+def test_pipe_on_two_processes_answers_an_input_that_waits_for_its_answers(nlp: Pipeline, burst: int) -> None:
     """An input that gives its next document only once it has the answer to the one before (a service talking to
     ``glmnlp parse -j 2`` through a pipe): pipe(n_process=2) first read two batches to decide whether to start
     workers, then waited for the next item with trees in hand, so each side waited for the other (here: until the
-    10 s guard gave up). Four documents come at once (workers start), then three one answer at a time."""
-    texts = [f"Document {i}: the old man saw the dog." for i in range(7)]
+    10 s guard gave up). ``burst`` documents come at once (workers start), then the rest one answer at a time; with
+    two at once and three workers, reading a batch for the third worker waited too."""
+    texts = [f"Document {i}: the old man saw the dog." for i in range(burst + 3)]
     answered = threading.Event()
     gave_up: list[int] = []
 
     def conversation() -> object:
-        yield from texts[:4]
-        for k in range(4, 7):
+        yield from texts[:burst]
+        for k in range(burst, burst + 3):
             if not answered.wait(10):
                 gave_up.append(k)
             answered.clear()
             yield texts[k]
 
     got = []
-    for k, doc in enumerate(nlp.pipe(conversation(), batch_size=1, n_process=2)):
+    for k, doc in enumerate(nlp.pipe(conversation(), batch_size=1, n_process=2 if burst == 4 else 3)):
         got.append(doc.to_dict())
-        if k >= 3:
+        if k >= burst - 1:
             answered.set()
     assert gave_up == [] and got == [d.to_dict() for d in nlp.pipe(texts, batch_size=1)]
     lone = threading.Event()

@@ -169,3 +169,36 @@ def test_a_normal_shutdown_after_a_worker_died_while_sending_returns() -> None:
     except subprocess.TimeoutExpired:
         raise AssertionError("the shutdown was still waiting 60 s after the worker was killed") from None
     assert (run.returncode, run.stdout, run.stderr) == (0, "stopped\n", "")
+
+
+class _SendsThenDies:
+    def run(self, k: int) -> int:
+        if k == 1:
+            _killed_while_sending(k)
+        return k
+
+
+def test_a_worker_killed_while_the_input_waits_is_a_worker_error_at_once() -> None:
+    """imap_any polls its workers while its input waits for more (a producer writing a line at a time to
+    ``glmnlp parse -j 2``): each wait was shorter than the one after which it looks for a dead worker, so a worker
+    killed while sending its result was never found and the command waited as long as the input did (here 30 s)."""
+    import threading
+
+    release = threading.Event()
+
+    def items() -> object:
+        yield 0
+        yield 1
+        release.wait(30)
+
+    start = time.monotonic()
+    with Executor(2) as ex:
+        hosts = ex.hosts(_SendsThenDies, [(), ()])
+        try:
+            with pytest.raises(WorkerError, match="killed by signal 9"):
+                for _ in hosts.imap_any("run", items()):
+                    pass
+        finally:
+            release.set()
+            hosts.close(abort=True)
+    assert time.monotonic() - start < 15

@@ -206,12 +206,12 @@ def wait_any(calls: Sequence[LocalCall], timeout: float | None = None) -> list[L
         done, _ = wait([c.future for c in calls], timeout=step, return_when=FIRST_COMPLETED)
         if done:
             return [c for c in calls if c.future in done]
+        for pool in {id(c.pool): c.pool for c in calls}.values():  # at every timeout too: a caller that polls
+            _unblock_if_a_worker_died(pool)  # (imap_any while its input waits) never waited out a whole _POLL
         if timeout is not None:
             timeout -= step
             if timeout <= 0:
                 return []
-        for pool in {id(c.pool): c.pool for c in calls}.values():
-            _unblock_if_a_worker_died(pool)
 
 
 def _workers(pool: ProcessPoolExecutor) -> list[Any]:

@@ -48,14 +48,15 @@ Spec = tuple[Callable[..., Any], tuple[Any, ...]]
 STREAM_WAIT = 0.1
 
 
-def first_batches(batches: Prefetch[list[Any]], n: int, wait: float | None = STREAM_WAIT,
+def first_batches(batches: Prefetch[list[Any]], n: int, first: float | None = None,
                   ) -> tuple[list[list[Any]], Exception | None, bool]:
-    """Up to ``n`` batches: the first waited for as long as it takes (``wait`` None: every one), each next one at
-    most ``wait`` seconds; the error the input raised after them (None if none); and whether the input ended."""
+    """Up to ``n`` batches: the first waited for at most ``first`` seconds (None: as long as it takes), each next one
+    at most :data:`STREAM_WAIT`; the error the input raised after them (None if none); and whether the input
+    ended."""
     head: list[list[Any]] = []
     while len(head) < n:
         try:
-            batch = batches.poll(wait if head else None)
+            batch = batches.poll(STREAM_WAIT if head else first)
         except StopIteration:
             return head, None, True
         except Exception as exc:  # noqa: BLE001 (raised again after the batches before it)
