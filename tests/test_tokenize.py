@@ -190,7 +190,8 @@ def test_tokenize_never_ends_a_sentence_inside_a_web_token() -> None:
 def test_sentence_splitter_sees_bounded_windows_and_cuts_unpunctuated_text(monkeypatch: pytest.MonkeyPatch) -> None:
     """Sentence splitting is linear: pysbd never gets more than WINDOW_CHARS characters at once,
     every sentence is at most WINDOW_CHARS long, text without a boundary is cut at spaces with a
-    LongInputWarning, and sentences that fit in a window come out as if the text were short."""
+    LongInputWarning, and sentences that fit in a window come out as if the text were short. A line of
+    ``lines=True`` is not split at all, and stays whole."""
     import glmnlp.text.tokenize as tok
 
     seen: list[int] = []
@@ -214,9 +215,12 @@ def test_sentence_splitter_sees_bounded_windows_and_cuts_unpunctuated_text(monke
     assert " ".join(words[a:b] if b <= len(words) else (words + "End.")[a:b] for a, b in spans).split() == \
         (words + "End.").split()
     assert seen == [] or max(seen) <= tok.WINDOW_CHARS
-    with pytest.warns(tok.LongInputWarning):
+    import warnings
+
+    with warnings.catch_warnings():  # a line of lines=True is one sentence however long (no splitter runs in it)
+        warnings.simplefilter("error", tok.LongInputWarning)
         pieces = tokenize_text("x" * 5000, lines=True)
-    assert [len(p[0]) for p in pieces] == [2000, 2000, 1000]
+    assert [[len(t) for t in p] for p in pieces] == [[5000]]
 
 
 @pytest.mark.parametrize("text", ["Smith . . .", "A . . . b. Ok . . . then.", "Wait . . . what . . ."])
@@ -511,17 +515,16 @@ def test_joined_cuts_keep_sentences_within_the_window() -> None:
 
 
 @pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
-def test_lines_of_exactly_the_window_are_one_sentence_whatever_the_line_break(end: str) -> None:
-    """With ``lines=True`` a line's break counted towards WINDOW_CHARS: a line of exactly 2,000 characters followed
-    by another was cut in two (``measures --lines`` and ``load(lines=True)``, where ``parse --lines``, reading a
-    line at a time, kept it whole), and the warning counted the break as a character of the line."""
+@pytest.mark.parametrize("length", [WINDOW_CHARS - 1, WINDOW_CHARS, WINDOW_CHARS + 1, 3 * WINDOW_CHARS])
+def test_a_line_of_any_length_is_one_sentence_with_lines(end: str, length: int) -> None:
+    """With ``lines=True`` a line longer than WINDOW_CHARS was cut where the count fell (``The`` | ``dog``): a
+    stimulus became two sentences, an end-of-sentence row in its middle and the words after the cut measured
+    without their context; a line of exactly 2,000 characters followed by another was cut too (its line break
+    counted). Every line is one sentence, however long, without a warning."""
     import warnings
 
-    line = ("abcd " * (WINDOW_CHARS // 5))[:-1] + "x"
-    assert len(line) == WINDOW_CHARS
+    line = ("The dog ran. " * length)[:length - 1] + "x"
     with warnings.catch_warnings():
         warnings.simplefilter("error", LongInputWarning)
         assert sentence_spans(line + end + "The dog barked." + end, lines=True) == [
-            (0, WINDOW_CHARS), (WINDOW_CHARS + len(end), WINDOW_CHARS + len(end) + 15)]
-    with pytest.warns(LongInputWarning, match=f"a line of {WINDOW_CHARS + 1} characters is cut"):
-        assert len(sentence_spans(line + "y" + end + "Next." + end, lines=True)) == 3
+            (0, length), (length + len(end), length + len(end) + 15)]

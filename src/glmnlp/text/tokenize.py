@@ -87,7 +87,10 @@ Our choices and mappings (none of these is stated by the papers, which start fro
    (proper names of a user or a topic), ``UH`` for emoticons (interjections, as in the tweet
    treebanks that map to PTB).
 8. **``lines=True`` means one sentence per line**: every non-blank line is exactly one sentence
-   (no sentence splitting inside a line), for one-sentence-per-line input.
+   (no sentence splitting inside a line), for one-sentence-per-line input, however long: a line of more than
+   :data:`WINDOW_CHARS` characters was cut where the count fell ("The" | "dog"), so a stimulus of a line became
+   two sentences (an end-of-sentence row in its middle, the words after the cut measured without their context)
+   and a parse two trees for one line. No splitter runs inside a line, so its work stays linear (choice 9).
 9. **Bounded work on any input** (linear time). pysbd's cost grows faster than the length of its
    input (measured: 2k / 5k / 20k characters of news text in 53 ms / 216 ms / 2.2 s), so it only
    ever sees windows of at most :data:`WINDOW_CHARS` (2,000) characters: the sentences of a window
@@ -96,7 +99,8 @@ Our choices and mappings (none of these is stated by the papers, which start fro
    boundary for :data:`WINDOW_CHARS` characters: lists, code, unpunctuated dumps) is cut at the
    last whitespace before the window's end (or at the window's end if there is none) and a
    :class:`LongInputWarning` says so; windows with no ``.``/``!``/``?`` at all are cut this way
-   without calling pysbd. Every sentence is therefore at most :data:`WINDOW_CHARS` characters, and
+   without calling pysbd. Every sentence (but a line of ``lines=True``) is therefore at most
+   :data:`WINDOW_CHARS` characters, and
    the cost of splitting is linear in the text. (The pipeline bounds the parser's work per
    sentence too: :data:`glmnlp.text.pipeline.MAX_PARSE_WORDS`.)
 
@@ -238,8 +242,8 @@ def _paragraphs(text: str, lines: bool) -> Iterator[Span]:
     """Spans of the paragraphs of ``text`` (blank-line separated, or one per line)."""
     if lines:  # a line ends where a file's does (not at \f, U+0085, U+2028, ... as str.splitlines would have it)
         pos = 0
-        for match in LINE_END.finditer(text):  # its line break left out: it counted towards WINDOW_CHARS, so a line
-            yield pos, match.start()  # of exactly that length followed by another was cut in two
+        for match in LINE_END.finditer(text):  # its line break left out
+            yield pos, match.start()
             pos = match.end()
         yield pos, len(text)
         return
@@ -360,10 +364,10 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
     text:
         Raw text, any length (the work is linear in it: module docstring, choice 9).
     lines:
-        If true, every non-blank line is exactly one sentence (choice 8). Otherwise single line
+        If true, every non-blank line is exactly one sentence, however long (choice 8). Otherwise single line
         breaks are spaces and only blank lines separate paragraphs (choice 1).
 
-    A piece of text with no sentence boundary for :data:`WINDOW_CHARS` characters is cut into
+    Otherwise a piece of text with no sentence boundary for :data:`WINDOW_CHARS` characters is cut into
     pieces of at most that length, with a :class:`LongInputWarning`.
     """
     if not isinstance(text, str):
@@ -376,7 +380,7 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
         if not paragraph.strip():
             continue
         first_in_paragraph = len(spans)
-        pieces = _cut_long_line(paragraph) if lines else _join_wrong_cuts(
+        pieces = [(0, len(paragraph))] if lines else _join_wrong_cuts(
             paragraph, text[p_start:p_end], _split_missed(paragraph, _segment_window(paragraph)))
         for at, stop in pieces:
             if not lines and len(spans) > first_in_paragraph and (close := _LEADING_CLOSERS.match(paragraph, at, stop)):
@@ -451,27 +455,9 @@ def _join_wrong_cuts(paragraph: str, original: str, pieces: Iterable[Span]) -> I
         yield held
 
 
-def _cut_long_line(line: str) -> Iterator[Span]:
-    """A line as one sentence, or cut at whitespace into pieces of at most WINDOW_CHARS."""
-    pos = 0
-    while len(line) - pos > WINDOW_CHARS:
-        window = line[pos:pos + WINDOW_CHARS]
-        cut = max(window.rfind(" "), window.rfind("\t"))
-        cut = cut + 1 if cut > 0 else len(window)
-        warnings.warn(
-            f"a line of {len(line)} characters is cut into pieces of at most {WINDOW_CHARS} characters",
-            LongInputWarning,
-            stacklevel=user_stacklevel(),
-        )
-        yield pos, pos + cut
-        pos += cut
-    yield pos, len(line)
-
-
 def split_sentences(text: str, *, lines: bool = False) -> list[str]:
     """The sentences of ``text`` as strings (:func:`sentence_spans`). ``lines=True``: every non-blank line is exactly
-    one sentence (a line longer than :data:`WINDOW_CHARS` is cut, as any text is); otherwise a single line break is a
-    space and a blank line always ends a sentence."""
+    one sentence, however long; otherwise a single line break is a space and a blank line always ends a sentence."""
     return [text[start:end] for start, end in sentence_spans(text, lines=lines)]
 
 
