@@ -437,8 +437,8 @@ def test_measures_item_column_maps_rows_to_stimuli(tmp_path: Path, capsys: pytes
        st.sampled_from(["text", "lines", "tokenized"]))
 def test_numbered_sentences_items_are_the_stimuli(texts: list[str], mode: str) -> None:
     """Each sentence's item is the text it came from (its position from 1), or with ``lines``/``tokenized`` its line
-    in a file of the texts one after another (split as the command reads a file: a form feed, which still cuts a
-    tokenised line in two sentences, is no line end); empty texts take their number with them."""
+    in a file of the texts one after another (split as the command reads a file: a form feed is no line end, and a
+    tokenised line holding one is one sentence, as glmnlp parse reads it); empty texts take their number with them."""
     from glmnlp.treebank.fileio import split_lines
 
     sentences, items = numbered_sentences(texts, tokenized=mode == "tokenized", lines=mode == "lines")
@@ -447,7 +447,7 @@ def test_numbered_sentences_items_are_the_stimuli(texts: list[str], mode: str) -
     if mode == "lines":
         expected = [n for n, line in enumerate(file_lines, 1) for _ in text_sentences(line, lines=True)]
     elif mode == "tokenized":
-        expected = [n for n, line in enumerate(file_lines, 1) for part in line.splitlines() if part.split()]
+        expected = [n for n, line in enumerate(file_lines, 1) if line.split()]
     else:
         expected = [k for k, text in enumerate(texts, 1) for _ in text_sentences(text)]
     assert items == expected
@@ -460,3 +460,15 @@ def test_line_numbers_brute_force(text: str, data: st.DataObject) -> None:
     offsets = [k for k in offsets if text[k - 1:k + 1] != "\r\n"]  # no token begins inside a CRLF
     expected = [len(re.findall(r"\r\n?|\n", text[:k])) + 1 for k in offsets]
     assert line_numbers(text, offsets) == expected
+
+
+def test_tokenized_lines_holding_a_form_feed_or_line_separator_are_one_sentence_each() -> None:
+    """``--tokenized`` stimuli whose lines held U+2028, a form feed, a vertical tab or U+0085 were cut there into two
+    sentences of one item (an end-of-sentence row inside it, the context reset), while glmnlp parse --tokenized
+    read the line as one sentence: each is a space between tokens."""
+    text = "A dog barked .\nThe cat\u2028sat .\nThe \x0cbird\x0bsang .\nFish\x85swim .\n"
+    rows = glmnlp.measures(text, tokenized=True)
+    words = [(r["item"], r["sentence"], r["word"]) for r in rows if r["word"] != "</s>"]
+    assert [r["sentence"] for r in rows if r["word"] == "</s>"] == [1, 2, 3, 4]
+    assert [w for i, s, w in words if i == 3] == ["The", "bird", "sang", "."]
+    assert {(i, s) for i, s, _w in words} == {(1, 1), (2, 2), (3, 3), (4, 4)}

@@ -142,13 +142,12 @@ def numbered_sentences(texts: Any, tokenized: bool = False, lines: bool = False)
         if isinstance(item, str):
             _check_utf8(item, "", source)
             if tokenized:  # one sentence a line (a str of two lines was one sentence, unlike a file of them)
-                # numbered by the lines a file of them has (split_lines); str.splitlines also cuts a line at a form
-                # feed or U+2028, which then gives two sentences of the same item
+                # numbered by the lines a file of them has (split_lines); a form feed, U+2028 or U+0085 inside one
+                # separates tokens, as glmnlp parse --tokenized reads it (str.splitlines cut the sentence there)
                 for n, file_line in enumerate(split_lines(item), start=1):
-                    for part in file_line.splitlines():
-                        if toks := part.split():
-                            out.append(toks)
-                            items.append(line + n)
+                    if toks := file_line.split():
+                        out.append(toks)
+                        items.append(line + n)
                 line += max(1, len(split_lines(item)))
             elif lines:
                 spans = tokenize_text_spans(item, lines=True)
