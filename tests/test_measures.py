@@ -295,6 +295,18 @@ def test_word_classes_rule_list_and_override(tmp_path) -> None:
         WordClasses.from_file(None, rules)
 
 
+def test_word_classes_read_typographic_apostrophes_as_ascii(tmp_path) -> None:
+    """Pre-tokenised stimuli keep ``n’t`` and ``she’d`` as written (raw text is normalised to ``n't``): the rules,
+    written with ASCII apostrophes, made them ``open`` instead of ``previous``; a list entry written either way
+    matches both."""
+    wc = WordClasses.default()
+    assert [wc(w) for w in ["n\u2019t", "\u2019s", "\u2019d", "\u02bcll", "N\u2019T", "\u2019"]] == ["previous"] * 6
+    f = tmp_path / "cls.tsv"
+    f.write_text("o\u2019clock\tclosed\n", encoding="utf-8")
+    mine = WordClasses.from_file(f)
+    assert mine("o'clock") == mine("O\u2019Clock") == "closed"
+
+
 def _brute_next(parser: Parser, words: list[str], tags: list[str], i: int) -> dict[str, float]:
     """Expected measures of position i from every one-word extension of every analysis of words[:i]."""
     term = parser.generative

@@ -28,6 +28,7 @@ class WordClasses:
 
     The list (default: ``glmnlp/data/measures/word_classes.tsv``) has one ``word<TAB>class`` per
     line, class ``closed``, ``previous`` or ``open``, ``#`` comments allowed; lookups ignore case.
+    A word is looked up lowercased, its typographic apostrophes (``’``) as ``'``.
     Words not listed go through the rules (default: ``glmnlp/data/measures/word_class_rules.tsv``),
     one ``pattern<TAB>class`` per line, first match wins: a pattern is a Python regular expression
     that must match the whole lowercased word, or ``:punctuation:`` (every character a Unicode
@@ -40,7 +41,7 @@ class WordClasses:
         bad |= {c for _, c in rules or () if c not in ("closed", "previous", "open")}
         if bad:
             raise ValueError(f"word classes must be open, closed or previous, got {sorted(bad)}")
-        self.entries = {w.lower(): c for w, c in entries.items()}
+        self.entries = {w.lower().translate(_APOSTROPHES): c for w, c in entries.items()}
         if rules is None:
             rules = _parse_rules(_data_text("word_class_rules.tsv"), "glmnlp/data/measures/word_class_rules.tsv")
         self.rules = [(None if pat == ":punctuation:" else re.compile(pat), cls) for pat, cls in rules]
@@ -64,7 +65,7 @@ class WordClasses:
         """``open``, ``closed`` or ``previous``."""
         if word == EOS:
             return "previous"
-        low = word.lower()
+        low = word.lower().translate(_APOSTROPHES)  # n’t as n't: raw text is normalised so, given tokens are not
         found = self.entries.get(low)
         if found is not None:
             return found
@@ -78,6 +79,9 @@ class WordClasses:
 
 
 _DEFAULT_CLASSES: WordClasses | None = None
+#: Typographic apostrophes (right and left single quotation marks, modifier letter apostrophe) read as ``'`` when a
+#: word is looked up: ``n’t`` and ``she’d`` of pre-tokenised stimuli were ``open``, ``n't`` and ``'d`` ``previous``.
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 
 
 def _data_text(name: str) -> str:
