@@ -472,3 +472,17 @@ def test_tokenized_lines_holding_a_form_feed_or_line_separator_are_one_sentence_
     assert [r["sentence"] for r in rows if r["word"] == "</s>"] == [1, 2, 3, 4]
     assert [w for i, s, w in words if i == 3] == ["The", "bird", "sang", "."]
     assert {(i, s) for i, s, _w in words} == {(1, 1), (2, 2), (3, 3), (4, 4)}
+
+
+def test_a_blank_text_argument_is_an_item_without_rows(capsys: pytest.CaptureFixture[str]) -> None:
+    """``glmnlp measures "A." "" "B."`` stopped at the blank argument (``<argument 2>: no text to analyse``) while
+    ``glmnlp.measures(["A.", "", "B."])`` and a stimuli file's blank line give that item no rows
+    (docs/measures.md, the item and sentence columns); only input that is all blank is refused."""
+    for lines in ([], ["--lines"]):
+        rc, out, err = _run(capsys, ["measures", "-q", *lines, "A.", "", "B."])
+        rows = list(csv.DictReader(io.StringIO(out), delimiter="\t"))
+        assert (rc, err) == (0, "") and [(r["item"], r["sentence"]) for r in rows if r["word"] == "</s>"] == [
+            (str(r["item"]), str(r["sentence"])) for r in glmnlp.measures(["A.", "", "B."], lines=bool(lines))
+            if r["word"] == "</s>"] == [("1", "1"), ("3", "2")]
+    rc, out, err = _run(capsys, ["measures", "-q", "", " "])
+    assert (rc, out, err) == (1, "", "error: <argument 1>: no text to analyse\n")

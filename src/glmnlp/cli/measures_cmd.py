@@ -100,8 +100,9 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
         raise click.UsageError("--sentence only applies to --plot (the sentence it draws)")
     if plot_path is not None:
         _check_plot(plot_path, input_path)
-    if text:  # input as glmnlp parse refuses it (blank, binary or not UTF-8), named by file:line
-        docs = [t for _, t in decoded_arguments(text, "no text to analyse")]
+    if text:  # input as glmnlp parse refuses it (binary or not UTF-8), named by file:line; a blank argument is an
+        # item without rows (as in Python and as a stimuli file's blank line), unless every one is blank
+        docs = [t for _, t in decoded_arguments(text, "no text to analyse", blank=True)]
     else:
         read = input_lines(input_path, "no text to analyse")[0]
         docs = read if tokenized else ["\n".join(read)]  # a line's item is its line number, blank lines counted

@@ -374,13 +374,14 @@ def input_lines(path: str | Path | None, nothing: str) -> tuple[list[str], str]:
     return lines, name
 
 
-def decoded_arguments(texts: Iterable[str], nothing: str) -> Iterator[tuple[str, str]]:
+def decoded_arguments(texts: Iterable[str], nothing: str, *, blank: bool = False) -> Iterator[tuple[str, str]]:
     """(name, text) of command-line TEXT arguments (``<argument K>``), refusing, as :func:`decoded_lines` refuses
-    bad files, a blank one (an :class:`InputError` ``nothing``) and undecodable bytes (which reach argv as lone
-    surrogates)."""
+    bad files, a blank one (an :class:`InputError` ``nothing``; with ``blank`` only when every one is) and
+    undecodable bytes (which reach argv as lone surrogates)."""
+    texts = list(texts)
     for k, text in enumerate(texts, start=1):
         source = f"<argument {k}>"
-        if not text.strip():
+        if not text.strip() and (not blank or not any(t.strip() for t in texts)):
             raise InputError(nothing, source=source)
         try:  # the bytes given, read as UTF-8 whatever the locale (LC_ALL=C read "Zoë" as undecodable bytes)
             raw = os.fsencode(text)
