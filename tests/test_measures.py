@@ -307,6 +307,16 @@ def test_word_classes_read_typographic_apostrophes_as_ascii(tmp_path) -> None:
     assert mine("o'clock") == mine("O\u2019Clock") == "closed"
 
 
+def test_a_word_listed_twice_with_two_classes_is_refused(tmp_path) -> None:
+    """``A closed`` and ``a open`` in one list (lookups ignore case) were taken silently, the last winning."""
+    f = tmp_path / "cls.tsv"
+    f.write_text("# mine\nA\tclosed\nthe\tclosed\na\topen\nThe\tclosed\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"cls.tsv:4: 'a' is open here and closed at line 2"):
+        WordClasses.from_file(f)
+    f.write_text("A\tclosed\na\tclosed\n", encoding="utf-8")  # the same class twice: as meant
+    assert WordClasses.from_file(f)("a") == "closed"
+
+
 def _brute_next(parser: Parser, words: list[str], tags: list[str], i: int) -> dict[str, float]:
     """Expected measures of position i from every one-word extension of every analysis of words[:i]."""
     term = parser.generative

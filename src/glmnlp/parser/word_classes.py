@@ -113,7 +113,10 @@ def _parse_rules(text: str, where: str) -> list[tuple[str, str]]:
 
 
 def _parse_classes(text: str, where: str) -> dict[str, str]:
+    """The list's entries; a word listed again with another class (lookups ignore case: ``A closed`` and ``a open``)
+    is a FormatError naming both lines, where the last silently won."""
     out: dict[str, str] = {}
+    first: dict[str, tuple[int, str]] = {}
     for number, line in enumerate(split_lines(text), start=1):
         line = line.strip()
         if not line or line.startswith("#"):
@@ -121,5 +124,10 @@ def _parse_classes(text: str, where: str) -> dict[str, str]:
         parts = line.split("\t")
         if len(parts) != 2 or parts[1] not in ("closed", "previous", "open") or not parts[0]:
             raise FormatError(f"expected 'word<TAB>closed|previous|open', got {line!r}", source=where, line=number)
+        key = parts[0].lower().translate(_APOSTROPHES)
+        if key in first and first[key][1] != parts[1]:
+            raise FormatError(f"{parts[0]!r} is {parts[1]} here and {first[key][1]} at line {first[key][0]} (the "
+                              "list ignores case)", source=where, line=number)
+        first.setdefault(key, (number, parts[1]))
         out[parts[0]] = parts[1]
     return out
