@@ -523,25 +523,41 @@ def test_a_line_of_invisible_characters_is_blank(
     assert words == [["A", "dog", "barked", "."], ["A", "cat", "sat", "."]]
 
 
+@pytest.mark.parametrize("source", ["stdin", "fifo"])
 @pytest.mark.parametrize("signum", [2, 15])
-def test_a_signal_while_the_input_is_read_on_a_thread_ends_the_command_cleanly(signum: int) -> None:
+def test_a_signal_while_the_input_is_read_on_a_thread_ends_the_command_cleanly(
+    tmp_path: Path, signum: int, source: str,
+) -> None:
     """With ``-j 2`` the input is read on a thread; SIGTERM or Ctrl-C while that thread waited in a read of stdin
     (a producer still writing) ended in "Fatal Python error: could not acquire lock for <stdin>" at shutdown,
-    status 134, the trees still buffered lost. Now "Aborted.", status 143 (SIGTERM) or 1, and the tree answered."""
+    status 134, the trees still buffered lost; with ``-i FIFO`` the command hung in closing the file the thread
+    was reading. Now "Aborted.", status 143 (SIGTERM) or 1, and the tree answered."""
+    import os
     import signal
     import subprocess
+    import threading
 
     command = [sys.executable, "-c", "import sys; from glmnlp.cli import main; sys.exit(main())", "parse", "--lines",
                "-q", "--batch-size", "1", "-j", "2"]
+    fifo = tmp_path / "in.fifo"
+    if source == "fifo":
+        os.mkfifo(fifo)
+        command += ["-i", str(fifo)]
     with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           text=True, bufsize=1) as proc:
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-        proc.stdin.write("The dog barked.\n")
-        proc.stdin.flush()
-        tree = proc.stdout.readline()
-        proc.send_signal(signal.Signals(signum))
-        rc = proc.wait(timeout=60)
-        err = proc.stderr.read()
-        proc.stdin.close()
+        writer = open(fifo, "w", encoding="utf-8") if source == "fifo" else proc.stdin  # noqa: SIM115
+        watchdog = threading.Timer(60, proc.kill)
+        watchdog.start()
+        try:
+            writer.write("The dog barked.\n")
+            writer.flush()
+            tree = proc.stdout.readline()
+            proc.send_signal(signal.Signals(signum))
+            rc = proc.wait(timeout=30)
+            err = proc.stderr.read()
+        finally:
+            watchdog.cancel()
+            writer.close()
     assert parse_tree(tree).leaves() == ["The", "dog", "barked", "."]
     assert rc == (143 if signum == 15 else 1) and err.endswith("Aborted.\n") and "Fatal" not in err, err

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 import threading
@@ -11,6 +12,7 @@ import pytest
 
 import glmnlp
 from glmnlp.errors import ConfigError
+from glmnlp.glm.streams import Prefetch
 from glmnlp.text.pipeline import Pipeline
 from glmnlp.treebank.corpus import sample_tagged
 
@@ -85,7 +87,8 @@ def test_pipe_on_two_processes_answers_an_input_that_waits_for_its_answers(nlp: 
             yield texts[k]
 
     got = []
-    for k, doc in enumerate(nlp.pipe(conversation(), batch_size=1, n_process=2 if burst == 4 else 3)):
+    source = Prefetch(conversation())  # read on a thread, as glmnlp parse reads its input
+    for k, doc in enumerate(nlp.pipe(source, batch_size=1, n_process=2 if burst == 4 else 3)):
         got.append(doc.to_dict())
         if k >= burst - 1:
             answered.set()
@@ -99,9 +102,55 @@ def test_pipe_on_two_processes_answers_an_input_that_waits_for_its_answers(nlp: 
             waited.append(lone.wait(10))
             lone.clear()
 
-    for doc in nlp.pipe(one_at_a_time(), batch_size=1, n_process=2):
+    for doc in nlp.pipe(Prefetch(one_at_a_time()), batch_size=1, n_process=2):
         lone.set()
     assert waited == [True, True, True]
+
+
+def test_pipe_on_two_processes_reads_the_callers_iterable_on_its_thread(nlp: Pipeline) -> None:
+    """pipe(n_process=2) over a generator on an SQLite cursor failed ("SQLite objects created in a thread can only
+    be used in that same thread") once the input was read on a thread of its own: the caller's iterable is read on
+    the caller's thread; only a Prefetch is read on a thread."""
+    import sqlite3
+
+    db = sqlite3.connect(":memory:")
+    db.execute("create table t (text)")
+    texts = [f"Dog {k} barked." for k in range(9)]
+    db.executemany("insert into t values (?)", [(t,) for t in texts])
+    rows = (r[0] for r in db.execute("select text from t order by rowid"))
+    got = [d.to_dict() for d in nlp.pipe(rows, batch_size=2, n_process=2)]
+    assert got == [d.to_dict() for d in nlp.pipe(texts, batch_size=2)]
+
+
+def test_pipe_on_a_prefetch_left_early_leaves_no_thread_and_raises_the_inputs_system_exit(nlp: Pipeline) -> None:
+    """A consumer that stopped early after the workers had started left a reading thread waiting for ever on the
+    input's closed reader (one more per call in a service); a SystemExit raised by the input ended the reading thread
+    in silence and left the consumer waiting."""
+    import time
+
+    def texts() -> object:
+        yield from [f"Dog {k} barked." for k in range(8)]
+        time.sleep(2)  # a pause: the reading threads wait
+        yield "Late."
+
+    for _ in range(2):
+        docs = nlp.pipe(Prefetch(texts()), batch_size=1, n_process=2)
+        assert [d.text for d in itertools.islice(docs, 3)] == ["Dog 0 barked.", "Dog 1 barked.", "Dog 2 barked."]
+        docs.close()  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 10
+    while any(t.name == "glmnlp-input" for t in threading.enumerate()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(t.name == "glmnlp-input" for t in threading.enumerate())
+
+    def exits() -> object:
+        yield from [f"Dog {k} barked." for k in range(4)]
+        raise SystemExit(3)
+
+    got = []
+    with pytest.raises(SystemExit):  # at once (the program is to end), not after the documents before it
+        for doc in nlp.pipe(Prefetch(exits()), batch_size=1, n_process=2):
+            got.append(doc.text)
+    assert got == [f"Dog {k} barked." for k in range(len(got))]
 
 
 def test_pipe_on_two_processes_leaves_this_processs_model_unbuilt(nlp: Pipeline) -> None:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from glmnlp.errors import ConfigError
 from glmnlp.glm.parallel import Executor, chunked
+from glmnlp.glm.streams import Prefetch
 from glmnlp.glm.perceptron import AveragedPerceptron
 from glmnlp.glm.training import mix_shards, train_perceptron
 from glmnlp.tagger.model import Tagger, TaggerConfig
@@ -169,10 +170,27 @@ def test_imap_any_gives_each_result_while_the_input_waits_for_it() -> None:
 
         got: list[int] = []
         with Executor(jobs) as ex, ex.hosts(_Square, [()] * 2) as hosts:
-            for value in hosts.imap_any("run", items()):
+            for value in hosts.imap_any("run", Prefetch(items())):  # read on a thread: looked at without waiting
                 got.append(value)
                 answered.set()
         assert (got, gave_up) == ([0, 1, 4, 9], []), jobs
+
+
+def test_imap_any_reads_a_plain_iterable_on_the_callers_thread() -> None:
+    """An iterable of the caller's own is read where it was made (a database cursor must be: an SQLite one refuses
+    any other thread, and pipe(n_process=2) over one failed); only a Prefetch is read on a thread."""
+    import threading
+
+    readers: set[str] = set()
+
+    def items() -> Iterator[int]:
+        for k in range(6):
+            readers.add(threading.current_thread().name)
+            yield k
+
+    with Executor(2) as ex, ex.hosts(_Square, [()] * 2) as hosts:
+        assert list(hosts.imap_any("run", items())) == [k * k for k in range(6)]
+    assert readers == {threading.current_thread().name}
 
 
 def test_imap_any_inline_is_plain_imap() -> None:

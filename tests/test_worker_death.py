@@ -15,6 +15,7 @@ import pytest
 
 from glmnlp.errors import WorkerError
 from glmnlp.glm.parallel import Executor
+from glmnlp.glm.streams import Prefetch
 
 _MAIN = "import sys; from glmnlp.cli import main; sys.exit(main())"
 
@@ -196,7 +197,7 @@ def test_a_worker_killed_while_the_input_waits_is_a_worker_error_at_once() -> No
         hosts = ex.hosts(_SendsThenDies, [(), ()])
         try:
             with pytest.raises(WorkerError, match="killed by signal 9"):
-                for _ in hosts.imap_any("run", items()):
+                for _ in hosts.imap_any("run", Prefetch(items())):  # read on a thread, as glmnlp parse reads
                     pass
         finally:
             release.set()

@@ -74,6 +74,7 @@ import click
 from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, on_terminal, parallel_options,
                                 sentence_bar, some_of)
 from glmnlp.cli.parse_input import Unit, argument_units, checked_tags, read_units
+from glmnlp.glm.streams import Prefetch
 from glmnlp.errors import ConfigError
 from glmnlp.treebank.fileio import opened_input
 
@@ -422,7 +423,10 @@ def _write_parses(
                 fed.append(unit)
                 yield unit.doc
 
-        docs = pipeline.pipe(feed(units), batch_size=batch_size, nbest=nbest, surprisal=surprisal,
+        # with workers the input is read on a thread (glmnlp.glm.streams): the trees of the lines read come while it
+        # waits for more (a program that writes a line and waits for its tree)
+        source = Prefetch(feed(units)) if jobs != 1 else feed(units)
+        docs = pipeline.pipe(source, batch_size=batch_size, nbest=nbest, surprisal=surprisal,
                              progress=None if bar is None else bar.update, n_process=jobs, backend=backend,
                              address=address)
         for doc in docs:

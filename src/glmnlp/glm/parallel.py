@@ -77,7 +77,7 @@ from glmnlp.config import BACKENDS
 from glmnlp.config import resolve as resolve_settings
 from glmnlp.errors import ConfigError, WorkerError
 from glmnlp.glm import pools
-from glmnlp.glm.streams import NOT_YET, Prefetch
+from glmnlp.glm.streams import NOT_YET, InPlace, Prefetch
 
 __all__ = ["BACKENDS", "Executor", "Hosts", "default_jobs", "resolve_executor", "unreachable"]
 
@@ -319,10 +319,12 @@ class Hosts:
         if self.mode == "inline" or self.n == 1:
             yield from self.imap(method, items, window=window)
             return
-        with Prefetch(items) as stream:  # the input read on a thread: a result never waits for the next item
+        # a Prefetch (an input read on a thread) is looked at without waiting, so a result never waits for the next
+        # item; any other iterable is read here (glmnlp.glm.streams), each read as long as it takes
+        with items if isinstance(items, (Prefetch, InPlace)) else InPlace(items) as stream:
             yield from self._imap_any(method, stream, depth, max(window or 4 * self.n, self.n))
 
-    def _imap_any(self, method: str, stream: Prefetch[Any], depth: int, limit: int) -> Iterator[Any]:
+    def _imap_any(self, method: str, stream: Prefetch[Any] | InPlace[Any], depth: int, limit: int) -> Iterator[Any]:
         busy = [0] * self.n
         flying: dict[Any, tuple[int, int]] = {}  # handle -> (item number, object)
         ready: dict[int, Any] = {}

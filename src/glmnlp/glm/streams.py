@@ -11,7 +11,14 @@ What moves to the thread is the iteration of the input only (a file's lines, the
 ``ahead`` items are read before they are taken, as the loops that read it themselves kept their input from being read
 far ahead; an error the input raises is given in its turn, after the items before it. The thread is a daemon: one
 blocked on a terminal or a pipe that never ends does not keep the interpreter alive, and a reader that stops early
-(:meth:`Prefetch.close`) lets it end at its next item.
+(:meth:`Prefetch.close`) lets it end at its next item; a reader waiting on a closed Prefetch (the thread of another
+one) stops too.
+
+Only an input known to be safe to read on another thread is read so: the command line's files and standard input
+(the caller wraps it in a :class:`Prefetch`). An iterable of the caller's own is read where it was made
+(:class:`InPlace`, the same interface, whose waits are as long as the reads): a generator over a database cursor
+must be read on the thread that opened it (an SQLite cursor refuses any other), and a generator may rely on the
+caller's thread-local state.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
-__all__ = ["NOT_YET", "Prefetch"]
+__all__ = ["NOT_YET", "InPlace", "Prefetch", "stream_of"]
 
 T = TypeVar("T")
 
@@ -49,8 +56,8 @@ class Prefetch(Generic[T], Iterator[T]):
                 if not self._put((_ITEM, item)):
                     return
             self._put((_END, None))
-        except Exception as exc:  # noqa: BLE001 (given to the reader in its turn)
-            self._put((_ERROR, exc))
+        except BaseException as exc:  # noqa: BLE001 (given to the reader in its turn: a SystemExit too, which
+            self._put((_ERROR, exc))  # otherwise ended the thread in silence and left the reader waiting)
         finally:
             if self._stop.is_set() and hasattr(stream, "close"):  # a generator's cleanup (its open files)
                 stream.close()
@@ -69,7 +76,7 @@ class Prefetch(Generic[T], Iterator[T]):
         :data:`NOT_YET` when none came; StopIteration at the end; the input's error, in its turn."""
         if self._finished is None:
             try:
-                kind, value = self._queue.get(timeout=timeout) if timeout != 0 else self._queue.get_nowait()
+                kind, value = self._get(timeout)
             except queue.Empty:
                 return NOT_YET  # type: ignore[no-any-return]
             if kind == _ITEM:
@@ -80,6 +87,18 @@ class Prefetch(Generic[T], Iterator[T]):
             self._finished = (_END, None)  # raised once, as a generator's error ends it
             raise value
         raise StopIteration
+
+    def _get(self, timeout: float | None) -> tuple[int, Any]:
+        if timeout == 0:
+            return self._queue.get_nowait()
+        if timeout is not None:
+            return self._queue.get(timeout=timeout)
+        while True:  # as long as it takes, but not for ever once closed (the reader may be another Prefetch's thread)
+            try:
+                return self._queue.get(timeout=0.1)
+            except queue.Empty:
+                if self._stop.is_set():
+                    return _END, None
 
     def __next__(self) -> T:
         return self.poll(None)
@@ -93,3 +112,31 @@ class Prefetch(Generic[T], Iterator[T]):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class InPlace(Generic[T], Iterator[T]):
+    """``items`` read on the caller's thread, with :class:`Prefetch`'s interface: :meth:`poll` reads the next item
+    whatever its timeout (so it never gives :data:`NOT_YET`)."""
+
+    def __init__(self, items: Iterable[T]) -> None:
+        self._items = iter(items)
+
+    def poll(self, timeout: float | None = None) -> T:
+        return next(self._items)
+
+    def __next__(self) -> T:
+        return next(self._items)
+
+    def close(self) -> None:
+        """Nothing to stop: the items are read as they are asked for."""
+
+    def __enter__(self) -> InPlace[T]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def stream_of(items: Iterable[T], threaded: bool) -> Prefetch[T] | InPlace[T]:
+    """``items`` as a :class:`Prefetch` (``threaded``) or an :class:`InPlace`."""
+    return Prefetch(items) if threaded else InPlace(items)

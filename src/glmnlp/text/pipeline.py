@@ -337,9 +337,12 @@ class Pipeline:
         ``n_process`` > 1 (or -1/0: all cores) analyses the batches on that many workers, each
         loading the model once (``backend`` ``"local"`` or ``"ray"``, ``address`` of a Ray cluster;
         unset: :mod:`glmnlp.config`'s); the output is the same as with one process (n-best lists,
-        surprisal and measures included). Input of at most one batch is analysed in this process, and so is a
-        batch with nothing after it yet (an input that waits for its answers), input of fewer batches than workers
-        on one worker per batch (each loads the model). With workers the input is iterated on a thread of its own.
+        surprisal and measures included). Input of at most one batch is analysed in this process, input of fewer
+        batches than workers on one worker per batch (each loads the model). ``docs`` is read on the caller's
+        thread (a database cursor may need it), so a batch is sent when the next one has been read; given as a
+        :class:`glmnlp.glm.streams.Prefetch` (read on a thread of its own, as ``glmnlp parse`` reads its input) it is
+        looked at without waiting: results come while it waits, and a batch with nothing after it yet is analysed
+        here (an input that waits for its answers).
 
         An error raised by ``docs`` (a reader at a malformed line) is raised after the documents read before it
         are yielded, with any ``n_process``.
@@ -383,14 +386,15 @@ class Pipeline:
         """``asks`` = (nbest, surprisal, measures), as for :meth:`pipe`; each worker gets them with its batch. The
         input is read on a thread, and a batch with nothing after it yet is answered here (glmnlp.text.workers)."""
         from glmnlp.glm.parallel import Executor, chunked
-        from glmnlp.glm.streams import Prefetch
+        from glmnlp.glm.streams import Prefetch, stream_of
         from glmnlp.text.workers import (STREAM_WAIT, PipeWorker, document_from_plain, first_batches, parser_beam,
                                          pipeline_settings, shipped)
 
         if self.spec is None:
             raise ConfigError("n_process > 1 needs a pipeline made by glmnlp.load(): workers load the model themselves")
         nbest, surprisal, measures = asks
-        with Prefetch(chunked(docs, batch_size)) as batches:
+        threaded = isinstance(docs, Prefetch)  # else read here, as the caller's own iterable may need to be
+        with stream_of(chunked(docs, batch_size), threaded) as batches:
             done = 0  # batches answered here, each alone when it came
             head, failed, ended = first_batches(batches, 2)
             while len(head) == 1 and not ended:
@@ -412,7 +416,8 @@ class Pipeline:
             workers = [(shipped(self.spec, executor.mode),)] * min(executor.jobs, len(head))  # its files read once
             with executor.hosts(PipeWorker, workers) as hosts:
                 settings = pipeline_settings(self)
-                jobs = ((chunk, asks, (done + k) * batch_size, beam, settings) for k, chunk in enumerate(every))
+                jobs = stream_of(((chunk, asks, (done + k) * batch_size, beam, settings)
+                                  for k, chunk in enumerate(every)), threaded)
                 for plain_docs, stats, caught, failed in hosts.imap_any("run", jobs):
                     for category, message in caught:  # warned again here, where the caller's filters are
                         warnings.warn(message, category, stacklevel=user_stacklevel())

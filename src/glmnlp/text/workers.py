@@ -14,11 +14,12 @@ On the actor's machine a model's files are written once, to a folder named by th
 files inside a folder of the user's only (``$TMPDIR/glmnlp-models-UID``), and reused by later actors and calls; it
 stays until removed, one copy per model sent there.
 
-The input is read on a thread (:class:`glmnlp.glm.streams.Prefetch`), and a batch with nothing after it yet (a program
-that writes a line and waits for its answer; a slow producer) is analysed in the calling process as soon as
-:data:`STREAM_WAIT` has passed without a next one (:func:`first_batches`), instead of waiting for a second batch to
-decide whether to start workers: that wait never ended for a program waiting for its answer. Workers start once two
-batches are there at once; the output does not depend on where a batch was analysed.
+An input read on a thread (:class:`glmnlp.glm.streams.Prefetch`: the command line's) is looked at without waiting: a
+batch with nothing after it yet (a program that writes a line and waits for its answer; a slow producer) is analysed
+in the calling process as soon as :data:`STREAM_WAIT` has passed without a next one (:func:`first_batches`), instead
+of waiting for a second batch to decide whether to start workers: that wait never ended for a program waiting for its
+answer. Workers start once two batches are there at once; the output does not depend on where a batch was analysed.
+Any other input is read on the caller's thread, each read as long as it takes.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from typing import Any
 
 from glmnlp.errors import ModelFileError
 from glmnlp.glm.model_files import folder_files, write_folder_files
-from glmnlp.glm.streams import NOT_YET, Prefetch
+from glmnlp.glm.streams import NOT_YET, InPlace, Prefetch
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.treebank.trees import tree_from_plain, tree_to_plain
 
@@ -48,7 +49,7 @@ Spec = tuple[Callable[..., Any], tuple[Any, ...]]
 STREAM_WAIT = 0.1
 
 
-def first_batches(batches: Prefetch[list[Any]], n: int, first: float | None = None,
+def first_batches(batches: Prefetch[list[Any]] | InPlace[list[Any]], n: int, first: float | None = None,
                   ) -> tuple[list[list[Any]], Exception | None, bool]:
     """Up to ``n`` batches: the first waited for at most ``first`` seconds (None: as long as it takes), each next one
     at most :data:`STREAM_WAIT`; the error the input raised after them (None if none); and whether the input

@@ -357,11 +357,15 @@ def opened_input(path: str | Path | None) -> Iterator[tuple[Iterator[tuple[int, 
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror or exc}", source=name) from None
     try:
+        regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
+    except (OSError, ValueError):
+        regular = False
+    try:
         _same_file_as_stdout(handle, name)
         yield decoded_lines(handle, name), name
     finally:
-        if not stdin:
-            handle.close()
+        if not stdin and regular:  # a FIFO or a device (-i /dev/stdin) is left to the process's end: closing it waits
+            handle.close()  # for a read another thread may be blocked in (glmnlp.glm.streams), and hung the command
 
 
 def input_lines(path: str | Path | None, nothing: str) -> tuple[list[str], str]:
