@@ -13,7 +13,7 @@ A thin wrapper over :class:`glmnlp.text.pipeline.Pipeline` and :mod:`glmnlp.text
   soon as its batch (``--batch-size`` documents) is complete, so ``glmnlp parse < big.txt`` starts
   printing at once and holds only one batch in memory (``--format html`` is the exception: one
   page is written at the end); with workers too, so a program that writes a line and waits for its tree
-  gets it (the input is read on a thread: :mod:`glmnlp.text.workers`). An over-long sentence, given a flat tree without parsing, is warned
+  gets it with ``--batch-size 1`` (the input is read on a thread: :mod:`glmnlp.text.workers`). An over-long sentence, given a flat tree without parsing, is warned
   of with its ``file:line``.
 * **Output** (``--format``): ``brackets`` (one tree per line, the EVALB input), ``pretty``,
   ``json`` (one document per line), ``conllu`` (tags only), ``ascii`` (character drawings),
@@ -280,7 +280,8 @@ def _score_text(score: float | None) -> str:
     "Parse on this many worker processes, each loading the model once (this process then only checks its files; 0 = "
     "all cores; 1 = in this process); the output is the same, in input order (--nbest and --surprisal included). "
     "Default: $GLMNLP_JOBS, else all cores; input of one batch, TEXT arguments, typed input and a batch with nothing "
-    "after it yet are parsed in this process, input of fewer batches on one worker per batch."))
+    "after it yet (a program that writes a line and waits for its tree: --batch-size 1) are parsed in this process, "
+    "input of fewer batches on one worker per batch."))
 def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagged: bool, map_unknown_tags: bool,
           lines: bool, fmt: str, out_dir: Path | None, compact: bool, unicode_lines: bool, model_dir: str | None,
           tagger_dir: str | None, nbest: int, multitag: float | None, gamma: float | None, cap: int | None,
