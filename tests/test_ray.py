@@ -301,3 +301,28 @@ def test_the_command_stops_the_ray_it_started_and_ctrl_c_meanwhile_is_aborted(
     out, err = capsys.readouterr()
     assert stopped == [True] and out.count("(TOP") == 2 and err.endswith("Aborted.\n") and "Traceback" not in err
     assert not ray.is_initialized()
+
+
+def test_ctrl_c_after_ray_started_is_aborted_and_stops_ray(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Ctrl-C while the command parsed on Ray left the Ray it had started to Ray's own handler at exit (a traceback
+    there at a second Ctrl-C, the local processes left running for a minute); the command stops it on its way out,
+    after "Aborted.", another Ctrl-C ignored meanwhile. A Ray the caller had running is left as it is."""
+    from glmnlp.cli import main
+    from glmnlp.text import workers
+
+    source = tmp_path / "in.txt"
+    source.write_text("the/DT dog/NN barked/VBD ./.\nA/DT cat/NN sat/VBD ./.\n", encoding="utf-8")
+    argv = ["parse", "-q", "--tagged", "-j", "2", "--batch-size", "1", "--backend", "ray", "-i", str(source)]
+
+    def interrupted(plain: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(workers, "document_from_plain", interrupted)
+    ray.shutdown()
+    assert main(argv) == 1 and not ray.is_initialized()
+    assert capsys.readouterr().err.endswith("Aborted.\n")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    assert main(argv) == 1 and ray.is_initialized()
+    ray.shutdown()

@@ -221,6 +221,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return rc
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("Aborted.", err=True)
+        if not ray_before:
+            _stop_ray()
         return 128 + received[0] if received else 1  # 143 for SIGTERM, as if it had ended the process
     finally:
         for signum, handler in replaced.items():
@@ -232,6 +234,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                 pass
         if closed:
             sys.stdout = None
+
+
+def _stop_ray() -> None:
+    """Stop the Ray this command started, on its way out after Ctrl-C or SIGTERM, another of them ignored meanwhile
+    (its local processes were left running when the command ended during their start)."""
+    if not _ray_running():
+        return
+    previous = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        sys.modules["ray"].shutdown()
+    except Exception:  # noqa: BLE001 (the command is ending: Ray's own handler at exit tries again)
+        pass
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _ray_running() -> bool:
