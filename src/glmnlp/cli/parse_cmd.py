@@ -13,8 +13,8 @@ A thin wrapper over :class:`glmnlp.text.pipeline.Pipeline` and :mod:`glmnlp.text
   soon as its batch (``--batch-size`` documents) is complete, so ``glmnlp parse < big.txt`` starts
   printing at once and holds only one batch in memory (``--format html`` is the exception: one
   page is written at the end); with workers too, so a program that writes a line and waits for its tree
-  gets it with ``--batch-size 1`` (the input is read on a thread: :mod:`glmnlp.text.workers`). An over-long sentence, given a flat tree without parsing, is warned
-  of with its ``file:line``.
+  gets it with ``--batch-size 1`` (the input is read on a thread: :mod:`glmnlp.text.workers`). An over-long
+  sentence, given a flat tree without parsing, is warned of with its ``file:line``.
 * **Output** (``--format``): ``brackets`` (one tree per line, the EVALB input), ``pretty``,
   ``json`` (one document per line), ``conllu`` (tags only), ``ascii`` (character drawings),
   ``svg`` (one file per sentence into ``--out-dir``, their paths printed; an earlier run's drawings

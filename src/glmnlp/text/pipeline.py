@@ -383,8 +383,7 @@ class Pipeline:
         address: str | None,
         progress: Callable[[int], None] | None = None, asks: tuple[int, bool, Any] = (1, False, False),
     ) -> Iterator[Document]:
-        """``asks`` = (nbest, surprisal, measures), as for :meth:`pipe`; each worker gets them with its batch. The
-        input is read on a thread, and a batch with nothing after it yet is answered here (glmnlp.text.workers)."""
+        """``asks`` = (nbest, surprisal, measures), as for :meth:`pipe`; each worker gets them with its batch."""
         from glmnlp.glm.parallel import Executor, chunked
         from glmnlp.glm.streams import Prefetch, stream_of
         from glmnlp.text.workers import (STREAM_WAIT, PipeWorker, document_from_plain, first_batches, parser_beam,
@@ -594,7 +593,7 @@ def _with_tag(tok: Token, tag: str | None) -> Token:
 
 
 def _batches(head: list[list[Any]], batches: Iterator[list[Any]], failed: Exception | None) -> Iterator[list[Any]]:
-    """The batches read first (:func:`glmnlp.text.workers.first_batches`), then the error it met or the batches after."""
+    """The batches read first (:func:`~glmnlp.text.workers.first_batches`), then the error met or the rest."""
     yield from head
     if failed is not None:
         raise failed

@@ -146,9 +146,9 @@ from glmnlp.text.token_spelling import (TokenSpan, merge_ampersands, merge_years
 from glmnlp.text.web import mask_web_tokens, web_tag, web_tags, web_token_spans
 from glmnlp.treebank.trees import PTB_BRACKETS
 
-__all__ = ["BLANKS", "LongInputWarning", "PTB_BRACKETS", "WINDOW_CHARS", "ptb_brackets", "sentence_spans", "split_sentences",
-           "tokenize", "tokenize_spans", "tokenize_text", "tokenize_text_spans", "user_stacklevel", "web_tag",
-           "web_tags", "web_token_spans"]
+__all__ = ["BLANKS", "LongInputWarning", "PTB_BRACKETS", "WINDOW_CHARS", "ptb_brackets", "sentence_spans",
+           "split_sentences", "tokenize", "tokenize_spans", "tokenize_text", "tokenize_text_spans", "user_stacklevel",
+           "web_tag", "web_tags", "web_token_spans"]
 
 
 # One character for one, so every offset into the normalised text is an offset into the original.
