@@ -244,7 +244,7 @@ def _stop_ray() -> None:
     previous = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         sys.modules["ray"].shutdown()
-    except Exception:  # noqa: BLE001 (the command is ending: Ray's own handler at exit tries again)
+    except (Exception, KeyboardInterrupt):  # noqa: BLE001 (the command is ending: Ray's handler at exit tries again)
         pass
     finally:
         for signum, handler in previous.items():
