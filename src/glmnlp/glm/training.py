@@ -82,7 +82,7 @@ epoch and the model staying those of the pass in one process:
 
 from __future__ import annotations
 
-import pickle
+import copy
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -231,15 +231,17 @@ def _check_task(task: Any, train: Any, dev: Any, epochs: Any) -> None:
         raise TypeError(f"the task's n_features() must be an integer >= 0, got {n!r}")
 
 
-def _pickled_copy(task: Any, why: str) -> Any:
-    """A copy of ``task`` made as a worker gets it, by pickling, so that a task holding what cannot be pickled (a
-    lambda, a file, a lock, a generator) is refused with every number of workers, not only with several
-    (``copy.deepcopy`` copies a lambda, and inline shards took it, while workers failed with pickle's error)."""
+def _task_copy(task: Any) -> Any:
+    """A shard's own copy of ``task`` (module docstring); a task that cannot be copied is the ConfigError below."""
     try:
-        return pickle.loads(pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL))
-    except (pickle.PicklingError, TypeError, AttributeError) as exc:
-        raise ConfigError(f"{why}, and {type(task).__name__} cannot be pickled ({exc}): hold no open file, lock, "
-                          "lambda or generator in it, or give it pack() (module docstring)") from None
+        return copy.deepcopy(task)
+    except (TypeError, AttributeError, copy.Error) as exc:  # a file handle, a lock, a generator, ...
+        raise ConfigError(_uncopyable(task, f"cannot be copied ({exc})")) from None
+
+
+def _uncopyable(task: Any, why: str) -> str:
+    return (f"with shards > 1 each shard gets a copy of the task, and {type(task).__name__} {why}: hold no open file, "
+            "lock, lambda or generator in it, or give it pack() (module docstring)")
 
 
 def check_shards(shards: int, n_examples: int) -> None:
@@ -478,8 +480,7 @@ def train_perceptron(
         elif pack is not None:
             builder, payload = pack(part)  # each shard rebuilds its own task state
         else:
-            builder, payload = _pass_through, (_pickled_copy(task, "with shards > 1 each shard gets a copy of the "
-                                                                   "task"), part)
+            builder, payload = _pass_through, (_task_copy(task), part)
         inline_bar = show_progress and ex.mode == "inline"
         args.append((builder, payload, s, shards, len(train), n_features, seed, shuffle, inline_bar))
     best: BestEpoch[tuple[int, np.ndarray, np.ndarray]] = BestEpoch(keep)  # averaged weights, _sparse
@@ -488,7 +489,12 @@ def train_perceptron(
     has_dev = dev is not None and len(dev) > 0
     dev_hosts: Hosts | None = None
     dev_slices: list[tuple[Hosts, int, str]] = []  # where each slice of dev lives: (hosts, object, method)
-    hosts = ex.hosts(PerceptronShard, args)
+    try:
+        hosts = ex.hosts(PerceptronShard, args)
+    except (TypeError, AttributeError) as exc:  # without pack() no code of the task's runs here but n_features(),
+        if pack is None and shards > 1 and ex.mode != "inline":  # called above: it is the transport to the workers
+            raise ConfigError(_uncopyable(task, f"cannot be sent to a worker process ({exc})")) from None
+        raise
     try:
         dev_pack = getattr(task, "dev_pack", None)
         if has_dev and dev_pack is not None and getattr(task, "dev_score", None) is not None:
