@@ -284,3 +284,36 @@ def test_spacy_component_takes_merged_tokens_with_any_whitespace(gap: str) -> No
     doc = spacy_component.make_glmnlp_parser(pipeline, "glmnlp_parser", None, "model")(doc)
     assert doc[start].text == f"New{gap}York" and doc[start].tag_
     assert parse_tree("(TOP " + doc[:]._.parse_string + ")").leaves()[start] == "New_York"
+
+
+def test_spacy_component_says_which_extensions_another_library_holds() -> None:
+    """benepar and the component register the same extension names: the one registered first kept them and
+    ``sent._.labels`` gave the other library's values without a word. The component now warns naming them, and
+    once the other library's are removed, a component made then serves its own (run in a child process: spaCy's
+    extensions are global to the process)."""
+    import subprocess
+    import sys
+
+    code = """
+import warnings
+import spacy
+from spacy.tokens import Span
+Span.set_extension("labels", getter=lambda s: "OTHER")
+from glmnlp.text.spacy_component import ExtensionClashWarning
+nlp = spacy.blank("en")
+nlp.add_pipe("sentencizer")
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    nlp.add_pipe("glmnlp_parser")
+clashes = [str(w.message) for w in caught if issubclass(w.category, ExtensionClashWarning)]
+assert len(clashes) == 1 and "Span._.labels" in clashes[0] and "parse_string" not in clashes[0], clashes
+assert next(nlp("It barked.").sents)._.labels == "OTHER"
+Span.remove_extension("labels")
+nlp.remove_pipe("glmnlp_parser")
+with warnings.catch_warnings():
+    warnings.simplefilter("error", ExtensionClashWarning)
+    nlp.add_pipe("glmnlp_parser")
+assert next(nlp("It barked.").sents)._.labels == ("S",)
+"""
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-2000:]

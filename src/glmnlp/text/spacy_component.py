@@ -79,6 +79,12 @@ Our choices:
   ``model``) store their parses under the same key and serve the same ``._.`` extensions, so the parses read are
   those of the one that ran last, as a second tagger's tags replace the first's in ``token.tag_``. To compare two
   models, run two pipelines on the same text.
+* **Another library's extensions of the same names are left alone, and said**: benepar registers ``labels``,
+  ``parse_string``, ``children``, ... too; where one of these names is already registered by other code when the
+  component is made, that code keeps it (replacing it would break the other library silently) and a
+  :class:`ExtensionClashWarning` names the extensions that will not show this component's parses (they gave the
+  other library's values without a word). Remove the other extensions (``Span.remove_extension(name)``) before
+  ``add_pipe`` to get this component's.
 * Reading an extension takes time in the size of the answer, not of the document: the stored nodes are read
   into an index (by extent, and by start for ``constituents``) once per doc and reused (reading the labels of
   every constituent of a 400-sentence doc took 13.3 s, four times its parsing).
@@ -87,6 +93,7 @@ Our choices:
 from __future__ import annotations
 
 import bisect
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -94,7 +101,7 @@ from typing import Any
 from glmnlp.text.tokenize import PTB_BRACKETS, tokenize_spans
 from glmnlp.treebank.trees import Tree, to_bracket
 
-__all__ = ["GlmnlpParser", "make_glmnlp_parser"]
+__all__ = ["ExtensionClashWarning", "GlmnlpParser", "make_glmnlp_parser"]
 
 FACTORY = "glmnlp_parser"
 _KEY = ("glmnlp", "constituents")  # doc.user_data key: tuple of per-sentence node tuples
@@ -155,6 +162,10 @@ def _quote_spellings(doc: Any, positions: list[int]) -> dict[int, str]:
     return out
 
 
+class ExtensionClashWarning(UserWarning):
+    """Some of the component's ``._.`` extensions were registered by other code first and show that code's values."""
+
+
 class GlmnlpParser:
     """The spaCy component: parses each sentence with a glmnlp pipeline and stores its constituents."""
 
@@ -162,8 +173,16 @@ class GlmnlpParser:
                  multitag_margin: float | str | None = "model") -> None:
         from glmnlp.text.loading import load
 
-        self.name = name  # the extensions are registered when this module is imported
+        self.name = name
         self.glmnlp = load(model, multitag_margin=multitag_margin)  # type: ignore[arg-type]
+        # registered when this module is imported; again here, for names another library has removed since
+        if foreign := _register_extensions():
+            warnings.warn(
+                f"the extension{'s' if len(foreign) > 1 else ''} {', '.join(foreign)} "
+                f"{'were' if len(foreign) > 1 else 'was'} registered by other code (another constituency parser "
+                f"such as benepar?) and will show that code's values, not this component's parses; remove "
+                f"{'them' if len(foreign) > 1 else 'it'} (Span.remove_extension / Token.remove_extension) before "
+                f"adding the component", ExtensionClashWarning, stacklevel=2)
 
     def __call__(self, doc: Any) -> Any:
         sentences = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
@@ -348,18 +367,28 @@ def _token_parent(token: Any) -> Any:
     return _parent(token.doc[token.i:token.i + 1])
 
 
-def _register_extensions() -> None:
+def _register_extensions() -> list[str]:
+    """Register the extensions not registered yet; return those registered by other code (``Span._.labels``...)."""
     from spacy.tokens import Span, Token
 
+    foreign: list[str] = []
     getter: Callable[[Any], Any]
-    for name, getter in (("labels", _labels), ("parse_string", _parse_string), ("constituents", _constituents),
-                         ("children", _children), ("parent", _parent)):
-        if not Span.has_extension(name):
-            Span.set_extension(name, getter=getter)
-    for name, getter in (("labels", _token_labels), ("parse_string", _token_parse_string),
-                         ("parent", _token_parent)):
-        if not Token.has_extension(name):
-            Token.set_extension(name, getter=getter)
+    for kind, names in ((Span, (("labels", _labels), ("parse_string", _parse_string),
+                                ("constituents", _constituents), ("children", _children), ("parent", _parent))),
+                        (Token, (("labels", _token_labels), ("parse_string", _token_parse_string),
+                                 ("parent", _token_parent)))):
+        for name, getter in names:
+            if not kind.has_extension(name):
+                kind.set_extension(name, getter=getter)
+            elif not _ours(kind.get_extension(name)[2], getter):
+                foreign.append(f"{kind.__name__}._.{name}")
+    return foreign
+
+
+def _ours(registered: Any, getter: Callable[[Any], Any]) -> bool:
+    """Whether a registered getter is this module's (compared by name: a reloaded module makes new functions)."""
+    return (getattr(registered, "__module__", None) == getter.__module__
+            and getattr(registered, "__qualname__", None) == getter.__qualname__)
 
 
 def make_glmnlp_parser(nlp: Any, name: str, model: str | None, multitag_margin: Any) -> GlmnlpParser:
