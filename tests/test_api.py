@@ -117,12 +117,36 @@ def test_api_readme_examples_run() -> None:
     (lambda g: g.score_trees("(S (A a))", "(S (A a))"), "gold: expected a sequence of Trees"),
     (lambda g: g.Tagger().fit("abc"), "expected sequences of TaggedSentence records"),
     (lambda g: g.load().parser.parse(None, None), "words and tags must be sequences of strings, got NoneType"),
+    # a Sentence handed to the drawing functions (it iterates its tokens: "expected a Document, got Token")
+    (lambda g: g.render_html(g.Document("", (g.Sentence.from_words(["a"]),)).sentences[0]),
+     "got Sentence: pass its Document, or draw its tree with render_svg\\(sentence.tree\\)"),
+    (lambda g: g.render_svg(g.Sentence.from_words(["a"])), "got a Sentence: draw its tree \\(sentence.tree\\)"),
+    # options of the wrong type failed inside re or arithmetic
+    (lambda g: g.render_html(g.Document("", ()), title=None), "title is a string, not None"),
+    (lambda g: g.render_pretty(g.Document("", ()), indent="  "), "indent is an integer, not '  '"),
+    (lambda g: g.render_conllu(g.Document("", ()), first_id="x"), "first_id is an integer, not 'x'"),
 ])
 def test_api_functions_given_the_wrong_kind_of_value_say_so(call: Any, message: str) -> None:
     """Each gave an AttributeError from deep inside ('NoneType' object has no attribute 'replace', 'str' object has
     no attribute 'display_label'); now a TypeError naming what it expected and, where it helps, what reads it."""
     with pytest.raises(TypeError, match=message):
         call(glmnlp)
+
+
+@pytest.mark.parametrize("sep", ["", " ", "/ ", "\t"])
+def test_render_word_tag_refuses_a_separator_its_reader_refuses(sep: str) -> None:
+    """``sep=""`` wrote ``RatesNNS`` and ``sep=" "`` ``Rates NNS``: lines no reader splits back (read_word_tag
+    refuses such a separator), where the docstring promises an error for any line that could not be read back."""
+    doc = glmnlp.load()("Rates rose.")
+    with pytest.raises(ValueError, match="separator must be non-empty and contain no whitespace"):
+        glmnlp.render_word_tag(doc, sep=sep)
+
+
+def test_score_trees_takes_generators() -> None:
+    """Trees given as generators failed with "object of type 'generator' has no len()" (the type check had read
+    them): any iterable of trees is scored as its list."""
+    gold = [glmnlp.parse_tree("(S (NP (DT The) (NN dog)) (VP (VBD barked)))")] * 3
+    assert glmnlp.score_trees((t for t in gold), iter(gold)) == glmnlp.score_trees(gold, gold)
 
 
 @pytest.mark.parametrize("name", ["README.md", "docs/api.md", "docs/measures.md"])

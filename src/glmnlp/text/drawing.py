@@ -155,6 +155,8 @@ def _not_a_tree(value: object) -> str:
     if hasattr(value, "sentences"):  # a Document (not imported: glmnlp.text.document draws with this module)
         return ("expected a Tree, got a Document: draw its sentences' trees, or the whole document with "
                 "render_svg_document / render_html")
+    if hasattr(value, "tree") and hasattr(value, "words"):  # a Sentence
+        return "expected a Tree, got a Sentence: draw its tree (sentence.tree)"
     return f"expected a Tree, got {type(value).__name__} (parse_tree reads a bracket string)"
 
 

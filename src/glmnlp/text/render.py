@@ -89,17 +89,25 @@ __all__ = [
 def _document(doc: Document) -> Document:
     """``doc``, or a TypeError naming what was given instead (a tree, a string: the renderers take documents)."""
     if not isinstance(doc, Document):
-        hint = " (to_bracket and to_pretty write a Tree)" if isinstance(doc, Tree) else ""
-        raise TypeError(f"expected a Document, got {type(doc).__name__}{hint}")
+        raise TypeError(f"expected a Document, got {type(doc).__name__}{_hint(doc)}")
     return doc
+
+
+def _hint(value: object) -> str:
+    """What to pass instead of a tree or a sentence, which users hand to the renderers of documents."""
+    if isinstance(value, Tree):
+        return " (to_bracket and to_pretty write a Tree)"
+    if isinstance(value, Sentence):
+        return ": pass its Document, or draw its tree with render_svg(sentence.tree)"
+    return ""
 
 
 def _documents(doc: Document | Iterable[Document]) -> list[Document]:
     """One document or several as a list; anything else (None, a string, a tree) a TypeError naming it."""
     if isinstance(doc, Document):
         return [doc]
-    if isinstance(doc, (str, bytes, Tree)) or not isinstance(doc, Iterable):
-        raise TypeError(f"expected a Document or an iterable of Documents, got {type(doc).__name__}")
+    if isinstance(doc, (str, bytes, Tree, Sentence)) or not isinstance(doc, Iterable):  # a Sentence iterates tokens
+        raise TypeError(f"expected a Document or an iterable of Documents, got {type(doc).__name__}{_hint(doc)}")
     return [_document(d) for d in doc]
 
 
@@ -119,7 +127,14 @@ def render_pretty(doc: Document, indent: int = 2) -> str:
 
     ``indent`` is the number of spaces each level of a tree is indented by, relative to its parent.
     """
+    _check_int(indent, "indent")
     return "\n".join(to_pretty(_tree_of(s, i), indent) + "\n" for i, s in enumerate(_document(doc).sentences, 1))
+
+
+def _check_int(value: object, name: str) -> None:
+    """An option that is a number of something: a str or a float failed later inside an arithmetic operation."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{name} is an integer, not {value!r}")
 
 
 #: characters Python's str.splitlines (and some editors) take as line ends; JSON allows them raw in strings
@@ -169,6 +184,7 @@ def render_conllu(doc: Document, first_id: int = 1) -> str:
     marks: UD's validator requires the line in every sentence.
     """
     d = _document(doc)
+    _check_int(first_id, "first_id")
     starts = [t.start for s in d.sentences for t in s.tokens][1:] + [None]
     out: list[str] = []
     seen = 0
@@ -261,6 +277,8 @@ def render_html(doc: Document | Iterable[Document], *, title: str = "glmnlp pars
     type and each POS tag under its word, narrower for long sentences (module docstring).
     """
     docs = _documents(doc)
+    if not isinstance(title, str):
+        raise TypeError(f"title is a string, not {title!r}")
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',

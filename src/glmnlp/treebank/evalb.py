@@ -353,13 +353,23 @@ def _score(
     return EvalbResult.from_rows(rows, params)
 
 
+def _tree_list(trees: Iterable[Tree | None], name: str) -> list[Tree | None]:
+    """The trees given to :func:`score_trees` as a list (a generator too: its len() failed once the type check had
+    read it), or a TypeError naming what was given."""
+    items = list(trees) if isinstance(trees, Iterable) and not isinstance(trees, (str, bytes, Tree)) else None
+    if items is None or not all(t is None or isinstance(t, Tree) for t in items):
+        raise TypeError(f"{name}: expected a sequence of Trees (parse_tree reads a bracket string; score_lines "
+                        "scores lines of brackets, score_files files)")
+    return items
+
+
 def score_trees(
-    gold: Sequence[Tree], test: Sequence[Tree | None], params: EvalbParams | None = None
+    gold: Iterable[Tree], test: Iterable[Tree | None], params: EvalbParams | None = None
 ) -> EvalbResult:
     """Score test trees against gold trees, sentence by sentence, as evalb scores two files.
 
     ``test[i]`` may be ``None`` for a sentence the parser could not analyse: evalb's skip
-    sentence (status 2), as for an empty line. Both sequences must have the same length.
+    sentence (status 2), as for an empty line. Both must have the same length (lists, or any iterables).
     ``params`` defaults to :data:`COLLINS_PARAMS`.
 
     Raises :class:`InputError` on a length difference, :class:`TreeSyntaxError` on a tree evalb
@@ -367,14 +377,12 @@ def score_trees(
     error sentences.
     """
     params = _checked_params(params)
-    for trees, name in ((gold, "gold"), (test, "test")):
-        if isinstance(trees, str) or not all(t is None or isinstance(t, Tree) for t in trees):
-            raise TypeError(f"{name}: expected a sequence of Trees (parse_tree reads a bracket string; score_lines "
-                            "scores lines of brackets, score_files files)")
-    if len(gold) != len(test):
-        raise InputError(f"{len(gold)} gold trees but {len(test)} test trees: EVALB needs one test per gold tree")
+    gold_trees, test_trees = _tree_list(gold, "gold"), _tree_list(test, "test")
+    if len(gold_trees) != len(test_trees):
+        raise InputError(f"{len(gold_trees)} gold trees but {len(test_trees)} test trees: EVALB needs one test per "
+                         "gold tree")
     pairs = []
-    for i, (g, t) in enumerate(zip(gold, test), start=1):
+    for i, (g, t) in enumerate(zip(gold_trees, test_trees), start=1):
         if g is None:
             raise InputError("gold tree is None", source="<gold>", line=i)
         pairs.append((_read_tree(g, params, "<gold>", i), None if t is None else _read_tree(t, params, "<test>", i)))

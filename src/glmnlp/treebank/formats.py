@@ -215,10 +215,15 @@ def _parse_conllu(lines: Iterable[str], name: str, col: int, col_name: str) -> I
 # -- word/TAG, tab, tokens -------------------------------------------------------------------
 
 
+def _check_sep(sep: str) -> None:
+    """A word/tag separator both ways: a token splits at its last ``sep``, and tokens at whitespace."""
+    if not isinstance(sep, str) or not sep or any(ch.isspace() for ch in sep):
+        raise ValueError(f"separator must be non-empty and contain no whitespace, not {sep!r}")
+
+
 def read_word_tag(path: Source, sep: str = "/") -> list[TaggedSentence]:
     """One sentence per line of ``word/TAG`` tokens, each split on its last ``sep``."""
-    if not sep or any(ch.isspace() for ch in sep):
-        raise ValueError(f"separator must be non-empty and contain no whitespace, not {sep!r}")
+    _check_sep(sep)
     name, text = _load(path)
     return list(_parse_word_tag(split_lines(text), name, sep))
 
@@ -479,8 +484,10 @@ def write_word_tag(sentences: Iterable[TaggedSentence], sep: str = "/") -> str:
     """``word/TAG`` lines, one per sentence (the inverse of :func:`read_word_tag`).
 
     Raises :class:`FormatError` (``line`` = 1-based sentence number) for an untagged sentence, a word
-    with whitespace, or a tag that is empty, has whitespace or contains ``sep``.
+    with whitespace, or a tag that is empty, has whitespace or contains ``sep``; ``ValueError`` for a ``sep``
+    :func:`read_word_tag` refuses (empty or with whitespace: its lines could not be read back).
     """
+    _check_sep(sep)
     out = []
     for index, sentence in enumerate(sentences, 1):
         if sentence.tags is None:
