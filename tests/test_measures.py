@@ -271,6 +271,28 @@ def test_measures_of_the_bundled_model_load_it_once() -> None:
     assert load_parser() is load_parser(None)
 
 
+@pytest.mark.parametrize("eos", [True, False])
+@pytest.mark.parametrize(("fragment", "sentence"), [
+    ("It cost a $", "It cost a $ 5 fee ."),
+    ("He bought a -LRB-", "He bought a -LRB- used -RRB- car ."),
+])
+def test_a_fragment_s_words_measure_as_in_the_whole_sentence(fragment: str, sentence: str, eos: bool) -> None:
+    """A fragment the beam cannot end was run again with a 10x wider beam for its ``</s>`` row (even with
+    ``eos=False``, which has none), and every word's measures changed: "It" 4.988 bits against 4.992 in the whole
+    sentence. The words of a fragment now measure as they do in any sentence they begin; its end is infinite."""
+    import glmnlp
+
+    part, whole = (glmnlp.measures([text], tokenized=True, eos=eos) for text in (fragment, sentence))
+    n = len(fragment.split())
+    assert [r["word"] for r in part[:n]] == fragment.split()
+    for a, b in zip(part[:n], whole[:n]):
+        assert {k: v for k, v in a.items() if k not in ("item", "sentence")} == \
+            {k: v for k, v in b.items() if k not in ("item", "sentence")}
+    assert len(part) == n + eos
+    if eos:
+        assert part[-1]["word"] == EOS and part[-1]["surprisal"] == math.inf and math.isnan(part[-1]["entropy"])
+
+
 def test_word_classes_rule_list_and_override(tmp_path) -> None:
     """Default list, punctuation/clitic rule, </s>, case-insensitivity, and a user file replacing the list."""
     wc = WordClasses.default()
