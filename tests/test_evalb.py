@@ -562,6 +562,17 @@ def test_evalb_cli_errors_exit_1_with_location(capsys, tmp_path: Path) -> None:
     assert "GOLD and TEST" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("content", ["", "\n\n  \n"])
+def test_evalb_cli_refuses_a_gold_file_without_trees(capsys, tmp_path: Path, content: str) -> None:
+    """An empty or blank gold file gave a full report with FMeasure ``-nan`` and status 0 (a pipeline whose parser
+    wrote nothing got a "successful" evaluation), where every other command refuses a file without trees."""
+    gold = tmp_path / "empty.trees"
+    gold.write_text(content)
+    assert main(["evalb", str(gold), str(gold)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"error: {gold}: no trees in this file\n"
+
+
 def test_evalb_cli_help_has_examples(capsys) -> None:
     """--help explains the command with examples."""
     assert main(["evalb", "--help"]) == 0

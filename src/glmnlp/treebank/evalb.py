@@ -438,12 +438,17 @@ def score_files(
     """Score two files with one tree per line, like ``evalb -p PRM GOLD TEST``.
 
     ``params`` is an :class:`EvalbParams`, the path of a ``.prm`` file, or ``None`` for
-    :data:`COLLINS_PARAMS`. An empty test line is a skipped sentence (parse failure).
+    :data:`COLLINS_PARAMS`. An empty test line is a skipped sentence (parse failure). A gold file without a tree
+    (empty, or blank lines only) is an :class:`InputError`, as every command that reads trees refuses one: its
+    report was a ``-nan`` F-measure with status 0, which a pipeline took for a successful evaluation.
     """
     if isinstance(params, (str, Path)):
         params = read_params(params)
+    gold_lines = _split_lines(read_text(gold_path))
+    if not any(line.strip() for line in gold_lines):
+        raise InputError("no trees in this file", source=str(gold_path))
     return score_lines(
-        _split_lines(read_text(gold_path)),
+        gold_lines,
         _split_lines(read_text(test_path)),
         params,
         gold_source=str(gold_path),
