@@ -364,6 +364,24 @@ def test_parser_cli_warns_of_a_dev_set_its_choices_cannot_use(
     assert f"warning: {tmp_path / 'train.trees'} is the --train file" in capsys.readouterr().err
 
 
+def test_parser_cli_refuses_a_dev_set_of_another_tagset(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A dev file in another tagset (GUM with PTB tags against a UD-style training set) trained, warned twice,
+    chose on a dev F1 of 0.00 and saved the model with status 0; ``tagger train`` refuses the same mismatch. Now it
+    is an error before any work, nothing written; a dev file with a minority of unseen tags still trains."""
+    train = [parse_tree("(TOP (S (NP (NOUN dog)) (VP (VERB barked)) (PUNCT .)))")] * 3
+    other = [parse_tree("(TOP (S (NP (NN dog)) (VP (VBD barked)) (. .)))")]
+    mixed = train + [parse_tree("(TOP (S (NP (NOUN cat)) (VP (VBD sat)) (PUNCT .)))")]
+    _write_splits(tmp_path, train, other)
+    (tmp_path / "mixed.trees").write_text("".join(str(t) + "\n" for t in mixed))
+    common = ["parser", "train", "--train", str(tmp_path / "train.trees"), "--epochs", "1", "-j", "1", "-q"]
+    capsys.readouterr()
+    assert main(common + ["--dev", str(tmp_path / "dev.trees"), "--out", str(tmp_path / "a")]) == 1
+    assert capsys.readouterr().err == (f"error: {tmp_path / 'dev.trees'}: 3 of the 3 dev tokens have POS tags --train "
+                                       "never has: ., NN, VBD (another tagset?)\n")
+    assert not (tmp_path / "a").exists()
+    assert main(common + ["--dev", str(tmp_path / "mixed.trees"), "--out", str(tmp_path / "b")]) == 0
+
+
 def test_parser_cli_warns_of_a_model_that_parses_nothing_on_dev(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -159,6 +159,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         check_shards(shards, len(train))
     _warn_shared_labels(train, train_path)
     dev = _read_trees(dev_path)
+    _check_dev_tagset(train, dev, dev_path)
     _warn_dev(train, dev, train_path, dev_path)
     # closed on the way out (its workers terminated if that is an error or Ctrl-C), not left to the
     # interpreter's exit-time cleanup
@@ -323,6 +324,19 @@ def _check_enough(train: list[Tree], path: str, kind: str, tags: str) -> None:
         option, hint = ("--tags tagger", " (or use --tags gold)") if kind == "perceptron" else (f"--kind {kind}", "")
         raise InputError(f"{len(train)} training tree{'' if len(train) == 1 else 's'}; {option}: {why}: it needs at "
                          f"least {need}{hint}", source=path)
+
+
+def _check_dev_tagset(train: list[Tree], dev: list[Tree], dev_path: str) -> None:
+    """A dev file whose POS tags are mostly not --train's (another tagset) is an error before any work, as
+    ``glmnlp tagger train`` refuses one: the passes and the beam were chosen on a dev F1 of 0.00 (two warnings) and
+    the model was saved with status 0."""
+    seen = {tag for tree in train for tag in tree.tags()}
+    tokens = [tag for tree in dev for tag in tree.tags()]
+    unknown = sorted({tag for tag in tokens if tag not in seen})
+    count = sum(tag not in seen for tag in tokens)
+    if 2 * count > len(tokens):
+        raise InputError(f"{count:,} of the {len(tokens):,} dev tokens have POS tags --train never has: "
+                         f"{some_of(unknown, 8)} (another tagset?)", source=dev_path)
 
 
 def _warn_dev(train: list[Tree], dev: list[Tree], train_path: str, dev_path: str) -> None:
