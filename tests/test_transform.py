@@ -205,3 +205,13 @@ def test_grammar_table1_refuses_an_empty_pair_as_a_usage_error(capsys: pytest.Ca
 
     assert main(["grammar", "table1", "--pair", "", ""]) == 2
     assert "Invalid value for '--pair': an FSLC pair is two labels without spaces" in capsys.readouterr().err
+
+
+def test_grammar_table1_refuses_a_pair_of_labels_the_trees_do_not_have(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--pair FOO BAR`` printed "FSLC: left recursion + FOO/BAR" over a table that flattened nothing (the same as
+    with no pair); a label no training node has is a usage error naming it."""
+    from glmnlp.cli import main
+
+    assert main(["grammar", "table1", "--pair", "FOO", "S", "--pair", "SINV", "BAR"]) == 2
+    assert "Invalid value for '--pair': BAR, FOO: no node of the training trees has these labels" in \
+        capsys.readouterr().err

@@ -144,6 +144,11 @@ def table1_cmd(
         config = FslcConfig()
     train = _read(train_files) if train_files else sample_trees("train")
     heldout = _read(heldout_files) if heldout_files else sample_trees("dev")
+    if pairs:  # a pair of labels the trees do not have flattened nothing, and the table said it was applied
+        labels = {node.label for tree in train for node in tree.subtrees()}
+        if missing := sorted({label for pair in pairs for label in pair if label not in labels}):
+            raise click.BadParameter(f"{', '.join(missing)}: no node of the training trees has "
+                                     f"{'this label' if len(missing) == 1 else 'these labels'}", param_hint="'--pair'")
     tables = table1(train, heldout, config=config, min_count=min_count)
     extra = ", ".join(f"{p}/{c}" for p, c in config.extra_pairs)
     click.echo("Table 1 (Collins & Roark 2004): left-child chains and held-out coverage")
