@@ -143,6 +143,10 @@ def test_grammar_tree_problem_names_what_is_not_cleaned() -> None:
     for text, reason in cases.items():
         assert tree_problem(parse_tree(text)) == reason, text
     assert tree_problem(parse_tree("(TOP (S (-LRB- -LRB-) (NP (PRP$ its) (NN x)) (-RRB- -RRB-)))")) is None
+    # a POS tag is kept whole by the cleaning (another tagset's V-FIN, $-LRB-), and the parser takes it
+    assert tree_problem(parse_tree("(TOP (S (NP (NN x)) (V-FIN y) ($-LRB- -LRB-)))")) is None
+    assert tree_problem(parse_tree("(TOP (S (NP (NN|JJ x)) (V y)))")) == ("label 'NN|JJ' carries a function tag, "
+                                                                          "index or alternative (bare category 'NN')")
     with pytest.raises(GrammarError) as caught:
         Grammar.induce([parse_tree("( (S (NN x)) )")])
     assert str(caught.value) == f"tree root must be 'TOP', got ''; {CLEAN_HINT}"

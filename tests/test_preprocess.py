@@ -53,6 +53,19 @@ def test_preprocess_clean_label_cases(label: str, expected: str) -> None:
     assert clean_label(label) == expected
 
 
+@pytest.mark.parametrize(("label", "expected"), [
+    ("V-FIN", "V-FIN"), ("$-LRB-", "$-LRB-"), ("NN=X", "NN=X"), ("ADJ|PRED", "ADJ"), ("-LRB-", "-LRB-"),
+    ("PRP$", "PRP$"),
+])
+def test_preprocess_clean_label_keeps_a_pos_tag_whole_but_its_alternatives(label: str, expected: str) -> None:
+    """``data --clean`` cut POS tags as function-tagged phrases: STTS ``$(`` (written ``$-LRB-``) became ``$`` and
+    ``V-FIN`` and ``V-INF`` both ``V``, without a word, and the parser refused them uncleaned. The Penn Treebank's
+    tags carry no function tags; a POS keeps its label but for an annotator's alternative."""
+    assert clean_label(label, pos=True) == expected
+    tree = parse_tree(f"(S-TPC (NP-SBJ ({label} w)) (VP=2 (V-FIN x)))")
+    assert clean_tree(tree) == parse_tree(f"(TOP (S (NP ({expected} w)) (VP (V-FIN x))))")
+
+
 def test_preprocess_clean_tree_hand_worked_example() -> None:
     """A WSJ-style tree with traces, a null complementiser and function tags, cleaned by hand."""
     raw = parse_tree(
@@ -139,7 +152,7 @@ def _reserved_below_root(stripped: Tree | None) -> bool:
 
 
 def _labels_ok(tree: Tree) -> bool:
-    return all(clean_label(node.label) == node.label for node in tree.subtrees())
+    return all(clean_label(node.label, pos=node.is_preterminal) == node.label for node in tree.subtrees())
 
 
 @given(trees_with_empties)
@@ -159,7 +172,7 @@ def test_preprocess_clean_tree_properties(tree: Tree) -> None:
     cleaned = clean_tree(tree)
     assert cleaned.label == "TOP" and len(cleaned.children) == 1
     assert [w for w, _ in cleaned.pos()] == [w for w, _ in pairs]
-    assert [clean_label(t) for _, t in pairs] == cleaned.tags()
+    assert [clean_label(t, pos=True) for _, t in pairs] == cleaned.tags()  # a POS keeps all but alternatives
     assert all(node.children for node in cleaned.subtrees())
     assert "-NONE-" not in cleaned.tags()
     assert _labels_ok(cleaned)

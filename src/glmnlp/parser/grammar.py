@@ -125,7 +125,8 @@ def tree_problem(tree: Tree) -> str | None:
 
     Such a tree (:func:`glmnlp.treebank.preprocess.clean_tree`'s output) has the root ``TOP`` over
     phrases, no empty element (``-NONE-``) and only bare categories as labels: no function tags,
-    indices or alternatives (``NP``, not ``NP-SBJ-1``, ``NP=2`` or ``ADVP|PRT``), and no label below the root
+    indices or alternatives (``NP``, not ``NP-SBJ-1``, ``NP=2`` or ``ADVP|PRT``; a POS tag is kept whole but
+    for an alternative, so ``V-FIN`` is one), and no label below the root
     that the parser keeps for itself (``TOP``, ``<END>``, ``<NULL>``: :data:`RESERVED`).
     """
     if tree.label != TOP_LABEL or tree.slash is not None:
@@ -136,7 +137,7 @@ def tree_problem(tree: Tree) -> str | None:
     for node in tree.subtrees():
         if node.label == NONE_TAG:
             return f"empty element ({NONE_TAG} {' '.join(node.leaves())})"
-        bare = clean_label(node.label)
+        bare = clean_label(node.label, pos=node.is_preterminal)
         if bare != node.label:
             return f"label {node.label!r} carries a function tag, index or alternative (bare category {bare!r})"
     collapsed = collapse_unary_loops(tree)  # (TOP (TOP ...)) is one TOP to the parser

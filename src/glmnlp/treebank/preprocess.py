@@ -13,12 +13,15 @@ with parser output, so the cleaning must be exact and reproducible.
    A constituent whose children all disappear is removed too, recursively (``(NP-SBJ (-NONE- *))``
    vanishes; so does ``(SBAR (-NONE- 0) (S (-NONE- *T*-1)))``). A ``-NONE-`` over a phrase is a malformed
    tree and an error (kept, it gave a tree the parser refuses).
-2. **Function tags and co-indices.** A phrase or POS label keeps only its category: everything from
+2. **Function tags and co-indices.** A phrase label keeps only its category: everything from
    the first ``-`` or ``=`` after the first character is dropped (``NP-SBJ-1`` -> ``NP``,
    ``PP-LOC=2`` -> ``PP``, ``NP-SBJ=1-3`` -> ``NP``, ``ADVP-LOC-PRD-TPC-1`` -> ``ADVP``).
    Bracket-like labels spelled entirely between dashes (``-NONE-``, ``-LRB-``, ``-RRB-``,
-   ``-LCB-``, ``-RCB-``) are kept intact.
-3. **Alternative labels** (our choice). An annotator's disjunction ``A|B`` (the sample has one:
+   ``-LCB-``, ``-RCB-``) are kept intact. **A POS label is kept whole** (our choice): the Penn
+   Treebank's tags carry no function tags or indices (neither the sample nor GUM has a tag with ``-``
+   or ``=`` inside), while other tagsets spell tags with them (STTS ``$(`` written ``$-LRB-``,
+   ``V-FIN`` and ``V-INF``): cutting them merged distinct tags without a word (both became ``V``).
+3. **Alternative labels** (our choice). An annotator's disjunction ``A|B``, of a phrase or a POS (the sample has one:
    ``ADVP|PRT`` in wsj_0118) resolves to its *first* alternative, ``A``. This is the deterministic,
    order-preserving choice; the dev/test gold files contain no disjunction, so they do not decide
    it, and EVALB's COLLINS.prm treats ADVP and PRT as equal anyway.
@@ -59,11 +62,14 @@ NULL_LABEL = "<NULL>"
 RESERVED_LABELS = (TOP, END_LABEL, NULL_LABEL)
 
 
-def clean_label(label: str) -> str:
-    """The bare category of a treebank label (rules 2 and 3 of the module docstring)."""
+def clean_label(label: str, pos: bool = False) -> str:
+    """The bare category of a treebank label (rules 2 and 3 of the module docstring); of a POS label (``pos``), its
+    first alternative only."""
     if len(label) > 2 and label[0] == "-" and label[-1] == "-" and label[1:-1].isalpha():
         return label  # -NONE-, -LRB-, -RRB-, -LCB-, -RCB-
     label = label.split("|", 1)[0]
+    if pos:
+        return label
     for i in range(1, len(label)):
         if label[i] in "-=":
             return label[:i]
@@ -95,7 +101,7 @@ def strip_empty(tree: Tree) -> Tree | None:
 
 def _clean(tree: Tree) -> Tree | None:
     """Steps 1-3 in one pass; an unchanged subtree is returned as is (no copy)."""
-    label = clean_label(tree.label)
+    label = clean_label(tree.label, pos=tree.is_preterminal)
     if not label:
         raise InputError(f"label {tree.label!r} has no category (nothing before '|')")
     if tree.is_preterminal:
