@@ -459,3 +459,15 @@ def test_min_combined_trees_leaves_every_jackknifed_model_enough_trees_for_its_s
         assert n - -(-n // folds) >= smoothing
         assert all(m - -(-m // folds) < smoothing for m in range(1, n)), (folds, smoothing)
     assert min_combined_trees() == 12
+
+
+def test_punctuation_tags_count_a_bracket_escape_under_another_tag_as_punctuation() -> None:
+    """A UD-style ``PUNCT`` tag whose tokens were 14% bracket escapes (``-LRB-`` has letters) was no punctuation tag,
+    and the punctuation features never fired; the PTB's own bracket tags stay out of punctuation, as in Roark's
+    rule, and a tag of words stays a tag of words."""
+    from glmnlp.parser.model import punctuation_tags
+
+    trees = [parse_tree("(TOP (S (NP (NOUN dog) (PUNCT -LRB-) (NOUN x) (PUNCT -RRB-)) (VERB ran) (PUNCT ,) "
+                        "(VERB sat) (PUNCT .)))"),
+             parse_tree("(TOP (S (NP (NN it) (-LRB- -LRB-) (NN y) (-RRB- -RRB-)) (VBD sat) (, ,) (NNS -LRB-) (NNS dogs) (. .)))")]
+    assert punctuation_tags(trees) == {"PUNCT", ",", "."}

@@ -382,6 +382,21 @@ def test_parser_cli_refuses_a_dev_set_of_another_tagset(tmp_path: Path, capsys: 
     assert main(common + ["--dev", str(tmp_path / "mixed.trees"), "--out", str(tmp_path / "b")]) == 0
 
 
+def test_parser_cli_warns_when_no_tag_is_punctuation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """With no punctuation tag found in --train (a tagset the rule does not read, or text without punctuation), the
+    punctuation features of the default --features punct never fired, without a word; the sample has them."""
+    bare = [parse_tree("(TOP (S (NP (NN dog)) (VP (VBD barked))))")] * 3
+    _write_splits(tmp_path, bare, bare)
+    warning = f"warning: {tmp_path / 'train.trees'}: no POS tag is punctuation"
+    common = ["parser", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "dev.trees"),
+              "--epochs", "1", "-j", "1", "-q"]
+    capsys.readouterr()
+    assert main(common + ["--out", str(tmp_path / "a")]) == 0
+    assert warning in capsys.readouterr().err
+    assert main(common + ["--out", str(tmp_path / "b"), "--features", "baseline"]) == 0
+    assert warning not in capsys.readouterr().err
+
+
 def test_parser_cli_warns_of_a_model_that_parses_nothing_on_dev(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -158,6 +158,8 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
 
         check_shards(shards, len(train))
     _warn_shared_labels(train, train_path)
+    if features == "punct" and kind != "generative":
+        _warn_no_punctuation(train, train_path)
     dev = _read_trees(dev_path)
     _check_dev_tagset(train, dev, dev_path)
     _warn_dev(train, dev, train_path, dev_path)
@@ -351,6 +353,17 @@ def _warn_dev(train: list[Tree], dev: list[Tree], train_path: str, dev_path: str
     if unseen:
         click.echo(f"warning: {dev_path}: {some_of(sorted(unseen), 5)} never occur in --train: the model can never "
                    f"build those {sum(unseen.values())} dev node(s), whatever it learns", err=True)
+
+
+def _warn_no_punctuation(train: list[Tree], path: str) -> None:
+    """Warn when no POS tag of the training trees is punctuation by the parser's rule
+    (:func:`glmnlp.parser.model.punctuation_tags`): the punctuation features of ``--features punct`` then never
+    fire, which a model trained on a tagset the rule does not read lost without a word."""
+    from glmnlp.parser.model import punctuation_tags
+
+    if not punctuation_tags(train):
+        click.echo(f"warning: {path}: no POS tag is punctuation (more than 90% of its words without letters or "
+                   "digits): the punctuation features of --features punct will not fire", err=True)
 
 
 def _warn_shared_labels(train: list[Tree], path: str) -> None:

@@ -106,15 +106,30 @@ def word_atom(word: str) -> int:
 
 
 def punctuation_tags(trees: Iterable[Tree]) -> set[str]:
-    """POS tags whose tokens are more than 90% free of letters, digits, ', # and $ (Roark's parser's rule)."""
+    """POS tags whose tokens are more than 90% free of letters, digits, ', # and $ (Roark's parser's rule), a bracket
+    escape (``-LRB-`` ..., :data:`PTB_ESCAPES`) counting as free of them under any tag but the PTB's bracket tags.
+
+    The escapes are how the tree format writes brackets. Under the PTB's own bracket tags (named as the escapes:
+    ``-LRB-``, ``-RRB-``) they count as words with letters, as in Roark's rule, which leaves those tags out of
+    punctuation; under any other tag they are brackets among its words. Counted as words with letters there, they
+    kept a tagset's one punctuation tag (UD-style ``PUNCT``, brackets 14% of its tokens in GUM's academic texts)
+    from being one, without a word, and the punctuation features never fired (held-out F1 72.20 against 73.45 with
+    ``PUNCT`` as punctuation, 491 trees). The tags found in the PTB sample and in GUM are the same as before the
+    change (their escapes are all under the bracket tags).
+    """
     total: dict[str, int] = {}
     plain: dict[str, int] = {}
     for tree in trees:
         for word, tag in tree.pos():
             total[tag] = total.get(tag, 0) + 1
-            if not any(ch.isalnum() or ch in "'#$" for ch in word):
+            if (word in PTB_ESCAPES and tag not in PTB_ESCAPES) or not any(ch.isalnum() or ch in "'#$" for ch in word):
                 plain[tag] = plain.get(tag, 0) + 1
     return {t for t, n in total.items() if plain.get(t, 0) > 0.9 * n}
+
+
+#: how the Penn Treebank's format spells brackets as words (``(`` ``)`` ``{`` ``}`` ``[`` ``]``); its bracket tags
+#: are named so too
+PTB_ESCAPES = frozenset({"-LRB-", "-RRB-", "-LCB-", "-RCB-", "-LSB-", "-RSB-"})
 
 
 def _checked_sentence(words: Sequence[str], tags: Sequence[str | Sequence[str]], what: str) -> list[list[str]]:
