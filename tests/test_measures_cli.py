@@ -283,8 +283,8 @@ def test_measures_cli_warns_of_cut_text_in_one_line(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-c", "from glmnlp.cli import main; raise SystemExit(main())", "measures",
                           "-i", str(src)], capture_output=True, text=True, check=True)
     assert run.stderr.splitlines() == [
-        "warning: no sentence boundary within 2000 characters (at character 0): the text is cut into pieces of at "
-        "most 2000 characters",
+        "warning: no sentence boundary within 2000 characters (at character 0, and 1 more cut after it): the text is "
+        "cut into pieces of at most 2000 characters",
         "warning: 2 pieces cut from text without sentence boundaries in all",
     ]
     assert run.stdout.count("\t</s>\t") == 3  # three pieces, each a sentence with its end-of-sentence row

@@ -528,3 +528,22 @@ def test_a_line_of_any_length_is_one_sentence_with_lines(end: str, length: int) 
         warnings.simplefilter("error", LongInputWarning)
         assert sentence_spans(line + end + "The dog barked." + end, lines=True) == [
             (0, length), (length + len(end), length + len(end) + 15)]
+
+
+def test_text_cut_for_want_of_boundaries_is_one_warning_per_text() -> None:
+    """Each cut of a long text without sentence boundaries was a warning of its own, told apart by its position, so
+    Python's once-per-place rule kept them all: a 10,000-word paragraph gave 25 of them in one call. Now one warning
+    per text names the first cut, counts the rest (``cuts``), and the pieces are the same."""
+    import warnings
+
+    from glmnlp.text.tokenize import LongInputWarning, sentence_spans
+
+    text = "dogs bark and cats sit " * 450 + "\n\nshort one. " + "birds sing " * 400  # cuts in two paragraphs
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        spans = sentence_spans(text)
+    assert [type(w.message) for w in caught] == [LongInputWarning]
+    message = caught[0].message
+    assert isinstance(message, LongInputWarning) and message.cuts == 7 and len(spans) == 6 + 1 + 3
+    assert str(message).startswith("no sentence boundary within 2000 characters (at character 0, and 6 more cuts")
+    assert all(b - a <= 2000 for a, b in spans)

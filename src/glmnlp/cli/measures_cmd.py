@@ -154,8 +154,8 @@ def _sentences(docs: list[str], tokenized: bool, lines: bool = False) -> list[li
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     if cuts:
         click.echo(f"warning: {cuts[0].message}", err=True)
-    if len(cuts) > 1:
-        click.echo(f"warning: {len(cuts)} pieces cut from text without sentence boundaries in all", err=True)
+    if (count := sum(getattr(w.message, "cuts", 1) for w in cuts)) > 1:  # one warning per text, of all its cuts
+        click.echo(f"warning: {count} pieces cut from text without sentence boundaries in all", err=True)
     return sentences
 
 

@@ -205,12 +205,14 @@ class _Notices:
 
     def show(self, message: Warning | str, category: type[Warning], *_args: Any, **_kwargs: Any) -> None:
         text = str(message)
-        if text.startswith(("no sentence boundary", "a line of")):
-            self.note("cut", text)  # else an over-long sentence: given with its place by flat_trees
+        if text.startswith(("no sentence boundary", "a line of")):  # one warning per text, of all its cuts
+            self.note("cut", text, getattr(message, "cuts", 1))  # else an over-long sentence: given with its place
+            # by flat_trees
 
-    def note(self, kind: str, text: str) -> None:
-        self.counts[kind] = self.counts.get(kind, 0) + 1
-        if self.counts[kind] == 1:
+    def note(self, kind: str, text: str, count: int = 1) -> None:
+        first = kind not in self.counts
+        self.counts[kind] = self.counts.get(kind, 0) + count
+        if first:
             click.echo(f"warning: {text}", err=True)
 
     def flat_trees(self, doc: Any, unit: Unit, max_words: int) -> None:

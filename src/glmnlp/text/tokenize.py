@@ -210,7 +210,15 @@ WINDOW_CHARS = 2000
 
 
 class LongInputWarning(UserWarning):
-    """Text without a sentence boundary for :data:`WINDOW_CHARS` characters was cut into pieces."""
+    """Text without a sentence boundary for :data:`WINDOW_CHARS` characters was cut into pieces.
+
+    One warning per text, however many cuts (``cuts``; each cut's own warning, told apart by its position, made
+    28 lines of one call in a notebook, which Python's once-per-place rule did not fold), naming the first.
+    """
+
+    def __init__(self, message: str, cuts: int = 1) -> None:
+        super().__init__(message)
+        self.cuts = cuts
 
 
 def user_stacklevel() -> int:
@@ -278,8 +286,9 @@ _NUMBER = re.compile(r"\s*[0-9]")
 _SPLITTER_SPACES = str.maketrans(dict.fromkeys("\n\r\x1c\x1d\x1e\x1f", " "))
 
 
-def _segment_window(paragraph: str) -> Iterator[Span]:
-    """Sentence spans (untrimmed) of a paragraph, splitting it window by window (choice 9)."""
+def _segment_window(paragraph: str, cuts: list[int]) -> Iterator[Span]:
+    """Sentence spans (untrimmed) of a paragraph, splitting it window by window (choice 9); where a window had to be
+    cut at whitespace, its position in the paragraph is appended to ``cuts``."""
     pos, n = 0, len(paragraph)
     while pos < n:
         window, last = paragraph[pos:pos + WINDOW_CHARS], n - pos <= WINDOW_CHARS
@@ -296,12 +305,7 @@ def _segment_window(paragraph: str) -> Iterator[Span]:
         # no sentence ends inside a whole window: cut at the last whitespace
         cut = max(window.rfind(" "), window.rfind("\t"))
         cut = cut + 1 if cut > 0 else len(window)
-        warnings.warn(
-            f"no sentence boundary within {WINDOW_CHARS} characters (at character {pos}): "
-            f"the text is cut into pieces of at most {WINDOW_CHARS} characters",
-            LongInputWarning,
-            stacklevel=user_stacklevel(),
-        )
+        cuts.append(pos)
         yield pos, pos + cut
         pos += cut
 
@@ -375,13 +379,15 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
     normal = text.translate(_NORMALISE)
     normal = mask_web_tokens(normal, web_token_spans(normal))
     spans: list[Span] = []
+    cuts: list[int] = []
     for p_start, p_end in _paragraphs(normal, lines):
         paragraph = normal[p_start:p_end].translate(_SPLITTER_SPACES)
         if not paragraph.strip():
             continue
         first_in_paragraph = len(spans)
+        cut_before = len(cuts)
         pieces = [(0, len(paragraph))] if lines else _join_wrong_cuts(
-            paragraph, text[p_start:p_end], _split_missed(paragraph, _segment_window(paragraph)))
+            paragraph, text[p_start:p_end], _split_missed(paragraph, _segment_window(paragraph, cuts)))
         for at, stop in pieces:
             if not lines and len(spans) > first_in_paragraph and (close := _LEADING_CLOSERS.match(paragraph, at, stop)):
                 spans[-1], at = (spans[-1][0], p_start + close.end()), close.end()  # choice 2: closing quotes
@@ -395,6 +401,13 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
                 spans[-1] = (spans[-1][0], end)  # choice 2: punctuation-only fragment
             else:
                 spans.append((start, end))
+        cuts[cut_before:] = [p_start + at for at in cuts[cut_before:]]  # (the pieces are read in the loop above)
+    if cuts:
+        more = "" if len(cuts) == 1 else f", and {len(cuts) - 1} more cut{'s' if len(cuts) > 2 else ''} after it"
+        warnings.warn(LongInputWarning(
+            f"no sentence boundary within {WINDOW_CHARS} characters (at character {cuts[0]}{more}): "
+            f"the text is cut into pieces of at most {WINDOW_CHARS} characters", len(cuts)),
+            stacklevel=user_stacklevel())
     return spans
 
 
