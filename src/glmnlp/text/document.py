@@ -201,6 +201,17 @@ class Sentence:
             if [r.get("word") for r in self.measures[: len(words)]] != words:
                 raise ValueError("measures rows do not follow the sentence tokens")
 
+    def __repr__(self) -> str:
+        """``<Sentence 'The dog barked.' (4 tokens, parsed)>`` (the generated repr printed every token and every
+        node of the tree: 660 characters for a sentence of four words)."""
+        state = "parsed" if self.tree is not None else "tagged" if any(self.tags) else "not parsed"
+        return f"<Sentence {_short(self.text)} ({len(self.tokens)} token{'' if len(self.tokens) == 1 else 's'}, {state})>"
+
+    def _repr_html_(self) -> str:
+        """The sentence's text and drawn tree (or its words when unparsed), for notebooks, as a Document draws each
+        of its sentences."""
+        return f"<div>{_figure(self)}</div>"
+
     # -- sequence of tokens ------------------------------------------------------------------
     def __len__(self) -> int:
         return len(self.tokens)
@@ -399,16 +410,16 @@ class Document:
         extra = list(NEXT_COLUMNS) if rows and "rank" in rows[0] else []
         return pd.DataFrame(rows, columns=list(COLUMNS) + extra)
 
+    def __repr__(self) -> str:
+        """``<Document 'The dog barked. It ran.' (2 sentences)>`` (the generated repr printed every token and node
+        of every sentence: megabytes for a long text in a notebook)."""
+        n = len(self.sentences)
+        text = self.text or " ".join(" ".join(s.words) for s in self.sentences)
+        return f"<Document {_short(text)} ({n} sentence{'' if n == 1 else 's'})>"
+
     def _repr_html_(self) -> str:
         """Each sentence's text and drawn tree (or its words when unparsed), for notebooks."""
-        from glmnlp.text.drawing import markup_text, render_svg
-
-        parts = []
-        for sent in self.sentences:
-            words = markup_text(" ".join(sent.words), quote=True)
-            body = render_svg(sent.tree) if sent.tree is not None else f"<p>{words}</p>"
-            parts.append(f"<figure><figcaption>{markup_text(sent.text, quote=True)}</figcaption>{body}</figure>")
-        return "<div>" + "".join(parts) + "</div>"
+        return "<div>" + "".join(_figure(sent) for sent in self.sentences) + "</div>"
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary; :meth:`from_dict` reads it back exactly."""
@@ -572,3 +583,18 @@ def tree_from_nltk(tree: Any) -> Tree:
         return Tree(str(node.label()), tuple(child(c) for c in node))
 
     return convert(tree)
+
+
+def _short(text: str, limit: int = 60) -> str:
+    """``text`` quoted for a repr, cut to ``limit`` characters with an ellipsis (its line breaks as spaces)."""
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= limit else flat[: limit - 3] + "...")
+
+
+def _figure(sent: Sentence) -> str:
+    """A sentence's text and drawn tree (or its words when unparsed) as an HTML figure."""
+    from glmnlp.text.drawing import markup_text, render_svg
+
+    words = markup_text(" ".join(sent.words), quote=True)
+    body = render_svg(sent.tree) if sent.tree is not None else f"<p>{words}</p>"
+    return f"<figure><figcaption>{markup_text(sent.text, quote=True)}</figcaption>{body}</figure>"

@@ -115,6 +115,11 @@ class Tree:
     def __str__(self) -> str:
         return to_bracket(self)
 
+    def __repr__(self) -> str:
+        """``<Tree (S (NP ...) ...)>``: the bracket string (the generated dataclass repr spelled out every field of
+        every node, a screen of ``Tree(label=..., children=(...), slash=None)`` for one short sentence)."""
+        return f"<Tree {to_bracket(self)}>"
+
 
 # -- writing ---------------------------------------------------------------------------------
 
