@@ -469,5 +469,6 @@ def test_punctuation_tags_count_a_bracket_escape_under_another_tag_as_punctuatio
 
     trees = [parse_tree("(TOP (S (NP (NOUN dog) (PUNCT -LRB-) (NOUN x) (PUNCT -RRB-)) (VERB ran) (PUNCT ,) "
                         "(VERB sat) (PUNCT .)))"),
-             parse_tree("(TOP (S (NP (NN it) (-LRB- -LRB-) (NN y) (-RRB- -RRB-)) (VBD sat) (, ,) (NNS -LRB-) (NNS dogs) (. .)))")]
+             parse_tree("(TOP (S (NP (NN it) (-LRB- -LRB-) (NN y) (-RRB- -RRB-)) (VBD sat) (, ,) (NNS -LRB-) "
+                        "(NNS dogs) (. .)))")]
     assert punctuation_tags(trees) == {"PUNCT", ",", "."}

@@ -205,7 +205,8 @@ class Sentence:
         """``<Sentence 'The dog barked.' (4 tokens, parsed)>`` (the generated repr printed every token and every
         node of the tree: 660 characters for a sentence of four words)."""
         state = "parsed" if self.tree is not None else "tagged" if any(self.tags) else "not parsed"
-        return f"<Sentence {_short(self.text)} ({len(self.tokens)} token{'' if len(self.tokens) == 1 else 's'}, {state})>"
+        n = len(self.tokens)
+        return f"<Sentence {_short(self.text)} ({n} token{'' if n == 1 else 's'}, {state})>"
 
     def _repr_html_(self) -> str:
         """The sentence's text and drawn tree (or its words when unparsed), for notebooks, as a Document draws each
