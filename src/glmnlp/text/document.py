@@ -204,8 +204,7 @@ class Sentence:
     def __repr__(self) -> str:
         """``<Sentence 'The dog barked.' (4 tokens, parsed)>`` (the generated repr printed every token and every
         node of the tree: 660 characters for a sentence of four words)."""
-        state = "parsed" if self.tree is not None else "tagged" if any(self.tags) else "not parsed"
-        n = len(self.tokens)
+        n, state = len(self.tokens), "parsed" if self.tree is not None else "tagged" if any(self.tags) else "not parsed"
         return f"<Sentence {_short(self.text)} ({n} token{'' if n == 1 else 's'}, {state})>"
 
     def _repr_html_(self) -> str:
