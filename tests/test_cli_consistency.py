@@ -463,6 +463,31 @@ def test_a_ray_address_where_nothing_answers_is_an_error_whatever_the_jobs(
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("argv", [
+    ["parse", "-q", "-j", "1", "A dog."],
+    ["tagger", "train", "--train", "TREES", "--out", "OUT", "-j", "1"],
+], ids=lambda argv: " ".join(argv[:4]))
+def test_a_bad_backend_in_the_environment_is_no_error_for_work_that_stays_here(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, toy_trees: Path, tmp_path: Path,
+    argv: list[str],
+) -> None:
+    """``GLMNLP_BACKEND=bogus glmnlp parse -j 1`` was refused (the address check read the backend of every command),
+    where the settings' docs say a setting not needed is not read: work that stays in this process runs."""
+    from glmnlp import config
+
+    monkeypatch.setattr(config, "_current", None)
+    monkeypatch.setenv("GLMNLP_BACKEND", "bogus")
+    names = {"TREES": str(toy_trees), "OUT": str(tmp_path / "out")}
+    rc, _out, err = _run(capsys, [names.get(a, a) for a in argv])
+    assert rc == 0, err
+
+
+def test_an_empty_address_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--address ''`` was status 1 (``error: address must be HOST:PORT``); a bad option value is status 2."""
+    rc, out, err = _run(capsys, ["parse", "-q", "-j", "2", "--backend", "ray", "--address", "", "A dog."])
+    assert (rc, out) == (2, "") and "Invalid value for '--address': address must be HOST:PORT or 'auto', got ''" in err
+
+
 @pytest.mark.parametrize("group", ["parser", "tagger"])
 def test_more_shards_than_training_trees_is_refused_before_any_work(
     capsys: pytest.CaptureFixture[str], toy_trees: Path, tmp_path: Path, group: str

@@ -561,3 +561,23 @@ def test_a_signal_while_the_input_is_read_on_a_thread_ends_the_command_cleanly(
             writer.close()
     assert parse_tree(tree).leaves() == ["The", "dog", "barked", "."]
     assert rc == (143 if signum == 15 else 1) and err.endswith("Aborted.\n") and "Fatal" not in err, err
+
+
+def test_cli_parse_warnings_are_not_written_onto_the_progress_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A warning during a parse with its progress bar on the terminal was written at the end of the bar's text
+    (``sentences: 282 sent [00:03, 93.95 sent/s]warning: ...``): the bar is cleared first now, and drawn again."""
+    import io
+
+    from glmnlp.cli._params import sentence_bar
+    from glmnlp.cli.parse_cmd import _Notices
+
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    bar = sentence_bar()
+    bar.update(282)
+    bar.refresh()
+    _Notices().note("flat", "mix.txt:302: a sentence of 249 words (more than 150) gets a flat tree without parsing")
+    bar.close()
+    text = err.getvalue()
+    before = text[: text.index("warning: ")]
+    assert "sent" in before and before.rstrip(" ").endswith("\r"), repr(text)

@@ -258,16 +258,18 @@ def test_measures_cli_errors_name_their_file_once(capsys: pytest.CaptureFixture[
 
 
 def test_measures_api_input_errors_are_clear(tmp_path: Path) -> None:
-    """Lone surrogates, bytes, None and numbers are InputErrors that say what was expected."""
+    """Lone surrogates are InputErrors; bytes, None and numbers TypeErrors (they were InputErrors, where the
+    pipeline and the rest of the API raise a TypeError for a value of the wrong kind), each saying what was
+    expected."""
     with pytest.raises(glmnlp.InputError, match=r"^item 1: not valid UTF-8 text \(a lone surrogate at character 2\)"):
         glmnlp.measures("x\udc80")
     with pytest.raises(glmnlp.InputError, match="item 1: token 2: not valid UTF-8"):
         glmnlp.measures([["It", "x\udc80"]])
-    with pytest.raises(glmnlp.InputError, match=r"got bytes; decode bytes first"):
+    with pytest.raises(TypeError, match=r"got bytes; decode bytes first"):
         glmnlp.measures(b"abc")
-    with pytest.raises(glmnlp.InputError, match="expected a text .*got None"):
+    with pytest.raises(TypeError, match="expected a text .*got None"):
         glmnlp.measures(None)  # type: ignore[arg-type]
-    with pytest.raises(glmnlp.InputError, match="item 2: expected a text .*got int"):
+    with pytest.raises(TypeError, match="item 2: expected a text .*got int"):
         glmnlp.measures(["It ran.", 5])  # type: ignore[list-item]
     with pytest.raises(glmnlp.ConfigError, match="gamma"):
         glmnlp.measures("It ran.", gamma=-1.0)

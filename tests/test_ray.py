@@ -328,3 +328,24 @@ def test_ctrl_c_after_ray_started_is_aborted_and_stops_ray(
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     assert main(argv) == 1 and ray.is_initialized()
     ray.shutdown()
+
+
+def test_the_clusters_messages_go_to_stderr_once_glmnlp_starts_ray() -> None:
+    """Ray's driver printed the cluster's error messages (a worker killed, the raylet gone and its state dumps) to
+    stdout even with ``log_to_driver=False``: 1 to 44 such lines landed among the trees of ``glmnlp parse``. Once
+    glmnlp starts Ray they are printed on stderr (Ray's printing function called as its error listener calls it; in
+    a child process, which starts its own Ray)."""
+    import subprocess
+    import sys
+
+    code = (
+        "from glmnlp.glm.parallel import Executor\n"
+        "ex = Executor(2, backend='ray')\n"
+        "ex.map(abs, [-1, -2])\n"
+        "import ray._private.worker as w\n"
+        "w.print_to_stdstream({'lines': ['A worker died or was killed'], 'pid': 'raylet', 'is_err': False}, False)\n"
+        "import sys; sys.stderr.flush(); ex.close()\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "A worker died" not in run.stdout and "A worker died or was killed" in run.stderr

@@ -118,11 +118,22 @@ def check_address(backend: str | None, address: str | None) -> None:
     from glmnlp.errors import ConfigError
     from glmnlp.glm.parallel import unreachable
 
-    if resolve(jobs=1, backend=backend).backend != "ray":  # jobs given: $GLMNLP_JOBS is not read
+    try:
+        chosen = resolve(jobs=1, backend=backend).backend  # jobs given: $GLMNLP_JOBS is not read
+    except ConfigError:  # a bad $GLMNLP_BACKEND: an error where workers are started, not for work that stays here
+        if address is None:
+            return
+        raise
+    if chosen != "ray":
         if address is not None:
             raise click.UsageError("--address needs --backend ray (or GLMNLP_BACKEND=ray)")
         return
-    settings = resolve(jobs=1, backend=backend, address=address)
+    try:
+        settings = resolve(jobs=1, backend=backend, address=address)
+    except ConfigError as exc:
+        if address is None:  # $GLMNLP_ADDRESS
+            raise
+        raise click.BadParameter(str(exc), param_hint="'--address'") from None  # a bad option value: status 2
     if settings.address is not None:
         if (reason := unreachable(settings.address)) is not None:
             raise ConfigError(f"the ray backend could not join address {settings.address!r}: {reason}")

@@ -212,8 +212,12 @@ class _Notices:
     def note(self, kind: str, text: str, count: int = 1) -> None:
         first = kind not in self.counts
         self.counts[kind] = self.counts.get(kind, 0) + count
-        if first:
-            click.echo(f"warning: {text}", err=True)
+        if first:  # on a line of its own: a progress bar on stderr is cleared and drawn again after it (it was
+            # written at the end of the bar's text)
+            from tqdm import tqdm
+
+            with tqdm.external_write_mode(file=sys.stderr):
+                click.echo(f"warning: {text}", err=True)
 
     def flat_trees(self, doc: Any, unit: Unit, max_words: int) -> None:
         """Warn of each sentence of ``doc`` (the analysis of ``unit``) that got a flat tree for its length."""

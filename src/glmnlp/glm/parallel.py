@@ -33,10 +33,14 @@ Backends:
   running cluster (``HOST:PORT`` or ``"auto"``); without it a local Ray instance is started (or the
   one already initialised in this process is used). No cluster code of glmnlp's own; two things around
   ``ray.init``: a ``HOST:PORT`` address is first tried with a plain TCP connection of a few seconds
-  (:data:`ADDRESS_TIMEOUT`), because Ray retries an address where nothing answers for ever (a typo in
+  (:data:`glmnlp.glm.ray_driver.ADDRESS_TIMEOUT`), because Ray retries an address where nothing answers for ever (a typo in
   ``GLMNLP_ADDRESS`` hung a batch job with only Ray's own retry lines); and a SIGTERM handler of the
   caller's own that ``ray.init`` replaces with Ray's (exit status 15 and a C++ stack dump) is put back, so a
-  scheduler's SIGTERM ends a command as it does on the local backend (``Aborted.``, status 143).
+  scheduler's SIGTERM ends a command as it does on the local backend (``Aborted.``, status 143). A Ray that
+  glmnlp starts or joins prints the cluster's error messages on stderr: Ray's driver prints them (a worker
+  killed, the raylet gone and its state dumps) to ``sys.stdout`` even with ``log_to_driver=False``, where they
+  landed among the trees of ``glmnlp parse`` (44 lines when the cluster was stopped) and corrupted its output;
+  its printing function is wrapped (:mod:`glmnlp.glm.ray_driver`; a Ray without it is left as it is).
 
 A worker that dies before its work is done raises :class:`glmnlp.errors.WorkerError` on either backend (a
 local one: :mod:`glmnlp.glm.pools`; Ray's errors for a lost actor, worker or node are turned into it, so
@@ -64,7 +68,6 @@ import itertools
 import logging
 import os
 import signal
-import socket
 import threading
 import uuid
 import weakref
@@ -77,6 +80,7 @@ from glmnlp.config import BACKENDS
 from glmnlp.config import resolve as resolve_settings
 from glmnlp.errors import ConfigError, WorkerError
 from glmnlp.glm import pools
+from glmnlp.glm.ray_driver import cluster_messages_to_stderr, unreachable
 from glmnlp.glm.streams import NOT_YET, InPlace, Prefetch
 
 __all__ = ["BACKENDS", "Executor", "Hosts", "default_jobs", "resolve_executor", "unreachable"]
@@ -100,24 +104,6 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
         return max(1, os.cpu_count() or 1)
-
-
-#: Seconds a ``HOST:PORT`` Ray address is given to accept a TCP connection before the Ray backend gives up on it.
-ADDRESS_TIMEOUT = 5.0
-
-
-def unreachable(address: str) -> str | None:
-    """Why nothing answers at a ``HOST:PORT`` (or ``ray://HOST:PORT``) Ray address, or None (answers, or another
-    form of address, such as ``auto``, which Ray resolves and reports itself)."""
-    host, colon, port = address.removeprefix("ray://").rpartition(":")
-    if not colon or not host or not port.isdigit():
-        return None
-    try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=ADDRESS_TIMEOUT):
-            return None
-    except OSError as exc:  # refused, timed out, no route, unknown host (socket.gaierror)
-        reason = exc.strerror or str(exc) or type(exc).__name__
-        return f"nothing answers at {host}:{port} ({reason}; is the cluster's head node running there?)"
 
 
 def _host_create(key: str, factory: Callable[..., Any], args: tuple[Any, ...]) -> None:
@@ -437,6 +423,8 @@ class Executor:
     """
 
     def __init__(self, jobs: int | None = None, backend: str | None = None, address: str | None = None) -> None:
+        if backend is None and jobs == 1:  # all of it here: no backend needed, and none read (a bad $GLMNLP_BACKEND
+            backend = "local"  # is no error for work that stays in this process, glmnlp.config)
         settings = resolve_settings(jobs, backend, address)  # unset values: glmnlp.config; checked there
         jobs, backend, address = settings.jobs, settings.backend, settings.address
         self.backend = backend
@@ -484,6 +472,7 @@ class Executor:
             finally:
                 if sigterm is not None:
                     signal.signal(signal.SIGTERM, sigterm)
+            cluster_messages_to_stderr()
             self._ray_started = True
 
     def _local_pool(self) -> ProcessPoolExecutor:

@@ -7,8 +7,9 @@ word by word (matplotlib); pandas and matplotlib come with the optional ``measur
 
 Column names and meanings: :data:`glmnlp.parser.measures.COLUMNS` (also docs/measures.md).
 
-Errors: input that is not text (None, bytes, a number), text with lone surrogates (not UTF-8) and
-empty token lists are :class:`~glmnlp.errors.InputError` naming the item; a model without a
+Errors: input that is not text (None, bytes, a number) is a ``TypeError`` naming the item, as the pipeline
+(``nlp(None)``) and Python itself say it; text with lone surrogates (not UTF-8) and empty token lists are
+:class:`~glmnlp.errors.InputError` naming the item; a model without a
 generative term, a beam outside the range a model file may hold (gamma in [0, 1e300], cap in
 [0, 10**6]) and a drawing that cannot be written (a suffix matplotlib does not write, a missing
 folder) are :class:`~glmnlp.errors.ConfigError`, raised before any work.
@@ -118,7 +119,8 @@ def text_sentences(texts: Any, tokenized: bool = False, lines: bool = False) -> 
     """The sentences :func:`measures` analyses: raw text (a str or a list of str) split into sentences
     of PTB tokens (``lines``: each non-blank line one sentence, as a stimuli file without full stops needs; with
     ``tokenized`` each non-blank line one sentence of whitespace-separated tokens), or a list of tokenised
-    sentences as they are. Anything else is an :class:`InputError` naming the item."""
+    sentences as they are. Anything else is a ``TypeError`` naming the item (as :func:`glmnlp.load`'s pipeline
+    says of a value of the wrong kind)."""
     return numbered_sentences(texts, tokenized, lines)[0]
 
 
@@ -131,8 +133,8 @@ def numbered_sentences(texts: Any, tokenized: bool = False, lines: bool = False)
         texts = [texts]
     elif isinstance(texts, (bytes, bytearray)) or not isinstance(texts, Iterable):
         hint = "; decode bytes first, e.g. data.decode('utf-8')" if isinstance(texts, (bytes, bytearray)) else ""
-        raise InputError(f"expected a text (str), a list of texts or a list of tokenised sentences, "
-                         f"got {_kind(texts)}{hint}")
+        raise TypeError(f"expected a text (str), a list of texts or a list of tokenised sentences, "
+                        f"got {_kind(texts)}{hint}")
     out: list[list[str]] = []
     items: list[int] = []
     by_line = lines or tokenized
@@ -171,8 +173,7 @@ def numbered_sentences(texts: Any, tokenized: bool = False, lines: bool = False)
             items.append(line if by_line else k)
         else:
             hint = "; decode bytes first, e.g. data.decode('utf-8')" if isinstance(item, (bytes, bytearray)) else ""
-            raise InputError(f"expected a text (str) or a list of tokens (str), got {_kind(item)}{hint}",
-                             source=source)
+            raise TypeError(f"{source}: expected a text (str) or a list of tokens (str), got {_kind(item)}{hint}")
     for k, sentence in enumerate(out, start=1):
         _warn_if_long(sentence, k)
     return out, items

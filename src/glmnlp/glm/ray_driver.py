@@ -1,0 +1,54 @@
+"""What glmnlp does around ``ray.init`` when it starts or joins Ray (:mod:`glmnlp.glm.parallel`, ``backend="ray"``).
+
+No cluster code: Ray schedules, moves data and reports deaths. Two things it does not do as a command line needs:
+
+* **An address where nothing answers** is retried by Ray for ever (a typo in ``GLMNLP_ADDRESS`` hung a batch job
+  with only Ray's retry lines): :func:`unreachable` tries a ``HOST:PORT`` with a plain TCP connection of
+  :data:`ADDRESS_TIMEOUT` seconds first, and the command line checks it before any work.
+* **The cluster's error messages go to stdout**: Ray's driver prints them (a worker killed, the raylet gone and its
+  state dumps) with its own function to ``sys.stdout``, even with ``log_to_driver=False``, and they landed among the
+  trees ``glmnlp parse`` writes there (one line for a killed worker, 44 when the cluster was stopped), corrupting
+  its output. :func:`cluster_messages_to_stderr` wraps that function, once glmnlp has started or joined Ray, so that
+  they go to stderr with every other message; a Ray without the function is left as it is, and so is a Ray the
+  caller initialised.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+from typing import Any
+
+__all__ = ["ADDRESS_TIMEOUT", "cluster_messages_to_stderr", "unreachable"]
+
+#: Seconds a ``HOST:PORT`` Ray address is given to accept a TCP connection before the Ray backend gives up on it.
+ADDRESS_TIMEOUT = 5.0
+
+
+def unreachable(address: str) -> str | None:
+    """Why nothing answers at a ``HOST:PORT`` (or ``ray://HOST:PORT``) Ray address, or None (answers, or another
+    form of address, such as ``auto``, which Ray resolves and reports itself)."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not host or not port.isdigit():
+        return None
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=ADDRESS_TIMEOUT):
+            return None
+    except OSError as exc:  # refused, timed out, no route, unknown host (socket.gaierror)
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        return f"nothing answers at {host}:{port} ({reason}; is the cluster's head node running there?)"
+
+
+def cluster_messages_to_stderr() -> None:
+    """Ray's messages from the cluster to this driver on stderr (module docstring): the function of
+    ``ray._private.worker`` that prints them is wrapped to print them as errors; once, whatever the calls."""
+    module = sys.modules.get("ray._private.worker")
+    printer = getattr(module, "print_to_stdstream", None)
+    if printer is None or getattr(printer, "to_stderr", False):
+        return
+
+    def to_stderr(data: dict[str, Any], ignore_prefix: bool) -> Any:
+        return printer({**data, "is_err": True}, ignore_prefix)
+
+    to_stderr.to_stderr = True  # type: ignore[attr-defined]
+    module.print_to_stdstream = to_stderr  # type: ignore[union-attr]
