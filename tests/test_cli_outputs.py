@@ -188,6 +188,21 @@ def test_cli_outputs_train_default_checks_extra_tests_before_training(
     assert not out.exists()
 
 
+@pytest.mark.parametrize("name", ["gum_dev", "ptb_sample_dev"])
+def test_cli_outputs_train_default_refuses_a_dev_figures_name_as_a_usage_error(
+    tmp_path: Path, name: str, no_training: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An --extra-test name the dev figures take was status 1 (from the library), where the same option's name given
+    twice is status 2: both are bad option values, status 2, before any work."""
+    path = tmp_path / "extra.trees"
+    path.write_text(TINY[0] + "\n")
+    out = tmp_path / "model"
+    rc, _, err = _run(capsys, _commands(out, path)["train-default"] + ["--extra-test", f"{name}={path}"])
+    assert rc == 2 and err.endswith(f"Invalid value for --extra-test: the name '{name}' is taken by the dev figures; "
+                                    "choose another\n"), err
+    assert not out.exists()
+
+
 def _svg(out: Path, *sentences: str) -> list[str]:
     return ["parse", "-q", "-f", "svg", "--out-dir", str(out), "--tagged", *sentences]
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from glmnlp.text.default_recipe import DefaultRecipe
+from glmnlp.text.default_recipe import DEV_NAMES, DefaultRecipe
 from ._params import NonEmptyPath, training_parallel_options, weight_list
 
 __all__ = ["train_default_cmd"]
@@ -28,7 +28,8 @@ _RECIPE = DefaultRecipe()
 @click.command("train-default", context_settings=_CTX)
 @click.option("--out", "out_dir", required=True, type=NonEmptyPath(path_type=Path),
               help="Model directory to write (tagger/, parser/, MODEL.json).")
-@click.option("--force", is_flag=True, help="Replace an existing non-empty --out directory.")
+@click.option("--force", is_flag=True, help="Replace an existing --out model written by train-default (nothing else "
+                                          "is ever replaced).")
 @click.option("--max-train", type=click.IntRange(min=1), default=None,
               help="Use only the first N training trees of each corpus (quick checks; not the shipped model).")
 @click.option("--max-dev", type=click.IntRange(min=1), default=None,
@@ -92,6 +93,9 @@ def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev
             raise click.BadParameter(f"expected NAME=FILE, got {item!r}", param_hint="--extra-test")
         if name in tests:
             raise click.BadParameter(f"the name {name!r} is given twice", param_hint="--extra-test")
+        if name in DEV_NAMES:  # a bad option value, as a name given twice (it was status 1, from the library)
+            raise click.BadParameter(f"the name {name!r} is taken by the dev figures; choose another",
+                                     param_hint="--extra-test")
         tests[name] = path
     with Executor(jobs, backend, address) as executor:  # closed here, not by the interpreter's exit
         report = train_default(

@@ -127,6 +127,7 @@ from glmnlp.errors import ConfigError, InputError
 from glmnlp.glm.model_io import PIPELINE_FILE, PIPELINE_KIND, check_output_dir, staged_output_dir
 from glmnlp.text.default_recipe import (
     CORPORA,
+    DEV_NAMES,
     NOTICE_FILE,
     TRAIN_COMMAND,
     DefaultRecipe,
@@ -320,7 +321,7 @@ def _read_extra_tests(extra_tests: dict[str, str | Path] | None) -> dict[str, li
     a name the report already uses (``ptb_sample_dev``, ``gum_dev``) a :class:`ConfigError`."""
     gold: dict[str, list[Any]] = {}
     for name, path in sorted((extra_tests or {}).items()):
-        if name in {f"{c}_dev" for c in CORPORA}:
+        if name in DEV_NAMES:
             raise ConfigError(f"extra test name {name!r} is taken by the dev figures; choose another")
         gold[name] = _read_clean(path)
         if not gold[name]:

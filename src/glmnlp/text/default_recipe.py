@@ -22,6 +22,7 @@ from glmnlp.errors import ConfigError
 
 __all__ = [
     "CORPORA",
+    "DEV_NAMES",
     "DefaultRecipe",
     "GUM_GENRES",
     "GUM_NONCOMMERCIAL",
@@ -36,6 +37,8 @@ __all__ = [
 TRAIN_COMMAND = "glmnlp train-default --out DIR"
 #: Corpora a recipe may train on, in the order their trees are concatenated.
 CORPORA = ("ptb_sample", "gum")
+#: The names of the dev figures in a training report, which an extra test set may not take.
+DEV_NAMES = frozenset(f"{corpus}_dev" for corpus in CORPORA)
 #: GUM genres whose texts are CC BY-NC-SA (GUM's LICENSE.txt): left out of the training set by
 #: default, so the model can ship under terms that allow commercial use (see the module header).
 GUM_NONCOMMERCIAL = ("essay", "fiction", "letter", "podcast", "whow")
