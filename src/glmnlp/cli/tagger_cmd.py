@@ -16,7 +16,7 @@ data, and input without a sentence (``empty input: nothing to tag``); ``tagger e
 test file without a tagged sentence instead of reporting 0% accuracy, and ``tagger train`` a training
 or dev file without one (``FILE: empty input: no tagged sentence to train on``) instead of an error
 without the file's name or an epoch chosen without dev. ``--margin`` is a number >= 0 (NaN is a
-usage error; ``inf`` keeps every tag).
+usage error; ``inf`` keeps every tag the model can give a word, not those its tag dictionary rules out).
 """
 
 from __future__ import annotations

@@ -56,9 +56,10 @@ def multitag_scores(tagger: Any, sentences: Sequence[TaggedSentence], margins: I
         gold_mm = np.where(gold >= 0, mm[np.arange(len(s)), np.maximum(gold, 0)], -np.inf)
         tokens += len(s)
         for k, m in enumerate(margins):
-            counts[k] += int((mm >= best - m).sum())
-            # a gold tag the tagger does not have is never among its tags (-inf >= best - inf held at margin inf)
-            hits[k] += int(((gold >= 0) & (gold_mm >= best[:, 0] - m)).sum())
+            # a tag without a full sequence (ruled out by the tag dictionary, or a gold tag the tagger does not
+            # have) is never among the tags: -inf >= best - inf held at margin inf, and every tag was counted
+            counts[k] += int(((mm >= best - m) & (mm > -np.inf)).sum())
+            hits[k] += int(((gold >= 0) & (gold_mm >= best[:, 0] - m) & (gold_mm > -np.inf)).sum())
     return [
         MultitagScore(
             margin=float(m),

@@ -488,7 +488,9 @@ class Tagger(TravelsAsFiles):
         return self._max_marginals(enc, self._emissions(enc))
 
     def multitag(self, words: Sequence[str], margin: float) -> list[list[str]]:
-        """For each word, the tags whose best full sequence scores within ``margin`` of the best; best first."""
+        """For each word, the tags whose best full sequence scores within ``margin`` of the best; best first. A tag
+        with no full sequence (one the tag dictionary rules out for the word: max-marginal ``-inf``) is never among
+        them, at ``margin=inf`` either."""
         return self._within(self.max_marginals(words), margin)
 
     def tag_and_multitag(self, words: Sequence[str], margin: float) -> tuple[list[str], list[list[str]]]:
@@ -508,7 +510,8 @@ class Tagger(TravelsAsFiles):
         if not len(mm):
             return []
         order = np.argsort(-mm, axis=1, kind="stable")
-        kept = (np.take_along_axis(mm, order, axis=1) >= mm.max(axis=1, keepdims=True) - margin).sum(axis=1)
+        ranked = np.take_along_axis(mm, order, axis=1)  # -inf >= best - inf: a tag without a sequence is left out
+        kept = ((ranked >= mm.max(axis=1, keepdims=True) - margin) & (ranked > -np.inf)).sum(axis=1)
         names = self.tags_
         return [[names[t] for t in row[:k]] for row, k in zip(order.tolist(), kept.tolist())]
 
