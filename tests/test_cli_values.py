@@ -376,6 +376,17 @@ def test_tagger_train_scores_dev_as_evaluate_does(capsys: pytest.CaptureFixture[
     assert rc == 0 and f"accuracy          {trained:.2f}%" in out, (trained, out)
 
 
+def test_tagger_evaluate_shows_no_accuracy_of_no_words(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A test file without unknown words printed ``unknown words     0.00% of 0``, read as 0% accuracy: ``-``."""
+    train = tmp_path / "train.wt"
+    train.write_text("the/DT dog/NN barks/VBZ ./.\n" * 3)
+    rc, _, err = _run(capsys, ["tagger", "train", "--train", str(train), "--out", str(tmp_path / "m"), "-j", "1",
+                               "--epochs", "1"])
+    assert rc == 0, err
+    rc, out, _ = _run(capsys, ["tagger", "evaluate", "-m", str(tmp_path / "m"), "--test", str(train)])
+    assert rc == 0 and "known words       100.00% of 12\nunknown words     - of 0\n" in out, out
+
+
 @pytest.mark.parametrize("argv", [
     ["parser", "train", "--train", "-", "--dev", "-", "--out", "OUT"],
     ["data", "--clean", "-", "--out", "OUT"],

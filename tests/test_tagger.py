@@ -573,3 +573,16 @@ def test_tagger_refuses_words_that_are_not_strings_and_trees_to_evaluate(sample_
         sample_tagger.tag_sentences([["a"], [5]])
     with pytest.raises(TypeError, match="expected a sequence of TaggedSentence records"):
         sample_tagger.evaluate([parse_tree("(TOP (NN dog))")])
+
+
+def test_tagger_fit_refuses_a_dev_set_without_words(tmp_path: Path) -> None:
+    """A dev set of empty sentences trained as without dev (the last epoch kept, no word), where the command line
+    refuses a dev file without a tagged sentence; and ``save(replace=False)`` over a model named the command line's
+    ``--force``, not the argument."""
+    train = sample_tagged("train")[:30]
+    with pytest.raises(ConfigError, match="no dev sentence with words to choose the epoch on"):
+        Tagger(TaggerConfig(epochs=1)).fit(train, [TaggedSentence((), ())], show_progress=False, jobs=1)
+    tagger = Tagger(TaggerConfig(epochs=1)).fit(train, show_progress=False, jobs=1)
+    tagger.save(tmp_path / "m")
+    with pytest.raises(ConfigError, match=r"use replace=True to replace it"):
+        tagger.save(tmp_path / "m", replace=False)

@@ -237,8 +237,10 @@ def evaluate_cmd(
     score = model.evaluate(sentences, top_confusions=confusions)
     click.echo(f"tokens            {score.tokens}")
     click.echo(f"accuracy          {100 * score.accuracy:.2f}%")
-    click.echo(f"known words       {100 * score.known_accuracy:.2f}% of {score.known_tokens}")
-    click.echo(f"unknown words     {100 * score.unknown_accuracy:.2f}% of {score.unknown_tokens}")
+    for name, accuracy, tokens in (("known words  ", score.known_accuracy, score.known_tokens),
+                                   ("unknown words", score.unknown_accuracy, score.unknown_tokens)):
+        shown = f"{100 * accuracy:.2f}%" if tokens else "-"  # 0.00% of 0 read as an accuracy of nothing
+        click.echo(f"{name}     {shown} of {tokens}")
     if score.confusions:
         click.echo("confusions (gold -> predicted: count)")
         for gold, predicted, count in score.confusions:

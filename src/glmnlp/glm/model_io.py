@@ -439,7 +439,8 @@ def save_model(
     if not isinstance(metadata, Mapping):
         raise ValueError(f"metadata must be a dict, got a {type(metadata).__name__}")
     parts = ModelParts(kind=kind, metadata=metadata, arrays=arrays, submodels=submodels or {})
-    with staged_output_dir(directory, kind, replace=replace) as tmp:
+    with staged_output_dir(directory, kind, replace=replace, option="replace=True") as tmp:  # the library's word: the
+        # commands check their --out with "--force" before any work
         _write_tree(tmp, parts)
         _fsync_tree(tmp)
 

@@ -343,6 +343,8 @@ class Tagger(TravelsAsFiles):
         train = [s for s in train if len(s)]
         if not train:
             raise ConfigError("no training sentences")
+        if dev is not None and not any(len(s) for s in dev):  # it trained as without dev, the last epoch kept
+            raise ConfigError("no dev sentence with words to choose the epoch on (dev=None keeps the last epoch)")
         for s in train + (dev or []):
             if s.tags is None:
                 raise ConfigError("training and dev sentences must be tagged")
