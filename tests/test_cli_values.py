@@ -229,6 +229,18 @@ def test_cli_tagger_evaluate_refuses_an_empty_test_file(capsys: pytest.CaptureFi
     assert (rc, out, err) == (1, "", f"error: {empty}: empty input: no tagged sentence to score\n")
 
 
+@pytest.mark.parametrize("name", ["empty.txt", "empty.trees"])
+def test_cli_tagger_train_refuses_an_empty_file_as_documented(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    """An empty file whose suffix does not fix the format said "cannot tell the format of an empty input", where
+    docs/cli.md gives ``FILE: empty input: no tagged sentence to train on`` (said only for a .trees file)."""
+    empty = tmp_path / name
+    empty.write_text("", encoding="utf-8")
+    rc, out, err = _run(capsys, ["tagger", "train", "--train", str(empty), "--out", str(tmp_path / "m"), "-j", "1"])
+    assert (rc, out, err) == (1, "", f"error: {empty}: empty input: no tagged sentence to train on\n")
+
+
 @pytest.mark.parametrize("group", ["parser", "tagger"])
 def test_cli_negative_seed_is_a_usage_error(capsys: pytest.CaptureFixture[str], tmp_path: Path, group: str) -> None:
     """``--seed -1`` was a numpy traceback from the first pass (numpy's generators take no negative seed); now a usage

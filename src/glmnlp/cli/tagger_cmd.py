@@ -85,6 +85,8 @@ def _read(path: str, fmt: Format, purpose: str | None = None, column: _Column = 
         else:
             sentences, found = read_tagged_as(source, fmt, column)
     except FormatError as exc:  # say how to read the other column from the command line
+        if purpose is not None and exc.reason == "cannot tell the format of an empty input":
+            raise InputError(f"empty input: no tagged sentence {purpose}", source=name) from None  # as documented
         exc.reason = exc.reason.replace("read its UPOS column", "--tag-column upos reads it")
         raise
     if purpose is not None and not any(len(s) for s in sentences):
