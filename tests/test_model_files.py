@@ -353,10 +353,12 @@ def test_model_files_every_command_checks_a_pipelines_sub_model_against_model_js
     assert capsys.readouterr().err.startswith(f"error: {generative}: changed since")
 
 
-@pytest.mark.parametrize("name", ["tagger/../../outside.bin", "/dev/zero", "tagger/dev"])
+@pytest.mark.parametrize("name", ["tagger/../../outside.bin", "/dev/zero", "tagger/dev", "tagger/a\x00b",
+                                  "tagger/" + "a" * 300])
 def test_model_files_checksums_name_only_files_of_the_model(tmp_path: Path, name: str) -> None:
     """A MODEL.json checksum entry is a file of the model: one leaving the folder or naming a device (``/dev/zero``
-    was read until memory ran out) is a ModelFileError naming MODEL.json, before anything is read from it."""
+    was read until memory ran out) is a ModelFileError naming MODEL.json, before anything is read from it; so is a
+    name no file can have (a NUL byte, 300 characters), which was a traceback from the existence check."""
     import shutil
 
     import glmnlp
@@ -593,6 +595,12 @@ def test_model_files_well_sealed_values_that_would_fail_later_are_refused_at_loa
                arrays=dict(arrays, tagdict_masks=np.zeros_like(arrays["tagdict_masks"])))
     with pytest.raises(ModelFileError, match="a tag dictionary row allows no tag"):
         Tagger.load(tmp_path / "zero")
+    # masks of another type: 256 as int16 and 0.5 as a float passed the row check and became 0 in the uint8 table
+    for name, masks in (("wide", arrays["tagdict_masks"].astype(np.int16) * 256),
+                        ("half", arrays["tagdict_masks"] * 0.5)):
+        save_model(tmp_path / name, kind=kind, metadata=metadata, arrays=dict(arrays, tagdict_masks=masks))
+        with pytest.raises(ModelFileError, match="tag dictionary masks must be 0/1 values"):
+            Tagger.load(tmp_path / name)
     header = json.loads((tmp_path / "t" / "metadata.json").read_text())
     header["metadata"]["n_rows"] = float("inf")
     _write_header(tmp_path / "t" / "metadata.json", header)

@@ -116,6 +116,9 @@ def tagger_from_parts(cls: Any, metadata: dict[str, Any], arrays: dict[str, np.n
         masks = arrays["tagdict_masks"]
         if masks.shape != (words.shape[0], T) or (words.size and (words.min() < 2 or words.max() >= len(store))):
             raise ModelFileError(f"{source}: tag dictionary arrays are inconsistent")
+        if masks.dtype.kind not in "bu" or (masks.size and masks.max() > 1):  # 256 as int16, 0.5 as a float: both
+            # passed the check below and became 0 in the table (no candidate tag: a traceback at the first word)
+            raise ModelFileError(f"{source}: tag dictionary masks must be 0/1 values (bool or unsigned integers)")
         if masks.size and not masks.any(axis=1).all():  # it loaded, and tagging the word failed ("no candidate tag")
             raise ModelFileError(f"{source}: a tag dictionary row allows no tag")
         table = np.repeat(tagger._open_mask[None, :], len(store), axis=0)
