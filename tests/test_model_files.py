@@ -561,14 +561,19 @@ def test_model_files_a_device_or_pipe_in_a_models_place_is_refused(tmp_path: Pat
     assert "is not a glmnlp model" in run.stdout, run
 
 
-@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"n": ' + "9" * 5000 + "}"])
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"n": ' + "9" * 5000 + "}",
+                                  "SEALED975", "SEALED65"])
 def test_model_files_json_too_deep_or_an_integer_too_long_is_a_model_file_error(tmp_path: Path, text: str) -> None:
     """Deeply nested JSON or a 5,000-digit integer in ``metadata.json`` or ``MODEL.json`` was a RecursionError or a
-    ValueError traceback."""
+    ValueError traceback; JSON nested just within what Python reads (975 levels) was read, then written again for
+    the seal's check deeper in the stack, and failed there: no model's JSON nests more than 64 levels."""
     from glmnlp.parser.model import Parser
     from glmnlp.text.checksums import read_description
 
     model = _parser_model(tmp_path / "m")
+    if text.startswith("SEALED"):  # the model's own sealed header with one field nested that deep
+        depth = int(text[6:])
+        text = (model / "metadata.json").read_text().replace("{", '{"x": ' + "[" * depth + "]" * depth + ", ", 1)
     (model / "metadata.json").write_text(text)
     with pytest.raises(ModelFileError, match="metadata.json: not a model's JSON"):
         Parser.load(model)

@@ -65,16 +65,36 @@ def read_model_file(path: Path) -> bytes:
         raise ModelFileError(f"{path}: cannot be read: {exc.strerror or exc}") from None
 
 
+#: The deepest nesting of a model file's JSON: a model's own nests 6 levels; JSON read whole at a depth near
+#: Python's recursion limit was written again deeper in the stack (the seal's check) and failed there
+MAX_JSON_DEPTH = 64
+
+
 def model_json(data: bytes, path: Path) -> Any:
     """The JSON of a model file's bytes; not UTF-8, not JSON, too deep or too long an integer: a ModelFileError."""
     try:
-        return json.loads(data.decode("utf-8"))
+        value = json.loads(data.decode("utf-8"))
+        if _depth(value) > MAX_JSON_DEPTH:
+            raise ModelFileError(f"{path}: not a model's JSON (nested more than {MAX_JSON_DEPTH} levels deep)")
+        return value
     except UnicodeDecodeError:
         raise ModelFileError(f"{path}: not UTF-8 text (corrupt, or not a model's file)") from None
     except json.JSONDecodeError as exc:
         raise ModelFileError(f"{path}:{exc.lineno}: not valid JSON (corrupt or truncated): {exc.msg}") from None
     except (RecursionError, ValueError) as exc:
         raise ModelFileError(f"{path}: not a model's JSON ({str(exc)[:100]})") from None
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in ``value`` (a scalar: 0), found without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is not None:
+            deepest = max(deepest, level)
+            stack.extend((child, level + 1) for child in children)
+    return deepest
 
 
 def folder_files(folder: Path) -> dict[str, bytes]:
