@@ -208,6 +208,29 @@ def test_model_files_members_are_lzma_and_deflated_archives_still_load(tmp_path:
         assert loaded[name].dtype == array.dtype and np.array_equal(loaded[name], array)
 
 
+def test_model_files_an_oversized_npy_header_is_one_line_without_numpys_pickle_advice(tmp_path: Path) -> None:
+    """A member whose .npy header is 200 KB gave numpy's three-line message, ending in the advice to load it with
+    ``allow_pickle=True``: wrong for a format that never holds pickles, and an error is one line."""
+    import io
+    import zipfile
+
+    from glmnlp.glm.model_io import load_model, save_model
+
+    save_model(tmp_path / "m", kind="x", metadata={"a": 1}, arrays={"w": np.zeros(3)})
+    header = "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), " + " " * 200_000 + "}"
+    header += " " * (-(len(header) + 13) % 64) + "\n"
+    member = b"\x93NUMPY\x02\x00" + len(header).to_bytes(4, "little") + header.encode("latin1") + bytes(24)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_LZMA) as archive:
+        archive.writestr("w.npy", member)
+    (tmp_path / "m" / "weights.npz").write_bytes(buffer.getvalue())
+    _rehash(tmp_path / "m")
+    with pytest.raises(ModelFileError) as caught:
+        load_model(tmp_path / "m", kind="x")
+    message = str(caught.value)
+    assert "not a readable weights archive" in message and "\n" not in message and "pickle" not in message, message
+
+
 def test_model_files_member_with_an_unsupported_zip_method_is_refused(tmp_path: Path) -> None:
     """A bzip2 member (not a method model files use) is a one-line ModelFileError, not an attempt to inflate it."""
     import zipfile

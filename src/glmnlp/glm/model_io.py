@@ -559,7 +559,10 @@ def load_model(directory: str | Path, *, kind: str) -> tuple[dict[str, Any], dic
     except ModelFileError:
         raise
     except Exception as exc:  # noqa: BLE001 (zipfile/zlib/numpy raise many types for a damaged archive)
-        raise ModelFileError(f"{weights_path}: not a readable weights archive: {exc}") from None
+        # the reason's first line: numpy's advice on a header too large goes on to allow_pickle=True, for a format
+        # that never holds pickles (and an error is one line)
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ModelFileError(f"{weights_path}: not a readable weights archive: {reason}") from None
     return header["metadata"], arrays
 
 
