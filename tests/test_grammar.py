@@ -97,8 +97,12 @@ def test_grammar_induce_is_deterministic_and_json_round_trips() -> None:
         (lambda d: d["triples"].append([0, 1, 999]), "out of range"),
         (lambda d: d.pop("chains"), "malformed"),
         (lambda d: d["categories"].pop(0), "reserved"),
+        # a label with a space loaded and failed at the first tree written; an empty one wrote "( (DT A) ...)"
+        (lambda d: d["categories"][-1].__setitem__(0, "N P"), "labels are non-empty, without whitespace"),
+        (lambda d: d["categories"][-1].__setitem__(0, ""), "labels are non-empty, without whitespace"),
+        (lambda d: d["categories"][-1].__setitem__(1, "\t"), "labels are non-empty, without whitespace"),
     ],
-    ids=["format", "version", "id-range", "missing-key", "reserved"],
+    ids=["format", "version", "id-range", "missing-key", "reserved", "spaced-label", "empty-label", "spaced-slash"],
 )
 def test_grammar_from_json_rejects_malformed(mutate, message: str) -> None:
     """A corrupt grammar dict raises ModelFileError, never a half-built grammar."""

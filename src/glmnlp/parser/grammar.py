@@ -390,8 +390,11 @@ class Grammar:
             categories: list[Category] = []
             for item in data["categories"]:
                 label, slash = item
-                if not isinstance(label, str) or not (slash is None or isinstance(slash, str)):
-                    raise ModelFileError(f"bad grammar category {item!r}")
+                if not isinstance(label, str) or not (slash is None or isinstance(slash, str)) or not all(
+                        part and not any(ch.isspace() for ch in part) for part in (label, slash) if part is not None):
+                    # an empty label, or one with a space, loaded and then wrote trees no reader reads back (or
+                    # failed at the first tree written)
+                    raise ModelFileError(f"bad grammar category {item!r} (labels are non-empty, without whitespace)")
                 categories.append((label, slash))
             if tuple(categories[: len(RESERVED)]) != RESERVED:
                 raise ModelFileError(f"grammar categories must start with the reserved {list(RESERVED)!r}")
