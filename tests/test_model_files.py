@@ -659,6 +659,37 @@ def test_model_files_generative_tables_that_are_not_finite_and_a_margin_too_larg
     bad = dict(arrays, pair_vals=np.where(np.arange(len(arrays["pair_vals"])) == 0, np.nan, arrays["pair_vals"]))
     with pytest.raises(ModelFileError, match="'pair_vals' holds values that are not finite"):
         GenerativeTerm.from_parts(metadata, bad)
+    # finite values no trained model holds: 1e308 overflowed the same way (NA surprisals, status 0)
+    for name, value in (("pair_vals", 1e308), ("hist_vals", 0.5), ("floor_logprob", 1.0), ("lambdas", 1.5)):
+        wide = arrays[name].astype(np.float64)
+        wide[0] = value
+        with pytest.raises(ModelFileError, match=f"{name!r} holds values outside"):
+            GenerativeTerm.from_parts(metadata, dict(arrays, **{name: wide}))
     (tmp_path / "MODEL.json").write_text('{"multitag_margin": ' + "1" + "0" * 400 + "}")
     with pytest.raises(ModelFileError, match="multitag_margin must be a number"):
         recommended_margin(tmp_path)
+
+
+def test_model_files_a_generative_term_of_another_grammar_is_refused(tmp_path: Path) -> None:
+    """A generative sub-model whose node model has another number of categories than the parser's grammar (2
+    against 94) loaded and parsed ``(TOP (FRAG (DT A) (ADJP ...`` with surprisals of NA and status 0."""
+    import shutil
+
+    from glmnlp.glm.model_io import load_model, save_model
+    from glmnlp.parser.model import Parser
+    from glmnlp.text.default_model import default_model_path
+
+    model = tmp_path / "p"
+    shutil.copytree(default_model_path() / "parser", model)
+    gen = model / "generative"
+    kind = json.loads((gen / "metadata.json").read_text())["kind"]
+    metadata, arrays = load_model(gen, kind=kind)
+    metadata["generative"]["models"][0]["n_outcomes"] = 2
+    save_model(tmp_path / "g", kind=kind, metadata=metadata, arrays=arrays)  # (a model's part is not replaced alone)
+    shutil.rmtree(gen)
+    shutil.move(tmp_path / "g", gen)
+    header = json.loads((model / "metadata.json").read_text())
+    header["submodel_sha256"]["generative"] = json.loads((gen / "metadata.json").read_text())["metadata_sha256"]
+    _write_header(model / "metadata.json", header)
+    with pytest.raises(ModelFileError, match="node model size does not match the grammar's categories"):
+        Parser.load(model)

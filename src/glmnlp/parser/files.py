@@ -24,6 +24,7 @@ from glmnlp.glm.model_io import (
 )
 from glmnlp.parser.config import ATOM_DOC, RANGES, TEMPLATES, ParserConfig, check_values
 from glmnlp.parser.grammar import Grammar
+from glmnlp.parser.generative import NODE_MODEL
 from glmnlp.parser.term import GEN_KIND, GenerativeTerm
 
 __all__ = ["MODEL_KIND", "describe_parser", "load_parser", "save_parser"]
@@ -118,6 +119,9 @@ def load_parser(cls: Any, path: str | Path) -> Any:
         gen_meta, gen_arrays = load_submodel(path, "generative", kind=GEN_KIND)
         try:
             parser.generative = GenerativeTerm.from_parts(gen_meta, gen_arrays)
+            if parser.generative.model.specs[NODE_MODEL].n_outcomes != len(parser.grammar.categories):
+                # another grammar's node model: wrong trees and surprisals of NA, with status 0
+                raise ModelFileError("generative term: node model size does not match the grammar's categories")
         except ModelFileError as exc:
             raise ModelFileError(f"{Path(path) / 'generative' / 'metadata.json'}: {exc}") from None
     return parser

@@ -77,6 +77,7 @@ READABLE_VERSIONS = (1, 2)
 HASH_NAME = "splitmix64-v1"
 MAX_CONTEXT = 62  # GEN_MAX_CONTEXT in _generative.pxd
 MAX_OUTCOMES = 2**62  # n_outcomes is an int64 in the kernel (a damaged file may say 1e308)
+MAX_LOG_VALUE = 1e4  # the largest magnitude of a stored log-domain value (trained models: about 15)
 
 NODE_MODEL = 0
 WORD_MODEL = 1
@@ -377,6 +378,13 @@ class GenerativeModel:
             for name in ("hist_vals", "pair_vals", "floor_logprob", "lambdas"):  # bin_edges end at infinity
                 if not np.isfinite(arrays[name]).all():
                     raise ModelFileError(f"generative model: array {name!r} holds values that are not finite")
+            # and values no trained model holds (1e308 is finite, and its sums overflowed to NA the same way):
+            # log-domain tables within +-MAX_LOG_VALUE, backoff sums and floors <= 0, weights in [0, 1]
+            for name, low, high in (("hist_vals", -MAX_LOG_VALUE, 0.0), ("pair_vals", -MAX_LOG_VALUE, MAX_LOG_VALUE),
+                                    ("floor_logprob", -MAX_LOG_VALUE, 0.0), ("lambdas", 0.0, 1.0)):
+                values = arrays[name]
+                if values.size and not (low <= values.min() and values.max() <= high):
+                    raise ModelFileError(f"generative model: array {name!r} holds values outside [{low:g}, {high:g}]")
             if version == 1:
                 tables = {name: np.asarray(arrays[name]) for name in ("hist_keys", "hist_vals", "pair_keys",
                                                                        "pair_vals", "floor_logprob")}
