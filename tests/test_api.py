@@ -185,3 +185,17 @@ def test_reprs_are_short_and_say_what_the_object_is() -> None:
     assert repr(doc) == "<Document 'The dog barked. It ran away from the big bad wolf that li...' (2 sentences)>"
     assert repr(glmnlp.Sentence.from_words(["a"])) == "<Sentence 'a' (1 token, not parsed)>"
     assert sent._repr_html_() == "<div>" + doc._repr_html_()[5:].split("</figure>")[0] + "</figure></div>"
+    # a tree built wrongly in code has no brackets: its repr shows its fields (the first version raised ValueError,
+    # in the REPL and in debuggers, where such a tree is inspected)
+    for bad in (glmnlp.Tree("NN", "dog"), glmnlp.Tree("X", ()), glmnlp.Tree("N N", ("a",))):  # type: ignore[arg-type]
+        assert repr(bad).startswith("Tree(label=")
+
+
+def test_renderers_take_numpy_integers() -> None:
+    """``indent`` and ``first_id`` given as numpy integers (a count from an array) were refused by the first version
+    of the type checks; the rest of the API takes them (operator.index)."""
+    import numpy as np
+
+    doc = glmnlp.load()("It barked.")
+    assert glmnlp.render_pretty(doc, indent=np.int64(4)) == glmnlp.render_pretty(doc, indent=4)
+    assert glmnlp.render_conllu(doc, first_id=np.int32(5)) == glmnlp.render_conllu(doc, first_id=5)

@@ -482,6 +482,25 @@ def test_a_bad_backend_in_the_environment_is_no_error_for_work_that_stays_here(
     assert rc == 0, err
 
 
+def test_work_that_stays_here_keeps_a_given_address_and_reads_jobs_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first version of the rule above made ``Executor(1, None, "auto")`` with ``GLMNLP_BACKEND=ray`` an error
+    ("an address needs the ray backend": ``parser train -j 1 --address auto`` had passed the command's checks), and
+    still read a bad backend when ``GLMNLP_JOBS=1`` said the work stays here."""
+    from glmnlp import config
+    from glmnlp.glm.parallel import Executor
+
+    monkeypatch.setattr(config, "_current", None)
+    monkeypatch.setenv("GLMNLP_BACKEND", "ray")
+    ex = Executor(1, None, "auto")
+    assert (ex.mode, ex.backend, ex.address) == ("inline", "ray", "auto")
+    monkeypatch.setattr(config, "_current", None)
+    monkeypatch.setenv("GLMNLP_BACKEND", "bogus")
+    monkeypatch.setenv("GLMNLP_JOBS", "1")
+    assert Executor().mode == "inline"
+
+
 def test_an_empty_address_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     """``--address ''`` was status 1 (``error: address must be HOST:PORT``); a bad option value is status 2."""
     rc, out, err = _run(capsys, ["parse", "-q", "-j", "2", "--backend", "ray", "--address", "", "A dog."])

@@ -307,6 +307,8 @@ with warnings.catch_warnings(record=True) as caught:
     nlp.add_pipe("glmnlp_parser")
 clashes = [str(w.message) for w in caught if issubclass(w.category, ExtensionClashWarning)]
 assert len(clashes) == 1 and "Span._.labels" in clashes[0] and "parse_string" not in clashes[0], clashes
+places = [w.filename for w in caught if issubclass(w.category, ExtensionClashWarning)]
+assert "glmnlp" not in places[0] and "spacy" not in places[0], places  # the user's line: add_pipe
 assert next(nlp("It barked.").sents)._.labels == "OTHER"
 Span.remove_extension("labels")
 nlp.remove_pipe("glmnlp_parser")

@@ -33,7 +33,7 @@ Backends:
   running cluster (``HOST:PORT`` or ``"auto"``); without it a local Ray instance is started (or the
   one already initialised in this process is used). No cluster code of glmnlp's own; two things around
   ``ray.init``: a ``HOST:PORT`` address is first tried with a plain TCP connection of a few seconds
-  (:data:`glmnlp.glm.ray_driver.ADDRESS_TIMEOUT`), because Ray retries an address where nothing answers for ever (a typo in
+  (:data:`.ray_driver.ADDRESS_TIMEOUT`), because Ray retries an address where nothing answers for ever (a typo in
   ``GLMNLP_ADDRESS`` hung a batch job with only Ray's own retry lines); and a SIGTERM handler of the
   caller's own that ``ray.init`` replaces with Ray's (exit status 15 and a C++ stack dump) is put back, so a
   scheduler's SIGTERM ends a command as it does on the local backend (``Aborted.``, status 143). A Ray that
@@ -423,8 +423,9 @@ class Executor:
     """
 
     def __init__(self, jobs: int | None = None, backend: str | None = None, address: str | None = None) -> None:
-        if backend is None and jobs == 1:  # all of it here: no backend needed, and none read (a bad $GLMNLP_BACKEND
-            backend = "local"  # is no error for work that stays in this process, glmnlp.config)
+        if backend is None and address is None and resolve_settings(jobs, "local").jobs == 1:  # ($GLMNLP_JOBS read)
+            backend = "local"  # all of it here: no backend is needed, and none is read (a bad $GLMNLP_BACKEND is no
+            # error for work that stays in this process, glmnlp.config; an address given keeps the configured one)
         settings = resolve_settings(jobs, backend, address)  # unset values: glmnlp.config; checked there
         jobs, backend, address = settings.jobs, settings.backend, settings.address
         self.backend = backend

@@ -46,6 +46,7 @@ text`` line there too, which glmnlp does not invent). Text written into SVG and 
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Iterable
 
 from glmnlp.text.document import Document, Sentence
@@ -132,8 +133,13 @@ def render_pretty(doc: Document, indent: int = 2) -> str:
 
 
 def _check_int(value: object, name: str) -> None:
-    """An option that is a number of something: a str or a float failed later inside an arithmetic operation."""
-    if not isinstance(value, int) or isinstance(value, bool):
+    """An option that is a number of something (numpy integers too): a str or a float failed later inside an
+    arithmetic operation."""
+    try:
+        operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{name} is an integer, not {value!r}") from None
+    if isinstance(value, bool):
         raise TypeError(f"{name} is an integer, not {value!r}")
 
 

@@ -98,7 +98,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from glmnlp.text.tokenize import PTB_BRACKETS, tokenize_spans
+from glmnlp.text.tokenize import PTB_BRACKETS, tokenize_spans, user_stacklevel
 from glmnlp.treebank.trees import Tree, to_bracket
 
 __all__ = ["ExtensionClashWarning", "GlmnlpParser", "make_glmnlp_parser"]
@@ -182,7 +182,7 @@ class GlmnlpParser:
                 f"{'were' if len(foreign) > 1 else 'was'} registered by other code (another constituency parser "
                 f"such as benepar?) and will show that code's values, not this component's parses; remove "
                 f"{'them' if len(foreign) > 1 else 'it'} (Span.remove_extension / Token.remove_extension) before "
-                f"adding the component", ExtensionClashWarning, stacklevel=2)
+                f"adding the component", ExtensionClashWarning, stacklevel=user_stacklevel())
 
     def __call__(self, doc: Any) -> Any:
         sentences = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]

@@ -117,8 +117,12 @@ class Tree:
 
     def __repr__(self) -> str:
         """``<Tree (S (NP ...) ...)>``: the bracket string (the generated dataclass repr spelled out every field of
-        every node, a screen of ``Tree(label=..., children=(...), slash=None)`` for one short sentence)."""
-        return f"<Tree {to_bracket(self)}>"
+        every node, a screen of ``Tree(label=..., children=(...), slash=None)`` for one short sentence); a tree that
+        has none (built wrongly in code: no children, a label with a space) shows its fields, never an error."""
+        try:
+            return f"<Tree {to_bracket(self)}>"
+        except (ValueError, TypeError):
+            return f"Tree(label={self.label!r}, children={self.children!r}, slash={self.slash!r})"
 
 
 # -- writing ---------------------------------------------------------------------------------
