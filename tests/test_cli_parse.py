@@ -293,6 +293,20 @@ def test_cli_parse_uses_the_model_margin_unless_told(tiny_model: Path, tmp_path:
     assert _load_pipeline(str(model), str(model / "tagger"), False, None).multitag_margin is None
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_cli_parse_counts_every_cut_whatever_the_jobs(
+    tiny_model: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path, jobs: str
+) -> None:
+    """Three paragraphs without sentence boundaries, two cuts each, one a batch: the count at the end is 6 with
+    ``--jobs 2`` too. (A text's cuts are one warning with their count; the first version of that change sent the
+    warnings back from worker processes as text, without the count, and said 3.)"""
+    big = tmp_path / "big.txt"
+    big.write_text("\n\n".join(["the cat sat on the mat and then " * 130] * 3) + "\n")  # 4,160 characters each
+    rc, out, err = _run(capsys, ["parse", "-q", "-m", str(tiny_model), "-i", str(big), "-j", jobs, "--batch-size", "1"])
+    assert rc == 0 and len(out.splitlines()) == 9
+    assert "warning: 6 pieces cut from text without sentence boundaries in all" in err, err
+
+
 def test_cli_parse_long_unpunctuated_line_is_cut_with_warnings(
     tiny_model: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -72,12 +72,11 @@ Our choices (what a call accepts, and the checks at the text boundary: :mod:`glm
   longest 114), so that one gets the flat tree. Together with the tokenizer's bounded windows (every sentence is at
   most 2,000 characters) this bounds the work per sentence, so a 2 MB line without full stops is tagged and written
   in seconds instead of hanging.
-* **Word-by-word measures** (``measures=True`` or a :class:`glmnlp.parser.measures.MeasureOptions`):
-  each sentence's rows are those :func:`glmnlp.text.measures.measures` gives for its tokens (its
-  own beam, the generative model's candidate tags: never the tagger's, which read ahead; given tags as
-  given), numbered
-  by the sentence's place in the document; a sentence over ``max_words`` too (its tree is the flat one, its
-  measures need no tree), and one over :data:`glmnlp.text.measures.LONG_SENTENCE` is warned of as there.
+* **Word-by-word measures** (``measures=True`` or a :class:`glmnlp.parser.measures.MeasureOptions`): each sentence's
+  rows are those :func:`glmnlp.text.measures.measures` gives for its tokens (its own beam, the generative model's
+  candidate tags: never the tagger's, which read ahead; given tags as given), numbered by the sentence's place in the
+  document; a sentence over ``max_words`` too (its tree is the flat one, its measures need no tree), and one over
+  :data:`glmnlp.text.measures.LONG_SENTENCE` is warned of as there.
 * **Batches.** :meth:`Pipeline.pipe` reads ``batch_size`` documents at a time and analyses them before
   yielding them in input order. The stages are per-sentence today; the batch is the unit at which batched
   kernels can later plug in, and it bounds how far ``pipe`` reads ahead of what it has yielded. A document
@@ -418,8 +417,9 @@ class Pipeline:
                 jobs = stream_of(((chunk, asks, (done + k) * batch_size, beam, settings)
                                   for k, chunk in enumerate(every)), threaded)
                 for plain_docs, stats, caught, failed in hosts.imap_any("run", jobs):
-                    for category, message in caught:  # warned again here, where the caller's filters are
-                        warnings.warn(message, category, stacklevel=user_stacklevel())
+                    for category, message, cuts in caught:  # warned again here, where the caller's filters are
+                        warnings.warn(LongInputWarning(message, cuts) if category is LongInputWarning else message,
+                                      category, stacklevel=user_stacklevel())
                     target = self.stats  # not self.parser.stats: that would build the model here
                     if isinstance(target, dict):
                         for key, value in stats.items():

@@ -194,8 +194,9 @@ class PipeWorker:
             except Exception as exc:  # noqa: BLE001 (raised again by the caller, after these documents)
                 failed = exc
         after = dict(stats) if isinstance(stats, dict) else {}
-        return (out, {k: after[k] - before.get(k, 0) for k in after}, [(w.category, str(w.message)) for w in caught],
-                failed)
+        # each warning as plain data, with a cut's count (LongInputWarning.cuts), which str() of it leaves out
+        warned = [(w.category, str(w.message), getattr(w.message, "cuts", 1)) for w in caught]
+        return out, {k: after[k] - before.get(k, 0) for k in after}, warned, failed
 
 
 def document_to_plain(doc: Document) -> Any:
