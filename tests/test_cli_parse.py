@@ -595,3 +595,20 @@ def test_cli_parse_warnings_are_not_written_onto_the_progress_bar(monkeypatch: p
     text = err.getvalue()
     before = text[: text.index("warning: ")]
     assert "sent" in before and before.rstrip(" ").endswith("\r"), repr(text)
+
+
+def test_cli_output_keeps_escape_sequences_of_the_input_when_stdout_is_no_terminal(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """click.echo removed what looks like an ANSI escape sequence from output to a file or a pipe: the token
+    ``\\x1b[1mdog\\x1b[0m`` was tagged whole and written ``dog`` (kept on a terminal), and a raw-text CoNLL-U's
+    ``# text`` lost it while its forms kept parts of it. Output is the input's text whatever stdout is."""
+    word = "\x1b[1mdog\x1b[0m"
+    rc, out, _ = _run(capsys, ["parse", "-q", "--tokenized", f"The {word} barked ."])
+    assert rc == 0 and f" {word})" in out, repr(out)
+    tokens = tmp_path / "tokens.txt"
+    tokens.write_text(f"The {word} barked .\n")
+    rc, out, _ = _run(capsys, ["tag", str(tokens)])
+    assert rc == 0 and out.split()[1].startswith(word + "/"), repr(out)
+    rc, out, _ = _run(capsys, ["parse", "-q", "-f", "conllu", "two car bombs \x1b[31mword were found."])
+    assert rc == 0 and "# text = two car bombs \x1b[31mword were found.\n" in out, repr(out)

@@ -134,7 +134,10 @@ class _Group(click.Group):
             ctx.exit(rc)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+# color=True: click.echo removes what looks like an ANSI escape sequence from text written to a file or a pipe, and
+# the command's data is the user's text (a token "\x1b[1mdog" was tagged whole and written "dog", but only when
+# stdout was not a terminal); glmnlp writes no colours of its own
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "color": True})
 @click.version_option(__version__, prog_name="glmnlp")
 def cli() -> None:
     """glmnlp: global linear models for syntax (perceptron tagger, incremental beam parser).
