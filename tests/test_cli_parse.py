@@ -612,3 +612,9 @@ def test_cli_output_keeps_escape_sequences_of_the_input_when_stdout_is_no_termin
     assert rc == 0 and out.split()[1].startswith(word + "/"), repr(out)
     rc, out, _ = _run(capsys, ["parse", "-q", "-f", "conllu", "two car bombs \x1b[31mword were found."])
     assert rc == 0 and "# text = two car bombs \x1b[31mword were found.\n" in out, repr(out)
+
+
+def test_cli_parse_batch_size_beyond_its_range_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--batch-size 9223372036854775808`` was a traceback (islice's stop argument), status 1."""
+    rc, out, err = _run(capsys, ["parse", "-q", "--batch-size", str(2**63), "A dog barked."])
+    assert (rc, out) == (2, "") and "Invalid value for '--batch-size'" in err and "Traceback" not in err

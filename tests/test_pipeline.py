@@ -154,10 +154,11 @@ def test_pipeline_pipe_batches_preserve_order_and_laziness() -> None:
     assert texts == ["", "Sentence number 1.", "", "Sentence number 3.", "", "Sentence number 5.", ""]
 
 
-@pytest.mark.parametrize("bad", [0, -1, 1.5, True])
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, 2**63, 10**9 + 1])
 def test_pipeline_pipe_rejects_bad_batch_size(bad) -> None:
-    """batch_size must be a positive integer."""
-    with pytest.raises(ConfigError, match="batch_size"):
+    """batch_size must be a positive integer, and at most 10**9: 2**63 failed inside islice with a ValueError about
+    its stop argument (``glmnlp parse --batch-size 2**63``: a traceback)."""
+    with pytest.raises(ConfigError, match=r"batch_size must be an integer in \[1, 1000000000\]"):
         list(Pipeline().pipe(["x"], batch_size=bad))
 
 

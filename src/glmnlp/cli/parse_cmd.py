@@ -279,7 +279,7 @@ def _score_text(score: float | None) -> str:
               help="The beam's cap on its size (default: the model's, chosen on dev in training; 0 = none).")
 @click.option("--surprisal", is_flag=True,
               help="--format json: add each word's surprisal in bits (needs a model with a generative component).")
-@click.option("--batch-size", type=click.IntRange(min=1), default=32, show_default=True,
+@click.option("--batch-size", type=click.IntRange(min=1, max=10**9), default=32, show_default=True,
               help="Documents analysed together before their output is written.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
 @functools.partial(parallel_options, jobs_help=(

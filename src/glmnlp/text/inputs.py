@@ -39,7 +39,11 @@ from glmnlp.text.document import Token
 from glmnlp.text.tokenize import LINE_END, PTB_BRACKETS, tokenize_text_spans
 from glmnlp.treebank.trees import Tree, escape_brackets
 
-__all__ = ["DocumentInput", "PendingSentence", "line_numbers", "model_words", "read_document", "sentence_items"]
+__all__ = ["MAX_BATCH", "DocumentInput", "PendingSentence", "line_numbers", "model_words", "read_document",
+           "sentence_items"]
+
+#: The largest batch of documents (a batch is read whole before it is analysed; 2**63 failed inside islice)
+MAX_BATCH = 10**9
 
 RawText: TypeAlias = str
 Tokenised: TypeAlias = Sequence[Sequence[str]]

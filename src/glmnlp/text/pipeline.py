@@ -95,7 +95,7 @@ from typing import Any, Protocol, runtime_checkable
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.glm.locks import ForkSafeLock
 from glmnlp.text.document import Document, Sentence, Token
-from glmnlp.text.inputs import DocumentInput, PendingSentence, model_words, read_document, sentence_items
+from glmnlp.text.inputs import MAX_BATCH, DocumentInput, PendingSentence, model_words, read_document, sentence_items
 from glmnlp.text.tokenize import LongInputWarning, user_stacklevel
 from glmnlp.text.web import web_tags
 from glmnlp.treebank.trees import Tree, with_leaves
@@ -346,8 +346,8 @@ class Pipeline:
         An error raised by ``docs`` (a reader at a malformed line) is raised after the documents read before it
         are yielded, with any ``n_process``.
         """
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-            raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}")
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or not 1 <= batch_size <= MAX_BATCH:
+            raise ConfigError(f"batch_size must be an integer in [1, {MAX_BATCH}], got {batch_size!r}")
         if isinstance(nbest, bool) or not isinstance(nbest, int) or nbest < 1:
             raise ConfigError(f"nbest must be a positive integer, got {nbest!r}")
         if not isinstance(measures, bool):
