@@ -274,3 +274,20 @@ def test_output_is_utf8_and_arguments_are_read_as_utf8_whatever_the_locale() -> 
                              env={**env, **extra}, timeout=120)
         assert run.returncode == 0, (extra, run.stderr)
         assert "(NNP Zoë)" in run.stdout.decode("utf-8") and "Łukasz" in run.stdout.decode("utf-8"), extra
+
+
+@pytest.mark.parametrize(("argv", "work"), [
+    (["parse", "The dog barked."], "tokenising text"),
+    (["parse", "--format", "ascii", "--tokenized", "The dog barked ."], "drawing a tree in characters"),
+])
+def test_cli_without_nltk_says_what_to_install(argv: list[str], work: str) -> None:
+    """nltk is a dependency; an installation without it (broken) gave a traceback from the tokenizer or the ASCII
+    drawing, where ``to_nltk()`` said what to install. One line, as a missing extra is said."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['nltk'] = None\nfrom glmnlp.cli import main\n"
+            f"raise SystemExit(main({argv!r}))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1 and run.stderr == (
+        f"error: {work} needs nltk, a dependency of glmnlp that is missing: pip install 'glmnlp[nltk]'\n"), run.stderr

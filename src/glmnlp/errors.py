@@ -57,3 +57,8 @@ class WorkerError(GlmnlpError):
     A local worker process killed (the out-of-memory killer sends SIGKILL) or crashed: the other workers of its pool
     are stopped. On the Ray backend, a Ray worker or actor that died (crashed, or killed by Ray for lack of memory)
     or whose node was lost (:mod:`glmnlp.glm.parallel`)."""
+
+
+#: What an installation without nltk (a dependency of glmnlp: a broken installation) says where nltk is needed, as a
+#: missing extra is said; ``what`` names the work.
+NLTK_MISSING = "{what} needs nltk, a dependency of glmnlp that is missing: pip install 'glmnlp[nltk]'"

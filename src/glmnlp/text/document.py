@@ -64,7 +64,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn, overload
 
-from glmnlp.errors import FormatError, TreeSyntaxError
+from glmnlp.errors import NLTK_MISSING, FormatError, TreeSyntaxError
 from glmnlp.treebank.trees import Tree, escape_brackets, parse_tree, to_bracket
 
 __all__ = ["Document", "FrozenRow", "Sentence", "Span", "Token", "tree_to_nltk", "tree_from_nltk"]
@@ -544,9 +544,7 @@ def _import_nltk() -> Any:
     try:
         import nltk
     except ImportError:
-        raise ImportError(
-            "converting to nltk.Tree needs nltk, a dependency of glmnlp that is missing: pip install 'glmnlp[nltk]'"
-        ) from None
+        raise ImportError(NLTK_MISSING.format(what="converting to nltk.Tree")) from None
     return nltk
 
 

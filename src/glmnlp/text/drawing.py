@@ -23,6 +23,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from glmnlp.errors import NLTK_MISSING
 from glmnlp.treebank.trees import Tree, to_bracket
 
 __all__ = ["NodeBox", "TreeLayout", "draw_ascii", "markup_text", "render_svg", "svg_body", "svg_style",
@@ -293,8 +294,11 @@ def draw_ascii(tree: Tree, *, unicode_lines: bool = False) -> str:
     """The tree drawn in characters (NLTK's ``TreePrettyPrinter``); ``unicode_lines``: box-drawing lines."""
     if not isinstance(tree, Tree):
         raise TypeError(_not_a_tree(tree))
-    from nltk.tree import Tree as NltkTree
-    from nltk.tree import TreePrettyPrinter
+    try:
+        from nltk.tree import Tree as NltkTree
+        from nltk.tree import TreePrettyPrinter
+    except ImportError:  # a dependency, so a broken installation: said as a missing extra is said
+        raise ImportError(NLTK_MISSING.format(what="drawing a tree in characters")) from None
 
     def convert(node: Tree) -> NltkTree:
         return NltkTree(node.display_label, [c if isinstance(c, str) else convert(c) for c in node.children])

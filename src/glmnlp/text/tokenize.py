@@ -141,6 +141,7 @@ from functools import lru_cache
 from types import FrameType
 from typing import Any
 
+from glmnlp.errors import NLTK_MISSING
 from glmnlp.text.token_spelling import (TokenSpan, merge_ampersands, merge_years, opens_quote,
                                         spell_final_abbreviation)
 from glmnlp.text.web import mask_web_tokens, web_tag, web_tags, web_token_spans
@@ -234,7 +235,10 @@ def user_stacklevel() -> int:
 @lru_cache(maxsize=1)
 def _word_tokenizer() -> Any:
     # Imported lazily: nltk takes about half a second to import, and `import glmnlp` should not.
-    from nltk.tokenize import NLTKWordTokenizer
+    try:
+        from nltk.tokenize import NLTKWordTokenizer
+    except ImportError:  # a dependency, so a broken installation: said as a missing extra is said
+        raise ImportError(NLTK_MISSING.format(what="tokenising text")) from None
 
     return NLTKWordTokenizer()
 
