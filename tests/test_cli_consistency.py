@@ -609,3 +609,17 @@ def test_jobs_above_the_cores_are_warned_of(
     rc, _, err = _run(capsys, ["tagger", "train", "--train", str(tmp_path / "empty.trees"), "--out",
                                str(tmp_path / "m"), "-j", "3"])
     assert rc == 1 and err.startswith("warning: --jobs 3 is more than this machine's 2 cores")
+
+
+@pytest.mark.parametrize("extra", [[], ["--address", "127.0.0.1:6379"]])
+def test_the_ray_backend_without_ray_installed_says_what_to_install(extra: list[str]) -> None:
+    """Without Ray, ``parse --backend ray -j 2`` on input of one batch ran here with status 0 and no word, and with an
+    address blamed the network ("nothing answers"); it says first what to install, whatever the input."""
+    import subprocess
+    import sys
+
+    argv = ["parse", "-q", "--backend", "ray", "-j", "2", *extra, "The dog barked."]
+    code = f"import sys; sys.modules['ray'] = None\nfrom glmnlp.cli import main\nraise SystemExit(main({argv!r}))"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (run.returncode, run.stdout) == (1, "")
+    assert run.stderr == "error: the ray backend needs Ray: pip install 'glmnlp[ray]'\n", run.stderr

@@ -110,10 +110,11 @@ class InputFile(NonEmptyPath):
 
 
 def check_address(backend: str | None, address: str | None) -> None:
-    """``--address`` given without the ray backend (``--backend``, else ``$GLMNLP_BACKEND``): a usage error. The
-    address of the ray backend (given, else ``$GLMNLP_ADDRESS``) where nothing answers: a :class:`ConfigError` before
-    the command runs, whatever ``--jobs`` and the size of the input. Work that stays in this process (``-j 1``, one
-    batch of input) never joined the cluster, so a mistyped address went unnoticed until a larger run."""
+    """``--address`` given without the ray backend (``--backend``, else ``$GLMNLP_BACKEND``): a usage error. The ray
+    backend without Ray installed, and the address of the ray backend (given, else ``$GLMNLP_ADDRESS``) where nothing
+    answers: a :class:`ConfigError` before the command runs, whatever ``--jobs`` and the size of the input. Work that
+    stays in this process (``-j 1``, one batch of input) never joined the cluster, so a mistyped address went
+    unnoticed until a larger run."""
     from glmnlp.config import resolve
     from glmnlp.errors import ConfigError
     from glmnlp.glm.parallel import unreachable
@@ -128,6 +129,11 @@ def check_address(backend: str | None, address: str | None) -> None:
         if address is not None:
             raise click.UsageError("--address needs --backend ray (or GLMNLP_BACKEND=ray)")
         return
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is None:  # said first: input of one batch ran here and said nothing, and an
+        # address where nothing answers was blamed on the network
+        raise ConfigError("the ray backend needs Ray: pip install 'glmnlp[ray]'")
     try:
         settings = resolve(jobs=1, backend=backend, address=address)
     except ConfigError as exc:
