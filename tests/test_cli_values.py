@@ -213,7 +213,8 @@ def test_cli_tag_streams_tagged_input_and_stops_at_a_bad_line(
     # a CoNLL-U word with a space (UD allows it): written as CoNLL-U; word/TAG cannot hold it, and the sentences
     # before it are written (they were dropped with their chunk)
     spaced = "1\tHe\t_\t_\tPRP\t_\t_\t_\t_\t_\n\n1\tNew York\t_\t_\tNNP\t_\t_\t_\t_\t_\n\n"
-    for output, expected in (("conllu", (0, "", 4)), ("word_tag", (1, "error: <output>:2: word 1 ('New York') contains "
+    # (CoNLL-U: each sentence with its "# sent_id" and "# text" lines, four words and two blank lines: 8 lines)
+    for output, expected in (("conllu", (0, "", 8)), ("word_tag", (1, "error: <output>:2: word 1 ('New York') contains "
                              "whitespace: word/TAG lines cannot hold it (--output-format conllu can)\n", 1))):
         _stdin(monkeypatch, spaced.encode())
         rc, out, err = _run(capsys, ["tag", "--input-format", "conllu", "--output-format", output])
@@ -415,3 +416,19 @@ def test_cli_file_only_inputs_say_they_do_not_read_stdin(
     assert rc == 1 and out == ""
     assert err == "error: -: this command reads named files, not stdin: give the file's name\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_tag_conllu_numbers_its_sentences_across_chunks(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """``glmnlp tag --output-format conllu`` wrote no ``# sent_id`` or ``# text`` (UD's validator requires both): each
+    sentence has them now, numbered on across the chunks the command writes, and a sentence that cannot be written
+    is named by its number in the whole output, after the sentences before it."""
+    from glmnlp.cli import tagger_cmd
+
+    monkeypatch.setattr(tagger_cmd, "TAG_CHUNK", 2, raising=False)
+    tokens = tmp_path / "tokens.txt"
+    tokens.write_text("The dog barked .\nIt ran .\nA cat sat .\n")
+    rc, out, _ = _run(capsys, ["tag", "--output-format", "conllu", str(tokens)])
+    ids = [line for line in out.splitlines() if line.startswith("# sent_id")]
+    assert rc == 0 and ids == ["# sent_id = 1", "# sent_id = 2", "# sent_id = 3"]
+    assert "# text = A cat sat .\n1\tA\t" in out

@@ -486,7 +486,9 @@ def test_a_tagger_trained_on_a_conllu_column_reads_and_writes_that_column(
     words = tmp_path / "words.txt"
     words.write_text("The company said .\n")
     assert main(["tag", "--model", str(model), "--output-format", "conllu", str(words)]) == 0
-    rows = [line.split("\t") for line in capsys.readouterr().out.splitlines() if line]
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:2] == ["# sent_id = 1", "# text = The company said ."]  # what UD's validator requires
+    rows = [line.split("\t") for line in lines if line and not line.startswith("#")]
     assert [r[3] for r in rows] == ["DET", "NOUN", "VERB", "PUNCT"] and {r[4] for r in rows} == {"_"}
     # the XPOS column and other formats: as before (XPOS written; no column recorded for a word/TAG file)
     xpos_model, plain_model = tmp_path / "xpos_model", tmp_path / "plain_model"
@@ -504,7 +506,8 @@ def test_a_tagger_trained_on_a_conllu_column_reads_and_writes_that_column(
     assert main(["tagger", "evaluate", "--model", str(xpos_model), "--test", str(both)]) == 0
     capsys.readouterr()
     assert main(["tag", "--model", str(xpos_model), "--output-format", "conllu", str(words)]) == 0
-    assert [line.split("\t")[3:5] for line in capsys.readouterr().out.splitlines() if line][0] == ["_", "DT"]
+    rows = [line.split("\t") for line in capsys.readouterr().out.splitlines() if line and line[0] != "#"]
+    assert rows[0][3:5] == ["_", "DT"]
 
 
 def test_a_tagger_files_column_must_be_a_conllu_column(sample_tagger: Tagger) -> None:
