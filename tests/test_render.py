@@ -117,14 +117,18 @@ def test_render_conllu_forms_as_written_rebuild_the_text() -> None:
     assert _rebuilt(second) == ("He left.", "He left.")
 
 
-_PIECES = ["word", "(", ")", '"', "don't", "U.S.", "-", "5%", "e.g.", "?!", "\u00e9t\u00e9", ":-)", "...", "'s", "$3"]
+_PIECES = ["word", "(", ")", '"', "don't", "U.S.", "-", "5%", "e.g.", "?!", "\u00e9t\u00e9", ":-)", "...", "'s", "$3",
+           "\x1b[31mword", "a\u200bb"]
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(_PIECES),
-                          st.sampled_from(["", " ", "  ", "\n", " \t ", "\u00a0"])), min_size=1, max_size=30))
+                          st.sampled_from(["", " ", "  ", "\n", " \t ", "\u00a0", "\u200b", " \x1b", "\ufeff "])),
+                min_size=1, max_size=30))
 def test_render_conllu_rebuilds_every_sentence_text(pieces: list[tuple[str, str]]) -> None:
-    """Whatever the spacing, the tokenizer's sentences written as CoNLL-U have forms that rebuild ``# text``."""
+    """Whatever the spacing, the tokenizer's sentences written as CoNLL-U have forms that rebuild ``# text``, also
+    where the text holds invisible characters the tokenizer leaves out of every token (an ANSI escape's ESC, a
+    zero-width space, a BOM: they were in ``# text`` and in no form)."""
     text = "".join(word + gap for word, gap in pieces)
     sentences = tuple(Sentence(tuple(Token(w, None, a, b) for w, a, b in spans))
                       for spans in tokenize_text_spans(text) if spans)

@@ -183,7 +183,8 @@ def render_conllu(doc: Document, first_id: int = 1) -> str:
     Sentences get ``# sent_id`` numbers from ``first_id`` on (for numbering across documents). When every token of
     a sentence has its offsets in the document's text (raw-text input), FORM is the token as written (a quote as
     ``"``, a bracket as ``(``; the XPOS column keeps the treebank's tags, as UD English does), ``# text`` is the
-    sentence's text with each run of whitespace written as one space, and a token that the next token touches gets
+    sentence's text with each run of whitespace written as one space (and without the invisible characters the
+    tokenizer leaves out of every token), and a token that the next token touches gets
     ``SpaceAfter=No`` (the last of a sentence too, when the next sentence begins right after it), so that the forms
     rebuild the ``# text`` line, which is what UD's validator checks. Without offsets (pre-tokenised input, whose
     text is its tokens) ``# text`` is the forms joined by single spaces, which they rebuild with no ``SpaceAfter``
@@ -202,11 +203,16 @@ def render_conllu(doc: Document, first_id: int = 1) -> str:
         if text is None:
             out.append(f"# text = {' '.join(tagged.words)}\n")
         else:
-            out.append(f"# text = {' '.join(text.split())}\n")
             spans = [(t.start, t.end) for t in sent.tokens]
+            line = " ".join(text.split())
             if all(a is not None and b is not None for a, b in spans):
                 tagged = TaggedSentence(tuple(doc.text[a:b] for a, b in spans), tagged.tags)
-                misc = [["SpaceAfter=No" if starts[seen + k] == b else "_" for k, (_a, b) in enumerate(spans)]]
+                touching = [starts[seen + k] == b for k, (_a, b) in enumerate(spans)]
+                misc = [["SpaceAfter=No" if t else "_" for t in touching]]
+                # the forms and their spaces: the text but for the invisible characters the tokenizer leaves out of
+                # every token (an ANSI escape's ESC was in # text and in no form, which UD's validator refuses)
+                line = "".join(f + ("" if t else " ") for f, t in zip(tagged.words, touching)).rstrip(" ")
+            out.append(f"# text = {line}\n")
         seen += len(sent.tokens)
         out.append(write_conllu([tagged], misc=misc))
     return "".join(out)
