@@ -177,14 +177,13 @@ def test_tagger_and_parser_refuse_pickling_in_words() -> None:
 def test_reprs_are_short_and_say_what_the_object_is() -> None:
     """The generated reprs spelled out every field of every token and node: 660 characters for a sentence of four
     words, megabytes for a Document in a notebook. A tree shows its brackets, a sentence and a document their text
-    (cut to 60 characters) and counts; a sentence draws itself in a notebook as a document does."""
+    (cut to 60 characters) and counts (a notebook draws them: ``_repr_svg_``, ``_repr_html_``)."""
     doc = glmnlp.load()("The dog barked. " + "It ran away from the big bad wolf that lived in the forest near us.")
     sent = doc.sentences[0]
     assert repr(sent.tree) == "<Tree (TOP (S (NP (DT The) (NN dog)) (VP (VBD barked)) (. .)))>"
     assert repr(sent) == "<Sentence 'The dog barked.' (4 tokens, parsed)>"
     assert repr(doc) == "<Document 'The dog barked. It ran away from the big bad wolf that li...' (2 sentences)>"
     assert repr(glmnlp.Sentence.from_words(["a"])) == "<Sentence 'a' (1 token, not parsed)>"
-    assert sent._repr_html_() == "<div>" + doc._repr_html_()[5:].split("</figure>")[0] + "</figure></div>"
     # a tree built wrongly in code has no brackets: its repr shows its fields (the first version raised ValueError,
     # in the REPL and in debuggers, where such a tree is inspected)
     for bad in (glmnlp.Tree("NN", "dog"), glmnlp.Tree("X", ()), glmnlp.Tree("N N", ("a",))):  # type: ignore[arg-type]

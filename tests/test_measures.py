@@ -515,3 +515,16 @@ def test_measures_of_the_combined_kind_refuse_a_beam_set_out_of_range() -> None:
     nlp.parser.config.gamma = float("nan")
     with pytest.raises(ConfigError, match="the beam's gamma and cap must be a number in"):
         glmnlp.measures("the dog barked.", model=nlp, kind="combined")
+
+
+def test_a_documents_measures_frame_keeps_infinite_surprisal() -> None:
+    """``Document.measures_frame()`` showed an infinite surprisal (a sentence its beam cannot end) as NaN, where
+    ``glmnlp.measures(..., as_frame=True)`` keeps ``inf``: a row keeps None there (JSON has no infinity)."""
+    import glmnlp
+
+    words = ["It", "cost", "a", "$"]
+    frame = glmnlp.load()([words], measures=True).measures_frame()
+    direct = glmnlp.measures([words], as_frame=True)
+    assert frame["surprisal"].iloc[-1] == math.inf == frame["prefix"].iloc[-1]
+    for column in ("prefix", "surprisal", "entropy"):
+        assert frame[column].tolist() == pytest.approx(direct[column].tolist(), nan_ok=True)

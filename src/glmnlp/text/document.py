@@ -207,11 +207,6 @@ class Sentence:
         n, state = len(self.tokens), "parsed" if self.tree is not None else "tagged" if any(self.tags) else "not parsed"
         return f"<Sentence {_short(self.text)} ({n} token{'' if n == 1 else 's'}, {state})>"
 
-    def _repr_html_(self) -> str:
-        """The sentence's text and drawn tree (or its words when unparsed), for notebooks, as a Document draws each
-        of its sentences."""
-        return f"<div>{_figure(self)}</div>"
-
     # -- sequence of tokens ------------------------------------------------------------------
     def __len__(self) -> int:
         return len(self.tokens)
@@ -408,7 +403,10 @@ class Document:
 
         rows = self.measures
         extra = list(NEXT_COLUMNS) if rows and "rank" in rows[0] else []
-        return pd.DataFrame(rows, columns=list(COLUMNS) + extra)
+        frame = pd.DataFrame(rows, columns=list(COLUMNS) + extra)
+        for column in ("prefix", "surprisal"):  # None there is infinite (a row keeps None: JSON has no inf), as in
+            frame[column] = frame[column].astype(float).fillna(math.inf)  # glmnlp.measures(as_frame=True)
+        return frame
 
     def __repr__(self) -> str:
         """``<Document 'The dog barked. It ran.' (2 sentences)>`` (the generated repr printed every token and node
