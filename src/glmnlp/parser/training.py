@@ -26,7 +26,8 @@ What it implements:
   own beam 0.08 below for the perceptron, 0.01 for the combined model) and the second grid added
   about 15 s (perceptron) and 45 s (combined model) to runs of 3.5 and 15 minutes.
 * **Tagger input for training**: k-fold jackknifed tagger tags for the training trees live in
-  :mod:`glmnlp.parser.jackknife` (paper §5, footnote 3).
+  :mod:`glmnlp.parser.jackknife` (paper §5, footnote 3, says only that the models were trained on tagged sections
+  2-21; jackknifing, so that the training tags have the tagger's test-time errors, is our choice).
 
 Our choices:
 
