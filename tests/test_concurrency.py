@@ -325,3 +325,28 @@ def test_a_child_forked_inside_a_locked_block_leaves_it_and_takes_the_lock_again
         finally:
             os._exit(code)
     assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
+
+
+def test_a_forked_child_starts_pools_of_its_own(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A process forked from one that had used ``pipe(n_process=2)`` (a preloading web server's workers) failed every
+    pool with ``ChildProcessError: No child processes``: it kept its parent's forkserver record. The child's pipe
+    now gives the parent's documents. (A script file: the workers import its main module.)"""
+    import subprocess
+    import sys
+
+    script = tmp_path / "forked.py"
+    script.write_text(
+        "import os\nimport glmnlp\n\nif __name__ == '__main__':\n"
+        "    nlp = glmnlp.load()\n"
+        "    texts = ['The dog barked.', 'It rained.', 'A man left.', 'We won.'] * 4\n"
+        "    first = [d.to_dict() for d in nlp.pipe(texts, batch_size=4, n_process=2)]\n"
+        "    pid = os.fork()\n"
+        "    if pid == 0:\n"
+        "        try:\n"
+        "            os._exit(0 if [d.to_dict() for d in nlp.pipe(texts, batch_size=4, n_process=2)] == first else 3)\n"
+        "        except BaseException as e:\n"
+        "            print(type(e).__name__, e, flush=True)\n"
+        "            os._exit(4)\n"
+        "    print('child', os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), flush=True)\n")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert run.returncode == 0 and run.stdout.strip().endswith("child 0"), (run.stdout, run.stderr[-2000:])

@@ -33,6 +33,11 @@ signal lands. The caller then stops the workers:
   holding its memory (two of 266 MB after a killed ``glmnlp parser train -j 2``), and kept the forkserver and the
   resource tracker alive. Each worker reads a pipe that only the caller writes to (never written: its end of file
   comes when the caller's process is gone) on a thread of its own, and exits when it ends.
+* A process forked from one whose pools had started the forkserver (a preloading web server's workers, gunicorn
+  ``--preload``) kept the standard library's record of its parent's forkserver: every pool it started failed with
+  ``ChildProcessError: No child processes`` (the server is not its child), for the life of the process. The child
+  forgets it at the fork (:func:`_forget_parents_forkserver`, as :mod:`glmnlp.glm.locks` renews its locks) and
+  starts its own when it needs one.
 * A program that owns its whole process, like the ``glmnlp`` command, also calls
   :func:`ignore_sigint_in_forkserver`: the forkserver, started with SIGINT ignored, cannot be stopped
   by Ctrl-C while it starts, and its workers ignore SIGINT from their first instruction instead of
@@ -404,3 +409,29 @@ def _stop_at_exit() -> None:
 # own hook (imported above), so it runs first (these hooks run in reverse order) and the pools are
 # shut down when that hook wakes and joins their threads. atexit would run too late.
 getattr(threading, "_register_atexit", lambda fn: None)(_stop_at_exit)
+
+
+def _forget_parents_forkserver() -> None:
+    """In a forked child: the standard library's forkserver record names the parent's server, which this process
+    cannot wait for (module docstring); cleared, with the child's copy of the parent's "alive" descriptor closed
+    (left open, it kept the parent's server running after the parent ended), so that the next pool starts a
+    server of this process's own. Python versions whose record has other fields are left as they are."""
+    try:
+        from multiprocessing import forkserver
+    except ImportError:  # no forkserver on this platform
+        return
+    server = getattr(forkserver, "_forkserver", None)
+    fields = ("_forkserver_pid", "_forkserver_address", "_forkserver_alive_fd", "_lock")
+    if server is None or not all(hasattr(server, f) for f in fields) or server._forkserver_pid is None:
+        return
+    if server._forkserver_alive_fd is not None:
+        try:
+            os.close(server._forkserver_alive_fd)
+        except OSError:
+            pass
+    server._forkserver_pid = server._forkserver_address = server._forkserver_alive_fd = None
+    server._lock = threading.Lock()  # a lock a thread of the parent held at the fork stays held here
+
+
+if hasattr(os, "register_at_fork"):  # POSIX; elsewhere processes are spawned, not forked
+    os.register_at_fork(after_in_child=_forget_parents_forkserver)
