@@ -376,8 +376,8 @@ def test_parser_cli_refuses_a_dev_set_of_another_tagset(tmp_path: Path, capsys: 
     common = ["parser", "train", "--train", str(tmp_path / "train.trees"), "--epochs", "1", "-j", "1", "-q"]
     capsys.readouterr()
     assert main(common + ["--dev", str(tmp_path / "dev.trees"), "--out", str(tmp_path / "a")]) == 1
-    assert capsys.readouterr().err == (f"error: {tmp_path / 'dev.trees'}: 3 of the 3 dev tokens have POS tags --train "
-                                       "never has: ., NN, VBD (another tagset?)\n")
+    assert capsys.readouterr().err == (f"error: {tmp_path / 'dev.trees'}: 3 of the 3 dev tokens have tags --train "
+                                       "does not have: ., NN, VBD (--train's tags are another tagset)\n")
     assert not (tmp_path / "a").exists()
     assert main(common + ["--dev", str(tmp_path / "mixed.trees"), "--out", str(tmp_path / "b")]) == 0
 

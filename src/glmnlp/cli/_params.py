@@ -30,8 +30,8 @@ from click.core import ParameterSource
 from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "given_options", "on_terminal",
-           "quiet_ray", "sentence_bar", "some_of", "weight_list", "parallel_options", "training_parallel_options",
+__all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "check_tagset", "given_options",
+           "on_terminal", "quiet_ray", "sentence_bar", "some_of", "weight_list", "parallel_options", "training_parallel_options",
            "parser_parallel_options"]
 
 
@@ -288,3 +288,24 @@ def weight_list(text: str, option: str, *, zero_means_none: bool = False) -> tup
         twice = next(f"{v:g}" for v in values if values.count(v) > 1)
         raise click.BadParameter(f"the weight {twice} is given twice, got {text!r}", param_hint=option)
     return values
+
+
+def check_tagset(known: set[str], tag_lists: list[Any], path: str, column: str | None, role: str,
+                 owner: str, given: bool = True) -> None:
+    """A test (or dev) file whose tags are mostly not ``known`` (another tagset, another CoNLL-U column: a UPOS tagger
+    scored on XPOS; ``tag_lists``: each sentence's tags, or None) is an error naming them, as ``glmnlp parse
+    --tagger`` refuses another tagset: it scored 0.00% with status 0, where docs/cli.md says a file without anything to score is an error, not 0% accuracy."""
+    from glmnlp.errors import InputError
+
+    tokens = [t for tags in tag_lists for t in tags or ()]
+    unknown = [t for t in tokens if t not in known]
+    if tokens and 2 * len(unknown) > len(tokens):
+        if column is None:  # not a CoNLL-U file: one tag per word
+            hint = f" ({owner}'s tags are another tagset)"
+        elif given:
+            hint = f" ({owner}'s tags are another tagset, or another column than --tag-column {column})"
+        else:
+            hint = (f" ({owner}'s tags are another tagset, or another column than {column.upper()}, the one read: "
+                    "--tag-column chooses)")
+        raise InputError(f"{len(unknown):,} of the {len(tokens):,} {role} tokens have tags {owner} does not have: "
+                         f"{some_of(sorted(set(unknown)), 8)}{hint}", source=path)

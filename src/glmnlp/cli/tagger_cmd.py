@@ -39,7 +39,7 @@ from glmnlp.text.loading import tagger_at
 from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.parallel import chunked
 from glmnlp.glm.training import EpochRecord, check_shards
-from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, given_options, some_of,
+from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_tagset, given_options,
                                training_parallel_options)
 from glmnlp.errors import FormatError, InputError
 from glmnlp.treebank.fileio import decoded_text, opened_input, stdin_bytes
@@ -176,7 +176,7 @@ def train_cmd(
         assert dev_path is not None
         # the tags and spelling `tagger evaluate` scores it with: a dev file of another tagset scored 0.00% at
         # every pass and the first was kept; a dev file's "(" scored as a word training never saw, "-LRB-"
-        _check_tagset({t for s in train for t in s.tags or ()}, dev, dev_path,
+        check_tagset({t for s in train for t in s.tags or ()}, [s.tags for s in dev], dev_path,
                       column if dev_format == "conllu" else None, "dev", "the training file")
         vocabulary = _Vocabulary({w for s in train for w in s.words})
         dev = [TaggedSentence(tuple(model_words(s.words, vocabulary)), s.tags) for s in dev]
@@ -234,8 +234,8 @@ def evaluate_cmd(
     # EWT's '(' scored against a WSJ tagger's -LRB- was an unknown word (89.55% where tag scores 90.37%)
     read, found = _read(test_path, fmt, "to score", column, given)
     sentences = [TaggedSentence(tuple(model_words(s.words, model)), s.tags) for s in read]
-    _check_tagset(set(model.tags_), sentences, test_path, column if found == "conllu" else None, "test", "the tagger",
-                  given)
+    check_tagset(set(model.tags_), [s.tags for s in sentences], test_path, column if found == "conllu" else None,
+                 "test", "the tagger", given)
     score = model.evaluate(sentences, top_confusions=confusions)
     click.echo(f"tokens            {score.tokens}")
     click.echo(f"accuracy          {100 * score.accuracy:.2f}%")
@@ -257,24 +257,6 @@ class _Vocabulary:
     def __init__(self, words: set[str]) -> None:
         self.knows = words.__contains__
 
-
-def _check_tagset(known: set[str], sentences: list[TaggedSentence], path: str, column: str | None, role: str,
-                  owner: str, given: bool = True) -> None:
-    """A test (or dev) file whose tags are mostly not ``known`` (another tagset, another CoNLL-U column: a UPOS tagger
-    scored on XPOS) is an error naming them, as ``glmnlp parse --tagger`` refuses another tagset: it scored 0.00%
-    with status 0, where docs/cli.md says a file without anything to score is an error, not 0% accuracy."""
-    tokens = [t for s in sentences for t in s.tags or ()]
-    unknown = [t for t in tokens if t not in known]
-    if tokens and 2 * len(unknown) > len(tokens):
-        if column is None:  # not a CoNLL-U file: one tag per word
-            hint = f" ({owner}'s tags are another tagset)"
-        elif given:
-            hint = f" ({owner}'s tags are another tagset, or another column than --tag-column {column})"
-        else:
-            hint = (f" ({owner}'s tags are another tagset, or another column than {column.upper()}, the one read: "
-                    "--tag-column chooses)")
-        raise InputError(f"{len(unknown):,} of the {len(tokens):,} {role} tokens have tags {owner} does not have: "
-                         f"{some_of(sorted(set(unknown)), 8)}{hint}", source=path)
 
 
 @click.command("tag", context_settings=_CTX)
