@@ -31,7 +31,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 __all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "check_tagset", "given_options",
-           "on_terminal", "quiet_ray", "sentence_bar", "some_of", "weight_list", "parallel_options", "training_parallel_options",
+           "on_terminal", "quiet_ray", "sentence_bar", "some_of", "weight_list", "parallel_options",
+           "training_parallel_options",
            "parser_parallel_options"]
 
 
@@ -294,7 +295,8 @@ def check_tagset(known: set[str], tag_lists: list[Any], path: str, column: str |
                  owner: str, given: bool = True) -> None:
     """A test (or dev) file whose tags are mostly not ``known`` (another tagset, another CoNLL-U column: a UPOS tagger
     scored on XPOS; ``tag_lists``: each sentence's tags, or None) is an error naming them, as ``glmnlp parse
-    --tagger`` refuses another tagset: it scored 0.00% with status 0, where docs/cli.md says a file without anything to score is an error, not 0% accuracy."""
+    --tagger`` refuses another tagset: it scored 0.00% with status 0, where docs/cli.md says a file without anything
+    to score is an error, not 0% accuracy."""
     from glmnlp.errors import InputError
 
     tokens = [t for tags in tag_lists for t in tags or ()]
