@@ -114,6 +114,26 @@ def test_formats_writers_exact_text() -> None:
     )
 
 
+def test_formats_conllu_sent_id_and_text_lines() -> None:
+    """With ``first_id`` each sentence opens with the ``# sent_id`` and ``# text`` lines UD's validator requires,
+    numbered on from it; a text given for the ``# text`` line must be one non-empty line, or the file would not read
+    back (a line break in it started a token line)."""
+    two = [TaggedSentence(("a", "b"), ("DT", "NN")), TaggedSentence(("c",), ("NN",))]
+    out = write_conllu(two, first_id=7, texts=["ab", "c"])
+    assert out.split("\n")[:2] == ["# sent_id = 7", "# text = ab"]
+    assert "# sent_id = 8\n# text = c\n1\tc\t" in out
+    assert read_conllu(io.StringIO(out)) == two
+    assert write_conllu(two[:1], first_id=1).startswith("# sent_id = 1\n# text = a b\n1\ta\t")
+    for bad in ("a\nb", "a\u2028b", ""):
+        with pytest.raises(FormatError, match="text is empty or holds a line break") as info:
+            write_conllu(two, first_id=1, texts=["ab", bad])
+        assert info.value.line == 2
+    with pytest.raises(FormatError, match="no text for this sentence"):
+        write_conllu(two, first_id=1, texts=["ab"])
+    with pytest.raises(ValueError, match="need first_id"):
+        write_conllu(two, texts=["ab", "c"])
+
+
 
 def test_formats_conllu_words_may_hold_spaces_but_no_tab_or_line_break() -> None:
     """UD's FORM may hold a space ("New York" as one token): such a file read and written back failed ('contains

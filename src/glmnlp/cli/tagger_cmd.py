@@ -297,7 +297,8 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
     def writer(out: list[TaggedSentence]) -> str:
         if output_format == "word_tag":
             return write_word_tag(out)
-        return _conllu(out, done, "upos" if upos else "xpos")
+        # each sentence with the # sent_id and # text lines UD's validator requires, numbered on across the chunks
+        return write_conllu(out, "upos" if upos else "xpos", first_id=done + 1)
 
     # tagging all at once took memory in proportion to it; a malformed line's error comes after the sentences before it
     for chunk in chunked(sentences, TAG_CHUNK):
@@ -313,20 +314,6 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
             raise FormatError(exc.reason + hint, source=exc.source, line=done + (exc.line or 0)) from None
         click.echo(text, nl=False)
         done += len(chunk)
-
-
-def _conllu(sentences: list[TaggedSentence], done: int, column: Literal["xpos", "upos"]) -> str:
-    """CoNLL-U of tagged sentences numbered after the ``done`` before them, each with the ``# sent_id`` and ``# text``
-    lines UD's validator requires (``# text``: the words joined by spaces, as ``glmnlp parse`` writes pre-tokenised
-    input); a sentence :func:`write_conllu` refuses raises its error numbered within ``sentences``."""
-    parts = []
-    for k, sentence in enumerate(sentences, 1):
-        try:
-            body = write_conllu([sentence], column)
-        except FormatError as exc:
-            raise FormatError(exc.reason, source=exc.source, line=k) from None
-        parts.append(f"# sent_id = {done + k}\n# text = {' '.join(sentence.words)}\n{body}")
-    return "".join(parts)
 
 
 def _input_sentences(path: str, fmt: str) -> Iterator[TaggedSentence]:

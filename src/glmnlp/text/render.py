@@ -196,13 +196,11 @@ def render_conllu(doc: Document, first_id: int = 1) -> str:
     out: list[str] = []
     seen = 0
     for index, sent in enumerate(d.sentences, first_id):
-        out.append(f"# sent_id = {index}\n")
         text = _sentence_text(doc, sent)
         tagged = _tagged(sent, index)
         misc = None
-        if text is None:
-            out.append(f"# text = {' '.join(tagged.words)}\n")
-        else:
+        line = None
+        if text is not None:
             spans = [(t.start, t.end) for t in sent.tokens]
             line = " ".join(text.split())
             if all(a is not None and b is not None for a, b in spans):
@@ -212,9 +210,8 @@ def render_conllu(doc: Document, first_id: int = 1) -> str:
                 # the forms and their spaces: the text but for the invisible characters the tokenizer leaves out of
                 # every token (an ANSI escape's ESC was in # text and in no form, which UD's validator refuses)
                 line = "".join(f + ("" if t else " ") for f, t in zip(tagged.words, touching)).rstrip(" ")
-            out.append(f"# text = {line}\n")
         seen += len(sent.tokens)
-        out.append(write_conllu([tagged], misc=misc))
+        out.append(write_conllu([tagged], misc=misc, first_id=index, texts=None if line is None else [line]))
     return "".join(out)
 
 

@@ -523,10 +523,17 @@ def write_conllu(
     sentences: Iterable[TaggedSentence],
     column: Literal["xpos", "upos"] = "xpos",
     misc: Iterable[Sequence[str]] | None = None,
+    *,
+    first_id: int | None = None,
+    texts: Iterable[str] | None = None,
 ) -> str:
     """Minimal CoNLL-U: ID, FORM and the tag in ``column`` (XPOS, the fifth, or UPOS, the fourth) filled, ``_``
     elsewhere, a blank line after each sentence; ``misc`` (one sequence per sentence, one value per word, ``_`` for
     none) fills the tenth column (MISC), e.g. ``SpaceAfter=No``.
+
+    With ``first_id``, each sentence opens with the two comment lines UD's validator requires: ``# sent_id``,
+    numbered from ``first_id`` on, and ``# text``, the sentence's entry of ``texts`` (one per sentence, on one line)
+    or, without ``texts``, its words joined by single spaces, which the forms rebuild with no ``SpaceAfter`` marks.
 
     Raises :class:`FormatError` (``line`` = 1-based sentence number) for an empty sentence, a word containing a
     tab or a line break, a tag or MISC value containing whitespace, an empty word, tag or MISC value, the tag ``_``
@@ -535,11 +542,21 @@ def write_conllu(
     """
     if column not in _COLUMN_INDEX:
         raise ValueError(f"column must be 'xpos' or 'upos', not {column!r}")
+    if texts is not None and first_id is None:
+        raise ValueError("texts are written as '# text' lines, which need first_id for their '# sent_id' lines")
     buffer = io.StringIO()
     miscs = None if misc is None else iter(misc)
+    lines = None if texts is None else iter(texts)
     for index, sentence in enumerate(sentences, 1):
         if not sentence.words:
             raise FormatError("sentence has no words", source="<output>", line=index)
+        if first_id is not None:
+            text = " ".join(sentence.words) if lines is None else next(lines, None)
+            if text is None:
+                raise FormatError("no text for this sentence", source="<output>", line=index)
+            if lines is not None and text.splitlines() != [text]:  # the words are checked below
+                raise FormatError("the sentence's text is empty or holds a line break", source="<output>", line=index)
+            buffer.write(f"# sent_id = {first_id + index - 1}\n# text = {text}\n")
         tags = sentence.tags if sentence.tags is not None else ("_",) * len(sentence.words)
         extra = None if miscs is None else next(miscs, None)
         if miscs is not None and extra is None:
