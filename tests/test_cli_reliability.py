@@ -291,3 +291,24 @@ def test_cli_without_nltk_says_what_to_install(argv: list[str], work: str) -> No
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode == 1 and run.stderr == (
         f"error: {work} needs nltk, a dependency of glmnlp that is missing: pip install 'glmnlp[nltk]'\n"), run.stderr
+
+
+def test_a_missing_package_is_its_own_error_and_an_import_error() -> None:
+    """A package the work needs and cannot import is :class:`glmnlp.MissingPackageError`: the command line told it
+    from any other ImportError by looking for "pip install" in the message (a third-party ImportError saying so was
+    printed as glmnlp's own error); code catching ``ImportError`` still catches it."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['pandas'] = None\nimport glmnlp\n"
+            "from glmnlp.text.document import Document\n"
+            "try:\n    Document('').measures_frame()\n"
+            "except glmnlp.MissingPackageError as exc:\n"
+            "    assert isinstance(exc, ImportError) and isinstance(exc, glmnlp.GlmnlpError), exc\n"
+            "    print(exc)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout == "measures_frame() needs pandas: pip install 'glmnlp[measures]'\n", (
+        run.stdout, run.stderr)
+    from glmnlp.cli import _reported
+
+    assert _reported(ImportError("cannot import x: pip install y")) is None  # not glmnlp's: a traceback

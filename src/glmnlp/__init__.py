@@ -21,7 +21,8 @@ from glmnlp._version import __version__
 
 from glmnlp.text.document import Document, Sentence, Span, Token, tree_from_nltk, tree_to_nltk
 from glmnlp.errors import (
-    ConfigError, FormatError, GlmnlpError, InputError, ModelFileError, TreeSyntaxError, WorkerError,
+    ConfigError, FormatError, GlmnlpError, InputError, MissingPackageError, ModelFileError, TreeSyntaxError,
+    WorkerError,
 )
 from glmnlp.treebank.evalb import score_files, score_trees
 from glmnlp.parser.model import Parser
@@ -48,6 +49,7 @@ __all__ = [
     "FormatError",
     "GlmnlpError",
     "InputError",
+    "MissingPackageError",
     "ModelFileError",
     "Parser",
     "Pipeline",

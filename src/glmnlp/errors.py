@@ -8,7 +8,8 @@ The hierarchy, so callers know what to catch::
     │   └── FormatError              malformed CoNLL-U / word/TAG / tab-separated input
     ├── ModelFileError               a model file is missing, corrupt, truncated or foreign
     ├── ConfigError                  an invalid option or hyperparameter
-    └── WorkerError                  a worker (a local process, or Ray's) died before its work was done
+    ├── WorkerError                  a worker (a local process, or Ray's) died before its work was done
+    └── MissingPackageError          a package the work needs is not installed (an ImportError too)
 
 Input errors print as ``file:line: reason`` so that editors and terminals can jump to them.
 """
@@ -57,6 +58,12 @@ class WorkerError(GlmnlpError):
     A local worker process killed (the out-of-memory killer sends SIGKILL) or crashed: the other workers of its pool
     are stopped. On the Ray backend, a Ray worker or actor that died (crashed, or killed by Ray for lack of memory)
     or whose node was lost (:mod:`glmnlp.glm.parallel`)."""
+
+
+class MissingPackageError(GlmnlpError, ImportError):
+    """A package that the work needs is not installed: an optional extra (pandas, matplotlib, spaCy), or nltk, a
+    dependency of glmnlp, in a broken installation. The message says what to install; an ``ImportError`` too, so
+    code that catches the import's own error keeps working."""
 
 
 #: What an installation without nltk (a dependency of glmnlp: a broken installation) says where nltk is needed, as a

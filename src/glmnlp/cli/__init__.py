@@ -91,9 +91,9 @@ def _output_failed(exc: OSError) -> None:
 def _reported(exc: Exception) -> int | None:
     """The exit status of an error reported here in one line instead of a traceback, or None (not one of them).
 
-    A library error (``error: reason``, status 1); a closed stdout pipe (quietly, status 0); a write that failed for
-    lack of room (status 1); work this process could not allocate memory for (numpy says how much; status 1); a
-    package glmnlp needs and cannot import, with what to install (status 1).
+    A library error (``error: reason``, status 1; a package glmnlp needs and cannot import is one, which says what
+    to install); a closed stdout pipe (quietly, status 0); a write that failed for lack of room (status 1); work
+    this process could not allocate memory for (numpy says how much; status 1).
     """
     if isinstance(exc, GlmnlpError):
         click.echo(f"error: {exc}", err=True)
@@ -106,9 +106,6 @@ def _reported(exc: Exception) -> int | None:
         return 1
     if isinstance(exc, MemoryError):
         click.echo(f"error: out of memory{f': {exc}' if str(exc) else ''}", err=True)
-        return 1
-    if isinstance(exc, ImportError) and "pip install" in str(exc):  # a package to install, said as glmnlp says it
-        click.echo(f"error: {exc}", err=True)
         return 1
     return None
 

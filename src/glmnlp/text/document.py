@@ -64,7 +64,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn, overload
 
-from glmnlp.errors import NLTK_MISSING, FormatError, TreeSyntaxError
+from glmnlp.errors import NLTK_MISSING, FormatError, MissingPackageError, TreeSyntaxError
 from glmnlp.treebank.trees import Tree, escape_brackets, parse_tree, to_bracket
 
 __all__ = ["Document", "FrozenRow", "Sentence", "Span", "Token", "tree_to_nltk", "tree_from_nltk"]
@@ -398,7 +398,7 @@ class Document:
         try:
             import pandas as pd
         except ImportError:
-            raise ImportError("measures_frame() needs pandas: pip install 'glmnlp[measures]'") from None
+            raise MissingPackageError("measures_frame() needs pandas: pip install 'glmnlp[measures]'") from None
         from glmnlp.parser.measures import COLUMNS, NEXT_COLUMNS
 
         rows = self.measures
@@ -542,7 +542,7 @@ def _import_nltk() -> Any:
     try:
         import nltk
     except ImportError:
-        raise ImportError(NLTK_MISSING.format(what="converting to nltk.Tree")) from None
+        raise MissingPackageError(NLTK_MISSING.format(what="converting to nltk.Tree")) from None
     return nltk
 
 

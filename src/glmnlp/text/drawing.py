@@ -23,7 +23,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from glmnlp.errors import NLTK_MISSING
+from glmnlp.errors import NLTK_MISSING, MissingPackageError
 from glmnlp.treebank.trees import Tree, to_bracket
 
 __all__ = ["NodeBox", "TreeLayout", "draw_ascii", "markup_text", "render_svg", "svg_body", "svg_style",
@@ -298,7 +298,7 @@ def draw_ascii(tree: Tree, *, unicode_lines: bool = False) -> str:
         from nltk.tree import Tree as NltkTree
         from nltk.tree import TreePrettyPrinter
     except ImportError:  # a dependency, so a broken installation: said as a missing extra is said
-        raise ImportError(NLTK_MISSING.format(what="drawing a tree in characters")) from None
+        raise MissingPackageError(NLTK_MISSING.format(what="drawing a tree in characters")) from None
 
     def convert(node: Tree) -> NltkTree:
         return NltkTree(node.display_label, [c if isinstance(c, str) else convert(c) for c in node.children])

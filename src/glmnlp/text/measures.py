@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from glmnlp.errors import ConfigError, InputError
+from glmnlp.errors import ConfigError, InputError, MissingPackageError
 from glmnlp.parser.measures import (COLUMNS, COMBINED_NEEDS_WEIGHTS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, MeasureOptions,
                                     WordClasses, candidate_tags, corpus_measures)
 from glmnlp.text.inputs import line_numbers, model_words
@@ -254,7 +254,7 @@ def measures(
         try:
             import pandas as pd
         except ImportError:
-            raise ImportError("as_frame=True needs pandas: pip install 'glmnlp[measures]'") from None
+            raise MissingPackageError("as_frame=True needs pandas: pip install 'glmnlp[measures]'") from None
         return pd.DataFrame(rows, columns=_columns(rows, next_word))
     return rows
 
@@ -350,7 +350,7 @@ def plot_formats() -> list[str]:
     try:
         from matplotlib.backend_bases import FigureCanvasBase
     except ImportError:
-        raise ImportError("plotting needs matplotlib: pip install 'glmnlp[measures]'") from None
+        raise MissingPackageError("plotting needs matplotlib: pip install 'glmnlp[measures]'") from None
     return sorted(FigureCanvasBase.get_supported_filetypes())
 
 
@@ -403,7 +403,7 @@ def plot_measures(
     try:
         import matplotlib.figure
     except ImportError:
-        raise ImportError("plotting needs matplotlib: pip install 'glmnlp[measures]'") from None
+        raise MissingPackageError("plotting needs matplotlib: pip install 'glmnlp[measures]'") from None
     if path is not None:
         check_plot_path(path)
     rows = _measure_rows(rows)

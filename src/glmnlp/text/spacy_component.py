@@ -98,6 +98,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from glmnlp.errors import MissingPackageError
 from glmnlp.text.tokenize import PTB_BRACKETS, tokenize_spans, user_stacklevel
 from glmnlp.treebank.trees import Tree, to_bracket
 
@@ -121,7 +122,7 @@ def _spacy() -> Any:
     try:
         import spacy
     except ImportError:
-        raise ImportError("the spaCy component needs spaCy: pip install 'glmnlp[spacy]'") from None
+        raise MissingPackageError("the spaCy component needs spaCy: pip install 'glmnlp[spacy]'") from None
     return spacy
 
 

@@ -141,7 +141,7 @@ from functools import lru_cache
 from types import FrameType
 from typing import Any
 
-from glmnlp.errors import NLTK_MISSING
+from glmnlp.errors import NLTK_MISSING, MissingPackageError
 from glmnlp.text.token_spelling import (TokenSpan, merge_ampersands, merge_years, opens_quote,
                                         spell_final_abbreviation)
 from glmnlp.text.web import mask_web_tokens, web_tag, web_tags, web_token_spans
@@ -238,7 +238,7 @@ def _word_tokenizer() -> Any:
     try:
         from nltk.tokenize import NLTKWordTokenizer
     except ImportError:  # a dependency, so a broken installation: said as a missing extra is said
-        raise ImportError(NLTK_MISSING.format(what="tokenising text")) from None
+        raise MissingPackageError(NLTK_MISSING.format(what="tokenising text")) from None
 
     return NLTKWordTokenizer()
 
