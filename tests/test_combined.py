@@ -242,3 +242,14 @@ def test_generative_hook_retrains_only_for_other_examples(monkeypatch: pytest.Mo
     other = trees[1:] + trees[:1]  # same sentences, same count, another order
     combined.train_combined(other, trees[:2], cfg, weight=5.0, hook=hook)
     assert len(calls) == 8
+
+
+def test_surprisal_of_a_parser_without_a_generative_model_is_a_config_error() -> None:
+    """``Parser.surprisal`` (and :func:`prefix_logprobs`) of a perceptron-only parser raised a plain ValueError,
+    which ``except glmnlp.GlmnlpError`` missed; the pipeline and ``glmnlp.measures`` said ConfigError."""
+    from glmnlp.errors import ConfigError
+
+    parser, trees, _ = _setup()
+    parser.generative = None
+    with pytest.raises(ConfigError, match="no generative model"):
+        parser.surprisal(trees[0].leaves(), trees[0].tags())

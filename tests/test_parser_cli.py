@@ -412,3 +412,19 @@ def test_parser_cli_warns_of_a_model_that_parses_nothing_on_dev(
         assert main(["parser", "train", "--train", data, "--dev", data, "--epochs", "1", "-j", "1", "-q",
                      "--out", str(tmp_path / f"m_{name}")]) == 0
         assert (warning in capsys.readouterr().err) == warned, name
+
+
+def test_parser_cli_warns_when_most_trees_need_a_chain_the_grammar_drops(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Trained on a handful of trees, the parser gave the flat default structure to most of its own training
+    sentences (their chains of more than two categories, seen once, are dropped as the paper drops them) and
+    ``parser train`` said nothing of it; the warning names the training file, as the command's other warnings do."""
+    trees = [parse_tree(t) for t in TINY]
+    _write_splits(tmp_path, trees[:2], trees[:2])
+    capsys.readouterr()
+    assert main(["parser", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "dev.trees"),
+                 "--epochs", "1", "-j", "1", "-q", "--out", str(tmp_path / "a")]) == 0
+    err = capsys.readouterr().err
+    assert f"warning: {tmp_path / 'train.trees'}: 2 of the 2 training trees use a chain of more than two" in err, err
+    assert "RareChainWarning" not in err

@@ -565,3 +565,60 @@ def test_train_parser_refuses_uncleaned_trees(which: str, raw: str) -> None:
     train, dev = (bad, trees) if which == "training" else (trees, bad)
     with pytest.raises(GrammarError, match=rf"^{which} tree 3: .*glmnlp data --clean"):
         train_parser(train, dev, ParserConfig(n_bits=12, epochs=1), show_progress=False, jobs=1)
+
+
+def test_prepare_training_warns_when_many_trees_need_a_dropped_chain() -> None:
+    """On a handful of trees every chain of more than two categories is seen once, the grammar drops it (the
+    paper's rule) and the parser gives the flat default structure to most of its own training sentences, where
+    training said nothing. A tree given twice has its chains seen twice: no warning."""
+    import warnings
+
+    from glmnlp.parser.training import RareChainWarning, prepare_training
+
+    one = [parse_tree(BASIC[0])]  # TOP S NP DT: a first chain of four categories
+    with pytest.warns(RareChainWarning, match=r"^1 of the 1 training trees use a chain"):
+        prepare_training(one, ParserConfig(n_bits=12), np.zeros(1 << 12))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        prepare_training(one * 2, ParserConfig(n_bits=12), np.zeros(1 << 12))
+        prepare_training(one, ParserConfig(n_bits=12), np.zeros(1 << 12), warn=False)
+
+
+def test_train_parser_refuses_zero_epochs_and_records_no_dev_f1_without_dev() -> None:
+    """``ParserConfig(epochs=0)`` is valid (the generative model alone's) but trained the perceptron into a plain
+    ValueError from the generic loop; a run without a dev set recorded a dev F1 of 0.0 (the tagger: None)."""
+    import warnings
+
+    from glmnlp.errors import ConfigError
+    from glmnlp.parser.training import train_parser
+
+    trees = [parse_tree(t) for t in BASIC]
+    with pytest.raises(ConfigError, match="needs epochs >= 1, got 0"):
+        train_parser(trees, trees, ParserConfig(n_bits=12, epochs=0), show_progress=False, jobs=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parser, logs = train_parser(trees, [], ParserConfig(n_bits=12, epochs=1), show_progress=False, jobs=1)
+    assert logs[0].dev_f1 is None and parser.history[0]["dev_f1"] is None
+
+
+def test_jackknife_makes_a_fold_a_tree_for_fewer_trees_than_folds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ten folds over three trees trained seven taggers on all three for nothing (and ``parser train`` said "10
+    folds"); one tree cannot be jackknifed, which trained a tagger on no sentence."""
+    from glmnlp.errors import ConfigError
+    from glmnlp.glm.parallel import Executor
+    from glmnlp.parser import jackknife
+
+    seen: list[int] = []
+    real = jackknife._jackknife_fold
+
+    def counted(item: tuple) -> list[list[str]]:
+        seen.append(item[3])
+        return real(item)
+
+    monkeypatch.setattr(jackknife, "_jackknife_fold", counted)
+    trees = [parse_tree(t) for t in BASIC[:3]]
+    with Executor(1) as ex:
+        tags = jackknife.jackknife_tags(trees, 10, epochs=1, executor=ex)
+        assert seen == [0, 1, 2] and [len(t) for t in tags] == [len(t.leaves()) for t in trees]
+        with pytest.raises(ConfigError, match="at least 2 training trees"):
+            jackknife.jackknife_tags(trees[:1], 10, epochs=1, executor=ex)

@@ -589,3 +589,18 @@ def test_tagger_fit_refuses_a_dev_set_without_words(tmp_path: Path) -> None:
     tagger.save(tmp_path / "m")
     with pytest.raises(ConfigError, match=r"use replace=True to replace it"):
         tagger.save(tmp_path / "m", replace=False)
+
+
+def test_evaluating_no_words_is_an_error_not_zero_accuracy() -> None:
+    """``Tagger.evaluate([])`` (or sentences without words) reported 0% accuracy and the multitag oracle 0%, where
+    ``glmnlp tagger evaluate`` calls a test file without a tagged sentence an error, as documented."""
+    from glmnlp.errors import InputError
+    from glmnlp.tagger.evaluation import multitag_scores
+
+    tagger = Tagger(TaggerConfig(epochs=1)).fit([TaggedSentence(("a", "dog"), ("DT", "NN"))], show_progress=False)
+    for sentences in ([], [TaggedSentence((), ())]):
+        with pytest.raises(InputError, match="no tagged sentence to evaluate"):
+            tagger.evaluate(sentences)
+        with pytest.raises(InputError, match="no tagged sentence to evaluate"):
+            multitag_scores(tagger, sentences, [0.0, 2.0])
+    assert tagger.evaluate([TaggedSentence(("a", "dog"), ("DT", "NN"))]).tokens == 2

@@ -23,7 +23,9 @@ exit-time cleanup.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import warnings
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -168,7 +170,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     _warn_dev(train, dev, train_path, dev_path)
     # closed on the way out (its workers terminated if that is an error or Ctrl-C), not left to the
     # interpreter's exit-time cleanup
-    with Executor(jobs, backend, address) as executor:
+    with _rare_chains_said(train_path), Executor(jobs, backend, address) as executor:
         if shards is None:  # one shard per worker: the passes use every core (a shard a tree at most)
             shards = min(executor.jobs, len(train))
             if shards == 1 and given_options("mixing"):  # as with --shards 1: nothing to mix, the same model bits
@@ -181,8 +183,9 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
             if kind != "generative":
                 # the generative model alone trains on the treebank's tags, as Roark's parser does: GUM dev
                 # 81.20 -> 81.55 at its chosen beam and margin 2 (benchmarks/results/generative_gap.md)
-                step("jackknifing tagger tags (10 folds) ...")
-                train_tags = [[[t] for t in s] for s in jackknife_tags(train, 10, seed=seed, executor=executor)]
+                folds = min(10, len(train))  # one a tree for fewer trees, as jackknife_tags makes them
+                step(f"jackknifing tagger tags ({folds} folds) ...")
+                train_tags = [[[t] for t in s] for s in jackknife_tags(train, folds, seed=seed, executor=executor)]
             tagger = Tagger(TaggerConfig(epochs=5, seed=seed)).fit(
                 [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in train], None, show_progress=False
             )
@@ -343,6 +346,26 @@ def _warn_dev(train: list[Tree], dev: list[Tree], train_path: str, dev_path: str
     if unseen:
         click.echo(f"warning: {dev_path}: {some_of(sorted(unseen), 5)} never occur in --train: the model can never "
                    f"build those {sum(unseen.values())} dev node(s), whatever it learns", err=True)
+
+
+@contextlib.contextmanager
+def _rare_chains_said(path: str) -> Iterator[None]:
+    """The library's :class:`~glmnlp.parser.training.RareChainWarning` (a small treebank's trees need chains the
+    grammar drops) said as the command's other warnings are, naming the training file; other warnings as Python
+    shows them."""
+    from glmnlp.parser.training import RareChainWarning
+
+    with warnings.catch_warnings():
+        shown = warnings.showwarning
+
+        def show(message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+            if issubclass(category, RareChainWarning):
+                click.echo(f"warning: {path}: {message}", err=True)
+            else:
+                shown(message, category, *args, **kwargs)
+
+        warnings.showwarning = show
+        yield
 
 
 def _warn_no_punctuation(train: list[Tree], path: str) -> None:

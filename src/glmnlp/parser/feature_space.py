@@ -63,7 +63,7 @@ def gold_feature_keys(train_trees: Sequence[Tree], config: ParserConfig,
     The same transform, grammar, chains and features as training with ``config`` (whatever its
     ``n_bits``): every derivation's features are those the decoder would hash, kept at 62 bits.
     """
-    parser, examples = prepare_training(train_trees, replace(config, n_bits=1), np.zeros(2), train_tags)
+    parser, examples = prepare_training(train_trees, replace(config, n_bits=1), np.zeros(2), train_tags, warn=False)
     parser.config.n_bits = _KEY_BITS
     parser._beam = parser._make_beam()
     parts = [np.asarray(parser.features(ex, ex.gold_site, ex.gold_chain, True)[0], dtype=np.uint64) for ex in examples]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from glmnlp.errors import ConfigError
 from glmnlp.glm.parallel import Executor, resolve_executor
 from glmnlp.tagger.model import Tagger, TaggerConfig
 from glmnlp.treebank.formats import TaggedSentence
@@ -38,8 +39,13 @@ def jackknife_tags(
     Fold f (every tree whose index is f modulo ``folds``) is tagged by a glmnlp tagger trained on
     the other folds, so no sentence is tagged by a model that saw it. The folds are independent:
     they run on ``executor`` (:mod:`glmnlp.glm.parallel`; unset: one made from :mod:`glmnlp.config`,
-    by default every core), with the same result.
+    by default every core), with the same result. Fewer trees than ``folds`` make one fold a tree (the folds past
+    them held no tree and trained a tagger on all of them for nothing); one tree cannot be jackknifed (ConfigError).
     """
+    folds = min(folds, len(trees))
+    if folds < 2:
+        raise ConfigError(f"jackknifing tags needs at least 2 training trees (one tagged by a tagger trained on the "
+                          f"others), got {len(trees)}")
     words = [tuple(t.leaves()) for t in trees]
     tags = [tuple(t.tags()) for t in trees]
     own = executor is None

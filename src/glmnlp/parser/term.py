@@ -115,7 +115,7 @@ def prefix_logprobs(parser: Any, words: Sequence[str], tags: Sequence[str | Sequ
     """
     term: GenerativeTerm | None = parser.generative
     if term is None:
-        raise ValueError("this parser has no generative model: prefix probabilities need one")
+        raise ConfigError("this parser has no generative model: prefix probabilities need one")
     tag_lists = [[t] if isinstance(t, str) else list(t) for t in tags]
     atoms, next_pos, isq, off, cand = parser._inputs(words, tag_lists)
     wids = term.word_ids(words, tag_lists, parser.grammar)

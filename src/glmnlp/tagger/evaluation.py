@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from glmnlp.errors import ConfigError
+from glmnlp.errors import ConfigError, InputError
 from glmnlp.tagger.task import MultitagScore, TaggingScore
 from glmnlp.treebank.formats import TaggedSentence
 
@@ -27,6 +27,8 @@ def tagging_score(tagger: Any, sentences: Sequence[TaggedSentence], top_confusio
     for s in sentences:
         if s.tags is None:
             raise ConfigError("evaluation sentences must be tagged")
+    if not sentences:  # as `glmnlp tagger evaluate` says it: 0% of no words read as a measured accuracy
+        raise InputError("empty input: no tagged sentence to evaluate", source="<evaluation sentences>")
     enc, out = tagger.tag_ids([s.words for s in sentences])
     predicted = [tagger.tags_[t] for t in out.tolist()]
     gold = [t for s in sentences for t in s.tags or ()]
@@ -60,6 +62,8 @@ def multitag_scores(tagger: Any, sentences: Sequence[TaggedSentence], margins: I
             # have) is never among the tags: -inf >= best - inf held at margin inf, and every tag was counted
             counts[k] += int(((mm >= best - m) & (mm > -np.inf)).sum())
             hits[k] += int(((gold >= 0) & (gold_mm >= best[:, 0] - m) & (gold_mm > -np.inf)).sum())
+    if not tokens:  # an oracle accuracy of 0% over no words read as a measured one
+        raise InputError("empty input: no tagged sentence to evaluate", source="<evaluation sentences>")
     return [
         MultitagScore(
             margin=float(m),
