@@ -339,8 +339,9 @@ def test_a_word_listed_twice_with_two_classes_is_refused(tmp_path) -> None:
     assert WordClasses.from_file(f)("a") == "closed"
 
 
-def _brute_next(parser: Parser, words: list[str], tags: list[str], i: int) -> dict[str, float]:
-    """Expected measures of position i from every one-word extension of every analysis of words[:i]."""
+def _brute_next(parser: Parser, words: list[str], tags: list[str], i: int, contexts: int = 10**6) -> dict[str, float]:
+    """Expected measures of position i from every one-word extension of every analysis of words[:i]; the lexicon
+    distributions of the ``contexts`` most probable word contexts, renormalised (the others share their entropy)."""
     term = parser.generative
     every = [t for t in parser.grammar.pos_tags if parser.grammar.lookup(t) is not None]
     syn, lexp, ctxs = [], [], []
@@ -356,13 +357,21 @@ def _brute_next(parser: Parser, words: list[str], tags: list[str], i: int) -> di
     q = np.exp(syn_a - syn_a.max())
     q /= q.sum()
     n_ids = term.lexicon.size
+    mass: dict[tuple[int, ...], float] = {}
+    for qk, ctx in zip(q, ctxs):
+        mass[tuple(ctx)] = mass.get(tuple(ctx), 0.0) + float(qk)
+    kept = set(sorted(mass, key=lambda c: -mass[c])[:contexts])
+    covered = sum(mass[c] for c in kept)
     dist = np.zeros(n_ids - 1)
     cond = 0.0
-    for qk, ctx in zip(q, ctxs):
+    actual = 0.0
+    for qk, ctx, lx in zip(q, ctxs, lexp):
+        if tuple(ctx) not in kept:
+            continue
         lp = np.array([term.model.logprob(WORD_MODEL, w, list(ctx)) for w in range(1, n_ids)])
-        cond += qk * float(-(np.exp(lp) * lp).sum())
-        dist += qk * np.exp(lp)
-    actual = float(np.dot(q, np.exp(lexp)))
+        cond += qk * float(-(np.exp(lp) * lp).sum()) / covered
+        dist += qk * np.exp(lp) / covered
+        actual += qk * math.exp(lx) / covered
     return {"syntactic_entropy": float(-(q * np.log(q)).sum()), "total_entropy": float(-(q * np.log(q)).sum()) + cond,
             "lexical_entropy": cond, "word_entropy": float(-(dist * np.log(dist)).sum()),
             "rank": float(1 + np.sum(dist > actual * (1 + 1e-9)))}
@@ -380,8 +389,24 @@ def test_next_word_measures_equal_brute_force() -> None:
             assert rows[i][col] == pytest.approx(value, abs=1e-9), (i, col)
         assert rows[i]["total_entropy"] >= rows[i]["syntactic_entropy"] >= 0.0
     assert math.isnan(rows[-1]["rank"])
+    assert min(r["rank"] for r in rows[:-1]) == 1.0
     plain = sentence_measures(parser, words, tags, options=EXACT)
     assert [r["surprisal"] for r in plain] == [r["surprisal"] for r in rows]
+
+
+def test_next_word_rank_counts_no_id_of_the_word_under_fewer_contexts() -> None:
+    """With the lexicon distribution taken from the most probable word contexts only (``next_contexts``, 64 by
+    default), the word's own probability was taken over every context, smaller than its renormalised entry in the
+    distribution: the word counted as more probable than itself, and the most probable word ranked 2."""
+    parser = _setup()
+    words, tags = "the dog saw the cat .".split(), ["DT", "NN", "VBD", "DT", "NN", "."]
+    opts = MeasureOptions(units="nats", gamma=1e18, cap=0, next_word=True, next_contexts=1)
+    rows = sentence_measures(parser, words, tags, options=opts)
+    for i in range(len(words)):
+        exp = _brute_next(parser, words, tags, i, contexts=1)
+        assert rows[i]["rank"] == exp["rank"], i
+        assert rows[i]["lexical_entropy"] == pytest.approx(exp["lexical_entropy"], abs=1e-9), i
+    assert min(r["rank"] for r in rows[:-1]) == 1.0
 
 
 def test_model_tags_dead_end_reruns_with_every_tag() -> None:

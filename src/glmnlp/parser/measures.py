@@ -43,7 +43,7 @@ gives a distribution P(w | c) over the lexicon's outcome ids (known forms and un
 * lexical entropy                     LexH_i = H_i - SynH_i (the expected entropy of the word given its POS node)
 * word entropy                        entropy of P(w | w_1..w_{i-1}) = sum_{D''} q(D'') P(w | c(D'')) over ids
 * rank                                1 + the number of lexicon ids more probable than w_i under that
-  distribution (w_i's own probability summed over the POS of each extension)
+  distribution (w_i's own probability summed over the POS of each extension, under the same contexts)
 
 The lexicon distributions are computed for the ``next_contexts`` (64) most probable distinct word
 contexts of E_i; the others get the q-weighted mean entropy of those (exact when E_i has at most that
@@ -400,9 +400,11 @@ def _next_word(parser: Any, words: Sequence[str], tag_lists: Sequence[Sequence[s
     q = _weights(syn)
     syn_h = _entropy(q)
     mass: dict[tuple[int, ...], float] = {}
+    own: dict[tuple[int, ...], float] = {}  # P(w_i | c): the same for every extension with the context c
     for k, ctx in enumerate(tr["wctx"][a:b].tolist()):
         key = tuple(ctx)
         mass[key] = mass.get(key, 0.0) + float(q[k])
+        own.setdefault(key, float(np.exp(lex[k])))
     top = sorted(mass.items(), key=lambda kv: -kv[1])[: opts.next_contexts]
     n_ids = term.lexicon.size
     ids = np.arange(1, n_ids, dtype=np.int64)
@@ -410,16 +412,21 @@ def _next_word(parser: Any, words: Sequence[str], tag_lists: Sequence[Sequence[s
     dist = np.zeros(len(ids))
     cond_h = 0.0
     covered = 0.0
+    actual = 0.0
     for ctx, m in top:
         lp = term.model.logprob_many(models, ids, np.tile(np.array(ctx, dtype=np.int64), (len(ids), 1)))
         pr = np.exp(lp)
         cond_h += m * float(-(pr * lp).sum())
         dist += m * pr
+        actual += m * own[ctx]
         covered += m
     cond_h /= covered
     dist /= covered
+    # P(w_i | prefix) under the same contexts as the distribution it is ranked in, summed over the POS of each
+    # extension: taken over every context, against a distribution renormalised from the top ones, the word's own
+    # id was "more probable" than the word itself, and the most probable word ranked 2
+    actual /= covered
     nz = dist[dist > 0]
-    actual = float(np.dot(q, np.exp(lex)))  # P(w_i | prefix) summed over every extension's POS
     return {
         "total_entropy": syn_h + cond_h,
         "syntactic_entropy": syn_h,
