@@ -553,3 +553,16 @@ def test_a_documents_measures_frame_keeps_infinite_surprisal() -> None:
     assert frame["surprisal"].iloc[-1] == math.inf == frame["prefix"].iloc[-1]
     for column in ("prefix", "surprisal", "entropy"):
         assert frame[column].tolist() == pytest.approx(direct[column].tolist(), nan_ok=True)
+
+
+def test_the_pound_sign_is_a_word_of_the_list_not_a_comment(tmp_path) -> None:
+    """The packaged list's ``#<TAB>open`` (the PTB's pound sign, beside ``$`` and ``%``) was read as a comment, and
+    ``#`` took the punctuation rule's ``previous``; a user's list or rules could not hold it either."""
+    assert WordClasses.default()("#") == "open" and WordClasses.default()("$") == "open"
+    f = tmp_path / "cls.tsv"
+    f.write_text("# my list\n#\tclosed\n#x\tprevious\n", encoding="utf-8")
+    mine = WordClasses.from_file(f)
+    assert mine("#") == "closed" and mine("#X") == "previous"
+    rules = tmp_path / "rules.tsv"
+    rules.write_text("# rules\n#\\d+\tclosed\n", encoding="utf-8")
+    assert WordClasses.from_file(f, rules)("#12") == "closed"

@@ -27,7 +27,8 @@ class WordClasses:
     """Open class / closed class / belongs-to-previous, from a word list and a list of rules.
 
     The list (default: ``glmnlp/data/measures/word_classes.tsv``) has one ``word<TAB>class`` per
-    line, class ``closed``, ``previous`` or ``open``, ``#`` comments allowed; lookups ignore case.
+    line, class ``closed``, ``previous`` or ``open``, ``#`` comments allowed (a line that is an entry is one, the
+    pound sign ``#<TAB>open``); lookups ignore case.
     A word is looked up lowercased, its typographic apostrophes (``’``) as ``'``.
     Words not listed go through the rules (default: ``glmnlp/data/measures/word_class_rules.tsv``),
     one ``pattern<TAB>class`` per line, first match wins: a pattern is a Python regular expression
@@ -94,14 +95,24 @@ def _read(path: str | Path) -> str:
     return read_text_file(path, FormatError)
 
 
+_CLASSES = ("closed", "previous", "open")
+
+
+def _comment(line: str, parts: list[str]) -> bool:
+    """A blank line, or one that begins with ``#`` and is no entry (a word or pattern, a tab, a class): the PTB's
+    pound sign ``#`` is a word, and the packaged list's ``#<TAB>open`` was read as a comment (``#`` took the
+    punctuation rule's class)."""
+    return not line.strip() or line.lstrip().startswith("#") and not (len(parts) == 2 and parts[1] in _CLASSES)
+
+
 def _parse_rules(text: str, where: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for number, line in enumerate(split_lines(text), start=1):
         line = line.rstrip("\n")
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
         parts = line.split("\t")
-        if len(parts) != 2 or parts[1] not in ("closed", "previous", "open") or not parts[0]:
+        if _comment(line, parts):
+            continue
+        if len(parts) != 2 or parts[1] not in _CLASSES or not parts[0]:
             raise FormatError(f"expected 'pattern<TAB>closed|previous|open', got {line!r}", source=where, line=number)
         if parts[0] != ":punctuation:":
             try:
@@ -119,10 +130,10 @@ def _parse_classes(text: str, where: str) -> dict[str, str]:
     first: dict[str, tuple[int, str]] = {}
     for number, line in enumerate(split_lines(text), start=1):
         line = line.strip()
-        if not line or line.startswith("#"):
-            continue
         parts = line.split("\t")
-        if len(parts) != 2 or parts[1] not in ("closed", "previous", "open") or not parts[0]:
+        if _comment(line, parts):
+            continue
+        if len(parts) != 2 or parts[1] not in _CLASSES or not parts[0]:
             raise FormatError(f"expected 'word<TAB>closed|previous|open', got {line!r}", source=where, line=number)
         key = parts[0].lower().translate(_APOSTROPHES)
         if key in first and first[key][1] != parts[1]:
