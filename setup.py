@@ -36,7 +36,8 @@ extensions = [
         # no fused multiply-add contraction, even when CFLAGS ask for -march=native: every kernel
         # computes its floating-point numbers as written (and as the numpy definitions they are
         # tested against), so a model is the same bits whatever the CPU the package was built for
-        extra_compile_args=["-O3", "-ffp-contract=off"],
+        # without debug information (-g0): it was 5.6 MB of the 13 MB wheel
+        extra_compile_args=["-O3", "-ffp-contract=off", "-g0"],
     )
     for path in sorted(Path("src/glmnlp").rglob("_*.pyx"))
 ]

@@ -169,3 +169,12 @@ def test_read_trees_names_the_tree_missing_its_closing_bracket(forest: list[Tree
     with pytest.raises(TreeSyntaxError) as caught:
         list(read_trees("\n".join(texts)))
     assert caught.value.line == starts[k] and "is a ')' missing" in caught.value.reason
+
+
+def test_read_trees_refuses_what_is_not_text_at_the_call() -> None:
+    """``read_trees(None)`` returned a generator and failed only when iterated, so a ``try`` around the call caught
+    nothing; the docs' rule is a TypeError where text goes."""
+    from glmnlp.treebank.trees import read_trees
+
+    with pytest.raises(TypeError, match="expected a str of bracketed trees, got NoneType"):
+        read_trees(None)  # type: ignore[arg-type]

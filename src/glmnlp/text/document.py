@@ -166,7 +166,7 @@ class Sentence:
     original: str | None = None
     nbest: tuple[tuple[float | None, Tree], ...] = ()
     surprisal: tuple[float | None, ...] = ()
-    measures: tuple[dict[str, Any], ...] = ()
+    measures: tuple[Mapping[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
         if isinstance(self.tokens, (str, bytes)) or not isinstance(self.tokens, Iterable):
@@ -389,7 +389,7 @@ class Document:
         return [sent.to_nltk() for sent in self.sentences]
 
     @property
-    def measures(self) -> list[dict[str, Any]]:
+    def measures(self) -> list[Mapping[str, Any]]:
         """Every sentence's word-by-word rows (``nlp(text, measures=True)``), in order; empty if not asked for."""
         return [row for sent in self.sentences for row in sent.measures]
 

@@ -94,6 +94,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.glm.locks import ForkSafeLock
+from glmnlp.parser.explain import Explanation
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.text.inputs import MAX_BATCH, DocumentInput, PendingSentence, model_words, read_document, sentence_items
 from glmnlp.text.tokenize import LongInputWarning, user_stacklevel
@@ -463,13 +464,12 @@ class Pipeline:
             if failed is not None:
                 raise failed
 
-    def explain(self, doc: DocumentInput) -> list[Any]:
+    def explain(self, doc: DocumentInput) -> list[Explanation | None]:
         """Each sentence of ``doc`` (read as :meth:`__call__` reads it) as the parser scored it: an
         :class:`~glmnlp.parser.explain.Explanation` (:meth:`glmnlp.Parser.explain`, with the words and tags the
         pipeline gave the parser), or None for a sentence it did not parse (longer than ``max_words``, or the
-        default structure). The sentences are analysed again, so they count in :attr:`stats` as parses do
-        (:func:`glmnlp.text.explain.explain_document`)."""
-        from glmnlp.text.explain import explain_document
+        default structure). The sentences are analysed again, so they count in :attr:`stats` as parses do."""
+        from glmnlp.text.explain import explain_document  # (whose docstring says how)
 
         return explain_document(self, doc)
 

@@ -268,12 +268,13 @@ MAX_DEPTH = 200
 def read_trees(text: str, source: str = "<string>") -> Iterator[Tree]:
     """Parse every tree in ``text`` (any layout); raise :class:`TreeSyntaxError` on bad brackets.
 
-    An unlabelled outermost bracket ``( (S ...) )`` becomes a node with the empty label ``""``;
+    An iterator: each tree is read as the iteration reaches it, and so are its bracket errors (``list(read_trees(
+    text))`` reads them all at once); ``text`` that is not a str is a TypeError at the call (it was one at the first
+    tree). An unlabelled outermost bracket ``( (S ...) )`` becomes a node with the empty label ``""``;
     :func:`glmnlp.treebank.preprocess.clean_tree` turns it into ``TOP``. An unlabelled bracket anywhere
     else is an error.
     """
-    for _line, tree in read_trees_with_lines(text, source):
-        yield tree
+    return (tree for _line, tree in read_trees_with_lines(text, source))
 
 
 def read_trees_with_lines(text: str, source: str = "<string>") -> Iterator[tuple[int, Tree]]:
