@@ -120,3 +120,26 @@ def test_a_byte_order_mark_at_the_start_of_any_line_is_not_part_of_it(
         "First", "Second"]
     rc, out, _ = _run(capsys, ["parse", "-q", "-j", "1", "--tagged", "-f", "json", "-i", str(source)])
     assert rc == 0 and "\\ufeff" not in out and "\ufeff" not in out and '"text": "Second"' in out
+
+
+@pytest.mark.parametrize("suffix, first, second", [
+    (".trees", "(TOP (NN First))", "(TOP (NN Second))"),
+    (".word_tag", "First/NN", "Second/NN"),
+    (".tab", "First\tNN\n", "Second\tNN\n"),
+    (".conllu", "1\tFirst\t_\t_\tNN\t_\t_\t_\t_\t_\n", "1\tSecond\t_\t_\tNN\t_\t_\t_\t_\t_\n"),
+])
+def test_whole_file_readers_drop_a_byte_order_mark_at_the_start_of_a_later_line(
+    tmp_path: Path, suffix: str, first: str, second: str
+) -> None:
+    """The readers that read a file whole (trees, and the tagged formats of ``tagger train``/``evaluate``) dropped
+    only the mark at the start of the file: in files put together the second's became part of a word (word/TAG,
+    tab) or an error (trees: "text outside any bracket"; CoNLL-U: "bad word ID"), where the line readers dropped it."""
+    from glmnlp.treebank.formats import read_tagged
+    from glmnlp.treebank.trees import read_tree_file
+
+    joined = tmp_path / f"joined{suffix}"
+    joined.write_bytes(("\ufeff" + first + "\n" + "\ufeff" + second + "\n").encode("utf-8"))
+    if suffix == ".trees":
+        assert [t.leaves() for t in read_tree_file(joined)] == [["First"], ["Second"]]
+    else:
+        assert [s.words for s in read_tagged(joined, suffix.lstrip("."))] == [("First",), ("Second",)]

@@ -42,7 +42,7 @@ from glmnlp.glm.training import EpochRecord, check_shards
 from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_tagset, given_options,
                                training_parallel_options)
 from glmnlp.errors import FormatError, InputError
-from glmnlp.treebank.fileio import decoded_text, opened_input, stdin_bytes
+from glmnlp.treebank.fileio import decoded_text, opened_input, stdin_bytes, without_byte_order_marks
 
 _FORMATS = ("auto", "conllu", "word_tag", "tab", "trees")
 _CTX = {"help_option_names": ["-h", "--help"]}
@@ -66,7 +66,7 @@ def _stdin_text() -> io.StringIO:
         data = stdin_bytes().read()
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", source="<stdin>") from None
-    stream = io.StringIO(decoded_text(data, "<stdin>").removeprefix("\ufeff"))
+    stream = io.StringIO(without_byte_order_marks(decoded_text(data, "<stdin>")))
     stream.name = "<stdin>"  # what the readers' messages call it
     return stream
 

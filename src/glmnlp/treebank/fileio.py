@@ -403,6 +403,17 @@ def _not_utf8(raw: bytes, start: int) -> str:
     return f"not valid UTF-8 text (byte 0x{raw[start]:02x} at column {start + 1})"
 
 
+#: A byte order mark where a line begins: at the start of the text, or after a line break
+_BOM_AT_LINE_START = re.compile("(?:^|(?<=[\n\r]))\ufeff")
+
+
+def without_byte_order_marks(text: str) -> str:
+    """``text`` without the byte order marks that begin it or any of its lines (files put together, ``cat a.txt
+    b.txt``: the second's mark stuck to its first word, ``\ufeffSecond``, where :func:`decoded_lines`, reading
+    line by line, already dropped it); a mark inside a line is kept, as text."""
+    return _BOM_AT_LINE_START.sub("", text)
+
+
 def decoded_text(data: bytes, source: str, error: type[InputError] = InputError) -> str:
     """``data`` decoded as UTF-8; binary data (a NUL byte) or text that is not UTF-8 raises ``error`` (an
     :class:`InputError` class) at ``source:line``, as :func:`decoded_lines` words it. A byte order mark is kept."""
@@ -424,10 +435,11 @@ def decoded_text(data: bytes, source: str, error: type[InputError] = InputError)
 
 
 def read_text_file(path: str | Path, error: type[InputError] = InputError) -> str:
-    """A whole UTF-8 file, without its byte order mark (not text of the file's format). A file that cannot be read
+    """A whole UTF-8 file, without its byte order marks (not text of the file's format; one at the start of a line
+    too, :func:`without_byte_order_marks`). A file that cannot be read
     (missing, a folder, no permission) raises ``error`` naming it; binary or non-UTF-8 data as :func:`decoded_text`."""
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise error(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
-    return decoded_text(data, str(path), error).removeprefix("\ufeff")
+    return without_byte_order_marks(decoded_text(data, str(path), error))

@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Literal, TextIO
 
 from glmnlp.errors import FormatError
-from glmnlp.treebank.fileio import read_text_file, split_lines
+from glmnlp.treebank.fileio import read_text_file, split_lines, without_byte_order_marks
 
 __all__ = [
     "TaggedSentence",
@@ -108,7 +108,7 @@ def _load(source: Source) -> tuple[str, str]:
         raise FormatError(f"cannot read: {exc.strerror or exc}", source=name) from None
     if not isinstance(text, str):
         raise TypeError(f"expected a text stream, got {type(source).__name__} yielding {type(text).__name__}")
-    return name, text.removeprefix("\ufeff")
+    return name, without_byte_order_marks(text)
 
 
 # -- CoNLL-U ---------------------------------------------------------------------------------
