@@ -437,3 +437,18 @@ def test_writers_refuse_a_word_beginning_a_line_with_a_byte_order_mark() -> None
     later = TaggedSentence(("x", "\ufeffy"), ("NN", "NN"))
     assert read_word_tag(io.StringIO(write_word_tag([later]))) == [later]
     assert read_conllu(io.StringIO(write_conllu([bom]))) == [bom]
+
+
+def test_auto_reads_the_suffixes_glmnlp_data_writes(tmp_path) -> None:
+    """``glmnlp data --tagged`` writes SPLIT.word_tag and SPLIT.tab, which ``auto`` judged by content only: a bad
+    first line was "cannot tell the format" instead of the format's own message."""
+    from glmnlp.treebank.formats import read_tagged
+
+    bad = tmp_path / "x.word_tag"
+    bad.write_text("word_without_tag other/NN\n", encoding="utf-8")
+    with pytest.raises(FormatError, match="x.word_tag:1: token 1 'word_without_tag' has no /TAG"):
+        read_tagged(bad)
+    trailing = tmp_path / "x.tab"
+    trailing.write_text("The\tDT\t\ndog\tNN\n\n", encoding="utf-8")
+    with pytest.raises(FormatError, match="x.tab:1: expected 2 tab-separated fields"):
+        read_tagged(trailing)
