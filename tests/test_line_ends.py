@@ -143,3 +143,14 @@ def test_whole_file_readers_drop_a_byte_order_mark_at_the_start_of_a_later_line(
         assert [t.leaves() for t in read_tree_file(joined)] == [["First"], ["Second"]]
     else:
         assert [s.words for s in read_tagged(joined, suffix.lstrip("."))] == [("First",), ("Second",)]
+
+
+def test_the_column_of_a_bad_byte_counts_characters() -> None:
+    """An editor's column: the bad byte after curly quotes (three bytes each) was said at column 13, not 9, by both
+    the whole-text and the line reader."""
+    data = "\u201cHi\u201d caf".encode("utf-8") + b"\xe9 x\n"
+    message = r"^f:1: not valid UTF-8 text \(byte 0xe9 at column 9\)$"
+    with pytest.raises(InputError, match=message):
+        decoded_text(data, "f")
+    with pytest.raises(InputError, match=message):
+        list(decoded_lines(io.BytesIO(data), "f"))

@@ -400,7 +400,10 @@ def decoded_arguments(texts: Iterable[str], nothing: str, *, blank: bool = False
 
 
 def _not_utf8(raw: bytes, start: int) -> str:
-    return f"not valid UTF-8 text (byte 0x{raw[start]:02x} at column {start + 1})"
+    """The message of the bad byte at ``start`` of the line ``raw``: its column counts characters, as an editor does
+    (it counted bytes: every accent or curly quote before it put it further right)."""
+    column = len(raw[:start].decode("utf-8", errors="replace")) + 1
+    return f"not valid UTF-8 text (byte 0x{raw[start]:02x} at column {column})"
 
 
 #: A byte order mark where a line begins: at the start of the text, or after a line break
