@@ -104,6 +104,41 @@ def test_cli_parse_into_a_closed_pipe_ends_quietly_with_status_0(tmp_path: Path)
     assert (rc, err) == (0, b"")
 
 
+def test_a_closed_stderr_pipe_does_not_end_the_work(tmp_path: Path) -> None:
+    """``glmnlp tagger train ... 2>&1 | head -1``: the first progress line written to a stderr whose reader had gone
+    raised BrokenPipeError, which the command took for a closed stdout: status 0 and no model (``parse 2> >(true)``:
+    no trees). The messages are dropped and the work is done."""
+    train = tmp_path / "toy.trees"
+    train.write_text("\n".join(TINY * 20) + "\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _MAIN, "tagger", "train", "--train", str(train), "--out", str(tmp_path / "m"),
+         "--epochs", "3", "-j", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    assert proc.stderr is not None
+    proc.stderr.close()  # before the command has written anything
+    assert proc.wait(timeout=300) == 0
+    assert sorted(p.name for p in (tmp_path / "m").iterdir()) == ["metadata.json", "weights.npz"]
+    source = tmp_path / "in.txt"
+    source.write_text(" ".join(["w"] * 160) + "\n" + "The dog barked .\n" * 3)  # warned of first: 160 words
+    proc = subprocess.Popen([sys.executable, "-c", _MAIN, "parse", "-j", "1", "--tokenized", "-i", str(source)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stderr.close()
+    out = proc.stdout.read()
+    assert proc.wait(timeout=300) == 0 and out.count(b"(TOP ") == 4
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["parse", "--help"]])
+def test_help_and_version_into_a_closed_pipe_end_with_status_0(argv: list[str]) -> None:
+    """``glmnlp --help | true``: the group's own options print before a command is invoked, and click ended the closed
+    pipe there with status 1 (a subcommand's ``--help`` with 0, as documented for a closed output pipe)."""
+    proc = subprocess.Popen([sys.executable, "-c", _MAIN, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # before the command has written anything
+    err = proc.stderr.read()
+    assert (proc.wait(timeout=120), err) == (0, b"")
+
+
 def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
     capsys.readouterr()
     rc = main(argv)

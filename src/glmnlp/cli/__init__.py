@@ -77,6 +77,59 @@ class _ClosedStdout(io.TextIOBase):
         return True
 
 
+class _Diagnostics(io.TextIOBase):
+    """Standard error, whose reader leaving does not end the command.
+
+    Progress, step lines and warnings go to stderr; when its reader went away (``glmnlp tagger train ... 2>&1 |
+    head -1``, a log collector that exited) the write raised BrokenPipeError, which the command took for a closed
+    stdout: it ended with status 0 and wrote no model (no trees, with ``2> >(true)``). The messages after it are
+    dropped (stderr's descriptor pointed at /dev/null, for the writes of workers and Ray too) and the work goes on.
+    """
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):  # a text stream, as click tells one (it writes b"" to find out)
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        try:
+            return int(self.stream.write(text))
+        except BrokenPipeError:
+            self._reader_gone()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            self._reader_gone()
+
+    def _reader_gone(self) -> None:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.stream.fileno())  # what is still buffered is written there at the next flush
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            self.stream = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (for the life of the process)
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return int(self.stream.fileno())
+
+    def isatty(self) -> bool:
+        return bool(self.stream.isatty())
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return str(self.stream.encoding)
+
+    @property
+    def errors(self) -> str | None:  # type: ignore[override]
+        return getattr(self.stream, "errors", None)
+
+
 def _output_failed(exc: OSError) -> None:
     """A write failed for lack of room (``glmnlp parse > file`` on a full disk): one line, not a traceback.
 
@@ -124,6 +177,16 @@ class _Group(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         names = sorted(self.commands)
         return [n for n in FIRST_COMMANDS if n in names] + [n for n in names if n not in FIRST_COMMANDS]
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        # ``glmnlp --help | true``: the group's own options print while the context is made, before invoke, and
+        # click ended a closed pipe there with status 1 (the subcommands' 0)
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except BrokenPipeError:
+            _quiet_closed_stdout()
+            raise click.exceptions.Exit(0) from None
 
     def invoke(self, ctx: click.Context):
         try:
@@ -217,6 +280,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if closed:
         sys.stdout = _ClosedStdout()
     streams = _utf8_streams()
+    stderr = sys.stderr
+    if stderr is not None and not isinstance(stderr, _Diagnostics):
+        sys.stderr = _Diagnostics(stderr)
     ray_before = _ray_running()
     try:
         rc = _run(argv)
@@ -229,6 +295,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             _stop_ray()
         return 128 + received[0] if received else 1  # 143 for SIGTERM, as if it had ended the process
     finally:
+        if isinstance(sys.stderr, _Diagnostics) and sys.stderr is not stderr:
+            sys.stderr.flush()
+            sys.stderr = stderr
         for signum, handler in replaced.items():
             signal.signal(signum, handler)
         for stream, encoding, errors in streams:
