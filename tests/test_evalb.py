@@ -261,6 +261,16 @@ def test_evalb_word_mismatch_and_eq_word() -> None:
     assert _one(gold, test, eq).status == STATUS_OK
 
 
+def test_evalb_says_when_unmatched_words_are_one_word_in_two_unicode_forms() -> None:
+    """``Words unmatch (résumé|résumé)``: an accent composed in one file and a combining mark in the other print
+    alike, and the message gave no clue; EVALB's comparison of the bytes is kept, the message says what differs."""
+    gold, test = "(S (A (P caf\u00e9)))", "(S (A (P cafe\u0301)))"
+    row = _one(gold, test)
+    assert (row.status, row.reason) == (
+        STATUS_ERROR, "Words unmatch (caf\u00e9|cafe\u0301): the same characters, in two Unicode forms (NFC, NFD)")
+    assert _one("(S (A (P cafe)))", test).reason == "Words unmatch (cafe|cafe\u0301)"
+
+
 def test_evalb_missing_parse_is_skip_sentence() -> None:
     """A None tree or an empty test line is a skip sentence (status 2), outside the scores."""
     assert _one("(S (A (P x)))", None).status == STATUS_SKIP

@@ -55,6 +55,7 @@ this module reads the two sides and scores them.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -289,7 +290,10 @@ def _score_sentence(
         return SentenceResult(ident, gold.length, STATUS_ERROR, reason=reason)
     for gw, tw in zip(gold.words, test.words):
         if not word_eq(gw, tw):
-            return SentenceResult(ident, gold.length, STATUS_ERROR, reason=f"Words unmatch ({gw}|{tw})")
+            # two spellings of the same characters (an accent composed or as a combining mark) print alike
+            same = unicodedata.normalize("NFC", gw) == unicodedata.normalize("NFC", tw)
+            note = ": the same characters, in two Unicode forms (NFC, NFD)" if same else ""
+            return SentenceResult(ident, gold.length, STATUS_ERROR, reason=f"Words unmatch ({gw}|{tw}){note}")
 
     gold_br = _kept_brackets(gold, deleted)
     test_br = _kept_brackets(test, deleted)
