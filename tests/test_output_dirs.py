@@ -245,3 +245,16 @@ def test_a_temporary_file_of_a_killed_write_is_removed_by_the_next_write(tmp_pat
     stale.write_text("half a file")  # the folder is not listed again by this process
     atomic_write_bytes(tmp_path / "test.trees", b"(TOP (NN y))\n")
     assert stale.exists()
+
+
+def test_a_probe_file_of_a_killed_run_is_removed_by_the_next_check(tmp_path: Path) -> None:
+    """The check that a folder can be written creates a probe file and removes it; killed (SIGKILL) between the two,
+    a run left ``.glmnlp-probe-XXXX`` in the user's folder for good. The probe is named as a temporary file now, and
+    the check removes those of processes that no longer run, as the writes do."""
+    from glmnlp.treebank.fileio import check_writable_folder
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    stale = tmp_path / f".probe.glmnlp-tmp-{int(dead.stdout)}-abc.tmp"
+    stale.write_text("")
+    check_writable_folder(tmp_path / "model")
+    assert list(tmp_path.iterdir()) == []

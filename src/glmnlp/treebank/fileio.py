@@ -152,8 +152,11 @@ def check_writable_folder(folder: str | Path, target: str | Path | None = None) 
         raise ConfigError(f"{where}: cannot be written: {found} is {kind}")
     if target is not None:
         check_name_length(where, found)
+    # named as a temporary file, so that a probe left by a killed run (SIGKILL between the two calls) is removed by
+    # the next run as its other leftovers are (a ".glmnlp-probe-*" stayed for good)
+    _clean_temp_files(found)
     try:
-        fd, probe = tempfile.mkstemp(prefix=".glmnlp-probe-", dir=found)
+        fd, probe = tempfile.mkstemp(prefix=f".probe.glmnlp-tmp-{os.getpid()}-", suffix=".tmp", dir=found)
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise ConfigError(f"{where}: cannot be written: cannot create files in {found} ({reason})") from exc
