@@ -609,6 +609,13 @@ def test_jobs_above_the_cores_are_warned_of(
     rc, _, err = _run(capsys, ["tagger", "train", "--train", str(tmp_path / "empty.trees"), "--out",
                                str(tmp_path / "m"), "-j", "3"])
     assert rc == 1 and err.startswith("warning: --jobs 3 is more than this machine's 2 cores")
+    from glmnlp import config  # the same number from $GLMNLP_JOBS, without --jobs: it was never warned of
+
+    monkeypatch.setenv("GLMNLP_JOBS", "5")
+    monkeypatch.setattr(config, "_current", None)
+    rc, out, err = _run(capsys, ["parse", "-q", "A dog."])
+    assert rc == 0 and err.startswith("warning: $GLMNLP_JOBS 5 is more than this machine's 2 cores"), err
+    assert _run(capsys, ["parse", "-q", "-j", "1", "A dog."])[2] == ""
 
 
 @pytest.mark.parametrize("extra", [[], ["--address", "127.0.0.1:6379"]])

@@ -150,15 +150,22 @@ def warn_of_jobs(jobs: int | None, backend: str | None) -> None:
     """``--jobs N`` above this machine's cores on the local backend: a warning (``-j 10000`` started a worker process
     per batch or shard, each holding a model or a shard, up to the out-of-memory killer). Not refused: the model of
     a training command depends on its shards, which follow ``--jobs``, so a run may mean to match another machine's.
-    ``-j 2`` is never warned of (the tests and the docs' examples use it on any machine)."""
-    if jobs is None or jobs <= 2:
-        return
+    ``-j 2`` is never warned of (the tests and the docs' examples use it on any machine). Without ``--jobs``,
+    ``$GLMNLP_JOBS`` is the number (``GLMNLP_JOBS=6`` started 6 workers, or trained on 6 shards, without a word)."""
     from glmnlp.config import resolve
     from glmnlp.glm.parallel import default_jobs
 
+    name = "--jobs"
+    if jobs is None:
+        try:
+            jobs, name = resolve(backend=backend).jobs, "$GLMNLP_JOBS"
+        except ConfigError:  # a bad value: the command says so where it reads it
+            return
+    if jobs <= 2:
+        return
     cores = default_jobs()
     if jobs > cores and resolve(jobs=1, backend=backend).backend == "local":  # jobs given: $GLMNLP_JOBS not read
-        click.echo(f"warning: --jobs {jobs} is more than this machine's {cores} cores: up to {jobs} worker processes, "
+        click.echo(f"warning: {name} {jobs} is more than this machine's {cores} cores: up to {jobs} worker processes, "
                    f"each holding a model or a shard in memory, and no faster than {cores} (--backend ray for "
                    "more machines)", err=True)
 
