@@ -428,3 +428,18 @@ def test_parser_cli_warns_when_most_trees_need_a_chain_the_grammar_drops(
     err = capsys.readouterr().err
     assert f"warning: {tmp_path / 'train.trees'}: 2 of the 2 training trees use a chain of more than two" in err, err
     assert "RareChainWarning" not in err
+
+
+def test_parser_cli_says_how_many_shards_it_chose(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without ``--shards`` the shards are one per worker, so the same command trained another model on a machine of
+    other cores, and nothing said how many it used; a step line says it, and how to get the same model anywhere."""
+    trees = [parse_tree(t) for t in TINY]
+    _write_splits(tmp_path, trees, trees)
+    capsys.readouterr()
+    common = ["parser", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "dev.trees"),
+              "--epochs", "1", "-j", "1"]
+    assert main(common + ["--out", str(tmp_path / "a")]) == 0
+    assert "training on 1 shard, one per worker (--shards 1 trains this model on any machine)\n" in (
+        capsys.readouterr().err)
+    assert main(common + ["--out", str(tmp_path / "b"), "--shards", "1"]) == 0
+    assert "training on" not in capsys.readouterr().err

@@ -173,6 +173,9 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     with _rare_chains_said(train_path), Executor(jobs, backend, address) as executor:
         if shards is None:  # one shard per worker: the passes use every core (a shard a tree at most)
             shards = min(executor.jobs, len(train))
+            if kind != "generative":  # the model depends on the shards: said, so that it can be made again anywhere
+                step(f"training on {shards} shard{'s' if shards > 1 else ''}, one per worker (--shards {shards} "
+                     "trains this model on any machine)")
             if shards == 1 and given_options("mixing"):  # as with --shards 1: nothing to mix, the same model bits
                 raise click.UsageError("--mixing mixes the weights of several shards; --shards defaults to one per "
                                        "worker, here 1: give --shards N to mix")
