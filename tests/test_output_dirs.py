@@ -258,3 +258,31 @@ def test_a_probe_file_of_a_killed_run_is_removed_by_the_next_check(tmp_path: Pat
     stale.write_text("")
     check_writable_folder(tmp_path / "model")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_model_folder_made_by_another_run_meanwhile_is_refused_naming_force(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Two runs training into the same new ``--out``: the one that saves second was refused with "use replace=True",
+    the library's keyword, where the command's option is ``--force``; the library still says replace=True."""
+    from glmnlp.cli import main
+    from glmnlp.errors import ConfigError
+    from glmnlp.glm.model_io import save_model
+    from glmnlp.tagger import model
+
+    fit = model.Tagger.fit
+
+    def fit_while_another_run_writes(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        save_model(tmp_path / "m", kind="tagger", metadata={"run": "the other"}, arrays={})
+        return fit(self, *args, **kwargs)
+
+    monkeypatch.setattr(model.Tagger, "fit", fit_while_another_run_writes)
+    train = tmp_path / "t.word_tag"
+    train.write_text("The/DT dog/NN barked/VBD ./.\n")
+    capsys.readouterr()
+    assert main(["tagger", "train", "--train", str(train), "--out", str(tmp_path / "m"), "--epochs", "1",
+                 "-j", "1", "-q"]) == 1
+    assert capsys.readouterr().err == (f"error: {tmp_path / 'm'}: already exists and is not an empty directory (use "
+                                       "--force to replace it)\n")
+    with pytest.raises(ConfigError, match=r"\(use replace=True to replace it\)"):
+        save_model(tmp_path / "m", kind="tagger", metadata={}, arrays={}, replace=False)

@@ -284,6 +284,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if stderr is not None and not isinstance(stderr, _Diagnostics):
         sys.stderr = _Diagnostics(stderr)
     ray_before = _ray_running()
+    from glmnlp.glm.model_io import REPLACE_OPTION
+
+    option = REPLACE_OPTION.set("--force")  # a model folder made by another run meanwhile: refused naming --force
     try:
         rc = _run(argv)
         if not ray_before and _ray_running():  # stopped here, where Ctrl-C meanwhile is "Aborted.": by Ray's own
@@ -295,6 +298,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _stop_ray()
         return 128 + received[0] if received else 1  # 143 for SIGTERM, as if it had ended the process
     finally:
+        REPLACE_OPTION.reset(option)
         if isinstance(sys.stderr, _Diagnostics) and sys.stderr is not stderr:
             sys.stderr.flush()
             sys.stderr = stderr

@@ -153,6 +153,7 @@ def warn_of_jobs(jobs: int | None, backend: str | None) -> None:
     ``-j 2`` is never warned of (the tests and the docs' examples use it on any machine). Without ``--jobs``,
     ``$GLMNLP_JOBS`` is the number (``GLMNLP_JOBS=6`` started 6 workers, or trained on 6 shards, without a word)."""
     from glmnlp.config import resolve
+    from glmnlp.errors import ConfigError
     from glmnlp.glm.parallel import default_jobs
 
     name = "--jobs"

@@ -71,6 +71,7 @@ import tempfile
 import zipfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -256,6 +257,12 @@ def _listing(names: set[str], limit: int = 3) -> str:
     return ", ".join(shown) + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
+#: How a refusal to replace a folder at save time names the way to replace it: the library's ``replace=True``, the
+#: command line's ``--force`` (set by :func:`glmnlp.cli.main`; the commands check their ``--out`` with it before any
+#: work, and a folder made meanwhile by another run was refused at the save with "use replace=True").
+REPLACE_OPTION: ContextVar[str] = ContextVar("REPLACE_OPTION", default="replace=True")
+
+
 def check_output_dir(target: str | Path, kind: str, *, replace: bool, option: str = "--force") -> None:
     """Raise :class:`ConfigError` unless a model of ``kind`` may be written to ``target``.
 
@@ -439,8 +446,7 @@ def save_model(
     if not isinstance(metadata, Mapping):
         raise ValueError(f"metadata must be a dict, got a {type(metadata).__name__}")
     parts = ModelParts(kind=kind, metadata=metadata, arrays=arrays, submodels=submodels or {})
-    with staged_output_dir(directory, kind, replace=replace, option="replace=True") as tmp:  # the library's word: the
-        # commands check their --out with "--force" before any work
+    with staged_output_dir(directory, kind, replace=replace, option=REPLACE_OPTION.get()) as tmp:
         _write_tree(tmp, parts)
         _fsync_tree(tmp)
 
