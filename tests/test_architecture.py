@@ -24,6 +24,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("glmnlp.parser",),
     ("glmnlp.text",),
     ("glmnlp.cli",),
+    ("glmnlp.__main__",),  # python -m glmnlp: the command line
 )
 #: modules that may import from every room: the package facade and the data folder's marker
 TOP = {"glmnlp"}

@@ -630,3 +630,13 @@ def test_the_ray_backend_without_ray_installed_says_what_to_install(extra: list[
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert (run.returncode, run.stdout) == (1, "")
     assert run.stderr == "error: the ray backend needs Ray: pip install 'glmnlp[ray]'\n", run.stderr
+
+
+def test_python_m_glmnlp_runs_the_command_line() -> None:
+    """``python -m glmnlp`` failed (no ``glmnlp.__main__``): a virtual environment used without activating it had no
+    way to the command line but the script's path."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "glmnlp", "--version"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.startswith("glmnlp, version "), run.stderr
