@@ -640,3 +640,11 @@ def test_python_m_glmnlp_runs_the_command_line() -> None:
 
     run = subprocess.run([sys.executable, "-m", "glmnlp", "--version"], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and run.stdout.startswith("glmnlp, version "), run.stderr
+
+
+@pytest.mark.parametrize("command", ["parse", "measures"])
+def test_a_lone_dash_text_is_a_usage_error(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``echo ... | glmnlp parse -`` parsed the text "-" (``(TOP (NP (: -)))``, status 0) and left stdin unread, where
+    ``glmnlp tag -`` reads stdin; here stdin is ``-i -``."""
+    rc, out, err = _run(capsys, [command, "-"])
+    assert (rc, out) == (2, "") and "'-' is not read as standard input here: give -i - (or no TEXT)" in err

@@ -110,6 +110,13 @@ class InputFile(NonEmptyPath):
         return path
 
 
+def check_no_dash_text(texts: tuple[str, ...]) -> None:
+    """A lone ``-`` among TEXT arguments is a usage error: ``echo ... | glmnlp parse -`` parsed the text "-" and left
+    stdin unread, where ``glmnlp tag -`` reads stdin (here stdin is read with ``-i -``, or with no TEXT)."""
+    if "-" in texts:
+        raise click.UsageError("'-' is not read as standard input here: give -i - (or no TEXT) to read it")
+
+
 def check_address(backend: str | None, address: str | None) -> None:
     """``--address`` given without the ray backend (``--backend``, else ``$GLMNLP_BACKEND``): a usage error. The ray
     backend without Ray installed, and the address of the ray backend (given, else ``$GLMNLP_ADDRESS``) where nothing

@@ -71,7 +71,7 @@ from typing import Any
 
 import click
 
-from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, on_terminal, parallel_options,
+from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_no_dash_text, on_terminal, parallel_options,
                                 sentence_bar, some_of)
 from glmnlp.cli.parse_input import Unit, argument_units, checked_tags, read_units
 from glmnlp.glm.streams import Prefetch
@@ -319,6 +319,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
     mode = "tokens" if tokenized else "tagged" if tagged else "text"
     if texts and input_path is not None:
         raise click.UsageError("give TEXT arguments or --input FILE, not both")
+    check_no_dash_text(texts)
     if out_dir is not None and fmt != "svg":
         raise click.UsageError("--out-dir is only used with --format svg")
     if nbest > 1 and fmt not in ("brackets", "json"):
