@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import unicodedata
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -414,3 +415,59 @@ def test_render_drawings_are_wellformed_whatever_the_words(pairs: list[tuple[str
     assert parser.tags["figure"] == 2 and parser.tags["svg"] == 1
     for part in page.split("<svg")[1:]:
         ET.fromstring("<svg" + part.split("</svg>")[0] + "</svg>")
+
+
+@pytest.mark.parametrize("bold", [False, True])
+def test_render_text_width_never_underestimates_dejavu_sans_beyond_ascii(bold: bool) -> None:
+    """ASCII's class sizes were applied to every script: Cyrillic "ш" is 0.92 em where "lower" said 0.64, and the
+    words of a compact Russian drawing overlapped. Every glyph of the font is now at most its class's estimate."""
+    font_manager = pytest.importorskip("matplotlib.font_manager")
+    ft2font = pytest.importorskip("matplotlib.ft2font")
+    props = font_manager.FontProperties(family="DejaVu Sans", weight="bold" if bold else "normal")
+    font = ft2font.FT2Font(font_manager.findfont(props, fallback_to_default=False))
+    font.set_size(100, 72)
+    short = [chr(c) for c in font.get_charmap() if c >= 128
+             and text_width(chr(c), bold=bold) < font.load_char(c).linearHoriAdvance / 65536 * 14 / 100]
+    assert short == []
+
+
+def test_render_compact_russian_words_do_not_overlap() -> None:
+    """The helper's sentence: "Жужжащие" ended 2 px past where "шмели" began at 12 px in DejaVu Sans."""
+    from glmnlp.text.render import tree_layout
+
+    tree = parse_tree("(TOP (S (NP (JJ Жужжащие) (NNS шмели)) (VP (VBP шуршат)) (. .)))")
+    words = sorted((b for b in tree_layout(tree, compact=True).boxes if b.is_word), key=lambda b: b.x)
+    assert all(a.text_right <= b.text_left for a, b in zip(words, words[1:]))
+
+
+def test_render_svg_styles_are_scoped_to_their_drawing() -> None:
+    """A drawing's ``<style>`` applies to the whole HTML page it is placed in: its ``text``, ``line`` and ``.tag``
+    rules restyled the page's own tagged tokens and charts, and a compact drawing's font size every drawing's."""
+    tree = parse_tree("(TOP (S (NN dog) (. .)))")
+    for svg, size in ((render_svg(tree), "14"), (render_svg(tree, compact=True), "12")):
+        root = ET.fromstring(svg)
+        assert root.get("class") == f"glmnlp-tree-{size}"
+        style = root.find("{http://www.w3.org/2000/svg}style").text
+        rules = [r for r in style.split("}") if r]
+        assert rules and all(r.startswith(f".glmnlp-tree-{size} ") for r in rules), rules
+    with pytest.raises(TypeError, match="title is a string, not 5"):
+        render_svg(tree, title=5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("words", [["東京タワー", "is", "in", "日本", "."], ["The", "cafe\u0301", "saw", "Zoe\u0308", "."]])
+def test_render_ascii_lines_stand_over_their_words_of_any_width(words: list[str]) -> None:
+    """NLTK places text by its length: a CJK character takes two columns and a combining mark none, so each line
+    stood columns away from its word ("is" at columns 12-13 under a line at column 7)."""
+    from glmnlp.text.drawing import display_columns
+    from glmnlp.text.render import render_ascii
+
+    tree = parse_tree("(TOP (S " + " ".join(f"(X {w})" for w in words) + "))")
+    *_, bars, last = render_ascii(tree).rstrip("\n").splitlines()
+    spans, column = [], 0
+    for piece in re.split(r"( +)", last):
+        if piece.strip():
+            spans.append((column, column + display_columns(piece)))
+        column += display_columns(piece)
+    bar_columns = [display_columns(bars[:i]) for i, ch in enumerate(bars) if ch == "|"]
+    assert len(spans) == len(bar_columns) == len(words)
+    assert all(a <= c < b for (a, b), c in zip(spans, bar_columns)), (spans, bar_columns)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from glmnlp.errors import NLTK_MISSING, MissingPackageError
 from glmnlp.treebank.trees import Tree, to_bracket
 
-__all__ = ["NodeBox", "TreeLayout", "draw_ascii", "markup_text", "render_svg", "svg_body", "svg_style",
+__all__ = ["NodeBox", "TreeLayout", "draw_ascii", "markup_text", "render_svg", "svg_body", "svg_class", "svg_style",
            "text_width", "tree_layout"]
 
 
@@ -39,16 +39,27 @@ ROW_HEIGHT = 46.0
 MARGIN = 16.0
 
 # Advance widths in em by character class, for (regular, bold): the largest DejaVu Sans advance in
-# each class, rounded up (measured from the font files; tests/test_render.py re-checks them).
+# each class, rounded up (measured from the font files; tests/test_render.py re-checks them). The ASCII classes are
+# ASCII's own: the same sizes applied to other letters underestimated many (Cyrillic "ш" 0.92 em against 0.64, so
+# the words of a compact Russian drawing ran together), which have classes of their own: the letters of the Latin,
+# Greek and Cyrillic blocks by case (their digraphs such as "Ǆ" apart), combining marks, and for any other script,
+# whose glyphs may come from another font, the widest DejaVu Sans glyph outside those blocks.
 _NARROW = frozenset("ijlrtf.,;:!|'`()[]/\\- \"")
 _WIDE = frozenset("mwMW@%&")
+_DIGRAPHS = frozenset("\u01c4\u01c5\u01c6\u01c7\u01c8\u01c9\u01ca\u01cb\u01cc\u01f1\u01f2\u01f3")
 _EM = {
     "narrow": (0.50, 0.53),
-    "lower": (0.64, 0.72),  # lower-case letters and digits
+    "lower": (0.64, 0.72),  # ASCII lower-case letters and digits
     "upper": (0.79, 0.86),
     "wide": (1.00, 1.11),
-    "symbol": (0.84, 0.90),  # other punctuation and symbols, and anything unclassified
-    "cjk": (1.05, 1.10),  # east-asian wide or full-width characters
+    "symbol": (0.84, 0.90),  # other ASCII punctuation and symbols
+    "cjk": (1.05, 1.10),  # east-asian wide or full-width characters but symbols (emoji)
+    "mark": (0.50, 0.50),  # combining marks
+    "latin_lower": (1.06, 1.22),  # other lower-case letters and digits of the Latin, Greek and Cyrillic blocks
+    "latin_upper": (1.18, 1.41),  # their other letters (upper and title case)
+    "latin_symbol": (1.00, 1.04),  # their symbols and punctuation
+    "digraph": (1.43, 1.56),
+    "other": (1.74, 2.02),  # any other character, and wide symbols (emoji; DejaVu's widest, 1.60 em)
 }
 
 
@@ -57,13 +68,19 @@ def _char_class(ch: str) -> str:
         return "narrow"
     if ch in _WIDE:
         return "wide"
-    if unicodedata.east_asian_width(ch) in ("W", "F"):
-        return "cjk"
-    if ch.isupper():
-        return "upper"
-    if ch.islower() or ch.isdigit():
-        return "lower"
-    return "symbol"
+    if unicodedata.east_asian_width(ch) in ("W", "F"):  # an emoji (a symbol) may be wider than an ideograph
+        return "other" if unicodedata.category(ch) == "So" else "cjk"
+    if ch.isascii():
+        return "upper" if ch.isupper() else "lower" if ch.islower() or ch.isdigit() else "symbol"
+    if unicodedata.category(ch).startswith("M"):
+        return "mark"
+    if ch in _DIGRAPHS:
+        return "digraph"
+    if ord(ch) < 0x530 or 0x1E00 <= ord(ch) < 0x2000:  # Latin, IPA, Greek, Cyrillic and their extensions
+        if ch.islower() or ch.isdigit():
+            return "latin_lower"
+        return "latin_upper" if ch.isalpha() else "latin_symbol"
+    return "other"
 
 
 def text_width(text: str, font_size: float = FONT_SIZE, bold: bool = False) -> float:
@@ -254,14 +271,23 @@ def svg_body(layout: TreeLayout) -> list[str]:
     return [*lines, *texts, *tags]
 
 
+def svg_class(font: float) -> str:
+    """The class of a drawing's ``<svg>`` element, which its style rules are scoped to: a ``<style>`` inside an SVG
+    placed in an HTML page applies to the whole page (its ``text``, ``line``, ``.tag`` rules restyled the page's
+    own elements and charts, and a compact drawing's font size every drawing's); one class a font size, so that
+    drawings of both sizes share a page."""
+    return "glmnlp-tree-" + f"{font:g}".replace(".", "_")
+
+
 def svg_style(font: float) -> str:
+    scope = "." + svg_class(font)
     return (
         "<style>"
-        f"text{{font-family:{_FONT};font-size:{font:g}px;text-anchor:middle}}"
-        ".label{font-weight:bold;fill:#1f3b73}.word{fill:#111}"
-        f".tag{{font-size:{0.8 * font:g}px;fill:#1f3b73}}"
-        "line{stroke-width:1.2;stroke-linecap:round}"
-        ".edge{stroke:#6b7a99}.lex{stroke:#b8c0d0;stroke-dasharray:3 3}"
+        f"{scope} text{{font-family:{_FONT};font-size:{font:g}px;text-anchor:middle}}"
+        f"{scope} .label{{font-weight:bold;fill:#1f3b73}}{scope} .word{{fill:#111}}"
+        f"{scope} .tag{{font-size:{0.8 * font:g}px;fill:#1f3b73}}"
+        f"{scope} line{{stroke-width:1.2;stroke-linecap:round}}"
+        f"{scope} .edge{{stroke:#6b7a99}}{scope} .lex{{stroke:#b8c0d0;stroke-dasharray:3 3}}"
         "</style>"
     )
 
@@ -273,13 +299,15 @@ def render_svg(tree: Tree, *, title: str | None = None, compact: bool = False) -
     readers and browsers' tooltips show. ``compact`` draws a narrower tree for long sentences
     (module docstring).
     """
+    if title is not None and not isinstance(title, str):  # as render_html says it (it failed inside a regex)
+        raise TypeError(f"title is a string, not {title!r}")
     layout = tree_layout(tree, compact=compact)
     label = title if title is not None else to_bracket(tree)
     return "\n".join(
         [
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{layout.width:.0f}" '
             f'height="{layout.height:.0f}" viewBox="0 0 {layout.width:.1f} {layout.height:.1f}" '
-            'role="img">',
+            f'class="{svg_class(layout.font_size)}" role="img">',
             f"<title>{markup_text(label)}</title>",
             svg_style(layout.font_size),
             '<rect width="100%" height="100%" fill="#ffffff"/>',
@@ -300,8 +328,33 @@ def draw_ascii(tree: Tree, *, unicode_lines: bool = False) -> str:
     except ImportError:  # a dependency, so a broken installation: said as a missing extra is said
         raise MissingPackageError(NLTK_MISSING.format(what="drawing a tree in characters")) from None
 
+    # NLTK places text by its len(): a CJK character takes two columns of a terminal and a combining mark none, so
+    # the lines stood beside their words. Each label and word whose columns differ from its length is drawn as a
+    # stand-in of as many characters as it takes columns, one private-use character repeated, then put back.
+    used = {ch for node in tree.subtrees() for text in (node.display_label, *node.leaves()) for ch in text}
+    free = (chr(c) for c in range(0xE000, 0xF900) if chr(c) not in used)
+    stand_ins: dict[str, str] = {}
+
+    def shown(text: str) -> str:
+        columns = display_columns(text)
+        if columns == len(text):
+            return text
+        if text not in stand_ins:
+            stand_ins[text] = next(free, "?") * max(columns, 1)
+        return stand_ins[text]
+
     def convert(node: Tree) -> NltkTree:
-        return NltkTree(node.display_label, [c if isinstance(c, str) else convert(c) for c in node.children])
+        return NltkTree(shown(node.display_label), [shown(c) if isinstance(c, str) else convert(c)
+                                                    for c in node.children])
 
     drawing = TreePrettyPrinter(convert(tree)).text(unicodelines=unicode_lines)
+    for text, stand_in in stand_ins.items():
+        drawing = drawing.replace(stand_in, text)
     return "\n".join(line.rstrip() for line in drawing.splitlines()) + "\n"
+
+
+def display_columns(text: str) -> int:
+    """The columns ``text`` takes on a terminal: two for an East Asian wide or full-width character, none for a
+    combining mark or a format character (a zero-width joiner), one for any other."""
+    return sum(0 if unicodedata.category(ch) in ("Mn", "Me", "Cf") else
+               2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)

@@ -20,9 +20,13 @@ graphics library (our choices):
 * A node's label is centred over its children: midway between the centres of its first and last
   child (over the child itself for a unary node).
 * Text widths are estimated from per-character classes, each sized by the widest DejaVu Sans glyph
-  of the class (regular for words, bold for labels). DejaVu Sans is wider than Arial or Helvetica,
-  the fallbacks named in the SVG, so the estimate errs wide: another font makes the tree a little
-  airier, never overlapping.
+  of the class (regular for words, bold for labels): ASCII's, the other letters of the Latin, Greek and Cyrillic
+  blocks (by case), combining marks, East Asian wide characters, and any other character at the widest glyph.
+  DejaVu Sans is wider than Arial or Helvetica, the fallbacks named in the SVG, so the estimate errs wide: another
+  font makes the tree a little airier, never overlapping (a script DejaVu Sans lacks comes from another font,
+  which the widest class is meant to cover, not measured).
+* A drawing's style rules are scoped to its ``<svg>`` element's class (``glmnlp-tree-14``, ``-12`` for compact
+  drawings), so that a drawing placed in an HTML page restyles nothing else on it.
 
 **Compact drawings** (``compact=True``, ``glmnlp parse --format svg --compact``) for long
 sentences: smaller type (12 px), tighter padding and gaps, and each word's POS tag written under
@@ -60,6 +64,7 @@ from glmnlp.text.drawing import (  # the drawing of one tree; re-exported here
     markup_text,
     render_svg,
     svg_body,
+    svg_class,
     svg_style,
     text_width,
     tree_layout,
@@ -164,7 +169,8 @@ def render_json(doc: Document, indent: int | None = None) -> str:
     """The document as JSON (:meth:`Document.to_dict`); one line (:func:`json_line`) unless ``indent`` is given."""
     if indent is None:
         return json_line(_document(doc).to_dict()) + "\n"
-    return json.dumps(doc.to_dict(), ensure_ascii=False, indent=indent) + "\n"
+    _check_int(indent, "indent")  # and the document checked as without it (an AttributeError on its to_dict)
+    return json.dumps(_document(doc).to_dict(), ensure_ascii=False, indent=indent) + "\n"
 
 
 def _tagged(sent: Sentence, index: int) -> TaggedSentence:
@@ -257,7 +263,7 @@ def render_svg_document(doc: Document | Iterable[Document], *, compact: bool = F
     return "\n".join(
         [
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{y:.0f}" '
-            f'viewBox="0 0 {width:.1f} {y:.1f}" role="img">',
+            f'viewBox="0 0 {width:.1f} {y:.1f}" class="{svg_class(font)}" role="img">',
             f"<title>{markup_text(' / '.join(s.text for s in sentences))}</title>",
             svg_style(font),
             '<rect width="100%" height="100%" fill="#ffffff"/>',
