@@ -370,6 +370,12 @@ def test_pipeline_surprisal_is_incremental_and_that_of_the_measures() -> None:
     assert longer[:2] == short[:2]
     sent = nlp("The horse raced past the barn fell.", surprisal=True, measures=True).sents[0]
     assert list(sent.surprisal) == [row["surprisal"] for row in sent.measures if row["word"] != "</s>"]
+    # punctuation alone: the model's tags (".") leave the grammar no analysis, and the measures give every POS from
+    # there on; the surprisal was None (infinite) for every word where the measures were finite
+    for text in ("!!!", "."):
+        sent = nlp(text, surprisal=True, measures=True).sents[0]
+        assert sent.surprisal[0] is not None
+        assert list(sent.surprisal) == [row["surprisal"] for row in sent.measures if row["word"] != "</s>"]
 
 
 def test_measures_give_web_tokens_the_pipelines_fixed_tags() -> None:

@@ -146,6 +146,7 @@ __all__ = [
     "WordClasses",
     "MeasureOptions",
     "candidate_tags",
+    "every_tag_from",
     "sentence_measures",
     "corpus_measures",
     "EOS",
@@ -380,6 +381,14 @@ def _given_tags(parser: Any, words: Sequence[str], tags: Any) -> list[list[str]]
     return out
 
 
+def every_tag_from(parser: Any, tag_lists: Sequence[Sequence[str]], stop: int) -> list[list[str]]:
+    """The model's own candidate tags left the grammar no analysis at word ``stop`` (a sentence of punctuation
+    alone: no sentence of the treebank begins with ``.``): every POS for the words from there on, the rest kept
+    (the measures' rule, and ``Sentence.surprisal``'s, :func:`glmnlp.text.measures.incremental_surprisal`)."""
+    every = _every_tag(parser)
+    return [list(t) if i < stop else list(every) for i, t in enumerate(tag_lists)]
+
+
 def _every_tag(parser: Any) -> list[str]:
     return [t for t in parser.grammar.pos_tags if parser.grammar.lookup(t) is not None]
 
@@ -465,10 +474,7 @@ def sentence_measures(
     classes = WordClasses.default() if classes is None else classes
     res = _decode(parser, words, tag_lists, options)
     if not _measured(res, len(words), False) and tags == "model":
-        # the model's tags left the grammar no analysis: every POS for the words from the failure on
-        every = _every_tag(parser)
-        stop = res["word"]
-        tag_lists = [t if i < stop else list(every) for i, t in enumerate(tag_lists)]
+        tag_lists = every_tag_from(parser, tag_lists, res["word"])
         res = _decode(parser, words, tag_lists, options)
     tr = res["track"]
     starts = tr["word_start"]

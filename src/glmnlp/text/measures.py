@@ -39,7 +39,7 @@ from typing import IO, Any, Literal
 
 from glmnlp.errors import ConfigError, InputError, MissingPackageError
 from glmnlp.parser.measures import (COLUMNS, COMBINED_NEEDS_WEIGHTS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, MeasureOptions,
-                                    WordClasses, candidate_tags, corpus_measures)
+                                    WordClasses, candidate_tags, corpus_measures, every_tag_from)
 from glmnlp.text.inputs import line_numbers, model_words
 from glmnlp.text.tokenize import tokenize_text, tokenize_text_spans, user_stacklevel
 from glmnlp.text.web import web_tags
@@ -47,8 +47,8 @@ from glmnlp.treebank.fileio import atomic_write_bytes
 from glmnlp.treebank.fileio import check_output_file, split_lines
 
 __all__ = ["measures", "load_parser", "text_sentences", "numbered_sentences", "sentence_rows", "incremental_tags",
-           "write_measures", "plot_measures", "check_plot_path", "plot_formats", "FORMATS", "MAX_GAMMA", "MAX_CAP",
-           "LONG_SENTENCE", "LongSentenceWarning"]
+           "incremental_surprisal", "write_measures", "plot_measures", "check_plot_path", "plot_formats", "FORMATS",
+           "MAX_GAMMA", "MAX_CAP", "LONG_SENTENCE", "LongSentenceWarning"]
 
 FORMATS = ("tsv", "csv", "json")
 LONG_SENTENCE = 1000  # words: longer sentences are warned of (module docstring)
@@ -288,6 +288,18 @@ def incremental_tags(parser: Any, words: Sequence[str], given: Mapping[int, str]
     own = candidate_tags(parser, words, margin=options.tag_margin, max_tags=options.max_tags,
                          seen=options.tag_filter == "seen") if len(given) < len(words) else []
     return [[given[i]] if i in given else own[i] for i in range(len(words))]
+
+
+def incremental_surprisal(parser: Any, words: Sequence[str], given: Mapping[int, str]) -> list[float]:
+    """``Sentence.surprisal``: each word's surprisal in bits (:meth:`glmnlp.Parser.surprisal`) with the tags of
+    :func:`incremental_tags`, and, with none given, the measures' rule where the model's own leave the grammar no
+    analysis (:func:`~glmnlp.parser.measures.every_tag_from`): ``"!!!"`` had a surprisal of None (infinite) for
+    every word, where the measures' ``surprisal`` column, which it is documented to equal, was finite."""
+    tags = incremental_tags(parser, words, given)
+    values = [float(v) for v in parser.surprisal(words, tags)]
+    if not given and (stop := next((i for i, v in enumerate(values) if math.isinf(v)), None)) is not None:
+        values = [float(v) for v in parser.surprisal(words, every_tag_from(parser, tags, stop))]
+    return values
 
 
 def _written_rows(parser: Any, sentences: list[list[str]], tags: Any, options: MeasureOptions, classes: Any,

@@ -550,11 +550,11 @@ class Pipeline:
             tree = self.parser.parse(words, parser_tags)
         if surprisal:
             from glmnlp.parser.model import Parser
-            from glmnlp.text.measures import incremental_tags
+            from glmnlp.text.measures import incremental_surprisal
 
-            if isinstance(self.parser, Parser):  # choice: incremental surprisal, the measures' tags
-                parser_tags = incremental_tags(self.parser, words, sent.given)
-            sent.surprisal = list(self.parser.surprisal(words, parser_tags))
+            # choice: incremental surprisal, the measures' tags; another parser's own surprisal with the tags here
+            sent.surprisal = list[float | None](incremental_surprisal(self.parser, words, sent.given) if isinstance(
+                self.parser, Parser) else self.parser.surprisal(words, parser_tags))
         if not isinstance(tree, Tree):
             raise RuntimeError(f"parser returned {type(tree).__name__}, not a Tree")
         if tree.leaves() != words:
