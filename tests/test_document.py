@@ -379,3 +379,21 @@ def test_document_records_refuse_the_wrong_kind(make, expected: str) -> None:  #
     a word, or a document whose to_dict() did not read back."""
     with pytest.raises(TypeError, match=expected):
         make()
+
+
+def test_document_round_trips_a_sentences_own_text_and_a_tree_given_list_children() -> None:
+    """A sentence built with its own text (``original``, which ``Sentence.text`` and spans read) lost it in
+    ``to_dict``; a tree whose children were given as a list (``to_bracket`` takes one) made the document unhashable
+    and unequal to its own round trip."""
+    import json
+
+    from glmnlp.text.document import Document, Sentence, Token
+    from glmnlp.treebank.trees import Tree
+
+    own = Document("", (Sentence((Token("a"),), original="A!"),))
+    back = Document.from_dict(json.loads(json.dumps(own.to_dict())))
+    assert back == own and back.sents[0].text == "A!"
+    listed = Document("", (Sentence.from_tree(Tree("S", [Tree("NN", ("x",))])),))
+    assert hash(listed) == hash(Document.from_dict(listed.to_dict())) and Document.from_dict(listed.to_dict()) == listed
+    with pytest.raises(FormatError, match="'original' is a string"):
+        Document.from_dict({**own.to_dict(), "sentences": [{**own.to_dict()["sentences"][0], "original": 5}]})

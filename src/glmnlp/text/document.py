@@ -437,6 +437,9 @@ class Document:
                        if sent.nbest else {}),
                     **({"surprisal": list(sent.surprisal)} if sent.surprisal else {}),
                     **({"measures": [dict(r) for r in sent.measures]} if sent.measures else {}),
+                    **({"original": sent.original} if sent.original not in (  # one the text gives not: it was lost
+                        None, self.text[sent.start_char:sent.end_char] if self.text and sent.start_char is not None
+                        else None) else {}),
                 }
                 for sent in self.sentences
             ],
@@ -451,10 +454,8 @@ class Document:
         if data.get("format") != DOCUMENT_FORMAT:
             raise FormatError(f"not a glmnlp document (format {data.get('format')!r})", source=source)
         if type(data.get("version")) is not int or data.get("version") != DOCUMENT_VERSION:  # True == 1 too
-            raise FormatError(
-                f"unsupported document version {data.get('version')!r} (expected {DOCUMENT_VERSION})",
-                source=source,
-            )
+            raise FormatError(f"unsupported document version {data.get('version')!r} (expected {DOCUMENT_VERSION})",
+                              source=source)
         text = data.get("text")
         if not isinstance(text, str) or not isinstance(data.get("sentences"), Sequence):
             raise FormatError("'text' must be a string and 'sentences' a list", source=source)
@@ -469,7 +470,9 @@ class Document:
                 tree = None if raw.get("tree") is None else _read_tree(raw, words, f"{source} {where}")
                 nbest = tuple((item.get("score"), _read_tree(item, words, f"{source} {where}"))
                               for item in raw.get("nbest", ()))
-                sentences.append(Sentence(tokens, tree, raw.get("score"), None, nbest,
+                if not isinstance(original := raw.get("original"), (str, type(None))):
+                    raise TypeError(f"'original' is a string, not {original!r}")
+                sentences.append(Sentence(tokens, tree, raw.get("score"), original, nbest,
                                           tuple(raw.get("surprisal", ())), tuple(raw.get("measures", ()))))
             except TreeSyntaxError:
                 raise

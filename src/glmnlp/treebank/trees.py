@@ -75,6 +75,12 @@ class Tree:
     children: tuple[Tree | str, ...]
     slash: str | None = None
 
+    def __post_init__(self) -> None:
+        # children given as a list (which to_bracket takes, as documented) made a tree that could not be hashed, and
+        # a document holding it unequal to its own round trip through to_dict
+        if isinstance(self.children, list):  # (a str, which is no list of children, is refused where it is read)
+            object.__setattr__(self, "children", tuple(self.children))
+
     # -- structure ---------------------------------------------------------------------------
     @property
     def is_preterminal(self) -> bool:
