@@ -45,13 +45,14 @@ from pathlib import Path
 
 import numpy as np
 
-from _args import ints  # benchmarks/_args.py
+from _args import existing, ints  # benchmarks/_args.py
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--gum", type=Path, default=Path("../shared/data/gum_const"),
-                    help="GUM constituency folder with train/ and dev/ (default: ../shared/data/gum_const)")
+    ap.add_argument("--gum", type=existing, default=Path(__file__).resolve().parents[2] / "shared/data/gum_const",
+                    help="GUM constituency folder with train/ and dev/ (default: ../shared/data/gum_const beside the "
+                         "repository)")
     ap.add_argument("--sizes", type=ints, default="1000,3000,7000,13620",
                     help="training-set sizes N, comma-separated (the first N trees of a seeded shuffle)")
     ap.add_argument("--count-bits", type=ints, default="20,21,22,24,26",

@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _args import beams, floats  # benchmarks/_args.py
+from _args import beams, existing, floats  # benchmarks/_args.py
 
 
 def _tags(trees: list, dev: list, cache: Path) -> tuple[list, list]:
@@ -63,8 +63,8 @@ def _tags(trees: list, dev: list, cache: Path) -> tuple[list, list]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--gum", type=Path, default=Path("../shared/data/gum_const"),
-                    help="GUM const folder (train/, dev/)")
+    ap.add_argument("--gum", type=existing, default=Path(__file__).resolve().parents[2] / "shared/data/gum_const",
+                    help="GUM const folder (train/, dev/; default: ../shared/data/gum_const beside the repository)")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/glmnlp-generative-gap"),
                     help="folder of the cached tagger tags, tagger and trained models (default: %(default)s)")
     ap.add_argument("--tags-only", action="store_true", help="compute and cache the tagger tags, then stop")

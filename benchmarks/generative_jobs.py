@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from _args import ints  # benchmarks/_args.py
+from _args import existing, ints  # benchmarks/_args.py
 from _measured import run_measured  # benchmarks/_measured.py
 
 from glmnlp.glm.model_io import parts_digest
@@ -120,7 +120,7 @@ def measure(jobs: int, args: argparse.Namespace) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--gum", required=True, help="GUM constituency folder (../shared/data/gum_const)")
+    ap.add_argument("--gum", type=existing, required=True, help="GUM constituency folder (../shared/data/gum_const)")
     ap.add_argument("--size", type=int, default=3000, help="train on the first N proxy trees (default 3000)")
     ap.add_argument("--jobs", type=ints, default="1,2",
                     help="numbers of workers to time, comma-separated (default 1,2)")

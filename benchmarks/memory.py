@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from _args import ints, names  # benchmarks/_args.py
+from _args import existing, ints, names  # benchmarks/_args.py
 from _measured import run_measured  # benchmarks/_measured.py
 
 from glmnlp.glm.model_io import parts_digest
@@ -155,7 +155,7 @@ def trace(stage: str, args: argparse.Namespace) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--gum", required=True, help="GUM constituency folder (../shared/data/gum_const)")
+    ap.add_argument("--gum", type=existing, required=True, help="GUM constituency folder (../shared/data/gum_const)")
     ap.add_argument("--sizes", type=ints, default="1000,3000,7000,13620",
                     help="numbers N of proxy trees (the first N), comma-separated")
     ap.add_argument("--stages", type=names("generative", "combined", "perceptron"), default="generative,combined",

@@ -252,6 +252,29 @@ def run_model(path: str) -> dict:
     }
 
 
+#: The peer parsers' figures on the same split (../shared/PEERS.md: each trained from scratch on the sample's training
+#: files, tagging for itself, EVALB COLLINS.prm), printed under every table of this script as its reference.
+PEERS: tuple[tuple[str, float, float, str], ...] = (
+    ("BLLIP / Charniak first stage, retrained", 86.18, 87.32, "6"),
+    ("Berkeley parser 1.7, 5 split-merge cycles", 85.33, 86.31, "20"),
+    ("reference C generative incremental parser (Roark), gold-tag approximation", 83.06, 83.97, "59"),
+    ("Bikel (Collins model 2)", 82.74, 83.41, "1.3"),
+    ("OpenNLP 2.1 chunking parser", 81.36, 82.16, "58"),
+    ("reference C generative incremental parser, its own tags", 80.50, 81.60, "47"),
+    ("Stanford shift-reduce, beam 4", 80.39, 81.15, "42"),
+    ("Stanford PCFG (goodPCFG)", 79.77, 80.78, "26"),
+)
+
+
+def print_peers() -> None:
+    """The reference figures of the peers, beside the table above (their sentences/s include start-up)."""
+    print("\nReference: peer parsers on the same test split (../shared/PEERS.md; each tags for itself):\n")
+    print("| peer | F1 all | F1 <=40 | sentences/s (one thread, start-up included) |")
+    print("|---|---|---|---|")
+    for name, f1, f1_40, rate in PEERS:
+        print(f"| {name} | {f1:.2f} | {f1_40:.2f} | {rate} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--one", nargs=2, metavar=("TAGS", "FEATURES"),
@@ -286,6 +309,7 @@ def main() -> None:
         print(f"| {r['model']} | {r['f1_all']:.2f} | {r['f1_40']:.2f} | {r['lr']:.2f} | {r['lp']:.2f} "
               f"| {r['tag_acc']:.2f} | {r['parse_sent_per_s']:.1f} | {r['e2e_sent_per_s']:.1f} | {r['load_s']:.2f} "
               f"| {r['peak_mb']:.0f} |")
+        print_peers()
         return
     if args.one:
         print(json.dumps(run_one(args.one[0], args.one[1], args.epochs,
@@ -314,6 +338,7 @@ def main() -> None:
             f"| {r['extrapolated_h_40k']:.2f} | {r['best_epoch']} | {r['dev_f1']:.2f} | {r['gamma']:g} | {r['cap']} "
             f"| {r['fallback']} | {r['peak_mb']:.0f} |"
         )
+    print_peers()
     for r in rows:
         if r.get("weight_trials") or r.get("margin_trials"):
             print(f"\n{r['tags']}:{r['features']}: generative weight {r.get('weight', 0):g} "

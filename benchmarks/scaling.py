@@ -37,7 +37,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from _args import fields, names, one_of  # benchmarks/_args.py
+from _args import existing, fields, names, one_of  # benchmarks/_args.py
 
 REFERENCE = (
     "McDonald, Hall & Mann (2010, Table 2/Figure 4): iterative parameter mixing reaches the serial "
@@ -213,7 +213,7 @@ def plot(runs: list[Run], path: Path) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--gum", required=True, help="GUM constituency folder (with train/ and dev/)")
+    ap.add_argument("--gum", type=existing, required=True, help="GUM constituency folder (with train/ and dev/)")
     ap.add_argument("--epochs", type=int, default=3, help="training passes of every configuration")
     ap.add_argument("--max-train", type=int, default=None, help="train on the first N proxy trees (default: all)")
     ap.add_argument("--max-dev", type=int, default=None, help="use the first N GUM dev trees (default: all)")

@@ -36,7 +36,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from _args import beam as beam_arg, beams as beams_arg, floats  # benchmarks/_args.py
+from _args import beam as beam_arg, beams as beams_arg, existing, floats  # benchmarks/_args.py
 
 
 def train(out: Path, gold_train: bool = False, weight: float = 10.0, beam: tuple[float, int] | None = None,
@@ -132,7 +132,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--train", type=Path, metavar="OUT", help="train and save the model (tagger + parser)")
     ap.add_argument("--gold-train", action="store_true", help="--train on the treebank's tags, not jackknifed ones")
-    ap.add_argument("--model", type=Path, metavar="DIR", help="a directory written by --train")
+    ap.add_argument("--model", type=existing, metavar="DIR", help="a directory written by --train")
     ap.add_argument("--margins", type=floats, default="4,8,16",
                     help="--model: multi-tag margins to try, comma-separated")
     ap.add_argument("--weight", type=float, default=10.0,
@@ -143,7 +143,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0, help="--train: the parser's seed (default 0)")
     ap.add_argument("--beams", type=beams_arg, metavar="GAMMA:CAP,...",
                     help="--model: beams to try (default: the one chosen in training), e.g. 1e6:40,1e8:100")
-    ap.add_argument("--average", default=None, metavar="DIR,...",
+    ap.add_argument("--average", type=lambda text: ",".join(str(existing(d)) for d in text.split(",")), default=None,
+                    metavar="DIR,...",
                     help="--model: parse with the mean of its parser's weights and these models' (--train with other "
                          "--seed values)")
     ap.add_argument("--lambdas", type=floats, default="0,1,4,16",

@@ -16,8 +16,11 @@ Datasets:
           by glmnlp for epoch selection only.
   sample  the bundled Penn Treebank sample, files 0001-0159 -> 0180-0199 (dev 0160-0179).
 
-CRFsuite uses a standard CRF feature set (bias; lowercased word; suffixes of length 2 and 3;
-upper/title/digit flags; the same for the previous and next word; sentence boundaries).
+CRFsuite uses the feature set of the peer figures in ../shared/PEERS.md: the word, lower-cased; prefixes and
+suffixes of length 1-4; the word's shape; case, digit and hyphen flags; the lower-cased words at -2, -1, +1, +2;
+the word bigrams at -1 and +1 (sentence boundaries as BOS/EOS). Runs before 2026-12-07 used a smaller set
+(suffixes 2-3 and the words at +-1 only), which put CRFsuite about a point below its reference figure.
+The table prints each peer's reference figure from PEERS.md beside this run's.
 
 Usage:
   python benchmarks/tagging.py                          # all systems, both datasets
@@ -54,18 +57,41 @@ def load(dataset: str, data_dir: Path) -> tuple[list[Any], list[Any], list[Any]]
     return sample_tagged("train"), sample_tagged("dev"), sample_tagged("test")
 
 
+#: Each peer's reference figure (../shared/PEERS.md, measured independently on the same splits): accuracy and
+#: unknown-word accuracy (None where PEERS.md gives none).
+REFERENCE: dict[tuple[str, str], tuple[float, float | None]] = {
+    ("ewt", "crfsuite-lbfgs"): (94.57, 79.14), ("ewt", "crfsuite-ap"): (94.43, 78.45), ("ewt", "nltk"): (93.39, 73.78),
+    ("sample", "crfsuite-lbfgs"): (96.56, None), ("sample", "crfsuite-ap"): (96.31, None),
+    ("sample", "nltk"): (95.42, None),
+}
+
+
+def _shape(word: str) -> str:
+    """Xx-style shape, runs collapsed: "McDonald's" -> "XxXx'x"."""
+    out: list[str] = []
+    for ch in word:
+        c = "X" if ch.isupper() else "x" if ch.islower() else "d" if ch.isdigit() else ch
+        if not out or out[-1] != c:
+            out.append(c)
+    return "".join(out)
+
+
 def crf_features(words: tuple[str, ...]) -> list[list[str]]:
-    out = []
+    """The CRF features of PEERS.md's CRFsuite runs (module docstring)."""
+    low = [w.lower() for w in words]
     n = len(words)
+
+    def at(j: int) -> str:
+        return low[j] if 0 <= j < n else ("BOS" if j < 0 else "EOS")
+
+    out = []
     for i, w in enumerate(words):
-        f = ["bias", "w=" + w.lower(), "s3=" + w[-3:], "s2=" + w[-2:], f"up={w.isupper()}", f"ti={w.istitle()}", f"dg={w.isdigit()}"]
-        for k, tag in ((-1, "-1"), (1, "+1")):
-            j = i + k
-            if 0 <= j < n:
-                v = words[j]
-                f += [f"{tag}w=" + v.lower(), f"{tag}ti={v.istitle()}", f"{tag}up={v.isupper()}"]
-            else:
-                f.append("BOS" if k < 0 else "EOS")
+        f = ["bias", "w=" + low[i], "shape=" + _shape(w), f"up={w.isupper()}", f"ti={w.istitle()}",
+             f"dg={any(c.isdigit() for c in w)}", f"hy={'-' in w}"]
+        f += [f"p{k}={w[:k]}" for k in range(1, 5) if len(w) >= k]
+        f += [f"s{k}={w[-k:]}" for k in range(1, 5) if len(w) >= k]
+        f += [f"w{k:+d}={at(i + k)}" for k in (-2, -1, 1, 2)]
+        f += [f"b-1={at(i - 1)}|{low[i]}", f"b+1={low[i]}|{at(i + 1)}"]
         out.append(f)
     return out
 
@@ -181,17 +207,25 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(row)
             print(f"done: {system} on {dataset}", file=sys.stderr, flush=True)
     header = (
-        f"| {'dataset':7} | {'system':15} | {'acc %':>6} | {'unk acc %':>9} | {'unk tok':>7} | {'train s':>7} |"
-        f" {'tok/s':>9} | {'tok/CPU-s':>9} | {'peak MB':>7} |"
+        f"| {'dataset':7} | {'system':15} | {'acc %':>6} | {'unk acc %':>9} | {'reference (PEERS.md)':>20} |"
+        f" {'unk tok':>7} | {'train s':>7} | {'tok/s':>9} | {'tok/CPU-s':>9} | {'peak MB':>7} |"
     )
     print(header)
     print("|" + "|".join("-" * (len(c)) for c in header.split("|")[1:-1]) + "|")
+    below = []
     for r in rows:
+        ref = REFERENCE.get((r["dataset"], r["system"]))
+        cell = "-" if ref is None else f"{ref[0]:.2f}" + ("" if ref[1] is None else f" / {ref[1]:.2f}")
+        if ref is not None and r["accuracy"] < ref[0] - 0.05:
+            below.append(f"{r['system']} on {r['dataset']}: {r['accuracy']:.2f} here, {ref[0]:.2f} in PEERS.md")
         print(
             f"| {r['dataset']:7} | {r['system']:15} | {r['accuracy']:6.2f} | {r['unknown_accuracy']:9.2f} |"
-            f" {r['unknown_tokens']:7d} | {r['train_seconds']:7.1f} | {r['tokens_per_second']:9.0f} |"
+            f" {cell:>20} | {r['unknown_tokens']:7d} | {r['train_seconds']:7.1f} | {r['tokens_per_second']:9.0f} |"
             f" {r['tokens_per_cpu_second']:9.0f} | {r['peak_mb']:7.0f} |"
         )
+    for line in below:  # a peer's own run below its reference: the reference is the peer's figure
+        print(f"below its reference figure: {line} (the reference is the peer's figure; this run's configuration "
+              "or iterations differ)")
     for r in rows:
         if "multitag" in r:
             cells = ", ".join(f"margin {m:g}: {t} tags/word, oracle {o}%" for m, t, o in r["multitag"])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from _args import at_least  # benchmarks/_args.py
 
@@ -26,8 +27,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--epochs", type=at_least(1), default=6, help="training passes of each run (default 6)")
     ap.add_argument("--train-size", type=at_least(0), default=0, help="use only the first N training trees (0 = all)")
-    ap.add_argument("--out", default="benchmarks/results/training_curves.png",
-                    help="the plot (PNG); default: the committed benchmarks/results/training_curves.png")
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results" / "training_curves.png"),
+                    help="the plot (PNG); default: the committed benchmarks/results/training_curves.png of this "
+                         "checkout, whatever the current folder")
     ap.add_argument("--table", default="", help="also write the printed table to this Markdown file")
     args = ap.parse_args()
     from glmnlp.treebank.corpus import sample_trees
@@ -52,7 +54,6 @@ def main() -> None:
     lines.append("| updates, last pass | " + " | ".join(str(curves[name][-1].updates) for name, _, _ in RUNS) + " |")
     print("\n".join(lines))
     if args.table:
-        from pathlib import Path
 
         head = (f"Dev F1 (EVALB, wsj_0160-0179, gold tags, +punct) after each pass; train wsj_0001-0159"
                 f"{f' (first {args.train_size} trees)' if args.train_size else ''}; train beam gamma=1e4 cap=30, "
