@@ -254,7 +254,8 @@ def main() -> None:
         return
     if args.widen is not None:
         if args.parser is None and args.model == "default":
-            ap.error("--widen needs --parser DIR or --model DIR (the directory to copy)")
+            ap.error("--widen copies a model directory: give --parser DIR or --model DIR (not the bundled 'default', "
+                     "which it would not write over)")
         widen(args.parser or args.model, args.widen)
         return
     import glmnlp

@@ -296,12 +296,14 @@ def main() -> None:
     ap.add_argument("--ewt", type=existing, default=REPO.parent / "shared" / "data" / "ud_english_ewt",
                     help="folder with en_ewt-ud-{train,dev,test}.conllu "
                          "(default: ../shared/data/ud_english_ewt beside the repository)")
-    ap.add_argument("--splits", nargs="+", default=["dev"], choices=("train", "dev", "test"))
+    ap.add_argument("--splits", nargs="+", default=["dev"], choices=("train", "dev", "test"),
+                    help="EWT splits whose documents are rebuilt and tokenised (default: dev)")
     ap.add_argument("--join", nargs="+", default=["space", "paragraphs"], choices=("space", "paragraphs"),
                     help="how sentences of a document are joined (see above)")
     ap.add_argument("--errors", type=at_least(0), default=0, metavar="N",
                     help="also print the N most frequent error classes, with up to --examples examples each")
-    ap.add_argument("--examples", type=at_least(0), default=3)
+    ap.add_argument("--examples", type=at_least(0), default=3,
+                    help="examples printed for each error class of --errors (default 3)")
     ap.add_argument("--label", default="", help="a name for the rows (e.g. the commit measured)")
     ap.add_argument("--ptb-sample", action="store_true",
                     help="also split the bundled PTB sample: each file's sentences detokenised and joined by one "
