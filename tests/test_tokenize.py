@@ -514,6 +514,35 @@ def test_joined_cuts_keep_sentences_within_the_window() -> None:
     assert spans[0][0] == 0 and spans[-1][1] == len(text.rstrip())
 
 
+@pytest.mark.parametrize("text", ["See " + "-" * 30000, "See " + ", " * 10000, "A. " + ")" * 5000,
+                                  "He left. " + "\u201d" * 5000, "Go. " + "!? " * 3000])
+def test_punctuation_joined_to_a_sentence_keeps_it_within_the_window(text: str) -> None:
+    """A piece without a letter or digit (and closing quotes) is joined to the sentence before it, without a bound:
+    a run of ``-`` cut into pieces of 2,000 characters became one sentence again (a million dashes, 500,001 words,
+    1.5 GB), though the warning said the text was cut into pieces of at most 2,000 characters."""
+    with pytest.warns(LongInputWarning):
+        spans = sentence_spans(text)
+    assert max(end - start for start, end in spans) <= WINDOW_CHARS
+    assert spans[0][0] == 0 and spans[-1][1] == len(text.rstrip())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="a/.,;:!?()[]{}", max_size=30))
+def test_url_trimming_is_the_step_by_step_rule(tail: str) -> None:
+    """``_trim_url`` counted the brackets of the whole URL again at every character it took off the end (a URL
+    followed by 200,000 ``)``: a minute); it keeps the counts now, and trims as the rule trims, step by step."""
+    from glmnlp.text.web import _CLOSERS, _URL_TRAILING, _trim_url
+
+    def by_steps(url: str) -> str:
+        while url and (url[-1] in _URL_TRAILING
+                       or url[-1] in _CLOSERS and url.count(url[-1]) > url.count(_CLOSERS[url[-1]])):
+            url = url[:-1]
+        return url
+
+    url = "http://x.org/" + tail
+    assert _trim_url(url) == by_steps(url)
+
+
 @pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
 @pytest.mark.parametrize("length", [WINDOW_CHARS - 1, WINDOW_CHARS, WINDOW_CHARS + 1, 3 * WINDOW_CHARS])
 def test_a_line_of_any_length_is_one_sentence_with_lines(end: str, length: int) -> None:

@@ -376,8 +376,7 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
         breaks are spaces and only blank lines separate paragraphs (choice 1).
 
     Otherwise a piece of text with no sentence boundary for :data:`WINDOW_CHARS` characters is cut into
-    pieces of at most that length, with a :class:`LongInputWarning`.
-    """
+    pieces of at most that length, with a :class:`LongInputWarning`."""
     if not isinstance(text, str):
         raise TypeError(f"expected a str, got {type(text).__name__}")
     normal = text.translate(_NORMALISE)
@@ -392,8 +391,9 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
         cut_before = len(cuts)
         pieces = [(0, len(paragraph))] if lines else _join_wrong_cuts(
             paragraph, text[p_start:p_end], _split_missed(paragraph, _segment_window(paragraph, cuts)))
-        for at, stop in pieces:
-            if not lines and len(spans) > first_in_paragraph and (close := _LEADING_CLOSERS.match(paragraph, at, stop)):
+        for at, stop in pieces:  # the joins of choice 2 only within WINDOW_CHARS (a run of "-" made one sentence)
+            if (not lines and len(spans) > first_in_paragraph and (close := _LEADING_CLOSERS.match(paragraph, at, stop))
+                    and p_start + close.end() - spans[-1][0] <= WINDOW_CHARS):
                 spans[-1], at = (spans[-1][0], p_start + close.end()), close.end()  # choice 2: closing quotes
             piece = paragraph[at:stop]
             stripped = piece.strip(BLANKS)
@@ -401,7 +401,8 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
                 continue
             start = p_start + at + (len(piece) - len(piece.lstrip(BLANKS)))
             end = start + len(stripped)
-            if not lines and not _WORDLIKE.search(stripped) and len(spans) > first_in_paragraph:
+            if not lines and not _WORDLIKE.search(stripped) and len(spans) > first_in_paragraph and (
+                    end - spans[-1][0] <= WINDOW_CHARS):
                 spans[-1] = (spans[-1][0], end)  # choice 2: punctuation-only fragment
             else:
                 spans.append((start, end))
@@ -409,9 +410,8 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
     if cuts:
         more = "" if len(cuts) == 1 else f", and {len(cuts) - 1} more cut{'s' if len(cuts) > 2 else ''} after it"
         warnings.warn(LongInputWarning(
-            f"no sentence boundary within {WINDOW_CHARS} characters (at character {cuts[0]}{more}): "
-            f"the text is cut into pieces of at most {WINDOW_CHARS} characters", len(cuts)),
-            stacklevel=user_stacklevel())
+            f"no sentence boundary within {WINDOW_CHARS} characters (at character {cuts[0]}{more}): the text is "
+            f"cut into pieces of at most {WINDOW_CHARS} characters", len(cuts)), stacklevel=user_stacklevel())
     return spans
 
 
