@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from glmnlp.cli import main
@@ -628,3 +628,31 @@ def test_score_trees_reads_brackets_in_words_as_the_file_of_the_trees_does() -> 
         by_lines = score_lines([to_bracket(gold)], [to_bracket(test)], params)
         assert by_trees.sentences[0].status == 0 and by_trees.total.error_sentences == 0
         assert by_trees == by_lines and (by_trees.recall, by_trees.precision) == (100.0, 100.0)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 8), st.integers(1, 8), st.sampled_from("ABC")), max_size=12),
+       st.lists(st.tuples(st.integers(0, 8), st.integers(1, 8), st.sampled_from("ABC")), max_size=12),
+       st.booleans())
+def test_matching_and_crossing_are_those_of_every_pair(gold: list, test: list, labeled: bool) -> None:
+    """Matching read each span's test brackets from the first, and crossing compared every test bracket with every
+    gold one: quadratic in a deep tree's brackets (a unary chain of 20,000 took minutes). Both are read otherwise
+    now; the counts are those of the pairwise definitions (EVALB's)."""
+    from glmnlp.treebank.evalb import _crosses, _span_bounds
+
+    gold_br = [(a, a + w, x) for a, w, x in gold]
+    test_br = [(a, a + w, x) for a, w, x in test]
+    bounds = _span_bounds(gold_br, 16)
+    assert [_crosses(s, e, *bounds) for s, e, _ in test_br] == [
+        any(a < s < b < e or s < a < e < b for a, b, _ in gold_br) for s, e, _ in test_br]
+    from glmnlp.treebank import evalb
+
+    params = dataclasses.replace(COLLINS_PARAMS, labeled=labeled)
+    used = [False] * len(test_br)
+    expected = 0
+    for a, b, x in gold_br:  # first unused test bracket of the span (and label), in order
+        for k, (s, e, y) in enumerate(test_br):
+            if not used[k] and (s, e) == (a, b) and (not labeled or x == y):
+                used[k], expected = True, expected + 1
+                break
+    assert evalb._match_count(gold_br, test_br, params, lambda p, q: p == q) == expected

@@ -262,6 +262,46 @@ def _deleted_bracket_labels(params: EvalbParams, label_eq: _Equal) -> frozenset[
     return frozenset(deleted)
 
 
+def _match_count(gold_br: Sequence[tuple[int, int, str]], test_br: Sequence[tuple[int, int, str]],
+                 params: EvalbParams, label_eq: _Equal) -> int:
+    """Greedy matching in bracket order: each gold bracket takes the first unmatched test bracket with its span and
+    label. Each span's test brackets are read from the first unmatched one on (from the first, a unary chain of n
+    brackets took n**2 steps)."""
+    by_span: dict[tuple[int, int], list[list[Any]]] = {}
+    for start, end, label in test_br:
+        by_span.setdefault((start, end), []).append([label, False])
+    first: dict[tuple[int, int], int] = {}
+    matched = 0
+    for start, end, label in gold_br:
+        cands = by_span.get((start, end), [])
+        k = first.get((start, end), 0)
+        while k < len(cands) and cands[k][1]:
+            k += 1
+        first[(start, end)] = k
+        for cand in cands[k:]:
+            if not cand[1] and (not params.labeled or label_eq(label, cand[0])):
+                cand[1] = True
+                matched += 1
+                break
+    return matched
+
+
+def _span_bounds(brackets: Sequence[tuple[int, int, str]], n: int) -> tuple[list[int], list[int]]:
+    """For :func:`_crosses`: per position, the furthest end of a bracket starting there and the earliest start of
+    one ending there (-1 and n + 1 where none)."""
+    furthest, earliest = [-1] * (n + 2), [n + 1] * (n + 2)
+    for a, b, _ in brackets:
+        furthest[a], earliest[b] = max(furthest[a], b), min(earliest[b], a)
+    return furthest, earliest
+
+
+def _crosses(s: int, e: int, furthest: list[int], earliest: list[int]) -> bool:
+    """Whether a gold bracket (a, b) crosses the test bracket (s, e): a < s < b < e (one ends inside it having begun
+    before) or s < a < e < b. Read by position inside (s, e), not bracket by bracket (every test bracket against
+    every gold one: quadratic in the brackets of a deep tree, whose positions are few)."""
+    return any(earliest[p] < s or furthest[p] > e for p in range(s + 1, e))
+
+
 def _kept_brackets(sent: _Sentence, deleted: frozenset[str]) -> list[tuple[int, int, str]]:
     """evalb's ``massage_data``: cut labels at '-'/'=', drop empty spans and deleted labels."""
     kept = []
@@ -298,25 +338,9 @@ def _score_sentence(
     gold_br = _kept_brackets(gold, deleted)
     test_br = _kept_brackets(test, deleted)
 
-    # greedy matching in bracket order: first unmatched test bracket with the same span and label
-    by_span: dict[tuple[int, int], list[list[Any]]] = {}
-    for start, end, label in test_br:
-        by_span.setdefault((start, end), []).append([label, False])
-    matched = 0
-    for start, end, label in gold_br:
-        for cand in by_span.get((start, end), ()):
-            if not cand[1] and (not params.labeled or label_eq(label, cand[0])):
-                cand[1] = True
-                matched += 1
-                break
-
-    gold_spans = [(a, b) for a, b, _ in gold_br]
-    crossing = 0
-    for s, e, _ in test_br:
-        for a, b in gold_spans:
-            if (a < s < b < e) or (s < a < e < b):
-                crossing += 1
-                break
+    matched = _match_count(gold_br, test_br, params, label_eq)
+    bounds = _span_bounds(gold_br, max((b for _, b, _ in (*gold_br, *test_br)), default=0))
+    crossing = sum(_crosses(s, e, *bounds) for s, e, _ in test_br)
 
     correct = sum(1 for gt, tt in zip(gold.tags, test.tags) if label_eq(gt, tt))
     return SentenceResult(
