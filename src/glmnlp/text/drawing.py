@@ -57,7 +57,7 @@ _EM = {
     "mark": (0.50, 0.50),  # combining marks
     "latin_lower": (1.06, 1.22),  # other lower-case letters and digits of the Latin, Greek and Cyrillic blocks
     "latin_upper": (1.18, 1.41),  # their other letters (upper and title case)
-    "latin_symbol": (1.00, 1.04),  # their symbols and punctuation
+    "latin_symbol": (1.00, 1.04),  # their symbols and punctuation, and general punctuation (U+2000-U+206F)
     "digraph": (1.43, 1.56),
     "other": (1.74, 2.02),  # any other character, and wide symbols (emoji; DejaVu's widest, 1.60 em)
 }
@@ -80,6 +80,8 @@ def _char_class(ch: str) -> str:
         if ch.islower() or ch.isdigit():
             return "latin_lower"
         return "latin_upper" if ch.isalpha() else "latin_symbol"
+    if 0x2000 <= ord(ch) < 0x2070 and ch not in "\u2030\u2031":  # general punctuation (’ “ — …), but per mille
+        return "latin_symbol"
     return "other"
 
 
@@ -347,7 +349,10 @@ def draw_ascii(tree: Tree, *, unicode_lines: bool = False) -> str:
         return NltkTree(shown(node.display_label), [shown(c) if isinstance(c, str) else convert(c)
                                                     for c in node.children])
 
-    drawing = TreePrettyPrinter(convert(tree)).text(unicodelines=unicode_lines)
+    drawn = convert(tree)
+    # no stand-in wrapped (NLTK wraps text at 16 characters, and a wrapped one was not found again)
+    widest = max((len(stand_in) for stand_in in stand_ins.values()), default=0)
+    drawing = TreePrettyPrinter(drawn).text(unicodelines=unicode_lines, maxwidth=max(16, widest))
     for text, stand_in in stand_ins.items():
         drawing = drawing.replace(stand_in, text)
     return "\n".join(line.rstrip() for line in drawing.splitlines()) + "\n"
