@@ -122,10 +122,11 @@ def model_words(words: Sequence[str], tagger: Any = None) -> list[str]:
     ``tagger`` (its ``knows(word)``), each bracket as the tagger knows it alone (``-LRB-`` or ``(``, ``[`` or
     ``-LSB-``; a bracket already escaped, as the tokenizer spells raw text, counts as the bracket) and a word it
     knows as written kept so, any other in Unicode's composed form (NFC); without one (the parser's view), ``(`` and
-    ``)`` as ``-LRB-``/``-RRB-``, the only brackets a bracketed tree cannot hold, and the rest in NFC."""
+    ``)`` as ``-LRB-``/``-RRB-``, the only brackets a bracketed tree cannot hold, and the rest as given: the
+    pipeline gives it the tagger's spelling, and a parser trained on decomposed text knows its words so."""
     knows = getattr(tagger, "knows", None)
     if not callable(knows):
-        return [escape_brackets(unicodedata.normalize("NFC", word)) for word in words]
+        return [escape_brackets(word) for word in words]
     spelling = {bracket: _bracket_spelling(bracket, knows) for bracket in PTB_BRACKETS}
     out = []
     for word in words:
