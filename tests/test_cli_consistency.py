@@ -613,9 +613,14 @@ def test_jobs_above_the_cores_are_warned_of(
 
     monkeypatch.setenv("GLMNLP_JOBS", "5")
     monkeypatch.setattr(config, "_current", None)
-    rc, out, err = _run(capsys, ["parse", "-q", "A dog."])
+    (tmp_path / "in.txt").write_text("A dog.\n")
+    rc, out, err = _run(capsys, ["parse", "-q", "-i", str(tmp_path / "in.txt")])
     assert rc == 0 and err.startswith("warning: $GLMNLP_JOBS 5 is more than this machine's 2 cores"), err
-    assert _run(capsys, ["parse", "-q", "-j", "1", "A dog."])[2] == ""
+    assert _run(capsys, ["parse", "-q", "-j", "1", "-i", str(tmp_path / "in.txt")])[2] == ""
+    assert _run(capsys, ["parse", "-q", "A dog."])[2] == ""  # TEXT arguments are parsed here: no worker to warn of
+    rc, _, err = _run(capsys, ["tagger", "train", "--train", str(tmp_path / "empty.trees"), "--out",
+                               str(tmp_path / "m")])
+    assert rc == 1 and err.startswith("warning: $GLMNLP_JOBS 5 is more than this machine's 2 cores"), err
 
 
 @pytest.mark.parametrize("extra", [[], ["--address", "127.0.0.1:6379"]])

@@ -23,6 +23,7 @@ import math
 import os
 import stat
 import sys
+import warnings
 
 import click
 from click.core import ParameterSource
@@ -33,7 +34,7 @@ from typing import Any
 __all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "check_tagset", "given_options",
            "on_terminal", "quiet_ray", "sentence_bar", "some_of", "weight_list", "parallel_options",
            "training_parallel_options",
-           "parser_parallel_options"]
+           "parser_parallel_options", "rare_chains_said"]
 
 
 class NumberRange(click.FloatRange):
@@ -110,6 +111,26 @@ class InputFile(NonEmptyPath):
         return path
 
 
+@contextlib.contextmanager
+def rare_chains_said(path: str) -> Iterator[None]:
+    """The library's :class:`~glmnlp.parser.training.RareChainWarning` (a small treebank's trees need chains the
+    grammar drops) said as the commands' other warnings are, naming ``path`` (the training file); other warnings as
+    Python shows them (``parser train``, ``train-default``: it came out as a Python warning there, even with -q)."""
+    from glmnlp.parser.training import RareChainWarning
+
+    with warnings.catch_warnings():
+        shown = warnings.showwarning
+
+        def show(message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+            if issubclass(category, RareChainWarning):
+                click.echo(f"warning: {path}: {message}", err=True)
+            else:
+                shown(message, category, *args, **kwargs)
+
+        warnings.showwarning = show
+        yield
+
+
 def check_no_dash_text(texts: tuple[str, ...]) -> None:
     """A lone ``-`` among TEXT arguments is a usage error: ``echo ... | glmnlp parse -`` parsed the text "-" and left
     stdin unread, where ``glmnlp tag -`` reads stdin (here stdin is read with ``-i -``, or with no TEXT)."""
@@ -153,7 +174,7 @@ def check_address(backend: str | None, address: str | None) -> None:
             raise ConfigError(f"the ray backend could not join address {settings.address!r}: {reason}")
 
 
-def warn_of_jobs(jobs: int | None, backend: str | None) -> None:
+def warn_of_jobs(jobs: int | None, backend: str | None, name: str = "--jobs") -> None:
     """``--jobs N`` above this machine's cores on the local backend: a warning (``-j 10000`` started a worker process
     per batch or shard, each holding a model or a shard, up to the out-of-memory killer). Not refused: the model of
     a training command depends on its shards, which follow ``--jobs``, so a run may mean to match another machine's.
@@ -163,7 +184,6 @@ def warn_of_jobs(jobs: int | None, backend: str | None) -> None:
     from glmnlp.errors import ConfigError
     from glmnlp.glm.parallel import default_jobs
 
-    name = "--jobs"
     if jobs is None:
         try:
             jobs, name = resolve(backend=backend).jobs, "$GLMNLP_JOBS"
@@ -208,18 +228,20 @@ def quiet_ray(quiet: bool) -> Iterator[None]:
 
 
 def parallel_options(fn: Callable[..., Any], jobs_note: str = "The result does not depend on it.",
-                     jobs_help: str | None = None) -> Callable[..., Any]:
+                     jobs_help: str | None = None, environment_jobs_warned: bool = True) -> Callable[..., Any]:
     """``--jobs``, ``--backend``, ``--address``: where independent work runs (glmnlp.glm.parallel). ``--address``
     without the ray backend (``--backend ray``, else ``$GLMNLP_BACKEND``) is a usage error before the command runs:
     it was ignored by work that runs in this process, and refused later (status 1) by work that does not.
     ``jobs_help``: the whole help of ``--jobs`` for a command whose workers do more to say (``jobs_note`` is
-    then unused)."""
+    then unused). ``environment_jobs_warned=False``: a ``$GLMNLP_JOBS`` above the cores is the command's to warn of,
+    where it reads it (``glmnlp parse`` reads it only where workers may run: not for TEXT arguments)."""
     command = fn
 
     @functools.wraps(command)
     def checked(*args: Any, **kwargs: Any) -> Any:
         check_address(kwargs.get("backend"), kwargs.get("address"))
-        warn_of_jobs(kwargs.get("jobs"), kwargs.get("backend"))
+        if kwargs.get("jobs") is not None or environment_jobs_warned:
+            warn_of_jobs(kwargs.get("jobs"), kwargs.get("backend"))
         with quiet_ray(kwargs.get("quiet", False)):
             return command(*args, **kwargs)
 

@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from glmnlp.text.default_recipe import DEV_NAMES, DefaultRecipe
-from ._params import NonEmptyPath, training_parallel_options, weight_list
+from ._params import NonEmptyPath, rare_chains_said, training_parallel_options, weight_list
 
 __all__ = ["train_default_cmd"]
 
@@ -97,7 +97,7 @@ def train_default_cmd(out_dir: Path, force: bool, max_train: int | None, max_dev
             raise click.BadParameter(f"the name {name!r} is taken by the dev figures; choose another",
                                      param_hint="--extra-test")
         tests[name] = path
-    with Executor(jobs, backend, address) as executor:  # closed here, not by the interpreter's exit
+    with rare_chains_said("the recipe's training trees"), Executor(jobs, backend, address) as executor:  # closed here
         report = train_default(
             out_dir, recipe, gum_dir=gum_dir, overwrite=force, extra_tests=tests,
             log=None if quiet else (lambda msg: click.echo(msg, err=True)), show_progress=not quiet,

@@ -72,7 +72,7 @@ from typing import Any
 import click
 
 from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_no_dash_text, on_terminal, parallel_options,
-                                sentence_bar, some_of)
+                                sentence_bar, some_of, warn_of_jobs)
 from glmnlp.cli.parse_input import Unit, argument_units, checked_tags, read_units
 from glmnlp.glm.streams import Prefetch
 from glmnlp.errors import ConfigError
@@ -282,7 +282,7 @@ def _score_text(score: float | None) -> str:
 @click.option("--batch-size", type=click.IntRange(min=1, max=10**9), default=32, show_default=True,
               help="Documents analysed together before their output is written.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
-@functools.partial(parallel_options, jobs_help=(
+@functools.partial(parallel_options, environment_jobs_warned=False, jobs_help=(
     "Parse on this many worker processes, each loading the model once (this process then only checks its files; 0 = "
     "all cores; 1 = in this process); the output is the same, in input order (--nbest and --surprisal included). "
     "Default: $GLMNLP_JOBS, else all cores; input of one batch, TEXT arguments, typed input and a batch with nothing "
@@ -356,6 +356,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
             from glmnlp.config import resolve
 
             jobs = resolve(None, backend, address).jobs
+            warn_of_jobs(jobs, backend, "$GLMNLP_JOBS")
         # With workers, this process only reads and writes: it checks the model and leaves building it to
         # the workers (and to itself only if the input turns out to fit in one batch).
         pipeline = _load_pipeline(model_dir, tagger_dir, lines, multitag, jobs != 1, (gamma, cap))

@@ -23,9 +23,7 @@ exit-time cleanup.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import warnings
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -34,7 +32,7 @@ import click
 
 from glmnlp.errors import InputError
 from ._params import (InputFile, NonEmptyPath, NumberRange, and_list, check_tagset, given_options,
-                      parser_parallel_options, some_of,
+                      parser_parallel_options, rare_chains_said, some_of,
                       weight_list)
 from glmnlp.treebank.trees import Tree, read_tree_file_with_lines
 
@@ -170,7 +168,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     _warn_dev(train, dev, train_path, dev_path)
     # closed on the way out (its workers terminated if that is an error or Ctrl-C), not left to the
     # interpreter's exit-time cleanup
-    with _rare_chains_said(train_path), Executor(jobs, backend, address) as executor:
+    with rare_chains_said(train_path), Executor(jobs, backend, address) as executor:
         if shards is None:  # one shard per worker: the passes use every core (a shard a tree at most)
             shards = min(executor.jobs, len(train))
             if kind != "generative":  # the model depends on the shards: said, so that it can be made again anywhere
@@ -349,26 +347,6 @@ def _warn_dev(train: list[Tree], dev: list[Tree], train_path: str, dev_path: str
     if unseen:
         click.echo(f"warning: {dev_path}: {some_of(sorted(unseen), 5)} never occur in --train: the model can never "
                    f"build those {sum(unseen.values())} dev node(s), whatever it learns", err=True)
-
-
-@contextlib.contextmanager
-def _rare_chains_said(path: str) -> Iterator[None]:
-    """The library's :class:`~glmnlp.parser.training.RareChainWarning` (a small treebank's trees need chains the
-    grammar drops) said as the command's other warnings are, naming the training file; other warnings as Python
-    shows them."""
-    from glmnlp.parser.training import RareChainWarning
-
-    with warnings.catch_warnings():
-        shown = warnings.showwarning
-
-        def show(message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any) -> None:
-            if issubclass(category, RareChainWarning):
-                click.echo(f"warning: {path}: {message}", err=True)
-            else:
-                shown(message, category, *args, **kwargs)
-
-        warnings.showwarning = show
-        yield
 
 
 def _warn_no_punctuation(train: list[Tree], path: str) -> None:
