@@ -27,8 +27,8 @@ class WordClasses:
     """Open class / closed class / belongs-to-previous, from a word list and a list of rules.
 
     The list (default: ``glmnlp/data/measures/word_classes.tsv``) has one ``word<TAB>class`` per
-    line, class ``closed``, ``previous`` or ``open``, ``#`` comments allowed (a line that is an entry is one, the
-    pound sign ``#<TAB>open``); lookups ignore case.
+    line, class ``closed``, ``previous`` or ``open``, ``#`` comments allowed (but ``#<TAB>class``, the entry of the
+    pound sign); lookups ignore case.
     A word is looked up lowercased, its typographic apostrophes (``’``) as ``'``.
     Words not listed go through the rules (default: ``glmnlp/data/measures/word_class_rules.tsv``),
     one ``pattern<TAB>class`` per line, first match wins: a pattern is a Python regular expression
@@ -99,10 +99,11 @@ _CLASSES = ("closed", "previous", "open")
 
 
 def _comment(line: str, parts: list[str]) -> bool:
-    """A blank line, or one that begins with ``#`` and is no entry (a word or pattern, a tab, a class): the PTB's
-    pound sign ``#`` is a word, and the packaged list's ``#<TAB>open`` was read as a comment (``#`` took the
-    punctuation rule's class)."""
-    return not line.strip() or line.lstrip().startswith("#") and not (len(parts) == 2 and parts[1] in _CLASSES)
+    """A blank line, or one that begins with ``#`` but for the entry of the PTB's pound sign itself, ``#<TAB>class``
+    (the packaged list's ``#<TAB>open`` was read as a comment, and ``#`` took the punctuation rule's class); a
+    commented-out entry, ``#that<TAB>closed``, stays a comment."""
+    return not line.strip() or line.lstrip().startswith("#") and not (parts[0] == "#" and len(parts) == 2
+                                                                      and parts[1] in _CLASSES)
 
 
 def _parse_rules(text: str, where: str) -> list[tuple[str, str]]:
