@@ -347,3 +347,18 @@ def test_a_missing_package_is_its_own_error_and_an_import_error() -> None:
     from glmnlp.cli import _reported
 
     assert _reported(ImportError("cannot import x: pip install y")) is None  # not glmnlp's: a traceback
+
+
+def test_the_stderr_wrapper_takes_a_stream_whose_write_returns_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Standard error is wrapped so that its reader leaving does not end the work; a stand-in stream whose write
+    returns None (as many do) made every message a TypeError."""
+    import io
+
+    class Quiet(io.StringIO):
+        def write(self, text: str) -> None:  # type: ignore[override]
+            super().write(text)
+
+    stand_in = Quiet()
+    monkeypatch.setattr(sys, "stderr", stand_in)
+    assert main(["parse", "--bogus-option"]) == 2
+    assert "No such option '--bogus-option'" in stand_in.getvalue() and sys.stderr is stand_in

@@ -93,7 +93,8 @@ class _Diagnostics(io.TextIOBase):
         if not isinstance(text, str):  # a text stream, as click tells one (it writes b"" to find out)
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         try:
-            return int(self.stream.write(text))
+            written = self.stream.write(text)  # None from some stand-in streams
+            return len(text) if written is None else int(written)
         except BrokenPipeError:
             self._reader_gone()
             return len(text)
