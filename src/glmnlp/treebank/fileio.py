@@ -417,7 +417,7 @@ def without_byte_order_marks(text: str) -> str:
     """``text`` without the byte order marks that begin it or any of its lines (files put together, ``cat a.txt
     b.txt``: the second's mark stuck to its first word, ``\ufeffSecond``, where :func:`decoded_lines`, reading
     line by line, already dropped it); a mark inside a line is kept, as text."""
-    return _BOM_AT_LINE_START.sub("", text)
+    return _BOM_AT_LINE_START.sub("", text) if "\ufeff" in text else text  # (the search alone: 13% of reading)
 
 
 def decoded_text(data: bytes, source: str, error: type[InputError] = InputError) -> str:
