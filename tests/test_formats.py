@@ -452,3 +452,6 @@ def test_auto_reads_the_suffixes_glmnlp_data_writes(tmp_path) -> None:
     trailing.write_text("The\tDT\t\ndog\tNN\n\n", encoding="utf-8")
     with pytest.raises(FormatError, match="x.tab:1: expected 2 tab-separated fields"):
         read_tagged(trailing)
+    conllu = tmp_path / "conllu_named.tab"  # a name that only hints: the content decides where it can
+    conllu.write_text("1\tdog\t_\tNOUN\tNN\t_\t_\t_\t_\t_\n\n", encoding="utf-8")
+    assert read_tagged(conllu) == [TaggedSentence(("dog",), ("NN",))]

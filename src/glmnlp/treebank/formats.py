@@ -28,7 +28,7 @@ Our choices:
 * :func:`iter_tagged` reads every format one sentence at a time, as the lines arrive (``glmnlp tag`` streams with
   it; the list readers are it, collected): a bracketed tree, which may span lines, once its closing bracket is read.
 * :func:`read_tagged` with ``fmt="auto"`` decides by file suffix (``.conllu``/``.conll``,
-  ``.mrg``/``.tree``/``.trees``, ``.word_tag``, ``.tab``), then by the first non-blank line, in this order: ten tab fields
+  ``.mrg``/``.tree``/``.trees``; ``.word_tag`` and ``.tab`` only where the content cannot tell), then by the first non-blank line, in this order: ten tab fields
   (or ``#`` comments followed by such a line) -> CoNLL-U; two tab fields -> tab; every token
   containing ``/`` (and the line not a one-line ``( ... )`` tree) -> word/TAG, so a sentence
   starting with ``(/-LRB-`` stays word/TAG; a line starting with ``(`` -> trees. Anything else is
@@ -328,11 +328,11 @@ _SUFFIXES: dict[str, Format] = {
     ".mrg": "trees",
     ".tree": "trees",
     ".trees": "trees",
-    # the names `glmnlp data --tagged` writes (SPLIT.word_tag, SPLIT.tab): by content, a bad first line was "cannot
-    # tell the format" instead of the format's own message
-    ".word_tag": "word_tag",
-    ".tab": "tab",
 }
+#: Suffixes that decide only where the content cannot: the names ``glmnlp data --tagged`` writes (SPLIT.word_tag,
+#: SPLIT.tab), whose bad first line was "cannot tell the format" instead of the format's own message; a file of
+#: another format under such a name is read as its content says.
+_SUFFIX_HINTS: dict[str, Format] = {".word_tag": "word_tag", ".tab": "tab"}
 
 
 def detect_format(lines: Sequence[str], name: str = "<input>") -> Format:
@@ -389,7 +389,15 @@ def _sniffed(path: Source, fmt: Format) -> tuple[str, list[str], Format]:
     name, text = _load(path)
     lines = split_lines(text)
     fmt = format_by_suffix(path) if fmt == "auto" else fmt
-    return name, lines, detect_format(_format_head(iter(lines)), name) if fmt == "auto" else fmt
+    if fmt != "auto":
+        return name, lines, fmt
+    try:
+        return name, lines, detect_format(_format_head(iter(lines)), name)
+    except FormatError as exc:
+        hint = _SUFFIX_HINTS.get(Path(path).suffix.lower()) if isinstance(path, (str, Path)) else None
+        if hint is None or not exc.reason.startswith("cannot tell the format ("):
+            raise
+        return name, lines, hint
 
 
 def read_tagged_as(
