@@ -452,9 +452,16 @@ def test_render_svg_styles_are_scoped_to_their_drawing() -> None:
         assert rules and all(r.startswith(f".glmnlp-tree-{size} ") for r in rules), rules
     with pytest.raises(TypeError, match="title is a string, not 5"):
         render_svg(tree, title=5)  # type: ignore[arg-type]
+    from glmnlp.text.render import render_json  # its indent: json.dumps' own, a number or a string; not a str doc
+
+    assert render_json(_doc(), indent="\t").startswith('{\n\t"format"')
+    with pytest.raises(TypeError, match="expected a Document"):
+        render_json("x", indent=2)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("words", [["東京タワー", "is", "in", "日本", "."], ["The", "cafe\u0301", "saw", "Zoe\u0308", "."]])
+@pytest.mark.parametrize("words", [["東京タワー", "is", "in", "日本", "."], ["The", "cafe\u0301", "saw", "Zoe\u0308", "."],
+                                   ["東京スカイツリー展望台", "is", "tall", "."],  # wider than NLTK's 16 columns
+                                   ["The", "de\u0301sinte\u0301resse\u0301es-de\u0301c\u0327ues", "ok", "."]])
 def test_render_ascii_lines_stand_over_their_words_of_any_width(words: list[str]) -> None:
     """NLTK places text by its length: a CJK character takes two columns and a combining mark none, so each line
     stood columns away from its word ("is" at columns 12-13 under a line at column 7)."""

@@ -169,7 +169,8 @@ def render_json(doc: Document, indent: int | None = None) -> str:
     """The document as JSON (:meth:`Document.to_dict`); one line (:func:`json_line`) unless ``indent`` is given."""
     if indent is None:
         return json_line(_document(doc).to_dict()) + "\n"
-    _check_int(indent, "indent")  # and the document checked as without it (an AttributeError on its to_dict)
+    if isinstance(indent, bool) or not isinstance(indent, int | str):  # json.dumps' own: a number or a string
+        raise TypeError(f"indent is an integer or a string, not {indent!r}")
     return json.dumps(_document(doc).to_dict(), ensure_ascii=False, indent=indent) + "\n"
 
 
