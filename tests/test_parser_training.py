@@ -622,3 +622,6 @@ def test_jackknife_makes_a_fold_a_tree_for_fewer_trees_than_folds(monkeypatch: p
         assert seen == [0, 1, 2] and [len(t) for t in tags] == [len(t.leaves()) for t in trees]
         with pytest.raises(ConfigError, match="at least 2 training trees"):
             jackknife.jackknife_tags(trees[:1], 10, epochs=1, executor=ex)
+        for folds in (1, 0):  # the fold count at fault, not the trees
+            with pytest.raises(ConfigError, match=f"at least 2 folds, got {folds}"):
+                jackknife.jackknife_tags(trees, folds, epochs=1, executor=ex)

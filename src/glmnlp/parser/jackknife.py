@@ -42,6 +42,8 @@ def jackknife_tags(
     by default every core), with the same result. Fewer trees than ``folds`` make one fold a tree (the folds past
     them held no tree and trained a tagger on all of them for nothing); one tree cannot be jackknifed (ConfigError).
     """
+    if isinstance(folds, bool) or not isinstance(folds, int) or folds < 2:
+        raise ConfigError(f"jackknifing needs at least 2 folds, got {folds!r}")
     folds = min(folds, len(trees))
     if folds < 2:
         raise ConfigError(f"jackknifing tags needs at least 2 training trees (one tagged by a tagger trained on the "
