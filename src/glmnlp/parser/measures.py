@@ -385,8 +385,7 @@ def every_tag_from(parser: Any, tag_lists: Sequence[Sequence[str]], stop: int) -
     """The model's own candidate tags left the grammar no analysis at word ``stop`` (a sentence of punctuation
     alone: no sentence of the treebank begins with ``.``): every POS for the words from there on, the rest kept
     (the measures' rule, and ``Sentence.surprisal``'s, :func:`glmnlp.text.measures.incremental_surprisal`)."""
-    every = _every_tag(parser)
-    return [list(t) if i < stop else list(every) for i, t in enumerate(tag_lists)]
+    return [list(t) if i < stop else _every_tag(parser) for i, t in enumerate(tag_lists)]
 
 
 def _every_tag(parser: Any) -> list[str]:
@@ -431,9 +430,8 @@ def _next_word(parser: Any, words: Sequence[str], tag_lists: Sequence[Sequence[s
         covered += m
     cond_h /= covered
     dist /= covered
-    # P(w_i | prefix) under the same contexts as the distribution it is ranked in, summed over the POS of each
-    # extension: taken over every context, against a distribution renormalised from the top ones, the word's own
-    # id was "more probable" than the word itself, and the most probable word ranked 2
+    # P(w_i | prefix) under the contexts of the distribution it is ranked in, summed over each extension's POS: over
+    # every context, against one renormalised from the top ones, the most probable word ranked 2 (beneath its own id)
     actual /= covered
     nz = dist[dist > 0]
     return {
