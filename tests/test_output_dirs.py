@@ -4,6 +4,7 @@ line); leftovers of killed runs are cleaned; model folders get the usual permiss
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 import subprocess
@@ -286,3 +287,24 @@ def test_a_model_folder_made_by_another_run_meanwhile_is_refused_naming_force(
                                        "--force to replace it)\n")
     with pytest.raises(ConfigError, match=r"\(use replace=True to replace it\)"):
         save_model(tmp_path / "m", kind="tagger", metadata={}, arrays={}, replace=False)
+
+
+def test_parse_refuses_an_input_among_the_drawings_it_would_replace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``parse --format svg --out-dir D -i D/sentence-0003.svg``: the input, named as a drawing, was removed as an
+    earlier run's drawing, and the text was lost (status 0). Refused now, from -i or from stdin, nothing touched."""
+    from glmnlp.cli import main
+
+    out = tmp_path / "svg"
+    out.mkdir()
+    text = out / "sentence-0003.svg"
+    text.write_text("The dog barked.\n\nA cat sat.\n")
+    capsys.readouterr()
+    assert main(["parse", "-q", "-j", "1", "--format", "svg", "--out-dir", str(out), "-i", str(text)]) == 1
+    assert capsys.readouterr().err == f"error: {text} is the input: --out-dir's drawings would replace it; write " \
+                                      "them elsewhere\n"
+    with text.open("rb") as handle:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(handle))
+        assert main(["parse", "-q", "-j", "1", "--format", "svg", "--out-dir", str(out)]) == 1
+    assert [p.name for p in out.iterdir()] == ["sentence-0003.svg"] and text.read_text().startswith("The dog")

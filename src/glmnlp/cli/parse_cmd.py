@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import functools
 import os
+import stat
 import re
 import sys
 import warnings
@@ -156,9 +157,10 @@ _SVG_NAME = re.compile(r"sentence-[0-9]{4,}\.svg")
 _SVG_TEMPORARY = re.compile(r"\.sentence-[0-9]{4,}\.svg\.(?:glmnlp-tmp-[0-9]+-)?[a-z0-9_]{8}\.tmp")
 
 
-def _check_svg_dir(out_dir: Path) -> list[Path]:
+def _check_svg_dir(out_dir: Path, input_path: str | None = None) -> list[Path]:
     """--out-dir must be new, empty, or hold only drawings of an earlier run (``sentence-NNNN.svg`` regular files,
-    replaced); returns those drawings. Files can be created in it (or where it will be created)."""
+    replaced), none of them the input; returns those drawings. Files can be created in it (or where it will be
+    created)."""
     from glmnlp.treebank.fileio import check_writable_folder
 
     if out_dir.is_symlink() or (out_dir.exists() and not out_dir.is_dir()):
@@ -179,7 +181,32 @@ def _check_svg_dir(out_dir: Path) -> list[Path]:
             f"{out_dir}: already exists and holds files that are not drawings of glmnlp parse ({some_of(others, 3)}); "
             "choose a new or empty --out-dir"
         )
+    for path in earlier:  # the input named as a drawing (-i or stdin): removed as an earlier run's, the text lost
+        if (source := _input_identity(input_path)) is not None and source == _identity(path):
+            raise ConfigError(f"{path} is the input: --out-dir's drawings would replace it; write them elsewhere")
     return earlier
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def _input_identity(input_path: str | None) -> tuple[int, int] | None:
+    """The (device, inode) of the input: the file ``-i`` names, or the file stdin is (``-``: ``< file``), if any
+    (``None``: TEXT arguments)."""
+    if input_path is None:
+        return None
+    if input_path != "-":
+        return _identity(Path(input_path))
+    try:
+        found = os.fstat(sys.stdin.fileno())
+    except (AttributeError, OSError, ValueError):
+        return None
+    return (found.st_dev, found.st_ino) if stat.S_ISREG(found.st_mode) else None
 
 
 def _remove_drawings(earlier: list[Path], written: set[Path]) -> None:
@@ -376,7 +403,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
             raise ConfigError("this model has no tagger: give --tagged input or --tagger DIR")
         _write_parses(
             pipeline, units, mode, fmt, texts, out_dir, compact, unicode_lines, nbest, surprisal, batch_size,
-            quiet, map_unknown_tags, jobs, backend, address,
+            quiet, map_unknown_tags, jobs, backend, address, None if texts else input_path or "-",
         )
     finally:
         opened.close()
@@ -386,6 +413,7 @@ def _write_parses(
     pipeline: Any, units: Iterator[Unit], mode: str, fmt: str, texts: tuple[str, ...],
     out_dir: Path | None, compact: bool, unicode_lines: bool, nbest: int, surprisal: bool, batch_size: int,
     quiet: bool, map_unknown_tags: bool, jobs: int, backend: str | None, address: str | None,
+    input_path: str | None = None,
 ) -> None:
     """Analyse the input units and write them in ``fmt`` (the body of :func:`parse`)."""
     from glmnlp.text.render import (
@@ -404,7 +432,7 @@ def _write_parses(
 
     earlier: list[Path] = []
     if out_dir is not None:
-        earlier = _check_svg_dir(out_dir)
+        earlier = _check_svg_dir(out_dir, input_path)
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
