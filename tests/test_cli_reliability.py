@@ -362,3 +362,14 @@ def test_the_stderr_wrapper_takes_a_stream_whose_write_returns_nothing(monkeypat
     monkeypatch.setattr(sys, "stderr", stand_in)
     assert main(["parse", "--bogus-option"]) == 2
     assert "No such option '--bogus-option'" in stand_in.getvalue() and sys.stderr is stand_in
+
+
+def test_a_path_the_file_system_refuses_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A name over 255 bytes met where no check named it (``data --out``, ``parse --format svg --out-dir``) was a
+    traceback (``OSError: [Errno 36] File name too long``)."""
+    long = tmp_path / ("Z" * 256)
+    for argv in (["data", "--out", str(long)], ["parse", "-q", "--format", "svg", "--out-dir", str(long), "x"]):
+        capsys.readouterr()
+        assert main(argv) == 1, argv
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {long}") and err.endswith("File name too long\n") and err.count("\n") == 1

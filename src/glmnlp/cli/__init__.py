@@ -147,7 +147,8 @@ def _reported(exc: Exception) -> int | None:
 
     A library error (``error: reason``, status 1; a package glmnlp needs and cannot import is one, which says what
     to install); a closed stdout pipe (quietly, status 0); a write that failed for lack of room (status 1); work
-    this process could not allocate memory for (numpy says how much; status 1).
+    this process could not allocate memory for (numpy says how much; status 1); a path the file system refuses
+    (too long, no permission, a loop of links: ``error: PATH: reason``, status 1).
     """
     if isinstance(exc, GlmnlpError):
         click.echo(f"error: {exc}", err=True)
@@ -161,7 +162,16 @@ def _reported(exc: Exception) -> int | None:
     if isinstance(exc, MemoryError):
         click.echo(f"error: out of memory{f': {exc}' if str(exc) else ''}", err=True)
         return 1
+    if isinstance(exc, OSError) and exc.filename is not None and exc.errno in _PATH_FAILED:
+        # a path the file system refuses, met where no check named it (a name over 255 bytes, a model folder that
+        # cannot be entered): it was a traceback
+        click.echo(f"error: {os.fsdecode(exc.filename)}: {exc.strerror or exc}", err=True)
+        return 1
     return None
+
+
+#: errno values of a path the file system refuses (any command may meet one in a path the user gave)
+_PATH_FAILED = frozenset({errno.ENAMETOOLONG, errno.EACCES, errno.EPERM, errno.ELOOP, errno.ENOTDIR, errno.EROFS})
 
 
 #: the order of ``glmnlp --help``: the main job first, then the rest by name
