@@ -373,3 +373,18 @@ def test_a_path_the_file_system_refuses_is_one_line(tmp_path: Path, capsys: pyte
         assert main(argv) == 1, argv
         err = capsys.readouterr().err
         assert err.startswith(f"error: {long}") and err.endswith("File name too long\n") and err.count("\n") == 1
+
+
+def test_a_report_appended_to_its_own_input_is_refused(tmp_path: Path) -> None:
+    """``glmnlp evalb g.trees t.trees >> g.trees`` (and ``grammar table1``, ``tagger evaluate``) appended the report
+    to the user's gold trees with status 0, where ``tag``, ``parse`` and ``measures`` refuse an input that is also the
+    output, as documented; the files read whole are checked too now."""
+    trees = tmp_path / "g.trees"
+    trees.write_text("\n".join(TINY) + "\n")
+    before = trees.read_bytes()
+    for argv in (["evalb", str(trees), str(trees)], ["grammar", "table1", "--train", str(trees)]):
+        with trees.open("ab") as out:
+            run = subprocess.run([sys.executable, "-c", _MAIN, *argv], stdout=out, stderr=subprocess.PIPE,
+                                 text=True, timeout=120)
+        assert run.returncode == 1 and "the input is also the output" in run.stderr, (argv, run.stderr)
+        assert trees.read_bytes() == before, argv

@@ -44,7 +44,8 @@ from glmnlp.errors import ConfigError, InputError
 __all__ = ["atomic_write_bytes", "atomic_write_text", "check_output_file", "check_writable_folder",
            "check_writable_file", "check_name_length", "missing_folders", "remove_folders",
            "decoded_arguments", "decoded_lines", "decoded_text", "input_lines", "opened_input", "read_text_file",
-           "dead_leftovers", "process_alive", "split_lines", "stdin_bytes", "temp_stem", "umask"]
+           "dead_leftovers", "process_alive", "refuse_stdout_file", "split_lines", "stdin_bytes", "temp_stem", "umask",
+           "without_byte_order_marks"]
 
 
 def umask() -> int:
@@ -331,17 +332,24 @@ def stdin_bytes() -> IO[bytes]:
     return open(fd, "rb", closefd=False)  # noqa: SIM115 (left open, as sys.stdin is; the descriptor stays)
 
 
-def _same_file_as_stdout(handle: IO[bytes], name: str) -> None:
+def _same_file_as_stdout(handle: IO[bytes] | Path, name: str) -> None:
     """Refuse an input that is the regular file standard output writes to (``glmnlp tag x.txt >> x.txt``): read as
-    it is written, it never ended and filled the disk with the tags of its own output (as ``cat`` refuses)."""
+    it is written, it never ended and filled the disk with the tags of its own output (as ``cat`` refuses); a file
+    read whole (``Path``: ``glmnlp evalb g.trees t.trees >> g.trees``) had the report appended to the user's data."""
     try:
         out = os.fstat(sys.stdout.fileno())
-        got = os.fstat(handle.fileno())
+        got = handle.stat() if isinstance(handle, Path) else os.fstat(handle.fileno())
     except (AttributeError, OSError, ValueError):  # no descriptor (captured output, a closed stream): not a file
         return
     if stat.S_ISREG(out.st_mode) and (out.st_dev, out.st_ino) == (got.st_dev, got.st_ino):
         raise InputError("the input is also the output (standard output is this file): it would read what it writes; "
                          "write to another file", source=name)
+
+
+def refuse_stdout_file(path: str | Path) -> None:
+    """:class:`InputError` if the file ``path`` is the regular file standard output writes to (an input that is also
+    the output, docs/cli.md)."""
+    _same_file_as_stdout(Path(path), str(path))
 
 
 def _lone_crs(data: bytes, end: int) -> int:
@@ -448,4 +456,5 @@ def read_text_file(path: str | Path, error: type[InputError] = InputError) -> st
         data = Path(path).read_bytes()
     except OSError as exc:
         raise error(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
+    _same_file_as_stdout(Path(path), str(path))
     return without_byte_order_marks(decoded_text(data, str(path), error))

@@ -399,7 +399,9 @@ def read_tree_file_with_lines(path: str | Path) -> list[tuple[int, Tree]]:
         data = path.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
-    from glmnlp.treebank.fileio import decoded_text, without_byte_order_marks
+    from glmnlp.treebank.fileio import decoded_text, refuse_stdout_file, without_byte_order_marks
+
+    refuse_stdout_file(path)  # (glmnlp evalb g.trees t.trees >> g.trees appended the report to the gold trees)
 
     text = without_byte_order_marks(decoded_text(data, str(path), TreeSyntaxError))  # a byte order mark is not a tree
     return list(read_trees_with_lines(text, str(path)))
