@@ -488,3 +488,27 @@ def test_a_blank_text_argument_is_an_item_without_rows(capsys: pytest.CaptureFix
             if r["word"] == "</s>"] == [("1", "1"), ("3", "2")]
     rc, out, err = _run(capsys, ["measures", "-q", "", " "])
     assert (rc, out, err) == (1, "", "error: <argument 1>: no text to analyse\n")
+
+
+def test_measures_plot_refuses_to_replace_the_stdin_or_word_class_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--plot`` was checked against ``--input`` only: ``measures --plot a.png < a.png`` replaced the text read from
+    stdin by the drawing, and ``--word-classes wc.png --plot wc.png`` the user's word-class list (status 0)."""
+    import io
+    import sys
+
+    from glmnlp.cli import main
+
+    listed = tmp_path / "wc.png"
+    listed.write_text("the\tclosed\n")
+    capsys.readouterr()
+    assert main(["measures", "--word-classes", str(listed), "--plot", str(listed), "The dog barked."]) == 2
+    assert "is the --word-classes file: the drawing would replace it" in capsys.readouterr().err
+    text = tmp_path / "a.png"
+    text.write_text("The dog barked.\n")
+    with text.open("rb") as handle:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(handle))
+        assert main(["measures", "--plot", str(text)]) == 2
+    assert "is standard input's file" in capsys.readouterr().err
+    assert listed.read_text() == "the\tclosed\n" and text.read_text() == "The dog barked.\n"

@@ -18,6 +18,7 @@ TEXT arguments together with ``--input``, and ``--sentence`` without ``--plot``.
 
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -101,7 +102,7 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
     if plot_path is None and given_options("sentence"):
         raise click.UsageError("--sentence only applies to --plot (the sentence it draws)")
     if plot_path is not None:
-        _check_plot(plot_path, input_path)
+        _check_plot(plot_path, input_path, word_classes, word_class_rules)
     if text:  # input as glmnlp parse refuses it (binary or not UTF-8), named by file:line; a blank argument is an
         # item without rows (as in Python and as a stimuli file's blank line), unless every one is blank
         docs = [t for _, t in decoded_arguments(text, "no text to analyse", blank=True)]
@@ -161,7 +162,8 @@ def _sentences(docs: list[str], tokenized: bool, lines: bool = False) -> list[li
     return sentences
 
 
-def _check_plot(path: Path, input_path: Path | None) -> None:
+def _check_plot(path: Path, input_path: Path | None, word_classes: Path | None = None,
+                rules: Path | None = None) -> None:
     """--plot: a suffix matplotlib writes (else a usage error) in an existing folder, not the input file (a drawing
     replaced the text it was made of), checked before any work."""
     from glmnlp.text.measures import check_plot_path, plot_formats
@@ -177,7 +179,22 @@ def _check_plot(path: Path, input_path: Path | None) -> None:
     if input_path is not None and str(input_path) != "-" and path.exists() and path.samefile(input_path):
         raise click.BadParameter(f"{path} is the --input file: the drawing would replace the text",
                                  param_hint="'--plot'")
+    for what, other in (("--word-classes", word_classes), ("--word-class-rules", rules)):
+        if other is not None and path.exists() and path.samefile(other):
+            raise click.BadParameter(f"{path} is the {what} file: the drawing would replace it", param_hint="'--plot'")
+    if (input_path is None or str(input_path) == "-") and path.exists() and _is_stdin(path):
+        raise click.BadParameter(f"{path} is standard input's file: the drawing would replace the text",
+                                 param_hint="'--plot'")
     check_plot_path(path)
+
+
+def _is_stdin(path: Path) -> bool:
+    """Whether ``path`` is the file standard input reads (``measures --plot a.png < a.png``)."""
+    try:
+        read, target = os.fstat(sys.stdin.fileno()), path.stat()
+    except (AttributeError, OSError, ValueError):
+        return False
+    return (read.st_dev, read.st_ino) == (target.st_dev, target.st_ino)
 
 
 def _word_classes(words: Path | None, rules: Path | None) -> Any:
