@@ -789,3 +789,20 @@ def test_a_shipped_model_half_written_leaves_nothing_and_says_why(tmp_path: Path
         workers._shipped_folder("mine", "0" * 64, {"metadata.json": b"{}", "weights.npz": b"x"})
     (base,) = tmp_path.iterdir()
     assert list(base.iterdir()) == []
+
+
+def test_a_deferred_pipeline_builds_the_model_it_checked_after_a_chdir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``glmnlp.load("pipe", deferred=True)`` checked ./pipe and built, on first use, whatever "pipe" named from the
+    current folder of that moment: after a chdir another model, silently. It builds the folder it checked."""
+    for where in (tmp_path, tmp_path / "other"):
+        (where / "pipe" / "tagger").mkdir(parents=True)
+        (where / "pipe" / "parser").mkdir()
+    seen: list[Path] = []
+    _fake_model_modules(monkeypatch, seen, [])
+    monkeypatch.chdir(tmp_path)
+    lazy = load("pipe", deferred=True)
+    monkeypatch.chdir(tmp_path / "other")
+    lazy("Dogs bark.")
+    assert [p.resolve() for p in seen] == [tmp_path / "pipe" / "tagger", tmp_path / "pipe" / "parser"]

@@ -58,13 +58,16 @@ def parser_at(directory: str | Path, *, deferred: bool = False) -> Any:
 def _tagger(directory: Path, deferred: bool) -> Any:
     from glmnlp.tagger import Tagger
 
-    return Deferred(Tagger.load, (directory,), Tagger.describe(directory)) if deferred else Tagger.load(directory)
+    # built later, from the folder checked now: a relative path taken after a chdir named another model
+    return (Deferred(Tagger.load, (directory.absolute(),), Tagger.describe(directory)) if deferred
+            else Tagger.load(directory))
 
 
 def _parser(directory: str | Path, deferred: bool) -> Any:
     from glmnlp.parser import Parser
 
-    return Deferred(Parser.load, (Path(directory),), Parser.describe(directory)) if deferred else Parser.load(directory)
+    return (Deferred(Parser.load, (Path(directory).absolute(),), Parser.describe(directory)) if deferred
+            else Parser.load(directory))
 
 
 def _load_for_worker(path: str | Path, parser: bool, lines: bool, multitag_margin: float | None,
