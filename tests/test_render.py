@@ -478,3 +478,14 @@ def test_render_ascii_lines_stand_over_their_words_of_any_width(words: list[str]
     bar_columns = [display_columns(bars[:i]) for i, ch in enumerate(bars) if ch == "|"]
     assert len(spans) == len(bar_columns) == len(words)
     assert all(a <= c < b for (a, b), c in zip(spans, bar_columns)), (spans, bar_columns)
+
+
+def test_render_conllu_writes_a_upos_taggers_tags_in_upos() -> None:
+    """A UPOS tagger's tags went to XPOS in the Python API's CoNLL-U (``glmnlp tag`` wrote UPOS), so the file did
+    not evaluate back with that tagger ("word has no UPOS tag")."""
+    from glmnlp.text.render import render_conllu
+
+    doc = Document("", (Sentence((Token("The", "DET"), Token("dog", "NOUN"))),))
+    lines = [line.split("\t") for line in render_conllu(doc, column="upos").splitlines() if line[:1].isdigit()]
+    assert [(f[3], f[4]) for f in lines] == [("DET", "_"), ("NOUN", "_")]
+    assert [line.split("\t")[4] for line in render_conllu(doc).splitlines() if line[:1].isdigit()] == ["DET", "NOUN"]

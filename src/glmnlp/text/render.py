@@ -52,6 +52,7 @@ from __future__ import annotations
 import json
 import operator
 from collections.abc import Iterable
+from typing import Literal
 
 from glmnlp.text.document import Document, Sentence
 from glmnlp.text.drawing import (  # the drawing of one tree; re-exported here
@@ -183,9 +184,9 @@ def _tagged(sent: Sentence, index: int) -> TaggedSentence:
     return TaggedSentence(tuple(sent.words), tuple(tags))  # type: ignore[arg-type]
 
 
-def render_conllu(doc: Document, first_id: int = 1) -> str:
-    """CoNLL-U: ID, FORM and XPOS filled (``_`` when untagged), MISC's ``SpaceAfter=No`` where known, the other
-    columns ``_``.
+def render_conllu(doc: Document, first_id: int = 1, column: Literal["xpos", "upos"] = "xpos") -> str:
+    """CoNLL-U: ID, FORM and the tags (``_`` when untagged) in ``column``, XPOS or, for the tags of a tagger trained
+    on UPOS (``Tagger.tag_column_``), UPOS, MISC's ``SpaceAfter=No`` where known, the other columns ``_``.
 
     Sentences get ``# sent_id`` numbers from ``first_id`` on (for numbering across documents). When every token of
     a sentence has its offsets in the document's text (raw-text input), FORM is the token as written (a quote as
@@ -218,7 +219,7 @@ def render_conllu(doc: Document, first_id: int = 1) -> str:
                 # every token (an ANSI escape's ESC was in # text and in no form, which UD's validator refuses)
                 line = "".join(f + ("" if t else " ") for f, t in zip(tagged.words, touching)).rstrip(" ")
         seen += len(sent.tokens)
-        out.append(write_conllu([tagged], misc=misc, first_id=index, texts=None if line is None else [line]))
+        out.append(write_conllu([tagged], column, misc, first_id=index, texts=None if line is None else [line]))
     return "".join(out)
 
 
