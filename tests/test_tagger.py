@@ -604,3 +604,24 @@ def test_evaluating_no_words_is_an_error_not_zero_accuracy() -> None:
         with pytest.raises(InputError, match="no tagged sentence to evaluate"):
             multitag_scores(tagger, sentences, [0.0, 2.0])
     assert tagger.evaluate([TaggedSentence(("a", "dog"), ("DT", "NN"))]).tokens == 2
+
+
+def test_the_cache_of_new_word_types_is_bounded_and_changes_no_tag(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tagging text of unique tokens kept the atoms of up to a million new word types (657 MB for 1.3 M of them,
+    where the docs say memory grows with the longest sentence): it keeps MAX_NEW_TYPES beyond the vocabulary, gives
+    the rows back when it empties, and the tags are those of an unbounded cache."""
+    from glmnlp.tagger import model as tagger_model
+
+    train = sample_tagged("train")[:200]
+    tagger = Tagger(TaggerConfig(epochs=1)).fit(train, show_progress=False)
+    sentences = [[f"Tok{i}{j}" for j in range(10)] + ["the", "."] for i in range(60)]
+    unbounded = [tagger.tag(s) for s in sentences]
+    tagger.clear_cache()
+    monkeypatch.setattr(tagger_model, "MAX_NEW_TYPES", 50)
+    vocab = tagger._n_vocab_types
+    bounded = []
+    for s in sentences:
+        bounded.append(tagger.tag(s))
+        assert len(tagger._type_ids) <= vocab + 50 + len(s)
+        assert tagger._type_atoms.shape[0] <= 2 * (vocab + 50 + len(s))
+    assert bounded == unbounded

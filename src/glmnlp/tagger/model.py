@@ -115,6 +115,10 @@ from glmnlp.treebank.formats import TaggedSentence
 __all__ = ["TaggerConfig", "Tagger", "TaggingScore", "MultitagScore"]
 
 
+#: Word types outside the training vocabulary whose atoms the tagger keeps while tagging (the cache is emptied past
+#: them: about 30 MB; a type met again after that is computed again, with the same tags).
+MAX_NEW_TYPES = 100_000
+
 class Tagger(TravelsAsFiles):
     """Trigram averaged-perceptron POS tagger (Collins 2002).
 
@@ -187,7 +191,10 @@ class Tagger(TravelsAsFiles):
 
     def _local_atoms_locked(self, words: Sequence[str], add: bool) -> np.ndarray:
         type_ids = self._type_ids
-        if not add and len(type_ids) + len(words) > 1_000_000:  # bound the cache when tagging huge inputs
+        # bound the cache when tagging huge inputs: types met beyond the training vocabulary (it was a million of
+        # them in all, 0.4 GB more for text of unique tokens, where the docs said memory grows with the longest
+        # sentence only)
+        if not add and len(type_ids) + len(words) > self._n_vocab_types + MAX_NEW_TYPES:
             self.clear_cache()
             type_ids = self._type_ids
         get = type_ids.get
@@ -458,6 +465,7 @@ class Tagger(TravelsAsFiles):
         with self._cache_lock:
             if len(self._type_ids) > self._n_vocab_types:
                 self._type_ids = dict(itertools.islice(self._type_ids.items(), self._n_vocab_types))
+                self._type_atoms = self._type_atoms[: max(self._n_vocab_types, 1)].copy()  # the rows given back too
 
     def tag_id(self, tag: str) -> int:
         """The row of ``tag`` in the tag set (``tags_``), or -1 for a tag the tagger does not have."""
