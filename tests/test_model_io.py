@@ -267,3 +267,18 @@ def test_an_output_file_that_is_a_fifo_is_written_into_not_replaced(tmp_path: Pa
         atomic_write_text(path, "(S (A a))\n")
         reader.join(10)
         assert got == [b"(S (A a))\n"] and stat.S_ISFIFO(os.lstat(fifo).st_mode) and link.is_symlink()
+
+
+def test_a_pipeline_folder_given_for_one_model_says_where_its_models_are(tmp_path: Path) -> None:
+    """``Parser.load`` / ``Tagger.load`` of a pipeline's folder said "metadata.json: missing (not a glmnlp model
+    directory)" of a glmnlp model folder; it says what the folder is and where its models are."""
+    from glmnlp.errors import ModelFileError
+    from glmnlp.glm.model_io import read_metadata
+
+    save_model(tmp_path / "pipe" / "tagger", kind="tagger", metadata={}, arrays={})
+    with pytest.raises(ModelFileError, match=r"pipe: a pipeline model folder, not one model: glmnlp.load\(\) reads "
+                                             r"it whole, and its models are in tagger/$"):
+        read_metadata(tmp_path / "pipe")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ModelFileError, match="missing \\(not a glmnlp model directory\\)"):
+        read_metadata(tmp_path / "empty")

@@ -458,6 +458,10 @@ def read_metadata(directory: str | Path) -> dict[str, Any]:
     try:
         data = read_model_file(path)
     except FileNotFoundError:
+        parts = [p for p in ("tagger", "parser") if (Path(directory) / p / METADATA_FILE).is_file()]
+        if parts:  # a pipeline's folder (MODEL.json, tagger/, parser/) given where one of its models goes
+            raise ModelFileError(f"{directory}: a pipeline model folder, not one model: glmnlp.load() reads it whole, "
+                                 f"and its models are in {' and '.join(p + '/' for p in parts)}") from None
         raise ModelFileError(f"{path}: missing (not a glmnlp model directory)") from None
     header = model_json(data, path)
     if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
