@@ -168,11 +168,19 @@ configs = st.builds(
 
 @given(small_trees, configs)
 def test_transform_property_round_trip(tree: Tree, config: FslcConfig) -> None:
-    """Random trees round-trip through transform/inverse and keep their words, tags and no selected pair."""
+    """Random trees round-trip through transform/inverse and keep their words and tags; no node's first child is a
+    slash category (no chain of the grammar could hold it), and a selected pair is left only where flattening it
+    would make one (its parent's second child is a slash category: a rewrite repeated through a unary left child)."""
     out = fslc_transform(tree, config)
     assert fslc_detransform(out) == collapse_unary_loops(tree)
     assert out.pos() == tree.pos()
-    assert list(selected_left_recursions(out, config)) == []
+    for node in out.subtrees():
+        first = node.children[0]
+        assert not (isinstance(first, Tree) and first.slash is not None), to_bracket(out)
+        if (isinstance(first, Tree) and not first.is_preterminal and node.slash is None and len(node.children) > 1
+                and config.selects(node.label, first.label)):
+            second = node.children[1]
+            assert isinstance(second, Tree) and second.slash is not None, to_bracket(out)
 
 
 def test_transform_config_json_round_trip() -> None:
@@ -181,13 +189,15 @@ def test_transform_config_json_round_trip() -> None:
         assert FslcConfig.from_json(config.to_json()) == config
 
 
-def test_transform_repeats_the_rewrite_through_a_unary_left_child() -> None:
-    """C -> B(unary) A with (C, B) and (B, A) selected: the rewritten B -> A C/B is rewritten again, and inverts."""
+def test_transform_does_not_repeat_the_rewrite_into_a_slash_first_child() -> None:
+    """C -> B(unary) A with (C, B) and (B, A) selected: the rewritten B -> A C/B was rewritten again into
+    ``(A (A u) (A u) (B/A (C/B (A u))))``, whose B/A begins with a slash category, which no chain of the grammar may
+    hold (training stopped on the grammar's slash rule). The rewrite stops there; the tree still inverts."""
     config = FslcConfig(False, (("B", "A"), ("C", "B")))
     tree = parse_tree("(C (B (A (A u) (A u))) (A u))")
     out = fslc_transform(tree, config)
-    assert list(selected_left_recursions(out, config)) == []
-    assert to_bracket(out) == "(A (A u) (A u) (B/A (C/B (A u))))"
+    assert to_bracket(out) == "(B (A (A u) (A u)) (C/B (A u)))"
+    assert list(selected_left_recursions(out, config)) == [("B", "A")]
     assert fslc_detransform(out) == tree
 
 
@@ -215,3 +225,17 @@ def test_grammar_table1_refuses_a_pair_of_labels_the_trees_do_not_have(capsys: p
     assert main(["grammar", "table1", "--pair", "FOO", "S", "--pair", "SINV", "BAR"]) == 2
     assert "Invalid value for '--pair': BAR, FOO: no node of the training trees has these labels" in \
         capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text", ["(TOP (S (S (SINV (S (VBD w)) (NN w))) (NN w)))",
+                                  "(TOP (S (S (SINV (S (VBD a) (NN b)) (VBD c))) (CC d) (S (NN e))))"])
+def test_a_rewrite_repeated_through_a_flattened_sinv_keeps_the_tree_and_the_slash_rule(text: str) -> None:
+    """An S over a unary S over an SINV that begins with an S: with the default pairs, the rewrite repeated through
+    the unary S made a slash category the first child of a slash node and named it after the SINV's new label, so
+    the inverse failed and ``parser train`` stopped on a grammar "breaking the slash-category rule"."""
+    from glmnlp.parser.grammar import Grammar
+
+    tree = parse_tree(text)
+    transformed = fslc_transform(tree)
+    assert fslc_detransform(transformed) == collapse_unary_loops(tree)
+    assert Grammar.induce([transformed], long_chain_min_count=1).slash_rule_violation() is None

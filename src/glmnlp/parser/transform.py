@@ -35,7 +35,9 @@ Choices (the definition is that of Roark's released parser; the points below are
   change, so this is the same as following the left spine top down. With extra pairs it matters: ``S ->
   SINV ...`` where the SINV becomes an ``S`` after its own (SINV, S) flattening is then flattened
   too (into ``S ... (SINV/S ...) (S/SINV ...)``), so the transformed tree never contains a selected
-  pair as parent and phrasal left child (:func:`selected_left_recursions` is empty). (With extra
+  pair as parent and phrasal left child (:func:`selected_left_recursions` is empty), but for one case: a rewrite
+  repeated through a unary left child whose rest would begin with a slash category, which no chain can hold, is
+  not made (``(S (S (SINV (S ..) ..)) ..)``; no such tree in the PTB sample or GUM). (With extra
   pairs the flattening can leave a new unary ``B -> B`` above a flattened node, e.g. ``(B (A (B x
   y) z))`` with (A, B) selected; it is kept, and the inverse restores the original.)
 * **Default configuration: left recursion plus (SINV, S)** (``FslcConfig()``), i.e. Roark's
@@ -159,6 +161,10 @@ def _flatten(node: Tree, config: FslcConfig, original_first: str | None) -> Tree
         and not first.is_preterminal
         and first.slash is None
         and config.selects(node.label, first.label)
+        # a repeated rewrite whose rest would begin with a slash category (its left child was unary over a node
+        # an extra pair had flattened: an SINV become S) made a first child that is a slash category, which no
+        # chain may hold, and a slash that named the new label: training failed, naming a broken grammar
+        and not (original_first is None and isinstance(children[1], Tree) and children[1].slash is not None)
     ):
         rest = Tree(node.label, tuple(children[1:]), slash=original_first or first.label)
         node = Tree(first.label, first.children + (rest,))
