@@ -60,8 +60,8 @@ from __future__ import annotations
 
 import functools
 import os
-import stat
 import re
+import stat
 import sys
 import warnings
 from collections import deque

@@ -115,9 +115,9 @@ from glmnlp.treebank.formats import TaggedSentence
 __all__ = ["TaggerConfig", "Tagger", "TaggingScore", "MultitagScore"]
 
 
-#: Word types outside the training vocabulary whose atoms the tagger keeps while tagging (the cache is emptied past
-#: them: about 30 MB; a type met again after that is computed again, with the same tags).
+#: Word types outside the training vocabulary whose atoms are kept while tagging (about 30 MB; then forgotten)
 MAX_NEW_TYPES = 100_000
+
 
 class Tagger(TravelsAsFiles):
     """Trigram averaged-perceptron POS tagger (Collins 2002).
