@@ -66,18 +66,11 @@ REFERENCE: dict[tuple[str, str], tuple[float, float | None]] = {
 }
 
 
-def _shape(word: str) -> str:
-    """Xx-style shape, runs collapsed: "McDonald's" -> "XxXx'x"."""
-    out: list[str] = []
-    for ch in word:
-        c = "X" if ch.isupper() else "x" if ch.islower() else "d" if ch.isdigit() else ch
-        if not out or out[-1] != c:
-            out.append(c)
-    return "".join(out)
-
-
 def crf_features(words: tuple[str, ...]) -> list[list[str]]:
-    """The CRF features of PEERS.md's CRFsuite runs (module docstring)."""
+    """The CRF features of PEERS.md's CRFsuite runs (module docstring); the word shape is glmnlp's own function
+    (runs of character classes collapsed: "McDonald's" -> "XxXx'x"), a shape of the usual kind."""
+    from glmnlp.tagger.features import word_shape
+
     low = [w.lower() for w in words]
     n = len(words)
 
@@ -86,7 +79,7 @@ def crf_features(words: tuple[str, ...]) -> list[list[str]]:
 
     out = []
     for i, w in enumerate(words):
-        f = ["bias", "w=" + low[i], "shape=" + _shape(w), f"up={w.isupper()}", f"ti={w.istitle()}",
+        f = ["bias", "w=" + low[i], "shape=" + word_shape(w), f"up={w.isupper()}", f"ti={w.istitle()}",
              f"dg={any(c.isdigit() for c in w)}", f"hy={'-' in w}"]
         f += [f"p{k}={w[:k]}" for k in range(1, 5) if len(w) >= k]
         f += [f"s{k}={w[-k:]}" for k in range(1, 5) if len(w) >= k]
