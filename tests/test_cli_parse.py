@@ -619,3 +619,18 @@ def test_cli_parse_batch_size_beyond_its_range_is_a_usage_error(capsys: pytest.C
     """``--batch-size 9223372036854775808`` was a traceback (islice's stop argument), status 1."""
     rc, out, err = _run(capsys, ["parse", "-q", "--batch-size", str(2**63), "A dog barked."])
     assert (rc, out) == (2, "") and "Invalid value for '--batch-size'" in err and "Traceback" not in err
+
+
+def test_parse_conllu_puts_a_upos_taggers_tags_in_upos(tmp_path: Path) -> None:
+    """``glmnlp parse --format conllu`` wrote every tagger's tags in XPOS, a UPOS tagger's too (``glmnlp tag`` wrote
+    them in UPOS); the column is read from the tagger's metadata, without building it."""
+    from glmnlp.cli.parse_cmd import _tag_column, _tagger_path
+    from glmnlp.tagger.model import Tagger, TaggerConfig
+    from glmnlp.treebank.formats import TaggedSentence
+
+    tagger = Tagger(TaggerConfig(epochs=1)).fit([TaggedSentence(("a", "dog"), ("DET", "NOUN"))], show_progress=False)
+    tagger.tag_column_ = "upos"
+    tagger.save(tmp_path / "pipe" / "tagger")
+    assert _tagger_path(tmp_path / "pipe", None) == tmp_path / "pipe" / "tagger"
+    assert _tag_column(_tagger_path(tmp_path / "pipe", None)) == "upos"
+    assert _tag_column(_tagger_path(None, None)) == "xpos"  # the bundled model's tagger: PTB tags, XPOS

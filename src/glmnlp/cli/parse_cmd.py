@@ -68,7 +68,7 @@ from collections import deque
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import click
 
@@ -207,6 +207,25 @@ def _input_identity(input_path: str | None) -> tuple[int, int] | None:
     except (AttributeError, OSError, ValueError):
         return None
     return (found.st_dev, found.st_ino) if stat.S_ISREG(found.st_mode) else None
+
+
+def _tagger_path(model_dir: str | Path | None, tagger_dir: str | Path | None) -> Path | None:
+    """The folder of the tagger ``--tagger`` or ``--model`` (default: the bundled model) gives, if any."""
+    from glmnlp.text.default_model import default_model_path
+    from glmnlp.text.loading import tagger_directory
+
+    path = tagger_directory(tagger_dir if tagger_dir is not None else model_dir or default_model_path())
+    return path if (path / "metadata.json").is_file() else None
+
+
+def _tag_column(tagger_path: Path | None) -> Literal["xpos", "upos"]:
+    """The CoNLL-U column of the tagger's tags: UPOS for a tagger trained on it (they were written as XPOS, and the
+    file did not evaluate back), read from its metadata without building it (workers may do that)."""
+    from glmnlp.glm.model_io import read_metadata
+
+    if tagger_path is None:
+        return "xpos"
+    return "upos" if read_metadata(tagger_path).get("metadata", {}).get("tag_column") == "upos" else "xpos"
 
 
 def _remove_drawings(earlier: list[Path], written: set[Path]) -> None:
@@ -404,6 +423,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
         _write_parses(
             pipeline, units, mode, fmt, texts, out_dir, compact, unicode_lines, nbest, surprisal, batch_size,
             quiet, map_unknown_tags, jobs, backend, address, None if texts else input_path or "-",
+            _tagger_path(model_dir, tagger_dir),
         )
     finally:
         opened.close()
@@ -413,7 +433,7 @@ def _write_parses(
     pipeline: Any, units: Iterator[Unit], mode: str, fmt: str, texts: tuple[str, ...],
     out_dir: Path | None, compact: bool, unicode_lines: bool, nbest: int, surprisal: bool, batch_size: int,
     quiet: bool, map_unknown_tags: bool, jobs: int, backend: str | None, address: str | None,
-    input_path: str | None = None,
+    input_path: str | None = None, tagger_path: Path | None = None,
 ) -> None:
     """Analyse the input units and write them in ``fmt`` (the body of :func:`parse`)."""
     from glmnlp.text.render import (
@@ -430,6 +450,7 @@ def _write_parses(
     from glmnlp.text.tokenize import LongInputWarning
     from glmnlp.treebank.trees import to_bracket
 
+    column: Literal["xpos", "upos"] = _tag_column(tagger_path) if fmt == "conllu" and mode != "tagged" else "xpos"
     earlier: list[Path] = []
     if out_dir is not None:
         earlier = _check_svg_dir(out_dir, input_path)
@@ -480,7 +501,7 @@ def _write_parses(
             elif fmt == "json":
                 click.echo(render_json(doc), nl=False)
             elif fmt == "conllu":
-                click.echo(render_conllu(doc, first_id=n_sent + 1), nl=False)
+                click.echo(render_conllu(doc, first_id=n_sent + 1, column=column), nl=False)
             elif fmt == "ascii":
                 click.echo(render_ascii(doc, unicode_lines=unicode_lines))
             elif fmt == "svg" and out_dir is not None:
