@@ -455,7 +455,8 @@ def train_parser(
     def record(r: EpochRecord) -> None:
         st = r.stats
         log = EpochLog(
-            r.epoch, None if r.dev_score is None else float(r.dev_score), int(st["updates"]), int(st["early_stops"]), int(st["cache_updates"]),
+            r.epoch, None if r.dev_score is None else float(r.dev_score), int(st["updates"]), int(st["early_stops"]),
+            int(st["cache_updates"]),
             r.seconds, r.seconds / max(1, len(examples)), st["beam"] / max(1, st["words"]), r.dev_seconds,
         )
         logs.append(log)

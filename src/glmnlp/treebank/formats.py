@@ -28,7 +28,8 @@ Our choices:
 * :func:`iter_tagged` reads every format one sentence at a time, as the lines arrive (``glmnlp tag`` streams with
   it; the list readers are it, collected): a bracketed tree, which may span lines, once its closing bracket is read.
 * :func:`read_tagged` with ``fmt="auto"`` decides by file suffix (``.conllu``/``.conll``,
-  ``.mrg``/``.tree``/``.trees``; ``.word_tag`` and ``.tab`` only where the content cannot tell), then by the first non-blank line, in this order: ten tab fields
+  ``.mrg``/``.tree``/``.trees``; ``.word_tag`` and ``.tab`` only where the content cannot tell), then by the first
+  non-blank line, in this order: ten tab fields
   (or ``#`` comments followed by such a line) -> CoNLL-U; two tab fields -> tab; every token
   containing ``/`` (and the line not a one-line ``( ... )`` tree) -> word/TAG, so a sentence
   starting with ``(/-LRB-`` stays word/TAG; a line starting with ``(`` -> trees. Anything else is
