@@ -122,6 +122,7 @@ def _train_gold_only(train: list, dev: list, bits: int, admit: bool = False) -> 
     gold = np.zeros(1 << bits, dtype=bool)
     for ex in examples:
         gold[np.asarray(parser.features(ex, ex.gold_site, ex.gold_chain, True)[0])] = True
+    gold_slots = int(gold.sum())  # before any admission (read at the end, it was the grown table's size)
     real = training._diff
     real_epoch = loop.PerceptronShard.run_epoch
     missed = np.zeros(1 << bits, dtype=bool)
@@ -152,7 +153,7 @@ def _train_gold_only(train: list, dev: list, bits: int, admit: bool = False) -> 
         training._diff = real
         loop.PerceptronShard.run_epoch = real_epoch
     best = max(logs, key=lambda log: log.dev_f1)
-    return {"gold_slots": int(gold.sum()), "best_epoch": best.epoch, "best_dev_f1": round(best.dev_f1, 2),
+    return {"gold_slots": gold_slots, "table_slots": int(gold.sum()), "best_epoch": best.epoch, "best_dev_f1": round(best.dev_f1, 2),
             "dev_f1_by_epoch": [round(log.dev_f1, 2) for log in logs],
             "nonzero_weights": int(np.count_nonzero(trained.weights)), "table_by_pass": table_sizes,
             "seconds": round(time.time() - t0)}
