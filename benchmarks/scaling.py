@@ -54,6 +54,8 @@ class Run:
     jobs: int
     mixing: str
     epochs: list[dict[str, float]] = field(default_factory=list)
+    n_train: int | None = None  # the data the run had (a re-render from --from-json took its current arguments')
+    n_dev: int | None = None
 
 
 def _load() -> str:
@@ -251,6 +253,7 @@ def main() -> None:
             continue
         for shards, jobs, mixing in configs:
             runs.append(fn(train, dev, shards, jobs, mixing, args.epochs))
+            runs[-1].n_train, runs[-1].n_dev = len(train), len(dev)
             loads.append(_load())
             raw.write_text(json.dumps([r.__dict__ for r in runs], indent=1))
     parse_rows: list[dict[str, Any]] = []
@@ -264,7 +267,11 @@ def main() -> None:
         parse_rows = run_parse(dev + sample_trees("dev") + sample_trees("test"), model_dir, [1, 2],
                                args.parse_inputs)
         loads.append(_load())
-    text = render(runs, parse_rows, args, len(train), len(dev), loads)
+    recorded = {(r.n_train, r.n_dev) for r in runs if r.n_train is not None}
+    n_train, n_dev = recorded.pop() if len(recorded) == 1 else (len(train), len(dev))
+    if args.from_json:  # the date and loads of the header are this re-render's
+        loads = [f"{loads[0]} (re-rendered from {args.from_json}: not the runs' loads)"]
+    text = render(runs, parse_rows, args, n_train, n_dev, loads)
     if args.note:
         head, _, rest = text.partition("\n\n")
         text = f"{head}\n\n{args.note}\n\n{rest}"
