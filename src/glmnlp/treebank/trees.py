@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from glmnlp.errors import InputError, TreeSyntaxError
-from glmnlp.treebank.fileio import split_lines
+from glmnlp.errors import TreeSyntaxError
+from glmnlp.treebank.fileio import read_text_file, split_lines
 
 __all__ = [
     "PTB_BRACKETS",
@@ -390,18 +390,10 @@ def read_tree_file(path: str | Path) -> list[Tree]:
 def read_tree_file_with_lines(path: str | Path) -> list[tuple[int, Tree]]:
     """``(line, tree)`` for every tree of a file, the line its opening bracket is on (for messages about a tree).
 
-    A file that cannot be read (missing, a directory, no permission) raises
-    :class:`~glmnlp.errors.InputError` naming it; binary data, text that is not UTF-8 or not trees raises
-    :class:`~glmnlp.errors.TreeSyntaxError` with the line.
+    The file is read as every file read whole is (:func:`glmnlp.treebank.fileio.read_text_file`: its byte order
+    marks dropped, an input that is also standard output's file refused): a file that cannot be read (missing, a
+    directory, no permission), binary data, text that is not UTF-8 or not trees raises
+    :class:`~glmnlp.errors.TreeSyntaxError` (an :class:`~glmnlp.errors.InputError`) naming it, with the line.
     """
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
-    from glmnlp.treebank.fileio import decoded_text, refuse_stdout_file, without_byte_order_marks
-
-    refuse_stdout_file(path)  # (glmnlp evalb g.trees t.trees >> g.trees appended the report to the gold trees)
-
-    text = without_byte_order_marks(decoded_text(data, str(path), TreeSyntaxError))  # a byte order mark is not a tree
+    text = read_text_file(path, TreeSyntaxError)
     return list(read_trees_with_lines(text, str(path)))
