@@ -31,10 +31,10 @@ from click.core import ParameterSource
 from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "check_tagset", "given_options",
-           "on_terminal", "quiet_ray", "sentence_bar", "some_of", "weight_list", "parallel_options",
-           "training_parallel_options",
-           "parser_parallel_options", "rare_chains_said"]
+__all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "check_no_dash_text",
+           "check_tagset", "given_options", "on_terminal", "quiet_ray", "sentence_bar", "some_of", "weight_list",
+           "parallel_options", "training_parallel_options", "parser_parallel_options", "rare_chains_said",
+           "warn_of_jobs"]
 
 
 class NumberRange(click.FloatRange):

@@ -32,8 +32,7 @@ import click
 
 from glmnlp.errors import InputError
 from ._params import (InputFile, NonEmptyPath, NumberRange, and_list, check_tagset, given_options,
-                      parser_parallel_options, rare_chains_said, some_of,
-                      weight_list)
+                      parser_parallel_options, rare_chains_said, some_of, weight_list)
 from glmnlp.treebank.trees import Tree, read_tree_file_with_lines
 
 __all__ = ["parser_group"]
@@ -130,7 +129,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     from glmnlp.glm.model_io import check_output_dir
     from glmnlp.parser.config import ParserConfig
     from glmnlp.parser.files import MODEL_KIND
-    from glmnlp.parser.jackknife import jackknife_tags
+    from glmnlp.parser.jackknife import fold_count, jackknife_tags
     from glmnlp.parser.selection import PERCEPTRON_CAPS, PERCEPTRON_GAMMAS
     from glmnlp.parser.training import train_parser
 
@@ -184,7 +183,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
             if kind != "generative":
                 # the generative model alone trains on the treebank's tags, as Roark's parser does: GUM dev
                 # 81.20 -> 81.55 at its chosen beam and margin 2 (benchmarks/results/generative_gap.md)
-                folds = min(10, len(train))  # one a tree for fewer trees, as jackknife_tags makes them
+                folds = fold_count(len(train))
                 step(f"jackknifing tagger tags ({folds} folds) ...")
                 train_tags = [[[t] for t in s] for s in jackknife_tags(train, folds, seed=seed, executor=executor)]
             tagger = Tagger(TaggerConfig(epochs=5, seed=seed)).fit(

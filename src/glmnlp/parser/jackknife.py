@@ -18,7 +18,7 @@ from glmnlp.tagger.model import Tagger, TaggerConfig
 from glmnlp.treebank.formats import TaggedSentence
 from glmnlp.treebank.trees import Tree
 
-__all__ = ["jackknife_tags"]
+__all__ = ["fold_count", "jackknife_tags"]
 
 
 def _jackknife_fold(item: tuple[list[tuple[str, ...]], list[tuple[str, ...]], int, int, int, int]) -> list[list[str]]:
@@ -28,6 +28,17 @@ def _jackknife_fold(item: tuple[list[tuple[str, ...]], list[tuple[str, ...]], in
     # the fold is the unit of parallel work: its tagger trains in the process the fold runs in
     tagger = Tagger(TaggerConfig(epochs=epochs, seed=seed)).fit(rest, None, show_progress=False, jobs=1)
     return tagger.tag_sentences([words[i] for i in range(f, len(words), folds)])
+
+
+def fold_count(n_trees: int, folds: int = 10) -> int:
+    """The folds :func:`jackknife_tags` makes of ``n_trees`` trees: ``folds``, or one a tree for fewer trees; fewer
+    than 2 of either is a :class:`ConfigError`."""
+    if isinstance(folds, bool) or not isinstance(folds, int) or folds < 2:
+        raise ConfigError(f"jackknifing needs at least 2 folds, got {folds!r}")
+    if n_trees < 2:
+        raise ConfigError(f"jackknifing tags needs at least 2 training trees (one tagged by a tagger trained on the "
+                          f"others), got {n_trees}")
+    return min(folds, n_trees)
 
 
 def jackknife_tags(
@@ -42,12 +53,7 @@ def jackknife_tags(
     by default every core), with the same result. Fewer trees than ``folds`` make one fold a tree (the folds past
     them held no tree and trained a tagger on all of them for nothing); one tree cannot be jackknifed (ConfigError).
     """
-    if isinstance(folds, bool) or not isinstance(folds, int) or folds < 2:
-        raise ConfigError(f"jackknifing needs at least 2 folds, got {folds!r}")
-    folds = min(folds, len(trees))
-    if folds < 2:
-        raise ConfigError(f"jackknifing tags needs at least 2 training trees (one tagged by a tagger trained on the "
-                          f"others), got {len(trees)}")
+    folds = fold_count(len(trees), folds)
     words = [tuple(t.leaves()) for t in trees]
     tags = [tuple(t.tags()) for t in trees]
     own = executor is None
