@@ -18,7 +18,6 @@ TEXT arguments together with ``--input``, and ``--sentence`` without ``--plot``.
 
 from __future__ import annotations
 
-import os
 import sys
 import warnings
 from pathlib import Path
@@ -167,6 +166,7 @@ def _check_plot(path: Path, input_path: Path | None, word_classes: Path | None =
     """--plot: a suffix matplotlib writes (else a usage error) in an existing folder, not the input file (a drawing
     replaced the text it was made of), checked before any work."""
     from glmnlp.text.measures import check_plot_path, plot_formats
+    from glmnlp.treebank.fileio import file_identity
 
     try:
         formats = plot_formats()
@@ -182,19 +182,11 @@ def _check_plot(path: Path, input_path: Path | None, word_classes: Path | None =
     for what, other in (("--word-classes", word_classes), ("--word-class-rules", rules)):
         if other is not None and path.exists() and path.samefile(other):
             raise click.BadParameter(f"{path} is the {what} file: the drawing would replace it", param_hint="'--plot'")
-    if (input_path is None or str(input_path) == "-") and path.exists() and _is_stdin(path):
+    if (input_path is None or str(input_path) == "-") and (read := file_identity()) is not None and (
+            read == file_identity(path)):
         raise click.BadParameter(f"{path} is standard input's file: the drawing would replace the text",
                                  param_hint="'--plot'")
     check_plot_path(path)
-
-
-def _is_stdin(path: Path) -> bool:
-    """Whether ``path`` is the file standard input reads (``measures --plot a.png < a.png``)."""
-    try:
-        read, target = os.fstat(sys.stdin.fileno()), path.stat()
-    except (AttributeError, OSError, ValueError):
-        return False
-    return (read.st_dev, read.st_ino) == (target.st_dev, target.st_ino)
 
 
 def _word_classes(words: Path | None, rules: Path | None) -> Any:

@@ -61,7 +61,6 @@ from __future__ import annotations
 import functools
 import os
 import re
-import stat
 import sys
 import warnings
 from collections import deque
@@ -161,7 +160,7 @@ def _check_svg_dir(out_dir: Path, input_path: str | None = None) -> list[Path]:
     """--out-dir must be new, empty, or hold only drawings of an earlier run (``sentence-NNNN.svg`` regular files,
     replaced), none of them the input; returns those drawings. Files can be created in it (or where it will be
     created)."""
-    from glmnlp.treebank.fileio import check_writable_folder
+    from glmnlp.treebank.fileio import check_writable_folder, file_identity
 
     if out_dir.is_symlink() or (out_dir.exists() and not out_dir.is_dir()):
         raise ConfigError(f"{out_dir}: exists and is not a directory (--out-dir)")
@@ -181,32 +180,11 @@ def _check_svg_dir(out_dir: Path, input_path: str | None = None) -> list[Path]:
             f"{out_dir}: already exists and holds files that are not drawings of glmnlp parse ({some_of(others, 3)}); "
             "choose a new or empty --out-dir"
         )
+    source = None if input_path is None else file_identity(None if input_path == "-" else input_path)
     for path in earlier:  # the input named as a drawing (-i or stdin): removed as an earlier run's, the text lost
-        if (source := _input_identity(input_path)) is not None and source == _identity(path):
+        if source is not None and source == file_identity(path):
             raise ConfigError(f"{path} is the input: --out-dir's drawings would replace it; write them elsewhere")
     return earlier
-
-
-def _identity(path: Path) -> tuple[int, int] | None:
-    try:
-        found = path.stat()
-    except OSError:
-        return None
-    return found.st_dev, found.st_ino
-
-
-def _input_identity(input_path: str | None) -> tuple[int, int] | None:
-    """The (device, inode) of the input: the file ``-i`` names, or the file stdin is (``-``: ``< file``), if any
-    (``None``: TEXT arguments)."""
-    if input_path is None:
-        return None
-    if input_path != "-":
-        return _identity(Path(input_path))
-    try:
-        found = os.fstat(sys.stdin.fileno())
-    except (AttributeError, OSError, ValueError):
-        return None
-    return (found.st_dev, found.st_ino) if stat.S_ISREG(found.st_mode) else None
 
 
 def _tagger_path(model_dir: str | Path | None, tagger_dir: str | Path | None) -> Path | None:

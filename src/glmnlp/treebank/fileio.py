@@ -44,7 +44,7 @@ from glmnlp.errors import ConfigError, InputError
 __all__ = ["atomic_write_bytes", "atomic_write_text", "check_output_file", "check_writable_folder",
            "check_writable_file", "check_name_length", "missing_folders", "remove_folders",
            "decoded_arguments", "decoded_lines", "decoded_text", "input_lines", "opened_input", "read_text_file",
-           "dead_leftovers", "process_alive", "refuse_stdout_file", "split_lines", "stdin_bytes", "temp_stem", "umask",
+           "dead_leftovers", "file_identity", "process_alive", "refuse_stdout_file", "split_lines", "stdin_bytes", "temp_stem", "umask",
            "without_byte_order_marks"]
 
 
@@ -344,6 +344,16 @@ def _same_file_as_stdout(handle: IO[bytes] | Path, name: str) -> None:
     if stat.S_ISREG(out.st_mode) and (out.st_dev, out.st_ino) == (got.st_dev, got.st_ino):
         raise InputError("the input is also the output (standard output is this file): it would read what it writes; "
                          "write to another file", source=name)
+
+
+def file_identity(path: str | Path | None = None) -> tuple[int, int] | None:
+    """``(device, inode)`` of the regular file ``path`` names (None: the one standard input reads), or None where
+    there is none (a pipe, a terminal, a missing file): how a command tells that an output would replace its input."""
+    try:
+        found = os.stat(path) if path is not None else os.fstat(sys.stdin.fileno())
+    except (AttributeError, OSError, ValueError):
+        return None
+    return (found.st_dev, found.st_ino) if stat.S_ISREG(found.st_mode) else None
 
 
 def refuse_stdout_file(path: str | Path) -> None:
