@@ -621,16 +621,30 @@ def test_cli_parse_batch_size_beyond_its_range_is_a_usage_error(capsys: pytest.C
     assert (rc, out) == (2, "") and "Invalid value for '--batch-size'" in err and "Traceback" not in err
 
 
-def test_parse_conllu_puts_a_upos_taggers_tags_in_upos(tmp_path: Path) -> None:
+def test_parse_conllu_puts_a_upos_taggers_tags_in_upos(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``glmnlp parse --format conllu`` wrote every tagger's tags in XPOS, a UPOS tagger's too (``glmnlp tag`` wrote
-    them in UPOS); the column is read from the tagger's metadata, without building it."""
-    from glmnlp.cli.parse_cmd import _tag_column, _tagger_path
+    them in UPOS, and ``tagger evaluate`` with that tagger could not read the file back); the column is read from
+    the tagger's metadata, without building it."""
+    import warnings
+
+    from glmnlp.cli import main
+    from glmnlp.parser.model import ParserConfig
+    from glmnlp.parser.training import train_parser
     from glmnlp.tagger.model import Tagger, TaggerConfig
     from glmnlp.treebank.formats import TaggedSentence
+    from glmnlp.treebank.trees import parse_tree
 
-    tagger = Tagger(TaggerConfig(epochs=1)).fit([TaggedSentence(("a", "dog"), ("DET", "NOUN"))], show_progress=False)
+    trees = [parse_tree("(TOP (S (NP (DET the) (NOUN dog)) (VP (VERB barked)) (PUNCT .)))")] * 4
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parser, _ = train_parser(trees, trees, ParserConfig(n_bits=12, epochs=1), show_progress=False, jobs=1)
+    parser.save(tmp_path / "parser")
+    tagger = Tagger(TaggerConfig(epochs=2)).fit(
+        [TaggedSentence(tuple(t.leaves()), tuple(t.tags())) for t in trees], show_progress=False)
     tagger.tag_column_ = "upos"
-    tagger.save(tmp_path / "pipe" / "tagger")
-    assert _tagger_path(tmp_path / "pipe", None) == tmp_path / "pipe" / "tagger"
-    assert _tag_column(_tagger_path(tmp_path / "pipe", None)) == "upos"
-    assert _tag_column(_tagger_path(None, None)) == "xpos"  # the bundled model's tagger: PTB tags, XPOS
+    tagger.save(tmp_path / "tagger")
+    capsys.readouterr()
+    assert main(["parse", "-q", "-j", "1", "-m", str(tmp_path / "parser"), "--tagger", str(tmp_path / "tagger"),
+                 "--format", "conllu", "--tokenized", "the dog barked ."]) == 0
+    rows = [line.split("\t") for line in capsys.readouterr().out.splitlines() if line[:1].isdigit()]
+    assert [(r[3], r[4]) for r in rows] == [("DET", "_"), ("NOUN", "_"), ("VERB", "_"), ("PUNCT", "_")]
