@@ -551,8 +551,9 @@ def test_a_signal_while_the_input_is_read_on_a_thread_ends_the_command_cleanly(
     import subprocess
     import threading
 
-    command = [sys.executable, "-c", "import sys; from glmnlp.cli import main; sys.exit(main())", "parse", "--lines",
-               "-q", "--batch-size", "1", "-j", "2"]
+    # faulthandler: a command that does not end is sent SIGABRT, and its threads' stacks are in the failure
+    command = [sys.executable, "-X", "faulthandler", "-c", "import sys; from glmnlp.cli import main; sys.exit(main())",
+               "parse", "--lines", "-q", "--batch-size", "1", "-j", "2"]
     fifo = tmp_path / "in.fifo"
     if source == "fifo":
         os.mkfifo(fifo)
@@ -568,7 +569,12 @@ def test_a_signal_while_the_input_is_read_on_a_thread_ends_the_command_cleanly(
             writer.flush()
             tree = proc.stdout.readline()
             proc.send_signal(signal.Signals(signum))
-            rc = proc.wait(timeout=30)
+            try:
+                rc = proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.send_signal(signal.SIGABRT)
+                proc.wait(timeout=30)
+                pytest.fail(f"the command did not end in 30 s after signal {signum}; its stacks:\n{proc.stderr.read()}")
             err = proc.stderr.read()
         finally:
             watchdog.cancel()
