@@ -546,6 +546,65 @@ def test_decomposed_accents_reach_the_models_composed_and_come_back_as_written()
     assert decomposed.tree.leaves() == [t.text for t in decomposed.tokens] and "cafe\u0301" in decomposed.words
 
 
+def test_given_quotes_and_apostrophes_reach_the_models_as_raw_text_s_tokens_do() -> None:
+    """Raw text's ``“Stop,” she`` and ``don’t`` reach the models as `` `` `` ``''`` and ``n't``; given tokens kept their
+    spelling: the bundled model tagged a straight ``"`` closing a quote ````` `` and parsed ``Stop`` as an SBAR's
+    NN, and the measures scored ``n’t`` at 5.20 nats where ``n't`` has 1.90. Given tokens get the tokenizer's
+    spelling where the model knows it (a straight ``"`` opens and closes by turns), the words as written."""
+    import glmnlp
+    from glmnlp.text.inputs import model_words
+    from glmnlp.text.token_spelling import ptb_quotes
+
+    assert ptb_quotes(['"', "a", '"', "b", '"', "\u201c", "\u201d", "\u2018", "n\u2019t", "O\u2019Neil", "'"]) == [
+        "``", "a", "''", "b", "``", "``", "''", "`", "n't", "O'Neil", "'"]
+
+    class Knows:
+        def __init__(self, *words: str) -> None:
+            self.words = set(words)
+
+        def knows(self, word: str) -> bool:
+            return word in self.words
+
+    words = ['"', "Go", '"', "do", "n\u2019t"]
+    assert model_words(words, Knows("``", "''", "n't")) == ["``", "Go", "''", "do", "n't"]
+    assert model_words(words, Knows('"', "n\u2019t")) == words  # a treebank that spells them so keeps them
+    nlp = load()
+    given = nlp([['"', "Stop", ",", '"', "she", "said", "."], ["I", "do", "n\u2019t", "know", "."]])
+    raw = nlp("\u201cStop,\u201d she said. I don\u2019t know.")
+    assert [t.tag for s in given.sents for t in s.tokens] == [t.tag for s in raw.sents for t in s.tokens]
+    assert given.sents[0].tokens[3].tag == "''" and given.sents[1].words[2] == "n\u2019t"
+    assert glmnlp.to_bracket(given.sents[0].tree).count('"') == 2  # the tree over the words as written
+    typographic = glmnlp.measures([["I", "do", "n\u2019t", "know", "."]], units="nats")
+    ascii_rows = glmnlp.measures([["I", "do", "n't", "know", "."]], units="nats")
+    assert [r["surprisal"] for r in typographic] == [r["surprisal"] for r in ascii_rows]
+    assert typographic[2]["word"] == "n\u2019t"
+
+
+def test_a_bracket_tag_reaches_the_parser_as_its_trees_spell_it() -> None:
+    """STTS ``$(`` is ``$-LRB-`` in bracketed trees (which cannot hold a ``(``) and ``$(`` in word/TAG files: a tagger
+    trained on those beside a parser trained on trees sent ``$(``, which the parser did not know (29 of 80 sentences
+    of a German-style test set flat), and a pre-tagged ``$(`` was refused. The parser gets its trees' spelling (and
+    the sentence's tags are its tree's)."""
+    from types import SimpleNamespace
+
+    from glmnlp.text.inputs import model_tags
+
+    assert model_tags(["$(", "$-LRB-", "NN", "-LRB-x"], {"$-LRB-", "(x"}) == ("$-LRB-", "$-LRB-", "NN", "(x")
+
+    class Stts(FakeTagger):
+        def tag(self, words: list[str]) -> list[str]:
+            return ["$(" if w in ("-LRB-", "-RRB-") else "NN" for w in words]
+
+    parser = FakeParser()
+    parser.grammar = SimpleNamespace(pos_tags=frozenset({"NN", "$-LRB-"}))  # type: ignore[attr-defined]
+    doc = Pipeline(Stts(), parser)([["a", "(", "b", ")"]])
+    assert parser.calls[-1][1] == ["NN", "$-LRB-", "NN", "$-LRB-"] == doc.sentences[0].tags  # the tree's
+    Pipeline(Stts(), parser)([[("a", "NN"), ("(", "$(")]])  # given tags: no "tags the parser does not know"
+    assert parser.calls[-1][1] == ["NN", "$-LRB-"]
+    Pipeline(Stts(), parser, multitag_margin=1.0)([["a", "("]])
+    assert parser.calls[-1][1] == [["NN", "XX"], ["$-LRB-", "XX"]]
+
+
 def test_glmnlp_tag_spells_brackets_for_the_tagger_and_writes_them_as_given(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

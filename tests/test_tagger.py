@@ -625,3 +625,27 @@ def test_the_cache_of_new_word_types_is_bounded_and_changes_no_tag(monkeypatch: 
         assert len(tagger._type_ids) <= vocab + 50 + len(s)
         assert tagger._type_atoms.shape[0] <= 2 * (vocab + 50 + len(s))
     assert bounded == unbounded
+
+
+def test_tagger_cli_scores_a_bracket_tag_spelled_the_other_way_as_the_same_tag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """STTS ``$(`` is ``$-LRB-`` in bracketed trees and ``$(`` in word/TAG files: a tagger trained on trees scored on
+    word/TAG lines counted every bracket as an error (``confusions: $( -> $-LRB-``), and a dev file spelled the
+    other way chose the epoch on those errors. They are one tag now, as the words' brackets are."""
+    sentences = [("Er sagte ( nichts ) .", "PPER VVFIN $( NN $( $."), ("Sie kam ( spät ) .", "PPER VVFIN $( ADJD $( $.")]
+    trees = "".join(
+        "(TOP (S " + " ".join(f"({t.replace('(', '-LRB-')} {w.replace('(', '-LRB-').replace(')', '-RRB-')})"
+                              for w, t in zip(words.split(), tags.split())) + "))\n"
+        for words, tags in sentences) * 10
+    (tmp_path / "train.trees").write_text(trees, encoding="utf-8")
+    lines = "".join(" ".join(f"{w}/{t}" for w, t in zip(words.split(), tags.split())) + "\n" for words, tags in sentences)
+    (tmp_path / "test.word_tag").write_text(lines, encoding="utf-8")
+    model = str(tmp_path / "model")
+    assert main(["tagger", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "test.word_tag"),
+                 "--out", model, "--epochs", "2", "--quiet", "-j", "1"]) == 0
+    assert json.loads((tmp_path / "model" / "metadata.json").read_text())["metadata"]["history"][-1]["dev_accuracy"] == 1
+    capsys.readouterr()
+    assert main(["tagger", "evaluate", "--model", model, "--test", str(tmp_path / "test.word_tag")]) == 0
+    out = capsys.readouterr().out
+    assert "100.00%" in out and "$( -> $-LRB-" not in out, out

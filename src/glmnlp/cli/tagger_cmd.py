@@ -34,7 +34,7 @@ from glmnlp.treebank.formats import (
 )
 from glmnlp.tagger.features import FEATURE_SETS
 from glmnlp.tagger.model import Tagger, TaggerConfig
-from glmnlp.text.inputs import model_words
+from glmnlp.text.inputs import model_tags, model_words
 from glmnlp.text.loading import tagger_at
 from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.parallel import chunked
@@ -179,7 +179,9 @@ def train_cmd(
         check_tagset({t for s in train for t in s.tags or ()}, [s.tags for s in dev], dev_path,
                       column if dev_format == "conllu" else None, "dev", "the training file")
         vocabulary = _Vocabulary({w for s in train for w in s.words})
-        dev = [TaggedSentence(tuple(model_words(s.words, vocabulary)), s.tags) for s in dev]
+        tagset = {t for s in train for t in s.tags or ()}  # $( as the training file spells it ($-LRB- in trees)
+        dev = [TaggedSentence(tuple(model_words(s.words, vocabulary)), s.tags and model_tags(s.tags, tagset))
+               for s in dev]
 
     def report(record: EpochRecord) -> None:
         if not quiet:
@@ -233,7 +235,9 @@ def evaluate_cmd(
     # brackets spelled as the tagger saw them in training, as glmnlp tag gives them (glmnlp.text.inputs.model_words):
     # EWT's '(' scored against a WSJ tagger's -LRB- was an unknown word (89.55% where tag scores 90.37%)
     read, found = _read(test_path, fmt, "to score", column, given)
-    sentences = [TaggedSentence(tuple(model_words(s.words, model)), s.tags) for s in read]
+    tagset = set(model.tags_)
+    sentences = [TaggedSentence(tuple(model_words(s.words, model)), s.tags and model_tags(s.tags, tagset))
+                 for s in read]
     check_tagset(set(model.tags_), [s.tags for s in sentences], test_path, column if found == "conllu" else None,
                  "test", "the tagger", given)
     score = model.evaluate(sentences, top_confusions=confusions)

@@ -202,6 +202,11 @@ class Lexicon:
         """The lexicon form of ``word``: lowercased unless ``pos`` is a capitalised tag."""
         return word if pos in self.capitalised_pos else word.lower()
 
+    def knows(self, word: str) -> bool:
+        """Whether ``word`` has an id of its own under some POS (as written or lowercased), not only its class's:
+        the spelling :func:`glmnlp.text.inputs.model_words` gives a word of the measures' input."""
+        return not word.startswith("\0") and (word in self._ids or word.lower() in self._ids)
+
     def class_id(self, name: str) -> int:
         """Id of an unknown-word class name."""
         try:

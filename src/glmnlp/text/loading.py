@@ -27,6 +27,7 @@ from typing import Any, Literal
 from glmnlp.errors import ModelFileError
 from glmnlp.text.checksums import check_checksums, check_part
 from glmnlp.text.pipeline import MAX_PARSE_WORDS, Deferred, Pipeline
+from glmnlp.treebank.trees import escape_brackets
 
 __all__ = ["check_checksums", "check_part", "load", "parser_at", "recommended_margin", "tagger_at", "tagger_directory",
            "unknown_tags"]
@@ -163,7 +164,7 @@ def unknown_tags(tagger_dir: str | Path, known: frozenset[str] | set[str] | None
     tags = read_metadata(tagger_dir)["metadata"].get("tags")
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
         return ""  # a damaged tagger (building it says more)
-    unknown = sorted(set(tags) - set(known))
+    unknown = sorted(t for t in set(tags) if escape_brackets(t) not in known)  # $( is the parser's $-LRB-
     if not unknown:
         return ""
     what = f"{name}: the parser does not know {len(unknown)} of this tagger's {len(set(tags))} tags"

@@ -277,7 +277,13 @@ def sentence_rows(parser: Any, words: Sequence[str], options: MeasureOptions | b
 def _sentence_tags(parser: Any, words: Sequence[str], given: Mapping[int, str] | None, opts: MeasureOptions) -> Any:
     """A sentence's entry of ``corpus_measures``' tags: the model's own candidates (``"model"``), or with tags given
     for some words (pre-tagged input, web tokens), those as given (:func:`incremental_tags`)."""
-    return incremental_tags(parser, model_words(words), given, opts) if given else "model"
+    return incremental_tags(parser, model_words(words, _lexicon(parser)), given, opts) if given else "model"
+
+
+def _lexicon(parser: Any) -> Any:
+    """The generative model's lexicon (its ``knows``: the words' spelling, :func:`glmnlp.text.inputs.model_words`),
+    or None without one."""
+    return getattr(getattr(parser, "generative", None), "lexicon", None)
 
 
 def incremental_tags(parser: Any, words: Sequence[str], given: Mapping[int, str],
@@ -307,7 +313,8 @@ def _written_rows(parser: Any, sentences: list[list[str]], tags: Any, options: M
                   items: Sequence[int] | None = None) -> list[dict[str, Any]]:
     """:func:`~glmnlp.parser.measures.corpus_measures` of the sentences spelled as the parser saw words in training
     (a bracket ``(`` as ``-LRB-``: :func:`glmnlp.text.inputs.model_words`), each row's word as written."""
-    rows = corpus_measures(parser, [model_words(words) for words in sentences], tags, options=options,
+    lexicon = _lexicon(parser)
+    rows = corpus_measures(parser, [model_words(words, lexicon) for words in sentences], tags, options=options,
                            classes=classes, first=first, progress=progress, items=items)
     for row in rows:
         words = sentences[row["sentence"] - first]

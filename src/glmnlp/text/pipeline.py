@@ -99,7 +99,7 @@ from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.text.inputs import MAX_BATCH, DocumentInput, PendingSentence, model_words, read_document, sentence_items
 from glmnlp.text.tokenize import LongInputWarning, user_stacklevel
 from glmnlp.text.web import web_tags
-from glmnlp.treebank.trees import Tree, with_leaves
+from glmnlp.treebank.trees import Tree, escape_brackets, with_leaves
 
 __all__ = ["MAX_PARSE_WORDS", "Deferred", "DocumentInput", "ParserProtocol", "Pipeline", "TaggerProtocol"]
 
@@ -475,9 +475,10 @@ class Pipeline:
 
     # -- stages ------------------------------------------------------------------------------
     def _knows(self, tag: str) -> bool:
-        """Whether the parser has chains for ``tag`` (true when it does not say: no grammar)."""
+        """Whether the parser has chains for ``tag`` (true when it does not say: no grammar), spelled as its trees spell
+        it (STTS ``$(`` as ``$-LRB-``: a tagger trained on word/TAG lines writes it as it is)."""
         known = getattr(getattr(self.parser, "grammar", None), "pos_tags", None)
-        return known is None or tag in known
+        return known is None or escape_brackets(tag) in known
 
     def _analyse(self, sent: PendingSentence, nbest: int = 1, surprisal: bool = False) -> None:
         written = [tok.text for tok in sent.tokens]
@@ -528,12 +529,11 @@ class Pipeline:
             if surprisal:
                 sent.surprisal = [None] * len(words)
             return
-        parser_tags: Sequence[str | Sequence[str]] = sent.tags
-        if tagged_here and self.multitag_margin is not None:
-            # Pre-tagged input keeps its given tags; only the tagger's own output is widened.
-            if wide is None:
-                wide = self.tagger.multitag(tagger_words, self.multitag_margin)
-            parser_tags = [[fixed[i]] if i in fixed else cands for i, cands in enumerate(wide)]
+        parser_tags: Sequence[str | Sequence[str]] = [escape_brackets(t) for t in sent.tags]  # as _knows spells them
+        if tagged_here and self.multitag_margin is not None:  # the tagger's own tags widened, given tags kept
+            wide = self.tagger.multitag(tagger_words, self.multitag_margin) if wide is None else wide
+            parser_tags = [[fixed[i]] if i in fixed else [escape_brackets(c) for c in cands] for i, cands in
+                           enumerate(wide)]
         sent.parsed_from = (words, parser_tags)
         ranker = getattr(self.parser, "parse_nbest", None)
         if callable(ranker):

@@ -6,8 +6,10 @@ tokenizer's own steps so that each rule reads on its own.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-__all__ = ["OPENERS", "TokenSpan", "merge_ampersands", "merge_years", "opens_quote", "spell_final_abbreviation"]
+__all__ = ["OPENERS", "TokenSpan", "merge_ampersands", "merge_years", "opens_quote", "ptb_quotes",
+           "spell_final_abbreviation"]
 
 TokenSpan = tuple[str, int, int]  # a token's text and its [start, end) offsets in its sentence
 
@@ -22,6 +24,29 @@ def opens_quote(sentence: str, start: int, end: int) -> bool:
     before_ok = start == 0 or sentence[start - 1].isspace() or sentence[start - 1] in OPENERS
     after_ok = end < len(sentence) and not sentence[end].isspace()
     return before_ok and after_ok
+
+
+#: Quote tokens as the treebanks spell them, and as the tokenizer spells raw text's (choice 5)
+_QUOTE_TOKENS = {"\u201c": "``", "\u201e": "``", "\u201f": "``", "\u201d": "''", "\u2018": "`", "\u201b": "`",
+                 "\u2018\u2018": "``", "\u2019\u2019": "''"}
+#: Apostrophes within a word (``n’t``, ``’s``), which the tokenizer reads as ``'``
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201b": "'", "\u02bc": "'"})
+
+
+def ptb_quotes(words: Sequence[str]) -> list[str]:
+    """Given tokens with their quotes and apostrophes as the tokenizer spells raw text's: typographic quotes as the
+    treebanks' (`````` ``''`` `````), an apostrophe within a word as ``'`` (``n’t`` as ``n't``), and a straight
+    ``"`` as `````` and ``''`` by turns, the first of the sentence opening (tokens keep no spaces to tell by).
+    :func:`glmnlp.text.inputs.model_words` uses the spelling where the model knows it."""
+    out: list[str] = []
+    opened = False
+    for word in words:
+        if word == '"':
+            out.append("''" if opened else "``")
+            opened = not opened
+        else:
+            out.append(_QUOTE_TOKENS.get(word) or word.translate(_APOSTROPHES))
+    return out
 
 
 _YEAR = re.compile(r"[0-9]{2}s?\Z")
