@@ -168,6 +168,25 @@ def test_a_task_workers_cannot_get_is_the_documented_config_error() -> None:
     assert train_perceptron(WithLambda(), [0, 1], None, epochs=1, shards=2, jobs=1, show_progress=False).best_epoch == 1
 
 
+_MODULE_LAMBDA = lambda x: x  # noqa: E731 (a lambda of a module, as one of a user's script)
+
+
+class WithModuleLambda(Task):
+    """A task holding a lambda made at a module's top level: the transport refuses it with a PicklingError (neither
+    TypeError nor AttributeError, the errors a lambda made in a method gives)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.key = _MODULE_LAMBDA
+
+
+def test_a_module_level_lambda_workers_cannot_get_is_the_documented_config_error() -> None:
+    """``task.normalise = lambda s: s.lower()`` in a script's main block, shards=2 on two workers: a raw
+    ``_pickle.PicklingError: Can't pickle <function <lambda>>``, outside GlmnlpError; the ConfigError now."""
+    with pytest.raises(ConfigError, match="WithModuleLambda cannot be sent to a worker process"):
+        train_perceptron(WithModuleLambda(), [0, 1], None, epochs=1, shards=2, jobs=2, show_progress=False)
+
+
 @pytest.mark.parametrize("returned", [None, np.array([0]), (np.array([0]),)])
 def test_a_feature_difference_that_is_not_a_pair_is_named(returned: Any) -> None:
     """``feature_difference`` returning None or the ids alone was ``cannot unpack non-iterable NoneType object``."""

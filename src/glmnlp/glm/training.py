@@ -83,6 +83,7 @@ epoch and the model staying those of the pass in one process:
 from __future__ import annotations
 
 import copy
+import pickle
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -491,8 +492,9 @@ def train_perceptron(
     dev_slices: list[tuple[Hosts, int, str]] = []  # where each slice of dev lives: (hosts, object, method)
     try:
         hosts = ex.hosts(PerceptronShard, args)
-    except (TypeError, AttributeError) as exc:  # without pack() no code of the task's runs here but n_features(),
-        if pack is None and shards > 1 and ex.mode != "inline":  # called above: it is the transport to the workers
+    except (TypeError, AttributeError, pickle.PicklingError) as exc:  # a lambda of __main__ is a PicklingError
+        # without pack() no code of the task's runs here but n_features(), called above: it is the transport to the
+        if pack is None and shards > 1 and ex.mode != "inline":  # workers
             raise ConfigError(_uncopyable(task, f"cannot be sent to a worker process ({exc})")) from None
         raise
     try:
