@@ -178,3 +178,26 @@ def test_read_trees_refuses_what_is_not_text_at_the_call() -> None:
 
     with pytest.raises(TypeError, match="expected a str of bracketed trees, got NoneType"):
         read_trees(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text", [
+    "(TOP (S (NP (NN x)) ($( ``) (VP (VVFIN y)) ($. .)))",  # STTS $( written as it is
+    "( (SENT (NP (DET le) (NC chat)) (PONCT () (NC x) (PONCT )) (PONCT .)))",  # a bracket as a word
+])
+def test_a_tree_with_a_bracket_written_as_it_is_says_how_brackets_are_written(text: str, tmp_path: Path) -> None:
+    """TIGER and FTB exports write ``$(`` and a word ``(`` as they are: the errors were "node '``' has no
+    children", "empty bracket" and "1 bracket(s) still open", naming no cause; they say how a bracket is written in
+    a bracketed tree now (the tree reader and EVALB's), and an error of a line without one stays as it was."""
+    from glmnlp.errors import TreeSyntaxError
+    from glmnlp.treebank.evalb import score_files
+
+    with pytest.raises(TreeSyntaxError, match=r"written -LRB- or -RRB- in a bracketed tree"):
+        list(read_trees(text, "t.mrg"))
+    path = tmp_path / "g.trees"
+    path.write_text(text + "\n", encoding="utf-8")
+    if "$(" in text:  # (EVALB's reader takes "(PONCT ()" as a bracket PONCT holding an empty one)
+        with pytest.raises(TreeSyntaxError, match=r"g.trees:1: .*written -LRB- or -RRB- in a bracketed tree"):
+            score_files(path, path)
+    with pytest.raises(TreeSyntaxError) as plain:
+        list(read_trees("(TOP (S (NP (NN x)) (VP (VB y)))", "t.mrg"))
+    assert "-LRB-" not in str(plain.value)

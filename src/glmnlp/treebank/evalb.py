@@ -81,7 +81,7 @@ from glmnlp.treebank.evalb_report import (
     read_params,
     read_text,
 )
-from glmnlp.treebank.trees import Tree, escape_brackets
+from glmnlp.treebank.trees import Tree, escape_brackets, with_bracket_hint
 
 __all__ = [
     "COLLINS_PARAMS",
@@ -124,6 +124,15 @@ def _blank(token: str) -> bool:
 
 
 def _read_line(text: str, params: EvalbParams, source: str, line: int) -> _Sentence:
+    """One tree of an EVALB file; an error names a bracket glued to a label or word if the line has one
+    (:func:`glmnlp.treebank.trees.with_bracket_hint`)."""
+    try:
+        return _read_bracketed_line(text, params, source, line)
+    except TreeSyntaxError as exc:
+        raise with_bracket_hint(exc, text) from None
+
+
+def _read_bracketed_line(text: str, params: EvalbParams, source: str, line: int) -> _Sentence:
     """Read one line of bracketed items the way evalb.c's ``read_line`` does (strictly).
 
     As there, whitespace after a bracket's label decides what it is: ``(TAG word)`` and ``(TAG )`` are terminals

@@ -37,6 +37,7 @@ __all__ = [
     "Tree",
     "read_trees",
     "read_tree_file_with_lines",
+    "with_bracket_hint",
     "read_trees_with_lines",
     "iter_trees_with_lines",
     "read_tree_file",
@@ -300,6 +301,7 @@ def iter_trees_with_lines(lines: Iterable[str], source: str = "<string>") -> Ite
     expect_label = False
     restart: int | None = None  # a line of an open tree beginning with "(", as the next tree of a file would
     symptom = ""  # set where the error raised is what a ')' missing before a new tree leads to: "at" or "end"
+    text = ""
     try:
         for line, text in enumerate(lines, 1):
             for match in _TOKEN.finditer(text):
@@ -365,12 +367,29 @@ def iter_trees_with_lines(lines: Iterable[str], source: str = "<string>") -> Ite
                 line=stack[-1][2],
             )
     except TreeSyntaxError as exc:
+        if (hinted := with_bracket_hint(exc, text)) is not exc:  # STTS $( written as it is, a word f(x)
+            raise hinted from None
         if restart is None or not stack or not symptom:
             raise
         then = "" if symptom == "end" else f"; then, at line {exc.line}: {exc.reason}"
         raise TreeSyntaxError(  # the error is a symptom, found at the next tree or later: name the open tree
             f"unbalanced '(': the tree that begins here is still open at line {restart}, which begins with '(' as "
             f"a new tree does (is a ')' missing before it?){then}", source=source, line=stack[0][2]) from None
+
+
+#: A bracket glued to a label or word (``$(``, ``f(x)``) or one standing for a word (``()``): where a tree that
+#: fails to read has one, the error says how brackets are written (STTS and FTB exports failed with "node '``' has
+#: no children" or "empty bracket", naming no cause)
+_GLUED_BRACKET = re.compile(r"[^\s()]\(|\)[^\s()]|\(\s*\)")
+_BRACKET_HINT = "; a '(' or ')' in a label or word is written -LRB- or -RRB- in a bracketed tree ($-LRB-, f-LRB-x-RRB-)"
+
+
+def with_bracket_hint(exc: TreeSyntaxError, text: str) -> TreeSyntaxError:
+    """``exc`` with how brackets are written added, if ``text`` (the line it is about) has a bracket glued to a label
+    or word; else ``exc`` itself."""
+    if not _GLUED_BRACKET.search(text) or _BRACKET_HINT in exc.reason:
+        return exc
+    return TreeSyntaxError(exc.reason + _BRACKET_HINT, source=exc.source, line=exc.line)
 
 
 def parse_tree(text: str, source: str = "<string>") -> Tree:
