@@ -106,8 +106,8 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
 
     Epochs, the beam (gamma, cap) and, for --kind combined given several --generative-weights, the
     generative feature's weight are chosen on the dev trees, at the beam the model will parse with:
-    the two best epochs at the training beam each get their beam from a dev grid and the better one
-    is kept. The choices are printed and stored in the model. The passes run as one shard per worker
+    the two best epochs at the selection beam (gamma 1e4, cap 30) each get their beam from a dev grid
+    and the better one is kept. The choices are printed and stored in the model. The passes run as one shard per worker
     (iterative parameter mixing) unless --shards says otherwise; --shards 1 is the serial perceptron.
     --out must be a new or empty folder, or with --force a parser model written by glmnlp (checked
     before training). The features are hashed into a table of 2**22 weights unless --feature-bits
@@ -241,7 +241,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
 
             def on_trial(t: Any) -> None:
                 step(f"generative weight {t.weight:g}: epoch {t.best_epoch} (dev F1 {t.dev_f1:.2f} at the "
-                     "training beam)")
+                     "selection beam)")
                 step(f"generative weight {t.weight:g}: dev F1 {t.beam_dev_f1:.2f} at gamma={t.gamma:g} cap={t.cap}")
 
             # each candidate is compared at its own beam (the grid below), the beam it will parse with

@@ -296,7 +296,7 @@ def train_combined(
 
 @dataclass(frozen=True)
 class WeightTrial:
-    """One candidate fixed weight: the best dev F1 over its epochs (training beam), that epoch, and,
+    """One candidate fixed weight: the best dev F1 over its epochs (selection beam), that epoch, and,
     when :func:`tune_weight` tunes each candidate's beam, the dev F1 at its chosen beam and that beam."""
 
     weight: float
@@ -333,8 +333,8 @@ def tune_weight(
     its own beam from that grid (:func:`glmnlp.parser.training.train_parser`) and the candidates are
     compared by their dev F1 at those beams: the combined score is weight x log-probability plus the
     perceptron's, so one FILTER margin gamma is a wider beam for weight 5 than for weight 20, and
-    comparing them at the training beam favours the smaller weight. Without ``beams`` they are compared
-    at the training beam. The best candidate is returned with its epoch logs and all the trials; its
+    comparing them at the selection beam favours the smaller weight. Without ``beams`` they are compared
+    at the selection beam. The best candidate is returned with its epoch logs and all the trials; its
     weight is saved in its generative term (and its beam in its config). Ties go to the earlier candidate.
     ``on_trial(WeightTrial)`` is called after each candidate, ``on_beams(epoch, rows)`` with each grid
     (:func:`glmnlp.parser.training.train_parser`). ``kwargs`` go to :func:`train_combined`.

@@ -15,11 +15,12 @@ What it implements:
   :meth:`_ParsingTask.dev_pack`, trees back in dev order, scored once here), with the dev F1s of the
   pass in one process. Not parallel yet: the candidate generative weights of the combined model.
 * **One beam** (:func:`train_parser` with ``beams``): the pass kept is the one with the best dev F1 at the
-  beam it will parse with. Every pass is scored on dev at the training beam (one decode of dev per pass);
+  beam it will parse with. Every pass is scored on dev at the selection beam, the config's ``gamma``/``beam_cap``
+  (1e4 / 30 by default; not ``train_gamma``, the combined model's 1e7; one decode of dev per pass);
   the best :data:`EPOCH_CANDIDATES` (2) of them by that score each get their beam from the grid, and the
-  best at its own beam wins (ties to 0.01 keep the better pass at the training beam). Each candidate
+  best at its own beam wins (ties to 0.01 keep the better pass at the selection beam). Each candidate
   costs one grid of dev decodes, so every pass is not tuned: two, because the last passes are close
-  at the training beam and the second best can overtake at a wider beam. The CLI,
+  at the selection beam and the second best can overtake at a wider beam. The CLI,
   :func:`glmnlp.parser.combined.tune_weight` and the default-model recipe pass their grids, so the
   generative weight, the pass and the beam are chosen at the same beam. Measured on the proxy corpus
   (``benchmarks/results/scaling.md``, "One beam"): the kept pass did not change (pass 8; pass 7 at its
@@ -137,7 +138,7 @@ def _diff(
     return ids, signs
 
 
-#: How many passes (the best by dev F1 at the training beam) :func:`train_parser` compares at their own
+#: How many passes (the best by dev F1 at the selection beam) :func:`train_parser` compares at their own
 #: beams when it is given a beam grid (module header: "One beam").
 EPOCH_CANDIDATES = 2
 
@@ -437,10 +438,11 @@ def train_parser(
     :mod:`glmnlp.config`, by default every core); the model does not depend on where.
 
     ``beams`` = (gammas, caps): choose the epoch at the beam the parser will parse with. The dev F1 of
-    each pass is measured at the training beam; the :data:`EPOCH_CANDIDATES` best passes by it each get
-    their beam from the grid (:func:`~glmnlp.parser.selection.tune_beam`), and the pass with the best dev F1
-    at its own beam is returned with that beam set (ties, to 0.01, go to the pass that was better at the
-    training beam). ``on_beams(epoch, rows)`` is called with each candidate's grid (``tune_beam``'s rows).
+    each pass is measured at the selection beam (the config's ``gamma``/``beam_cap``); the
+    :data:`EPOCH_CANDIDATES` best passes by it each get their beam from the grid
+    (:func:`~glmnlp.parser.selection.tune_beam`), and the pass with the best dev F1 at its own beam is
+    returned with that beam set (ties, to 0.01, go to the pass that was better at the selection beam).
+    ``on_beams(epoch, rows)`` is called with each candidate's grid (``tune_beam``'s rows).
     """
     if config.epochs < 1:  # 0 is a valid config (the generative model alone's), but trains no perceptron
         raise ConfigError(f"training the perceptron needs epochs >= 1, got {config.epochs}")

@@ -429,7 +429,7 @@ def train_default(
 
         def on_trial(t: Any) -> None:
             say(f"combined model: weight {t.weight:g}: epoch {t.best_epoch}, dev F1 {t.score:.2f} at gamma={t.gamma:g} "
-                f"cap={t.cap} ({t.dev_f1:.2f} at the training beam)")
+                f"cap={t.cap} ({t.dev_f1:.2f} at the selection beam)")
 
         smoothing = SmoothingConfig(min_count=recipe.generative_min_count, prune=recipe.generative_prune)
         parser, logs, wtrials = tune_weight(
@@ -446,7 +446,7 @@ def train_default(
             on_epoch=on_epoch, executor=executor, beams=(recipe.gammas, recipe.caps),
         )
     # the pass train_parser kept: the best at its own beam of the recipe's grid, among the best two at
-    # the training beam (step 4 then chooses the beam again with the float32 weights the file stores)
+    # the selection beam (step 4 then chooses the beam again with the float32 weights the file stores)
     best_epoch = next(h["best_epoch"] for h in parser.history if "best_epoch" in h)
     # float32 precision from here on: every figure below is measured with the weights the file
     # stores in 4 bytes each (Parser.save writes float32 when that is exact)
