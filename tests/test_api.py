@@ -150,7 +150,7 @@ def test_score_trees_takes_generators() -> None:
     assert glmnlp.score_trees((t for t in gold), iter(gold)) == glmnlp.score_trees(gold, gold)
 
 
-@pytest.mark.parametrize("name", ["README.md", "docs/api.md", "docs/measures.md"])
+@pytest.mark.parametrize("name", ["README.md", "docs/api.md", "docs/measures.md", "docs/model_files.md"])
 def test_readme_passes_python_doctest_as_it_is(name: str) -> None:
     """``python -m doctest README.md`` failed on the CoNLL-U example (its tabs, which doctest expands, and its final
     blank line), and so did docs/api.md's: the docs' examples pass the standard tool, not only this suite's reading
