@@ -17,6 +17,7 @@ from pathlib import Path
 
 from glmnlp.errors import FormatError
 from glmnlp.treebank.fileio import read_text_file, split_lines
+from glmnlp.treebank.trees import PTB_APOSTROPHES
 
 __all__ = ["EOS", "WordClasses"]
 
@@ -80,9 +81,9 @@ class WordClasses:
 
 
 _DEFAULT_CLASSES: WordClasses | None = None
-#: Typographic apostrophes (right and left single quotation marks, modifier letter apostrophe) read as ``'`` when a
-#: word is looked up: ``n’t`` and ``she’d`` of pre-tokenised stimuli were ``open``, ``n't`` and ``'d`` ``previous``.
-_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
+#: Typographic apostrophes read as ``'`` when a word is looked up: ``n’t`` and ``she’d`` of pre-tokenised stimuli
+#: were ``open``, ``n't`` and ``'d`` ``previous``.
+_APOSTROPHES = PTB_APOSTROPHES
 
 
 def _data_text(name: str) -> str:

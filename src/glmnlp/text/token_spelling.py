@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from glmnlp.treebank.trees import PTB_APOSTROPHES
+
 __all__ = ["OPENERS", "TokenSpan", "merge_ampersands", "merge_years", "opens_quote", "ptb_quotes",
            "spell_final_abbreviation"]
 
@@ -29,8 +31,6 @@ def opens_quote(sentence: str, start: int, end: int) -> bool:
 #: Quote tokens as the treebanks spell them, and as the tokenizer spells raw text's (choice 5)
 _QUOTE_TOKENS = {"\u201c": "``", "\u201e": "``", "\u201f": "``", "\u201d": "''", "\u2018": "`", "\u201b": "`",
                  "\u2018\u2018": "``", "\u2019\u2019": "''"}
-#: Apostrophes within a word (``n’t``, ``’s``), which the tokenizer reads as ``'``
-_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201b": "'", "\u02bc": "'"})
 
 
 def ptb_quotes(words: Sequence[str]) -> list[str]:
@@ -45,7 +45,7 @@ def ptb_quotes(words: Sequence[str]) -> list[str]:
             out.append("''" if opened else "``")
             opened = not opened
         else:
-            out.append(_QUOTE_TOKENS.get(word) or word.translate(_APOSTROPHES))
+            out.append(_QUOTE_TOKENS.get(word) or word.translate(PTB_APOSTROPHES))
     return out
 
 

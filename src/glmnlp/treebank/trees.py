@@ -33,6 +33,7 @@ from glmnlp.errors import TreeSyntaxError
 from glmnlp.treebank.fileio import read_text_file, split_lines
 
 __all__ = [
+    "PTB_APOSTROPHES",
     "PTB_BRACKETS",
     "Tree",
     "read_trees",
@@ -62,6 +63,9 @@ PTB_BRACKETS: dict[str, str] = {
     "[": "-LSB-",
     "]": "-RSB-",
 }
+#: Its apostrophe within a word, ``'``, for the typographic ones (right and left single quotation marks, the
+#: reversed one, the modifier letter apostrophe): ``n’t`` is ``n't``, as the tokenizer spells raw text's.
+PTB_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201b": "'", "\u02bc": "'"})
 
 
 @dataclass(frozen=True, slots=True)
