@@ -576,6 +576,11 @@ def test_tagger_refuses_words_that_are_not_strings_and_trees_to_evaluate(sample_
         sample_tagger.tag_sentences([["a"], [5]])
     with pytest.raises(TypeError, match="expected a sequence of TaggedSentence records"):
         sample_tagger.evaluate([parse_tree("(TOP (NN dog))")])
+    # a sentence that is no list: "object of type 'NoneType' has no len()" for None and for a generator
+    for sentence, name in ((None, "NoneType"), ((w for w in ["a"]), "generator"), ({"a"}, "set")):
+        with pytest.raises(TypeError, match=f"a sentence is a list of words, not {name}$"):
+            sample_tagger.tag(sentence)  # type: ignore[arg-type]
+    assert sample_tagger.tag(("The", "dog")) == sample_tagger.tag(["The", "dog"])
 
 
 def test_tagger_fit_refuses_a_dev_set_without_words(tmp_path: Path) -> None:

@@ -228,8 +228,9 @@ class Tagger(TravelsAsFiles):
         tags: Sequence[Sequence[str]] | None = None,
         rare: np.ndarray | None = None,
     ) -> Encoded:
-        if any(isinstance(s, str) for s in sentences):  # a string is a sequence too: of characters
-            raise InputError("a sentence must be a sequence of words, not a string (split it into words first)")
+        if bad := [type(s) for s in sentences if isinstance(s, str) or not isinstance(s, Sequence)]:  # str: characters
+            raise (InputError("a sentence must be a sequence of words, not a string (split it into words first)")
+                   if bad[0] is str else TypeError(f"a sentence is a list of words, not {bad[0].__name__}"))
         lengths = np.array([len(s) for s in sentences], dtype=np.int64)
         offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
@@ -478,9 +479,7 @@ class Tagger(TravelsAsFiles):
     def tag_sentences(self, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
         """Best tag sequence for each sentence (batched: faster than calling :meth:`tag` in a loop)."""
         enc, out = self.tag_ids(sentences)
-        names = self.tags_
-        flat = [names[t] for t in out.tolist()]
-        offsets = enc.offsets.tolist()
+        flat, offsets = [self.tags_[t] for t in out.tolist()], enc.offsets.tolist()
         return [flat[offsets[s] : offsets[s + 1]] for s in range(len(sentences))]
 
     def tag(self, words: Sequence[str]) -> list[str]:
