@@ -693,3 +693,69 @@ def test_model_files_a_generative_term_of_another_grammar_is_refused(tmp_path: P
     _write_header(model / "metadata.json", header)
     with pytest.raises(ModelFileError, match="node model size does not match the grammar's categories"):
         Parser.load(model)
+
+
+def test_an_array_a_model_does_not_have_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """A tagger folder of 1.6 MB with an extra array of 1.5 GB of zeros (LZMA packs them 6,843:1), its checksums
+    written again, loaded with 3.3 GB of memory taken and no word: an array the kind does not have is refused, by
+    name, before any array is read (the one here would be 2 GB of zeros if it were)."""
+    import zipfile
+
+    from glmnlp.glm.model_io import load_model, read_metadata, save_model
+    from glmnlp.parser.files import MODEL_KIND, PARSER_ARRAYS
+    from glmnlp.parser.model import Parser
+
+    model = _parser_model(tmp_path / "p")
+    metadata, arrays = load_model(model, kind=MODEL_KIND, names=PARSER_ARRAYS)
+    save_model(tmp_path / "extra", kind=MODEL_KIND, metadata=metadata, arrays={**arrays, "zzz": np.zeros(3)})
+    with zipfile.ZipFile(tmp_path / "extra" / "weights.npz") as archive:  # a member claiming 2 GB: never opened
+        assert "zzz.npy" in archive.namelist()
+    header = read_metadata(tmp_path / "extra")
+    header["arrays"]["zzz"]["shape"] = [1 << 28]
+    _write_header(tmp_path / "extra" / "metadata.json", header)
+    with pytest.raises(ModelFileError, match=r"weights.npz: 'zzz': not an array a 'glmnlp-parser' model has"):
+        Parser.load(tmp_path / "extra")
+    assert Parser.load(model).weights[3] == 1.0  # the arrays it has, read in pieces, as they were written
+
+
+def test_a_model_file_linked_out_of_its_folder_or_empty_is_refused(tmp_path: Path) -> None:
+    """A model file linked to a file elsewhere (``/etc/passwd``) was read, and an empty regular one read too: a file
+    of ``/proc`` such as ``/proc/kmsg`` has size 0 and its read never ends (the command hung). Both are refused
+    before they are opened; a link within the folder is read as its file."""
+    import shutil
+
+    from glmnlp.parser.model import Parser
+
+    model = _parser_model(tmp_path / "p")
+    shutil.move(model / "weights.npz", tmp_path / "weights.npz")
+    (model / "weights.npz").symlink_to(tmp_path / "weights.npz")
+    with pytest.raises(ModelFileError, match=r"weights.npz: a symbolic link out of the model's folder"):
+        Parser.load(model)
+    (model / "weights.npz").unlink()
+    shutil.move(tmp_path / "weights.npz", model / "w.npz")
+    (model / "weights.npz").symlink_to("w.npz")
+    assert Parser.load(model).weights[3] == 1.0
+    (model / "weights.npz").unlink()
+    (model / "weights.npz").write_bytes(b"")
+    with pytest.raises(ModelFileError, match=r"weights.npz: empty"):
+        Parser.load(model)
+
+
+@pytest.mark.parametrize("what", ["folder", "/dev/zero"])
+def test_a_model_json_that_is_no_file_is_refused_not_taken_for_none(tmp_path: Path, what: str) -> None:
+    """A pipeline's MODEL.json that is a folder or a link to /dev/zero was taken for a missing one: its checksums
+    were not checked and its multi-tag margin dropped, status 0. It is read as MODEL.json, and refused."""
+    import shutil
+
+    import glmnlp
+    from glmnlp.text.default_model import default_model_path
+
+    root = tmp_path / "m"
+    shutil.copytree(default_model_path(), root)
+    (root / "MODEL.json").unlink()
+    if what == "folder":
+        (root / "MODEL.json").mkdir()
+    else:
+        (root / "MODEL.json").symlink_to(what)
+    with pytest.raises(ModelFileError, match=r"MODEL.json: not a regular file"):
+        glmnlp.load(root)

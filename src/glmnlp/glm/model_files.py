@@ -54,13 +54,24 @@ def check_model_directory(directory: str | Path, missing: str = "model directory
 
 def read_model_file(path: Path) -> bytes:
     """The bytes of a model's file (FileNotFoundError when none); a device, pipe or folder in its place is a
-    :class:`ModelFileError` (a link to ``/dev/zero`` was read until memory ran out, a FIFO waited for ever)."""
+    :class:`ModelFileError` (a link to ``/dev/zero`` was read until memory ran out, a FIFO waited for ever), and so
+    are a link out of the model's folder (a file of a model from elsewhere linked to ``/etc/passwd`` was read), an
+    empty file (``/proc/kmsg`` is a regular file of size 0 whose read never ends) and one too large for memory (a
+    MemoryError without the file's name)."""
     try:
-        if not stat.S_ISREG(path.stat().st_mode):
+        found = path.stat()
+        if not stat.S_ISREG(found.st_mode):
             raise ModelFileError(f"{path}: not a regular file (a device, a pipe or a folder in a model's place)")
+        if path.is_symlink() and os.path.dirname(os.path.realpath(path)) != os.path.realpath(path.parent):
+            raise ModelFileError(f"{path}: a symbolic link out of the model's folder ({os.readlink(path)}): a model's "
+                                 "files are read from its own folder only")
+        if found.st_size == 0:
+            raise ModelFileError(f"{path}: empty (a model's file never is)")
         return path.read_bytes()
     except FileNotFoundError:
         raise
+    except MemoryError:
+        raise ModelFileError(f"{path}: too large to read into memory ({found.st_size:,} bytes)") from None
     except OSError as exc:
         raise ModelFileError(f"{path}: cannot be read: {exc.strerror or exc}") from None
 

@@ -30,6 +30,9 @@ from glmnlp.parser.term import GEN_KIND, GenerativeTerm
 __all__ = ["MODEL_KIND", "describe_parser", "load_parser", "save_parser"]
 
 MODEL_KIND = "glmnlp-parser"
+#: The arrays of a parser's files (``weights``: the dense table of older files), and of its generative term's
+PARSER_ARRAYS = ("weight_index", "weight_value", "weights")
+GENERATIVE_ARRAYS = ("hist_keys", "hist_vals", "pair_keys", "pair_vals", "floor_logprob", "lambdas", "bin_edges")
 
 
 def save_parser(
@@ -82,7 +85,7 @@ def save_parser(
 
 def load_parser(cls: Any, path: str | Path) -> Any:
     """A ``cls`` (:class:`~glmnlp.parser.model.Parser`) read from a model directory written by :func:`save_parser`."""
-    metadata, arrays = load_model(path, kind=MODEL_KIND)
+    metadata, arrays = load_model(path, kind=MODEL_KIND, names=PARSER_ARRAYS)
     meta_path = Path(path) / "metadata.json"
     try:
         cfg = dict(metadata["config"])
@@ -116,7 +119,7 @@ def load_parser(cls: Any, path: str | Path) -> Any:
     parser.history = list(history)
     parser.weight_prune = float(prune)
     if "generative" in read_metadata(path).get("submodels", {}):
-        gen_meta, gen_arrays = load_submodel(path, "generative", kind=GEN_KIND)
+        gen_meta, gen_arrays = load_submodel(path, "generative", kind=GEN_KIND, names=GENERATIVE_ARRAYS)
         try:
             parser.generative = GenerativeTerm.from_parts(gen_meta, gen_arrays)
             if parser.generative.model.specs[NODE_MODEL].n_outcomes != len(parser.grammar.categories):

@@ -21,7 +21,11 @@ from glmnlp.glm.training import EpochRecord
 from glmnlp.tagger.config import TaggerConfig
 from glmnlp.tagger.features import ATOM_NAMES, N_ATOMS, templates_for
 
-__all__ = ["tagger_from_parts", "tagger_to_parts"]
+__all__ = ["TAGGER_ARRAYS", "tagger_from_parts", "tagger_to_parts"]
+
+#: The arrays of a tagger's files
+TAGGER_ARRAYS = ("strings_blob", "strings_ends", "feature_keys", "pair_feature_keys", "weight_ids", "weight_values",
+                 "tagdict_word_ids", "tagdict_masks", "ambiguity_word_ids", "ambiguity_class_ids")
 
 
 def tagger_to_parts(self: Any) -> tuple[dict[str, Any], dict[str, np.ndarray]]:

@@ -107,7 +107,7 @@ from glmnlp.tagger.features import (BOS, CONTEXT_ATOMS, EOS, FLAG_STRINGS, LOCAL
                                     W0, templates_for, word_atoms_strings)
 from glmnlp.tagger.config import TaggerConfig
 from glmnlp.tagger.evaluation import multitag_scores, tagging_score
-from glmnlp.tagger.files import tagger_from_parts, tagger_to_parts
+from glmnlp.tagger.files import TAGGER_ARRAYS, tagger_from_parts, tagger_to_parts
 from glmnlp.tagger.task import Encoded, Example, MultitagScore, TaggingScore, TaggingTask, split_examples
 from glmnlp.treebank.formats import TaggedSentence
 
@@ -593,7 +593,7 @@ class Tagger(TravelsAsFiles):
     @classmethod
     def load(cls, directory: str | Path) -> Tagger:
         """Load a model directory written by :meth:`save`."""
-        metadata, arrays = load_model(directory, kind="tagger")
+        metadata, arrays = load_model(directory, kind="tagger", names=TAGGER_ARRAYS)
         return cls.from_parts(metadata, arrays, source=str(Path(directory)))  # the error may be in either file
 
 

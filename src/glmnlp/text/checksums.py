@@ -16,7 +16,7 @@ from glmnlp.errors import ModelFileError
 from glmnlp.glm.model_files import model_json, read_model_file
 from glmnlp.glm.model_io import PIPELINE_FILE
 
-__all__ = ["check_checksums", "check_part", "read_description"]
+__all__ = ["check_checksums", "check_part", "present", "read_description"]
 
 
 def read_description(path: Path) -> dict:
@@ -31,6 +31,12 @@ def read_description(path: Path) -> dict:
     return description
 
 
+def present(path: Path) -> bool:
+    """Whether there is something at ``path``, whatever it is (a link to nothing too): a ``MODEL.json`` that is a
+    folder or a link to ``/dev/zero`` was taken for none, its checksums and margin ignored; it is read, and refused."""
+    return path.is_symlink() or path.exists()
+
+
 def check_checksums(root: str | Path, parts: list[str]) -> None:
     """Check every file of the sub-models ``parts`` against the sha256 that ``root/MODEL.json`` records for it.
 
@@ -40,7 +46,7 @@ def check_checksums(root: str | Path, parts: list[str]) -> None:
     whose MODEL.json lists no checksums, is not checked here (each sub-model still checks its weights).
     """
     path = Path(root) / PIPELINE_FILE
-    if not path.is_file():
+    if not present(path):
         return
     sums = read_description(path).get("checksums", {})
     if not isinstance(sums, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in sums.items()):
@@ -55,6 +61,8 @@ def check_checksums(root: str | Path, parts: list[str]) -> None:
             # a name that leaves the model, or a device (an entry of /dev/zero was read until memory ran out)
             raise ModelFileError(f"{path}: checksums list {name!r}, which is not a file of this model")
         try:
+            if file.is_file() and file.stat().st_size == 0:  # /proc/kmsg: a regular file of size 0 whose read waits
+                raise ModelFileError(f"{file}: listed in {path} but empty (a model's file never is)")
             with open(file, "rb") as f:  # in pieces: a sparse file of gigabytes was read whole into memory
                 digest = hashlib.file_digest(f, "sha256").hexdigest()
         except OSError as exc:
@@ -70,5 +78,5 @@ def check_part(directory: str | Path) -> None:
     pipeline's folder (``tag -m DIR``) or by its own (``--tagger DIR/tagger``). Only ``glmnlp.load`` checked them, so
     an edited ``tagger/metadata.json`` tagged ``A/VB dog/POS`` through ``tag -m`` and ``tagger evaluate -m``."""
     directory = Path(directory)
-    if directory.name in ("tagger", "parser") and (directory.parent / PIPELINE_FILE).is_file():
+    if directory.name in ("tagger", "parser") and present(directory.parent / PIPELINE_FILE):
         check_checksums(directory.parent, [directory.name])

@@ -178,15 +178,15 @@ def unknown_tags(tagger_dir: str | Path, known: frozenset[str] | set[str] | None
 
 def recommended_margin(root: str | Path) -> float | None:
     """The multi-tag margin recorded in ``root/MODEL.json`` (None if absent or 0: single best tags)."""
-    from glmnlp.text.checksums import read_description
+    from glmnlp.text.checksums import present, read_description
     from glmnlp.text.default_model import MODEL_FILE
 
     path = Path(root) / MODEL_FILE
-    if not path.is_file():
+    if not present(path):
         return None
     margin = read_description(path).get("multitag_margin")
     if margin is None or margin == 0:
         return None
     if not isinstance(margin, (int, float)) or isinstance(margin, bool) or not margin > 0 or margin > 1e300:
-        raise ModelFileError(f"{path}: multitag_margin must be a number >= 0, got {str(margin)[:40]}")
+        raise ModelFileError(f"{path}: multitag_margin must be a number >= 0, got {str(margin)[:40]} (1e300 at most)")
     return float(margin)  # an integer past 1e300 was an OverflowError here
