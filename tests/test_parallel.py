@@ -385,16 +385,49 @@ def test_beam_grid_on_workers_gives_the_serial_rows_and_choice(tmp_path: Path) -
     assert sent and not [a for a in sent if isinstance(a, str | Path)]
 
 
-def test_a_ray_address_is_tried_before_ray_is_asked() -> None:
-    """HOST:PORT where something listens passes; a closed port or an unknown host is why not; other forms (auto) are
-    Ray's to resolve."""
+def test_a_ray_address_is_tried_before_ray_is_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """HOST:PORT where a gRPC server (a Ray head) answers passes; a closed port or an unknown host is why not, and so
+    is a server of another kind there (a mistyped port on a web server: Ray retried for 14 minutes) or one that
+    never answers, and an address without a host (Ray's traceback); other forms (auto) are Ray's to resolve."""
+    import contextlib
     import socket
+    import threading
 
+    from glmnlp.glm import ray_driver
     from glmnlp.glm.parallel import unreachable
 
-    with socket.create_server(("127.0.0.1", 0)) as server:
-        port = server.getsockname()[1]
-        assert unreachable(f"127.0.0.1:{port}") is None and unreachable(f"ray://127.0.0.1:{port}") is None
-    assert unreachable(f"127.0.0.1:{port}").startswith(f"nothing answers at 127.0.0.1:{port} (")  # closed now
+    def serve(server: socket.socket, answer: bytes | None) -> None:
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:  # closed
+                return
+            with connection, contextlib.suppress(OSError):  # reset by a client gone with the answer unread
+                connection.recv(64)
+                if answer is not None:
+                    connection.sendall(answer)
+                while connection.recv(64):  # (silent: the connection held open until the client gives up)
+                    pass
+
+    monkeypatch.setattr(ray_driver, "ADDRESS_TIMEOUT", 1.0)
+    settings = bytes([0, 0, 6, 4, 0, 0, 0, 0, 0]) + bytes(6)  # HTTP/2's SETTINGS frame, as a gRPC server's first
+    web = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
+    found = {}
+    for name, answer in (("grpc", settings), ("web", web), ("silent", None)):
+        server = socket.create_server(("127.0.0.1", 0))
+        threading.Thread(target=serve, args=(server, answer), daemon=True).start()
+        found[name] = (server, f"127.0.0.1:{server.getsockname()[1]}")
+    try:
+        grpc, web_address, silent = found["grpc"][1], found["web"][1], found["silent"][1]
+        assert unreachable(grpc) is None and unreachable(f"ray://{grpc}") is None
+        assert f"something answers at {web_address}, but not a Ray cluster's head node" in unreachable(web_address)
+        assert unreachable(silent) == f"nothing answers at {silent} in 1 s (is the cluster's head node running there?)"
+    finally:
+        for server, _ in found.values():
+            with contextlib.suppress(OSError):
+                server.shutdown(socket.SHUT_RDWR)  # wakes the accept() of its thread, which close() does not
+            server.close()
+    assert unreachable(grpc).startswith(f"nothing answers at {grpc} (")  # closed now
     assert "nothing answers at nosuchhost.invalid:6379" in unreachable("nosuchhost.invalid:6379")
     assert unreachable("auto") is None and unreachable("notaport") is None
+    assert unreachable(":6391") == "':6391' names no host (HOST:PORT)"

@@ -222,6 +222,33 @@ def test_joining_ray_keeps_the_callers_sigterm_handler() -> None:
         ray.shutdown()
 
 
+def test_sigterm_while_ray_starts_is_aborted_with_status_143(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``ray.init`` puts in its own SIGTERM handler (``sys.exit(15)``) while it starts or joins a cluster: a SIGTERM
+    then ended the command with status 15 and no word, where the docs promise "Aborted." and 143 on either backend.
+    ``ray.init`` here does what Ray's does when the signal comes during it."""
+    import signal
+    import sys
+    import time
+
+    from glmnlp.cli import main
+
+    def starting(**_kwargs: object) -> None:
+        signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(signum))  # Ray's handler, in place meanwhile
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(10)  # pragma: no cover - the signal ends the wait
+
+    source = tmp_path / "in.txt"
+    source.write_text("the/DT dog/NN barked/VBD ./.\nA/DT cat/NN sat/VBD ./.\n", encoding="utf-8")
+    ray.shutdown()
+    monkeypatch.setattr(ray, "init", starting)
+    before = signal.getsignal(signal.SIGTERM)
+    rc = main(["parse", "-q", "--tagged", "-j", "2", "--batch-size", "1", "--backend", "ray", "-i", str(source)])
+    assert rc == 143 and capsys.readouterr().err.endswith("Aborted.\n")
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
 def test_ray_actors_load_a_relative_model_path_from_the_callers_directory(
     ray_instance: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -470,6 +470,12 @@ class Executor:
             except (ConnectionError, ValueError) as exc:  # no cluster there, or an address Ray cannot read
                 raise ConfigError(f"the ray backend could not start or join {where}: "
                                   f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+            except SystemExit as exc:  # SIGTERM while Ray starts: its own handler's sys.exit(15), before the caller's
+                if sigterm is None or exc.code != signal.SIGTERM:  # is back: status 15 and no word, not "Aborted."
+                    raise
+                signal.signal(signal.SIGTERM, sigterm)
+                sigterm(signal.SIGTERM, None)  # the caller's handler, as if the signal had come a moment later
+                raise
             finally:
                 if sigterm is not None:
                     signal.signal(signal.SIGTERM, sigterm)
