@@ -319,3 +319,34 @@ assert next(nlp("It barked.").sents)._.labels == ("S",)
 """
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-2000:]
+
+
+def test_spacy_component_quotes_of_a_doc_made_from_words_open_and_close(nlp) -> None:  # type: ignore[no-untyped-def]
+    """A Doc made from words (``Doc(vocab, words=...)``, how CoNLL or PTB data comes into spaCy) has a space before
+    every token, and the raw-text rule made each closing quote an opening one: ``said " yes " to`` was parsed with two
+    ``\\`\\``` (44 of 60 EWT sentences with quotes tagged otherwise than by glmnlp). Spaced, a straight ``"`` opens and
+    closes by turns and ``''`` closes, as glmnlp's pipeline reads the same words."""
+    import glmnlp
+    from spacy.tokens import Doc
+
+    for words in (["He", "said", '"', "yes", '"', "to", "me", "."], ["``", "Yes", ",", "''", "he", "said", "."]):
+        doc = nlp(Doc(nlp.vocab, words=words))
+        assert [t.tag_ for t in doc if "'" in t.text or '"' in t.text or "`" in t.text] == ["``", "''"]
+        ours = glmnlp.to_bracket(glmnlp.load()([words]).sents[0].tree)[len("(TOP "):-1]  # over the words as given
+        assert doc[:]._.parse_string == ours.replace('(`` ")', "(`` ``)").replace("('' \")", "('' '')")
+
+
+def test_spacy_component_warnings_point_at_the_users_line() -> None:
+    """A warning raised while spaCy ran the component named spaCy's ``language.py`` line (so a filter on the user's
+    module missed it, and Python showed it once for every document of the process): it names the caller's line."""
+    import warnings
+
+    from glmnlp.text.tokenize import LongInputWarning
+
+    pipeline = spacy.blank("en")
+    pipeline.add_pipe("glmnlp_parser")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pipeline(" ".join(["word"] * 160) + " .")
+    long = [w for w in caught if issubclass(w.category, LongInputWarning)]
+    assert long and long[0].filename == __file__, [w.filename for w in long]

@@ -139,8 +139,12 @@ def _quote_spellings(doc: Any, positions: list[int]) -> dict[int, str]:
     as glmnlp's own pipeline spells it in the same text. The rule there (NLTK's) looks at what comes before the
     quote, not at the word before it: a straight quote opens at the start of the sentence and after a space or
     ``( [ { <``, and closes elsewhere (so after a word and a space, as in ``said "yes"``, it opens); typographic
-    quotes keep their direction. A quote the tokenizer does not return as a token of the same extent (when the
-    two tokenizers cut a run such as ``'''`` differently) gets the same rule, read from the character before it.
+    quotes keep their direction, and so does the PTB's opening `````. A quote the tokenizer does not return as
+    a token of the same extent (when the two tokenizers cut a run such as ``'''`` differently) gets the same
+    rule, read from the character before it. A quote with spaces on both sides, as every token of a Doc made from
+    words (``Doc(vocab, words=...)``) has, tells nothing by its place: a ``''`` is the PTB's closing quote and a
+    straight ``"`` opens and closes by turns (each closing one was taken for an opening one: 44 of 60 such EWT
+    sentences were tagged otherwise than by glmnlp).
     """
     quotes = [i for i in positions if doc[i].text in _DOUBLE_QUOTES or doc[i].text in _SINGLE_QUOTES]
     if not quotes:
@@ -150,15 +154,21 @@ def _quote_spellings(doc: Any, positions: list[int]) -> dict[int, str]:
     text = doc.text[base:last.idx + len(last.text)]
     spelled = {(start, end): word for word, start, end in tokenize_spans(text)}
     out: dict[int, str] = {}
+    opened = False  # whether the last double quote opened one
     for i in quotes:
         start = doc[i].idx - base
         word = spelled.get((start, start + len(doc[i].text)))
         if doc[i].text in _SINGLE_QUOTES:
             out[i] = word if word in ("`", "'") else _SINGLE_QUOTES[doc[i].text]
             continue
-        if word is None or word not in ("``", "''"):
-            before = text[start - 1] if start else " "
-            word = _FIXED_QUOTES.get(doc[i].text) or ("``" if before in " ([{<" else "''")
+        end = start + len(doc[i].text)
+        if doc[i].text in _FIXED_QUOTES:
+            word = _FIXED_QUOTES[doc[i].text]
+        elif doc[i].text in ('"', "''") and (not start or text[start - 1].isspace()) and text[end:end + 1] in ("", " "):
+            word = "''" if opened or doc[i].text == "''" else "``"  # spaced: a PTB token, or " by turns
+        elif word is None or word not in ("``", "''"):
+            word = "``" if (text[start - 1] if start else " ") in " ([{<" else "''"
+        opened = word == "``"
         out[i] = word
     return out
 

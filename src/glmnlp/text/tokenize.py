@@ -157,12 +157,10 @@ _NORMALISE = str.maketrans(
     {
         "\u2018": "'",  # left single quotation mark
         "\u2019": "'",  # right single quotation mark / apostrophe
-        "\u201a": "'",
-        "\u201b": "'",
+        "\u201a": "'", "\u201b": "'",
         "\u201c": '"',  # left double quotation mark
         "\u201d": '"',  # right double quotation mark
-        "\u201e": '"',
-        "\u201f": '"',
+        "\u201e": '"', "\u201f": '"',
         "\u00a0": " ",  # no-break space
         "\u2007": " ",
         "\u202f": " ",
@@ -184,6 +182,7 @@ _CHAR_TOKENS: dict[str, str] = {
     **PTB_BRACKETS,
 }
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
+_NOT_THE_USERS = re.compile(r"(?:glmnlp|spacy|thinc|confection)(?:\.|\Z)")  # frames no warning is about
 LINE_END = re.compile(r"\r\n?|\n")  # universal newlines, as the CLI reads one-sentence-per-line input
 _WORDLIKE = re.compile(r"\w")
 _QUOTE_CHARS = re.compile(r"``|'{2}|\"")
@@ -223,11 +222,12 @@ class LongInputWarning(UserWarning):
 
 
 def user_stacklevel() -> int:
-    """The ``stacklevel`` that makes a warning point at the first frame outside glmnlp: the user's line
-    (generators between the call and the warning make any fixed level point inside the pipeline)."""
+    """The ``stacklevel`` that makes a warning point at the first frame outside glmnlp, and outside spaCy's packages
+    when glmnlp runs as its component: the user's line (generators between the call and the warning make any fixed
+    level point inside the pipeline; in a spaCy pipeline it pointed at spaCy's ``language.py``)."""
     frame: FrameType | None = sys._getframe(1)
     level = 1
-    while frame is not None and str(frame.f_globals.get("__name__", "")).startswith("glmnlp."):
+    while frame is not None and _NOT_THE_USERS.match(str(frame.f_globals.get("__name__", ""))):
         frame, level = frame.f_back, level + 1
     return level
 
