@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +41,11 @@ from _args import beam as beam_arg, beams as beams_arg, existing, floats  # benc
 
 
 def train(out: Path, gold_train: bool = False, weight: float = 10.0, beam: tuple[float, int] | None = None,
-          seed: int = 0) -> None:
+          seed: int = 0, select: tuple[float, int] | None = None) -> None:
     """Train and save the tagger and the combined parser (``weight`` 0: the perceptron alone, as ``glmnlp parser
     train`` trains it: its training beam and beam grid); ``beam``: the training beam (None: the library's); ``seed``:
-    the parser's (the order of the training passes, the cache sweep), the tags staying those of seed 0."""
+    the parser's (the order of the training passes, the cache sweep), the tags staying those of seed 0; ``select``:
+    the beam each pass is scored on dev at, to choose the passes whose beams are tuned (None: the library's)."""
     from glmnlp.parser.combined import COMBINED_CAPS, COMBINED_GAMMAS, tune_weight
     from glmnlp.parser.generative import SmoothingConfig
     from glmnlp.parser.jackknife import jackknife_tags
@@ -74,6 +76,8 @@ def train(out: Path, gold_train: bool = False, weight: float = 10.0, beam: tuple
         return
     gamma, cap = beam or (1e7, 30)
     cfg = ParserConfig(features="punct", epochs=8, train_gamma=gamma, train_cap=cap, seed=seed)
+    if select is not None:
+        cfg = replace(cfg, gamma=select[0], beam_cap=select[1])
     parser, _logs, _trials = tune_weight(
         trees, dev, cfg, (weight,), smoothing=SmoothingConfig(min_count=0, prune=0.0), train_tags=train_tags,
         dev_tags=dev_tags, on_epoch=lambda log: print(log, file=sys.stderr), beams=(COMBINED_GAMMAS, COMBINED_CAPS),
@@ -141,6 +145,8 @@ def main() -> None:
                     help="--train: the beam of the training passes (default: the library's, 1e7:30 for --kind "
                          "combined, 1e4:30 for the perceptron)")
     ap.add_argument("--seed", type=int, default=0, help="--train: the parser's seed (default 0)")
+    ap.add_argument("--select-beam", type=beam_arg, default=None, metavar="GAMMA:CAP",
+                    help="--train: the beam each pass is scored on dev at (default: the library's selection beam)")
     ap.add_argument("--beams", type=beams_arg, metavar="GAMMA:CAP,...",
                     help="--model: beams to try (default: the one chosen in training), e.g. 1e6:40,1e8:100")
     ap.add_argument("--average", type=lambda text: ",".join(str(existing(d)) for d in text.split(",")), default=None,
@@ -159,7 +165,7 @@ def main() -> None:
         if "tag_bonus" not in inspect.signature(Parser.parse_nbest).parameters:
             ap.error("--lambdas other than 0 need a build with benchmarks/patches/tag_bonus.patch (see --help)")
     if args.train:
-        train(args.train, args.gold_train, args.weight, args.train_beam, args.seed)
+        train(args.train, args.gold_train, args.weight, args.train_beam, args.seed, args.select_beam)
     if args.model:
         sweep(args.model, args.margins, lambdas, args.beams,
               [Path(d) for d in args.average.split(",")] if args.average else None)
