@@ -6,14 +6,14 @@ has no version). A glmnlp model is instead
 
 ``metadata.json``
     ``{"format": "glmnlp-model", "format_version": 1, "kind": ..., "library_version": ...,
-    "metadata": {...caller's config, vocabularies, templates, "averaged" flag...},
+    "metadata": {...the caller's: config, vocabularies, templates, history...},
     "arrays": {name: {"shape": [...], "dtype": "<f8"}}, "weights_sha256": ...,
     "submodels": {name: kind}, "submodel_sha256": {name: ...}, "metadata_sha256": ...}``
 ``weights.npz``
     the named numpy arrays, loaded with ``allow_pickle=False`` (object arrays are refused on save).
 ``<name>/``
     optional sub-models (e.g. a parser model that carries its own tagger), each a complete model
-    directory of its own, listed in the parent's ``submodels``.
+    directory of its own, listed in the parent's ``submodels`` (``docs/model_files.md``: every field).
 
 Our choices:
 
@@ -54,8 +54,9 @@ Our choices:
   slower, paid once per training. Archives with deflated members (earlier releases) still load;
   any other zip method is refused.
 * **Integrity.** ``load_model`` checks the format name, the format version, the kind, the sha256
-  checksum of ``weights.npz`` and every array's shape and dtype against ``metadata.json``, and
-  ``metadata.json`` against its own checksum and its parent's (:mod:`glmnlp.glm.model_seals`). Any
+  checksum of ``weights.npz``, every array's name (``names``), shape and dtype against ``metadata.json``, and
+  ``metadata.json`` against its own checksum (:mod:`glmnlp.glm.model_seals`); :func:`load_submodel` also checks
+  a sub-model's against the pin its parent holds (``load_model`` of a sub-model's folder alone cannot). Any
   mismatch, truncation, edit or foreign file raises :class:`~glmnlp.errors.ModelFileError` naming the file.
 """
 
