@@ -6,8 +6,10 @@ directory of the layout :func:`glmnlp.text.loading.load` reads::
 
     default_model/
       MODEL.json     recipe, data split, dev/test figures, sha256 of every model file
+      NOTICE.md      the training data's attribution and licences
       tagger/        glmnlp.tagger.model.Tagger model (metadata.json + weights.npz)
-      parser/        glmnlp.parser.model.Parser model (metadata.json + weights.npz)
+      parser/        glmnlp.parser.model.Parser model (metadata.json + weights.npz; generative/: its
+                     generative model, a combined model's; docs/model_files.md)
 
 :func:`train_default` is the recipe; ``glmnlp train-default --out DIR`` runs it. By default it trains on the
 bundled treebank sample only (:mod:`glmnlp.treebank.corpus`: train wsj_0001-0159, dev wsj_0160-0179 for
