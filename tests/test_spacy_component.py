@@ -248,6 +248,22 @@ def test_spacy_component_parses_do_not_outlive_their_tokens(nlp) -> None:  # typ
         copy[:]._.parse_string
     with pytest.raises(ValueError, match=r"no glmnlp parses: .*\(DocBin\(store_user_data=True\) keeps it"):
         spacy.blank("en")("A dog.")[:]._.labels
+    # a merge and a split keep the number of tokens: every extension read another token's parse ("now" as
+    # "(NNP York)"); the tokens asked about are checked against their offsets and lengths then
+    doc = nlp("I live in New York now. It is big.")
+    with doc.retokenize() as retokenizer:
+        retokenizer.merge(doc[3:5])
+    with doc.retokenize() as retokenizer:
+        retokenizer.split(doc[7], ["i", "s"], heads=[(doc[7], 1), doc[6]])
+    for k in (3, 4):
+        with pytest.raises(ValueError, match=rf"tokens changed after glmnlp_parser parsed it \(token {k}, "):
+            doc[k]._.parse_string
+    assert doc[0]._.parse_string == "(NP (PRP I))"  # a token still where it was
+    doc = nlp("It is big.")  # the bounds go with the doc's user data
+    from spacy.tokens import DocBin
+
+    again = list(DocBin(docs=[doc], store_user_data=True).get_docs(nlp.vocab))[0]
+    assert again[:]._.parse_string == doc[:]._.parse_string
 
 
 def test_spacy_component_reading_every_constituent_is_not_quadratic(  # type: ignore[no-untyped-def]

@@ -71,7 +71,8 @@ Our choices:
   them when ``store_user_data=True``; the extensions are registered when this module is imported (a process
   reading such docs imports it: ``import glmnlp.text.spacy_component``), and their getters are module-level
   functions, so spaCy's ``n_process`` can send them to workers started by spawn or forkserver.
-* **Parses are kept with the tokens they were made for**: the stored data holds the doc's length then, and a
+* **Parses are kept with the tokens they were made for**: the stored data holds the doc's length then and each
+  token's offset and length (checked for the tokens an extension reads: a merge and a split keep the length), and a
   doc whose tokens were merged or split afterwards (``merge_entities``, ``doc.retokenize()``), or that holds
   another doc's data (``Span.as_doc(copy_user_data=True)``), raises :class:`ValueError` saying so, where its
   token positions named other words. Run the component after the components that change tokens.
@@ -93,6 +94,7 @@ Our choices:
 from __future__ import annotations
 
 import bisect
+import struct
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable
@@ -107,6 +109,7 @@ __all__ = ["ExtensionClashWarning", "GlmnlpParser", "make_glmnlp_parser"]
 FACTORY = "glmnlp_parser"
 _KEY = ("glmnlp", "constituents")  # doc.user_data key: tuple of per-sentence node tuples
 _LENGTH = ("glmnlp", "tokens")  # doc.user_data key: the doc's number of tokens when it was parsed
+_BOUNDS = ("glmnlp", "bounds")  # doc.user_data key: each token's offset and length then (two int64 each)
 
 # a node: (start token, end token, label, parent node index or -1, is_preterminal, bracket string)
 Node = tuple[int, int, str, int, bool, str]
@@ -212,6 +215,7 @@ class GlmnlpParser:
                     doc[i].tag_ = tag
         doc.user_data[_KEY] = tuple(stored)
         doc.user_data[_LENGTH] = len(doc)
+        doc.user_data[_BOUNDS] = b"".join(struct.pack("<qq", t.idx, len(t.text)) for t in doc)
         return doc
 
 
@@ -260,8 +264,10 @@ class _Index:
 _INDEXES: OrderedDict[tuple[int, int, int], _Index] = OrderedDict()  # the last few docs read
 
 
-def _doc_index(doc: Any) -> _Index:
-    """The index of the doc's stored parses, checked against its tokens (module docstring)."""
+def _doc_index(doc: Any, tokens: tuple[int, ...] = ()) -> _Index:
+    """The index of the doc's stored parses, checked against its tokens (module docstring): their number, and the
+    offset and length of the ``tokens`` asked about (a merge and a split by later components kept the number, and
+    every extension read another token's parse)."""
     if _KEY not in doc.user_data:
         raise ValueError("this Doc has no glmnlp parses: it was not parsed by the glmnlp_parser component, or its "
                          "user data was not kept (DocBin(store_user_data=True) keeps it; Doc.to_json, "
@@ -272,6 +278,13 @@ def _doc_index(doc: Any) -> _Index:
                          "now: merged or split by a later component, or another Doc's user data copied by "
                          "Span.as_doc): its parses no longer apply; run glmnlp_parser after the components that "
                          "change tokens")
+    bounds = doc.user_data.get(_BOUNDS)  # docs stored before the bounds were: not checked
+    for i in tokens:
+        if bounds is not None and 0 <= i < len(doc) and len(bounds) == 16 * len(doc) and (
+                struct.unpack_from("<qq", bounds, 16 * i) != (doc[i].idx, len(doc[i].text))):
+            raise ValueError(f"this Doc's tokens changed after glmnlp_parser parsed it (token {i}, {doc[i].text!r}, "
+                             "was another then: merged or split by a later component): its parses no longer "
+                             "apply; run glmnlp_parser after the components that change tokens")
     key = (id(doc), id(doc.user_data[_KEY]), len(doc))
     index = _INDEXES.get(key)
     if index is None:
@@ -298,7 +311,7 @@ def _words_extent(span: Any) -> tuple[int, int]:
 
 def _over_words(span: Any) -> tuple[list[Node], list[int]] | None:
     """The doc's nodes and the indices of those over exactly the span's words; ``None`` if it has no word."""
-    index = _doc_index(span.doc)
+    index = _doc_index(span.doc, (span.start, span.end - 1))
     start, end = _words_extent(span)
     if start == end:
         return None
@@ -336,7 +349,7 @@ def _parse_string(span: Any) -> str:
 def _constituents(span: Any) -> list[Any]:
     out = []
     seen: set[tuple[int, int]] = set()
-    index = _doc_index(span.doc)
+    index = _doc_index(span.doc, (span.start, span.end - 1))
     first, last = bisect.bisect_left(index.starts, span.start), bisect.bisect_left(index.starts, span.end)
     for start, end, *_ in index.nodes[first:last]:
         if end <= span.end and (start, end) not in seen:
