@@ -67,7 +67,7 @@ def test_model_files_hold_zero_dimensional_arrays_and_refuse_what_they_cannot_re
         with pytest.raises(ValueError, match="kind must be a non-empty string"):
             save_model(tmp_path / "k", kind=kind, metadata={}, arrays={})  # type: ignore[arg-type]
     for metadata, where in (({"config": {"lr": 0.1, "eps": float("nan")}}, r"metadata\['config'\]\['eps'\]: nan"),
-                            ({"config": {"n": np.int64(3)}}, r"metadata\['config'\]\['n'\]: a int64"),
+                            ({"config": {"n": np.int64(3)}}, r"metadata\['config'\]\['n'\]: a numpy.int64"),
                             ({"sizes": [1, {2, 3}]}, r"metadata\['sizes'\]\[1\]: a set")):
         with pytest.raises(ValueError, match=where):
             save_model(tmp_path / "j", kind="k", metadata=metadata, arrays={})
@@ -98,8 +98,10 @@ def test_a_nan_dev_score_ranks_below_every_number() -> None:
     assert result.best_epoch == 1 and [e for e, _s, _w in result.runners_up] == [2]
 
 
-@pytest.mark.parametrize("score", ["0.9", (0.9,), True])
+@pytest.mark.parametrize("score", ["0.9", (0.9,), True, None, 1 + 2j, np.complex128(1 + 2j)])
 def test_a_dev_score_that_is_not_a_number_is_refused(score: Any) -> None:
+    """None was taken for "no dev set" (the pass it scored beat every scored pass: a missing return on one path), and
+    a numpy complex for its real part with only numpy's ComplexWarning."""
     with pytest.raises(TypeError, match="dev score must be a number"):
         train_perceptron(Task([score]), [0, 1], [0], epochs=1, jobs=1, show_progress=False)
 
@@ -185,6 +187,28 @@ def test_a_module_level_lambda_workers_cannot_get_is_the_documented_config_error
     ``_pickle.PicklingError: Can't pickle <function <lambda>>``, outside GlmnlpError; the ConfigError now."""
     with pytest.raises(ConfigError, match="WithModuleLambda cannot be sent to a worker process"):
         train_perceptron(WithModuleLambda(), [0, 1], None, epochs=1, shards=2, jobs=2, show_progress=False)
+
+
+class _Example(int):
+    """An example object of a user's (an int here, so that Task decodes it), which may hold anything."""
+
+
+def test_an_example_workers_cannot_get_is_named_not_the_task() -> None:
+    """A lambda held by one training example: the ConfigError blamed the task ("Task cannot be sent to a worker
+    process"), which pickles; it names the examples now."""
+    example = _Example(1)
+    example.note = _MODULE_LAMBDA  # type: ignore[attr-defined]
+    with pytest.raises(ConfigError, match="the training examples are sent to worker processes, and one of them cannot"):
+        train_perceptron(Task(), [0, example], None, epochs=1, shards=2, jobs=2, show_progress=False)
+
+
+@pytest.mark.parametrize("seed", [1.5, -1, None, "0", True])
+def test_a_seed_that_is_not_a_whole_number_is_refused_before_any_work(seed: Any) -> None:
+    """``seed=1.5`` trained as ``seed=1`` without a word; ``-1`` was numpy's "expected non-negative integer" once the
+    first pass began, None "int() argument must be ...": each is named at the call now."""
+    with pytest.raises(ValueError, match=r"seed must be an integer >= 0, got "):
+        train_perceptron(Task(), [0, 1], None, epochs=1, seed=seed, jobs=1, show_progress=False)
+    assert train_perceptron(Task(), [0, 1], None, epochs=1, seed=np.int64(3), jobs=1, show_progress=False)
 
 
 @pytest.mark.parametrize("returned", [None, np.array([0]), (np.array([0]),)])

@@ -282,3 +282,26 @@ def test_a_pipeline_folder_given_for_one_model_says_where_its_models_are(tmp_pat
     (tmp_path / "empty").mkdir()
     with pytest.raises(ModelFileError, match="missing \\(not a glmnlp model directory\\)"):
         read_metadata(tmp_path / "empty")
+
+
+def test_save_model_names_what_json_cannot_hold_and_refuses_an_array_name_it_cannot_write(tmp_path: Path) -> None:
+    """``save_model`` wrote the array ``"x\\0y"`` as the zip member ``x``, a model no load could read; a NaN key, a lone
+    surrogate and a metadata dict holding itself were json's messages without a place (a position in the whole header
+    text, a RecursionError), and a numpy bool "a bool" beside "JSON holds ... bool"."""
+    import numpy as np
+
+    from glmnlp.glm.model_io import save_model
+
+    cycle: dict[str, object] = {}
+    cycle["self"] = cycle
+    for k, (metadata, arrays, message) in enumerate((
+        ({}, {"x\0y": np.arange(2)}, "invalid array name 'x\\\\x00y'"),
+        ({"a": {float("nan"): 1}}, {}, r"metadata\['a'\]: the key nan is not a JSON number"),
+        ({"s": "a\ud800"}, {}, r"metadata\['s'\]: the text holds a lone surrogate '\\ud800' at character 1"),
+        ({"k\udc80": 1}, {}, r"metadata: the key 'k\\udc80' holds a lone surrogate"),
+        (cycle, {}, r"metadata\['self'\]: holds itself \(a cycle JSON cannot write\)"),
+        ({"x": np.bool_(True)}, {}, r"metadata\['x'\]: a numpy.bool"),
+    )):
+        with pytest.raises(ValueError, match=message):
+            save_model(tmp_path / str(k), kind="k", metadata=metadata, arrays=arrays)
+        assert not (tmp_path / str(k)).exists()

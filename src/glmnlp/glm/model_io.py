@@ -147,8 +147,8 @@ def _npz_bytes(arrays: Mapping[str, np.ndarray]) -> bytes:
 def _check_arrays(arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     checked: dict[str, np.ndarray] = {}
     for name, value in arrays.items():
-        if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
-            raise ValueError(f"invalid array name {name!r}")
+        if not isinstance(name, str) or not name or "/" in name or name.startswith(".") or not name.isprintable():
+            raise ValueError(f"invalid array name {name!r}")  # "x\0y" was written as the member "x", never read
         array = np.require(np.asarray(value), requirements="C")  # not ascontiguousarray: it made 0-d arrays 1-d
         if array.dtype.hasobject:
             raise ValueError(f"array {name!r} has dtype object; model files never hold pickled objects")

@@ -87,23 +87,38 @@ def parts_digest(parts: list[tuple[dict[str, Any], Mapping[str, np.ndarray]]]) -
 
 
 def json_problem(value: Any, at: str = "metadata") -> str | None:
-    """Where ``value`` holds what a model's JSON header cannot (NaN or infinity, a key JSON cannot write, a value
-    of another type than str, int, float, bool, None, list, tuple or dict), and why; None if nowhere."""
+    """Where ``value`` holds what a model's JSON header cannot (NaN or infinity, a key JSON cannot write, text that
+    is not UTF-8 (a lone surrogate), a value of another type than str, int, float, bool, None, list, tuple or dict),
+    and why; None if nowhere."""
     if isinstance(value, dict):
         for key, item in value.items():
             if not isinstance(key, (str, int, float, bool)) and key is not None:
                 return f"{at}: the key {key!r} is a {type(key).__name__}"
+            if (found := _scalar_problem(key, f"{at}: the key {key!r}")) is not None:
+                return found
             if (found := json_problem(item, f"{at}[{key!r}]")) is not None:
                 return found
         return None
     if isinstance(value, (list, tuple)):
         return next((found for k, item in enumerate(value) if (found := json_problem(item, f"{at}[{k}]"))), None)
-    if isinstance(value, float) and not math.isfinite(value):
-        return f"{at}: {value} is not a JSON number"
     if value is None or isinstance(value, (str, int, float)):
-        return None
-    return (f"{at}: a {type(value).__name__} (JSON holds str, int, float, bool, None, lists and dicts; a numpy "
-            "number is one after .item())")
+        return _scalar_problem(value, f"{at}: {value}" if isinstance(value, float) else f"{at}: the text")
+    kind = type(value).__qualname__
+    kind = kind if type(value).__module__ == "builtins" else f"{type(value).__module__}.{kind}"  # numpy.bool_
+    return (f"{at}: a {kind} (JSON holds str, int, float, bool, None, lists and dicts; a numpy number is one after "
+            ".item())")
+
+
+def _scalar_problem(value: Any, what: str) -> str | None:
+    """Why the key or value ``value`` (``what``: how the message names it) cannot be written to JSON, or None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{what} is not a JSON number"
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return f"{what} holds a lone surrogate {value[exc.start]!r} at character {exc.start} (not text)"
+    return None
 
 
 def _key_text(key: Any) -> Any:
@@ -118,13 +133,17 @@ def _key_text(key: Any) -> Any:
     return key
 
 
-def json_keys(value: Any, at: str = "metadata") -> Any:
+def json_keys(value: Any, at: str = "metadata", _inside: frozenset[int] = frozenset()) -> Any:
     """``value`` with every dict key as the string JSON writes for it, as the file reads back.
 
     The seal is computed over sorted keys: number keys sorted as numbers (2 before 10) when saved and as strings
     when read back gave a seal that did not match, so such a model could not be loaded; and keys of both kinds
     (``{0: ..., "name": ...}``) could not be sorted at all. Two keys that JSON writes alike (``1`` and ``"1"``)
     would lose one value: a ValueError naming them."""
+    if isinstance(value, Mapping | list | tuple):
+        if id(value) in _inside:  # a container within itself was a RecursionError
+            raise ValueError(f"{at}: holds itself (a cycle JSON cannot write)")
+        _inside = _inside | {id(value)}
     if isinstance(value, Mapping):
         out: dict[Any, Any] = {}
         given: dict[Any, Any] = {}
@@ -133,8 +152,8 @@ def json_keys(value: Any, at: str = "metadata") -> Any:
             if text in out:
                 raise ValueError(f"{at}: the keys {given[text]!r} and {key!r} are both written {text!r} in JSON")
             given[text] = key
-            out[text] = json_keys(item, f"{at}[{key!r}]")
+            out[text] = json_keys(item, f"{at}[{key!r}]", _inside)
         return out
     if isinstance(value, (list, tuple)):
-        return [json_keys(item, f"{at}[{k}]") for k, item in enumerate(value)]
+        return [json_keys(item, f"{at}[{k}]", _inside) for k, item in enumerate(value)]
     return value

@@ -211,11 +211,13 @@ def progress(
     yield from tqdm(iterable, total=total, desc=desc, file=sys.stderr, leave=False, mininterval=0.5)
 
 
-def _check_task(task: Any, train: Any, dev: Any, epochs: Any) -> None:
+def _check_task(task: Any, train: Any, dev: Any, epochs: Any, seed: Any = 0) -> None:
     """What :func:`train_perceptron` needs, checked before any work (a missing ``evaluate`` was found after a whole
     pass; an empty training set was an UnboundLocalError with one shard and a silent no-op with two)."""
     if isinstance(epochs, bool) or not isinstance(epochs, int) or epochs < 1:
         raise ValueError(f"epochs must be an integer >= 1, got {epochs!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:  # 1.5 trained as 1, silently
+        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
     for name, data in (("train", train), ("dev", dev)):
         if data is not None and not (hasattr(data, "__len__") and hasattr(data, "__getitem__")):
             raise TypeError(f"{name} must be a sequence of examples (a list), not a {type(data).__name__}")
@@ -243,6 +245,16 @@ def _task_copy(task: Any) -> Any:
 def _uncopyable(task: Any, why: str) -> str:
     return (f"with shards > 1 each shard gets a copy of the task, and {type(task).__name__} {why}: hold no open file, "
             "lock, lambda or generator in it, or give it pack() (module docstring)")
+
+
+def _pickles(value: Any) -> bool:
+    """Whether the transport to worker processes can send ``value`` (the task: else an example could not be, and
+    the error blamed the task)."""
+    try:
+        pickle.dumps(value)
+    except Exception:  # noqa: BLE001 (whatever pickling raises)
+        return False
+    return True
 
 
 def check_shards(shards: int, n_examples: int) -> None:
@@ -465,7 +477,7 @@ def train_perceptron(
         Also return the averaged weights of the next ``keep - 1`` epochs by dev score
         (:attr:`TrainingResult.runners_up`).
     """
-    _check_task(task, train, dev, epochs)
+    _check_task(task, train, dev, epochs, seed)
     check_shards(shards, len(train))
     if mixing not in MIXING:
         raise ConfigError(f"mixing must be one of {', '.join(MIXING)}, got {mixing!r}")
@@ -495,7 +507,10 @@ def train_perceptron(
     except (TypeError, AttributeError, pickle.PicklingError) as exc:  # a lambda of __main__ is a PicklingError
         # without pack() no code of the task's runs here but n_features(), called above: it is the transport to the
         if pack is None and shards > 1 and ex.mode != "inline":  # workers
-            raise ConfigError(_uncopyable(task, f"cannot be sent to a worker process ({exc})")) from None
+            raise ConfigError(_uncopyable(task, f"cannot be sent to a worker process ({exc})")
+                              if not _pickles(task) else "with shards > 1 the training examples are sent to worker "
+                              f"processes, and one of them cannot be ({exc}): hold no lambda, open file or lock in "
+                              "them, or give the task pack()") from None
         raise
     try:
         dev_pack = getattr(task, "dev_pack", None)
@@ -543,9 +558,10 @@ def train_perceptron(
                     score = task.dev_score(dev, unshard(parts, len(dev)))  # type: ignore[union-attr]  # optional method
                 else:
                     score = task.evaluate(dev, averaged)
-                if score is not None and (isinstance(score, bool) or not isinstance(score, (int, float, np.number))):
+                # None too: a dev score that is None ranked as no dev set, and that pass beat every scored one
+                if isinstance(score, bool | complex | np.complexfloating) or not isinstance(score, int | float | np.number):
                     raise TypeError(f"the task's dev score must be a number (higher is better), got {score!r}")
-                score = None if score is None else float(score)
+                score = float(score)
             dev_seconds = time.perf_counter() - dev_started
             stats: dict[str, float] = {}
             for r in results:
