@@ -555,6 +555,21 @@ def test_a_documents_measures_frame_keeps_infinite_surprisal() -> None:
         assert frame[column].tolist() == pytest.approx(direct[column].tolist(), nan_ok=True)
 
 
+def test_an_empty_texts_measures_frame_has_the_columns_types() -> None:
+    """An empty text's frame (``glmnlp.measures("", as_frame=True)``, ``Document.measures_frame()``) had every column
+    ``object``; concatenated with other texts' (one empty cell in a stimuli column) it made their numbers ``object``
+    too: ``describe()`` left them out. It has the types a frame of rows has."""
+    import glmnlp
+    import pandas as pd
+
+    full = glmnlp.measures("The dog barked.", as_frame=True)
+    nlp = glmnlp.load()
+    for empty in (glmnlp.measures("", as_frame=True), nlp("", measures=True).measures_frame()):
+        assert empty.empty and empty.dtypes.to_dict() == full.dtypes.to_dict()
+        both = pd.concat([full, empty], ignore_index=True)
+        assert both.dtypes.to_dict() == full.dtypes.to_dict() and "entropy" in both.describe().columns
+
+
 def test_the_pound_sign_is_a_word_of_the_list_not_a_comment(tmp_path) -> None:
     """The packaged list's ``#<TAB>open`` (the PTB's pound sign, beside ``$`` and ``%``) was read as a comment, and
     ``#`` took the punctuation rule's ``previous``; a user's list or rules could not hold it either."""

@@ -400,10 +400,10 @@ class Document:
         except ImportError:
             raise MissingPackageError("measures_frame() needs pandas: pip install 'glmnlp[measures]'") from None
         from glmnlp.parser.measures import COLUMNS, NEXT_COLUMNS
+        from glmnlp.text.measures import rows_frame
 
         rows = self.measures
-        extra = list(NEXT_COLUMNS) if rows and "rank" in rows[0] else []
-        frame = pd.DataFrame(rows, columns=list(COLUMNS) + extra)
+        frame = rows_frame(pd, rows, list(COLUMNS) + (list(NEXT_COLUMNS) if rows and "rank" in rows[0] else []))
         for column in ("prefix", "surprisal"):  # None there is infinite (a row keeps None: JSON has no inf), as in
             frame[column] = frame[column].astype(float).fillna(math.inf)  # glmnlp.measures(as_frame=True)
         return frame

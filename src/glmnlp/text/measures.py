@@ -48,7 +48,7 @@ from glmnlp.treebank.fileio import check_output_file, split_lines
 
 __all__ = ["measures", "load_parser", "text_sentences", "numbered_sentences", "sentence_rows", "incremental_tags",
            "incremental_surprisal", "write_measures", "plot_measures", "check_plot_path", "plot_formats", "FORMATS",
-           "MAX_GAMMA", "MAX_CAP", "LONG_SENTENCE", "LongSentenceWarning"]
+           "MAX_GAMMA", "MAX_CAP", "LONG_SENTENCE", "LongSentenceWarning", "rows_frame"]
 
 FORMATS = ("tsv", "csv", "json")
 LONG_SENTENCE = 1000  # words: longer sentences are warned of (module docstring)
@@ -255,7 +255,7 @@ def measures(
             import pandas as pd
         except ImportError:
             raise MissingPackageError("as_frame=True needs pandas: pip install 'glmnlp[measures]'") from None
-        return pd.DataFrame(rows, columns=_columns(rows, next_word))
+        return rows_frame(pd, rows, _columns(rows, next_word))
     return rows
 
 
@@ -321,6 +321,19 @@ def _written_rows(parser: Any, sentences: list[list[str]], tags: Any, options: M
         if row["index"] <= len(words):  # not the end-of-sentence row
             row["word"] = words[row["index"] - 1]
     return rows
+
+
+#: The columns that are not floats, and their types
+_NOT_FLOAT = {"item": "int64", "sentence": "int64", "index": "int64", "beam": "int64", "word": "str",
+              "word_class": "str", "units": "str"}
+
+
+def rows_frame(pd: Any, rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> Any:
+    """The measures ``rows`` as a ``pandas.DataFrame`` of ``columns``; with no row, columns of the types rows give
+    (an empty text's frame had every column ``object``, and concatenated with others it made the numbers of every
+    text ``object``: ``describe()`` left them out, group means came back as objects)."""
+    frame = pd.DataFrame(rows, columns=list(columns))
+    return frame if rows else frame.astype({c: _NOT_FLOAT.get(c, "float64") for c in columns})
 
 
 def _columns(rows: Sequence[dict[str, Any]], next_word: bool = False) -> list[str]:
