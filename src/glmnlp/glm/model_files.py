@@ -15,12 +15,14 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+
+import numpy as np
 
 from glmnlp.errors import ModelFileError
 
-__all__ = ["TravelsAsFiles", "check_model_directory", "folder_files", "json_or_none", "model_json", "read_model_file",
-           "write_folder_files"]
+__all__ = ["TravelsAsFiles", "check_model_directory", "folder_files", "json_or_none", "model_json", "read_member",
+           "read_model_file", "write_folder_files"]
 
 
 def json_or_none(path: Path) -> Any:
@@ -135,3 +137,21 @@ class TravelsAsFiles:
         name = type(self).__name__
         raise TypeError(f"a {name} cannot be pickled or deep-copied: save it ({name.lower()}.save(DIR)) and load it "
                         f"(glmnlp.{name}.load(DIR)); glmnlp.load(DIR) gives a pipeline that pickles as its path")
+
+
+def read_member(member: IO[bytes], count: int, dtype: np.dtype[Any], path: Path, name: str) -> np.ndarray:
+    """``count`` items of ``dtype`` read from ``member`` (the array ``name`` of the weights archive ``path``) into a
+    new array, 16 MiB at a time: one copy of it in memory (reading it whole, then copying it, took twice its size);
+    a member of more or fewer bytes is a ModelFileError."""
+    array = np.empty(count, dtype=dtype)
+    view = array.view(np.uint8)
+    done = 0
+    while done < len(view):
+        piece = member.read(min(len(view) - done, 1 << 24))
+        if not piece:
+            break
+        view[done:done + len(piece)] = np.frombuffer(piece, dtype=np.uint8)
+        done += len(piece)
+    if done != len(view) or member.read(1):
+        raise ModelFileError(f"{path}: array {name!r} has the wrong number of bytes")
+    return array

@@ -75,13 +75,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 
 from glmnlp._version import __version__
 from glmnlp.errors import ConfigError, ModelFileError
-from glmnlp.glm.model_files import check_model_directory, json_or_none, model_json, read_model_file
+from glmnlp.glm.model_files import check_model_directory, json_or_none, model_json, read_member, read_model_file
 from glmnlp.glm.model_seals import check_pin, check_seal, header_digest, json_keys, json_problem, parts_digest
 from glmnlp.treebank.fileio import (check_name_length, check_writable_folder, dead_leftovers, missing_folders,
                                     remove_folders, temp_stem, umask)
@@ -116,6 +116,7 @@ _MAX_EXPANSION = {zipfile.ZIP_STORED: 1, zipfile.ZIP_DEFLATED: 1100, zipfile.ZIP
 #: The kind of a pipeline directory (``MODEL.json`` + ``tagger/`` + ``parser/``, glmnlp.text.default_model).
 PIPELINE_KIND = "glmnlp-pipeline"
 PIPELINE_FILE = "MODEL.json"
+Loaded = tuple[dict[str, Any], dict[str, np.ndarray]]  # a model's metadata and arrays, as load_model gives them
 _STAGING = re.compile(r"\.(?P<name>.+)\.glmnlp-(?:tmp|old)-(?P<pid>[0-9]+)-[A-Za-z0-9_]+")
 
 
@@ -518,17 +519,14 @@ def verify_model(directory: str | Path, *, kind: str) -> dict[str, Any]:
     return _checked_blob(Path(directory), kind)[0]
 
 
-def load_model(directory: str | Path, *, kind: str, names: Collection[str] | None = None,
-               ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def load_model(directory: str | Path, *, kind: str, names: Collection[str] | None = None) -> Loaded:
     """Load and validate a model directory written by :func:`save_model`.
 
     Returns ``(metadata, arrays)``: the caller's metadata dict and the named arrays. Raises
     :class:`~glmnlp.errors.ModelFileError` (naming the offending file) if anything is missing,
-    corrupt, truncated, of another kind or of an unsupported format version, or holds an array
-    ``names`` (the arrays a model of ``kind`` has; None: any) does not list, before any is read: a
-    1.6 MB tagger folder with an extra array of 1.5 GB of zeros (LZMA packs them 6,843:1) loaded
-    with 3.3 GB of memory taken and no word. Each array is read into its place in pieces (one copy
-    of it in memory, not two).
+    corrupt, truncated, of another kind or of an unsupported format version, or holds an array ``names``
+    (the arrays a ``kind`` model has; None: any) does not list, before any is read: a 1.6 MB tagger folder
+    with an extra array of 1.5 GB of zeros (LZMA packs them 6,843:1) loaded, 3.3 GB taken, no word.
     """
     directory = Path(directory)
     header, blob = _checked_blob(directory, kind)
@@ -570,8 +568,8 @@ def load_model(directory: str | Path, *, kind: str, names: Collection[str] | Non
                     count = int(np.prod(shape, dtype=np.int64)) if shape else 1
                     if count * dtype.itemsize > (info.compress_size + 1024) * expansion:
                         raise ModelFileError(f"{weights_path}: array {name!r} is larger than the archive can hold")
-                    array = _read_member(member, count, dtype, weights_path, name)
-                    array = array.reshape(shape, order="F" if fortran else "C")
+                    array = read_member(member, count, dtype, weights_path, name).reshape(
+                        shape, order="F" if fortran else "C")
                 arrays[name] = array
     except ModelFileError:
         raise
@@ -583,26 +581,7 @@ def load_model(directory: str | Path, *, kind: str, names: Collection[str] | Non
     return header["metadata"], arrays
 
 
-def _read_member(member: IO[bytes], count: int, dtype: np.dtype[Any], path: Path, name: str) -> np.ndarray:
-    """``count`` items of ``dtype`` read from ``member`` into a new array, 16 MiB at a time; a member of more or
-    fewer bytes is a ModelFileError."""
-    array = np.empty(count, dtype=dtype)
-    view = array.view(np.uint8)
-    done = 0
-    while done < len(view):
-        piece = member.read(min(len(view) - done, 1 << 24))
-        if not piece:
-            break
-        view[done:done + len(piece)] = np.frombuffer(piece, dtype=np.uint8)
-        done += len(piece)
-    if done != len(view) or member.read(1):
-        raise ModelFileError(f"{path}: array {name!r} has the wrong number of bytes")
-    return array
-
-
-def load_submodel(
-    directory: str | Path, name: str, *, kind: str, names: Collection[str] | None = None,
-) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def load_submodel(directory: str | Path, name: str, *, kind: str, names: Collection[str] | None = None) -> Loaded:
     """Load the sub-model ``name`` of the model at ``directory`` (it must be listed in its header, and be the one
     saved with it: :mod:`glmnlp.glm.model_seals`); ``names`` as for :func:`load_model`."""
     verify_submodel(directory, name, kind=kind)

@@ -400,7 +400,7 @@ class Document:
         except ImportError:
             raise MissingPackageError("measures_frame() needs pandas: pip install 'glmnlp[measures]'") from None
         from glmnlp.parser.measures import COLUMNS, NEXT_COLUMNS
-        from glmnlp.text.measures import rows_frame
+        from glmnlp.text.frames import rows_frame
 
         rows = self.measures
         frame = rows_frame(pd, rows, list(COLUMNS) + (list(NEXT_COLUMNS) if rows and "rank" in rows[0] else []))

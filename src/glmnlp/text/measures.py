@@ -40,6 +40,7 @@ from typing import IO, Any, Literal
 from glmnlp.errors import ConfigError, InputError, MissingPackageError
 from glmnlp.parser.measures import (COLUMNS, COMBINED_NEEDS_WEIGHTS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, MeasureOptions,
                                     WordClasses, candidate_tags, corpus_measures, every_tag_from)
+from glmnlp.text.frames import rows_frame
 from glmnlp.text.inputs import line_numbers, model_words
 from glmnlp.text.tokenize import tokenize_text, tokenize_text_spans, user_stacklevel
 from glmnlp.text.web import web_tags
@@ -48,7 +49,7 @@ from glmnlp.treebank.fileio import check_output_file, split_lines
 
 __all__ = ["measures", "load_parser", "text_sentences", "numbered_sentences", "sentence_rows", "incremental_tags",
            "incremental_surprisal", "write_measures", "plot_measures", "check_plot_path", "plot_formats", "FORMATS",
-           "MAX_GAMMA", "MAX_CAP", "LONG_SENTENCE", "LongSentenceWarning", "rows_frame"]
+           "MAX_GAMMA", "MAX_CAP", "LONG_SENTENCE", "LongSentenceWarning"]
 
 FORMATS = ("tsv", "csv", "json")
 LONG_SENTENCE = 1000  # words: longer sentences are warned of (module docstring)
@@ -321,19 +322,6 @@ def _written_rows(parser: Any, sentences: list[list[str]], tags: Any, options: M
         if row["index"] <= len(words):  # not the end-of-sentence row
             row["word"] = words[row["index"] - 1]
     return rows
-
-
-#: The columns that are not floats, and their types
-_NOT_FLOAT = {"item": "int64", "sentence": "int64", "index": "int64", "beam": "int64", "word": "str",
-              "word_class": "str", "units": "str"}
-
-
-def rows_frame(pd: Any, rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> Any:
-    """The measures ``rows`` as a ``pandas.DataFrame`` of ``columns``; with no row, columns of the types rows give
-    (an empty text's frame had every column ``object``, and concatenated with others it made the numbers of every
-    text ``object``: ``describe()`` left them out, group means came back as objects)."""
-    frame = pd.DataFrame(rows, columns=list(columns))
-    return frame if rows else frame.astype({c: _NOT_FLOAT.get(c, "float64") for c in columns})
 
 
 def _columns(rows: Sequence[dict[str, Any]], next_word: bool = False) -> list[str]:
