@@ -656,3 +656,18 @@ def test_matching_and_crossing_are_those_of_every_pair(gold: list, test: list, l
                 used[k], expected = True, expected + 1
                 break
     assert evalb._match_count(gold_br, test_br, params, lambda p, q: p == q) == expected
+
+
+def test_an_evalb_result_and_an_explanation_print_short() -> None:
+    """``score_trees(gold, test)`` and ``nlp.explain(text)`` as a notebook cell's last line printed the generated
+    reprs on one line: every sentence's row (81,000 characters for 559 sentences) without the F-measure asked for,
+    every node and feature (160,000 characters for three sentences). Each says what it is in one short line."""
+    import glmnlp
+
+    tree = glmnlp.parse_tree("(TOP (S (NP (DT The) (NN dog)) (VP (VBD barked)) (. .)))")
+    result = glmnlp.score_trees([tree] * 600, [tree] * 600)
+    assert repr(result) == "<EvalbResult: 600 sentences, F1 100.00 (LR 100.00, LP 100.00)>"
+    explanation = glmnlp.load().explain(" ".join(["The dog barked and the cat ran ."] * 6))[0]
+    assert explanation is not None and len(repr(explanation)) < 120
+    assert repr(explanation).startswith("<Explanation of 'The dog barked") and f"{len(explanation.nodes)} nodes" in repr(
+        explanation)

@@ -77,6 +77,14 @@ class Explanation:
     score: float
     generative_weight: float
 
+    def __repr__(self) -> str:
+        """``<Explanation of 'He agreed .': score 12.3456, 9 nodes>``: the generated repr printed every node and
+        feature on one line (160,000 characters for three sentences, a notebook cell flooded); :meth:`format` gives
+        the nodes."""
+        text = " ".join(self.words)
+        text = text if len(text) <= 60 else text[:57] + "..."
+        return f"<Explanation of {text!r}: score {self.score:.4f}, {len(self.nodes)} nodes>"
+
     def differences(self, other: Explanation) -> tuple[tuple[NodeScore, ...], tuple[NodeScore, ...]]:
         """The nodes of this derivation that ``other`` (another analysis of the same words) does not build, and
         those of ``other`` that this one does not, each in build order: where a gold tree lost to the parse

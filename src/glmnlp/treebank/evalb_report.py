@@ -340,6 +340,13 @@ class EvalbResult:
             cut=EvalbCounts.of(r for r in rows if r.length <= params.cutoff_len),
         )
 
+    def __repr__(self) -> str:
+        """``<EvalbResult: 245 sentences, F1 86.80 (LR 86.79, LP 86.81)>``: the generated repr printed every sentence's
+        row on one line (81,000 characters for 559 sentences) and not the figures asked for (properties)."""
+        total = self.total
+        return (f"<EvalbResult: {len(self.sentences)} sentences, F1 {total.fmeasure:.2f} (LR {total.recall:.2f}, "
+                f"LP {total.precision:.2f})>")
+
     def __add__(self, other: EvalbResult) -> EvalbResult:
         if not isinstance(other, EvalbResult):
             return NotImplemented
