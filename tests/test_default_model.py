@@ -98,7 +98,7 @@ def test_default_model_recipe_is_byte_deterministic(tmp_path: Path) -> None:
     best = max(trials, key=lambda t: t["beam_dev_f1"])  # compared at their own beams
     assert meta["generative_weight"] == best["weight"] == loaded.parser.generative.weight
     assert meta["parser_dev_f1_by_epoch"][best["best_epoch"] - 1] == best["dev_f1"]
-    # the pass is chosen at its own beam among the two best at the training beam, and both are recorded
+    # the pass is chosen at its own beam among the two best at the selection beam, and both are recorded
     passes = meta["parser_epoch_trials"]
     assert sorted(t["epoch"] for t in passes) == [1, 2]  # two passes: both are candidates
     assert meta["parser_best_epoch"] == best["best_epoch"]

@@ -145,7 +145,7 @@ def test_parser_cli_train_combined_chooses_the_weight_on_dev(tmp_path: Path,
     assert main(common + ["--kind", "combined", "--generative-weights", "3,30", "--out", str(tmp_path / "c")]) == 0
     err = capsys.readouterr().err
     trials = {float(w): float(f) for w, f in
-              re.findall(r"generative weight ([\d.]+): epoch \d+ \(dev F1 ([\d.]+) at the training beam\)", err)}
+              re.findall(r"generative weight ([\d.]+): epoch \d+ \(dev F1 ([\d.]+) at the selection beam\)", err)}
     assert sorted(trials) == [3.0, 30.0]
     # each candidate is compared at its own tuned beam, the beam it is saved with
     tuned = {float(w): (float(f), float(g), int(c)) for w, f, g, c in

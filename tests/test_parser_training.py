@@ -477,7 +477,7 @@ def test_parser_weights_are_read_only_and_the_nonzero_bitmap_follows_assignment(
 def test_train_parser_keeps_the_runner_up_pass_when_it_is_better_at_its_own_beam(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """With a beam grid, the two best passes by dev F1 at the training beam each get their own beam, and
+    """With a beam grid, the two best passes by dev F1 at the selection beam each get their own beam, and
     the better one at that beam is kept with its beam; ties to 0.01 keep the pass that was better at the
     training beam. The beam search of tune_beam is replaced by one whose F1 is chosen per candidate, so
     the expected choice is known; the returned weights must be the kept pass's averaged weights."""
@@ -526,7 +526,7 @@ def test_train_parser_keeps_the_runner_up_pass_when_it_is_better_at_its_own_beam
     assert [t["beam_dev_f1"] for t in history["epoch_trials"]] == [80.0, 81.0]
     assert history["epoch_trials"][0]["epoch"] == result.best_epoch  # type: ignore[attr-defined]
 
-    parser, seen = run([80.0, 80.004])  # a tie to 0.01: the better pass at the training beam stays
+    parser, seen = run([80.0, 80.004])  # a tie to 0.01: the better pass at the selection beam stays
     assert parser is seen[0] and np.array_equal(parser.weights, kept["result"].weights)  # type: ignore[attr-defined]
     assert next(h["best_epoch"] for h in parser.history if "best_epoch" in h) == kept["result"].best_epoch  # type: ignore
 

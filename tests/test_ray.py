@@ -243,10 +243,13 @@ def test_sigterm_while_ray_starts_is_aborted_with_status_143(
     source.write_text("the/DT dog/NN barked/VBD ./.\nA/DT cat/NN sat/VBD ./.\n", encoding="utf-8")
     ray.shutdown()
     monkeypatch.setattr(ray, "init", starting)
-    before = signal.getsignal(signal.SIGTERM)
-    rc = main(["parse", "-q", "--tagged", "-j", "2", "--batch-size", "1", "--backend", "ray", "-i", str(source)])
-    assert rc == 143 and capsys.readouterr().err.endswith("Aborted.\n")
-    assert signal.getsignal(signal.SIGTERM) is before
+    before = signal.signal(signal.SIGTERM, signal.SIG_DFL)  # as in a new process (an earlier ray.init left Ray's)
+    try:
+        rc = main(["parse", "-q", "--tagged", "-j", "2", "--batch-size", "1", "--backend", "ray", "-i", str(source)])
+        assert rc == 143 and capsys.readouterr().err.endswith("Aborted.\n")
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def test_ray_actors_load_a_relative_model_path_from_the_callers_directory(
