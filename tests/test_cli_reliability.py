@@ -43,6 +43,70 @@ def test_cli_output_to_a_full_disk_is_one_line(args: list[str]) -> None:
     assert (run.returncode, run.stderr) == (1, "error: the output cannot be written: No space left on device\n")
 
 
+@pytest.mark.parametrize("args", [["parse", "-q", "The dog barked."], ["tag"], ["--version"]])
+def test_cli_output_open_for_reading_only_is_one_line(tmp_path: Path, args: list[str]) -> None:
+    """A standard output inherited open for reading (``glmnlp parse ... 1<file``): every write is EBADF, and every
+    command printed a traceback. One line, as for a full disk."""
+    (tmp_path / "out.txt").write_text("x\n")
+    with open(tmp_path / "out.txt") as read_only:
+        run = subprocess.run([sys.executable, "-c", _MAIN, *args], input="The dog barked .\n", stdout=read_only,
+                             stderr=subprocess.PIPE, text=True, timeout=120)
+    assert (run.returncode, run.stderr) == (1, "error: the output cannot be written: Bad file descriptor\n")
+
+
+def test_cli_too_few_file_descriptors_for_the_workers_is_one_line(tmp_path: Path) -> None:
+    """``ulimit -n 20`` and ``parse -j 2``: starting the workers ran out of file descriptors, a traceback from the
+    pool. One line that says what to do."""
+    import resource
+
+    (tmp_path / "in.txt").write_text("The dog barked.\n" * 8)
+    limit = lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (20, 20))  # noqa: E731
+    run = subprocess.run([sys.executable, "-c", _MAIN, "parse", "-q", "-j", "2", "--batch-size", "2", "--lines", "-i",
+                          str(tmp_path / "in.txt")], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         timeout=120, preexec_fn=limit)
+    assert run.returncode == 1 and run.stderr.startswith(
+        "error: Too many open files: raise the limit (ulimit -n) or use fewer jobs (--jobs 1)\n"), run.stderr
+
+
+def test_a_thread_the_workers_cannot_start_is_out_of_memory_and_the_pool_stops(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under ``ulimit -v`` the pool's thread could not start ("can't start new thread", a traceback), and stopping the
+    pool then failed in its turn ("cannot join thread before it is started"). It is a MemoryError, which the command
+    line says in one line, and the pool stops."""
+    import threading
+
+    from glmnlp.glm import pools
+
+    pool = pools.start_pool(1, pools.mp_context())
+    start = threading.Thread.start
+
+    def refused(thread: threading.Thread) -> None:
+        if thread.name.startswith(("ThreadPoolExecutor", "Thread-")) or "manager" in thread.name.lower():
+            raise RuntimeError("can't start new thread")
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", refused)
+    with pytest.raises(MemoryError, match="cannot start a thread for the workers"):
+        pools.submit(pool, abs, -1)
+    monkeypatch.undo()
+    pools.stop_pools([pool], abort=True)
+
+
+def test_memory_short_while_reading_a_model_is_not_a_damaged_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model read under a low ``ulimit -v`` was "weights.npz: not a readable weights archive: Unable to allocate
+    output buffer" (LZMA's MemoryError taken for a damaged file): the user was sent to reinstall. It is a MemoryError
+    ("error: out of memory" on the command line)."""
+    from glmnlp.glm import model_io
+    from glmnlp.tagger.files import TAGGER_ARRAYS
+    from glmnlp.text.default_model import default_model_path
+
+    def short(*_args: object) -> None:
+        raise MemoryError("Unable to allocate output buffer.")
+
+    monkeypatch.setattr(model_io, "read_member", short)
+    with pytest.raises(MemoryError, match="Unable to allocate"):
+        model_io.load_model(default_model_path() / "tagger", kind="tagger", names=TAGGER_ARRAYS)
+
+
 @pytest.mark.parametrize("out", ["m", "new/deeper/m"])
 def test_cli_model_that_cannot_be_written_is_one_line_and_leaves_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, out: str

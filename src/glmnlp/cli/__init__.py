@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import codecs
 import errno
+import fcntl
 import importlib
 import io
 import os
@@ -142,6 +143,14 @@ def _output_failed(exc: OSError) -> None:
     click.echo(f"error: {where}cannot be written: {exc.strerror or exc}", err=True)
 
 
+def _stdout_read_only() -> bool:
+    """Whether standard output is open for reading only (``glmnlp parse 1<file``: every write is EBADF)."""
+    try:
+        return fcntl.fcntl(1, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY
+    except OSError:
+        return False
+
+
 def _reported(exc: Exception) -> int | None:
     """The exit status of an error reported here in one line instead of a traceback, or None (not one of them).
 
@@ -156,8 +165,12 @@ def _reported(exc: Exception) -> int | None:
     if isinstance(exc, BrokenPipeError):
         _quiet_closed_stdout()
         return 0
-    if isinstance(exc, _StdoutClosedError) or isinstance(exc, OSError) and exc.errno in _WRITE_FAILED:
+    if isinstance(exc, _StdoutClosedError) or isinstance(exc, OSError) and (
+            exc.errno in _WRITE_FAILED or exc.errno == errno.EBADF and _stdout_read_only()):
         _output_failed(exc)
+        return 1
+    if isinstance(exc, OSError) and exc.errno in (errno.EMFILE, errno.ENFILE):  # -j 2 under ulimit -n 16
+        click.echo(f"error: {exc.strerror}: raise the limit (ulimit -n) or use fewer jobs (--jobs 1)", err=True)
         return 1
     if isinstance(exc, MemoryError):
         click.echo(f"error: out of memory{f': {exc}' if str(exc) else ''}", err=True)

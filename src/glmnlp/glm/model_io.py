@@ -571,7 +571,7 @@ def load_model(directory: str | Path, *, kind: str, names: Collection[str] | Non
                     array = read_member(member, count, dtype, weights_path, name).reshape(
                         shape, order="F" if fortran else "C")
                 arrays[name] = array
-    except ModelFileError:
+    except (ModelFileError, MemoryError):  # memory short is not a damaged file (LZMA's "Unable to allocate ...")
         raise
     except Exception as exc:  # noqa: BLE001 (zipfile/zlib/numpy raise many types for a damaged archive)
         # the reason's first line: numpy's advice on a header too large goes on to allow_pickle=True, for a format

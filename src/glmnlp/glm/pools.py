@@ -172,6 +172,10 @@ def submit(pool: ProcessPoolExecutor, fn: Callable[..., Any], *args: Any) -> Loc
             return LocalCall(pool.submit(fn, *args), pool)
         except BrokenProcessPool as exc:
             raise WorkerError(_how_workers_died(pool)) from exc
+        except RuntimeError as exc:  # "can't start new thread": the pool's thread, out of memory or of threads
+            if "thread" not in str(exc):
+                raise
+            raise MemoryError(f"cannot start a thread for the workers ({exc}): use fewer jobs") from None
 
 
 #: How often a wait for a call looks at its pool's workers (seconds); a result ends the wait at once.
@@ -326,7 +330,7 @@ def stop_pools(pools: Sequence[ProcessPoolExecutor], abort: bool | None = None, 
             _close_result_writer(results)
             threads.append(thread)
     for thread in threads:
-        if wait and thread is not None:
+        if wait and thread is not None and thread.ident is not None:  # one that could not start is not joined
             thread.join()
 
 
