@@ -308,3 +308,31 @@ def test_parse_refuses_an_input_among_the_drawings_it_would_replace(
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(handle))
         assert main(["parse", "-q", "-j", "1", "--format", "svg", "--out-dir", str(out)]) == 1
     assert [p.name for p in out.iterdir()] == ["sentence-0003.svg"] and text.read_text().startswith("The dog")
+
+
+def test_an_output_file_made_read_only_is_not_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """``chmod 444 ro.trees; glmnlp data --clean x --out ro.trees`` replaced it (the rename needs only its folder's
+    permission), where the shell's ``>`` and ``cp`` refuse it, and a read-only model folder is refused. Refused now;
+    the file is as it was. (As root every file is writable, so ``os.access`` stands in for a user's here, and a
+    subprocess without root's privileges runs when ``setpriv`` can drop them.)"""
+    import shutil
+
+    from glmnlp.treebank import fileio
+
+    source = tmp_path / "in.mrg"
+    source.write_text("(TOP (S (NP (DT The) (NN dog)) (VP (VBD barked))))\n", encoding="utf-8")
+    precious = tmp_path / "ro.trees"
+    precious.write_text("precious\n", encoding="utf-8")
+    precious.chmod(0o444)
+    real = os.access
+    monkeypatch.setattr(fileio.os, "access", lambda p, m, **k: m != os.W_OK if Path(p) == precious else real(p, m, **k))
+    assert main(["data", "--clean", str(source), "--out", str(precious)]) == 1
+    assert "ro.trees: cannot be written: Permission denied (the file is read-only)" in capsys.readouterr().err
+    assert precious.read_text(encoding="utf-8") == "precious\n"
+    monkeypatch.undo()
+    if os.geteuid() == 0 and shutil.which("setpriv"):
+        run = subprocess.run(["setpriv", "--bounding-set=-all", "--inh-caps=-all", "--", sys.executable, "-c",
+                              "import sys; from glmnlp.cli import main; sys.exit(main())", "data", "--clean",
+                              str(source), "--out", str(precious)], capture_output=True, text=True, timeout=120)
+        assert run.returncode == 1 and precious.read_text(encoding="utf-8") == "precious\n", run.stderr

@@ -237,6 +237,9 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
         mode = stat.S_IMODE(path.stat().st_mode) if path.is_file() else 0o666 & ~umask()
     except OSError:
         mode = 0o666 & ~umask()
+    if path.is_file() and not os.access(path, os.W_OK):  # a file made read-only: the user's "do not write here",
+        # which the rename that replaces it (its folder's permission) passed over, where the shell's > refuses it
+        raise ConfigError(f"{path}: cannot be written: Permission denied (the file is read-only)")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         _clean_temp_files(path.parent)
