@@ -452,3 +452,20 @@ def test_a_report_appended_to_its_own_input_is_refused(tmp_path: Path) -> None:
                                  text=True, timeout=120)
         assert run.returncode == 1 and "the input is also the output" in run.stderr, (argv, run.stderr)
         assert trees.read_bytes() == before, argv
+
+
+def test_a_file_name_of_bytes_that_are_not_utf8_is_shown_as_bytes(tmp_path: Path) -> None:
+    """A file named with a byte that is not UTF-8 (``$'\\xfebad.txt'``) was shown as ``\\udcfebad.txt``, Python's
+    stand-in that no one can type; a name decoded in an ASCII locale (``é`` as two stand-ins) too. The byte is
+    shown as ``\\xfe``, the UTF-8 name as its text."""
+    name = os.fsencode(tmp_path) + b"/\xfebad.txt"
+    with open(name, "wb") as f:
+        f.write(b"Caf\xe9 is nice.\n")
+    run = subprocess.run([sys.executable, "-c", _MAIN, "parse", "-i", name], capture_output=True, timeout=120)
+    assert run.returncode == 1
+    shown = os.fsencode(tmp_path) + b"/\\xfebad.txt"
+    assert run.stderr == b"error: " + shown + b":1: not valid UTF-8 text (byte 0xe9 at column 4)\n"
+    env = {**os.environ, "PYTHONUTF8": "0", "LC_ALL": "C"}
+    run = subprocess.run([sys.executable, "-c", _MAIN, "evalb", "missing\u00e9.txt".encode(), "x"], capture_output=True,
+                         timeout=120, env=env)
+    assert run.stderr.decode("utf-8").startswith("error: missing\u00e9.txt: cannot read file"), run.stderr

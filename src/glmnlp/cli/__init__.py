@@ -78,6 +78,15 @@ class _ClosedStdout(io.TextIOBase):
         return True
 
 
+def _readable_names(text: str) -> str:
+    """``text`` with the bytes a file name could not decode (Python's stand-ins ``\\udcfe``, which no one can type)
+    as ``\\xfe``, and a name decoded in an ASCII locale (``é`` as ``\\udcc3\\udca9``) as its UTF-8 text."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # another lone surrogate (text of the input's): written as the stream writes it
+        return text
+
+
 class _Diagnostics(io.TextIOBase):
     """Standard error, whose reader leaving does not end the command.
 
@@ -93,8 +102,9 @@ class _Diagnostics(io.TextIOBase):
     def write(self, text: str) -> int:
         if not isinstance(text, str):  # a text stream, as click tells one (it writes b"" to find out)
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        shown = _readable_names(text) if "\udc80" <= max(text, default="") else text
         try:
-            written = self.stream.write(text)  # None from some stand-in streams
+            written = self.stream.write(shown)  # None from some stand-in streams
             return len(text) if written is None else int(written)
         except BrokenPipeError:
             self._reader_gone()
