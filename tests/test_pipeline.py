@@ -865,3 +865,11 @@ def test_a_deferred_pipeline_builds_the_model_it_checked_after_a_chdir(
     monkeypatch.chdir(tmp_path / "other")
     lazy("Dogs bark.")
     assert [p.resolve() for p in seen] == [tmp_path / "pipe" / "tagger", tmp_path / "pipe" / "parser"]
+
+
+def test_a_pipelines_repr_shows_its_settings() -> None:
+    """Two pipelines that parse differently (``max_words``) printed alike: the repr gives every setting."""
+    import glmnlp
+
+    lazy = glmnlp.load(deferred=True)
+    assert repr(lazy) != repr(lazy.replace(max_words=20)) and "max_words=20" in repr(lazy.replace(max_words=20))

@@ -220,11 +220,9 @@ class Pipeline:
         """The same components (not loaded again, as pickling would), options and spec."""
         return self.replace()
 
-    def __repr__(self) -> str:
-        return (
-            f"Pipeline(tagger={self._components['tagger']!r}, parser={self._components['parser']!r}, "
-            f"lines={self.lines}, multitag_margin={self.multitag_margin})"
-        )
+    def __repr__(self) -> str:  # max_words too: two pipelines that parse differently printed alike
+        return (f"Pipeline(tagger={self._components['tagger']!r}, parser={self._components['parser']!r}, "
+                f"lines={self.lines}, multitag_margin={self.multitag_margin}, max_words={self.max_words})")
 
     # -- components ------------------------------------------------------------------------------
     @property
