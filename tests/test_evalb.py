@@ -669,5 +669,5 @@ def test_an_evalb_result_and_an_explanation_print_short() -> None:
     assert repr(result) == "<EvalbResult: 600 sentences, F1 100.00 (LR 100.00, LP 100.00)>"
     explanation = glmnlp.load().explain(" ".join(["The dog barked and the cat ran ."] * 6))[0]
     assert explanation is not None and len(repr(explanation)) < 120
-    assert repr(explanation).startswith("<Explanation of 'The dog barked") and f"{len(explanation.nodes)} nodes" in repr(
-        explanation)
+    shown = repr(explanation)
+    assert shown.startswith("<Explanation of 'The dog barked") and f"{len(explanation.nodes)} nodes" in shown

@@ -698,7 +698,8 @@ def test_model_files_a_generative_term_of_another_grammar_is_refused(tmp_path: P
 def test_an_array_a_model_does_not_have_is_refused_before_it_is_read(tmp_path: Path) -> None:
     """A tagger folder of 1.6 MB with an extra array of 1.5 GB of zeros (LZMA packs them 6,843:1), its checksums
     written again, loaded with 3.3 GB of memory taken and no word: an array the kind does not have is refused, by
-    name, before any array is read (the one here would be 2 GB of zeros if it were)."""
+    name, before any array is read (a parser's here would be 2 GB of zeros if it were; a tagger's, a generative
+    model's)."""
     import zipfile
 
     from glmnlp.glm.model_io import load_model, read_metadata, save_model
@@ -716,24 +717,34 @@ def test_an_array_a_model_does_not_have_is_refused_before_it_is_read(tmp_path: P
     with pytest.raises(ModelFileError, match=r"weights.npz: 'zzz': not an array a 'glmnlp-parser' model has"):
         Parser.load(tmp_path / "extra")
     assert Parser.load(model).weights[3] == 1.0  # the arrays it has, read in pieces, as they were written
+    # the tagger and the generative model: each list holds every array the bundled model's files have
+    from glmnlp.parser.files import GENERATIVE_ARRAYS
+    from glmnlp.tagger.files import TAGGER_ARRAYS
+    from glmnlp.tagger.model import Tagger
+    from glmnlp.text.default_model import default_model_path
+
+    for sub, kind, names in (("tagger", "tagger", TAGGER_ARRAYS),
+                             ("parser/generative", "glmnlp-generative-term", GENERATIVE_ARRAYS)):
+        metadata, arrays = load_model(default_model_path() / sub, kind=kind, names=names)
+        save_model(tmp_path / kind, kind=kind, metadata=metadata, arrays={**arrays, "zzz": np.zeros(2)})
+        with pytest.raises(ModelFileError, match=rf"weights.npz: 'zzz': not an array a '{kind}' model has"):
+            load_model(tmp_path / kind, kind=kind, names=names)
+    with pytest.raises(ModelFileError, match=r"'zzz': not an array a 'tagger' model has"):
+        Tagger.load(tmp_path / "tagger")
 
 
-def test_a_model_file_linked_out_of_its_folder_or_empty_is_refused(tmp_path: Path) -> None:
-    """A model file linked to a file elsewhere (``/etc/passwd``) was read, and an empty regular one read too: a file
-    of ``/proc`` such as ``/proc/kmsg`` has size 0 and its read never ends (the command hung). Both are refused
-    before they are opened; a link within the folder is read as its file."""
+def test_a_model_installed_as_links_loads_and_an_empty_file_is_refused(tmp_path: Path) -> None:
+    """A model file linked to a cache out of the folder (Hugging Face's hub, ``cp -rs``) is read as its file; an
+    empty regular file is refused before it is opened: a file of ``/proc`` such as ``/proc/kmsg`` has size 0 and
+    its read never ends (the command hung)."""
     import shutil
 
     from glmnlp.parser.model import Parser
 
     model = _parser_model(tmp_path / "p")
-    shutil.move(model / "weights.npz", tmp_path / "weights.npz")
-    (model / "weights.npz").symlink_to(tmp_path / "weights.npz")
-    with pytest.raises(ModelFileError, match=r"weights.npz: a symbolic link out of the model's folder"):
-        Parser.load(model)
-    (model / "weights.npz").unlink()
-    shutil.move(tmp_path / "weights.npz", model / "w.npz")
-    (model / "weights.npz").symlink_to("w.npz")
+    (tmp_path / "blobs").mkdir()
+    shutil.move(model / "weights.npz", tmp_path / "blobs" / "0123abcd")
+    (model / "weights.npz").symlink_to(Path("..") / "blobs" / "0123abcd")
     assert Parser.load(model).weights[3] == 1.0
     (model / "weights.npz").unlink()
     (model / "weights.npz").write_bytes(b"")

@@ -386,9 +386,10 @@ def test_beam_grid_on_workers_gives_the_serial_rows_and_choice(tmp_path: Path) -
 
 
 def test_a_ray_address_is_tried_before_ray_is_asked(monkeypatch: pytest.MonkeyPatch) -> None:
-    """HOST:PORT where a gRPC server (a Ray head) answers passes; a closed port or an unknown host is why not, and so
-    is a server of another kind there (a mistyped port on a web server: Ray retried for 14 minutes) or one that
-    never answers, and an address without a host (Ray's traceback); other forms (auto) are Ray's to resolve."""
+    """HOST:PORT where a gRPC server (a Ray head) answers passes, and so do a TLS server (a head with RAY_USE_TLS) and
+    one that answers nothing (left to Ray); a closed port or an unknown host is why not, and so is a server of
+    another kind there (a mistyped port on a web server: Ray retried for 14 minutes) and an address without a host
+    (Ray's traceback); other forms (auto) are Ray's to resolve."""
     import contextlib
     import socket
     import threading
@@ -412,16 +413,17 @@ def test_a_ray_address_is_tried_before_ray_is_asked(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(ray_driver, "ADDRESS_TIMEOUT", 1.0)
     settings = bytes([0, 0, 6, 4, 0, 0, 0, 0, 0]) + bytes(6)  # HTTP/2's SETTINGS frame, as a gRPC server's first
     web = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
+    tls = bytes([0x15, 3, 3, 0, 2, 2, 70])  # a TLS alert: the preface is no ClientHello
     found = {}
-    for name, answer in (("grpc", settings), ("web", web), ("silent", None)):
+    for name, answer in (("grpc", settings), ("web", web), ("silent", None), ("tls", tls)):
         server = socket.create_server(("127.0.0.1", 0))
         threading.Thread(target=serve, args=(server, answer), daemon=True).start()
         found[name] = (server, f"127.0.0.1:{server.getsockname()[1]}")
     try:
-        grpc, web_address, silent = found["grpc"][1], found["web"][1], found["silent"][1]
+        grpc, web_address = found["grpc"][1], found["web"][1]
         assert unreachable(grpc) is None and unreachable(f"ray://{grpc}") is None
         assert f"something answers at {web_address}, but not a Ray cluster's head node" in unreachable(web_address)
-        assert unreachable(silent) == f"nothing answers at {silent} in 1 s (is the cluster's head node running there?)"
+        assert unreachable(found["silent"][1]) is None and unreachable(f"ray://{found['tls'][1]}") is None
     finally:
         for server, _ in found.values():
             with contextlib.suppress(OSError):

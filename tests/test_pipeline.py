@@ -549,8 +549,9 @@ def test_decomposed_accents_reach_the_models_composed_and_come_back_as_written()
 def test_given_quotes_and_apostrophes_reach_the_models_as_raw_text_s_tokens_do() -> None:
     """Raw text's ``“Stop,” she`` and ``don’t`` reach the models as `` `` `` ``''`` and ``n't``; given tokens kept their
     spelling: the bundled model tagged a straight ``"`` closing a quote ````` `` and parsed ``Stop`` as an SBAR's
-    NN, and the measures scored ``n’t`` at 5.20 nats where ``n't`` has 1.90. Given tokens get the tokenizer's
-    spelling where the model knows it (a straight ``"`` opens and closes by turns), the words as written."""
+    NN, and the measures scored ``n’t`` in ``Do n’t go .`` at 5.20 nats where ``n't`` has 1.90. Given tokens get
+    the tokenizer's spelling where the model knows it (a straight ``"`` opens and closes by turns), the words as
+    written."""
     import glmnlp
     from glmnlp.text.inputs import model_words
     from glmnlp.text.token_spelling import ptb_quotes
@@ -582,8 +583,8 @@ def test_given_quotes_and_apostrophes_reach_the_models_as_raw_text_s_tokens_do()
 
 def test_a_bracket_tag_reaches_the_parser_as_its_trees_spell_it() -> None:
     """STTS ``$(`` is ``$-LRB-`` in bracketed trees (which cannot hold a ``(``) and ``$(`` in word/TAG files: a tagger
-    trained on those beside a parser trained on trees sent ``$(``, which the parser did not know (29 of 80 sentences
-    of a German-style test set flat), and a pre-tagged ``$(`` was refused. The parser gets its trees' spelling (and
+    trained on those beside a parser trained on trees sent ``$(``, which the parser did not know (the sentences with
+    one flat), and a pre-tagged ``$(`` was refused. The parser gets its trees' spelling (and
     the sentence's tags are its tree's)."""
     from types import SimpleNamespace
 
@@ -603,6 +604,12 @@ def test_a_bracket_tag_reaches_the_parser_as_its_trees_spell_it() -> None:
     assert parser.calls[-1][1] == ["NN", "$-LRB-"]
     Pipeline(Stts(), parser, multitag_margin=1.0)([["a", "("]])
     assert parser.calls[-1][1] == [["NN", "XX"], ["$-LRB-", "XX"]]
+    # the bundled model: given ( ) tags parse, and their surprisal and measures read them as the parser's -LRB-
+    nlp = load()
+    tagged = [("He", "PRP"), ("left", "VBD"), ("(", "("), ("again", "RB"), (")", ")"), (".", ".")]
+    sentence = nlp([tagged], surprisal=True).sents[0]
+    assert sentence.surprisal is not None and None not in sentence.surprisal
+    assert [r["word"] for r in nlp([tagged], measures=True).measures][:6] == [w for w, _ in tagged]
 
 
 def test_glmnlp_tag_spells_brackets_for_the_tagger_and_writes_them_as_given(

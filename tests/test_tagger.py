@@ -580,7 +580,8 @@ def test_tagger_refuses_words_that_are_not_strings_and_trees_to_evaluate(sample_
     for sentence, name in ((None, "NoneType"), ((w for w in ["a"]), "generator"), ({"a"}, "set")):
         with pytest.raises(TypeError, match=f"a sentence is a list of words, not {name}$"):
             sample_tagger.tag(sentence)  # type: ignore[arg-type]
-    assert sample_tagger.tag(("The", "dog")) == sample_tagger.tag(["The", "dog"])
+    assert sample_tagger.tag(("The", "dog")) == sample_tagger.tag(["The", "dog"]) == sample_tagger.tag(
+        np.array(["The", "dog"]))  # an array of words too (a DataFrame column's values)
 
 
 def test_tagger_fit_refuses_a_dev_set_without_words(tmp_path: Path) -> None:
@@ -638,18 +639,21 @@ def test_tagger_cli_scores_a_bracket_tag_spelled_the_other_way_as_the_same_tag(
     """STTS ``$(`` is ``$-LRB-`` in bracketed trees and ``$(`` in word/TAG files: a tagger trained on trees scored on
     word/TAG lines counted every bracket as an error (``confusions: $( -> $-LRB-``), and a dev file spelled the
     other way chose the epoch on those errors. They are one tag now, as the words' brackets are."""
-    sentences = [("Er sagte ( nichts ) .", "PPER VVFIN $( NN $( $."), ("Sie kam ( spät ) .", "PPER VVFIN $( ADJD $( $.")]
+    sentences = [("Er sagte ( nichts ) .", "PPER VVFIN $( NN $( $."),
+                 ("Sie kam ( spät ) .", "PPER VVFIN $( ADJD $( $.")]
     trees = "".join(
         "(TOP (S " + " ".join(f"({t.replace('(', '-LRB-')} {w.replace('(', '-LRB-').replace(')', '-RRB-')})"
                               for w, t in zip(words.split(), tags.split())) + "))\n"
         for words, tags in sentences) * 10
     (tmp_path / "train.trees").write_text(trees, encoding="utf-8")
-    lines = "".join(" ".join(f"{w}/{t}" for w, t in zip(words.split(), tags.split())) + "\n" for words, tags in sentences)
+    lines = "".join(" ".join(f"{w}/{t}" for w, t in zip(words.split(), tags.split())) + "\n"
+                    for words, tags in sentences)
     (tmp_path / "test.word_tag").write_text(lines, encoding="utf-8")
     model = str(tmp_path / "model")
     assert main(["tagger", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "test.word_tag"),
                  "--out", model, "--epochs", "2", "--quiet", "-j", "1"]) == 0
-    assert json.loads((tmp_path / "model" / "metadata.json").read_text())["metadata"]["history"][-1]["dev_accuracy"] == 1
+    history = json.loads((tmp_path / "model" / "metadata.json").read_text())["metadata"]["history"]
+    assert history[-1]["dev_accuracy"] == 1
     capsys.readouterr()
     assert main(["tagger", "evaluate", "--model", model, "--test", str(tmp_path / "test.word_tag")]) == 0
     out = capsys.readouterr().out

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import codecs
 import errno
-import fcntl
 import importlib
 import io
 import os
@@ -155,6 +154,10 @@ def _output_failed(exc: OSError) -> None:
 
 def _stdout_read_only() -> bool:
     """Whether standard output is open for reading only (``glmnlp parse 1<file``: every write is EBADF)."""
+    try:
+        import fcntl  # POSIX only
+    except ImportError:
+        return False
     try:
         return fcntl.fcntl(1, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY
     except OSError:

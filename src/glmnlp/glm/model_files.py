@@ -21,8 +21,8 @@ import numpy as np
 
 from glmnlp.errors import ModelFileError
 
-__all__ = ["TravelsAsFiles", "check_model_directory", "folder_files", "json_or_none", "model_json", "read_member",
-           "read_model_file", "write_folder_files"]
+__all__ = ["TravelsAsFiles", "check_model_directory", "checked_model_file", "folder_files", "json_or_none",
+           "model_json", "read_member", "read_model_file", "write_folder_files"]
 
 
 def json_or_none(path: Path) -> Any:
@@ -54,21 +54,25 @@ def check_model_directory(directory: str | Path, missing: str = "model directory
         raise ModelFileError(f"{directory}: is a file, not a model directory")
 
 
+def checked_model_file(path: Path, what: str = "") -> os.stat_result:
+    """The ``stat`` of a model's file (through links: a model installed as links to a cache, as Hugging Face's hub
+    and ``cp -rs`` make one, is read as its files), once it is known to be one that can be read: a device, a pipe
+    or a folder in its place is a :class:`ModelFileError` (a link to ``/dev/zero`` was read until memory ran out, a
+    FIFO waited for ever), and so is an empty file (``/proc/kmsg`` is a regular file of size 0 whose read never
+    ends). ``what``: how the message goes on after the path (``listed in ...``). OSError as ``os.stat`` raises it."""
+    found = path.stat()
+    if not stat.S_ISREG(found.st_mode):
+        raise ModelFileError(f"{path}: {what}not a regular file (a device, a pipe or a folder in a model's place)")
+    if found.st_size == 0:
+        raise ModelFileError(f"{path}: {what}empty (a model's file never is)")
+    return found
+
+
 def read_model_file(path: Path) -> bytes:
-    """The bytes of a model's file (FileNotFoundError when none); a device, pipe or folder in its place is a
-    :class:`ModelFileError` (a link to ``/dev/zero`` was read until memory ran out, a FIFO waited for ever), and so
-    are a link out of the model's folder (a file of a model from elsewhere linked to ``/etc/passwd`` was read), an
-    empty file (``/proc/kmsg`` is a regular file of size 0 whose read never ends) and one too large for memory (a
-    MemoryError without the file's name)."""
+    """The bytes of a model's file (FileNotFoundError when none), once :func:`checked_model_file` took it; one too
+    large for memory is a :class:`ModelFileError` naming it (a MemoryError without the file's name)."""
     try:
-        found = path.stat()
-        if not stat.S_ISREG(found.st_mode):
-            raise ModelFileError(f"{path}: not a regular file (a device, a pipe or a folder in a model's place)")
-        if path.is_symlink() and os.path.dirname(os.path.realpath(path)) != os.path.realpath(path.parent):
-            raise ModelFileError(f"{path}: a symbolic link out of the model's folder ({os.readlink(path)}): a model's "
-                                 "files are read from its own folder only")
-        if found.st_size == 0:
-            raise ModelFileError(f"{path}: empty (a model's file never is)")
+        found = checked_model_file(path)
         return path.read_bytes()
     except FileNotFoundError:
         raise

@@ -28,32 +28,39 @@ ADDRESS_TIMEOUT = 5.0
 #: HTTP/2's client preface and an empty SETTINGS frame: a gRPC server, as Ray's head (its GCS, its client server) is,
 #: answers with a SETTINGS frame of its own (type 4, the fourth byte of a frame's header)
 _HTTP2_HELLO = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+_TLS_RECORDS = (0x15, 0x16)  # the first byte of a TLS alert or handshake record
 
 
 def unreachable(address: str) -> str | None:
-    """Why no Ray head answers at a ``HOST:PORT`` (or ``ray://HOST:PORT``) Ray address, or None (one answers, or
+    """Why no Ray head answers at a ``HOST:PORT`` (or ``ray://HOST:PORT``) Ray address, or None (one may answer, or
     another form of address, such as ``auto``, which Ray resolves and reports itself).
 
-    Something must accept the connection within :data:`ADDRESS_TIMEOUT` seconds and answer as a gRPC server does:
-    another service at the address (a port mistyped, the dashboard's 8265) passed a bare connection, and Ray then
-    retried for 14 minutes, Ctrl-C taking 35 s; an address without a host (``:6391``) was Ray's traceback."""
+    Something must accept the connection within :data:`ADDRESS_TIMEOUT` seconds, and not answer as a server of
+    another kind: a mistyped port on a web server (the dashboard's 8265) passed a bare connection, and Ray then
+    retried for 14 minutes, Ctrl-C taking 35 s; an address without a host (``:6391``) was Ray's traceback. A gRPC
+    server (a Ray head, its client server) answers HTTP/2's preface with a SETTINGS frame, a TLS one
+    (``RAY_USE_TLS``) with a TLS record; one that answers nothing is left to Ray."""
     host, colon, port = address.removeprefix("ray://").rpartition(":")
     if colon and port.isdigit() and not host:
         return f"{address!r} names no host (HOST:PORT)"
     if not colon or not port.isdigit():
         return None
     try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=ADDRESS_TIMEOUT) as connection:
-            connection.sendall(_HTTP2_HELLO)
-            answer = b""
-            while len(answer) < 9 and (piece := connection.recv(9 - len(answer))):
-                answer += piece
+        connection = socket.create_connection((host.strip("[]"), int(port)), timeout=ADDRESS_TIMEOUT)
     except TimeoutError:
         return f"nothing answers at {host}:{port} in {ADDRESS_TIMEOUT:g} s (is the cluster's head node running there?)"
-    except OSError as exc:  # refused, no route, unknown host (socket.gaierror), reset by a server of another kind
+    except OSError as exc:  # refused, no route, unknown host (socket.gaierror)
         reason = exc.strerror or str(exc) or type(exc).__name__
         return f"nothing answers at {host}:{port} ({reason}; is the cluster's head node running there?)"
-    if len(answer) < 9 or answer[3] != 4:
+    answer = b""
+    with connection:
+        try:
+            connection.sendall(_HTTP2_HELLO)
+            while len(answer) < 9 and (piece := connection.recv(9 - len(answer))):
+                answer += piece
+        except OSError:  # silent (timed out) or reset: not a server of another kind that said so
+            return None
+    if answer and answer[0] not in _TLS_RECORDS and (len(answer) < 9 or answer[3] != 4):
         return (f"something answers at {host}:{port}, but not a Ray cluster's head node (no gRPC there: another port, "
                 "such as the dashboard's?)")
     return None

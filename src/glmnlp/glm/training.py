@@ -559,7 +559,8 @@ def train_perceptron(
                 else:
                     score = task.evaluate(dev, averaged)
                 # None too: a dev score that is None ranked as no dev set, and that pass beat every scored one
-                if isinstance(score, bool | complex | np.complexfloating) or not isinstance(score, int | float | np.number):
+                if isinstance(score, bool | complex | np.complexfloating) or not isinstance(
+                        score, int | float | np.number):
                     raise TypeError(f"the task's dev score must be a number (higher is better), got {score!r}")
                 score = float(score)
             dev_seconds = time.perf_counter() - dev_started

@@ -88,7 +88,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from pathlib import Path
 from typing import Any
 
@@ -228,7 +228,7 @@ class Tagger(TravelsAsFiles):
         tags: Sequence[Sequence[str]] | None = None,
         rare: np.ndarray | None = None,
     ) -> Encoded:
-        if bad := [type(s) for s in sentences if isinstance(s, str) or not isinstance(s, Sequence)]:  # str: characters
+        if bad := [type(s) for s in sentences if isinstance(s, str | Set | Mapping) or not hasattr(s, "__getitem__")]:
             raise (InputError("a sentence must be a sequence of words, not a string (split it into words first)")
                    if bad[0] is str else TypeError(f"a sentence is a list of words, not {bad[0].__name__}"))
         lengths = np.array([len(s) for s in sentences], dtype=np.int64)

@@ -13,7 +13,7 @@ import hashlib
 from pathlib import Path
 
 from glmnlp.errors import ModelFileError
-from glmnlp.glm.model_files import model_json, read_model_file
+from glmnlp.glm.model_files import checked_model_file, model_json, read_model_file
 from glmnlp.glm.model_io import PIPELINE_FILE
 
 __all__ = ["check_checksums", "check_part", "present", "read_description"]
@@ -61,8 +61,7 @@ def check_checksums(root: str | Path, parts: list[str]) -> None:
             # a name that leaves the model, or a device (an entry of /dev/zero was read until memory ran out)
             raise ModelFileError(f"{path}: checksums list {name!r}, which is not a file of this model")
         try:
-            if file.is_file() and file.stat().st_size == 0:  # /proc/kmsg: a regular file of size 0 whose read waits
-                raise ModelFileError(f"{file}: listed in {path} but empty (a model's file never is)")
+            checked_model_file(file, f"listed in {path} but ")  # /proc/kmsg: a file of size 0 whose read waits
             with open(file, "rb") as f:  # in pieces: a sparse file of gigabytes was read whole into memory
                 digest = hashlib.file_digest(f, "sha256").hexdigest()
         except OSError as exc:

@@ -11,9 +11,10 @@ in (the trained models, a gold-tag oracle in experiments, or small fakes in test
 
 Our choices (what a call accepts, and the checks at the text boundary: :mod:`glmnlp.text.inputs`):
 
-* **Given tags are kept.** Pre-tagged input reaches the parser exactly as given (never widened by
-  ``multitag_margin``), so the tree's preterminals are the user's tags. A given tag the parser does not
-  know is an InputError (a flat tree came back without a word; ``glmnlp parse --tagged`` refuses it too).
+* **Given tags are kept.** Pre-tagged input reaches the parser as given (never widened by ``multitag_margin``;
+  a bracket spelled as trees spell it, ``(`` as ``-LRB-``), so the tree's preterminals are the user's tags. A given
+  tag the parser does not know is an InputError (a flat tree came back without a word; ``glmnlp parse --tagged``
+  refuses it too).
 * **Optional components.** ``tagger`` or ``parser`` may be ``None``: without a parser the
   sentences carry tags and no tree (what ``glmnlp tag`` needs); without a tagger the input must be
   pre-tagged whenever a parser is present. A missing component is reported, never worked around.
@@ -504,8 +505,8 @@ class Pipeline:
             sent.tags = tags
             sent.given = fixed
             tagged_here = True
-        elif sent.tags is not None:
-            sent.given = dict(enumerate(sent.tags))
+        elif sent.tags is not None:  # as the parser spells them (surprisal and measures read them)
+            sent.given = {i: escape_brackets(t) for i, t in enumerate(sent.tags)}
         if self.parser is None:
             return
         if sent.tags is None:

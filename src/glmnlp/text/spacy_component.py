@@ -101,6 +101,7 @@ from collections.abc import Callable
 from typing import Any
 
 from glmnlp.errors import MissingPackageError
+from glmnlp.text.token_spelling import TYPOGRAPHIC_QUOTES
 from glmnlp.text.tokenize import PTB_BRACKETS, tokenize_spans, user_stacklevel
 from glmnlp.treebank.trees import Tree, to_bracket
 
@@ -116,7 +117,7 @@ Node = tuple[int, int, str, int, bool, str]
 
 # spaCy token texts that are double quotes; ``_FIXED_QUOTES``: those whose spelling does not depend on position
 _DOUBLE_QUOTES = frozenset({'"', "''", "``", "\u201c", "\u201d", "\u201e", "\u201f"})
-_FIXED_QUOTES = {"``": "``", "\u201c": "``", "\u201e": "``", "\u201d": "''"}
+_FIXED_QUOTES = {"``": "``", **{q: t for q, t in TYPOGRAPHIC_QUOTES.items() if len(t) == 2}}
 #: single quotes: spelled as glmnlp's tokenizer spells the same extent (an opening one ```), else as here
 _SINGLE_QUOTES = {"'": "'", "`": "`", "\u2018": "`", "\u2019": "'"}
 
@@ -146,8 +147,8 @@ def _quote_spellings(doc: Any, positions: list[int]) -> dict[int, str]:
     a token of the same extent (when the two tokenizers cut a run such as ``'''`` differently) gets the same
     rule, read from the character before it. A quote with spaces on both sides, as every token of a Doc made from
     words (``Doc(vocab, words=...)``) has, tells nothing by its place: a ``''`` is the PTB's closing quote and a
-    straight ``"`` opens and closes by turns (each closing one was taken for an opening one: 44 of 60 such EWT
-    sentences were tagged otherwise than by glmnlp).
+    straight ``"`` opens and closes by turns (each closing one was taken for an opening one, and such sentences of
+    EWT were tagged otherwise than glmnlp tags the same words).
     """
     quotes = [i for i in positions if doc[i].text in _DOUBLE_QUOTES or doc[i].text in _SINGLE_QUOTES]
     if not quotes:

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 from glmnlp.treebank.trees import PTB_APOSTROPHES
 
-__all__ = ["OPENERS", "TokenSpan", "merge_ampersands", "merge_years", "opens_quote", "ptb_quotes",
-           "spell_final_abbreviation"]
+__all__ = ["OPENERS", "TYPOGRAPHIC_QUOTES", "TokenSpan", "merge_ampersands", "merge_years", "opens_quote",
+           "ptb_quotes", "spell_final_abbreviation"]
 
 TokenSpan = tuple[str, int, int]  # a token's text and its [start, end) offsets in its sentence
 
@@ -28,9 +28,10 @@ def opens_quote(sentence: str, start: int, end: int) -> bool:
     return before_ok and after_ok
 
 
-#: Quote tokens as the treebanks spell them, and as the tokenizer spells raw text's (choice 5)
-_QUOTE_TOKENS = {"\u201c": "``", "\u201e": "``", "\u201f": "``", "\u201d": "''", "\u2018": "`", "\u201b": "`",
-                 "\u2018\u2018": "``", "\u2019\u2019": "''"}
+#: Typographic quotes that tell their direction, as the treebanks spell them and the tokenizer spells raw text's
+TYPOGRAPHIC_QUOTES = {"\u201c": "``", "\u201e": "``", "\u201d": "''", "\u2018": "`"}
+#: Quote tokens as the treebanks spell them (those above, and the rarer marks and doubled single quotes)
+_QUOTE_TOKENS = {**TYPOGRAPHIC_QUOTES, "\u201f": "``", "\u201b": "`", "\u2018\u2018": "``", "\u2019\u2019": "''"}
 
 
 def ptb_quotes(words: Sequence[str]) -> list[str]:

@@ -142,10 +142,10 @@ from types import FrameType
 from typing import Any
 
 from glmnlp.errors import NLTK_MISSING, MissingPackageError
-from glmnlp.text.token_spelling import (TokenSpan, merge_ampersands, merge_years, opens_quote,
+from glmnlp.text.token_spelling import (TYPOGRAPHIC_QUOTES, TokenSpan, merge_ampersands, merge_years, opens_quote,
                                         spell_final_abbreviation)
 from glmnlp.text.web import mask_web_tokens, web_tag, web_tags, web_token_spans
-from glmnlp.treebank.trees import PTB_BRACKETS
+from glmnlp.treebank.trees import PTB_APOSTROPHES, PTB_BRACKETS
 
 __all__ = ["BLANKS", "LongInputWarning", "PTB_BRACKETS", "WINDOW_CHARS", "ptb_brackets", "sentence_spans",
            "split_sentences", "tokenize", "tokenize_spans", "tokenize_text", "tokenize_text_spans", "user_stacklevel",
@@ -155,9 +155,8 @@ __all__ = ["BLANKS", "LongInputWarning", "PTB_BRACKETS", "WINDOW_CHARS", "ptb_br
 # One character for one, so every offset into the normalised text is an offset into the original.
 _NORMALISE = str.maketrans(
     {
-        "\u2018": "'",  # left single quotation mark
-        "\u2019": "'",  # right single quotation mark / apostrophe
-        "\u201a": "'", "\u201b": "'",
+        **{chr(c): text for c, text in PTB_APOSTROPHES.items()},  # single quotation marks, apostrophes (also ʼ)
+        "\u201a": "'",
         "\u201c": '"',  # left double quotation mark
         "\u201d": '"',  # right double quotation mark
         "\u201e": '"', "\u201f": '"',
@@ -172,10 +171,7 @@ _NORMALISE = str.maketrans(
 )
 # Token text for single original characters that PTB spells differently.
 _CHAR_TOKENS: dict[str, str] = {
-    "\u201c": "``",
-    "\u201e": "``",
-    "\u201d": "''",
-    "\u2018": "`",
+    **TYPOGRAPHIC_QUOTES,
     "\u2014": "--",  # em dash
     "\u2013": "--",  # en dash
     "\u2026": "...",  # horizontal ellipsis
