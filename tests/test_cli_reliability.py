@@ -469,3 +469,9 @@ def test_a_file_name_of_bytes_that_are_not_utf8_is_shown_as_bytes(tmp_path: Path
     run = subprocess.run([sys.executable, "-c", _MAIN, "evalb", "missing\u00e9.txt".encode(), "x"], capture_output=True,
                          timeout=120, env=env)
     assert run.stderr.decode("utf-8").startswith("error: missing\u00e9.txt: cannot read file"), run.stderr
+
+
+def test_the_command_line_imports_without_fcntl() -> None:
+    """``fcntl`` (POSIX only) is imported where a read-only stdout is told, not with the command line."""
+    code = "import sys; sys.modules['fcntl'] = None; import glmnlp.cli"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120).returncode == 0

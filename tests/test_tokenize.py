@@ -576,3 +576,14 @@ def test_text_cut_for_want_of_boundaries_is_one_warning_per_text() -> None:
     assert isinstance(message, LongInputWarning) and message.cuts == 7 and len(spans) == 6 + 1 + 3
     assert str(message).startswith("no sentence boundary within 2000 characters (at character 0, and 6 more cuts")
     assert all(b - a <= 2000 for a, b in spans)
+
+
+def test_a_modifier_letter_apostrophe_splits_as_an_apostrophe() -> None:
+    """``donʼt`` written with U+02BC (as some keyboards and fonts give the apostrophe) stayed one token ``donʼt``,
+    where ``don’t`` and ``don't`` split as ``do n't``: the tokenizer reads the apostrophes the word classes and the
+    given tokens read (``PTB_APOSTROPHES``), the token keeping its own character."""
+    from glmnlp.text.tokenize import tokenize_text, tokenize_text_spans
+
+    assert tokenize_text("I don\u02bct know.") == tokenize_text("I don't know.") == [["I", "do", "n't", "know", "."]]
+    text = "I don\u02bct know."
+    assert [text[a:b] for _, a, b in tokenize_text_spans(text)[0]][2] == "n\u02bct"
