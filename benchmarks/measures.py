@@ -148,6 +148,7 @@ CONFIGS = {
     "fast": (3.0, 3, 48.0, 100),
     "narrow": (8.0, 8, 48.0, 100),
     "wide": (8.0, 8, 1e4, 100),
+    "widest": (8.0, 8, 1e6, 100),
     "gold": (None, None, 1e3, 40),
 }
 
@@ -165,6 +166,9 @@ def main() -> None:
                     help="experiment: rank FILTER with W x the look-ahead term of benchmarks/lookahead.py "
                          "(needs benchmarks/patches/lookahead.patch); 0 = none")
     ap.add_argument("--save-model", default="", help="also save the trained parser here (benchmarks/measures_cost.py)")
+    ap.add_argument("--model", default="", metavar="DIR",
+                    help="measure this model (a pipeline folder, its parser's, or 'default': the bundled one) instead "
+                         "of the generative model trained on the sample's training split as the reference was")
     args = ap.parse_args()
 
     from glmnlp.parser.measures import MeasureOptions, WordClasses, candidate_tags, sentence_measures
@@ -175,7 +179,16 @@ def main() -> None:
         ref = ref[: args.limit]
     names = args.configs
     margin, max_tags, gamma, cap = CONFIGS[names[0]][:4]
-    parser, train_s = train(gamma, cap)
+    if args.model:
+        from glmnlp.parser.model import Parser
+        from glmnlp.text.default_model import default_model_path
+
+        folder = default_model_path() if args.model == "default" else Path(args.model)
+        parser, train_s = Parser.load(folder / "parser" if (folder / "parser").is_dir() else folder), 0.0
+        if parser.generative is None:
+            ap.error(f"--model {args.model}: the parser has no generative model, which the measures need")
+    else:
+        parser, train_s = train(gamma, cap)
     if args.lookahead:
         if not hasattr(parser._beam, "set_lookahead"):
             ap.error("--lookahead needs a build with benchmarks/patches/lookahead.patch")
