@@ -175,7 +175,7 @@ def test_evalb_sample_prm_settings() -> None:
         ("DEBUG 0\n\nFOO 1\n", 3, "unknown keyword 'FOO'"),
         ("EQ_LABEL ADVP\n", 1, "requires two values"),
         ("DELETE_LABEL\n", 1, "needs exactly one label"),
-        ("QUOTE_LABEL POS\n", 1, "QUOTE_LABEL"),
+        ("DEBUG 1\n", 1, "DEBUG above 0 (evalb's per-sentence debug listing) is not reproduced"),
         ("CUTOFF_LEN -3\n", 1, "must not be negative"),
         ("LABELED 1\n  DELETE_LABEL TOP\n", 2, "a keyword must begin the line"),  # was "unknown keyword 'DELETE_LABEL'"
         (" \u00a0\u00a0\u00a0\n", 1, "a keyword must begin the line"),  # was an IndexError
@@ -671,3 +671,26 @@ def test_an_evalb_result_and_an_explanation_print_short() -> None:
     assert explanation is not None and len(repr(explanation)) < 120
     shown = repr(explanation)
     assert shown.startswith("<Explanation of 'The dog barked") and f"{len(explanation.nodes)} nodes" in shown
+
+
+def test_evalb_reads_quote_labels_and_refuses_two_parameter_files(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """The 2013 distribution's ``new.prm`` (with ``QUOTE_LABEL`` lines) was refused whole, though evalb.c re-inserts
+    quotes only in a sentence whose sides differ in length: it is read, every other sentence scored as evalb scores
+    it, and a sentence of different lengths stays an error, counted in a warning. ``-p a.prm -p b.prm`` used b.prm
+    alone (evalb.c adds them up): a usage error. ``DEBUG 1`` was read as if it were 0 (its listing not printed): an
+    error (the parametrized case above)."""
+    from glmnlp.cli import main
+
+    params = parse_params("DELETE_LABEL TOP\nQUOTE_LABEL ``\nQUOTE_LABEL ''\nQUOTE_LABEL POS\n")
+    assert params.quote_labels == ("``", "''", "POS") and params.delete_labels == ("TOP",)
+    prm = tmp_path / "new.prm"
+    prm.write_text("DELETE_LABEL TOP\nDELETE_LABEL ``\nQUOTE_LABEL ``\n", encoding="utf-8")
+    gold, test = tmp_path / "g", tmp_path / "t"
+    gold.write_text("(TOP (S (NP (NN a)) (VP (VB b))))\n(TOP (S (`` ``) (NP (NN c)) (VP (VB d))))\n", encoding="utf-8")
+    test.write_text("(TOP (S (NP (NN a)) (VP (VB b))))\n(TOP (S (NP (NN c)) (NN ``) (VP (VB d))))\n", encoding="utf-8")
+    assert main(["evalb", "-p", str(prm), str(gold), str(test)]) == 0
+    err = capsys.readouterr().err
+    assert "2 : Length unmatch (2|3)" in err and "warning: 1 sentences of different lengths are errors here" in err
+    assert main(["evalb", "-p", str(prm), "-p", str(prm), str(gold), str(test)]) == 2
+    assert "-p/--params is given once" in capsys.readouterr().err

@@ -32,7 +32,9 @@ _DEMO_FILES = ("sample_test.gold", "sample_test.roark")
     "--params",
     "prm",
     type=InputFile(path_type=Path),
-    help="EVALB parameter file (.prm). Default: the settings of COLLINS.prm.",
+    multiple=True,
+    help="EVALB parameter file (.prm), once. Default: the settings of COLLINS.prm. Its QUOTE_LABEL lines are read "
+    "but quotes are not re-inserted (a sentence whose sides differ in length stays an error; counted on stderr).",
 )
 @click.option("-c", "--cutoff-len", type=click.IntRange(min=0), help="Override CUTOFF_LEN (evalb -c).")
 @click.option("-e", "--max-error", type=click.IntRange(min=0), help="Override MAX_ERROR (evalb -e).")
@@ -47,7 +49,7 @@ _DEMO_FILES = ("sample_test.gold", "sample_test.roark")
 def evalb(
     gold: Path | None,
     test: Path | None,
-    prm: Path | None,
+    prm: tuple[Path, ...],
     cutoff_len: int | None,
     max_error: int | None,
     strip_punct: bool,
@@ -83,7 +85,9 @@ def evalb(
     elif gold is None or test is None:
         raise click.UsageError("GOLD and TEST files are required (or use --demo)")
 
-    params: EvalbParams = COLLINS_PARAMS if prm is None else read_params(prm)
+    if len(prm) > 1:  # evalb.c adds the files' settings up; the last one alone was used, without a word
+        raise click.UsageError("-p/--params is given once: put the settings in one parameter file")
+    params: EvalbParams = COLLINS_PARAMS if not prm else read_params(prm[0])
     if cutoff_len is not None:
         params = dataclasses.replace(params, cutoff_len=cutoff_len)
     if max_error is not None:
@@ -105,6 +109,10 @@ def evalb(
 
     _error_lines(result.sentences)
     click.echo(format_report(result, summary_only=summary_only), nl=False)
+    unequal = sum(row.status == STATUS_ERROR and (row.reason or "").startswith("Length") for row in result.sentences)
+    if params.quote_labels and unequal:
+        click.echo(f"warning: {unequal} sentences of different lengths are errors here; evalb would try re-inserting "
+                   "their quotes first (QUOTE_LABEL), and may score them", err=True)
 
 
 def _error_lines(rows: Iterable[SentenceResult]) -> None:

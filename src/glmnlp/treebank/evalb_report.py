@@ -6,11 +6,15 @@ without the scoring code.
 
 Our choices where evalb.c gives no usable behaviour:
 
-* Parameter files are read strictly: an unknown keyword, a missing or malformed value, or the
-  ``QUOTE_LABEL`` extension raise :class:`~glmnlp.errors.InputError` with the line (evalb.c warns
-  and carries on). ``DEBUG`` is read and kept in :class:`EvalbParams` but the per-sentence debug
-  listing of evalb.c is not reproduced. evalb.c's fixed buffers (5000 characters a line, 200 words
-  or brackets a sentence, 30-character labels) are not limits here.
+* Parameter files are read strictly: an unknown keyword or a missing or malformed value raises
+  :class:`~glmnlp.errors.InputError` with the line (evalb.c warns and carries on), and so does ``DEBUG``
+  above 0: evalb.c's per-sentence debug listing is not reproduced, and a file asking for it was read as
+  if it did not (its output differed without a word). ``QUOTE_LABEL`` (the 2013 distribution's
+  ``new.prm``) is read, into ``quote_labels``: evalb.c re-inserts quotes only in a sentence whose two
+  sides differ in length, and that re-insertion is not done here, so such a sentence stays a length
+  error (the command line says how many; every other sentence is scored as evalb.c scores it; the
+  whole file was refused before). evalb.c's fixed buffers (5000 characters a line, 200 words or
+  brackets a sentence, 30-character labels) are not limits here.
 * :class:`EvalbParams` field defaults are evalb.c's built-in defaults (what an empty ``.prm`` file
   gives). The scoring functions use :data:`COLLINS_PARAMS` (the settings of ``COLLINS.prm``) when
   no parameters are given. Figures are percentages (0-100), as evalb prints them.
@@ -88,6 +92,7 @@ class EvalbParams:
     eq_labels: tuple[tuple[str, str], ...] = ()
     eq_words: tuple[tuple[str, str], ...] = ()
     strip_punct: bool = False
+    quote_labels: tuple[str, ...] = ()
 
 
 COLLINS_PARAMS = EvalbParams(
@@ -103,7 +108,8 @@ COLLINS_PARAMS = EvalbParams(
 """The settings of the standard ``COLLINS.prm`` (the default of every scoring function)."""
 
 _INT_KEYS = {"DEBUG": "debug", "MAX_ERROR": "max_error", "CUTOFF_LEN": "cutoff_len", "LABELED": "labeled"}
-_LIST_KEYS = {"DELETE_LABEL": "delete_labels", "DELETE_LABEL_FOR_LENGTH": "delete_labels_for_length"}
+_LIST_KEYS = {"DELETE_LABEL": "delete_labels", "DELETE_LABEL_FOR_LENGTH": "delete_labels_for_length",
+              "QUOTE_LABEL": "quote_labels"}
 _PAIR_KEYS = {"EQ_LABEL": "eq_labels", "EQ_WORD": "eq_words"}
 _INT_VALUE = re.compile(r"[+-]?\d+")
 _C_SPACE = " \t\n\r\f\v"
@@ -148,6 +154,9 @@ def parse_params(text: str, source: str = "<params>") -> EvalbParams:
             value = int(values[0])
             if keyword == "LABELED":
                 scalars["labeled"] = value != 0
+            elif keyword == "DEBUG" and value > 0:
+                raise InputError("DEBUG above 0 (evalb's per-sentence debug listing) is not reproduced: set DEBUG 0",
+                                 source=source, line=number)
             else:
                 if keyword in ("MAX_ERROR", "CUTOFF_LEN") and value < 0:
                     raise InputError(f"{keyword} must not be negative", source=source, line=number)
@@ -160,8 +169,6 @@ def parse_params(text: str, source: str = "<params>") -> EvalbParams:
             if len(values) != 2:
                 raise InputError(f"{keyword} requires two values", source=source, line=number)
             pairs[_PAIR_KEYS[keyword]].append((values[0], values[1]))
-        elif keyword == "QUOTE_LABEL":
-            raise InputError("QUOTE_LABEL (quote re-insertion) is not supported", source=source, line=number)
         elif not keyword:  # evalb.c reads a keyword at the line's start only ("unknown keyword 'DELETE_LABEL'")
             first = (line.split() or [line.strip(_C_SPACE)])[0]
             raise InputError(f"a keyword must begin the line (evalb reads {first!r} after a space as no keyword)",
