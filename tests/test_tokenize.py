@@ -587,3 +587,26 @@ def test_a_modifier_letter_apostrophe_splits_as_an_apostrophe() -> None:
     assert tokenize_text("I don\u02bct know.") == tokenize_text("I don't know.") == [["I", "do", "n't", "know", "."]]
     text = "I don\u02bct know."
     assert [text[a:b] for _, a, b in tokenize_text_spans(text)[0]][2] == "n\u02bct"
+
+
+def test_an_nltk_that_cannot_be_imported_without_wordnet_is_said_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """nltk 3.9 (which ``nltk>=3.9`` let in) raised LookupError "Resource wordnet not found ... nltk.download" as it
+    was imported, a traceback sending the user to download WordNet, which glmnlp does not use: a MissingPackageError
+    saying which nltk to install (and the dependency's floor is 3.9.1)."""
+    import sys
+    import types
+
+    from glmnlp.errors import MissingPackageError
+    from glmnlp.text import tokenize
+
+    class NeedsWordnet(types.ModuleType):
+        def __getattr__(self, name: str) -> object:
+            raise LookupError("Resource wordnet not found.")
+
+    tokenize._word_tokenizer.cache_clear()
+    monkeypatch.setitem(sys.modules, "nltk.tokenize", NeedsWordnet("nltk.tokenize"))
+    try:
+        with pytest.raises(MissingPackageError, match=r"needs nltk 3.9.1 or later .*pip install 'nltk>=3.9.1'"):
+            tokenize.tokenize_text("A dog barked.")
+    finally:
+        tokenize._word_tokenizer.cache_clear()

@@ -235,6 +235,9 @@ def _word_tokenizer() -> Any:
         from nltk.tokenize import NLTKWordTokenizer
     except ImportError:  # a dependency, so a broken installation: said as a missing extra is said
         raise MissingPackageError(NLTK_MISSING.format(what="tokenising text")) from None
+    except LookupError:  # nltk 3.9 (3.9.1 mends it) could not be imported without WordNet, which glmnlp does not use
+        raise MissingPackageError("tokenising text needs nltk 3.9.1 or later (3.9 asks for WordNet as it is imported): "
+                                  "pip install 'nltk>=3.9.1'") from None
 
     return NLTKWordTokenizer()
 
