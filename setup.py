@@ -2,8 +2,12 @@
 
 from pathlib import Path
 
-import Cython
-import numpy
+try:
+    import Cython
+    import numpy
+except ImportError as missing:  # a build without pip's isolation (--no-build-isolation) in an environment without them
+    raise SystemExit(f"glmnlp needs {missing.name} to build its kernels: pip install 'Cython>=3.0' numpy "
+                     "(or build with pip's default build isolation)") from None
 
 if int(Cython.__version__.split(".")[0]) < 3:  # the kernels use Cython 3's declarations (PyMem_RawCalloc, ...)
     raise SystemExit(f"glmnlp needs Cython >= 3.0 to build its kernels, found {Cython.__version__}: "
