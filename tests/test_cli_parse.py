@@ -654,3 +654,16 @@ def test_parse_conllu_puts_a_upos_taggers_tags_in_upos(tmp_path: Path, capsys: p
                  "--format", "conllu", "--tokenized", "the dog barked ."]) == 0
     rows = [line.split("\t") for line in capsys.readouterr().out.splitlines() if line[:1].isdigit()]
     assert [(r[3], r[4]) for r in rows] == [("DET", "_"), ("NOUN", "_"), ("VERB", "_"), ("PUNCT", "_")]
+
+
+@pytest.mark.parametrize("command", [["parse", "--tokenized"], ["tag"], ["measures", "-q", "--tokenized"]])
+def test_a_given_token_of_zero_width_characters_is_no_word(capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch, command: list[str]) -> None:
+    """``The \\ufeff dog \\u200b barked .`` given as tokens: the BOM and the zero-width space were words of their own
+    (``(JJ <U+FEFF>)``, ``barked`` a VBN after them), where raw text's tokenizer leaves them out and a line of them
+    is blank. They are left out; the other tokens are read as they are."""
+    _stdin(monkeypatch, "The \ufeff dog \u200b barked .\n".encode("utf-8"))
+    rc, out, _err = _run(capsys, [*command, "-j", "1"] if command[0] == "parse" else command)
+    assert rc == 0 and "\ufeff" not in out and "\u200b" not in out
+    if command[0] == "parse":
+        assert out == "(TOP (S (NP (DT The) (NN dog)) (VP (VBD barked)) (. .)))\n"

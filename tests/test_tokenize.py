@@ -610,3 +610,30 @@ def test_an_nltk_that_cannot_be_imported_without_wordnet_is_said_in_words(monkey
             tokenize.tokenize_text("A dog barked.")
     finally:
         tokenize._word_tokenizer.cache_clear()
+
+
+def test_cjk_sentence_ends_and_grapheme_clusters() -> None:
+    """Text of 。！？ was split at them only when an ASCII ``.!?`` stood in the same 2,000 characters (pysbd splits at
+    them, but was not asked), so the same sentence split differently by what came near it, and a long text without
+    spaces was cut at character 2,000 whatever it was: inside a flag (🇺 | 🇸), a ZWJ family (👨 | 👩‍👧‍👦). The
+    keycap of ``#️⃣`` was a token of its own (an empty-looking word). Each is whole now."""
+    from glmnlp.text.tokenize import WINDOW_CHARS, tokenize_text
+
+    assert tokenize_text("我爱北京天安门。今天天气很好！你好吗？") == [["我爱北京天安门。"], ["今天天气很好！"], ["你好吗？"]]
+    assert tokenize_text("Hello，world！How are you？") == [["Hello，world！"], ["How", "are", "you？"]]
+    for cluster in ("\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466", "\U0001f1fa\U0001f1f8",
+                    "\u0e01\u0e34"):
+        with pytest.warns(UserWarning, match="no sentence boundary"):
+            words = [w for s in tokenize_text("\u4eca" * (WINDOW_CHARS - 1) + cluster + " ok") for w in s]
+        assert cluster in "".join(words) and all(not w.startswith(cluster[1:]) for w in words[1:]), words
+    assert tokenize_text("Press #\ufe0f\u20e3 now.") == [["Press", "#\ufe0f\u20e3", "now", "."]]
+
+
+def test_a_grapheme_cluster_takes_its_columns_in_an_ascii_drawing() -> None:
+    """An emoji ZWJ family took 8 columns (four wide emoji) and a thumbs-up with a skin tone 4, where terminals draw
+    each in 2, so the words after them stood left of their tags."""
+    from glmnlp.text.drawing import display_columns
+
+    assert display_columns("\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466") == 2
+    assert display_columns("\U0001f44d\U0001f3fd") == display_columns("\U0001f1fa\U0001f1f8") == 2
+    assert display_columns("\u4e2d\u6587") == 4 and display_columns("e\u0301") == 1

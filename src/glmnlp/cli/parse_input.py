@@ -17,7 +17,7 @@ import click
 
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.text.tokenize import BLANKS
-from glmnlp.treebank.fileio import decoded_arguments
+from glmnlp.treebank.fileio import decoded_arguments, line_tokens
 from glmnlp.treebank.formats import word_tag_line
 from glmnlp.treebank.trees import escape_brackets
 
@@ -83,7 +83,7 @@ def checked_tags(units: Iterable[Unit], pipeline: Any, *, map_unknown: bool) -> 
 
 def _token_sentence(line: str) -> list[str]:
     """PTB tokens of a --tokenized line: brackets inside a token are spelled -LRB-/-RRB-, as in the treebank."""
-    return [escape_brackets(token) for token in line.split()]
+    return [escape_brackets(token) for token in line_tokens(line)]
 
 
 #: Characters of one paragraph past which ``read_units`` warns: a file with no blank line is one document, parsed

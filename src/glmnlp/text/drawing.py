@@ -24,6 +24,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from glmnlp.errors import NLTK_MISSING, MissingPackageError
+from glmnlp.text.token_spelling import joins_previous
 from glmnlp.treebank.trees import Tree, to_bracket
 
 __all__ = ["NodeBox", "TreeLayout", "draw_ascii", "markup_text", "render_svg", "svg_body", "svg_class", "svg_style",
@@ -359,7 +360,10 @@ def draw_ascii(tree: Tree, *, unicode_lines: bool = False) -> str:
 
 
 def display_columns(text: str) -> int:
-    """The columns ``text`` takes on a terminal: two for an East Asian wide or full-width character, none for a
-    combining mark or a format character (a zero-width joiner), one for any other."""
-    return sum(0 if unicodedata.category(ch) in ("Mn", "Me", "Cf") else
-               2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+    """The columns ``text`` takes on a terminal: two for an East Asian wide or full-width character or a flag, none
+    for a combining mark or a format character, one for any other; a grapheme cluster (an emoji ZWJ sequence, a
+    skin tone, a flag) as its first character (a family of four took 8 columns, and the words after it stood
+    left of their tags)."""
+    return sum(0 if unicodedata.category(ch) in ("Mn", "Me", "Cf") or joins_previous(text, i) else
+               2 if unicodedata.east_asian_width(ch) in ("W", "F") or "\U0001f1e6" <= ch <= "\U0001f1ff" else 1
+               for i, ch in enumerate(text))

@@ -45,7 +45,7 @@ from glmnlp.text.inputs import line_numbers, model_words
 from glmnlp.text.tokenize import tokenize_text, tokenize_text_spans, user_stacklevel
 from glmnlp.text.web import web_tags
 from glmnlp.treebank.fileio import atomic_write_bytes
-from glmnlp.treebank.fileio import check_output_file, split_lines
+from glmnlp.treebank.fileio import check_output_file, line_tokens, split_lines
 
 __all__ = ["measures", "load_parser", "text_sentences", "numbered_sentences", "sentence_rows", "incremental_tags",
            "incremental_surprisal", "write_measures", "plot_measures", "check_plot_path", "plot_formats", "FORMATS",
@@ -148,7 +148,7 @@ def numbered_sentences(texts: Any, tokenized: bool = False, lines: bool = False)
                 # numbered by the lines a file of them has (split_lines); a form feed, U+2028 or U+0085 inside one
                 # separates tokens, as glmnlp parse --tokenized reads it (str.splitlines cut the sentence there)
                 for n, file_line in enumerate(split_lines(item), start=1):
-                    if toks := file_line.split():
+                    if toks := line_tokens(file_line):
                         out.append(toks)
                         items.append(line + n)
                 line += max(1, len(split_lines(item)))

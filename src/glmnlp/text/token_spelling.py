@@ -6,12 +6,13 @@ tokenizer's own steps so that each rule reads on its own.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from glmnlp.treebank.trees import PTB_APOSTROPHES
 
-__all__ = ["OPENERS", "TYPOGRAPHIC_QUOTES", "TokenSpan", "merge_ampersands", "merge_years", "opens_quote",
-           "ptb_quotes", "spell_final_abbreviation"]
+__all__ = ["OPENERS", "TYPOGRAPHIC_QUOTES", "TokenSpan", "cluster_start", "joins_previous", "merge_ampersands",
+           "merge_marks", "merge_years", "opens_quote", "ptb_quotes", "spell_final_abbreviation"]
 
 TokenSpan = tuple[str, int, int]  # a token's text and its [start, end) offsets in its sentence
 
@@ -47,6 +48,49 @@ def ptb_quotes(words: Sequence[str]) -> list[str]:
             opened = not opened
         else:
             out.append(_QUOTE_TOKENS.get(word) or word.translate(PTB_APOSTROPHES))
+    return out
+
+
+def joins_previous(text: str, i: int) -> bool:
+    """Whether ``text[i]`` goes on the grapheme cluster of the character before it (a user-perceived character:
+    ``#️⃣``, ``👍🏽``, a ZWJ family, a flag, ``é`` written with a combining accent): a combining mark, a variation
+    selector, a zero-width joiner or an emoji modifier; a character after a joiner; the second regional indicator
+    of a pair (a flag)."""
+    if not 0 < i < len(text):
+        return False
+    ch = text[i]
+    if (unicodedata.category(ch) in ("Mn", "Me", "Mc") or ch == "\u200d" or "\ufe00" <= ch <= "\ufe0f"
+            or "\U0001f3fb" <= ch <= "\U0001f3ff" or "\U000e0020" <= ch <= "\U000e01ef" or text[i - 1] == "\u200d"):
+        return True
+    before = i  # a regional indicator goes on one before it when an odd number of them come just before it
+    while before > 0 and _REGIONAL <= text[before - 1] <= _REGIONAL_LAST:
+        before -= 1
+    return _REGIONAL <= ch <= _REGIONAL_LAST and (i - before) % 2 == 1
+
+
+_REGIONAL, _REGIONAL_LAST = "\U0001f1e6", "\U0001f1ff"
+
+
+def cluster_start(text: str, i: int) -> int:
+    """The last place at or before ``i`` where a grapheme cluster of ``text`` begins: where a text without spaces is
+    cut (a window of the sentence splitter), so that no cut falls inside a flag, an emoji sequence or a letter and
+    its marks (🇺🇸 was cut into 🇺 and 🇸, a family into 👨 and 👩‍👧‍👦, a Thai vowel from its consonant)."""
+    while joins_previous(text, i):
+        i -= 1
+    return i
+
+
+def merge_marks(tokens: list[TokenSpan], sentence: str) -> list[TokenSpan]:
+    """A token that begins with what goes on the character before it joined to the token it touches: NLTK splits
+    punctuation off, and the keycap of ``#️⃣`` (U+FE0F U+20E3) was a token of its own, an empty-looking word in the
+    tree; the joined token keeps its characters as written."""
+    out: list[TokenSpan] = []
+    for token in tokens:
+        _, start, end = token
+        if out and out[-1][2] == start and joins_previous(sentence, start):
+            out[-1] = (sentence[out[-1][1]:end], out[-1][1], end)
+            continue
+        out.append(token)
     return out
 
 

@@ -142,14 +142,15 @@ from types import FrameType
 from typing import Any
 
 from glmnlp.errors import NLTK_MISSING, MissingPackageError
-from glmnlp.text.token_spelling import (TYPOGRAPHIC_QUOTES, TokenSpan, merge_ampersands, merge_years, opens_quote,
-                                        spell_final_abbreviation)
+from glmnlp.text.token_spelling import (TYPOGRAPHIC_QUOTES, TokenSpan, cluster_start, merge_ampersands, merge_marks,
+                                        merge_years, opens_quote, spell_final_abbreviation)
 from glmnlp.text.web import mask_web_tokens, web_tag, web_tags, web_token_spans
+from glmnlp.treebank.fileio import INVISIBLE
 from glmnlp.treebank.trees import PTB_APOSTROPHES, PTB_BRACKETS
 
-__all__ = ["BLANKS", "LongInputWarning", "PTB_BRACKETS", "WINDOW_CHARS", "ptb_brackets", "sentence_spans",
-           "split_sentences", "tokenize", "tokenize_spans", "tokenize_text", "tokenize_text_spans", "user_stacklevel",
-           "web_tag", "web_tags", "web_token_spans"]
+__all__ = ["BLANKS", "LongInputWarning", "PTB_BRACKETS", "WINDOW_CHARS", "ptb_brackets",
+           "sentence_spans", "split_sentences", "tokenize", "tokenize_spans", "tokenize_text", "tokenize_text_spans",
+           "user_stacklevel", "web_tag", "web_tags", "web_token_spans"]
 
 
 # One character for one, so every offset into the normalised text is an offset into the original.
@@ -157,14 +158,9 @@ _NORMALISE = str.maketrans(
     {
         **{chr(c): text for c, text in PTB_APOSTROPHES.items()},  # single quotation marks, apostrophes (also ʼ)
         "\u201a": "'",
-        "\u201c": '"',  # left double quotation mark
-        "\u201d": '"',  # right double quotation mark
-        "\u201e": '"', "\u201f": '"',
-        "\u00a0": " ",  # no-break space
-        "\u2007": " ",
-        "\u202f": " ",
-        # NLTK does not split these off words; ";" is a character it always splits off, and the
-        # token text is taken from the original character afterwards (_CHAR_TOKENS).
+        "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"',  # double quotation marks
+        "\u00a0": " ", "\u2007": " ", "\u202f": " ",  # no-break spaces
+        # NLTK does not split these off words, and ";" always: the token's text is the original's (_CHAR_TOKENS)
         "\u2014": ";",  # em dash
         "\u2026": ";",  # horizontal ellipsis
     }
@@ -189,9 +185,7 @@ _INNER_STOP = re.compile(  # choice 11
     _NOT_AN_END + r"(?:[a-z]{2,}\.(?=\s+[\"'`(\[{]*[A-Z])|(?:[a-z]{2,}|[0-9]+)\.(?=[\"')\]}]))")
 # Zero-width format characters (choice 10): soft hyphen, zero-width space and (non-)joiners, direction marks and
 # embeddings, word joiner and invisible operators, the byte-order mark; control characters but whitespace.
-_INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e" + "".join(
-    map(chr, [*range(0x2060, 0x2065), *range(0x2066, 0x2070), 0xFEFF])
-) + "".join(ch for ch in map(chr, [*range(0x20), *range(0x7F, 0xA0)]) if not ch.isspace())
+_INVISIBLE = INVISIBLE
 _HAS_INVISIBLE = re.compile(f"[{re.escape(_INVISIBLE)}]")
 #: What sentences are trimmed of (a line of nothing else is blank): every character Python counts as whitespace (all
 #: below U+3001), and _INVISIBLE.
@@ -265,7 +259,7 @@ def _paragraphs(text: str, lines: bool) -> Iterator[Span]:
     yield pos, len(text)
 
 
-_BOUNDARY_CHAR = re.compile(r"[.!?]")
+_BOUNDARY_CHAR = re.compile(r"[.!?\u3002\uff01\uff1f]")  # and 。！？, which pysbd splits at (CJK text was one sentence)
 _LEADING_CLOSERS = re.compile(r"\s*[\"')\]}]+(?=\s)")  # in normalised text: ’ ” are ' " there
 _MISSED_BOUNDARY = re.compile(  # choice 2: where a sentence ends that pysbd leaves whole
     r"(?<![A-Za-z.])" + _NOT_AN_END + r"[a-z]{2,}\.(?=[ \t]+I\b)"
@@ -307,7 +301,7 @@ def _segment_window(paragraph: str, cuts: list[int]) -> Iterator[Span]:
             continue
         # no sentence ends inside a whole window: cut at the last whitespace
         cut = max(window.rfind(" "), window.rfind("\t"))
-        cut = cut + 1 if cut > 0 else len(window)
+        cut = cut + 1 if cut > 0 else max(1, cluster_start(paragraph, pos + len(window)) - pos)  # not in a cluster
         cuts.append(pos)
         yield pos, pos + cut
         pos += cut
@@ -514,7 +508,7 @@ def tokenize_spans(sentence: str) -> list[TokenSpan]:
         tokens.append((text, start, end))
     if web:
         tokens = _restore_web(tokens, web, sentence)
-    tokens = merge_ampersands(tokens)
+    tokens = merge_marks(merge_ampersands(tokens), sentence)
     tokens = merge_years(tokens, sentence)
     tokens = spell_final_abbreviation(tokens)
     return _trim_invisible(tokens, sentence) if _HAS_INVISIBLE.search(sentence) else tokens

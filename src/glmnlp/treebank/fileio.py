@@ -45,7 +45,7 @@ __all__ = ["atomic_write_bytes", "atomic_write_text", "check_output_file", "chec
            "check_writable_file", "check_name_length", "missing_folders", "remove_folders",
            "decoded_arguments", "decoded_lines", "decoded_text", "input_lines", "opened_input", "read_text_file",
            "dead_leftovers", "file_identity", "process_alive", "refuse_stdout_file", "split_lines", "stdin_bytes", "temp_stem", "umask",
-           "without_byte_order_marks"]
+           "without_byte_order_marks", "INVISIBLE", "line_tokens"]
 
 
 def umask() -> int:
@@ -432,6 +432,20 @@ def _not_utf8(raw: bytes, start: int) -> str:
 
 #: A byte order mark where a line begins: at the start of the text, or after a line break
 _BOM_AT_LINE_START = re.compile("(?:^|(?<=[\n\r]))\ufeff")
+
+#: Zero-width format characters: soft hyphen, zero-width space and (non-)joiners, direction marks and embeddings,
+#: word joiner and invisible operators, the byte-order mark; control characters but whitespace. A line or a token
+#: of nothing else looks blank (the tokenizer's choice 10, glmnlp.text.tokenize).
+INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e" + "".join(
+    map(chr, [*range(0x2060, 0x2065), *range(0x2066, 0x2070), 0xFEFF])
+) + "".join(ch for ch in map(chr, [*range(0x20), *range(0x7F, 0xA0)]) if not ch.isspace())
+
+
+def line_tokens(line: str) -> list[str]:
+    """A line of given tokens (``--tokenized``, ``glmnlp tag``'s input) split at whitespace, a token of only zero-width
+    characters left out, as the tokenizer leaves it out of raw text: a BOM or a direction mark between two tokens was
+    a word of its own, ``(JJ <U+FEFF>)``, and changed the parse."""
+    return [token for token in line.split() if token.strip(INVISIBLE)]
 
 
 def without_byte_order_marks(text: str) -> str:

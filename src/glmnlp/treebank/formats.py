@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Literal, TextIO
 
 from glmnlp.errors import FormatError
-from glmnlp.treebank.fileio import read_text_file, split_lines, without_byte_order_marks
+from glmnlp.treebank.fileio import line_tokens, read_text_file, split_lines, without_byte_order_marks
 
 __all__ = [
     "TaggedSentence",
@@ -303,7 +303,7 @@ def read_tokens(path_or_lines: Source | Iterable[str]) -> list[TaggedSentence]:
 def iter_tokens(lines: Iterable[str]) -> Iterator[TaggedSentence]:
     """:func:`read_tokens` of lines, one sentence at a time as the lines are read (``glmnlp tag`` streams with it)."""
     for line in lines:
-        if tokens := line.split():
+        if tokens := line_tokens(line):
             yield TaggedSentence(tuple(tokens), None)
 
 
