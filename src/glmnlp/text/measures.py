@@ -28,7 +28,6 @@ text is tokenised: :func:`glmnlp.text.inputs.model_words`); each row's word is t
 from __future__ import annotations
 
 import csv
-import functools
 import io
 import json
 import math
@@ -38,6 +37,7 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from glmnlp.errors import ConfigError, InputError, MissingPackageError
+from glmnlp.glm.locks import ForkSafeLock
 from glmnlp.parser.measures import (COLUMNS, COMBINED_NEEDS_WEIGHTS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, MeasureOptions,
                                     WordClasses, candidate_tags, corpus_measures, every_tag_from)
 from glmnlp.text.frames import rows_frame
@@ -95,13 +95,20 @@ def load_parser(model: Any = None, kind: str = "generative") -> Any:
     return parser
 
 
-@functools.lru_cache(maxsize=1)
 def _bundled_parser() -> Any:
     """The bundled model's parser, loaded once per process: ``measures(text)`` in a loop over stimuli loaded it
-    again at every call (0.6-0.8 s each). Measures change no state of the parser (beams are per call)."""
-    from glmnlp.text.default_model import default_model_path
+    again at every call (0.6-0.8 s each), and threads asking at once each loaded it (8 threads: 8 loads of 3 s each
+    and 310 MB, where one took 0.73 s and 133 MB). Measures change no state of the parser (beams are per call)."""
+    with _BUNDLED_LOCK:
+        if not _BUNDLED:
+            from glmnlp.text.default_model import default_model_path
 
-    return load_parser(default_model_path())
+            _BUNDLED.append(load_parser(default_model_path()))
+        return _BUNDLED[0]
+
+
+_BUNDLED: list[Any] = []  # the bundled parser, once loaded
+_BUNDLED_LOCK = ForkSafeLock()  # a fork while another thread loads leaves the child a free one
 
 
 def _kind(value: Any) -> str:
