@@ -6,8 +6,8 @@ try:
     import Cython
     import numpy
 except ImportError as missing:  # a build without pip's isolation (--no-build-isolation) in an environment without them
-    raise SystemExit(f"glmnlp needs {missing.name} to build its kernels: pip install 'Cython>=3.0' numpy "
-                     "(or build with pip's default build isolation)") from None
+    raise SystemExit(f"glmnlp needs {missing.name or 'Cython and numpy'} to build its kernels: "
+                     "pip install 'Cython>=3.0' numpy (or build with pip's default build isolation)") from None
 
 if int(Cython.__version__.split(".")[0]) < 3:  # the kernels use Cython 3's declarations (PyMem_RawCalloc, ...)
     raise SystemExit(f"glmnlp needs Cython >= 3.0 to build its kernels, found {Cython.__version__}: "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -196,7 +197,7 @@ def test_cli_parse_tagged_reads_word_tag_as_tag_does(
 def test_cli_parse_unknown_option_and_bad_combinations(tiny_model: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Unknown options and options that contradict each other are usage errors (exit 2)."""
     rc, _, err = _run(capsys, ["parse", "--bogus"])
-    assert rc == 2 and "Error: No such option '--bogus'." in err
+    assert rc == 2 and re.search(r"Error: No such option:? '?--bogus'?", err)  # click's wording (8.4 quotes it)
     rc, _, err = _run(capsys, ["parse", "-m", str(tiny_model), "-f", "html", "--out-dir", "x", "A dog."])
     assert rc == 2 and err.endswith("\nError: --out-dir is only used with --format svg\n")
     rc, _, err = _run(capsys, ["parse", "-m", str(tiny_model), "-f", "pretty", "--nbest", "2", "A dog."])

@@ -691,6 +691,12 @@ def test_evalb_reads_quote_labels_and_refuses_two_parameter_files(tmp_path: Path
     test.write_text("(TOP (S (NP (NN a)) (VP (VB b))))\n(TOP (S (NP (NN c)) (NN ``) (VP (VB d))))\n", encoding="utf-8")
     assert main(["evalb", "-p", str(prm), str(gold), str(test)]) == 0
     err = capsys.readouterr().err
-    assert "2 : Length unmatch (2|3)" in err and "warning: 1 sentences of different lengths are errors here" in err
+    assert "2 : Length unmatch (2|3)" in err and "warning: 1 sentence of different lengths: errors here; evalb" in err
+    # stopped by MAX_ERROR at such a sentence: the error says what QUOTE_LABEL would have tried
+    prm.write_text("DELETE_LABEL TOP\nDELETE_LABEL ``\nQUOTE_LABEL ``\nMAX_ERROR 0\n", encoding="utf-8")
+    gold.write_text("(TOP (S (`` ``) (NP (NN c)) (VP (VB d))))\n" * 3, encoding="utf-8")
+    test.write_text("(TOP (S (NP (NN c)) (NN ``) (VP (VB d))))\n" * 3, encoding="utf-8")
+    assert main(["evalb", "-p", str(prm), str(gold), str(test)]) == 1
+    assert "Length unmatch (2|3)" in (err := capsys.readouterr().err) and "re-inserting quotes first" in err, err
     assert main(["evalb", "-p", str(prm), "-p", str(prm), str(gold), str(test)]) == 2
     assert "-p/--params is given once" in capsys.readouterr().err

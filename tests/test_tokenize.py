@@ -637,3 +637,19 @@ def test_a_grapheme_cluster_takes_its_columns_in_an_ascii_drawing() -> None:
     assert display_columns("\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466") == 2
     assert display_columns("\U0001f44d\U0001f3fd") == display_columns("\U0001f1fa\U0001f1f8") == 2
     assert display_columns("\u4e2d\u6587") == 4 and display_columns("e\u0301") == 1
+
+
+def test_text_without_spaces_is_cut_once_a_window_and_a_joiner_between_letters_joins_nothing() -> None:
+    """A window that was one long run of marks or joiners (``a\\u200d`` x 40,000) was cut one character at a time (a
+    cut found no cluster start in it): 40,000 pieces, quadratic time. A zero-width joiner between letters joins
+    nothing (only pictographs): ``Hello\\u200d,`` kept the comma on the word."""
+    import warnings
+
+    from glmnlp.text.tokenize import WINDOW_CHARS, sentence_spans, tokenize_text
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for text in ("a\u200d" * 40000, "e" + "\u0301" * 40000, "\U0001f1fa\U0001f1f8" * 20000):
+            spans = sentence_spans(text)
+            assert len(spans) <= len(text) // WINDOW_CHARS + 1 and all(b - a <= WINDOW_CHARS for a, b in spans)
+    assert tokenize_text("Hello\u200d, world\u200d.") == [["Hello", ",", "world", "."]]

@@ -105,14 +105,20 @@ def evalb(
             _error_lines(abort.rows)
             if not summary_only:
                 click.echo(format_rows(abort.rows), nl=False)
+            if params.quote_labels and abort.reason.startswith("Length"):  # what the quotes' re-insertion may mend
+                raise EvalbAbortError(abort.reason + _QUOTE_HINT, source=abort.source, line=abort.line) from None
             raise
 
     _error_lines(result.sentences)
     click.echo(format_report(result, summary_only=summary_only), nl=False)
     unequal = sum(row.status == STATUS_ERROR and (row.reason or "").startswith("Length") for row in result.sentences)
     if params.quote_labels and unequal:
-        click.echo(f"warning: {unequal} sentences of different lengths are errors here; evalb would try re-inserting "
-                   "their quotes first (QUOTE_LABEL), and may score them", err=True)
+        click.echo(f"warning: {unequal} sentence{'s' * (unequal > 1)} of different lengths: errors here{_QUOTE_HINT}",
+                   err=True)
+
+
+#: What a sentence of different lengths is with QUOTE_LABEL set (docs/cli.md)
+_QUOTE_HINT = "; evalb would try re-inserting quotes first (QUOTE_LABEL), which is not done here, and may score it"
 
 
 def _error_lines(rows: Iterable[SentenceResult]) -> None:

@@ -364,6 +364,14 @@ def display_columns(text: str) -> int:
     for a combining mark or a format character, one for any other; a grapheme cluster (an emoji ZWJ sequence, a
     skin tone, a flag) as its first character (a family of four took 8 columns, and the words after it stood
     left of their tags)."""
-    return sum(0 if unicodedata.category(ch) in ("Mn", "Me", "Cf") or joins_previous(text, i) else
-               2 if unicodedata.east_asian_width(ch) in ("W", "F") or "\U0001f1e6" <= ch <= "\U0001f1ff" else 1
-               for i, ch in enumerate(text))
+    columns, cluster, flags = 0, 0, 0  # the columns of the clusters before the present one and of it; indicators
+    for i, ch in enumerate(text):
+        flags = flags + 1 if "\U0001f1e6" <= ch <= "\U0001f1ff" else 0  # counted here: a run of flags stays linear
+        if flags % 2 == 0 if flags else joins_previous(text, i):
+            if ch == "\ufe0f" and cluster == 1:  # emoji presentation (❤️, #️⃣): wide
+                cluster = 2
+            continue
+        columns += cluster
+        cluster = (0 if unicodedata.category(ch) in ("Mn", "Me", "Cf") else 2 if unicodedata.east_asian_width(ch) in
+                   ("W", "F") or "\U0001f1e6" <= ch <= "\U0001f1ff" else 1)
+    return columns + cluster

@@ -51,44 +51,63 @@ def ptb_quotes(words: Sequence[str]) -> list[str]:
     return out
 
 
-def joins_previous(text: str, i: int) -> bool:
+def joins_previous(text: str, i: int, lo: int = 0) -> bool:
     """Whether ``text[i]`` goes on the grapheme cluster of the character before it (a user-perceived character:
     ``#️⃣``, ``👍🏽``, a ZWJ family, a flag, ``é`` written with a combining accent): a combining mark, a variation
-    selector, a zero-width joiner or an emoji modifier; a character after a joiner; the second regional indicator
-    of a pair (a flag)."""
-    if not 0 < i < len(text):
+    selector, a zero-width joiner or an emoji modifier; a pictograph after a joiner after a pictograph (a joiner
+    between letters joins nothing); the second regional indicator of a pair (a flag), counted back to ``lo`` at
+    most."""
+    if not lo < i < len(text):
         return False
     ch = text[i]
     if (unicodedata.category(ch) in ("Mn", "Me", "Mc") or ch == "\u200d" or "\ufe00" <= ch <= "\ufe0f"
-            or "\U0001f3fb" <= ch <= "\U0001f3ff" or "\U000e0020" <= ch <= "\U000e01ef" or text[i - 1] == "\u200d"):
+            or "\U0001f3fb" <= ch <= "\U0001f3ff" or "\U000e0020" <= ch <= "\U000e01ef"):
         return True
+    if text[i - 1] == "\u200d":
+        return i >= 2 and _pictograph(ch) and _pictograph(text[i - 2])
+    if not _REGIONAL <= ch <= _REGIONAL_LAST:
+        return False
     before = i  # a regional indicator goes on one before it when an odd number of them come just before it
-    while before > 0 and _REGIONAL <= text[before - 1] <= _REGIONAL_LAST:
+    while before > lo and _REGIONAL <= text[before - 1] <= _REGIONAL_LAST:
         before -= 1
-    return _REGIONAL <= ch <= _REGIONAL_LAST and (i - before) % 2 == 1
+    return (i - before) % 2 == 1
 
 
 _REGIONAL, _REGIONAL_LAST = "\U0001f1e6", "\U0001f1ff"
 
 
-def cluster_start(text: str, i: int) -> int:
-    """The last place at or before ``i`` where a grapheme cluster of ``text`` begins: where a text without spaces is
-    cut (a window of the sentence splitter), so that no cut falls inside a flag, an emoji sequence or a letter and
-    its marks (🇺🇸 was cut into 🇺 and 🇸, a family into 👨 and 👩‍👧‍👦, a Thai vowel from its consonant)."""
-    while joins_previous(text, i):
+def _pictograph(ch: str) -> bool:
+    """An emoji-like pictograph (the blocks of Unicode's Extended_Pictographic, roughly), or a modifier or variation
+    selector that ends one (``👍🏽\u200d``)."""
+    return ("\U0001f000" <= ch <= "\U0001faff" or "\u2600" <= ch <= "\u27bf" or "\u2300" <= ch <= "\u23ff"
+            or "\ufe00" <= ch <= "\ufe0f")
+
+
+def cluster_start(text: str, i: int, lo: int = 0) -> int:
+    """The last place at or before ``i``, and after ``lo``, where a grapheme cluster of ``text`` begins; ``lo`` when
+    there is none (a run of marks longer than the piece): where a text without spaces is cut (a window of the sentence
+    splitter), so that no cut falls inside a flag, an emoji sequence or a letter and its marks (🇺🇸 was cut into 🇺 and
+    🇸, a family into 👨 and 👩‍👧‍👦, a Thai vowel from its consonant). Linear in ``i - lo``."""
+    while joins_previous(text, i, lo):
         i -= 1
     return i
 
 
+#: What begins a token that goes on the emoji or symbol before it: a variation selector, the keycap (U+20E3), a
+#: skin tone
+_EMOJI_PARTS = re.compile("[\ufe00-\ufe0f\u20e3\U0001f3fb-\U0001f3ff]")
+
+
 def merge_marks(tokens: list[TokenSpan], sentence: str) -> list[TokenSpan]:
-    """A token that begins with what goes on the character before it joined to the token it touches: NLTK splits
-    punctuation off, and the keycap of ``#️⃣`` (U+FE0F U+20E3) was a token of its own, an empty-looking word in the
-    tree; the joined token keeps its characters as written."""
+    """A token that begins with what goes on the emoji or symbol before it joined to the token it touches: NLTK
+    splits punctuation off, and the keycap of ``#️⃣`` (U+FE0F U+20E3) was a token of its own, an empty-looking word
+    in the tree. The joined token keeps the first token's spelling. (A combining mark after punctuation stays the
+    next token's, as before: ``(́a`` is ``-LRB-`` and ``́a``.)"""
     out: list[TokenSpan] = []
     for token in tokens:
-        _, start, end = token
-        if out and out[-1][2] == start and joins_previous(sentence, start):
-            out[-1] = (sentence[out[-1][1]:end], out[-1][1], end)
+        text, start, end = token
+        if out and out[-1][2] == start and _EMOJI_PARTS.match(sentence, start):
+            out[-1] = (out[-1][0] + text, out[-1][1], end)
             continue
         out.append(token)
     return out

@@ -97,11 +97,11 @@ Our choices and mappings (none of these is stated by the papers, which start fro
    are kept except its last (which may be cut by the window's end), and the next window starts at
    that last sentence. A sentence that does not end within a whole window (text with no sentence
    boundary for :data:`WINDOW_CHARS` characters: lists, code, unpunctuated dumps) is cut at the
-   last whitespace before the window's end (or at the window's end if there is none) and a
-   :class:`LongInputWarning` says so; windows with no ``.``/``!``/``?`` at all are cut this way
-   without calling pysbd. Every sentence (but a line of ``lines=True``) is therefore at most
-   :data:`WINDOW_CHARS` characters, and
-   the cost of splitting is linear in the text. (The pipeline bounds the parser's work per
+   last whitespace before the window's end (if there is none, as in Chinese text, at the last
+   grapheme cluster that begins in the window, else at its end) and a :class:`LongInputWarning`
+   says so; windows with no ``.!?`` nor ``。！？`` are cut this way without calling pysbd. Every
+   sentence (but a line of ``lines=True``) is therefore at most :data:`WINDOW_CHARS` characters,
+   and the cost of splitting is linear in the text. (The pipeline bounds the parser's work per
    sentence too: :data:`glmnlp.text.pipeline.MAX_PARSE_WORDS`.)
 
 10. **Zero-width format characters are whitespace at the edges of tokens and sentences**: the byte-order mark
@@ -301,7 +301,7 @@ def _segment_window(paragraph: str, cuts: list[int]) -> Iterator[Span]:
             continue
         # no sentence ends inside a whole window: cut at the last whitespace
         cut = max(window.rfind(" "), window.rfind("\t"))
-        cut = cut + 1 if cut > 0 else max(1, cluster_start(paragraph, pos + len(window)) - pos)  # not in a cluster
+        cut = cut + 1 if cut > 0 else (cluster_start(paragraph, pos + len(window), pos) - pos or len(window))
         cuts.append(pos)
         yield pos, pos + cut
         pos += cut

@@ -44,8 +44,8 @@ from glmnlp.errors import ConfigError, InputError
 __all__ = ["atomic_write_bytes", "atomic_write_text", "check_output_file", "check_writable_folder",
            "check_writable_file", "check_name_length", "missing_folders", "remove_folders",
            "decoded_arguments", "decoded_lines", "decoded_text", "input_lines", "opened_input", "read_text_file",
-           "dead_leftovers", "file_identity", "process_alive", "refuse_stdout_file", "split_lines", "stdin_bytes", "temp_stem", "umask",
-           "without_byte_order_marks", "INVISIBLE", "line_tokens"]
+           "dead_leftovers", "file_identity", "process_alive", "refuse_stdout_file", "split_lines", "stdin_bytes",
+           "temp_stem", "umask", "without_byte_order_marks", "INVISIBLE", "line_tokens"]
 
 
 def umask() -> int:
@@ -444,7 +444,8 @@ INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\
 def line_tokens(line: str) -> list[str]:
     """A line of given tokens (``--tokenized``, ``glmnlp tag``'s input) split at whitespace, a token of only zero-width
     characters left out, as the tokenizer leaves it out of raw text: a BOM or a direction mark between two tokens was
-    a word of its own, ``(JJ <U+FEFF>)``, and changed the parse."""
+    a word of its own, ``(JJ <U+FEFF>)``, and changed the parse. A token with such characters is kept as written (its
+    characters are the user's: an escape sequence in ``\x1b[1mdog\x1b[0m`` stays in the output)."""
     return [token for token in line.split() if token.strip(INVISIBLE)]
 
 
