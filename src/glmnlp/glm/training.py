@@ -83,7 +83,6 @@ epoch and the model staying those of the pass in one process:
 from __future__ import annotations
 
 import copy
-import pickle
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -247,14 +246,21 @@ def _uncopyable(task: Any, why: str) -> str:
             "lock, lambda or generator in it, or give it pack() (module docstring)")
 
 
-def _pickles(value: Any) -> bool:
-    """Whether the transport to worker processes can send ``value`` (the task: else an example could not be, and
-    the error blamed the task)."""
+class _Holds:
+    """What :func:`_travels` sends the task alone in, to a worker."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+def _travels(ex: Executor, value: Any) -> bool:
+    """Whether ``ex``'s transport to its workers can send ``value`` (the task: else an example could not be sent,
+    and the error blamed the task). Asked of the transport itself, on two workers (one object would stay here)."""
     try:
-        pickle.dumps(value)
-    except Exception:  # noqa: BLE001 (whatever pickling raises)
+        with ex.hosts(_Holds, [(value,), (value,)]):
+            return True
+    except Exception:  # noqa: BLE001 (whatever the transport raises)
         return False
-    return True
 
 
 def check_shards(shards: int, n_examples: int) -> None:
@@ -504,11 +510,11 @@ def train_perceptron(
     dev_slices: list[tuple[Hosts, int, str]] = []  # where each slice of dev lives: (hosts, object, method)
     try:
         hosts = ex.hosts(PerceptronShard, args)
-    except (TypeError, AttributeError, pickle.PicklingError) as exc:  # a lambda of __main__ is a PicklingError
-        # without pack() no code of the task's runs here but n_features(), called above: it is the transport to the
-        if pack is None and shards > 1 and ex.mode != "inline":  # workers
+    except Exception as exc:  # without pack() only n_features() of the task's ran (above): the transport raised it,
+        sent = isinstance(exc, TypeError | AttributeError) or type(exc).__name__ == "PicklingError"
+        if sent and pack is None and shards > 1 and ex.mode != "inline":  # as for any object it cannot send
             raise ConfigError(_uncopyable(task, f"cannot be sent to a worker process ({exc})")
-                              if not _pickles(task) else "with shards > 1 the training examples are sent to worker "
+                              if not _travels(ex, task) else "with shards > 1 the training examples are sent to worker "
                               f"processes, and one of them cannot be ({exc}): hold no lambda, open file or lock in "
                               "them, or give the task pack()") from None
         raise
