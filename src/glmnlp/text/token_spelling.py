@@ -103,6 +103,8 @@ def merge_marks(tokens: list[TokenSpan], sentence: str) -> list[TokenSpan]:
     splits punctuation off, and the keycap of ``#️⃣`` (U+FE0F U+20E3) was a token of its own, an empty-looking word
     in the tree. The joined token keeps the first token's spelling. (A combining mark after punctuation stays the
     next token's, as before: ``(́a`` is ``-LRB-`` and ``́a``.)"""
+    if not _EMOJI_PARTS.search(sentence):  # nearly every sentence: no pass over its tokens
+        return tokens
     out: list[TokenSpan] = []
     for token in tokens:
         text, start, end = token
