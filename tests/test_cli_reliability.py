@@ -475,3 +475,24 @@ def test_the_command_line_imports_without_fcntl() -> None:
     """``fcntl`` (POSIX only) is imported where a read-only stdout is told, not with the command line."""
     code = "import sys; sys.modules['fcntl'] = None; import glmnlp.cli"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120).returncode == 0
+
+
+@pytest.mark.parametrize("args", [
+    ["parse", "-i", "{bad}"],  # a library error naming the path
+    ["evalb", "{bad}", "{bad}"],
+    ["measures", "--plot", "{bad}.xyz", "--sentence", "1", "hi"],  # a usage error of the command's naming the path
+    ["parser", "train", "--train", "{bad}", "--out", "{out}"],
+])
+def test_an_error_naming_a_path_shows_its_control_characters_escaped_on_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
+) -> None:
+    """A file name holding an escape sequence coloured (or cleared) the terminal when an error named it, one holding a
+    newline split the error line in two, and a right-to-left override showed the name reversed."""
+    bad = str(tmp_path / "no\x1b[31mred\nsecond\u202etxt.trees")
+    argv = [a.replace("{bad}", bad).replace("{out}", str(tmp_path / "m")) for a in args]
+    assert main(argv) != 0
+    err = capsys.readouterr().err
+    error_line = err.strip().splitlines()[-1]
+    assert error_line.lower().startswith("error:"), err
+    assert "\\x1b[31m" in error_line and "\\nsecond\\u202etxt" in error_line, err
+    assert "\x1b" not in err and "\u202e" not in err, err

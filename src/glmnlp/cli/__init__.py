@@ -26,6 +26,7 @@ from typing import Any
 import click
 
 from glmnlp._version import __version__
+from glmnlp.cli._params import one_line
 from glmnlp.errors import GlmnlpError
 
 # module name -> attribute holding the click command or group
@@ -148,8 +149,8 @@ def _output_failed(exc: OSError) -> None:
     flush at exit does not fail again (``Exception ignored ...``, status 120).
     """
     _quiet_closed_stdout()
-    where = f"{exc.filename}: " if exc.filename else "the output "
-    click.echo(f"error: {where}cannot be written: {exc.strerror or exc}", err=True)
+    where = f"{os.fsdecode(exc.filename)}: " if exc.filename else "the output "
+    click.echo(one_line(f"error: {where}cannot be written: {exc.strerror or exc}"), err=True)
 
 
 def _stdout_read_only() -> bool:
@@ -173,7 +174,7 @@ def _reported(exc: Exception) -> int | None:
     (too long, no permission, a loop of links: ``error: PATH: reason``, status 1).
     """
     if isinstance(exc, GlmnlpError):
-        click.echo(f"error: {exc}", err=True)
+        click.echo(one_line(f"error: {exc}"), err=True)
         return 1
     if isinstance(exc, BrokenPipeError):
         _quiet_closed_stdout()
@@ -191,7 +192,7 @@ def _reported(exc: Exception) -> int | None:
     if isinstance(exc, OSError) and exc.filename is not None and exc.errno in _PATH_FAILED:
         # a path the file system refuses, met where no check named it (a name over 255 bytes, a model folder that
         # cannot be entered): it was a traceback
-        click.echo(f"error: {os.fsdecode(exc.filename)}: {exc.strerror or exc}", err=True)
+        click.echo(one_line(f"error: {os.fsdecode(exc.filename)}: {exc.strerror or exc}"), err=True)
         return 1
     return None
 
@@ -378,6 +379,8 @@ def _run(argv: Sequence[str] | None) -> int:
     except click.exceptions.Exit as exc:
         return int(exc.exit_code or 0)
     except click.ClickException as exc:
+        message = one_line(exc.format_message())  # a path named in it as the terminal shows other text
+        exc.format_message = lambda: message  # type: ignore[method-assign]
         exc.show()
         return exc.exit_code
     except Exception as exc:

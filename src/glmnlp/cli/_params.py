@@ -21,6 +21,7 @@ import functools
 import logging
 import math
 import os
+import re
 import stat
 import sys
 import warnings
@@ -34,7 +35,20 @@ from typing import Any
 __all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "check_no_dash_text",
            "check_tagset", "given_options", "on_terminal", "quiet_ray", "sentence_bar", "some_of", "weight_list",
            "parallel_options", "training_parallel_options", "parser_parallel_options", "rare_chains_said",
-           "warn_of_jobs"]
+           "warn_of_jobs", "one_line"]
+
+
+#: what a terminal does not show as written: C0 and C1 controls and DEL (an escape sequence colours or clears the
+#: screen, a newline or CR breaks the line), the line and paragraph separators, and the bidirectional controls (which
+#: reorder what follows them: a name ``a\u202etxt.exe`` is shown as ``aexe.txt``)
+_UNSHOWN = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def one_line(text: str) -> str:
+    """``text`` (an error or warning naming the user's paths) with what a terminal would not show as written escaped
+    as Python escapes it (``\\x1b``, ``\\n``, ``\\u202e``): a file name holding an escape sequence coloured the
+    terminal, one holding a newline split the error line in two."""
+    return _UNSHOWN.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 class NumberRange(click.FloatRange):
@@ -123,7 +137,7 @@ def rare_chains_said(path: str) -> Iterator[None]:
 
         def show(message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any) -> None:
             if issubclass(category, RareChainWarning):
-                click.echo(f"warning: {path}: {message}", err=True)
+                click.echo(one_line(f"warning: {path}: {message}"), err=True)
             else:
                 shown(message, category, *args, **kwargs)
 

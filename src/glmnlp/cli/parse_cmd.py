@@ -71,8 +71,8 @@ from typing import Any, Literal
 
 import click
 
-from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_no_dash_text, on_terminal, parallel_options,
-                                sentence_bar, some_of, warn_of_jobs)
+from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_no_dash_text, on_terminal, one_line,
+                                parallel_options, sentence_bar, some_of, warn_of_jobs)
 from glmnlp.cli.parse_input import Unit, argument_units, checked_tags, read_units
 from glmnlp.glm.streams import Prefetch
 from glmnlp.errors import ConfigError
@@ -241,7 +241,7 @@ class _Notices:
             from tqdm import tqdm
 
             with tqdm.external_write_mode(file=sys.stderr):
-                click.echo(f"warning: {text}", err=True)
+                click.echo(one_line(f"warning: {text}"), err=True)
 
     def flat_trees(self, doc: Any, unit: Unit, max_words: int) -> None:
         """Warn of each sentence of ``doc`` (the analysis of ``unit``) that got a flat tree for its length."""
