@@ -11,6 +11,7 @@ Run it:  python examples/glm_segmentation.py
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -92,7 +93,7 @@ class Segmenter:
         gold_ids, pred_ids = self.phi(example, example.gold), self.phi(example, predicted)
         return np.concatenate((gold_ids, pred_ids)), np.concatenate((np.ones(len(gold_ids)), -np.ones(len(pred_ids))))
 
-    def evaluate(self, examples: list[Example], weights: np.ndarray) -> float:
+    def evaluate(self, examples: Sequence[Example], weights: np.ndarray) -> float:
         right = sum(int((self.decode(e, weights) == e.gold).sum()) for e in examples)
         return right / sum(len(e.gold) for e in examples)
 

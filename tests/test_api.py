@@ -191,6 +191,22 @@ def test_reprs_are_short_and_say_what_the_object_is() -> None:
         assert repr(bad).startswith("Tree(label=")
 
 
+def test_a_loaded_models_repr_says_what_it_is() -> None:
+    """A pipeline's repr showed ``<glmnlp.tagger.model.Tagger object at 0x...>``: nothing of what was loaded."""
+    from glmnlp.tagger.config import TaggerConfig
+    from glmnlp.text.default_model import default_model_path
+
+    pipeline = glmnlp.load()
+    assert re.fullmatch(r"Tagger\(46 tags, [\d,]+ words seen, pass \d+ kept\)", repr(pipeline.tagger))
+    assert repr(pipeline.parser) == ("Parser(combined, generative weight 10, 94 categories, 2**22 weight slots, punct "
+                                     "features, beam gamma 1e+07 cap 40)")
+    assert repr(pipeline.tagger) in repr(pipeline) and repr(pipeline.parser) in repr(pipeline)
+    parser = glmnlp.Parser.load(default_model_path() / "parser")  # its own: the term removed here only
+    parser.generative = None
+    assert repr(parser).startswith("Parser(perceptron, 94 categories")
+    assert repr(glmnlp.Tagger(TaggerConfig(epochs=3))).startswith("Tagger(untrained, TaggerConfig(epochs=3,")
+
+
 def test_renderers_take_numpy_integers() -> None:
     """``indent`` and ``first_id`` given as numpy integers (a count from an array) were refused by the first version
     of the type checks; the rest of the API takes them (operator.index)."""

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from glmnlp.errors import FormatError, TreeSyntaxError
+from glmnlp.errors import FormatError, InputError, TreeSyntaxError
 from glmnlp.treebank.formats import (
     TaggedSentence,
     iter_tagged,
@@ -254,8 +254,9 @@ def test_formats_error_names_the_file(tmp_path: Path) -> None:
     with pytest.raises(FormatError) as info:
         read_tab(latin)
     assert info.value.line == 2 and info.value.reason == "not valid UTF-8 text (byte 0xe9 at column 4)"
-    with pytest.raises(FormatError, match="cannot read file"):
+    with pytest.raises(InputError, match="cannot read file") as missing:  # a missing file is no malformed format
         read_tab(tmp_path / "missing.tab")
+    assert type(missing.value) is InputError
 
 
 def test_formats_read_tagged_detection_and_errors(tmp_path: Path) -> None:

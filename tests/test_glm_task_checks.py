@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from glmnlp.errors import ConfigError
+from glmnlp.errors import ConfigError, InputError
 from glmnlp.glm._scoring import score_classes, score_rows, score_sum
 from glmnlp.glm.model_io import load_model, save_model
 from glmnlp.glm.perceptron import AveragedPerceptron
@@ -119,7 +119,7 @@ def test_the_task_and_its_data_are_checked_before_any_work() -> None:
             return super().decode(x, w)
 
     for shards in (1, 2):
-        with pytest.raises(ValueError, match="no training examples"):
+        with pytest.raises(InputError, match="no training examples"):
             train_perceptron(Task(), [], [0], epochs=1, shards=shards, jobs=1, show_progress=False)
     with pytest.raises(TypeError, match=r"the task NoEvaluate has no evaluate\(\)"):
         train_perceptron(NoEvaluate(), [0, 1], [0], epochs=1, jobs=1, show_progress=False)
@@ -127,7 +127,7 @@ def test_the_task_and_its_data_are_checked_before_any_work() -> None:
     assert train_perceptron(NoEvaluate(), [0, 1], None, epochs=1, jobs=1, show_progress=False).best_epoch == 1
     with pytest.raises(TypeError, match="train must be a sequence of examples"):
         train_perceptron(Task(), iter([0, 1]), None, epochs=1, jobs=1, show_progress=False)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="epochs must be an integer >= 1, got 2.5"):
+    with pytest.raises(ConfigError, match="epochs must be an integer >= 1, got 2.5"):
         train_perceptron(Task(), [0, 1], None, epochs=2.5, jobs=1, show_progress=False)  # type: ignore[arg-type]
 
     class BadSize(Task):
@@ -206,7 +206,7 @@ def test_an_example_workers_cannot_get_is_named_not_the_task() -> None:
 def test_a_seed_that_is_not_a_whole_number_is_refused_before_any_work(seed: Any) -> None:
     """``seed=1.5`` trained as ``seed=1`` without a word; ``-1`` was numpy's "expected non-negative integer" once the
     first pass began, None "int() argument must be ...": each is named at the call now."""
-    with pytest.raises(ValueError, match=r"seed must be an integer >= 0, got "):
+    with pytest.raises(ConfigError, match=r"seed must be an integer >= 0, got "):
         train_perceptron(Task(), [0, 1], None, epochs=1, seed=seed, jobs=1, show_progress=False)
     assert train_perceptron(Task(), [0, 1], None, epochs=1, seed=np.int64(3), jobs=1, show_progress=False)
 

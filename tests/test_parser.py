@@ -143,8 +143,9 @@ def test_parser_nbest_k_below_one_gives_every_complete_analysis(k: int) -> None:
 @pytest.mark.parametrize(("words", "tags", "message"), [
     ("dog", "NNN", "not a string"),  # was parsed as three one-letter words: (TOP (S (N d) (N o) (N g)))
     (["a", "dog"], "DT NN", "not a string"),  # surprisal was five infinities, one per character
-    ([1, 2], ["DT", "NN"], "every word must be a string"),
-    (["a", "dog"], ["DT", ["NN", 3]], "every tag must be a string"),
+    ([1, 2], ["DT", "NN"], "word 1 is a int, not a str"),  # was an InputError naming no word
+    (["a", b"dog"], ["DT", "NN"], "word 2 is a bytes, not a str"),  # Tagger.tag's TypeError, the parser's InputError
+    (["a", "dog"], ["DT", ["NN", 3]], "the tag of word 2 is a int, not a str"),
     (["a", "dog"], ["DT", []], "at least one candidate tag"),
     (["a", "dog"], ["DT"], "2 words but 1 tag entries"),
     (["", "dog"], ["DT", "NN"], "word 1 \\(''\\) is empty or holds whitespace"),  # was a ValueError from inside
@@ -153,13 +154,16 @@ def test_parser_nbest_k_below_one_gives_every_complete_analysis(k: int) -> None:
 ])
 def test_parser_refuses_what_is_not_a_tagged_sentence(words: object, tags: object, message: str) -> None:
     """Parser.parse, parse_nbest and surprisal take sequences of words and tags; a string (a sequence of characters)
-    or items that are not strings are an InputError saying so, as Tagger.tag's, not an analysis of something else."""
+    or items that are not strings are a TypeError (a value of the wrong kind, as Tagger.tag's), bad values an
+    InputError, saying which, not an analysis of something else."""
     from glmnlp.errors import InputError
 
     parser = _parser()
+    wrong_kind = "not a str" in message or "not a string" in message
     for call in (parser.parse, parser.parse_nbest, parser.surprisal):
-        with pytest.raises(InputError, match=message):
+        with pytest.raises(TypeError if wrong_kind else InputError, match=message) as caught:
             call(words, tags)  # type: ignore[operator]
+        assert wrong_kind != isinstance(caught.value, InputError)
 
 
 def test_parser_fallback_for_unparsable_sentence() -> None:
@@ -472,3 +476,30 @@ def test_punctuation_tags_count_a_bracket_escape_under_another_tag_as_punctuatio
              parse_tree("(TOP (S (NP (NN it) (-LRB- -LRB-) (NN y) (-RRB- -RRB-)) (VBD sat) (, ,) (NNS -LRB-) "
                         "(NNS dogs) (. .)))")]
     assert punctuation_tags(trees) == {"PUNCT", ",", "."}
+
+
+@pytest.mark.parametrize(("which", "given", "message"), [
+    ("training", ["(TOP (S (NN x)))"], "^training tree 1: expected a Tree, got str"),  # was an AttributeError
+    ("training", "(TOP (S (NN x)))", "^training trees: expected a sequence of Trees, got a str"),
+    ("dev", [None], "^dev tree 1: expected a Tree, got NoneType"),
+])
+def test_train_parser_refuses_what_is_not_a_tree_as_a_type_error(which: str, given: object, message: str) -> None:
+    """A bracket string where a Tree goes was ``'str' object has no attribute 'label'`` from inside the grammar's
+    check; a value of the wrong kind is a TypeError (docs/api.md), as score_trees and write_trees say it."""
+    from glmnlp.parser.training import train_parser
+    from glmnlp.treebank.trees import parse_tree
+
+    trees = [parse_tree("(TOP (S (NP (DT a) (NN dog)) (VP (VBD barked))))")]
+    train, dev = (given, trees) if which == "training" else (trees, given)
+    with pytest.raises(TypeError, match=message):
+        train_parser(train, dev, ParserConfig(n_bits=12, epochs=1),  # type: ignore[arg-type]
+                     show_progress=False, jobs=1)
+
+
+def test_train_parser_with_no_trees_is_an_input_error() -> None:
+    """An empty training set was a plain ValueError (not a GlmnlpError: ``except glmnlp.GlmnlpError`` missed it)."""
+    from glmnlp.errors import InputError
+    from glmnlp.parser.training import train_parser
+
+    with pytest.raises(InputError, match="no training examples"):
+        train_parser([], [], ParserConfig(n_bits=12, epochs=1), show_progress=False, jobs=1)

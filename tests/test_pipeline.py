@@ -420,12 +420,11 @@ def test_pipeline_refuses_a_multitag_margin_that_is_not_a_number_at_least_zero(m
 
 
 def test_pipeline_tagger_refuses_a_string_for_a_sentence() -> None:
-    """A string is a sequence (of characters): Tagger.tag("He agreed") tagged nine characters."""
-    from glmnlp.errors import InputError
-
+    """A string is a sequence (of characters): Tagger.tag("He agreed") tagged nine characters. A TypeError (a value of
+    the wrong kind, as docs/api.md says; it was an InputError, and the parser's bytes a TypeError)."""
     tagger = load(parser=False).tagger
     for call in (tagger.tag, lambda w: tagger.multitag(w, 2.0), tagger.max_marginals):
-        with pytest.raises(InputError, match="not a string"):
+        with pytest.raises(TypeError, match="not a string"):
             call("He agreed")
     with pytest.raises(ConfigError, match="margin must be >= 0"):
         tagger.multitag(["He", "agreed"], float("nan"))

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import trees
 
-from glmnlp.errors import TreeSyntaxError
+from glmnlp.errors import InputError, TreeSyntaxError
 from glmnlp.treebank.trees import (
     Tree,
     parse_tree,
@@ -107,6 +107,10 @@ def test_read_tree_file_with_lines_skips_a_bom_and_refuses_binary(tmp_path: Path
     with pytest.raises(TreeSyntaxError, match="binary data") as info:
         read_tree_file_with_lines(bad)
     assert info.value.line == 2
+    for unreadable in (tmp_path / "missing.trees", tmp_path):  # no malformed brackets: docs/api.md's InputError
+        with pytest.raises(InputError, match="cannot read file") as missing:
+            read_tree_file_with_lines(unreadable)
+        assert type(missing.value) is InputError
 
 
 def test_with_leaves_puts_words_back_under_the_same_labels() -> None:

@@ -91,7 +91,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from glmnlp.errors import ConfigError
+from glmnlp.errors import ConfigError, InputError
 from glmnlp.glm.parallel import Executor, Hosts, resolve_executor
 from glmnlp.glm.perceptron import AveragedPerceptron
 from glmnlp.glm.task import GLMTask, StepTask
@@ -214,14 +214,14 @@ def _check_task(task: Any, train: Any, dev: Any, epochs: Any, seed: Any = 0) -> 
     """What :func:`train_perceptron` needs, checked before any work (a missing ``evaluate`` was found after a whole
     pass; an empty training set was an UnboundLocalError with one shard and a silent no-op with two)."""
     if isinstance(epochs, bool) or not isinstance(epochs, int) or epochs < 1:
-        raise ValueError(f"epochs must be an integer >= 1, got {epochs!r}")
+        raise ConfigError(f"epochs must be an integer >= 1, got {epochs!r}")
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:  # 1.5 trained as 1, silently
-        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+        raise ConfigError(f"seed must be an integer >= 0, got {seed!r}")
     for name, data in (("train", train), ("dev", dev)):
         if data is not None and not (hasattr(data, "__len__") and hasattr(data, "__getitem__")):
             raise TypeError(f"{name} must be a sequence of examples (a list), not a {type(data).__name__}")
     if len(train) == 0:
-        raise ValueError("no training examples")
+        raise InputError("no training examples")
     dev_scored = getattr(task, "dev_pack", None) is not None and getattr(task, "dev_score", None) is not None
     steps = any(callable(getattr(task, name, None)) for name in ("train_step", "pack"))  # its own training steps
     needed = ("n_features",) + (() if steps else ("decode", "feature_difference")) + (

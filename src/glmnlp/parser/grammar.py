@@ -115,7 +115,14 @@ def first_problem(trees: Sequence[Tree]) -> tuple[int, str] | None:
 def check_trees(trees: Sequence[Tree], what: str) -> None:
     """Raise :class:`GrammarError` for the first of ``trees`` (``what``: "training", "dev") that is not a cleaned
     tree (:func:`first_problem`), naming its position and :data:`CLEAN_HINT`: the library's trainers refuse
-    them as ``glmnlp parser train`` does (there with the file and line)."""
+    them as ``glmnlp parser train`` does (there with the file and line). Anything but a Tree is a TypeError (a
+    bracket string was an AttributeError from inside the check)."""
+    if isinstance(trees, str | bytes):
+        raise TypeError(f"{what} trees: expected a sequence of Trees, got a {type(trees).__name__} (parse_tree reads "
+                        "a bracket string)")
+    if (k := next((k for k, tree in enumerate(trees) if not isinstance(tree, Tree)), None)) is not None:
+        raise TypeError(f"{what} tree {k + 1}: expected a Tree, got {type(trees[k]).__name__} (parse_tree reads a "
+                        "bracket string)")
     if (found := first_problem(trees)) is not None:
         raise GrammarError(f"{what} tree {found[0] + 1}: {found[1]}; {CLEAN_HINT}")
 

@@ -133,10 +133,11 @@ PTB_ESCAPES = frozenset({"-LRB-", "-RRB-", "-LCB-", "-RCB-", "-LSB-", "-RSB-"})
 
 
 def _checked_sentence(words: Sequence[str], tags: Sequence[str | Sequence[str]], what: str) -> list[list[str]]:
-    """The candidate tag lists of a sentence given to the parser; InputError for what it cannot be. A string is a
-    sequence too, of characters, and was parsed as one word a character."""
+    """The candidate tag lists of a sentence given to the parser; InputError for what it cannot be, TypeError for a
+    value of the wrong kind (as the tagger's). A string is a sequence too, of characters, and was parsed as one word a
+    character."""
     if isinstance(words, str) or isinstance(tags, str):
-        raise InputError("words and tags must be sequences of strings, not a string (split it into words first)")
+        raise TypeError("words and tags must be sequences of strings, not a string (split it into words first)")
     if words is None or tags is None:  # None was "cannot parse an empty sentence"
         raise TypeError(f"words and tags must be sequences of strings, got {type(words).__name__} and "
                         f"{type(tags).__name__}")
@@ -144,15 +145,16 @@ def _checked_sentence(words: Sequence[str], tags: Sequence[str | Sequence[str]],
         raise InputError(f"cannot {what} an empty sentence")
     if len(words) != len(tags):
         raise InputError(f"{len(words)} words but {len(tags)} tag entries")
-    if not all(isinstance(w, str) for w in words):
-        raise InputError("every word must be a string")
+    if bad := next((k for k, w in enumerate(words, start=1) if not isinstance(w, str)), 0):
+        raise TypeError(f"word {bad} is a {type(words[bad - 1]).__name__}, not a str")
     if bad := next((k for k, w in enumerate(words, start=1) if not w or any(c.isspace() for c in w)), 0):
         raise InputError(f"word {bad} ({words[bad - 1]!r}) is empty or holds whitespace: a word is one token")
     tag_lists = [[t] if isinstance(t, str) else list(t) for t in tags]
     if any(not t for t in tag_lists):
         raise InputError("every word needs at least one candidate tag")
-    if not all(isinstance(t, str) for candidates in tag_lists for t in candidates):
-        raise InputError("every tag must be a string")
+    if bad := next((k for k, ts in enumerate(tag_lists, start=1) if not all(isinstance(t, str) for t in ts)), 0):
+        wrong = next(t for t in tag_lists[bad - 1] if not isinstance(t, str))
+        raise TypeError(f"the tag of word {bad} is a {type(wrong).__name__}, not a str")
     if any(not t or any(c.isspace() for c in t) for candidates in tag_lists for t in candidates):
         raise InputError("a tag is empty or holds whitespace (the tree could not be written)")
     return tag_lists
@@ -290,6 +292,12 @@ class Parser(TravelsAsFiles):
             ids.extend(found)
             off[i + 1] = len(ids)
         return atoms, next_pos, isq, off, np.array(ids, dtype=np.int32)
+
+    def __repr__(self) -> str:  # it was <glmnlp.parser.model.Parser object at 0x...>, in a pipeline's repr too
+        term = self.generative
+        kind = "perceptron" if term is None else f"combined, generative weight {term.weight:g}"
+        return (f"Parser({kind}, {len(self.grammar.categories)} categories, 2**{self.config.n_bits} weight slots, "
+                f"{self.config.features} features, beam gamma {self.config.gamma:g} cap {self.config.beam_cap})")
 
     @property
     def _punct(self) -> int:

@@ -146,6 +146,10 @@ class Tagger(TravelsAsFiles):
         self._fitted = False
         self._cache_lock = ForkSafeLock(reentrant=True)  # the per-type atom cache is shared by threads
 
+    def __repr__(self) -> str:  # it was <glmnlp.tagger.model.Tagger object at 0x...>, in a pipeline's repr too
+        return (f"Tagger(untrained, {self.config!r})" if not self._fitted else
+                f"Tagger({len(self.tags_)} tags, {len(self._vocabulary):,} words seen, pass {self.best_epoch_} kept)")
+
     # -- state helpers ---------------------------------------------------------------------------
     def _init_tables(
         self,
@@ -229,8 +233,8 @@ class Tagger(TravelsAsFiles):
         rare: np.ndarray | None = None,
     ) -> Encoded:
         if bad := [type(s) for s in sentences if isinstance(s, str | Set | Mapping) or not hasattr(s, "__getitem__")]:
-            raise (InputError("a sentence must be a sequence of words, not a string (split it into words first)")
-                   if bad[0] is str else TypeError(f"a sentence is a list of words, not {bad[0].__name__}"))
+            raise TypeError("a sentence must be a sequence of words, not a string (split it into words first)"
+                            if bad[0] is str else f"a sentence is a list of words, not {bad[0].__name__}")
         lengths = np.array([len(s) for s in sentences], dtype=np.int64)
         offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
@@ -570,11 +574,8 @@ class Tagger(TravelsAsFiles):
         return tagger_to_parts(self)
 
     def save(self, directory: str | Path, *, replace: bool = True) -> None:
-        """Write the model directory atomically (:mod:`glmnlp.glm.model_io`).
-
-        ``directory`` must be absent, empty or (with ``replace``) a tagger model and nothing else;
-        anything else raises :class:`~glmnlp.errors.ConfigError` and is left untouched.
-        """
+        """Write the model directory atomically (:mod:`glmnlp.glm.model_io`): ``directory`` must be absent, empty or
+        (with ``replace``) a tagger model and nothing else; else a ConfigError, and it is left untouched."""
         metadata, arrays = self.to_parts()
         save_model(directory, kind="tagger", metadata=metadata, arrays=arrays, replace=replace)
 

@@ -478,11 +478,12 @@ def decoded_text(data: bytes, source: str, error: type[InputError] = InputError)
 
 def read_text_file(path: str | Path, error: type[InputError] = InputError) -> str:
     """A whole UTF-8 file, without its byte order marks (not text of the file's format; one at the start of a line
-    too, :func:`without_byte_order_marks`). A file that cannot be read
-    (missing, a folder, no permission) raises ``error`` naming it; binary or non-UTF-8 data as :func:`decoded_text`."""
+    too, :func:`without_byte_order_marks`). A file that cannot be read (missing, a folder, no permission) raises
+    :class:`InputError` naming it (not the format's ``error``: ``except TreeSyntaxError`` took a missing file for
+    malformed brackets); binary or non-UTF-8 data raises ``error`` as :func:`decoded_text`."""
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise error(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
+        raise InputError(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
     _same_file_as_stdout(Path(path), str(path))
     return without_byte_order_marks(decoded_text(data, str(path), error))
