@@ -15,6 +15,7 @@ import pytest
 from glmnlp.cli import cli, main
 from glmnlp.cli._params import NumberRange
 from glmnlp.text.default_model import default_model_path
+from toy_trees import TINY
 
 
 def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
@@ -432,3 +433,17 @@ def test_cli_tag_conllu_numbers_its_sentences_across_chunks(capsys: pytest.Captu
     ids = [line for line in out.splitlines() if line.startswith("# sent_id")]
     assert rc == 0 and ids == ["# sent_id = 1", "# sent_id = 2", "# sent_id = 3"]
     assert "# text = A cat sat .\n1\tA\t" in out
+
+
+@pytest.mark.parametrize("argv", [["parser", "train", "--epochs"], ["train-default", "--parser-epochs"]], ids=" ".join)
+def test_parser_passes_above_the_configs_range_are_a_usage_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str],
+) -> None:
+    """``--epochs 1000001`` was taken, the tagger trained and jackknifed (minutes on a treebank), and then the
+    parser's config refused it in the library's words (``[0, 1000000]``, where the command refuses 0)."""
+    trees = tmp_path / "t.trees"
+    trees.write_text("\n".join(TINY) + "\n")
+    rc, out, err = _run(capsys, [*argv, "1000001", "--out", str(tmp_path / "m"),
+                                 *(["--train", str(trees), "--tags", "tagger"] if argv[0] == "parser" else [])])
+    assert (rc, out) == (2, "") and "not in the range 1<=x<=1000000" in err, err
+    assert not (tmp_path / "m").exists()

@@ -43,7 +43,8 @@ def test_config_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
      ("GLMNLP_JOBS", "1 2", "GLMNLP_JOBS='1 2': jobs must be an integer >= 0 (0 = all cores)"),
      ("GLMNLP_JOBS", "1_0", "GLMNLP_JOBS=1_0: jobs must be an integer >= 0 (0 = all cores)"),  # int() read 10
      ("GLMNLP_JOBS", "\u0663", "GLMNLP_JOBS='\u0663': jobs must be an integer >= 0 (0 = all cores)"),  # Arabic-Indic 3
-     ("GLMNLP_JOBS", "9" * 20, f"GLMNLP_JOBS={'9' * 20}: jobs must be an integer >= 0 (0 = all cores)"),
+     ("GLMNLP_JOBS", "9" * 20, f"GLMNLP_JOBS={'9' * 20}: jobs must be an integer of at most 6 digits"),
+     ("GLMNLP_JOBS", "1000000", "GLMNLP_JOBS=1000000: jobs must be an integer of at most 6 digits"),
      ("GLMNLP_BACKEND", "spark", "GLMNLP_BACKEND=spark: backend must be one of local, ray")],
 )
 def test_config_bad_environment_is_an_error_naming_the_variable(

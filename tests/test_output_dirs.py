@@ -336,3 +336,32 @@ def test_an_output_file_made_read_only_is_not_replaced(tmp_path: Path, monkeypat
                               "import sys; from glmnlp.cli import main; sys.exit(main())", "data", "--clean",
                               str(source), "--out", str(precious)], capture_output=True, text=True, timeout=120)
         assert run.returncode == 1 and precious.read_text(encoding="utf-8") == "precious\n", run.stderr
+
+
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_signal_between_the_renames_of_a_replacement_leaves_a_model_in_place(
+    tmp_path: Path, trees_file: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, signum: str,
+) -> None:
+    """``--force`` renames the model aside, then the new one into its place; a Ctrl-C, SIGTERM or SIGHUP between the
+    two renames left the user's model under a hidden name only (``.m.glmnlp-old-PID-...``) and nothing at ``m``.
+    The signal is sent here by the first rename itself: it takes effect once the swap is done."""
+    import signal
+
+    out = tmp_path / "m"
+    base = ["tagger", "train", "--train", str(trees_file), "--out", str(out), "--quiet"]
+    assert main([*base, "--epochs", "1"]) == 0
+    rename = os.rename
+    signalled: list[str] = []
+
+    def rename_then_signal(src: str | Path, dst: str | Path) -> None:
+        rename(src, dst)
+        if Path(src) == out and ".glmnlp-old-" in str(dst) and not signalled:
+            signalled.append(str(dst))
+            os.kill(os.getpid(), getattr(signal, signum))
+
+    monkeypatch.setattr(model_io.os, "rename", rename_then_signal)
+    rc = main([*base, "--epochs", "2", "--force"])
+    assert signalled and rc == {"SIGINT": 1, "SIGTERM": 143, "SIGHUP": 129}[signum]
+    assert "Aborted." in capsys.readouterr().err
+    assert load_model(out, kind="tagger")[0]["config"]["epochs"] == 2  # the swap was done before the signal
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m", "toy.trees"]  # nothing hidden left

@@ -658,3 +658,18 @@ def test_tagger_cli_scores_a_bracket_tag_spelled_the_other_way_as_the_same_tag(
     assert main(["tagger", "evaluate", "--model", model, "--test", str(tmp_path / "test.word_tag")]) == 0
     out = capsys.readouterr().out
     assert "100.00%" in out and "$( -> $-LRB-" not in out, out
+
+
+def test_tagger_cli_warns_when_dev_is_the_training_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--dev`` naming the ``--train`` file (or a link to it) chose the pass on the training sentences without a
+    word, where ``parser train`` warns; a dev file of other sentences warns of nothing."""
+    train = tmp_path / "train.word_tag"
+    train.write_text(write_word_tag(sample_tagged("train")[:40]))
+    (tmp_path / "link.word_tag").symlink_to(train)
+    (tmp_path / "dev.word_tag").write_text(write_word_tag(sample_tagged("dev")[:10]))
+    for dev, warned in (("train.word_tag", True), ("link.word_tag", True), ("dev.word_tag", False)):
+        capsys.readouterr()
+        assert main(["tagger", "train", "--train", str(train), "--dev", str(tmp_path / dev), "--out",
+                     str(tmp_path / f"m-{dev}"), "--epochs", "1", "-j", "1", "--quiet"]) == 0
+        said = f"warning: {tmp_path / dev} is the --train file: the pass is chosen on the training sentences"
+        assert (said in capsys.readouterr().err) is warned

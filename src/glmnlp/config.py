@@ -84,10 +84,9 @@ def _from_environment() -> tuple[Settings, dict[str, ConfigError]]:
     # ASCII digits only: int() also reads '1_0' and other scripts' digits; at most six of them
     ascii_number = jobs_text.isascii() and jobs_text.isdigit() and len(jobs_text) <= 6
     jobs = 0 if not jobs_text else int(jobs_text) if ascii_number else -1
-    if jobs < 0:
-        errors["jobs"] = ConfigError(
-            f"GLMNLP_JOBS={shlex.quote(jobs_text)}: jobs must be an integer >= 0 (0 = all cores)"
-        )
+    if jobs < 0:  # a number of seven digits or more was "must be an integer >= 0"
+        errors["jobs"] = ConfigError(f"GLMNLP_JOBS={shlex.quote(jobs_text)}: jobs must be an integer " + (
+            "of at most 6 digits" if jobs_text.isascii() and jobs_text.isdigit() else ">= 0 (0 = all cores)"))
         jobs = 0
     backend = os.environ.get("GLMNLP_BACKEND", "").strip() or "local"
     if backend not in BACKENDS:

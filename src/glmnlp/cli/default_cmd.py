@@ -35,7 +35,7 @@ _RECIPE = DefaultRecipe()
 @click.option("--max-dev", type=click.IntRange(min=1), default=None,
               help="Use only the first N dev trees of each corpus.")
 @click.option("--max-test", type=click.IntRange(min=1), default=None, help="Use only the first N test trees.")
-@click.option("--parser-epochs", type=click.IntRange(min=1), default=None,
+@click.option("--parser-epochs", type=click.IntRange(min=1, max=10**6), default=None,
               help=f"Parser passes (default: the recipe's {_RECIPE.parser_epochs}).")
 @click.option("--generative-weights", default=None, metavar="W1,W2,...",
               help="Candidate fixed weights of the generative feature, chosen on dev; 0 = perceptron parser "

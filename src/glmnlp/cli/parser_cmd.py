@@ -82,7 +82,7 @@ def parser_group() -> None:
                    "(benchmarks/results/feature_collisions.md).")
 @click.option("--no-early-update", is_flag=True, help="Decode whole sentences before updating.")
 @click.option("--no-cache", is_flag=True, help="Disable the repeated use of hypotheses.")
-@click.option("--epochs", type=click.IntRange(min=1), default=8, show_default=True)
+@click.option("--epochs", type=click.IntRange(min=1, max=10**6), default=8, show_default=True)
 @click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1), default=0, show_default=True,
               help="Seed of each pass's shuffling of the training sentences, of the cache's sampling, of the "
                    "generative model's random folds (its deleted estimation; with --kind combined also the "

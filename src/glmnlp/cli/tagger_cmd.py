@@ -22,6 +22,7 @@ usage error; ``inf`` keeps every tag the model can give a word, not those its ta
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
@@ -174,6 +175,9 @@ def train_cmd(
     dev, dev_format = _read(dev_path, fmt, "to choose the epoch on", column) if dev_path else (None, None)
     if dev is not None:
         assert dev_path is not None
+        if train_path != "-" and os.path.exists(dev_path) and os.path.samefile(train_path, dev_path):  # as parser's
+            click.echo(f"warning: {dev_path} is the --train file: the pass is chosen on the training sentences",
+                       err=True)
         # the tags and spelling `tagger evaluate` scores it with: a dev file of another tagset scored 0.00% at
         # every pass and the first was kept; a dev file's "(" scored as a word training never saw, "-LRB-"
         check_tagset({t for s in train for t in s.tags or ()}, [s.tags for s in dev], dev_path,

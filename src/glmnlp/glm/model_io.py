@@ -83,25 +83,13 @@ from glmnlp._version import __version__
 from glmnlp.errors import ConfigError, ModelFileError
 from glmnlp.glm.model_files import check_model_directory, json_or_none, model_json, read_member, read_model_file
 from glmnlp.glm.model_seals import check_pin, check_seal, header_digest, json_keys, json_problem, parts_digest
+from glmnlp.glm.pools import interrupts_deferred
 from glmnlp.treebank.fileio import (check_name_length, check_writable_folder, dead_leftovers, missing_folders,
                                     remove_folders, temp_stem, umask)
 
-__all__ = [
-    "FORMAT_NAME",
-    "FORMAT_VERSION",
-    "ModelParts",
-    "save_model",
-    "load_model",
-    "load_submodel",
-    "verify_submodel",
-    "read_metadata",
-    "verify_model",
-    "check_output_dir",
-    "check_model_directory",
-    "staged_output_dir",
-    "PIPELINE_KIND",
-    "parts_digest",
-]
+__all__ = ["FORMAT_NAME", "FORMAT_VERSION", "ModelParts", "save_model", "load_model", "load_submodel",
+           "verify_submodel", "read_metadata", "verify_model", "check_output_dir", "check_model_directory", "staged_output_dir",
+           "PIPELINE_KIND", "parts_digest"]
 
 FORMAT_NAME = "glmnlp-model"
 FORMAT_VERSION = 1
@@ -368,7 +356,8 @@ def staged_output_dir(target: str | Path, kind: str, *, replace: bool, option: s
 
     ``target`` is checked with :func:`check_output_dir` before and again just before the rename.
     On any error the staging folder is removed, and so are the folders made for it, and ``target`` is left as it
-    was.
+    was. Ctrl-C, SIGTERM and SIGHUP are held back while a replaced model is renamed aside and the new one into its
+    place: one between the two renames left the user's model under a hidden name only.
     """
     target = Path(target)
     check_output_dir(target, kind, replace=replace, option=option)
@@ -387,13 +376,14 @@ def staged_output_dir(target: str | Path, kind: str, *, replace: bool, option: s
         if target.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{temp_stem(target.name)}.glmnlp-old-{os.getpid()}-", dir=parent))
             os.rmdir(old)
-            os.rename(target, old)
-            try:
-                os.rename(tmp, target)
-            except BaseException:
-                os.rename(old, target)
-                raise
-            shutil.rmtree(old, ignore_errors=True)
+            with interrupts_deferred():  # raised after the swap or its undoing, not between the two renames
+                os.rename(target, old)
+                try:
+                    os.rename(tmp, target)
+                except BaseException:
+                    os.rename(old, target)
+                    raise
+                shutil.rmtree(old, ignore_errors=True)
         else:
             os.rename(tmp, target)
     except OSError as exc:  # the model's files could not be written (a full disk, a quota): named by the target
