@@ -233,6 +233,34 @@ def test_cli_parse_brackets_in_tokens_and_tags_are_escaped_and_read_back(
     assert rc == 0 and "Number of sentence        =      2" in report
 
 
+@pytest.mark.parametrize("mode", ["--tokenized", "--tagged"])
+def test_cli_parse_keeps_given_tokens_as_written_where_the_format_needs_no_escape(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, mode: str,
+) -> None:
+    """CoNLL-U and JSON output of ``--tokenized``/``--tagged`` input wrote ``(`` as ``-LRB-`` and ``a(b`` as
+    ``a-LRB-b`` (a word that is ``a-LRB-b`` could no longer be told apart), where ``glmnlp tag``, ``measures`` and
+    the Python API keep the words as given: they are kept, byte for byte the API's output; the tree escapes them."""
+    import json
+
+    import glmnlp
+    from glmnlp.text.render import render_conllu, render_json
+
+    words = ["He", "said", "(", "yes", ")", "a(b", ":-)", "."]
+    tags = ["PRP", "VBD", "-LRB-", "NN", "-RRB-", "JJ", "NN", "."]
+    line = " ".join(words if mode == "--tokenized" else [f"{w}/{t}" for w, t in zip(words, tags)])
+    (tmp_path / "in.txt").write_text(line + "\n")
+    given = [words] if mode == "--tokenized" else [list(zip(words, tags))]
+    doc = glmnlp.load()(given)
+    rc, conllu, _ = _run(capsys, ["parse", mode, "-q", "-j", "1", "-f", "conllu", "-i", str(tmp_path / "in.txt")])
+    assert rc == 0 and conllu == render_conllu(doc)
+    assert "# text = He said ( yes ) a(b :-) ." in conllu and "\ta(b\t" in conllu
+    rc, js, _ = _run(capsys, ["parse", mode, "-q", "-j", "1", "-f", "json", "-i", str(tmp_path / "in.txt")])
+    assert rc == 0 and js == render_json(doc)
+    assert [t["text"] for t in json.loads(js)["sentences"][0]["tokens"]] == words
+    rc, tree, _ = _run(capsys, ["parse", mode, "-q", "-j", "1", "-i", str(tmp_path / "in.txt")])
+    assert rc == 0 and "(JJ a-LRB-b)" in tree
+
+
 def test_cli_pipeline_rejects_empty_tags_bytes_and_lone_surrogates() -> None:
     """``nlp([[("a", "")]])``, ``nlp(b"...")`` and a lone surrogate are refused at the boundary, by name."""
     import glmnlp

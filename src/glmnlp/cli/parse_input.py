@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from glmnlp.errors import ConfigError, InputError
+from glmnlp.text.inputs import model_words
 from glmnlp.text.tokenize import BLANKS
 from glmnlp.treebank.fileio import decoded_arguments, line_tokens
 from glmnlp.treebank.formats import word_tag_line
@@ -38,7 +39,7 @@ def _tagged_sentence(line: str, source: str, number: int) -> list[tuple[str, str
     if sentence is None:
         raise InputError("empty input: nothing to parse", source=source, line=number)
     assert sentence.tags is not None  # word_tag_line gives every word its tag
-    return [(escape_brackets(word), escape_brackets(tag)) for word, tag in zip(sentence.words, sentence.tags)]
+    return list(zip(sentence.words, sentence.tags))  # as written: the pipeline spells them for the models
 
 
 def checked_tags(units: Iterable[Unit], pipeline: Any, *, map_unknown: bool) -> Iterator[Unit]:
@@ -56,7 +57,7 @@ def checked_tags(units: Iterable[Unit], pipeline: Any, *, map_unknown: bool) -> 
             continue
         fixed = []
         for sentence in unit.doc:
-            bad = [k for k, (_, tag) in enumerate(sentence) if tag not in known]
+            bad = [k for k, (_, tag) in enumerate(sentence) if escape_brackets(tag) not in known]  # $( as $-LRB-
             if bad and not map_unknown:
                 word, tag = sentence[bad[0]]
                 raise InputError(
@@ -68,8 +69,8 @@ def checked_tags(units: Iterable[Unit], pipeline: Any, *, map_unknown: bool) -> 
                 if not pipeline.has_tagger:
                     raise ConfigError("--map-unknown-tags needs a tagger (this model has none; give --tagger DIR)")
                 # the tagger's best tag that the parser knows (its own best may be unknown to the parser too)
-                ranked = pipeline.tagger.multitag([w for w, _ in sentence], math.inf)
-                guess = {k: next((t for t in ranked[k] if t in known), None) for k in bad}
+                ranked = pipeline.tagger.multitag(model_words([w for w, _ in sentence], pipeline.tagger), math.inf)
+                guess = {k: next((t for t in ranked[k] if escape_brackets(t) in known), None) for k in bad}
                 for k in bad:
                     if guess[k] is None:
                         raise InputError(f"token {k + 1}: unknown tag {sentence[k][1]!r}, and the tagger has no tag "
@@ -82,8 +83,9 @@ def checked_tags(units: Iterable[Unit], pipeline: Any, *, map_unknown: bool) -> 
 
 
 def _token_sentence(line: str) -> list[str]:
-    """PTB tokens of a --tokenized line: brackets inside a token are spelled -LRB-/-RRB-, as in the treebank."""
-    return [escape_brackets(token) for token in line_tokens(line)]
+    """The tokens of a --tokenized line, as written (CoNLL-U and JSON output show them so; the pipeline gives the
+    models their treebank spelling, ``(`` as ``-LRB-``, and the trees are written with it)."""
+    return line_tokens(line)
 
 
 #: Characters of one paragraph past which ``read_units`` warns: a file with no blank line is one document, parsed
