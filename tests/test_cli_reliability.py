@@ -322,6 +322,10 @@ def test_cli_parse_nbest_json_tokens_agree_with_the_tree(capsys: pytest.CaptureF
     assert rc == 0
     for sent in json.loads(out)["sentences"]:
         assert [t["tag"] for t in sent["tokens"]] == parse_tree(sent["tree"]).tags()
+    # the brackets format's scores are the json's, every digit (they were rounded to 4 decimals)
+    rc, brackets, _ = _run(capsys, ["parse", "-q", "--nbest", "3", "Time flies like an arrow."])
+    scores = [float(line.split("\t")[0]) for line in brackets.splitlines() if line]
+    assert rc == 0 and scores == [n["score"] for s in json.loads(out)["sentences"] for n in s["nbest"]]
 
 
 def test_cli_parse_json_lines_survive_unicode_line_separators(capsys: pytest.CaptureFixture[str]) -> None:

@@ -83,9 +83,18 @@ def test_measures_writers_keep_backslashes_and_quotes(rows: list[dict]) -> None:
     out = io.StringIO()
     write_measures(named, out, "tsv")
     text = {"word", "word_class", "units"}
-    frame = pd.read_csv(io.StringIO(out.getvalue()), sep="\t", keep_default_na=False,
+    frame = pd.read_csv(io.StringIO(out.getvalue()), sep="\t", keep_default_na=False, dtype={c: str for c in text},
                         na_values={c: ["NA"] for c in COLUMNS if c not in text})
     assert frame["word"].tolist() == ["NA", "None", "nan"] and frame["entropy"].isna().all()
+    # ... and words that all look like numbers (number stimuli without </s> rows) were read as numbers: 007 as 7.0
+    numbers = ["1e5", "-0", "inf", "007", "3.10", "1"]
+    for fmt in ("tsv", "json"):
+        out = io.StringIO()
+        write_measures([dict(rows[0], word=w) for w in numbers], out, fmt)
+        frame = (pd.read_json(io.StringIO(out.getvalue()), lines=True, dtype={"word": str}) if fmt == "json" else
+                 pd.read_csv(io.StringIO(out.getvalue()), sep="\t", keep_default_na=False, dtype={c: str for c in text},
+                             na_values={c: ["NA"] for c in COLUMNS if c not in text}))
+        assert frame["word"].tolist() == numbers, fmt
 
 
 COLUMNS_INDEX = {c: k for k, c in enumerate(COLUMNS)}
