@@ -179,6 +179,9 @@ def test_evalb_sample_prm_settings() -> None:
         ("CUTOFF_LEN -3\n", 1, "must not be negative"),
         ("LABELED 1\n  DELETE_LABEL TOP\n", 2, "a keyword must begin the line"),  # was "unknown keyword 'DELETE_LABEL'"
         (" \u00a0\u00a0\u00a0\n", 1, "a keyword must begin the line"),  # was an IndexError
+        # an old Mac's line ends: one comment line to evalb.c, so no setting at all, silently (TOP, . scored)
+        ("# saved on a Mac\rDELETE_LABEL TOP\rDELETE_LABEL .\r", 1, "a lone carriage return ends this line"),
+        ("DELETE_LABEL TOP\r\nDELETE_LABEL .\r\nDELETE_LABEL ,\rX 1\r\n", 3, "a lone carriage return ends this line"),
     ],
 )
 def test_evalb_params_errors_name_the_line(text: str, line: int, fragment: str) -> None:

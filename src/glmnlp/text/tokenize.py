@@ -173,7 +173,6 @@ _CHAR_TOKENS: dict[str, str] = {
     "\u2026": "...",  # horizontal ellipsis
     **PTB_BRACKETS,
 }
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _NOT_THE_USERS = re.compile(r"(?:glmnlp|spacy|thinc|confection)(?:\.|\Z)")  # frames no warning is about
 LINE_END = re.compile(r"\r\n?|\n")  # universal newlines, as the CLI reads one-sentence-per-line input
 _WORDLIKE = re.compile(r"\w")
@@ -190,6 +189,11 @@ _HAS_INVISIBLE = re.compile(f"[{re.escape(_INVISIBLE)}]")
 #: What sentences are trimmed of (a line of nothing else is blank): every character Python counts as whitespace (all
 #: below U+3001), and _INVISIBLE.
 BLANKS = "".join(ch for ch in map(chr, range(0x3001)) if ch.isspace()) + _INVISIBLE
+# A blank line (choice 1): only BLANKS between two line ends (\n, \r\n, a lone \r), as the CLI reads a file (a line of
+# only U+2028 or a zero-width space ended a paragraph in `glmnlp parse -i FILE`, not in `parse TEXT` or the API)
+_LINE_BREAK = r"(?:\r\n|\r(?!\n)|\n)"  # \r\n one line end, never a lone \r and then a \n
+_PARAGRAPH_BREAK = re.compile(_LINE_BREAK + "(?:[" + re.escape(BLANKS.translate({10: None, 13: None})) + "]*"
+                              + _LINE_BREAK + r")+\s*")
 # Within a sentence, what NLTK sees as a space (choice 3): every other whitespace character, one for one.
 _SPACES = str.maketrans(dict.fromkeys((ch for ch in BLANKS if ch.isspace() and ch != " "), " "))
 

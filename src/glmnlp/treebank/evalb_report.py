@@ -138,6 +138,12 @@ def parse_params(text: str, source: str = "<params>") -> EvalbParams:
     keywords accumulate and scalar keywords keep their last value. Unlike evalb.c, anything it
     would warn about is an :class:`InputError` carrying ``source`` and the line number.
     """
+    if "\r" in text and (lone := re.search("\r(?!\n)", text)):  # an old Mac's line ends: evalb.c read the whole
+        # file as one comment line, so no setting at all (TOP and punctuation scored), without a word
+        cr = lone.start()
+        raise InputError("a lone carriage return ends this line (old Mac line ends): evalb reads lines to \\n only, "
+                         "and would join it to the next: save the file with \\n line ends", source=source,
+                         line=text.count("\n", 0, cr) + 1)
     scalars: dict[str, int | bool] = {}
     lists: dict[str, list[str]] = {name: [] for name in _LIST_KEYS.values()}
     pairs: dict[str, list[tuple[str, str]]] = {name: [] for name in _PAIR_KEYS.values()}

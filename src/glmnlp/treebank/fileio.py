@@ -297,6 +297,8 @@ def decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
         except OSError as exc:  # a read that fails part-way (EIO, a descriptor not open for reading): a traceback
             raise InputError(f"cannot read file: {exc.strerror or exc}", source=source, line=number + 1) from None
         first = number + 1
+        if number == 0 and (utf16 := _utf16_message(raw)):
+            raise InputError(utf16, source=source, line=1)
         nul = raw.find(b"\x00")
         try:
             text, fault, message = raw.decode("utf-8") if nul < 0 else raw[:nul].decode("utf-8"), nul, ""
@@ -307,14 +309,31 @@ def decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
             # the lines before the faulty one, ended by a lone \r within this piece, are given before its error
             for line in split_lines(raw[: raw.rfind(b"\r", 0, fault) + 1].decode("utf-8")):
                 number += 1
-                yield number, line.removeprefix("\ufeff")
+                yield number, _without_dos_eof(line.removeprefix("\ufeff"))
             raise InputError(message or "binary data (NUL byte); expected UTF-8 text", source=source,
                              line=first + _lone_crs(raw, fault))
         for line in split_lines(text) or [""]:
             number += 1
             # a byte order mark begins a file, and a line of files put together (cat a.txt b.txt): it stuck to the
             # first word of the second (\ufeffSecond), never text of the line
-            yield number, line.removeprefix("\ufeff")
+            yield number, _without_dos_eof(line.removeprefix("\ufeff"))
+
+
+def _without_dos_eof(line: str) -> str:
+    """``line`` without a Ctrl-Z (0x1A, DOS's end-of-file mark) that ends it or begins it (files put together with
+    ``copy /b a+b``): it stuck to the last token (``.^Z``, a tag the tagger learned) or was a token alone, taken by
+    some commands and refused by others."""
+    return line.strip("\x1a") if "\x1a" in line else line
+
+
+def _utf16_message(head: bytes) -> str:
+    """The error for data that begins with a UTF-16 or UTF-32 byte order mark (Notepad's "Unicode"), else "": it
+    was "byte 0xff at column 1" from some readers and "binary data (NUL byte)" from others."""
+    for mark, name in ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"),
+                       (b"\xfe\xff", "UTF-16")):
+        if head.startswith(mark):
+            return f"{name} text (byte order mark {mark.hex(' ').upper()}); expected UTF-8: save it as UTF-8"
+    return ""
 
 
 def stdin_bytes() -> IO[bytes]:
@@ -458,7 +477,10 @@ def without_byte_order_marks(text: str) -> str:
 
 def decoded_text(data: bytes, source: str, error: type[InputError] = InputError) -> str:
     """``data`` decoded as UTF-8; binary data (a NUL byte) or text that is not UTF-8 raises ``error`` (an
-    :class:`InputError` class) at ``source:line``, as :func:`decoded_lines` words it. A byte order mark is kept."""
+    :class:`InputError` class) at ``source:line``, as :func:`decoded_lines` words it. A byte order mark is kept; a
+    Ctrl-Z that ends or begins a line is not (:func:`_without_dos_eof`)."""
+    if utf16 := _utf16_message(data):
+        raise error(utf16, source=source, line=1)
     nul = data.find(b"\x00")
     try:
         text, bad = data.decode("utf-8"), -1
@@ -473,7 +495,11 @@ def decoded_text(data: bytes, source: str, error: type[InputError] = InputError)
     if bad >= 0:
         line_start = max(data.rfind(b"\n", 0, bad), data.rfind(b"\r", 0, bad)) + 1
         raise error(_not_utf8(data[line_start:], bad - line_start), source=source, line=line_of(bad))
-    return text
+    return _DOS_EOF.sub("", text) if "\x1a" in text else text
+
+
+#: Ctrl-Z where a line ends or begins (:func:`_without_dos_eof`)
+_DOS_EOF = re.compile(r"\x1a+(?=[\r\n]|\Z)|(?:^|(?<=[\r\n]))\x1a+")
 
 
 def read_text_file(path: str | Path, error: type[InputError] = InputError) -> str:
