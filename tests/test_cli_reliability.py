@@ -368,6 +368,19 @@ def test_a_command_started_with_stdin_closed_says_so(tmp_path: Path) -> None:
         assert (run.returncode, run.stderr.decode()) == expected, args
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="closes a file descriptor in the child")
+@pytest.mark.parametrize("args", [["parse", "--bogus"], ["parse", "--nbest", "0", "x"], ["data"],
+                                  ["parse", "-i", "/no"]])
+def test_a_command_started_with_stderr_closed_writes_no_message_into_its_output(args: list[str]) -> None:
+    """``glmnlp parse --bogus 2>&- > trees``: click wrote its usage errors to stdout when stderr was closed, into the
+    file of trees; the command's own messages were dropped. None reaches stdout now; the status is kept."""
+    import os
+
+    run = subprocess.run([sys.executable, "-c", _MAIN, *args], capture_output=False, stdout=subprocess.PIPE,
+                         stdin=subprocess.DEVNULL, preexec_fn=lambda: os.close(2), timeout=120)
+    assert (run.returncode, run.stdout) == (1 if "-i" in args else 2, b""), args
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="redirects a child's stdout")
 def test_a_command_whose_output_is_its_input_file_refuses_to_start(tmp_path: Path) -> None:
     """``glmnlp tag a.txt >> a.txt`` read the tags it wrote, for ever: 15 KB grew to 132 MB in 10 s. The input being

@@ -153,9 +153,12 @@ def test_cli_tag_reads_tags_and_writes_a_chunk_at_a_time(
         return tag_sentences(self, sentences)
 
     monkeypatch.setattr(Tagger, "tag_sentences", counted)
-    monkeypatch.setattr(tagger_cmd, "TAG_CHUNK", 2, raising=False)
     _stdin(monkeypatch, text)
     assert _run(capsys, ["tag"])[:2] == (0, whole)
+    assert sizes == [5] and tagger_cmd.TAG_CHUNK == 500  # the default --batch-size
+    sizes.clear()
+    _stdin(monkeypatch, text)
+    assert _run(capsys, ["tag", "--batch-size", "2"])[:2] == (0, whole)
     assert sizes == [2, 2, 1]
     conllu = tmp_path / "in.conllu"
     conllu.write_text("".join(f"1\t{w}\t_\t_\tNN\t_\t_\t_\t_\t_\n\n" for w in ("cats", "dogs", "New York")))
@@ -164,6 +167,33 @@ def test_cli_tag_reads_tags_and_writes_a_chunk_at_a_time(
     rc, out, err = _run(capsys, ["tag", "--input-format", "conllu", "--output-format", "word_tag", str(conllu)])
     assert (rc, out.split(), err) == (1, ["cats/NNS", "dogs/NNS"], "error: <output>:3: word 1 ('New York') contains "
                                       "whitespace: word/TAG lines cannot hold it (--output-format conllu can)\n")
+
+def test_cli_tag_answers_each_sentence_of_a_pipe_with_batch_size_1() -> None:
+    """A program that writes a sentence to ``glmnlp tag`` and waits for its tags waited for ever: the command tagged
+    500 sentences at a time and wrote them into a pipe's buffer. With ``--batch-size 1`` each is answered at once."""
+    import subprocess
+    import threading
+
+    command = [sys.executable, "-c", "import sys; from glmnlp.cli import main; sys.exit(main())", "tag",
+               "--batch-size", "1"]
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, bufsize=1) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        watchdog = threading.Timer(90, proc.kill)
+        watchdog.start()
+        answers = []
+        try:
+            for line in ("The dog barked .", "A cat sat ."):
+                proc.stdin.write(line + "\n")
+                proc.stdin.flush()
+                answers.append(proc.stdout.readline())
+                assert answers[-1], "no tags before the next sentence (the watchdog ended the command)"
+            proc.stdin.close()
+            proc.wait(timeout=60)
+        finally:
+            watchdog.cancel()
+    assert proc.returncode == 0 and answers == ["The/DT dog/NN barked/VBD ./.\n", "A/DT cat/NN sat/NN ./.\n"]
+
 
 def test_cli_tag_warns_when_a_file_named_as_a_format_is_read_as_tokens(
     capsys: pytest.CaptureFixture[str], tmp_path: Path

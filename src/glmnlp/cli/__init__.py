@@ -321,6 +321,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     stderr = sys.stderr
     if stderr is not None and not isinstance(stderr, _Diagnostics):
         sys.stderr = _Diagnostics(stderr)
+    elif stderr is None:  # started with stderr closed (2>&-): messages are dropped (click wrote its usage errors to
+        sys.stderr = _Diagnostics(open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115  stdout, into the data)
     ray_before = _ray_running()
     from glmnlp.glm.model_io import REPLACE_OPTION
 
@@ -339,6 +341,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         REPLACE_OPTION.reset(option)
         if isinstance(sys.stderr, _Diagnostics) and sys.stderr is not stderr:
             sys.stderr.flush()
+            if stderr is None:
+                sys.stderr.stream.close()
             sys.stderr = stderr
         for signum, handler in replaced.items():
             signal.signal(signum, handler)

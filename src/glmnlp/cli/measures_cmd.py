@@ -42,7 +42,9 @@ __all__ = ["measures_cmd"]
               help="Raw text: every line is one sentence (a stimuli file of one item a line; default: paragraphs).")
 @click.option("-m", "--model", "model", type=NonEmptyPath(path_type=Path),
               help="Model directory (default: the bundled model; its generative term is used).")
-@click.option("--format", "fmt", type=click.Choice(["tsv", "csv", "json"]), default="tsv", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["tsv", "csv", "json"]), default="tsv", show_default=True,
+              help="The table: tab- or comma-separated (quoted as RFC 4180 quotes CSV), or JSON Lines (one row a "
+                   "line).")
 @click.option("--units", type=click.Choice(["bits", "nats"]), default="bits", show_default=True,
               help="Logarithm of prefix, surprisal and entropy columns.")
 @click.option("--kind", type=click.Choice(["generative", "combined"]), default="generative", show_default=True,
@@ -82,6 +84,9 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
                  gamma: float | None,
                  cap: int | None, plot_path: Path | None, sentence: int, quiet: bool) -> None:
     """Word-by-word measures (surprisal, syntactic/lexical surprisal, entropy, ...) of text.
+
+    The input is read whole, then the table is written (each sentence answered as it comes, with its surprisals
+    only: glmnlp parse --format json --surprisal --batch-size 1).
 
     \b
     Examples:

@@ -72,7 +72,10 @@ def parser_group() -> None:
 @click.option("--gen-prune", type=NumberRange(min=0), default=None,
               help="Generative tables: Roark's -t relative pruning threshold (0 = none). "
                    "Default: 0.05 for --kind combined, 0 for --kind generative (each chosen on dev).")
-@click.option("--features", type=click.Choice(["baseline", "punct"]), default="punct", show_default=True)
+@click.option("--features", type=click.Choice(["baseline", "punct"]), default="punct", show_default=True,
+              help="The perceptron's templates (unused by --kind generative). baseline: those of C&R 2004 §3.2, "
+                   "Table 2; punct: those and the three punctuation features of §3.2 (a question's final '?', the "
+                   "tag after punctuation or a conjunction, punctuation two places to the left).")
 @click.option("--feature-bits", default=None, metavar="BITS|auto",
               help="The hashed features' weight table: 2**BITS slots (16-28; default 22). auto: the smallest table "
                    "in which at most 1% of the training set's gold-derivation features share a slot (counted before "
@@ -82,7 +85,8 @@ def parser_group() -> None:
                    "(benchmarks/results/feature_collisions.md).")
 @click.option("--no-early-update", is_flag=True, help="Decode whole sentences before updating.")
 @click.option("--no-cache", is_flag=True, help="Disable the repeated use of hypotheses.")
-@click.option("--epochs", type=click.IntRange(min=1, max=10**6), default=8, show_default=True)
+@click.option("--epochs", type=click.IntRange(min=1, max=10**6), default=8, show_default=True,
+              help="Passes of the perceptron over --train; each is scored on --dev and the best is kept.")
 @click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1), default=0, show_default=True,
               help="Seed of each pass's shuffling of the training sentences, of the cache's sampling, of the "
                    "generative model's random folds (its deleted estimation; with --kind combined also the "

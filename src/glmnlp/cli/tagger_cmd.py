@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import io
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
@@ -40,7 +41,7 @@ from glmnlp.text.loading import tagger_at
 from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.parallel import chunked
 from glmnlp.glm.training import EpochRecord, check_shards
-from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_tagset, given_options,
+from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_tagset, given_options, on_terminal,
                                training_parallel_options)
 from glmnlp.errors import FormatError, InputError
 from glmnlp.treebank.fileio import decoded_text, opened_input, stdin_bytes, without_byte_order_marks
@@ -115,7 +116,8 @@ def tagger() -> None:
 @click.option("--format", "fmt", type=click.Choice(_FORMATS), default="auto", show_default=True, help="Input format.")
 @click.option("--tag-column", "column", type=click.Choice(["xpos", "upos"]), default="xpos", show_default=True,
               help="The tag column of CoNLL-U input (refused for other formats).")
-@click.option("--epochs", type=click.IntRange(min=1), default=TaggerConfig.epochs, show_default=True)
+@click.option("--epochs", type=click.IntRange(min=1), default=TaggerConfig.epochs, show_default=True,
+              help="Passes of the perceptron over --train; with --dev the best pass is kept, else the last.")
 @click.option("--seed", type=click.IntRange(min=0), default=TaggerConfig.seed, show_default=True,
               help="Seed of the per-epoch shuffling.")
 @click.option(
@@ -126,7 +128,9 @@ def tagger() -> None:
     help="Words seen this often may only take the tags they were seen with.",
 )
 @click.option(
-    "--feature-set", type=click.Choice(sorted(FEATURE_SETS)), default=TaggerConfig.feature_set, show_default=True
+    "--feature-set", type=click.Choice(sorted(FEATURE_SETS)), default=TaggerConfig.feature_set, show_default=True,
+    help="collins2002: the features of Collins (2002); extended: those and wider word windows, prefixes, shapes and "
+         "case features (glmnlp.tagger.features; benchmarks/results/tagger_features.md).",
 )
 @click.option("--force", is_flag=True,
               help="Replace an existing tagger model at --out (only a glmnlp tagger model is ever replaced).")
@@ -209,7 +213,8 @@ def train_cmd(
 @click.option("-m", "--model", "model_dir", required=True, type=NonEmptyPath(path_type=Path),
               help="A tagger model, or a pipeline model directory holding tagger/.")
 @click.option("--test", "test_path", required=True, type=InputFile(allow_dash=True), help="Gold-tagged data to score.")
-@click.option("--format", "fmt", type=click.Choice(_FORMATS), default="auto", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(_FORMATS), default="auto", show_default=True,
+              help="Format of --test (auto: by its name's suffix, else its content).")
 @click.option("--tag-column", "column", type=click.Choice(["xpos", "upos"]), default=None,
               help="The tag column of CoNLL-U input (refused for other formats). Default: the column the tagger was "
                    "trained on, if it was trained on CoNLL-U, else xpos.")
@@ -281,7 +286,10 @@ class _Vocabulary:
 @click.option("--output-format", type=click.Choice(("word_tag", "conllu")), default="word_tag", show_default=True,
               help="conllu: the tags in the XPOS column, or in UPOS for a tagger trained on a CoNLL-U file's UPOS "
                    "column.")
-def tag(model_dir: Path | None, input_path: str, input_format: str, output_format: str) -> None:
+@click.option("--batch-size", type=click.IntRange(min=1, max=10**9), default=TAG_CHUNK, show_default=True,
+              help="Sentences read, tagged and written at a time (1: a program that writes a sentence and waits for "
+                   "its tags gets them; typed input is answered line by line whatever this is).")
+def tag(model_dir: Path | None, input_path: str, input_format: str, output_format: str, batch_size: int) -> None:
     """Tag tokenised sentences from INPUT_PATH (default: stdin) and write them to stdout.
 
     Uses the bundled default model's tagger unless --model names a tagger or a model directory.
@@ -309,7 +317,9 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
         return write_conllu(out, "upos" if upos else "xpos", first_id=done + 1)
 
     # tagging all at once took memory in proportion to it; a malformed line's error comes after the sentences before it
-    for chunk in chunked(sentences, TAG_CHUNK):
+    if input_path == "-" and on_terminal(sys.stdin):
+        batch_size = 1  # typed input: each line answered as it is ended (it waited for 500 lines or Ctrl-D)
+    for chunk in chunked(sentences, batch_size):
         # brackets spelled as the tagger saw them in training (glmnlp.text.inputs.model_words); words written as given
         tagged = model.tag_sentences([model_words(s.words, model) for s in chunk])
         out = [TaggedSentence(s.words, tuple(t)) for s, t in zip(chunk, tagged, strict=True)]
@@ -321,6 +331,7 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
                 output_format == "word_tag" and exc.reason.endswith("contains whitespace")) else ""
             raise FormatError(exc.reason + hint, source=exc.source, line=done + (exc.line or 0)) from None
         click.echo(text, nl=False)
+        sys.stdout.flush()  # a pipe's buffer held the tags back until it filled or the input ended
         done += len(chunk)
 
 
