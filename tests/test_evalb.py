@@ -703,3 +703,22 @@ def test_evalb_reads_quote_labels_and_refuses_two_parameter_files(tmp_path: Path
     assert "Length unmatch (2|3)" in (err := capsys.readouterr().err) and "re-inserting quotes first" in err, err
     assert main(["evalb", "-p", str(prm), "-p", str(prm), str(gold), str(test)]) == 2
     assert "-p/--params is given once" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u2028", "\u202f"])
+def test_evalb_warns_of_a_space_only_the_other_readers_take_for_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], space: str,
+) -> None:
+    """``(NP\\u00a0(DT A) ...)``: evalb.c reads the no-break space as part of the label ``NP\\u00a0`` and so does this
+    scorer (66.67 against the same tree spaced), while ``read_tree_file`` and every other command read it as a space
+    and the two files as the same trees; the score came without a word. A warning names the line now."""
+    gold, test = tmp_path / "g.trees", tmp_path / "t.trees"
+    gold.write_text("(TOP (S (NP (DT A) (NN cat)) (VP (VBD sat)) (. .)))\n" * 2
+                    + f"(TOP (S (NP{space}(DT A) (NN cat)) (VP (VBD sat)) (. .)))\n", encoding="utf-8")
+    test.write_text("(TOP (S (NP (DT A) (NN cat)) (VP (VBD sat)) (. .)))\n" * 3, encoding="utf-8")
+    capsys.readouterr()
+    assert main(["evalb", str(gold), str(test), "--summary-only"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith(f"warning: {gold}:3: U+{ord(space):04X} (") and "only ASCII whitespace" in err, err
+    assert err.count("warning") == 1
+    assert main(["evalb", str(test), str(test), "--summary-only"]) == 0 and capsys.readouterr().err == ""
