@@ -323,6 +323,8 @@ def test_cli_parse_long_unpunctuated_line_is_cut_with_warnings(
     assert "warning: no sentence boundary within 2000 characters" in err
     assert f"warning: {big}:1: a sentence of 500 words (more than 150) gets a flat tree without parsing" in err
     assert "warning: 20 pieces cut from text without sentence boundaries in all" in err
+    # the summary counts their flat trees (it said "default structure: 0" and no more)
+    assert err.endswith("; over 150 words, flat: 20\n"), err
 
 
 def test_cli_parse_unknown_tagged_tags_are_errors_or_mapped(

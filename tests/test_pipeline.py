@@ -712,7 +712,8 @@ def test_pipe_workers_do_not_repeat_the_callers_load_warnings() -> None:
         worker = PipeWorker((_warning_loader, ()))
     assert caught == []
     _, _, raised, failed = worker.run(([[["Dogs", "bark", "."]]], (1, False, False), 0, None, (False, None, 150)))
-    assert raised == [(UserWarning, "parsed 3 words", 1)] and failed is None  # (category, text, cuts of a cut)
+    # (category, text, cuts of a cut, the document of the batch it came with)
+    assert raised == [(UserWarning, "parsed 3 words", 1, 0)] and failed is None
 
 
 def test_pipeline_pipe_on_workers_answers_the_documents_before_a_bad_one() -> None:

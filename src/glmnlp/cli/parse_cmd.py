@@ -510,7 +510,9 @@ def _write_parses(
     stats = pipeline.stats
     # TEXT arguments are typed and read on the spot: their summary only when a sentence got no analysis
     if not quiet and stats is not None and (not texts or stats.get("fallback", 0)):
+        flat = stats.get("too_long", 0)  # their flat trees were in no count ("default structure: 0")
         click.echo(
             f"parsed {n_sent} sentence{'' if n_sent == 1 else 's'}; retried with a wider beam: "
-            f"{stats.get('retried', 0)}; default structure: {stats.get('fallback', 0)}", err=True,
+            f"{stats.get('retried', 0)}; default structure: {stats.get('fallback', 0)}"
+            + (f"; over {pipeline.max_words} words, flat: {flat}" if flat else ""), err=True,
         )

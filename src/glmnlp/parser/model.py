@@ -232,8 +232,8 @@ class Parser(TravelsAsFiles):
         self._local.beam = beam
 
     def _count(self, key: str) -> None:
-        with self._stats_lock:
-            self.stats[key] += 1
+        with self._stats_lock:  # (a pipeline counts its sentences over max_words here too: "too_long")
+            self.stats[key] = self.stats.get(key, 0) + 1
 
     # -- chain table ------------------------------------------------------------------------------
     def _add_chain(self, chain: tuple[int, ...]) -> int:

@@ -248,8 +248,8 @@ class Pipeline:
 
     @property
     def stats(self) -> dict[str, int] | None:
-        """The parser's counters (``sentences``, ``retried``, ``fallback``, ...), those of worker
-        processes included; ``None`` without a parser. Does not build a deferred parser."""
+        """The parser's counters (``sentences``, ``retried``, ``fallback``; ``too_long``: flat trees over max_words),
+        those of worker processes included; ``None`` without a parser. Does not build a deferred parser."""
         component = self._components["parser"]
         if isinstance(component, Deferred):
             return self._pending_stats
@@ -378,8 +378,7 @@ class Pipeline:
         yield from self._pipe_here(docs, batch_size, nbest, surprisal, progress, measures)
 
     def _pipe_workers(
-        self, docs: Iterable[DocumentInput], batch_size: int, n_process: int, backend: str | None,
-        address: str | None,
+        self, docs: Iterable[DocumentInput], batch_size: int, n_process: int, backend: str | None, address: str | None,
         progress: Callable[[int], None] | None = None, asks: tuple[int, bool, Any] = (1, False, False),
     ) -> Iterator[Document]:
         """``asks`` = (nbest, surprisal, measures), as for :meth:`pipe`; each worker gets them with its batch."""
@@ -417,18 +416,20 @@ class Pipeline:
                 jobs = stream_of(((chunk, asks, (done + k) * batch_size, beam, settings)
                                   for k, chunk in enumerate(every)), threaded)
                 for plain_docs, stats, caught, failed in hosts.imap_any("run", jobs):
-                    for category, message, cuts in caught:  # warned again here, where the caller's filters are
-                        warnings.warn(LongInputWarning(message, cuts) if category is LongInputWarning else message,
-                                      category, stacklevel=user_stacklevel())
                     target = self.stats  # not self.parser.stats: that would build the model here
                     if isinstance(target, dict):
                         for key, value in stats.items():
                             target[key] = target.get(key, 0) + value
-                    for doc in plain_docs:
-                        document = document_from_plain(doc)
-                        if progress is not None:
-                            progress(len(document.sentences))
-                        yield document
+                    for k, doc in enumerate([*plain_docs, None]):  # warned again here, where the caller's filters
+                        # are, before their document, as in one process (before the batch, an "error" filter lost it)
+                        for category, message, cuts in (w[:3] for w in caught if min(w[3], len(plain_docs)) == k):
+                            warnings.warn(LongInputWarning(message, cuts) if category is LongInputWarning else message,
+                                          category, stacklevel=user_stacklevel())
+                        if doc is not None:
+                            document = document_from_plain(doc)
+                            if progress is not None:
+                                progress(len(document.sentences))
+                            yield document
                     if failed is not None:  # a document the worker refused: after those before it, as in one process
                         raise failed
 
@@ -447,7 +448,7 @@ class Pipeline:
                     text, pending = read_document(doc, index + i, self.lines)
                     items = sentence_items(text, pending, self.lines) if measures else []
                     for number, sent in enumerate(pending, start=1):
-                        self._analyse(sent, nbest, surprisal)
+                        self._analyse(sent, nbest, surprisal, f"document {index + i + 1}, sentence {number}: ")
                         if measures:  # every sentence, as glmnlp.measures: over max_words too (they got no rows)
                             from glmnlp.text.measures import sentence_rows
 
@@ -479,8 +480,8 @@ class Pipeline:
         known = getattr(getattr(self.parser, "grammar", None), "pos_tags", None)
         return known is None or escape_brackets(tag) in known
 
-    def _analyse(self, sent: PendingSentence, nbest: int = 1, surprisal: bool = False) -> None:
-        written = [tok.text for tok in sent.tokens]
+    def _analyse(self, sent: PendingSentence, nbest: int = 1, surprisal: bool = False, where: str = "") -> None:
+        written = [tok.text for tok in sent.tokens]  # where ("document 3, sentence 2: ") begins errors and warnings
         # the models' spelling (inputs: "The models' spelling"), asking the tagger only when it tags (it may be
         # unbuilt); the parser's is the tagger's with ( ) escaped; trees go back over the words as written
         tagging = sent.tags is None and self.tagger is not None
@@ -512,16 +513,15 @@ class Pipeline:
         if sent.tags is None:
             raise ConfigError("this pipeline has a parser but no tagger: give pre-tagged input")
         if not tagged_here and (unknown := sorted({t for t in sent.tags if not self._knows(t)})):
-            raise InputError(f"the sentence {' '.join(written)[:60]!r} has tags the parser does not know: "
+            raise InputError(f"{where}the sentence {' '.join(written)[:60]!r} has tags the parser does not know: "
                              f"{', '.join(unknown)} (it has no analysis with them)")
         if len(words) > self.max_words:
             from glmnlp.parser.model import default_tree
 
-            warnings.warn(
-                f"a sentence of {len(words)} words (more than {self.max_words}) gets a flat tree without parsing",
-                LongInputWarning,
-                stacklevel=user_stacklevel(),
-            )
+            warnings.warn(f"{where}a sentence of {len(words)} words (more than {self.max_words}) gets a flat tree "
+                          "without parsing", LongInputWarning, stacklevel=user_stacklevel())  # where: in a stream
+            if callable(count := getattr(self.parser, "_count", None)):
+                count("too_long")  # in stats: its flat tree was counted nowhere ("default structure: 0")
             sent.tree = default_tree(written, sent.tags, getattr(self.parser, "grammar", None))
             if nbest > 1:
                 sent.nbest = [(float("-inf"), sent.tree)]

@@ -185,17 +185,20 @@ class PipeWorker:
         before = dict(stats) if isinstance(stats, dict) else {}
         out: list[Any] = []
         failed: Exception | None = None
+        came_with: list[int] = []  # each warning's document: the one made after it (len(out): none, the failure)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:  # a document refused: the batch's documents before it are returned with the error
-                for doc in self.pipeline._pipe_here(docs, max(1, len(docs)), nbest, surprisal, measures=measures,
-                                                    start=start):
-                    out.append(document_to_plain(doc))
+                for i, one in enumerate(docs):  # one at a time: the warnings of each are told apart
+                    for doc in self.pipeline._pipe_here([one], 1, nbest, surprisal, measures=measures, start=start + i):
+                        came_with += [len(out)] * (len(caught) - len(came_with))
+                        out.append(document_to_plain(doc))
             except Exception as exc:  # noqa: BLE001 (raised again by the caller, after these documents)
                 failed = exc
         after = dict(stats) if isinstance(stats, dict) else {}
+        came_with += [len(out)] * (len(caught) - len(came_with))
         # each warning as plain data, with a cut's count (LongInputWarning.cuts), which str() of it leaves out
-        warned = [(w.category, str(w.message), getattr(w.message, "cuts", 1)) for w in caught]
+        warned = [(w.category, str(w.message), getattr(w.message, "cuts", 1), k) for w, k in zip(caught, came_with)]
         return out, {k: after[k] - before.get(k, 0) for k in after}, warned, failed
 
 
