@@ -245,8 +245,8 @@ def evaluate_cmd(
     # EWT's '(' scored against a WSJ tagger's -LRB- was an unknown word (89.55% where tag scores 90.37%)
     read, found = _read(test_path, fmt, "to score", column, given)
     tagset = set(model.tags_)
-    sentences = [TaggedSentence(tuple(model_words(s.words, model, quotes=False)),  # scored as written: Tagger.evaluate's
-                                s.tags and model_tags(s.tags, tagset)) for s in read]
+    sentences = [TaggedSentence(tuple(model_words(s.words, model, quotes=False)),  # quotes as written, as
+                                s.tags and model_tags(s.tags, tagset)) for s in read]  # Tagger.evaluate scores them
     check_tagset(set(model.tags_), [s.tags for s in sentences], test_path, column if found == "conllu" else None,
                  "test", "the tagger", given)
     score = model.evaluate(sentences, top_confusions=confusions)
