@@ -253,3 +253,24 @@ def test_data_clean_is_idempotent_on_its_output(raw: tuple[str, list[Tree]]) -> 
         assert rc == 0 and err == f"read {len(expected)} tree(s) from 1 file(s); wrote {len(expected)} to {twice}; " \
                                    "dropped 0\n"
         assert twice.read_bytes() == once.read_bytes()
+
+
+def test_data_clean_never_replaces_a_raw_treebank_file_it_was_not_given(tmp_path: Path) -> None:
+    """``glmnlp data --clean --out wsj/*.mrg``: the shell made the first file ``--out`` and the others the inputs, and
+    the raw wsj_0001.mrg (traces, function tags) was replaced by their cleaned trees with status 0. A raw treebank
+    file that is not one of the FILEs is refused; one that is may be cleaned in place, as documented. ``--out -``
+    made a file named ``-`` (and ``data --out - --split test`` a folder)."""
+    import shutil
+
+    raw = sample_files("train")[:3]
+    for path in raw:
+        shutil.copy(path, tmp_path / path.name)
+    first, *rest = sorted(tmp_path.glob("*.mrg"))
+    before = first.read_bytes()
+    assert main(["data", "--clean", "--out", str(first), *map(str, rest)]) == 2
+    assert first.read_bytes() == before
+    assert main(["data", "--clean", str(first), "--out", str(first)]) == 0 and first.read_bytes() != before
+    for argv in (["data", "--clean", str(rest[0]), "--out", "-"], ["data", "--out", "-", "--split", "test"]):
+        with contextlib.chdir(tmp_path):
+            assert main(argv) == 2
+        assert not (tmp_path / "-").exists()

@@ -205,3 +205,29 @@ def test_a_tree_with_a_bracket_written_as_it_is_says_how_brackets_are_written(te
     with pytest.raises(TreeSyntaxError) as plain:
         list(read_trees("(TOP (S (NP (NN x)) (VP (VB y)))", "t.mrg"))
     assert "-LRB-" not in str(plain.value)
+
+
+def test_the_writers_refuse_what_the_reader_refuses() -> None:
+    """``write_trees`` wrote a tree 250 deep that ``read_tree_file`` then refused (over MAX_DEPTH), 5,000 deep was a
+    RecursionError, and an unlabelled node below the root was written ``(S ( x))``, read back as "node 'x' has no
+    children"; ``to_pretty(indent=-2)`` was taken as 0. Each is a ValueError now; an unlabelled root is written."""
+    from glmnlp.treebank.trees import MAX_DEPTH, Tree, to_bracket, to_pretty
+
+    for depth in (MAX_DEPTH + 50, 5000):
+        deep = Tree("NN", ("x",))
+        for _ in range(depth):
+            deep = Tree("S", (deep,))
+        for write in (to_bracket, to_pretty):
+            with pytest.raises(ValueError, match=f"nested more than {MAX_DEPTH} deep"):
+                write(Tree("TOP", (deep,)))
+    ok = Tree("NN", ("x",))
+    for _ in range(MAX_DEPTH - 2):
+        ok = Tree("S", (ok,))
+    assert parse_tree(to_bracket(Tree("TOP", (ok,)))) == Tree("TOP", (ok,))
+    unlabelled = Tree("TOP", (Tree("S", (Tree("", ("x",)),)),))
+    for write in (to_bracket, to_pretty):
+        with pytest.raises(ValueError, match="a node below the root has no label"):
+            write(unlabelled)
+    assert to_bracket(Tree("", (Tree("S", (Tree("NN", ("x",)),)),))) == "( (S (NN x)))"
+    with pytest.raises(ValueError, match="indent must be an integer >= 0, got -2"):
+        to_pretty(parse_tree("(TOP (S (NN x)))"), indent=-2)

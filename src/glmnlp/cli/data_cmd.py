@@ -134,6 +134,8 @@ def data(
       glmnlp data --clean wsj/0[2-9]/*.mrg wsj/1?/*.mrg wsj/2[01]/*.mrg --out train.trees
       glmnlp data --clean wsj/22/*.mrg --out dev.trees
     """
+    if str(out_dir) == "-":  # it made a file or a folder named "-", which `--clean -` then read as an input
+        raise click.UsageError("--out - : data writes files, not standard output: give a file or folder name")
     if clean:
         if not files:
             raise click.UsageError("--clean needs the treebank FILEs to clean")
@@ -207,9 +209,18 @@ def _write_all(outputs: list[tuple[Path, str]], out_dir: Path) -> None:
         raise
 
 
+#: what a raw treebank file is named (the PTB's .mrg, GUM's .ptb): never replaced by --clean unless it is cleaned itself
+_RAW_SUFFIXES = (".mrg", ".ptb")
+
+
 def _clean_files(files: tuple[Path, ...], out: Path) -> None:
     """``glmnlp data --clean``: every tree of ``files`` cleaned, one per line, to ``out`` (module docstring)."""
     check_output_file(out)
+    if out.suffix.lower() in _RAW_SUFFIXES and out.is_file() and not any(
+            f.is_file() and out.samefile(f) for f in files):  # `--out wsj/*.mrg`: the shell made the first .mrg --out
+        raise click.UsageError(f"--out {out} is a raw treebank file ({out.suffix}) and not one of the FILEs: it would "
+                               "be replaced by the others' cleaned trees (did the shell expand --out wsj/*.mrg?); "
+                               "write the cleaned trees to a new file (name.trees)")
     lines: list[str] = []
     dropped: list[str] = []
     rerooted: Counter[str] = Counter()

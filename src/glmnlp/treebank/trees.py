@@ -23,6 +23,7 @@ subtrees is an error, never a flat or truncated tree.
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -201,10 +202,15 @@ def to_bracket(tree: Tree) -> str:
     return "".join(parts)
 
 
-def _check_node(tree: Tree) -> None:
+def _check_node(tree: Tree, depth: int = 0) -> None:
     """A node the reader would take back: a tuple (or list) of children, each a Tree or a word, and a word only as
     a preterminal's one child. ``Tree("NN", "dog")`` was written ``(NN d o g)`` (a str's characters as children),
-    ``Tree("X", ())`` as ``(X)`` and a word beside a subtree as ``(S w (NN d))``: files the reader refuses."""
+    ``Tree("X", ())`` as ``(X)`` and a word beside a subtree as ``(S w (NN d))``: files the reader refuses; so
+    were a node ``depth`` below the root without a label, ``(S ( x))``, and a tree over :data:`MAX_DEPTH` deep."""
+    if depth >= MAX_DEPTH:
+        raise ValueError(f"brackets nested more than {MAX_DEPTH} deep: the tree reader refuses such a tree")
+    if depth and tree.label == "":
+        raise ValueError("a node below the root has no label: only the outermost bracket may have none, '( (S ...) )'")
     children = tree.children
     if not isinstance(children, tuple | list):
         raise ValueError(f"node {tree.display_label!r}: children must be a tuple of Trees and words, "
@@ -219,8 +225,8 @@ def _check_node(tree: Tree) -> None:
                              f"preterminal holds a word, alone")
 
 
-def _write(tree: Tree, out: list[str]) -> None:
-    _check_node(tree)
+def _write(tree: Tree, out: list[str], depth: int = 0) -> None:
+    _check_node(tree, depth)
     out.append("(")
     out.append(_label(tree.display_label))
     for child in tree.children:
@@ -228,7 +234,7 @@ def _write(tree: Tree, out: list[str]) -> None:
         if isinstance(child, str):
             out.append(_word(child))
         else:
-            _write(child, out)
+            _write(child, out, depth + 1)
     out.append(")")
 
 
@@ -237,10 +243,12 @@ def to_pretty(tree: Tree, indent: int = 2) -> str:
     line with their word."""
     if not isinstance(tree, Tree):
         raise TypeError(f"expected a Tree, got {type(tree).__name__} (parse_tree reads a bracket string)")
+    if isinstance(indent, bool) or not hasattr(indent, "__index__") or operator.index(indent) < 0:  # -2 was taken
+        raise ValueError(f"indent must be an integer >= 0, got {indent!r}")  # as 0
     lines: list[str] = []
 
     def walk(node: Tree, depth: int) -> None:
-        _check_node(node)
+        _check_node(node, depth)
         pad = " " * (indent * depth)
         if node.is_preterminal or not node.children:
             lines.append(pad + to_bracket(node))
@@ -326,7 +334,7 @@ def iter_trees_with_lines(lines: Iterable[str], source: str = "<string>") -> Ite
                         )
                     if len(stack) >= MAX_DEPTH:
                         raise TreeSyntaxError(f"brackets nested more than {MAX_DEPTH} deep (a treebank's are a few "
-                                              "dozen: the proxy treebank's deepest tree is 34)", source=source,
+                                              "dozen: the deepest of the PTB sample and GUM is 34)", source=source,
                                               line=line)
                     stack.append([None, [], line])
                     expect_label = True
