@@ -208,22 +208,25 @@ def test_a_tree_with_a_bracket_written_as_it_is_says_how_brackets_are_written(te
 
 
 def test_the_writers_refuse_what_the_reader_refuses() -> None:
-    """``write_trees`` wrote a tree 250 deep that ``read_tree_file`` then refused (over MAX_DEPTH), 5,000 deep was a
-    RecursionError, and an unlabelled node below the root was written ``(S ( x))``, read back as "node 'x' has no
-    children"; ``to_pretty(indent=-2)`` was taken as 0. Each is a ValueError now; an unlabelled root is written."""
+    """An unlabelled node below the root was written ``(S ( x))``, read back as "node 'x' has no children"; a tree
+    5,000 deep was a RecursionError from inside; ``to_pretty(indent=-2)`` was taken as 0. Each is a ValueError now;
+    an unlabelled root is written, and so is a tree deeper than the reader takes (a parse of a long sentence may be
+    one: 151 levels for 150 words of "I think that ..."), which the reader refuses with its line."""
+    from glmnlp.errors import TreeSyntaxError
     from glmnlp.treebank.trees import MAX_DEPTH, Tree, to_bracket, to_pretty
 
-    for depth in (MAX_DEPTH + 50, 5000):
-        deep = Tree("NN", ("x",))
+    def nested(depth: int) -> Tree:
+        tree = Tree("NN", ("x",))
         for _ in range(depth):
-            deep = Tree("S", (deep,))
-        for write in (to_bracket, to_pretty):
-            with pytest.raises(ValueError, match=f"nested more than {MAX_DEPTH} deep"):
-                write(Tree("TOP", (deep,)))
-    ok = Tree("NN", ("x",))
-    for _ in range(MAX_DEPTH - 2):
-        ok = Tree("S", (ok,))
-    assert parse_tree(to_bracket(Tree("TOP", (ok,)))) == Tree("TOP", (ok,))
+            tree = Tree("S", (tree,))
+        return Tree("TOP", (tree,))
+
+    for write in (to_bracket, to_pretty):
+        with pytest.raises(ValueError, match="nested too deep to be written"):
+            write(nested(5000))
+    assert parse_tree(to_bracket(nested(MAX_DEPTH - 2))) == nested(MAX_DEPTH - 2)
+    with pytest.raises(TreeSyntaxError, match=f"nested more than {MAX_DEPTH} deep"):
+        parse_tree(to_bracket(nested(MAX_DEPTH + 50)))
     unlabelled = Tree("TOP", (Tree("S", (Tree("", ("x",)),)),))
     for write in (to_bracket, to_pretty):
         with pytest.raises(ValueError, match="a node below the root has no label"):

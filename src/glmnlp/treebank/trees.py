@@ -198,17 +198,20 @@ def to_bracket(tree: Tree) -> str:
     if not isinstance(tree, Tree):
         raise TypeError(f"expected a Tree, got {type(tree).__name__} (parse_tree reads a bracket string)")
     parts: list[str] = []
-    _write(tree, parts)
+    try:
+        _write(tree, parts)
+    except RecursionError:  # thousands of levels deep: it was a RecursionError from inside
+        raise ValueError("the tree is nested too deep to be written (the tree reader takes "
+                         f"{MAX_DEPTH} levels)") from None
     return "".join(parts)
 
 
 def _check_node(tree: Tree, depth: int = 0) -> None:
     """A node the reader would take back: a tuple (or list) of children, each a Tree or a word, and a word only as
     a preterminal's one child. ``Tree("NN", "dog")`` was written ``(NN d o g)`` (a str's characters as children),
-    ``Tree("X", ())`` as ``(X)`` and a word beside a subtree as ``(S w (NN d))``: files the reader refuses; so
-    were a node ``depth`` below the root without a label, ``(S ( x))``, and a tree over :data:`MAX_DEPTH` deep."""
-    if depth >= MAX_DEPTH:
-        raise ValueError(f"brackets nested more than {MAX_DEPTH} deep: the tree reader refuses such a tree")
+    ``Tree("X", ())`` as ``(X)`` and a word beside a subtree as ``(S w (NN d))``: files the reader refuses; so was
+    a node ``depth`` below the root without a label, ``(S ( x))``. (A tree deeper than the reader's
+    :data:`MAX_DEPTH` is written: a parse of a long sentence may be one, and other readers take it.)"""
     if depth and tree.label == "":
         raise ValueError("a node below the root has no label: only the outermost bracket may have none, '( (S ...) )'")
     children = tree.children
@@ -261,7 +264,10 @@ def to_pretty(tree: Tree, indent: int = 2) -> str:
                 walk(child, depth + 1)
         lines[-1] += ")"
 
-    walk(tree, 0)
+    try:
+        walk(tree, 0)
+    except RecursionError:  # as to_bracket's
+        raise ValueError(f"the tree is nested too deep to be written (the tree reader takes {MAX_DEPTH} levels)") from None
     return "\n".join(lines)
 
 
