@@ -267,7 +267,8 @@ def to_pretty(tree: Tree, indent: int = 2) -> str:
     try:
         walk(tree, 0)
     except RecursionError:  # as to_bracket's
-        raise ValueError(f"the tree is nested too deep to be written (the tree reader takes {MAX_DEPTH} levels)") from None
+        raise ValueError("the tree is nested too deep to be written (the tree reader takes "
+                         f"{MAX_DEPTH} levels)") from None
     return "\n".join(lines)
 
 
