@@ -541,3 +541,13 @@ def test_an_error_naming_a_path_shows_its_control_characters_escaped_on_one_line
     assert error_line.lower().startswith("error:"), err
     assert "\\x1b[31m" in error_line and "\\nsecond\\u202etxt" in error_line, err
     assert "\x1b" not in err and "\u202e" not in err, err
+
+
+@pytest.mark.parametrize("argv", [[], ["tagger"], ["parser"]], ids=lambda a: " ".join(a) or "glmnlp")
+def test_a_group_called_bare_prints_its_help_in_lines(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    """A group called with no command shows its help through a usage error (click's NoArgsIsHelpError): the
+    escaping of error lines printed the whole help as one line with literal \\n in a first version of it."""
+    main(argv)
+    captured = capsys.readouterr()
+    shown = captured.out + captured.err
+    assert "\\n" not in shown and shown.count("\n") > 5 and "Usage: glmnlp" in shown, shown

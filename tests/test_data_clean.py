@@ -270,6 +270,9 @@ def test_data_clean_never_replaces_a_raw_treebank_file_it_was_not_given(tmp_path
     assert main(["data", "--clean", "--out", str(first), *map(str, rest)]) == 2
     assert first.read_bytes() == before
     assert main(["data", "--clean", str(first), "--out", str(first)]) == 0 and first.read_bytes() != before
+    again = tmp_path / "clean.mrg"  # a cleaned file so named, written again by a re-run (a review found it refused)
+    assert main(["data", "--clean", *map(str, rest), "--out", str(again)]) == 0
+    assert main(["data", "--clean", *map(str, rest), "--out", str(again)]) == 0
     for argv in (["data", "--clean", str(rest[0]), "--out", "-"], ["data", "--out", "-", "--split", "test"]):
         with contextlib.chdir(tmp_path):
             assert main(argv) == 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from collections import Counter
 from pathlib import Path
@@ -722,3 +723,26 @@ def test_evalb_warns_of_a_space_only_the_other_readers_take_for_one(
     assert err.startswith(f"warning: {gold}:3: U+{ord(space):04X} (") and "only ASCII whitespace" in err, err
     assert err.count("warning") == 1
     assert main(["evalb", str(test), str(test), "--summary-only"]) == 0 and capsys.readouterr().err == ""
+
+
+@pytest.mark.skipif(not os.path.isdir("/dev/fd"), reason="/dev/fd (a pipe named as process substitution names it)")
+def test_evalb_reads_a_pipe_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``glmnlp evalb gold.trees <(...)``: the warning of spaces outside ASCII read the files before the scorer, so a
+    pipe was empty when scored ("0 here"), in a first version of it; a pipe is read once, by the scorer. A file's
+    warning names it as the terminal shows other text (its escape sequence escaped)."""
+    tree = "(TOP (S (NP (DT A) (NN cat)) (VP (VBD sat)) (. .)))\n"
+    gold = tmp_path / "g.trees"
+    gold.write_text(tree)
+    reader, writer = os.pipe()
+    try:
+        os.write(writer, tree.encode())
+        os.close(writer)
+        assert main(["evalb", str(gold), f"/dev/fd/{reader}", "--summary-only"]) == 0, capsys.readouterr().err
+    finally:
+        os.close(reader)
+    assert "Bracketing FMeasure       = 100.00" in capsys.readouterr().out
+    odd = tmp_path / "g\x1b[31m.trees"
+    odd.write_text(tree.replace("(NP ", "(NP\u00a0"), encoding="utf-8")
+    assert main(["evalb", str(odd), str(gold), "--summary-only"]) == 0
+    err = capsys.readouterr().err
+    assert "g\\x1b[31m.trees:1: U+00A0" in err and "\x1b" not in err

@@ -3,9 +3,12 @@ training code before its memory was compacted (int32 event arrays, one shared ev
 jackknife folds, intermediates freed before freezing), which must not change a single trained number.
 
 A digest covers every array of the model's file parts (name, dtype, shape, bytes) and its JSON
-metadata (EM traces, lexicon, ...). They were recorded on x86_64 with numpy 2.4; a platform whose
-libm rounds a log differently could legitimately differ, which is why the arrays are also checked
-against an independent property (every distribution sums to one) elsewhere (test_generative.py).
+metadata (EM traces, lexicon, ...). They were recorded on x86_64 with numpy 2.4, where numpy's
+logarithms and exponentials take the AVX-512 code path; on a CPU without AVX-512 (numpy's AVX2 path) they
+round some results differently in the last bit, and the same code trains models differing in those bits:
+each digest is recorded for both (the second from the code of a9663ae, whose models gave the first ones on an
+AVX-512 machine; every commit since changes no number of them). Any other digest is a changed model. The arrays
+are also checked against an independent property (every distribution sums to one) in test_generative.py.
 """
 
 from __future__ import annotations
@@ -26,11 +29,16 @@ from glmnlp.treebank.corpus import sample_trees
 
 from test_generative import SMALL, _event_set, _toy_events
 
-#: digests recorded from the code before the memory compaction (see the module docstring)
-TOY = "3f86c33511e14fe54cdc27b55ae3ee3139cb133e65ef110e4fdccb2a70510bf3"
-TOY_JACKKNIFE = "bc3afd8826302a6ca98c63bf03fd112b6bf52c73e023122fc5b160887bc602b2"
-GENERATIVE_PARSER = "c3f1bfdfccc6aa67753c0cafb5ec51dc9ae1f275e96094502506a9c8e17ec9b4"
-COMBINED_HOOK = "951c3159e273b4ac74f1ce9b8cf5f7381490078def8eb85f5b13c36249fff16f"
+#: digests recorded from the code before the memory compaction, numpy's AVX-512 path and its AVX2 one (see the module
+#: docstring)
+TOY = ("3f86c33511e14fe54cdc27b55ae3ee3139cb133e65ef110e4fdccb2a70510bf3",
+       "fd7178624a0fa6e0926e02698231c91d782e1d3ef397d4b563ec0da392326145")
+TOY_JACKKNIFE = ("bc3afd8826302a6ca98c63bf03fd112b6bf52c73e023122fc5b160887bc602b2",
+                 "90829b5cb76ff9d6b41a85a9502016bfbb53f60a41bfac2a6492a4e6074d7883")
+GENERATIVE_PARSER = ("c3f1bfdfccc6aa67753c0cafb5ec51dc9ae1f275e96094502506a9c8e17ec9b4",
+                     "ecba18fc5ea177e67cdfcfc1fc7db9b537f119cb878eebaca6741af3dd33104f")
+COMBINED_HOOK = ("951c3159e273b4ac74f1ce9b8cf5f7381490078def8eb85f5b13c36249fff16f",
+                 "40153521afda33980a3aacc54b8f8762237d6453776425e078300c4aaa50af76")
 
 
 @pytest.fixture(scope="module")
@@ -41,20 +49,20 @@ def trees() -> list[Any]:
 def test_toy_model_is_unchanged() -> None:
     """Events added one by one (EventSet.add), EM over 5 folds: the recorded tables."""
     model = train_generative(_event_set(_toy_events(seed=11, n_sentences=40)), SMALL)
-    assert parts_digest([model.to_arrays()]) == TOY
+    assert parts_digest([model.to_arrays()]) in TOY
 
 
 def test_toy_jackknife_models_are_unchanged() -> None:
     """train_jackknife's fold models (trained from one event set by sentence index) are the recorded ones."""
     models, _ = train_jackknife(_event_set(_toy_events(seed=12, n_sentences=40)), k=4, seed=2, config=SMALL)
-    assert parts_digest([m.to_arrays() for m in models]) == TOY_JACKKNIFE
+    assert parts_digest([m.to_arrays() for m in models]) in TOY_JACKKNIFE
 
 
 def test_generative_parser_model_is_unchanged(trees: list[Any]) -> None:
     """What ``parser train --kind generative`` trains (unpruned tables), on 300 PTB sample trees."""
     parser = train_generative_parser(trees, [], smoothing=SmoothingConfig(min_count=0, prune=0.0))
     assert parser.generative is not None
-    assert parts_digest([parser.generative.to_parts()]) == GENERATIVE_PARSER
+    assert parts_digest([parser.generative.to_parts()]) in GENERATIVE_PARSER
 
 
 def _combined_hook_digest(trees: list[Any], **prepare: Any) -> str:
@@ -73,7 +81,7 @@ def _combined_hook_digest(trees: list[Any], **prepare: Any) -> str:
 
 def test_combined_generative_models_are_unchanged(trees: list[Any]) -> None:
     """The combined model's full and 10 jackknifed generative terms (cut tables), on 300 PTB sample trees."""
-    assert _combined_hook_digest(trees) == COMBINED_HOOK
+    assert _combined_hook_digest(trees) in COMBINED_HOOK
 
 
 # The same models whatever the number of workers: the recorded digests of the serial code.
@@ -82,7 +90,7 @@ def test_combined_generative_models_are_unchanged(trees: list[Any]) -> None:
 def test_combined_generative_models_on_two_workers_are_unchanged(trees: list[Any]) -> None:
     """The 10 fold terms and the full one trained side by side on 2 local worker processes (an executor
     made from jobs=2): the recorded serial terms, trained-on ids and fold map."""
-    assert _combined_hook_digest(trees, jobs=2) == COMBINED_HOOK
+    assert _combined_hook_digest(trees, jobs=2) in COMBINED_HOOK
 
 
 class _Stop(Exception):

@@ -383,8 +383,9 @@ def _run(argv: Sequence[str] | None) -> int:
     except click.exceptions.Exit as exc:
         return int(exc.exit_code or 0)
     except click.ClickException as exc:
-        message = one_line(exc.format_message())  # a path named in it as the terminal shows other text
-        exc.format_message = lambda: message  # type: ignore[method-assign]
+        if type(exc).__name__ != "NoArgsIsHelpError":  # (its message is the help: lines of the command's own)
+            message = one_line(exc.format_message())  # a path named in it as the terminal shows other text
+            exc.format_message = lambda: message  # type: ignore[method-assign]
         exc.show()
         return exc.exit_code
     except Exception as exc:

@@ -213,14 +213,25 @@ def _write_all(outputs: list[tuple[Path, str]], out_dir: Path) -> None:
 _RAW_SUFFIXES = (".mrg", ".ptb")
 
 
+def _cleaned(path: Path) -> bool:
+    """Whether ``path`` holds cleaned trees only (an earlier run's output, replaced again), not a raw treebank's."""
+    from glmnlp.parser.grammar import first_problem
+
+    try:
+        return first_problem([tree for _line, tree in read_tree_file_with_lines(path)]) is None
+    except InputError:
+        return False
+
+
 def _clean_files(files: tuple[Path, ...], out: Path) -> None:
     """``glmnlp data --clean``: every tree of ``files`` cleaned, one per line, to ``out`` (module docstring)."""
     check_output_file(out)
     if out.suffix.lower() in _RAW_SUFFIXES and out.is_file() and not any(
-            f.is_file() and out.samefile(f) for f in files):  # `--out wsj/*.mrg`: the shell made the first .mrg --out
-        raise click.UsageError(f"--out {out} is a raw treebank file ({out.suffix}) and not one of the FILEs: it would "
-                               "be replaced by the others' cleaned trees (did the shell expand --out wsj/*.mrg?); "
-                               "write the cleaned trees to a new file (name.trees)")
+            f.is_file() and out.samefile(f) for f in files) and not _cleaned(out):  # `--out wsj/*.mrg`: the shell
+        raise click.UsageError(  # made the first .mrg --out
+            f"--out {out} is a raw treebank file ({out.suffix}) and not one of the FILEs: it would be replaced by the "
+            "others' cleaned trees (did the shell expand --out wsj/*.mrg?); write the cleaned trees to a new file "
+            "(name.trees)")
     lines: list[str] = []
     dropped: list[str] = []
     rerooted: Counter[str] = Counter()

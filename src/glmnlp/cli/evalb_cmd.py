@@ -17,7 +17,7 @@ from pathlib import Path
 
 import click
 
-from glmnlp.cli._params import InputFile
+from glmnlp.cli._params import InputFile, one_line
 from glmnlp.treebank.evalb import (COLLINS_PARAMS, STATUS_ERROR, EvalbAbortError, EvalbParams, SentenceResult,
                                    format_report, format_rows, read_params, score_files)
 
@@ -130,12 +130,14 @@ def _warn_of_unicode_spaces(path: str | Path) -> None:
     the same file read as the same trees by them scored 66.67 here, without a word."""
     from glmnlp.treebank.fileio import read_text_file
 
+    if not Path(path).is_file():  # a pipe (<(...)) is read once, by the scorer
+        return
     for number, line in enumerate(read_text_file(path).split("\n"), start=1):
         if found := next((c for c in line if c.isspace() and c not in " \t\r\f\v"), None):
             name = unicodedata.name(found, "").lower()
-            click.echo(f"warning: {path}:{number}: U+{ord(found):04X}{f' ({name})' if name else ''} is read as part "
-                       "of a label or word: evalb takes only ASCII whitespace for a space (glmnlp's other readers "
-                       "take every space)", err=True)
+            click.echo(one_line(f"warning: {path}:{number}: U+{ord(found):04X}{f' ({name})' if name else ''} is "
+                                "read as part of a label or word: evalb takes only ASCII whitespace for a space "
+                                "(glmnlp's other readers take every space)"), err=True)
             return
 
 

@@ -31,7 +31,7 @@ from typing import Any
 import click
 
 from glmnlp.errors import InputError
-from ._params import (InputFile, NonEmptyPath, NumberRange, and_list, check_tagset, given_options,
+from ._params import (InputFile, NonEmptyPath, NumberRange, and_list, check_tagset, given_options, one_line,
                       parser_parallel_options, rare_chains_said, some_of, weight_list)
 from glmnlp.treebank.trees import Tree, read_tree_file_with_lines
 
@@ -343,8 +343,8 @@ def _warn_dev(train: list[Tree], dev: list[Tree], train_path: str, dev_path: str
     chosen on the data they were trained on), or dev holds labels training never saw (brackets no analysis can
     produce, counted against every candidate alike). Both trained silently."""
     if os.path.exists(train_path) and os.path.exists(dev_path) and os.path.samefile(train_path, dev_path):
-        click.echo(f"warning: {dev_path} is the --train file: the pass and the beam are chosen on the training "
-                   "trees", err=True)
+        click.echo(one_line(f"warning: {dev_path} is the --train file: the pass and the beam are chosen on the "
+                            "training trees"), err=True)
     seen = {node.label for tree in train for node in tree.subtrees()}
     unseen = Counter(node.label for tree in dev for node in tree.subtrees() if node.label not in seen)
     if unseen:

@@ -26,7 +26,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import click
 
@@ -42,7 +42,7 @@ from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.parallel import chunked
 from glmnlp.glm.training import EpochRecord, check_shards
 from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_tagset, given_options, on_terminal,
-                               training_parallel_options)
+                               one_line, training_parallel_options)
 from glmnlp.errors import FormatError, InputError
 from glmnlp.treebank.fileio import decoded_text, opened_input, stdin_bytes, without_byte_order_marks
 
@@ -180,16 +180,15 @@ def train_cmd(
     if dev is not None:
         assert dev_path is not None
         if train_path != "-" and os.path.exists(dev_path) and os.path.samefile(train_path, dev_path):  # as parser's
-            click.echo(f"warning: {dev_path} is the --train file: the pass is chosen on the training sentences",
-                       err=True)
+            click.echo(one_line(f"warning: {dev_path} is the --train file: the pass is chosen on the training "
+                                "sentences"), err=True)
         # the tags and spelling `tagger evaluate` scores it with: a dev file of another tagset scored 0.00% at
         # every pass and the first was kept; a dev file's "(" scored as a word training never saw, "-LRB-"
         check_tagset({t for s in train for t in s.tags or ()}, [s.tags for s in dev], dev_path,
                       column if dev_format == "conllu" else None, "dev", "the training file")
         vocabulary = _Vocabulary({w for s in train for w in s.words})
         tagset = {t for s in train for t in s.tags or ()}  # $( as the training file spells it ($-LRB- in trees)
-        dev = [TaggedSentence(tuple(model_words(s.words, vocabulary, quotes=False)),
-                              s.tags and model_tags(s.tags, tagset)) for s in dev]
+        dev = [TaggedSentence(_scored_words(s, vocabulary), s.tags and model_tags(s.tags, tagset)) for s in dev]
 
     def report(record: EpochRecord) -> None:
         if not quiet:
@@ -245,8 +244,7 @@ def evaluate_cmd(
     # EWT's '(' scored against a WSJ tagger's -LRB- was an unknown word (89.55% where tag scores 90.37%)
     read, found = _read(test_path, fmt, "to score", column, given)
     tagset = set(model.tags_)
-    sentences = [TaggedSentence(tuple(model_words(s.words, model, quotes=False)),  # quotes as written, as
-                                s.tags and model_tags(s.tags, tagset)) for s in read]  # Tagger.evaluate scores them
+    sentences = [TaggedSentence(_scored_words(s, model), s.tags and model_tags(s.tags, tagset)) for s in read]
     check_tagset(set(model.tags_), [s.tags for s in sentences], test_path, column if found == "conllu" else None,
                  "test", "the tagger", given)
     score = model.evaluate(sentences, top_confusions=confusions)
@@ -333,6 +331,20 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
         click.echo(text, nl=False)
         sys.stdout.flush()  # a pipe's buffer held the tags back until it filled or the input ended
         done += len(chunk)
+
+
+def _scored_words(sentence: TaggedSentence, tagger: Any) -> tuple[str, ...]:
+    """A gold-tagged sentence's words as ``glmnlp tag`` gives them to ``tagger`` (``model_words``: a straight ``"``
+    as ``````/``''`` where the tagger knows those), but a quote whose gold tag is no quote tag as written: a tagset
+    that tags ``"`` QUOTE had it scored as ``''`` (tagged SYM; 91.67% on the training file, Tagger.evaluate 100%)."""
+    spelled = model_words(sentence.words, tagger)
+    tags = sentence.tags or ("",) * len(spelled)
+    return tuple(word if new != word and new in _QUOTE_SPELLINGS and tag not in _QUOTE_TAGS else new
+                 for word, new, tag in zip(sentence.words, spelled, tags))
+
+
+_QUOTE_SPELLINGS = frozenset({"``", "''", "`", "'"})  # what model_words makes of a quote
+_QUOTE_TAGS = frozenset({"``", "''"})  # the Penn Treebank's (and EWT's XPOS) tags of quotes
 
 
 def _input_sentences(path: str, fmt: str) -> Iterator[TaggedSentence]:

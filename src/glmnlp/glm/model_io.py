@@ -356,8 +356,9 @@ def staged_output_dir(target: str | Path, kind: str, *, replace: bool, option: s
 
     ``target`` is checked with :func:`check_output_dir` before and again just before the rename.
     On any error the staging folder is removed, and so are the folders made for it, and ``target`` is left as it
-    was. Ctrl-C, SIGTERM and SIGHUP are held back while a replaced model is renamed aside and the new one into its
-    place: one between the two renames left the user's model under a hidden name only.
+    was. Ctrl-C is held back (in the main thread; SIGTERM and SIGHUP too under the command line, which turns them into
+    Ctrl-C) while a replaced model is renamed aside and the new one into its place: one between the two renames left
+    the user's model under a hidden name only.
     """
     target = Path(target)
     check_output_dir(target, kind, replace=replace, option=option)

@@ -123,7 +123,7 @@ def read_document(doc: DocumentInput, index: int, lines: bool = False) -> tuple[
     return "", pending
 
 
-def model_words(words: Sequence[str], tagger: Any = None, *, quotes: bool = True) -> list[str]:
+def model_words(words: Sequence[str], tagger: Any = None) -> list[str]:
     """``words`` spelled as the models saw them in training (module docstring, "The models' spelling"). With a
     ``tagger`` (its ``knows(word)``), each bracket as the tagger knows it alone (``-LRB-`` or ``(``, ``[`` or
     ``-LSB-``; a bracket already escaped, as the tokenizer spells raw text, counts as the bracket) and a word it
@@ -132,14 +132,13 @@ def model_words(words: Sequence[str], tagger: Any = None, *, quotes: bool = True
     pipeline gives it the tagger's spelling, and a parser trained on decomposed text knows its words so. Quotes and
     apostrophes (``"``, ``n’t``) are given as the tokenizer spells raw text's (``````/``''``, ``n't``) where the model
     knows that spelling, even if it knows the word as written too (the bundled tagger knows a ``"`` and tagged a
-    closing one `````); not with ``quotes=False``: a gold-tagged file is scored as written (``tagger evaluate`` and
-    ``tagger train``'s dev: a ``"`` tagged QUOTE by the file's own tagset was scored as ``''``)."""
+    closing one `````; ``tagger evaluate`` keeps a quote whose gold tag is no quote tag: ``glmnlp.cli.tagger_cmd``)."""
     knows = getattr(tagger, "knows", None)
     if not callable(knows):
         return [escape_brackets(word) for word in words]
     spelling = {bracket: _bracket_spelling(bracket, knows) for bracket in PTB_BRACKETS}
     out = []
-    for word, quoted in zip(words, ptb_quotes(words) if quotes else words):
+    for word, quoted in zip(words, ptb_quotes(words)):
         if quoted != word and knows(quoted):  # n’t as n't, " as `` or '': raw text's tokens are spelled so
             word = quoted
         if not knows(word):  # "café" written with a combining accent (NFD) as the model's "café" (NFC)

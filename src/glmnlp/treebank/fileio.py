@@ -309,14 +309,14 @@ def decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
             # the lines before the faulty one, ended by a lone \r within this piece, are given before its error
             for line in split_lines(raw[: raw.rfind(b"\r", 0, fault) + 1].decode("utf-8")):
                 number += 1
-                yield number, _without_dos_eof(line.removeprefix("\ufeff"))
+                yield number, _without_dos_eof(line).removeprefix("\ufeff")
             raise InputError(message or "binary data (NUL byte); expected UTF-8 text", source=source,
                              line=first + _lone_crs(raw, fault))
         for line in split_lines(text) or [""]:
             number += 1
             # a byte order mark begins a file, and a line of files put together (cat a.txt b.txt): it stuck to the
             # first word of the second (\ufeffSecond), never text of the line
-            yield number, _without_dos_eof(line.removeprefix("\ufeff"))
+            yield number, _without_dos_eof(line).removeprefix("\ufeff")
 
 
 def _without_dos_eof(line: str) -> str:
