@@ -551,3 +551,22 @@ def test_a_group_called_bare_prints_its_help_in_lines(capsys: pytest.CaptureFixt
     captured = capsys.readouterr()
     shown = captured.out + captured.err
     assert "\\n" not in shown and shown.count("\n") > 5 and "Usage: glmnlp" in shown, shown
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="sets a child's file size limit")
+@pytest.mark.parametrize("args", [["evalb", "--demo"], ["parse", "-q", "-j", "1", "-f", "html",
+                                                         "The old man saw the dog with a telescope in the park. " * 3]])
+def test_output_cut_short_by_a_full_disk_is_an_error(tmp_path: Path, args: list[str]) -> None:
+    """On a disk with 8 KB left (here: a file size limit of 8 KB) the last large write was short, Python's buffered
+    writer returned the short count and the text layer dropped it: status 0 and the first 8 KB of an evalb report or
+    an HTML page, cut mid-tag, without a word. The rest is written or the write fails: one line, status 1."""
+    import resource
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))
+
+    with open(tmp_path / "out", "wb") as out:
+        run = subprocess.run([sys.executable, "-c", _MAIN, *args], stdin=subprocess.DEVNULL, stdout=out,
+                             stderr=subprocess.PIPE, preexec_fn=limited, timeout=300)
+    assert (tmp_path / "out").stat().st_size == 8192
+    assert (run.returncode, run.stderr.decode()) == (1, "error: the output cannot be written: File too large\n")

@@ -78,6 +78,49 @@ class _ClosedStdout(io.TextIOBase):
         return True
 
 
+class _WholeWrites(io.RawIOBase):
+    """Standard output's descriptor, every write made whole. On a nearly full disk a write can be short (8,192 of
+    20,000 bytes): Python's buffered writer returned the short count and its text layer dropped it, so ``glmnlp evalb
+    ... > full/report`` ended with status 0 and the first 8 KB of the report. Here the rest is written at once, and
+    the write that cannot be made raises (ENOSPC, EFBIG), which the command reports in one line."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self._fd)
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            done += os.write(self._fd, view[done:])
+        return done
+
+
+def _stdout_written_whole() -> Any:
+    """Point sys.stdout at :class:`_WholeWrites` of its descriptor (the process's own stdout only, not a test's
+    capture) and return the stream it replaced, to put back; None where it is left."""
+    stream = sys.stdout
+    if stream is None or stream is not sys.__stdout__:
+        return None
+    try:
+        fd = stream.fileno()
+        stream.flush()
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return None
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_WholeWrites(fd)), encoding=stream.encoding, errors=stream.errors,
+                                  line_buffering=stream.line_buffering)
+    return stream
+
+
 def _readable_names(text: str) -> str:
     """``text`` with the bytes a file name could not decode (Python's stand-ins ``\\udcfe``, which no one can type)
     as ``\\xfe``, and a name decoded in an ASCII locale (``é`` as ``\\udcc3\\udca9``) as its UTF-8 text."""
@@ -317,6 +360,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     closed = sys.stdout is None
     if closed:
         sys.stdout = _ClosedStdout()
+    whole = _stdout_written_whole()
     streams = _utf8_streams()
     stderr = sys.stderr
     if stderr is not None and not isinstance(stderr, _Diagnostics):
@@ -351,8 +395,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                 stream.reconfigure(encoding=encoding, errors=errors)
             except (OSError, ValueError, io.UnsupportedOperation):
                 pass
+        if whole is not None:
+            try:
+                sys.stdout.flush()
+            except (OSError, ValueError):  # reported already (the descriptor now points at /dev/null)
+                pass
+            _KEPT.append(sys.stdout)  # not collected (and flushed again) before the process ends
+            sys.stdout = whole
         if closed:
             sys.stdout = None
+
+
+#: the streams main() wrote through (_stdout_written_whole), kept for the life of the process
+_KEPT: list[Any] = []
 
 
 def _stop_ray() -> None:
