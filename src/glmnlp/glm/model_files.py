@@ -77,7 +77,8 @@ def read_model_file(path: Path) -> bytes:
     except FileNotFoundError:
         raise
     except MemoryError:
-        raise ModelFileError(f"{path}: too large to read into memory ({found.st_size:,} bytes)") from None
+        raise ModelFileError(f"{path}: out of memory reading it ({found.st_size:,} bytes)") from None  # (it was "too
+        # large", which sent the user after a 1.3 MB file where the process's memory was short: ulimit -v)
     except OSError as exc:
         raise ModelFileError(f"{path}: cannot be read: {exc.strerror or exc}") from None
 
