@@ -91,6 +91,38 @@ def test_a_thread_the_workers_cannot_start_is_out_of_memory_and_the_pool_stops(m
     pools.stop_pools([pool], abort=True)
 
 
+def test_a_call_whose_pool_thread_died_is_out_of_memory_not_a_wait_for_ever() -> None:
+    """``parser train -j 2`` under ``ulimit -v 400000``: the pool's thread died starting the thread that feeds the
+    workers ("can't start new thread" in Thread-2) and the command waited for ever, idle. A call whose pool's thread
+    has ended without answering it is the one-line out-of-memory error."""
+    import threading
+    from concurrent.futures import Future
+
+    from glmnlp.glm import pools
+
+    class DeadPool:  # what LocalCall.result reads of a pool: its workers and its thread
+        _processes: dict[int, object] = {}
+        _broken = False
+        _executor_manager_thread = threading.Thread(target=lambda: None)
+
+    DeadPool._executor_manager_thread.start()
+    DeadPool._executor_manager_thread.join()
+    call = pools.LocalCall(Future(), DeadPool())  # type: ignore[arg-type]
+    raised: list[BaseException] = []
+
+    def wait() -> None:
+        try:
+            call.result()
+        except BaseException as exc:  # noqa: BLE001 (looked at below)
+            raised.append(exc)
+
+    waiter = threading.Thread(target=wait, daemon=True)  # a wait for ever fails the test, not the run
+    waiter.start()
+    waiter.join(30)
+    assert not waiter.is_alive(), "the call still waits"
+    assert isinstance(raised[0], MemoryError) and "the pool's thread ended" in str(raised[0])
+
+
 def test_memory_short_while_reading_a_model_is_not_a_damaged_file(monkeypatch: pytest.MonkeyPatch) -> None:
     """A model read under a low ``ulimit -v`` was "weights.npz: not a readable weights archive: Unable to allocate
     output buffer" (LZMA's MemoryError taken for a damaged file): the user was sent to reinstall. It is a MemoryError

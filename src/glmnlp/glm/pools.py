@@ -202,6 +202,10 @@ class LocalCall:
             except BrokenProcessPool as exc:
                 raise WorkerError(_how_workers_died(self.pool)) from exc
             _unblock_if_a_worker_died(self.pool)
+            thread = getattr(self.pool, "_executor_manager_thread", None)
+            if thread is not None and not thread.is_alive() and not self.future.done():  # it died (it could not
+                # start the thread that feeds the workers: ulimit -v), and the call would wait for ever
+                raise MemoryError("cannot start a thread for the workers (the pool's thread ended): use fewer jobs")
 
     def cancel(self) -> bool:
         return self.future.cancel()
