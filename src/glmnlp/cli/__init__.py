@@ -108,7 +108,7 @@ class _WholeWrites(io.RawIOBase):
 def _stdout_written_whole() -> Any:
     """Point sys.stdout at :class:`_WholeWrites` of its descriptor (the process's own stdout only, not a test's
     capture) and return the stream it replaced, to put back; None where it is left."""
-    stream = sys.stdout
+    stream: Any = sys.stdout
     if stream is None or stream is not sys.__stdout__:
         return None
     try:
