@@ -108,9 +108,9 @@ class _WholeWrites(io.RawIOBase):
 def _stdout_written_whole() -> Any:
     """Point sys.stdout at :class:`_WholeWrites` of its descriptor (the process's own stdout only, not a test's
     capture) and return the stream it replaced, to put back; None where it is left."""
-    stream: Any = sys.stdout
-    if stream is None or stream is not sys.__stdout__:
+    if sys.stdout is None or sys.stdout is not sys.__stdout__:
         return None
+    stream: Any = sys.stdout
     try:
         fd = stream.fileno()
         stream.flush()
