@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,3 +37,19 @@ def trees_file(tmp_path: Path) -> Path:
     path = tmp_path / "toy.trees"
     path.write_text("\n".join(TINY) + "\n")
     return path
+
+
+@contextlib.contextmanager
+def coprocess(*args: str, timeout: float = 90) -> Iterator[subprocess.Popen[str]]:
+    """``glmnlp ARGS`` as a co-process (a program that writes a line and reads its answer before the next): its pipes
+    in text mode, line-buffered, and a watchdog that ends it after ``timeout`` seconds, so that a command that never
+    answers fails the test instead of hanging it."""
+    command = [sys.executable, "-c", "import sys; from glmnlp.cli import main; sys.exit(main())", *args]
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, bufsize=1) as proc:
+        watchdog = threading.Timer(timeout, proc.kill)
+        watchdog.start()
+        try:
+            yield proc
+        finally:
+            watchdog.cancel()

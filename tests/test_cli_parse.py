@@ -495,31 +495,22 @@ def test_parse_answers_each_line_of_a_pipe_before_the_next_comes(jobs: str) -> N
     the next: with ``-j 2`` (the default on two cores) the command waited for more input with the tree in hand and
     never answered (here the watchdog ends it after 90 s). Three lines come at once (workers start), then three one
     answer at a time."""
-    import subprocess
-    import threading
+    from conftest import coprocess
 
-    command = [sys.executable, "-c", "import sys; from glmnlp.cli import main; sys.exit(main())", "parse", "--lines",
-               "-q", "--batch-size", "1", "-j", jobs]
-    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True, bufsize=1) as proc:
+    with coprocess("parse", "--lines", "-q", "--batch-size", "1", "-j", jobs) as proc:
         assert proc.stdin is not None and proc.stdout is not None
-        watchdog = threading.Timer(90, proc.kill)
-        watchdog.start()
         trees = []
-        try:
-            proc.stdin.write("The dog barked.\nA cat sat.\nIt rained.\n")
-            proc.stdin.flush()
-            for line in ("", "", "", "Birds sing.", "Time flies.", "We left."):
-                if line:
-                    proc.stdin.write(line + "\n")
-                    proc.stdin.flush()
-                answer = proc.stdout.readline()
-                assert answer, f"no tree after {len(trees)} trees (the watchdog ended the command)"
-                trees.append(parse_tree(answer).leaves())
-            proc.stdin.close()
-            proc.wait(timeout=60)
-        finally:
-            watchdog.cancel()
+        proc.stdin.write("The dog barked.\nA cat sat.\nIt rained.\n")
+        proc.stdin.flush()
+        for line in ("", "", "", "Birds sing.", "Time flies.", "We left."):
+            if line:
+                proc.stdin.write(line + "\n")
+                proc.stdin.flush()
+            answer = proc.stdout.readline()
+            assert answer, f"no tree after {len(trees)} trees (the watchdog ended the command)"
+            trees.append(parse_tree(answer).leaves())
+        proc.stdin.close()
+        proc.wait(timeout=60)
     assert proc.returncode == 0 and [t[0] for t in trees] == ["The", "A", "It", "Birds", "Time", "We"]
 
 

@@ -171,27 +171,18 @@ def test_cli_tag_reads_tags_and_writes_a_chunk_at_a_time(
 def test_cli_tag_answers_each_sentence_of_a_pipe_with_batch_size_1() -> None:
     """A program that writes a sentence to ``glmnlp tag`` and waits for its tags waited for ever: the command tagged
     500 sentences at a time and wrote them into a pipe's buffer. With ``--batch-size 1`` each is answered at once."""
-    import subprocess
-    import threading
+    from conftest import coprocess
 
-    command = [sys.executable, "-c", "import sys; from glmnlp.cli import main; sys.exit(main())", "tag",
-               "--batch-size", "1"]
-    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True, bufsize=1) as proc:
+    with coprocess("tag", "--batch-size", "1") as proc:
         assert proc.stdin is not None and proc.stdout is not None
-        watchdog = threading.Timer(90, proc.kill)
-        watchdog.start()
         answers = []
-        try:
-            for line in ("The dog barked .", "A cat sat ."):
-                proc.stdin.write(line + "\n")
-                proc.stdin.flush()
-                answers.append(proc.stdout.readline())
-                assert answers[-1], "no tags before the next sentence (the watchdog ended the command)"
-            proc.stdin.close()
-            proc.wait(timeout=60)
-        finally:
-            watchdog.cancel()
+        for line in ("The dog barked .", "A cat sat ."):
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+            answers.append(proc.stdout.readline())
+            assert answers[-1], "no tags before the next sentence (the watchdog ended the command)"
+        proc.stdin.close()
+        proc.wait(timeout=60)
     assert proc.returncode == 0 and answers == ["The/DT dog/NN barked/VBD ./.\n", "A/DT cat/NN sat/NN ./.\n"]
 
 
