@@ -221,7 +221,8 @@ def test_tune_weight_compares_candidates_at_their_own_beams(monkeypatch: pytest.
     assert [(t.gamma, t.cap) for t in trials] == [(1e6, 20), (1e5, 20), (1e5, 20)] and len(trials[0].beam_rows) == 4
     assert parser.history[-1]["generative_weight_trials"][1] == {  # F1 to 4 decimals, as the epoch trials' (they
         # were written whole: 81.27659574468085 beside the epoch trials' 81.2766)
-        "weight": 0.5, "dev_f1": round(trials[1].dev_f1, 4), "best_epoch": 1, "beam_dev_f1": 1.5, "gamma": 1e5, "cap": 20}
+        "weight": 0.5, "dev_f1": round(trials[1].dev_f1, 4), "best_epoch": 1, "beam_dev_f1": 1.5, "gamma": 1e5,
+        "cap": 20}
     assert all(round(t[key], 4) == t[key] for t in parser.history[-1]["generative_weight_trials"]
                for key in ("dev_f1", "beam_dev_f1"))
 

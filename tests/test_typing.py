@@ -38,7 +38,8 @@ def test_the_examples_type_check_strictly_against_the_package(tmp_path: Path) ->
         pytest.skip("the sources (src/glmnlp and examples/) are not in this checkout")
     done = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
-         "--config-file", str(ROOT / "pyproject.toml"), "--cache-dir", str(tmp_path / "mypy_cache"), *map(str, examples)],
+         "--config-file", str(ROOT / "pyproject.toml"), "--cache-dir", str(tmp_path / "mypy_cache"),
+         *map(str, examples)],
         cwd=ROOT, capture_output=True, text=True, timeout=600, env={**os.environ, "MYPYPATH": str(ROOT / "src")},
     )
     assert done.returncode == 0, f"mypy --strict found problems (exit {done.returncode}):\n{done.stdout}{done.stderr}"

@@ -35,7 +35,7 @@ from typing import Any
 __all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "check_no_dash_text",
            "check_tagset", "given_options", "on_terminal", "quiet_ray", "sentence_bar", "some_of", "weight_list",
            "parallel_options", "training_parallel_options", "parser_parallel_options", "rare_chains_said",
-           "warn_of_jobs", "one_line"]
+           "warn_of_jobs", "one_line", "warn_if_dev_is_train"]
 
 
 #: what a terminal does not show as written: C0 and C1 controls and DEL (an escape sequence colours or clears the
@@ -49,6 +49,14 @@ def one_line(text: str) -> str:
     as Python escapes it (``\\x1b``, ``\\n``, ``\\u202e``): a file name holding an escape sequence coloured the
     terminal, one holding a newline split the error line in two."""
     return _UNSHOWN.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def warn_if_dev_is_train(train_path: str, dev_path: str, chosen: str) -> None:
+    """Warn when ``--dev`` names the ``--train`` file (or a link to it): ``chosen`` (what is chosen on dev) is then
+    chosen on the training data itself, which trained silently."""
+    if "-" not in (train_path, dev_path) and os.path.exists(train_path) and os.path.exists(dev_path) and (
+            os.path.samefile(train_path, dev_path)):
+        click.echo(one_line(f"warning: {dev_path} is the --train file: {chosen}"), err=True)
 
 
 class NumberRange(click.FloatRange):

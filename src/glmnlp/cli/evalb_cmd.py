@@ -100,10 +100,8 @@ def evalb(
             folder = resources.files("glmnlp") / "data" / "evalb"
             gold, test = (stack.enter_context(resources.as_file(folder / name)) for name in _DEMO_FILES)
         assert gold is not None and test is not None
-        for path in () if demo else (gold, test):
-            _warn_of_unicode_spaces(path)
         try:
-            result = score_files(gold, test, params)
+            result = score_files(gold, test, params, read=None if demo else _warn_of_unicode_spaces)
         except EvalbAbortError as abort:  # what evalb.c has printed when it stops: the rows before, then the error
             _error_lines(abort.rows)
             if not summary_only:
@@ -124,15 +122,12 @@ def evalb(
 _QUOTE_HINT = "; evalb would try re-inserting quotes first (QUOTE_LABEL), which is not done here, and may score it"
 
 
-def _warn_of_unicode_spaces(path: str | Path) -> None:
-    """Warn of the first line of ``path`` holding whitespace outside ASCII (a no-break space, U+2028, ...): evalb.c
-    (and so this scorer) reads it as a character of a label or word, where glmnlp's other readers read a space, so
-    the same file read as the same trees by them scored 66.67 here, without a word."""
-    from glmnlp.treebank.fileio import read_text_file
-
-    if not Path(path).is_file():  # a pipe (<(...)) is read once, by the scorer
-        return
-    for number, line in enumerate(read_text_file(path).split("\n"), start=1):
+def _warn_of_unicode_spaces(path: str, text: str) -> None:
+    """Warn of the first line of the file ``path`` (its ``text``, as the scorer read it) holding whitespace outside
+    ASCII (a no-break space, U+2028, ...): evalb.c (and so this scorer) reads it as a character of a label or word,
+    where glmnlp's other readers read a space, so the same file read as the same trees by them scored 66.67 here,
+    without a word."""
+    for number, line in enumerate(text.split("\n"), start=1):
         if found := next((c for c in line if c.isspace() and c not in " \t\r\f\v"), None):
             name = unicodedata.name(found, "").lower()
             click.echo(one_line(f"warning: {path}:{number}: U+{ord(found):04X}{f' ({name})' if name else ''} is "

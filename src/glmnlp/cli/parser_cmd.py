@@ -23,7 +23,6 @@ exit-time cleanup.
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -31,8 +30,8 @@ from typing import Any
 import click
 
 from glmnlp.errors import InputError
-from ._params import (InputFile, NonEmptyPath, NumberRange, and_list, check_tagset, given_options, one_line,
-                      parser_parallel_options, rare_chains_said, some_of, weight_list)
+from ._params import (InputFile, NonEmptyPath, NumberRange, and_list, check_tagset, given_options,
+                      parser_parallel_options, rare_chains_said, some_of, warn_if_dev_is_train, weight_list)
 from glmnlp.treebank.trees import Tree, read_tree_file_with_lines
 
 __all__ = ["parser_group"]
@@ -342,9 +341,7 @@ def _warn_dev(train: list[Tree], dev: list[Tree], train_path: str, dev_path: str
     """Warn when the choices made on dev cannot mean what they say: dev is the training file (the pass and the beam
     chosen on the data they were trained on), or dev holds labels training never saw (brackets no analysis can
     produce, counted against every candidate alike). Both trained silently."""
-    if os.path.exists(train_path) and os.path.exists(dev_path) and os.path.samefile(train_path, dev_path):
-        click.echo(one_line(f"warning: {dev_path} is the --train file: the pass and the beam are chosen on the "
-                            "training trees"), err=True)
+    warn_if_dev_is_train(train_path, dev_path, "the pass and the beam are chosen on the training trees")
     seen = {node.label for tree in train for node in tree.subtrees()}
     unseen = Counter(node.label for tree in dev for node in tree.subtrees() if node.label not in seen)
     if unseen:

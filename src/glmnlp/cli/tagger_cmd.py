@@ -22,7 +22,6 @@ usage error; ``inf`` keeps every tag the model can give a word, not those its ta
 from __future__ import annotations
 
 import io
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -42,7 +41,7 @@ from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.parallel import chunked
 from glmnlp.glm.training import EpochRecord, check_shards
 from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_tagset, given_options, on_terminal,
-                               one_line, training_parallel_options)
+                               training_parallel_options, warn_if_dev_is_train)
 from glmnlp.errors import FormatError, InputError
 from glmnlp.treebank.fileio import decoded_text, opened_input, stdin_bytes, without_byte_order_marks
 
@@ -179,9 +178,7 @@ def train_cmd(
     dev, dev_format = _read(dev_path, fmt, "to choose the epoch on", column) if dev_path else (None, None)
     if dev is not None:
         assert dev_path is not None
-        if train_path != "-" and os.path.exists(dev_path) and os.path.samefile(train_path, dev_path):  # as parser's
-            click.echo(one_line(f"warning: {dev_path} is the --train file: the pass is chosen on the training "
-                                "sentences"), err=True)
+        warn_if_dev_is_train(train_path, dev_path, "the pass is chosen on the training sentences")
         # the tags and spelling `tagger evaluate` scores it with: a dev file of another tagset scored 0.00% at
         # every pass and the first was kept; a dev file's "(" scored as a word training never saw, "-LRB-"
         check_tagset({t for s in train for t in s.tags or ()}, [s.tags for s in dev], dev_path,

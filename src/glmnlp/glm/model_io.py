@@ -88,8 +88,8 @@ from glmnlp.treebank.fileio import (check_name_length, check_writable_folder, de
                                     remove_folders, temp_stem, umask)
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "ModelParts", "save_model", "load_model", "load_submodel",
-           "verify_submodel", "read_metadata", "verify_model", "check_output_dir", "check_model_directory", "staged_output_dir",
-           "PIPELINE_KIND", "parts_digest"]
+           "verify_submodel", "read_metadata", "verify_model", "check_output_dir", "check_model_directory",
+           "staged_output_dir", "PIPELINE_KIND", "parts_digest"]
 
 FORMAT_NAME = "glmnlp-model"
 FORMAT_VERSION = 1

@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -470,7 +470,8 @@ def _checked_params(params: Any) -> EvalbParams:
 
 
 def score_files(
-    gold_path: str | Path, test_path: str | Path, params: EvalbParams | str | Path | None = None
+    gold_path: str | Path, test_path: str | Path, params: EvalbParams | str | Path | None = None, *,
+    read: Callable[[str, str], None] | None = None,
 ) -> EvalbResult:
     """Score two files with one tree per line, like ``evalb -p PRM GOLD TEST``.
 
@@ -478,19 +479,22 @@ def score_files(
     :data:`COLLINS_PARAMS`. An empty test line is a skipped sentence (parse failure). A gold file without a tree
     (empty, or blank lines only) is an :class:`InputError`, as every command that reads trees refuses one: its
     report was a ``-nan`` F-measure with status 0, which a pipeline took for a successful evaluation.
+    ``read(path, text)``, if given, is called with each file's text as it is read (the command line looks there for
+    spaces evalb does not take for one: each file is read once, a pipe too).
     """
     if isinstance(params, (str, Path)):
         params = read_params(params)
-    gold_lines = _split_lines(read_text(gold_path))
+
+    def lines_of(path: str | Path) -> list[str]:
+        text = read_text(path)
+        if read is not None:
+            read(str(path), text)
+        return _split_lines(text)
+
+    gold_lines = lines_of(gold_path)
     if not any(line.strip() for line in gold_lines):
         raise InputError("no trees in this file", source=str(gold_path))
-    return score_lines(
-        gold_lines,
-        _split_lines(read_text(test_path)),
-        params,
-        gold_source=str(gold_path),
-        test_source=str(test_path),
-    )
+    return score_lines(gold_lines, lines_of(test_path), params, gold_source=str(gold_path), test_source=str(test_path))
 
 
 def _split_lines(text: str) -> list[str]:

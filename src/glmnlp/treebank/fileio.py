@@ -319,11 +319,11 @@ def decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
             yield number, _without_dos_eof(line).removeprefix("\ufeff")
 
 
-def _without_dos_eof(line: str) -> str:
-    """``line`` without a Ctrl-Z (0x1A, DOS's end-of-file mark) that ends it or begins it (files put together with
-    ``copy /b a+b``): it stuck to the last token (``.^Z``, a tag the tagger learned) or was a token alone, taken by
-    some commands and refused by others."""
-    return line.strip("\x1a") if "\x1a" in line else line
+def _without_dos_eof(text: str) -> str:
+    """``text`` (a line, or a file's lines) without a Ctrl-Z (0x1A, DOS's end-of-file mark) where a line ends or
+    begins (files put together with ``copy /b a+b``): it stuck to the last token (``.^Z``, a tag the tagger learned)
+    or was a token alone, taken by some commands and refused by others. One inside a line is the text's."""
+    return _DOS_EOF.sub("", text) if "\x1a" in text else text
 
 
 def _utf16_message(head: bytes) -> str:
@@ -495,7 +495,7 @@ def decoded_text(data: bytes, source: str, error: type[InputError] = InputError)
     if bad >= 0:
         line_start = max(data.rfind(b"\n", 0, bad), data.rfind(b"\r", 0, bad)) + 1
         raise error(_not_utf8(data[line_start:], bad - line_start), source=source, line=line_of(bad))
-    return _DOS_EOF.sub("", text) if "\x1a" in text else text
+    return _without_dos_eof(text)
 
 
 #: Ctrl-Z where a line ends or begins (:func:`_without_dos_eof`)
