@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from glmnlp.cli import main
 from glmnlp.errors import InputError
 from glmnlp.treebank.fileio import decoded_lines, decoded_text, split_lines
+from glmnlp.treebank.trees import parse_tree
 
 # (no Ctrl-Z: one that ends or begins a line is DOS's end-of-file mark, dropped: see the test of it below)
 _LINE = st.text(st.characters(blacklist_characters="\r\n\x00\ufeff\x1a", blacklist_categories=("Cs",)), max_size=12)
@@ -38,6 +39,55 @@ def test_split_and_decoded_lines_agree_for_any_line_ends(lines: list[str], ends:
     assume(text.count("\r\n") == used.count("\r\n"))  # a lone \r before an empty line's \n is a \r\n
     assert split_lines(text) == lines
     assert list(decoded_lines(io.BytesIO(text.encode("utf-8")), "f")) == list(enumerate(lines, start=1))
+
+
+class _Dribble(io.RawIOBase):
+    """A stream that returns its data a few bytes per read, as a pipe does when a writer writes in pieces."""
+
+    def __init__(self, data: bytes, sizes: list[int]) -> None:
+        self.data, self.sizes, self.at = data, sizes or [1], 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray) -> int:  # type: ignore[override]
+        size = min(len(buffer), self.sizes[self.at % len(self.sizes)], len(self.data) - self.at)
+        buffer[:size] = self.data[self.at:self.at + size]
+        self.at += size
+        return size
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "\u00e9", " ", "\r", "\n", "\r\n"]), max_size=14),
+       st.lists(st.integers(1, 4), max_size=6))
+def test_decoded_lines_are_the_same_however_the_reads_cut_the_stream(pieces: list[str], sizes: list[int]) -> None:
+    """Reads that end between a \\r and its \\n (one line end, not two: a blank line ends a paragraph), or inside
+    a character's bytes, give the lines of the whole text."""
+    text = "".join(pieces)
+    stream = io.BufferedReader(_Dribble(text.encode("utf-8"), sizes), buffer_size=2)
+    assert [line for _, line in decoded_lines(stream, "f")] == split_lines(text)
+
+
+@pytest.mark.parametrize("end", ["\r", "\r\n"])
+def test_parse_answers_each_line_of_a_pipe_ended_by_a_carriage_return(end: str) -> None:
+    """A program that writes lines ended by a lone \\r (old Mac) to ``glmnlp parse`` and waits for each tree got
+    none until the end of its input: the stream was read to each \\n (here the watchdog ends the command after
+    90 s). A \\r\\n end, whose \\n may come in a later read, gives one tree, not a blank line too."""
+    from conftest import coprocess
+
+    with coprocess("parse", "--lines", "-q", "--batch-size", "1", "-j", "1", "-f", "brackets") as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        trees = []
+        for line in ("The dog barked.", "A cat sat.", "It rained."):
+            proc.stdin.write(line + end)
+            proc.stdin.flush()
+            answer = proc.stdout.readline()
+            assert answer, f"no tree after {len(trees)} trees (the watchdog ended the command)"
+            trees.append(parse_tree(answer).leaves()[0])
+        proc.stdin.close()
+        rest = proc.stdout.read()
+        proc.wait(timeout=60)
+    assert proc.returncode == 0 and trees == ["The", "A", "It"] and rest == ""
 
 
 def test_decoded_lines_name_the_line_of_bad_bytes_after_lone_carriage_returns() -> None:

@@ -16,7 +16,8 @@ Our choices:
   and the tokenizer's ``--lines`` read them; :func:`split_lines`, :func:`decoded_lines`), and line numbers in
   messages count them so; not at ``\f``, U+0085 or U+2028, which ``str.splitlines`` also takes. A file with lone
   ``\r`` ends (written on old Macs) was one long line to the line readers: ``--tokenized`` input merged into one
-  sentence while ``--lines`` raw text split, and messages named line 1 for every line.
+  sentence while ``--lines`` raw text split, and messages named line 1 for every line. A stream's line is given as
+  soon as its end is read, a lone ``\r`` too (a program waiting for each answer got none before its input ended).
 * **Temporary names.** A file is written as ``.NAME.glmnlp-tmp-PID-*.tmp`` beside it, a model folder staged as
   ``.NAME.glmnlp-tmp-PID-*``; for a long NAME (those add about 30 bytes, and a name may have 255) the NAME part is its
   beginning and a digest of the whole (:func:`temp_stem`): a name of 235 characters trained a whole model and
@@ -283,40 +284,63 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
+def _byte_lines(handle: IO[bytes]) -> Iterator[bytes]:
+    """The lines of a byte stream without their ends (``\\n``, ``\\r\\n``, a lone ``\\r``), each given as soon as its
+    end has been read: a program writing lone-``\\r`` lines into a pipe and waiting for each answer (``glmnlp parse``
+    as a co-process) got none until the end of its input, since the stream was read to each ``\\n``. A ``\\r`` that
+    ends what one read returned gives its line at once; a ``\\n`` that then begins the next read is its end's."""
+    read = getattr(handle, "read1", handle.read)  # what has arrived, not a full buffer's worth
+    pending: list[bytes] = []  # the beginning of a line whose end has not been read yet
+    after_cr = False
+    while chunk := read(1 << 16):
+        if after_cr and chunk.startswith(b"\n"):
+            chunk = chunk[1:]
+            if not chunk:
+                after_cr = False
+                continue
+        after_cr = chunk.endswith(b"\r")
+        if b"\n" not in chunk and b"\r" not in chunk:
+            pending.append(chunk)
+            continue
+        lines = chunk.splitlines(keepends=True)  # on bytes: at \n, \r\n and \r only
+        if pending:
+            lines[0] = b"".join((*pending, lines[0]))
+            pending.clear()
+        if not lines[-1].endswith((b"\n", b"\r")):
+            pending.append(lines.pop())
+        for line in lines:
+            yield line[:-2] if line.endswith(b"\r\n") else line[:-1]
+    if pending:
+        yield b"".join(pending)
+
+
 def decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
     """(line number, text) of a byte stream, refusing binary or non-UTF-8 data with file:line. Lines end as
-    :func:`split_lines` ends them (the stream is read by ``\\n``, and a piece with lone ``\\r`` ends is cut there);
-    a byte order mark that begins a line is not part of it."""
+    :func:`split_lines` ends them, each read as soon as its end is (:func:`_byte_lines`); a byte order mark that
+    begins a line is not part of it."""
     number = 0
-    pieces = iter(handle)
+    lines = _byte_lines(handle)
     while True:
         try:
-            raw = next(pieces)
+            raw = next(lines)
         except StopIteration:
             return
         except OSError as exc:  # a read that fails part-way (EIO, a descriptor not open for reading): a traceback
             raise InputError(f"cannot read file: {exc.strerror or exc}", source=source, line=number + 1) from None
-        first = number + 1
-        if number == 0 and (utf16 := _utf16_message(raw)):
+        number += 1
+        if number == 1 and (utf16 := _utf16_message(raw)):
             raise InputError(utf16, source=source, line=1)
-        nul = raw.find(b"\x00")
+        if (nul := raw.find(b"\x00")) >= 0:
+            raw = raw[:nul]
         try:
-            text, fault, message = raw.decode("utf-8") if nul < 0 else raw[:nul].decode("utf-8"), nul, ""
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            start = raw.rfind(b"\r", 0, exc.start) + 1  # the column within its own line
-            text, fault, message = "", exc.start, _not_utf8(raw[start:], exc.start - start)
-        if fault >= 0:
-            # the lines before the faulty one, ended by a lone \r within this piece, are given before its error
-            for line in split_lines(raw[: raw.rfind(b"\r", 0, fault) + 1].decode("utf-8")):
-                number += 1
-                yield number, _without_dos_eof(line).removeprefix("\ufeff")
-            raise InputError(message or "binary data (NUL byte); expected UTF-8 text", source=source,
-                             line=first + _lone_crs(raw, fault))
-        for line in split_lines(text) or [""]:
-            number += 1
-            # a byte order mark begins a file, and a line of files put together (cat a.txt b.txt): it stuck to the
-            # first word of the second (\ufeffSecond), never text of the line
-            yield number, _without_dos_eof(line).removeprefix("\ufeff")
+            raise InputError(_not_utf8(raw, exc.start), source=source, line=number) from None
+        if nul >= 0:
+            raise InputError("binary data (NUL byte); expected UTF-8 text", source=source, line=number)
+        # a byte order mark begins a file, and a line of files put together (cat a.txt b.txt): it stuck to the first
+        # word of the second (\ufeffSecond), never text of the line
+        yield number, _without_dos_eof(text).removeprefix("\ufeff")
 
 
 def _without_dos_eof(text: str) -> str:
