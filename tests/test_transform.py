@@ -227,6 +227,14 @@ def test_grammar_table1_refuses_a_pair_of_labels_the_trees_do_not_have(capsys: p
         capsys.readouterr().err
 
 
+def test_grammar_table1_names_a_pair_given_twice_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--pair S NP --pair S NP`` printed "FSLC: left recursion + S/NP, S/NP": one pair, flattened once."""
+    from glmnlp.cli import main
+
+    assert main(["grammar", "table1", "--pair", "S", "NP", "--pair", "VP", "VB", "--pair", "S", "NP"]) == 0
+    assert "FSLC: left recursion + S/NP, VP/VB; gold POS tags\n" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("text", ["(TOP (S (S (SINV (S (VBD w)) (NN w))) (NN w)))",
                                   "(TOP (S (S (SINV (S (VBD a) (NN b)) (VBD c))) (CC d) (S (NN e))))"])
 def test_a_rewrite_repeated_through_a_flattened_sinv_keeps_the_tree_and_the_slash_rule(text: str) -> None:

@@ -131,6 +131,7 @@ def table1_cmd(
       glmnlp grammar table1 --left-recursion-only
       glmnlp grammar table1 --train train.trees --heldout dev.trees --min-count 3
     """
+    pairs = tuple(dict.fromkeys(pairs))  # a pair given twice was listed twice in the table's FSLC line
     if left_recursion_only and pairs:
         raise click.UsageError("--pair and --left-recursion-only exclude each other")
     if left_recursion_only:
