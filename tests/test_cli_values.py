@@ -243,6 +243,20 @@ def test_cli_tag_streams_tagged_input_and_stops_at_a_bad_line(
         assert (rc, err, len(out.splitlines())) == expected, output
 
 
+def test_cli_tag_points_at_conllu_only_for_a_word_with_a_space(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A tag with a space (a model trained through the API on one) cannot be written in any format: word/TAG's error
+    pointed at ``--output-format conllu``, which then refused it too."""
+    from glmnlp.tagger.model import Tagger
+
+    monkeypatch.setattr(Tagger, "tag_sentences", lambda self, sentences: [["N N"] * len(s) for s in sentences])
+    for output in ("word_tag", "conllu"):
+        _stdin(monkeypatch, b"cats sat\n")
+        rc, out, err = _run(capsys, ["tag", "--output-format", output])
+        assert (rc, out) == (1, "") and "tag 1 ('N N') contains whitespace" in err and "conllu can" not in err, err
+
+
 def test_cli_tagger_evaluate_refuses_an_empty_test_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """An empty .trees file used to score 'accuracy 0.00%' with status 0."""
     empty = tmp_path / "empty.trees"

@@ -82,6 +82,9 @@ def test_corpus_cli_data_writes_splits(tmp_path: Path, capsys: pytest.CaptureFix
         assert read_word_tag(out / f"{split}.word_tag") == expected
         assert read_conllu(out / f"{split}.conllu") == expected
         assert read_tab(out / f"{split}.tab") == expected
+    # each sentence opens with the # sent_id and # text lines UD's validator requires, as tag's and parse's output
+    assert (out / "dev.conllu").read_text(encoding="utf-8").startswith("# sent_id = 1\n# text = Savin Corp. reported ")
+    assert (out / "dev.conllu").read_text(encoding="utf-8").count("\n# sent_id = ") == 272
 
 
 def test_corpus_cli_data_single_split_and_help(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -124,7 +124,8 @@ def test_formats_conllu_sent_id_and_text_lines() -> None:
     assert "# sent_id = 8\n# text = c\n1\tc\t" in out
     assert read_conllu(io.StringIO(out)) == two
     assert write_conllu(two[:1], first_id=1).startswith("# sent_id = 1\n# text = a b\n1\ta\t")
-    for bad in ("a\nb", "a\u2028b", ""):
+    assert read_conllu(io.StringIO(write_conllu(two, first_id=1, texts=["a\u2028b", "c"]))) == two  # no line end
+    for bad in ("a\nb", "a\rb", ""):
         with pytest.raises(FormatError, match="text is empty or holds a line break") as info:
             write_conllu(two, first_id=1, texts=["ab", bad])
         assert info.value.line == 2
@@ -141,9 +142,13 @@ def test_formats_conllu_words_may_hold_spaces_but_no_tab_or_line_break() -> None
     any whitespace (its tokens are split on it)."""
     spaced = [TaggedSentence(("New York", "sleeps"), ("NNP", "VBZ"))]
     assert read_conllu(io.StringIO(write_conllu(spaced))) == spaced
-    for word in ("a\tb", "a\nb", "a\rb", "a\u2028b", "a\x85"):
+    for word in ("a\tb", "a\nb", "a\rb"):
         with pytest.raises(FormatError, match="contains a tab or a line break"):
             write_conllu([TaggedSentence((word,), ("NN",))])
+    # not a line end to any reader (glmnlp.treebank.fileio, "Line ends"): a file with one was read, and tagging it
+    # failed at the output ("contains a tab or a line break", nothing written)
+    odd = [TaggedSentence(("a\u2028b", "a\x85", "c\x0cd", "e\x0bf"), ("NN", "NN", "NN", "NN"))]
+    assert read_conllu(io.StringIO(write_conllu(odd, first_id=1))) == odd
     with pytest.raises(FormatError, match="contains whitespace"):
         write_word_tag(spaced)
 
@@ -151,6 +156,9 @@ def test_formats_conllu_words_may_hold_spaces_but_no_tab_or_line_break() -> None
 
 _W = "\t".join(["1", "dog", "dog", "NOUN", "NN", "_", "0", "root", "_", "_"])
 _W2 = "\t".join(["2", "runs", "run", "VERB", "VBZ", "_", "1", "dep", "_", "_"])
+
+
+_NBSP_TAG = "N\u00a0N"
 
 
 def _conllu_line(*fields: str) -> str:
@@ -166,6 +174,12 @@ def _conllu_line(*fields: str) -> str:
         (f"{_W}\n\n{_conllu_line('1', '', '_', 'X', 'NN', '_', '0', 'r', '_', '_')}\n", 3, "empty FORM"),
         (f"{_W}\n{_conllu_line('2', 'x', '_', 'X', '_', '_', '0', 'r', '_', '_')}\n", 2, "no XPOS tag ('_')"),
         (f"{_W}\n{_conllu_line('2', 'x', '_', 'X', '', '_', '0', 'r', '_', '_')}\n", 2, "empty XPOS"),
+        # a FORM of only spaces is empty (the tab reader's "empty word"); a tag with a space trained a tag of its own
+        # ("NN " beside "NN") that no output could then write
+        (f"{_W}\n{_conllu_line('2', ' ', '_', 'X', 'NN', '_', '0', 'r', '_', '_')}\n", 2, "empty FORM"),
+        (f"{_W}\n{_conllu_line('2', 'x', '_', 'X', 'NN ', '_', '0', 'r', '_', '_')}\n", 2,
+         "XPOS tag 'NN ' contains whitespace"),
+        (f"{_W}\n{_conllu_line('2', 'x', '_', 'X', _NBSP_TAG, '_', '0', 'r', '_', '_')}\n", 2, "contains whitespace"),
         (f"{_W}\n# late comment\n{_W2}\n", 2, "comment line after the word lines"),
         (f"{_W}\n\n# only a comment\n\n{_W}\n", 3, "comment lines but no word lines"),
         (f"{_W}\n{_conllu_line('x1', *['_'] * 9)}\n", 2, "bad word ID 'x1'"),

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 
 import click
@@ -55,7 +56,7 @@ from glmnlp.treebank.trees import Tree, read_tree_file_with_lines, to_bracket
 _SPLITS = ("train", "dev", "test")
 _TAGGED_WRITERS: dict[str, tuple[str, Callable[[Iterable[TaggedSentence]], str]]] = {
     "word_tag": (".word_tag", write_word_tag),
-    "conllu": (".conllu", write_conllu),
+    "conllu": (".conllu", partial(write_conllu, first_id=1)),  # with the # sent_id and # text UD's validator wants
     "tab": (".tab", write_tab),
 }
 

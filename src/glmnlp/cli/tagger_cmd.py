@@ -323,7 +323,8 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
         except FormatError as exc:  # numbered within the chunk: the sentence's number in the whole output
             click.echo(writer(out[:(exc.line or 1) - 1]), nl=False)  # the sentences before it, as for bad input
             hint = ": word/TAG lines cannot hold it (--output-format conllu can)" if (
-                output_format == "word_tag" and exc.reason.endswith("contains whitespace")) else ""
+                output_format == "word_tag" and exc.reason.startswith("word ") and exc.reason.endswith("whitespace")
+            ) else ""  # a word with a space: CoNLL-U's FORM holds one, and no format a tag with one
             raise FormatError(exc.reason + hint, source=exc.source, line=done + (exc.line or 0)) from None
         click.echo(text, nl=False)
         sys.stdout.flush()  # a pipe's buffer held the tags back until it filled or the input ended

@@ -18,8 +18,8 @@ module reads and writes the formats such data is found in:
 
 Our choices:
 
-* Nothing is repaired: a wrong field count, an empty word or tag, a token without ``/TAG``, a ``_``
-  in the requested tag column, a comment line after a sentence's words or a bad word ID raises
+* Nothing is repaired: a wrong field count, an empty word or tag (a CoNLL-U FORM of only spaces is empty), a tag
+  with whitespace, a token without ``/TAG``, a ``_`` in the requested tag column, a comment line after a sentence's words or a bad word ID raises
   :class:`~glmnlp.errors.FormatError` with the file, the 1-based line and the reason.
 * Blank lines carry no sentence: in the line-per-sentence formats (word/TAG, tokens) a blank line
   is skipped, and runs of blank lines between tab or CoNLL-U blocks count as one separator. A
@@ -178,13 +178,15 @@ def _parse_conllu(lines: Iterable[str], name: str, col: int, col_name: str) -> I
                     f"word ID {ident} out of sequence (expected {len(words) + 1})", source=name, line=lineno
                 )
             form, tag = fields[1], fields[col] if col >= 0 else None
-            if not form:
+            if not form.strip():  # UD's FORM may hold a space ("New York"), never be nothing else
                 raise FormatError("empty FORM field", source=name, line=lineno)
             if tag is None:
                 words.append(form)
                 continue
             if not tag:
                 raise FormatError(f"empty {col_name} field", source=name, line=lineno)
+            if any(ch.isspace() for ch in tag):  # "NN " trained a tag of its own that no output could write
+                raise FormatError(f"{col_name} tag {tag!r} contains whitespace", source=name, line=lineno)
             if tag == "_":
                 also = " (a file tagged in UPOS only: read its UPOS column)" if col_name == "XPOS" else ""
                 raise FormatError(f"word {form!r} has no {col_name} tag ('_'){also}", source=name, line=lineno)
@@ -482,7 +484,7 @@ def _check_token(value: str, what: str, index: int, position: int, sep: str = ""
         reason = "is empty"
     elif line_start and value.startswith("\ufeff"):
         reason = "begins with U+FEFF, which a reader skips at a line's start as a byte order mark"
-    elif spaces and ("\t" in value or value.splitlines() != [value]):
+    elif spaces and ("\t" in value or "\n" in value or "\r" in value):  # the readers' line ends (U+2028: text)
         reason = "contains a tab or a line break"
     elif not spaces and any(ch.isspace() for ch in value):
         reason = "contains whitespace"
@@ -567,7 +569,7 @@ def write_conllu(
             text = " ".join(sentence.words) if lines is None else next(lines, None)
             if text is None:
                 raise FormatError("no text for this sentence", source="<output>", line=index)
-            if lines is not None and text.splitlines() != [text]:  # the words are checked below
+            if lines is not None and (not text or "\n" in text or "\r" in text):  # the words are checked below
                 raise FormatError("the sentence's text is empty or holds a line break", source="<output>", line=index)
             buffer.write(f"# sent_id = {first_id + index - 1}\n# text = {text}\n")
         tags = sentence.tags if sentence.tags is not None else ("_",) * len(sentence.words)
