@@ -19,8 +19,9 @@ module reads and writes the formats such data is found in:
 Our choices:
 
 * Nothing is repaired: a wrong field count, an empty word or tag (a CoNLL-U FORM of only spaces is empty), a tag
-  with whitespace, a token without ``/TAG``, a ``_`` in the requested tag column, a comment line after a sentence's words or a bad word ID raises
-  :class:`~glmnlp.errors.FormatError` with the file, the 1-based line and the reason.
+  with whitespace, a token without ``/TAG``, a ``_`` in the requested tag column, a comment line after a
+  sentence's words or a bad word ID raises :class:`~glmnlp.errors.FormatError` with the file, the 1-based line
+  and the reason.
 * Blank lines carry no sentence: in the line-per-sentence formats (word/TAG, tokens) a blank line
   is skipped, and runs of blank lines between tab or CoNLL-U blocks count as one separator. A
   missing blank line after the last CoNLL-U/tab sentence is accepted (end of file ends it).
