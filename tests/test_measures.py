@@ -140,6 +140,14 @@ def test_measures_equal_brute_force_with_an_exact_beam(words: list[str], tags: l
             assert row[col] == pytest.approx(value, abs=1e-9), (row["index"], col)
 
 
+def test_a_word_spelled_like_the_end_of_sentence_row_is_a_word() -> None:
+    """A token ``</s>`` in the text (markup, a paper on language models) got the end row's class ``previous``; it is
+    classed as any word, and the end row is ``previous`` by its place."""
+    rows = sentence_measures(_setup(), ["the", "</s>", "saw", "dog"], ["DT", "NN", "VBD", "NN"], options=EXACT)
+    assert [(r["word"], r["word_class"]) for r in rows] == [
+        ("the", "closed"), ("</s>", "open"), ("saw", "open"), ("dog", "open"), (EOS, "previous")]
+
+
 def test_measures_marginalise_over_candidate_tags_like_brute_force() -> None:
     """Several candidate tags per word: the beam sums over tag assignments exactly as enumeration does."""
     parser = _setup()
@@ -320,10 +328,11 @@ def test_a_fragment_s_words_measure_as_in_the_whole_sentence(fragment: str, sent
 
 
 def test_word_classes_rule_list_and_override(tmp_path) -> None:
-    """Default list, punctuation/clitic rule, </s>, case-insensitivity, and a user file replacing the list."""
+    """Default list, punctuation/clitic rule, case-insensitivity, and a user file replacing the list. A word ``</s>``
+    is a word (open): the end-of-sentence row is ``previous`` by its place (the test below)."""
     wc = WordClasses.default()
     assert [wc(w) for w in ["The", "of", "dog", ",", "n't", "'s", "-LRB-", EOS, "said", "&"]] == [
-        "closed", "closed", "open", "previous", "previous", "previous", "previous", "previous", "closed", "closed"]
+        "closed", "closed", "open", "previous", "previous", "previous", "previous", "open", "closed", "closed"]
     f = tmp_path / "cls.tsv"
     f.write_text("# mine\ndog\tclosed\n", encoding="utf-8")
     mine = WordClasses.from_file(f)
@@ -337,7 +346,7 @@ def test_word_classes_rule_list_and_override(tmp_path) -> None:
     rules.write_text("# numbers are closed\n[0-9][0-9,.]*\tclosed\n:punctuation:\topen\n", encoding="utf-8")
     ruled = WordClasses.from_file(None, rules)
     assert [ruled(w) for w in ["1,000", ",", "the", "n't", "-LRB-", "</s>"]] == [
-        "closed", "open", "closed", "previous", "open", "previous"]
+        "closed", "open", "closed", "previous", "open", "open"]
     rules.write_text("([a-z\tprevious\n", encoding="utf-8")
     with pytest.raises(FormatError, match="rules.tsv:1: bad regular expression"):
         WordClasses.from_file(None, rules)

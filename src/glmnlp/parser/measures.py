@@ -484,7 +484,7 @@ def sentence_measures(
 
     def row(i: int, word: str, k: int | None) -> dict[str, Any]:
         out: dict[str, Any] = {"item": sentence if item is None else item, "sentence": sentence, "index": i + 1,
-                               "word": word, "word_class": classes(word)}
+                               "word": word, "word_class": classes(word) if i < len(words) else "previous"}
         for col in MEASURE_COLUMNS:
             if k is None:
                 v = math.inf if col in ("prefix", "surprisal") else math.nan

@@ -64,9 +64,8 @@ class WordClasses:
         return cls(entries, None if rules is None else _parse_rules(_read(rules), str(rules)))
 
     def __call__(self, word: str) -> str:
-        """``open``, ``closed`` or ``previous``."""
-        if word == EOS:
-            return "previous"
+        """``open``, ``closed`` or ``previous`` (the ``</s>`` row of the measures is ``previous`` by its place, not by
+        this: a word ``</s>`` in the text is a word)."""
         low = word.lower().translate(_APOSTROPHES)  # n’t as n't: raw text is normalised so, given tokens are not
         found = self.entries.get(low)
         if found is not None:
