@@ -203,3 +203,65 @@ def test_a_worker_killed_while_the_input_waits_is_a_worker_error_at_once() -> No
             release.set()
             hosts.close(abort=True)
     assert time.monotonic() - start < 15
+
+
+def test_a_worker_that_cannot_start_its_thread_says_so(tmp_path: Path) -> None:
+    """A worker whose initializer could not start its thread (``ulimit -u``: "can't start new thread") printed the
+    initializer's traceback and exited 0, and the caller said "it exited with status 0"; it exits with its own
+    status, which the caller names: no memory or no processes left."""
+    from glmnlp.glm import pools
+
+    script = ("import threading, sys\nfrom glmnlp.glm import pools\n"
+              "def refused(thread): raise RuntimeError(\"can't start new thread\")\n"
+              "threading.Thread.start = refused\npools._start_worker(None)\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (run.returncode, run.stderr) == (pools._NO_THREAD_STATUS, "")
+    with Executor(2) as ex, pytest.raises(WorkerError, match=r"\(it could not start a thread: out of memory, or of "
+                                          r"processes \(the limit ulimit -u counts threads too\): use fewer jobs"):
+        ex.map(_exits_as_without_a_thread, range(2))
+
+
+def _exits_as_without_a_thread(_item: int) -> None:
+    from glmnlp.glm import pools
+
+    os._exit(pools._NO_THREAD_STATUS)
+
+
+def test_threads_and_processes_that_cannot_start_are_one_line_errors_naming_both_causes(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    """Under ``ulimit -u``, ``parse -j 2`` ended in a traceback (the input's thread), ``Aborted.`` (the forkserver's
+    fork failed: its pipe closed, an EOFError, which click takes for Ctrl-D) or "out of memory" alone."""
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
+
+    from glmnlp.cli import main
+    from glmnlp.glm import pools
+
+    start = threading.Thread.start
+
+    def refused(thread: threading.Thread) -> None:
+        if thread.name == "glmnlp-input":
+            raise RuntimeError("can't start new thread")
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", refused)
+    with pytest.raises(MemoryError, match=r"^cannot start a thread to read the input \(can't start new thread\): "
+                                          r"out of memory, or of processes"):
+        Prefetch(iter([1]))
+    text = tmp_path / "in.txt"
+    text.write_text("The dog barked.\n\nA cat sat.\n", encoding="utf-8")
+    assert main(["parse", "-q", "-j", "2", "--batch-size", "1", "-i", str(text)]) == 1
+    assert capsys.readouterr().err == f"error: cannot start a thread to read the input (can't start new thread): " \
+                                      f"{pools.NO_ROOM}\n"
+    monkeypatch.undo()
+
+    def no_fork(*_args: object) -> None:
+        raise EOFError
+
+    pool = pools.start_pool(1, pools.mp_context())
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", no_fork)
+    with pytest.raises(MemoryError, match=r"^cannot start a worker process \(the forkserver could not fork\): out of"):
+        pools.submit(pool, abs, -1)
+    monkeypatch.undo()
+    pools.stop_pools([pool], abort=True)

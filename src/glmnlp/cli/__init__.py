@@ -229,8 +229,11 @@ def _reported(exc: Exception) -> int | None:
     if isinstance(exc, OSError) and exc.errno in (errno.EMFILE, errno.ENFILE):  # -j 2 under ulimit -n 16
         click.echo(f"error: {exc.strerror}: raise the limit (ulimit -n) or use fewer jobs (--jobs 1)", err=True)
         return 1
-    if isinstance(exc, MemoryError):
-        click.echo(f"error: out of memory{f': {exc}' if str(exc) else ''}", err=True)
+    if isinstance(exc, MemoryError):  # a thread or process that could not start says why itself (pools.NO_ROOM)
+        from glmnlp.glm.pools import NO_ROOM
+
+        click.echo(f"error: {exc}" if NO_ROOM in str(exc) else f"error: out of memory{f': {exc}' if str(exc) else ''}",
+                   err=True)
         return 1
     if isinstance(exc, OSError) and exc.filename is not None and exc.errno in _PATH_FAILED:
         # a path the file system refuses, met where no check named it (a name over 255 bytes, a model folder that

@@ -38,6 +38,10 @@ signal lands. The caller then stops the workers:
   ``ChildProcessError: No child processes`` (the server is not its child), for the life of the process. The child
   forgets it at the fork (:func:`_forget_parents_forkserver`, as :mod:`glmnlp.glm.locks` renews its locks) and
   starts its own when it needs one.
+* A thread or a worker process that cannot be started (``can't start new thread``; a forkserver whose fork fails)
+  lacks memory (``ulimit -v``) or processes (``ulimit -u``, which counts threads): a :class:`MemoryError` naming
+  both (:data:`NO_ROOM`); it was a traceback, ``Aborted.`` (the forkserver's closed pipe, an ``EOFError``), "out of
+  memory" alone, or a worker that "exited with status 0" (its initializer's traceback above it).
 * A program that owns its whole process, like the ``glmnlp`` command, also calls
   :func:`ignore_sigint_in_forkserver`: the forkserver, started with SIGINT ignored, cannot be stopped
   by Ctrl-C while it starts, and its workers ignore SIGINT from their first instruction instead of
@@ -64,6 +68,7 @@ from typing import Any
 from glmnlp.errors import WorkerError
 
 __all__ = [
+    "NO_ROOM",
     "LocalCall",
     "ignore_sigint_in_forkserver",
     "interrupts_deferred",
@@ -80,12 +85,21 @@ _LIVE: set[ProcessPoolExecutor] = set()
 _LOCK = threading.Lock()
 _FORKSERVER_IGNORES_SIGINT = False
 
+#: Why a thread or a process could not be started, in the messages of the MemoryError that says so (module docstring)
+NO_ROOM = "out of memory, or of processes (the limit ulimit -u counts threads too): use fewer jobs (--jobs 1)"
+#: The exit status of a worker that could not start its thread (the standard library exits 0 after an initializer's
+#: traceback, and the caller said "it exited with status 0")
+_NO_THREAD_STATUS = 75
+
 
 def _start_worker(caller: connection.Connection) -> None:
     """Initializer of every worker: SIGINT (Ctrl-C to the process group) is for the caller to handle, and the worker
     ends when the caller's process ends (``caller``: the reading end of a pipe that only the caller writes to)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_end_with_caller, args=(caller,), name="glmnlp-caller-watch", daemon=True).start()
+    try:
+        threading.Thread(target=_end_with_caller, args=(caller,), name="glmnlp-caller-watch", daemon=True).start()
+    except RuntimeError:  # can't start new thread
+        os._exit(_NO_THREAD_STATUS)
 
 
 def _end_with_caller(caller: connection.Connection) -> None:
@@ -175,7 +189,9 @@ def submit(pool: ProcessPoolExecutor, fn: Callable[..., Any], *args: Any) -> Loc
         except RuntimeError as exc:  # "can't start new thread": the pool's thread, out of memory or of threads
             if "thread" not in str(exc):
                 raise
-            raise MemoryError(f"cannot start a thread for the workers ({exc}): use fewer jobs") from None
+            raise MemoryError(f"cannot start a thread for the workers ({exc}): {NO_ROOM}") from None
+        except EOFError:  # the forkserver closed its pipe without a process id: its fork failed (ulimit -u)
+            raise MemoryError(f"cannot start a worker process (the forkserver could not fork): {NO_ROOM}") from None
 
 
 #: How often a wait for a call looks at its pool's workers (seconds); a result ends the wait at once.
@@ -205,7 +221,7 @@ class LocalCall:
             thread = getattr(self.pool, "_executor_manager_thread", None)
             if thread is not None and not thread.is_alive() and not self.future.done():  # it died (it could not
                 # start the thread that feeds the workers: ulimit -v), and the call would wait for ever
-                raise MemoryError("cannot start a thread for the workers (the pool's thread ended): use fewer jobs")
+                raise MemoryError(f"cannot start a thread for the workers (the pool's thread ended): {NO_ROOM}")
 
     def cancel(self) -> bool:
         return self.future.cancel()
@@ -289,6 +305,8 @@ def _how_workers_died(pool: ProcessPoolExecutor) -> str:
             how = f"killed by signal {-code} ({name})"
             if -code == signal.SIGKILL:
                 how += ", as the system's out-of-memory killer does: fewer workers (--jobs) use less memory"
+        elif code == _NO_THREAD_STATUS:
+            how = f"it could not start a thread: {NO_ROOM}"
         else:
             how = f"it exited with status {code}"
         break

@@ -28,6 +28,8 @@ import threading
 from collections.abc import Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
+from glmnlp.glm.pools import NO_ROOM
+
 __all__ = ["NOT_YET", "InPlace", "Prefetch", "stream_of"]
 
 T = TypeVar("T")
@@ -48,7 +50,10 @@ class Prefetch(Generic[T], Iterator[T]):
         self._stop = threading.Event()
         self._finished: tuple[int, Any] | None = None  # the end or the error, once taken (given again after it)
         self._thread = threading.Thread(target=self._run, args=(iter(items),), name="glmnlp-input", daemon=True)
-        self._thread.start()
+        try:
+            self._thread.start()
+        except RuntimeError as exc:  # can't start new thread (ulimit -u with workers): it was a traceback
+            raise MemoryError(f"cannot start a thread to read the input ({exc}): {NO_ROOM}") from None
 
     def _run(self, stream: Iterator[T]) -> None:
         try:
