@@ -6,6 +6,7 @@ Run in-process through :func:`glmnlp.cli.main`; nothing here trains more than a 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -173,7 +174,8 @@ def test_a_bad_glmnlp_jobs_names_only_that_variable(
     source = tmp_path / "in.txt"
     source.write_text("A dog.\n", encoding="utf-8")
     rc, out, err = _run(capsys, ["parse", "-i", str(source)])  # a file: workers may run, so the variable is read
-    assert (rc, out, err) == (1, "", f"error: GLMNLP_JOBS={shown}: jobs must be an integer >= 0 (0 = all cores)\n")
+    assert (rc, out, err) == (1, "", f"error: GLMNLP_JOBS={shown}: jobs must be an integer from 0 to 999999 (0 = all "
+                                     "cores)\n")
 
 
 def test_parser_train_quiet_prints_only_the_choices(
@@ -598,29 +600,33 @@ def test_jobs_above_the_cores_are_warned_of(
     it is warned of on the local backend (not on Ray's, whose cluster has its own CPUs), and -j 2 never."""
     from glmnlp.glm import parallel
 
+    monkeypatch.setattr(parallel, "default_jobs", lambda: 1)  # taskset -c 0 on a machine of 2 CPUs
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert _run(capsys, ["parse", "-q", "-j", "3", "A dog."])[2].startswith(  # it said "this machine's 1 cores"
+        "warning: --jobs 3 is more than the 1 CPU this process may use of the machine's 2: up to 3 worker processes")
     monkeypatch.setattr(parallel, "default_jobs", lambda: 2)
     rc, out, err = _run(capsys, ["parse", "-q", "-j", "10000", "A dog."])
     assert (rc, out) == (0, "(TOP (NP (DT A) (NN dog) (. .)))\n") and err == (
-        "warning: --jobs 10000 is more than this machine's 2 cores: up to 10000 worker processes, each holding a "
-        "model or a shard in memory, and no faster than 2 (--backend ray for more machines)\n")
+        "warning: --jobs 10000 is more than the 2 CPUs this process may use: up to 10000 worker processes, each "
+        "holding a model or a shard in memory, and no faster than 2 (--backend ray for more machines)\n")
     assert _run(capsys, ["parse", "-q", "-j", "2", "A dog."])[2] == ""
     assert _run(capsys, ["parse", "-q", "-j", "10000", "--backend", "ray", "A dog."])[2] == ""
     (tmp_path / "empty.trees").write_text("")  # refused after the warning: no worker is started
     rc, _, err = _run(capsys, ["tagger", "train", "--train", str(tmp_path / "empty.trees"), "--out",
                                str(tmp_path / "m"), "-j", "3"])
-    assert rc == 1 and err.startswith("warning: --jobs 3 is more than this machine's 2 cores")
+    assert rc == 1 and err.startswith("warning: --jobs 3 is more than the 2 CPUs this process may use")
     from glmnlp import config  # the same number from $GLMNLP_JOBS, without --jobs: it was never warned of
 
     monkeypatch.setenv("GLMNLP_JOBS", "5")
     monkeypatch.setattr(config, "_current", None)
     (tmp_path / "in.txt").write_text("A dog.\n")
     rc, out, err = _run(capsys, ["parse", "-q", "-i", str(tmp_path / "in.txt")])
-    assert rc == 0 and err.startswith("warning: $GLMNLP_JOBS 5 is more than this machine's 2 cores"), err
+    assert rc == 0 and err.startswith("warning: $GLMNLP_JOBS 5 is more than the 2 CPUs this process may use"), err
     assert _run(capsys, ["parse", "-q", "-j", "1", "-i", str(tmp_path / "in.txt")])[2] == ""
     assert _run(capsys, ["parse", "-q", "A dog."])[2] == ""  # TEXT arguments are parsed here: no worker to warn of
     rc, _, err = _run(capsys, ["tagger", "train", "--train", str(tmp_path / "empty.trees"), "--out",
                                str(tmp_path / "m")])
-    assert rc == 1 and err.startswith("warning: $GLMNLP_JOBS 5 is more than this machine's 2 cores"), err
+    assert rc == 1 and err.startswith("warning: $GLMNLP_JOBS 5 is more than the 2 CPUs this process may use"), err
 
 
 @pytest.mark.parametrize("extra", [[], ["--address", "127.0.0.1:6379"]])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,15 +37,18 @@ def test_config_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     assert config.get() == config.Settings(jobs=3, backend="ray", address="head:6379")
 
 
+_RULE = "jobs must be an integer from 0 to 999999 (0 = all cores)"
+
+
 @pytest.mark.parametrize(
     ("name", "value", "message"),
-    [("GLMNLP_JOBS", "two", "GLMNLP_JOBS=two: jobs must be an integer >= 0 (0 = all cores)"),
-     ("GLMNLP_JOBS", "-1", "GLMNLP_JOBS=-1: jobs must be an integer >= 0 (0 = all cores)"),
-     ("GLMNLP_JOBS", "1 2", "GLMNLP_JOBS='1 2': jobs must be an integer >= 0 (0 = all cores)"),
-     ("GLMNLP_JOBS", "1_0", "GLMNLP_JOBS=1_0: jobs must be an integer >= 0 (0 = all cores)"),  # int() read 10
-     ("GLMNLP_JOBS", "\u0663", "GLMNLP_JOBS='\u0663': jobs must be an integer >= 0 (0 = all cores)"),  # Arabic-Indic 3
-     ("GLMNLP_JOBS", "9" * 20, f"GLMNLP_JOBS={'9' * 20}: jobs must be an integer of at most 6 digits"),
-     ("GLMNLP_JOBS", "1000000", "GLMNLP_JOBS=1000000: jobs must be an integer of at most 6 digits"),
+    [("GLMNLP_JOBS", "two", f"GLMNLP_JOBS=two: {_RULE}"),
+     ("GLMNLP_JOBS", "-1", f"GLMNLP_JOBS=-1: {_RULE}"),
+     ("GLMNLP_JOBS", "1 2", f"GLMNLP_JOBS='1 2': {_RULE}"),
+     ("GLMNLP_JOBS", "1_0", f"GLMNLP_JOBS=1_0: {_RULE}"),  # int() read 10
+     ("GLMNLP_JOBS", "\u0663", f"GLMNLP_JOBS='\u0663': {_RULE}"),  # Arabic-Indic 3
+     ("GLMNLP_JOBS", "9" * 20, f"GLMNLP_JOBS={'9' * 20}: {_RULE}"),
+     ("GLMNLP_JOBS", "1000000", f"GLMNLP_JOBS=1000000: {_RULE}"),
      ("GLMNLP_BACKEND", "spark", "GLMNLP_BACKEND=spark: backend must be one of local, ray")],
 )
 def test_config_bad_environment_is_an_error_naming_the_variable(
@@ -55,6 +59,21 @@ def test_config_bad_environment_is_an_error_naming_the_variable(
     with pytest.raises(ConfigError) as info:
         config.get()
     assert str(info.value) == message
+
+
+def test_jobs_follow_one_rule_in_the_variable_the_option_and_the_call(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``GLMNLP_JOBS`` of seven digits was refused while ``-j 99999999999999999999`` and ``set(jobs=10**20)`` were
+    taken: one bound, 999999, for all three."""
+    from glmnlp.cli import main
+
+    monkeypatch.setenv("GLMNLP_JOBS", "999999")
+    assert config.get().jobs == config.MAX_JOBS == 999_999
+    with pytest.raises(ConfigError, match=rf"^{re.escape(_RULE)}, got 100000000000000000000$"):
+        config.set(jobs=10**20)
+    assert main(["parse", "-j", "1000000", "A dog."]) == 2
+    assert "Invalid value for '--jobs' / '-j': 1000000 is not in the range 0<=x<=999999." in capsys.readouterr().err
 
 
 def test_a_bad_variable_is_an_error_only_where_its_setting_is_needed(monkeypatch: pytest.MonkeyPatch) -> None:

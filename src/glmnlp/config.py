@@ -48,7 +48,12 @@ from typing import Any
 
 from glmnlp.errors import ConfigError
 
-__all__ = ["BACKENDS", "Settings", "get", "resolve", "set", "using"]
+__all__ = ["BACKENDS", "MAX_JOBS", "Settings", "get", "resolve", "set", "using"]
+
+#: The most workers any setting asks for (six digits, as GLMNLP_JOBS reads them): --jobs, GLMNLP_JOBS and
+#: ``set(jobs=...)`` follow one rule (``-j 99999999999999999999`` was taken, the variable refused)
+MAX_JOBS = 999_999
+_JOBS_RULE = f"jobs must be an integer from 0 to {MAX_JOBS} (0 = all cores)"
 
 #: Where parallel work can run (glmnlp.glm.parallel).
 BACKENDS = ("local", "ray")
@@ -64,8 +69,8 @@ class Settings:
     address: str | None = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.jobs, bool) or not isinstance(self.jobs, int) or self.jobs < 0:
-            raise ConfigError(f"jobs must be an integer >= 0 (0 = all cores), got {self.jobs!r}")
+        if isinstance(self.jobs, bool) or not isinstance(self.jobs, int) or not 0 <= self.jobs <= MAX_JOBS:
+            raise ConfigError(f"{_JOBS_RULE}, got {self.jobs!r}")
         if self.backend not in BACKENDS:
             raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
         if self.address is not None and (not isinstance(self.address, str) or not self.address):
@@ -85,8 +90,7 @@ def _from_environment() -> tuple[Settings, dict[str, ConfigError]]:
     ascii_number = jobs_text.isascii() and jobs_text.isdigit() and len(jobs_text) <= 6
     jobs = 0 if not jobs_text else int(jobs_text) if ascii_number else -1
     if jobs < 0:  # a number of seven digits or more was "must be an integer >= 0"
-        errors["jobs"] = ConfigError(f"GLMNLP_JOBS={shlex.quote(jobs_text)}: jobs must be an integer " + (
-            "of at most 6 digits" if jobs_text.isascii() and jobs_text.isdigit() else ">= 0 (0 = all cores)"))
+        errors["jobs"] = ConfigError(f"GLMNLP_JOBS={shlex.quote(jobs_text)}: {_JOBS_RULE}")
         jobs = 0
     backend = os.environ.get("GLMNLP_BACKEND", "").strip() or "local"
     if backend not in BACKENDS:
@@ -171,7 +175,7 @@ def resolve(jobs: int | None = None, backend: str | None = None, address: str | 
         try:
             jobs = operator.index(jobs)  # numpy integers too
         except TypeError:
-            raise ConfigError(f"jobs must be an integer >= 0 (0 = all cores), got {jobs!r}") from None
+            raise ConfigError(f"{_JOBS_RULE}, got {jobs!r}") from None
     backend_value = current.backend if backend is None else backend
     if address is None:
         address = current.address if backend_value == current.backend else None

@@ -32,6 +32,8 @@ from click.core import ParameterSource
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from glmnlp.config import MAX_JOBS
+
 __all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "check_no_dash_text",
            "check_tagset", "given_options", "on_terminal", "quiet_ray", "sentence_bar", "some_of", "weight_list",
            "parallel_options", "training_parallel_options", "parser_parallel_options", "rare_chains_said",
@@ -197,8 +199,8 @@ def check_address(backend: str | None, address: str | None) -> None:
 
 
 def warn_of_jobs(jobs: int | None, backend: str | None, name: str = "--jobs") -> None:
-    """``--jobs N`` above this machine's cores on the local backend: a warning (``-j 10000`` started a worker process
-    per batch or shard, each holding a model or a shard, up to the out-of-memory killer). Not refused: the model of
+    """``--jobs N`` above the CPUs this process may use on the local backend: a warning (``-j 10000`` started a
+    worker process per batch or shard, each holding a model or a shard, up to the out-of-memory killer). Not refused: the model of
     a training command depends on its shards, which follow ``--jobs``, so a run may mean to match another machine's.
     ``-j 2`` is never warned of (the tests and the docs' examples use it on any machine). Without ``--jobs``,
     ``$GLMNLP_JOBS`` is the number (``GLMNLP_JOBS=6`` started 6 workers, or trained on 6 shards, without a word)."""
@@ -215,9 +217,12 @@ def warn_of_jobs(jobs: int | None, backend: str | None, name: str = "--jobs") ->
         return
     cores = default_jobs()
     if jobs > cores and resolve(jobs=1, backend=backend).backend == "local":  # jobs given: $GLMNLP_JOBS not read
-        click.echo(f"warning: {name} {jobs} is more than this machine's {cores} cores: up to {jobs} worker processes, "
-                   f"each holding a model or a shard in memory, and no faster than {cores} (--backend ray for "
-                   "more machines)", err=True)
+        # the CPUs this process may use (taskset, a batch job's allocation): "this machine's 1 cores" read as a
+        # machine of two misread
+        whole = f" of the machine's {os.cpu_count()}" if (os.cpu_count() or cores) > cores else ""
+        click.echo(f"warning: {name} {jobs} is more than the {cores} {'CPU' if cores == 1 else 'CPUs'} this process "
+                   f"may use{whole}: up to {jobs} worker processes, each holding a model or a shard in memory, and no "
+                   f"faster than {cores} (--backend ray for more machines)", err=True)
 
 
 def on_terminal(stream: Any) -> bool:
@@ -278,7 +283,7 @@ def parallel_options(fn: Callable[..., Any], jobs_note: str = "The result does n
         "Default: $GLMNLP_BACKEND, else local.",
     )(fn)
     fn = click.option(
-        "--jobs", "-j", type=click.IntRange(min=0), default=None,
+        "--jobs", "-j", type=click.IntRange(min=0, max=MAX_JOBS), default=None,
         help=jobs_help or f"Workers (0 = all cores; 1 = in this process). {jobs_note} Default: $GLMNLP_JOBS, else "
         "all cores.",
     )(fn)
