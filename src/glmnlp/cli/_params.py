@@ -200,8 +200,9 @@ def check_address(backend: str | None, address: str | None) -> None:
 
 def warn_of_jobs(jobs: int | None, backend: str | None, name: str = "--jobs") -> None:
     """``--jobs N`` above the CPUs this process may use on the local backend: a warning (``-j 10000`` started a
-    worker process per batch or shard, each holding a model or a shard, up to the out-of-memory killer). Not refused: the model of
-    a training command depends on its shards, which follow ``--jobs``, so a run may mean to match another machine's.
+    worker process per batch or shard, each holding a model or a shard, up to the out-of-memory killer). Not
+    refused: the model of a training command depends on its shards, which follow ``--jobs``, so a run may mean to
+    match another machine's.
     ``-j 2`` is never warned of (the tests and the docs' examples use it on any machine). Without ``--jobs``,
     ``$GLMNLP_JOBS`` is the number (``GLMNLP_JOBS=6`` started 6 workers, or trained on 6 shards, without a word)."""
     from glmnlp.config import resolve
