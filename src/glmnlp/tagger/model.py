@@ -46,10 +46,9 @@ was and why it was not adopted, is ``benchmarks/results/tagger_features.md``. Th
 default; ambiguity-class atoms (``ambiguity_min_count``) and previous-tag templates (``pair_min_count``) are read
 only by the experimental feature sets of ``benchmarks/tagger_features.py``: with ``collins2002`` or ``extended``
 they change nothing.
-The target of 95.3% test accuracy is **not** reached. Final benchmark (``benchmarks/tagging.py``,
-``benchmarks/results/tagging.md``; loaded machine): EWT test 94.57% (unknown words 79.32%),
-164,519 tokens/s wall-clock (211,300 per CPU second; vocabulary atoms cached at load), training
-47.3 s for 10 epochs, peak memory 742 MB.
+The target of 95.3% test accuracy is **not** reached. Latest benchmark (``benchmarks/tagging.py --datasets ewt
+sample --repeats 3``, ``benchmarks/results/tagging.md``, quiet machine): EWT test 94.57% (unknown words 79.32%),
+392,236 tokens/s wall-clock (394,522 per CPU second), training 9.7 s, peak memory 745 MB.
 
 Our choices:
 
