@@ -265,3 +265,35 @@ def test_threads_and_processes_that_cannot_start_are_one_line_errors_naming_both
         pools.submit(pool, abs, -1)
     monkeypatch.undo()
     pools.stop_pools([pool], abort=True)
+
+
+def test_the_pool_thread_that_cannot_start_a_thread_leaves_the_message_to_the_command(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Under ``ulimit -v`` the process pool's own thread died starting a thread and Python printed its traceback
+    before the command's one-line error (which the waiting call raises for it); another thread's death is printed as
+    Python prints it, and the hook is put back when the command ends."""
+    import threading
+
+    from glmnlp import cli
+
+    class _ExecutorManagerThread(threading.Thread):  # the standard library's name for a process pool's thread
+        def run(self) -> None:
+            raise RuntimeError("can't start new thread")
+
+    class Other(threading.Thread):
+        def run(self) -> None:
+            raise RuntimeError("can't start new thread")
+
+    def run(_argv: object) -> int:
+        for thread in (_ExecutorManagerThread(name="pool"), Other(name="other")):
+            thread.start()
+            thread.join()
+        return 0
+
+    monkeypatch.setattr(threading, "excepthook", threading.__excepthook__)  # Python's own (not pytest's)
+    before = threading.excepthook
+    monkeypatch.setattr(cli, "_run", run)
+    assert cli.main(["parse", "x"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("Traceback") == 1 and "Exception in thread other:" in err and threading.excepthook is before, err

@@ -371,6 +371,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif stderr is None:  # started with stderr closed (2>&-): messages are dropped (click wrote its usage errors to
         sys.stderr = _Diagnostics(open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115  stdout, into the data)
     ray_before = _ray_running()
+    hook, threading.excepthook = threading.excepthook, _quiet_pool_thread_death(threading.excepthook)
     from glmnlp.glm.model_io import REPLACE_OPTION
 
     option = REPLACE_OPTION.set("--force")  # a model folder made by another run meanwhile: refused naming --force
@@ -386,6 +387,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 128 + received[0] if received else 1  # 143 for SIGTERM, as if it had ended the process
     finally:
         REPLACE_OPTION.reset(option)
+        threading.excepthook = hook
         if isinstance(sys.stderr, _Diagnostics) and sys.stderr is not stderr:
             sys.stderr.flush()
             if stderr is None:
@@ -407,6 +409,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout = whole
         if closed:
             sys.stdout = None
+
+
+def _quiet_pool_thread_death(previous: Any) -> Any:
+    """A thread exception hook that is ``previous`` but for a process pool's own thread that could not start a
+    thread (``ulimit -v``, ``ulimit -u``): its traceback came before the command's one-line error, which the call
+    waiting on the pool raises for it (:class:`glmnlp.glm.pools.LocalCall`)."""
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if not (args.exc_type is RuntimeError and "can't start new thread" in str(args.exc_value)
+                and type(args.thread).__name__ == "_ExecutorManagerThread"):
+            previous(args)
+    return hook
 
 
 #: the streams main() wrote through (_stdout_written_whole), kept for the life of the process
