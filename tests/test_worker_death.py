@@ -297,3 +297,19 @@ def test_the_pool_thread_that_cannot_start_a_thread_leaves_the_message_to_the_co
     assert cli.main(["parse", "x"]) == 0
     err = capsys.readouterr().err
     assert err.count("Traceback") == 1 and "Exception in thread other:" in err and threading.excepthook is before, err
+
+
+@pytest.mark.parametrize("given", [None, "3"])
+def test_the_command_s_workers_use_one_linear_algebra_thread(given: str | None) -> None:
+    """Each worker of the command started an idle OpenBLAS pool of a thread per CPU (N workers on N CPUs: N * N
+    threads against ``ulimit -u``); they get one, unless the user set the number, and the command's own environment
+    is left as it was."""
+    script = ("import os\nfrom glmnlp.glm import pools\npools.ignore_sigint_in_forkserver()\n"
+              "pool = pools.start_pool(1, pools.mp_context())\n"
+              "print(pools.submit(pool, os.getenv, 'OPENBLAS_NUM_THREADS').result(), os.getenv('OPENBLAS_NUM_THREADS'))\n"
+              "pools.stop_pools([pool])\n")
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    assert (run.returncode, run.stdout) == (0, f"{given or 1} {given}\n"), run.stderr

@@ -45,7 +45,7 @@ signal lands. The caller then stops the workers:
 * A program that owns its whole process, like the ``glmnlp`` command, also calls
   :func:`ignore_sigint_in_forkserver`: the forkserver, started with SIGINT ignored, cannot be stopped
   by Ctrl-C while it starts, and its workers ignore SIGINT from their first instruction instead of
-  from their initializer. The library does not do it by itself: the forkserver is shared with the
+  from their initializer; and they use one thread for linear algebra (:data:`_ONE_THREAD`). The library does not do it by itself: the forkserver is shared with the
   program's other process pools, whose workers would inherit the setting.
 """
 
@@ -113,12 +113,19 @@ def _end_with_caller(caller: connection.Connection) -> None:
 
 
 def ignore_sigint_in_forkserver() -> None:
-    """Start multiprocessing's forkserver, when glmnlp is the first to need it, with SIGINT ignored.
+    """Start multiprocessing's forkserver, when glmnlp is the first to need it, with SIGINT ignored (and its workers
+    with one linear-algebra thread each).
 
     For programs that own their whole process, such as the ``glmnlp`` command (module docstring).
     """
     global _FORKSERVER_IGNORES_SIGINT
     _FORKSERVER_IGNORES_SIGINT = True
+
+
+#: The thread counts of numpy's linear algebra libraries, one in the workers of a program that owns its process (its
+#: workers fill the cores): each started an idle pool of a thread per CPU, counted by ``ulimit -u`` (N workers on N
+#: CPUs: N * N threads). A value the user set is kept.
+_ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def mp_context() -> Any:
@@ -138,11 +145,15 @@ def mp_context() -> Any:
             # milliseconds is lost); a forkserver already running is kept as it is
             for s in ignored:
                 signal.signal(s, signal.SIG_IGN)
+            unset = [name for name in _ONE_THREAD if name not in os.environ]
+            os.environ.update(dict.fromkeys(unset, "1"))
             try:
                 forkserver.ensure_running()
             finally:
                 for s, handler in previous.items():
                     signal.signal(s, handler)
+                for name in unset:
+                    os.environ.pop(name, None)
     return multiprocessing.get_context("forkserver")
 
 
