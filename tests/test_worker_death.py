@@ -306,7 +306,7 @@ def test_the_command_s_workers_use_one_linear_algebra_thread(given: str | None) 
     is left as it was."""
     script = ("import os\nfrom glmnlp.glm import pools\npools.ignore_sigint_in_forkserver()\n"
               "pool = pools.start_pool(1, pools.mp_context())\n"
-              "print(pools.submit(pool, os.getenv, 'OPENBLAS_NUM_THREADS').result(), os.getenv('OPENBLAS_NUM_THREADS'))\n"
+              "name = 'OPENBLAS_NUM_THREADS'\nprint(pools.submit(pool, os.getenv, name).result(), os.getenv(name))\n"
               "pools.stop_pools([pool])\n")
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     if given is not None:

@@ -45,8 +45,9 @@ signal lands. The caller then stops the workers:
 * A program that owns its whole process, like the ``glmnlp`` command, also calls
   :func:`ignore_sigint_in_forkserver`: the forkserver, started with SIGINT ignored, cannot be stopped
   by Ctrl-C while it starts, and its workers ignore SIGINT from their first instruction instead of
-  from their initializer; and they use one thread for linear algebra (:data:`_ONE_THREAD`). The library does not do it by itself: the forkserver is shared with the
-  program's other process pools, whose workers would inherit the setting.
+  from their initializer; and they use one thread for linear algebra (:data:`_ONE_THREAD`). The library does
+  not do it by itself: the forkserver is shared with the program's other process pools, whose workers would
+  inherit the settings.
 """
 
 from __future__ import annotations
