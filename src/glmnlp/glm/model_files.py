@@ -4,7 +4,10 @@ A model folder may be anything a user points at: a dangling or looping link, a f
 model file should be, bytes that are not UTF-8 or JSON nested deeper than Python's recursion limit. Each is a
 :class:`~glmnlp.errors.ModelFileError` naming the path and the reason, raised before anything is read that could
 block (a FIFO) or never end (a link to ``/dev/zero``). :mod:`glmnlp.glm.model_io` reads models through these.
-A model also leaves a process only as its files: :class:`TravelsAsFiles`, the models' base, refuses pickling, and
+A folder replaced while it is read (another program's ``--force``, a ``save`` over it: the new one is renamed into
+place) gave a mix of both models' files, loaded without a word or refused as corrupt; what is read of a folder is
+read again when the folder at the path changed meanwhile (:func:`read_unchanged`). A model also leaves a process
+only as its files: :class:`TravelsAsFiles`, the models' base, refuses pickling, and
 a worker that may run on another machine (a Ray actor) gets the files' bytes (:func:`folder_files`), which it
 writes to a folder of its own (:func:`write_folder_files`).
 """
@@ -14,15 +17,46 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 import numpy as np
 
 from glmnlp.errors import ModelFileError
 
-__all__ = ["TravelsAsFiles", "check_model_directory", "checked_model_file", "folder_files", "json_or_none",
-           "model_json", "read_member", "read_model_file", "write_folder_files"]
+__all__ = ["TravelsAsFiles", "check_model_directory", "checked_model_file", "folder_files", "folder_identity",
+           "json_or_none", "model_json", "read_member", "read_model_file", "read_unchanged", "write_folder_files"]
+
+T = TypeVar("T")
+
+
+def folder_identity(path: str | Path) -> tuple[int, int, int] | None:
+    """What tells the folder at ``path`` from another renamed into its place: device, inode and change time (an
+    inode number freed by the folder replaced may be the next one's); None where there is none."""
+    try:
+        found = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return found.st_dev, found.st_ino, found.st_ctime_ns
+
+
+def read_unchanged(path: str | Path, read: Callable[[], T], tries: int = 3) -> T:
+    """``read()`` of the model folder ``path``, done again when the folder at the path changed while it ran (its
+    result, or its error, may then hold pieces of two models); a folder replaced during each of ``tries`` reads is a
+    :class:`ModelFileError`."""
+    for _ in range(tries):
+        before = folder_identity(path)
+        try:
+            result = read()
+        except (ModelFileError, OSError):
+            if folder_identity(path) == before:
+                raise
+            continue
+        if folder_identity(path) == before:
+            return result
+    raise ModelFileError(f"{path}: replaced by another program while it was read ({tries} times): load it once "
+                         "that program has written it")
 
 
 def json_or_none(path: Path) -> Any:

@@ -75,7 +75,7 @@ import numpy as np
 
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.glm.locks import ForkSafeLock
-from glmnlp.glm.model_files import TravelsAsFiles
+from glmnlp.glm.model_files import TravelsAsFiles, read_unchanged
 from glmnlp.parser._beam import BeamParser
 from glmnlp.parser.config import TEMPLATES, ParserConfig, check_beam
 from glmnlp.parser.derivation import Step, default_tree, derive, replay
@@ -505,8 +505,9 @@ class Parser(TravelsAsFiles):
 
     @classmethod
     def load(cls, path: str | Path) -> Parser:
-        """Read a model written by :meth:`save`; a damaged or foreign one is a :class:`ModelFileError`."""
-        return load_parser(cls, path)
+        """Read a model written by :meth:`save`; a damaged or foreign one is a :class:`ModelFileError` (a folder
+        replaced while it was read is read again: :func:`glmnlp.glm.model_files.read_unchanged`)."""
+        return read_unchanged(path, lambda: load_parser(cls, path))
 
     @staticmethod
     def describe(path: str | Path) -> dict[str, Any]:

@@ -98,7 +98,7 @@ from glmnlp.tagger._viterbi import max_marginals, viterbi_batch
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.glm.features import ABSENT, UNKNOWN, FeatureIndex, StringStore
 from glmnlp.glm.locks import ForkSafeLock
-from glmnlp.glm.model_files import TravelsAsFiles
+from glmnlp.glm.model_files import TravelsAsFiles, read_unchanged
 from glmnlp.glm.model_io import load_model, save_model, verify_model
 from glmnlp.glm.parallel import Executor
 from glmnlp.glm.training import EpochRecord, TrainingResult, train_perceptron
@@ -593,7 +593,7 @@ class Tagger(TravelsAsFiles):
     @classmethod
     def load(cls, directory: str | Path) -> Tagger:
         """Load a model directory written by :meth:`save`."""
-        metadata, arrays = load_model(directory, kind="tagger", names=TAGGER_ARRAYS)
-        return cls.from_parts(metadata, arrays, source=str(Path(directory)))  # the error may be in either file
+        return read_unchanged(directory, lambda: cls.from_parts(  # the error may be in either file; a folder
+            *load_model(directory, kind="tagger", names=TAGGER_ARRAYS), source=str(Path(directory))))  # replaced: again
 
 

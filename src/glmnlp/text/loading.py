@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from glmnlp.errors import ModelFileError
+from glmnlp.glm.model_files import folder_identity
 from glmnlp.text.checksums import check_checksums, check_part
 from glmnlp.text.pipeline import MAX_PARSE_WORDS, Deferred, Pipeline
 from glmnlp.treebank.trees import escape_brackets
@@ -60,15 +61,25 @@ def _tagger(directory: Path, deferred: bool) -> Any:
     from glmnlp.tagger import Tagger
 
     # built later, from the folder checked now: a relative path taken after a chdir named another model
-    return (Deferred(Tagger.load, (directory.absolute(),), Tagger.describe(directory)) if deferred
-            else Tagger.load(directory))
+    return (Deferred(_built, (Tagger.load, directory.absolute(), folder_identity(directory)),
+                     Tagger.describe(directory)) if deferred else Tagger.load(directory))
 
 
 def _parser(directory: str | Path, deferred: bool) -> Any:
     from glmnlp.parser import Parser
 
-    return (Deferred(Parser.load, (Path(directory).absolute(),), Parser.describe(directory)) if deferred
-            else Parser.load(directory))
+    return (Deferred(_built, (Parser.load, Path(directory).absolute(), folder_identity(directory)),
+                     Parser.describe(directory)) if deferred else Parser.load(directory))
+
+
+def _built(load: Any, directory: Path, identity: tuple[int, int, int] | None) -> Any:
+    """A deferred component built by ``load(directory)``, from the folder that was checked when the pipeline was
+    loaded (``identity``: :func:`glmnlp.glm.model_files.folder_identity`): another program's ``--force`` meanwhile
+    gave a pipeline of the old model's tagger and the new one's parser, files never checked against each other."""
+    model = load(directory) if folder_identity(directory) == identity else None
+    if model is None or folder_identity(directory) != identity:
+        raise ModelFileError(f"{directory}: replaced by another program since the pipeline was loaded: load it again")
+    return model
 
 
 def _load_for_worker(path: str | Path, parser: bool, lines: bool, multitag_margin: float | None,
@@ -111,8 +122,7 @@ def load(
         kind or of an unsupported format version (with ``deferred``, what only building finds is
         raised at the first use).
     """
-    from glmnlp.glm.model_files import check_model_directory
-    from glmnlp.glm.model_io import directory_kind
+    from glmnlp.glm.model_files import read_unchanged
     from glmnlp.text.default_model import default_model_path
 
     if path is not None and not str(path):
@@ -123,6 +133,15 @@ def load(
             f"{root}: the bundled default model is missing (reinstall glmnlp, or train one with "
             "'glmnlp train-default --out DIR' and pass DIR)"
         )
+    return read_unchanged(root, lambda: _load(root, parser, lines, multitag_margin, max_words, deferred))
+
+
+def _load(root: Path, parser: bool, lines: bool, multitag_margin: float | None | Literal["model"], max_words: int,
+          deferred: bool) -> Pipeline:
+    """:func:`load` of the folder ``root``, read once (``load`` reads it again if it was replaced meanwhile)."""
+    from glmnlp.glm.model_files import check_model_directory
+    from glmnlp.glm.model_io import directory_kind
+
     check_model_directory(root)
     parts = ["tagger", "parser"] if parser else ["tagger"]
     for part in parts:

@@ -1,0 +1,118 @@
+"""A model folder replaced while it is read (another program's ``--force``, a ``save`` over it: the new folder is
+renamed into place) is read again, whole (glmnlp.glm.model_files.read_unchanged): a pipeline loaded across the
+swap held the old model's tagger and the new one's parser (tags from one, trees from the other, without a word),
+and a sub-model read across it was refused as corrupt ("checksum mismatch")."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import glmnlp
+from glmnlp.errors import ModelFileError
+from glmnlp.glm.model_files import folder_identity, read_unchanged
+from glmnlp.text.default_model import default_model_path
+
+
+def _swap(target: Path, replacement: Path) -> None:
+    """What ``staged_output_dir`` does: the new folder renamed into the place of the old one, which goes."""
+    old = target.with_name(target.name + ".old")
+    target.rename(old)
+    replacement.rename(target)
+    shutil.rmtree(old)
+
+
+def test_read_unchanged_reads_again_a_folder_replaced_meanwhile(tmp_path: Path) -> None:
+    folder, other, third = tmp_path / "m", tmp_path / "n", tmp_path / "o"
+    for path, text in ((folder, "old"), (other, "new"), (third, "newer")):
+        path.mkdir()
+        (path / "f").write_text(text)
+    seen: list[str] = []
+
+    def read() -> str:
+        seen.append((folder / "f").read_text())
+        if len(seen) == 1:
+            _swap(folder, other)  # replaced after the first read of it
+        return seen[-1]
+
+    assert read_unchanged(folder, read) == "new" and seen == ["old", "new"]
+
+    def failing() -> str:  # an error met across the swap (a checksum that no longer matches) is read again too
+        if not seen[2:]:
+            seen.append("x")
+            _swap(folder, third)
+            raise ModelFileError("checksum mismatch")
+        return (folder / "f").read_text()
+
+    assert read_unchanged(folder, failing) == "newer"
+    with pytest.raises(ModelFileError, match="checksum mismatch"):  # an error of a folder left alone is the error
+        read_unchanged(folder, lambda: (_ for _ in ()).throw(ModelFileError("checksum mismatch")))
+
+
+def test_a_folder_replaced_during_every_read_is_an_error_saying_so(tmp_path: Path) -> None:
+    folder = tmp_path / "m"
+    folder.mkdir()
+    count = [0]
+
+    def read() -> None:
+        count[0] += 1
+        spare = tmp_path / f"n{count[0]}"
+        spare.mkdir()
+        _swap(folder, spare)
+
+    with pytest.raises(ModelFileError, match=r"m: replaced by another program while it was read \(3 times\): load it "
+                                             r"once that program has written it$"):
+        read_unchanged(folder, read)
+    assert count[0] == 3
+
+
+def _two_pipelines(tmp_path: Path) -> tuple[Path, Path]:
+    """The bundled model, and a copy that differs only in its MODEL.json's multi-tag margin (what tells them apart)."""
+    first, second = tmp_path / "model", tmp_path / "incoming"
+    shutil.copytree(default_model_path(), first)
+    shutil.copytree(default_model_path(), second)
+    meta = json.loads((second / "MODEL.json").read_text(encoding="utf-8"))
+    meta["multitag_margin"] = 2.5
+    (second / "MODEL.json").write_text(json.dumps(meta), encoding="utf-8")
+    return first, second
+
+
+def test_a_pipeline_replaced_while_loading_is_loaded_again_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The folder is replaced once its tagger has been read: the load starts again, so the tagger, the parser and
+    the margin all come from the new folder (the tagger was the old one's, the margin the new one's)."""
+    from glmnlp.tagger import Tagger
+
+    model, incoming = _two_pipelines(tmp_path)
+    load = Tagger.load
+    loads: list[Any] = []
+
+    def swapping(directory: str | Path) -> Tagger:
+        tagger = load(directory)
+        loads.append(folder_identity(model / "tagger"))
+        if len(loads) == 1:
+            _swap(model, incoming)
+        return tagger
+
+    monkeypatch.setattr(Tagger, "load", staticmethod(swapping))
+    nlp = glmnlp.load(model)
+    assert len(loads) == 2 and loads[1] == folder_identity(model / "tagger") and nlp.multitag_margin == 2.5
+
+
+def test_a_deferred_pipeline_whose_folder_was_replaced_is_not_built_from_the_new_one(tmp_path: Path) -> None:
+    """Loaded deferred, checked, then replaced before its first sentence: building it then read the new folder's
+    files, never checked against the old MODEL.json or against each other."""
+    model, incoming = _two_pipelines(tmp_path)
+    nlp = glmnlp.load(model, deferred=True)
+    _swap(model, incoming)
+    with pytest.raises(ModelFileError, match=r"tagger: replaced by another program since the pipeline was loaded: "
+                                             r"load it again$"):
+        nlp("The dog barked.")
+    assert glmnlp.load(model)("The dog barked.").sentences[0].tags == ["DT", "NN", "VBD", "."]
+    assert os.path.isdir(model)
