@@ -350,3 +350,32 @@ def test_a_forked_child_starts_pools_of_its_own(tmp_path) -> None:  # type: igno
         "    print('child', os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), flush=True)\n")
     run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert run.returncode == 0 and run.stdout.strip().endswith("child 0"), (run.stdout, run.stderr[-2000:])
+
+
+_FORK_DURING_FIRST_CALL = """
+import os, sys, threading, time, faulthandler, glmnlp
+nlp = glmnlp.load()
+thread = threading.Thread(target=lambda: nlp("The old man saw the dog."))
+thread.start()
+time.sleep(float(sys.argv[1]))
+pid = os.fork()
+if pid == 0:
+    faulthandler.dump_traceback_later(30, exit=True)
+    os._exit(0 if nlp("It barked.").sentences[0].tree is not None else 3)
+thread.join()
+sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+"""
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="os.fork is POSIX")
+@pytest.mark.parametrize("delay", ["0", "0.01", "0.03", "0.06"])
+def test_a_child_forked_during_the_first_call_of_another_thread_can_parse(delay: str) -> None:
+    """The first call of a pipeline imports the tokenizer's nltk and pysbd; a process forked from another thread
+    meanwhile began with the module's import lock held, and its first call waited for ever (5 of 6 children, each a
+    fresh process: those imports are done once a process). A fork waits for those imports (glmnlp.glm.locks)."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", _FORK_DURING_FIRST_CALL, delay], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]

@@ -9,6 +9,10 @@ parent thread tagged in a loop). :class:`ForkSafeLock` is renewed in the child r
 child has one thread, so no two threads of the child can see two different locks. The data the lock guarded may
 have been left between two steps of an update by the other thread; the guarded data here are caches and
 counters, which stay usable (a cache entry written twice, a counter short by one batch).
+
+Python's own locks are not renewed: a module that one thread was importing when another forked stays locked in
+the child, whose first import of it waited for ever (the tokenizer's nltk and pysbd, imported by a pipeline's first
+call: 5 of 6 children hung). A fork waits for the imports glmnlp does on first use (:func:`fork_waits`).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
-__all__ = ["ForkSafeLock"]
+__all__ = ["ForkSafeLock", "fork_waits"]
 
 _LIVE: weakref.WeakSet[ForkSafeLock] = weakref.WeakSet()
 
@@ -64,6 +68,42 @@ class ForkSafeLock:
 def _renew_all() -> None:
     for lock in list(_LIVE):
         lock._renew()
+
+
+#: held by a block that a fork waits for (reentrant: a fork inside such a block does not wait for itself)
+_FORK_WAITS = threading.RLock()
+_HOOKED = threading.Lock()  # taken to register the fork hooks once
+_FORKING = threading.local()  # per forking thread: whether its fork took _FORK_WAITS
+#: the longest a fork waits for such a block (a bound, should a lock the block needs be one another fork hook holds)
+FORK_WAIT_SECONDS = 10.0
+
+
+def fork_waits() -> Any:
+    """A context manager: a block (an import on first use) that ``os.fork`` in another thread waits for, so that no
+    child begins with the block half done (module docstring).
+
+    The hooks are registered at the first use, after those of the modules imported by then (``logging``'s takes its
+    lock before a fork): hooks run last registered first, so a fork waits for the block before it takes any of those
+    locks, which the block may need (the importing thread waited on ``logging``'s lock, held by the forking one)."""
+    if hasattr(os, "register_at_fork"):  # POSIX; elsewhere processes are spawned, not forked
+        with _HOOKED:
+            if not getattr(fork_waits, "hooked", False):
+                import logging  # noqa: F401  (its hook registered before ours, so run after it)
+
+                os.register_at_fork(before=_wait_for_blocks, after_in_parent=_blocks_go_on,
+                                    after_in_child=_blocks_go_on)
+                fork_waits.hooked = True  # type: ignore[attr-defined]
+    return _FORK_WAITS
+
+
+def _wait_for_blocks() -> None:
+    _FORKING.took = _FORK_WAITS.acquire(timeout=FORK_WAIT_SECONDS)
+
+
+def _blocks_go_on() -> None:
+    if getattr(_FORKING, "took", False):
+        _FORKING.took = False
+        _FORK_WAITS.release()
 
 
 if hasattr(os, "register_at_fork"):  # POSIX; elsewhere processes are spawned, not forked

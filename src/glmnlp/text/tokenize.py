@@ -142,6 +142,7 @@ from types import FrameType
 from typing import Any
 
 from glmnlp.errors import NLTK_MISSING, MissingPackageError
+from glmnlp.glm.locks import fork_waits
 from glmnlp.text.token_spelling import (TYPOGRAPHIC_QUOTES, TokenSpan, cluster_start, merge_ampersands, merge_marks,
                                         merge_years, opens_quote, spell_final_abbreviation)
 from glmnlp.text.web import mask_web_tokens, web_tag, web_tags, web_token_spans
@@ -228,9 +229,11 @@ def user_stacklevel() -> int:
 
 @lru_cache(maxsize=1)
 def _word_tokenizer() -> Any:
-    # Imported lazily: nltk takes about half a second to import, and `import glmnlp` should not.
+    # Imported lazily: nltk takes about half a second to import, and `import glmnlp` should not; a fork meanwhile
+    # waits (glmnlp.glm.locks: a child forked mid-import waited for ever on the module's lock)
     try:
-        from nltk.tokenize import NLTKWordTokenizer
+        with fork_waits():
+            from nltk.tokenize import NLTKWordTokenizer
     except ImportError:  # a dependency, so a broken installation: said as a missing extra is said
         raise MissingPackageError(NLTK_MISSING.format(what="tokenising text")) from None
     except LookupError:  # nltk 3.9 (3.9.1 mends it) could not be imported without WordNet, which glmnlp does not use
@@ -241,7 +244,8 @@ def _word_tokenizer() -> Any:
 
 
 def _segment(paragraph: str) -> list[str]:
-    import pysbd
+    with fork_waits():  # imported on first use (see _word_tokenizer)
+        import pysbd
 
     # A fresh Segmenter per call: cheap (microseconds) and free of shared state between threads.
     return list(pysbd.Segmenter(language="en", clean=False).segment(paragraph))
