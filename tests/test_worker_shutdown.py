@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import nullcontext
+from contextlib import nullcontext, suppress
 from pathlib import Path
 
 import pytest
@@ -237,7 +237,8 @@ def test_cli_ctrl_c_during_parallel_training_prints_only_aborted(tmp_path: Path)
             continue
         rc, err, ended, took = result
         assert "Traceback" not in err and "Exception ignored" not in err, err
-        assert err.endswith("Aborted.\n") and rc == 1, err
+        # ended by SIGINT once it has cleaned up, as an interrupted program does (status 1 let a shell loop go on)
+        assert err.endswith("Aborted.\n") and rc == -signal.SIGINT, err
         assert took < 15, (took, err)
         assert ended, f"processes of the interrupted command are still running; stderr: {err!r}"
         interrupted += 1
@@ -283,6 +284,36 @@ def test_cli_sigterm_and_sighup_end_parallel_training_as_ctrl_c_does(tmp_path: P
         assert took < 15 and ended, (took, err)
         return
     pytest.fail("training always ended before the signal")
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_second_signal_while_the_command_ends_changes_nothing(tmp_path: Path, how: signal.Signals) -> None:
+    """``kill`` twice, or Ctrl-C twice: a second one while the command ended (after ``Aborted.``) printed a traceback
+    (``KeyboardInterrupt`` in ``main``'s clean-up) or ended it by SIGTERM itself (status -15, not 143). It is
+    ignored: one ``Aborted.``, the first signal's status."""
+    text, out = tmp_path / "in.txt", tmp_path / "out.trees"
+    text.write_text("The old man saw the dog with a telescope near the river bank today.\n" * 3000, encoding="utf-8")
+    with out.open("wb") as trees:
+        proc = subprocess.Popen([sys.executable, "-c", _MAIN_FROM_A_TERMINAL, "parse", "--lines", "-q", "-j", "2",
+                                 "--batch-size", "1", "-i", str(text)], stdout=trees, stderr=subprocess.PIPE,
+                                start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not out.stat().st_size and proc.poll() is None and time.monotonic() < deadline:  # until it parses
+            time.sleep(0.05)
+        os.kill(proc.pid, how)
+        assert proc.stderr is not None
+        first = b""
+        while b"Aborted." not in first and (line := proc.stderr.readline()):  # once the work is stopped
+            first += line
+        with suppress(ProcessLookupError):
+            os.kill(proc.pid, how)
+        err = first + proc.communicate(timeout=60)[1]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert err.decode().strip() == "Aborted." and proc.returncode == (143 if how == signal.SIGTERM else -how), err
 
 
 def test_aborting_a_pool_whose_caller_cancelled_queued_calls_raises_nothing_in_its_thread(

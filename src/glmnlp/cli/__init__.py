@@ -354,7 +354,26 @@ def _utf8_streams() -> list[tuple[Any, str, str]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI in-process; returns the exit status (used by tests and the console script)."""
+    """Run the CLI in-process; returns the exit status (used by tests and the console script).
+
+    As the ``glmnlp`` command (no ``argv``: the process's own arguments), one that Ctrl-C ended ends as an
+    interrupted program does, by SIGINT once Python has run its exit functions (a shell sees 130 and stops its
+    loop: with status 1 a ``for`` loop of commands went on to the next after each Ctrl-C), and a second signal while
+    it ends is ignored (it printed a traceback after ``Aborted.``, and a second SIGTERM changed the status)."""
+    ended: list[str] = []
+    rc = _main(argv, ended)
+    if ended and argv is None and ended[0] == "interrupted":
+        sys.excepthook = _quiet_interrupt  # Python itself then ends the process by SIGINT, without a traceback
+        raise KeyboardInterrupt
+    return rc
+
+
+def _quiet_interrupt(kind: type[BaseException], value: BaseException, tb: Any) -> None:
+    if not issubclass(kind, KeyboardInterrupt):
+        sys.__excepthook__(kind, value, tb)
+
+
+def _main(argv: Sequence[str] | None, ended: list[str]) -> int:
     from glmnlp.glm.pools import ignore_sigint_in_forkserver
 
     ignore_sigint_in_forkserver()  # Ctrl-C is this process's to handle; it stops the workers (Aborted.)
@@ -381,9 +400,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.modules["ray"].shutdown()  # handler at exit it was a traceback, and status 0
         return rc
     except (click.exceptions.Abort, KeyboardInterrupt):
+        if argv is None and threading.current_thread() is threading.main_thread():  # the command ends: no more
+            for sig in (signal.SIGINT, *_TERMINATING):  # signals (a second Ctrl-C or kill was a traceback), until
+                signal.signal(sig, signal.SIG_IGN)  # the process has ended
+            replaced.clear()
         click.echo("Aborted.", err=True)
         if not ray_before:
             _stop_ray()
+        ended.append("signalled" if received else "interrupted")
         return 128 + received[0] if received else 1  # 143 for SIGTERM, as if it had ended the process
     finally:
         REPLACE_OPTION.reset(option)
