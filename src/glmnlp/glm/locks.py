@@ -17,6 +17,7 @@ call: 5 of 6 children hung). A fork waits for the imports glmnlp does on first u
 
 from __future__ import annotations
 
+import importlib
 import os
 import threading
 import weakref
@@ -88,7 +89,7 @@ def fork_waits() -> Any:
     if hasattr(os, "register_at_fork"):  # POSIX; elsewhere processes are spawned, not forked
         with _HOOKED:
             if not getattr(fork_waits, "hooked", False):
-                import logging  # noqa: F401  (its hook registered before ours, so run after it)
+                importlib.import_module("logging")  # its hook registered before ours, so run after it
 
                 os.register_at_fork(before=_wait_for_blocks, after_in_parent=_blocks_go_on,
                                     after_in_child=_blocks_go_on)
