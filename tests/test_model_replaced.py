@@ -116,3 +116,49 @@ def test_a_deferred_pipeline_whose_folder_was_replaced_is_not_built_from_the_new
         nlp("The dog barked.")
     assert glmnlp.load(model)("The dog barked.").sentences[0].tags == ["DT", "NN", "VBD", "."]
     assert os.path.isdir(model)
+
+
+def test_scratch_folders_of_processes_gone_are_removed_by_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker that the pool ended by SIGTERM inside its scratch folder (Ctrl-C while ``parser train -j 2`` tuned
+    its beam) left ``/tmp/glmnlp-beam-*`` with the model's files for good: the next scratch folder of that prefix
+    removes those of processes that no longer run, and keeps a running one's and other prefixes'."""
+    import subprocess
+    import sys
+    import tempfile
+
+    from glmnlp.glm.model_files import scratch_folder
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = int(gone.stdout)
+    for name in (f"glmnlp-beam-{dead}-ab_c1", f"glmnlp-beam-{os.getppid()}-x", f"glmnlp-size-{dead}-y"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "weights.npz").write_bytes(b"x")
+    with scratch_folder("glmnlp-beam") as folder:
+        assert folder.parent == tmp_path and folder.name.startswith(f"glmnlp-beam-{os.getpid()}-")
+        names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == sorted([folder.name, f"glmnlp-beam-{os.getppid()}-x", f"glmnlp-size-{dead}-y"])
+    assert not folder.exists()
+
+
+def test_an_aborted_pool_removes_what_its_terminated_workers_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The scratch folder of a worker that the pool terminated was there after the command ended (SIGTERM runs no
+    clean-up): stopping a pool by aborting it removes the scratch folders of processes gone."""
+    import subprocess
+    import sys
+    import tempfile
+
+    from glmnlp.glm import pools
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    dead = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                              text=True).stdout)
+    (tmp_path / f"glmnlp-beam-{dead}-q1").mkdir()
+    pool = pools.start_pool(1, pools.mp_context())
+    assert pools.submit(pool, abs, -2).result() == 2
+    pools.stop_pools([pool], abort=True)
+    assert list(tmp_path.iterdir()) == []

@@ -16,19 +16,52 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import stat
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
 import numpy as np
 
 from glmnlp.errors import ModelFileError
+from glmnlp.treebank.fileio import dead_leftovers
 
 __all__ = ["TravelsAsFiles", "check_model_directory", "checked_model_file", "folder_files", "folder_identity",
-           "json_or_none", "model_json", "read_member", "read_model_file", "read_unchanged", "write_folder_files"]
+           "json_or_none", "model_json", "read_member", "read_model_file", "read_unchanged", "remove_dead_scratch", "scratch_folder",
+           "write_folder_files"]
 
 T = TypeVar("T")
+
+
+@contextmanager
+def scratch_folder(prefix: str) -> Iterator[Path]:
+    """A temporary folder ``PREFIX-PID-*`` for a model's files, removed when the block ends; those that processes no
+    longer running left are removed first: a pool ends its workers by SIGTERM, which runs no clean-up, and a worker
+    stopped inside the block (Ctrl-C while ``parser train -j 2`` tuned its beam) left its folder for good."""
+    if prefix not in SCRATCH_PREFIXES:
+        raise ValueError(f"a scratch folder's prefix is one of {SCRATCH_PREFIXES}, not {prefix!r}")
+    remove_dead_scratch(prefix)
+    folder = Path(tempfile.mkdtemp(prefix=f"{prefix}-{os.getpid()}-"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+#: the prefixes of :func:`scratch_folder` (a model's files for a worker; a model sized by the default recipe)
+SCRATCH_PREFIXES = ("glmnlp-beam", "glmnlp-size")
+_SCRATCH = re.compile(rf"(?P<name>{'|'.join(SCRATCH_PREFIXES)})-(?P<pid>\d+)-\w+")
+
+
+def remove_dead_scratch(prefix: str | None = None) -> None:
+    """Remove the scratch folders ``PREFIX-PID-*`` (:func:`scratch_folder`; None: of every prefix) of processes that
+    no longer run."""
+    for old in dead_leftovers(Path(tempfile.gettempdir()), prefix, _SCRATCH):
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def folder_identity(path: str | Path) -> tuple[int, int, int] | None:

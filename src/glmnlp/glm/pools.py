@@ -366,6 +366,10 @@ def stop_pools(pools: Sequence[ProcessPoolExecutor], abort: bool | None = None, 
     for thread in threads:
         if wait and thread is not None and thread.ident is not None:  # one that could not start is not joined
             thread.join()
+    if wait:  # the workers are gone: what they left in their scratch folders goes too (a SIGTERM runs no clean-up)
+        from glmnlp.glm.model_files import remove_dead_scratch
+
+        remove_dead_scratch()
 
 
 def _await_running(pool: ProcessPoolExecutor) -> None:

@@ -22,10 +22,9 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-from glmnlp.glm.model_files import folder_files, write_folder_files
+from glmnlp.glm.model_files import folder_files, scratch_folder, write_folder_files
 from glmnlp.glm.parallel import Executor, resolve_executor
 from glmnlp.parser.model import Parser
 from glmnlp.treebank.evalb import score_trees
@@ -64,12 +63,10 @@ class _BeamTrial:
 
     def __init__(self, files: dict[str, bytes], dev: list[str], dev_tags: Sequence[Sequence[Sequence[str]]] | None
                  ) -> None:
-        import tempfile
-
         from glmnlp.treebank.trees import parse_tree
 
-        with tempfile.TemporaryDirectory(prefix="glmnlp-beam-") as tmp:  # loaded whole: removed at once
-            write_folder_files(Path(tmp), files)
+        with scratch_folder("glmnlp-beam") as tmp:  # loaded whole: removed at once
+            write_folder_files(tmp, files)
             self.parser = Parser.load(tmp)
         self.dev = [parse_tree(b) for b in dev]
         self.dev_tags = dev_tags
@@ -83,10 +80,8 @@ class _BeamTrial:
 
 def _saved_files(parser: Parser) -> dict[str, bytes]:
     """The files ``parser.save`` writes, by path within the model folder (what :class:`_BeamTrial` loads)."""
-    import tempfile
-
-    with tempfile.TemporaryDirectory(prefix="glmnlp-beam-") as tmp:
-        folder = Path(tmp, "parser")
+    with scratch_folder("glmnlp-beam") as tmp:
+        folder = tmp / "parser"
         parser.save(str(folder), history=parser.history)
         return folder_files(folder)
 

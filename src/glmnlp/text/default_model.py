@@ -118,7 +118,6 @@ import dataclasses
 import hashlib
 import json
 import shutil
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -126,6 +125,7 @@ from pathlib import Path
 from typing import Any
 
 from glmnlp.errors import ConfigError, InputError
+from glmnlp.glm.model_files import scratch_folder
 from glmnlp.glm.model_io import PIPELINE_FILE, PIPELINE_KIND, check_output_dir, staged_output_dir
 from glmnlp.text.default_recipe import (
     CORPORA,
@@ -478,8 +478,7 @@ def train_default(
     full_weights = parser.weights.copy()
     dev_full = parse_all(parser, dev, dev_tags).fmeasure
     test_full = parse_all(parser, test, test_tags)
-    with tempfile.TemporaryDirectory(prefix="glmnlp-size-") as scratch_name:
-        scratch = Path(scratch_name)
+    with scratch_folder("glmnlp-size") as scratch:
         tagger.save(scratch / "tagger")
         tagger_bytes = _folder_bytes(scratch / "tagger")
 
