@@ -30,9 +30,9 @@ import numpy as np
 from glmnlp.errors import ModelFileError
 from glmnlp.treebank.fileio import dead_leftovers
 
-__all__ = ["TravelsAsFiles", "check_model_directory", "checked_model_file", "folder_files", "folder_identity",
-           "json_or_none", "model_json", "read_member", "read_model_file", "read_unchanged", "remove_dead_scratch", "scratch_folder",
-           "write_folder_files"]
+__all__ = ["SCRATCH_PREFIXES", "TravelsAsFiles", "check_model_directory", "checked_model_file", "folder_files",
+           "folder_identity", "json_or_none", "model_json", "read_member", "read_model_file", "read_unchanged",
+           "remove_dead_scratch", "scratch_folder", "write_folder_files"]
 
 T = TypeVar("T")
 
