@@ -367,7 +367,7 @@ def test_tree_from_nltk_reads_chunker_leaves_as_preterminals() -> None:
     (lambda: Sentence(("a", "b")), "tokens are Token objects, not str"),
     (lambda: Sentence("ab"), "tokens are Token objects, not a str"),
     (lambda: Sentence((Token("a"),), "(TOP (NN a))"), "tree is a Tree or None, not str"),
-    (lambda: Sentence.from_tree("(TOP (NN a))"), "expected a Tree, not str"),
+    (lambda: Sentence.from_tree("(TOP (NN a))"), "expected a Tree, got str"),
     (lambda: Sentence.from_words("hello"), "expected a list of words, not a str"),
     (lambda: Document(None), "text is a str .*, not NoneType"),
     (lambda: Document(5), "text is a str .*, not int"),

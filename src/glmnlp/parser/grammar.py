@@ -47,7 +47,7 @@ from glmnlp.errors import GlmnlpError, ModelFileError
 from glmnlp.parser.transform import FslcConfig, collapse_unary_loops, fslc_transform
 from glmnlp.treebank.preprocess import END_LABEL, NONE_TAG, NULL_LABEL, clean_label
 from glmnlp.treebank.preprocess import TOP as TOP_LABEL
-from glmnlp.treebank.trees import Tree
+from glmnlp.treebank.trees import Tree, not_a_tree
 
 __all__ = [
     "CLEAN_HINT",
@@ -121,8 +121,7 @@ def check_trees(trees: Sequence[Tree], what: str) -> None:
         raise TypeError(f"{what} trees: expected a sequence of Trees, got a {type(trees).__name__} (parse_tree reads "
                         "a bracket string)")
     if (k := next((k for k, tree in enumerate(trees) if not isinstance(tree, Tree)), None)) is not None:
-        raise TypeError(f"{what} tree {k + 1}: expected a Tree, got {type(trees[k]).__name__} (parse_tree reads a "
-                        "bracket string)")
+        raise TypeError(f"{what} tree {k + 1}: {not_a_tree(trees[k])}")
     if (found := first_problem(trees)) is not None:
         raise GrammarError(f"{what} tree {found[0] + 1}: {found[1]}; {CLEAN_HINT}")
 

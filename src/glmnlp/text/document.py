@@ -64,8 +64,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn, overload
 
-from glmnlp.errors import NLTK_MISSING, FormatError, MissingPackageError, TreeSyntaxError
-from glmnlp.treebank.trees import Tree, escape_brackets, parse_tree, to_bracket
+from glmnlp.errors import FormatError, MissingPackageError, TreeSyntaxError
+from glmnlp.treebank.nltk_trees import tree_from_nltk, tree_to_nltk
+from glmnlp.treebank.trees import Tree, escape_brackets, not_a_tree, parse_tree, to_bracket
 
 __all__ = ["Document", "FrozenRow", "Sentence", "Span", "Token", "tree_to_nltk", "tree_from_nltk"]
 
@@ -281,7 +282,7 @@ class Sentence:
     def from_tree(cls, tree: Tree, score: float | None = None) -> Sentence:
         """A sentence whose tokens and tags are the tree's preterminals."""
         if not isinstance(tree, Tree):
-            raise TypeError(f"expected a Tree, not {type(tree).__name__} (parse_tree reads brackets)")
+            raise TypeError(not_a_tree(tree))
         return cls(tuple(Token(word, tag) for word, tag in tree.pos()), tree, score)
 
     @classmethod
@@ -539,49 +540,6 @@ def _tree_from_bracket(bracket: str, words: Sequence[str], source: str = "<strin
         return Tree(node.label, tuple(restore(c) for c in node.children))  # type: ignore[arg-type]
 
     return restore(tree)
-
-
-def _import_nltk() -> Any:
-    try:
-        import nltk
-    except ImportError:
-        raise MissingPackageError(NLTK_MISSING.format(what="converting to nltk.Tree")) from None
-    return nltk
-
-
-def tree_to_nltk(tree: Tree) -> Any:
-    """Convert a :class:`~glmnlp.treebank.trees.Tree` to an ``nltk.Tree`` (slash labels print as ``A/B``)."""
-    nltk = _import_nltk()
-
-    def convert(node: Tree) -> Any:
-        children = [c if isinstance(c, str) else convert(c) for c in node.children]
-        return nltk.Tree(node.display_label, children)
-
-    return convert(tree)
-
-
-def tree_from_nltk(tree: Any) -> Tree:
-    """Convert an ``nltk.Tree`` back to a :class:`~glmnlp.treebank.trees.Tree` (labels kept verbatim).
-
-    A ``(word, tag)`` leaf, as nltk's chunkers and ``ne_chunk`` write tagged words, becomes the preterminal
-    ``(tag word)`` (it was an ``AttributeError``); any other leaf that is not a str is a ``TypeError``."""
-    nltk = _import_nltk()
-    if not isinstance(tree, nltk.Tree):
-        raise TypeError(f"expected nltk.Tree, got {type(tree).__name__}")
-
-    def child(c: Any) -> Tree | str:
-        if isinstance(c, str):
-            return c
-        if isinstance(c, nltk.Tree):
-            return convert(c)
-        if isinstance(c, tuple) and len(c) == 2 and all(isinstance(x, str) for x in c):
-            return Tree(c[1], (c[0],))
-        raise TypeError(f"an nltk.Tree leaf is a str or a (word, tag) pair, got {c!r}")
-
-    def convert(node: Any) -> Tree:
-        return Tree(str(node.label()), tuple(child(c) for c in node))
-
-    return convert(tree)
 
 
 def _short(text: str, limit: int = 60) -> str:

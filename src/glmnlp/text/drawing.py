@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from glmnlp.errors import NLTK_MISSING, MissingPackageError
 from glmnlp.text.token_spelling import joins_previous
-from glmnlp.treebank.trees import Tree, to_bracket
+from glmnlp.treebank.trees import Tree, not_a_tree, to_bracket
 
 __all__ = ["NodeBox", "TreeLayout", "draw_ascii", "markup_text", "render_svg", "svg_body", "svg_class", "svg_style",
            "text_width", "tree_layout"]
@@ -178,7 +178,7 @@ def _not_a_tree(value: object) -> str:
                 "render_svg_document / render_html")
     if hasattr(value, "tree") and hasattr(value, "words"):  # a Sentence
         return "expected a Tree, got a Sentence: draw its tree (sentence.tree)"
-    return f"expected a Tree, got {type(value).__name__} (parse_tree reads a bracket string)"
+    return not_a_tree(value)
 
 
 def tree_layout(tree: Tree, *, compact: bool = False) -> TreeLayout:

@@ -239,14 +239,12 @@ def _word_tokenizer() -> Any:
     except LookupError:  # nltk 3.9 (3.9.1 mends it) could not be imported without WordNet, which glmnlp does not use
         raise MissingPackageError("tokenising text needs nltk 3.9.1 or later (3.9 asks for WordNet as it is imported): "
                                   "pip install 'nltk>=3.9.1'") from None
-
     return NLTKWordTokenizer()
 
 
 def _segment(paragraph: str) -> list[str]:
     with fork_waits():  # imported on first use (see _word_tokenizer)
         import pysbd
-
     # A fresh Segmenter per call: cheap (microseconds) and free of shared state between threads.
     return list(pysbd.Segmenter(language="en", clean=False).segment(paragraph))
 

@@ -48,7 +48,7 @@ the parser cannot use or that does not read back once written (an empty label in
 from __future__ import annotations
 
 from glmnlp.errors import InputError
-from glmnlp.treebank.trees import Tree
+from glmnlp.treebank.trees import Tree, not_a_tree
 
 __all__ = ["END_LABEL", "NONE_TAG", "NULL_LABEL", "RESERVED_LABELS", "TOP", "clean_label", "clean_tree", "strip_empty",
            "tagged_words"]
@@ -130,6 +130,8 @@ def clean_tree(tree: Tree) -> Tree:
     several children or is ``TOP`` over a word, if a label has no category, or if nothing but empty
     elements is left.
     """
+    if not isinstance(tree, Tree):  # an nltk.Tree was an AttributeError
+        raise TypeError(not_a_tree(tree))
     root = tree.label or "( ... )"
     if tree.label in ("", TOP):
         cleaned_children = (child if isinstance(child, str) else _clean(child) for child in tree.children)

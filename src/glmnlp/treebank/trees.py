@@ -51,6 +51,8 @@ __all__ = [
     "with_leaves",
     "tree_to_plain",
     "tree_from_plain",
+    "not_a_tree",
+    "MAX_DEPTH",
 ]
 
 
@@ -188,6 +190,15 @@ def _label(label: str) -> str:
     return escape_brackets(label)
 
 
+def not_a_tree(value: object) -> str:
+    """The message of a ``TypeError`` for ``value`` where a :class:`Tree` is needed: an ``nltk.Tree`` is named as such
+    (it said "expected a Tree, got Tree"), a string points at :func:`parse_tree`."""
+    kind = type(value)
+    if kind.__module__.split(".")[0] == "nltk":
+        return f"expected a glmnlp Tree, got an {kind.__module__}.{kind.__name__} (tree_from_nltk converts it)"
+    return f"expected a Tree, got {kind.__name__} (parse_tree reads a bracket string)"
+
+
 def to_bracket(tree: Tree) -> str:
     """One-line Penn Treebank brackets: ``(TOP (S (NP (DT the) (NN dog)) ...))``.
 
@@ -196,7 +207,7 @@ def to_bracket(tree: Tree) -> str:
     refuse (no children, a word beside other children, children that are not a tuple of Trees and words).
     """
     if not isinstance(tree, Tree):
-        raise TypeError(f"expected a Tree, got {type(tree).__name__} (parse_tree reads a bracket string)")
+        raise TypeError(not_a_tree(tree))
     parts: list[str] = []
     try:
         _write(tree, parts)
@@ -245,7 +256,7 @@ def to_pretty(tree: Tree, indent: int = 2) -> str:
     """Multi-line indented brackets, each level ``indent`` spaces deeper than its parent; preterminals stay on one
     line with their word."""
     if not isinstance(tree, Tree):
-        raise TypeError(f"expected a Tree, got {type(tree).__name__} (parse_tree reads a bracket string)")
+        raise TypeError(not_a_tree(tree))
     if isinstance(indent, bool) or not hasattr(indent, "__index__") or operator.index(indent) < 0:  # -2 was taken
         raise ValueError(f"indent must be an integer >= 0, got {indent!r}")  # as 0
     lines: list[str] = []
