@@ -178,6 +178,37 @@ def test_output_dirs_svg_out_dir_keeps_other_files(tmp_path: Path, capsys: pytes
     assert sorted(p.name for p in drawings.iterdir()) == ["sentence-0001.svg"]
 
 
+def test_a_second_run_into_an_out_dir_being_written_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two ``parse --format svg --out-dir D`` at once left D with a mix of both runs' drawings, and both said they
+    had written theirs. A run marks D while it writes (``.glmnlp-writing``, its process id): another run into D is
+    refused while that process runs; a killed run's mark is taken over; the mark goes when the run ends."""
+    from glmnlp.treebank import fileio
+
+    out = tmp_path / "trees"
+    argv = ["parse", "-q", "-f", "svg", "--out-dir", str(out), "--tagged", "dogs/NNS bark/VBP ./."]
+    marks: list[str] = []
+    write = fileio.atomic_write_text
+
+    def looking(path: Path, text: str) -> None:
+        marks.append((out / ".glmnlp-writing").read_text(encoding="ascii"))
+        write(path, text)
+
+    monkeypatch.setattr(fileio, "atomic_write_text", looking)
+    assert main(argv) == 0 and marks == [f"{os.getpid()}\n"]
+    assert sorted(p.name for p in out.iterdir()) == ["sentence-0001.svg"]
+    (out / ".glmnlp-writing").write_text(f"{os.getppid()}\n", encoding="ascii")  # a run that runs
+    capsys.readouterr()
+    assert main(argv) == 1
+    assert capsys.readouterr().err == (f"error: {out}: another glmnlp parse (process {os.getppid()}) is writing its "
+                                       "drawings there: wait for it to end, or choose another --out-dir\n")
+    gone = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                              text=True).stdout)
+    (out / ".glmnlp-writing").write_text(f"{gone}\n", encoding="ascii")  # a run killed as it wrote
+    assert main(argv) == 0 and sorted(p.name for p in out.iterdir()) == ["sentence-0001.svg"]
+
+
 def test_a_model_is_replaced_from_a_working_folder_that_was_deleted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -47,7 +47,9 @@ Our choices:
   run's drawings); anything else is refused before parsing. Once this run has written its first
   drawing, the earlier run's drawings it did not overwrite are removed (only those files, found when
   the folder was checked), so the folder never mixes two runs; a run that fails before its first
-  drawing leaves the earlier one whole;
+  drawing leaves the earlier one whole; while a run writes there, the folder holds ``.glmnlp-writing`` (its process
+  id), and a second run into it is refused while that process runs (two runs at once left a mix of both, each
+  reporting success);
 * ``--tagger DIR`` is compared with the parser's tags when the models are loaded (:func:`check_tagset`):
   the parser gives a sentence with a tag it does not know the flat default tree, silently. A tagger of
   another tagset (more than half of its tags unknown, e.g. UD tags before a PTB parser) is an error
@@ -170,7 +172,9 @@ def _check_svg_dir(out_dir: Path, input_path: str | None = None) -> list[Path]:
     earlier: list[Path] = []
     others: list[str] = []
     for path in sorted(out_dir.iterdir()):
-        if (_SVG_NAME.fullmatch(path.name) or _SVG_TEMPORARY.fullmatch(path.name)) and path.is_file() and (
+        if path.name == _WRITING.name:
+            _claim(out_dir, check_only=True)  # another run writing now is an error; a dead one's mark is left over
+        elif (_SVG_NAME.fullmatch(path.name) or _SVG_TEMPORARY.fullmatch(path.name)) and path.is_file() and (
                 not path.is_symlink()):
             earlier.append(path)
         else:
@@ -185,6 +189,35 @@ def _check_svg_dir(out_dir: Path, input_path: str | None = None) -> list[Path]:
         if source is not None and source == file_identity(path):
             raise ConfigError(f"{path} is the input: --out-dir's drawings would replace it; write them elsewhere")
     return earlier
+
+
+_WRITING = Path(".glmnlp-writing")  # in --out-dir while a run writes its drawings there: the run's process id
+
+
+def _claim(out_dir: Path, check_only: bool = False) -> Path:
+    """Mark ``out_dir`` as this run's to write into (``check_only``: only refuse it if another run's), and return
+    the mark: a :class:`ConfigError` while another process that runs holds it; a dead process's mark is taken over."""
+    from glmnlp.treebank.fileio import process_alive
+
+    mark = out_dir / _WRITING
+    for _ in range(3):
+        try:
+            owner = int(mark.read_text(encoding="ascii").strip() or 0)
+        except (OSError, ValueError):
+            owner = 0
+        if owner and owner != os.getpid() and process_alive(owner):
+            raise ConfigError(f"{out_dir}: another glmnlp parse (process {owner}) is writing its drawings there: wait "
+                              "for it to end, or choose another --out-dir")
+        if check_only:
+            return mark
+        mark.unlink(missing_ok=True)  # a dead run's
+        try:
+            with open(mark, "x", encoding="ascii") as handle:
+                handle.write(f"{os.getpid()}\n")
+            return mark
+        except FileExistsError:  # another run's, made meanwhile: looked at again
+            continue
+    raise ConfigError(f"{out_dir}: other runs keep writing their drawings there: choose another --out-dir")
 
 
 def _tagger_path(model_dir: str | Path | None, tagger_dir: str | Path | None) -> Path | None:
@@ -431,12 +464,14 @@ def _write_parses(
 
     column: Literal["xpos", "upos"] = _tag_column(tagger_path) if fmt == "conllu" and mode != "tagged" else "xpos"
     earlier: list[Path] = []
+    mark: Path | None = None
     if out_dir is not None:
         earlier = _check_svg_dir(out_dir, input_path)
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise ConfigError(f"{out_dir}: cannot be created ({exc.strerror or exc})") from exc
+        mark = _claim(out_dir)
     docs_for_html = []
     n_sent = 0
     # a bar on the terminal the trees are written to glued the first tree of every batch to the bar's text: the bar
@@ -500,6 +535,8 @@ def _write_parses(
             n_sent += len(doc.sentences)
     finally:
         warnings_ctx.__exit__(None, None, None)
+        if mark is not None:
+            mark.unlink(missing_ok=True)
         if bar is not None:
             bar.close()
         notices.summary()
