@@ -653,6 +653,42 @@ def test_python_m_glmnlp_runs_the_command_line() -> None:
     assert run.returncode == 0 and run.stdout.startswith("glmnlp, version "), run.stderr
 
 
+@pytest.mark.parametrize("delay", [0.15, 0.3])
+def test_ctrl_c_while_the_command_starts_is_aborted_not_a_traceback(delay: float) -> None:
+    """A Ctrl-C in the first few tenths of a second (the command's modules loading) printed the traceback of the
+    import (docs/cli.md: Ctrl-C ends any command with ``Aborted.`` and nothing else). ``import glmnlp`` now loads
+    the names it offers when first used, and the script's entry point (``glmnlp.__main__:run``) imports the command
+    line inside its Ctrl-C handling."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    entry = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+             "from glmnlp.__main__ import run\nsys.exit(run())")  # what pip's script does, SIGINT at its default
+    proc = subprocess.Popen([sys.executable, "-c", entry, "parse", "A dog barked."], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    if proc.returncode == 0:
+        pytest.skip("the command ended before the signal")
+    assert (proc.returncode, err) == (-signal.SIGINT, "Aborted.\n") or "Traceback" not in err and (
+        err.endswith("Aborted.\n")), (proc.returncode, err)
+
+
+def test_import_glmnlp_loads_only_what_is_used() -> None:
+    """``import glmnlp`` imported numpy, both models and the tokenizer (0.3 s); the names load when first used."""
+    import subprocess
+    import sys
+
+    code = ("import sys, glmnlp; heavy = [m for m in ('numpy', 'glmnlp.parser.model', 'nltk') if m in sys.modules]\n"
+            "assert not heavy, heavy\nassert glmnlp.parse_tree('(S (NN x))').leaves() == ['x']\n"
+            "assert 'glmnlp.parser.model' not in sys.modules and callable(glmnlp.load)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+
+
 @pytest.mark.parametrize("command", ["parse", "measures"])
 def test_a_lone_dash_text_is_a_usage_error(command: str, capsys: pytest.CaptureFixture[str]) -> None:
     """``echo ... | glmnlp parse -`` parsed the text "-" (``(TOP (NP (: -)))``, status 0) and left stdin unread, where
