@@ -379,3 +379,51 @@ def test_a_child_forked_during_the_first_call_of_another_thread_can_parse(delay:
     run = subprocess.run([sys.executable, "-c", _FORK_DURING_FIRST_CALL, delay], capture_output=True, text=True,
                          timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
+
+
+_FORK_DURING_FIRST_IMPORT = """
+import os, sys, threading, time, faulthandler, glmnlp
+thread = threading.Thread(target=lambda: glmnlp.load(parser=False))  # glmnlp's first use imports the models
+thread.start()
+time.sleep(float(sys.argv[1]))
+pid = os.fork()
+if pid == 0:
+    faulthandler.dump_traceback_later(30, exit=True)
+    os._exit(0 if glmnlp.Tagger and glmnlp.parser.model else 3)
+thread.join()
+sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+"""
+
+_FORK_BESIDE_FORK_WAITS = """
+import os, signal, sys, threading
+from glmnlp.glm import locks
+sys.setswitchinterval(1e-6)
+locks.fork_waits()
+def loop():
+    while True:
+        with locks.fork_waits():
+            pass
+threading.Thread(target=loop, daemon=True).start()
+for _ in range(200):
+    pid = os.fork()
+    if pid == 0:
+        signal.alarm(5)
+        with locks.fork_waits():
+            os._exit(0)
+    if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) != 0:
+        sys.exit("a child hung in fork_waits()")
+"""
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="os.fork is POSIX")
+@pytest.mark.parametrize(("script", "delay"), [(_FORK_DURING_FIRST_IMPORT, "0.005"), (_FORK_DURING_FIRST_IMPORT, "0.05"),
+                                               (_FORK_BESIDE_FORK_WAITS, "0")])
+def test_a_child_forked_during_glmnlp_s_own_first_imports_can_go_on(script: str, delay: str) -> None:
+    """``import glmnlp`` imports the models when first used: a child forked while another thread did so began with
+    their modules' import locks held (4 of 5 children hung), and one forked while another thread was in
+    ``fork_waits`` began with the lock that registers its hooks held (57 of 300)."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", script, delay], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]

@@ -63,12 +63,24 @@ _HOMES = {
 
 
 def __getattr__(name: str) -> Any:
+    """A public name, or a subpackage (``glmnlp.parser`` after ``import glmnlp``), imported on first use; a fork
+    meanwhile waits for the import (:func:`glmnlp.glm.locks.fork_waits`: a child forked as another thread imported
+    the models began with their modules' import locks held, and its first use waited for ever)."""
+    from glmnlp.glm.locks import fork_waits
+
     home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'glmnlp' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
+    with fork_waits():
+        if home is not None:
+            value = getattr(importlib.import_module(home), name)
+        elif name in _SUBPACKAGES:
+            value = importlib.import_module(f"glmnlp.{name}")
+        else:
+            raise AttributeError(f"module 'glmnlp' has no attribute {name!r}")
     globals()[name] = value  # found at once from now on
     return value
+
+
+_SUBPACKAGES = frozenset({"cli", "glm", "parser", "tagger", "text", "treebank", "errors"})
 
 
 def __dir__() -> list[str]:

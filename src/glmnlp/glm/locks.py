@@ -74,6 +74,7 @@ def _renew_all() -> None:
 #: held by a block that a fork waits for (reentrant: a fork inside such a block does not wait for itself)
 _FORK_WAITS = threading.RLock()
 _HOOKED = threading.Lock()  # taken to register the fork hooks once
+_HOOKS: list[bool] = []  # [True] once registered
 _FORKING = threading.local()  # per forking thread: whether its fork took _FORK_WAITS
 #: the longest a fork waits for such a block (a bound, should a lock the block needs be one another fork hook holds)
 FORK_WAIT_SECONDS = 10.0
@@ -86,14 +87,13 @@ def fork_waits() -> Any:
     The hooks are registered at the first use, after those of the modules imported by then (``logging``'s takes its
     lock before a fork): hooks run last registered first, so a fork waits for the block before it takes any of those
     locks, which the block may need (the importing thread waited on ``logging``'s lock, held by the forking one)."""
-    if hasattr(os, "register_at_fork"):  # POSIX; elsewhere processes are spawned, not forked
-        with _HOOKED:
-            if not getattr(fork_waits, "hooked", False):
+    if not _HOOKS and hasattr(os, "register_at_fork"):  # POSIX; elsewhere processes are spawned, not forked
+        with _HOOKED:  # once (no lock taken afterwards: a fork while another thread held it left it held)
+            if not _HOOKS:
                 importlib.import_module("logging")  # its hook registered before ours, so run after it
-
                 os.register_at_fork(before=_wait_for_blocks, after_in_parent=_blocks_go_on,
                                     after_in_child=_blocks_go_on)
-                fork_waits.hooked = True  # type: ignore[attr-defined]
+                _HOOKS.append(True)
     return _FORK_WAITS
 
 
@@ -107,5 +107,11 @@ def _blocks_go_on() -> None:
         _FORK_WAITS.release()
 
 
+def _renew_hooked() -> None:  # in a child: free, whoever held it in the parent
+    global _HOOKED
+    _HOOKED = threading.Lock()
+
+
 if hasattr(os, "register_at_fork"):  # POSIX; elsewhere processes are spawned, not forked
     os.register_at_fork(after_in_child=_renew_all)
+    os.register_at_fork(after_in_child=_renew_hooked)
