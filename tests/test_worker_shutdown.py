@@ -286,34 +286,48 @@ def test_cli_sigterm_and_sighup_end_parallel_training_as_ctrl_c_does(tmp_path: P
     pytest.fail("training always ended before the signal")
 
 
-@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
-def test_a_second_signal_while_the_command_ends_changes_nothing(tmp_path: Path, how: signal.Signals) -> None:
-    """``kill`` twice, or Ctrl-C twice: a second one while the command ended (after ``Aborted.``) printed a traceback
-    (``KeyboardInterrupt`` in ``main``'s clean-up) or ended it by SIGTERM itself (status -15, not 143). It is
-    ignored: one ``Aborted.``, the first signal's status."""
-    text, out = tmp_path / "in.txt", tmp_path / "out.trees"
-    text.write_text("The old man saw the dog with a telescope near the river bank today.\n" * 3000, encoding="utf-8")
-    with out.open("wb") as trees:
-        proc = subprocess.Popen([sys.executable, "-c", _MAIN_FROM_A_TERMINAL, "parse", "--lines", "-q", "-j", "2",
-                                 "--batch-size", "1", "-i", str(text)], stdout=trees, stderr=subprocess.PIPE,
-                                start_new_session=True)
+@pytest.mark.parametrize("second", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_second_signal_while_the_command_ends_ends_it_with_the_first_one_s_status(
+    tmp_path: Path, second: signal.Signals,
+) -> None:
+    """Ctrl-C to a command whose output pipe is full and unread: ``Aborted.``, then it waits to write the rest. A
+    second signal then printed a traceback (``KeyboardInterrupt`` in ``main``'s clean-up) or ended it by itself
+    (SIGTERM: status -15); ignored, it left a command that only SIGKILL could end. It ends the command at once, as
+    the first signal would have: by SIGINT."""
+    text = tmp_path / "in.txt"
+    text.write_text("The old man saw the dog with a telescope near the river bank today.\n" * 2000, encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-c", _MAIN_FROM_A_TERMINAL, "parse", "--lines", "-q", "-j", "1",
+                             "-f", "json", "--batch-size", "1", "-i", str(text)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
     try:
-        deadline = time.monotonic() + 60
-        while not out.stat().st_size and proc.poll() is None and time.monotonic() < deadline:  # until it parses
-            time.sleep(0.05)
-        os.kill(proc.pid, how)
+        time.sleep(8)  # loaded, and its output (about 2 KB a sentence) has filled the pipe nobody reads
+        os.kill(proc.pid, signal.SIGINT)
         assert proc.stderr is not None
-        first = b""
-        while b"Aborted." not in first and (line := proc.stderr.readline()):  # once the work is stopped
-            first += line
+        err = b""
+        while b"Aborted." not in err and (line := proc.stderr.readline()):  # its work stopped: it ends
+            err += line
         with suppress(ProcessLookupError):
-            os.kill(proc.pid, how)
-        err = first + proc.communicate(timeout=60)[1]
+            os.kill(proc.pid, second)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the command did not end after a second signal")
+        err += proc.stderr.read()
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert err.decode().strip() == "Aborted." and proc.returncode == (143 if how == signal.SIGTERM else -how), err
+    assert err.decode().strip() == "Aborted." and proc.returncode == -signal.SIGINT, (proc.returncode, err)
+
+
+def test_an_abort_that_is_no_signal_ends_the_command_with_status_1() -> None:
+    """click turns an ``EOFError`` out of a command into the same ``Abort`` as Ctrl-C: that is an error (status 1),
+    not an interrupted command ended by SIGINT."""
+    code = ("import sys\nimport glmnlp.text.loading as loading\n"
+            "def eof(*args, **kwargs): raise EOFError\n"
+            "loading.load = eof\nfrom glmnlp.cli import main\nsys.exit(main())")
+    run = subprocess.run([sys.executable, "-c", code, "parse", "A dog."], capture_output=True, text=True, timeout=120)
+    assert (run.returncode, run.stderr.strip()) == (1, "Aborted."), run.stderr
 
 
 def test_aborting_a_pool_whose_caller_cancelled_queued_calls_raises_nothing_in_its_thread(

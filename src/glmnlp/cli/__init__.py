@@ -359,13 +359,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     As the ``glmnlp`` command (no ``argv``: the process's own arguments), one that Ctrl-C ended ends as an
     interrupted program does, by SIGINT once Python has run its exit functions (a shell sees 130 and stops its
     loop: with status 1 a ``for`` loop of commands went on to the next after each Ctrl-C), and a second signal while
-    it ends is ignored (it printed a traceback after ``Aborted.``, and a second SIGTERM changed the status)."""
+    it ends ends it at once with the first one's status (it printed a traceback after ``Aborted.``, and a second
+    SIGTERM changed the status)."""
     ended: list[str] = []
     rc = _main(argv, ended)
     if ended and argv is None and ended[0] == "interrupted":
         sys.excepthook = _quiet_interrupt  # Python itself then ends the process by SIGINT, without a traceback
         raise KeyboardInterrupt
     return rc
+
+
+def _end_now(first: int) -> Any:
+    """The handler of a second signal while the command ends after a first (``first``): it ends the process at once
+    with the first one's status, by SIGINT for Ctrl-C (a command blocked writing to a full pipe after ``Aborted.``
+    could be ended by SIGKILL only, when later signals were ignored)."""
+    def handler(_signum: int, _frame: Any) -> None:
+        if first == signal.SIGINT:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGINT)
+        os._exit(128 + first)
+    return handler
 
 
 def _quiet_interrupt(kind: type[BaseException], value: BaseException, tb: Any) -> None:
@@ -399,15 +412,17 @@ def _main(argv: Sequence[str] | None, ended: list[str]) -> int:
         if not ray_before and _ray_running():  # stopped here, where Ctrl-C meanwhile is "Aborted.": by Ray's own
             sys.modules["ray"].shutdown()  # handler at exit it was a traceback, and status 0
         return rc
-    except (click.exceptions.Abort, KeyboardInterrupt):
-        if argv is None and threading.current_thread() is threading.main_thread():  # the command ends: no more
-            for sig in (signal.SIGINT, *_TERMINATING):  # signals (a second Ctrl-C or kill was a traceback), until
-                signal.signal(sig, signal.SIG_IGN)  # the process has ended
-            replaced.clear()
+    except (click.exceptions.Abort, KeyboardInterrupt) as exc:
+        # click's Abort comes of Ctrl-C, or of an EOFError out of the command (no signal: status 1, as any error)
+        interrupted = bool(received) or isinstance(exc.__cause__ or exc, KeyboardInterrupt)
+        if interrupted and argv is None and threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, *_TERMINATING):  # a second signal while the command ends (a traceback after
+                signal.signal(sig, _end_now(received[0] if received else signal.SIGINT))  # Aborted.) ends it now
+            replaced.clear()  # (left so until the process ends)
         click.echo("Aborted.", err=True)
         if not ray_before:
             _stop_ray()
-        ended.append("signalled" if received else "interrupted")
+        ended.append("signalled" if received else "interrupted" if interrupted else "aborted")
         return 128 + received[0] if received else 1  # 143 for SIGTERM, as if it had ended the process
     finally:
         REPLACE_OPTION.reset(option)
