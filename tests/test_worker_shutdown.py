@@ -286,6 +286,15 @@ def test_cli_sigterm_and_sighup_end_parallel_training_as_ctrl_c_does(tmp_path: P
     pytest.fail("training always ended before the signal")
 
 
+def _waits_in(pid: int) -> str:
+    """The kernel function process ``pid`` waits in (``anon_pipe_write``, ``pipe_write``: writing to a full pipe)."""
+    try:
+        return Path(f"/proc/{pid}/wchan").read_text()
+    except OSError:
+        return ""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("second", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_second_signal_while_the_command_ends_ends_it_with_the_first_one_s_status(
     tmp_path: Path, second: signal.Signals,
@@ -300,7 +309,9 @@ def test_a_second_signal_while_the_command_ends_ends_it_with_the_first_one_s_sta
                              "-f", "json", "--batch-size", "1", "-i", str(text)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True)
     try:
-        time.sleep(8)  # loaded, and its output (about 2 KB a sentence) has filled the pipe nobody reads
+        deadline = time.monotonic() + 60  # until its output (about 2 KB a sentence) has filled the pipe nobody reads
+        while "pipe_write" not in _waits_in(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
         os.kill(proc.pid, signal.SIGINT)
         assert proc.stderr is not None
         err = b""
