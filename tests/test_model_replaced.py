@@ -50,6 +50,18 @@ def test_read_unchanged_reads_again_a_folder_replaced_meanwhile(tmp_path: Path) 
         return (folder / "f").read_text()
 
     assert read_unchanged(folder, failing) == "newer"
+    seen.clear()
+    swapped = [tmp_path / "p"]
+    swapped[0].mkdir()
+    (swapped[0] / "f").write_text("newest")
+
+    def mismatched() -> str:  # any error of two models' parts (a tagset check: ConfigError) is read again
+        if swapped:
+            _swap(folder, swapped.pop())
+            raise ValueError("most sentences would get flat trees")
+        return (folder / "f").read_text()
+
+    assert read_unchanged(folder, mismatched) == "newest"
     with pytest.raises(ModelFileError, match="checksum mismatch"):  # an error of a folder left alone is the error
         read_unchanged(folder, lambda: (_ for _ in ()).throw(ModelFileError("checksum mismatch")))
 
@@ -109,6 +121,10 @@ def test_a_deferred_pipeline_whose_folder_was_replaced_is_not_built_from_the_new
     """Loaded deferred, checked, then replaced before its first sentence: building it then read the new folder's
     files, never checked against the old MODEL.json or against each other."""
     model, incoming = _two_pipelines(tmp_path)
+    nlp = glmnlp.load(model, deferred=True)
+    os.chmod(model / "tagger", 0o750)  # a change of the folder that replaces nothing (its ctime was compared)
+    (model / "tagger" / ".metadata.json.swp").write_text("an editor's", encoding="utf-8")
+    assert nlp("A dog.").sentences[0].tags == ["DT", "NN", "."]
     nlp = glmnlp.load(model, deferred=True)
     _swap(model, incoming)
     with pytest.raises(ModelFileError, match=r"tagger: replaced by another program since the pipeline was loaded: "

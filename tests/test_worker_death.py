@@ -299,17 +299,22 @@ def test_the_pool_thread_that_cannot_start_a_thread_leaves_the_message_to_the_co
     assert err.count("Traceback") == 1 and "Exception in thread other:" in err and threading.excepthook is before, err
 
 
-@pytest.mark.parametrize("given", [None, "3"])
-def test_the_command_s_workers_use_one_linear_algebra_thread(given: str | None) -> None:
+@pytest.mark.parametrize(("variable", "given"), [("OPENBLAS_NUM_THREADS", None), ("OPENBLAS_NUM_THREADS", "3"),
+                                               ("OMP_NUM_THREADS", "2")])
+def test_the_command_s_workers_use_one_linear_algebra_thread(variable: str, given: str | None) -> None:
     """Each worker of the command started an idle OpenBLAS pool of a thread per CPU (N workers on N CPUs: N * N
-    threads against ``ulimit -u``); they get one, unless the user set the number, and the command's own environment
-    is left as it was."""
+    threads against ``ulimit -u``); they get one, unless the user set the number (OpenBLAS reads OMP_NUM_THREADS
+    after its own variable: setting OPENBLAS_NUM_THREADS over a user's OMP_NUM_THREADS=2 overrode it), and the
+    command's own environment is left as it was."""
     script = ("import os\nfrom glmnlp.glm import pools\npools.ignore_sigint_in_forkserver()\n"
               "pool = pools.start_pool(1, pools.mp_context())\n"
               "name = 'OPENBLAS_NUM_THREADS'\nprint(pools.submit(pool, os.getenv, name).result(), os.getenv(name))\n"
               "pools.stop_pools([pool])\n")
-    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
+                                                            "MKL_NUM_THREADS")}
     if given is not None:
-        env["OPENBLAS_NUM_THREADS"] = given
+        env[variable] = given
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
-    assert (run.returncode, run.stdout) == (0, f"{given or 1} {given}\n"), run.stderr
+    worker = "None" if variable != "OPENBLAS_NUM_THREADS" else given or 1  # (the script prints OPENBLAS_NUM_THREADS)
+    mine = given if variable == "OPENBLAS_NUM_THREADS" else None
+    assert (run.returncode, run.stdout) == (0, f"{worker} {mine}\n"), run.stderr

@@ -21,7 +21,7 @@ import shutil
 import stat
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
@@ -65,13 +65,20 @@ def remove_dead_scratch(prefix: str | None = None) -> None:
 
 
 def folder_identity(path: str | Path) -> tuple[int, int, int] | None:
-    """What tells the folder at ``path`` from another renamed into its place: device, inode and change time (an
-    inode number freed by the folder replaced may be the next one's); None where there is none."""
+    """What tells the model folder at ``path`` from another renamed into its place: its device and inode, and the
+    inode of the JSON file that describes it (``MODEL.json`` or ``metadata.json``: an inode number freed by the folder
+    replaced may be the next folder's, hardly both); None where there is none. Not times: a ``chmod`` or an editor's
+    swap file changes the folder's, and a deferred pipeline then refused to build from a folder nobody replaced."""
     try:
         found = os.stat(path)
     except (OSError, ValueError):
         return None
-    return found.st_dev, found.st_ino, found.st_ctime_ns
+    described = 0
+    for name in ("MODEL.json", "metadata.json"):
+        with suppress(OSError):
+            described = os.stat(Path(path) / name).st_ino
+            break
+    return found.st_dev, found.st_ino, described
 
 
 def read_unchanged(path: str | Path, read: Callable[[], T], tries: int = 3) -> T:
@@ -82,7 +89,7 @@ def read_unchanged(path: str | Path, read: Callable[[], T], tries: int = 3) -> T
         before = folder_identity(path)
         try:
             result = read()
-        except (ModelFileError, OSError):
+        except Exception:  # any error of a read across a swap (a tagset check of two models' parts too) is read again
             if folder_identity(path) == before:
                 raise
             continue
