@@ -182,31 +182,46 @@ def test_a_second_run_into_an_out_dir_being_written_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Two ``parse --format svg --out-dir D`` at once left D with a mix of both runs' drawings, and both said they
-    had written theirs. A run marks D while it writes (``.glmnlp-writing``, its process id): another run into D is
-    refused while that process runs; a killed run's mark is taken over; the mark goes when the run ends."""
+    had written theirs. A run marks D while it writes (``.glmnlp-writing-PID``, holding its host): another run into D
+    is refused while that process runs, or when it runs on another host (which cannot be told); a killed run's mark
+    is removed; the mark goes when the run ends. Two runs that start together both see the other's mark (one mark
+    that each took over let both write)."""
+    import socket
+
+    from glmnlp.cli import parse_cmd
     from glmnlp.treebank import fileio
 
     out = tmp_path / "trees"
     argv = ["parse", "-q", "-f", "svg", "--out-dir", str(out), "--tagged", "dogs/NNS bark/VBP ./."]
-    marks: list[str] = []
+    marks: list[list[str]] = []
     write = fileio.atomic_write_text
 
     def looking(path: Path, text: str) -> None:
-        marks.append((out / ".glmnlp-writing").read_text(encoding="ascii"))
+        marks.append(sorted(p.name for p in out.iterdir() if p.name.startswith(".glmnlp-writing")))
         write(path, text)
 
     monkeypatch.setattr(fileio, "atomic_write_text", looking)
-    assert main(argv) == 0 and marks == [f"{os.getpid()}\n"]
+    assert main(argv) == 0 and marks == [[f".glmnlp-writing-{os.getpid()}"]]
     assert sorted(p.name for p in out.iterdir()) == ["sentence-0001.svg"]
-    (out / ".glmnlp-writing").write_text(f"{os.getppid()}\n", encoding="ascii")  # a run that runs
+    host = socket.gethostname()
+    (out / f".glmnlp-writing-{os.getppid()}").write_text(f"{host}\n", encoding="utf-8")  # a run that runs
     capsys.readouterr()
     assert main(argv) == 1
-    assert capsys.readouterr().err == (f"error: {out}: another glmnlp parse (process {os.getppid()}) is writing its "
-                                       "drawings there: wait for it to end, or choose another --out-dir\n")
+    assert capsys.readouterr().err == (
+        f"error: {out}: another glmnlp parse (process {os.getppid()}) is writing its drawings there: wait for it to "
+        f"end, or choose another --out-dir (if no run is, remove .glmnlp-writing-{os.getppid()})\n")
+    (out / f".glmnlp-writing-{os.getppid()}").write_text("elsewhere\n", encoding="utf-8")
+    assert main(argv) == 1 and f"(process {os.getppid()} on elsewhere)" in capsys.readouterr().err
+    (out / f".glmnlp-writing-{os.getppid()}").unlink()
     gone = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
                               text=True).stdout)
-    (out / ".glmnlp-writing").write_text(f"{gone}\n", encoding="ascii")  # a run killed as it wrote
+    (out / f".glmnlp-writing-{gone}").write_text(f"{host}\n", encoding="utf-8")  # a run killed as it wrote
     assert main(argv) == 0 and sorted(p.name for p in out.iterdir()) == ["sentence-0001.svg"]
+    # two runs starting together: each has made its mark when it looks at the other's
+    (out / f".glmnlp-writing-{os.getppid()}").write_text(f"{host}\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="another glmnlp parse"):
+        parse_cmd._claim(out)
+    assert sorted(p.name for p in out.iterdir()) == [f".glmnlp-writing-{os.getppid()}", "sentence-0001.svg"]
 
 
 def test_a_model_is_replaced_from_a_working_folder_that_was_deleted(

@@ -47,9 +47,9 @@ Our choices:
   run's drawings); anything else is refused before parsing. Once this run has written its first
   drawing, the earlier run's drawings it did not overwrite are removed (only those files, found when
   the folder was checked), so the folder never mixes two runs; a run that fails before its first
-  drawing leaves the earlier one whole; while a run writes there, the folder holds ``.glmnlp-writing`` (its process
-  id), and a second run into it is refused while that process runs (two runs at once left a mix of both, each
-  reporting success);
+  drawing leaves the earlier one whole; while a run writes there, the folder holds ``.glmnlp-writing-PID`` (its
+  process id and host), and a second run into it is refused while that process runs (two runs at once left a mix of
+  both, each reporting success);
 * ``--tagger DIR`` is compared with the parser's tags when the models are loaded (:func:`check_tagset`):
   the parser gives a sentence with a tag it does not know the flat default tree, silently. A tagger of
   another tagset (more than half of its tags unknown, e.g. UD tags before a PTB parser) is an error
@@ -172,7 +172,7 @@ def _check_svg_dir(out_dir: Path, input_path: str | None = None) -> list[Path]:
     earlier: list[Path] = []
     others: list[str] = []
     for path in sorted(out_dir.iterdir()):
-        if path.name == _WRITING.name:
+        if _WRITING.fullmatch(path.name):
             _claim(out_dir, check_only=True)  # another run writing now is an error; a dead one's mark is left over
         elif (_SVG_NAME.fullmatch(path.name) or _SVG_TEMPORARY.fullmatch(path.name)) and path.is_file() and (
                 not path.is_symlink()):
@@ -191,33 +191,39 @@ def _check_svg_dir(out_dir: Path, input_path: str | None = None) -> list[Path]:
     return earlier
 
 
-_WRITING = Path(".glmnlp-writing")  # in --out-dir while a run writes its drawings there: the run's process id
+_WRITING = re.compile(r"\.glmnlp-writing-(?P<pid>[0-9]+)")  # in --out-dir while a run writes there; holds its host
 
 
-def _claim(out_dir: Path, check_only: bool = False) -> Path:
-    """Mark ``out_dir`` as this run's to write into (``check_only``: only refuse it if another run's), and return
-    the mark: a :class:`ConfigError` while another process that runs holds it; a dead process's mark is taken over."""
+def _claim(out_dir: Path, check_only: bool = False) -> Path | None:
+    """Mark ``out_dir`` as written by this run (``.glmnlp-writing-PID``, holding the host's name), and return the
+    mark; a :class:`ConfigError` if another run's mark is there and its process runs (on another host: it cannot be
+    told, so it counts as running). ``check_only``: only that check. Each run makes a mark of its own name, so that two
+    runs started together each see the other's and neither writes (one mark taken over by both let both write); a
+    mark of a process gone is removed."""
+    import socket
+
     from glmnlp.treebank.fileio import process_alive
 
-    mark = out_dir / _WRITING
-    for _ in range(3):
-        try:
-            owner = int(mark.read_text(encoding="ascii").strip() or 0)
-        except (OSError, ValueError):
-            owner = 0
-        if owner and owner != os.getpid() and process_alive(owner):
-            raise ConfigError(f"{out_dir}: another glmnlp parse (process {owner}) is writing its drawings there: wait "
-                              "for it to end, or choose another --out-dir")
-        if check_only:
-            return mark
-        mark.unlink(missing_ok=True)  # a dead run's
-        try:
-            with open(mark, "x", encoding="ascii") as handle:
-                handle.write(f"{os.getpid()}\n")
-            return mark
-        except FileExistsError:  # another run's, made meanwhile: looked at again
+    mine = out_dir / f".glmnlp-writing-{os.getpid()}"
+    host = socket.gethostname()
+    if not check_only:
+        mine.write_text(f"{host}\n", encoding="utf-8")
+    for mark in sorted(out_dir.iterdir()):
+        if (found := _WRITING.fullmatch(mark.name)) is None or mark == mine:
             continue
-    raise ConfigError(f"{out_dir}: other runs keep writing their drawings there: choose another --out-dir")
+        try:
+            where = mark.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
+            where = host
+        pid = int(found["pid"])
+        if where != host or process_alive(pid):
+            if not check_only:
+                mine.unlink(missing_ok=True)
+            at = "" if where == host else f" on {where}"
+            raise ConfigError(f"{out_dir}: another glmnlp parse (process {pid}{at}) is writing its drawings there: "
+                              f"wait for it to end, or choose another --out-dir (if no run is, remove {mark.name})")
+        mark.unlink(missing_ok=True)  # a dead run's
+    return None if check_only else mine
 
 
 def _tagger_path(model_dir: str | Path | None, tagger_dir: str | Path | None) -> Path | None:
