@@ -28,10 +28,14 @@ def _deep(levels: int) -> nltk.Tree:
     (nltk.Tree("S", []), "node 'S' has no children"),
     (nltk.Tree("S", [nltk.Tree("NP SBJ", ["x"])]), "label is a non-empty string without whitespace"),
     (nltk.Tree("S", [nltk.Tree("", [nltk.Tree("NN", ["x"])])]), "got ''"),  # an unlabelled node below the root
-    (nltk.Tree(None, [nltk.Tree("NN", ["x"])]), "got None"),  # became the label "None"
+    (nltk.Tree(None, [nltk.Tree("NN", ["x"])]), "got a NoneType"),  # became the label "None"
     (nltk.Tree("S", [nltk.Tree("NN", ["New York"])]), "node 'NN' has the word 'New York'"),
     (nltk.Tree("S", [nltk.Tree("NN", [""])]), "node 'NN' has the word ''"),
     (nltk.Tree("S", [("New York", "NNP")]), "node 'NNP' has the word 'New York'"),
+    (nltk.Tree("S", [("dog", "")]), "got ''"),  # a (word, tag) leaf's tag is a label like any other
+    (nltk.Tree("S", [("dog", "N N")]), "got 'N N'"),
+    (nltk.Tree("", ["dog"]), "the unlabelled root has the word 'dog'"),  # written "( dog)", which the reader refuses
+    (nltk.Tree(3, [nltk.Tree("NN", ["x"])]), "a node's label is a string, got a int"),
     (_deep(201), "nested more than 200 deep"),  # comparing two such trees was a RecursionError
     (_deep(600), "nested more than 200 deep"),  # converting one was
 ])
@@ -45,6 +49,14 @@ def test_what_the_reader_takes_converts() -> None:
     assert tree_from_nltk(_deep(200)) == glmnlp.parse_tree(glmnlp.to_bracket(tree_from_nltk(_deep(200))))
     root = tree_from_nltk(nltk.Tree("", [nltk.Tree("S", [nltk.Tree("-LRB-", ["("]), ("x", "NN")])]))
     assert root.label == "" and root.leaves() == ["(", "x"] and root.pos() == [("(", "-LRB-"), ("x", "NN")]
+
+
+def test_a_cfg_parser_s_tree_is_labelled_by_its_nonterminals() -> None:
+    grammar = nltk.CFG.fromstring("S -> NP VP\nNP -> 'dogs'\nVP -> 'bark'")
+    (parsed,) = nltk.ChartParser(grammar).parse(["dogs", "bark"])
+    assert glmnlp.to_bracket(tree_from_nltk(parsed)) == "(S (NP dogs) (VP bark))"
+    labelled = nltk.Tree(nltk.grammar.Nonterminal("S"), [nltk.Tree(nltk.grammar.Nonterminal("NN"), ["x"])])
+    assert glmnlp.to_bracket(tree_from_nltk(labelled)) == "(S (NN x))"
 
 
 def test_an_nltk_tree_where_a_glmnlp_tree_is_needed_is_named_as_such() -> None:

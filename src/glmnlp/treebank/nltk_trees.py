@@ -61,25 +61,37 @@ def tree_from_nltk(tree: Any) -> Tree:
                                   source=_SOURCE)
         return value
 
+    def checked(label: Any, depth: int) -> str:
+        if isinstance(label, nltk.grammar.Nonterminal) and isinstance(label.symbol(), str):
+            label = label.symbol()  # a CFG parser's trees (ChartParser) are labelled by nonterminals
+        if not isinstance(label, str):
+            raise TreeSyntaxError(f"a node's label is a string, got a {type(label).__name__} ({label!r})",
+                                  source=_SOURCE)
+        if any(ch.isspace() for ch in label) or not (label or depth == 1):
+            raise TreeSyntaxError(f"a node's label is a non-empty string without whitespace (the root's may be "
+                                  f"empty), got {label!r}", source=_SOURCE)
+        return label
+
     def child(c: Any, label: str, depth: int) -> Tree | str:
         if isinstance(c, str):
             return word(c, label)
         if isinstance(c, nltk.Tree):
             return convert(c, depth + 1)
         if isinstance(c, tuple) and len(c) == 2 and all(isinstance(x, str) for x in c):
-            return Tree(c[1], (word(c[0], c[1]),))
+            tag = checked(c[1], depth + 1)
+            return Tree(tag, (word(c[0], tag),))
         raise TypeError(f"an nltk.Tree leaf is a str or a (word, tag) pair, got {c!r}")
 
     def convert(node: Any, depth: int) -> Tree:
         if depth > MAX_DEPTH:
             raise TreeSyntaxError(f"nested more than {MAX_DEPTH} deep (a treebank's are a few dozen levels)",
                                   source=_SOURCE)
-        label = node.label()
-        if not isinstance(label, str) or any(ch.isspace() for ch in label) or not (label or depth == 1):
-            raise TreeSyntaxError(f"a node's label is a non-empty string without whitespace (the root's may be "
-                                  f"empty), got {label!r}", source=_SOURCE)
+        label = checked(node.label(), depth)
         children = tuple(child(c, label, depth) for c in node)
         words = sum(isinstance(c, str) for c in children)
+        if words and not label:  # ( dog): the reader refuses a word under an unlabelled bracket
+            raise TreeSyntaxError(f"the unlabelled root has the word {children[0]!r}: a word's node has a label",
+                                  source=_SOURCE)
         if not children or (words and len(children) > 1):
             what = "no children" if not children else "several words" if words == len(children) else (
                 f"a word beside subtrees ({next(c for c in children if isinstance(c, str))!r})")
