@@ -178,3 +178,14 @@ def test_an_aborted_pool_removes_what_its_terminated_workers_left(
     assert pools.submit(pool, abs, -2).result() == 2
     pools.stop_pools([pool], abort=True)
     assert not (tmp_path / f"glmnlp-beam-{dead}-q1").exists()
+
+
+def test_no_process_is_signalled_to_learn_whether_it_runs_on_windows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``os.kill(pid, 0)`` on Windows is ``CTRL_C_EVENT``: a Ctrl-C to the process group ``pid``. Every process
+    counts as running there (leftovers stay), and no signal is sent."""
+    from glmnlp.treebank import fileio
+
+    sent: list[tuple[int, int]] = []
+    monkeypatch.setattr(fileio.sys, "platform", "win32")
+    monkeypatch.setattr(fileio.os, "kill", lambda pid, sig: sent.append((pid, sig)))
+    assert fileio.process_alive(2**22 + 7) and sent == []
