@@ -66,6 +66,8 @@ def test_decoded_lines_are_the_same_however_the_reads_cut_the_stream(pieces: lis
     text = "".join(pieces)
     stream = io.BufferedReader(_Dribble(text.encode("utf-8"), sizes), buffer_size=2)
     assert [line for _, line in decoded_lines(stream, "f")] == split_lines(text)
+    lines = io.BytesIO(text.encode("utf-8")).readlines()  # an iterable of byte lines, no read method: as before
+    assert [line for _, line in decoded_lines(lines, "f")] == split_lines(text)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("end", ["\r", "\r\n"])

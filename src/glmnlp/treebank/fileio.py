@@ -293,7 +293,12 @@ def _byte_lines(handle: IO[bytes]) -> Iterator[bytes]:
     end has been read: a program writing lone-``\\r`` lines into a pipe and waiting for each answer (``glmnlp parse``
     as a co-process) got none until the end of its input, since the stream was read to each ``\\n``. A ``\\r`` that
     ends what one read returned gives its line at once; a ``\\n`` that then begins the next read is its end's."""
-    read = getattr(handle, "read1", handle.read)  # what has arrived, not a full buffer's worth
+    read = getattr(handle, "read1", None) or getattr(handle, "read", None)  # what has arrived, not a full buffer
+    if read is None:  # an iterable of byte pieces (lines): read piece by piece
+        pieces = iter(handle)
+
+        def read(_size: int) -> bytes:
+            return next(pieces, b"")
     pending: list[bytes] = []  # the beginning of a line whose end has not been read yet
     after_cr = False
     while chunk := read(1 << 16):
