@@ -546,7 +546,8 @@ def test_a_signal_while_the_input_is_read_on_a_thread_ends_the_command_cleanly(
     import threading
 
     # faulthandler: a command that does not end is sent SIGABRT, and its threads' stacks are in the failure
-    command = [sys.executable, "-X", "faulthandler", "-c", "import sys; from glmnlp.cli import main; sys.exit(main())",
+    entry = "import sys; from glmnlp.__main__ import run; sys.exit(run())"  # the glmnlp script's
+    command = [sys.executable, "-X", "faulthandler", "-c", entry,
                "parse", "--lines", "-q", "--batch-size", "1", "-j", "2"]
     fifo = tmp_path / "in.fifo"
     if source == "fifo":

@@ -70,6 +70,15 @@ def test_decoded_lines_are_the_same_however_the_reads_cut_the_stream(pieces: lis
     assert [line for _, line in decoded_lines(lines, "f")] == split_lines(text)  # type: ignore[arg-type]
 
 
+def test_an_iterable_of_byte_lines_is_read_line_by_line() -> None:
+    """Without a read method, each item is its own line (or lines): an empty one ended the input, and items without
+    a line end were joined into one line."""
+    assert list(decoded_lines([b"The dog.\n", b"", b"A cat.\r\n"], "f")) == [  # type: ignore[arg-type]
+        (1, "The dog."), (2, ""), (3, "A cat.")]
+    assert list(decoded_lines([b"The dog.", b"A cat.\rIt sat."], "f")) == [  # type: ignore[arg-type]
+        (1, "The dog."), (2, "A cat."), (3, "It sat.")]
+
+
 @pytest.mark.parametrize("end", ["\r", "\r\n"])
 def test_parse_answers_each_line_of_a_pipe_ended_by_a_carriage_return(end: str) -> None:
     """A program that writes lines ended by a lone \\r (old Mac) to ``glmnlp parse`` and waits for each tree got

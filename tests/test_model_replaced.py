@@ -62,6 +62,21 @@ def test_read_unchanged_reads_again_a_folder_replaced_meanwhile(tmp_path: Path) 
         return (folder / "f").read_text()
 
     assert read_unchanged(folder, mismatched) == "newest"
+    (folder / "metadata.json").write_text("{}")
+    other = tmp_path / "q"
+    other.mkdir()
+    (other / "metadata.json").write_text('{"another": "model"}')
+    (other / "f").write_text("copied")
+    copied: list[str] = []
+
+    def removed_then_copied() -> str:  # rm -r m && cp -r new m: the inodes freed are handed out again at once
+        if not copied:
+            copied.append((folder / "f").read_text())
+            shutil.rmtree(folder)
+            shutil.copytree(other, folder)
+        return (folder / "f").read_text()
+
+    assert read_unchanged(folder, removed_then_copied) == "copied" and copied == ["newest"]
     with pytest.raises(ModelFileError, match="checksum mismatch"):  # an error of a folder left alone is the error
         read_unchanged(folder, lambda: (_ for _ in ()).throw(ModelFileError("checksum mismatch")))
 

@@ -35,6 +35,7 @@ def _deep(levels: int) -> nltk.Tree:
     (nltk.Tree("S", [("dog", "")]), "got ''"),  # a (word, tag) leaf's tag is a label like any other
     (nltk.Tree("S", [("dog", "N N")]), "got 'N N'"),
     (nltk.Tree("", ["dog"]), "the unlabelled root has the word 'dog'"),  # written "( dog)", which the reader refuses
+    (nltk.Tree("", [nltk.Tree("NN", ["x"]), "dog"]), "the unlabelled root has the word 'dog'"),
     (nltk.Tree(3, [nltk.Tree("NN", ["x"])]), "a node's label is a string, got a int"),
     (_deep(201), "nested more than 200 deep"),  # comparing two such trees was a RecursionError
     (_deep(600), "nested more than 200 deep"),  # converting one was

@@ -212,6 +212,8 @@ def test_a_second_run_into_an_out_dir_being_written_is_refused(
         f"end, or choose another --out-dir (if no run is, remove .glmnlp-writing-{os.getppid()})\n")
     (out / f".glmnlp-writing-{os.getppid()}").write_text("elsewhere\n", encoding="utf-8")
     assert main(argv) == 1 and f"(process {os.getppid()} on elsewhere)" in capsys.readouterr().err
+    (out / f".glmnlp-writing-{os.getppid()}").write_text("", encoding="utf-8")  # read as its run wrote it: this host
+    assert main(argv) == 1 and f"(process {os.getppid()}) is writing" in capsys.readouterr().err
     (out / f".glmnlp-writing-{os.getppid()}").unlink()
     gone = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
                               text=True).stdout)

@@ -19,7 +19,7 @@ from glmnlp.glm.parallel import Executor
 from glmnlp.treebank.corpus import sample_trees
 from glmnlp.treebank.trees import to_bracket
 
-_MAIN = "import sys; from glmnlp.cli import main; sys.exit(main())"
+_MAIN = "import sys; from glmnlp.__main__ import run; sys.exit(run())"  # the glmnlp script's entry point
 # the command as a terminal starts it: SIGINT and SIGHUP at their defaults, whatever this test process inherited (a
 # suite run in the background of a non-interactive shell ignores SIGINT, under nohup SIGHUP too, and a child keeps
 # what its parent ignores, so the signals these tests send would be lost, whatever the command does)
@@ -336,9 +336,27 @@ def test_an_abort_that_is_no_signal_ends_the_command_with_status_1() -> None:
     not an interrupted command ended by SIGINT."""
     code = ("import sys\nimport glmnlp.text.loading as loading\n"
             "def eof(*args, **kwargs): raise EOFError\n"
-            "loading.load = eof\nfrom glmnlp.cli import main\nsys.exit(main())")
+            "loading.load = eof\nfrom glmnlp.__main__ import run\nsys.exit(run())")
     run = subprocess.run([sys.executable, "-c", code, "parse", "A dog."], capture_output=True, text=True, timeout=120)
     assert (run.returncode, run.stderr.strip()) == (1, "Aborted."), run.stderr
+
+
+def test_main_in_a_program_of_its_own_leaves_its_signal_handlers_as_they_were(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], ctrl_c_raises: None,
+) -> None:
+    """``glmnlp.cli.main()`` called by a program (no arguments: the process's) left, after a Ctrl-C, handlers that
+    killed the process at its next signal (its own ``except KeyboardInterrupt`` and ``finally`` never ran), and
+    raised the interrupt again. Only the ``glmnlp`` command (``console``) ends so; ``main`` returns 1."""
+    from glmnlp import cli
+
+    def interrupted(_argv: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_run", interrupted)
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    assert cli.main() == 1
+    assert {s: signal.getsignal(s) for s in before} == before
+    assert capsys.readouterr().err.endswith("Aborted.\n")
 
 
 def test_aborting_a_pool_whose_caller_cancelled_queued_calls_raises_nothing_in_its_thread(

@@ -26,7 +26,8 @@ from glmnlp.errors import (
     WorkerError,
 )
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # what a type checker sees (a misspelt name is an error there, not Any from __getattr__)
+    from glmnlp import cli, glm, parser, tagger, text, treebank
     from glmnlp.parser.model import Parser
     from glmnlp.tagger.model import Tagger
     from glmnlp.text.document import Document, Sentence, Span, Token
@@ -41,6 +42,8 @@ if TYPE_CHECKING:
     from glmnlp.treebank.evalb import score_files, score_trees
     from glmnlp.treebank.nltk_trees import tree_from_nltk, tree_to_nltk
     from glmnlp.treebank.trees import Tree, parse_tree, read_tree_file, read_trees, to_bracket, to_pretty, write_trees
+
+    _TYPED_SUBPACKAGES = (cli, glm, parser, tagger, text, treebank)  # (glmnlp.parser etc. typed as modules)
 
 #: Where each public name is defined: imported when first asked for (PEP 562), so that ``import glmnlp`` takes
 #: milliseconds (it took 0.3 s: numpy, the models, the tokenizer), and the ``glmnlp`` command starts its Ctrl-C
@@ -62,22 +65,23 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """A public name, or a subpackage (``glmnlp.parser`` after ``import glmnlp``), imported on first use; a fork
-    meanwhile waits for the import (:func:`glmnlp.glm.locks.fork_waits`: a child forked as another thread imported
-    the models began with their modules' import locks held, and its first use waited for ever)."""
-    from glmnlp.glm.locks import fork_waits
+if not TYPE_CHECKING:
+    def __getattr__(name: str) -> Any:
+        """A public name, or a subpackage (``glmnlp.parser`` after ``import glmnlp``), imported on first use; a
+        fork meanwhile waits for the import (:func:`glmnlp.glm.locks.fork_waits`: a child forked as another thread
+        imported the models began with their modules' import locks held, and its first use waited for ever)."""
+        from glmnlp.glm.locks import fork_waits
 
-    home = _HOMES.get(name)
-    with fork_waits():
-        if home is not None:
-            value = getattr(importlib.import_module(home), name)
-        elif name in _SUBPACKAGES:
-            value = importlib.import_module(f"glmnlp.{name}")
-        else:
-            raise AttributeError(f"module 'glmnlp' has no attribute {name!r}")
-    globals()[name] = value  # found at once from now on
-    return value
+        home = _HOMES.get(name)
+        with fork_waits():
+            if home is not None:
+                value = getattr(importlib.import_module(home), name)
+            elif name in _SUBPACKAGES:
+                value = importlib.import_module(f"glmnlp.{name}")
+            else:
+                raise AttributeError(f"module 'glmnlp' has no attribute {name!r}")
+        globals()[name] = value  # found at once from now on
+        return value
 
 
 _SUBPACKAGES = frozenset({"cli", "glm", "parser", "tagger", "text", "treebank", "errors"})

@@ -6,17 +6,17 @@ import sys
 
 
 def run() -> int:
-    """The command line (:func:`glmnlp.cli.main`), imported here: a Ctrl-C while its modules load (a few tenths of a
+    """The command line (:func:`glmnlp.cli.console`), imported here: a Ctrl-C while its modules load (a few tenths of a
     second, longer on a loaded machine or a network file system) printed a traceback of the import; it ends the
     command as a Ctrl-C later does, by SIGINT after ``Aborted.``."""
     try:
-        from glmnlp.cli import main
+        from glmnlp.cli import console
     except KeyboardInterrupt:
         sys.stderr.write("Aborted.\n")
         sys.excepthook = lambda kind, value, tb: None if issubclass(kind, KeyboardInterrupt) else (
             sys.__excepthook__(kind, value, tb))
         raise
-    return main()
+    return console()
 
 
 if __name__ == "__main__":

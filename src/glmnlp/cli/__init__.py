@@ -354,16 +354,21 @@ def _utf8_streams() -> list[tuple[Any, str, str]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI in-process; returns the exit status (used by tests and the console script).
+    """Run the CLI in-process (``argv``: the arguments, default the process's); returns the exit status, 1 after a
+    Ctrl-C (used by tests, and by programs that run a command among their own work: the signal handlers are put
+    back as they were). The ``glmnlp`` command is :func:`console`."""
+    return _main(argv, [], console=False)
 
-    As the ``glmnlp`` command (no ``argv``: the process's own arguments), one that Ctrl-C ended ends as an
-    interrupted program does, by SIGINT once Python has run its exit functions (a shell sees 130 and stops its
-    loop: with status 1 a ``for`` loop of commands went on to the next after each Ctrl-C), and a second signal while
-    it ends ends it at once with the first one's status (it printed a traceback after ``Aborted.``, and a second
-    SIGTERM changed the status)."""
+
+def console() -> int:
+    """The ``glmnlp`` command (its script's entry point, ``glmnlp.__main__.run``): :func:`main` on the process's
+    arguments, as a process of its own. One that Ctrl-C ended ends as an interrupted program does, by SIGINT once
+    Python has run its exit functions (a shell sees 130 and stops its loop: with status 1 a ``for`` loop of
+    commands went on to the next after each Ctrl-C); a second signal while it ends ends it at once with the first
+    one's status (it printed a traceback after ``Aborted.``, and a second SIGTERM changed the status)."""
     ended: list[str] = []
-    rc = _main(argv, ended)
-    if ended and argv is None and ended[0] == "interrupted":
+    rc = _main(None, ended, console=True)
+    if ended == ["interrupted"]:
         sys.excepthook = _quiet_interrupt  # Python itself then ends the process by SIGINT, without a traceback
         raise KeyboardInterrupt
     return rc
@@ -386,7 +391,7 @@ def _quiet_interrupt(kind: type[BaseException], value: BaseException, tb: Any) -
         sys.__excepthook__(kind, value, tb)
 
 
-def _main(argv: Sequence[str] | None, ended: list[str]) -> int:
+def _main(argv: Sequence[str] | None, ended: list[str], console: bool) -> int:
     from glmnlp.glm.pools import ignore_sigint_in_forkserver
 
     ignore_sigint_in_forkserver()  # Ctrl-C is this process's to handle; it stops the workers (Aborted.)
@@ -415,9 +420,13 @@ def _main(argv: Sequence[str] | None, ended: list[str]) -> int:
     except (click.exceptions.Abort, KeyboardInterrupt) as exc:
         # click's Abort comes of Ctrl-C, or of an EOFError out of the command (no signal: status 1, as any error)
         interrupted = bool(received) or isinstance(exc.__cause__ or exc, KeyboardInterrupt)
-        if interrupted and argv is None and threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, *_TERMINATING):  # a second signal while the command ends (a traceback after
-                signal.signal(sig, _end_now(received[0] if received else signal.SIGINT))  # Aborted.) ends it now
+        if interrupted and console and threading.current_thread() is threading.main_thread():
+            # a second signal while the command ends (a traceback after Aborted.) ends it now; only where this
+            # process handles it as the command does (a SIGHUP that nohup ignores stays ignored)
+            ours = [*replaced, *([signal.SIGINT] if signal.getsignal(signal.SIGINT) is signal.default_int_handler
+                                 else [])]
+            for sig in ours:
+                signal.signal(sig, _end_now(received[0] if received else signal.SIGINT))
             replaced.clear()  # (left so until the process ends)
         click.echo("Aborted.", err=True)
         if not ray_before:

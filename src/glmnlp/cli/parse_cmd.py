@@ -212,7 +212,7 @@ def _claim(out_dir: Path, check_only: bool = False) -> Path | None:
         if (found := _WRITING.fullmatch(mark.name)) is None or mark == mine:
             continue
         try:
-            where = mark.read_text(encoding="utf-8").strip()
+            where = mark.read_text(encoding="utf-8").strip() or host  # (empty: read as it was being written)
         except (OSError, UnicodeDecodeError):
             where = host
         pid = int(found["pid"])

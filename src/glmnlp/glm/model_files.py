@@ -64,21 +64,23 @@ def remove_dead_scratch(prefix: str | None = None) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def folder_identity(path: str | Path) -> tuple[int, int, int] | None:
-    """What tells the model folder at ``path`` from another renamed into its place: its device and inode, and the
-    inode of the JSON file that describes it (``MODEL.json`` or ``metadata.json``: an inode number freed by the folder
-    replaced may be the next folder's, hardly both); None where there is none. Not times: a ``chmod`` or an editor's
-    swap file changes the folder's, and a deferred pipeline then refused to build from a folder nobody replaced."""
+def folder_identity(path: str | Path) -> tuple[int, ...] | None:
+    """What tells the model folder at ``path`` from another put in its place: its device and inode, and the inode,
+    size and modification time of the JSON file that describes it (``MODEL.json`` or ``metadata.json``: a file
+    system hands a freed inode number out again at once, so ``rm -r m && cp -r new m`` gave both the same inodes);
+    None where there is none. Not the folder's times: a ``chmod`` or an editor's swap file changes them, and a
+    deferred pipeline then refused to build from a folder nobody replaced."""
     try:
         found = os.stat(path)
     except (OSError, ValueError):
         return None
-    described = 0
+    described: tuple[int, ...] = ()
     for name in ("MODEL.json", "metadata.json"):
         with suppress(OSError):
-            described = os.stat(Path(path) / name).st_ino
+            json_file = os.stat(Path(path) / name)
+            described = (json_file.st_ino, json_file.st_size, json_file.st_mtime_ns)
             break
-    return found.st_dev, found.st_ino, described
+    return (found.st_dev, found.st_ino, *described)
 
 
 def read_unchanged(path: str | Path, read: Callable[[], T], tries: int = 3) -> T:

@@ -125,8 +125,9 @@ def ignore_sigint_in_forkserver() -> None:
 
 #: The thread counts of numpy's linear algebra libraries, one in the workers of a program that owns its process (its
 #: workers fill the cores): each started an idle pool of a thread per CPU, counted by ``ulimit -u`` (N workers on N
-#: CPUs: N * N threads). Where the user set any of them, none is set.
-_ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+#: CPUs: N * N threads). Each is set unless a variable its library reads (the value) is set.
+_ONE_THREAD = {"OPENBLAS_NUM_THREADS": ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS"),
+               "MKL_NUM_THREADS": ("MKL_NUM_THREADS", "OMP_NUM_THREADS"), "OMP_NUM_THREADS": ("OMP_NUM_THREADS",)}
 
 
 def mp_context() -> Any:
@@ -146,8 +147,8 @@ def mp_context() -> Any:
             # milliseconds is lost); a forkserver already running is kept as it is
             for s in ignored:
                 signal.signal(s, signal.SIG_IGN)
-            # OpenBLAS and MKL read OMP_NUM_THREADS after their own: any of the three set is the user's choice
-            unset = [] if any(name in os.environ for name in _ONE_THREAD) else list(_ONE_THREAD)
+            # each library's own choice: OpenBLAS reads its variables, then OMP_NUM_THREADS; MKL likewise
+            unset = [name for name, read in _ONE_THREAD.items() if not any(v in os.environ for v in read)]
             os.environ.update(dict.fromkeys(unset, "1"))
             try:
                 forkserver.ensure_running()

@@ -72,7 +72,7 @@ def _parser(directory: str | Path, deferred: bool) -> Any:
                      Parser.describe(directory)) if deferred else Parser.load(directory))
 
 
-def _built(load: Any, directory: Path, identity: tuple[int, int, int] | None) -> Any:
+def _built(load: Any, directory: Path, identity: tuple[int, ...] | None) -> Any:
     """A deferred component built by ``load(directory)``, from the folder that was checked when the pipeline was
     loaded (``identity``: :func:`glmnlp.glm.model_files.folder_identity`): another program's ``--force`` meanwhile
     gave a pipeline of the old model's tagger and the new one's parser, files never checked against each other."""

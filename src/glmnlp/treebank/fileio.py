@@ -288,17 +288,20 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
+_BYTE_LINE_END = re.compile(rb"\r\n|\r|\n")
+
+
 def _byte_lines(handle: IO[bytes]) -> Iterator[bytes]:
     """The lines of a byte stream without their ends (``\\n``, ``\\r\\n``, a lone ``\\r``), each given as soon as its
     end has been read: a program writing lone-``\\r`` lines into a pipe and waiting for each answer (``glmnlp parse``
     as a co-process) got none until the end of its input, since the stream was read to each ``\\n``. A ``\\r`` that
     ends what one read returned gives its line at once; a ``\\n`` that then begins the next read is its end's."""
     read = getattr(handle, "read1", None) or getattr(handle, "read", None)  # what has arrived, not a full buffer
-    if read is None:  # an iterable of byte pieces (lines): read piece by piece
-        pieces = iter(handle)
-
-        def read(_size: int) -> bytes:
-            return next(pieces, b"")
+    if read is None:  # an iterable of byte lines (no read method): each its own line(s), b"" an empty line
+        for piece in handle:
+            parts = _BYTE_LINE_END.split(piece)
+            yield from parts[:-1] if len(parts) > 1 and not parts[-1] else parts
+        return
     pending: list[bytes] = []  # the beginning of a line whose end has not been read yet
     after_cr = False
     while chunk := read(1 << 16):

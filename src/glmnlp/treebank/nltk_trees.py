@@ -90,7 +90,8 @@ def tree_from_nltk(tree: Any) -> Tree:
         children = tuple(child(c, label, depth) for c in node)
         words = sum(isinstance(c, str) for c in children)
         if words and not label:  # ( dog): the reader refuses a word under an unlabelled bracket
-            raise TreeSyntaxError(f"the unlabelled root has the word {children[0]!r}: a word's node has a label",
+            first = next(c for c in children if isinstance(c, str))
+            raise TreeSyntaxError(f"the unlabelled root has the word {first!r}: a word's node has a label",
                                   source=_SOURCE)
         if not children or (words and len(children) > 1):
             what = "no children" if not children else "several words" if words == len(children) else (
