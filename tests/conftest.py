@@ -53,3 +53,9 @@ def coprocess(*args: str, timeout: float = 90) -> Iterator[subprocess.Popen[str]
             yield proc
         finally:
             watchdog.cancel()
+
+
+def dead_pid() -> int:
+    """The process id of a process that has ended (a child run and waited for): what a killed run's leftovers name."""
+    return int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                              text=True, check=True).stdout)

@@ -194,14 +194,6 @@ def test_metadata_reads_back_as_json_reads_it(tmp_path: Path, metadata: dict[Any
     assert load_model(path, kind="task")[0] == expected
 
 
-def _dead_pid() -> int:
-    import subprocess
-    import sys
-
-    return int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
-                              text=True, check=True).stdout)
-
-
 def test_a_model_left_aside_by_a_killed_replace_is_put_back(tmp_path: Path) -> None:
     """A run killed between its two renames (``--force``: the old model aside, the new one not yet in place) left
     the user's model only in ``.m.glmnlp-old-PID-*``, and the next save to ``m`` deleted it with the other leftovers.
@@ -210,7 +202,9 @@ def test_a_model_left_aside_by_a_killed_replace_is_put_back(tmp_path: Path) -> N
     target = tmp_path / "m"
     _save(target)
     before = {p.name: p.read_bytes() for p in target.iterdir()}
-    pid = _dead_pid()
+    from conftest import dead_pid
+
+    pid = dead_pid()
     target.rename(tmp_path / f".m.glmnlp-old-{pid}-abc123")
     (tmp_path / f".m.glmnlp-tmp-{pid}-def456").mkdir()
     from glmnlp.errors import ConfigError

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import dead_pid
 
 import glmnlp
 from glmnlp.errors import ModelFileError
@@ -155,15 +156,12 @@ def test_scratch_folders_of_processes_gone_are_removed_by_the_next(
     """A worker that the pool ended by SIGTERM inside its scratch folder (Ctrl-C while ``parser train -j 2`` tuned
     its beam) left ``/tmp/glmnlp-beam-*`` with the model's files for good: the next scratch folder of that prefix
     removes those of processes that no longer run, and keeps a running one's and other prefixes'."""
-    import subprocess
-    import sys
     import tempfile
 
     from glmnlp.glm.model_files import scratch_folder
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    dead = int(gone.stdout)
+    dead = dead_pid()
     for name in (f"glmnlp-beam-{dead}-ab_c1", f"glmnlp-beam-{os.getppid()}-x", f"glmnlp-size-{dead}-y"):
         (tmp_path / name).mkdir()
         (tmp_path / name / "weights.npz").write_bytes(b"x")
@@ -179,15 +177,12 @@ def test_an_aborted_pool_removes_what_its_terminated_workers_left(
 ) -> None:
     """The scratch folder of a worker that the pool terminated was there after the command ended (SIGTERM runs no
     clean-up): stopping a pool by aborting it removes the scratch folders of processes gone."""
-    import subprocess
-    import sys
     import tempfile
 
     from glmnlp.glm import pools
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    dead = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
-                              text=True).stdout)
+    dead = dead_pid()
     (tmp_path / f"glmnlp-beam-{dead}-q1").mkdir()
     pool = pools.start_pool(1, pools.mp_context())
     assert pools.submit(pool, abs, -2).result() == 2

@@ -215,8 +215,9 @@ def test_a_second_run_into_an_out_dir_being_written_is_refused(
     (out / f".glmnlp-writing-{os.getppid()}").write_text("", encoding="utf-8")  # read as its run wrote it: this host
     assert main(argv) == 1 and f"(process {os.getppid()}) is writing" in capsys.readouterr().err
     (out / f".glmnlp-writing-{os.getppid()}").unlink()
-    gone = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
-                              text=True).stdout)
+    from conftest import dead_pid
+
+    gone = dead_pid()
     (out / f".glmnlp-writing-{gone}").write_text(f"{host}\n", encoding="utf-8")  # a run killed as it wrote
     assert main(argv) == 0 and sorted(p.name for p in out.iterdir()) == ["sentence-0001.svg"]
     # two runs starting together: each has made its mark when it looks at the other's

@@ -84,7 +84,7 @@ if not TYPE_CHECKING:
         return value
 
 
-_SUBPACKAGES = frozenset({"cli", "glm", "parser", "tagger", "text", "treebank", "errors"})
+_SUBPACKAGES = frozenset({"cli", "glm", "parser", "tagger", "text", "treebank"})  # (errors, config: imported)
 
 
 def __dir__() -> list[str]:

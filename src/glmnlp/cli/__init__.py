@@ -369,8 +369,7 @@ def console() -> int:
     ended: list[str] = []
     rc = _main(None, ended, console=True)
     if ended == ["interrupted"]:
-        sys.excepthook = _quiet_interrupt  # Python itself then ends the process by SIGINT, without a traceback
-        raise KeyboardInterrupt
+        raise KeyboardInterrupt  # glmnlp.__main__.run lets it end the process, by SIGINT
     return rc
 
 
@@ -384,11 +383,6 @@ def _end_now(first: int) -> Any:
             os.kill(os.getpid(), signal.SIGINT)
         os._exit(128 + first)
     return handler
-
-
-def _quiet_interrupt(kind: type[BaseException], value: BaseException, tb: Any) -> None:
-    if not issubclass(kind, KeyboardInterrupt):
-        sys.__excepthook__(kind, value, tb)
 
 
 def _main(argv: Sequence[str] | None, ended: list[str], console: bool) -> int:
