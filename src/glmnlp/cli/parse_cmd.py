@@ -173,8 +173,8 @@ def _check_svg_dir(out_dir: Path, input_path: str | None = None) -> list[Path]:
     others: list[str] = []
     for path in sorted(out_dir.iterdir()):
         if _WRITING.fullmatch(path.name):
-            _claim(out_dir, check_only=True)  # another run writing now is an error; a dead one's mark is left over
-        elif (_SVG_NAME.fullmatch(path.name) or _SVG_TEMPORARY.fullmatch(path.name)) and path.is_file() and (
+            continue  # another run's mark: _claim, before any work, refuses it while that run writes
+        if (_SVG_NAME.fullmatch(path.name) or _SVG_TEMPORARY.fullmatch(path.name)) and path.is_file() and (
                 not path.is_symlink()):
             earlier.append(path)
         else:
@@ -194,20 +194,19 @@ def _check_svg_dir(out_dir: Path, input_path: str | None = None) -> list[Path]:
 _WRITING = re.compile(r"\.glmnlp-writing-(?P<pid>[0-9]+)")  # in --out-dir while a run writes there; holds its host
 
 
-def _claim(out_dir: Path, check_only: bool = False) -> Path | None:
+def _claim(out_dir: Path) -> Path:
     """Mark ``out_dir`` as written by this run (``.glmnlp-writing-PID``, holding the host's name), and return the
     mark; a :class:`ConfigError` if another run's mark is there and its process runs (on another host: it cannot be
-    told, so it counts as running). ``check_only``: only that check. Each run makes a mark of its own name, so that two
-    runs started together each see the other's and neither writes (one mark taken over by both let both write); a
-    mark of a process gone is removed."""
+    told, so it counts as running). Each run makes a mark of its own name, so that two runs started together each
+    see the other's and neither writes (one mark taken over by both let both write); a mark of a process gone is
+    removed."""
     import socket
 
     from glmnlp.treebank.fileio import process_alive
 
     mine = out_dir / f".glmnlp-writing-{os.getpid()}"
     host = socket.gethostname()
-    if not check_only:
-        mine.write_text(f"{host}\n", encoding="utf-8")
+    mine.write_text(f"{host}\n", encoding="utf-8")
     for mark in sorted(out_dir.iterdir()):
         if (found := _WRITING.fullmatch(mark.name)) is None or mark == mine:
             continue
@@ -217,13 +216,12 @@ def _claim(out_dir: Path, check_only: bool = False) -> Path | None:
             where = host
         pid = int(found["pid"])
         if where != host or process_alive(pid):
-            if not check_only:
-                mine.unlink(missing_ok=True)
+            mine.unlink(missing_ok=True)
             at = "" if where == host else f" on {where}"
             raise ConfigError(f"{out_dir}: another glmnlp parse (process {pid}{at}) is writing its drawings there: "
                               f"wait for it to end, or choose another --out-dir (if no run is, remove {mark.name})")
         mark.unlink(missing_ok=True)  # a dead run's
-    return None if check_only else mine
+    return mine
 
 
 def _tagger_path(model_dir: str | Path | None, tagger_dir: str | Path | None) -> Path | None:
