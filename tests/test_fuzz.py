@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from fuzz_targets import FORMATS, MODES, SEEDS, cached_pipelines, model_dir, mutate, parse_cli, tiny_pipeline_dir, tree_text
@@ -77,13 +77,21 @@ def test_fuzz_damaged_model_directories_load_cleanly_or_refuse(
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(tokens=st.lists(st.text(st.characters(exclude_categories=("Cs", "Z", "Cc")), min_size=1, max_size=5),
                        min_size=1, max_size=8))
+@example(tokens=["0", "\xad"]).via("a soft hyphen alone: a blank token")
+@example(tokens=["\xad"]).via("a line of it: no sentence")
 def test_fuzz_random_tokens_parse_to_trees_that_read_back(pipelines: None, tokens: list[str]) -> None:
     """Property: any line of tokens (--tokenized) parses to one readable tree over the PTB-spelled tokens."""
+    from glmnlp.treebank.fileio import INVISIBLE
     from glmnlp.treebank.trees import escape_brackets
 
     line = " ".join(tokens)
-    words = line.split()  # Unicode spaces inside a "token" split it, as on the command line
+    # Unicode spaces inside a "token" split it, as on the command line; a token of invisible characters only (a soft
+    # hyphen, a zero-width space) is blank, as the tokenizer documents (its choice 10), and a line of them no sentence
+    words = [w for w in line.split() if w.strip(INVISIBLE)]
     outcome = parse_cli((line + "\n").encode("utf-8"), "tokens", "brackets")
+    if not words:
+        assert outcome.status == "rejected" and "empty input: nothing to parse" in outcome.detail, outcome.detail
+        return
     assert outcome.status == "ok", outcome.detail
     with cached_pipelines():
         from fuzz_targets import _run_main
