@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,16 +18,18 @@ from glmnlp.treebank.corpus import sample_tagged  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def ray_instance(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def ray_instance() -> Iterator[None]:
     # the actors' temporary folder (the models sent to them are written there) is the test's, not the machine's: the
-    # local instance's processes inherit this environment
+    # local instance's processes inherit this environment. A short path of its own, not pytest's: Ray's sockets live
+    # in it, and a Unix socket's path may not exceed 107 bytes (pytest's folders under a pytest-xdist worker do)
     previous = os.environ.get("TMPDIR")
-    os.environ["TMPDIR"] = str(tmp_path_factory.mktemp("actors"))
+    os.environ["TMPDIR"] = tempfile.mkdtemp(prefix="glmnlp-ray-", dir="/tmp" if os.path.isdir("/tmp") else None)
     try:
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
         yield
     finally:
         ray.shutdown()
+        shutil.rmtree(os.environ["TMPDIR"], ignore_errors=True)
         if previous is None:
             del os.environ["TMPDIR"]
         else:
