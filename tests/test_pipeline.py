@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-import types
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -16,30 +14,7 @@ from glmnlp.text.pipeline import ParserProtocol, Pipeline, TaggerProtocol
 from glmnlp.treebank.trees import Tree
 
 
-class FakeTagger:
-    """Tags by shape: punctuation '.', capitalised 'NNP', everything else 'NN'; logs its calls."""
-
-    def __init__(self) -> None:
-        self.calls: list[list[str]] = []
-
-    def tag(self, words: list[str]) -> list[str]:
-        self.calls.append(list(words))
-        return ["." if not w[0].isalnum() else "NNP" if w[0].isupper() else "NN" for w in words]
-
-    def multitag(self, words: list[str], margin: float) -> list[list[str]]:
-        return [[tag, "XX"] for tag in self.tag(words)]
-
-
-class FakeParser:
-    """Builds (TOP (S preterminals)) from the first candidate tag of each word; logs its inputs."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[list[str], list]] = []
-
-    def parse(self, words: list[str], tags: Sequence[str | Sequence[str]]) -> Tree:
-        self.calls.append((list(words), list(tags)))
-        first = [t if isinstance(t, str) else t[0] for t in tags]
-        return Tree("TOP", (Tree("S", tuple(Tree(t, (w,)) for w, t in zip(words, first))),))
+from pipeline_fakes import FakeParser, FakeTagger, fake_model_modules
 
 
 def test_pipeline_fakes_satisfy_the_protocols() -> None:
@@ -203,28 +178,6 @@ def test_pipeline_detects_misbehaving_components() -> None:
         Pipeline(object())  # type: ignore[arg-type]
 
 
-def _fake_model_modules(monkeypatch: pytest.MonkeyPatch, seen: list[Path],
-                        described: list[Path] | None = None) -> None:
-    class Loader:
-        def __init__(self, kind: str) -> None:
-            self.kind = kind
-
-        def load(self, path: Path) -> object:
-            seen.append(Path(path))
-            return FakeTagger() if self.kind == "tagger" else FakeParser()
-
-        def describe(self, path: Path) -> dict[str, object]:
-            if described is not None:
-                described.append(Path(path))
-            return {"multitag": False} if self.kind == "tagger" else {"generative": False, "parse_nbest": False,
-                                                                       "pos_tags": None}
-
-    for kind, cls in (("tagger", "Tagger"), ("parser", "Parser")):
-        module = types.ModuleType(f"glmnlp.{kind}")
-        setattr(module, cls, Loader(kind))
-        monkeypatch.setitem(sys.modules, f"glmnlp.{kind}", module)
-
-
 def test_pipeline_load_reads_tagger_and_parser_subdirectories(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """load(dir) calls Tagger.load(dir/tagger) and Parser.load(dir/parser) and wires them up; with
     deferred=True it checks both at once (describe) and builds each when a sentence first needs it."""
@@ -232,7 +185,7 @@ def test_pipeline_load_reads_tagger_and_parser_subdirectories(tmp_path: Path, mo
     (tmp_path / "parser").mkdir()
     seen: list[Path] = []
     described: list[Path] = []
-    _fake_model_modules(monkeypatch, seen, described)
+    fake_model_modules(monkeypatch, seen, described)
     nlp = load(tmp_path)
     assert seen == [tmp_path / "tagger", tmp_path / "parser"]
     assert nlp("Dogs bark.").sentences[0].tree is not None
@@ -254,7 +207,7 @@ def test_pipeline_built_on_first_use_skips_what_the_input_does_not_need(
     (tmp_path / "tagger").mkdir()
     (tmp_path / "parser").mkdir()
     seen: list[Path] = []
-    _fake_model_modules(monkeypatch, seen)
+    fake_model_modules(monkeypatch, seen)
     nlp = load(tmp_path, deferred=True)
     assert nlp.has_tagger and nlp.has_parser and nlp.stats == {}
     assert nlp.parser_facts() == {"generative": False, "nbest": False, "pos_tags": None}
@@ -271,7 +224,7 @@ def test_pipeline_replace_keeps_the_components_unbuilt_and_refuses_unknown_field
     (tmp_path / "tagger").mkdir()
     (tmp_path / "parser").mkdir()
     seen: list[Path] = []
-    _fake_model_modules(monkeypatch, seen)
+    fake_model_modules(monkeypatch, seen)
     nlp = load(tmp_path, deferred=True, max_words=7)
     other = nlp.replace(lines=True, tagger=FakeTagger())
     assert other.lines and not nlp.lines and other.max_words == 7 and seen == []
@@ -464,168 +417,6 @@ def test_pipeline_long_input_warnings_point_at_the_callers_line() -> None:
     assert caught and {w.filename for w in caught} == {__file__}
 
 
-def test_pipeline_pretokenised_brackets_are_spelled_as_the_models_saw_them() -> None:
-    """A pre-tokenised ``(`` reached the bundled tagger and parser as written, a word they never saw (trees spell it
-    ``-LRB-``): tagged VBZ, ``)`` RB. Now they see the treebank's spelling, as for raw text and ``parse --tokenized``,
-    and the tokens and the tree keep the words as written."""
-    import glmnlp
-
-    nlp = load()
-    written = ["He", "(", "the", "dog", ")", "barked", "{", "x", "}", "."]
-    sent = nlp([written]).sents[0]
-    assert [t.text for t in sent.tokens] == written and sent.tree is not None and sent.tree.leaves() == written
-    assert [t.tag for t in sent.tokens][1:9] == ["-LRB-", "DT", "NN", "-RRB-", "VBD", "-LRB-", "NN", "-RRB-"]
-    assert glmnlp.render_brackets(nlp("He (the dog) barked.")) == glmnlp.render_brackets(
-        nlp([["He", "(", "the", "dog", ")", "barked", "."]]))
-    nbest = nlp([written], nbest=3).sents[0].nbest
-    assert nbest is not None and len(nbest) == 3 and all(tree.leaves() == written for _, tree in nbest)
-
-
-def test_pipeline_model_words_keep_a_bracket_a_tagger_knows_as_written() -> None:
-    """Each bracket as the tagger knows it alone: a tagger trained on CoNLL-U knows ``(`` and not ``-LRB-``; one trained
-    on GUM's trees knows ``[`` and not ``-LSB-`` (the bundled tagger: ``[1]`` was given as ``-LSB-1-RSB-`` and tagged
-    UH); an escape already there (the tokenizer's) counts as its bracket. The parser, trained on trees, always gets
-    ``-LRB-`` for ``(``; without a tagger only ``(`` and ``)`` are escaped."""
-    from glmnlp.text.inputs import model_words
-
-    class Knows:
-        def __init__(self, *words: str) -> None:
-            self.words = set(words)
-
-        def knows(self, word: str) -> bool:
-            return word in self.words
-
-    words = ["f(x)", "(", "[1]", "-LSB-", "{", "-LRB-", "dog"]
-    assert model_words(words) == model_words(words, FakeTagger()) == [
-        "f-LRB-x-RRB-", "-LRB-", "[1]", "-LSB-", "{", "-LRB-", "dog"]
-    conllu = Knows("(", ")", "[", "]", "{", "}", "dog")
-    assert model_words(words, conllu) == ["f(x)", "(", "[1]", "[", "{", "(", "dog"]
-    gum = Knows("-LRB-", "-RRB-", "[", "]", "-LCB-", "-RCB-", "dog")
-    assert model_words(words, gum) == ["f-LRB-x-RRB-", "-LRB-", "[1]", "[", "-LCB-", "-LRB-", "dog"]
-    both = Knows("[", "-LSB-", ":)")  # a bracket known both ways is escaped; a word known as written stays
-    assert model_words(["[1]", "[", ":)"], both) == ["-LSB-1-RSB-", "[", ":)"]
-    parser = FakeParser()
-    Pipeline(tagger=FakeTagger(), parser=parser)([["a", "(", "b", ")"]])
-    assert parser.calls[0][0] == ["a", "-LRB-", "b", "-RRB-"]
-
-
-def test_pipeline_square_brackets_reach_the_bundled_models_as_they_were_trained() -> None:
-    """The bundled models' training trees (GUM's) write ``[`` as it is; raw text spelled it ``-LSB-`` and pre-tokenised
-    input too, which the tagger never saw: ``See [1] for details.`` parsed as ``(QP (UH -LSB-) (CD 1)) (NN -RSB-)``.
-    Both now reach the models as ``[``, and get the same tree (over the tokens as written)."""
-    import glmnlp
-
-    nlp = load()
-    raw = nlp("See [1] for details.").sents[0]
-    given = nlp([["See", "[", "1", "]", "for", "details", "."]]).sents[0]
-    assert [t.tag for t in raw.tokens] == [t.tag for t in given.tokens] and raw.tokens[2].tag == "CD"
-    assert glmnlp.to_bracket(raw.tree).replace("-LSB-", "[").replace("-RSB-", "]") == glmnlp.to_bracket(given.tree)
-
-
-def test_decomposed_accents_reach_the_models_composed_and_come_back_as_written() -> None:
-    """The same text with its accents as combining marks (NFD, as some macOS file names and PDF copies give it) was
-    unknown words to the models: "café" NN in NFC, JJ in NFD (4 of 18 tags of one sentence changed). A word the
-    tagger does not know as written is given in NFC (one it knows stays); the tokens and tree keep the text's."""
-    import unicodedata
-
-    from glmnlp.text.inputs import model_words
-
-    class Knows:
-        def knows(self, word: str) -> bool:
-            return word in ("caf\u00e9", "re\u0301sume\u0301")
-
-    nfd = unicodedata.normalize("NFD", "She sent her r\u00e9sum\u00e9 to the caf\u00e9 owner in Montr\u00e9al.")
-    assert model_words(["cafe\u0301", "re\u0301sume\u0301", "a("], Knows()) == [
-        "caf\u00e9", "re\u0301sume\u0301", "a-LRB-"]
-    assert model_words(["cafe\u0301", "(x)"]) == ["cafe\u0301", "-LRB-x-RRB-"]  # the parser's view: as given
-    nlp = load()
-    composed = nlp(unicodedata.normalize("NFC", nfd)).sents[0]
-    decomposed = nlp(nfd).sents[0]
-    assert [t.tag for t in decomposed.tokens] == [t.tag for t in composed.tokens]
-    assert decomposed.tree.leaves() == [t.text for t in decomposed.tokens] and "cafe\u0301" in decomposed.words
-
-
-def test_given_quotes_and_apostrophes_reach_the_models_as_raw_text_s_tokens_do() -> None:
-    """Raw text's ``“Stop,” she`` and ``don’t`` reach the models as `` `` `` ``''`` and ``n't``; given tokens kept their
-    spelling: the bundled model tagged a straight ``"`` closing a quote ````` `` and parsed ``Stop`` as an SBAR's
-    NN, and the measures scored ``n’t`` in ``Do n’t go .`` at 5.20 nats where ``n't`` has 1.90. Given tokens get
-    the tokenizer's spelling where the model knows it (a straight ``"`` opens and closes by turns), the words as
-    written."""
-    import glmnlp
-    from glmnlp.text.inputs import model_words
-    from glmnlp.text.token_spelling import ptb_quotes
-
-    assert ptb_quotes(['"', "a", '"', "b", '"', "\u201c", "\u201d", "\u2018", "n\u2019t", "O\u2019Neil", "'"]) == [
-        "``", "a", "''", "b", "``", "``", "''", "`", "n't", "O'Neil", "'"]
-
-    class Knows:
-        def __init__(self, *words: str) -> None:
-            self.words = set(words)
-
-        def knows(self, word: str) -> bool:
-            return word in self.words
-
-    words = ['"', "Go", '"', "do", "n\u2019t"]
-    assert model_words(words, Knows("``", "''", "n't")) == ["``", "Go", "''", "do", "n't"]
-    assert model_words(words, Knows('"', "n\u2019t")) == words  # a treebank that spells them so keeps them
-    # a straight " is directed only for a model that knows both directions: UD English EWT writes " 1,290 times and
-    # '' 18, and its closing quotes were all respelled '' (tagger evaluate then differed from Tagger.evaluate)
-    assert model_words(words + ["\u201d"], Knows('"', "''")) == ['"', "Go", '"', "do", "n\u2019t", "''"]
-    nlp = load()
-    given = nlp([['"', "Stop", ",", '"', "she", "said", "."], ["I", "do", "n\u2019t", "know", "."]])
-    raw = nlp("\u201cStop,\u201d she said. I don\u2019t know.")
-    assert [t.tag for s in given.sents for t in s.tokens] == [t.tag for s in raw.sents for t in s.tokens]
-    assert given.sents[0].tokens[3].tag == "''" and given.sents[1].words[2] == "n\u2019t"
-    assert glmnlp.to_bracket(given.sents[0].tree).count('"') == 2  # the tree over the words as written
-    typographic = glmnlp.measures([["I", "do", "n\u2019t", "know", "."]], units="nats")
-    ascii_rows = glmnlp.measures([["I", "do", "n't", "know", "."]], units="nats")
-    assert [r["surprisal"] for r in typographic] == [r["surprisal"] for r in ascii_rows]
-    assert typographic[2]["word"] == "n\u2019t"
-
-
-def test_a_bracket_tag_reaches_the_parser_as_its_trees_spell_it() -> None:
-    """STTS ``$(`` is ``$-LRB-`` in bracketed trees (which cannot hold a ``(``) and ``$(`` in word/TAG files: a tagger
-    trained on those beside a parser trained on trees sent ``$(``, which the parser did not know (the sentences with
-    one flat), and a pre-tagged ``$(`` was refused. The parser gets its trees' spelling (and
-    the sentence's tags are its tree's)."""
-    from types import SimpleNamespace
-
-    from glmnlp.text.inputs import model_tags
-
-    assert model_tags(["$(", "$-LRB-", "NN", "-LRB-x"], {"$-LRB-", "(x"}) == ("$-LRB-", "$-LRB-", "NN", "(x")
-
-    class Stts(FakeTagger):
-        def tag(self, words: list[str]) -> list[str]:
-            return ["$(" if w in ("-LRB-", "-RRB-") else "NN" for w in words]
-
-    parser = FakeParser()
-    parser.grammar = SimpleNamespace(pos_tags=frozenset({"NN", "$-LRB-"}))  # type: ignore[attr-defined]
-    doc = Pipeline(Stts(), parser)([["a", "(", "b", ")"]])
-    assert parser.calls[-1][1] == ["NN", "$-LRB-", "NN", "$-LRB-"] == doc.sentences[0].tags  # the tree's
-    Pipeline(Stts(), parser)([[("a", "NN"), ("(", "$(")]])  # given tags: no "tags the parser does not know"
-    assert parser.calls[-1][1] == ["NN", "$-LRB-"]
-    Pipeline(Stts(), parser, multitag_margin=1.0)([["a", "("]])
-    assert parser.calls[-1][1] == [["NN", "XX"], ["$-LRB-", "XX"]]
-    # the bundled model: given ( ) tags parse, and their surprisal and measures read them as the parser's -LRB-
-    nlp = load()
-    tagged = [("He", "PRP"), ("left", "VBD"), ("(", "("), ("again", "RB"), (")", ")"), (".", ".")]
-    sentence = nlp([tagged], surprisal=True).sents[0]
-    assert sentence.surprisal is not None and None not in sentence.surprisal
-    assert [r["word"] for r in nlp([tagged], measures=True).measures][:6] == [w for w, _ in tagged]
-
-
-def test_glmnlp_tag_spells_brackets_for_the_tagger_and_writes_them_as_given(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    """``glmnlp tag`` gave the bundled tagger a bare ``(`` (tagged VBZ); now ``-LRB-``, the word written as given."""
-    from glmnlp.cli import main
-
-    source = tmp_path / "in.txt"
-    source.write_text("He ( the dog ) barked { x } .\n", encoding="utf-8")
-    assert main(["tag", str(source)]) == 0
-    assert capsys.readouterr().out == "He/PRP (/-LRB- the/DT dog/NN )/-RRB- barked/VBD {/-LRB- x/NN }/-RRB- ./.\n"
-
-
 @pytest.mark.parametrize("doc", [[[]], [["a b"]], [["x\udc80"]], [[("a", "")]]])
 def test_pipeline_bad_input_is_an_input_error_and_still_a_value_error(doc: object) -> None:
     """Bad input to a pipeline was a plain ValueError, outside GlmnlpError ("every error glmnlp raises on purpose");
@@ -653,233 +444,3 @@ def test_pipeline_surprisal_is_the_measures_column_with_given_tags_too(doc: obje
     by the measures' rows (28.13 against 16.39 bits for ':)'); docs/api.md says the two are equal: both use them."""
     sent = load()(doc, surprisal=True, measures=True).sents[0]  # type: ignore[arg-type]
     assert list(sent.surprisal) == [row["surprisal"] for row in sent.measures if row["word"] != "</s>"]
-
-
-def test_pipeline_pipe_answers_every_document_before_an_input_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An error raised by the input came before the documents of its batch (up to ``batch_size - 1``, and with
-    workers up to two batches): ``glmnlp parse`` wrote nothing of a file whose third line was malformed. Now every
-    document read before it is answered first, in one process and on workers; and ``n_process`` larger than the
-    input's batches starts one worker per batch (each loads the model), not ``n_process``."""
-    from glmnlp.glm.parallel import Executor
-
-    workers: list[int] = []
-    hosts = Executor.hosts
-
-    def counted(self: Executor, factory: object, args_list: Sequence[tuple]) -> object:
-        workers.append(len(args_list))
-        return hosts(self, factory, args_list)
-
-    monkeypatch.setattr(Executor, "hosts", counted)
-
-    def source(n: int, fails: bool):  # type: ignore[no-untyped-def]
-        for k in range(n):
-            yield [["Dogs", "bark", f"{k}", "."]]
-        if fails:
-            raise ValueError("line 9: malformed")
-
-    nlp = load()
-    for n_process in (1, 4):
-        got: list[Document] = []
-        with pytest.raises(ValueError, match="line 9: malformed"):
-            got.extend(nlp.pipe(source(5, True), batch_size=2, n_process=n_process))
-        assert [d.sentences[0].words[2] for d in got] == ["0", "1", "2", "3", "4"], n_process
-    assert workers == [3]  # three batches (2, 2, 1): three workers of the four asked for
-    assert [d.sentences[0].words[2] for d in nlp.pipe(source(3, False), batch_size=1, n_process=4)] == ["0", "1", "2"]
-    assert workers == [3, 3]
-
-
-class _WarningParser(FakeParser):
-    def parse(self, words: list[str], tags: Sequence[str | Sequence[str]]) -> Tree:
-        import warnings
-
-        warnings.warn(f"parsed {len(words)} words", UserWarning, stacklevel=1)
-        return super().parse(words, tags)
-
-
-def _warning_loader() -> Pipeline:
-    import warnings
-
-    warnings.warn("the tagger knows 3 tags the parser does not", UserWarning, stacklevel=1)
-    return Pipeline(FakeTagger(), _WarningParser())
-
-
-def test_pipe_workers_do_not_repeat_the_callers_load_warnings() -> None:
-    """A parsing worker loads the model the caller loaded (and warned about, once): each of ``-j N`` workers printed
-    the same load warning again. The worker's load is silent; the warnings its batches raise still reach the caller."""
-    import warnings
-
-    from glmnlp.text.workers import PipeWorker
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        worker = PipeWorker((_warning_loader, ()))
-    assert caught == []
-    _, _, raised, failed = worker.run(([[["Dogs", "bark", "."]]], (1, False, False), 0, None, (False, None, 150)))
-    # (category, text, cuts of a cut, the document of the batch it came with)
-    assert raised == [(UserWarning, "parsed 3 words", 1, 0)] and failed is None
-
-
-def test_pipeline_pipe_on_workers_answers_the_documents_before_a_bad_one() -> None:
-    """A document a worker refuses (None) ended ``pipe(n_process=2)`` as soon as its error came back: 0, 2, 2 or 4
-    of the 5 documents before it were given over four runs, and one process gave 4 (the fifth, in the bad one's
-    batch, was dropped with it). Now all 5, in one process and on workers, in every run."""
-    nlp = load(deferred=True)
-    docs = ["The dog barked."] * 5 + [None] + ["It ran."] * 5
-    for n_process in (1, 2):
-        got: list[Document] = []
-        with pytest.raises(TypeError, match="document 6"):
-            got.extend(nlp.pipe(docs, batch_size=2, n_process=n_process))
-        assert len(got) == 5, n_process
-
-
-def test_pipeline_refuses_one_tagged_sentence_given_as_the_document() -> None:
-    """``nlp(nltk.pos_tag(words))`` (a bare list of (word, tag) tuples) parsed each pair as a two-word sentence,
-    the tags as words, with no error: (TOP (NP (NNS Dogs) (NNP NNS))). Refused, saying how to wrap it."""
-    nlp = Pipeline(FakeTagger(), FakeParser())
-    pairs = [("Dogs", "NNS"), ("bark", "VBP"), (".", ".")]
-    with pytest.raises(TypeError, match=r"one tagged sentence, not a document: wrap it as \[pairs\]"):
-        nlp(pairs)
-    assert nlp([pairs]).sentences[0].tags == ["NNS", "VBP", "."]
-    assert [s.words for s in nlp([["Dogs", "NNS"], ["bark", "VBP"]]).sentences] == [["Dogs", "NNS"], ["bark", "VBP"]]
-
-
-def test_pipeline_measures_of_a_sentence_over_max_words_are_those_of_glmnlp_measures() -> None:
-    """A sentence over ``max_words`` (150) got its flat tree and, silently, no measures: 0 rows where
-    glmnlp.measures gives one a word (docs/measures.md: the same records). The measures need no tree."""
-    from glmnlp.text.measures import measures
-
-    nlp = load()
-    nlp.max_words = 6
-    text = "The old man saw the dog with a telescope."
-    with pytest.warns(UserWarning, match="flat tree"):
-        sent = nlp(text, measures=True).sents[0]
-    assert sent.score is None and len(sent.measures) == 11
-    assert list(sent.measures) == measures(text)
-
-
-@pytest.mark.parametrize(("options", "message"), [
-    ({"n_process": "2"}, "n_process must be an integer >= -1"), ({"n_process": True}, "n_process must be"),
-    ({"n_process": -2}, "n_process must be"), ({"n_process": 2.5}, "n_process must be"),
-    ({"backend": "dask"}, "backend must be one of local, ray"),
-])
-def test_pipeline_pipe_refuses_bad_worker_options_whatever_the_input(options: dict, message: str) -> None:
-    """``n_process="2"`` was refused as ``jobs must be ...`` (an option the call does not have), ``True`` taken for 1,
-    and ``backend="dask"`` refused only when the input had more than one batch."""
-    with pytest.raises(ConfigError, match=message):
-        list(Pipeline(FakeTagger(), FakeParser()).pipe(["One sentence."], **options))
-
-
-def test_pipeline_pickles_as_how_to_load_it() -> None:
-    """Pickling a pipeline (joblib, multiprocessing, spaCy's n_process) failed with ``cannot pickle '_thread.RLock'
-    object``; a loaded one pickles as its path, settings and beam as they are now, and unpickles to the same
-    analyses; one made from components in memory says why it cannot be pickled."""
-    import pickle
-
-    nlp = load(deferred=True)
-    nlp.max_words, nlp.lines = 50, True
-    nlp.parser.config.gamma, nlp.parser.config.beam_cap = 1e3, 7
-    data = pickle.dumps(nlp)
-    assert len(data) < 2000  # no weights
-    again = pickle.loads(data)
-    assert (again.max_words, again.lines, again.multitag_margin) == (50, True, nlp.multitag_margin)
-    assert (again.parser.config.gamma, again.parser.config.beam_cap) == (1e3, 7)
-    text = "A dog barked at the old man.\nIt ran."
-    assert again(text).to_dict() == nlp(text).to_dict()
-    with pytest.raises(TypeError, match="made from components in memory cannot be pickled"):
-        pickle.dumps(Pipeline())
-    import copy
-
-    shallow = copy.copy(nlp)  # shares the components, as before pickling was defined
-    assert shallow.parser is nlp.parser and shallow.spec == nlp.spec and shallow.max_words == 50
-    # replace() with new settings keeps how the pipeline was loaded (it pickled as "made from components in
-    # memory", and n_process > 1 refused it), with another component it does not
-    changed = nlp.replace(max_words=30, lines=False)
-    again = pickle.loads(pickle.dumps(changed))
-    assert (again.max_words, again.lines) == (30, False) and changed.spec == nlp.spec
-    with pytest.raises(TypeError, match="made from components in memory"):
-        pickle.dumps(nlp.replace(tagger=None, multitag_margin=None))
-
-
-def test_ray_workers_get_the_model_folders_files_not_their_paths(tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    """For Ray actors, which may run on a machine without the caller's folder, the spec carries the model folders'
-    files (``shipped``): a worker built from it after the folder is gone loads the same model and parses as the
-    caller does; its machine keeps one copy of each model in a folder of the user's only, which a second worker
-    reuses, and a folder others may write to is refused. Local workers keep the spec as it is."""
-    import os
-    import shutil
-    import tempfile
-
-    from glmnlp.text.default_model import default_model_path
-    from glmnlp.text.workers import PipeWorker, document_from_plain, parser_beam, pipeline_settings, shipped
-
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
-    (tmp_path / "tmp").mkdir()
-    shutil.copytree(default_model_path(), tmp_path / "mine")
-    nlp = load(tmp_path / "mine")
-    assert shipped(nlp.spec, "local") is nlp.spec
-    spec = shipped(nlp.spec, "ray")
-    shutil.rmtree(tmp_path / "mine")  # as on a machine without it
-    text = "The old man saw the dog with a telescope. It barked."
-    job = ([text], (1, False, False), 0, parser_beam(nlp.parser), pipeline_settings(nlp))
-    plain, _stats, _caught, failed = PipeWorker(spec).run(job)
-    assert failed is None and document_from_plain(plain[0]).to_dict() == nlp(text).to_dict()
-    (base,) = (tmp_path / "tmp").iterdir()
-    (copy,) = base.iterdir()
-    written = {p: p.stat().st_mtime_ns for p in copy.rglob("*")}
-    assert PipeWorker(spec).run(job)[0] == plain and {p: p.stat().st_mtime_ns for p in copy.rglob("*")} == written
-    shutil.copytree(default_model_path(), tmp_path / "same_files")  # the same files under another name
-    assert PipeWorker(shipped(load(tmp_path / "same_files").spec, "ray")).run(job)[0] == plain
-    os.chmod(base, 0o777)
-    with pytest.raises(ModelFileError, match="not a folder of this user's only"):
-        PipeWorker(spec)
-
-
-def test_a_shipped_model_half_written_leaves_nothing_and_says_why(tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    """A disk that fills while a shipped model is written: the write's own error, and no half-written folder (it
-    was removed and the model then said missing, or a later actor would have loaded half a model)."""
-    import errno
-    import tempfile
-
-    from glmnlp.text import workers
-
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    written: list[Path] = []
-
-    def full(path: Path, data: bytes) -> int:
-        if written:
-            raise OSError(errno.ENOSPC, "No space left on device")
-        written.append(path)
-        return 0
-
-    monkeypatch.setattr(Path, "write_bytes", full)
-    with pytest.raises(OSError, match="No space left"):
-        workers._shipped_folder("mine", "0" * 64, {"metadata.json": b"{}", "weights.npz": b"x"})
-    (base,) = tmp_path.iterdir()
-    assert list(base.iterdir()) == []
-
-
-def test_a_deferred_pipeline_builds_the_model_it_checked_after_a_chdir(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``glmnlp.load("pipe", deferred=True)`` checked ./pipe and built, on first use, whatever "pipe" named from the
-    current folder of that moment: after a chdir another model, silently. It builds the folder it checked."""
-    for where in (tmp_path, tmp_path / "other"):
-        (where / "pipe" / "tagger").mkdir(parents=True)
-        (where / "pipe" / "parser").mkdir()
-    seen: list[Path] = []
-    _fake_model_modules(monkeypatch, seen, [])
-    monkeypatch.chdir(tmp_path)
-    lazy = load("pipe", deferred=True)
-    monkeypatch.chdir(tmp_path / "other")
-    lazy("Dogs bark.")
-    assert [p.resolve() for p in seen] == [tmp_path / "pipe" / "tagger", tmp_path / "pipe" / "parser"]
-
-
-def test_a_pipelines_repr_shows_its_settings() -> None:
-    """Two pipelines that parse differently (``max_words``) printed alike: the repr gives every setting."""
-    import glmnlp
-
-    lazy = glmnlp.load(deferred=True)
-    assert repr(lazy) != repr(lazy.replace(max_words=20)) and "max_words=20" in repr(lazy.replace(max_words=20))
