@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import csv
 import io
 import json
@@ -521,3 +522,16 @@ def test_measures_plot_refuses_to_replace_the_stdin_or_word_class_file(
         assert main(["measures", "--plot", str(text)]) == 2
     assert "is standard input's file" in capsys.readouterr().err
     assert listed.read_text() == "the\tclosed\n" and text.read_text() == "The dog barked.\n"
+
+
+def test_the_docs_read_the_reference_parsers_word_class_markers_as_the_benchmark_does() -> None:
+    """docs/measures.md said the reference parser's ``:`` and ``+`` mark closed and open words; they mark open and
+    closed ones (its README; ``pfix:2 spokesman``, ``pfix+4 a``), as ``benchmarks/measures.py``, which compares the
+    two parsers' rows, reads them. A user merging the two by the docs swapped every word class."""
+    page = (ROOT / "docs" / "measures.md").read_text(encoding="utf-8")
+    said = re.search(r"word-class markers `(.)`, `(.)`, `(.)` are `(\w+)`, `(\w+)`, `(\w+)`", page)
+    assert said is not None
+    bench = (ROOT / "benchmarks" / "measures.py").read_text(encoding="utf-8")
+    read = re.search(r"^CLASS_OF = (\{.*\})$", bench, re.M)
+    assert read is not None
+    assert dict(zip(said.groups()[:3], said.groups()[3:])) == ast.literal_eval(read.group(1))
