@@ -357,3 +357,14 @@ def test_differences_hold_where_the_generative_model_reads_more_than_the_feature
     assert checked > 25
     with pytest.raises(TypeError, match="Explanation"):
         parse.differences(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("mark", ["?", "\uff1f", "\u061f"])
+def test_a_question_mark_of_any_script_makes_the_sentence_a_question(parser: Parser, mark: str) -> None:
+    """The QUESTION feature fired only for a final ASCII ``?``: a Chinese treebank's ``？`` and an Arabic ``؟`` made
+    no sentence a question. Each does, and a full stop does not."""
+    def question(last: str) -> set[str]:
+        e = parser.explain(["Pierre", "slept", last], ["NNP", "VBD", "."])
+        return {name.rsplit("|", 1)[1] for node in e.nodes for name, _w in node.features if "QUESTION" in name}
+
+    assert question(mark) == {"yes"} and question(".") == {"no"}

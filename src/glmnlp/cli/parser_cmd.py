@@ -73,7 +73,7 @@ def parser_group() -> None:
                    "Default: 0.05 for --kind combined, 0 for --kind generative (each chosen on dev).")
 @click.option("--features", type=click.Choice(["baseline", "punct"]), default="punct", show_default=True,
               help="The perceptron's templates (unused by --kind generative). baseline: those of C&R 2004 §3.2, "
-                   "Table 2; punct: those and the three punctuation features of §3.2 (a question's final '?', the "
+                   "Table 2; punct: those and the three punctuation features of §3.2 (a question's final question mark, the "
                    "tag after punctuation or a conjunction, punctuation two places to the left).")
 @click.option("--feature-bits", default=None, metavar="BITS|auto",
               help="The hashed features' weight table: 2**BITS slots (16-28; default 22). auto: the smallest table "

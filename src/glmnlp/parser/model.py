@@ -44,6 +44,10 @@ Our choices (documented deviations or reconstructions):
 * Punctuation feature (ii) uses the first candidate tag of w_{i+1}; feature (iii) fires when the new
   node's left sibling L01 is itself preceded by a punctuation POS (L02 is punctuation); features are
   conjoined with L00 and with (L00, L10).
+* QUESTION (punctuation feature (i)) fires when the sentence's last word is a question mark: the ASCII ``?``,
+  the full-width ``？`` of Chinese and Japanese text or the Arabic ``؟`` (:data:`QUESTION_MARKS`; a Chinese
+  treebank's questions never fired it when only ``?`` counted). The Greek question mark is not among them: it
+  is a ``;`` after Unicode normalisation.
 * A POS tag counts as punctuation when more than 90% of its training tokens contain no letter,
   digit, apostrophe, ``#`` or ``$`` (the rule of Roark's parser).
 * Words enter features as a stable 64-bit hash of the word string (no vocabulary file).
@@ -160,6 +164,11 @@ def _checked_sentence(words: Sequence[str], tags: Sequence[str | Sequence[str]],
     return tag_lists
 
 
+
+#: The last words that make a sentence a question for the QUESTION feature (module header).
+QUESTION_MARKS = frozenset({"?", "\uff1f", "\u061f"})
+
+
 @dataclass
 class Example:
     """A training sentence ready for the beam: arrays and gold steps."""
@@ -271,7 +280,7 @@ class Parser(TravelsAsFiles):
         for i in range(n - 1):
             cat = self.grammar.lookup(tags[i + 1][0]) if tags[i + 1] else None
             next_pos[i] = cat if cat is not None else 0
-        isq = 1 if words and words[-1] == "?" else 0
+        isq = 1 if words and words[-1] in QUESTION_MARKS else 0
         off = np.zeros(n + 1, dtype=np.int32)
         ids: list[int] = []
         for i in range(n):
