@@ -18,22 +18,23 @@ Our choices:
   given tags are otherwise kept verbatim (``(`` stays ``(``; the tree writer spells it ``-LRB-``,
   :func:`glmnlp.treebank.trees.to_bracket`, so every output reads back; ``glmnlp parse
   --tokenized/--tagged`` maps brackets to ``-LRB-``/``-RRB-`` when it reads its input).
-* **The models' spelling.** The models see brackets as they saw them in training (:func:`model_words`):
-  each bracket as the tagger knows it alone, the treebank's escape or the character (the WSJ writes
-  ``-LRB-`` and ``-LCB-``, GUM's trees ``-LRB-`` but ``[``; a tagger trained on CoNLL-U knows ``(``),
-  whether the input spelled it or the tokenizer escaped it (``-LSB-``); the parser, trained on
-  bracketed trees, which cannot hold ``(``, gets ``-LRB-`` for it. The bundled model tagged a
-  pre-tokenised ``(`` ``VBZ`` and ``)`` ``VBD``, and parsed ``[1]`` in raw text as
-  ``(QP (UH -LSB-) (CD 1)) (NN -RSB-)``; it reads them as ``-LRB-``/``-RRB-`` and ``[``/``]`` now. A word
-  the tagger does not know as written is given in Unicode's composed form, NFC, the form of nearly all text and of
-  the treebanks: "café" written with a combining accent (NFD, as some macOS file names and PDF copies give it)
-  was an unknown word, ``JJ`` where the same word in NFC was ``NN`` (4 of 18 tags changed in one sentence). Given
-  tokens' quotes and apostrophes get the spelling the tokenizer gives raw text's (``n’t`` as ``n't``, a straight
-  ``"`` as `````` or ``''`` by turns: :func:`~glmnlp.text.token_spelling.ptb_quotes`) where the model knows it: a
-  closing ``"`` was tagged `````` and made ``Stop`` an SBAR's NN, and ``n’t`` in ``Do n’t go .`` had a surprisal of
-  5.20 nats against ``n't``'s 1.90 (the measures ask the generative model's lexicon). The tree is given back over
-  the words as written. Tags too (:func:`model_tags`): STTS ``$(`` is ``$-LRB-`` in bracketed trees, ``$(`` in
-  word/TAG files.
+* **The models' spelling.** The models see brackets as they saw them in training (:func:`model_words`): each bracket
+  as the tagger knows it alone, the treebank's escape or the character (the WSJ writes ``-LRB-`` and ``-LCB-``, GUM's
+  trees ``-LRB-`` but ``[``; a tagger trained on CoNLL-U knows ``(``), whether the input spelled it or the tokenizer
+  escaped it (``-LSB-``); the parser, trained on bracketed trees, which cannot hold ``(``, gets ``-LRB-`` for it. The
+  bundled model tagged a pre-tokenised ``(`` ``VBZ`` and ``)`` ``VBD``, and parsed ``[1]`` in raw text as ``(QP (UH
+  -LSB-) (CD 1)) (NN -RSB-)``; it reads them as ``-LRB-``/``-RRB-`` and ``[``/``]`` now. A word the tagger does not
+  know as written is given in Unicode's composed form, NFC, the form of nearly all text and of the treebanks: "café"
+  written with a combining accent (NFD, as some macOS file names and PDF copies give it) was an unknown word, ``JJ``
+  where the same word in NFC was ``NN`` (4 of 18 tags changed in one sentence); and a word it knows without its
+  invisible format characters (Unicode category Cf: a soft hyphen or a zero-width space copied from a word processor
+  or a web page into ``hor\\xadse``) so: it was an unknown word, its surprisal 8.90 bits against 10.31, and the words
+  after it changed too. Given tokens' quotes and apostrophes get the spelling the tokenizer gives raw text's (``n’t``
+  as ``n't``, a straight ``"`` as `````` or ``''`` by turns: :func:`~glmnlp.text.token_spelling.ptb_quotes`) where
+  the model knows it: a closing ``"`` was tagged `````` and made ``Stop`` an SBAR's NN, and ``n’t`` in ``Do n’t go
+  .`` had a surprisal of 5.20 nats against ``n't``'s 1.90 (the measures ask the generative model's lexicon). The tree
+  is given back over the words as written. Tags too (:func:`model_tags`): STTS ``$(`` is ``$-LRB-`` in bracketed
+  trees, ``$(`` in word/TAG files.
 """
 
 from __future__ import annotations
@@ -127,7 +128,8 @@ def model_words(words: Sequence[str], tagger: Any = None) -> list[str]:
     """``words`` spelled as the models saw them in training (module docstring, "The models' spelling"). With a
     ``tagger`` (its ``knows(word)``), each bracket as the tagger knows it alone (``-LRB-`` or ``(``, ``[`` or
     ``-LSB-``; a bracket already escaped, as the tokenizer spells raw text, counts as the bracket) and a word it
-    knows as written kept so, any other in Unicode's composed form (NFC); without one (the parser's view), ``(`` and
+    knows as written kept so, any other in Unicode's composed form (NFC), and without invisible format characters
+    where the tagger knows it so; without one (the parser's view), ``(`` and
     ``)`` as ``-LRB-``/``-RRB-``, the only brackets a bracketed tree cannot hold, and the rest as given: the
     pipeline gives it the tagger's spelling, and a parser trained on decomposed text knows its words so. Quotes and
     apostrophes (``"``, ``n’t``) are given as the tokenizer spells raw text's (``````/``''``, ``n't``) where the model
@@ -148,12 +150,20 @@ def model_words(words: Sequence[str], tagger: Any = None) -> list[str]:
             word = quoted
         if not knows(word):  # "café" written with a combining accent (NFD) as the model's "café" (NFC)
             word = unicodedata.normalize("NFC", word)
+        if not knows(word) and knows(visible := _visible(word)):  # "hor\xadse" (a soft hyphen) as "horse"
+            word = visible
         plain = word
         for bracket, escaped in PTB_BRACKETS.items():
             plain = plain.replace(escaped, bracket)
         known = knows(word) or not any(c in spelling for c in plain)
         out.append(word if known else "".join(spelling.get(c, c) for c in plain))
     return out
+
+
+def _visible(word: str) -> str:
+    """``word`` without Unicode's invisible format characters (category Cf: soft hyphen, zero-width space and
+    joiners, direction marks)."""
+    return "".join(c for c in word if unicodedata.category(c) != "Cf") if not word.isascii() else word
 
 
 def model_tags(tags: Sequence[str], known: Collection[str]) -> tuple[str, ...]:
