@@ -190,3 +190,34 @@ def test_invisible_format_characters_inside_a_known_word_do_not_make_it_unknown(
     tree = nlp("The hor\xadse raced past the barn fell.").sents[0].tree
     assert tree is not None and tree.leaves()[1] == "hor\xadse"
     assert str(nlp("The horse raced past the barn fell.").sents[0].tree) == str(tree).replace("hor\xadse", "horse")
+
+
+class _Knowing(FakeTagger):
+    """A stand-in tagger that knows the words given."""
+
+    def __init__(self, known: set[str]) -> None:
+        super().__init__()
+        self.known = known
+
+    def knows(self, word: str) -> bool:
+        return word in self.known
+
+
+def test_raw_text_tokens_are_spelt_as_written_for_a_model_that_knows_only_that() -> None:
+    """The tokenizer spells raw text's „ “ – … the Penn Treebank's way (`` -- ...): a German model, which knows
+    them only as written, tagged them as unknown words (… as VAFIN) and its trees lost the text's characters.
+    Each is spelt as written where the tagger knows that and not the treebank's spelling; a model that knows the
+    treebank's spelling gets it, as the bundled one does."""
+    text = "„Zoë“ – der Bär … grüßt."
+    german = _Knowing({"„", "“", "–", "…", "Zoë"})
+    doc = Pipeline(tagger=german, parser=FakeParser())(text)
+    words = ["„", "Zoë", "“", "–", "der", "Bär", "…", "grüßt", "."]
+    assert [t.text for t in doc.sents[0].tokens] == words and german.calls == [words]
+    tree = doc.sents[0].tree
+    assert tree is not None and tree.leaves() == words
+    assert [text[t.start:t.end] for t in doc.sents[0].tokens] == words  # the offsets are those of the text
+    english = _Knowing({"``", "''", "--", "...", "„", "–"})
+    assert [t.text for t in Pipeline(tagger=english)(text).sents[0].tokens] == [
+        "``", "Zoë", "``", "--", "der", "Bär", "...", "grüßt", "."]
+    assert [t.text for t in load()("He said “no” — then… left.").sents[0].tokens] == [
+        "He", "said", "``", "no", "''", "--", "then", "...", "left", "."]

@@ -75,6 +75,7 @@ class PendingSentence:
     measures: list[dict[str, Any]] | None = None
     given: dict[int, str] = field(default_factory=dict)  # tags not the tagger's: given with the input, web tokens'
     parsed_from: tuple[list[str], Sequence[Any]] | None = None  # the words and tags the parser got (if it parsed)
+    written: list[str] | None = None  # raw text's tokens as the text writes them (their characters at their offsets)
 
 
 def read_document(doc: DocumentInput, index: int, lines: bool = False) -> tuple[str, list[PendingSentence]]:
@@ -87,7 +88,8 @@ def read_document(doc: DocumentInput, index: int, lines: bool = False) -> tuple[
     if isinstance(doc, str):
         _check_text(doc, f"document {index + 1}")
         return doc, [
-            PendingSentence([Token(text, None, start, end) for text, start, end in sent])
+            PendingSentence([Token(text, None, start, end) for text, start, end in sent],
+                            written=[doc[start:end] for _text, start, end in sent])
             for sent in tokenize_text_spans(doc, lines=lines)
         ]
     if not isinstance(doc, Sequence):
@@ -124,6 +126,9 @@ def read_document(doc: DocumentInput, index: int, lines: bool = False) -> tuple[
     return "", pending
 
 
+_ESCAPES = frozenset(PTB_BRACKETS.values())
+
+
 def model_words(words: Sequence[str], tagger: Any = None) -> list[str]:
     """``words`` spelled as the models saw them in training (module docstring, "The models' spelling"). With a
     ``tagger`` (its ``knows(word)``), each bracket as the tagger knows it alone (``-LRB-`` or ``(``, ``[`` or
@@ -158,6 +163,21 @@ def model_words(words: Sequence[str], tagger: Any = None) -> list[str]:
         known = knows(word) or not any(c in spelling for c in plain)
         out.append(word if known else "".join(spelling.get(c, c) for c in plain))
     return out
+
+
+def spell_as_written(sent: PendingSentence, tagger: Any) -> None:
+    """Raw text's tokens that the tokenizer spelt the Penn Treebank's way (``„`` as ``````, ``–`` as ``--``, ``…`` as
+    ``...``) spelt as the text writes them where the tagger (its ``knows(word)``) knows that and not the treebank's
+    spelling: a German model knows ``„`` and ``…``, which it tagged ``KON`` and ``VAFIN`` under the English
+    spellings, and its trees then lost the text's characters. Brackets are :func:`model_words`' (the trees' escapes);
+    a model that knows the treebank's spelling (the bundled one) gets it as before."""
+    knows = getattr(tagger, "knows", None)
+    if sent.written is None or not callable(knows):
+        return
+    for i, (token, written) in enumerate(zip(sent.tokens, sent.written)):
+        if (written != token.text and token.text not in _ESCAPES and not knows(token.text) and written
+                and not any(c.isspace() for c in written) and knows(written)):
+            sent.tokens[i] = Token(written, token.tag, token.start, token.end)
 
 
 def _visible(word: str) -> str:

@@ -98,6 +98,7 @@ from glmnlp.glm.locks import ForkSafeLock
 from glmnlp.parser.explain import Explanation
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.text.inputs import MAX_BATCH, DocumentInput, PendingSentence, model_words, read_document, sentence_items
+from glmnlp.text.inputs import spell_as_written
 from glmnlp.text.tokenize import LongInputWarning, user_stacklevel
 from glmnlp.text.web import web_tags
 from glmnlp.treebank.trees import Tree, escape_brackets, with_leaves
@@ -344,8 +345,7 @@ class Pipeline:
         here (an input that waits for its answers).
 
         An error raised by ``docs`` (a reader at a malformed line) is raised after the documents read before it
-        are yielded, with any ``n_process``.
-        """
+        are yielded, with any ``n_process``."""
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or not 1 <= batch_size <= MAX_BATCH:
             raise ConfigError(f"batch_size must be an integer in [1, {MAX_BATCH}], got {batch_size!r}")
         if isinstance(nbest, bool) or not isinstance(nbest, int) or nbest < 1:
@@ -481,10 +481,11 @@ class Pipeline:
         return known is None or escape_brackets(tag) in known
 
     def _analyse(self, sent: PendingSentence, nbest: int = 1, surprisal: bool = False, where: str = "") -> None:
-        written = [tok.text for tok in sent.tokens]  # where ("document 3, sentence 2: ") begins errors and warnings
         # the models' spelling (inputs: "The models' spelling"), asking the tagger only when it tags (it may be
         # unbuilt); the parser's is the tagger's with ( ) escaped; trees go back over the words as written
         tagging = sent.tags is None and self.tagger is not None
+        spell_as_written(sent, self.tagger if tagging else None)
+        written = [tok.text for tok in sent.tokens]  # where ("document 3, sentence 2: ") begins errors and warnings
         tagger_words = model_words(written, self.tagger) if tagging else written
         words = model_words(tagger_words)
         tagged_here = False
