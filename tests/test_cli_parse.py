@@ -327,6 +327,25 @@ def test_cli_parse_long_unpunctuated_line_is_cut_with_warnings(
     assert err.endswith("; over 150 words, flat: 20\n"), err
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_cli_parse_max_words_sets_the_length_above_which_a_sentence_is_not_parsed(
+    tiny_model: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path, jobs: str
+) -> None:
+    """Sentences of more than 150 words got a flat tree with no way to change that from the command line, while
+    ``parser train`` scores dev on every sentence: ``--max-words N`` sets the length, on workers too."""
+    source = tmp_path / "in.txt"
+    source.write_text("the/DT dog/NN barked/VBD ./.\n" * 3, encoding="utf-8")
+    argv = ["parse", "-m", str(tiny_model), "--tagged", "-i", str(source), "-j", jobs, "--batch-size", "1"]
+    rc, out, err = _run(capsys, [*argv, "--max-words", "3"])
+    assert rc == 0 and out == "(TOP (S (DT the) (NN dog) (VBD barked) (. .)))\n" * 3
+    assert f"warning: {source}:1: a sentence of 4 words (more than 3) gets a flat tree without parsing" in err
+    assert err.endswith("; over 3 words, flat: 3\n"), err
+    rc, parsed, err = _run(capsys, [*argv, "--max-words", "4"])
+    assert rc == 0 and parsed != out and len(parsed.splitlines()) == 3 and "flat" not in err
+    rc, _out, err = _run(capsys, [*argv, "--max-words", "0"])
+    assert rc == 2 and "--max-words" in err
+
+
 def test_cli_parse_unknown_tagged_tags_are_errors_or_mapped(
     tiny_model: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -87,14 +87,15 @@ FORMATS = ("brackets", "pretty", "ascii", "json", "conllu", "svg", "html")
 
 
 def _load_pipeline(model: str | Path | None, tagger_dir: str | Path | None, lines: bool, multitag: float | None,
-                   deferred: bool = False, beam: tuple[float | None, int | None] = (None, None)) -> Any:
+                   deferred: bool = False, beam: tuple[float | None, int | None] = (None, None),
+                   max_words: int | None = None) -> Any:
     """The pipeline for ``--model`` (a pipeline directory or a single parser model) and ``--tagger``;
     ``deferred``: files checked now, models built on first use (:mod:`glmnlp.text.loading`); ``beam``:
-    ``--gamma`` and ``--cap`` (None: the model's own)."""
+    ``--gamma`` and ``--cap`` (None: the model's own); ``max_words``: ``--max-words`` (None: the pipeline's)."""
     from glmnlp.errors import ModelFileError
     from glmnlp.text.default_model import default_model_path
     from glmnlp.text.loading import load, tagger_at
-    from glmnlp.text.pipeline import Pipeline
+    from glmnlp.text.pipeline import MAX_PARSE_WORDS, Pipeline
 
     tagger = None if tagger_dir is None else tagger_at(tagger_dir, deferred=deferred)
     if model is not None and (Path(model) / "metadata.json").is_file():
@@ -105,11 +106,13 @@ def _load_pipeline(model: str | Path | None, tagger_dir: str | Path | None, line
         if kind != MODEL_KIND:
             raise ModelFileError(f"{model}: a {kind!r} model; glmnlp parse needs a parser or a pipeline directory")
         return Pipeline(tagger, _parser_at_beam(Path(model), beam, deferred), lines=lines,
-                        multitag_margin=multitag if multitag else None)
+                        multitag_margin=multitag if multitag else None, max_words=max_words or MAX_PARSE_WORDS)
     pipeline = load(model, deferred=deferred)
     if multitag is None and tagger is None:
         multitag = pipeline.multitag_margin  # the margin the model's recipe chose on dev (MODEL.json)
     changes: dict[str, Any] = {"lines": lines, "multitag_margin": multitag if multitag else None}
+    if max_words is not None:
+        changes["max_words"] = max_words
     if tagger is not None:
         changes["tagger"] = tagger
     if beam != (None, None):  # the pipeline's parser, its files checked by load(), at the beam asked for
@@ -339,6 +342,9 @@ def _score_text(score: float | None) -> str:
                    "faster, larger searches more (`glmnlp parser train` prints dev F1 and speed per beam).")
 @click.option("--cap", type=click.IntRange(min=0, max=10**6), default=None,
               help="The beam's cap on its size (default: the model's, chosen on dev in training; 0 = none).")
+@click.option("--max-words", type=click.IntRange(min=1, max=10**6), default=None, metavar="N",
+              help="Sentences of more than N words get a flat tree without parsing, with a warning (default: 150; a "
+                   "parse's time grows with its length). `parser train` scores dev on every sentence.")
 @click.option("--surprisal", is_flag=True,
               help="--format json: add each word's surprisal in bits (needs a model with a generative component).")
 @click.option("--batch-size", type=click.IntRange(min=1, max=10**9), default=32, show_default=True,
@@ -353,7 +359,7 @@ def _score_text(score: float | None) -> str:
 def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagged: bool, map_unknown_tags: bool,
           lines: bool, fmt: str, out_dir: Path | None, compact: bool, unicode_lines: bool, model_dir: str | None,
           tagger_dir: str | None, nbest: int, multitag: float | None, gamma: float | None, cap: int | None,
-          surprisal: bool, batch_size: int, quiet: bool, jobs: int | None, backend: str | None,
+          max_words: int | None, surprisal: bool, batch_size: int, quiet: bool, jobs: int | None, backend: str | None,
           address: str | None) -> None:
     """Parse text into Penn Treebank trees (sentence splitting, tokenising, tagging, parsing).
 
@@ -375,6 +381,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
       glmnlp parse --format json --surprisal "The horse raced past the barn fell."
       glmnlp parse --jobs 2 --lines -i big.txt > big.trees
       glmnlp parse --gamma 1e6 --cap 40 -i story.txt
+      glmnlp parse --max-words 300 --tokenized -i long_sentences.txt
     """
     if tokenized and tagged:
         raise click.UsageError("--tokenized and --tagged exclude each other")
@@ -421,7 +428,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
             warn_of_jobs(jobs, backend, "$GLMNLP_JOBS")
         # With workers, this process only reads and writes: it checks the model and leaves building it to
         # the workers (and to itself only if the input turns out to fit in one batch).
-        pipeline = _load_pipeline(model_dir, tagger_dir, lines, multitag, jobs != 1, (gamma, cap))
+        pipeline = _load_pipeline(model_dir, tagger_dir, lines, multitag, jobs != 1, (gamma, cap), max_words)
         if tagger_dir is not None:
             check_tagset(tagger_dir, pipeline)
         # how a worker loads it: by absolute paths (a Ray worker runs in another directory: a relative -m there named
