@@ -682,3 +682,19 @@ def test_a_given_token_of_zero_width_characters_is_no_word(capsys: pytest.Captur
     assert rc == 0 and "\ufeff" not in out and "\u200b" not in out
     if command[0] == "parse":
         assert out == "(TOP (S (NP (DT The) (NN dog)) (VP (VBD barked)) (. .)))\n"
+
+
+def test_cli_parse_and_measures_warn_of_a_text_argument_that_names_a_file(
+    tiny_model: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``glmnlp parse story.txt`` (for ``-i story.txt``) gave ``(TOP (NP (NN story.txt)))`` and status 0 with no word
+    that the file was never read. The text is still parsed as text, with a warning naming the option."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "story.txt").write_text("The dog barked.\n", encoding="utf-8")
+    for command in (["parse", "-m", str(tiny_model)], ["measures"]):
+        rc, out, err = _run(capsys, [*command, "story.txt"])
+        assert rc == 0 and "story.txt" in out
+        assert "warning: TEXT 'story.txt' is the name of a file here: it is read as text (the file is read with " \
+               "-i story.txt)" in err, err
+        rc, out, err = _run(capsys, [*command, "-q", "story", "The dog barked."])
+        assert rc == 0 and "warning" not in err

@@ -22,6 +22,7 @@ import logging
 import math
 import os
 import re
+import shlex
 import stat
 import sys
 import warnings
@@ -34,7 +35,7 @@ from typing import Any
 
 from glmnlp.config import MAX_JOBS
 
-__all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "check_no_dash_text",
+__all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "check_text_arguments",
            "check_tagset", "given_options", "on_terminal", "quiet_ray", "sentence_bar", "some_of", "weight_list",
            "parallel_options", "training_parallel_options", "parser_parallel_options", "rare_chains_said",
            "warn_of_jobs", "one_line", "warn_if_dev_is_train"]
@@ -155,11 +156,17 @@ def rare_chains_said(path: str) -> Iterator[None]:
         yield
 
 
-def check_no_dash_text(texts: tuple[str, ...]) -> None:
+def check_text_arguments(texts: tuple[str, ...]) -> None:
     """A lone ``-`` among TEXT arguments is a usage error: ``echo ... | glmnlp parse -`` parsed the text "-" and left
-    stdin unread, where ``glmnlp tag -`` reads stdin (here stdin is read with ``-i -``, or with no TEXT)."""
+    stdin unread, where ``glmnlp tag -`` reads stdin (here stdin is read with ``-i -``, or with no TEXT). A TEXT that
+    is the name of a file here gets a warning: ``glmnlp parse story.txt`` gave the tree ``(TOP (NP (NN story.txt)))``
+    and status 0, with no word that the file was never read (it is still parsed as text: "Hi." may be a file too)."""
     if "-" in texts:
         raise click.UsageError("'-' is not read as standard input here: give -i - (or no TEXT) to read it")
+    for text in texts:
+        if text.strip() == text and "\n" not in text and os.path.isfile(text):
+            click.echo(f"warning: TEXT {text!r} is the name of a file here: it is read as text (the file is read "
+                       f"with -i {shlex.quote(text)})", err=True)
 
 
 def check_address(backend: str | None, address: str | None) -> None:

@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 import click
 
-from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_no_dash_text, given_options, on_terminal,
+from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_text_arguments, given_options, on_terminal,
                                 sentence_bar)
 from glmnlp.errors import ConfigError
 from glmnlp.treebank.fileio import decoded_arguments, input_lines
@@ -100,7 +100,7 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
 
     if text and input_path is not None:
         raise click.UsageError("give TEXT arguments or --input FILE, not both")
-    check_no_dash_text(text)
+    check_text_arguments(text)
     if lines and tokenized:
         raise click.UsageError("--lines applies to raw text; --tokenized input is always one sentence per line")
     if plot_path is None and given_options("sentence"):

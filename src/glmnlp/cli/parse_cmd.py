@@ -73,7 +73,7 @@ from typing import Any, Literal
 
 import click
 
-from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_no_dash_text, on_terminal, one_line,
+from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_text_arguments, on_terminal, one_line,
                                 parallel_options, sentence_bar, some_of, warn_of_jobs)
 from glmnlp.cli.parse_input import Unit, argument_units, checked_tags, read_units
 from glmnlp.glm.streams import Prefetch
@@ -388,7 +388,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
     mode = "tokens" if tokenized else "tagged" if tagged else "text"
     if texts and input_path is not None:
         raise click.UsageError("give TEXT arguments or --input FILE, not both")
-    check_no_dash_text(texts)
+    check_text_arguments(texts)
     if out_dir is not None and fmt != "svg":
         raise click.UsageError("--out-dir is only used with --format svg")
     if nbest > 1 and fmt not in ("brackets", "json"):
