@@ -50,7 +50,8 @@ TEMPLATES: dict[str, list[str]] = {
         "L00+LK+CC",
     ],
     "punct": [
-        "L00+QUESTION (the last word is a question mark: ? or the full-width or Arabic one)",
+        # the names are written into model files as they are; QUESTION fires for parser.model.QUESTION_MARKS
+        "L00+QUESTION (final punctuation is '?')",
         "L00+L10+QUESTION",
         "L00+NEXTPOS (only when LK is punctuation or CC; NEXTPOS = tag of the word after LK)",
         "L00+L10+NEXTPOS (same condition)",
