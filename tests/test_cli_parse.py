@@ -698,3 +698,30 @@ def test_cli_parse_and_measures_warn_of_a_text_argument_that_names_a_file(
                "-i story.txt)" in err, err
         rc, out, err = _run(capsys, [*command, "-q", "story", "The dog barked."])
         assert rc == 0 and "warning" not in err
+
+
+def test_cli_parse_model_folders_that_are_no_pipeline_say_what_they_are(
+    tiny_model: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``-m`` on an empty folder or another tool's said "no tagger/ sub-model in this model directory" (not a glmnlp
+    model at all), and on a folder of a parser/ alone it said so even with --tagged input or --tagger, which a single
+    parser model takes: the former are "not a glmnlp model directory", the latter parses."""
+    import shutil
+
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "meta.json").write_text('{"name": "core_web_sm"}', encoding="utf-8")
+    for folder in ("empty", "other"):
+        rc, _out, err = _run(capsys, ["parse", "-m", str(tmp_path / folder), "Hi."])
+        assert rc == 1 and err == f"error: {tmp_path / folder}: not a glmnlp model directory (no tagger/ and " \
+                                  "parser/, nor the metadata.json of a single model)\n", err
+    shutil.copytree(tiny_model / "parser", tmp_path / "alone" / "parser")
+    source = tmp_path / "in.txt"
+    source.write_text("the/DT dog/NN barked/VBD ./.\n", encoding="utf-8")
+    rc, out, _err = _run(capsys, ["parse", "-q", "-m", str(tmp_path / "alone"), "--tagged", "-i", str(source)])
+    assert rc == 0 and out.startswith("(TOP ")
+    rc, out, _err = _run(capsys, ["parse", "-q", "-m", str(tmp_path / "alone"), "--tagger", str(tiny_model / "tagger"),
+                                  "The dog barked."])
+    assert rc == 0 and out.startswith("(TOP ")
+    rc, _out, err = _run(capsys, ["parse", "-m", str(tmp_path / "alone"), "The dog barked."])
+    assert rc == 1 and "give --tagged input or --tagger DIR" in err

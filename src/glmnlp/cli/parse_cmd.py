@@ -98,6 +98,8 @@ def _load_pipeline(model: str | Path | None, tagger_dir: str | Path | None, line
     from glmnlp.text.pipeline import MAX_PARSE_WORDS, Pipeline
 
     tagger = None if tagger_dir is None else tagger_at(tagger_dir, deferred=deferred)
+    if model is not None and not (Path(model) / "tagger").exists() and (Path(model) / "parser").is_dir():
+        model = Path(model) / "parser"  # a pipeline folder without its tagger: its parser, for --tagged or --tagger
     if model is not None and (Path(model) / "metadata.json").is_file():
         from glmnlp.glm.model_io import read_metadata
         from glmnlp.parser.files import MODEL_KIND

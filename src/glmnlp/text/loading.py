@@ -149,9 +149,13 @@ def _load(root: Path, parser: bool, lines: bool, multitag_margin: float | None |
             kind = directory_kind(root)
             what = {"tagger": ("tagger", "glmnlp.tagger.Tagger.load"), "glmnlp-parser": ("parser", "glmnlp.Parser.load")}
             name, reader = what.get(kind or "", (kind, None))
+            if kind is None and not any((root / other).is_dir() for other in ("tagger", "parser")):
+                raise ModelFileError(f"{root}: not a glmnlp model directory (no tagger/ and parser/, nor the "
+                                     "metadata.json of a single model)")
             raise ModelFileError(f"{root}: no {part}/ sub-model in this model directory" + (
                 f" (it is a {name} model, not a pipeline directory of tagger/ and parser/: {reader} reads it)"
-                if reader else ""))
+                if reader else " (its parser/ alone parses tagged input: glmnlp.Parser.load reads it)"
+                if part == "tagger" and (root / "parser").is_dir() else ""))
     check_checksums(root, parts)  # every part before any is built
     tagger_model = _tagger(root / "tagger", deferred)
     parser_model = _parser(root / "parser", deferred) if parser else None
