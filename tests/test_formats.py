@@ -470,3 +470,15 @@ def test_auto_reads_the_suffixes_glmnlp_data_writes(tmp_path) -> None:
     conllu = tmp_path / "conllu_named.tab"  # a name that only hints: the content decides where it can
     conllu.write_text("1\tdog\t_\tNOUN\tNN\t_\t_\t_\t_\t_\n\n", encoding="utf-8")
     assert read_tagged(conllu) == [TaggedSentence(("dog",), ("NN",))]
+
+
+def test_a_file_of_plain_tokens_is_said_to_have_no_tags() -> None:
+    """Plain tokens given where tagged text is read said "cannot tell the format ...; pass it explicitly", which sent
+    users to an option no format could satisfy: such a line is said to have no tags; another unknown line says how
+    to name the format."""
+    with pytest.raises(FormatError) as info:
+        list(iter_tagged(["Genetics is fun ."], name="tok.txt"))
+    assert info.value.reason.endswith("; this line has no tags: tagged text is needed here")
+    with pytest.raises(FormatError) as info:
+        list(iter_tagged(["Genetics/NN is VBZ"], name="tok.txt"))
+    assert info.value.reason.endswith("; name it (--format, fmt=)") and info.value.line == 1

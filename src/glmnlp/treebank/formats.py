@@ -358,8 +358,10 @@ def detect_format(lines: Sequence[str], name: str = "<input>") -> Format:
             return "word_tag"
         if stripped.startswith("("):
             return "trees"
-        raise FormatError(
-            "cannot tell the format (not CoNLL-U, word<TAB>tag, word/TAG or trees); pass it explicitly",
+        untagged = len(fields) == 1 and not any("/" in token for token in tokens)  # plain tokens: no format holds
+        raise FormatError(  # their tags ("pass it explicitly" sent users to look for an option that could not help)
+            "cannot tell the format (not CoNLL-U, word<TAB>tag, word/TAG or trees)"
+            + ("; this line has no tags: tagged text is needed here" if untagged else "; name it (--format, fmt=)"),
             source=name,
             line=lineno,
         )
