@@ -149,55 +149,6 @@ def test_evalb_score_trees_equals_score_files(name: str) -> None:
 # -- parameter files --------------------------------------------------------------------------
 
 
-def test_evalb_collins_prm_equals_builtin_default() -> None:
-    """COLLINS.prm parses to COLLINS_PARAMS, the default of every scoring function."""
-    assert read_params(EVALB / "COLLINS.prm") == COLLINS_PARAMS
-
-
-def test_evalb_sample_prm_settings() -> None:
-    """sample.prm: ':' but not '.' deleted, T = TT, This = this; evalb.c defaults for the rest."""
-    params = read_params(EVALB / "sample.prm")
-    assert params == EvalbParams(
-        debug=0,
-        max_error=10,
-        cutoff_len=40,
-        labeled=True,
-        delete_labels=("TOP", "-NONE-", ",", ":", "``", "''"),
-        delete_labels_for_length=("-NONE-",),
-        eq_labels=(("T", "TT"),),
-        eq_words=(("This", "this"),),
-    )
-
-
-@pytest.mark.parametrize(
-    ("text", "line", "fragment"),
-    [
-        ("# c\nLABELED x\n", 2, "LABELED needs one integer"),
-        ("DEBUG 0\n\nFOO 1\n", 3, "unknown keyword 'FOO'"),
-        ("EQ_LABEL ADVP\n", 1, "requires two values"),
-        ("DELETE_LABEL\n", 1, "needs exactly one label"),
-        ("DEBUG 1\n", 1, "DEBUG above 0 (evalb's per-sentence debug listing) is not reproduced"),
-        ("CUTOFF_LEN -3\n", 1, "must not be negative"),
-        ("LABELED 1\n  DELETE_LABEL TOP\n", 2, "a keyword must begin the line"),  # was "unknown keyword 'DELETE_LABEL'"
-        (" \u00a0\u00a0\u00a0\n", 1, "a keyword must begin the line"),  # was an IndexError
-        # an old Mac's line ends: one comment line to evalb.c, so no setting at all, silently (TOP, . scored)
-        ("# saved on a Mac\rDELETE_LABEL TOP\rDELETE_LABEL .\r", 1, "a lone carriage return ends this line"),
-        ("DELETE_LABEL TOP\r\nDELETE_LABEL .\r\nDELETE_LABEL ,\rX 1\r\n", 3, "a lone carriage return ends this line"),
-    ],
-)
-def test_evalb_params_errors_name_the_line(text: str, line: int, fragment: str) -> None:
-    """A malformed parameter file raises InputError at the offending line."""
-    with pytest.raises(InputError) as info:
-        parse_params(text, "x.prm")
-    assert info.value.line == line and info.value.source == "x.prm" and fragment in info.value.reason
-
-
-def test_evalb_params_scalars_last_wins_lists_accumulate() -> None:
-    """Repeated scalar keywords keep the last value, list keywords accumulate; LABELED 0 = unlabeled."""
-    params = parse_params("CUTOFF_LEN 10\nCUTOFF_LEN 25\nLABELED 0\nDELETE_LABEL A\nDELETE_LABEL B\n")
-    assert params.cutoff_len == 25 and not params.labeled and params.delete_labels == ("A", "B")
-
-
 # -- hand-worked cases ------------------------------------------------------------------------
 
 

@@ -19,7 +19,7 @@ import click
 
 from glmnlp.cli._params import InputFile, one_line
 from glmnlp.treebank.evalb import (COLLINS_PARAMS, STATUS_ERROR, EvalbAbortError, EvalbParams, SentenceResult,
-                                   format_report, format_rows, read_params, score_files)
+                                   format_params, format_report, format_rows, read_params, score_files)
 
 _DEMO_FILES = ("sample_test.gold", "sample_test.roark")
 
@@ -47,6 +47,8 @@ _DEMO_FILES = ("sample_test.gold", "sample_test.roark")
 )
 @click.option("--summary-only", is_flag=True, help="Print only the two summary blocks, not the per-sentence table.")
 @click.option("--demo", is_flag=True, help="Score the bundled reference parses of the sample test split.")
+@click.option("--show-params", is_flag=True,
+              help="Print the settings in use (COLLINS.prm's, or those of -p, -c, -e) as a .prm file; score nothing.")
 def evalb(
     gold: Path | None,
     test: Path | None,
@@ -56,6 +58,7 @@ def evalb(
     strip_punct: bool,
     summary_only: bool,
     demo: bool,
+    show_params: bool,
 ) -> None:
     """Score TEST parses against GOLD trees like the EVALB program (evalb.c, Sekine & Collins).
 
@@ -76,13 +79,16 @@ def evalb(
     \b
     Examples:
       glmnlp evalb gold.trees parsed.trees
-      glmnlp evalb -p COLLINS.prm gold.trees parsed.trees --summary-only
+      glmnlp evalb --show-params > mine.prm      # the default settings, to edit
+      glmnlp evalb -p mine.prm gold.trees parsed.trees --summary-only
       glmnlp evalb --strip-punct gum_dev.gold gum_dev.parsed
       glmnlp evalb --demo
     """
-    if demo:
+    if demo or show_params:
         if gold is not None or test is not None:
-            raise click.UsageError("--demo takes no GOLD/TEST files")
+            raise click.UsageError(f"{'--demo' if demo else '--show-params'} takes no GOLD/TEST files")
+        if demo and show_params:
+            raise click.UsageError("--demo and --show-params exclude each other")
     elif gold is None or test is None:
         raise click.UsageError("GOLD and TEST files are required (or use --demo)")
 
@@ -95,6 +101,9 @@ def evalb(
         params = dataclasses.replace(params, max_error=max_error)
     if strip_punct:
         params = dataclasses.replace(params, strip_punct=True)
+    if show_params:
+        click.echo(format_params(params), nl=False)
+        return
     with ExitStack() as stack:
         if demo:
             folder = resources.files("glmnlp") / "data" / "evalb"

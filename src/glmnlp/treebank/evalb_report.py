@@ -187,6 +187,20 @@ def parse_params(text: str, source: str = "<params>") -> EvalbParams:
     return EvalbParams(**given)
 
 
+def format_params(params: EvalbParams) -> str:
+    """``params`` as the text of an EVALB ``.prm`` file that :func:`parse_params` reads back as the same settings
+    (``strip_punct`` is no ``.prm`` keyword and is left out): ``glmnlp evalb --show-params`` writes it, so that a
+    user who needs other ``DELETE_LABEL`` lines (UD's ``PUNCT``) starts from the settings in use, not from a file
+    glmnlp does not ship."""
+    lines = ["# EVALB parameters (glmnlp evalb --show-params)", f"DEBUG {params.debug}",
+             f"MAX_ERROR {params.max_error}", f"CUTOFF_LEN {params.cutoff_len}", f"LABELED {int(params.labeled)}"]
+    for keyword, name in _LIST_KEYS.items():
+        lines += [f"{keyword} {label}" for label in getattr(params, name)]
+    for keyword, name in _PAIR_KEYS.items():
+        lines += [f"{keyword} {a} {b}" for a, b in getattr(params, name)]
+    return "\n".join(lines) + "\n"
+
+
 def read_params(path: str | Path) -> EvalbParams:
     """Read an EVALB ``.prm`` file (see :func:`parse_params`)."""
     return parse_params(read_text(path), str(path))
