@@ -113,7 +113,7 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
     else:
         read = input_lines(input_path, "no text to analyse")[0]
         docs = read if tokenized else ["\n".join(read)]  # a line's item is its line number, blank lines counted
-    sentences = _sentences(docs, tokenized, lines)
+    sentences = _sentences(docs, tokenized, lines, (input_path or "-") if (tokenized or lines) and not text else None)
     if plot_path is not None and sentence > len(sentences):
         raise ConfigError(f"--sentence {sentence}: the input has {len(sentences)} "
                           f"sentence{'' if len(sentences) == 1 else 's'}")
@@ -142,10 +142,12 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
         click.echo(str(plot_path), err=True)
 
 
-def _sentences(docs: list[str], tokenized: bool, lines: bool = False) -> list[list[str]]:
+def _sentences(docs: list[str], tokenized: bool, lines: bool = False, by_line: Path | str | None = None
+               ) -> list[list[str]]:
     """The sentences of ``docs``; text cut for want of sentence boundaries is warned of as ``glmnlp parse`` warns of
     it: the first cut as one line ``warning: ...`` on stderr, then the count (it came out as a Python warning naming
-    a line of click's source, once per cut)."""
+    a line of click's source, once per cut). ``by_line``: the file whose lines are the items, so that a long
+    sentence's warning begins ``file:line:`` as ``glmnlp parse``'s does (it said "sentence 2" of a line 4)."""
     from glmnlp.text.measures import LongSentenceWarning, text_sentences
     from glmnlp.text.tokenize import LongInputWarning
 
@@ -156,7 +158,9 @@ def _sentences(docs: list[str], tokenized: bool, lines: bool = False) -> list[li
     cuts = [w for w in caught if issubclass(w.category, LongInputWarning)]
     for w in caught:
         if issubclass(w.category, LongSentenceWarning):
-            click.echo(f"warning: {w.message}", err=True)
+            long = w.message
+            where = f"{'<stdin>' if str(by_line) == '-' else by_line}:{getattr(long, 'item', 0)}: " if by_line else ""
+            click.echo(f"warning: {where}{long}", err=True)
         elif w not in cuts:  # any other warning as it would have been shown
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     if cuts:

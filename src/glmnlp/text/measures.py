@@ -56,7 +56,12 @@ LONG_SENTENCE = 1000  # words: longer sentences are warned of (module docstring)
 
 
 class LongSentenceWarning(UserWarning):
-    """A sentence long enough for its measures to take a long time (module docstring: long sentences)."""
+    """A sentence long enough for its measures to take a long time (module docstring: long sentences); ``sentence``
+    and ``item`` are its rows' columns (the command names the input's line by them), ``words`` its length."""
+
+    def __init__(self, message: str, sentence: int = 0, item: int = 0, words: int = 0) -> None:
+        super().__init__(message)
+        self.sentence, self.item, self.words = sentence, item, words
 
 
 def load_parser(model: Any = None, kind: str = "generative") -> Any:
@@ -182,19 +187,19 @@ def numbered_sentences(texts: Any, tokenized: bool = False, lines: bool = False)
         else:
             hint = "; decode bytes first, e.g. data.decode('utf-8')" if isinstance(item, (bytes, bytearray)) else ""
             raise TypeError(f"{source}: expected a text (str) or a list of tokens (str), got {_kind(item)}{hint}")
-    for k, sentence in enumerate(out, start=1):
-        _warn_if_long(sentence, k)
+    for k, (sentence, item) in enumerate(zip(out, items), start=1):
+        _warn_if_long(sentence, k, item)
     return out, items
 
 
-def _warn_if_long(words: Sequence[str], k: int) -> None:
-    """A :class:`LongSentenceWarning` for sentence ``k`` if it has more than :data:`LONG_SENTENCE` words."""
+def _warn_if_long(words: Sequence[str], k: int, item: int) -> None:
+    """A :class:`LongSentenceWarning` for sentence ``k`` of item ``item`` if it has more than :data:`LONG_SENTENCE`
+    words (the sentence alone did not say which line of a stimuli file it was: ``item`` is)."""
     if len(words) > LONG_SENTENCE:
-        warnings.warn(
-            f"sentence {k} has {len(words):,} words: the measures of a sentence take time growing faster than "
-            f"its length (6,000 words: over a minute); tokenised input is one sentence a line",
-            LongSentenceWarning, stacklevel=user_stacklevel(),
-        )
+        warnings.warn(LongSentenceWarning(
+            f"sentence {k} (item {item}) has {len(words):,} words: the measures of a sentence take time growing "
+            f"faster than its length (6,000 words: over a minute); tokenised input is one sentence a line",
+            k, item, len(words)), stacklevel=user_stacklevel())
 
 
 def measures(
@@ -277,7 +282,7 @@ def sentence_rows(parser: Any, words: Sequence[str], options: MeasureOptions | b
     ``item``: the ``item`` column (default: ``sentence``; :func:`glmnlp.text.inputs.sentence_items`).
     """
     opts = options if isinstance(options, MeasureOptions) else MeasureOptions()
-    _warn_if_long(words, sentence)
+    _warn_if_long(words, sentence, sentence if item is None else item)
     return _written_rows(parser, [list(words)], [_sentence_tags(parser, words, given, opts)], opts, None, sentence,
                          items=None if item is None else [item])
 
