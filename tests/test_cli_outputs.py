@@ -172,7 +172,7 @@ def test_cli_outputs_train_default_checks_extra_tests_before_training(
     expected = {
         "missing": f"{path}: cannot read file: No such file or directory",
         "folder": f"{path}: cannot read file: Is a directory",
-        "malformed": f"{path}:2: unbalanced '(' : 2 bracket(s) still open at end of input",
+        "malformed": f"{path}:2: unbalanced '(': 2 bracket(s) still open at end of input",
         "empty": f"{path}: no trees in this file",
     }[case]
     if case == "folder":

@@ -99,7 +99,7 @@ _GOOD = "( (S (NP-SBJ (NNP Pierre)) (VP (VBD left)) (. .)) )\n"
 
 @pytest.mark.parametrize(("data", "line", "reason"), [
     (_GOOD.encode() + b"( (S (NP (NN x)) (VP (VBD y)) )\n", 2,
-     "unbalanced '(' : 1 bracket(s) still open at end of input"),
+     "unbalanced '(': 1 bracket(s) still open at end of input"),
     (_GOOD.encode() + b"\n(S (NN x)))\n", 3, "unbalanced ')' with no open bracket"),
     (_GOOD.encode() + b"stray (S (NN x))\n", 2, "text 'stray' outside any bracket"),
     (_GOOD.encode() + b"( (S (NN x\x00y)) )\n", 2, "binary data (NUL byte); expected UTF-8 text"),

@@ -77,6 +77,22 @@ def test_trees_malformed_raise_typed_error_with_line(text, line, fragment):
     assert str(info.value).startswith(f"f.mrg:{line}: ")
 
 
+@pytest.mark.parametrize(("text", "reason"), [
+    ("(TOP (IP (NP (NN \u5168\u89d2\u3000\u7a7a\u683c))))", "node 'NN' has a second word ('\u7a7a\u683c') (the space "
+     "before it is U+3000 ideographic space, which a reader takes for whitespace: a word holds none)"),
+    ("(NP (CD 100\xa0km))", "node 'CD' has a second word ('km') (the space before it is U+00A0 no-break space, which "
+     "a reader takes for whitespace: a word holds none)"),
+    ("(NP (NN a b))", "node 'NN' has a second word ('b')"),
+    ("( Ja )", "node 'Ja' has no children (a word is written under its tag: (TAG word))"),
+])
+def test_trees_errors_name_a_space_no_one_sees_and_a_word_without_a_tag(text: str, reason: str) -> None:
+    """A word holding an ideographic or no-break space was "a second word" with nothing to see where; ``( Ja )``, a
+    word alone in a root bracket, was "node 'Ja' has no children". Each says what the reader saw."""
+    with pytest.raises(TreeSyntaxError) as info:
+        parse_tree(text)
+    assert info.value.reason == reason
+
+
 def test_trees_slash_label_is_structured():
     """A slash category prints as A/B but keeps label and slash apart."""
     node = Tree("NP", (Tree("PP", (Tree("IN", ("of",)),)),), slash="NP")

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import operator
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -361,8 +362,9 @@ def iter_trees_with_lines(lines: Iterable[str], source: str = "<string>") -> Ite
                         raise TreeSyntaxError("unbalanced ')' with no open bracket", source=source, line=line)
                     label, children, opened = stack.pop()
                     if expect_label or not children:
-                        raise TreeSyntaxError(
-                            "empty bracket" if label is None else f"node {label!r} has no children",
+                        raise TreeSyntaxError(  # "( Ja )": a word alone in brackets is read as a label
+                            "empty bracket" if label is None else f"node {label!r} has no children (a word is "
+                            "written under its tag: (TAG word))",
                             source=source,
                             line=line,
                         )
@@ -384,15 +386,15 @@ def iter_trees_with_lines(lines: Iterable[str], source: str = "<string>") -> Ite
                     if siblings:
                         kind = "a second word" if isinstance(siblings[-1], str) else "a word after subtrees"
                         raise TreeSyntaxError(
-                            f"node {stack[-1][0]!r} has {kind} ({tok!r})", source=source, line=line
-                        )
+                            f"node {stack[-1][0]!r} has {kind} ({tok!r}){_unseen_space(text, match.start())}",
+                            source=source, line=line)
                     if stack[-1][0] == "":
                         raise TreeSyntaxError(f"word {tok!r} under an unlabelled bracket", source=source, line=line)
                     siblings.append(tok)
         if stack:
             symptom = "end"
             raise TreeSyntaxError(
-                f"unbalanced '(' : {len(stack)} bracket(s) still open at end of input",
+                f"unbalanced '(': {len(stack)} bracket(s) still open at end of input",
                 source=source,
                 line=stack[-1][2],
             )
@@ -405,6 +407,17 @@ def iter_trees_with_lines(lines: Iterable[str], source: str = "<string>") -> Ite
         raise TreeSyntaxError(  # the error is a symptom, found at the next tree or later: name the open tree
             f"unbalanced '(': the tree that begins here is still open at line {restart}, which begins with '(' as "
             f"a new tree does (is a ')' missing before it?){then}", source=source, line=stack[0][2]) from None
+
+
+def _unseen_space(line: str, end: int) -> str:
+    """What to add to "a second word" when the space before the word at ``end`` of ``line`` is one a reader cannot
+    see: a word holding U+3000 or a no-break space (``100\xa0km``) was two words with no word of why."""
+    gap = line[:end][len(line[:end].rstrip()):]
+    odd = next((c for c in gap if c not in " \t\r\n\f\v"), None)
+    if odd is None:
+        return ""
+    return f" (the space before it is U+{ord(odd):04X} {unicodedata.name(odd, '').lower()}, which a reader takes for " \
+           "whitespace: a word holds none)"
 
 
 #: A bracket glued to a label or word (``$(``, ``f(x)``) or one standing for a word (``()``): where a tree that
