@@ -207,6 +207,18 @@ def test_grammar_cli_table1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert lines["triple unseen"] == ["76.92", "76.92"]
 
 
+def test_grammar_cli_table1_notes_trees_put_under_a_new_top(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trees rooted ROOT were put under a new TOP (their chains one level longer) without a word, where ``glmnlp data
+    --clean`` notes it: the same note, on stderr, and the table on stdout."""
+    train = tmp_path / "train.trees"
+    train.write_text("(ROOT (S (NP (NN a)) (VP (VBZ b))))\n(TOP (S (NP (NN c)) (VP (VBZ d))))\n", encoding="utf-8")
+    assert main(["grammar", "table1", "--train", str(train), "--heldout", str(train)]) == 0
+    out, err = capsys.readouterr()
+    note = (f"note: 1 tree(s) had a root other than the unlabelled ( ... ) bracket or TOP: ROOT (1); each was put "
+            f"under a new TOP root (first at {train}:1)\n")
+    assert err == note * 2 and "Table 1" in out
+
+
 def test_grammar_cli_table1_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A malformed tree file exits 1 with file:line: reason."""
     bad = tmp_path / "bad.trees"

@@ -26,6 +26,7 @@ import shlex
 import stat
 import sys
 import warnings
+from collections import Counter
 
 import click
 from click.core import ParameterSource
@@ -35,7 +36,7 @@ from typing import Any
 
 from glmnlp.config import MAX_JOBS
 
-__all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "check_text_arguments",
+__all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "check_text_arguments", "note_rerooted",
            "check_tagset", "given_options", "on_terminal", "quiet_ray", "sentence_bar", "some_of", "weight_list",
            "parallel_options", "training_parallel_options", "parser_parallel_options", "rare_chains_said",
            "warn_of_jobs", "one_line", "warn_if_dev_is_train"]
@@ -167,6 +168,16 @@ def check_text_arguments(texts: tuple[str, ...]) -> None:
         if text.strip() == text and "\n" not in text and os.path.isfile(text):
             click.echo(f"warning: TEXT {text!r} is the name of a file here: it is read as text (the file is read "
                        f"with -i {shlex.quote(text)})", err=True)
+
+
+def note_rerooted(rerooted: Counter[str], first: str) -> None:
+    """The note on stderr of the trees whose root (``rerooted``: counts by label; ``first``: file:line of the
+    first) :func:`glmnlp.treebank.preprocess.clean_tree` put under a new TOP: a ``ROOT`` kept as a phrase is seldom
+    what a user wants, and ``grammar table1`` counted its chains with the extra level without a word."""
+    if rerooted:
+        roots = ", ".join(f"{label} ({count})" for label, count in rerooted.most_common())
+        click.echo(f"note: {sum(rerooted.values())} tree(s) had a root other than the unlabelled ( ... ) bracket or "
+                   f"TOP: {roots}; each was put under a new TOP root (first at {first})", err=True)
 
 
 def check_address(backend: str | None, address: str | None) -> None:

@@ -44,7 +44,7 @@ from pathlib import Path
 
 import click
 
-from glmnlp.cli._params import InputFile, NonEmptyPath
+from glmnlp.cli._params import InputFile, NonEmptyPath, note_rerooted
 from glmnlp.errors import InputError
 from glmnlp.treebank.corpus import sample_tagged, sample_trees
 from glmnlp.treebank.fileio import (atomic_write_text, check_output_file, check_writable_file, check_writable_folder,
@@ -256,13 +256,7 @@ def _clean_files(files: tuple[Path, ...], out: Path) -> None:
     if not lines:
         raise InputError(f"not written: all {read} tree(s) read were dropped (listed above)", source=str(out))
     atomic_write_text(out, "".join(lines))
-    if rerooted:
-        roots = ", ".join(f"{label} ({count})" for label, count in rerooted.most_common())
-        click.echo(
-            f"note: {sum(rerooted.values())} tree(s) had a root other than the unlabelled ( ... ) bracket or {TOP}: "
-            f"{roots}; each was put under a new {TOP} root (first at {first_rerooted})",
-            err=True,
-        )
+    note_rerooted(rerooted, first_rerooted)
     click.echo(
         f"read {read} tree(s) from {len(files)} file(s); wrote {len(lines)} to {out}; dropped {len(dropped)}"
         + (" (listed above)" if dropped else ""),
