@@ -36,10 +36,10 @@ from typing import Any
 
 from glmnlp.config import MAX_JOBS
 
-__all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "check_text_arguments", "note_rerooted",
-           "check_tagset", "given_options", "on_terminal", "quiet_ray", "sentence_bar", "some_of", "weight_list",
-           "parallel_options", "training_parallel_options", "parser_parallel_options", "rare_chains_said",
-           "warn_of_jobs", "one_line", "warn_if_dev_is_train"]
+__all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "check_text_arguments",
+           "note_rerooted", "check_tagset", "given_options", "on_terminal", "quiet_ray", "sentence_bar", "some_of",
+           "weight_list", "parallel_options", "training_parallel_options", "parser_parallel_options",
+           "rare_chains_said", "warn_of_jobs", "one_line", "warn_if_dev_is_train"]
 
 
 #: what a terminal does not show as written: C0 and C1 controls and DEL (an escape sequence colours or clears the
