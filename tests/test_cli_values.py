@@ -168,6 +168,17 @@ def test_cli_tag_reads_tags_and_writes_a_chunk_at_a_time(
     assert (rc, out.split(), err) == (1, ["cats/NNS", "dogs/NNS"], "error: <output>:3: word 1 ('New York') contains "
                                       "whitespace: word/TAG lines cannot hold it (--output-format conllu can)\n")
 
+def test_cli_tag_reads_its_file_with_i_as_parse_and_measures_do(capsys: pytest.CaptureFixture[str],
+                                                                  tmp_path: Path) -> None:
+    """``glmnlp tag -i FILE`` was "No such option: -i", where parse and measures take it: the same as INPUT_PATH."""
+    source = tmp_path / "in.txt"
+    source.write_text("The cat sat .\n", encoding="utf-8")
+    rc, out, _err = _run(capsys, ["tag", "-i", str(source)])
+    assert rc == 0 and out == _run(capsys, ["tag", "--input", str(source)])[1] == _run(capsys, ["tag", str(source)])[1]
+    rc, _out, err = _run(capsys, ["tag", str(source), "-i", str(source)])
+    assert rc == 2 and "give INPUT_PATH or -i/--input FILE, not both" in err
+
+
 def test_cli_tag_answers_each_sentence_of_a_pipe_with_batch_size_1() -> None:
     """A program that writes a sentence to ``glmnlp tag`` and waits for its tags waited for ever: the command tagged
     500 sentences at a time and wrote them into a pipe's buffer. With ``--batch-size 1`` each is answered at once."""

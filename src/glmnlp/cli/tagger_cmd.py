@@ -271,6 +271,8 @@ class _Vocabulary:
 @click.option("-m", "--model", "model_dir", default=None, type=NonEmptyPath(path_type=Path),
               help="A tagger model, or a pipeline model directory holding tagger/ (default: the bundled model).")
 @click.argument("input_path", default="-", required=False, type=InputFile(allow_dash=True))
+@click.option("-i", "--input", "input_option", type=InputFile(allow_dash=True), default=None, metavar="FILE",
+              help="The input file, as INPUT_PATH (parse and measures read theirs with -i).")
 @click.option(
     "--input-format",
     type=click.Choice(("tokens", *_FORMATS)),
@@ -284,7 +286,8 @@ class _Vocabulary:
 @click.option("--batch-size", type=click.IntRange(min=1, max=10**9), default=TAG_CHUNK, show_default=True,
               help="Sentences read, tagged and written at a time (1: a program that writes a sentence and waits for "
                    "its tags gets them; typed input is answered line by line whatever this is).")
-def tag(model_dir: Path | None, input_path: str, input_format: str, output_format: str, batch_size: int) -> None:
+def tag(model_dir: Path | None, input_path: str, input_option: str | None, input_format: str, output_format: str,
+        batch_size: int) -> None:
     """Tag tokenised sentences from INPUT_PATH (default: stdin) and write them to stdout.
 
     Uses the bundled default model's tagger unless --model names a tagger or a model directory.
@@ -295,6 +298,10 @@ def tag(model_dir: Path | None, input_path: str, input_format: str, output_forma
       echo "The cat sat on the mat ." | glmnlp tag --model ewt.model
       glmnlp tag --model my_default_model/ sentences.txt --output-format conllu > tagged.conllu
     """
+    if input_option is not None:
+        if input_path != "-":
+            raise click.UsageError("give INPUT_PATH or -i/--input FILE, not both")
+        input_path = input_option
     if model_dir is None:
         from glmnlp.text.default_model import default_model_path
 
