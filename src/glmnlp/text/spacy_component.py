@@ -72,10 +72,14 @@ Our choices:
   reading such docs imports it: ``import glmnlp.text.spacy_component``), and their getters are module-level
   functions, so spaCy's ``n_process`` can send them to workers started by spawn or forkserver.
 * **Parses are kept with the tokens they were made for**: the stored data holds the doc's length then and each
-  token's offset and length (checked for the tokens an extension reads: a merge and a split keep the length), and a
-  doc whose tokens were merged or split afterwards (``merge_entities``, ``doc.retokenize()``), or that holds
-  another doc's data (``Span.as_doc(copy_user_data=True)``), raises :class:`ValueError` saying so, where its
-  token positions named other words. Run the component after the components that change tokens.
+  token's offset and length, and a doc whose tokens were merged or split afterwards (``merge_entities``,
+  ``doc.retokenize()``), or that holds another doc's data (``Span.as_doc(copy_user_data=True)``), raises
+  :class:`ValueError` saying so, where its token positions named other words. Run the component after the
+  components that change tokens. Every read checks every token of the span asked about and of the span it returns
+  (``parent``'s; the others return spans inside the one asked about), not only the span's edges: a merge and a
+  split inside a span keep the doc's length and the edges, and ``doc[:]._.children`` gave ``'The old man saw'``
+  for a child. A read over tokens that did not change still answers, and the check costs time in the length of
+  the spans read, not of the doc.
 * **One set of extensions per pipeline**: two instances of the component (different ``name``, different
   ``model``) store their parses under the same key and serve the same ``._.`` extensions, so the parses read are
   those of the one that ran last, as a second tagger's tags replace the first's in ``token.tag_``. To compare two
@@ -260,15 +264,19 @@ class _Index:
         self.by_extent: dict[tuple[int, int], list[int]] = {}
         for k, n in enumerate(self.nodes):
             self.by_extent.setdefault((n[0], n[1]), []).append(k)
+        bounds = doc.user_data.get(_BOUNDS)  # docs stored before the bounds were: not checked
+        #: each token's (offset, length) when parsed, or None
+        self.bounds = list(struct.iter_unpack("<qq", bounds)) if bounds and len(bounds) == 16 * len(doc) else None
 
 
 _INDEXES: OrderedDict[tuple[int, int, int], _Index] = OrderedDict()  # the last few docs read
 
 
-def _doc_index(doc: Any, tokens: tuple[int, ...] = ()) -> _Index:
+def _doc_index(doc: Any, start: int = 0, end: int = 0) -> _Index:
     """The index of the doc's stored parses, checked against its tokens (module docstring): their number, and the
-    offset and length of the ``tokens`` asked about (a merge and a split by later components kept the number, and
-    every extension read another token's parse)."""
+    offset and length of every token from ``start`` to ``end`` (a merge and a split by later components kept the
+    number, and a check of a span's edge tokens alone let one inside a span through: its children were spans over
+    other words)."""
     if _KEY not in doc.user_data:
         raise ValueError("this Doc has no glmnlp parses: it was not parsed by the glmnlp_parser component, or its "
                          "user data was not kept (DocBin(store_user_data=True) keeps it; Doc.to_json, "
@@ -279,19 +287,20 @@ def _doc_index(doc: Any, tokens: tuple[int, ...] = ()) -> _Index:
                          "now: merged or split by a later component, or another Doc's user data copied by "
                          "Span.as_doc): its parses no longer apply; run glmnlp_parser after the components that "
                          "change tokens")
-    bounds = doc.user_data.get(_BOUNDS)  # docs stored before the bounds were: not checked
-    for i in tokens:
-        if bounds is not None and 0 <= i < len(doc) and len(bounds) == 16 * len(doc) and (
-                struct.unpack_from("<qq", bounds, 16 * i) != (doc[i].idx, len(doc[i].text))):
-            raise ValueError(f"this Doc's tokens changed after glmnlp_parser parsed it (token {i}, {doc[i].text!r}, "
-                             "was another then: merged or split by a later component): its parses no longer "
-                             "apply; run glmnlp_parser after the components that change tokens")
     key = (id(doc), id(doc.user_data[_KEY]), len(doc))
     index = _INDEXES.get(key)
     if index is None:
         index = _INDEXES[key] = _Index(doc)
         while len(_INDEXES) > 4:
             _INDEXES.popitem(last=False)
+    if index.bounds is not None and start < end:
+        now = [(token.idx, len(token)) for token in doc[start:end]]
+        then = index.bounds[start:end]
+        if now != then:
+            i = start + next(k for k, (a, b) in enumerate(zip(now, then)) if a != b)
+            raise ValueError(f"this Doc's tokens changed after glmnlp_parser parsed it (token {i}, {doc[i].text!r}, "
+                             "was another then: merged or split by a later component): its parses no longer "
+                             "apply; run glmnlp_parser after the components that change tokens")
     return index
 
 
@@ -312,7 +321,7 @@ def _words_extent(span: Any) -> tuple[int, int]:
 
 def _over_words(span: Any) -> tuple[list[Node], list[int]] | None:
     """The doc's nodes and the indices of those over exactly the span's words; ``None`` if it has no word."""
-    index = _doc_index(span.doc, (span.start, span.end - 1))
+    index = _doc_index(span.doc, span.start, span.end)
     start, end = _words_extent(span)
     if start == end:
         return None
@@ -350,7 +359,7 @@ def _parse_string(span: Any) -> str:
 def _constituents(span: Any) -> list[Any]:
     out = []
     seen: set[tuple[int, int]] = set()
-    index = _doc_index(span.doc, (span.start, span.end - 1))
+    index = _doc_index(span.doc, span.start, span.end)  # the spans returned are inside it
     first, last = bisect.bisect_left(index.starts, span.start), bisect.bisect_left(index.starts, span.end)
     for start, end, *_ in index.nodes[first:last]:
         if end <= span.end and (start, end) not in seen:
@@ -375,7 +384,10 @@ def _parent(span: Any) -> Any:
         return None
     nodes, exact = found
     parent = nodes[exact[0]][3]
-    return None if parent < 0 else span.doc[nodes[parent][0]:nodes[parent][1]]
+    if parent < 0:
+        return None
+    _doc_index(span.doc, nodes[parent][0], nodes[parent][1])  # its words outside the span's checked too
+    return span.doc[nodes[parent][0]:nodes[parent][1]]
 
 
 # a token's extensions are its one-token span's; module-level functions (a lambda cannot be pickled, and spaCy's

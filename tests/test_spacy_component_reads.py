@@ -1,0 +1,54 @@
+"""The spaCy component (optional extra glmnlp[spacy]): what its extensions read after the doc changed, and what reads
+cost, on a blank English pipeline."""
+
+from __future__ import annotations
+
+import pytest
+
+spacy = pytest.importorskip("spacy")
+
+
+@pytest.fixture(scope="module")
+def nlp():  # type: ignore[no-untyped-def]
+    pipeline = spacy.blank("en")
+    pipeline.add_pipe("glmnlp_parser")  # one sentence per doc: no sentencizer
+    return pipeline
+
+
+def _merge_and_split(doc) -> None:  # type: ignore[no-untyped-def]
+    """'old man' merged and 'yesterday' split: the doc has as many tokens as before, and the same first and last."""
+    with doc.retokenize() as retokenizer:
+        retokenizer.merge(doc[1:3])
+    with doc.retokenize() as retokenizer:
+        retokenizer.split(doc[6], ["yester", "day"], heads=[(doc[6], 1), (doc[6], 0)])
+
+
+@pytest.mark.parametrize("read_before", [False, True])
+@pytest.mark.parametrize("extension", ["children", "constituents", "labels", "parse_string"])
+def test_spacy_component_refuses_a_span_whose_inner_tokens_changed(  # type: ignore[no-untyped-def]
+    nlp, extension: str, read_before: bool
+) -> None:
+    """A merge and a split inside a span keep the doc's length and the span's edge tokens, the only tokens checked:
+    ``doc[:]._.children`` gave ``'The old man saw'`` as a child and ``constituents`` ``'big dog yester'``. Every
+    token of the span read is checked now, whether or not the doc was read before the change."""
+    doc = nlp("The old man saw the big dog yesterday .")
+    if read_before:
+        assert [c.text for c in doc[:]._.children] == ["The old man", "saw the big dog yesterday", "."]
+    _merge_and_split(doc)
+    assert len(doc) == 9 and (doc[0].text, doc[8].text) == ("The", ".")
+    with pytest.raises(ValueError, match=r"tokens changed after glmnlp_parser parsed it \(token 1, 'old man', "):
+        getattr(doc[:]._, extension)
+
+
+def test_spacy_component_refuses_a_parent_over_changed_tokens(nlp) -> None:  # type: ignore[no-untyped-def]
+    """A token that is where it was, under a phrase whose other tokens changed: its parent was a span over other
+    words ('big dog yester' for 'the big dog')."""
+    doc = nlp("The old man saw the big dog yesterday .")
+    assert doc[4]._.parent.text == "the big dog"
+    with doc.retokenize() as retokenizer:
+        retokenizer.merge(doc[5:7])
+    with doc.retokenize() as retokenizer:
+        retokenizer.split(doc[6], ["yester", "day"], heads=[(doc[6], 1), (doc[6], 0)])
+    assert doc[4].text == "the" and doc[4]._.parse_string == "(DT the)"  # the token itself did not change
+    with pytest.raises(ValueError, match=r"tokens changed after glmnlp_parser parsed it \(token 5, 'big dog', "):
+        doc[4]._.parent  # noqa: B018
