@@ -65,8 +65,17 @@ Our choices:
 * **Single quotes are spelled as double quotes are**: an opening ``'`` (``‘``) is ````` where glmnlp's
   tokenizer spells it so, as in ``called it 'nonsense'``.
 * The component wraps :func:`glmnlp.load` (``model``: a model directory, default the bundled
-  one; ``multitag_margin`` as there) and parses each sentence as pre-tokenised input, so the
-  bounded-work rules of the pipeline apply (over-long sentences get a flat tree).
+  one; ``multitag_margin`` and ``max_words`` as there) and parses each sentence as pre-tokenised input, so the
+  bounded-work rules of the pipeline apply (sentences of more than ``max_words`` words get a flat tree).
+* **A warning about a sentence names it in its Doc**: the sentence's number among ``doc.sents`` (from 1), the
+  character offset of its first word and its first words, as in ``sentence 2 of the Doc (character 21, 'the big dog
+  saw a cat ...'): a sentence of 177 words (more than 150) gets a flat tree without parsing``. Each sentence is
+  parsed as a document of its own, so the pipeline's own words, ``document 1, sentence 1``, were those of every
+  over-long sentence, and Python's once-per-place rule then showed only the first. The Doc's place in an
+  ``nlp.pipe`` stream is not said: a component is not told it (its own count of calls would be wrong across
+  ``nlp.pipe`` calls and in ``n_process`` workers). The warnings of an over-long sentence's parse are caught and
+  warned again so named (in the caller's filters, at the caller's line); no other sentence's are caught, as catching
+  warnings changes the process's filters for that time (for every thread).
 * Parses are stored in ``doc.user_data`` (plain tuples), so docs serialised with ``DocBin`` keep
   them when ``store_user_data=True``; the extensions are registered when this module is imported (a process
   reading such docs imports it: ``import glmnlp.text.spacy_component``), and their getters are module-level
@@ -109,7 +118,7 @@ from typing import Any
 
 from glmnlp.errors import MissingPackageError
 from glmnlp.text.token_spelling import TYPOGRAPHIC_QUOTES
-from glmnlp.text.tokenize import PTB_BRACKETS, tokenize_spans, user_stacklevel
+from glmnlp.text.tokenize import PTB_BRACKETS, LongInputWarning, tokenize_spans, user_stacklevel
 from glmnlp.treebank.trees import Tree, to_bracket
 
 __all__ = ["ExtensionClashWarning", "GlmnlpParser", "make_glmnlp_parser"]
@@ -118,6 +127,11 @@ FACTORY = "glmnlp_parser"
 _KEY = ("glmnlp", "constituents")  # doc.user_data key: tuple of per-sentence node tuples
 _LENGTH = ("glmnlp", "tokens")  # doc.user_data key: the doc's number of tokens when it was parsed
 _BOUNDS = ("glmnlp", "bounds")  # doc.user_data key: each token's offset and length then (two int64 each)
+#: the factory's default ``max_words``: glmnlp.text.pipeline.MAX_PARSE_WORDS, written here because importing that
+#: module takes 0.1 s, which a process that only reads saved docs (importing this module) need not spend
+MAX_WORDS = 150
+#: how the pipeline begins a warning about the only sentence of the only document it was given
+_PIPELINE_WHERE = "document 1, sentence 1: "
 
 # a node: (start token, end token, label, parent node index or -1, is_preterminal, bracket string)
 Node = tuple[int, int, str, int, bool, str]
@@ -192,11 +206,11 @@ class GlmnlpParser:
     """The spaCy component: parses each sentence with a glmnlp pipeline and stores its constituents."""
 
     def __init__(self, nlp: Any, name: str = FACTORY, model: str | None = None,
-                 multitag_margin: float | str | None = "model") -> None:
+                 multitag_margin: float | str | None = "model", max_words: int = MAX_WORDS) -> None:
         from glmnlp.text.loading import load
 
         self.name = name
-        self.glmnlp = load(model, multitag_margin=multitag_margin)  # type: ignore[arg-type]
+        self.glmnlp = load(model, multitag_margin=multitag_margin, max_words=max_words)  # type: ignore[arg-type]
         # registered when this module is imported; again here, for names another library has removed since
         if foreign := _register_extensions():
             warnings.warn(
@@ -209,13 +223,13 @@ class GlmnlpParser:
     def __call__(self, doc: Any) -> Any:
         sentences = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
         stored: list[tuple[Node, ...]] = []
-        for sent in sentences:
+        for number, sent in enumerate(sentences, start=1):
             positions = [tok.i for tok in sent if not tok.is_space]
             if not positions:
                 continue
             quotes = _quote_spellings(doc, positions)
             words = [quotes.get(i) or _ptb_word("_".join(doc[i].text.split())) for i in positions]
-            parsed = self.glmnlp([words]).sentences[0]
+            parsed = self._parse(words, doc, number, positions)
             assert parsed.tree is not None
             stored.append(_nodes(parsed.tree, positions))
             for i, tag in zip(positions, parsed.tags):
@@ -225,6 +239,25 @@ class GlmnlpParser:
         doc.user_data[_LENGTH] = len(doc)
         doc.user_data[_BOUNDS] = b"".join(struct.pack("<qq", t.idx, len(t.text)) for t in doc)
         return doc
+
+    def _parse(self, words: list[str], doc: Any, number: int, positions: list[int]) -> Any:
+        """The parsed sentence of ``words``; an over-long one's warnings say where it is in ``doc`` (module
+        docstring), not ``document 1, sentence 1``, which the pipeline says of every sentence given to it alone."""
+        if len(words) <= self.glmnlp.max_words:
+            return self.glmnlp([words]).sentences[0]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")  # all of them, warned again below under the caller's filters
+            parsed = self.glmnlp([words]).sentences[0]
+        first = " ".join(doc[i].text for i in positions[:6]) + (" ..." if len(positions) > 6 else "")
+        where = f"sentence {number} of the Doc (character {doc[positions[0]].idx}, {first!r}): "
+        for one in caught:
+            message = one.message
+            if str(message).startswith(_PIPELINE_WHERE):
+                text = where + str(message)[len(_PIPELINE_WHERE):]
+                message = (LongInputWarning(text, getattr(message, "cuts", 1)) if one.category is LongInputWarning
+                           else one.category(text))
+            warnings.warn(message, stacklevel=user_stacklevel())
+        return parsed
 
 
 def _nodes(tree: Tree, positions: list[int]) -> tuple[Node, ...]:
@@ -432,16 +465,18 @@ def _ours(registered: Any, getter: Callable[[Any], Any]) -> bool:
             and getattr(registered, "__qualname__", None) == getter.__qualname__)
 
 
-def make_glmnlp_parser(nlp: Any, name: str, model: str | None, multitag_margin: Any) -> GlmnlpParser:
+def make_glmnlp_parser(nlp: Any, name: str, model: str | None, multitag_margin: Any,
+                       max_words: int = MAX_WORDS) -> GlmnlpParser:
     """The spaCy factory (entry point ``spacy_factories: glmnlp_parser``)."""
-    return GlmnlpParser(nlp, name, model, multitag_margin)
+    return GlmnlpParser(nlp, name, model, multitag_margin, max_words)
 
 
 def _register_factory() -> None:
     spacy = _spacy()
     if not spacy.language.Language.has_factory(FACTORY):
         spacy.language.Language.factory(
-            FACTORY, default_config={"model": None, "multitag_margin": "model"}, func=make_glmnlp_parser
+            FACTORY, default_config={"model": None, "multitag_margin": "model", "max_words": MAX_WORDS},
+            func=make_glmnlp_parser,
         )
 
 

@@ -1,0 +1,44 @@
+"""The spaCy component (optional extra glmnlp[spacy]): its settings from spaCy's config, its warnings, and a
+pipeline saved with ``nlp.to_disk``."""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import pytest
+
+spacy = pytest.importorskip("spacy")
+
+from glmnlp.text import spacy_component  # noqa: E402
+from glmnlp.text.tokenize import LongInputWarning  # noqa: E402
+
+_LONG = ("A big old dog saw a small cat in the park today.", "The man who sold the car saw the cat run home.")
+
+
+def test_spacy_component_max_words_from_config_and_warnings_name_the_sentence() -> None:
+    """The factory took no ``max_words`` (glmnlp.load does), so the limit could not be set from a spaCy config; and
+    each sentence is parsed alone, so every over-long sentence's warning began ``document 1, sentence 1`` and
+    Python's default filter showed the first only. Each names its sentence in its Doc now, at the caller's line."""
+    from glmnlp.text.pipeline import MAX_PARSE_WORDS
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("glmnlp_parser", config={"max_words": 8})
+    assert nlp.config["components"]["glmnlp_parser"]["max_words"] == 8
+    assert nlp.get_pipe("glmnlp_parser").glmnlp.max_words == 8
+    texts = [f"It ran. {_LONG[0]} {_LONG[1]}", f"{_LONG[1]} It ran. {_LONG[0]}"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        docs = list(nlp.pipe(texts))
+    long = [w for w in caught if issubclass(w.category, LongInputWarning)]
+    assert [w.filename for w in long] == [__file__] * 4
+    where = [re.match(r"sentence (\d) of the Doc \(character (\d+), '(\w+) .*\): a sentence of 1[23] words \(more than "
+                      r"8\) gets a flat tree", str(w.message)) for w in long]
+    assert all(where), [str(w.message) for w in long]
+    found = [(int(m[1]), int(m[2]), m[3]) for m in where if m]
+    assert found == [(2, 8, "A"), (3, 57, "The"), (1, 0, "The"), (3, 55, "A")]
+    for doc, (number, start, _) in zip([docs[0], docs[0], docs[1], docs[1]], found):
+        sent = list(doc.sents)[number - 1]
+        assert sent.start_char == start and sent._.labels  # the flat tree's root
+    assert spacy_component.MAX_WORDS == MAX_PARSE_WORDS  # the factory's default, the pipeline's
