@@ -10,6 +10,7 @@ import pytest
 
 spacy = pytest.importorskip("spacy")
 
+from glmnlp.errors import ModelFileError  # noqa: E402
 from glmnlp.text import spacy_component  # noqa: E402
 from glmnlp.text.tokenize import LongInputWarning  # noqa: E402
 
@@ -42,3 +43,48 @@ def test_spacy_component_max_words_from_config_and_warnings_name_the_sentence() 
         sent = list(doc.sents)[number - 1]
         assert sent.start_char == start and sent._.labels  # the flat tree's root
     assert spacy_component.MAX_WORDS == MAX_PARSE_WORDS  # the factory's default, the pipeline's
+
+
+def test_spacy_component_saved_pipeline_holds_its_model(  # type: ignore[no-untyped-def]
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``nlp.to_disk`` saved only ``model = "mymodel"`` (as given) in config.cfg: the pipeline failed to load from
+    another directory, and its folder was not self-contained. The model is copied into the component's folder and
+    read from there; a relative path is read against the directory the component was made in; loaded where the
+    model is found both ways, it is loaded once."""
+    import shutil
+
+    from glmnlp.text import loading
+    from glmnlp.text.default_model import default_model_path
+
+    loads = []
+    load = loading.load
+    monkeypatch.setattr(loading, "load", lambda path, **kw: loads.append(path) or load(path, **kw))
+    shutil.copytree(default_model_path(), tmp_path / "mymodel")
+    monkeypatch.chdir(tmp_path)
+    nlp = spacy.blank("en")
+    nlp.add_pipe("glmnlp_parser", config={"model": "mymodel", "max_words": 40})
+    assert nlp.get_pipe("glmnlp_parser").model == str(tmp_path / "mymodel")
+    nlp.to_disk("saved")
+    assert (tmp_path / "saved" / "glmnlp_parser" / "model" / "MODEL.json").is_file()
+    same = spacy.load("saved")  # here, where "mymodel" is found too: the model is not loaded twice
+    assert same.get_pipe("glmnlp_parser").model == str(tmp_path / "saved" / "glmnlp_parser" / "model")
+    assert len(loads) == 2
+    shutil.rmtree(tmp_path / "mymodel")  # the saved folder needs it no more
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    again = spacy.load(tmp_path / "saved")
+    component = again.get_pipe("glmnlp_parser")
+    assert component.model == str(tmp_path / "saved" / "glmnlp_parser" / "model") and component.glmnlp.max_words == 40
+    text = "The old man saw the dog in the park."
+    assert again(text)[:]._.parse_string == nlp(text)[:]._.parse_string == same(text)[:]._.parse_string
+    assert len(loads) == 3
+    # the bundled model is not copied; a model folder never found is said at the first doc
+    bundled = spacy.blank("en")
+    bundled.add_pipe("glmnlp_parser")
+    bundled.to_disk(tmp_path / "bundled")
+    assert not (tmp_path / "bundled" / "glmnlp_parser" / "model").exists()
+    missing = spacy.blank("en")
+    missing.add_pipe("glmnlp_parser", config={"model": "nowhere"})
+    with pytest.raises(ModelFileError, match="nowhere: model directory not found"):
+        missing("A dog.")

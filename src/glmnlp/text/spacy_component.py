@@ -67,6 +67,18 @@ Our choices:
 * The component wraps :func:`glmnlp.load` (``model``: a model directory, default the bundled
   one; ``multitag_margin`` and ``max_words`` as there) and parses each sentence as pre-tokenised input, so the
   bounded-work rules of the pipeline apply (sentences of more than ``max_words`` words get a flat tree).
+* **A saved pipeline holds its model**: ``nlp.to_disk(DIR)`` copies a model folder given as ``model`` into
+  ``DIR/<name>/model`` and ``spacy.load(DIR)`` reads that copy (``from_disk``), so the folder is self-contained and
+  loads from any directory; the bundled model (``model = null``) is not copied. A relative ``model`` is read against
+  the current directory when the component is made (``component.model`` is absolute). spaCy writes ``config.cfg``
+  with ``model`` as it was given, before any component saves, and makes the components from it before they read
+  their folders, so a pipeline saved with a relative path and loaded from elsewhere finds no model there: a
+  ``model`` that does not exist when the component is made is therefore said at its first doc (a
+  :class:`~glmnlp.errors.ModelFileError`), unless ``from_disk`` has read a copy; one that exists but cannot be
+  loaded is said at once, as before. A model loaded when the component was made is kept if its ``MODEL.json``,
+  which holds each file's checksum, is the copy's, so that ``spacy.load`` from the directory the pipeline was saved
+  in, where the config's path finds the model too, loads it once (1.4 s for the bundled one), not twice.
+  ``exclude=["model"]`` (the component's own ``to_disk``/``from_disk``) leaves the copy out, and unread.
 * **A warning about a sentence names it in its Doc**: the sentence's number among ``doc.sents`` (from 1), the
   character offset of its first word and its first words, as in ``sentence 2 of the Doc (character 21, 'the big dog
   saw a cat ...'): a sentence of 177 words (more than 150) gets a flat tree without parsing``. Each sentence is
@@ -110,16 +122,22 @@ Our choices:
 from __future__ import annotations
 
 import bisect
+import os
+import shutil
 import struct
 import warnings
 import weakref
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from glmnlp.errors import MissingPackageError
+from glmnlp.errors import MissingPackageError, ModelFileError
 from glmnlp.text.token_spelling import TYPOGRAPHIC_QUOTES
 from glmnlp.text.tokenize import PTB_BRACKETS, LongInputWarning, tokenize_spans, user_stacklevel
 from glmnlp.treebank.trees import Tree, to_bracket
+
+if TYPE_CHECKING:
+    from glmnlp.text.pipeline import Pipeline
 
 __all__ = ["ExtensionClashWarning", "GlmnlpParser", "make_glmnlp_parser"]
 
@@ -130,6 +148,7 @@ _BOUNDS = ("glmnlp", "bounds")  # doc.user_data key: each token's offset and len
 #: the factory's default ``max_words``: glmnlp.text.pipeline.MAX_PARSE_WORDS, written here because importing that
 #: module takes 0.1 s, which a process that only reads saved docs (importing this module) need not spend
 MAX_WORDS = 150
+_COPY = "model"  # the model's copy in the component's folder of a saved pipeline (and the field to exclude)
 #: how the pipeline begins a warning about the only sentence of the only document it was given
 _PIPELINE_WHERE = "document 1, sentence 1: "
 
@@ -207,10 +226,14 @@ class GlmnlpParser:
 
     def __init__(self, nlp: Any, name: str = FACTORY, model: str | None = None,
                  multitag_margin: float | str | None = "model", max_words: int = MAX_WORDS) -> None:
-        from glmnlp.text.loading import load
-
         self.name = name
-        self.glmnlp = load(model, multitag_margin=multitag_margin, max_words=max_words)  # type: ignore[arg-type]
+        #: the model folder, absolute (a relative one read against the current directory now), or None: the bundled
+        self.model = None if model is None else os.path.abspath(model)
+        self._settings: dict[str, Any] = {"multitag_margin": multitag_margin, "max_words": max_words}
+        self._pipeline: Pipeline | None = None
+        self._description: bytes | None = None  # the loaded model's MODEL.json
+        if self.model is None or os.path.lexists(self.model):  # else maybe a saved pipeline's: from_disk reads it
+            self._load(self.model)
         # registered when this module is imported; again here, for names another library has removed since
         if foreign := _register_extensions():
             warnings.warn(
@@ -219,6 +242,56 @@ class GlmnlpParser:
                 f"such as benepar?) and will show that code's values, not this component's parses; remove "
                 f"{'them' if len(foreign) > 1 else 'it'} (Span.remove_extension / Token.remove_extension) before "
                 f"adding the component", ExtensionClashWarning, stacklevel=user_stacklevel())
+
+    def _load(self, model: str | None) -> None:
+        from glmnlp.text.loading import load
+
+        self._pipeline = load(model, **self._settings)
+        self.model = model
+        self._description = _description(Path(model)) if model is not None else None
+
+    @property
+    def glmnlp(self) -> Pipeline:
+        """The glmnlp pipeline that parses: the model's, or after ``from_disk`` the saved pipeline's copy of it."""
+        if self._pipeline is None:
+            raise ModelFileError(f"{self.model}: model directory not found (not when the component was made, and no "
+                                 "saved pipeline's copy of it was read since: nlp.from_disk or spacy.load reads one)")
+        return self._pipeline
+
+    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
+        """Save the model in ``path`` (spaCy's ``nlp.to_disk`` calls this with the component's folder): a copy of a
+        model folder given as ``model``, nothing for the bundled model (module docstring)."""
+        folder = Path(path)
+        folder.mkdir(parents=True, exist_ok=True)
+        copy = folder / _COPY
+        if _COPY in exclude:
+            return
+        if self.model is None:
+            shutil.rmtree(copy, ignore_errors=True)  # a copy saved there before the config named the bundled model
+            return
+        self.glmnlp  # noqa: B018 (a model never found is said here, not saved as a missing folder)
+        if copy.exists() and os.path.samefile(copy, self.model):  # saved again where it was read from
+            return
+        if folder.resolve().is_relative_to(Path(self.model).resolve()):
+            raise ValueError(f"{folder}: inside the model folder {self.model}, which would be copied into itself")
+        partial = folder / (_COPY + ".partial")  # a copy cut short by an error is never taken for the model
+        shutil.rmtree(partial, ignore_errors=True)
+        shutil.copytree(self.model, partial)  # the files of links, as a model installed as links has them
+        shutil.rmtree(copy, ignore_errors=True)
+        partial.rename(copy)
+
+    def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> GlmnlpParser:
+        """Read the model saved by :meth:`to_disk` (spaCy's ``spacy.load`` and ``nlp.from_disk`` call this with the
+        component's folder); a folder without one (the bundled model, or saved before copies were) changes nothing."""
+        copy = Path(path) / _COPY
+        if self.model is None or _COPY in exclude or not copy.is_dir():
+            return self
+        known = _description(copy)
+        if self._pipeline is None or known is None or known != self._description:
+            self._load(os.path.abspath(copy))
+        else:  # the same model's files (their checksums are in MODEL.json): the one loaded is kept
+            self.model = os.path.abspath(copy)
+        return self
 
     def __call__(self, doc: Any) -> Any:
         sentences = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
@@ -258,6 +331,14 @@ class GlmnlpParser:
                            else one.category(text))
             warnings.warn(message, stacklevel=user_stacklevel())
         return parsed
+
+
+def _description(folder: Path) -> bytes | None:
+    """A model folder's ``MODEL.json`` as bytes, or None where it has none."""
+    try:
+        return (folder / "MODEL.json").read_bytes()
+    except OSError:
+        return None
 
 
 def _nodes(tree: Tree, positions: list[int]) -> tuple[Node, ...]:
