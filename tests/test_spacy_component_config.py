@@ -71,6 +71,9 @@ def test_spacy_component_saved_pipeline_holds_its_model(  # type: ignore[no-unty
     assert same.get_pipe("glmnlp_parser").model == str(tmp_path / "saved" / "glmnlp_parser" / "model")
     assert len(loads) == 2
     shutil.rmtree(tmp_path / "mymodel")  # the saved folder needs it no more
+    # workers and pickles load the copy too (they loaded the folder the config named, gone now: spawned workers hung)
+    spec = same.get_pipe("glmnlp_parser").glmnlp.spec
+    assert spec is not None and spec[1][0] == tmp_path / "saved" / "glmnlp_parser" / "model"
     (tmp_path / "elsewhere").mkdir()
     monkeypatch.chdir(tmp_path / "elsewhere")
     again = spacy.load(tmp_path / "saved")
@@ -84,6 +87,8 @@ def test_spacy_component_saved_pipeline_holds_its_model(  # type: ignore[no-unty
     bundled.add_pipe("glmnlp_parser")
     bundled.to_disk(tmp_path / "bundled")
     assert not (tmp_path / "bundled" / "glmnlp_parser" / "model").exists()
+    with pytest.raises(ModelFileError, match="an empty path is not a model directory"):  # (it was the current one)
+        spacy.blank("en").add_pipe("glmnlp_parser", config={"model": ""})
     missing = spacy.blank("en")
     missing.add_pipe("glmnlp_parser", config={"model": "nowhere"})
     with pytest.raises(ModelFileError, match="nowhere: model directory not found"):

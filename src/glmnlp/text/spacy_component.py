@@ -228,11 +228,11 @@ class GlmnlpParser:
                  multitag_margin: float | str | None = "model", max_words: int = MAX_WORDS) -> None:
         self.name = name
         #: the model folder, absolute (a relative one read against the current directory now), or None: the bundled
-        self.model = None if model is None else os.path.abspath(model)
+        self.model = os.path.abspath(model) if model else model  # (None, or "", which load() refuses)
         self._settings: dict[str, Any] = {"multitag_margin": multitag_margin, "max_words": max_words}
         self._pipeline: Pipeline | None = None
         self._description: bytes | None = None  # the loaded model's MODEL.json
-        if self.model is None or os.path.lexists(self.model):  # else maybe a saved pipeline's: from_disk reads it
+        if not self.model or os.path.lexists(self.model):  # else maybe a saved pipeline's: from_disk reads it
             self._load(self.model)
         # registered when this module is imported; again here, for names another library has removed since
         if foreign := _register_extensions():
@@ -289,8 +289,10 @@ class GlmnlpParser:
         known = _description(copy)
         if self._pipeline is None or known is None or known != self._description:
             self._load(os.path.abspath(copy))
-        else:  # the same model's files (their checksums are in MODEL.json): the one loaded is kept
-            self.model = os.path.abspath(copy)
+        else:  # the same model's files (their checksums are in MODEL.json): the one loaded is kept, and workers
+            self.model = os.path.abspath(copy)  # and pickles load the copy (they loaded the first folder, perhaps
+            if (spec := self._pipeline.spec) is not None:  # gone since: n_process under spawn then hung)
+                self._pipeline.spec = (spec[0], (Path(self.model), *spec[1][1:]))
         return self
 
     def __call__(self, doc: Any) -> Any:
