@@ -146,6 +146,9 @@ def test_plot_measures_writes_an_image(rows: list[dict], tmp_path: Path) -> None
     assert [t.get_text() for t in ax.get_xticklabels()][-2:] == [".", "</s>"]
     with pytest.raises(glmnlp.InputError, match="sentence 7"):
         glmnlp.plot_measures(rows, 7)
+    # one column given by its name was read letter by letter: "unknown column 's'"
+    ax = glmnlp.plot_measures(rows, 1, columns="surprisal", path=path)
+    assert [line.get_label() for line in ax.get_lines()] == ["surprisal"]
 
 
 def test_docs_measures_examples_run() -> None:
@@ -537,3 +540,13 @@ def test_the_docs_read_the_reference_parsers_word_class_markers_as_the_benchmark
     read = re.search(r"^CLASS_OF = (\{.*\})$", bench, re.M)
     assert read is not None
     assert dict(zip(said.groups()[:3], said.groups()[3:])) == ast.literal_eval(read.group(1))
+
+
+def test_progress_that_is_not_a_callable_is_refused_before_any_work() -> None:
+    """``progress=True`` (or a tqdm bar itself) was "'bool' object is not callable" from inside the loop, after the
+    first sentence's work: a TypeError saying what progress takes, before any sentence is analysed."""
+    for bad in (True, 1, "bar"):
+        with pytest.raises(TypeError, match="progress must be a callable"):
+            glmnlp.measures(["The dog barked."], progress=bad)
+        with pytest.raises(TypeError, match="progress must be a callable"):
+            list(glmnlp.load(parser=False).pipe(["The dog barked."], progress=bad))

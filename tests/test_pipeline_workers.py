@@ -243,3 +243,24 @@ def test_a_pipelines_repr_shows_its_settings() -> None:
 
     lazy = glmnlp.load(deferred=True)
     assert repr(lazy) != repr(lazy.replace(max_words=20)) and "max_words=20" in repr(lazy.replace(max_words=20))
+    # a component not built yet is its folder (it printed the loader's bound method and the folder's identity)
+    folder = glmnlp.text.default_model.default_model_path()
+    assert repr(lazy).startswith(f"Pipeline(tagger=<not built yet: {folder / 'tagger'}>, parser=<not built yet: "
+                                 f"{folder / 'parser'}>, ")
+
+
+def test_a_pipe_on_workers_left_open_ends_the_program_without_a_traceback(tmp_path: Path) -> None:
+    """A ``pipe(n_process=2)`` generator left unfinished (``for doc in nlp.pipe(...): break`` in a notebook) is
+    closed at the interpreter's exit, whose clean-up imported a module then: "Exception ignored in ... import of
+    glmnlp.glm.model_files halted" on stderr. It ends quietly, its workers gone."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "left_open.py"
+    script.write_text("import glmnlp\n"
+                      "if __name__ == '__main__':\n"
+                      "    nlp = glmnlp.load()\n"
+                      "    g = nlp.pipe(['The old man saw the dog near the barn.'] * 200, n_process=2, batch_size=16)\n"
+                      "    print(len(next(g).sentences))\n", encoding="utf-8")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "1\n", "")

@@ -369,8 +369,10 @@ def stop_pools(pools: Sequence[ProcessPoolExecutor], abort: bool | None = None, 
         if wait and thread is not None and thread.ident is not None:  # one that could not start is not joined
             thread.join()
     if wait:  # the workers are gone: what they left in their scratch folders goes too (a SIGTERM runs no clean-up)
-        from glmnlp.glm.model_files import remove_dead_scratch
-
+        try:
+            from glmnlp.glm.model_files import remove_dead_scratch
+        except ImportError:  # at the interpreter's exit (a pipe() generator left open in a notebook or script is
+            return  # closed then), when no module can be imported: the next run removes them
         remove_dead_scratch()
 
 

@@ -126,6 +126,14 @@ def read_document(doc: DocumentInput, index: int, lines: bool = False) -> tuple[
     return "", pending
 
 
+def check_progress(progress: object) -> None:
+    """A ``progress`` argument is a callable (a bar's ``update``) or None: ``progress=True`` or a tqdm bar itself was
+    "'bool' object is not callable" from inside the loop, after the first sentence's work."""
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a callable that takes a count (a bar's update: tqdm(total=n).update) or "
+                        f"None, got {type(progress).__name__}")
+
+
 _ESCAPES = frozenset(PTB_BRACKETS.values())
 
 

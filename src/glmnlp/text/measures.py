@@ -41,7 +41,7 @@ from glmnlp.glm.locks import ForkSafeLock
 from glmnlp.parser.measures import (COLUMNS, COMBINED_NEEDS_WEIGHTS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, MeasureOptions,
                                     WordClasses, candidate_tags, corpus_measures, every_tag_from)
 from glmnlp.text.frames import rows_frame
-from glmnlp.text.inputs import line_numbers, model_words
+from glmnlp.text.inputs import check_progress, line_numbers, model_words
 from glmnlp.text.tokenize import tokenize_text, tokenize_text_spans, user_stacklevel
 from glmnlp.text.web import web_tags
 from glmnlp.treebank.fileio import atomic_write_bytes
@@ -253,6 +253,7 @@ def measures(
         raise ConfigError(str(exc)) from None
     if lines and tokenized:
         raise ConfigError("lines applies to raw text; tokenized input is always one sentence a line")
+    check_progress(progress)
     sentences, items = numbered_sentences(texts, tokenized, lines)
     parser = load_parser(model, kind)
     if isinstance(word_classes, (str, Path)):
@@ -424,7 +425,8 @@ def plot_measures(
     columns: Sequence[str] = ("surprisal", "syntactic_surprisal", "lexical_surprisal", "entropy"),
     path: str | Path | None = None, ax: Any = None, title: str | None = None,
 ) -> Any:
-    """Draw one sentence's measures word by word (matplotlib, optional): one line per column.
+    """Draw one sentence's measures word by word (matplotlib, optional): one line per column of ``columns`` (a name
+    or a sequence of names).
 
     ``rows``: the rows of :func:`measures` (a list, or its ``as_frame`` DataFrame) or of a document. Returns the
     matplotlib Axes; with ``path`` the figure is also saved there (PNG, SVG, PDF or another format matplotlib
@@ -447,6 +449,8 @@ def plot_measures(
         span = "none" if not present else str(present[0]) if len(present) == 1 else f"{present[0]}-{present[-1]}"
         raise InputError(f"no rows for sentence {sentence} (sentences in the rows: {span})")
     known = list(COLUMNS) + [c for c in NEXT_COLUMNS if c in sel[0]]  # next_word=True's columns when there
+    if isinstance(columns, str):  # one column's name, read letter by letter: "unknown column 's'"
+        columns = (columns,)
     for col in columns:
         if col not in known:
             raise InputError(f"unknown column {col!r}; expected one of {', '.join(known)}")

@@ -98,7 +98,7 @@ from glmnlp.glm.locks import ForkSafeLock
 from glmnlp.parser.explain import Explanation
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.text.inputs import MAX_BATCH, DocumentInput, PendingSentence, model_words, read_document, sentence_items
-from glmnlp.text.inputs import spell_as_written
+from glmnlp.text.inputs import check_progress, spell_as_written
 from glmnlp.text.tokenize import LongInputWarning, user_stacklevel
 from glmnlp.text.web import web_tags
 from glmnlp.treebank.trees import Tree, escape_brackets, with_leaves
@@ -115,7 +115,6 @@ class TaggerProtocol(Protocol):
 
     def tag(self, words: list[str]) -> list[str]:
         """Return the POS tag of each word."""
-        ...
 
 
 @runtime_checkable
@@ -145,8 +144,8 @@ class Deferred:
     args: tuple[Any, ...]
     facts: Mapping[str, Any] = field(default_factory=dict)
 
-    def __repr__(self) -> str:
-        return f"Deferred({getattr(self.loader, '__qualname__', self.loader)}{self.args!r})"
+    def __repr__(self) -> str:  # the folder, not the loader's bound method and the folder's identity (473 characters)
+        return f"<not built yet: {next((str(a) for a in self.args if hasattr(a, '__fspath__')), self.loader)}>"
 
 
 class Pipeline:
@@ -350,6 +349,7 @@ class Pipeline:
             raise ConfigError(f"batch_size must be an integer in [1, {MAX_BATCH}], got {batch_size!r}")
         if isinstance(nbest, bool) or not isinstance(nbest, int) or nbest < 1:
             raise ConfigError(f"nbest must be a positive integer, got {nbest!r}")
+        check_progress(progress)
         if not isinstance(measures, bool):
             from glmnlp.parser.measures import MeasureOptions
 
