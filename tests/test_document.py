@@ -281,6 +281,22 @@ def test_document_notebook_displays_and_nltk() -> None:
     assert "Vinken" in doc.sents[0].to_ascii()
 
 
+def test_a_documents_notebook_display_draws_20_sentences_and_shows_a_taggers_tags() -> None:
+    """A notebook drew every sentence of a document (4 MB of HTML for 2,000), and a tagger's document showed its
+    words without their tags: the first 20 are drawn and the rest counted, and unparsed words carry their tags."""
+    import xml.etree.ElementTree as ET
+
+    from glmnlp.text.document import NOTEBOOK_SENTENCES
+
+    many = Document("", (Sentence.from_tree(TREE),) * 25)
+    html = many._repr_html_()
+    assert NOTEBOOK_SENTENCES == 20 and html.count("<svg") == 20 and ET.fromstring(html) is not None
+    assert html.endswith("<p>&#8230; and 5 more sentences (glmnlp.render_html(doc) draws them all)</p></div>")
+    assert "more sentence" not in Document("", (Sentence.from_tree(TREE),) * 20)._repr_html_()
+    tagged = Document("", (Sentence((Token("Dogs", "NNS"), Token("&", "CC"), Token("bark", None))),))
+    assert "<p>Dogs<sub>NNS</sub> &amp;<sub>CC</sub> bark</p>" in tagged._repr_html_()
+
+
 def _measured(order: int = 1) -> Document:
     rows = [{"sentence": 1, "word": w, "surprisal": s} for w, s in (("Vinken", 1.5), ("sleeps", float("inf")),
                                                                      (".", 0.25), ("</s>", 0.5))]

@@ -626,6 +626,10 @@ def test_an_evalb_result_and_an_explanation_print_short() -> None:
     assert explanation is not None and len(repr(explanation)) < 120
     shown = repr(explanation)
     assert shown.startswith("<Explanation of 'The dog barked") and f"{len(explanation.nodes)} nodes" in shown
+    # one sentence is a sentence; a node is one line too (its generated repr: 781 characters, 100 KB for 85 nodes)
+    assert repr(glmnlp.score_trees([tree], [tree])) == "<EvalbResult: 1 sentence, F1 100.00 (LR 100.00, LP 100.00)>"
+    node = explanation.nodes[0]
+    assert repr(node) == f"<NodeScore word 0 {node.label}: score {node.score:+.4f}, {len(node.features)} features>"
 
 
 def test_evalb_reads_quote_labels_and_refuses_two_parameter_files(tmp_path: Path,

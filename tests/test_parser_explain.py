@@ -368,3 +368,14 @@ def test_a_question_mark_of_any_script_makes_the_sentence_a_question(parser: Par
         return {name.rsplit("|", 1)[1] for node in e.nodes for name, _w in node.features if "QUESTION" in name}
 
     assert question(mark) == {"yes"} and question(".") == {"no"}
+
+
+def test_a_numpy_array_of_words_is_parsed_as_a_list(parser: Parser) -> None:
+    """Words from a DataFrame column (``df.word.values``, a numpy array) failed in ``parse`` with numpy's "truth value
+    of an array is ambiguous", where the tagger takes them: every entry point reads them as the list they hold."""
+    words, tags = ["Pierre", "slept", "."], ["NNP", "VBD", "."]
+    tree = parser.parse(np.array(words), np.array(tags))
+    assert tree == parser.parse(words, tags) and all(type(w) is str for w in tree.leaves())
+    assert parser.parse_nbest(np.array(words), tags, 2) == parser.parse_nbest(words, tags, 2)
+    assert parser.explain(np.array(words), tags).score == parser.explain(words, tags).score
+    assert parser.surprisal(np.array(words), np.array(tags)) == parser.surprisal(words, tags)

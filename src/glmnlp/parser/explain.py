@@ -61,6 +61,11 @@ class NodeScore:
     generative: float | None
     score: float
 
+    def __repr__(self) -> str:
+        """``<NodeScore word 0 DT: score -3.2100, 9 features>`` (the generated repr printed every feature and context
+        atom: 100 KB for the nodes of a 31-word sentence in a notebook); the fields hold the detail."""
+        return f"<NodeScore word {self.word} {self.label}: score {self.score:+.4f}, {len(self.features)} features>"
+
 
 @dataclass(frozen=True)
 class Explanation:

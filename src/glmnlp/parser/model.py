@@ -145,7 +145,7 @@ def _checked_sentence(words: Sequence[str], tags: Sequence[str | Sequence[str]],
     if words is None or tags is None:  # None was "cannot parse an empty sentence"
         raise TypeError(f"words and tags must be sequences of strings, got {type(words).__name__} and "
                         f"{type(tags).__name__}")
-    if not words:
+    if len(words) == 0:  # (a numpy array of words has no truth value)
         raise InputError(f"cannot {what} an empty sentence")
     if len(words) != len(tags):
         raise InputError(f"{len(words)} words but {len(tags)} tag entries")
@@ -357,6 +357,7 @@ class Parser(TravelsAsFiles):
         input: the chains of word i are the union over them). Never fails: see the module docstring for the
         fallbacks."""
         tag_lists = _checked_sentence(words, tags, "parse")
+        words = [str(w) for w in words]  # plain strings: a numpy array's are numpy.str_ (and the array no list)
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
             raise ConfigError(f"k must be an integer (<= 0: every complete analysis), got {k!r}")
         k = min(max(int(k), 0), 2**31 - 1)  # the decoder's int: any k past the beam is every analysis anyway
@@ -407,6 +408,7 @@ class Parser(TravelsAsFiles):
         Raises :class:`~glmnlp.errors.InputError` when a word has no tag the model knows, or the beam finds no
         analysis (:meth:`parse` then returns the default structure, which the model does not score)."""
         tag_lists = _checked_sentence(words, tags, "explain")
+        words = [str(w) for w in words]
         known = set(self.grammar.pos_tags)
         if (bad := next((i for i, t in enumerate(tag_lists) if not known.intersection(t)), None)) is not None:
             raise InputError(f"word {bad + 1} ({words[bad]!r}): none of its tags {tag_lists[bad]} is a tag of the "
@@ -492,7 +494,7 @@ class Parser(TravelsAsFiles):
         word i is the sum of the generative probabilities of the beam members (glmnlp.parser.term).
         """
         _checked_sentence(words, tags, "compute surprisal for")
-        return surprisal_bits(prefix_logprobs(self, words, tags))
+        return surprisal_bits(prefix_logprobs(self, [str(w) for w in words], list(tags)))
 
     def _tree(self, words: Sequence[str], sites: np.ndarray, chains: np.ndarray) -> Tree:
         steps = [Step(int(s), self._chains[int(c)]) for s, c in zip(sites, chains)]

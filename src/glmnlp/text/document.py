@@ -72,6 +72,8 @@ __all__ = ["Document", "FrozenRow", "Sentence", "Span", "Token", "tree_to_nltk",
 
 DOCUMENT_FORMAT = "glmnlp.text.document"
 DOCUMENT_VERSION = 1
+#: The sentences a document's notebook display draws (``Document._repr_html_``).
+NOTEBOOK_SENTENCES = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,8 +419,13 @@ class Document:
         return f"<Document {_short(text)} ({n} sentence{'' if n == 1 else 's'})>"
 
     def _repr_html_(self) -> str:
-        """Each sentence's text and drawn tree (or its words when unparsed), for notebooks."""
-        return "<div>" + "".join(_figure(sent) for sent in self.sentences) + "</div>"
+        """The first :data:`NOTEBOOK_SENTENCES` sentences' texts and drawn trees (or tagged words when unparsed), for
+        notebooks, and how many more there are: every sentence was drawn (4 MB of HTML for 2,000 sentences, kept in
+        the notebook's file too); ``glmnlp.render_html(doc)`` draws them all."""
+        more = len(self.sentences) - NOTEBOOK_SENTENCES
+        rest = (f"<p>&#8230; and {more:,} more sentence{'s' * (more > 1)} (glmnlp.render_html(doc) draws them "
+                "all)</p>") if more > 0 else ""
+        return "<div>" + "".join(_figure(sent) for sent in self.sentences[:NOTEBOOK_SENTENCES]) + rest + "</div>"
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary; :meth:`from_dict` reads it back exactly."""
@@ -549,9 +556,11 @@ def _short(text: str, limit: int = 60) -> str:
 
 
 def _figure(sent: Sentence) -> str:
-    """A sentence's text and drawn tree (or its words when unparsed) as an HTML figure."""
+    """A sentence's text and drawn tree (or its words with their tags when unparsed: a tagger's document showed its
+    words alone) as an HTML figure."""
     from glmnlp.text.drawing import markup_text, render_svg
 
-    words = markup_text(" ".join(sent.words), quote=True)
+    words = " ".join(markup_text(t.text, quote=True) + (f"<sub>{markup_text(t.tag, quote=True)}</sub>" if t.tag else "")
+                     for t in sent.tokens)
     body = render_svg(sent.tree) if sent.tree is not None else f"<p>{words}</p>"
     return f"<figure><figcaption>{markup_text(sent.text, quote=True)}</figcaption>{body}</figure>"

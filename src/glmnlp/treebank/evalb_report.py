@@ -370,8 +370,8 @@ class EvalbResult:
     def __repr__(self) -> str:
         """``<EvalbResult: 245 sentences, F1 86.80 (LR 86.79, LP 86.81)>``: the generated repr printed every sentence's
         row on one line (81,000 characters for 559 sentences) and not the figures asked for (properties)."""
-        total = self.total
-        return (f"<EvalbResult: {len(self.sentences)} sentences, F1 {total.fmeasure:.2f} (LR {total.recall:.2f}, "
+        total, n = self.total, len(self.sentences)
+        return (f"<EvalbResult: {n} sentence{'s' * (n != 1)}, F1 {total.fmeasure:.2f} (LR {total.recall:.2f}, "
                 f"LP {total.precision:.2f})>")
 
     def __add__(self, other: EvalbResult) -> EvalbResult:
