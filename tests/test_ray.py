@@ -6,7 +6,7 @@ import hashlib
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -383,3 +383,79 @@ def test_the_clusters_messages_go_to_stderr_once_glmnlp_starts_ray() -> None:
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "A worker died" not in run.stdout and "A worker died or was killed" in run.stderr
+
+
+def _until(condition: Callable[[], bool], seconds: float) -> bool:
+    """Whether ``condition()`` holds within ``seconds`` (looked at every 0.2 s: Ray's resource view lags a little)."""
+    import time
+
+    end = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.2)
+    return True
+
+
+def test_hosts_wait_for_all_their_cpus_holding_none(
+    ray_instance: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Actors started one by one each held a CPU while waiting for the rest: three jobs of 2 actors on a 2-CPU
+    cluster each got one and waited for ever. With one of the 2 CPUs held by other work, hosts of 2 wait holding
+    none, say so once, and start when the CPU is free; closed, they give both back."""
+    import functools
+    import threading
+
+    from ray.util.placement_group import placement_group, remove_placement_group
+
+    from glmnlp.glm import ray_hosts
+    from glmnlp.glm.parallel import Executor, Hosts
+
+    monkeypatch.setattr(ray_hosts, "WAIT_NOTE", 1.0)
+    blocker = placement_group([{"CPU": 1}])
+    assert blocker.wait(30)
+    made: list[Hosts] = []
+    starting = threading.Thread(target=lambda: made.append(
+        Executor(2, "ray").hosts(functools.partial, [(abs, -1), (abs, -2)])), daemon=True)
+    try:
+        with caplog.at_level("WARNING", logger="glmnlp"):
+            starting.start()
+            said = _until(lambda: any("Ctrl-C" in r.getMessage() for r in caplog.records), 20)
+            assert ray.available_resources().get("CPU", 0) == 1 and not made
+            assert said
+            waits = [r.getMessage() for r in caplog.records if "waiting for" in r.getMessage()]
+            assert len(waits) == 1 and "waiting for 2 CPUs of the Ray cluster for 2 workers: other work" in waits[0]
+    finally:
+        remove_placement_group(blocker)
+    starting.join(60)
+    assert made and made[0].call("__call__") == [1, 2]
+    made[0].close()
+    assert _until(lambda: ray.available_resources().get("CPU", 0) == 2, 20)
+
+
+def test_more_jobs_than_the_clusters_cpus_are_warned_of_and_each_gets_an_actor(
+    ray_instance: None, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """-j 3 on a 2-CPU Ray cluster: no warning (the local backend warns of --jobs above its CPUs), and 2 actors where
+    the command said "training on 3 shards, one per worker". Now a warning, and 3 actors sharing the 2 CPUs."""
+    import functools
+
+    from glmnlp.glm.parallel import Executor
+
+    with caplog.at_level("WARNING", logger="glmnlp"):
+        executor = Executor(3, "ray")
+    said = [r.getMessage() for r in caplog.records]
+    assert said == ["warning: 3 jobs (--jobs) are more than the 2 CPUs of the Ray cluster: up to 3 Ray actors share "
+                    "them, each holding a model or a shard in memory, and no faster than 2"]
+    with executor.hosts(functools.partial, [(os.getpid,)] * 3) as hosts:
+        assert hosts.n_workers == 3 and len(set(hosts.call("__call__"))) == 3
+
+
+def test_the_share_of_a_cpu_fits_each_node() -> None:
+    """Bundles of a CPU each, or of the largest share that every node holds whole: two nodes of one CPU hold 2 bundles
+    of 2/3 of a CPU, not 3."""
+    from glmnlp.glm.ray_hosts import cpu_share
+
+    assert cpu_share([2.0], 2) == cpu_share([4.0], 3) == cpu_share([1.0, 1.0], 2) == 1.0
+    assert cpu_share([2.0], 3) == 0.6666 and cpu_share([1.0, 1.0], 3) == 0.5 and cpu_share([], 2) == 1.0
+

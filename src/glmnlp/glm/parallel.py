@@ -29,12 +29,16 @@ Backends:
   forking a process that holds threads (tqdm, numpy, a caller's) is unsafe, and a forked worker
   would silently inherit the caller's state instead of rebuilding it from the data it is sent.
 * ``backend="ray"`` (``pip install 'glmnlp[ray]'``): tasks are Ray remote functions, hosts are Ray
-  actors (one CPU each); arrays travel through Ray's object store. ``address`` connects to a
-  running cluster (``HOST:PORT`` or ``"auto"``); without it a local Ray instance is started (or the
-  one already initialised in this process is used). No cluster code of glmnlp's own; two things around
-  ``ray.init``: a ``HOST:PORT`` address is first tried with a plain TCP connection of a few seconds
-  (:data:`.ray_driver.ADDRESS_TIMEOUT`), because Ray retries an address where nothing answers for ever (a typo in
-  ``GLMNLP_ADDRESS`` hung a batch job with only Ray's own retry lines); and a SIGTERM handler of the
+  actors (one CPU each, or a share of one when the workers are more than the cluster's CPUs), all of one
+  :class:`Hosts` placed together in a Ray placement group, so that jobs sharing a cluster take turns instead of
+  each holding part of what it needs (:mod:`glmnlp.glm.ray_hosts`); arrays travel through Ray's object store.
+  ``address`` connects to a running cluster (``HOST:PORT`` or ``"auto"``); without it a local Ray instance is
+  started (or the one already initialised in this process is used). Workers above the cluster's CPUs, and a wait
+  for CPUs, are logged warnings (:data:`logger`), not Python warnings, which a command's own filter may hide.
+  No cluster code of glmnlp's own; two things around
+  ``ray.init``: a ``HOST:PORT`` address is first tried with a plain TCP connection of
+  a few seconds (:data:`.ray_driver.ADDRESS_TIMEOUT`), because Ray retries an address where nothing answers for
+  ever (a typo in ``GLMNLP_ADDRESS`` hung a batch job with only Ray's own retry lines); and a SIGTERM handler of the
   caller's own that ``ray.init`` replaces with Ray's (exit status 15 and a C++ stack dump) is put back, so a
   scheduler's SIGTERM ends a command as it does on the local backend (``Aborted.``, status 143). A Ray that
   glmnlp starts or joins prints the cluster's error messages on stderr: Ray's driver prints them (a worker
@@ -43,7 +47,8 @@ Backends:
   its printing function is wrapped (:mod:`glmnlp.glm.ray_driver`; a Ray without it is left as it is).
 
 A worker that dies before its work is done raises :class:`glmnlp.errors.WorkerError` on either backend (a
-local one: :mod:`glmnlp.glm.pools`; Ray's errors for a lost actor, worker or node are turned into it, so
+local one: :mod:`glmnlp.glm.pools`; Ray's errors for a lost actor, worker or node are turned into it
+(:class:`.ray_hosts.RayRef`), so
 the command line says it in one line); an error raised by the work itself passes through unchanged (from Ray
 as the error itself, not Ray's wrapper, whose message is the actor's traceback).
 
@@ -78,9 +83,10 @@ from typing import Any
 
 from glmnlp.config import BACKENDS
 from glmnlp.config import resolve as resolve_settings
-from glmnlp.errors import ConfigError, WorkerError
+from glmnlp.errors import ConfigError
 from glmnlp.glm import pools
 from glmnlp.glm.ray_driver import cluster_messages_to_stderr, unreachable
+from glmnlp.glm.ray_hosts import RayActors, RayRef
 from glmnlp.glm.streams import NOT_YET, InPlace, Prefetch
 
 __all__ = ["BACKENDS", "Executor", "Hosts", "default_jobs", "resolve_executor", "unreachable"]
@@ -89,6 +95,11 @@ __all__ = ["BACKENDS", "Executor", "Hosts", "default_jobs", "resolve_executor", 
 #: warnings, not its INFO lines (``Started a local Ray instance``, which the local backend has no counterpart of);
 #: the command line's ``--quiet`` raises it to errors only (:func:`glmnlp.cli._params.quiet_ray`).
 ray_logging_level = logging.WARNING
+
+#: The Ray backend's warnings (more jobs than the cluster's CPUs; :mod:`glmnlp.glm.ray_hosts`: a wait for CPUs):
+#: logged, not Python warnings, so that they are seen wherever the work runs (a command's own warnings filter hides
+#: the library's other warnings); without a logging set-up, Python prints a warning's line on stderr.
+logger = logging.getLogger(__name__)
 
 #: Seconds :meth:`Hosts.imap_any` waits for a result before it looks at the input again, while it could take an
 #: item (the input arrives on a thread, :mod:`glmnlp.glm.streams`): an item that comes meanwhile waits at most this.
@@ -147,54 +158,6 @@ class _Raised:
         self.error = error
 
 
-class _RayRef:
-    __slots__ = ("ref",)
-
-    def __init__(self, ref: Any) -> None:
-        self.ref = ref
-
-    def result(self) -> Any:
-        import ray
-
-        died = tuple(getattr(ray.exceptions, name) for name in _RAY_DEATHS if hasattr(ray.exceptions, name))
-        try:
-            return ray.get(self.ref)
-        except died as exc:  # as a dead local worker (glmnlp.glm.pools): one line, not Ray's traceback
-            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise WorkerError(f"a Ray worker died before its work was done ({reason})") from exc
-        except ray.exceptions.RayTaskError as exc:  # the work's own error, as a local worker raises it: Ray's
-            # wrapper is an instance of it too, but says the actor's traceback where the error says its message
-            # (a worker that could not load the model printed two tracebacks instead of "error: DIR: reason")
-            if isinstance(exc.cause, Exception):
-                raise exc.cause from exc
-            raise
-
-
-#: Ray's errors for a worker, actor or node that died (an error raised by the work itself passes through as it is).
-_RAY_DEATHS = ("RayActorError", "WorkerCrashedError", "NodeDiedError", "OutOfMemoryError")
-
-
-def _ray_actor_class() -> Any:
-    import ray
-
-    @ray.remote(num_cpus=1)
-    class _RayHost:
-        def __init__(self) -> None:
-            self.objects: dict[str, Any] = {}
-
-        def create(self, key: str, factory: Callable[..., Any], args: tuple[Any, ...]) -> None:
-            self.objects[key] = factory(*args)
-
-        def call(self, key: str, method: str, args: tuple[Any, ...]) -> Any:
-            return getattr(self.objects[key], method)(*args)
-
-        def drop(self, keys: Sequence[str]) -> None:
-            for key in keys:
-                self.objects.pop(key, None)
-
-    return _RayHost
-
-
 class Hosts:
     """Stateful objects placed on the executor's workers (see :meth:`Executor.hosts`).
 
@@ -211,6 +174,7 @@ class Hosts:
         self._workers: list[Any] = []
         self._closed = False
         self._finalizer: weakref.finalize | None = None
+        self._ray: RayActors | None = None
         # one worker would only add transfers: a single object (or jobs = 1) lives in this process
         self.mode = backend = "inline" if self.n_workers == 1 else executor.mode
         try:
@@ -221,15 +185,11 @@ class Hosts:
                 self._finalizer = pools.stop_when_collected(self, self._workers)
             elif backend == "ray":
                 executor._ray_init()
-                import ray
-
-                # an actor holds a CPU for its life: more actors than the cluster's CPUs were never placed, and the
-                # first call on them waited for ever (-j 3 on a 2-CPU cluster). The objects share the actors there
-                # are, as they share local workers; the results do not depend on how many.
-                cpus = int(ray.cluster_resources().get("CPU", 1))
-                self.n_workers = max(1, min(self.n_workers, cpus))
-                actor = _ray_actor_class()
-                self._workers = [actor.remote() for _ in range(self.n_workers)]
+                # all the actors or none (a placement group): actors started one by one each held a CPU while
+                # waiting for the others, and jobs sharing a cluster deadlocked; more actors than the cluster's
+                # CPUs get a share of one each, one actor per worker as on local processes (glmnlp.glm.ray_hosts)
+                self._ray = RayActors(self, self.n_workers)
+                self._workers = self._ray.start()
             pending = [self._submit_raw(i, "create", (self._keys[i], factory, tuple(args)))
                        for i, args in enumerate(args_list)]
             first: Exception | None = None
@@ -254,7 +214,7 @@ class Hosts:
             fn = _HOST_OPS[op]
             return pools.submit(worker, fn, *args)
         method = getattr(worker, op)
-        return _RayRef(method.remote(*args))
+        return RayRef(method.remote(*args))
 
     def submit(self, i: int, method: str, *args: Any) -> Any:
         """Start ``objects[i].method(*args)``; returns a handle whose ``result()`` waits for it."""
@@ -392,11 +352,8 @@ class Hosts:
             if self._finalizer is not None:
                 self._finalizer.detach()
             pools.stop_pools(self._workers, abort)
-        else:
-            import ray
-
-            for worker in self._workers:
-                ray.kill(worker)
+        elif self._ray is not None:  # its actors ended and its CPUs given back (also before they were all placed)
+            self._ray.close()
         self._workers = []
 
     def __enter__(self) -> Hosts:
@@ -439,6 +396,10 @@ class Executor:
 
             cpus = int(ray.cluster_resources().get("CPU", 1))
             self.jobs = cpus if not jobs else int(jobs)
+            if self.jobs > cpus:  # as the command line warns of --jobs above the local CPUs; the workers share them
+                logger.warning(f"warning: {self.jobs} jobs (--jobs) are more than the {cpus} "
+                               f"{'CPU' if cpus == 1 else 'CPUs'} of the Ray cluster: up to {self.jobs} Ray actors "
+                               f"share them, each holding a model or a shard in memory, and no faster than {cpus}")
         else:
             self.jobs = default_jobs() if not jobs else int(jobs)
         self.mode = "inline" if self.jobs == 1 else backend
@@ -453,34 +414,35 @@ class Executor:
             import ray
         except ImportError:
             raise ConfigError("the ray backend needs Ray: pip install 'glmnlp[ray]'") from None
-        if not ray.is_initialized():
-            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
-                                      "logging_level": ray_logging_level}
-            where = f"address {self.address!r}" if self.address is not None else "a local Ray instance"
-            if self.address is not None:
-                kwargs["address"] = self.address
-                if (reason := unreachable(self.address)) is not None:
-                    raise ConfigError(f"the ray backend could not join {where}: {reason}")
-            # a handler of the caller's own (the command line's) is put back; Ray's replaces only the default
-            main_thread = threading.current_thread() is threading.main_thread()
-            sigterm = signal.getsignal(signal.SIGTERM) if main_thread else None
-            sigterm = sigterm if callable(sigterm) else None
-            try:
-                ray.init(**kwargs)
-            except (ConnectionError, ValueError) as exc:  # no cluster there, or an address Ray cannot read
-                raise ConfigError(f"the ray backend could not start or join {where}: "
-                                  f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
-            except SystemExit as exc:  # SIGTERM while Ray starts: its own handler's sys.exit(15), before the caller's
-                if sigterm is None or exc.code != signal.SIGTERM:  # is back: status 15 and no word, not "Aborted."
-                    raise
-                signal.signal(signal.SIGTERM, sigterm)
-                sigterm(signal.SIGTERM, None)  # the caller's handler, as if the signal had come a moment later
+        if ray.is_initialized():
+            return
+        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
+                                  "logging_level": ray_logging_level}
+        where = f"address {self.address!r}" if self.address is not None else "a local Ray instance"
+        if self.address is not None:
+            kwargs["address"] = self.address
+            if (reason := unreachable(self.address)) is not None:
+                raise ConfigError(f"the ray backend could not join {where}: {reason}")
+        # a handler of the caller's own (the command line's) is put back; Ray's replaces only the default
+        main_thread = threading.current_thread() is threading.main_thread()
+        sigterm = signal.getsignal(signal.SIGTERM) if main_thread else None
+        sigterm = sigterm if callable(sigterm) else None
+        try:
+            ray.init(**kwargs)
+        except (ConnectionError, ValueError) as exc:  # no cluster there, or an address Ray cannot read
+            raise ConfigError(f"the ray backend could not start or join {where}: "
+                              f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+        except SystemExit as exc:  # SIGTERM while Ray starts: its own handler's sys.exit(15), before the caller's
+            if sigterm is None or exc.code != signal.SIGTERM:  # is back: status 15 and no word, not "Aborted."
                 raise
-            finally:
-                if sigterm is not None:
-                    signal.signal(signal.SIGTERM, sigterm)
-            cluster_messages_to_stderr()
-            self._ray_started = True
+            signal.signal(signal.SIGTERM, sigterm)
+            sigterm(signal.SIGTERM, None)  # the caller's handler, as if the signal had come a moment later
+            raise
+        finally:
+            if sigterm is not None:
+                signal.signal(signal.SIGTERM, sigterm)
+        cluster_messages_to_stderr()
+        self._ray_started = True
 
     def _local_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -525,7 +487,7 @@ class Executor:
         import ray
 
         remote = ray.remote(num_cpus=1)(_apply)
-        return lambda item: _RayRef(remote.remote(fn, item))
+        return lambda item: RayRef(remote.remote(fn, item))
 
     def hosts(self, factory: Callable[..., Any], args_list: Sequence[tuple[Any, ...]]) -> Hosts:
         """Create ``factory(*args)`` for each ``args`` on the workers; returns the :class:`Hosts`."""
