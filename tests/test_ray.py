@@ -433,6 +433,23 @@ def test_hosts_wait_for_all_their_cpus_holding_none(
     assert _until(lambda: ray.available_resources().get("CPU", 0) == 2, 20)
 
 
+def test_an_address_of_another_cluster_than_rays_is_refused(ray_instance: None) -> None:
+    """An address given while Ray is connected to a cluster in this process was ignored: the work ran on the
+    earlier cluster without a word. Another port is refused, naming both; the cluster's own address is accepted,
+    by the node's IP or by 127.0.0.1."""
+    from glmnlp.errors import ConfigError
+    from glmnlp.glm.parallel import Executor
+
+    joined = ray.get_runtime_context().gcs_address
+    host, _, port = joined.rpartition(":")
+    other = f"127.0.0.1:{int(port) + 1}"
+    with pytest.raises(ConfigError, match=f"could not join address '{other}': .* connected to the cluster at "
+                                          f"'{joined}'"):
+        Executor(2, "ray", other)
+    for same in (joined, f"127.0.0.1:{port}", f"localhost:{port}"):
+        assert Executor(2, "ray", same).map(abs, [-1, -2]) == [1, 2]
+
+
 def test_more_jobs_than_the_clusters_cpus_are_warned_of_and_each_gets_an_actor(
     ray_instance: None, caplog: pytest.LogCaptureFixture,
 ) -> None:

@@ -33,7 +33,8 @@ Backends:
   :class:`Hosts` placed together in a Ray placement group, so that jobs sharing a cluster take turns instead of
   each holding part of what it needs (:mod:`glmnlp.glm.ray_hosts`); arrays travel through Ray's object store.
   ``address`` connects to a running cluster (``HOST:PORT`` or ``"auto"``); without it a local Ray instance is
-  started (or the one already initialised in this process is used). Workers above the cluster's CPUs, and a wait
+  started (or the one already initialised in this process is used: an address given that surely names another cluster is a :class:`~glmnlp.errors.ConfigError`, since Ray
+  joins one cluster per process, where it was ignored without a word). Workers above the cluster's CPUs, and a wait
   for CPUs, are logged warnings (:data:`logger`), not Python warnings, which a command's own filter may hide.
   No cluster code of glmnlp's own; two things around
   ``ray.init``: a ``HOST:PORT`` address is first tried with a plain TCP connection of
@@ -86,7 +87,7 @@ from glmnlp.config import resolve as resolve_settings
 from glmnlp.errors import ConfigError
 from glmnlp.glm import pools
 from glmnlp.glm.ray_driver import cluster_messages_to_stderr, unreachable
-from glmnlp.glm.ray_hosts import RayActors, RayRef
+from glmnlp.glm.ray_hosts import RayActors, RayRef, other_cluster
 from glmnlp.glm.streams import NOT_YET, InPlace, Prefetch
 
 __all__ = ["BACKENDS", "Executor", "Hosts", "default_jobs", "resolve_executor", "unreachable"]
@@ -414,7 +415,11 @@ class Executor:
             import ray
         except ImportError:
             raise ConfigError("the ray backend needs Ray: pip install 'glmnlp[ray]'") from None
-        if ray.is_initialized():
+        if ray.is_initialized():  # Ray joins one cluster per process: another one named is refused, not ignored
+            if self.address is not None and (joined := other_cluster(self.address)) is not None:
+                raise ConfigError(f"the ray backend could not join address {self.address!r}: Ray in this process is "
+                                  f"connected to the cluster at {joined!r} (one cluster per process: ray.shutdown() "
+                                  "first to join another, or give no address)")
             return
         kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                   "logging_level": ray_logging_level}

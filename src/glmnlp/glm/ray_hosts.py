@@ -15,6 +15,11 @@ Design choices (no cluster code of glmnlp's own: Ray schedules, places and repor
   CPUs. The local backend starts ``--jobs`` processes whatever the cores, and the shards of a training command, which
   make its model, follow ``--jobs``: ``-j 3`` on a 2-CPU cluster is 3 actors, one per shard, as the command says (a
   group of 3 whole CPUs would never be placed). :class:`glmnlp.glm.parallel.Executor` warns of it.
+* **One cluster per process** (:func:`other_cluster`): Ray joins one cluster per process, and an address given while
+  it is connected to another was ignored without a word. The address given is compared with the cluster's own
+  (its GCS address): another port is another cluster; the same port on an address of this machine (``127.0.0.1``,
+  the node's IP) and on another machine's are two clusters; anything else (``auto``, a host name that resolves
+  elsewhere, a Ray client) is not refused.
 * **A dead worker is a WorkerError** (:class:`RayRef`): Ray's errors for a lost actor, worker or node become
   :class:`glmnlp.errors.WorkerError`, said in one line; the work's own error is raised as itself, not as Ray's
   wrapper, whose message is the actor's traceback.
@@ -22,7 +27,9 @@ Design choices (no cluster code of glmnlp's own: Ray schedules, places and repor
 
 from __future__ import annotations
 
+import ipaddress
 import logging
+import socket
 import time
 import weakref
 from collections.abc import Callable, Sequence
@@ -30,7 +37,7 @@ from typing import Any
 
 from glmnlp.errors import WorkerError
 
-__all__ = ["RAY_DEATHS", "WAIT_NOTE", "RayActors", "RayRef", "cpu_share"]
+__all__ = ["RAY_DEATHS", "WAIT_NOTE", "RayActors", "RayRef", "cpu_share", "other_cluster"]
 
 logger = logging.getLogger(__name__)
 
@@ -156,3 +163,40 @@ class RayActors:
         self.actors = []
         self._finalizer()
 
+
+def _ips(host: str) -> set[ipaddress.IPv4Address | ipaddress.IPv6Address] | None:
+    try:
+        return {ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in socket.getaddrinfo(host, None)}
+    except (OSError, ValueError):
+        return None
+
+
+def other_cluster(address: str) -> str | None:
+    """The GCS address of the cluster Ray is connected to in this process, when ``address`` surely names another
+    (module docstring); None when it is the same one or cannot be told."""
+    import ray
+
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if address.startswith("ray://") or not colon or not port.isdigit():
+        return None
+    try:
+        joined = str(ray.get_runtime_context().gcs_address)
+    except Exception:  # noqa: BLE001 (a Ray client, an older Ray: not told)
+        return None
+    joined_host, _, joined_port = joined.rpartition(":")
+    if not joined_port.isdigit():
+        return None
+    if int(joined_port) != int(port):
+        return joined
+    given, there = _ips(host.strip("[]")), _ips(joined_host.strip("[]"))
+    if not given or not there or given & there:
+        return None
+    try:
+        here = _ips(ray.util.get_node_ip_address()) or set()
+    except Exception:  # noqa: BLE001
+        here = set()
+
+    def local(ips: set[Any]) -> bool:
+        return all(ip.is_loopback or ip in here for ip in ips)
+
+    return joined if local(given) != local(there) else None
