@@ -476,3 +476,22 @@ def test_the_share_of_a_cpu_fits_each_node() -> None:
     assert cpu_share([2.0], 2) == cpu_share([4.0], 3) == cpu_share([1.0, 1.0], 2) == 1.0
     assert cpu_share([2.0], 3) == 0.6666 and cpu_share([1.0, 1.0], 3) == 0.5 and cpu_share([], 2) == 1.0
 
+
+def test_a_ray_address_variable_where_nothing_answers_is_refused_at_once(tmp_path: Path) -> None:
+    """``RAY_ADDRESS`` (read by ray.init when glmnlp gives it no address) skipped the check of an address given: a
+    dead one was retried for ever, Ray's retry lines every 40 s. It is checked as an address given, and named."""
+    import subprocess
+    import sys
+
+    source = tmp_path / "in.txt"
+    source.write_text("the/DT dog/NN barked/VBD ./.\nA/DT cat/NN sat/VBD ./.\n", encoding="utf-8")
+    argv = [sys.executable, "-c", "from glmnlp.cli import main; raise SystemExit(main())", "parse", "--tagged",
+            "-j", "2", "--batch-size", "1", "--backend", "ray", "-i", str(source)]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GLMNLP_", "RAY_"))}
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60,
+                              env={**env, "RAY_ADDRESS": "127.0.0.1:1"})
+    except subprocess.TimeoutExpired:
+        pytest.fail("a RAY_ADDRESS where nothing answers was retried for a minute")
+    assert done.returncode != 0 and done.stdout == ""
+    assert "could not join address '127.0.0.1:1' ($RAY_ADDRESS): nothing answers at 127.0.0.1:1 (" in done.stderr

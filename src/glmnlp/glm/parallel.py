@@ -32,12 +32,13 @@ Backends:
   actors (one CPU each, or a share of one when the workers are more than the cluster's CPUs), all of one
   :class:`Hosts` placed together in a Ray placement group, so that jobs sharing a cluster take turns instead of
   each holding part of what it needs (:mod:`glmnlp.glm.ray_hosts`); arrays travel through Ray's object store.
-  ``address`` connects to a running cluster (``HOST:PORT`` or ``"auto"``); without it a local Ray instance is
-  started (or the one already initialised in this process is used: an address given that surely names another cluster is a :class:`~glmnlp.errors.ConfigError`, since Ray
+  ``address`` connects to a running cluster (``HOST:PORT`` or ``"auto"``); without it Ray joins ``$RAY_ADDRESS``
+  (Ray's own variable) if set, else a local Ray instance is started (or the one already initialised in this process
+  is used: an address given that surely names another cluster is a :class:`~glmnlp.errors.ConfigError`, since Ray
   joins one cluster per process, where it was ignored without a word). Workers above the cluster's CPUs, and a wait
   for CPUs, are logged warnings (:data:`logger`), not Python warnings, which a command's own filter may hide.
   No cluster code of glmnlp's own; two things around
-  ``ray.init``: a ``HOST:PORT`` address is first tried with a plain TCP connection of
+  ``ray.init``: a ``HOST:PORT`` address (given, or ``$RAY_ADDRESS``) is first tried with a plain TCP connection of
   a few seconds (:data:`.ray_driver.ADDRESS_TIMEOUT`), because Ray retries an address where nothing answers for
   ever (a typo in ``GLMNLP_ADDRESS`` hung a batch job with only Ray's own retry lines); and a SIGTERM handler of the
   caller's own that ``ray.init`` replaces with Ray's (exit status 15 and a C++ stack dump) is put back, so a
@@ -423,11 +424,15 @@ class Executor:
             return
         kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                   "logging_level": ray_logging_level}
-        where = f"address {self.address!r}" if self.address is not None else "a local Ray instance"
+        # Ray's own variable, which ray.init reads when given no address, is checked as an address given
+        ray_address = os.environ.get("RAY_ADDRESS", "").strip() if self.address is None else ""
+        where = (f"address {self.address!r}" if self.address is not None else
+                 f"address {ray_address!r} ($RAY_ADDRESS)" if ray_address else "a local Ray instance")
         if self.address is not None:
             kwargs["address"] = self.address
-            if (reason := unreachable(self.address)) is not None:
-                raise ConfigError(f"the ray backend could not join {where}: {reason}")
+        joining = self.address or ray_address
+        if joining and (reason := unreachable(joining)) is not None:
+            raise ConfigError(f"the ray backend could not join {where}: {reason}")
         # a handler of the caller's own (the command line's) is put back; Ray's replaces only the default
         main_thread = threading.current_thread() is threading.main_thread()
         sigterm = signal.getsignal(signal.SIGTERM) if main_thread else None
