@@ -175,8 +175,9 @@ def test_cli_tag_reads_its_file_with_i_as_parse_and_measures_do(capsys: pytest.C
     source.write_text("The cat sat .\n", encoding="utf-8")
     rc, out, _err = _run(capsys, ["tag", "-i", str(source)])
     assert rc == 0 and out == _run(capsys, ["tag", "--input", str(source)])[1] == _run(capsys, ["tag", str(source)])[1]
-    rc, _out, err = _run(capsys, ["tag", str(source), "-i", str(source)])
-    assert rc == 2 and "give INPUT_PATH or -i/--input FILE, not both" in err
+    for given in (str(source), "-"):  # an explicit '-' too, which is INPUT_PATH's default
+        rc, _out, err = _run(capsys, ["tag", given, "-i", str(source)])
+        assert rc == 2 and "give INPUT_PATH or -i/--input FILE, not both" in err
 
 
 def test_cli_tag_answers_each_sentence_of_a_pipe_with_batch_size_1() -> None:

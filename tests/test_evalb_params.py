@@ -92,6 +92,10 @@ def test_evalb_show_params_writes_the_settings_in_use(capsys: pytest.CaptureFixt
     assert parse_params(capsys.readouterr().out) == EvalbParams(**{
         **{f: getattr(COLLINS_PARAMS, f) for f in EvalbParams.__slots__},  # type: ignore[attr-defined]
         "cutoff_len": 100, "delete_labels": (*COLLINS_PARAMS.delete_labels, "PUNCT")})
+    assert main(["evalb", "--show-params", "--strip-punct"]) == 0  # no .prm keyword: said in a comment
+    shown = capsys.readouterr().out
+    assert shown.endswith("\n# and --strip-punct, given with the file (no .prm keyword)\n")
+    assert parse_params(shown) == COLLINS_PARAMS
     assert main(["evalb", "--show-params", str(mine), str(mine)]) == 2
     assert "--show-params takes no GOLD/TEST files" in capsys.readouterr().err
     assert main(["evalb", "--help"]) == 0 and "COLLINS.prm gold" not in capsys.readouterr().out

@@ -478,7 +478,7 @@ def test_a_file_of_plain_tokens_is_said_to_have_no_tags() -> None:
     to name the format."""
     with pytest.raises(FormatError) as info:
         list(iter_tagged(["Genetics is fun ."], name="tok.txt"))
-    assert info.value.reason.endswith("; this line has no tags: tagged text is needed here")
+    assert info.value.reason.endswith("; this line has no tags (plain tokens)")
     with pytest.raises(FormatError) as info:
         list(iter_tagged(["Genetics/NN is VBZ"], name="tok.txt"))
-    assert info.value.reason.endswith("; name it (--format, fmt=)") and info.value.line == 1
+    assert info.value.reason.endswith("; name its format") and info.value.line == 1

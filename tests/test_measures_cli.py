@@ -313,7 +313,7 @@ def test_measures_warns_of_a_sentence_long_enough_to_take_long(tmp_path: Path) -
     from glmnlp.text.measures import LONG_SENTENCE, LongSentenceWarning, text_sentences
 
     words = ["dogs", "bark"] * (LONG_SENTENCE // 2)
-    with pytest.warns(LongSentenceWarning, match=rf"sentence 2 \(item 2\) has {LONG_SENTENCE + 1:,} words") as caught:
+    with pytest.warns(LongSentenceWarning, match=rf"sentence 2 has {LONG_SENTENCE + 1:,} words \(item 2\)") as caught:
         text_sentences([["Dogs", "bark", "."], [*words, "."]])
     assert len(caught) == 1 and caught[0].filename == __file__
     assert (caught[0].message.sentence, caught[0].message.item, caught[0].message.words) == (2, 2, LONG_SENTENCE + 1)
@@ -326,7 +326,7 @@ def test_measures_warns_of_a_sentence_long_enough_to_take_long(tmp_path: Path) -
                           "--tokenized", "-i", str(src)], capture_output=True, text=True, check=True)
     # the line of the file, as glmnlp parse names it (the sentence's number alone said "sentence 2" of line 4)
     assert run.stderr.splitlines() == [
-        f"warning: {src}:4: sentence 2 (item 4) has {LONG_SENTENCE + 1:,} words: the measures of a sentence take "
+        f"warning: {src}:4: sentence 2 has {LONG_SENTENCE + 1:,} words (item 4): the measures of a sentence take "
         "time growing faster than its length (6,000 words: over a minute); tokenised input is one sentence a line"
     ]
     assert run.stdout.count("\n") == 1 + 4 + LONG_SENTENCE + 2  # header, the short sentence, the words, </s>s

@@ -84,6 +84,10 @@ def test_trees_malformed_raise_typed_error_with_line(text, line, fragment):
      "a reader takes for whitespace: a word holds none)"),
     ("(NP (NN a b))", "node 'NN' has a second word ('b')"),
     ("( Ja )", "node 'Ja' has no children (a word is written under its tag: (TAG word))"),
+    ("(S (NP ) (VP (VBD ran)))", "node 'NP' has no children"),  # an empty phrase, not a word without its tag
+    ("(S (NN a\x85b))", "node 'NN' has a second word ('b') (the space before it is U+0085, which a reader takes for "
+     "whitespace: a word holds none)"),  # (a character without a name)
+    ("(S (NP (NN x))\xa0y)", "node 'S' has a word after subtrees ('y')"),
 ])
 def test_trees_errors_name_a_space_no_one_sees_and_a_word_without_a_tag(text: str, reason: str) -> None:
     """A word holding an ideographic or no-break space was "a second word" with nothing to see where; ``( Ja )``, a

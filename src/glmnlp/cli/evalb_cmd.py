@@ -101,8 +101,9 @@ def evalb(
         params = dataclasses.replace(params, max_error=max_error)
     if strip_punct:
         params = dataclasses.replace(params, strip_punct=True)
-    if show_params:
-        click.echo(format_params(params), nl=False)
+    if show_params:  # --strip-punct is no .prm setting: said, so that the file is not taken for the whole
+        click.echo(format_params(params) + ("# and --strip-punct, given with the file (no .prm keyword)\n"
+                                            if strip_punct else ""), nl=False)
         return
     with ExitStack() as stack:
         if demo:

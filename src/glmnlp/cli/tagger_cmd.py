@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import click
+from click.core import ParameterSource
 
 from glmnlp.treebank.formats import (
     Format, TaggedSentence, format_by_suffix, iter_tagged, iter_tokens, read_tagged, read_tagged_as, write_conllu,
@@ -299,7 +300,7 @@ def tag(model_dir: Path | None, input_path: str, input_option: str | None, input
       glmnlp tag --model my_default_model/ sentences.txt --output-format conllu > tagged.conllu
     """
     if input_option is not None:
-        if input_path != "-":
+        if click.get_current_context().get_parameter_source("input_path") != ParameterSource.DEFAULT:  # '-' too
             raise click.UsageError("give INPUT_PATH or -i/--input FILE, not both")
         input_path = input_option
     if model_dir is None:

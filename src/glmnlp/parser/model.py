@@ -164,7 +164,6 @@ def _checked_sentence(words: Sequence[str], tags: Sequence[str | Sequence[str]],
     return tag_lists
 
 
-
 #: The last words that make a sentence a question for the QUESTION feature (module header).
 QUESTION_MARKS = frozenset({"?", "\uff1f", "\u061f"})
 

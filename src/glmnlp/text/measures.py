@@ -197,7 +197,7 @@ def _warn_if_long(words: Sequence[str], k: int, item: int) -> None:
     words (the sentence alone did not say which line of a stimuli file it was: ``item`` is)."""
     if len(words) > LONG_SENTENCE:
         warnings.warn(LongSentenceWarning(
-            f"sentence {k} (item {item}) has {len(words):,} words: the measures of a sentence take time growing "
+            f"sentence {k} has {len(words):,} words (item {item}): the measures of a sentence take time growing "
             f"faster than its length (6,000 words: over a minute); tokenised input is one sentence a line",
             k, item, len(words)), stacklevel=user_stacklevel())
 

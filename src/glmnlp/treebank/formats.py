@@ -361,7 +361,7 @@ def detect_format(lines: Sequence[str], name: str = "<input>") -> Format:
         untagged = len(fields) == 1 and not any("/" in token for token in tokens)  # plain tokens: no format holds
         raise FormatError(  # their tags ("pass it explicitly" sent users to look for an option that could not help)
             "cannot tell the format (not CoNLL-U, word<TAB>tag, word/TAG or trees)"
-            + ("; this line has no tags: tagged text is needed here" if untagged else "; name it (--format, fmt=)"),
+            + ("; this line has no tags (plain tokens)" if untagged else "; name its format"),
             source=name,
             line=lineno,
         )

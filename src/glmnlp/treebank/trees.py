@@ -362,9 +362,9 @@ def iter_trees_with_lines(lines: Iterable[str], source: str = "<string>") -> Ite
                         raise TreeSyntaxError("unbalanced ')' with no open bracket", source=source, line=line)
                     label, children, opened = stack.pop()
                     if expect_label or not children:
-                        raise TreeSyntaxError(  # "( Ja )": a word alone in brackets is read as a label
-                            "empty bracket" if label is None else f"node {label!r} has no children (a word is "
-                            "written under its tag: (TAG word))",
+                        raise TreeSyntaxError(  # "( Ja )": a word alone in a tree's brackets is read as a label
+                            "empty bracket" if label is None else f"node {label!r} has no children"
+                            + (" (a word is written under its tag: (TAG word))" if not stack else ""),
                             source=source,
                             line=line,
                         )
@@ -386,7 +386,8 @@ def iter_trees_with_lines(lines: Iterable[str], source: str = "<string>") -> Ite
                     if siblings:
                         kind = "a second word" if isinstance(siblings[-1], str) else "a word after subtrees"
                         raise TreeSyntaxError(
-                            f"node {stack[-1][0]!r} has {kind} ({tok!r}){_unseen_space(text, match.start())}",
+                            f"node {stack[-1][0]!r} has {kind} ({tok!r})"
+                            + (_unseen_space(text, match.start()) if kind == "a second word" else ""),
                             source=source, line=line)
                     if stack[-1][0] == "":
                         raise TreeSyntaxError(f"word {tok!r} under an unlabelled bracket", source=source, line=line)
@@ -416,7 +417,8 @@ def _unseen_space(line: str, end: int) -> str:
     odd = next((c for c in gap if c not in " \t\r\n\f\v"), None)
     if odd is None:
         return ""
-    return f" (the space before it is U+{ord(odd):04X} {unicodedata.name(odd, '').lower()}, which a reader takes for " \
+    name = unicodedata.name(odd, "").lower()
+    return f" (the space before it is U+{ord(odd):04X}{f' {name}' if name else ''}, which a reader takes for " \
            "whitespace: a word holds none)"
 
 
