@@ -426,6 +426,20 @@ def test_quotes_written_as_two_apostrophes_open_at_the_start_and_a_years_apostro
     assert tokenize("He said 'no' to them.")[2:5] == ["`", "no", "'"]
 
 
+def test_a_double_quote_between_spaces_closes_as_tokenized_input_closes_it() -> None:
+    """NLTK opens a double quote after any space, so the closing ``''`` of PTB-style text (`` `` Now ... , '' he
+    added``) and the second of ``He said " hi " to me`` were opening quotes, and tagged so (423 in one user's file),
+    where ``--tokenized`` input alternates them. A ``''`` followed by a space or the end closes, and so does a ``"``
+    while a quote is open; one touching the next word still opens (choice 5)."""
+    assert tokenize("`` Now the field is less cluttered , '' he added .")[8] == "''"
+    assert tokenize('He said " hi " to me .')[2:5] == ["``", "hi", "''"]
+    assert tokenize('x " y " z " w " v') == ["x", "``", "y", "''", "z", "``", "w", "''", "v"]
+    assert tokenize('A " b') == ["A", "``", "b"]  # nothing open: as NLTK spells it
+    assert tokenize("He said ''hi'' .")[2] == "``" and tokenize("He said '' .")[2] == "''"
+    spaced = tokenize_spans("He said '' hi '' to me .")
+    assert [t for t, _, _ in spaced][2:5] == ["''", "hi", "''"] and spaced[2][1:] == (8, 10)
+
+
 def test_sentences_pysbd_leaves_whole_are_split_before_i_and_after_three_exclamation_marks() -> None:
     """pysbd's abbreviation list holds ``me``, ``is`` and ``ok``, so ``Thanks for helping me. I appreciate it.`` was
     one sentence (and its tree had a full stop inside); ``Great food!!! We will return.`` was one too (two ``!``

@@ -11,14 +11,31 @@ from collections.abc import Sequence
 
 from glmnlp.treebank.trees import PTB_APOSTROPHES
 
-__all__ = ["OPENERS", "TYPOGRAPHIC_QUOTES", "TokenSpan", "cluster_start", "joins_previous", "merge_ampersands",
-           "merge_marks", "merge_years", "opens_quote", "ptb_quotes", "spell_final_abbreviation"]
+__all__ = ["OPENERS", "TYPOGRAPHIC_QUOTES", "TokenSpan", "close_spaced_quotes", "cluster_start", "joins_previous",
+           "merge_ampersands", "merge_marks", "merge_years", "opens_quote", "ptb_quotes", "spell_final_abbreviation"]
 
 TokenSpan = tuple[str, int, int]  # a token's text and its [start, end) offsets in its sentence
 
 OPENERS = set("([{\"'`\u201c\u2018")
 _FINAL_ABBREVIATION = re.compile(r"U\.S|U\.K|U\.S\.A|U\.S\.S\.R")  # choice 12
 _CLOSERS = frozenset({"''", "'", "-RRB-", "-RSB-", "-RCB-"})
+
+
+def close_spaced_quotes(tokens: list[TokenSpan], sentence: str) -> list[TokenSpan]:
+    """Choice 5's converse: a double quote written ``''`` or ``"`` with a space (or the end) after it that NLTK opened
+    (it opens one after any space) closes: ``''`` always (it is the treebank's closing quote), ``"`` while a quote
+    is open (``He said " hi " to me``: two opening quotes; 423 closing ``''`` of PTB-style text opened, and tagged
+    so, where ``--tokenized`` input alternates them, :func:`ptb_quotes`)."""
+    out: list[TokenSpan] = []
+    open_quote = False
+    for text, start, end in tokens:
+        if text == "``" and sentence[start:end] in ("''", '"') and not (end < len(sentence) and
+                                                                      not sentence[end].isspace()):
+            if sentence[start:end] == "''" or open_quote:
+                text = "''"
+        open_quote = text == "``" or (open_quote and text != "''")
+        out.append((text, start, end))
+    return out
 
 
 def opens_quote(sentence: str, start: int, end: int) -> bool:

@@ -143,8 +143,9 @@ from typing import Any
 
 from glmnlp.errors import NLTK_MISSING, MissingPackageError
 from glmnlp.glm.locks import fork_waits
-from glmnlp.text.token_spelling import (TYPOGRAPHIC_QUOTES, TokenSpan, cluster_start, merge_ampersands, merge_marks,
-                                        merge_years, opens_quote, spell_final_abbreviation)
+from glmnlp.text.token_spelling import (TYPOGRAPHIC_QUOTES, TokenSpan, close_spaced_quotes, cluster_start,
+                                        merge_ampersands, merge_marks, merge_years, opens_quote,
+                                        spell_final_abbreviation)
 from glmnlp.text.web import mask_web_tokens, web_tag, web_tags, web_token_spans
 from glmnlp.treebank.fileio import INVISIBLE
 from glmnlp.treebank.trees import PTB_APOSTROPHES, PTB_BRACKETS
@@ -515,7 +516,7 @@ def tokenize_spans(sentence: str) -> list[TokenSpan]:
     if web:
         tokens = _restore_web(tokens, web, sentence)
     tokens = merge_marks(merge_ampersands(tokens), sentence)
-    tokens = merge_years(tokens, sentence)
+    tokens = close_spaced_quotes(merge_years(tokens, sentence), sentence)
     tokens = spell_final_abbreviation(tokens)
     return _trim_invisible(tokens, sentence) if _HAS_INVISIBLE.search(sentence) else tokens
 
