@@ -317,7 +317,8 @@ def _score_text(score: float | None) -> str:
 @click.option("--map-unknown-tags", is_flag=True,
               help="--tagged: replace tags the model does not know by the tagger's best tag that it knows "
                    "(with a warning) instead of stopping with an error.")
-@click.option("--lines", is_flag=True, help="Raw text: every line is one sentence (default: paragraphs).")
+@click.option("--lines", is_flag=True, help="Raw text: every line is one sentence (default: paragraphs); a blank line "
+                                           "gives no tree (number your lines to pair input and output).")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="brackets", show_default=True,
               help="Output format.")
 @click.option("--out-dir", type=NonEmptyPath(path_type=Path), default=None,
