@@ -55,7 +55,7 @@ def test_tagger_trained_through_ray_matches_local(ray_instance: None, tmp_path: 
 
 def test_more_jobs_than_the_clusters_cpus_share_the_actors(ray_instance: None, tmp_path: Path) -> None:
     """Three shards with -j 3 on a 2-CPU Ray instance: the third actor was never placed and the first call on it
-    waited for ever; the shards now share the actors the cluster can hold, with the same model as local workers."""
+    waited for ever; each shard now has an actor holding a share of the CPUs, with the same model as local workers."""
     import threading
 
     train, dev = sample_tagged("train")[:150], sample_tagged("dev")[:30]
@@ -462,7 +462,7 @@ def test_more_jobs_than_the_clusters_cpus_are_warned_of_and_each_gets_an_actor(
     with caplog.at_level("WARNING", logger="glmnlp"):
         executor = Executor(3, "ray")
     said = [r.getMessage() for r in caplog.records]
-    assert said == ["warning: 3 jobs (--jobs) are more than the 2 CPUs of the Ray cluster: up to 3 Ray actors share "
+    assert said == ["warning: 3 jobs are more than the 2 CPUs of the Ray cluster: up to 3 Ray actors share "
                     "them, each holding a model or a shard in memory, and no faster than 2"]
     with executor.hosts(functools.partial, [(os.getpid,)] * 3) as hosts:
         assert hosts.n_workers == 3 and len(set(hosts.call("__call__"))) == 3
@@ -495,3 +495,35 @@ def test_a_ray_address_variable_where_nothing_answers_is_refused_at_once(tmp_pat
         pytest.fail("a RAY_ADDRESS where nothing answers was retried for a minute")
     assert done.returncode != 0 and done.stdout == ""
     assert "could not join address '127.0.0.1:1' ($RAY_ADDRESS): nothing answers at 127.0.0.1:1 (" in done.stderr
+    # and before any work, as --address is: input that stays in this process (-j 1) never checked it
+    done = subprocess.run([*argv[:5], "-j", "1", *argv[7:]], capture_output=True, text=True, timeout=60,
+                          env={**env, "RAY_ADDRESS": "127.0.0.1:1"})
+    assert done.returncode == 1 and done.stdout == "" and "($RAY_ADDRESS): nothing answers" in done.stderr
+
+
+def test_hosts_closed_after_ray_shut_down_start_no_new_ray(ray_instance: None) -> None:
+    """Closing Ray hosts after ``ray.shutdown()`` (or at the interpreter's exit, where a pipe() left open is closed)
+    killed their actors through a new local Ray ("Started a local Ray instance", then ActorHandleNotFoundError):
+    nothing is left to end then, and nothing is started."""
+    import functools
+
+    from glmnlp.glm.parallel import Executor
+
+    hosts = Executor(2, "ray").hosts(functools.partial, [(os.getpid,)] * 2)
+    ray.shutdown()
+    try:
+        hosts.close()
+        assert not ray.is_initialized()
+    finally:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)  # the module's instance, for what follows
+
+
+def test_the_same_cluster_by_any_address_of_this_machine_is_not_refused(ray_instance: None) -> None:
+    """An address of this machine the node's IP does not name (0.0.0.0, an IPv6 address of its own) was taken for
+    another machine's, and the cluster Ray is connected to refused as another one."""
+    from glmnlp.glm.ray_hosts import other_cluster
+
+    port = str(ray.get_runtime_context().gcs_address).rpartition(":")[2]
+    assert other_cluster(f"0.0.0.0:{port}") is None and other_cluster(f"127.0.0.1:{port}") is None
+    assert other_cluster("192.0.2.77:" + port) is not None  # a documentation address: no machine here
+

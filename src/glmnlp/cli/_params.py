@@ -211,9 +211,10 @@ def check_address(backend: str | None, address: str | None) -> None:
         if address is None:  # $GLMNLP_ADDRESS
             raise
         raise click.BadParameter(str(exc), param_hint="'--address'") from None  # a bad option value: status 2
-    if settings.address is not None:
-        if (reason := unreachable(settings.address)) is not None:
-            raise ConfigError(f"the ray backend could not join address {settings.address!r}: {reason}")
+    joining = settings.address or os.environ.get("RAY_ADDRESS", "").strip()  # Ray's own, joined without an address
+    if joining and (reason := unreachable(joining)) is not None:
+        where = "" if settings.address else " ($RAY_ADDRESS)"
+        raise ConfigError(f"the ray backend could not join address {joining!r}{where}: {reason}")
 
 
 def warn_of_jobs(jobs: int | None, backend: str | None, name: str = "--jobs") -> None:
@@ -294,7 +295,8 @@ def parallel_options(fn: Callable[..., Any], jobs_note: str = "The result does n
     fn = checked
     fn = click.option(
         "--address", default=None, metavar="HOST:PORT",
-        help="Ray cluster to join (with --backend ray; default: $GLMNLP_ADDRESS, else start a local Ray instance).",
+        help="Ray cluster to join (with --backend ray; default: $GLMNLP_ADDRESS, else Ray's $RAY_ADDRESS, else start a "
+             "local Ray instance).",
     )(fn)
     fn = click.option(
         "--backend", type=click.Choice(["local", "ray"]), default=None,

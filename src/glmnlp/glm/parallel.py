@@ -396,10 +396,10 @@ class Executor:
             self._ray_init()
             import ray
 
-            cpus = int(ray.cluster_resources().get("CPU", 1))
-            self.jobs = cpus if not jobs else int(jobs)
-            if self.jobs > cpus:  # as the command line warns of --jobs above the local CPUs; the workers share them
-                logger.warning(f"warning: {self.jobs} jobs (--jobs) are more than the {cpus} "
+            cpus = int(ray.cluster_resources().get("CPU", 0))
+            self.jobs = max(cpus, 1) if not jobs else int(jobs)
+            if self.jobs > max(cpus, 2) and cpus:  # as warn_of_jobs warns of the local CPUs (never of 2); the workers
+                logger.warning(f"warning: {self.jobs} jobs are more than the {cpus} "  # share them
                                f"{'CPU' if cpus == 1 else 'CPUs'} of the Ray cluster: up to {self.jobs} Ray actors "
                                f"share them, each holding a model or a shard in memory, and no faster than {cpus}")
         else:

@@ -18,7 +18,7 @@ Design choices (no cluster code of glmnlp's own: Ray schedules, places and repor
 * **One cluster per process** (:func:`other_cluster`): Ray joins one cluster per process, and an address given while
   it is connected to another was ignored without a word. The address given is compared with the cluster's own
   (its GCS address): another port is another cluster; the same port on an address of this machine (``127.0.0.1``,
-  the node's IP) and on another machine's are two clusters; anything else (``auto``, a host name that resolves
+  ``0.0.0.0``, the node's IP, any a socket here can be bound to) and on another machine's are two clusters; anything else (``auto``, a host name that resolves
   elsewhere, a Ray client) is not refused.
 * **A dead worker is a WorkerError** (:class:`RayRef`): Ray's errors for a lost actor, worker or node become
   :class:`glmnlp.errors.WorkerError`, said in one line; the work's own error is raised as itself, not as Ray's
@@ -145,10 +145,12 @@ class RayActors:
         while not ray.wait([ready], timeout=_WAIT_STEP)[0]:
             if not said and time.monotonic() - since >= WAIT_NOTE:
                 said = True
-                cpus = self.n * self.share
+                cpus = round(self.n * self.share, 2)  # (shares of a CPU are rounded down to Ray's steps)
+                has = ray.cluster_resources().get("CPU", 0)
+                why = ("other work on the cluster holds them, and this work starts when they are free" if has >= cpus
+                       else f"the cluster has {has:g} now, and this work starts when it has them")
                 logger.warning(f"warning: waiting for {cpus:g} {'CPU' if cpus == 1 else 'CPUs'} of the Ray cluster "
-                               f"for {self.n} workers: other work on the cluster holds them, and this work starts "
-                               "when they are free (Ctrl-C stops it)")
+                               f"for {self.n} workers: {why} (Ctrl-C stops it)")
         actor = _actor_class()
         self.actors = [actor.options(num_cpus=self.share, scheduling_strategy=PlacementGroupSchedulingStrategy(
             placement_group=self._group, placement_group_bundle_index=i)).remote() for i in range(self.n)]
@@ -158,8 +160,12 @@ class RayActors:
         """End the actors and give their CPUs back to the cluster."""
         import ray
 
-        for actor in self.actors:
-            ray.kill(actor)
+        if ray.is_initialized():  # (ray.kill after ray.shutdown, or at the interpreter's exit, started a new Ray)
+            for actor in self.actors:
+                try:
+                    ray.kill(actor)
+                except Exception:  # noqa: BLE001 (gone already, with its cluster: nothing is held any more)
+                    pass
         self.actors = []
         self._finalizer()
 
@@ -169,6 +175,16 @@ def _ips(host: str) -> set[ipaddress.IPv4Address | ipaddress.IPv6Address] | None
         return {ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in socket.getaddrinfo(host, None)}
     except (OSError, ValueError):
         return None
+
+
+def _bindable(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether ``ip`` is one of this machine's addresses (its IPv6 ones too, which the node's IP does not say)."""
+    try:
+        with socket.socket(socket.AF_INET6 if ip.version == 6 else socket.AF_INET) as probe:
+            probe.bind((str(ip), 0))
+        return True
+    except OSError:
+        return False
 
 
 def other_cluster(address: str) -> str | None:
@@ -196,7 +212,7 @@ def other_cluster(address: str) -> str | None:
     except Exception:  # noqa: BLE001
         here = set()
 
-    def local(ips: set[Any]) -> bool:
-        return all(ip.is_loopback or ip in here for ip in ips)
+    def local(ips: set[Any]) -> bool:  # an address of this machine: one a socket here can be bound to
+        return all(ip.is_loopback or ip.is_unspecified or ip in here or _bindable(ip) for ip in ips)
 
     return joined if local(given) != local(there) else None
