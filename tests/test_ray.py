@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import os
 import shutil
@@ -22,14 +23,17 @@ def ray_instance() -> Iterator[None]:
     # the actors' temporary folder (the models sent to them are written there) is the test's, not the machine's: the
     # local instance's processes inherit this environment. A short path of its own, not pytest's: Ray's sockets live
     # in it, and a Unix socket's path may not exceed 107 bytes (pytest's folders under a pytest-xdist worker do)
+    # The folder is removed when the process ends, not after the module: this process's tempfile and multiprocessing
+    # keep the temporary folder they first saw (the forkserver's socket is made there), and the later test files of
+    # the same pytest-xdist worker found it gone (a worker's pools failed, and the worker died).
     previous = os.environ.get("TMPDIR")
     os.environ["TMPDIR"] = tempfile.mkdtemp(prefix="glmnlp-ray-", dir="/tmp" if os.path.isdir("/tmp") else None)
+    atexit.register(shutil.rmtree, os.environ["TMPDIR"], True)
     try:
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
         yield
     finally:
         ray.shutdown()
-        shutil.rmtree(os.environ["TMPDIR"], ignore_errors=True)
         if previous is None:
             del os.environ["TMPDIR"]
         else:
