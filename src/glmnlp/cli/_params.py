@@ -182,10 +182,10 @@ def note_rerooted(rerooted: Counter[str], first: str) -> None:
 
 def check_address(backend: str | None, address: str | None) -> None:
     """``--address`` given without the ray backend (``--backend``, else ``$GLMNLP_BACKEND``): a usage error. The ray
-    backend without Ray installed, and the address of the ray backend (given, else ``$GLMNLP_ADDRESS``) where nothing
-    answers: a :class:`ConfigError` before the command runs, whatever ``--jobs`` and the size of the input. Work that
-    stays in this process (``-j 1``, one batch of input) never joined the cluster, so a mistyped address went
-    unnoticed until a larger run."""
+    backend without Ray installed, and the address of the ray backend (given, else ``$GLMNLP_ADDRESS``, else Ray's
+    ``$RAY_ADDRESS``) where nothing answers: a :class:`ConfigError` before the command runs, whatever ``--jobs`` and
+    the size of the input. Work that stays in this process (``-j 1``, one batch of input) never joined the cluster,
+    so a mistyped address went unnoticed until a larger run."""
     from glmnlp.config import resolve
     from glmnlp.errors import ConfigError
     from glmnlp.glm.parallel import unreachable

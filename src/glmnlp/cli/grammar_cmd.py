@@ -38,7 +38,7 @@ def grammar() -> None:
 
 def _read(paths: tuple[Path, ...]) -> list[Tree]:
     """The cleaned trees of every file; a file without trees, or a tree that cannot be cleaned, is an
-    ``InputError`` at its file (and line)."""
+    ``InputError`` at its file (and line); trees put under a new TOP are noted on stderr (``note_rerooted``)."""
     out: list[Tree] = []
     rerooted: Counter[str] = Counter()
     first = ""

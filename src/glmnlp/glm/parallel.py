@@ -378,7 +378,7 @@ class Executor:
         ``"local"`` (processes of this machine) or ``"ray"``; ``None``: :mod:`glmnlp.config`'s.
     address:
         Ray only: the cluster to join (``HOST:PORT`` or ``"auto"``); ``None``: :mod:`glmnlp.config`'s
-        (default: start or reuse a local Ray instance).
+        (default: ``$RAY_ADDRESS`` if set, else start or reuse a local Ray instance).
     """
 
     def __init__(self, jobs: int | None = None, backend: str | None = None, address: str | None = None) -> None:

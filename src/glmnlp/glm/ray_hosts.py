@@ -18,8 +18,8 @@ Design choices (no cluster code of glmnlp's own: Ray schedules, places and repor
 * **One cluster per process** (:func:`other_cluster`): Ray joins one cluster per process, and an address given while
   it is connected to another was ignored without a word. The address given is compared with the cluster's own
   (its GCS address): another port is another cluster; the same port on an address of this machine (``127.0.0.1``,
-  ``0.0.0.0``, the node's IP, any a socket here can be bound to) and on another machine's are two clusters; anything else (``auto``, a host name that resolves
-  elsewhere, a Ray client) is not refused.
+  ``0.0.0.0``, the node's IP, any a socket here can be bound to) and on another machine's are two clusters;
+  anything else (``auto``, a host name that resolves elsewhere, a Ray client) is not refused.
 * **A dead worker is a WorkerError** (:class:`RayRef`): Ray's errors for a lost actor, worker or node become
   :class:`glmnlp.errors.WorkerError`, said in one line; the work's own error is raised as itself, not as Ray's
   wrapper, whose message is the actor's traceback.

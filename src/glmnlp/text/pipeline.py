@@ -97,8 +97,8 @@ from glmnlp.errors import ConfigError, InputError
 from glmnlp.glm.locks import ForkSafeLock
 from glmnlp.parser.explain import Explanation
 from glmnlp.text.document import Document, Sentence, Token
-from glmnlp.text.inputs import MAX_BATCH, DocumentInput, PendingSentence, model_words, read_document, sentence_items
-from glmnlp.text.inputs import check_progress, spell_as_written
+from glmnlp.text.inputs import (MAX_BATCH, DocumentInput, PendingSentence, check_progress, model_words, read_document,
+                                sentence_items, spell_as_written)
 from glmnlp.text.tokenize import LongInputWarning, user_stacklevel
 from glmnlp.text.web import web_tags
 from glmnlp.treebank.trees import Tree, escape_brackets, with_leaves

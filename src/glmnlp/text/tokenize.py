@@ -58,8 +58,8 @@ Our choices and mappings (none of these is stated by the papers, which start fro
    space, em dash and ``…`` -> ``;``, which NLTK always splits off words). The token *text* is
    then read from the original character and follows PTB: ``“``/``‘`` -> `````/`````, ``”`` -> ``''``,
    ``—``/``–`` -> ``--``, ``…`` -> ``...``. Within a sentence every whitespace character is a space
-   to NLTK, whose rule opens a straight double quote only after a space (or at the start, or after
-   ``( [ { <``): after a tab or a line break ``said\t"yes"`` gave a closing quote.
+   to NLTK, whose rule opens a straight double quote after a space (or at the start, or after ``( [ { <``;
+   after a tab ``said\t"yes"`` gave a closing quote), and one followed by a space closes (close_spaced_quotes).
 4. **Brackets**: ``( ) { } [ ]`` -> ``-LRB- -RRB- -LCB- -RCB- -LSB- -RSB-`` (the first four as in the
    WSJ files; square brackets do not occur there and get the usual ``-LSB-``/``-RSB-``).
 5. **Opening single quote.** NLTK writes ``'`` for both single quotes; PTB opens with `````. A
