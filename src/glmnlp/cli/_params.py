@@ -31,7 +31,7 @@ from collections import Counter
 import click
 from click.core import ParameterSource
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from glmnlp.config import MAX_JOBS
@@ -170,14 +170,18 @@ def check_text_arguments(texts: tuple[str, ...]) -> None:
                        f"with -i {shlex.quote(text)})", err=True)
 
 
-def note_rerooted(rerooted: Counter[str], first: str) -> None:
-    """The note on stderr of the trees whose root (``rerooted``: counts by label; ``first``: file:line of the
-    first) :func:`glmnlp.treebank.preprocess.clean_tree` put under a new TOP: a ``ROOT`` kept as a phrase is seldom
-    what a user wants, and ``grammar table1`` counted its chains with the extra level without a word."""
+def note_rerooted(roots: Sequence[tuple[str, str]]) -> None:
+    """The note on stderr of the trees that :func:`glmnlp.treebank.preprocess.clean_tree` put under a new TOP, of the
+    ``(root label, file:line)`` of every tree cleaned: a ``ROOT`` kept as a phrase is seldom what a user wants, and
+    ``grammar table1`` counted its chains with the extra level without a word."""
+    from glmnlp.treebank.preprocess import TOP
+
+    rerooted = [(label, where) for label, where in roots if label not in ("", TOP)]
     if rerooted:
-        roots = ", ".join(f"{label} ({count})" for label, count in rerooted.most_common())
-        click.echo(f"note: {sum(rerooted.values())} tree(s) had a root other than the unlabelled ( ... ) bracket or "
-                   f"TOP: {roots}; each was put under a new TOP root (first at {first})", err=True)
+        counts = Counter(label for label, _where in rerooted)
+        listed = ", ".join(f"{label} ({count})" for label, count in counts.most_common())
+        click.echo(f"note: {len(rerooted)} tree(s) had a root other than the unlabelled ( ... ) bracket or "
+                   f"TOP: {listed}; each was put under a new TOP root (first at {rerooted[0][1]})", err=True)
 
 
 def check_address(backend: str | None, address: str | None) -> None:
@@ -188,7 +192,7 @@ def check_address(backend: str | None, address: str | None) -> None:
     so a mistyped address went unnoticed until a larger run."""
     from glmnlp.config import resolve
     from glmnlp.errors import ConfigError
-    from glmnlp.glm.parallel import unreachable
+    from glmnlp.glm.ray_driver import joined_address
 
     try:
         chosen = resolve(jobs=1, backend=backend).backend  # jobs given: $GLMNLP_JOBS is not read
@@ -211,10 +215,7 @@ def check_address(backend: str | None, address: str | None) -> None:
         if address is None:  # $GLMNLP_ADDRESS
             raise
         raise click.BadParameter(str(exc), param_hint="'--address'") from None  # a bad option value: status 2
-    joining = settings.address or os.environ.get("RAY_ADDRESS", "").strip()  # Ray's own, joined without an address
-    if joining and (reason := unreachable(joining)) is not None:
-        where = "" if settings.address else " ($RAY_ADDRESS)"
-        raise ConfigError(f"the ray backend could not join address {joining!r}{where}: {reason}")
+    joined_address(settings.address)
 
 
 def warn_of_jobs(jobs: int | None, backend: str | None, name: str = "--jobs") -> None:

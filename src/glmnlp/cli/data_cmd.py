@@ -37,7 +37,6 @@ never half a file. Our choices:
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
@@ -50,7 +49,7 @@ from glmnlp.treebank.corpus import sample_tagged, sample_trees
 from glmnlp.treebank.fileio import (atomic_write_text, check_output_file, check_writable_file, check_writable_folder,
                                     missing_folders, remove_folders)
 from glmnlp.treebank.formats import TaggedSentence, write_conllu, write_tab, write_word_tag
-from glmnlp.treebank.preprocess import TOP, clean_tree
+from glmnlp.treebank.preprocess import clean_tree
 from glmnlp.treebank.trees import Tree, read_tree_file_with_lines, to_bracket
 
 _SPLITS = ("train", "dev", "test")
@@ -235,8 +234,7 @@ def _clean_files(files: tuple[Path, ...], out: Path) -> None:
             "(name.trees)")
     lines: list[str] = []
     dropped: list[str] = []
-    rerooted: Counter[str] = Counter()
-    first_rerooted = ""
+    roots: list[tuple[str, str]] = []
     read = 0
     for path in files:  # every file is read (and cleaned: raw trees are not kept) before anything is written
         trees = _read_raw(path)
@@ -247,16 +245,14 @@ def _clean_files(files: tuple[Path, ...], out: Path) -> None:
             except InputError as exc:
                 dropped.append(f"{path}:{line}: tree {number} dropped: {exc.reason}")
                 continue
-            if tree.label not in ("", TOP):
-                rerooted[tree.label] += 1
-                first_rerooted = first_rerooted or f"{path}:{line}"
+            roots.append((tree.label, f"{path}:{line}"))
             lines.append(to_bracket(cleaned) + "\n")
     for message in dropped:
         click.echo(message, err=True)
     if not lines:
         raise InputError(f"not written: all {read} tree(s) read were dropped (listed above)", source=str(out))
     atomic_write_text(out, "".join(lines))
-    note_rerooted(rerooted, first_rerooted)
+    note_rerooted(roots)
     click.echo(
         f"read {read} tree(s) from {len(files)} file(s); wrote {len(lines)} to {out}; dropped {len(dropped)}"
         + (" (listed above)" if dropped else ""),

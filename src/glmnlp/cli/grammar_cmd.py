@@ -9,7 +9,6 @@ a tree that cannot be cleaned, is an error at its ``file[:line]``.
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 
 import click
@@ -18,7 +17,7 @@ from glmnlp.cli._params import InputFile, note_rerooted
 from glmnlp.treebank.corpus import SPLITS, sample_trees
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.parser.grammar import ChainTable, table1
-from glmnlp.treebank.preprocess import TOP, clean_tree
+from glmnlp.treebank.preprocess import clean_tree
 from glmnlp.parser.transform import FslcConfig
 from glmnlp.treebank.trees import Tree, read_tree_file_with_lines
 
@@ -40,8 +39,7 @@ def _read(paths: tuple[Path, ...]) -> list[Tree]:
     """The cleaned trees of every file; a file without trees, or a tree that cannot be cleaned, is an
     ``InputError`` at its file (and line); trees put under a new TOP are noted on stderr (``note_rerooted``)."""
     out: list[Tree] = []
-    rerooted: Counter[str] = Counter()
-    first = ""
+    roots: list[tuple[str, str]] = []
     for path in paths:
         trees = read_tree_file_with_lines(path)
         if not trees:
@@ -51,10 +49,8 @@ def _read(paths: tuple[Path, ...]) -> list[Tree]:
                 out.append(clean_tree(tree))
             except InputError as exc:
                 raise InputError(f"tree {i + 1}: {exc.reason}", source=str(path), line=line) from None
-            if tree.label not in ("", TOP):
-                rerooted[tree.label] += 1
-                first = first or f"{path}:{line}"
-    note_rerooted(rerooted, first)
+            roots.append((tree.label, f"{path}:{line}"))
+    note_rerooted(roots)
     return out
 
 

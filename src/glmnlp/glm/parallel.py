@@ -87,7 +87,7 @@ from glmnlp.config import BACKENDS
 from glmnlp.config import resolve as resolve_settings
 from glmnlp.errors import ConfigError
 from glmnlp.glm import pools
-from glmnlp.glm.ray_driver import cluster_messages_to_stderr, unreachable
+from glmnlp.glm.ray_driver import cluster_messages_to_stderr, joined_address, unreachable
 from glmnlp.glm.ray_hosts import RayActors, RayRef, other_cluster
 from glmnlp.glm.streams import NOT_YET, InPlace, Prefetch
 
@@ -424,15 +424,9 @@ class Executor:
             return
         kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                   "logging_level": ray_logging_level}
-        # Ray's own variable, which ray.init reads when given no address, is checked as an address given
-        ray_address = os.environ.get("RAY_ADDRESS", "").strip() if self.address is None else ""
-        where = (f"address {self.address!r}" if self.address is not None else
-                 f"address {ray_address!r} ($RAY_ADDRESS)" if ray_address else "a local Ray instance")
+        where = joined_address(self.address)  # $RAY_ADDRESS too: ray.init joins it when given no address
         if self.address is not None:
             kwargs["address"] = self.address
-        joining = self.address or ray_address
-        if joining and (reason := unreachable(joining)) is not None:
-            raise ConfigError(f"the ray backend could not join {where}: {reason}")
         # a handler of the caller's own (the command line's) is put back; Ray's replaces only the default
         main_thread = threading.current_thread() is threading.main_thread()
         sigterm = signal.getsignal(signal.SIGTERM) if main_thread else None

@@ -15,11 +15,14 @@ No cluster code: Ray schedules, moves data and reports deaths. Two things it doe
 
 from __future__ import annotations
 
+import os
 import socket
 import sys
 from typing import Any
 
-__all__ = ["ADDRESS_TIMEOUT", "cluster_messages_to_stderr", "unreachable"]
+from glmnlp.errors import ConfigError
+
+__all__ = ["ADDRESS_TIMEOUT", "cluster_messages_to_stderr", "joined_address", "unreachable"]
 
 #: Seconds a ``HOST:PORT`` Ray address is given to accept a TCP connection before the Ray backend gives up on it.
 ADDRESS_TIMEOUT = 5.0
@@ -64,6 +67,19 @@ def unreachable(address: str) -> str | None:
         return (f"something answers at {host}:{port}, but not a Ray cluster's head node (no gRPC there: another port, "
                 "such as the dashboard's?)")
     return None
+
+
+def joined_address(address: str | None) -> str:
+    """Where Ray goes, named for messages: ``address``, else Ray's own ``$RAY_ADDRESS``, which ``ray.init`` joins when
+    given none, else "a local Ray instance"; a :class:`ConfigError` when nothing answers there (:func:`unreachable`).
+    The command line checks it before any work, the executor again when it starts Ray."""
+    joining = address or os.environ.get("RAY_ADDRESS", "").strip()
+    if not joining:
+        return "a local Ray instance"
+    where = f"address {joining!r}" + ("" if address else " ($RAY_ADDRESS)")
+    if (reason := unreachable(joining)) is not None:
+        raise ConfigError(f"the ray backend could not join {where}: {reason}")
+    return where
 
 
 def cluster_messages_to_stderr() -> None:

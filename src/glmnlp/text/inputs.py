@@ -163,7 +163,7 @@ def model_words(words: Sequence[str], tagger: Any = None) -> list[str]:
             word = quoted
         if not knows(word):  # "café" written with a combining accent (NFD) as the model's "café" (NFC)
             word = unicodedata.normalize("NFC", word)
-        if not knows(word) and knows(visible := _visible(word)):  # "hor\xadse" (a soft hyphen) as "horse"
+        if not word.isascii() and not knows(word) and knows(visible := _visible(word)):  # "hor\xadse" as "horse"
             word = visible
         plain = word
         for bracket, escaped in PTB_BRACKETS.items():
@@ -191,7 +191,7 @@ def spell_as_written(sent: PendingSentence, tagger: Any) -> None:
 def _visible(word: str) -> str:
     """``word`` without Unicode's invisible format characters (category Cf: soft hyphen, zero-width space and
     joiners, direction marks)."""
-    return "".join(c for c in word if unicodedata.category(c) != "Cf") if not word.isascii() else word
+    return "".join(c for c in word if unicodedata.category(c) != "Cf")
 
 
 def model_tags(tags: Sequence[str], known: Collection[str]) -> tuple[str, ...]:

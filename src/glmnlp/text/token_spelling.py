@@ -29,8 +29,7 @@ def close_spaced_quotes(tokens: list[TokenSpan], sentence: str) -> list[TokenSpa
     out: list[TokenSpan] = []
     open_quote = False
     for text, start, end in tokens:
-        if text == "``" and sentence[start:end] in ("''", '"') and not (end < len(sentence) and
-                                                                      not sentence[end].isspace()):
+        if text == "``" and sentence[start:end] in ("''", '"') and (end == len(sentence) or sentence[end].isspace()):
             if sentence[start:end] == "''" or open_quote:
                 text = "''"
         open_quote = text == "``" or (open_quote and text != "''")
