@@ -221,3 +221,32 @@ def test_raw_text_tokens_are_spelt_as_written_for_a_model_that_knows_only_that()
         "``", "Zoë", "``", "--", "der", "Bär", "...", "grüßt", "."]
     assert [t.text for t in load()("He said “no” — then… left.").sents[0].tokens] == [
         "He", "said", "``", "no", "''", "--", "then", "...", "left", "."]
+
+
+GERMAN_TREES = [
+    "(TOP (S (NP (ART der) (NN Bär)) (VP (VVFIN grüßt)) ($. .)))",
+    "(TOP (S ($-LRB- „) (NP (NE Zoë)) ($-LRB- “) (VP (VVFIN lacht)) ($. .)))",
+    "(TOP (S (NP (NE Zoë)) (VP (VVFIN grüßt) ($-LRB- …)) ($. .)))",
+    "(TOP (S ($-LRB- „) (NP (ART der) (NN Bär)) ($-LRB- “) (VP (VVFIN lacht) ($-LRB- …)) ($. .)))",
+]
+
+
+def test_measures_of_raw_text_spell_its_tokens_as_written_for_a_model_that_knows_only_that(tmp_path: Path) -> None:
+    """``measures`` on raw text gave a German model the tokenizer's ```` `` ````, ``''`` and ``...`` for the text's
+    „ “ …, words it never saw (the pipeline spells them as written: the test above): the rows said ```` `` ```` and
+    the model scored an unknown word. They are spelt as a pipeline spells them, so raw text's rows are those of the
+    same tokens given as written."""
+    from glmnlp.cli import main
+    from glmnlp.text.measures import measures
+
+    trees = tmp_path / "de.trees"
+    trees.write_text("\n".join(GERMAN_TREES * 3) + "\n", encoding="utf-8")  # 10 folds need 10 trees
+    model = tmp_path / "de"
+    argv = ["parser", "train", "--kind", "generative", "--train", str(trees), "--dev", str(trees),
+            "--out", str(model), "-j", "1", "-q"]
+    assert main(argv) == 0
+    words = ["„", "der", "Bär", "“", "grüßt", "…", "."]
+    raw = measures("„der Bär“ grüßt….", str(model))
+    given = measures([words], str(model))
+    assert [row["word"] for row in raw][:-1] == words  # the last row is the end of the sentence
+    assert [row["surprisal"] for row in raw] == [row["surprisal"] for row in given]

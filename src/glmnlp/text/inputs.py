@@ -51,7 +51,7 @@ from glmnlp.text.tokenize import LINE_END, PTB_BRACKETS, tokenize_text_spans
 from glmnlp.treebank.trees import Tree, escape_brackets
 
 __all__ = ["MAX_BATCH", "DocumentInput", "PendingSentence", "line_numbers", "model_tags", "model_words",
-           "read_document", "sentence_items"]
+           "read_document", "sentence_items", "written_form"]
 
 #: The largest batch of documents (a batch is read whole before it is analysed; 2**63 failed inside islice)
 MAX_BATCH = 10**9
@@ -183,9 +183,17 @@ def spell_as_written(sent: PendingSentence, tagger: Any) -> None:
     if sent.written is None or not callable(knows):
         return
     for i, (token, written) in enumerate(zip(sent.tokens, sent.written)):
-        if (written != token.text and token.text not in _ESCAPES and not knows(token.text) and written
-                and not any(c.isspace() for c in written) and knows(written)):
-            sent.tokens[i] = Token(written, token.tag, token.start, token.end)
+        if (spelt := written_form(token.text, written, knows)) != token.text:
+            sent.tokens[i] = Token(spelt, token.tag, token.start, token.end)
+
+
+def written_form(token: str, written: str, knows: Callable[[str], bool]) -> str:
+    """A raw-text token as :func:`spell_as_written` gives it: ``written`` (its characters in the text) where the
+    model knows that spelling and not the tokenizer's ``token``, else ``token``; a bracket keeps its escape."""
+    if (written != token and token not in _ESCAPES and written and not any(c.isspace() for c in written)
+            and not knows(token) and knows(written)):
+        return written
+    return token
 
 
 def _visible(word: str) -> str:

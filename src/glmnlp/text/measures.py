@@ -41,8 +41,8 @@ from glmnlp.glm.locks import ForkSafeLock
 from glmnlp.parser.measures import (COLUMNS, COMBINED_NEEDS_WEIGHTS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, MeasureOptions,
                                     WordClasses, candidate_tags, corpus_measures, every_tag_from)
 from glmnlp.text.frames import rows_frame
-from glmnlp.text.inputs import check_progress, line_numbers, model_words
-from glmnlp.text.tokenize import tokenize_text, tokenize_text_spans, user_stacklevel
+from glmnlp.text.inputs import check_progress, line_numbers, model_words, written_form
+from glmnlp.text.tokenize import tokenize_text_spans, user_stacklevel
 from glmnlp.text.web import web_tags
 from glmnlp.treebank.fileio import atomic_write_bytes
 from glmnlp.treebank.fileio import check_output_file, line_tokens, split_lines
@@ -142,6 +142,13 @@ def numbered_sentences(texts: Any, tokenized: bool = False, lines: bool = False)
     token list in ``texts``, from 1; with ``lines`` or ``tokenized``, its line, the lines of the texts counted one
     after another (blank lines too; a token list or an empty text is one line), so that a stimuli file read as one
     text numbers its sentences by their lines."""
+    sentences, items, _written = _numbered(texts, tokenized, lines)
+    return sentences, items
+
+
+def _numbered(texts: Any, tokenized: bool, lines: bool) -> tuple[list[list[str]], list[int], list[list[str] | None]]:
+    """:func:`numbered_sentences` and, for each sentence of raw text, its tokens as the text writes them (their
+    characters at their offsets: :func:`glmnlp.text.inputs.written_form`), None for tokenised input."""
     if isinstance(texts, str):
         texts = [texts]
     elif isinstance(texts, (bytes, bytearray)) or not isinstance(texts, Iterable):
@@ -150,6 +157,7 @@ def numbered_sentences(texts: Any, tokenized: bool = False, lines: bool = False)
                         f"got {_kind(texts)}{hint}")
     out: list[list[str]] = []
     items: list[int] = []
+    written: list[list[str] | None] = []
     by_line = lines or tokenized
     line = 0  # lines of the texts before this one (by_line)
     for k, item in enumerate(texts, start=1):
@@ -163,16 +171,17 @@ def numbered_sentences(texts: Any, tokenized: bool = False, lines: bool = False)
                     if toks := line_tokens(file_line):
                         out.append(toks)
                         items.append(line + n)
-                line += max(1, len(split_lines(item)))
-            elif lines:
-                spans = tokenize_text_spans(item, lines=True)
-                out.extend([tok for tok, _a, _b in sent] for sent in spans)
-                items.extend(line + n for n in line_numbers(item, [sent[0][1] for sent in spans]))
+                        written.append(None)
                 line += max(1, len(split_lines(item)))
             else:
-                sentences = tokenize_text(item)
-                out.extend(sentences)
-                items.extend([k] * len(sentences))
+                spans = tokenize_text_spans(item, lines=lines)
+                out.extend([tok for tok, _a, _b in sent] for sent in spans)
+                written.extend([item[a:b] for _tok, a, b in sent] for sent in spans)
+                if lines:
+                    items.extend(line + n for n in line_numbers(item, [sent[0][1] for sent in spans]))
+                    line += max(1, len(split_lines(item)))
+                else:
+                    items.extend([k] * len(spans))
         elif isinstance(item, Sequence) and not isinstance(item, (bytes, bytearray)) and all(
                 isinstance(t, str) for t in item):
             if not item:
@@ -182,6 +191,7 @@ def numbered_sentences(texts: Any, tokenized: bool = False, lines: bool = False)
                 if not token or any(c.isspace() for c in token):  # as a pipeline's Token refuses it
                     raise InputError(f"token {j} ({token!r}) is empty or holds whitespace", source=source)
             out.append(list(item))
+            written.append(None)
             line += 1
             items.append(line if by_line else k)
         else:
@@ -189,7 +199,7 @@ def numbered_sentences(texts: Any, tokenized: bool = False, lines: bool = False)
             raise TypeError(f"{source}: expected a text (str) or a list of tokens (str), got {_kind(item)}{hint}")
     for k, (sentence, item) in enumerate(zip(out, items), start=1):
         _warn_if_long(sentence, k, item)
-    return out, items
+    return out, items, written
 
 
 def _warn_if_long(words: Sequence[str], k: int, item: int) -> None:
@@ -254,8 +264,11 @@ def measures(
     if lines and tokenized:
         raise ConfigError("lines applies to raw text; tokenized input is always one sentence a line")
     check_progress(progress)
-    sentences, items = numbered_sentences(texts, tokenized, lines)
+    sentences, items, written = _numbered(texts, tokenized, lines)
     parser = load_parser(model, kind)
+    if callable(knows := getattr(_lexicon(parser), "knows", None)):  # as a pipeline spells raw text's tokens
+        sentences = [words if spelt is None else [written_form(t, w, knows) for t, w in zip(words, spelt)]
+                     for words, spelt in zip(sentences, written)]
     if isinstance(word_classes, (str, Path)):
         word_classes = WordClasses.from_file(word_classes)
     if tags is None:  # the model's own candidates, but a web token's fixed tag, as the pipeline gives it
