@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "glmnlp"
 
 #: rooms from the bottom up; a room may import the rooms listed before it, never after
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("glmnlp.errors", "glmnlp._version", "glmnlp.config"),
+    ("glmnlp.errors", "glmnlp._version", "glmnlp.config", "glmnlp.graphemes"),
     ("glmnlp.treebank",),
     ("glmnlp.glm",),
     ("glmnlp.tagger",),

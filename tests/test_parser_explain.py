@@ -379,3 +379,18 @@ def test_a_numpy_array_of_words_is_parsed_as_a_list(parser: Parser) -> None:
     assert parser.parse_nbest(np.array(words), tags, 2) == parser.parse_nbest(words, tags, 2)
     assert parser.explain(np.array(words), tags).score == parser.explain(words, tags).score
     assert parser.surprisal(np.array(words), np.array(tags)) == parser.surprisal(words, tags)
+
+
+def test_explanation_format_keeps_its_columns_under_wide_characters() -> None:
+    """The word and label columns were padded by characters (``:<15``): a Chinese word took twice the terminal
+    columns it was given and the scores after it stood out of line. Each line's score begins in one column."""
+    from glmnlp.graphemes import display_columns
+    from glmnlp.parser.explain import Explanation, NodeScore
+
+    words = ("中华人民共和国", "Zoë", "e\u0301te\u0301")
+    nodes = tuple(NodeScore(word=i, label=label, context={"L10": "S"}, features=(), feature_score=1.5,
+                            generative=None, score=1.5)
+                  for i, label in enumerate(["NR", "名词短语", "VV"]))
+    lines = Explanation(words=words, nodes=nodes, score=4.5, generative_weight=0.0).format().splitlines()[1:]
+    starts = {display_columns(line[:line.index("+1.5000")]) for line in lines}
+    assert len(lines) == 3 and len(starts) == 1

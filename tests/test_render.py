@@ -465,7 +465,7 @@ def test_render_svg_styles_are_scoped_to_their_drawing() -> None:
 def test_render_ascii_lines_stand_over_their_words_of_any_width(words: list[str]) -> None:
     """NLTK places text by its length: a CJK character takes two columns and a combining mark none, so each line
     stood columns away from its word ("is" at columns 12-13 under a line at column 7)."""
-    from glmnlp.text.drawing import display_columns
+    from glmnlp.graphemes import display_columns
     from glmnlp.text.render import render_ascii
 
     tree = parse_tree("(TOP (S " + " ".join(f"(X {w})" for w in words) + "))")

@@ -646,7 +646,7 @@ def test_cjk_sentence_ends_and_grapheme_clusters() -> None:
 def test_a_grapheme_cluster_takes_its_columns_in_an_ascii_drawing() -> None:
     """An emoji ZWJ family took 8 columns (four wide emoji) and a thumbs-up with a skin tone 4, where terminals draw
     each in 2, so the words after them stood left of their tags."""
-    from glmnlp.text.drawing import display_columns
+    from glmnlp.graphemes import display_columns
 
     assert display_columns("\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466") == 2
     assert display_columns("\U0001f44d\U0001f3fd") == display_columns("\U0001f1fa\U0001f1f8") == 2

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from glmnlp.graphemes import pad
 from glmnlp.parser.config import TEMPLATES
 
 __all__ = ["CONTEXT_ATOMS", "Explanation", "NodeScore", "name_nodes"]
@@ -112,7 +113,7 @@ class Explanation:
             where = self.words[node.word] if node.word < len(self.words) else _END_OF_SENTENCE
             label = f"{node.label} {node.context['L10']}" if node.label == _END_LABEL else node.label
             gen = "" if node.generative is None else f"  ln P {node.generative:.3f}"
-            lines.append(f"{node.word:>3} {where:<15} {label:<12} {node.score:+.4f}"
+            lines.append(f"{node.word:>3} {pad(where, 15)} {pad(label, 12)} {node.score:+.4f}"
                          f"  features {node.feature_score:+.4f}{gen}")
             ranked = sorted(node.features, key=lambda f: -abs(f[1]))
             for name, weight in ranked[: top or len(ranked)]:

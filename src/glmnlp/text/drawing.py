@@ -24,7 +24,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from glmnlp.errors import NLTK_MISSING, MissingPackageError
-from glmnlp.text.token_spelling import joins_previous
+from glmnlp.graphemes import display_columns
 from glmnlp.treebank.trees import Tree, not_a_tree, to_bracket
 
 __all__ = ["NodeBox", "TreeLayout", "draw_ascii", "markup_text", "render_svg", "svg_body", "svg_class", "svg_style",
@@ -357,21 +357,3 @@ def draw_ascii(tree: Tree, *, unicode_lines: bool = False) -> str:
     for text, stand_in in stand_ins.items():
         drawing = drawing.replace(stand_in, text)
     return "\n".join(line.rstrip() for line in drawing.splitlines()) + "\n"
-
-
-def display_columns(text: str) -> int:
-    """The columns ``text`` takes on a terminal: two for an East Asian wide or full-width character or a flag, none
-    for a combining mark or a format character, one for any other; a grapheme cluster (an emoji ZWJ sequence, a
-    skin tone, a flag) as its first character (a family of four took 8 columns, and the words after it stood
-    left of their tags)."""
-    columns, cluster, flags = 0, 0, 0  # the columns of the clusters before the present one and of it; indicators
-    for i, ch in enumerate(text):
-        flags = flags + 1 if "\U0001f1e6" <= ch <= "\U0001f1ff" else 0  # counted here: a run of flags stays linear
-        if flags % 2 == 0 if flags else joins_previous(text, i):
-            if ch == "\ufe0f" and cluster == 1:  # emoji presentation (❤️, #️⃣): wide
-                cluster = 2
-            continue
-        columns += cluster
-        cluster = (0 if unicodedata.category(ch) in ("Mn", "Me", "Cf") else 2 if unicodedata.east_asian_width(ch) in
-                   ("W", "F") or "\U0001f1e6" <= ch <= "\U0001f1ff" else 1)
-    return columns + cluster

@@ -6,12 +6,11 @@ tokenizer's own steps so that each rule reads on its own.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 
 from glmnlp.treebank.trees import PTB_APOSTROPHES
 
-__all__ = ["OPENERS", "TYPOGRAPHIC_QUOTES", "TokenSpan", "close_spaced_quotes", "cluster_start", "joins_previous",
+__all__ = ["OPENERS", "TYPOGRAPHIC_QUOTES", "TokenSpan", "close_spaced_quotes",
            "merge_ampersands", "merge_marks", "merge_years", "opens_quote", "ptb_quotes", "spell_final_abbreviation"]
 
 TokenSpan = tuple[str, int, int]  # a token's text and its [start, end) offsets in its sentence
@@ -65,48 +64,6 @@ def ptb_quotes(words: Sequence[str]) -> list[str]:
         else:
             out.append(_QUOTE_TOKENS.get(word) or word.translate(PTB_APOSTROPHES))
     return out
-
-
-def joins_previous(text: str, i: int, lo: int = 0) -> bool:
-    """Whether ``text[i]`` goes on the grapheme cluster of the character before it (a user-perceived character:
-    ``#️⃣``, ``👍🏽``, a ZWJ family, a flag, ``é`` written with a combining accent): a combining mark, a variation
-    selector, a zero-width joiner or an emoji modifier; a pictograph after a joiner after a pictograph (a joiner
-    between letters joins nothing); the second regional indicator of a pair (a flag), counted back to ``lo`` at
-    most."""
-    if not lo < i < len(text):
-        return False
-    ch = text[i]
-    if (unicodedata.category(ch) in ("Mn", "Me", "Mc") or ch == "\u200d" or "\ufe00" <= ch <= "\ufe0f"
-            or "\U0001f3fb" <= ch <= "\U0001f3ff" or "\U000e0020" <= ch <= "\U000e01ef"):
-        return True
-    if text[i - 1] == "\u200d":
-        return i >= 2 and _pictograph(ch) and _pictograph(text[i - 2])
-    if not _REGIONAL <= ch <= _REGIONAL_LAST:
-        return False
-    before = i  # a regional indicator goes on one before it when an odd number of them come just before it
-    while before > lo and _REGIONAL <= text[before - 1] <= _REGIONAL_LAST:
-        before -= 1
-    return (i - before) % 2 == 1
-
-
-_REGIONAL, _REGIONAL_LAST = "\U0001f1e6", "\U0001f1ff"
-
-
-def _pictograph(ch: str) -> bool:
-    """An emoji-like pictograph (the blocks of Unicode's Extended_Pictographic, roughly), or a modifier or variation
-    selector that ends one (``👍🏽\u200d``)."""
-    return ("\U0001f000" <= ch <= "\U0001faff" or "\u2600" <= ch <= "\u27bf" or "\u2300" <= ch <= "\u23ff"
-            or "\ufe00" <= ch <= "\ufe0f")
-
-
-def cluster_start(text: str, i: int, lo: int = 0) -> int:
-    """The last place at or before ``i``, and after ``lo``, where a grapheme cluster of ``text`` begins; ``lo`` when
-    there is none (a run of marks longer than the piece): where a text without spaces is cut (a window of the sentence
-    splitter), so that no cut falls inside a flag, an emoji sequence or a letter and its marks (🇺🇸 was cut into 🇺 and
-    🇸, a family into 👨 and 👩‍👧‍👦, a Thai vowel from its consonant). Linear in ``i - lo``."""
-    while joins_previous(text, i, lo):
-        i -= 1
-    return i
 
 
 #: What begins a token that goes on the emoji or symbol before it: a variation selector, the keycap (U+20E3), a

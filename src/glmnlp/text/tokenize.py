@@ -143,9 +143,9 @@ from typing import Any
 
 from glmnlp.errors import NLTK_MISSING, MissingPackageError
 from glmnlp.glm.locks import fork_waits
-from glmnlp.text.token_spelling import (TYPOGRAPHIC_QUOTES, TokenSpan, close_spaced_quotes, cluster_start,
-                                        merge_ampersands, merge_marks, merge_years, opens_quote,
-                                        spell_final_abbreviation)
+from glmnlp.graphemes import cluster_start
+from glmnlp.text.token_spelling import (TYPOGRAPHIC_QUOTES, TokenSpan, close_spaced_quotes, merge_ampersands,
+                                        merge_marks, merge_years, opens_quote, spell_final_abbreviation)
 from glmnlp.text.web import mask_web_tokens, web_tag, web_tags, web_token_spans
 from glmnlp.treebank.fileio import INVISIBLE
 from glmnlp.treebank.trees import PTB_APOSTROPHES, PTB_BRACKETS
