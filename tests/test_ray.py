@@ -531,3 +531,22 @@ def test_the_same_cluster_by_any_address_of_this_machine_is_not_refused(ray_inst
     assert other_cluster(f"0.0.0.0:{port}") is None and other_cluster(f"127.0.0.1:{port}") is None
     assert other_cluster("192.0.2.77:" + port) is not None  # a documentation address: no machine here
 
+
+
+def test_the_joined_address_is_read_from_the_environment_as_ray_init_reads_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ray joins ``$RAY_ADDRESS`` when it is set and not empty and the address is None or ``auto``: a blank one
+    (spaces) was named "a local Ray instance" while Ray tried it as an address, and with ``auto`` given the variable
+    went unchecked. A blank variable is refused, naming it; ``auto`` is checked as the variable it stands for."""
+    from glmnlp.errors import ConfigError
+    from glmnlp.glm.ray_driver import joined_address
+
+    monkeypatch.setenv("RAY_ADDRESS", "")
+    assert joined_address(None) == "a local Ray instance"
+    monkeypatch.setenv("RAY_ADDRESS", "  ")
+    with pytest.raises(ConfigError, match=r"\$RAY_ADDRESS is blank \('  '\)"):
+        joined_address(None)
+    with pytest.raises(ConfigError, match=r"could not join address '127.0.0.1:1': nothing answers"):
+        joined_address("127.0.0.1:1")  # an address given is Ray's, whatever the variable holds
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")
+    with pytest.raises(ConfigError, match=r"could not join address '127.0.0.1:1' \(\$RAY_ADDRESS\)"):
+        joined_address("auto")

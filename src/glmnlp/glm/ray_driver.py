@@ -71,12 +71,19 @@ def unreachable(address: str) -> str | None:
 
 def joined_address(address: str | None) -> str:
     """Where Ray goes, named for messages: ``address``, else Ray's own ``$RAY_ADDRESS``, which ``ray.init`` joins when
-    given none, else "a local Ray instance"; a :class:`ConfigError` when nothing answers there (:func:`unreachable`).
-    The command line checks it before any work, the executor again when it starts Ray."""
-    joining = address or os.environ.get("RAY_ADDRESS", "").strip()
+    given none or ``auto`` (as ``ray.init`` reads it: set and not empty), else "a local Ray instance"; a
+    :class:`ConfigError` when nothing answers there (:func:`unreachable`), or when ``$RAY_ADDRESS`` is blank (spaces:
+    Ray tried it as an address, while this said "a local Ray instance"). The command line checks it before any work,
+    the executor again when it starts Ray."""
+    environment = os.environ.get("RAY_ADDRESS", "")
+    from_environment = bool(environment) and address in (None, "auto")
+    joining = environment if from_environment else address
+    if from_environment and not environment.strip():
+        raise ConfigError(f"$RAY_ADDRESS is blank ({environment!r}), which Ray reads as an address: unset it to start a "
+                          "local Ray instance, or set it to the cluster's HOST:PORT")
     if not joining:
         return "a local Ray instance"
-    where = f"address {joining!r}" + ("" if address else " ($RAY_ADDRESS)")
+    where = f"address {joining!r}" + (" ($RAY_ADDRESS)" if from_environment else "")
     if (reason := unreachable(joining)) is not None:
         raise ConfigError(f"the ray backend could not join {where}: {reason}")
     return where
