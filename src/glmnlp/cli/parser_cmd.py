@@ -24,7 +24,7 @@ exit-time cleanup.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import click
@@ -205,6 +205,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
                 train, dev, train_tags=train_tags, dev_tags=dev_tags, smoothing=smoothing,
                 on_beams=show_generative_beams)
             click.echo(f"chosen gamma={parser.config.gamma:g} cap={parser.config.beam_cap}", err=True)
+            parser.history.append(_training_record(kind, tags, train, dev))
             _warn_if_nothing_parsed(parser.history, len(train))
             parser.save(out_path, history=parser.history, replace=force)
             click.echo(f"saved {out_path}", err=True)
@@ -264,9 +265,17 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
         if chosen is not None:  # what --feature-bits auto counted, kept with the model
             parser.history.append({"feature_bits": {"bits": chosen.bits, "gold_features": chosen.gold_features,
                                                     "sharing": chosen.sharing, "bound": chosen.bound}})
+        parser.history.append(_training_record(kind, tags, train, dev))
         _warn_if_nothing_parsed(parser.history, len(train))
         parser.save(out_path, history=parser.history, replace=force)
         click.echo(f"saved {out_path}", err=True)
+
+
+def _training_record(kind: str, tags: str, train: Sequence[Any], dev: Sequence[Any]) -> dict[str, Any]:
+    """The history's ``training`` entry (docs/model_files.md): the kind of model and the tags it was trained and
+    scored with, and the trees of each set; two models whose dev F1 differed by 7 points (gold against tagger tags)
+    had the same configuration and nothing else to tell them apart."""
+    return {"training": {"kind": kind, "tags": tags, "train_trees": len(train), "dev_trees": len(dev)}}
 
 
 def _dev_scores(record: Any) -> Iterator[float]:

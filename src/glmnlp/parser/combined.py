@@ -248,7 +248,8 @@ def train_generative_parser(
     gamma (log-probability units) and the cap are tuned on dev with glmnlp.parser.selection.tune_beam
     (``on_beams`` gets its rows: gamma, cap, dev F1, sentences/s).
     """
-    config = ParserConfig(n_bits=1, epochs=0, fslc_extra_pairs=fslc_extra_pairs)
+    # the seed is the generative model's (its folds): a generative parser's config said 0 whatever --seed was
+    config = ParserConfig(n_bits=1, epochs=0, seed=smoothing.seed, fslc_extra_pairs=fslc_extra_pairs)
     parser, examples = prepare_training(train_trees, config, np.zeros(2), train_tags)
     grammar = parser.grammar
     hook = GenerativeTraining(weight=1.0, folds=0, smoothing=smoothing)
