@@ -93,3 +93,27 @@ def test_spacy_component_saved_pipeline_holds_its_model(  # type: ignore[no-unty
     missing.add_pipe("glmnlp_parser", config={"model": "nowhere"})
     with pytest.raises(ModelFileError, match="nowhere: model directory not found"):
         missing("A dog.")
+
+
+def test_spacy_component_used_from_threads_leaves_the_warning_filters_as_they_were() -> None:
+    """An over-long sentence's warnings were caught (``warnings.catch_warnings``) and warned again renamed: from two
+    threads at once, the second to leave restored the first one's state, and the process's filters stayed
+    ``always`` with every later warning appended to a list nothing read. The filters and the way warnings are shown
+    are those of before, and every sentence's warning is there, naming its sentence."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("glmnlp_parser", config={"max_words": 8})
+    nlp(_LONG[0])  # the model loaded before the threads start
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        filters, shown = list(warnings.filters), warnings.showwarning
+        with ThreadPoolExecutor(4) as pool:
+            list(pool.map(lambda i: nlp(_LONG[i % 2]), range(200)))
+        assert warnings.filters == filters and warnings.showwarning is shown
+        long = [w for w in caught if issubclass(w.category, LongInputWarning)]
+        assert len(long) == 200 and all(str(w.message).startswith("sentence 1 of the Doc (character 0, ")
+                                        for w in long)
+        warnings.warn("after the threads")
+        assert str(caught[-1].message) == "after the threads"

@@ -85,9 +85,9 @@ Our choices:
   parsed as a document of its own, so the pipeline's own words, ``document 1, sentence 1``, were those of every
   over-long sentence, and Python's once-per-place rule then showed only the first. The Doc's place in an
   ``nlp.pipe`` stream is not said: a component is not told it (its own count of calls would be wrong across
-  ``nlp.pipe`` calls and in ``n_process`` workers). The warnings of an over-long sentence's parse are caught and
-  warned again so named (in the caller's filters, at the caller's line); no other sentence's are caught, as catching
-  warnings changes the process's filters for that time (for every thread).
+  ``nlp.pipe`` calls and in ``n_process`` workers). An over-long sentence is analysed with its place given to the
+  pipeline, which warns so (no warning is caught and warned again: catching them changes the process's filters,
+  and from several threads at once left them changed for good).
 * Parses are stored in ``doc.user_data`` (plain tuples), so docs serialised with ``DocBin`` keep
   them when ``store_user_data=True``; the extensions are registered when this module is imported (a process
   reading such docs imports it: ``import glmnlp.text.spacy_component``), and their getters are module-level
@@ -133,7 +133,7 @@ from typing import TYPE_CHECKING, Any
 
 from glmnlp.errors import MissingPackageError, ModelFileError
 from glmnlp.text.token_spelling import TYPOGRAPHIC_QUOTES
-from glmnlp.text.tokenize import PTB_BRACKETS, LongInputWarning, tokenize_spans, user_stacklevel
+from glmnlp.text.tokenize import PTB_BRACKETS, tokenize_spans, user_stacklevel
 from glmnlp.treebank.trees import Tree, to_bracket
 
 if TYPE_CHECKING:
@@ -150,7 +150,6 @@ _BOUNDS = ("glmnlp", "bounds")  # doc.user_data key: each token's offset and len
 MAX_WORDS = 150
 _COPY = "model"  # the model's copy in the component's folder of a saved pipeline (and the field to exclude)
 #: how the pipeline begins a warning about the only sentence of the only document it was given
-_PIPELINE_WHERE = "document 1, sentence 1: "
 
 # a node: (start token, end token, label, parent node index or -1, is_preterminal, bracket string)
 Node = tuple[int, int, str, int, bool, str]
@@ -317,22 +316,20 @@ class GlmnlpParser:
 
     def _parse(self, words: list[str], doc: Any, number: int, positions: list[int]) -> Any:
         """The parsed sentence of ``words``; an over-long one's warnings say where it is in ``doc`` (module
-        docstring), not ``document 1, sentence 1``, which the pipeline says of every sentence given to it alone."""
+        docstring), not ``document 1, sentence 1``, which the pipeline says of every sentence given to it alone: it
+        is analysed as the pipeline analyses a document's sentence, with that place given. (Its warnings were caught
+        and warned again renamed: catching warnings changes the process's filters, and from two threads at once
+        left them changed for good, every later warning of the process appended to a list nothing read.)"""
         if len(words) <= self.glmnlp.max_words:
             return self.glmnlp([words]).sentences[0]
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")  # all of them, warned again below under the caller's filters
-            parsed = self.glmnlp([words]).sentences[0]
+        from glmnlp.text.inputs import read_document
+        from glmnlp.text.pipeline import _document
+
         first = " ".join(doc[i].text for i in positions[:6]) + (" ..." if len(positions) > 6 else "")
-        where = f"sentence {number} of the Doc (character {doc[positions[0]].idx}, {first!r}): "
-        for one in caught:
-            message = one.message
-            if str(message).startswith(_PIPELINE_WHERE):
-                text = where + str(message)[len(_PIPELINE_WHERE):]
-                message = (LongInputWarning(text, getattr(message, "cuts", 1)) if one.category is LongInputWarning
-                           else one.category(text))
-            warnings.warn(message, stacklevel=user_stacklevel())
-        return parsed
+        text, pending = read_document([words], 0)
+        self.glmnlp._analyse(pending[0], where=f"sentence {number} of the Doc (character {doc[positions[0]].idx}, "
+                                                f"{first!r}): ")
+        return _document(text, pending).sentences[0]
 
 
 def _description(folder: Path) -> bytes | None:
