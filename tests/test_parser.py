@@ -150,7 +150,12 @@ def test_parser_nbest_k_below_one_gives_every_complete_analysis(k: int) -> None:
     (["a", "dog"], ["DT"], "2 words but 1 tag entries"),
     (["", "dog"], ["DT", "NN"], "word 1 \\(''\\) is empty or holds whitespace"),  # was a ValueError from inside
     (["a b", "dog"], ["DT", "NN"], "word 1 \\('a b'\\) is empty or holds whitespace"),  # the tree could not be written
-    (["a", "dog"], ["DT", ""], "a tag is empty or holds whitespace"),  # its tree did not read back
+    (["a", "dog"], ["DT", ""], "a tag is empty, holds whitespace or a lone surrogate"),  # its tree did not read back
+    (42, ["NN"], "must be sequences of strings, got int and list"),  # len()'s "object of type 'int' has no len()"
+    ((w for w in ["a"]), ["NN"], "must be sequences of strings, got generator and list"),
+    (["a", "dog"], ["DT", None], "the tag of word 2 is a NoneType, not a str"),  # "'NoneType' object is not iterable"
+    (["bad\ud800", "dog"], ["DT", "NN"], "word 1: character 4 is the lone surrogate U\\+D800"),  # UnicodeEncodeError
+    (["a", "dog"], ["DT", "N\ud800"], "a tag is empty, holds whitespace or a lone surrogate"),
 ])
 def test_parser_refuses_what_is_not_a_tagged_sentence(words: object, tags: object, message: str) -> None:
     """Parser.parse, parse_nbest and surprisal take sequences of words and tags; a string (a sequence of characters)
@@ -159,7 +164,7 @@ def test_parser_refuses_what_is_not_a_tagged_sentence(words: object, tags: objec
     from glmnlp.errors import InputError
 
     parser = _parser()
-    wrong_kind = "not a str" in message or "not a string" in message
+    wrong_kind = "not a str" in message or "not a string" in message or "sequences of strings" in message
     for call in (parser.parse, parser.parse_nbest, parser.surprisal):
         with pytest.raises(TypeError if wrong_kind else InputError, match=message) as caught:
             call(words, tags)  # type: ignore[operator]

@@ -569,7 +569,11 @@ def test_tagger_refuses_words_that_are_not_strings_and_trees_to_evaluate(sample_
 
     for words, error, message in (([None], TypeError, "sentence 1, word 1 is a NoneType, not a str"),
                                   (["a", b"x"], TypeError, "sentence 1, word 2 is a bytes, not a str"),
-                                  (["a", ""], InputError, "sentence 1, word 2 is empty")):
+                                  (["a", ""], InputError, "sentence 1, word 2 is empty"),
+                                  # a lone surrogate (not text) was tagged as an unknown word, where the parser and
+                                  # the pipeline refuse it; bytes were "word 1 is a int"
+                                  (["ab\ud800c"], InputError, "sentence 1, word 1: character 3 is a lone surrogate"),
+                                  (b"dog", TypeError, "a sentence is a list of words, not bytes")):
         with pytest.raises(error, match=message):
             sample_tagger.tag(words)
     with pytest.raises(TypeError, match="sentence 2, word 1 is a int"):

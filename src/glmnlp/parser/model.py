@@ -88,6 +88,7 @@ from glmnlp.parser.files import describe_parser, load_parser, save_parser
 from glmnlp.parser.grammar import Grammar, GrammarError, tree_problem
 from glmnlp.parser.term import prefix_logprobs, surprisal_bits
 from glmnlp.parser.transform import fslc_detransform, fslc_transform
+from glmnlp.treebank.fileio import lone_surrogate
 from glmnlp.treebank.trees import Tree
 
 # TEMPLATES and ParserConfig live in glmnlp.parser.config; they are named here too, where users have imported them
@@ -145,6 +146,9 @@ def _checked_sentence(words: Sequence[str], tags: Sequence[str | Sequence[str]],
     if words is None or tags is None:  # None was "cannot parse an empty sentence"
         raise TypeError(f"words and tags must be sequences of strings, got {type(words).__name__} and "
                         f"{type(tags).__name__}")
+    if not hasattr(words, "__len__") or not hasattr(tags, "__len__"):  # 42 or a generator: len()'s own TypeError
+        raise TypeError(f"words and tags must be sequences of strings, got {type(words).__name__} and "
+                        f"{type(tags).__name__}")
     if len(words) == 0:  # (a numpy array of words has no truth value)
         raise InputError(f"cannot {what} an empty sentence")
     if len(words) != len(tags):
@@ -153,14 +157,21 @@ def _checked_sentence(words: Sequence[str], tags: Sequence[str | Sequence[str]],
         raise TypeError(f"word {bad} is a {type(words[bad - 1]).__name__}, not a str")
     if bad := next((k for k, w in enumerate(words, start=1) if not w or any(c.isspace() for c in w)), 0):
         raise InputError(f"word {bad} ({words[bad - 1]!r}) is empty or holds whitespace: a word is one token")
+    if found := next(((k, at) for k, w in enumerate(words, start=1) if (at := lone_surrogate(w)) is not None), None):
+        word = words[found[0] - 1]  # (its hash encodes it: a UnicodeEncodeError from deep inside)
+        raise InputError(f"word {found[0]}: character {found[1] + 1} is the lone surrogate "
+                         f"U+{ord(word[found[1]]):04X}, not text (decode the input with errors='replace')")
+    if bad := next((k for k, t in enumerate(tags, start=1) if not isinstance(t, str | Iterable)), 0):
+        raise TypeError(f"the tag of word {bad} is a {type(tags[bad - 1]).__name__}, not a str or a list of str")
     tag_lists = [[t] if isinstance(t, str) else list(t) for t in tags]
     if any(not t for t in tag_lists):
         raise InputError("every word needs at least one candidate tag")
     if bad := next((k for k, ts in enumerate(tag_lists, start=1) if not all(isinstance(t, str) for t in ts)), 0):
         wrong = next(t for t in tag_lists[bad - 1] if not isinstance(t, str))
         raise TypeError(f"the tag of word {bad} is a {type(wrong).__name__}, not a str")
-    if any(not t or any(c.isspace() for c in t) for candidates in tag_lists for t in candidates):
-        raise InputError("a tag is empty or holds whitespace (the tree could not be written)")
+    if any(not t or any(c.isspace() for c in t) or lone_surrogate(t) is not None
+           for candidates in tag_lists for t in candidates):
+        raise InputError("a tag is empty, holds whitespace or a lone surrogate (the tree could not be written)")
     return tag_lists
 
 

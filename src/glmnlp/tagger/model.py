@@ -108,6 +108,7 @@ from glmnlp.tagger.config import TaggerConfig
 from glmnlp.tagger.evaluation import multitag_scores, tagging_score
 from glmnlp.tagger.files import TAGGER_ARRAYS, tagger_from_parts, tagger_to_parts
 from glmnlp.tagger.task import Encoded, Example, MultitagScore, TaggingScore, TaggingTask, split_examples
+from glmnlp.treebank.fileio import lone_surrogate
 from glmnlp.treebank.formats import TaggedSentence
 
 # TaggerConfig and the score records are re-exported: they are part of the tagger's API
@@ -184,11 +185,9 @@ class Tagger(TravelsAsFiles):
         return self._emission_offset + len(self.index_) + (len(self.tags_) + 1) * len(self.pair_index_)
 
     def _local_atoms(self, words: Sequence[str], add: bool) -> np.ndarray:
-        """The local atoms of every token, from the per-type cache (filled for new types).
-
-        The cache is shared by the threads that use this tagger: one lock makes each fill (and the
-        read after it) atomic, so a thread never sees another's half-grown table.
-        """
+        """The local atoms of every token, from the per-type cache (filled for new types). The cache is shared by
+        the threads that use this tagger: one lock makes each fill (and the read after it) atomic, so a thread never
+        sees another's half-grown table."""
         with self._cache_lock:
             return self._local_atoms_locked(words, add)
 
@@ -231,19 +230,22 @@ class Tagger(TravelsAsFiles):
         tags: Sequence[Sequence[str]] | None = None,
         rare: np.ndarray | None = None,
     ) -> Encoded:
-        if bad := [type(s) for s in sentences if isinstance(s, str | Set | Mapping) or not hasattr(s, "__getitem__")]:
+        if bad := [type(s) for s in sentences
+                   if isinstance(s, str | bytes | Set | Mapping) or not hasattr(s, "__getitem__")]:
             raise TypeError("a sentence must be a sequence of words, not a string (split it into words first)"
                             if bad[0] is str else f"a sentence is a list of words, not {bad[0].__name__}")
         lengths = np.array([len(s) for s in sentences], dtype=np.int64)
         offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
         flat = [w for s in sentences for w in s]
-        if not all(isinstance(w, str) and w for w in flat):  # None was an AttributeError from the word's atoms
-            k = next(k for k, w in enumerate(flat) if not (isinstance(w, str) and w))
+        if not all(isinstance(w, str) and w and lone_surrogate(w) is None for w in flat):  # None: an AttributeError
+            k = next(k for k, w in enumerate(flat) if not (isinstance(w, str) and w and lone_surrogate(w) is None))
             sent = int(np.searchsorted(offsets, k, side="right"))  # 1-based: offsets[sent - 1] <= k < offsets[sent]
             where = f"sentence {sent}, word {k - int(offsets[sent - 1]) + 1}"
-            if isinstance(flat[k], str):
-                raise InputError(f"{where} is empty: a word is one token")
+            if isinstance(flat[k], str):  # a lone surrogate (not text) was tagged as an unknown word
+                at = (lone_surrogate(flat[k]) or 0) + 1
+                raise InputError(f"{where}: character {at} is a lone surrogate, not text (decode with errors='replace')"
+                                 if flat[k] else f"{where} is empty: a word is one token")
             raise TypeError(f"{where} is a {type(flat[k]).__name__}, not a str")
         n = len(flat)
         atoms = np.zeros((n, N_ATOMS), dtype=np.int64)
@@ -461,11 +463,9 @@ class Tagger(TravelsAsFiles):
         return enc, self._best_ids(enc, self._emissions(enc))
 
     def clear_cache(self) -> None:
-        """Forget the cached atoms of word types met while tagging (results are unchanged).
-
-        The atoms of the training vocabulary stay cached: they are part of the trained (or loaded)
-        model, so tagging only computes the atoms of words it has not seen before.
-        """
+        """Forget the cached atoms of word types met while tagging (results are unchanged). The atoms of the training
+        vocabulary stay cached: they are part of the trained (or loaded) model, so tagging only computes the atoms
+        of words it has not seen before."""
         with self._cache_lock:
             if len(self._type_ids) > self._n_vocab_types:
                 self._type_ids = dict(itertools.islice(self._type_ids.items(), self._n_vocab_types))

@@ -194,6 +194,9 @@ def _numbered(texts: Any, tokenized: bool, lines: bool) -> tuple[list[list[str]]
             written.append(None)
             line += 1
             items.append(line if by_line else k)
+        elif isinstance(item, Sequence) and not isinstance(item, (bytes, bytearray)):  # it said "got list"
+            j, token = next((j, t) for j, t in enumerate(item, start=1) if not isinstance(t, str))
+            raise TypeError(f"{source}: token {j} is {'None' if token is None else 'a ' + _kind(token)}, not a str")
         else:
             hint = "; decode bytes first, e.g. data.decode('utf-8')" if isinstance(item, (bytes, bytearray)) else ""
             raise TypeError(f"{source}: expected a text (str) or a list of tokens (str), got {_kind(item)}{hint}")

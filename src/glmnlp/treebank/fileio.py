@@ -42,7 +42,7 @@ from typing import IO
 
 from glmnlp.errors import ConfigError, InputError
 
-__all__ = ["atomic_write_bytes", "atomic_write_text", "check_output_file", "check_writable_folder",
+__all__ = ["atomic_write_bytes", "atomic_write_text", "check_output_file", "check_writable_folder", "lone_surrogate",
            "check_writable_file", "check_name_length", "missing_folders", "remove_folders",
            "decoded_arguments", "decoded_lines", "decoded_text", "input_lines", "opened_input", "read_text_file",
            "dead_leftovers", "file_identity", "process_alive", "refuse_stdout_file", "split_lines", "stdin_bytes",
@@ -494,6 +494,18 @@ _BOM_AT_LINE_START = re.compile("(?:^|(?<=[\n\r]))\ufeff")
 INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e" + "".join(
     map(chr, [*range(0x2060, 0x2065), *range(0x2066, 0x2070), 0xFEFF])
 ) + "".join(ch for ch in map(chr, [*range(0x20), *range(0x7F, 0xA0)]) if not ch.isspace())
+
+
+def lone_surrogate(text: str) -> int | None:
+    """Where (from 0) ``text`` holds its first lone surrogate, a code point that is not a character and that UTF-8
+    cannot hold (undecodable bytes read with ``errors="surrogateescape"``), or None."""
+    if text.isascii():
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return exc.start
+    return None
 
 
 def line_tokens(line: str) -> list[str]:
