@@ -414,3 +414,28 @@ def test_a_signal_between_the_renames_of_a_replacement_leaves_a_model_in_place(
     assert "Aborted." in capsys.readouterr().err
     assert load_model(out, kind="tagger")[0]["config"]["epochs"] == 2  # the swap was done before the signal
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m", "toy.trees"]  # nothing hidden left
+
+
+def test_a_model_replaced_through_a_path_that_passes_through_it_stays_in_place(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--out m/../m --force``: the folder holding the model was reached through the model itself, gone once it was
+    renamed aside, so the new model could not be renamed in nor the old one back: both were left under hidden names
+    and nothing was at ``m`` ("cannot be written: No such file or directory"). The new model is in place."""
+    monkeypatch.chdir(tmp_path)
+    save_model("m", kind="parser", metadata=META, arrays=ARRAYS)
+    save_model("m/../m", kind="parser", metadata={"v": 2}, arrays=ARRAYS, replace=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m"] and load_model("m", kind="parser")[0] == {"v": 2}
+
+
+def test_leftovers_of_a_model_whose_name_holds_a_newline_are_cleaned(tmp_path: Path) -> None:
+    """The leftovers' pattern read no newline (``.`` without DOTALL): a killed run's folders of a model named so were
+    never removed, nor a model it had renamed aside put back; and a file's temporary copy likewise."""
+    from glmnlp.treebank.fileio import atomic_write_bytes
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    pid = int(dead.stdout)
+    (tmp_path / f".a\nb.glmnlp-tmp-{pid}-abc123").mkdir()
+    (tmp_path / f".c\nd.glmnlp-tmp-{pid}-abc.tmp").write_text("half a file")
+    save_model(tmp_path / "a\nb", kind="parser", metadata=META, arrays=ARRAYS)
+    atomic_write_bytes(tmp_path / "c\nd", b"whole\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a\nb", "c\nd"]

@@ -105,7 +105,8 @@ _MAX_EXPANSION = {zipfile.ZIP_STORED: 1, zipfile.ZIP_DEFLATED: 1100, zipfile.ZIP
 PIPELINE_KIND = "glmnlp-pipeline"
 PIPELINE_FILE = "MODEL.json"
 Loaded = tuple[dict[str, Any], dict[str, np.ndarray]]  # a model's metadata and arrays, as load_model gives them
-_STAGING = re.compile(r"\.(?P<name>.+)\.glmnlp-(?:tmp|old)-(?P<pid>[0-9]+)-[A-Za-z0-9_]+")
+# DOTALL: a name may hold a newline (a killed run's folders of such a name were never removed, nor put back)
+_STAGING = re.compile(r"\.(?P<name>.+)\.glmnlp-(?:tmp|old)-(?P<pid>[0-9]+)-[A-Za-z0-9_]+", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -362,7 +363,10 @@ def staged_output_dir(target: str | Path, kind: str, *, replace: bool, option: s
     """
     target = Path(target)
     check_output_dir(target, kind, replace=replace, option=option)
-    parent = target.parent
+    # the folder that holds it found once: "m/../m" reaches it through m itself, which is gone once renamed aside
+    # (the new model was left under a hidden name, the old one too, and nothing at m)
+    parent = Path(os.path.realpath(target.parent))
+    place = parent / target.name
     made = missing_folders(parent)
     try:
         parent.mkdir(parents=True, exist_ok=True)
@@ -374,19 +378,19 @@ def staged_output_dir(target: str | Path, kind: str, *, replace: bool, option: s
         os.chmod(tmp, 0o777 & ~umask())
         yield tmp
         check_output_dir(target, kind, replace=replace, option=option)
-        if target.exists():
+        if place.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{temp_stem(target.name)}.glmnlp-old-{os.getpid()}-", dir=parent))
             os.rmdir(old)
             with interrupts_deferred():  # raised after the swap or its undoing, not between the two renames
-                os.rename(target, old)
+                os.rename(place, old)
                 try:
-                    os.rename(tmp, target)
+                    os.rename(tmp, place)
                 except BaseException:
-                    os.rename(old, target)
+                    os.rename(old, place)
                     raise
                 shutil.rmtree(old, ignore_errors=True)
         else:
-            os.rename(tmp, target)
+            os.rename(tmp, place)
     except OSError as exc:  # the model's files could not be written (a full disk, a quota): named by the target
         _remove_staging(tmp, made)
         raise ConfigError(f"{target}: cannot be written: {exc.strerror or exc}") from exc

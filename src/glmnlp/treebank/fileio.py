@@ -71,7 +71,7 @@ def process_alive(pid: int) -> bool:
     return True
 
 
-_TEMP_FILE = re.compile(r"\.(?P<name>.+)\.glmnlp-tmp-(?P<pid>[0-9]+)-[^/]*\.tmp\Z")
+_TEMP_FILE = re.compile(r"\.(?P<name>.+)\.glmnlp-tmp-(?P<pid>[0-9]+)-[^/]*\.tmp\Z", re.DOTALL)  # names with \n
 _CLEANED: set[str] = set()  # folders whose leftovers this process has removed (once each: a listing per write of
 # 20,000 drawings into one folder made the writes quadratic)
 
