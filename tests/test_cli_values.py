@@ -494,3 +494,21 @@ def test_parser_passes_above_the_configs_range_are_a_usage_error(
                                  *(["--train", str(trees), "--tags", "tagger"] if argv[0] == "parser" else [])])
     assert (rc, out) == (2, "") and "not in the range 1<=x<=1000000" in err, err
     assert not (tmp_path / "m").exists()
+
+
+def test_a_path_given_after_an_equals_sign_reads_a_leading_tilde_as_the_home_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], trees_file: Path
+) -> None:
+    """``--out=~/models/t``: the shell expands ``~`` in a word of its own, not after ``=``, and glmnlp never did: a
+    folder named ``~`` was made in the working folder and the command said "written to ~/models/t", which reads as
+    the home folder. A leading ``~`` is the home folder, for every path option, read and written."""
+    home, work = tmp_path / "home", tmp_path / "work"
+    work.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(work)
+    assert main(["tagger", "train", "--train", str(trees_file), "--out=~/models/t", "--epochs", "1", "-q"]) == 0
+    assert (home / "models" / "t" / "metadata.json").is_file() and list(work.iterdir()) == []
+    (home / "in.txt").write_text("the dog barked\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["tag", "--model=~/models/t", "--input=~/in.txt"]) == 0
+    assert capsys.readouterr().out.count("/") == 3

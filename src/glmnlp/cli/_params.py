@@ -101,12 +101,19 @@ def some_of(items: list[str], limit: int) -> str:
 
 class NonEmptyPath(click.Path):
     """:class:`click.Path` that refuses an empty value as a usage error: ``--model ''`` would name the
-    current directory (shown as ``.``), never what was meant."""
+    current directory (shown as ``.``), never what was meant; and a leading ``~`` is the home folder, as the shell
+    reads it in a word of its own but not after ``--out=`` (``--out=~/models/t`` made a folder named ``~`` here,
+    and said "written to ~/models/t"; a folder named so is ``./~``)."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str | bytes) and not value:
             self.fail("the path is empty", param, ctx)
-        return super().convert(value, param, ctx)
+        return super().convert(home_expanded(value), param, ctx)
+
+
+def home_expanded(value: Any) -> Any:
+    """``value`` with a leading ``~`` or ``~user`` expanded (:class:`NonEmptyPath`); anything else as it is."""
+    return os.path.expanduser(value) if isinstance(value, str) and value.startswith("~") else value
 
 
 class InputFile(NonEmptyPath):
@@ -119,6 +126,7 @@ class InputFile(NonEmptyPath):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         path = super().convert(value, param, ctx)
+        value = home_expanded(value)
         if self.allow_dash and str(value) == "-":
             return path
         from glmnlp.errors import InputError
