@@ -199,3 +199,21 @@ def test_no_process_is_signalled_to_learn_whether_it_runs_on_windows(monkeypatch
     monkeypatch.setattr(fileio.sys, "platform", "win32")
     monkeypatch.setattr(fileio.os, "kill", lambda pid, sig: sent.append((pid, sig)))
     assert fileio.process_alive(2**22 + 7) and sent == []
+
+
+def test_a_model_that_cannot_be_written_in_a_scratch_folder_says_it_is_a_temporary_folder(tmp_path: Path) -> None:
+    """``train-default`` sizes its model in a scratch folder under $TMPDIR after all its training: a full temporary
+    folder was said as ``/tmp/glmnlp-size-7599-fjfqxm4r/tagger: cannot be written: File too large``, a path the user
+    never gave, gone at once, naming nothing to change. It says what the folder is and how to move it."""
+    import tempfile
+
+    from glmnlp.errors import ConfigError
+    from glmnlp.glm.model_files import scratch_folder
+
+    with pytest.raises(ConfigError, match=r"/tagger: cannot be written: File too large \(a temporary folder of "
+                                          rf"glmnlp's, in {tempfile.gettempdir()}: set \$TMPDIR to a folder with room"):
+        with scratch_folder("glmnlp-size") as folder:
+            raise ConfigError(f"{folder / 'tagger'}: cannot be written: File too large")
+    with pytest.raises(ConfigError, match=r"^elsewhere$"):  # another error is left as it is
+        with scratch_folder("glmnlp-size"):
+            raise ConfigError("elsewhere")

@@ -27,7 +27,7 @@ from typing import IO, Any, TypeVar
 
 import numpy as np
 
-from glmnlp.errors import ModelFileError
+from glmnlp.errors import ConfigError, ModelFileError
 from glmnlp.treebank.fileio import dead_leftovers
 
 __all__ = ["SCRATCH_PREFIXES", "TravelsAsFiles", "check_model_directory", "checked_model_file", "folder_files",
@@ -48,6 +48,11 @@ def scratch_folder(prefix: str) -> Iterator[Path]:
     folder = Path(tempfile.mkdtemp(prefix=f"{prefix}-{os.getpid()}-"))
     try:
         yield folder
+    except ConfigError as exc:  # a full temporary folder was said by a path the user never gave, gone at once
+        if str(folder) not in str(exc):
+            raise
+        raise ConfigError(f"{exc} (a temporary folder of glmnlp's, in {tempfile.gettempdir()}: set $TMPDIR to a "
+                          "folder with room)") from exc
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
