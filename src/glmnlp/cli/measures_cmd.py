@@ -71,7 +71,8 @@ __all__ = ["measures_cmd"]
 @click.option("--cap", type=click.IntRange(min=0, max=10**6), default=None,
               help="Beam cap (default: the model's; 0 = none).")
 @click.option("--plot", "plot_path", type=NonEmptyPath(dir_okay=False, path_type=Path),
-              help="Also draw one sentence's measures to this image (PNG/SVG/PDF; needs matplotlib).")
+              help="Also draw one sentence's measures to this image (PNG/SVG/PDF; needs matplotlib; an image "
+                   "there is replaced).")
 @click.option("--sentence", type=click.IntRange(min=1), default=1, show_default=True,
               help="Sentence drawn by --plot (only with --plot).")
 @click.option("-q", "--quiet", is_flag=True,
