@@ -256,6 +256,7 @@ def main() -> None:
     print(text, end="")
     if args.out is not None:
         args.out.write_text(text, encoding="utf-8")
+        print(f"wrote {args.out}", file=sys.stderr)
 
 
 if __name__ == "__main__":

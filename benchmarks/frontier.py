@@ -17,8 +17,8 @@ the combined score (weight x log-probability + perceptron: 1e4 .. 1e8). Caps 10,
         --model perceptron=proxy/perceptron --model generative=proxy/generative \\
         --model combined=proxy/combined [--max-dev 600] [--out benchmarks/results/frontier.md]
 
-Output: a table per model in ``--out`` (default ``benchmarks/results/frontier.md``), its rows as JSON and a
-plot of F1 against sentences/s beside it (the same name with ``.json`` and ``.png``).
+Output: a table per model, printed; with ``--out PATH`` also written to PATH, with its rows as JSON and a plot of
+F1 against sentences/s beside it (the same name with ``.json`` and ``.png``). Without ``--out`` no file is written.
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ from typing import Any
 
 from _args import existing, floats, ints  # benchmarks/_args.py
 
-REPO = Path(__file__).resolve().parent.parent
 
 GRIDS = {
     "perceptron": [1e2, 1e3, 1e4, 1e5],
@@ -151,13 +150,13 @@ def main() -> None:
     ap.add_argument("--caps", type=ints, default=None, help="comma-separated caps for every model (default: per kind)")
     ap.add_argument("--gammas", type=floats, default=None,
                     help="comma-separated gammas for every model (default: per kind)")
-    ap.add_argument("--out", default=str(REPO / "benchmarks" / "results" / "frontier.md"),
-                    help="the markdown table; .json and .png beside it (default: the committed "
-                         "benchmarks/results/frontier.md of this checkout, whatever the current folder)")
+    ap.add_argument("--out", default=None,
+                    help="also write the markdown table here, .json and .png beside it (default: print the table, "
+                         "write no file)")
     args = ap.parse_args()
-    out = Path(args.out)
-    print(f"writing {out} (and its .json, .png)", file=sys.stderr)
-    out.parent.mkdir(parents=True, exist_ok=True)  # before the measuring, not after it
+    out = Path(args.out) if args.out else None
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)  # before the measuring, not after it
 
     from glmnlp.treebank.gum import gum_trees
 
@@ -173,10 +172,13 @@ def main() -> None:
         rows = measure(parser, dev, args.gammas or GRIDS[kind], args.caps or CAPS[kind])
         results[name] = {"kind": kind, "path": path, "rows": rows}
     command = "python benchmarks/frontier.py " + " ".join(sys.argv[1:])
-    out.write_text(render(results, command, len(dev)) + "\n", encoding="utf-8")
-    out.with_suffix(".json").write_text(json.dumps(results, indent=1), encoding="utf-8")
-    plot(results, out.with_name(out.stem + ".png"))
-    print(f"written {out}", file=sys.stderr)
+    text = render(results, command, len(dev))
+    print(text)
+    if out:
+        out.write_text(text + "\n", encoding="utf-8")
+        out.with_suffix(".json").write_text(json.dumps(results, indent=1), encoding="utf-8")
+        plot(results, out.with_name(out.stem + ".png"))
+        print(f"wrote {out}, {out.with_suffix('.json')}, {out.with_name(out.stem + '.png')}", file=sys.stderr)
 
 
 if __name__ == "__main__":

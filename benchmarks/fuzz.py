@@ -171,6 +171,7 @@ def _run(args: argparse.Namespace, argv: list[str] | None, work: Path) -> int:
         if failures:
             text += "\nFirst failures:\n\n" + "\n".join(f"    {f}" for f in failures[:20]) + "\n"
         args.out.write_text(text, encoding="utf-8")
+        print(f"wrote {args.out}", file=sys.stderr)
     return 1 if failures else 0
 
 

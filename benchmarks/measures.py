@@ -406,6 +406,7 @@ def main() -> None:
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:
             fh.write(text)
+        print(f"wrote {args.out}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -12,9 +12,9 @@ included) and the dev score of the averaged weights:
   test; tagged input, so the timing is the parser's, and plain text, tokenizer and tagger included; model
   loading included; ``--parse-inputs``), output bytes compared.
 
-Results go to ``--out``, by default ``benchmarks/results/scaling.md`` (and beside it ``scaling.json``,
-the runs so far, and ``scaling.png``: dev score against wall time). The machine is shared: speeds are
-lower bounds, and the load is printed with the results.
+The report is printed; with ``--out PATH`` it is also written to PATH (and beside it ``.json``, the runs so far,
+and ``.png``: dev score against wall time); without ``--out`` no file is written. The machine is shared: speeds
+are lower bounds, and the load is printed with the results.
 
 Usage::
 
@@ -227,9 +227,9 @@ def main() -> None:
     ap.add_argument("--parse-inputs", type=names("tagged", "text"), default="tagged,text",
                     help="input kinds of the parse part: tagged, text")
     ap.add_argument("--parse-model", default=None, help="model for the parse part (default: the bundled model)")
-    ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "scaling.md"),
-                    help="the markdown report; the runs (.json) and the plot (.png) beside it "
-                         "(default: benchmarks/results/scaling.md)")
+    ap.add_argument("--out", default=None,
+                    help="also write the markdown report here, the runs (.json) and the plot (.png) beside it "
+                         "(default: print the report, write no file)")
     ap.add_argument("--from-json", default=None,
                     help="render the table from the training runs saved by an earlier (possibly interrupted) run "
                          "instead of training again; the parse part still runs if --parts names it (the default "
@@ -244,8 +244,8 @@ def main() -> None:
     parts, configs = set(args.parts), args.configs
     runs: list[Run] = []
     loads = [_load()]
-    out = Path(args.out)
-    raw = out.with_suffix(".json")
+    out = Path(args.out) if args.out else None
+    raw = out.with_suffix(".json") if out else None
     if args.from_json:
         runs = [Run(**r) for r in json.loads(Path(args.from_json).read_text())]
     for model, fn in (("tagger", run_tagger), ("parser", run_parser)):
@@ -255,7 +255,8 @@ def main() -> None:
             runs.append(fn(train, dev, shards, jobs, mixing, args.epochs))
             runs[-1].n_train, runs[-1].n_dev = len(train), len(dev)
             loads.append(_load())
-            raw.write_text(json.dumps([r.__dict__ for r in runs], indent=1))
+            if raw:
+                raw.write_text(json.dumps([r.__dict__ for r in runs], indent=1))
     parse_rows: list[dict[str, Any]] = []
     if "parse" in parts:
         from glmnlp.text.default_model import default_model_path
@@ -275,10 +276,14 @@ def main() -> None:
     if args.note:
         head, _, rest = text.partition("\n\n")
         text = f"{head}\n\n{args.note}\n\n{rest}"
-    out.write_text(text + "\n", encoding="utf-8")
-    if runs:
-        plot(runs, out.with_suffix(".png"))
     print(text)
+    if out:
+        out.write_text(text + "\n", encoding="utf-8")
+        written = [out]
+        if runs:
+            plot(runs, out.with_suffix(".png"))
+            written += [raw, out.with_suffix(".png")] if not args.from_json else [out.with_suffix(".png")]
+        print(f"wrote {', '.join(map(str, written))}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@ r"""Figure 5 of Collins & Roark (2004) on the bundled sample: dev F1 after each 
 
 Runs (gold tags, +punct features, same seed and beam): (1) no early update, no cache; (2) early
 update; (3) early update + repeated use of hypotheses (cache). Draws dev F1 against passes in one PNG
-(matplotlib) and prints the numbers as a table.
+(matplotlib) with ``--out PATH`` and prints the numbers as a table (``--table PATH`` writes it too); without
+``--out`` and ``--table`` no file is written.
 
     python benchmarks/training_curves.py --epochs 6 --out benchmarks/results/training_curves.png \
         --table benchmarks/results/training_curves.md
@@ -27,9 +28,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--epochs", type=at_least(1), default=6, help="training passes of each run (default 6)")
     ap.add_argument("--train-size", type=at_least(0), default=0, help="use only the first N training trees (0 = all)")
-    ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results" / "training_curves.png"),
-                    help="the plot (PNG); default: the committed benchmarks/results/training_curves.png of this "
-                         "checkout, whatever the current folder")
+    ap.add_argument("--out", default=None, help="write the plot (PNG) here (default: no plot)")
     ap.add_argument("--table", default="", help="also write the printed table to this Markdown file")
     args = ap.parse_args()
     from glmnlp.treebank.corpus import sample_trees
@@ -59,6 +58,9 @@ def main() -> None:
                 f"{f' (first {args.train_size} trees)' if args.train_size else ''}; train beam gamma=1e4 cap=30, "
                 f"dev beam gamma=1e4 cap=30.\n\n")
         Path(args.table).write_text(head + "\n".join(lines) + "\n")
+        print(f"wrote {args.table}", file=sys.stderr)
+    if not args.out:
+        return
     import matplotlib
 
     matplotlib.use("Agg")
@@ -74,7 +76,7 @@ def main() -> None:
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(args.out, dpi=120)
-    print(f"wrote {args.out}")
+    print(f"wrote {args.out}", file=sys.stderr)
 
 
 if __name__ == "__main__":

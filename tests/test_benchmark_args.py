@@ -85,3 +85,53 @@ def test_benchmark_patches_apply_to_the_sources(patch: str) -> None:
     done = subprocess.run([git, "apply", "--check", str(BENCHMARKS / "patches" / patch)], cwd=BENCHMARKS.parent,
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+#: runs every benchmark as ``__main__`` with ArgumentParser.parse_args stopped before any work, and prints the
+#: defaults of its options that name a file or folder inside benchmarks/results (one ``script: --option default``
+#: line each), then the scripts whose parser it reached
+_DEFAULTS_IN_RESULTS = r"""
+import argparse, os, runpy, sys
+from pathlib import Path
+
+benchmarks = Path(sys.argv[1])
+results = (benchmarks / "results").resolve()
+sys.path.insert(0, str(benchmarks))
+
+
+class Stop(Exception):
+    pass
+
+
+def stop(self, *args, **kwargs):
+    reached.append(script)
+    for action in self._actions:
+        if isinstance(action.default, (str, os.PathLike)) and str(action.default):
+            path = (benchmarks.parent / action.default).resolve()
+            if path == results or results in path.parents:
+                print(f"{script}: {'/'.join(action.option_strings)} {action.default}")
+    raise Stop
+
+
+argparse.ArgumentParser.parse_args = stop
+argparse.ArgumentParser.parse_known_args = stop
+reached = []
+for script in sorted(p.name for p in benchmarks.glob("*.py") if not p.name.startswith("_")):
+    sys.argv = [script]
+    try:
+        runpy.run_path(str(benchmarks / script), run_name="__main__")
+    except Stop:
+        pass
+print("reached", *reached)
+"""
+
+
+def test_benchmarks_write_no_committed_result_by_default() -> None:
+    """scaling.py without --out replaced the committed results/scaling.md (a file of dated sections written by hand)
+    and its .json and .png, frontier.py wrote results/frontier.md and training_curves.py results/training_curves.png:
+    no option of a benchmark defaults to a path inside benchmarks/results (a file is written when --out names it)."""
+    run = subprocess.run([sys.executable, "-c", _DEFAULTS_IN_RESULTS, str(BENCHMARKS)], capture_output=True,
+                         text=True, timeout=300, cwd=BENCHMARKS.parent)
+    assert run.returncode == 0, run.stderr
+    scripts = sorted(p.name for p in BENCHMARKS.glob("*.py") if not p.name.startswith("_"))
+    assert run.stdout == f"reached {' '.join(scripts)}\n"
