@@ -28,7 +28,8 @@ stay those of the model:
     python benchmarks/exact_ids_decode.py --model /tmp/p        # a perceptron-only pipeline model
     python benchmarks/exact_ids_decode.py --model default       # the bundled model
 
-Needs a compiler and Cython (as ``pip install .`` does). Results in benchmarks/results/feature_collisions.md.
+Needs a compiler, Cython and setuptools (``pip install '.[bench]'``; ``pip install .`` builds in an isolated
+environment and leaves neither installed). Results in benchmarks/results/feature_collisions.md.
 """
 
 from __future__ import annotations
@@ -127,6 +128,17 @@ def measure(model: str, rounds: int, parser_dir: str | None = None) -> None:
         print(f"| {r + 1} | " + " | ".join(f"{x:.1f}" for x in rates) + f" | {same} |", flush=True)
 
 
+def _run(cmd: list[str], what: str, cwd: Path | None = None) -> bytes:
+    """Run ``cmd`` quietly and return its output; if it fails, show its stderr (the build says what it lacks, e.g.
+    Cython) and exit with one line."""
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True)
+    if done.returncode != 0:
+        sys.stderr.write(done.stderr.decode(errors="replace"))
+        raise SystemExit(f"exact_ids_decode.py: {what} failed (status {done.returncode}); it needs a compiler, "
+                         "Cython and setuptools: pip install '.[bench]'")
+    return done.stdout
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", default="default", help="a pipeline model directory, or 'default' (bundled)")
@@ -141,11 +153,10 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp)
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", "HEAD"], check=True, capture_output=True).stdout
+        archive = _run(["git", "-C", str(ROOT), "archive", "HEAD"], "git archive HEAD")
         subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
         subprocess.run(["patch", "-s", "-p1", "-i", str(PATCH)], cwd=src, check=True)
-        subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=src, check=True,
-                       capture_output=True)
+        _run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], "the patched build", cwd=src)
         env = {**os.environ, "PYTHONPATH": str(src / "src")}
         extra = [] if args.parser is None else ["--parser", args.parser]
         subprocess.run([sys.executable, __file__, "--model", args.model, "--rounds", str(args.rounds),
