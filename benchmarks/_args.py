@@ -2,13 +2,16 @@
 traceback or a run of something else: the ``GAMMA:CAP`` beam (e.g. ``1e8:100``) and comma-separated lists of
 numbers (``--margins 0,2,4``), of names (``--stages generative,combined``) and of colon-separated fields
 (``--configs 2:2:uniform``); numbers with a lower bound (``--repeat``, ``--epochs``), paths that must exist and
-model directories."""
+model directories; and :func:`optional`, the import of a package of the ``bench`` extra."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 
 def beam(text: str) -> tuple[float, int]:
@@ -114,3 +117,14 @@ def model(text: str) -> str:
     if text != "default" and not Path(text).is_dir():
         raise argparse.ArgumentTypeError(f"{text}: no such model directory (or 'default': the bundled model)")
     return text
+
+
+def optional(module: str) -> ModuleType:
+    """Import ``module``, a package of the ``bench`` extra (pycrfsuite, matplotlib); if it cannot be, exit with one
+    line naming ``pip install '.[bench]'`` (a missing crfsuite was a worker's traceback and an empty table). A
+    script calls this before the work whose end needs the package."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        raise SystemExit(f"{Path(sys.argv[0]).name}: cannot import {module} ({error}); "
+                         "the benchmarks' packages: pip install '.[bench]'") from None

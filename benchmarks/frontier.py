@@ -34,7 +34,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from _args import existing, floats, ints  # benchmarks/_args.py
+from _args import existing, floats, ints, optional  # benchmarks/_args.py
 
 
 GRIDS = {
@@ -155,8 +155,9 @@ def main() -> None:
                          "write no file)")
     args = ap.parse_args()
     out = Path(args.out) if args.out else None
-    if out:
-        out.parent.mkdir(parents=True, exist_ok=True)  # before the measuring, not after it
+    if out:  # before the measuring, not after it
+        out.parent.mkdir(parents=True, exist_ok=True)
+        optional("matplotlib")
 
     from glmnlp.treebank.gum import gum_trees
 

@@ -37,7 +37,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from _args import existing, fields, names, one_of  # benchmarks/_args.py
+from _args import existing, fields, names, one_of, optional  # benchmarks/_args.py
 
 REFERENCE = (
     "McDonald, Hall & Mann (2010, Table 2/Figure 4): iterative parameter mixing reaches the serial "
@@ -236,6 +236,8 @@ def main() -> None:
                          "does: --parts tagger,parser renders only)")
     ap.add_argument("--note", default="", help="a line added under the header (e.g. how the runs were made)")
     args = ap.parse_args()
+    if args.out:  # the plot, drawn after the training
+        optional("matplotlib")
 
     from glmnlp.treebank.gum import proxy_trees
 

@@ -40,7 +40,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _args import at_least, existing  # benchmarks/_args.py
+from _args import at_least, existing, optional  # benchmarks/_args.py
 
 REPO = Path(__file__).resolve().parent.parent
 SYSTEMS = ("glmnlp", "nltk", "crfsuite-ap", "crfsuite-lbfgs")
@@ -183,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         print(json.dumps(worker(args.worker[0], args.worker[1], args.data_dir, args.epochs, args.repeats)))
         return 0
+    for system in args.systems:  # before any training: a missing package was a worker's traceback
+        if system.startswith("crfsuite"):
+            optional("pycrfsuite")
     rows = []
     failed = False
     for dataset in args.datasets:

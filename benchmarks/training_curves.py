@@ -15,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from _args import at_least  # benchmarks/_args.py
+from _args import at_least, optional  # benchmarks/_args.py
 
 RUNS = [
     ("no early update, no cache", False, False),
@@ -31,6 +31,8 @@ def main() -> None:
     ap.add_argument("--out", default=None, help="write the plot (PNG) here (default: no plot)")
     ap.add_argument("--table", default="", help="also write the printed table to this Markdown file")
     args = ap.parse_args()
+    if args.out:  # the plot, drawn after the training
+        optional("matplotlib")
     from glmnlp.treebank.corpus import sample_trees
     from glmnlp.parser.model import ParserConfig
     from glmnlp.parser.training import train_parser

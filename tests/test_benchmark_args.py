@@ -4,6 +4,7 @@ work has begun (or a run of something else)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -135,3 +136,20 @@ def test_benchmarks_write_no_committed_result_by_default() -> None:
     assert run.returncode == 0, run.stderr
     scripts = sorted(p.name for p in BENCHMARKS.glob("*.py") if not p.name.startswith("_"))
     assert run.stdout == f"reached {' '.join(scripts)}\n"
+
+
+@pytest.mark.parametrize(("script", "args", "module"), [
+    ("tagging.py", ["--systems", "glmnlp", "crfsuite-ap"], "pycrfsuite"),
+    ("training_curves.py", ["--out", "curves.png"], "matplotlib"),
+])
+def test_benchmark_missing_package_is_one_line(tmp_path: Path, script: str, args: list[str], module: str) -> None:
+    """tagging.py without crfsuite printed a worker's traceback and an empty table: a package of the bench extra
+    that cannot be imported is one line naming pip install '.[bench]', before any training."""
+    (tmp_path / module).mkdir()
+    (tmp_path / module / "__init__.py").write_text(f'raise ImportError("No module named {module!r}")\n')
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    run = subprocess.run([sys.executable, str(BENCHMARKS / script), *args], capture_output=True, text=True,
+                         timeout=120, env=env, cwd=tmp_path)
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr.splitlines() == [f"{script}: cannot import {module} (No module named {module!r}); "
+                                       "the benchmarks' packages: pip install '.[bench]'"]
