@@ -439,3 +439,19 @@ def test_leftovers_of_a_model_whose_name_holds_a_newline_are_cleaned(tmp_path: P
     save_model(tmp_path / "a\nb", kind="parser", metadata=META, arrays=ARRAYS)
     atomic_write_bytes(tmp_path / "c\nd", b"whole\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a\nb", "c\nd"]
+
+
+def test_a_path_through_a_missing_folder_is_checked_as_the_folder_it_names(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--out nodir/../m``: before ``nodir`` exists the path names nothing, and a save that took the folder holding
+    it by its name on paper (``m``) renamed a user's ``m`` aside and deleted it, unchecked. It is checked as ``m``
+    once ``nodir`` is made: refused, nothing of the user's touched."""
+    monkeypatch.chdir(tmp_path)
+    before = _user_folder(tmp_path / "m")
+    with pytest.raises(ConfigError, match="is not a glmnlp model"):
+        save_model("nodir/../m", kind="parser", metadata=META, arrays=ARRAYS)
+    assert snapshot(tmp_path / "m") == before
+    save_model("m2", kind="parser", metadata=META, arrays=ARRAYS)
+    with pytest.raises(ConfigError, match="already exists and is not an empty"):  # not replaced without replace
+        save_model("nodir2/../m2", kind="parser", metadata={"v": 2}, arrays=ARRAYS, replace=False)
+    assert load_model("m2", kind="parser")[0] == META

@@ -363,13 +363,14 @@ def staged_output_dir(target: str | Path, kind: str, *, replace: bool, option: s
     """
     target = Path(target)
     check_output_dir(target, kind, replace=replace, option=option)
-    # the folder that holds it found once: "m/../m" reaches it through m itself, which is gone once renamed aside
-    # (the new model was left under a hidden name, the old one too, and nothing at m)
-    parent = Path(os.path.realpath(target.parent))
-    place = parent / target.name
-    made = missing_folders(parent)
+    made = missing_folders(target.parent)
     try:
-        parent.mkdir(parents=True, exist_ok=True)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # the folder that holds it found once it exists (so that "nodir/../m" is checked below as the m it is):
+        # "m/../m" reaches it through m itself, which is gone once renamed aside (the new model was left under a
+        # hidden name, the old one too, and nothing at m)
+        parent = Path(os.path.realpath(target.parent))
+        place = parent / target.name
         _clean_leftovers(parent, target.name)
         tmp = Path(tempfile.mkdtemp(prefix=f".{temp_stem(target.name)}.glmnlp-tmp-{os.getpid()}-", dir=parent))
     except OSError as exc:

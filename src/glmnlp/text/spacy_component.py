@@ -149,8 +149,6 @@ _BOUNDS = ("glmnlp", "bounds")  # doc.user_data key: each token's offset and len
 #: module takes 0.1 s, which a process that only reads saved docs (importing this module) need not spend
 MAX_WORDS = 150
 _COPY = "model"  # the model's copy in the component's folder of a saved pipeline (and the field to exclude)
-#: how the pipeline begins a warning about the only sentence of the only document it was given
-
 # a node: (start token, end token, label, parent node index or -1, is_preterminal, bracket string)
 Node = tuple[int, int, str, int, bool, str]
 
