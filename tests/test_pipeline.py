@@ -444,3 +444,19 @@ def test_pipeline_surprisal_is_the_measures_column_with_given_tags_too(doc: obje
     by the measures' rows (28.13 against 16.39 bits for ':)'); docs/api.md says the two are equal: both use them."""
     sent = load()(doc, surprisal=True, measures=True).sents[0]  # type: ignore[arg-type]
     assert list(sent.surprisal) == [row["surprisal"] for row in sent.measures if row["word"] != "</s>"]
+
+
+def test_a_pipeline_made_of_a_tagger_and_a_parser_of_two_tagsets_is_refused() -> None:
+    """``Pipeline(tagger, parser)`` and ``replace(tagger=...)`` took a UPOS tagger beside the bundled WSJ parser
+    without a word, and every sentence came out as a flat tree, where ``glmnlp.load`` and ``parse --tagger`` refuse
+    the pair. The pipeline refuses it too; a tagger of the parser's tags is fine."""
+    from glmnlp.tagger.model import Tagger, TaggerConfig
+    from glmnlp.treebank.formats import TaggedSentence
+
+    nlp = load()
+    upos = Tagger(TaggerConfig(epochs=1)).fit([TaggedSentence(("the", "dog", "barks"), ("DET", "NOUN", "VERB"))] * 3,
+                                              show_progress=False, jobs=1)
+    for make in (lambda: Pipeline(upos, nlp.parser), lambda: nlp.replace(tagger=upos)):
+        with pytest.raises(ConfigError, match="tagger: the parser does not know 3 of this tagger's 3 tags"):
+            make()
+    assert Pipeline(nlp.tagger, nlp.parser)("The dog barks.").sents[0].tree is not None

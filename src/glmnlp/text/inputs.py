@@ -42,16 +42,17 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeAlias, TypeGuard
 
-from glmnlp.errors import InputError
+from glmnlp.errors import ConfigError, InputError
 from glmnlp.text.document import Token
 from glmnlp.text.token_spelling import ptb_quotes
 from glmnlp.text.tokenize import LINE_END, PTB_BRACKETS, tokenize_text_spans
 from glmnlp.treebank.trees import Tree, escape_brackets
 
 __all__ = ["MAX_BATCH", "DocumentInput", "PendingSentence", "line_numbers", "model_tags", "model_words",
-           "read_document", "sentence_items", "written_form"]
+           "read_document", "sentence_items", "tagset_mismatch", "written_form"]
 
 #: The largest batch of documents (a batch is read whole before it is analysed; 2**63 failed inside islice)
 MAX_BATCH = 10**9
@@ -200,6 +201,26 @@ def _visible(word: str) -> str:
     """``word`` without Unicode's invisible format characters (category Cf: soft hyphen, zero-width space and
     joiners, direction marks)."""
     return "".join(c for c in word if unicodedata.category(c) != "Cf")
+
+
+def tagset_mismatch(tags: Collection[str], known: Collection[str] | None, name: str | Path) -> str:
+    """A tagger's ``tags`` against those a parser knows (``known``; None: it does not say): a tagger of another
+    tagset (more than half of its tags unknown to the parser) is a :class:`ConfigError`; a few unknown tags give the
+    warning returned (empty: none; ``name``: how the message names the tagger). Fewer tags are fine. The parser
+    finds no chain for a tag it does not know, and a sentence tagged with one ends as the flat default tree,
+    silently: a UPOS tagger beside a WSJ parser flattened every sentence."""
+    if not known:
+        return ""
+    unknown = sorted(t for t in set(tags) if escape_brackets(t) not in known)  # $( is the parser's $-LRB-
+    if not unknown:
+        return ""
+    what = f"{name}: the parser does not know {len(unknown)} of this tagger's {len(set(tags))} tags"
+    if 2 * len(unknown) > len(set(tags)):
+        raise ConfigError(
+            f"{what} ({' '.join(unknown)}): most sentences would get flat trees; give a tagger trained on the "
+            f"parser's tags ({' '.join(sorted(known))})"
+        )
+    return f"{what} ({' '.join(unknown)}): a sentence tagged with one of them gets a flat tree"
 
 
 def model_tags(tags: Sequence[str], known: Collection[str]) -> tuple[str, ...]:

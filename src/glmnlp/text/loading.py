@@ -27,8 +27,8 @@ from typing import Any, Literal
 from glmnlp.errors import ModelFileError
 from glmnlp.glm.model_files import folder_identity
 from glmnlp.text.checksums import check_checksums, check_part
+from glmnlp.text.inputs import tagset_mismatch
 from glmnlp.text.pipeline import MAX_PARSE_WORDS, Deferred, Pipeline
-from glmnlp.treebank.trees import escape_brackets
 
 __all__ = ["check_checksums", "check_part", "load", "parser_at", "recommended_margin", "tagger_at", "tagger_directory",
            "unknown_tags"]
@@ -161,11 +161,14 @@ def _load(root: Path, parser: bool, lines: bool, multitag_margin: float | None |
     parser_model = _parser(root / "parser", deferred) if parser else None
     if multitag_margin == "model":
         multitag_margin = recommended_margin(root) if parser else None
+    # a folder put together by hand may pair a tagger and a parser of different tagsets (refused, naming the folder,
+    # before the pipeline's own check); a few tags the parser never saw are not worth a word here: a small
+    # train-default run's rare tags (FW, RBS) are such
+    if parser_model is not None:
+        known = (parser_model.facts.get("pos_tags") if isinstance(parser_model, Deferred)
+                 else parser_model.grammar.pos_tags)
+        unknown_tags(root / "tagger", None if known is None else frozenset(known), root / "tagger")
     pipeline = Pipeline(tagger_model, parser_model, lines=lines, multitag_margin=multitag_margin, max_words=max_words)
-    # a folder put together by hand may pair a tagger and a parser of different tagsets (refused); a few tags the
-    # parser never saw are not worth a word here: a small train-default run's rare tags (FW, RBS) are such
-    if parser:
-        unknown_tags(root / "tagger", pipeline.parser_facts()["pos_tags"], root / "tagger")
     # a worker loads the folder by an absolute path (a Ray worker runs in another directory; its folders travel to
     # it: glmnlp.text.workers.shipped)
     pipeline.spec = (_load_for_worker, (Path(os.path.abspath(root)), parser, lines, multitag_margin, max_words))
@@ -173,13 +176,9 @@ def _load(root: Path, parser: bool, lines: bool, multitag_margin: float | None |
 
 
 def unknown_tags(tagger_dir: str | Path, known: frozenset[str] | set[str] | None, name: str | Path) -> str:
-    """The tagger at ``tagger_dir`` against the tags a parser knows: a tagger of another tagset (more than half of its
-    tags unknown to the parser) is a :class:`ConfigError`; a few unknown tags give the warning returned (empty: none;
-    ``name``: how the message names the tagger). Fewer tags are fine.
-
-    The parser finds no chain for a tag it does not know, and a sentence tagged with one ends as the flat default
-    tree, silently: a UPOS tagger beside a WSJ parser flattened every sentence."""
-    from glmnlp.errors import ConfigError
+    """The tagger at ``tagger_dir`` against the tags a parser knows (:func:`glmnlp.text.inputs.tagset_mismatch`: a
+    :class:`ConfigError` for a tagger of another tagset, or the warning returned for a few unknown tags; ``name``:
+    how the message names the tagger)."""
     from glmnlp.glm.model_io import read_metadata
 
     if not known:
@@ -187,16 +186,7 @@ def unknown_tags(tagger_dir: str | Path, known: frozenset[str] | set[str] | None
     tags = read_metadata(tagger_dir)["metadata"].get("tags")
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
         return ""  # a damaged tagger (building it says more)
-    unknown = sorted(t for t in set(tags) if escape_brackets(t) not in known)  # $( is the parser's $-LRB-
-    if not unknown:
-        return ""
-    what = f"{name}: the parser does not know {len(unknown)} of this tagger's {len(set(tags))} tags"
-    if 2 * len(unknown) > len(set(tags)):
-        raise ConfigError(
-            f"{what} ({' '.join(unknown)}): most sentences would get flat trees; give a tagger trained on the "
-            f"parser's tags ({' '.join(sorted(known))})"
-        )
-    return f"{what} ({' '.join(unknown)}): a sentence tagged with one of them gets a flat tree"
+    return tagset_mismatch(tags, known, name)
 
 
 def recommended_margin(root: str | Path) -> float | None:

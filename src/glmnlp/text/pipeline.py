@@ -98,7 +98,7 @@ from glmnlp.glm.locks import ForkSafeLock
 from glmnlp.parser.explain import Explanation
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.text.inputs import (MAX_BATCH, DocumentInput, PendingSentence, check_progress, model_words, read_document,
-                                sentence_items, spell_as_written)
+                                sentence_items, spell_as_written, tagset_mismatch)
 from glmnlp.text.tokenize import LongInputWarning, user_stacklevel
 from glmnlp.text.web import web_tags
 from glmnlp.treebank.trees import Tree, escape_brackets, with_leaves
@@ -119,11 +119,9 @@ class TaggerProtocol(Protocol):
 
 @runtime_checkable
 class ParserProtocol(Protocol):
-    """What the pipeline needs of a parser: a de-transformed PTB tree over the given words.
-
-    ``tags`` holds one tag per word, or (multi-tag input, C&R 2004 footnote 3; only used when the
-    pipeline has a ``multitag_margin``) a list of candidate tags per word.
-    """
+    """What the pipeline needs of a parser: a de-transformed PTB tree over the given words. ``tags`` holds one tag
+    per word, or (multi-tag input, C&R 2004 footnote 3; only used when the pipeline has a ``multitag_margin``) a
+    list of candidate tags per word."""
 
     def parse(self, words: list[str], tags: Sequence[str | Sequence[str]]) -> Tree:
         """Return the best tree; its leaves must be ``words``."""
@@ -132,13 +130,10 @@ class ParserProtocol(Protocol):
 
 @dataclass(frozen=True)
 class Deferred:
-    """A model component that a :class:`Pipeline` builds on first use, by ``loader(*args)``.
-
-    ``facts`` answer, without building it, what the pipeline asks of a component before analysing
-    anything: for a parser ``generative``, ``parse_nbest`` and ``pos_tags``
-    (:meth:`glmnlp.parser.model.Parser.describe`), for a tagger ``multitag``
-    (:meth:`glmnlp.tagger.model.Tagger.describe`). See "Loading on first use" in the module docstring.
-    """
+    """A model component that a :class:`Pipeline` builds on first use, by ``loader(*args)``. ``facts`` answer,
+    without building it, what the pipeline asks of a component before analysing anything: for a parser
+    ``generative``, ``parse_nbest`` and ``pos_tags`` (:meth:`glmnlp.parser.model.Parser.describe`), for a tagger
+    ``multitag`` (:meth:`glmnlp.tagger.model.Tagger.describe`). See "Loading on first use" in the module docstring."""
 
     loader: Callable[..., Any]
     args: tuple[Any, ...]
@@ -189,6 +184,8 @@ class Pipeline:
         if parser is not None and not isinstance(parser, Deferred) and not callable(getattr(parser, "parse", None)):
             raise ConfigError(f"parser {type(parser).__name__} has no parse(words, tags) method")
         self._components: dict[str, Any] = {"tagger": tagger, "parser": parser}
+        if parser is not None and isinstance(tags := getattr(tagger, "tags_", None), tuple | list):  # a UPOS tagger
+            tagset_mismatch(tags, self.parser_facts()["pos_tags"], "tagger")  # beside a WSJ parser, as load() refuses
         self._building = ForkSafeLock()
         #: counters the workers reported while this process's parser was not built yet
         self._pending_stats: dict[str, int] = {}
