@@ -166,7 +166,7 @@ def _load(root: Path, parser: bool, lines: bool, multitag_margin: float | None |
     # train-default run's rare tags (FW, RBS) are such
     if parser_model is not None:
         known = (parser_model.facts.get("pos_tags") if isinstance(parser_model, Deferred)
-                 else parser_model.grammar.pos_tags)
+                 else getattr(getattr(parser_model, "grammar", None), "pos_tags", None))  # None: it does not say
         unknown_tags(root / "tagger", None if known is None else frozenset(known), root / "tagger")
     pipeline = Pipeline(tagger_model, parser_model, lines=lines, multitag_margin=multitag_margin, max_words=max_words)
     # a worker loads the folder by an absolute path (a Ray worker runs in another directory; its folders travel to
