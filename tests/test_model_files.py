@@ -15,34 +15,13 @@ import pytest
 from glmnlp.cli import main
 from glmnlp.errors import ModelFileError
 from glmnlp.treebank.trees import parse_tree
-
-
-def _parser_model(path: Path) -> Path:
-    from glmnlp.parser.grammar import Grammar
-    from glmnlp.parser.model import Parser, ParserConfig, punctuation_tags
-    from glmnlp.parser.transform import fslc_transform
-
-    tree = parse_tree("(TOP (S (NP (NN dogs)) (VP (VBP bark)) (. .)))")
-    cfg = ParserConfig(n_bits=10)
-    weights = np.zeros(1 << 10)
-    weights[3] = 1.0
-    Parser(Grammar.induce([fslc_transform(tree, cfg.fslc)]), punctuation_tags([tree]), weights, cfg).save(path)
-    return path
-
-
-def _write_header(meta: Path, header: dict[str, Any]) -> None:
-    """Write a changed header with its seal computed again: a file whose writer put these values in, which the
-    loader must check for itself (an edit that leaves the seal is refused by the seal: test_model_seals.py)."""
-    from glmnlp.glm.model_seals import header_digest
-
-    header["metadata_sha256"] = header_digest(header)
-    meta.write_text(json.dumps(header))
+from model_fakes import tiny_parser_model, write_header
 
 
 def _edit(path: Path, change: Callable[[dict[str, Any]], None]) -> None:
     header = json.loads((path / "metadata.json").read_text())
     change(header["metadata"])
-    _write_header(path / "metadata.json", header)
+    write_header(path / "metadata.json", header)
 
 
 CASES: dict[str, Callable[[dict[str, Any]], None]] = {
@@ -68,7 +47,7 @@ CASES: dict[str, Callable[[dict[str, Any]], None]] = {
 def test_model_files_bad_parser_metadata_is_one_error_naming_the_file(tmp_path: Path, case: str) -> None:
     from glmnlp.parser.model import Parser
 
-    model = _parser_model(tmp_path / "m")
+    model = tiny_parser_model(tmp_path / "m")
     _edit(model, CASES[case])
     with pytest.raises(ModelFileError) as info:
         Parser.load(model)
@@ -77,7 +56,7 @@ def test_model_files_bad_parser_metadata_is_one_error_naming_the_file(tmp_path: 
 
 
 def test_model_files_cli_reports_n_bits_40_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    model = _parser_model(tmp_path / "m")
+    model = tiny_parser_model(tmp_path / "m")
     _edit(model, CASES["n_bits 40 (8 TiB table)"])
     capsys.readouterr()
     assert main(["parse", "-m", str(model), "--tagged", "dogs/NNS bark/VBP"]) == 1
@@ -101,7 +80,7 @@ def test_model_files_parse_jobs_2_reports_a_damaged_model_from_its_workers(
         return build(self, name)
 
     monkeypatch.setattr(pipeline_module.Pipeline, "_built", spy)
-    model = _parser_model(tmp_path / "m")
+    model = tiny_parser_model(tmp_path / "m")
     _edit(model, CASES["n_bits 40 (8 TiB table)"])
     source = tmp_path / "in.txt"
     source.write_text("".join("dog/NN bark/VBP\n" for _ in range(5)), encoding="utf-8")
@@ -127,120 +106,6 @@ def test_model_files_symlink_loop_and_dangling_link_are_not_not_found(tmp_path: 
     (tmp_path / "file").write_text("x")
     with pytest.raises(ModelFileError, match="is a file, not a model directory"):
         Parser.load(tmp_path / "file")
-
-
-def _rehash(model: Path) -> None:
-    import hashlib
-
-    header = json.loads((model / "metadata.json").read_text())
-    header["weights_sha256"] = hashlib.sha256((model / "weights.npz").read_bytes()).hexdigest()
-    _write_header(model / "metadata.json", header)
-
-
-@pytest.mark.parametrize("where", range(30, 400, 23))
-def test_model_files_damaged_archive_with_matching_checksum_is_a_model_file_error(tmp_path: Path, where: int) -> None:
-    """A flipped byte inside the compressed arrays (checksum updated to match) is refused by name, never a zlib error."""
-    from glmnlp.parser.model import Parser
-
-    model = _parser_model(tmp_path / "m")
-    data = bytearray((model / "weights.npz").read_bytes())
-    data[where % len(data)] ^= 0x5A
-    (model / "weights.npz").write_bytes(bytes(data))
-    _rehash(model)
-    try:
-        Parser.load(model)
-    except ModelFileError as exc:
-        assert "\n" not in str(exc) and str(model) in str(exc)
-
-
-def test_model_files_array_header_is_checked_before_allocation(tmp_path: Path) -> None:
-    """An .npy header claiming 2**40 elements (metadata.json agreeing) is refused without allocating them."""
-    import io
-    import zipfile
-
-    from glmnlp.glm.model_io import load_model, save_model
-
-    save_model(tmp_path / "m", kind="x", metadata={}, arrays={"w": np.zeros(4)})
-    header = b"{'descr': '<f8', 'fortran_order': False, 'shape': (1099511627776,), }"
-    header += b" " * (63 - len(header) % 64) + b"\n"
-    npy = b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header + bytes(32)
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("w.npy", npy)
-    (tmp_path / "m" / "weights.npz").write_bytes(buffer.getvalue())
-    meta = json.loads((tmp_path / "m" / "metadata.json").read_text())
-    meta["arrays"]["w"]["shape"] = [1099511627776]
-    (tmp_path / "m" / "metadata.json").write_text(json.dumps(meta))
-    _rehash(tmp_path / "m")
-    with pytest.raises(ModelFileError, match="larger than the archive can hold"):
-        load_model(tmp_path / "m", kind="x")
-
-
-def _rewrite_archive(model: Path, method: int) -> None:
-    """Rewrite a model's weights.npz with every member compressed by ``method`` (checksum updated)."""
-    import io
-    import zipfile
-
-    with zipfile.ZipFile(model / "weights.npz") as old:
-        members = {name: old.read(name) for name in old.namelist()}
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=method) as archive:
-        for name, data in members.items():
-            archive.writestr(name, data)
-    (model / "weights.npz").write_bytes(buffer.getvalue())
-    _rehash(model)
-
-
-def test_model_files_members_are_lzma_and_deflated_archives_still_load(tmp_path: Path) -> None:
-    """Arrays are written as LZMA members; a model whose archive is deflated (earlier releases) loads the same arrays."""
-    import zipfile
-
-    from glmnlp.glm.model_io import load_model, save_model
-
-    arrays = {"w": np.arange(1000, dtype=np.float32) % 7, "ids": np.arange(50, dtype=np.int64)}
-    save_model(tmp_path / "m", kind="x", metadata={"a": 1}, arrays=arrays)
-    with zipfile.ZipFile(tmp_path / "m" / "weights.npz") as archive:
-        assert {info.compress_type for info in archive.infolist()} == {zipfile.ZIP_LZMA}
-    _rewrite_archive(tmp_path / "m", zipfile.ZIP_DEFLATED)
-    metadata, loaded = load_model(tmp_path / "m", kind="x")
-    assert metadata == {"a": 1}
-    for name, array in arrays.items():
-        assert loaded[name].dtype == array.dtype and np.array_equal(loaded[name], array)
-
-
-def test_model_files_an_oversized_npy_header_is_one_line_without_numpys_pickle_advice(tmp_path: Path) -> None:
-    """A member whose .npy header is 200 KB gave numpy's three-line message, ending in the advice to load it with
-    ``allow_pickle=True``: wrong for a format that never holds pickles, and an error is one line."""
-    import io
-    import zipfile
-
-    from glmnlp.glm.model_io import load_model, save_model
-
-    save_model(tmp_path / "m", kind="x", metadata={"a": 1}, arrays={"w": np.zeros(3)})
-    header = "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), " + " " * 200_000 + "}"
-    header += " " * (-(len(header) + 13) % 64) + "\n"
-    member = b"\x93NUMPY\x02\x00" + len(header).to_bytes(4, "little") + header.encode("latin1") + bytes(24)
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_LZMA) as archive:
-        archive.writestr("w.npy", member)
-    (tmp_path / "m" / "weights.npz").write_bytes(buffer.getvalue())
-    _rehash(tmp_path / "m")
-    with pytest.raises(ModelFileError) as caught:
-        load_model(tmp_path / "m", kind="x")
-    message = str(caught.value)
-    assert "not a readable weights archive" in message and "\n" not in message and "pickle" not in message, message
-
-
-def test_model_files_member_with_an_unsupported_zip_method_is_refused(tmp_path: Path) -> None:
-    """A bzip2 member (not a method model files use) is a one-line ModelFileError, not an attempt to inflate it."""
-    import zipfile
-
-    from glmnlp.glm.model_io import load_model, save_model
-
-    save_model(tmp_path / "m", kind="x", metadata={}, arrays={"w": np.zeros(4)})
-    _rewrite_archive(tmp_path / "m", zipfile.ZIP_BZIP2)
-    with pytest.raises(ModelFileError, match="unsupported zip method 12"):
-        load_model(tmp_path / "m", kind="x")
 
 
 def test_model_files_describe_agrees_with_the_built_model_and_refuses_a_flipped_byte(tmp_path: Path) -> None:
@@ -448,7 +313,7 @@ def test_model_files_format_version_is_an_integer(tmp_path: Path, version: objec
     """``"format_version": true`` or ``1.0`` compare equal to 1 and were read as version 1."""
     from glmnlp.parser.model import Parser
 
-    model = _parser_model(tmp_path / "m")
+    model = tiny_parser_model(tmp_path / "m")
     header = json.loads((model / "metadata.json").read_text())
     header["format_version"] = version
     (model / "metadata.json").write_text(json.dumps(header))
@@ -464,7 +329,7 @@ def test_model_files_weights_that_are_not_finite_numbers_are_refused(tmp_path: P
     from glmnlp.tagger.model import Tagger, TaggerConfig
     from glmnlp.treebank.formats import TaggedSentence
 
-    model = _parser_model(tmp_path / "m")
+    model = tiny_parser_model(tmp_path / "m")
     metadata, arrays = load_model(model, kind="glmnlp-parser")
     nan = dict(arrays, weight_value=np.full_like(arrays["weight_value"], np.nan))
     save_model(tmp_path / "nan", kind="glmnlp-parser", metadata=metadata, arrays=nan)
@@ -540,7 +405,7 @@ def test_model_files_a_loaded_parser_saved_again_is_the_same_files(tmp_path: Pat
     from glmnlp.parser.model import Parser
     from glmnlp.text.default_model import default_model_path
 
-    first = Parser.load(_parser_model(tmp_path / "first"))
+    first = Parser.load(tiny_parser_model(tmp_path / "first"))
     first.save(tmp_path / "small", history=[{"epoch": 1, "dev_f1": 12.5}, {"best_epoch": 1}], prune=0.5)
     small = tmp_path / "small"
     assert json.loads((small / "metadata.json").read_text())["metadata"]["history"][1] == {"best_epoch": 1}
@@ -565,12 +430,12 @@ def test_model_files_a_device_or_pipe_in_a_models_place_is_refused(tmp_path: Pat
     from glmnlp.parser.model import Parser
 
     for name in ("weights.npz", "metadata.json"):
-        model = _parser_model(tmp_path / f"zero_{name}")
+        model = tiny_parser_model(tmp_path / f"zero_{name}")
         (model / name).unlink()
         (model / name).symlink_to("/dev/zero")
         with pytest.raises(ModelFileError, match=f"{name}: not a regular file"):
             Parser.load(model)
-    model = _parser_model(tmp_path / "fifo")
+    model = tiny_parser_model(tmp_path / "fifo")
     (model / "metadata.json").unlink()
     os.mkfifo(model / "metadata.json")
     code = f"from glmnlp.parser.model import Parser\ntry:\n    Parser.load({str(model)!r})\nexcept Exception as e:\n    print(e)"
@@ -593,7 +458,7 @@ def test_model_files_json_too_deep_or_an_integer_too_long_is_a_model_file_error(
     from glmnlp.parser.model import Parser
     from glmnlp.text.checksums import read_description
 
-    model = _parser_model(tmp_path / "m")
+    model = tiny_parser_model(tmp_path / "m")
     if text.startswith("SEALED"):  # the model's own sealed header with one field nested that deep
         depth = int(text[6:])
         text = (model / "metadata.json").read_text().replace("{", '{"x": ' + "[" * depth + "]" * depth + ", ", 1)
@@ -631,15 +496,15 @@ def test_model_files_well_sealed_values_that_would_fail_later_are_refused_at_loa
             Tagger.load(tmp_path / name)
     header = json.loads((tmp_path / "t" / "metadata.json").read_text())
     header["metadata"]["n_rows"] = float("inf")
-    _write_header(tmp_path / "t" / "metadata.json", header)
+    write_header(tmp_path / "t" / "metadata.json", header)
     with pytest.raises(ModelFileError, match="inconsistent tagger model"):
         Tagger.load(tmp_path / "t")
-    model = _parser_model(tmp_path / "p")
+    model = tiny_parser_model(tmp_path / "p")
     header = json.loads((model / "metadata.json").read_text())
     grammar = header["metadata"]["grammar"]
     tag = next(iter(grammar["chains"]))
     grammar["chains"][tag].append([len(grammar["categories"]) - 1] * 5000)
-    _write_header(model / "metadata.json", header)
+    write_header(model / "metadata.json", header)
     with pytest.raises(ModelFileError, match="a grammar chain longer than 64"):
         Parser.load(model)
 
@@ -690,83 +555,8 @@ def test_model_files_a_generative_term_of_another_grammar_is_refused(tmp_path: P
     shutil.move(tmp_path / "g", gen)
     header = json.loads((model / "metadata.json").read_text())
     header["submodel_sha256"]["generative"] = json.loads((gen / "metadata.json").read_text())["metadata_sha256"]
-    _write_header(model / "metadata.json", header)
+    write_header(model / "metadata.json", header)
     with pytest.raises(ModelFileError, match="node model size does not match the grammar's categories"):
         Parser.load(model)
 
 
-def test_an_array_a_model_does_not_have_is_refused_before_it_is_read(tmp_path: Path) -> None:
-    """A tagger folder of 1.6 MB with an extra array of 1.5 GB of zeros (LZMA packs them 6,843:1), its checksums
-    written again, loaded with 3.3 GB of memory taken and no word: an array the kind does not have is refused, by
-    name, before any array is read (a parser's here would be 2 GB of zeros if it were; a tagger's, a generative
-    model's)."""
-    import zipfile
-
-    from glmnlp.glm.model_io import load_model, read_metadata, save_model
-    from glmnlp.parser.files import MODEL_KIND, PARSER_ARRAYS
-    from glmnlp.parser.model import Parser
-
-    model = _parser_model(tmp_path / "p")
-    metadata, arrays = load_model(model, kind=MODEL_KIND, names=PARSER_ARRAYS)
-    save_model(tmp_path / "extra", kind=MODEL_KIND, metadata=metadata, arrays={**arrays, "zzz": np.zeros(3)})
-    with zipfile.ZipFile(tmp_path / "extra" / "weights.npz") as archive:  # a member claiming 2 GB: never opened
-        assert "zzz.npy" in archive.namelist()
-    header = read_metadata(tmp_path / "extra")
-    header["arrays"]["zzz"]["shape"] = [1 << 28]
-    _write_header(tmp_path / "extra" / "metadata.json", header)
-    with pytest.raises(ModelFileError, match=r"weights.npz: 'zzz': not an array a 'glmnlp-parser' model has"):
-        Parser.load(tmp_path / "extra")
-    assert Parser.load(model).weights[3] == 1.0  # the arrays it has, read in pieces, as they were written
-    # the tagger and the generative model: each list holds every array the bundled model's files have
-    from glmnlp.parser.files import GENERATIVE_ARRAYS
-    from glmnlp.tagger.files import TAGGER_ARRAYS
-    from glmnlp.tagger.model import Tagger
-    from glmnlp.text.default_model import default_model_path
-
-    for sub, kind, names in (("tagger", "tagger", TAGGER_ARRAYS),
-                             ("parser/generative", "glmnlp-generative-term", GENERATIVE_ARRAYS)):
-        metadata, arrays = load_model(default_model_path() / sub, kind=kind, names=names)
-        save_model(tmp_path / kind, kind=kind, metadata=metadata, arrays={**arrays, "zzz": np.zeros(2)})
-        with pytest.raises(ModelFileError, match=rf"weights.npz: 'zzz': not an array a '{kind}' model has"):
-            load_model(tmp_path / kind, kind=kind, names=names)
-    with pytest.raises(ModelFileError, match=r"'zzz': not an array a 'tagger' model has"):
-        Tagger.load(tmp_path / "tagger")
-
-
-def test_a_model_installed_as_links_loads_and_an_empty_file_is_refused(tmp_path: Path) -> None:
-    """A model file linked to a cache out of the folder (Hugging Face's hub, ``cp -rs``) is read as its file; an
-    empty regular file is refused before it is opened: a file of ``/proc`` such as ``/proc/kmsg`` has size 0 and
-    its read never ends (the command hung)."""
-    import shutil
-
-    from glmnlp.parser.model import Parser
-
-    model = _parser_model(tmp_path / "p")
-    (tmp_path / "blobs").mkdir()
-    shutil.move(model / "weights.npz", tmp_path / "blobs" / "0123abcd")
-    (model / "weights.npz").symlink_to(Path("..") / "blobs" / "0123abcd")
-    assert Parser.load(model).weights[3] == 1.0
-    (model / "weights.npz").unlink()
-    (model / "weights.npz").write_bytes(b"")
-    with pytest.raises(ModelFileError, match=r"weights.npz: empty"):
-        Parser.load(model)
-
-
-@pytest.mark.parametrize("what", ["folder", "/dev/zero"])
-def test_a_model_json_that_is_no_file_is_refused_not_taken_for_none(tmp_path: Path, what: str) -> None:
-    """A pipeline's MODEL.json that is a folder or a link to /dev/zero was taken for a missing one: its checksums
-    were not checked and its multi-tag margin dropped, status 0. It is read as MODEL.json, and refused."""
-    import shutil
-
-    import glmnlp
-    from glmnlp.text.default_model import default_model_path
-
-    root = tmp_path / "m"
-    shutil.copytree(default_model_path(), root)
-    (root / "MODEL.json").unlink()
-    if what == "folder":
-        (root / "MODEL.json").mkdir()
-    else:
-        (root / "MODEL.json").symlink_to(what)
-    with pytest.raises(ModelFileError, match=r"MODEL.json: not a regular file"):
-        glmnlp.load(root)
