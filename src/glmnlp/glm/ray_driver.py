@@ -42,7 +42,8 @@ def unreachable(address: str) -> str | None:
     another kind: a mistyped port on a web server (the dashboard's 8265) passed a bare connection, and Ray then
     retried for 14 minutes, Ctrl-C taking 35 s; an address without a host (``:6391``) was Ray's traceback. A gRPC
     server (a Ray head, its client server) answers HTTP/2's preface with a SETTINGS frame, a TLS one
-    (``RAY_USE_TLS``) with a TLS record; one that answers nothing is left to Ray."""
+    (``RAY_USE_TLS``) with a TLS record; one that accepts and answers nothing is no Ray head either (Ray retried it
+    for minutes, deaf to Ctrl-C); one that resets the connection is left to Ray."""
     host, colon, port = address.removeprefix("ray://").rpartition(":")
     if colon and port.isdigit() and not host:
         return f"{address!r} names no host (HOST:PORT)"
@@ -61,7 +62,11 @@ def unreachable(address: str) -> str | None:
             connection.sendall(_HTTP2_HELLO)
             while len(answer) < 9 and (piece := connection.recv(9 - len(answer))):
                 answer += piece
-        except OSError:  # silent (timed out) or reset: not a server of another kind that said so
+        except TimeoutError:  # silent: a gRPC server (a Ray head) sends its SETTINGS at once, even before ours
+            if not answer:  # (Ray retried such an address for minutes, deaf to Ctrl-C and SIGTERM)
+                return (f"something accepts connections at {host}:{port} but answers nothing in "
+                        f"{ADDRESS_TIMEOUT:g} s: not a Ray cluster's head node (another port?)")
+        except OSError:  # reset: not a server of another kind that said so
             return None
     if answer and answer[0] not in _TLS_RECORDS and (len(answer) < 9 or answer[3] != 4):
         return (f"something answers at {host}:{port}, but not a Ray cluster's head node (no gRPC there: another port, "
