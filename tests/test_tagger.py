@@ -722,3 +722,17 @@ def test_tagger_evaluate_scores_quotes_tagged_as_quotes_as_glmnlp_tag_reads_them
     tagged = [token.rsplit("/", 1)[1] for token in capsys.readouterr().out.split()]
     expected = [r[1] for r in rows if r is not None]
     assert float(accuracy) == round(100 * sum(a == b for a, b in zip(tagged, expected)) / len(expected), 2)
+
+
+def test_an_untrained_tagger_says_so_wherever_it_is_asked() -> None:
+    """``knows``, ``tag_id`` and ``clear_cache`` of a tagger never trained nor loaded were AttributeErrors (its
+    vocabulary and tag table are made by training), and so was a pipeline given one, which asks ``knows`` before it
+    tags: the ConfigError ``tag`` gives."""
+    import glmnlp
+    from glmnlp.errors import ConfigError
+
+    tagger = Tagger()
+    for call in (lambda: tagger.knows("a"), lambda: tagger.tag_id("DT"), tagger.clear_cache,
+                 lambda: glmnlp.Pipeline(tagger)("The dog barked.")):
+        with pytest.raises(ConfigError, match="the tagger is not trained or loaded"):
+            call()

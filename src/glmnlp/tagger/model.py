@@ -338,16 +338,14 @@ class Tagger(TravelsAsFiles):
     ) -> Tagger:
         """Train on ``train`` (tagged sentences); pick the epoch with the best accuracy on ``dev``.
 
-        ``config.shards > 1`` trains by iterative parameter mixing; the shards run on ``executor``
-        or on one made from (``jobs``, ``backend``, ``address``) (:mod:`glmnlp.glm.parallel`; unset:
-        :mod:`glmnlp.config`, by default every core). The model depends on the shards, never on where
-        they run.
+        ``config.shards > 1`` trains by iterative parameter mixing; the shards run on ``executor`` or on one made
+        from (``jobs``, ``backend``, ``address``) (:mod:`glmnlp.glm.parallel`; unset: :mod:`glmnlp.config`, by
+        default every core). The model depends on the shards, never on where they run.
 
-        ``show_progress`` draws a progress bar over each pass's sentences on stderr, when stderr is a
-        terminal and the passes run in this process (``jobs=1``). ``on_epoch``, if given, is called after
-        each pass with its :class:`~glmnlp.glm.training.EpochRecord` (the pass, its mistakes and seconds,
-        and ``dev_score``, the accuracy on ``dev`` as a fraction, or ``None`` without dev), e.g. to log it.
-        """
+        ``show_progress`` draws a progress bar over each pass's sentences on stderr, when stderr is a terminal and
+        the passes run in this process (``jobs=1``). ``on_epoch``, if given, is called after each pass with its
+        :class:`~glmnlp.glm.training.EpochRecord` (the pass, its mistakes and seconds, and ``dev_score``, the
+        accuracy on ``dev`` as a fraction, or ``None`` without dev), e.g. to log it."""
         cfg = self.config
         strings = isinstance(train, str) or isinstance(dev, str)
         train, dev = list(train), None if dev is None else list(dev)  # read once: iterators are taken too
@@ -466,6 +464,7 @@ class Tagger(TravelsAsFiles):
         """Forget the cached atoms of word types met while tagging (results are unchanged). The atoms of the training
         vocabulary stay cached: they are part of the trained (or loaded) model, so tagging only computes the atoms
         of words it has not seen before."""
+        self._check_fitted()  # (an untrained tagger's were AttributeErrors, a Pipeline(Tagger())'s too)
         with self._cache_lock:
             if len(self._type_ids) > self._n_vocab_types:
                 self._type_ids = dict(itertools.islice(self._type_ids.items(), self._n_vocab_types))
@@ -473,10 +472,12 @@ class Tagger(TravelsAsFiles):
 
     def tag_id(self, tag: str) -> int:
         """The row of ``tag`` in the tag set (``tags_``), or -1 for a tag the tagger does not have."""
+        self._check_fitted()
         return self._tag_ids.get(tag, -1)
 
     def knows(self, word: str) -> bool:
         """Whether ``word`` occurred in the training data, spelled so (``"("`` and ``"-LRB-"`` are two words)."""
+        self._check_fitted()
         return word in self._vocabulary
 
     def tag_sentences(self, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
