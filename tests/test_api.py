@@ -139,7 +139,7 @@ def test_render_word_tag_refuses_a_separator_its_reader_refuses(sep: str) -> Non
     """``sep=""`` wrote ``RatesNNS`` and ``sep=" "`` ``Rates NNS``: lines no reader splits back (read_word_tag
     refuses such a separator), where the docstring promises an error for any line that could not be read back."""
     doc = glmnlp.load()("Rates rose.")
-    with pytest.raises(ValueError, match="separator must be non-empty and contain no whitespace"):
+    with pytest.raises(glmnlp.ConfigError, match="separator must be non-empty and contain no whitespace"):
         glmnlp.render_word_tag(doc, sep=sep)
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from glmnlp.errors import FormatError, InputError, TreeSyntaxError
+from glmnlp.errors import ConfigError, FormatError, InputError, TreeSyntaxError
 from glmnlp.treebank.formats import (
     TaggedSentence,
     iter_tagged,
@@ -346,7 +346,7 @@ def test_formats_conllu_upos_round_trip_and_read_tagged_as(sentences: list[Tagge
     assert {line.split("\t")[4] for line in text.splitlines() if line} == {"_"}
     assert read_tagged_as(io.StringIO(text), conllu_column="upos") == (sentences, "conllu")
     assert read_tagged_as(io.StringIO(write_tab(sentences)), conllu_column="upos") == (sentences, "tab")
-    with pytest.raises(ValueError, match="column"):
+    with pytest.raises(ConfigError, match="column"):  # an invalid option (docs/api.md)
         write_conllu(sentences, "feats")  # type: ignore[arg-type]
 
 
@@ -427,18 +427,19 @@ def test_formats_iter_tagged_refuses_a_bad_request_at_the_call() -> None:
         raise AssertionError("a line was read")
         yield ""
 
-    with pytest.raises(ValueError, match="unknown format"):
+    with pytest.raises(ConfigError, match="unknown format"):
         iter_tagged(never(), "csv")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="column must be"):
+    with pytest.raises(ConfigError, match="column must be"):
         iter_tagged(never(), "conllu", "lemma")  # type: ignore[arg-type]
 
 
 def test_formats_read_tagged_refuses_a_bad_request_before_reading_the_file(tmp_path: Path) -> None:
-    """read_tagged checks the format and column before it reads the file: a bad request is a ValueError even when the
-    file is missing (it was the missing file's InputError, the file being read first)."""
-    with pytest.raises(ValueError, match="unknown format"):
+    """read_tagged checks the format and column before it reads the file: a bad request is refused even when the
+    file is missing (it was the missing file's InputError, the file being read first); a ConfigError, as docs/api.md
+    says an invalid option is."""
+    with pytest.raises(ConfigError, match="unknown format"):
         read_tagged(tmp_path / "missing.txt", "csv")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="column must be"):
+    with pytest.raises(ConfigError, match="column must be"):
         read_tagged(tmp_path / "missing.txt", "conllu", "lemma")  # type: ignore[arg-type]
 
 

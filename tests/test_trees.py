@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import trees
 
-from glmnlp.errors import InputError, TreeSyntaxError
+from glmnlp.errors import ConfigError, InputError, TreeSyntaxError
 from glmnlp.treebank.trees import (
     Tree,
     parse_tree,
@@ -252,5 +252,7 @@ def test_the_writers_refuse_what_the_reader_refuses() -> None:
         with pytest.raises(ValueError, match="a node below the root has no label"):
             write(unlabelled)
     assert to_bracket(Tree("", (Tree("S", (Tree("NN", ("x",)),)),))) == "( (S (NN x)))"
-    with pytest.raises(ValueError, match="indent must be an integer >= 0, got -2"):
+    with pytest.raises(ConfigError, match="indent must be an integer >= 0, got -2"):  # an invalid option (docs/api.md)
         to_pretty(parse_tree("(TOP (S (NN x)))"), indent=-2)
+    with pytest.raises(TypeError, match="indent must be an integer >= 0, got 'x'"):  # a value of the wrong kind
+        to_pretty(parse_tree("(TOP (S (NN x)))"), indent="x")  # type: ignore[arg-type]

@@ -66,7 +66,7 @@ import re
 import sys
 import warnings
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Literal
@@ -107,8 +107,9 @@ def _load_pipeline(model: str | Path | None, tagger_dir: str | Path | None, line
         kind = read_metadata(model)["kind"]
         if kind != MODEL_KIND:
             raise ModelFileError(f"{model}: a {kind!r} model; glmnlp parse needs a parser or a pipeline directory")
-        return Pipeline(tagger, _parser_at_beam(Path(model), beam, deferred), lines=lines,
-                        multitag_margin=multitag if multitag else None, max_words=max_words or MAX_PARSE_WORDS)
+        parser = _parser_at_beam(Path(model), beam, deferred)
+        return _paired(lambda: Pipeline(tagger, parser, lines=lines, multitag_margin=multitag if multitag else None,
+                                        max_words=max_words or MAX_PARSE_WORDS), tagger_dir, Pipeline(None, parser))
     pipeline = load(model, deferred=deferred)
     if multitag is None and tagger is None:
         multitag = pipeline.multitag_margin  # the margin the model's recipe chose on dev (MODEL.json)
@@ -119,7 +120,18 @@ def _load_pipeline(model: str | Path | None, tagger_dir: str | Path | None, line
         changes["tagger"] = tagger
     if beam != (None, None):  # the pipeline's parser, its files checked by load(), at the beam asked for
         changes["parser"] = _parser_at_beam(Path(model or default_model_path()) / "parser", beam, deferred)
-    return pipeline.replace(**changes)
+    return _paired(lambda: pipeline.replace(**changes), tagger_dir, pipeline)
+
+
+def _paired(make: Callable[[], Any], tagger_dir: str | Path | None, parser_only: Any) -> Any:
+    """``make()``, a pipeline of ``--tagger`` and a parser; when it refuses the pair (a tagger of another tagset:
+    :func:`glmnlp.text.inputs.tagset_mismatch`, naming no folder), :func:`check_tagset`'s error, which names it."""
+    try:
+        return make()
+    except ConfigError:
+        if tagger_dir is not None:
+            check_tagset(str(tagger_dir), parser_only)
+        raise
 
 
 def _parser_at_beam(directory: Path, beam: tuple[float | None, int | None], deferred: bool) -> Any:

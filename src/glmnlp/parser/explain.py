@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from glmnlp.errors import ConfigError
 from glmnlp.graphemes import pad
 from glmnlp.parser.config import TEMPLATES
 
@@ -106,8 +107,10 @@ class Explanation:
     def format(self, top: int = 5) -> str:
         """The nodes as text, one line each (a closure as ``<END> X``, X the constituent it closes) with its ``top``
         features of largest weight magnitude (0: all)."""
-        if isinstance(top, bool) or not isinstance(top, int) or top < 0:
-            raise ValueError(f"top must be an integer >= 0 (0: every feature), got {top!r}")
+        if isinstance(top, bool) or not isinstance(top, int):
+            raise TypeError(f"top must be an integer >= 0 (0: every feature), got {top!r}")
+        if top < 0:
+            raise ConfigError(f"top must be an integer >= 0 (0: every feature), got {top!r}")
         lines = [f"score {self.score:.4f} (generative weight {self.generative_weight:g})"]
         for node in self.nodes:
             where = self.words[node.word] if node.word < len(self.words) else _END_OF_SENTENCE

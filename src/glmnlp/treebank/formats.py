@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TextIO
 
-from glmnlp.errors import FormatError
+from glmnlp.errors import ConfigError, FormatError
 from glmnlp.treebank.fileio import line_tokens, read_text_file, split_lines, without_byte_order_marks
 
 __all__ = [
@@ -124,7 +124,7 @@ _COLUMN_INDEX = {"upos": 3, "xpos": 4}
 def read_conllu(path: Source, column: Literal["xpos", "upos"] = "xpos") -> list[TaggedSentence]:
     """Sentences of a CoNLL-U file: FORM and the ``column`` tag of every syntactic word."""
     if column not in _COLUMN_INDEX:
-        raise ValueError(f"column must be 'xpos' or 'upos', not {column!r}")
+        raise ConfigError(f"column must be 'xpos' or 'upos', not {column!r}")
     name, text = _load(path)
     return list(_parse_conllu(split_lines(text), name, _COLUMN_INDEX[column], column.upper()))
 
@@ -221,8 +221,10 @@ def _parse_conllu(lines: Iterable[str], name: str, col: int, col_name: str) -> I
 
 def _check_sep(sep: str) -> None:
     """A word/tag separator both ways: a token splits at its last ``sep``, and tokens at whitespace."""
-    if not isinstance(sep, str) or not sep or any(ch.isspace() for ch in sep):
-        raise ValueError(f"separator must be non-empty and contain no whitespace, not {sep!r}")
+    if not isinstance(sep, str):
+        raise TypeError(f"separator must be a str, not {type(sep).__name__}")
+    if not sep or any(ch.isspace() for ch in sep):
+        raise ConfigError(f"separator must be non-empty and contain no whitespace, not {sep!r}")
 
 
 def read_word_tag(path: Source, sep: str = "/") -> list[TaggedSentence]:
@@ -243,8 +245,7 @@ def word_tag_line(line: str, name: str, lineno: int, sep: str = "/") -> TaggedSe
     """The sentence of one line of ``word/TAG`` tokens, each split on its last ``sep`` (None: a blank line).
 
     One reader of the format for every command: ``glmnlp tag`` reads files of such lines, ``glmnlp parse
-    --tagged`` reads them as they come. A malformed token is a :class:`FormatError` at ``name:lineno``.
-    """
+    --tagged`` reads them as they come. A malformed token is a :class:`FormatError` at ``name:lineno``."""
     words: list[str] = []
     tags: list[str] = []
     for k, token in enumerate(line.split(), 1):
@@ -438,9 +439,9 @@ def iter_tagged(
 def _check_request(fmt: str, column: str | None) -> None:
     """ValueError for a format or CoNLL-U column that no reader has (a caller's mistake, not the file's)."""
     if fmt not in ("auto", "conllu", "word_tag", "tab", "trees"):
-        raise ValueError(f"unknown format {fmt!r}")
+        raise ConfigError(f"unknown format {fmt!r}")
     if column is not None and column not in _COLUMN_INDEX:
-        raise ValueError(f"column must be 'xpos' or 'upos', not {column!r}")
+        raise ConfigError(f"column must be 'xpos' or 'upos', not {column!r}")
 
 
 def _iter_tagged(lines: Iterator[str], fmt: Format, column: str | None, name: str) -> Iterator[TaggedSentence]:
@@ -559,7 +560,7 @@ def write_conllu(
     A word may hold spaces, as UD's FORM may ("New York" as one token), and reads back as written.
     """
     if column not in _COLUMN_INDEX:
-        raise ValueError(f"column must be 'xpos' or 'upos', not {column!r}")
+        raise ConfigError(f"column must be 'xpos' or 'upos', not {column!r}")
     if texts is not None and first_id is None:
         raise ValueError("texts are written as '# text' lines, which need first_id for their '# sent_id' lines")
     buffer = io.StringIO()

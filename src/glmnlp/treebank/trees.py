@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from glmnlp.errors import TreeSyntaxError
+from glmnlp.errors import ConfigError, TreeSyntaxError
 from glmnlp.treebank.fileio import read_text_file, split_lines
 
 __all__ = [
@@ -258,8 +258,10 @@ def to_pretty(tree: Tree, indent: int = 2) -> str:
     line with their word."""
     if not isinstance(tree, Tree):
         raise TypeError(not_a_tree(tree))
-    if isinstance(indent, bool) or not hasattr(indent, "__index__") or operator.index(indent) < 0:  # -2 was taken
-        raise ValueError(f"indent must be an integer >= 0, got {indent!r}")  # as 0
+    if isinstance(indent, bool) or not hasattr(indent, "__index__"):
+        raise TypeError(f"indent must be an integer >= 0, got {indent!r}")
+    if operator.index(indent) < 0:  # -2 was taken as 0
+        raise ConfigError(f"indent must be an integer >= 0, got {indent!r}")
     lines: list[str] = []
 
     def walk(node: Tree, depth: int) -> None:
