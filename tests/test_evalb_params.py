@@ -99,3 +99,11 @@ def test_evalb_show_params_writes_the_settings_in_use(capsys: pytest.CaptureFixt
     assert main(["evalb", "--show-params", str(mine), str(mine)]) == 2
     assert "--show-params takes no GOLD/TEST files" in capsys.readouterr().err
     assert main(["evalb", "--help"]) == 0 and "COLLINS.prm gold" not in capsys.readouterr().out
+
+
+def test_evalb_show_params_refuses_summary_only(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--show-params --summary-only`` printed the settings with status 0, the option doing nothing, where an option
+    without effect with the others given is a usage error (docs/cli.md), as GOLD/TEST and --demo are there."""
+    assert main(["evalb", "--show-params", "--summary-only"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "--summary-only applies to a report: --show-params scores nothing" in err

@@ -89,6 +89,8 @@ def evalb(
             raise click.UsageError(f"{'--demo' if demo else '--show-params'} takes no GOLD/TEST files")
         if demo and show_params:
             raise click.UsageError("--demo and --show-params exclude each other")
+        if show_params and summary_only:  # docs/cli.md: an option without effect is a usage error
+            raise click.UsageError("--summary-only applies to a report: --show-params scores nothing")
     elif gold is None or test is None:
         raise click.UsageError("GOLD and TEST files are required (or use --demo)")
 
