@@ -369,13 +369,41 @@ def test_evalb_line_count_mismatch_raises() -> None:
     """Gold and test must have the same number of lines / trees."""
     with pytest.raises(InputError, match="2 lines in the gold file") as info:
         score_lines(["(S (A (P x)))"] * 2, ["(S (A (P x)))"])
-    assert info.value.line == 2
+    assert (info.value.source, info.value.line) == ("<gold>", 2)
     # blank lines ending the longer file are not scored, as evalb scores the common lines (they were an error)
     for gold, test in ((["(S (A (P x)))", ""], ["(S (A (P x)))"]), (["(S (A (P x)))"], ["(S (A (P x)))", " ", ""])):
         result = score_lines(gold, test)
         assert (result.total.sentences, result.total.valid_sentences) == (1, 1)
-    with pytest.raises(InputError, match="1 gold trees but 0 test trees"):
+    with pytest.raises(InputError, match="1 gold tree but 0 test trees"):
         score_trees([parse_tree("(S (A (P x)))")], [])
+
+
+def test_evalb_line_count_message_names_a_line_that_exists(tmp_path: Path) -> None:
+    """A test file of 2 lines against a gold file of 3 was ``t:3: 3 lines in the gold file (g) but 2 here``: line 3
+    of a 2-line file, and ``1 lines``. The longer file is named at its first line without a partner, counts take
+    their number, and a shorter file of lone carriage returns (one line to evalb, which ends lines at \\n) is named."""
+    tree = "(TOP (S (NP (NN a)) (VP (VB b))))"
+    with pytest.raises(InputError) as info:
+        score_lines([tree] * 3, [tree] * 2, gold_source="g", test_source="t")
+    assert str(info.value) == "g:3: 3 lines in the gold file but 2 lines in the test file (t): EVALB needs one tree " \
+                              "per line in both files"
+    with pytest.raises(InputError) as info:
+        score_lines([tree], [tree] * 2, gold_source="g", test_source="t")
+    assert str(info.value) == "t:2: 1 line in the gold file (g) but 2 lines here: EVALB needs one tree per line in " \
+                              "both files"
+    gold, test = tmp_path / "g19", tmp_path / "t19"
+    gold.write_bytes(f"{tree}\r{tree}\r".encode())
+    test.write_bytes(f"{tree}\r\n{tree}\r\n".encode())  # \r\n line ends are no lone carriage return
+    with pytest.raises(InputError) as info:
+        score_files(gold, test)
+    assert (info.value.source, info.value.line) == (str(test), 2)
+    assert info.value.reason.endswith(f"; {gold} holds a lone carriage return (old Mac line ends): evalb ends a line "
+                                      "at \\n only: save the file with \\n line ends")
+    with pytest.raises(InputError) as info:
+        score_files(test, gold)  # the longer file, the gold file here, is named; the hint is about the other
+    assert (info.value.source, info.value.line) == (str(test), 2) and f"; {gold} holds a lone" in info.value.reason
+    with pytest.raises(InputError, match="^<input>: 2 gold trees but 1 test tree: "):
+        score_trees([parse_tree(tree)] * 2, [parse_tree(tree)])
 
 
 def test_evalb_a_gold_file_of_another_format_is_named_before_the_line_counts(tmp_path: Path) -> None:

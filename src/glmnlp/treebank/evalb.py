@@ -418,8 +418,8 @@ def score_trees(
     params = _checked_params(params)
     gold_trees, test_trees = _tree_list(gold, "gold"), _tree_list(test, "test")
     if len(gold_trees) != len(test_trees):
-        raise InputError(f"{len(gold_trees)} gold trees but {len(test_trees)} test trees: EVALB needs one test per "
-                         "gold tree")
+        raise InputError(f"{len(gold_trees)} gold tree{'s' * (len(gold_trees) != 1)} but {len(test_trees)} test "
+                         f"tree{'s' * (len(test_trees) != 1)}: EVALB needs one test per gold tree")
     pairs = []
     for i, (g, t) in enumerate(zip(gold_trees, test_trees), start=1):
         if g is None:
@@ -448,16 +448,39 @@ def score_lines(
         for i, (g, t) in enumerate(zip(gold_lines, test_lines), start=1):  # a file that holds no trees (CoNLL-U
             _read_line(g, params, gold_source, i)  # given as gold) is named for that first, not for its line count
             _read_line(t, params, test_source, i)
-        raise InputError(
-            f"{len(gold_lines)} lines in the gold file ({gold_source}) but {len(test_lines)} here: "
-            "EVALB needs one tree per line in both files",
-            source=test_source, line=common + 1,
-        )
+        raise _count_error(gold_lines, test_lines, gold_source, test_source)
     pairs = [
         (_read_line(g, params, gold_source, i), _read_line(t, params, test_source, i))
         for i, (g, t) in enumerate(zip(gold_lines, test_lines), start=1)
     ]
     return _score(pairs, params, test_source)
+
+
+def _count_error(gold_lines: Sequence[str], test_lines: Sequence[str], gold_source: str, test_source: str
+                 ) -> InputError:
+    """The files' line counts differ: the error names the longer file at its first line without a partner (the
+    shorter file's line of that number does not exist), and a shorter file holding a lone carriage return, whose
+    lines evalb joins (it ends a line at \\n only), is named for it."""
+    common = min(len(gold_lines), len(test_lines))
+    gold_n, test_n = _lines(len(gold_lines)), _lines(len(test_lines))
+    if len(gold_lines) > len(test_lines):
+        shorter, shorter_source = test_lines, test_source
+        message = f"{gold_n} in the gold file but {test_n} in the test file ({test_source})"
+        source = gold_source
+    else:
+        shorter, shorter_source = gold_lines, gold_source
+        message = f"{gold_n} in the gold file ({gold_source}) but {test_n} here"
+        source = test_source
+    message += ": EVALB needs one tree per line in both files"
+    if any("\r" in line.rstrip("\r") for line in shorter):
+        message += (f"; {shorter_source} holds a lone carriage return (old Mac line ends): evalb ends a line at \\n "
+                    "only: save the file with \\n line ends")
+    return InputError(message, source=source, line=common + 1)
+
+
+def _lines(count: int) -> str:
+    """``1 line``, ``2 lines``."""
+    return f"{count} line{'s' * (count != 1)}"
 
 
 def _checked_params(params: Any) -> EvalbParams:
