@@ -315,6 +315,23 @@ def test_evalb_max_error_tolerates_max_plus_one() -> None:
     assert info.value.line == 4 and info.value.source == "t.txt" and "Words unmatch (a|x)" in info.value.reason
 
 
+def test_evalb_cli_prints_the_line_of_the_error_sentence_it_stops_at(capsys, tmp_path: Path) -> None:
+    """evalb.c prints ``12 : Words unmatch (a11|x11)`` for the error sentence past MAX_ERROR + 1, then stops; that line
+    was missing (the error alone named it), so a script reading evalb's ``ID : reason`` lines missed one."""
+    gold, test = tmp_path / "g4", tmp_path / "t4"
+    gold.write_text("".join(f"(TOP (S (NN a{k})))\n" for k in range(14)), encoding="utf-8")
+    test.write_text("".join(f"(TOP (S (NN x{k})))\n" for k in range(14)), encoding="utf-8")
+    assert main(["evalb", str(gold), str(test)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[:-1] == [f"{k + 1} : Words unmatch (a{k}|x{k})" for k in range(12)]
+    assert err[-1].startswith(f"error: {test}:12: Words unmatch (a11|x11): error sentence number 12, more than")
+    with pytest.raises(EvalbAbortError) as info:
+        score_files(gold, test)
+    assert info.value.stopped_at is not None and (info.value.stopped_at.id, info.value.stopped_at.reason) == (
+        12, "Words unmatch (a11|x11)")
+    assert len(info.value.rows) == 11
+
+
 def test_evalb_no_match_prints_nan_like_evalb() -> None:
     """With no matched bracket evalb prints '-nan' for the F-measure; the API gives 0.0."""
     result = score_lines(["(S (A (P a)) (B (Q b)))"], ["(T (P a) (Q b))"])

@@ -116,6 +116,8 @@ def evalb(
             result = score_files(gold, test, params, read=None if demo else _warn_of_unicode_spaces)
         except EvalbAbortError as abort:  # what evalb.c has printed when it stops: the rows before, then the error
             _error_lines(abort.rows)
+            if abort.stopped_at is not None:  # evalb.c prints its ID : reason line too, then stops
+                _error_lines([abort.stopped_at])
             if not summary_only:
                 click.echo(format_rows(abort.rows), nl=False)
             if params.quote_labels and abort.reason.startswith("Length"):  # what the quotes' re-insertion may mend

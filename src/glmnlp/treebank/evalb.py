@@ -385,7 +385,7 @@ def _score(
                     source=test_source,
                     line=ident,
                 )
-                abort.rows = tuple(rows)
+                abort.rows, abort.stopped_at = tuple(rows), row
                 raise abort
             errors += 1
         rows.append(row)

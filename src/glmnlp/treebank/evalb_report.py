@@ -60,9 +60,11 @@ STATUS_SKIP = 2
 
 class EvalbAbortError(InputError):
     """Too many error sentences: evalb.c stops the whole run at this point (see ``MAX_ERROR``). ``rows``: the
-    sentences scored before it, which evalb.c has printed by then (:func:`format_rows`)."""
+    sentences scored before it, which evalb.c has printed by then (:func:`format_rows`); ``stopped_at``: the error
+    sentence it stops at, whose ``ID : reason`` line evalb.c prints before it stops."""
 
     rows: tuple[SentenceResult, ...] = ()
+    stopped_at: SentenceResult | None = None
 
 
 # -- parameters ------------------------------------------------------------------------------
