@@ -339,6 +339,29 @@ def test_evalb_no_match_prints_nan_like_evalb() -> None:
     assert "Bracketing FMeasure       =   -nan\n" in format_report(result)
 
 
+def test_evalb_cli_warns_when_no_sentence_is_scored(capsys, tmp_path: Path) -> None:
+    """A test file of blank lines printed evalb's report (FMeasure -nan) with status 0 and nothing else, which a
+    pipeline took for a successful evaluation, while the API gives 0.0: the report stays evalb's, and a warning says
+    that no sentence was scored (the API's figures are 0.0 and its count of valid sentences 0, as documented)."""
+    gold, blank, wrong = tmp_path / "g8", tmp_path / "t8", tmp_path / "t10"
+    gold.write_text("(TOP (S (NP (NN a)) (VP (VB b) (NP (NN c)))))\n(TOP (S (NN d)))\n", encoding="utf-8")
+    blank.write_text("\n\n", encoding="utf-8")
+    wrong.write_text("\n(TOP (S (NN x)))\n", encoding="utf-8")
+    assert main(["evalb", str(gold), str(blank)]) == 0
+    out, err = capsys.readouterr()
+    result = score_files(gold, blank)
+    assert out == format_report(result) and "Bracketing FMeasure       =   -nan\n" in out
+    assert err == (f"warning: {blank}: no sentence was scored: every test line is blank (a skipped sentence); the "
+                   "F-measure is evalb's -nan\n")
+    assert (result.fmeasure, result.total.valid_sentences) == (0.0, 0)
+    assert main(["evalb", str(gold), str(wrong)]) == 0
+    assert capsys.readouterr().err == ("2 : Words unmatch (d|x)\n"
+                                       f"warning: {wrong}: no sentence was scored: 1 blank test line (skipped) and 1 "
+                                       "error sentence; the F-measure is evalb's -nan\n")
+    assert main(["evalb", str(gold), str(gold), "--summary-only"]) == 0
+    assert capsys.readouterr().err == ""
+
+
 def test_evalb_sum_equals_scoring_concatenation() -> None:
     """a + b and combine() equal scoring the concatenated inputs (rows renumbered, all counts summed)."""
     gold = (EVALB / "sample_test.gold").read_text().splitlines()

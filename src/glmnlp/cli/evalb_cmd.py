@@ -18,8 +18,8 @@ from pathlib import Path
 import click
 
 from glmnlp.cli._params import InputFile, one_line
-from glmnlp.treebank.evalb import (COLLINS_PARAMS, STATUS_ERROR, EvalbAbortError, EvalbParams, SentenceResult,
-                                   format_params, format_report, format_rows, read_params, score_files)
+from glmnlp.treebank.evalb import (COLLINS_PARAMS, STATUS_ERROR, EvalbAbortError, EvalbCounts, EvalbParams,
+                                   SentenceResult, format_params, format_report, format_rows, read_params, score_files)
 
 _DEMO_FILES = ("sample_test.gold", "sample_test.roark")
 
@@ -126,6 +126,7 @@ def evalb(
 
     _error_lines(result.sentences)
     click.echo(format_report(result, summary_only=summary_only), nl=False)
+    _warn_if_nothing_scored(test, result.total)
     unequal = sum(row.status == STATUS_ERROR and (row.reason or "").startswith("Length") for row in result.sentences)
     if params.quote_labels and unequal:
         click.echo(f"warning: {unequal} sentence{'s' * (unequal > 1)} of different lengths: errors here{_QUOTE_HINT}",
@@ -148,6 +149,21 @@ def _warn_of_unicode_spaces(path: str, text: str) -> None:
                                 "read as part of a label or word: evalb takes only ASCII whitespace for a space "
                                 "(glmnlp's other readers take every space)"), err=True)
             return
+
+
+def _warn_if_nothing_scored(test: Path, total: EvalbCounts) -> None:
+    """A warning when no sentence was scored (every test line blank, or in error): the report is evalb's, with its
+    ``-nan`` F-measure, and the status 0 that evalb.c gives it, which a pipeline took for a successful evaluation
+    (the Python API gives 0.0 there: ``total.valid_sentences`` is 0)."""
+    if total.valid_sentences or not total.sentences:
+        return
+    if total.skip_sentences == total.sentences:
+        why = "every test line is blank (a skipped sentence)"
+    else:
+        skipped, errors = total.skip_sentences, total.error_sentences
+        why = (f"{skipped} blank test line{'s' * (skipped != 1)} (skipped) and {errors} error "
+               f"sentence{'s' * (errors != 1)}" if skipped else "every sentence is an error sentence")
+    click.echo(one_line(f"warning: {test}: no sentence was scored: {why}; the F-measure is evalb's -nan"), err=True)
 
 
 def _error_lines(rows: Iterable[SentenceResult]) -> None:

@@ -411,6 +411,11 @@ def score_trees(
     sentence (status 2), as for an empty line. Both must have the same length (lists, or any iterables).
     ``params`` defaults to :data:`COLLINS_PARAMS`.
 
+    When no sentence is scored (every test tree ``None``, or every sentence an error), ``total.valid_sentences``
+    is 0 and recall, precision and F-measure are 0.0, where evalb.c prints ``-nan`` (as :func:`format_report` does,
+    and ``glmnlp evalb`` warns): a figure stays a number that compares, sums and is written to a table; the count
+    of valid sentences says that nothing was scored.
+
     Raises :class:`InputError` on a length difference, :class:`TreeSyntaxError` on a tree evalb
     cannot read (a node mixing words and subtrees), :class:`EvalbAbortError` after too many
     error sentences.
@@ -501,7 +506,8 @@ def score_files(
     """Score two files with one tree per line, like ``evalb -p PRM GOLD TEST``.
 
     ``params`` is an :class:`EvalbParams`, the path of a ``.prm`` file, or ``None`` for
-    :data:`COLLINS_PARAMS`. An empty test line is a skipped sentence (parse failure). A gold file without a tree
+    :data:`COLLINS_PARAMS`. An empty test line is a skipped sentence (parse failure); a test file of blank lines
+    only gives a result with no valid sentence and figures of 0.0 (see :func:`score_trees`). A gold file without a tree
     (empty, or blank lines only) is an :class:`InputError`, as every command that reads trees refuses one: its
     report was a ``-nan`` F-measure with status 0, which a pipeline took for a successful evaluation.
     ``read(path, text)``, if given, is called with each file's text as it is read (the command line looks there for

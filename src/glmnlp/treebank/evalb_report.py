@@ -397,7 +397,8 @@ class EvalbResult:
 
     @property
     def fmeasure(self) -> float:
-        """Bracketing F-measure over all sentences, percent."""
+        """Bracketing F-measure over all sentences, percent; 0.0 where evalb prints ``-nan`` (no matched bracket, or
+        no sentence scored: ``total.valid_sentences`` is 0)."""
         return self.total.fmeasure
 
     f1 = fmeasure
