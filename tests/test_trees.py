@@ -256,3 +256,12 @@ def test_the_writers_refuse_what_the_reader_refuses() -> None:
         to_pretty(parse_tree("(TOP (S (NN x)))"), indent=-2)
     with pytest.raises(TypeError, match="indent must be an integer >= 0, got 'x'"):  # a value of the wrong kind
         to_pretty(parse_tree("(TOP (S (NN x)))"), indent="x")  # type: ignore[arg-type]
+
+
+def test_a_tree_holding_a_lone_surrogate_is_refused_where_it_is_read() -> None:
+    """``parse_tree("(TOP (NN caf\\udce9))")`` (text decoded with surrogateescape) was accepted, and writing the tree
+    then failed with a bare UnicodeEncodeError; the pipeline refuses such text with an InputError naming the
+    character, and so does the tree reader now, at its line."""
+    with pytest.raises(InputError, match=r"^t:2: character 13 is the lone surrogate U\+DCE9, not text") as caught:
+        list(read_trees("(TOP (NN a))\n(TOP (NN caf\udce9))", source="t"))
+    assert caught.value.line == 2
