@@ -1,4 +1,4 @@
-"""How tokens are spelled and joined after NLTK has split a sentence: the choices 5, 6 and 12 of
+"""How tokens are spelled, joined and split after NLTK has split a sentence: the choices 5, 6, 12 and 13 of
 :mod:`glmnlp.text.tokenize` (its module header gives each with its reason and measurement), apart from the
 tokenizer's own steps so that each rule reads on its own.
 """
@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from glmnlp.treebank.trees import PTB_APOSTROPHES
 
 __all__ = ["OPENERS", "TYPOGRAPHIC_QUOTES", "TokenSpan", "close_spaced_quotes",
-           "merge_ampersands", "merge_marks", "merge_years", "opens_quote", "ptb_quotes", "spell_final_abbreviation"]
+           "merge_ampersands", "merge_marks", "merge_years", "opens_quote", "ptb_quotes", "spell_final_abbreviation",
+           "split_clitics"]
 
 TokenSpan = tuple[str, int, int]  # a token's text and its [start, end) offsets in its sentence
 
@@ -142,3 +143,29 @@ def spell_final_abbreviation(tokens: list[TokenSpan]) -> list[TokenSpan]:
     if stop != tokens[end - 1][1] or not _FINAL_ABBREVIATION.fullmatch(word):
         return tokens
     return [*tokens[: end - 2], (word + ".", start, stop), *tokens[end - 1:]]
+
+
+#: The clitics the Treebank splits off a word (``'s 'm 'd 'll 're 've n't``), as NLTK sees them (``’`` read as ``'``)
+_CLITIC = re.compile(r"(?i)(?:'[smd]|'ll|'re|'ve|n't)\Z")
+
+
+def split_clitics(tokens: list[TokenSpan]) -> list[TokenSpan]:
+    """A clitic split off a token that a clitic NLTK split off touches (choice 13): NLTK splits only the clitic before
+    a space, so ``shouldn't've`` gave ``shouldn't`` + ``'ve``, now ``should`` + ``n't`` + ``'ve`` (``I'd've``: ``I``
+    + ``'d`` + ``'ve``; ``can't've``: ``ca`` + ``n't`` + ``'ve``, as ``can't`` is split). As in NLTK's rule, the
+    clitic follows a character that is not an apostrophe; a token that no clitic touches (``O'Neill``) is left."""
+    out = list(tokens)
+    for i in range(len(out) - 2, -1, -1):  # from the end; a stem split again while a clitic ends it (``I'd'd've``)
+        while (clitic := _glued_clitic(out[i], out[i + 1][0], out[i + 1][1])) is not None:
+            text, start, end = out[i]
+            out[i:i + 1] = [(text[:clitic], start, start + clitic), (text[clitic:], start + clitic, end)]
+    return out
+
+
+def _glued_clitic(token: TokenSpan, after: str, after_start: int) -> int | None:
+    """Where the clitic that ends ``token`` begins, if a clitic token ``after`` touches it (:func:`split_clitics`)."""
+    text, start, end = token
+    if after_start != end or len(text) != end - start or not _CLITIC.fullmatch(after):
+        return None
+    clitic = _CLITIC.search(text)
+    return clitic.start() if clitic and clitic.start() > 0 and text[clitic.start() - 1] != "'" else None
