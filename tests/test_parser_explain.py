@@ -394,3 +394,20 @@ def test_explanation_format_keeps_its_columns_under_wide_characters() -> None:
     lines = Explanation(words=words, nodes=nodes, score=4.5, generative_weight=0.0).format().splitlines()[1:]
     starts = {display_columns(line[:line.index("+1.5000")]) for line in lines}
     assert len(lines) == 3 and len(starts) == 1
+
+
+def test_explanations_and_their_nodes_hash_and_their_context_is_read_only(parser: Parser) -> None:
+    """NodeScore and Explanation are frozen dataclasses, whose generated hash met a dict (``set(nodes)`` was
+    ``TypeError: unhashable type: 'dict'``) and whose context could be changed in place. The context is read-only, the
+    records hash as they compare, and they survive pickle and deepcopy."""
+    import pickle
+
+    words, tags = ["He", "agreed", "."], ["PRP", "VBD", "."]
+    e = parser.explain(words, tags)
+    with pytest.raises(TypeError):
+        e.nodes[0].context["L10"] = "HACKED"  # type: ignore[index]
+    again = parser.explain(words, tags)
+    assert hash(e) == hash(again) and set(e.nodes) == set(again.nodes) and len(set(e.nodes)) > 1
+    for copied in (pickle.loads(pickle.dumps(e)), copy.deepcopy(e)):
+        assert copied == e and hash(copied) == hash(e)
+        assert dict(copied.nodes[0].context) == dict(e.nodes[0].context)
