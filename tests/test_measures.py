@@ -618,3 +618,16 @@ def test_the_pound_sign_is_a_word_of_the_list_not_a_comment(tmp_path) -> None:
     plain = tmp_path / "plain.tsv"
     plain.write_text("a\tclosed\n", encoding="utf-8")
     assert WordClasses.from_file(plain, rules)("#") == "closed"
+
+
+def test_the_measures_frame_of_a_document_analysed_without_measures_says_so() -> None:
+    """A document analysed without ``measures=True`` gave an empty frame with every column and no word of why (in a
+    loop over stimuli, a merge came back empty later); a measured sentence always has rows (its end at least)."""
+    import glmnlp
+    from glmnlp.errors import ConfigError
+
+    nlp = glmnlp.load()
+    with pytest.raises(ConfigError, match="analysed without measures: call the pipeline with measures=True"):
+        nlp("The horse raced past the barn fell.").measures_frame()
+    assert len(nlp("It ran.", measures=True).measures_frame()) == 4  # It, ran, ., </s>
+    assert len(glmnlp.Document("").measures_frame()) == 0  # no sentence, no rows

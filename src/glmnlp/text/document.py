@@ -64,7 +64,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn, overload
 
-from glmnlp.errors import FormatError, MissingPackageError, TreeSyntaxError
+from glmnlp.errors import ConfigError, FormatError, MissingPackageError, TreeSyntaxError
 from glmnlp.treebank.nltk_trees import tree_from_nltk, tree_to_nltk
 from glmnlp.treebank.trees import Tree, escape_brackets, not_a_tree, parse_tree, to_bracket
 
@@ -406,6 +406,8 @@ class Document:
         from glmnlp.text.frames import rows_frame
 
         rows = self.measures
+        if self.sentences and not rows:  # a measured sentence has rows (its end at least): an empty frame said nothing
+            raise ConfigError("this document was analysed without measures: call the pipeline with measures=True")
         frame = rows_frame(pd, rows, list(COLUMNS) + (list(NEXT_COLUMNS) if rows and "rank" in rows[0] else []))
         for column in ("prefix", "surprisal"):  # None there is infinite (a row keeps None: JSON has no inf), as in
             frame[column] = frame[column].astype(float).fillna(math.inf)  # glmnlp.measures(as_frame=True)
