@@ -215,3 +215,22 @@ def test_renderers_take_numpy_integers() -> None:
     doc = glmnlp.load()("It barked.")
     assert glmnlp.render_pretty(doc, indent=np.int64(4)) == glmnlp.render_pretty(doc, indent=4)
     assert glmnlp.render_conllu(doc, first_id=np.int32(5)) == glmnlp.render_conllu(doc, first_id=5)
+
+
+def test_input_errors_pickle_whole() -> None:
+    """A pickled InputError (an error a worker process sends back) was rebuilt by calling ``__init__`` with its
+    message as the reason: ``args`` and ``repr`` read ``<input>: gold.trees:3: bad bracket``. Its message, args,
+    attributes and class come back as they were, a subclass's own attributes too."""
+    import pickle
+
+    from glmnlp.errors import FormatError, InputError, TreeSyntaxError
+    from glmnlp.treebank.evalb_report import EvalbAbortError
+
+    abort = EvalbAbortError("more than MAX_ERROR error sentences", source="t", line=12)
+    abort.rows = ()
+    for error in (InputError("bad bracket", source="gold.trees", line=3), TreeSyntaxError("unbalanced"),
+                  FormatError("no tag", source="a.txt"), abort):
+        again = pickle.loads(pickle.dumps(error))
+        assert type(again) is type(error) and repr(again) == repr(error) and again.args == error.args
+        assert (again.reason, again.source, again.line, vars(again)) == (error.reason, error.source, error.line,
+                                                                          vars(error))

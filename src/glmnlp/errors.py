@@ -16,6 +16,8 @@ Input errors print as ``file:line: reason`` so that editors and terminals can ju
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class GlmnlpError(Exception):
     """Base class of every error glmnlp raises on purpose."""
@@ -34,6 +36,18 @@ class InputError(GlmnlpError, ValueError):
     def __str__(self) -> str:
         where = self.source if self.line is None else f"{self.source}:{self.line}"
         return f"{where}: {self.reason}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rebuilt from its attributes: pickle called ``__init__`` with the message as its reason (a worker's error
+        came back as ``<input>: gold.trees:3: ...``, in its ``args`` and repr)."""
+        return (_rebuilt, (type(self), dict(self.__dict__)))
+
+
+def _rebuilt(cls: type[InputError], state: dict[str, Any]) -> InputError:
+    error = cls.__new__(cls)
+    error.__dict__.update(state)
+    error.args = (str(error),)
+    return error
 
 
 class TreeSyntaxError(InputError):

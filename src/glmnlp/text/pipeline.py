@@ -317,7 +317,7 @@ class Pipeline:
 
     def pipe(
         self, docs: Iterable[DocumentInput], batch_size: int = 64, *, nbest: int = 1, surprisal: bool = False,
-        progress: Callable[[int], None] | None = None, n_process: int = 1, backend: str | None = None,
+        progress: Callable[[int], object] | None = None, n_process: int = 1, backend: str | None = None,
         address: str | None = None, measures: bool | Any = False,
     ) -> Iterator[Document]:
         """Analyse a stream of documents lazily, ``batch_size`` documents at a time, in order.
@@ -376,7 +376,7 @@ class Pipeline:
 
     def _pipe_workers(
         self, docs: Iterable[DocumentInput], batch_size: int, n_process: int, backend: str | None, address: str | None,
-        progress: Callable[[int], None] | None = None, asks: tuple[int, bool, Any] = (1, False, False),
+        progress: Callable[[int], object] | None = None, asks: tuple[int, bool, Any] = (1, False, False),
     ) -> Iterator[Document]:
         """``asks`` = (nbest, surprisal, measures), as for :meth:`pipe`; each worker gets them with its batch."""
         from glmnlp.glm.parallel import Executor, chunked
@@ -432,7 +432,7 @@ class Pipeline:
 
     def _pipe_here(
         self, docs: Iterable[DocumentInput], batch_size: int, nbest: int = 1, surprisal: bool = False,
-        progress: Callable[[int], None] | None = None, measures: bool | Any = False, start: int = 0,
+        progress: Callable[[int], object] | None = None, measures: bool | Any = False, start: int = 0,
     ) -> Iterator[Document]:
         from glmnlp.glm.parallel import chunked
 
