@@ -421,7 +421,7 @@ def test_formats_iter_tagged_yields_a_sentence_before_reading_on(fmt: str, text:
 
 
 def test_formats_iter_tagged_refuses_a_bad_request_at_the_call() -> None:
-    """A format or column iter_tagged does not know is a ValueError when it is called, before a line is read (a
+    """A format or column iter_tagged does not know is a ConfigError when it is called, before a line is read (a
     generator would raise it only at the first sentence asked for)."""
     def never() -> Iterator[str]:
         raise AssertionError("a line was read")

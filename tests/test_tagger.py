@@ -727,12 +727,31 @@ def test_tagger_evaluate_scores_quotes_tagged_as_quotes_as_glmnlp_tag_reads_them
 def test_an_untrained_tagger_says_so_wherever_it_is_asked() -> None:
     """``knows``, ``tag_id`` and ``clear_cache`` of a tagger never trained nor loaded were AttributeErrors (its
     vocabulary and tag table are made by training), and so was a pipeline given one, which asks ``knows`` before it
-    tags: the ConfigError ``tag`` gives."""
+    tags: the ConfigError ``tag`` gives (``clear_cache`` has nothing to forget)."""
     import glmnlp
     from glmnlp.errors import ConfigError
 
     tagger = Tagger()
-    for call in (lambda: tagger.knows("a"), lambda: tagger.tag_id("DT"), tagger.clear_cache,
+    tagger.clear_cache()
+    for call in (lambda: tagger.knows("a"), lambda: tagger.tag_id("DT"),
                  lambda: glmnlp.Pipeline(tagger)("The dog barked.")):
         with pytest.raises(ConfigError, match="the tagger is not trained or loaded"):
             call()
+
+
+def test_a_tagger_whose_vocabulary_exceeds_the_cache_bound_loads_and_fits(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Encoding more new words than the atom cache's bound (MAX_NEW_TYPES, 100,000) trims the cache, which loading
+    (the training vocabulary is encoded before the model counts as loaded) and fitting (dev is encoded before it
+    counts as trained) do too: a check that the tagger was trained, put on that trimming, refused every tagger of
+    more than 100,000 words ("inconsistent tagger model") and every dev set of more than 100,000 tokens. Here the
+    bound is 3."""
+    import glmnlp.tagger.model as tagger_model
+    from glmnlp.treebank.formats import TaggedSentence
+
+    monkeypatch.setattr(tagger_model, "MAX_NEW_TYPES", 3)
+    train = [TaggedSentence(("the", "dog", "barks", "loudly"), ("DT", "NN", "VBZ", "RB"))] * 3
+    dev = [TaggedSentence(("a", "cat", "sleeps", "quietly", "now"), ("DT", "NN", "VBZ", "RB", "RB"))]
+    tagger = Tagger(TaggerConfig(epochs=1)).fit(train, dev, show_progress=False, jobs=1)
+    tagger.save(tmp_path / "t")
+    assert Tagger.load(tmp_path / "t").tag(["the", "dog", "barks"]) == tagger.tag(["the", "dog", "barks"])

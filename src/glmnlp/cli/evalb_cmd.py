@@ -158,7 +158,7 @@ def _warn_if_nothing_scored(test: Path, total: EvalbCounts) -> None:
     if total.valid_sentences or not total.sentences:
         return
     if total.skip_sentences == total.sentences:
-        why = "every test line is blank (a skipped sentence)"
+        why = "every test line is blank or has no word (a skipped sentence)"
     else:
         skipped, errors = total.skip_sentences, total.error_sentences
         why = (f"{skipped} blank test line{'s' * (skipped != 1)} (skipped) and {errors} error "

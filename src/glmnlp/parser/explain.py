@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -64,17 +63,11 @@ class NodeScore:
     generative: float | None
     score: float
 
-    def __post_init__(self) -> None:
-        """The context read-only: a frozen record whose dict could be changed, and which did not hash (``set(nodes)``
-        and ``hash(explanation)`` were ``TypeError: unhashable type: 'dict'``)."""
-        object.__setattr__(self, "context", MappingProxyType(dict(self.context)))
-
     def __hash__(self) -> int:
+        """By what it compares by (:func:`_node_key`): the generated hash met the context's dict (``set(nodes)`` and
+        ``hash(explanation)`` were ``TypeError: unhashable type: 'dict'``). The context stays a plain dict, which
+        ``dataclasses.asdict`` and ``json.dumps`` write (a read-only mapping proxy would not); do not change it."""
         return hash(_node_key(self))
-
-    def __reduce__(self) -> tuple[Any, ...]:  # a mapping proxy does not pickle: the record is rebuilt from a dict
-        return (type(self), (self.word, self.label, dict(self.context), self.features, self.feature_score,
-                             self.generative, self.score))
 
     def __repr__(self) -> str:
         """``<NodeScore word 0 DT: score -3.2100, 9 features>`` (the generated repr printed every feature and context

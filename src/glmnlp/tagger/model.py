@@ -464,9 +464,8 @@ class Tagger(TravelsAsFiles):
         """Forget the cached atoms of word types met while tagging (results are unchanged). The atoms of the training
         vocabulary stay cached: they are part of the trained (or loaded) model, so tagging only computes the atoms
         of words it has not seen before."""
-        self._check_fitted()  # (an untrained tagger's were AttributeErrors, a Pipeline(Tagger())'s too)
-        with self._cache_lock:
-            if len(self._type_ids) > self._n_vocab_types:
+        with self._cache_lock:  # (none without a model: an AttributeError; while loading or fitting, none yet)
+            if self._fitted and len(self._type_ids) > self._n_vocab_types:
                 self._type_ids = dict(itertools.islice(self._type_ids.items(), self._n_vocab_types))
                 self._type_atoms = self._type_atoms[: max(self._n_vocab_types, 1)].copy()  # the rows given back too
 

@@ -377,7 +377,7 @@ def write_measures(rows: Sequence[dict[str, Any]], out: IO[str], fmt: str = "tsv
     The columns are :data:`~glmnlp.parser.measures.COLUMNS`, then :data:`~glmnlp.parser.measures.NEXT_COLUMNS`
     when the rows have them."""
     if fmt not in FORMATS:
-        raise ValueError(f"format must be one of {FORMATS}, got {fmt!r}")
+        raise ConfigError(f"format must be one of {FORMATS}, got {fmt!r}")
     cols = _columns(rows)
     if fmt == "json":
         for row in rows:

@@ -431,13 +431,13 @@ def iter_tagged(
     """:func:`read_tagged` of ``lines`` (without their line ends), each sentence as soon as its lines are read
     (``glmnlp tag`` streams with it): ``"auto"`` is decided by the first lines alone (:func:`detect_format`; no
     suffix here: :func:`format_by_suffix`); a bracketed tree as soon as its closing bracket is read. A bad
-    ``fmt`` or ``column`` is a ValueError at the call, before any line is read."""
+    ``fmt`` or ``column`` is a ConfigError at the call, before any line is read."""
     _check_request(fmt, column)
     return _iter_tagged(iter(lines), fmt, column, name)
 
 
 def _check_request(fmt: str, column: str | None) -> None:
-    """ValueError for a format or CoNLL-U column that no reader has (a caller's mistake, not the file's)."""
+    """ConfigError for a format or CoNLL-U column that no reader has (a caller's mistake, not the file's)."""
     if fmt not in ("auto", "conllu", "word_tag", "tab", "trees"):
         raise ConfigError(f"unknown format {fmt!r}")
     if column is not None and column not in _COLUMN_INDEX:
@@ -503,8 +503,8 @@ def write_word_tag(sentences: Iterable[TaggedSentence], sep: str = "/") -> str:
     """``word/TAG`` lines, one per sentence (the inverse of :func:`read_word_tag`).
 
     Raises :class:`FormatError` (``line`` = 1-based sentence number) for an untagged sentence, a word
-    with whitespace, or a tag that is empty, has whitespace or contains ``sep``; ``ValueError`` for a ``sep``
-    :func:`read_word_tag` refuses (empty or with whitespace: its lines could not be read back).
+    with whitespace, or a tag that is empty, has whitespace or contains ``sep``; :class:`ConfigError` for a ``sep``
+    :func:`read_word_tag` refuses (empty or with whitespace: its lines could not be read back; TypeError: no str).
     """
     _check_sep(sep)
     out = []
