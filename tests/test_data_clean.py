@@ -148,13 +148,14 @@ def test_data_clean_unreadable_files_and_unwritable_output(tmp_path: Path) -> No
 
 def test_data_clean_drops_trees_it_cannot_clean_and_says_where(tmp_path: Path) -> None:
     """A tree made only of empty elements, a root over two phrases, TOP over a word or a label with no category is
-    dropped and listed at the line where it starts; another root is put under TOP, with a note; if nothing is left,
-    that is an error and nothing is written."""
+    dropped and listed at the line where it starts; a ROOT root is relabelled TOP (Stanford's and GUM's name for it:
+    put under a new TOP, every parse of a model trained on it had a ROOT bracket more); another root is put under
+    TOP, with a note; if nothing is left, that is an error and nothing is written."""
     mixed = tmp_path / "mixed.mrg"
     mixed.write_text(
         _GOOD
         + "( (S (NP-SBJ (-NONE- *))\n     (VP (-NONE- *T*-1))) )\n"
-        + "(ROOT (S (NN x)))\n"
+        + "(ROOT (S (NN x)))\n(S1 (S (NN w)))\n"
         + "( (S (NN x)) (S (NN y)) )\n(TOP y)\n(S (|PRT (RP up)))\n"
         + "(TOP (S (NP-SBJ-1 (NN z))))\n"
     )
@@ -162,16 +163,17 @@ def test_data_clean_drops_trees_it_cannot_clean_and_says_where(tmp_path: Path) -
     rc, stdout, err = _run(["data", "--clean", str(mixed), "--out", str(out)])
     assert (rc, stdout) == (0, "")
     assert out.read_text() == (
-        "(TOP (S (NP (NNP Pierre)) (VP (VBD left)) (. .)))\n(TOP (ROOT (S (NN x))))\n(TOP (S (NP (NN z))))\n"
+        "(TOP (S (NP (NNP Pierre)) (VP (VBD left)) (. .)))\n(TOP (S (NN x)))\n(TOP (S1 (S (NN w))))\n"
+        "(TOP (S (NP (NN z))))\n"
     )
     assert err.splitlines() == [
         f"{mixed}:2: tree 2 dropped: tree '( ... )' contains only empty (-NONE-) elements",
-        f"{mixed}:5: tree 4 dropped: root bracket '( ... )' has 2 children; expected exactly one",
-        f"{mixed}:6: tree 5 dropped: root bracket 'TOP' is over the word 'y', not over a phrase",
-        f"{mixed}:7: tree 6 dropped: label '|PRT' has no category (nothing before '|')",
-        "note: 1 tree(s) had a root other than the unlabelled ( ... ) bracket or TOP: ROOT (1); each was put under a "
-        f"new TOP root (first at {mixed}:4)",
-        f"read 7 tree(s) from 1 file(s); wrote 3 to {out}; dropped 4 (listed above)",
+        f"{mixed}:6: tree 5 dropped: root bracket '( ... )' has 2 children; expected exactly one",
+        f"{mixed}:7: tree 6 dropped: root bracket 'TOP' is over the word 'y', not over a phrase",
+        f"{mixed}:8: tree 7 dropped: label '|PRT' has no category (nothing before '|')",
+        "note: 1 tree(s) had a root other than the unlabelled ( ... ) bracket, TOP or ROOT: S1 (1); each was put "
+        f"under a new TOP root (first at {mixed}:5)",
+        f"read 8 tree(s) from 1 file(s); wrote 4 to {out}; dropped 4 (listed above)",
     ]
     empty = tmp_path / "empty.mrg"
     empty.write_text("( (S (-NONE- *)) )\n")

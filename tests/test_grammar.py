@@ -208,13 +208,14 @@ def test_grammar_cli_table1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 
 
 def test_grammar_cli_table1_notes_trees_put_under_a_new_top(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Trees rooted ROOT were put under a new TOP (their chains one level longer) without a word, where ``glmnlp data
-    --clean`` notes it: the same note, on stderr, and the table on stdout."""
+    """Trees rooted other than TOP or ROOT (S1 here) were put under a new TOP (their chains one level longer) without
+    a word, where ``glmnlp data --clean`` notes it: the same note, on stderr, and the table on stdout. A ROOT root is
+    relabelled TOP, without a note."""
     train = tmp_path / "train.trees"
-    train.write_text("(ROOT (S (NP (NN a)) (VP (VBZ b))))\n(TOP (S (NP (NN c)) (VP (VBZ d))))\n", encoding="utf-8")
+    train.write_text("(S1 (S (NP (NN a)) (VP (VBZ b))))\n(ROOT (S (NP (NN c)) (VP (VBZ d))))\n", encoding="utf-8")
     assert main(["grammar", "table1", "--train", str(train), "--heldout", str(train)]) == 0
     out, err = capsys.readouterr()
-    note = (f"note: 1 tree(s) had a root other than the unlabelled ( ... ) bracket or TOP: ROOT (1); each was put "
+    note = (f"note: 1 tree(s) had a root other than the unlabelled ( ... ) bracket, TOP or ROOT: S1 (1); each was put "
             f"under a new TOP root (first at {train}:1)\n")
     assert err == note * 2 and "Table 1" in out
 

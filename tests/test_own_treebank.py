@@ -14,7 +14,7 @@ from glmnlp.text.pipeline import Pipeline
 from glmnlp.text.tokenize import LongInputWarning
 from glmnlp.treebank.trees import parse_tree
 
-#: Universal POS tags and no S: the clauses are SENT, the root's child is ROOT (as cleaning a ROOT-rooted file gives)
+#: Universal POS tags and no S: the clauses are SENT, the root's child a phrase named ROOT
 UD_TREES = [
     "(TOP (ROOT (SENT (NP (DET the) (NOUN dog)) (VP (VERB barks)) (PUNCT .))))",
     "(TOP (ROOT (SENT (NP (PRON it)) (VP (VERB sees) (NP (DET a) (NOUN cat))) (PUNCT .))))",

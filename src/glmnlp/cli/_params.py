@@ -182,14 +182,14 @@ def note_rerooted(roots: Sequence[tuple[str, str]]) -> None:
     """The note on stderr of the trees that :func:`glmnlp.treebank.preprocess.clean_tree` put under a new TOP, of the
     ``(root label, file:line)`` of every tree cleaned: a ``ROOT`` kept as a phrase is seldom what a user wants, and
     ``grammar table1`` counted its chains with the extra level without a word."""
-    from glmnlp.treebank.preprocess import TOP
+    from glmnlp.treebank.preprocess import ROOT, TOP
 
-    rerooted = [(label, where) for label, where in roots if label not in ("", TOP)]
+    rerooted = [(label, where) for label, where in roots if label not in ("", TOP, ROOT)]
     if rerooted:
         counts = Counter(label for label, _where in rerooted)
         listed = ", ".join(f"{label} ({count})" for label, count in counts.most_common())
-        click.echo(f"note: {len(rerooted)} tree(s) had a root other than the unlabelled ( ... ) bracket or "
-                   f"TOP: {listed}; each was put under a new TOP root (first at {rerooted[0][1]})", err=True)
+        click.echo(f"note: {len(rerooted)} tree(s) had a root other than the unlabelled ( ... ) bracket, TOP "
+                   f"or ROOT: {listed}; each was put under a new TOP root (first at {rerooted[0][1]})", err=True)
 
 
 def check_address(backend: str | None, address: str | None) -> None:
