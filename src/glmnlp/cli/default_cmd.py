@@ -39,7 +39,9 @@ _RECIPE = DefaultRecipe()
               help=f"Parser passes (default: the recipe's {_RECIPE.parser_epochs}).")
 @click.option("--generative-weights", default=None, metavar="W1,W2,...",
               help="Candidate fixed weights of the generative feature, chosen on dev; 0 = perceptron parser "
-                   f"only (default: the recipe's {','.join(f'{w:g}' for w in _RECIPE.generative_weights)}).")
+                   f"only (default: the recipe's {','.join(f'{w:g}' for w in _RECIPE.generative_weights)}). With 0 "
+                   "the perceptron trains and is tuned at the recipe's wider beams (the combined model's), not at "
+                   "parser train's.")
 @click.option("--gum", "gum_dir", type=NonEmptyPath(path_type=Path), default=None,
               help="Also train on GUM: the folder of its constituency trees with train/ and dev/ subfolders "
                    "(GUM_*.ptb files); GUM dev joins the PTB dev for every choice.")

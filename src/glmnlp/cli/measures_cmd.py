@@ -87,7 +87,8 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
     """Word-by-word measures (surprisal, syntactic/lexical surprisal, entropy, ...) of text.
 
     The input is read whole, then the table is written (each sentence answered as it comes, with its surprisals
-    only: glmnlp parse --format json --surprisal --batch-size 1).
+    only: glmnlp parse --lines --format json --surprisal --batch-size 1; without --lines or --tokenized a raw-text
+    sentence ends at a blank line or the end of the input).
 
     \b
     Examples:

@@ -193,7 +193,7 @@ def train_cmd(
             dev_text = "" if record.dev_score is None else f" dev accuracy {100 * record.dev_score:.2f}%"
             click.echo(
                 f"epoch {record.epoch}: {record.mistakes}/{record.examples} sentences wrong,"
-                f" {record.seconds:.1f}s{dev_text}",
+                f" {record.seconds:.1f}s{dev_text and ','}{dev_text}",
                 err=True,
             )
 

@@ -269,7 +269,8 @@ def check_shards(shards: int, n_examples: int) -> None:
     if shards < 1:
         raise ConfigError(f"shards must be >= 1, got {shards}")
     if 0 < n_examples < shards:
-        raise ConfigError(f"{shards} shards for {n_examples} training examples: a shard would have none "
+        raise ConfigError(f"{shards} shards for {n_examples} training example{'s' * (n_examples != 1)}: a shard "
+                          "would have none "
                           f"(at most {n_examples})")
 
 
