@@ -14,6 +14,8 @@ so that spelling conventions (``-LRB-`` for ``(``, ```` `` ```` for ``"``) do no
   EWT's syntactic words (FORM), which follow PTB (``do`` + ``n't``, ``John`` + ``'s``, ``gon`` +
   ``na``); a multiword token whose words do not spell its surface form counts as one token.
 * **sentences exact**: gold sentences whose span is a predicted sentence with exactly its tokens.
+* **quote directions** (``--quotes``): of the quotes EWT tags ```` `` ```` or ``''`` (XPOS) that are a token when
+  each sentence's ``# text`` is tokenised alone, those spelled in the same direction (````` and ```` `` ```` open).
 
 ``--errors N`` prints the N most frequent error classes (heuristic, from the characters around each
 wrong span) with examples; EWT follows its own conventions in places (it splits ``and/or`` and
@@ -24,6 +26,7 @@ Usage:
   python benchmarks/tokenize_quality.py --splits dev train --join space --errors 15
   python benchmarks/tokenize_quality.py --ewt /path/to/ud_english_ewt
   python benchmarks/tokenize_quality.py --ptb-sample --gum ../shared/data/gum_const   # also tree files' boundaries
+  python benchmarks/tokenize_quality.py --splits dev train --join space --quotes      # also quote directions
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ class Sentence:
     text: str
     tokens: list[Span]  # offsets in ``text``
     newpar: bool
+    quotes: dict[Span, bool] = field(default_factory=dict)  # a quote token's span: whether its XPOS is ``
 
 
 @dataclass
@@ -80,17 +84,18 @@ def read_documents(path: Path) -> tuple[list[Document], int]:
     mwt_end = 0
     mwt_words: list[str] = []
     mwt_surface = ""
+    quotes: dict[int, bool] = {}  # index in forms: whether the quote opens (XPOS `` or '')
 
     def flush() -> None:
-        nonlocal skipped, forms, text, newpar
+        nonlocal skipped, forms, text, newpar, quotes
         if not forms:
             return
         spans = _align(text, forms)
         if spans is None:
             skipped += 1
         else:
-            docs[-1].sentences.append(Sentence(text, spans, newpar))
-        forms, text, newpar = [], "", False
+            docs[-1].sentences.append(Sentence(text, spans, newpar, {spans[i]: o for i, o in quotes.items()}))
+        forms, text, newpar, quotes = [], "", False, {}
 
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.startswith("# newdoc"):
@@ -116,6 +121,8 @@ def read_documents(path: Path) -> tuple[list[Document], int]:
                     forms.extend(mwt_words if "".join(mwt_words) == mwt_surface else [mwt_surface])
                     mwt_end = 0
                 continue
+            if cols[4] in ("``", "''"):
+                quotes[len(forms)] = cols[4] == "``"
             forms.append(form)
     flush()
     return [d for d in docs if d.sentences], skipped
@@ -257,6 +264,23 @@ def evaluate(docs: list[Document], join: str, errors: dict[str, Counter[str]] | 
 _EXAMPLES: dict[str, list[str]] = {}
 
 
+def quote_directions(docs: list[Document]) -> tuple[int, int, int]:
+    """Quotes whose EWT tag (XPOS ```` `` ```` or ``''``) gives their direction: how many, how many of them are a
+    token of :func:`glmnlp.text.tokenize.tokenize_spans` run on the sentence's ``# text``, and how many of those it
+    spells in the same direction (````` and `````` open)."""
+    from glmnlp.text.tokenize import tokenize_spans
+
+    tagged = matched = agree = 0
+    for sent in (s for doc in docs for s in doc.sentences if s.quotes):
+        spelled = {(a, b): token for token, a, b in tokenize_spans(sent.text)}
+        for span, opens in sent.quotes.items():
+            tagged += 1
+            if span in spelled:
+                matched += 1
+                agree += (spelled[span] in ("`", "``")) == opens
+    return tagged, matched, agree
+
+
 def tree_file_boundaries(corpus: str, files: list[Path], label: str, show: bool) -> None:
     """Sentence boundaries of tree files, one document each (the bundled PTB sample, GUM): each file's cleaned trees
     detokenised (``benchmarks/parsing.py``'s ``detokenize``), joined by one space, split again by
@@ -311,6 +335,8 @@ def main() -> None:
     ap.add_argument("--gum", type=existing, default=None, metavar="GUM_DIR",
                     help="also split GUM's documents (GUM_DIR/dev and GUM_DIR/train, e.g. ../shared/data/gum_const) "
                          "as --ptb-sample splits the sample's")
+    ap.add_argument("--quotes", action="store_true",
+                    help="also count the quotes of each split spelled in the direction EWT tags them (XPOS)")
     args = ap.parse_args()
     if args.ptb_sample:
         from glmnlp.treebank.corpus import sample_files
@@ -329,6 +355,10 @@ def main() -> None:
         docs, skipped = read_documents(args.ewt / f"en_ewt-ud-{split}.conllu")
         if skipped:
             print(f"<!-- {split}: {skipped} sentences left out (tokens not found in their # text) -->")
+        if args.quotes:
+            tagged, matched, agree = quote_directions(docs)
+            print(f"<!-- {split} ({args.label or 'this checkout'}): {agree} of {matched} quotes spelled in the "
+                  f"direction EWT tags them ({tagged} tagged `` or '', {matched} of them a token) -->")
         for join in args.join:
             t0 = time.perf_counter()
             r = evaluate(docs, join, errors if args.errors and join == args.join[0] else None)
