@@ -41,15 +41,14 @@ Our choices:
   constituent. A sentence of whitespace only is skipped. A token with whitespace inside (merged by an earlier
   component: ``New York``, ``New\nYork``) is one word, each run of its whitespace written ``_`` (``New_York``);
   only a plain space was, and a line break, a tab or a no-break space in it failed the whole call.
-* **Double quotes are spelled by glmnlp's tokenizer**: for a sentence with a double quote, the
-  sentence's text is run through :func:`glmnlp.text.tokenize.tokenize_spans` and each quote takes the
-  spelling of the token at its place, so the component and glmnlp's own pipeline agree on the same
-  text by construction. A straight quote opens (`````) at the start of the sentence and after a
-  space or ``( [ { <``, and closes (``''``) elsewhere; ``“``/``”`` keep their direction. The choice
-  used to follow the previous word's text, which made every opening quote after a word closing
-  (``said "yes"`` gave ``''`` twice). A tab or a line break counts as a space there. The sentence is
-  spaCy's: a quote that starts one is opening even where glmnlp's own sentence splitter would have
-  kept it inside a sentence (after a word, where it closes).
+* **Double quotes are spelled by glmnlp's tokenizer**: for a sentence with a double quote, the sentence's text is run
+  through :func:`glmnlp.text.tokenize.tokenize_spans` and each quote takes the spelling of the token at its place, so
+  the component and glmnlp's own pipeline agree on the same text by construction. A straight quote opens (`````) at the
+  start of the sentence, after a space or ``( [ { <``, and before a word after ``: ;`` or a dash; it closes (``''``)
+  elsewhere; ``“``/``”`` keep their direction. The choice used to follow the previous word's text, which made every
+  opening quote after a word closing (``said "yes"`` gave ``''`` twice). A tab or a line break counts as a space there.
+  The sentence is spaCy's: a quote that starts one is opening even where glmnlp's own sentence splitter would have kept
+  it inside a sentence (after a word, where it closes).
 * **A span is compared with the constituents by its words**: whitespace tokens at its edges are left
   out first. spaCy's sentences often start or end with whitespace (the sentence after two spaces or
   a paragraph break starts with a ``SPACE`` token), and comparing exact token extents made every
@@ -176,16 +175,16 @@ def _quote_spellings(doc: Any, positions: list[int]) -> dict[int, str]:
     """The PTB spelling (opening ````` or closing ``''``) of each double quote among a sentence's words, by token,
     and of each single quote (`````, ``'``).
 
-    Read from :func:`glmnlp.text.tokenize.tokenize_spans` run on the sentence's text, so that a quote is spelled
-    as glmnlp's own pipeline spells it in the same text. The rule there (NLTK's) looks at what comes before the
-    quote, not at the word before it: a straight quote opens at the start of the sentence and after a space or
-    ``( [ { <``, and closes elsewhere (so after a word and a space, as in ``said "yes"``, it opens); typographic
-    quotes keep their direction, and so does the PTB's opening `````. A quote the tokenizer does not return as
-    a token of the same extent (when the two tokenizers cut a run such as ``'''`` differently) gets the same
-    rule, read from the character before it. A quote with spaces on both sides, as every token of a Doc made from
-    words (``Doc(vocab, words=...)``) has, tells nothing by its place: a ``''`` is the PTB's closing quote and a
-    straight ``"`` opens and closes by turns (each closing one was taken for an opening one, and such sentences of
-    EWT were tagged otherwise than glmnlp tags the same words).
+    Read from :func:`glmnlp.text.tokenize.tokenize_spans` run on the sentence's text, so that a quote is spelled as
+    glmnlp's own pipeline spells it in the same text. The rule there (NLTK's and choice 5's) looks at what comes before
+    the quote, not at the word before it: a straight quote opens at the start of the sentence, after a space or
+    ``( [ { <`` and before a word after ``: ;`` or a dash (``said:"yes"``), and closes elsewhere (so after a word and
+    a space, as in ``said "yes"``, it opens); typographic quotes keep their direction, and so does the PTB's opening
+    `````. A quote the tokenizer does not return as a token of the same extent (when the two tokenizers cut a run such
+    as ``'''`` differently) gets NLTK's rule, read from the character before it. A quote with spaces on both sides, as
+    every token of a Doc made from words (``Doc(vocab, words=...)``) has, tells nothing by its place: a ``''`` is the
+    PTB's closing quote and a straight ``"`` opens and closes by turns (each closing one was taken for an opening one,
+    and such sentences of EWT were tagged otherwise than glmnlp tags the same words).
     """
     quotes = [i for i in positions if doc[i].text in _DOUBLE_QUOTES or doc[i].text in _SINGLE_QUOTES]
     if not quotes:

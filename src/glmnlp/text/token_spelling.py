@@ -25,12 +25,14 @@ def close_spaced_quotes(tokens: list[TokenSpan], sentence: str) -> list[TokenSpa
     """Choice 5's converse: a double quote written ``''`` or ``"`` with a space (or the end) after it that NLTK opened
     (it opens one after any space) closes: ``''`` always (it is the treebank's closing quote), ``"`` while a quote
     is open (``He said " hi " to me``: two opening quotes; 423 closing ``''`` of PTB-style text opened, and tagged
-    so, where ``--tokenized`` input alternates them, :func:`ptb_quotes`)."""
+    so, where ``--tokenized`` input alternates them, :func:`ptb_quotes`). One that :func:`opens_quote` opened after a
+    colon or a dash closes too while a quote is open (``"I was—"she stopped``)."""
     out: list[TokenSpan] = []
     open_quote = False
     for text, start, end in tokens:
-        if text == "``" and sentence[start:end] in ("''", '"') and (end == len(sentence) or sentence[end].isspace()):
-            if sentence[start:end] == "''" or open_quote:
+        if text == "``" and sentence[start:end] in ("''", '"'):
+            spaced = end == len(sentence) or sentence[end].isspace()
+            if (spaced and sentence[start:end] == "''") or (open_quote and (spaced or _after_mark(sentence, start))):
                 text = "''"
         open_quote = text == "``" or (open_quote and text != "''")
         out.append((text, start, end))
@@ -38,11 +40,23 @@ def close_spaced_quotes(tokens: list[TokenSpan], sentence: str) -> list[TokenSpa
 
 
 def opens_quote(sentence: str, start: int, end: int) -> bool:
-    """Whether the quote at ``[start, end)`` opens one: at the start or after whitespace or an opener, and touching
-    the next character (choice 5)."""
-    before_ok = start == 0 or sentence[start - 1].isspace() or sentence[start - 1] in OPENERS
+    """Whether the quote at ``[start, end)`` opens one: at the start or after whitespace, an opener or a mark that does
+    not end a quotation (``: ;`` or a dash: ``said:"no"``, ``word—"this"``, ``rule--"Animals``), and touching the
+    next character (choice 5). NLTK opens a straight quote after a space or ``( [ { <`` only."""
+    before = sentence[start - 1] if start else " "
+    before_ok = before.isspace() or before in OPENERS or before in _OPENS_AFTER
     after_ok = end < len(sentence) and not sentence[end].isspace()
     return before_ok and after_ok
+
+
+#: Marks after which a quote touching the next word opens one (choice 5): a quotation ends with none of them before
+#: a word (``,`` and ``.`` end one: ``"Stop,"she said``)
+_OPENS_AFTER = frozenset(":;-\u2013\u2014\u2015")
+
+
+def _after_mark(sentence: str, start: int) -> bool:
+    """Whether the character before ``start`` is one of :data:`_OPENS_AFTER`."""
+    return start > 0 and sentence[start - 1] in _OPENS_AFTER
 
 
 #: Typographic quotes that tell their direction, as the treebanks spell them and the tokenizer spells raw text's
