@@ -215,6 +215,23 @@ def test_cli_tag_warns_when_a_file_named_as_a_format_is_read_as_tokens(
     assert _run(capsys, ["tag", str(plain)])[2] == ""
 
 
+@pytest.mark.parametrize(("name", "text", "fmt"), [("dev.word_tag", "Savin/NNP Co./NNP\n", "word_tag"),
+                                                   ("dev.tab", "Savin\tNNP\nCo.\tNNP\n\n", "tab")])
+def test_cli_tag_warns_of_the_files_glmnlp_data_writes_read_as_tokens(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, text: str, fmt: str
+) -> None:
+    """``.word_tag`` and ``.tab``, the files ``glmnlp data --tagged`` writes, name a format as ``.conllu`` does: read
+    as tokens, ``Savin/NNP`` was tagged as one word (``Savin/NNP/NNP``) without a warning."""
+    path = tmp_path / name
+    path.write_text(text)
+    rc, _, err = _run(capsys, ["tag", str(path)])
+    assert rc == 0 and err == (
+        f"warning: {path} is read as one tokenised sentence a line (--input-format tokens, the default), though "
+        f"its name says {fmt}: --input-format auto reads it as that\n")
+    rc, out, err = _run(capsys, ["tag", "--input-format", "auto", str(path)])
+    assert (rc, out.split(), err) == (0, ["Savin/NNP", "Co./NNP"], "")
+
+
 def test_cli_tag_streams_tagged_input_and_stops_at_a_bad_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -473,6 +473,20 @@ def test_auto_reads_the_suffixes_glmnlp_data_writes(tmp_path) -> None:
     assert read_tagged(conllu) == [TaggedSentence(("dog",), ("NN",))]
 
 
+def test_named_format_is_every_suffix_format_by_suffix_the_deciding_ones() -> None:
+    """One table of suffixes: ``named_format`` (what ``glmnlp tag``, ``parse`` and ``measures`` warn of) names the
+    ``.word_tag`` and ``.tab`` files ``glmnlp data`` writes as ``.conllu`` and ``.trees``; ``format_by_suffix`` leaves
+    those two to the content, as ``auto`` reads them."""
+    from glmnlp.treebank.formats import format_by_suffix, named_format
+
+    names = {"a.conllu": "conllu", "a.CONLL": "conllu", "a.mrg": "trees", "a.tree": "trees", "a.trees": "trees",
+             "a.word_tag": "word_tag", "a.tab": "tab", "a.txt": "auto", "-": "auto"}
+    assert {name: named_format(name) for name in names} == names
+    assert {name: format_by_suffix(name) for name in names} == {
+        name: "auto" if fmt in ("word_tag", "tab") else fmt for name, fmt in names.items()}
+    assert named_format(io.StringIO("x")) == "auto"
+
+
 def test_a_file_of_plain_tokens_is_said_to_have_no_tags() -> None:
     """Plain tokens given where tagged text is read said "cannot tell the format ...; pass it explicitly", which sent
     users to an option no format could satisfy: such a line is said to have no tags; another unknown line says how

@@ -39,7 +39,8 @@ from glmnlp.config import MAX_JOBS
 __all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "check_text_arguments",
            "note_rerooted", "check_tagset", "given_options", "on_terminal", "quiet_ray", "sentence_bar", "some_of",
            "weight_list", "parallel_options", "training_parallel_options", "parser_parallel_options",
-           "rare_chains_said", "warn_of_jobs", "one_line", "warn_if_dev_is_train"]
+           "rare_chains_said", "warn_of_jobs", "one_line", "warn_if_dev_is_train", "warn_of_named_format",
+           "other_format_hint", "not_parsed"]
 
 
 #: what a terminal does not show as written: C0 and C1 controls and DEL (an escape sequence colours or clears the
@@ -53,6 +54,40 @@ def one_line(text: str) -> str:
     as Python escapes it (``\\x1b``, ``\\n``, ``\\u202e``): a file name holding an escape sequence coloured the
     terminal, one holding a newline split the error line in two."""
     return _UNSHOWN.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def not_parsed(fmt: str, command: str = "glmnlp parse") -> str:
+    """What reads a file of ``fmt`` (CoNLL-U, tab-separated, trees), which ``command`` of glmnlp parse does not."""
+    return (f"{command} reads no {fmt} file: glmnlp tag --input-format auto gives its words tags, as word/TAG lines "
+            "that glmnlp parse --tagged reads; in Python glmnlp.treebank.formats.read_tagged reads its words and tags")
+
+
+def warn_of_named_format(path: str | os.PathLike[str] | None, name: str, read_as: str,
+                         instead: Callable[[str], str]) -> None:
+    """Warn that the input file ``path`` (named ``name``) is read as ``read_as`` though its suffix names a format
+    (``glmnlp.treebank.formats.named_format``), saying what reads that format: ``instead(format)``. Read silently, a
+    CoNLL-U file's every bracket and column became a word (6,454 "sentences" of a 245-sentence file, status 0), a
+    word/TAG file's ``Savin/NNP`` one word."""
+    from glmnlp.treebank.formats import named_format
+
+    if path is not None and (named := named_format(str(path))) != "auto":
+        click.echo(f"warning: {name} is read as {read_as}, though its name says {named}: {instead(named)}", err=True)
+
+
+def other_format_hint(name: str, first_line: str) -> str:
+    """``"; ..."`` to add to the error of a line that is no word/TAG line (``glmnlp parse --tagged``) where the file's
+    suffix or its first non-blank line (ten tab fields, two, a ``(``) shows another format, else ``""``: reading
+    a CoNLL-U file said only ``token 1 '#' has no /TAG``. Judged on the error path alone: reading pays nothing."""
+    from glmnlp.errors import FormatError
+    from glmnlp.treebank.formats import detect_format, named_format
+
+    said, fmt = "its name says", named_format(name)
+    if fmt == "auto":
+        try:
+            said, fmt = "its first line looks like", detect_format([first_line], name)
+        except FormatError:
+            return ""
+    return "" if fmt == "word_tag" else f"; {said} {fmt}: " + not_parsed(fmt, "glmnlp parse --tagged")
 
 
 def warn_if_dev_is_train(train_path: str, dev_path: str, chosen: str) -> None:

@@ -42,7 +42,7 @@ from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.parallel import chunked
 from glmnlp.glm.training import EpochRecord, check_shards
 from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_tagset, given_options, on_terminal,
-                               training_parallel_options, warn_if_dev_is_train)
+                               training_parallel_options, warn_if_dev_is_train, warn_of_named_format)
 from glmnlp.errors import FormatError, InputError
 from glmnlp.treebank.fileio import decoded_text, opened_input, stdin_bytes, without_byte_order_marks
 
@@ -361,9 +361,9 @@ def _input_sentences(path: str, fmt: str) -> Iterator[TaggedSentence]:
     with opened_input(path) as (numbered, name):
         lines = (line for _, line in numbered)
         if fmt == "tokens":
-            if (named := format_by_suffix(path)) != "auto":  # its comment and tab lines were tagged as words
-                click.echo(f"warning: {name} is read as one tokenised sentence a line (--input-format tokens, the "
-                           f"default), though its name says {named}: --input-format auto reads it as that", err=True)
+            # its comment and tab lines were tagged as words, a word/TAG file's tags as part of the word
+            warn_of_named_format(path, name, "one tokenised sentence a line (--input-format tokens, the default)",
+                                 lambda _: "--input-format auto reads it as that")
             sentences = iter_tokens(lines)
         else:
             fmt = format_by_suffix(path) if fmt == "auto" else fmt  # "-" (stdin) has no suffix

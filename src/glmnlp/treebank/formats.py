@@ -59,21 +59,9 @@ from glmnlp.errors import ConfigError, FormatError
 from glmnlp.treebank.fileio import line_tokens, read_text_file, split_lines, without_byte_order_marks
 
 __all__ = [
-    "TaggedSentence",
-    "read_conllu",
-    "read_word_tag",
-    "word_tag_line",
-    "read_tab",
-    "read_tokens",
-    "iter_tokens",
-    "read_tagged",
-    "read_tagged_as",
-    "iter_tagged",
-    "format_by_suffix",
-    "write_word_tag",
-    "write_conllu",
-    "write_tab",
-    "detect_format",
+    "TaggedSentence", "read_conllu", "read_word_tag", "word_tag_line", "read_tab", "read_tokens", "iter_tokens",
+    "read_tagged", "read_tagged_as", "iter_tagged", "format_by_suffix", "named_format", "write_word_tag",
+    "write_conllu", "write_tab", "detect_format",
 ]
 
 
@@ -327,17 +315,12 @@ def _parse_trees(lines: Iterable[str], name: str) -> Iterator[TaggedSentence]:
 
 # -- format detection ------------------------------------------------------------------------
 
-_SUFFIXES: dict[str, Format] = {
-    ".conllu": "conllu",
-    ".conll": "conllu",
-    ".mrg": "trees",
-    ".tree": "trees",
-    ".trees": "trees",
-}
-#: Suffixes that decide only where the content cannot: the names ``glmnlp data --tagged`` writes (SPLIT.word_tag,
-#: SPLIT.tab), whose bad first line was "cannot tell the format" instead of the format's own message; a file of
-#: another format under such a name is read as its content says.
-_SUFFIX_HINTS: dict[str, Format] = {".word_tag": "word_tag", ".tab": "tab"}
+#: The formats file names say. The names ``glmnlp data --tagged`` writes (SPLIT.word_tag, SPLIT.tab) decide only where
+#: the content cannot (their bad first line was "cannot tell the format" instead of the format's own message; a file of
+#: another format under such a name is read as its content says); the others decide (:func:`format_by_suffix`).
+_SUFFIXES: dict[str, Format] = {".conllu": "conllu", ".conll": "conllu", ".mrg": "trees", ".tree": "trees",
+                                ".trees": "trees", ".word_tag": "word_tag", ".tab": "tab"}
+_CONTENT_FIRST = frozenset({".word_tag", ".tab"})
 
 
 def detect_format(lines: Sequence[str], name: str = "<input>") -> Format:
@@ -401,8 +384,8 @@ def _sniffed(path: Source, fmt: Format) -> tuple[str, list[str], Format]:
     try:
         return name, lines, detect_format(_format_head(iter(lines)), name)
     except FormatError as exc:
-        hint = _SUFFIX_HINTS.get(Path(path).suffix.lower()) if isinstance(path, (str, Path)) else None
-        if hint is None or not exc.reason.startswith("cannot tell the format ("):
+        hint = named_format(path)
+        if hint == "auto" or not exc.reason.startswith("cannot tell the format ("):
             raise
         return name, lines, hint
 
@@ -420,8 +403,15 @@ def read_tagged_as(
 
 
 def format_by_suffix(path: Source) -> Format:
-    """The format a file's suffix names (``.conllu``/``.conll``, ``.mrg``/``.tree``/``.trees``), else ``"auto"``; a
-    stream has none."""
+    """The format a file's suffix decides (``.conllu``/``.conll``, ``.mrg``/``.tree``/``.trees``), else ``"auto"``; a
+    stream has none. ``.word_tag`` and ``.tab`` decide only where the content cannot: :func:`named_format`."""
+    suffix = Path(path).suffix.lower() if isinstance(path, (str, Path)) else ""
+    return "auto" if suffix in _CONTENT_FIRST else _SUFFIXES.get(suffix, "auto")
+
+
+def named_format(path: Source) -> Format:
+    """The format a file's suffix names, ``.word_tag`` and ``.tab`` too, else ``"auto"`` (a stream has none): what a
+    command that reads another format warns of (a word/TAG file read as tokens tagged ``Savin/NNP`` as one word)."""
     return _SUFFIXES.get(Path(path).suffix.lower(), "auto") if isinstance(path, (str, Path)) else "auto"
 
 
