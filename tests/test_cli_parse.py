@@ -194,6 +194,53 @@ def test_cli_parse_tagged_reads_word_tag_as_tag_does(
     assert (rc, err.splitlines()[-1]) == (1, f"error: {path}:2: {reason}")
 
 
+CONLLU = "# sent_id = 1\n1\tthe\t_\t_\tDT\t_\t_\t_\t_\t_\n2\tdog\t_\t_\tNN\t_\t_\t_\t_\t_\n\n"
+NOT_PARSED = ("glmnlp parse reads no {fmt} file: glmnlp tag --input-format auto gives its words tags, as word/TAG "
+              "lines that glmnlp parse --tagged reads; in Python glmnlp.treebank.formats.read_tagged reads its words "
+              "and tags")
+
+
+@pytest.mark.parametrize(("options", "read_as"), [([], "raw text (paragraphs)"),
+                                                  (["--lines"], "raw text, a sentence a line (--lines)"),
+                                                  (["--tokenized"], "one tokenised sentence a line (--tokenized)")])
+@pytest.mark.parametrize(("name", "text", "fmt", "instead"), [
+    ("dev.conllu", CONLLU, "conllu", NOT_PARSED.format(fmt="conllu")),
+    ("dev.trees", "(TOP (NP (DT the) (NN dog)))\n", "trees", NOT_PARSED.format(fmt="trees")),
+    ("dev.tab", "the\tDT\ndog\tNN\n\n", "tab", NOT_PARSED.format(fmt="tab")),
+    ("dev.word_tag", "the/DT dog/NN\n", "word_tag", "--tagged reads word/TAG lines"),
+])
+def test_cli_parse_warns_of_a_file_named_as_another_format(
+    tiny_model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], read_as: str,
+    name: str, text: str, fmt: str, instead: str
+) -> None:
+    """A CoNLL-U, tree, tab or word/TAG file parsed as text made a word of every bracket and column (6,454
+    "sentences" of a 245-sentence CoNLL-U file, status 0, no word of it): it is parsed as asked, with the warning
+    ``glmnlp tag`` gives, naming what reads that format."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    rc, _, err = _run(capsys, ["parse", "-m", str(tiny_model), "-q", "-j", "1", *options, "-i", str(path)])
+    assert rc == 0 and err == f"warning: {path} is read as {read_as}, though its name says {fmt}: {instead}\n"
+
+
+@pytest.mark.parametrize(("name", "text", "reason"), [
+    ("x.conllu", CONLLU, "token 1 '#' has no /TAG; its name says conllu"),
+    ("x.txt", CONLLU.split("\n", 1)[1], "token 1 '1' has no /TAG; its first line looks like conllu"),
+    ("x.txt", "(TOP (NP (DT the) (NN dog)))\n", "token 1 '(TOP' has no /TAG; its first line looks like trees"),
+    ("x.tab", "the\tDT\ndog\tNN\n\n", "token 1 'the' has no /TAG; its name says tab"),
+])
+def test_cli_parse_tagged_error_names_the_format_the_file_is_in(
+    tiny_model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, text: str, reason: str
+) -> None:
+    """``parse --tagged -i x.conllu`` said only ``x.conllu:1: token 1 '#' has no /TAG``: where the file's name or
+    its first line shows another format, the error says so and what reads it."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    rc, out, err = _run(capsys, ["parse", "-m", str(tiny_model), "--tagged", "-q", "-j", "1", "-i", str(path)])
+    fmt = reason.rsplit(" ", 1)[1]
+    assert (rc, out, err) == (1, "", f"error: {path}:1: {reason}: "
+                              + NOT_PARSED.format(fmt=fmt).replace("glmnlp parse", "glmnlp parse --tagged", 1) + "\n")
+
+
 def test_cli_parse_unknown_option_and_bad_combinations(tiny_model: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Unknown options and options that contradict each other are usage errors (exit 2)."""
     rc, _, err = _run(capsys, ["parse", "--bogus"])

@@ -26,7 +26,7 @@ from typing import Any, Literal
 import click
 
 from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_text_arguments, given_options, on_terminal,
-                                sentence_bar)
+                                sentence_bar, warn_of_named_format)
 from glmnlp.errors import ConfigError
 from glmnlp.treebank.fileio import decoded_arguments, input_lines
 
@@ -113,7 +113,12 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
         # item without rows (as in Python and as a stimuli file's blank line), unless every one is blank
         docs = [t for _, t in decoded_arguments(text, "no text to analyse", blank=True)]
     else:
-        read = input_lines(input_path, "no text to analyse")[0]
+        read, name = input_lines(input_path, "no text to analyse")
+        warn_of_named_format(input_path, name, "one tokenised sentence a line (--tokenized)" if tokenized else
+                             "raw text, a sentence a line (--lines)" if lines else "raw text (paragraphs)",
+                             lambda fmt: f"glmnlp measures reads no {fmt} file; in Python "
+                             "glmnlp.treebank.formats.read_tagged(FILE, column=None) reads its words, which "
+                             "glmnlp.measures(..., tokenized=True) measures")
         docs = read if tokenized else ["\n".join(read)]  # a line's item is its line number, blank lines counted
     sentences = _sentences(docs, tokenized, lines, (input_path or "-") if (tokenized or lines) and not text else None)
     if plot_path is not None and sentence > len(sentences):

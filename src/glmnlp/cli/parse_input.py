@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from glmnlp.cli._params import not_parsed, other_format_hint, warn_of_named_format
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.text.inputs import model_words
 from glmnlp.text.tokenize import BLANKS
@@ -101,7 +102,12 @@ def read_units(
     ``mode`` is ``"text"``, ``"tokens"`` or ``"tagged"``. Raises :class:`InputError` for input
     without any non-blank line and for malformed ``word/TAG`` tokens.
     """
+    if mode != "tagged":  # a word/TAG, CoNLL-U or tree file parsed as text: its every bracket and column a word
+        warn_of_named_format(source, source, "one tokenised sentence a line (--tokenized)" if mode == "tokens" else
+                             "raw text, a sentence a line (--lines)" if lines_mode else "raw text (paragraphs)",
+                             lambda fmt: "--tagged reads word/TAG lines" if fmt == "word_tag" else not_parsed(fmt))
     seen = False
+    first_line = ""  # the first non-blank line: what --tagged's error names as another format's
     paragraph: list[str] = []
     first = 0
     size = 0
@@ -127,13 +133,18 @@ def read_units(
             continue
         if blank:
             continue
-        seen = True
+        seen, first_line = True, first_line or line
         if mode == "text":
             yield Unit(line, source, number)
         elif mode == "tokens":
             yield Unit([_token_sentence(line)], source, number)
         else:
-            yield Unit([_tagged_sentence(line, source, number)], source, number)
+            try:
+                tagged = _tagged_sentence(line, source, number)
+            except InputError as exc:  # a CoNLL-U file: "token 1 '#' has no /TAG", and no word of why
+                raise type(exc)(exc.reason + other_format_hint(source, first_line), source=source,
+                                line=number) from None
+            yield Unit([tagged], source, number)
     if paragraph:
         yield Unit("\n".join(paragraph), source, first)
     if not seen:
