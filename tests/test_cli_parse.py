@@ -164,6 +164,21 @@ def test_cli_parse_empty_input_error(
     assert (rc, out, err) == (1, "", "error: <stdin>: empty input: nothing to parse\n")
 
 
+@pytest.mark.parametrize("blank", [" ", "\u200b", "\x01", "\u2028", "\ufeff \u200e"])
+@pytest.mark.parametrize("options", [[], ["--lines"], ["--tokenized"], ["--tagged"], ["--format", "json"]])
+def test_cli_parse_a_text_argument_that_looks_blank_is_blank(
+    tiny_model: Path, capsys: pytest.CaptureFixture[str], blank: str, options: list[str]
+) -> None:
+    """A TEXT argument is blank by the test a file's line is (docs/cli.md): ``$'\\u200b'`` or a control character
+    wrote nothing with status 0 (json: a document without sentences; --tokenized: ``document 1, sentence 1: empty
+    sentence``), where ``' '`` and a file of that line are ``empty input``."""
+    argv = ["parse", "-m", str(tiny_model), "-q", "-j", "1", *options]
+    assert _run(capsys, [*argv, blank]) == (1, "", "error: <argument 1>: empty input: nothing to parse\n")
+    first = "the/DT dog/NN" if "--tagged" in options else "the dog"
+    rc, _, err = _run(capsys, [*argv, first, blank])  # after the first argument's tree, as for " "
+    assert (rc, err) == (1, "error: <argument 2>: empty input: nothing to parse\n")
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_cli_parse_bad_tagged_token_error(
     tiny_model: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, jobs: str

@@ -528,6 +528,23 @@ def test_a_blank_text_argument_is_an_item_without_rows(capsys: pytest.CaptureFix
     assert (rc, out, err) == (1, "", "error: <argument 1>: no text to analyse\n")
 
 
+@pytest.mark.parametrize("blank", ["\u200b", "\x01", "\u2028 \ufeff"])
+def test_a_text_argument_or_file_that_looks_blank_is_blank(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, blank: str
+) -> None:
+    """TEXT arguments and files use a file line's blank test (zero-width and control characters too): ``glmnlp
+    measures $'\\u200b'`` and a file of that line wrote a header only, status 0; beside text it is an item
+    without rows, as ``""`` is."""
+    for options in ([], ["--tokenized"]):
+        assert _run(capsys, ["measures", "-q", *options, blank]) == (
+            1, "", "error: <argument 1>: no text to analyse\n")
+    path = tmp_path / "blank.txt"
+    path.write_text(blank + "\n\n", encoding="utf-8")
+    assert _run(capsys, ["measures", "-q", "-i", str(path)]) == (1, "", f"error: {path}: no text to analyse\n")
+    rc, out, err = _run(capsys, ["measures", "-q", blank, "It ran."])
+    assert (rc, err) == (0, "") and {r["item"] for r in csv.DictReader(io.StringIO(out), delimiter="\t")} == {"2"}
+
+
 def test_measures_plot_refuses_to_replace_the_stdin_or_word_class_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 ) -> None:

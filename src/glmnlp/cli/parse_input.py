@@ -18,8 +18,7 @@ import click
 from glmnlp.cli._params import not_parsed, other_format_hint, warn_of_named_format
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.text.inputs import model_words
-from glmnlp.text.tokenize import BLANKS
-from glmnlp.treebank.fileio import decoded_arguments, line_tokens
+from glmnlp.treebank.fileio import decoded_arguments, is_blank, line_tokens
 from glmnlp.treebank.formats import word_tag_line
 from glmnlp.treebank.trees import escape_brackets
 
@@ -113,7 +112,7 @@ def read_units(
     size = 0
     warned = False
     for number, line in lines:
-        blank = not line.strip(BLANKS)  # zero-width and control characters too: a line that looks blank is blank
+        blank = is_blank(line)  # zero-width and control characters too: a line that looks blank is blank
         if mode == "text" and not lines_mode:
             if blank:
                 if paragraph:

@@ -148,7 +148,7 @@ from glmnlp.graphemes import cluster_start
 from glmnlp.text.token_spelling import (TYPOGRAPHIC_QUOTES, TokenSpan, close_spaced_quotes, merge_ampersands,
                                         merge_marks, merge_years, opens_quote, spell_final_abbreviation, split_clitics)
 from glmnlp.text.web import mask_web_tokens, web_tag, web_tags, web_token_spans
-from glmnlp.treebank.fileio import INVISIBLE
+from glmnlp.treebank.fileio import BLANKS, INVISIBLE
 from glmnlp.treebank.trees import PTB_APOSTROPHES, PTB_BRACKETS
 
 __all__ = ["BLANKS", "LongInputWarning", "PTB_BRACKETS", "WINDOW_CHARS", "ptb_brackets",
@@ -189,9 +189,7 @@ _INNER_STOP = re.compile(  # choice 11
 # embeddings, word joiner and invisible operators, the byte-order mark; control characters but whitespace.
 _INVISIBLE = INVISIBLE
 _HAS_INVISIBLE = re.compile(f"[{re.escape(_INVISIBLE)}]")
-#: What sentences are trimmed of (a line of nothing else is blank): every character Python counts as whitespace (all
-#: below U+3001), and _INVISIBLE.
-BLANKS = "".join(ch for ch in map(chr, range(0x3001)) if ch.isspace()) + _INVISIBLE
+# BLANKS (glmnlp.treebank.fileio's, the CLI's test of a blank line): what sentences are trimmed of
 # A blank line (choice 1): only BLANKS between two line ends (\n, \r\n, a lone \r), as the CLI reads a file (a line of
 # only U+2028 or a zero-width space ended a paragraph in `glmnlp parse -i FILE`, not in `parse TEXT` or the API)
 _LINE_BREAK = r"(?:\r\n|\r(?!\n)|\n)"  # \r\n one line end, never a lone \r and then a \n

@@ -45,6 +45,7 @@ from glmnlp.errors import ConfigError, InputError
 __all__ = ["atomic_write_bytes", "atomic_write_text", "check_output_file", "check_writable_folder", "lone_surrogate",
            "check_writable_file", "check_name_length", "missing_folders", "remove_folders",
            "decoded_arguments", "decoded_lines", "decoded_text", "input_lines", "opened_input", "read_text_file",
+           "is_blank", "BLANKS",
            "dead_leftovers", "file_identity", "process_alive", "refuse_stdout_file", "split_lines", "stdin_bytes",
            "temp_stem", "umask", "without_byte_order_marks", "INVISIBLE", "line_tokens"]
 
@@ -452,7 +453,7 @@ def input_lines(path: str | Path | None, nothing: str) -> tuple[list[str], str]:
     :class:`InputError` ``nothing``."""
     with opened_input(path) as (numbered, name):
         lines = [line for _, line in numbered]
-    if not any(line.strip() for line in lines):
+    if all(map(is_blank, lines)):
         raise InputError(nothing, source=name)
     return lines, name
 
@@ -464,7 +465,7 @@ def decoded_arguments(texts: Iterable[str], nothing: str, *, blank: bool = False
     texts = list(texts)
     for k, text in enumerate(texts, start=1):
         source = f"<argument {k}>"
-        if not text.strip() and (not blank or not any(t.strip() for t in texts)):
+        if is_blank(text) and (not blank or all(map(is_blank, texts))):
             raise InputError(nothing, source=source)
         try:  # the bytes given, read as UTF-8 whatever the locale (LC_ALL=C read "Zoë" as undecodable bytes)
             raw = os.fsencode(text)
@@ -494,6 +495,18 @@ _BOM_AT_LINE_START = re.compile("(?:^|(?<=[\n\r]))\ufeff")
 INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e" + "".join(
     map(chr, [*range(0x2060, 0x2065), *range(0x2066, 0x2070), 0xFEFF])
 ) + "".join(ch for ch in map(chr, [*range(0x20), *range(0x7F, 0xA0)]) if not ch.isspace())
+
+
+#: What a blank line holds, and sentences are trimmed of: every character Python counts as whitespace (all below
+#: U+3001), and INVISIBLE (:func:`is_blank`).
+BLANKS = "".join(ch for ch in map(chr, range(0x3001)) if ch.isspace()) + INVISIBLE
+
+
+def is_blank(text: str) -> bool:
+    """True for a line (or a TEXT argument) of nothing but :data:`BLANKS`, which looks blank: one test for the lines
+    of a file, TEXT arguments and the Python API (``glmnlp parse $'\\u200b'`` wrote nothing, status 0, where a file
+    of that line was ``empty input``)."""
+    return not text.strip(BLANKS)
 
 
 def lone_surrogate(text: str) -> int | None:
