@@ -230,6 +230,10 @@ def test_cli_tag_warns_of_the_files_glmnlp_data_writes_read_as_tokens(
         f"its name says {fmt}: --input-format auto reads it as that\n")
     rc, out, err = _run(capsys, ["tag", "--input-format", "auto", str(path)])
     assert (rc, out.split(), err) == (0, ["Savin/NNP", "Co./NNP"], "")
+    # those two suffixes leave the format to the content: a file of plain tokens is read as asked, without a warning
+    # (it was warned of as tab, which --input-format auto then refused: "cannot tell the format")
+    path.write_text("Savin Co. said .\n")
+    assert _run(capsys, ["tag", str(path)])[2] == ""
 
 
 def test_cli_tag_streams_tagged_input_and_stops_at_a_bad_line(

@@ -171,8 +171,8 @@ def test_data_clean_drops_trees_it_cannot_clean_and_says_where(tmp_path: Path) -
         f"{mixed}:6: tree 5 dropped: root bracket '( ... )' has 2 children; expected exactly one",
         f"{mixed}:7: tree 6 dropped: root bracket 'TOP' is over the word 'y', not over a phrase",
         f"{mixed}:8: tree 7 dropped: label '|PRT' has no category (nothing before '|')",
-        "note: 1 tree(s) had a root other than the unlabelled ( ... ) bracket, TOP or ROOT: S1 (1); each was put "
-        f"under a new TOP root (first at {mixed}:5)",
+        "note: 1 tree(s) had a root that is no root bracket (the unlabelled ( ... ), TOP, or ROOT over one phrase): "
+        f"S1 (1); each was put under a new TOP root, its root kept as a phrase (first at {mixed}:5)",
         f"read 8 tree(s) from 1 file(s); wrote 4 to {out}; dropped 4 (listed above)",
     ]
     empty = tmp_path / "empty.mrg"

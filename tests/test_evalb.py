@@ -356,7 +356,7 @@ def test_evalb_cli_warns_when_no_sentence_is_scored(capsys, tmp_path: Path) -> N
     assert (result.fmeasure, result.total.valid_sentences) == (0.0, 0)
     assert main(["evalb", str(gold), str(wrong)]) == 0
     assert capsys.readouterr().err == ("2 : Words unmatch (d|x)\n"
-                                       f"warning: {wrong}: no sentence was scored: 1 blank test line (skipped) and 1 "
+                                       f"warning: {wrong}: no sentence was scored: 1 blank or wordless test line (skipped) and 1 "
                                        "error sentence; the F-measure is evalb's -nan\n")
     assert main(["evalb", str(gold), str(gold), "--summary-only"]) == 0
     assert capsys.readouterr().err == ""

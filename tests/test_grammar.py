@@ -212,11 +212,13 @@ def test_grammar_cli_table1_notes_trees_put_under_a_new_top(tmp_path: Path, caps
     a word, where ``glmnlp data --clean`` notes it: the same note, on stderr, and the table on stdout. A ROOT root is
     relabelled TOP, without a note."""
     train = tmp_path / "train.trees"
-    train.write_text("(S1 (S (NP (NN a)) (VP (VBZ b))))\n(ROOT (S (NP (NN c)) (VP (VBZ d))))\n", encoding="utf-8")
+    train.write_text("(S1 (S (NP (NN a)) (VP (VBZ b))))\n(ROOT (S (NP (NN c)) (VP (VBZ d))))\n"
+                     "(ROOT (NP (NN e)) (VP (VBZ f)))\n", encoding="utf-8")  # a ROOT over two phrases is kept
     assert main(["grammar", "table1", "--train", str(train), "--heldout", str(train)]) == 0
     out, err = capsys.readouterr()
-    note = (f"note: 1 tree(s) had a root other than the unlabelled ( ... ) bracket, TOP or ROOT: S1 (1); each was put "
-            f"under a new TOP root (first at {train}:1)\n")
+    note = ("note: 2 tree(s) had a root that is no root bracket (the unlabelled ( ... ), TOP, or ROOT over one "
+            f"phrase): S1 (1), ROOT (1); each was put under a new TOP root, its root kept as a phrase (first at "
+            f"{train}:1)\n")
     assert err == note * 2 and "Table 1" in out
 
 

@@ -142,8 +142,8 @@ def test_measures_cli_warns_of_a_file_named_as_another_format(
     assert main(["measures", "-q", *options, "-i", str(path)]) == 0
     assert capsys.readouterr().err == (
         f"warning: {path} is read as {read_as}, though its name says {fmt}: glmnlp measures reads no {fmt} file; in "
-        "Python glmnlp.treebank.formats.read_tagged(FILE, column=None) reads its words, which "
-        "glmnlp.measures(..., tokenized=True) measures\n")
+        "Python glmnlp.measures([s.words for s in glmnlp.treebank.formats.read_tagged(FILE, column=None)], "
+        "tokenized=True) measures its words\n")
 
 
 def test_measures_cli_word_classes_override(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

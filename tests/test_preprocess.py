@@ -188,3 +188,18 @@ def test_preprocess_strip_empty_shares_untouched_subtrees() -> None:
     stripped = strip_empty(with_trace)
     assert stripped is not None and stripped.children[0] is with_trace.children[0]
     assert to_bracket(stripped) == "(S (NP (DT the) (NN dog)) (VP (VBD barked)))"
+
+
+@pytest.mark.parametrize(("raw", "cleaned"), [
+    ("(ROOT (S (NN x)))", "(TOP (S (NN x)))"),  # Stanford's and GUM's root bracket
+    ("( (ROOT (S (NN x))))", "(TOP (S (NN x)))"),  # the same in the .mrg wrapper: one root
+    ("(ROOT (S (NN x)) (-NONE- *))", "(TOP (S (NN x)))"),  # one phrase once cleaned
+    ("(ROOT (NP (NN a)) (VP (VB b)))", "(TOP (ROOT (NP (NN a)) (VP (VB b))))"),  # a phrase of its own: wrapped
+    ("(TOP (ROOT (S (NN x))))", "(TOP (ROOT (S (NN x))))"),  # a TOP root keeps what is under it
+    ("(S1 (S (NN x)))", "(TOP (S1 (S (NN x))))"),
+])
+def test_preprocess_a_root_bracket_named_root_becomes_top(raw: str, cleaned: str) -> None:
+    """A ``ROOT`` root over one phrase is the root bracket (wrapped as a phrase, every parse of a model trained on it
+    had a ``ROOT`` bracket more); one over several phrases is a phrase, wrapped as any other root (relabelled, it
+    was refused as a root bracket of two phrases)."""
+    assert to_bracket(clean_tree(parse_tree(raw))) == cleaned

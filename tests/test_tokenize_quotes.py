@@ -58,12 +58,16 @@ def test_a_quote_after_a_mark_that_ends_a_quotation_or_before_a_space_stays_clos
 
 
 def test_opens_quote_and_close_spaced_quotes_read_the_mark_before_the_quote() -> None:
-    """The two rules on their own: the mark before the quote opens it when a word follows; a ``"`` opened after one
-    closes while a quote is open."""
-    assert opens_quote('a:"b', 2, 3) and opens_quote("a\u2014'b", 2, 3) and opens_quote('a-"b', 2, 3)
-    assert not opens_quote('a,"b', 2, 3) and not opens_quote('a."b', 2, 3) and not opens_quote('a:" b', 2, 3)
-    assert not opens_quote('a:"', 2, 3)
-    assert tokenize("He went\u2014'cause")[3:] == tokenize("He went 'cause")[2:] == ["`", "cause"]  # as after a space
+    """The two rules on their own: the mark before the quote opens it when a word follows and a quote of its kind
+    comes later in the sentence to close it (one that nothing closes closes a quote opened before: ``"It was late. I
+    thought--"he paused``, ``'Wait--'he said``; a single quote inside a word is none); a ``"`` opened after one closes
+    while a quote is open."""
+    assert opens_quote('a:"b"', 2, 3) and opens_quote("a\u2014'b'", 2, 3) and opens_quote('a-"b"', 2, 3)
+    assert not opens_quote('a,"b"', 2, 3) and not opens_quote('a."b"', 2, 3) and not opens_quote('a:" b"', 2, 3)
+    assert not opens_quote('a:"', 2, 3) and not opens_quote('a:"b', 2, 3) and not opens_quote("a-'b don't", 2, 3)
+    assert tokenize('"It was late. I thought--"he paused.')[5:] == ["I", "thought", "--", "''", "he", "paused", "."]
+    assert tokenize("'Wait--'he said.") == ["`", "Wait", "--", "'", "he", "said", "."]
+    assert tokenize("The war of 1914\u2013'18 ended.")[4:6] == ["--", "'18"]  # a year's apostrophe, as after a space
     sentence = '"a-"b'
     assert close_spaced_quotes([("``", 0, 1), ("a-", 1, 3), ("``", 3, 4), ("b", 4, 5)], sentence)[2] == ("''", 3, 4)
     assert close_spaced_quotes([("a-", 1, 3), ("``", 3, 4), ("b", 4, 5)], sentence)[1] == ("``", 3, 4)

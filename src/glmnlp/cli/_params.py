@@ -70,8 +70,28 @@ def warn_of_named_format(path: str | os.PathLike[str] | None, name: str, read_as
     word/TAG file's ``Savin/NNP`` one word."""
     from glmnlp.treebank.formats import named_format
 
-    if path is not None and (named := named_format(str(path))) != "auto":
-        click.echo(f"warning: {name} is read as {read_as}, though its name says {named}: {instead(named)}", err=True)
+    if path is None or (named := named_format(str(path))) == "auto":
+        return
+    if named in ("tab", "word_tag") and _first_line_format(path) != named:  # the content decides these two (a
+        return  # plain-token .tab file was warned of as tab, which --input-format auto then refused)
+    click.echo(f"warning: {name} is read as {read_as}, though its name says {named}: {instead(named)}", err=True)
+
+
+def _first_line_format(path: str | os.PathLike[str]) -> str | None:
+    """The format the first non-blank line of the regular file ``path`` shows (``detect_format``), or None: none, or
+    not a regular file (a pipe's first line read here would be lost to the command)."""
+    from glmnlp.errors import FormatError
+    from glmnlp.treebank.fileio import is_blank
+    from glmnlp.treebank.formats import detect_format
+
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        line = next((line for _, line in zip(range(1000), handle) if not is_blank(line)), None)
+    try:
+        return None if line is None else detect_format([line.rstrip("\r\n")], str(path))
+    except FormatError:
+        return None
 
 
 def other_format_hint(name: str, first_line: str) -> str:
@@ -213,18 +233,25 @@ def check_text_arguments(texts: tuple[str, ...]) -> None:
                        f"with -i {shlex.quote(text)})", err=True)
 
 
+def kept_root(tree: Any, cleaned: Any) -> str:
+    """The root label of ``tree`` if :func:`glmnlp.treebank.preprocess.clean_tree` kept it as a phrase under a new
+    ``TOP`` (``cleaned``), else ``""``: what :func:`note_rerooted` counts (a ``ROOT`` over one phrase becomes ``TOP``,
+    one over several is kept)."""
+    top = cleaned.children[0] if cleaned.children else None
+    return tree.label if tree.label and getattr(top, "label", None) == tree.label and tree.label != "TOP" else ""
+
+
 def note_rerooted(roots: Sequence[tuple[str, str]]) -> None:
     """The note on stderr of the trees that :func:`glmnlp.treebank.preprocess.clean_tree` put under a new TOP, of the
-    ``(root label, file:line)`` of every tree cleaned: a ``ROOT`` kept as a phrase is seldom what a user wants, and
-    ``grammar table1`` counted its chains with the extra level without a word."""
-    from glmnlp.treebank.preprocess import ROOT, TOP
-
-    rerooted = [(label, where) for label, where in roots if label not in ("", TOP, ROOT)]
+    ``(kept root label or "", file:line)`` of every tree cleaned (:func:`kept_root`): a root kept as a phrase is
+    seldom what a user wants, and ``grammar table1`` counted its chains with the extra level without a word."""
+    rerooted = [(label, where) for label, where in roots if label]
     if rerooted:
         counts = Counter(label for label, _where in rerooted)
         listed = ", ".join(f"{label} ({count})" for label, count in counts.most_common())
-        click.echo(f"note: {len(rerooted)} tree(s) had a root other than the unlabelled ( ... ) bracket, TOP "
-                   f"or ROOT: {listed}; each was put under a new TOP root (first at {rerooted[0][1]})", err=True)
+        click.echo(f"note: {len(rerooted)} tree(s) had a root that is no root bracket (the unlabelled ( ... ), TOP, "
+                   f"or ROOT over one phrase): {listed}; each was put under a new TOP root, its root kept as a phrase "
+                   f"(first at {rerooted[0][1]})", err=True)
 
 
 def check_address(backend: str | None, address: str | None) -> None:

@@ -19,10 +19,11 @@ never half a file. Our choices:
   --gum are about the bundled sample and GUM and are refused with --clean (usage error, status 2).
 * **Exactly the library's cleaning.** Each tree goes through
   :func:`glmnlp.treebank.preprocess.clean_tree`, the function the bundled sample is cleaned with, and
-  nothing else: the ``.mrg`` wrapper ``( (S ...) )`` and a ``TOP`` root become the unary ``TOP``, and
-  cleaned trees come out unchanged, so cleaning twice equals cleaning once. A tree with another root
-  (``ROOT``, ``S``) is put under a new ``TOP`` root, as :func:`clean_tree` does; a note on stderr says how
-  many and where the first one is, since a ``ROOT`` kept as a phrase is seldom what a user wants.
+  nothing else: the ``.mrg`` wrapper ``( (S ...) )``, a ``TOP`` root and a ``ROOT`` root over one phrase
+  become the unary ``TOP``, and cleaned trees come out unchanged, so cleaning twice equals cleaning once. A tree
+  with another root (``S``, a ``ROOT`` over several phrases) is put under a new ``TOP`` root, as
+  :func:`clean_tree` does; a note on stderr says how many and where the first one is, since a root kept as a
+  phrase is seldom what a user wants.
 * **Malformed input stops; an unusable tree is dropped.** Binary data or text that is not UTF-8
   (:func:`glmnlp.treebank.fileio.decoded_text`), bad brackets (the tree reader), a file that cannot be read
   or holds no tree: one line ``error: file:line: reason``, status 1, nothing written. A well-formed tree
@@ -43,7 +44,7 @@ from pathlib import Path
 
 import click
 
-from glmnlp.cli._params import InputFile, NonEmptyPath, note_rerooted
+from glmnlp.cli._params import InputFile, NonEmptyPath, kept_root, note_rerooted
 from glmnlp.errors import InputError
 from glmnlp.treebank.corpus import sample_tagged, sample_trees
 from glmnlp.treebank.fileio import (atomic_write_text, check_output_file, check_writable_file, check_writable_folder,
@@ -118,12 +119,12 @@ def data(
 
     With --clean, the trees of the bracketed treebank FILEs (.mrg files: several trees each, often
     in an unlabelled root bracket; or one tree per line) are cleaned the same way (a TOP root is
-    kept, another root X becomes (TOP X)) and written, in order, one per line to the file --out,
-    which parser train then takes. Malformed input (bad brackets, binary or non-UTF-8 data) is an
-    error at file:line and nothing is written; a tree that cannot be cleaned (only -NONE- elements,
-    a root over several phrases or TOP over a word, a label with no category, TOP, <END> or <NULL>
-    below the root) is dropped and listed
-    at file:line. Counts of trees read, written and dropped go to stderr.
+    kept, a ROOT over one phrase becomes TOP, another root X becomes (TOP X)) and written, in order, one
+    per line to the file --out, which parser train then takes. Malformed input (bad brackets, binary or
+    non-UTF-8 data) is an error at file:line and nothing is written; a tree that cannot be cleaned (only
+    -NONE- elements, a root over several phrases or TOP over a word, a label with no category, TOP, <END>
+    or <NULL> below the root) is dropped and listed at file:line. Counts of trees read, written and dropped
+    go to stderr.
 
     \b
     Examples:
@@ -245,7 +246,7 @@ def _clean_files(files: tuple[Path, ...], out: Path) -> None:
             except InputError as exc:
                 dropped.append(f"{path}:{line}: tree {number} dropped: {exc.reason}")
                 continue
-            roots.append((tree.label, f"{path}:{line}"))
+            roots.append((kept_root(tree, cleaned), f"{path}:{line}"))
             lines.append(to_bracket(cleaned) + "\n")
     for message in dropped:
         click.echo(message, err=True)

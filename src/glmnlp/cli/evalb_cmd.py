@@ -161,7 +161,7 @@ def _warn_if_nothing_scored(test: Path, total: EvalbCounts) -> None:
         why = "every test line is blank or has no word (a skipped sentence)"
     else:
         skipped, errors = total.skip_sentences, total.error_sentences
-        why = (f"{skipped} blank test line{'s' * (skipped != 1)} (skipped) and {errors} error "
+        why = (f"{skipped} blank or wordless test line{'s' * (skipped != 1)} (skipped) and {errors} error "
                f"sentence{'s' * (errors != 1)}" if skipped else "every sentence is an error sentence")
     click.echo(one_line(f"warning: {test}: no sentence was scored: {why}; the F-measure is evalb's -nan"), err=True)
 

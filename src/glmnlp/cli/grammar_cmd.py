@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from glmnlp.cli._params import InputFile, note_rerooted
+from glmnlp.cli._params import InputFile, kept_root, note_rerooted
 from glmnlp.treebank.corpus import SPLITS, sample_trees
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.parser.grammar import ChainTable, table1
@@ -49,7 +49,7 @@ def _read(paths: tuple[Path, ...]) -> list[Tree]:
                 out.append(clean_tree(tree))
             except InputError as exc:
                 raise InputError(f"tree {i + 1}: {exc.reason}", source=str(path), line=line) from None
-            roots.append((tree.label, f"{path}:{line}"))
+            roots.append((kept_root(tree, out[-1]), f"{path}:{line}"))
     note_rerooted(roots)
     return out
 

@@ -116,9 +116,9 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
         read, name = input_lines(input_path, "no text to analyse")
         warn_of_named_format(input_path, name, "one tokenised sentence a line (--tokenized)" if tokenized else
                              "raw text, a sentence a line (--lines)" if lines else "raw text (paragraphs)",
-                             lambda fmt: f"glmnlp measures reads no {fmt} file; in Python "
-                             "glmnlp.treebank.formats.read_tagged(FILE, column=None) reads its words, which "
-                             "glmnlp.measures(..., tokenized=True) measures")
+                             lambda fmt: f"glmnlp measures reads no {fmt} file; in Python glmnlp.measures("
+                             "[s.words for s in glmnlp.treebank.formats.read_tagged(FILE, column=None)], "
+                             "tokenized=True) measures its words")
         docs = read if tokenized else ["\n".join(read)]  # a line's item is its line number, blank lines counted
     sentences = _sentences(docs, tokenized, lines, (input_path or "-") if (tokenized or lines) and not text else None)
     if plot_path is not None and sentence > len(sentences):

@@ -355,8 +355,9 @@ def _warn_dev(train: list[Tree], dev: list[Tree], train_path: str, dev_path: str
     seen = {node.label for tree in train for node in tree.subtrees()}
     unseen = Counter(node.label for tree in dev for node in tree.subtrees() if node.label not in seen)
     if unseen:
-        click.echo(f"warning: {dev_path}: {some_of(sorted(unseen), 5)} never occur{'s' * (len(unseen) == 1)} in --train: "
-                   f"the model can never build those {sum(unseen.values())} dev node(s), whatever it learns", err=True)
+        verb = "never occurs" if len(unseen) == 1 else "never occur"
+        click.echo(f"warning: {dev_path}: {some_of(sorted(unseen), 5)} {verb} in --train: the model can never build "
+                   f"those {sum(unseen.values())} dev node(s), whatever it learns", err=True)
     # (A (A ...)) is one A to the transform: such gold brackets are never matched (0.14% of the PTB sample's; a
     # treebank whose function tags cleaning removed, NP-SBJ over NP, had 20% and said nothing of its low recall)
     phrases = [node for tree in dev for node in tree.subtrees() if not node.is_preterminal and node.label != "TOP"]

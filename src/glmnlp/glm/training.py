@@ -270,8 +270,7 @@ def check_shards(shards: int, n_examples: int) -> None:
         raise ConfigError(f"shards must be >= 1, got {shards}")
     if 0 < n_examples < shards:
         raise ConfigError(f"{shards} shards for {n_examples} training example{'s' * (n_examples != 1)}: a shard "
-                          "would have none "
-                          f"(at most {n_examples})")
+                          f"would have none (at most {n_examples})")
 
 
 def shard_indices(n_examples: int, n_shards: int) -> list[np.ndarray]:

@@ -44,9 +44,20 @@ def opens_quote(sentence: str, start: int, end: int) -> bool:
     not end a quotation (``: ;`` or a dash: ``said:"no"``, ``word—"this"``, ``rule--"Animals``), and touching the
     next character (choice 5). NLTK opens a straight quote after a space or ``( [ { <`` only."""
     before = sentence[start - 1] if start else " "
-    before_ok = before.isspace() or before in OPENERS or before in _OPENS_AFTER
-    after_ok = end < len(sentence) and not sentence[end].isspace()
-    return before_ok and after_ok
+    if end >= len(sentence) or sentence[end].isspace():
+        return False
+    return before.isspace() or before in OPENERS or (before in _OPENS_AFTER and _closed_later(sentence, start, end))
+
+
+def _closed_later(sentence: str, start: int, end: int) -> bool:
+    """Whether a quote of the kind at ``[start, end)`` comes later in the sentence, to close the one it would open: a
+    quote after a dash that nothing follows closes one opened before (``"It was late. I thought--"he paused``, its
+    opening quote a sentence earlier; ``'Wait--'he said``). A single quote inside a word (``don't``) is none."""
+    rest = sentence[end:]
+    if sentence[start:end] != "'":
+        return '"' in rest or "''" in rest
+    return any(c in "'\u2019" and not (0 < k < len(rest) - 1 and rest[k - 1].isalnum() and rest[k + 1].isalnum())
+               for k, c in enumerate(rest))
 
 
 #: Marks after which a quote touching the next word opens one (choice 5): a quotation ends with none of them before
@@ -116,7 +127,8 @@ def merge_years(tokens: list[TokenSpan], sentence: str) -> list[TokenSpan]:
         if (out and _YEAR.match(text) and out[-1][2] == start and out[-1][2] - out[-1][1] == 1
                 and sentence[end:end + 1] not in ("'", "\u2019")
                 and sentence[out[-1][1]] in "'\u2019" and out[-1][0] in ("'", "`")
-                and (out[-1][1] == 0 or sentence[out[-1][1] - 1].isspace() or sentence[out[-1][1] - 1] in OPENERS)):
+                and (out[-1][1] == 0 or sentence[out[-1][1] - 1].isspace() or sentence[out[-1][1] - 1] in OPENERS
+                     or sentence[out[-1][1] - 1] in _OPENS_AFTER)):  # 1914–'18, '80s-'90s
             out[-1] = ("'" + text, out[-1][1], end)
             continue
         out.append(token)

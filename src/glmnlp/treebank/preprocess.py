@@ -26,11 +26,11 @@ with parser output, so the cleaning must be exact and reproducible.
    order-preserving choice; the dev/test gold files contain no disjunction, so they do not decide
    it, and EVALB's COLLINS.prm treats ADVP and PRT as equal anyway.
 4. **Root.** The ``.mrg`` wrapper bracket ``( (S ...) )`` (read with the empty label ``""``) is
-   relabelled ``TOP``, and so is a ``ROOT`` root, the same bracket's name in Stanford-style treebanks and GUM
-   (wrapped as ``(TOP (ROOT ...))``, every parse got a spurious ``ROOT`` bracket that EVALB counted against it:
-   dev F1 47.90 against 52.04 on 300 GUM trees); a tree already rooted in ``TOP`` keeps its root; any other
-   root ``X`` is wrapped as ``(TOP X)``. The result always has a unary ``TOP`` root (``TOP`` is the start
-   symbol S† of C&R 2004 §3.1).
+   relabelled ``TOP``, and so is a ``ROOT`` root over one phrase (alone or in the wrapper), the same bracket's
+   name in Stanford-style treebanks and GUM (wrapped as ``(TOP (ROOT ...))``, every parse got a spurious ``ROOT``
+   bracket that EVALB counted against it: dev F1 47.90 against 52.04 on 300 GUM trees); a tree already rooted in
+   ``TOP`` keeps its root; any other root ``X`` (a ``ROOT`` over several phrases too) is wrapped as ``(TOP X)``.
+   The result always has a unary ``TOP`` root (``TOP`` is the start symbol S† of C&R 2004 §3.1).
 
 Deliberately *not* done (the reference gold files ``tests/data/evalb/sample_{dev,test}.gold`` keep
 them, and :func:`clean_tree` must reproduce those files byte for byte): unary chains of the same
@@ -126,6 +126,13 @@ def _clean(tree: Tree) -> Tree | None:
     return Tree(label, tuple(kept), tree.slash) if changed else tree
 
 
+def _one_phrase(tree: Tree) -> bool:
+    """Whether ``tree`` (a ``ROOT`` root) is over exactly one phrase once cleaned, as a root bracket is: a ``ROOT`` over
+    several phrases is a phrase of its own, put under ``TOP`` as any other root (it was refused once relabelled)."""
+    kept = [child for child in tree.children if isinstance(child, str) or _clean(child) is not None]
+    return len(kept) == 1 and isinstance(kept[0], Tree)
+
+
 def clean_tree(tree: Tree) -> Tree:
     """The parsing-ready version of a treebank tree: no empty elements or function tags, unary TOP root.
 
@@ -136,9 +143,12 @@ def clean_tree(tree: Tree) -> Tree:
     if not isinstance(tree, Tree):  # an nltk.Tree was an AttributeError
         raise TypeError(not_a_tree(tree))
     root = tree.label or "( ... )"
-    if tree.label in ("", TOP, ROOT):
+    if tree.label in ("", TOP) or (tree.label == ROOT and _one_phrase(tree)):
         cleaned_children = (child if isinstance(child, str) else _clean(child) for child in tree.children)
         body = [child for child in cleaned_children if child is not None]
+        if tree.label == "" and len(body) == 1 and isinstance(body[0], Tree) and body[0].label == ROOT and (
+                _one_phrase(body[0])):
+            body = list(body[0].children)  # ( (ROOT (S ...)) ): the wrapper over ROOT, one root
         if not body:
             raise InputError(f"tree {root!r} contains only empty (-NONE-) elements")
         if len(body) != 1:
