@@ -26,6 +26,10 @@ from glmnlp.errors import (
     WorkerError,
 )
 
+# the fork-safety locks, and logging, which they import, with the package, before a thread of the user's can import
+# them on first use: a child forked meanwhile began with that module's import lock held and hung at its first use
+importlib.import_module("glmnlp.glm.locks")
+
 if TYPE_CHECKING:  # what a type checker sees (a misspelt name is an error there, not Any from __getattr__)
     from glmnlp import cli, glm, parser, tagger, text, treebank
     from glmnlp.parser.model import Parser

@@ -27,6 +27,8 @@ from typing import Any
 
 __all__ = ["ForkSafeLock", "fork_waits"]
 
+importlib.import_module("logging")  # at import, with the package: fork_waits registers its fork hook after logging's
+
 _LIVE: weakref.WeakSet[ForkSafeLock] = weakref.WeakSet()
 
 
