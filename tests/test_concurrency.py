@@ -417,8 +417,8 @@ for _ in range(200):
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="os.fork is POSIX")
 @pytest.mark.parametrize(("script", "delay"), [(_FORK_DURING_FIRST_IMPORT, "0.001"),
-                                               (_FORK_DURING_FIRST_IMPORT, "0.005"), (_FORK_DURING_FIRST_IMPORT, "0.05"),
-                                               (_FORK_BESIDE_FORK_WAITS, "0")])
+                                               (_FORK_DURING_FIRST_IMPORT, "0.005"),
+                                               (_FORK_DURING_FIRST_IMPORT, "0.05"), (_FORK_BESIDE_FORK_WAITS, "0")])
 def test_a_child_forked_during_glmnlp_s_own_first_imports_can_go_on(script: str, delay: str) -> None:
     """``import glmnlp`` imports the models when first used: a child forked while another thread did so began with
     their modules' import locks held (4 of 5 children hung), and one forked while another thread was in

@@ -351,13 +351,13 @@ def test_evalb_cli_warns_when_no_sentence_is_scored(capsys, tmp_path: Path) -> N
     out, err = capsys.readouterr()
     result = score_files(gold, blank)
     assert out == format_report(result) and "Bracketing FMeasure       =   -nan\n" in out
-    assert err == (f"warning: {blank}: no sentence was scored: every test line is blank or has no word (a skipped sentence); the "
-                   "F-measure is evalb's -nan\n")
+    assert err == (f"warning: {blank}: no sentence was scored: every test line is blank or has no word (a skipped "
+                   "sentence); the F-measure is evalb's -nan\n")
     assert (result.fmeasure, result.total.valid_sentences) == (0.0, 0)
     assert main(["evalb", str(gold), str(wrong)]) == 0
     assert capsys.readouterr().err == ("2 : Words unmatch (d|x)\n"
-                                       f"warning: {wrong}: no sentence was scored: 1 blank or wordless test line (skipped) and 1 "
-                                       "error sentence; the F-measure is evalb's -nan\n")
+                                       f"warning: {wrong}: no sentence was scored: 1 blank or wordless test line "
+                                       "(skipped) and 1 error sentence; the F-measure is evalb's -nan\n")
     assert main(["evalb", str(gold), str(gold), "--summary-only"]) == 0
     assert capsys.readouterr().err == ""
 

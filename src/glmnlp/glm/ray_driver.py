@@ -84,8 +84,8 @@ def joined_address(address: str | None) -> str:
     from_environment = bool(environment) and address in (None, "auto")
     joining = environment if from_environment else address
     if from_environment and not environment.strip():
-        raise ConfigError(f"$RAY_ADDRESS is blank ({environment!r}), which Ray reads as an address: unset it to start a "
-                          "local Ray instance, or set it to the cluster's HOST:PORT")
+        raise ConfigError(f"$RAY_ADDRESS is blank ({environment!r}), which Ray reads as an address: unset it to start "
+                          "a local Ray instance, or set it to the cluster's HOST:PORT")
     if not joining:
         return "a local Ray instance"
     where = f"address {joining!r}" + (" ($RAY_ADDRESS)" if from_environment else "")
