@@ -572,7 +572,7 @@ def test_tagger_refuses_words_that_are_not_strings_and_trees_to_evaluate(sample_
                                   (["a", ""], InputError, "sentence 1, word 2 is empty"),
                                   # a lone surrogate (not text) was tagged as an unknown word, where the parser and
                                   # the pipeline refuse it; bytes were "word 1 is a int"
-                                  (["ab\ud800c"], InputError, "sentence 1, word 1: character 3 is a lone surrogate"),
+                                  (["ab\ud800c"], InputError, "sentence 1, word 1: character 3 is the lone surrogate U\\+D800"),
                                   (b"dog", TypeError, "a sentence is a list of words, not bytes")):
         with pytest.raises(error, match=message):
             sample_tagger.tag(words)

@@ -88,7 +88,7 @@ from glmnlp.parser.files import describe_parser, load_parser, save_parser
 from glmnlp.parser.grammar import Grammar, GrammarError, tree_problem
 from glmnlp.parser.term import prefix_logprobs, surprisal_bits
 from glmnlp.parser.transform import fslc_detransform, fslc_transform
-from glmnlp.treebank.fileio import lone_surrogate
+from glmnlp.treebank.fileio import lone_surrogate, surrogate_reason
 from glmnlp.treebank.trees import Tree
 
 # TEMPLATES and ParserConfig live in glmnlp.parser.config; they are named here too, where users have imported them
@@ -157,10 +157,8 @@ def _checked_sentence(words: Sequence[str], tags: Sequence[str | Sequence[str]],
         raise TypeError(f"word {bad} is a {type(words[bad - 1]).__name__}, not a str")
     if bad := next((k for k, w in enumerate(words, start=1) if not w or any(c.isspace() for c in w)), 0):
         raise InputError(f"word {bad} ({words[bad - 1]!r}) is empty or holds whitespace: a word is one token")
-    if found := next(((k, at) for k, w in enumerate(words, start=1) if (at := lone_surrogate(w)) is not None), None):
-        word = words[found[0] - 1]  # (its hash encodes it: a UnicodeEncodeError from deep inside)
-        raise InputError(f"word {found[0]}: character {found[1] + 1} is the lone surrogate "
-                         f"U+{ord(word[found[1]]):04X}, not text (decode the input with errors='replace')")
+    if found := next(((k, why) for k, w in enumerate(words, start=1) if (why := surrogate_reason(w))), None):
+        raise InputError(f"word {found[0]}: {found[1]}")  # (its hash encodes it: a UnicodeEncodeError from inside)
     if bad := next((k for k, t in enumerate(tags, start=1) if not isinstance(t, str | Iterable)), 0):
         raise TypeError(f"the tag of word {bad} is a {type(tags[bad - 1]).__name__}, not a str or a list of str")
     tag_lists = [[t] if isinstance(t, str) else list(t) for t in tags]

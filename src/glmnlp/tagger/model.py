@@ -108,7 +108,7 @@ from glmnlp.tagger.config import TaggerConfig
 from glmnlp.tagger.evaluation import multitag_scores, tagging_score
 from glmnlp.tagger.files import TAGGER_ARRAYS, tagger_from_parts, tagger_to_parts
 from glmnlp.tagger.task import Encoded, Example, MultitagScore, TaggingScore, TaggingTask, split_examples
-from glmnlp.treebank.fileio import lone_surrogate
+from glmnlp.treebank.fileio import lone_surrogate, surrogate_reason
 from glmnlp.treebank.formats import TaggedSentence
 
 # TaggerConfig and the score records are re-exported: they are part of the tagger's API
@@ -243,9 +243,8 @@ class Tagger(TravelsAsFiles):
             sent = int(np.searchsorted(offsets, k, side="right"))  # 1-based: offsets[sent - 1] <= k < offsets[sent]
             where = f"sentence {sent}, word {k - int(offsets[sent - 1]) + 1}"
             if isinstance(flat[k], str):  # a lone surrogate (not text) was tagged as an unknown word
-                at = (lone_surrogate(flat[k]) or 0) + 1
-                raise InputError(f"{where}: character {at} is a lone surrogate, not text (decode with errors='replace')"
-                                 if flat[k] else f"{where} is empty: a word is one token")
+                raise InputError(f"{where}: {surrogate_reason(flat[k])}" if flat[k] else
+                                 f"{where} is empty: a word is one token")
             raise TypeError(f"{where} is a {type(flat[k]).__name__}, not a str")
         n = len(flat)
         atoms = np.zeros((n, N_ATOMS), dtype=np.int64)

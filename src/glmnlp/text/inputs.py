@@ -49,6 +49,7 @@ from glmnlp.errors import ConfigError, InputError
 from glmnlp.text.document import Token
 from glmnlp.text.token_spelling import ptb_quotes
 from glmnlp.text.tokenize import LINE_END, PTB_BRACKETS, tokenize_text_spans
+from glmnlp.treebank.fileio import surrogate_reason
 from glmnlp.treebank.trees import Tree, escape_brackets
 
 __all__ = ["MAX_BATCH", "DocumentInput", "PendingSentence", "line_numbers", "model_tags", "model_words",
@@ -265,13 +266,8 @@ def _is_pair(item: object) -> bool:
 
 def _check_text(text: str, where: str) -> None:
     """Refuse a lone surrogate (not a character; cannot be encoded) with its position."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise InputError(
-            f"character {exc.start + 1} is the lone surrogate U+{ord(text[exc.start]):04X}, not text "
-            "(decode the input with errors='replace', or fix its encoding)", source=where
-        ) from None
+    if (reason := surrogate_reason(text)) is not None:
+        raise InputError(reason, source=where)
 
 
 def _token(text: str, where: str, k: int) -> Token:

@@ -44,8 +44,7 @@ from glmnlp.text.frames import rows_frame
 from glmnlp.text.inputs import check_progress, line_numbers, model_words, written_form
 from glmnlp.text.tokenize import tokenize_text_spans, user_stacklevel
 from glmnlp.text.web import web_tags
-from glmnlp.treebank.fileio import atomic_write_bytes
-from glmnlp.treebank.fileio import check_output_file, line_tokens, split_lines
+from glmnlp.treebank.fileio import atomic_write_bytes, check_output_file, line_tokens, split_lines, surrogate_reason
 
 __all__ = ["measures", "load_parser", "text_sentences", "numbered_sentences", "sentence_rows", "incremental_tags",
            "incremental_surprisal", "write_measures", "plot_measures", "check_plot_path", "plot_formats", "FORMATS",
@@ -121,11 +120,8 @@ def _kind(value: Any) -> str:
 
 
 def _check_utf8(text: str, what: str, source: str) -> None:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:  # lone surrogates: undecodable bytes read with errors="surrogateescape"
-        raise InputError(f"{what}not valid UTF-8 text (a lone surrogate at character {exc.start + 1})",
-                         source=source) from None
+    if (reason := surrogate_reason(text)) is not None:  # undecodable bytes read with errors="surrogateescape"
+        raise InputError(f"{what}{reason}", source=source)
 
 
 def text_sentences(texts: Any, tokenized: bool = False, lines: bool = False) -> list[list[str]]:

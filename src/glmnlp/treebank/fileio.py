@@ -43,6 +43,7 @@ from typing import IO
 from glmnlp.errors import ConfigError, InputError
 
 __all__ = ["atomic_write_bytes", "atomic_write_text", "check_output_file", "check_writable_folder", "lone_surrogate",
+           "surrogate_reason",
            "check_writable_file", "check_name_length", "missing_folders", "remove_folders",
            "decoded_arguments", "decoded_lines", "decoded_text", "input_lines", "opened_input", "read_text_file",
            "is_blank", "BLANKS",
@@ -519,6 +520,15 @@ def lone_surrogate(text: str) -> int | None:
     except UnicodeEncodeError as exc:
         return exc.start
     return None
+
+
+def surrogate_reason(text: str) -> str | None:
+    """Why ``text`` is refused as input (its first lone surrogate, :func:`lone_surrogate`, named by position and code
+    point), or None: one message for every reader and model that refuses it."""
+    if (at := lone_surrogate(text)) is None:
+        return None
+    return (f"character {at + 1} is the lone surrogate U+{ord(text[at]):04X}, not text (decode the input with "
+            "errors='replace', or fix its encoding)")
 
 
 def line_tokens(line: str) -> list[str]:

@@ -126,11 +126,10 @@ def _clean(tree: Tree) -> Tree | None:
     return Tree(label, tuple(kept), tree.slash) if changed else tree
 
 
-def _one_phrase(tree: Tree) -> bool:
-    """Whether ``tree`` (a ``ROOT`` root) is over exactly one phrase once cleaned, as a root bracket is: a ``ROOT`` over
-    several phrases is a phrase of its own, put under ``TOP`` as any other root (it was refused once relabelled)."""
-    kept = [child for child in tree.children if isinstance(child, str) or _clean(child) is not None]
-    return len(kept) == 1 and isinstance(kept[0], Tree)
+def _one_phrase(body: list[Tree | str]) -> bool:
+    """Whether cleaned children ``body`` are one phrase, as under a root bracket: a ``ROOT`` over several phrases (or
+    a word) is a phrase of its own, put under ``TOP`` as any other root (it was refused once relabelled)."""
+    return len(body) == 1 and isinstance(body[0], Tree)
 
 
 def clean_tree(tree: Tree) -> Tree:
@@ -143,12 +142,12 @@ def clean_tree(tree: Tree) -> Tree:
     if not isinstance(tree, Tree):  # an nltk.Tree was an AttributeError
         raise TypeError(not_a_tree(tree))
     root = tree.label or "( ... )"
-    if tree.label in ("", TOP) or (tree.label == ROOT and _one_phrase(tree)):
-        cleaned_children = (child if isinstance(child, str) else _clean(child) for child in tree.children)
-        body = [child for child in cleaned_children if child is not None]
-        if tree.label == "" and len(body) == 1 and isinstance(body[0], Tree) and body[0].label == ROOT and (
-                _one_phrase(body[0])):
-            body = list(body[0].children)  # ( (ROOT (S ...)) ): the wrapper over ROOT, one root
+    cleaned_children = (child if isinstance(child, str) else _clean(child) for child in tree.children)
+    body = [child for child in cleaned_children if child is not None] if tree.label in ("", TOP, ROOT) else []
+    inner = body[0] if len(body) == 1 else None
+    if tree.label == "" and isinstance(inner, Tree) and inner.label == ROOT and _one_phrase(list(inner.children)):
+        body = list(inner.children)  # ( (ROOT (S ...)) ): the wrapper over ROOT, one root (its children cleaned)
+    if tree.label in ("", TOP) or (tree.label == ROOT and _one_phrase(body)):
         if not body:
             raise InputError(f"tree {root!r} contains only empty (-NONE-) elements")
         if len(body) != 1:

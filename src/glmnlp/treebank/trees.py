@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from glmnlp.errors import ConfigError, InputError, TreeSyntaxError
-from glmnlp.treebank.fileio import lone_surrogate, read_text_file, split_lines
+from glmnlp.treebank.fileio import read_text_file, split_lines, surrogate_reason
 
 __all__ = [
     "PTB_APOSTROPHES",
@@ -337,9 +337,8 @@ def iter_trees_with_lines(lines: Iterable[str], source: str = "<string>") -> Ite
     text = ""
     try:
         for line, text in enumerate(lines, 1):
-            if (at := lone_surrogate(text)) is not None:  # a tree of it could not be written (UnicodeEncodeError)
-                raise InputError(f"character {at + 1} is the lone surrogate U+{ord(text[at]):04X}, not text (decode "
-                                 "the input with errors='replace', or fix its encoding)", source=source, line=line)
+            if (reason := surrogate_reason(text)) is not None:  # a tree of it could not be written
+                raise InputError(reason, source=source, line=line)
             for match in _TOKEN.finditer(text):
                 tok = match.group()
                 if tok == "(":
