@@ -18,6 +18,18 @@ from glmnlp.tagger.model import Tagger, TaggerConfig  # noqa: E402
 from glmnlp.treebank.corpus import sample_tagged  # noqa: E402
 
 
+@pytest.fixture(scope="module", autouse=True)
+def sigterm_action_kept() -> Iterator[None]:
+    """``ray.shutdown()`` (the fixture's and the tests') puts back SIGTERM's action of before Ray's start below Python,
+    which still names Ray's handler: a later test of the same pytest-xdist worker that sent itself SIGTERM ended the
+    worker. Set up first, torn down last: the handler of before the module is installed again."""
+    import signal
+
+    before = signal.getsignal(signal.SIGTERM)
+    yield
+    signal.signal(signal.SIGTERM, signal.SIG_DFL if before is None else before)
+
+
 @pytest.fixture(scope="module")
 def ray_instance() -> Iterator[None]:
     # the actors' temporary folder (the models sent to them are written there) is the test's, not the machine's: the
@@ -550,3 +562,34 @@ def test_the_joined_address_is_read_from_the_environment_as_ray_init_reads_it(mo
     monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")
     with pytest.raises(ConfigError, match=r"could not join address '127.0.0.1:1' \(\$RAY_ADDRESS\)"):
         joined_address("auto")
+
+
+def test_a_program_s_sigterm_handler_is_called_after_a_command_on_the_ray_backend(tmp_path: Path) -> None:
+    """A program that runs a command through ``glmnlp.cli.main`` on the Ray backend, with a SIGTERM handler of its own:
+    the command's ``ray.shutdown()`` put back SIGTERM's action of before Ray below Python, so a later SIGTERM ended the
+    program (status -15) without calling its handler, which Python still named."""
+    import subprocess
+    import sys
+
+    source = tmp_path / "in.txt"
+    source.write_text("the/DT dog/NN barked/VBD ./.\nA/DT cat/NN sat/VBD ./.\n", encoding="utf-8")
+    script = (
+        "import os, signal, sys, time\n"
+        "from glmnlp.cli import main\n"
+        "signal.signal(signal.SIGTERM, lambda signum, frame: os._exit(7))\n"
+        "rc = main(['parse', '-q', '--tagged', '-j', '2', '--batch-size', '1', '--backend', 'ray', '-i', 'in.txt'])\n"
+        "assert rc == 0 and 'ray' in sys.modules, rc\n"
+        "os.kill(os.getpid(), signal.SIGTERM)\n"
+        "time.sleep(30)\n"
+    )
+    # a short folder of its own for Ray's sockets (a Unix socket's path may not exceed 107 bytes)
+    scratch = tempfile.mkdtemp(prefix="glmnlp-ray-", dir="/tmp" if os.path.isdir("/tmp") else None)
+    try:
+        env = {**os.environ, "TMPDIR": scratch}
+        for name in ("RAY_ADDRESS", "GLMNLP_ADDRESS", "GLMNLP_BACKEND"):
+            env.pop(name, None)
+        run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=env,
+                             cwd=tmp_path)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    assert run.returncode == 7, run.stderr[-3000:]

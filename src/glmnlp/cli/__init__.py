@@ -409,7 +409,7 @@ def _main(argv: Sequence[str] | None, ended: list[str], console: bool) -> int:
     try:
         rc = _run(argv)
         if not ray_before and _ray_running():  # stopped here, where Ctrl-C meanwhile is "Aborted.": by Ray's own
-            sys.modules["ray"].shutdown()  # handler at exit it was a traceback, and status 0
+            _shut_down_ray()  # handler at exit it was a traceback, and status 0
         return rc
     except (click.exceptions.Abort, KeyboardInterrupt) as exc:
         # click's Abort comes of Ctrl-C, or of an EOFError out of the command (no signal: status 1, as any error)
@@ -481,6 +481,19 @@ def _stop_ray() -> None:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def _shut_down_ray() -> None:
+    """Stop the Ray this command started, and install the process's SIGTERM handler again. ``ray.shutdown()`` puts
+    back the SIGTERM action of before Ray's start below Python, which still names its handler: a program that ran a
+    command on the Ray backend through :func:`main` and had a SIGTERM handler of its own was then ended by SIGTERM
+    without it (status 143), and so was a pytest worker that sent itself one later."""
+    handler = signal.getsignal(signal.SIGTERM)
+    try:
+        sys.modules["ray"].shutdown()
+    finally:
+        if handler is not None and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, handler)
 
 
 def _ray_running() -> bool:

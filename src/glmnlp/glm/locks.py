@@ -78,8 +78,9 @@ _FORK_WAITS = threading.RLock()
 _HOOKED = threading.Lock()  # taken to register the fork hooks once
 _HOOKS: list[bool] = []  # [True] once registered
 _FORKING = threading.local()  # per forking thread: whether its fork took _FORK_WAITS
-#: the longest a fork waits for such a block (a bound, should a lock the block needs be one another fork hook holds)
-FORK_WAIT_SECONDS = 10.0
+#: the longest a fork waits for such a block (a bound, should a lock the block needs be one another fork hook holds);
+#: (at 10 s a child hung once on a machine loaded by other work, where a first import can take that long)
+FORK_WAIT_SECONDS = 60.0
 
 
 def fork_waits() -> Any:
