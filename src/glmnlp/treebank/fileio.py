@@ -24,7 +24,9 @@ Our choices:
   then failed with "File name too long". A name longer than the folder's limit is refused before any work.
 * **Special files.** An output path that is a device, a FIFO or a socket (``--out /dev/null``, ``/dev/stdout``, a
   named pipe) is written into, as the shell's ``>`` writes: the temporary file's rename replaced the device node or
-  FIFO itself with an ordinary file (as root, ``/dev/full`` became a file of 8 KB).
+  FIFO itself with an ordinary file (as root, ``/dev/full`` became a file of 8 KB). A pipe whose reader went away
+  (``--out /dev/stdout | head -1``) raises ``BrokenPipeError``, as any write to a pipe does, not the ConfigError of
+  a file that cannot be written: the command line ends quietly for it, as for its own standard output.
 """
 
 from __future__ import annotations
@@ -272,11 +274,15 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
 
 
 def _write_special(path: Path, data: bytes) -> None:
-    """``data`` written into the device, FIFO or socket ``path`` (module docstring), never replacing it."""
+    """``data`` written into the device, FIFO or socket ``path`` (module docstring), never replacing it; a reader
+    gone (BrokenPipeError) is left to the caller: ``data --clean --out /dev/stdout | head -1`` ended with status 1
+    and ``error: /dev/stdout: cannot be written: Broken pipe``, where ``parse | head -1`` ends quietly."""
     try:
         with open(path, "wb") as handle:
             handle.write(data)
             handle.flush()
+    except BrokenPipeError:
+        raise
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be written: {exc.strerror or exc}") from exc
 
