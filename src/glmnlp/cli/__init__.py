@@ -4,8 +4,10 @@ Each command group lives in its own module under ``glmnlp.cli`` and is registere
 :data:`COMMAND_MODULES`. Data goes to stdout, progress and messages to stderr; bad input exits with
 status 1 and a ``file:line: reason`` message; a bad option value, or options that contradict each
 other or do not apply with the others given, is a usage error (status 2). Ctrl-C ends any command
-with ``Aborted.`` (status 1) and nothing else: worker processes ignore SIGINT, and this process
-terminates them on its way out (:mod:`glmnlp.glm.pools`); SIGTERM and SIGHUP end it the same way (status 143, 129).
+with ``Aborted.`` (status 1; the ``glmnlp`` command ends by SIGINT, 130) on a line of its own and nothing else (no
+blank line before it: click wrote one, which only a terminal's echoed ``^C`` needs): worker processes ignore SIGINT,
+and this process terminates them on its way out (:mod:`glmnlp.glm.pools`); SIGTERM and SIGHUP end it the same way
+(status 143, 129).
 Output that cannot be written for lack of room (a full disk or quota), or work this process has no memory for, is
 one line and status 1 too; a closed output pipe ends quietly (status 0).
 """
@@ -141,10 +143,16 @@ class _Diagnostics(io.TextIOBase):
 
     def __init__(self, stream: Any) -> None:
         self.stream = stream
+        self.line_start = True  # whether what was written last ended a line ("\n") or went back to its start ("\r")
+        self.cleared_on_interrupt = False  # whether that was a line cleared (a bar's "\r") as Ctrl-C unwound
 
     def write(self, text: str) -> int:
         if not isinstance(text, str):  # a text stream, as click tells one (it writes b"" to find out)
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if text:
+            self.line_start = text.endswith(("\n", "\r"))
+            self.cleared_on_interrupt = text.endswith("\r") and isinstance(
+                sys.exc_info()[1], KeyboardInterrupt | GeneratorExit)  # a bar's close in a finally or a generator's
         shown = _readable_names(text) if "\udc80" <= max(text, default="") else text
         try:
             written = self.stream.write(shown)  # None from some stand-in streams
@@ -271,10 +279,14 @@ class _Group(click.Group):
         except BrokenPipeError:
             _quiet_closed_stdout()
             raise click.exceptions.Exit(0) from None
+        except (KeyboardInterrupt, EOFError) as exc:  # as in invoke
+            raise click.exceptions.Abort() from exc
 
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
+        except (KeyboardInterrupt, EOFError) as exc:  # click's own handling wrote a blank line before "Aborted."
+            raise click.exceptions.Abort() from exc  # (_main writes the message, on a line of its own)
         except Exception as exc:  # click's own (usage errors, Exit, Abort) are not reported here: raised on
             rc = _reported(exc)
             if rc is None:
@@ -422,7 +434,7 @@ def _main(argv: Sequence[str] | None, ended: list[str], console: bool) -> int:
             for sig in ours:
                 signal.signal(sig, _end_now(received[0] if received else signal.SIGINT))
             replaced.clear()  # (left so until the process ends)
-        click.echo("Aborted.", err=True)
+        click.echo(f"{_line_end_before_aborted(interrupted and not received)}Aborted.", err=True)
         if not ray_before:
             _stop_ray()
         ended.append("signalled" if received else "interrupted" if interrupted else "aborted")
@@ -451,6 +463,31 @@ def _main(argv: Sequence[str] | None, ended: list[str], console: bool) -> int:
             sys.stdout = whole
         if closed:
             sys.stdout = None
+
+
+def _line_end_before_aborted(ctrl_c: bool) -> str:
+    """``"\n"`` where ``Aborted.`` would not begin a line of its own: on a terminal after the ``^C`` it echoes (not
+    after a bar that cleared its line, ``^C`` too, as the interrupt unwound), or after a bar's text; else ``""`` (click
+    wrote a blank line before it in every case, in pipes and logs too)."""
+    stderr = sys.stderr
+    if not isinstance(stderr, _Diagnostics) or not stderr.isatty():
+        return ""
+    if stderr.cleared_on_interrupt:
+        return ""
+    return "" if stderr.line_start and not (ctrl_c and _echoes_ctrl_c(stderr.fileno())) else "\n"
+
+
+def _echoes_ctrl_c(fd: int) -> bool:
+    """Whether the terminal on ``fd`` echoes Ctrl-C as ``^C`` (``stty echoctl``, the default)."""
+    try:
+        import termios  # POSIX only
+    except ImportError:
+        return True
+    try:
+        local = termios.tcgetattr(fd)[3]
+    except (OSError, termios.error):
+        return True
+    return bool(local & termios.ECHO and local & termios.ECHOCTL)
 
 
 def _quiet_pool_thread_death(previous: Any) -> Any:
