@@ -3,6 +3,8 @@ message, and what stderr shows under a locale whose terminal cannot show Unicode
 
 from __future__ import annotations
 
+import os
+import select
 import signal
 import subprocess
 import sys
@@ -38,3 +40,52 @@ def test_ctrl_c_is_one_line_without_a_blank_line_before_it() -> None:
     proc.send_signal(signal.SIGINT)
     _out, err = proc.communicate(timeout=120)
     assert (proc.returncode, err) == (-signal.SIGINT, b"Aborted.\n")
+
+
+def _stderr_on_a_terminal(args: list[str], env: dict[str, str], cwd: Path) -> bytes:
+    """What ``glmnlp ARGS`` writes to stderr on a terminal (a pseudo-terminal of 100 columns; stdout to /dev/null)."""
+    pty = pytest.importorskip("pty")
+    import fcntl
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "glmnlp", *args], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=slave, env=env, cwd=cwd)
+    os.close(slave)
+    seen = b""
+    try:
+        while select.select([master], [], [], 120)[0]:
+            try:
+                chunk = os.read(master, 1 << 16)
+            except OSError:  # (EIO: the command has ended and closed the terminal)
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        os.close(master)
+        proc.wait(timeout=120)
+    return seen
+
+
+def _c_locale() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "PYTHONIOENCODING", "PYTHONUTF8"))}
+    return {**env, "LC_ALL": "C"}
+
+
+def test_stderr_on_an_ascii_terminal_is_ascii(tmp_path: Path) -> None:
+    """Under ``LC_ALL=C`` (Python then writes UTF-8) a message naming ``café→.trees`` reached the terminal as UTF-8
+    bytes, garbage on a terminal set up for ASCII; now it is written as the terminal can show it."""
+    err = _stderr_on_a_terminal(["evalb", "café→.trees", "x.trees"], _c_locale(), tmp_path)
+    assert err == b"error: caf\\xe9\\u2192.trees: cannot read file: No such file or directory\r\n"
+
+
+def test_a_progress_bar_on_an_ascii_terminal_is_drawn_in_ascii(tmp_path: Path) -> None:
+    """``LC_ALL=C glmnlp measures ...`` drew its bar in UTF-8 block characters (\\xe2\\x96\\x88...), garbage on a
+    terminal set up for ASCII; tqdm draws it in ASCII where stderr's encoding cannot hold the blocks."""
+    source = tmp_path / "in.txt"
+    source.write_text("The old man saw the dog with a telescope in the park .\n" * 150)
+    err = _stderr_on_a_terminal(["measures", "--tokenized", "-i", str(source)], _c_locale(), tmp_path)
+    assert b"sentences:" in err and err.isascii(), err

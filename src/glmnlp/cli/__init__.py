@@ -18,6 +18,7 @@ import codecs
 import errno
 import importlib
 import io
+import locale
 import os
 import signal
 import sys
@@ -350,19 +351,42 @@ def _utf8_streams() -> list[tuple[Any, str, str]]:
     reads is UTF-8, and with ``PYTHONIOENCODING=latin-1`` a word outside latin-1 was a traceback and the trees
     written were latin-1 bytes that ``glmnlp evalb`` then refused. ``surrogateescape`` on stdout: a path given on the
     command line in bytes the locale cannot decode (``LC_ALL=C``) is printed as those bytes (it was ``b??ume``);
-    ``backslashreplace`` on stderr, so that no message can fail to be written."""
+    ``backslashreplace`` on stderr, so that no message can fail to be written. Standard error on a terminal that
+    cannot show UTF-8 (:func:`_terminal_encoding`) is written in the terminal's encoding instead: a progress bar is
+    then drawn in ASCII (tqdm's choice for a stream that cannot encode its blocks) and a word it cannot show is
+    ``\xe9``, where UTF-8 bytes showed as garbage (``LC_ALL=C``: Python writes UTF-8 in the C locale)."""
     changed = []
     for stream, wanted in ((sys.stdout, "surrogateescape"), (sys.stderr, "backslashreplace")):
         reconfigure = getattr(stream, "reconfigure", None)
         encoding, errors = getattr(stream, "encoding", None), getattr(stream, "errors", None)
         if callable(reconfigure) and isinstance(encoding, str) and isinstance(errors, str):
-            if (codecs.lookup(encoding).name, errors) != ("utf-8", wanted):
+            target = (_terminal_encoding(stream) if stream is sys.stderr else None) or "utf-8"
+            if (codecs.lookup(encoding).name, errors) != (target, wanted):
                 try:
-                    reconfigure(encoding="utf-8", errors=wanted)
+                    reconfigure(encoding=target, errors=wanted)
                 except (OSError, ValueError, io.UnsupportedOperation):  # a stream that cannot change: left as it is
                     continue
                 changed.append((stream, encoding, errors))
     return changed
+
+
+def _terminal_encoding(stream: Any) -> str | None:
+    """The encoding of the terminal ``stream`` writes to, where that is not UTF-8 (else None: a file, a pipe, a UTF-8
+    terminal): ``PYTHONIOENCODING``'s if given, else the locale's, which Python's UTF-8 mode (on by itself under
+    ``LC_ALL=C``, or ``LANG=C``) sets aside; None where UTF-8 mode is asked for (``PYTHONUTF8=1``, ``-X utf8``)."""
+    isatty = getattr(stream, "isatty", None)
+    if os.name != "posix" or not callable(isatty) or not isatty():
+        return None
+    name = os.environ.get("PYTHONIOENCODING", "").partition(":")[0]
+    if not name:
+        if os.environ.get("PYTHONUTF8") == "1" or "utf8" in sys._xoptions:
+            return None
+        name = locale.getencoding()
+    try:
+        found = codecs.lookup(name).name
+    except LookupError:
+        return None
+    return None if found == "utf-8" else found
 
 
 def main(argv: Sequence[str] | None = None) -> int:
