@@ -203,3 +203,14 @@ def test_preprocess_a_root_bracket_named_root_becomes_top(raw: str, cleaned: str
     had a ``ROOT`` bracket more); one over several phrases is a phrase, wrapped as any other root (relabelled, it
     was refused as a root bracket of two phrases)."""
     assert to_bracket(clean_tree(parse_tree(raw))) == cleaned
+
+
+@pytest.mark.parametrize("depth", [2_000, 20_000])
+def test_a_tree_too_deep_to_walk_is_an_input_error(depth: int) -> None:
+    """A tree built in Python thousands of levels deep (the reader refuses one over 200) was a RecursionError from
+    inside clean_tree; it is an InputError that says why, as the writers' ValueError does."""
+    tree = Tree("NN", ("x",))
+    for _ in range(depth):
+        tree = Tree("NP", (tree,))
+    with pytest.raises(InputError, match="nested too deep to be cleaned"):
+        clean_tree(Tree("TOP", (tree,)))

@@ -44,13 +44,16 @@ label with no category (``|PRT``: nothing before the ``|``), a label the parser 
 the root (:data:`RESERVED_LABELS`: ``TOP``, other than a unary ``(TOP (TOP ...))`` root, ``<END>``,
 ``<NULL>``), or a tree that is empty once its empty elements are gone, raises
 :class:`~glmnlp.errors.InputError`. Each would otherwise give a tree that
-the parser cannot use or that does not read back once written (an empty label inside a tree).
+the parser cannot use or that does not read back once written (an empty label inside a tree). So does a tree
+nested too deep to be walked by recursion (a thousand levels and more: only a tree built in Python, since the reader
+refuses one deeper than :data:`~glmnlp.treebank.trees.MAX_DEPTH`), which was a RecursionError; the writers refuse
+one alike (``ValueError``).
 """
 
 from __future__ import annotations
 
 from glmnlp.errors import InputError
-from glmnlp.treebank.trees import Tree, not_a_tree
+from glmnlp.treebank.trees import MAX_DEPTH, Tree, not_a_tree
 
 __all__ = ["END_LABEL", "NONE_TAG", "NULL_LABEL", "RESERVED_LABELS", "TOP", "clean_label", "clean_tree", "strip_empty",
            "tagged_words"]
@@ -136,11 +139,20 @@ def clean_tree(tree: Tree) -> Tree:
     """The parsing-ready version of a treebank tree: no empty elements or function tags, unary TOP root.
 
     See the module docstring for the exact rules. Raises :class:`InputError` if the root bracket has
-    several children or is ``TOP`` over a word, if a label has no category, or if nothing but empty
-    elements is left.
+    several children or is ``TOP`` over a word, if a label has no category, if nothing but empty
+    elements is left, or if the tree is nested too deep to be walked (module docstring).
     """
     if not isinstance(tree, Tree):  # an nltk.Tree was an AttributeError
         raise TypeError(not_a_tree(tree))
+    try:
+        return _clean_root(tree)
+    except RecursionError:  # 2,000 levels deep: it was a RecursionError from inside
+        raise InputError(f"the tree is nested too deep to be cleaned (the tree reader takes {MAX_DEPTH} "
+                         "levels)") from None
+
+
+def _clean_root(tree: Tree) -> Tree:
+    """:func:`clean_tree` of a Tree."""
     root = tree.label or "( ... )"
     cleaned_children = (child if isinstance(child, str) else _clean(child) for child in tree.children)
     body = [child for child in cleaned_children if child is not None] if tree.label in ("", TOP, ROOT) else []
