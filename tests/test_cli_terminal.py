@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+import glmnlp
+
 _MAIN = "import sys; from glmnlp.cli import main; sys.exit(main())"
 
 
@@ -71,8 +73,10 @@ def _stderr_on_a_terminal(args: list[str], env: dict[str, str], cwd: Path) -> by
 
 
 def _c_locale() -> dict[str, str]:
+    """The environment under ``LC_ALL=C``, the glmnlp under test first on the path (the command runs elsewhere)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "PYTHONIOENCODING", "PYTHONUTF8"))}
-    return {**env, "LC_ALL": "C"}
+    here = str(Path(glmnlp.__file__).resolve().parent.parent)
+    return {**env, "LC_ALL": "C", "PYTHONPATH": os.pathsep.join(filter(None, [here, env.get("PYTHONPATH")]))}
 
 
 def test_stderr_on_an_ascii_terminal_is_ascii(tmp_path: Path) -> None:
