@@ -43,16 +43,17 @@ Our choices and mappings (none of these is stated by the papers, which start fro
    the start of a sentence (``loose.'' Records``: ``''`` + a space) end the sentence before instead.
    Two boundaries pysbd never makes are made after it: a lowercase word's full stop before ``I``
    (``Thanks for helping me. I appreciate it.``: pysbd's abbreviation list holds ``me``, ``is`` and ``ok``; not
-   after ``etc. vs. vol. ch. ed. pp.`` and the other abbreviations of ``_NOT_AN_END``) and three or more ``!``
+   after ``etc. vs. vol. ch. ed. pp.`` and the other abbreviations of ``NOT_AN_END``) and three or more ``!``
    or ``?`` before a capital (``Great food!!! We will return.``; two split already). A cut pysbd makes inside
    a run of full stops is moved to the run's end (``burn it..thats the only way`` gave the word ``.thats``).
-   Cuts pysbd makes where no sentence ends are joined again (``_join_wrong_cuts``): before a list marker after
-   ``; : ,``, a conjunction or a verb announcing a list (``are: (a) no smoking; (b) no pets.``), before ``;`` or ``,``,
-   after a title (``--Mrs. Yeargin``, ``Ft. Worth``), after a reference abbreviation before a number, a Roman
-   numeral, a lowercase word or a bracket (``Vol. II``, ``Approx. 30``), after ``No.`` before a number. On the PTB
-   sample joined into one text, wrong boundaries 24 -> 9 (precision 0.9932 -> 0.9975, recall 0.9502 unchanged); GUM
-   dev 40 -> 39, train 371 -> 366, no gold boundary lost; EWT dev/train (paragraphs) sentence F1 0.9039 -> 0.9045
-   and 0.9157 -> 0.9166 (benchmarks/results/tokenize_quality.md).
+   Cuts pysbd makes where no sentence ends are joined again (``join_wrong_cuts``; the rules of this choice are in
+   :mod:`glmnlp.text.sentence_cuts`): before a list marker after ``; : ,``, a conjunction or a verb announcing a list
+   (``are: (a) no smoking; (b) no pets.``), before ``;`` or ``,``, after a title (``--Mrs. Yeargin``, ``Ft. Worth``),
+   after a reference abbreviation before a number, a Roman numeral, a lowercase word or a bracket (``Vol. II``,
+   ``Approx. 30``), after ``No.`` before a number. On the PTB sample joined into one text, wrong boundaries 24 -> 9
+   (precision 0.9932 -> 0.9975, recall 0.9502 unchanged); GUM dev 40 -> 39, train 371 -> 366, no gold boundary lost;
+   EWT dev/train (paragraphs) sentence F1 0.9039 -> 0.9045 and 0.9157 -> 0.9166
+   (benchmarks/results/tokenize_quality.md).
 3. **Typographic characters** are normalised before both libraries see the text, one character for one so that offsets
    are unchanged (curly quotes and apostrophes -> ASCII, no-break space -> space, em dash and ``…`` -> ``;``, which NLTK
    always splits off words). The token *text* is then read from the original character and follows PTB: ``“``/``‘`` ->
@@ -112,7 +113,7 @@ Our choices and mappings (none of these is stated by the papers, which start fro
     splits off the last full stop only) is a token of its own after a lowercase word when a capital
     follows (``know. Then``), and after a lowercase word or a number when a closing quote or bracket follows
     (``He said "I know." and left``, ``(Room 4.)``: ``know.`` and ``4.`` were words, 144 in EWT), except after
-    ``etc. vs. viz. cf. al. approx. esp. incl.`` and the other lowercase abbreviations of ``_NOT_AN_END``
+    ``etc. vs. viz. cf. al. approx. esp. incl.`` and the other lowercase abbreviations of ``NOT_AN_END``
     (``vol. I``, ``2nd ed.)``)
 12. **A country's initials at a sentence's end keep their full stop.** NLTK splits the last full stop off a
     sentence, so ``He moved to the U.S.`` gave ``U.S`` + ``.``, a word the tagger has never seen: the WSJ writes
@@ -137,7 +138,7 @@ from __future__ import annotations
 import re
 import sys
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from functools import lru_cache
 from types import FrameType
 from typing import Any
@@ -145,6 +146,7 @@ from typing import Any
 from glmnlp.errors import NLTK_MISSING, MissingPackageError
 from glmnlp.glm.locks import fork_waits
 from glmnlp.graphemes import cluster_start
+from glmnlp.text.sentence_cuts import NOT_AN_END, join_wrong_cuts, split_missed
 from glmnlp.text.token_spelling import (TYPOGRAPHIC_QUOTES, TokenSpan, close_spaced_quotes, merge_ampersands,
                                         merge_marks, merge_years, opens_quote, spell_final_abbreviation, split_clitics)
 from glmnlp.text.web import mask_web_tokens, web_tag, web_tags, web_token_spans
@@ -180,11 +182,8 @@ _NOT_THE_USERS = re.compile(r"(?:glmnlp|spacy|thinc|confection)(?:\.|\Z)")  # fr
 LINE_END = re.compile(r"\r\n?|\n")  # universal newlines, as the CLI reads one-sentence-per-line input
 _WORDLIKE = re.compile(r"\w")
 _QUOTE_CHARS = re.compile(r"``|'{2}|\"")
-# lowercase abbreviations that a full stop inside a sentence leaves whole (choices 2 and 11)
-_NOT_AN_END = (r"(?!(?:etc|vs|viz|cf|al|approx|esp|incl|vol|vols|ch|chap|pt|pts|fig|figs|sec|secs|ed|eds|pp|ca|para"
-               r"|paras|op|cit|ibid|seq|eq|eqs)\.)")
 _INNER_STOP = re.compile(  # choice 11
-    _NOT_AN_END + r"(?:[a-z]{2,}\.(?=\s+[\"'`(\[{]*[A-Z])|(?:[a-z]{2,}|[0-9]+)\.(?=[\"')\]}]))")
+    NOT_AN_END + r"(?:[a-z]{2,}\.(?=\s+[\"'`(\[{]*[A-Z])|(?:[a-z]{2,}|[0-9]+)\.(?=[\"')\]}]))")
 # Zero-width format characters (choice 10): soft hyphen, zero-width space and (non-)joiners, direction marks and
 # embeddings, word joiner and invisible operators, the byte-order mark; control characters but whitespace.
 _INVISIBLE = INVISIBLE
@@ -267,22 +266,6 @@ def _paragraphs(text: str, lines: bool) -> Iterator[Span]:
 
 _BOUNDARY_CHAR = re.compile(r"[.!?\u3002\uff01\uff1f]")  # and 。！？, which pysbd splits at (CJK text was one sentence)
 _LEADING_CLOSERS = re.compile(r"\s*[\"')\]}]+(?=\s)")  # in normalised text: ’ ” are ' " there
-_MISSED_BOUNDARY = re.compile(  # choice 2: where a sentence ends that pysbd leaves whole
-    r"(?<![A-Za-z.])" + _NOT_AN_END + r"[a-z]{2,}\.(?=[ \t]+I\b)"
-    r"|[!?]{3,}(?=[ \t]+[\"'`(\[]*[A-Z])"
-)
-# choice 2: what a piece pysbd cut off may begin with, or the piece before it end with, when no sentence ends there
-_CONTINUES = re.compile(r"\s*[;,]")
-_LIST_MARKER = re.compile(r"\s*(?:\([0-9]{1,2}\)|\([a-z]\)|\([ivx]{1,4}\)|[0-9]{1,2}\)|[a-z]\))\s")
-_BEFORE_AN_ITEM = re.compile(r"(?:[;:,]|\b(?:and|or|nor|but|that|either|shall|may|must|will|to|are|is|include|"
-                             r"includes|including))$")
-_TITLE = re.compile(r"(?<![A-Za-z.])(?:Mr|Mrs|Ms|Messrs|Mmes|Dr|Prof|Gov|Sen|Rep|Gen|Lt|Col|Capt|Sgt|Rev|Hon|Ft"
-                    r"|vs|viz|cf)\.$")
-_REFERENCE = re.compile(r"(?<![A-Za-z.])(?:Vol|Vols|Fig|Figs|Eq|Eqs|Approx|Chap|Sec|Secs"
-                        r"|approx|esp|incl|vol|vols|fig|figs|eq|eqs|chap)\.$")
-_REFERENCED = re.compile(r"\s*(?:[0-9a-z(\[]|[IVXLC]+\b)")  # what follows a _REFERENCE that does not end a sentence
-_NUMBER_ABBREVIATION = re.compile(r"(?<![A-Za-z.])(?:No|Nos|pp|p)\.$")
-_NUMBER = re.compile(r"\s*[0-9]")
 # Line breaks, and the information separators U+001C-U+001F: Python counts these as whitespace,
 # so pysbd's list-item rules match "\x1c1." as a number and int() fails on it (ValueError). The
 # splitter sees a space instead, one character for one (offsets unchanged, whitespace either way).
@@ -388,8 +371,8 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
             continue
         first_in_paragraph = len(spans)
         cut_before = len(cuts)
-        pieces = [(0, len(paragraph))] if lines else _join_wrong_cuts(
-            paragraph, text[p_start:p_end], _split_missed(paragraph, _segment_window(paragraph, cuts)))
+        pieces = [(0, len(paragraph))] if lines else join_wrong_cuts(
+            paragraph, text[p_start:p_end], split_missed(paragraph, _segment_window(paragraph, cuts)), WINDOW_CHARS)
         for at, stop in pieces:  # the joins of choice 2 only within WINDOW_CHARS (a run of "-" made one sentence)
             if (not lines and len(spans) > first_in_paragraph and (close := _LEADING_CLOSERS.match(paragraph, at, stop))
                     and p_start + close.end() - spans[-1][0] <= WINDOW_CHARS):
@@ -412,63 +395,6 @@ def sentence_spans(text: str, *, lines: bool = False) -> list[Span]:
             f"no sentence boundary within {WINDOW_CHARS} characters (at character {cuts[0]}{more}): the text is "
             f"cut into pieces of at most {WINDOW_CHARS} characters", len(cuts)), stacklevel=user_stacklevel())
     return spans
-
-
-def _split_missed(paragraph: str, pieces: Iterable[Span]) -> Iterator[Span]:
-    """``pieces`` cut again where :data:`_MISSED_BOUNDARY` finds a sentence's end in one, and a cut that pysbd made
-    inside a run of full stops moved to its end (``it..thats``: ``it .`` + ``.thats``, a word beginning with a full
-    stop; now ``it ..`` + ``thats``) (choice 2)."""
-    held: Span | None = None
-    for at, stop in pieces:
-        if held is not None and held[1] == at and paragraph.startswith(".", at) and paragraph[at - 1] == ".":
-            dots = at
-            while dots < stop and paragraph[dots] == ".":
-                dots += 1
-            held, at = (held[0], dots), dots
-            if at == stop:
-                continue
-        if held is not None:
-            yield held
-        held = None
-        for match in _MISSED_BOUNDARY.finditer(paragraph, at, stop):
-            yield at, match.end()
-            at = match.end()
-        held = (at, stop)
-    if held is not None:
-        yield held
-
-
-def _join_wrong_cuts(paragraph: str, original: str, pieces: Iterable[Span]) -> Iterator[Span]:
-    """``pieces`` with the cuts pysbd makes where no sentence ends joined again (choice 2): before a list marker
-    after ``; : ,``, a conjunction or a verb that announces a list (``are: (a) no smoking; (b) no pets.``, ``focus,
-    and 3) a level``, ``shall (a) pay``; after any other word a list item may be a sentence of its own, as in web
-    text), before a piece that begins with ``;`` or ``,``, after a title (``--Mrs. Yeargin``, ``Ft. Worth``, ``vs.``),
-    and after a reference abbreviation before a number, a lowercase word or a bracket (``Vol. II``, ``Approx. 30``,
-    ``incl. tax``; ``No.`` before a number), where no sentence ends (``... 3 hours approx. We leave.`` is two).
-    ``original``: the paragraph before normalisation and masking (choice 3), where a dash, an ellipsis or an emoticon
-    that the splitter saw as something else is itself: a sentence may begin with one. A cut that made a sentence of
-    :data:`WINDOW_CHARS` is never joined (choice 9), and each cut is looked at once, near it (linear time)."""
-    held: Span | None = None
-    for at, stop in pieces:
-        if held is not None and held[1] == at and stop - held[0] <= WINDOW_CHARS:
-            end = held[1]
-            while end > held[0] and paragraph[end - 1].isspace():  # the held piece's own trailing blanks only
-                end -= 1
-            near = max(held[0], end - 16)  # the patterns end at the cut; a lookbehind still sees before it
-            if (
-                (_CONTINUES.match(original, at, stop) and _CONTINUES.match(paragraph, at, stop))
-                or (_LIST_MARKER.match(paragraph, at, stop) and _BEFORE_AN_ITEM.search(paragraph, near, end))
-                or _TITLE.search(paragraph, near, end)
-                or (_REFERENCE.search(paragraph, near, end) and _REFERENCED.match(paragraph, at, stop))
-                or (_NUMBER_ABBREVIATION.search(paragraph, near, end) and _NUMBER.match(paragraph, at, stop))
-            ):
-                held = (held[0], stop)
-                continue
-        if held is not None:
-            yield held
-        held = (at, stop)
-    if held is not None:
-        yield held
 
 
 def split_sentences(text: str, *, lines: bool = False) -> list[str]:

@@ -1,0 +1,92 @@
+"""Where pysbd's sentence cuts are corrected: the boundaries it misses and the cuts it makes where no sentence
+ends (choice 2 of :mod:`glmnlp.text.tokenize`, whose module header gives the rules with their measurements), apart
+from the splitter's windows and pieces so that each rule reads on its own. The functions take and give ``[start,
+end)`` spans into one paragraph.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+__all__ = ["NOT_AN_END", "join_wrong_cuts", "split_missed"]
+
+Span = tuple[int, int]
+
+# lowercase abbreviations that a full stop inside a sentence leaves whole (choices 2 and 11)
+NOT_AN_END = (r"(?!(?:etc|vs|viz|cf|al|approx|esp|incl|vol|vols|ch|chap|pt|pts|fig|figs|sec|secs|ed|eds|pp|ca|para"
+               r"|paras|op|cit|ibid|seq|eq|eqs)\.)")
+_MISSED_BOUNDARY = re.compile(  # choice 2: where a sentence ends that pysbd leaves whole
+    r"(?<![A-Za-z.])" + NOT_AN_END + r"[a-z]{2,}\.(?=[ \t]+I\b)"
+    r"|[!?]{3,}(?=[ \t]+[\"'`(\[]*[A-Z])"
+)
+# choice 2: what a piece pysbd cut off may begin with, or the piece before it end with, when no sentence ends there
+_CONTINUES = re.compile(r"\s*[;,]")
+_LIST_MARKER = re.compile(r"\s*(?:\([0-9]{1,2}\)|\([a-z]\)|\([ivx]{1,4}\)|[0-9]{1,2}\)|[a-z]\))\s")
+_BEFORE_AN_ITEM = re.compile(r"(?:[;:,]|\b(?:and|or|nor|but|that|either|shall|may|must|will|to|are|is|include|"
+                             r"includes|including))$")
+_TITLE = re.compile(r"(?<![A-Za-z.])(?:Mr|Mrs|Ms|Messrs|Mmes|Dr|Prof|Gov|Sen|Rep|Gen|Lt|Col|Capt|Sgt|Rev|Hon|Ft"
+                    r"|vs|viz|cf)\.$")
+_REFERENCE = re.compile(r"(?<![A-Za-z.])(?:Vol|Vols|Fig|Figs|Eq|Eqs|Approx|Chap|Sec|Secs"
+                        r"|approx|esp|incl|vol|vols|fig|figs|eq|eqs|chap)\.$")
+_REFERENCED = re.compile(r"\s*(?:[0-9a-z(\[]|[IVXLC]+\b)")  # what follows a _REFERENCE that does not end a sentence
+_NUMBER_ABBREVIATION = re.compile(r"(?<![A-Za-z.])(?:No|Nos|pp|p)\.$")
+_NUMBER = re.compile(r"\s*[0-9]")
+
+
+def split_missed(paragraph: str, pieces: Iterable[Span]) -> Iterator[Span]:
+    """``pieces`` cut again where :data:`_MISSED_BOUNDARY` finds a sentence's end in one, and a cut that pysbd made
+    inside a run of full stops moved to its end (``it..thats``: ``it .`` + ``.thats``, a word beginning with a full
+    stop; now ``it ..`` + ``thats``) (choice 2)."""
+    held: Span | None = None
+    for at, stop in pieces:
+        if held is not None and held[1] == at and paragraph.startswith(".", at) and paragraph[at - 1] == ".":
+            dots = at
+            while dots < stop and paragraph[dots] == ".":
+                dots += 1
+            held, at = (held[0], dots), dots
+            if at == stop:
+                continue
+        if held is not None:
+            yield held
+        held = None
+        for match in _MISSED_BOUNDARY.finditer(paragraph, at, stop):
+            yield at, match.end()
+            at = match.end()
+        held = (at, stop)
+    if held is not None:
+        yield held
+
+
+def join_wrong_cuts(paragraph: str, original: str, pieces: Iterable[Span], limit: int) -> Iterator[Span]:
+    """``pieces`` with the cuts pysbd makes where no sentence ends joined again (choice 2): before a list marker after
+    ``; : ,``, a conjunction or a verb that announces a list (``are: (a) no smoking; (b) no pets.``, ``focus, and 3)
+    a level``, ``shall (a) pay``; after any other word a list item may be a sentence of its own, as in web text),
+    before a piece that begins with ``;`` or ``,``, after a title (``--Mrs. Yeargin``, ``Ft. Worth``, ``vs.``), and
+    after a reference abbreviation before a number, a lowercase word or a bracket (``Vol. II``, ``Approx. 30``,
+    ``incl. tax``; ``No.`` before a number), where no sentence ends (``... 3 hours approx. We leave.`` is two).
+    ``original``: the paragraph before normalisation and masking (choice 3), where a dash, an ellipsis or an emoticon
+    that the splitter saw as something else is itself: a sentence may begin with one. A cut that made a sentence of
+    ``limit`` characters (the tokenizer's :data:`~glmnlp.text.tokenize.WINDOW_CHARS`) is never joined (choice 9), and
+    each cut is looked at once, near it (linear time)."""
+    held: Span | None = None
+    for at, stop in pieces:
+        if held is not None and held[1] == at and stop - held[0] <= limit:
+            end = held[1]
+            while end > held[0] and paragraph[end - 1].isspace():  # the held piece's own trailing blanks only
+                end -= 1
+            near = max(held[0], end - 16)  # the patterns end at the cut; a lookbehind still sees before it
+            if (
+                (_CONTINUES.match(original, at, stop) and _CONTINUES.match(paragraph, at, stop))
+                or (_LIST_MARKER.match(paragraph, at, stop) and _BEFORE_AN_ITEM.search(paragraph, near, end))
+                or _TITLE.search(paragraph, near, end)
+                or (_REFERENCE.search(paragraph, near, end) and _REFERENCED.match(paragraph, at, stop))
+                or (_NUMBER_ABBREVIATION.search(paragraph, near, end) and _NUMBER.match(paragraph, at, stop))
+            ):
+                held = (held[0], stop)
+                continue
+        if held is not None:
+            yield held
+        held = (at, stop)
+    if held is not None:
+        yield held
