@@ -1,4 +1,4 @@
-"""How tokens are spelled, joined and split after NLTK has split a sentence: the choices 5, 6, 12 and 13 of
+"""How tokens are spelled, joined and split after NLTK has split a sentence: the choices 5, 6, 12, 13 and 14 of
 :mod:`glmnlp.text.tokenize` (its module header gives each with its reason and measurement), apart from the
 tokenizer's own steps so that each rule reads on its own.
 """
@@ -6,13 +6,14 @@ tokenizer's own steps so that each rule reads on its own.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from glmnlp.treebank.trees import PTB_APOSTROPHES
 
 __all__ = ["OPENERS", "TYPOGRAPHIC_QUOTES", "TokenSpan", "close_spaced_quotes",
            "merge_ampersands", "merge_marks", "merge_years", "opens_quote", "ptb_quotes", "spell_final_abbreviation",
-           "split_clitics"]
+           "split_clitics", "split_glued_marks"]
 
 TokenSpan = tuple[str, int, int]  # a token's text and its [start, end) offsets in its sentence
 
@@ -26,27 +27,33 @@ def close_spaced_quotes(tokens: list[TokenSpan], sentence: str) -> list[TokenSpa
     (it opens one after any space) closes: ``''`` always (it is the treebank's closing quote), ``"`` while a quote
     is open (``He said " hi " to me``: two opening quotes; 423 closing ``''`` of PTB-style text opened, and tagged
     so, where ``--tokenized`` input alternates them, :func:`ptb_quotes`). One that :func:`opens_quote` opened after a
-    colon or a dash closes too while a quote is open (``"I was—"she stopped``)."""
+    mark (:data:`_OPENS_AFTER`) closes too while a quote of its kind is open (``"I was—"she stopped``, ``"Stop,"she
+    said, "now."``, ``'Wait...'he said, 'no.'``)."""
     out: list[TokenSpan] = []
-    open_quote = False
+    open_double = open_single = False
     for text, start, end in tokens:
-        if text == "``" and sentence[start:end] in ("''", '"'):
+        original = sentence[start:end]
+        if text == "``" and original in ("''", '"'):
             spaced = end == len(sentence) or sentence[end].isspace()
-            if (spaced and sentence[start:end] == "''") or (open_quote and (spaced or _after_mark(sentence, start))):
+            if (spaced and original == "''") or (open_double and (spaced or _after_mark(sentence, start))):
                 text = "''"
-        open_quote = text == "``" or (open_quote and text != "''")
+        elif text == "`" and original in ("'", "\u2019") and open_single and _after_mark(sentence, start):
+            text = "'"
+        open_double = text == "``" or (open_double and text != "''")
+        open_single = text == "`" or (open_single and text != "'")
         out.append((text, start, end))
     return out
 
 
 def opens_quote(sentence: str, start: int, end: int) -> bool:
-    """Whether the quote at ``[start, end)`` opens one: at the start or after whitespace, an opener or a mark that does
-    not end a quotation (``: ;`` or a dash: ``said:"no"``, ``word—"this"``, ``rule--"Animals``), and touching the
-    next character (choice 5). NLTK opens a straight quote after a space or ``( [ { <`` only."""
+    """Whether the quote at ``[start, end)`` opens one: at the start or after whitespace or an opener, or after a mark
+    (:data:`_OPENS_AFTER`: ``said:"no"``, ``word—"this"``, ``said,"no"``, ``Wait..."no"``, ``x="y"``) where a quote
+    of its kind comes later in the sentence to close it, and touching the next character (choice 5). NLTK opens a
+    straight quote after a space or ``( [ { <`` only."""
     before = sentence[start - 1] if start else " "
     if end >= len(sentence) or sentence[end].isspace():
         return False
-    return before.isspace() or before in OPENERS or (before in _OPENS_AFTER and _closed_later(sentence, start, end))
+    return before.isspace() or before in OPENERS or (_after_mark(sentence, start) and _closed_later(sentence, start, end))
 
 
 def _closed_later(sentence: str, start: int, end: int) -> bool:
@@ -60,14 +67,15 @@ def _closed_later(sentence: str, start: int, end: int) -> bool:
                for k, c in enumerate(rest))
 
 
-#: Marks after which a quote touching the next word opens one (choice 5): a quotation ends with none of them before
-#: a word (``,`` and ``.`` end one: ``"Stop,"she said``)
-_OPENS_AFTER = frozenset(":;-\u2013\u2014\u2015")
+#: Marks after which a quote touching the next word opens one if a quote of its kind follows to close it, and closes
+#: one while a quote of its kind is open (choice 5): ``: ;``, the dashes, ``,``, ``…`` (and ``..``: :func:`_after_mark`),
+#: ``=`` and ``/``. A single full stop is none: ``"Stop."she said`` closes, ``He left."No`` may begin a sentence.
+_OPENS_AFTER = frozenset(":;-\u2013\u2014\u2015,\u2026=/")
 
 
 def _after_mark(sentence: str, start: int) -> bool:
-    """Whether the character before ``start`` is one of :data:`_OPENS_AFTER`."""
-    return start > 0 and sentence[start - 1] in _OPENS_AFTER
+    """Whether the character before ``start`` is one of :data:`_OPENS_AFTER`, or ends an ellipsis of full stops."""
+    return start > 0 and (sentence[start - 1] in _OPENS_AFTER or sentence[max(start - 2, 0):start] == "..")
 
 
 #: Typographic quotes that tell their direction, as the treebanks spell them and the tokenizer spells raw text's
@@ -128,7 +136,7 @@ def merge_years(tokens: list[TokenSpan], sentence: str) -> list[TokenSpan]:
                 and sentence[end:end + 1] not in ("'", "\u2019")
                 and sentence[out[-1][1]] in "'\u2019" and out[-1][0] in ("'", "`")
                 and (out[-1][1] == 0 or sentence[out[-1][1] - 1].isspace() or sentence[out[-1][1] - 1] in OPENERS
-                     or sentence[out[-1][1] - 1] in _OPENS_AFTER)):  # 1914–'18, '80s-'90s
+                     or _after_mark(sentence, out[-1][1]))):  # 1914–'18, '80s-'90s, '80s,'90s
             out[-1] = ("'" + text, out[-1][1], end)
             continue
         out.append(token)
@@ -195,3 +203,34 @@ def _glued_clitic(token: TokenSpan, after: str, after_start: int) -> int | None:
         return None
     clitic = _CLITIC.search(text)
     return clitic.start() if clitic and clitic.start() > 0 and text[clitic.start() - 1] != "'" else None
+
+
+_QUOTE_TEXTS = frozenset({"``", "''", "`", "'"})
+#: A word's ``=`` or ``/`` that a quote touches (choice 14): ``x=`` of ``x="y"``, ``a/`` of ``a/"b"`` (a path's
+#: last slash is left: :func:`split_glued_marks`)
+_MARKS_BEFORE_QUOTE = re.compile(r"(?<=[^=/])[=/]+\Z")
+#: An amount's hyphen that a currency sign touches (choice 14): ``5-`` of ``$5-$10``
+_RANGE_HYPHEN = re.compile(r"(?<=[0-9])-\Z")
+
+
+def split_glued_marks(tokens: list[TokenSpan]) -> list[TokenSpan]:
+    """A mark that NLTK left at a word's end split off when the token after it touches it (choice 14): ``=`` or ``/``
+    before a quote (``x="y"``: ``x=`` + `````` was ``x`` + ``=`` + ``````; ``a/"b"``), a number's hyphen before a
+    currency sign (``$5-$10``: ``5-`` + ``$`` is ``5`` + ``-`` + ``$``). Words NLTK keeps whole are left so (``a/b``,
+    ``x=y``, ``5-10``, ``$5-10``), and so is a path's last slash (``/usr/bin/"x"``: ``/usr/bin/``); a web token is
+    masked as letters when this runs, so a URL stays whole."""
+    out: list[TokenSpan] = []
+    for i, (text, start, end) in enumerate(tokens):
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        mark = None
+        if after is not None and after[1] == end and len(text) == end - start:
+            if after[0] in _QUOTE_TEXTS and (mark := _MARKS_BEFORE_QUOTE.search(text)) and "/" in text[:mark.start()]:
+                mark = None  # a path's last slash (/usr/bin/"x")
+            elif after[0][:1] and unicodedata.category(after[0][0]) == "Sc":
+                mark = _RANGE_HYPHEN.search(text)
+        if mark is None:
+            out.append((text, start, end))
+            continue
+        cut = start + mark.start()
+        out.extend(((text[:mark.start()], start, cut), (text[mark.start():], cut, end)))
+    return out

@@ -1,0 +1,116 @@
+"""A quote after ``, ... = /`` opens where a quote of its kind closes it later (choice 5 of glmnlp.text.tokenize), and
+marks NLTK leaves at a word's end are split off before a quote or a currency sign (choice 14,
+:func:`glmnlp.text.token_spelling.split_glued_marks`)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from glmnlp.text.tokenize import tokenize, tokenize_text_spans
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ('He said,"no" to it.', "He said , `` no '' to it ."),
+    ("He said,'no' to it.", "He said , ` no ' to it ."),
+    ('Wait..."no" now.', "Wait ... `` no '' now ."),
+    ('Wait.."no" now.', "Wait .. `` no '' now ."),
+    ('Wait\u2026"no" now.', "Wait ... `` no '' now ."),
+    ('x="y" and', "x = `` y '' and"),
+    ("x='y' and", "x = ` y ' and"),
+    ('a/"b" here.', "a / `` b '' here ."),
+    ('href="page.html" here', "href = `` page.html '' here"),
+    ("the '80s,'90s", "the '80s , '90s"),
+])
+def test_a_quote_touching_a_word_after_a_comma_an_ellipsis_or_an_equals_sign_opens(text: str, expected: str) -> None:
+    """NLTK opens a straight quote only after a space or an opening bracket: ``He said,"no" to it.`` gave ``, '' no
+    ''`` (two closing quotes, tagged so), ``Wait..."no"`` alike, and ``x="y"`` gave ``x= '' y ''``, the ``=`` glued to
+    the word before."""
+    assert tokenize(text) == expected.split()
+    _assert_spans_exact(text)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ('"Stop,"she said.', "`` Stop , '' she said ."),
+    ('"Stop,"she said, "now."', "`` Stop , '' she said , `` now . ''"),
+    ('"Wait..."she said.', "`` Wait ... '' she said ."),
+    ("'Wait...'he said, 'no.'", "` Wait ... ' he said , ` no . '"),
+    ('He said,"no', "He said , '' no"),
+    ('a="b', "a = '' b"),
+    ('"a="', "`` a = ''"),
+])
+def test_a_quote_after_a_mark_closes_an_open_quote_or_one_that_nothing_closes(text: str, expected: str) -> None:
+    """A quote after one of the marks closes while a quote of its kind is open, and stays NLTK's closing quote where
+    no quote of its kind follows to close it."""
+    assert tokenize(text) == expected.split()
+    _assert_spans_exact(text)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("$5-$10", "$ 5 - $ 10"),
+    ("$5.50-$10 and $1,000-$2,000.", "$ 5.50 - $ 10 and $ 1,000 - $ 2,000 ."),
+    ("5-10", "5-10"),
+    ("$5-10", "$ 5-10"),
+    ("\u00a35\u2013\u00a310", "\u00a35 -- \u00a310"),
+    ("a 5-year-old", "a 5-year-old"),
+    ("1-800-FLOWERS", "1-800-FLOWERS"),
+    ("a well-known man", "a well-known man"),
+    ("call 555-1234 now", "call 555-1234 now"),
+    ("on 2020-01-05 or 12/31/2020", "on 2020-01-05 or 12/31/2020"),
+    ("a/b and x=y", "a/b and x=y"),
+    ('see /usr/bin/"x" now', "see /usr/bin/ `` x '' now"),
+    ('see http://x.com/"y" now', "see http://x.com/ `` y '' now"),
+])
+def test_a_range_of_amounts_splits_and_words_numbers_and_paths_stay_whole(text: str, expected: str) -> None:
+    """``$5-$10`` gave ``$ 5- $ 10`` (the hyphen on the first amount); numbers, hyphenated words, dates, phone
+    numbers, ``a/b`` words, paths and URLs keep their tokens."""
+    assert tokenize(text) == expected.split()
+    _assert_spans_exact(text)
+
+
+_MARKS = [",", "...", "..", "\u2026", "=", "/", ":", ";", "--", "\u2014"]
+_WORDS = ["no", "Yes", "x1", "word"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(_WORDS), st.sampled_from(_MARKS), st.sampled_from([('"', '"'), ("\u201c", "\u201d"), ("''", "''")]),
+       st.sampled_from(_WORDS), st.sampled_from(["", " to it", " now."]))
+def test_property_a_quote_pair_after_a_mark_opens_then_closes(before: str, mark: str, quote: tuple[str, str],
+                                                              word: str, after: str) -> None:
+    """Property: ``word<mark>"word"`` opens the quote before the quoted word and closes the one after it, the mark a
+    token of its own, and the tokens' spans cover the text."""
+    opening, closing = quote
+    text = f"He {before}{mark}{opening}{word}{closing}{after}"
+    tokens = tokenize(text)
+    k = tokens.index(word, 2)
+    assert tokens[k - 2:k + 2] == [{"\u2014": "--", "\u2026": "..."}.get(mark, mark), "``", word, "''"], (text, tokens)
+    _assert_spans_exact(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["He", "5", "10", "$", "x", "a/", "x=", "5-", "/", "=", "-", ",", "...", '"', "'", " "]),
+                min_size=1, max_size=14))
+def test_property_tokens_rejoin_to_the_text_and_no_mark_is_glued_before_a_quote(pieces: list[str]) -> None:
+    """Property: whatever marks, quotes, amounts and words are glued together, every character but the spaces is in
+    exactly one token, in order, and no word keeps an ``=`` or ``/`` at its end before a quote, nor a number its
+    hyphen before ``$``."""
+    text = "".join(pieces).strip()
+    if text:
+        _assert_spans_exact(text)
+        tokens = [token for sentence in tokenize_text_spans(text) for token in sentence]
+        for (word, _, end), (after, start, _) in zip(tokens, tokens[1:]):
+            if end == start and len(word) > 1 and "/" not in word[:-1]:
+                assert not (word[-1] in "=/" and word[-2] not in "=/" and after in ("``", "''", "`", "'")), tokens
+                assert not (word[-1] == "-" and word[-2].isdigit() and after == "$"), tokens
+
+
+def _assert_spans_exact(text: str) -> None:
+    """The spans of the text's tokens are in order and apart, and cover every character but the spaces."""
+    tokens = [token for sentence in tokenize_text_spans(text) for token in sentence]
+    at = 0
+    for token, start, end in tokens:
+        assert at <= start < end and text[at:start].strip() == "", (token, start, end, text)
+        at = end
+    assert text[at:].strip() == ""
+    assert "".join(text[start:end] for _, start, end in tokens) == "".join(text.split())
