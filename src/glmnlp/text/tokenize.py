@@ -84,8 +84,11 @@ Our choices and mappings (none of these is stated by the papers, which start fro
    ends a sentence inside them (``example.com/page?id=3``). Text glued to a web token, which NLTK
    keeps in one token with the mask (``#win🎉``, ``Mr.https://x.com``), is cut off it and becomes
    tokens of its own (``#win`` + ``🎉``), so no character is lost. A trailing ``.``/``,``/``;``/``:``/``!``/
-   ``?`` and an unbalanced closing bracket are not part of a URL; brackets inside a web token are
-   spelled ``-LRB-`` etc. in the token text, as whole bracket tokens are (choice 4). None of them occurs in the WSJ,
+   ``?`` and an unbalanced closing bracket are not part of a URL. A web token's text is its characters as written,
+   brackets too (``:)``, ``http://a.b/c_(d)``): spelled ``:-RRB-`` as whole bracket tokens are (choice 4), emoticons
+   were written so in the ``measures`` table, JSON and bracketed trees' tokens, though no treebank has such a word; the
+   models get the treebank's spelling (:func:`glmnlp.text.inputs.model_words`) and a bracketed tree writes its leaf
+   so (:func:`glmnlp.treebank.trees.escape_brackets`), as for a pre-tokenised ``(``. None of them occurs in the WSJ,
    so :func:`web_tag` gives each class a fixed PTB tag that the pipeline uses instead of the
    tagger's guess: ``NN`` for URLs and e-mail addresses (the head noun of a name-like noun phrase;
    UD's English XPOS has ``ADD``, not in the PTB tag set), ``NNP`` for @handles and #hashtags
@@ -480,7 +483,7 @@ def ptb_brackets(text: str) -> str:
 
 
 def _restore_web(tokens: list[TokenSpan], web: list[tuple[int, int, str]], sentence: str) -> list[TokenSpan]:
-    """Put the original text back into masked web tokens (one token per web span).
+    """Put the original text back into masked web tokens (one token per web span, its characters as written).
 
     A token that only partly overlaps web spans (NLTK keeps ``Mr.`` + ``xxxx`` or ``xxxx`` + ``🎉``
     together, as it would keep any glued word) is cut at their edges: each web span becomes its
@@ -501,7 +504,7 @@ def _restore_web(tokens: list[TokenSpan], web: list[tuple[int, int, str]], sente
             if pos < w_start:
                 out.append(_token_part(text, start, end, pos, w_start, sentence))
             if j > done:
-                out.append((ptb_brackets(sentence[w_start:w_end]), w_start, w_end))
+                out.append((sentence[w_start:w_end], w_start, w_end))
                 done = j
             pos = max(pos, w_end)
             j += 1

@@ -73,7 +73,7 @@ def web_token_spans(text: str) -> list[tuple[int, int, str]]:
 def web_tag(token: str) -> str | None:
     """The fixed PTB tag of a web token (``NN``, ``NNP`` or ``UH``), or ``None`` for other tokens.
 
-    The token may spell its brackets the PTB way (``:-RRB-`` is the emoticon ``:)``).
+    The token may spell its brackets the PTB way (``:-RRB-`` is the emoticon ``:)``), as a model's words do.
     """
     if not token or token.isalnum():
         return None
