@@ -260,7 +260,7 @@ def test_candidate_tag_tables_go_with_their_model() -> None:
     import gc
     import weakref
 
-    from glmnlp.parser.measures import _TAG_TABLES
+    from glmnlp.parser.measure_tags import _TAG_TABLES
 
     parser = _setup()
     candidate_tags(parser, "the dog barked .".split())

@@ -109,7 +109,8 @@ Our choices and their reasons
   Measured against parsing the same input with the same beam: 93-102% of its speed
   (benchmarks/results/measures.md). The 244 sentences of the sample test split take 2.4-3.2 s of
   CPU with the default tags (7.1 s with every tag within 8 nats; machine loaded), 15.6 G
-  instructions under callgrind (benchmarks/measures_cost.py): about 88% of it is the beam itself. ``next_word`` costs 0.3-1 s per word (200-500x).
+  instructions under callgrind (benchmarks/measures_cost.py): about 88% of it is the beam itself. ``next_word``
+  costs 0.3-1 s per word (200-500x).
 * **Unknown words** (``unknown_words``). ``"model"`` (default): a word outside the lexicon is scored
   as the model scores it when parsing, its unknown-word class in the full word-model context; the
   class was counted at the POS level only in training, so deeper contexts reach it through every
@@ -120,13 +121,13 @@ Our choices and their reasons
   (benchmarks/results/measures.md); when it was added (code 8013c00; these means are not in a results
   file) it lowered the unknown words' mean lexical surprisal from 6.05 to 4.30 nats (reference 3.81).
 * **Word classes**: :class:`glmnlp.parser.word_classes.WordClasses` (files in ``glmnlp/data/measures/``).
+* **Candidate tags** (the model's own, given ones checked, every tag): :mod:`glmnlp.parser.measure_tags`.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -135,8 +136,9 @@ import numpy as np
 
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.parser.config import check_beam
-from glmnlp.parser.generative import NODE_MODEL, WORD_MODEL
+from glmnlp.parser.generative import WORD_MODEL
 from glmnlp.parser.lexicon import UNKNOWN_CLASSES
+from glmnlp.parser.measure_tags import candidate_tags, every_tag, every_tag_from, given_tags
 from glmnlp.parser.word_classes import EOS, WordClasses
 
 __all__ = [
@@ -233,72 +235,6 @@ class MeasureOptions:
             raise ValueError(f"cap must be an integer in [0, {MAX_CAP}] (or None: the model's), got {self.cap!r}")
 
 
-# id(term) -> (weak reference to the term, grammar, _tag_table(...)); an entry goes when its term does (the table
-# held the last 8 models' terms, 27 MB each for the bundled model, after the pipelines that loaded them were dropped)
-_TAG_TABLES: dict[int, tuple] = {}
-
-
-def _tag_table(parser: Any) -> tuple:
-    """What candidate_tags needs per model: POS tags, their ids, ln P(t) and the lowercasing split."""
-    term, grammar = parser.generative, parser.grammar
-    tags = [t for t in grammar.pos_tags if grammar.lookup(t) is not None]
-    cats = np.array([grammar.lookup(t) for t in tags], dtype=np.int64)
-    node = term.model.logprob_many(np.full(len(tags), NODE_MODEL), cats, np.zeros((len(tags), 1), dtype=np.int64),
-                                   np.zeros(len(tags), dtype=np.int64))
-    # the word id depends on the tag only through lowercasing (capitalised tags keep the case), so
-    # two lookups per word give every tag's id: one for a capitalised tag, one for any other
-    capitalised = np.array([t in term.lexicon.capitalised_pos for t in tags])
-    cap_tag = next((t for t, c in zip(tags, capitalised) if c), None)
-    low_tag = next((t for t, c in zip(tags, capitalised) if not c), None)
-    # ln(1 - lambda_t): P(v | t) = (1 - lambda_t) P(v) for a word v never seen with t, more for a seen one
-    ids = np.arange(1, term.lexicon.size, dtype=np.int64)
-    models, v = np.full(len(ids), WORD_MODEL), len(ids)
-    unigram = term.model.logprob_many(models, ids, np.zeros((v, 1), dtype=np.int64), np.zeros(v, dtype=np.int64))
-    unseen = np.array([np.min(term.model.logprob_many(models, ids, np.full((v, 1), c), np.ones(v, dtype=np.int64))
-                              - unigram) for c in cats])
-    return tags, cats, node, capitalised, cap_tag, low_tag, unseen
-
-
-def candidate_tags(parser: Any, words: Sequence[str], *, margin: float = 8.0, max_tags: int = 8,
-                   seen: bool = True) -> list[list[str]]:
-    """Candidate POS tags of each word from the generative model alone (see the module docstring).
-
-    Score of tag t for word w (sentence-initial or not): ln P(w | t) + ln P(t), word model with
-    the POS as its only context and node model with no context; with ``seen`` only tags seen with
-    the word (or its unknown-word class) in training count, P(w | t) > (1 - lambda_t) P(w), or the
-    best tag if there is none; tags within ``margin`` nats of the best are kept, best first, at
-    most ``max_tags``. Only tags with chains in the grammar count.
-    """
-    term = parser.generative
-    ref, grammar, table = _TAG_TABLES.get(id(term), (None, None, None))
-    if ref is None or ref() is not term or grammar is not parser.grammar:
-        table = _tag_table(parser)
-        _TAG_TABLES[id(term)] = (weakref.ref(term), parser.grammar, table)
-        weakref.finalize(term, _TAG_TABLES.pop, id(term), None)
-    tags, cats, node, capitalised, cap_tag, low_tag, unseen = table
-    n = len(words)
-    wids = np.zeros((n, len(tags)), dtype=np.int64)
-    for i, word in enumerate(words):
-        if cap_tag is not None:
-            wids[i, capitalised] = term.lexicon.word_id(word, cap_tag, i == 0)
-        if low_tag is not None:
-            wids[i, ~capitalised] = term.lexicon.word_id(word, low_tag, i == 0)
-    m = n * len(tags)
-    lex = term.model.logprob_many(np.full(m, WORD_MODEL), wids.reshape(-1), np.tile(cats, n).reshape(-1, 1),
-                                  np.ones(m, dtype=np.int64)).reshape(n, len(tags))
-    score = lex + node
-    if seen:
-        unigram = term.model.logprob_many(np.full(m, WORD_MODEL), wids.reshape(-1), np.zeros((m, 1), dtype=np.int64),
-                                          np.zeros(m, dtype=np.int64)).reshape(n, len(tags))
-        ok = lex > unigram + unseen + 1e-6
-        ok[~ok.any(axis=1), np.argmax(score[~ok.any(axis=1)], axis=1)] = True
-        score = np.where(ok, score, -np.inf)
-    order = np.argsort(-score, axis=1, kind="stable")[:, :max_tags]
-    ranked = np.take_along_axis(score, order, axis=1)
-    keep = ranked >= ranked[:, :1] - margin
-    return [[tags[j] for j, k in zip(o, kp) if k] for o, kp in zip(order.tolist(), keep.tolist())]
-
-
 # ----------------------------------------------------------------------------------------------
 # The measures
 # ----------------------------------------------------------------------------------------------
@@ -359,44 +295,11 @@ def _decode(parser: Any, words: Sequence[str], tag_lists: Sequence[Sequence[str]
     return result
 
 
-def _given_tags(parser: Any, words: Sequence[str], tags: Any) -> list[list[str]]:
-    """A sentence's given tags as candidate lists, checked: one entry per word, each a tag or a non-empty list of
-    tags the model has (a string for the sentence was read as one tag a character; an unknown tag gave every word
-    an infinite surprisal, silently)."""
-    if isinstance(tags, str) or not isinstance(tags, Sequence):
-        raise InputError(f"a sentence's tags are a list with one tag (or a list of tags) per word, not {tags!r}")
-    if len(tags) != len(words):
-        raise InputError(f"{len(words)} words but {len(tags)} tag entries")
-    known = set(_every_tag(parser))
-    out: list[list[str]] = []
-    for k, entry in enumerate(tags, start=1):
-        candidates = [entry] if isinstance(entry, str) else list(entry) if isinstance(entry, Sequence) else []
-        if not candidates or not all(isinstance(t, str) for t in candidates):
-            raise InputError(f"word {k} ({words[k - 1]!r}): its tags are a tag or a non-empty list of tags, "
-                             f"not {entry!r}")
-        if unknown := [t for t in candidates if t not in known]:
-            raise InputError(f"word {k} ({words[k - 1]!r}): tag {unknown[0]!r} is not one of the model's (it has no "
-                             f"analysis with it)")
-        out.append(candidates)
-    return out
-
-
-def every_tag_from(parser: Any, tag_lists: Sequence[Sequence[str]], stop: int) -> list[list[str]]:
-    """The model's own candidate tags left the grammar no analysis at word ``stop`` (a sentence of punctuation
-    alone: no sentence of the treebank begins with ``.``): every POS for the words from there on, the rest kept
-    (the measures' rule, and ``Sentence.surprisal``'s, :func:`glmnlp.text.measures.incremental_surprisal`)."""
-    return [list(t) if i < stop else _every_tag(parser) for i, t in enumerate(tag_lists)]
-
-
-def _every_tag(parser: Any) -> list[str]:
-    return [t for t in parser.grammar.pos_tags if parser.grammar.lookup(t) is not None]
-
-
 def _next_word(parser: Any, words: Sequence[str], tag_lists: Sequence[Sequence[str]], i: int,
                opts: MeasureOptions) -> dict[str, float]:
     """The expected measures of position i given words[:i] (natural logs; see the module docstring)."""
     term = parser.generative
-    res = _decode(parser, list(words[: i + 1]), list(tag_lists[:i]) + [_every_tag(parser)], opts, extend=True)
+    res = _decode(parser, list(words[: i + 1]), list(tag_lists[:i]) + [every_tag(parser)], opts, extend=True)
     tr = res["track"]
     starts = tr["word_start"]
     nan = {c: math.nan for c in NEXT_COLUMNS}
@@ -466,9 +369,9 @@ def sentence_measures(
         tag_lists = candidate_tags(parser, words, margin=options.tag_margin, max_tags=options.max_tags,
                                    seen=options.tag_filter == "seen")
     elif tags == "all":
-        tag_lists = [_every_tag(parser) for _ in words]
+        tag_lists = [every_tag(parser) for _ in words]
     else:
-        tag_lists = _given_tags(parser, words, tags)
+        tag_lists = given_tags(parser, words, tags)
     classes = WordClasses.default() if classes is None else classes
     res = _decode(parser, words, tag_lists, options)
     if not _measured(res, len(words), False) and tags == "model":
