@@ -120,6 +120,15 @@ Our choices and their reasons
   from 0.876 to 0.915 (total surprisal), 0.898 to 0.933 (lexical) and 0.773 to 0.788 (syntactic)
   (benchmarks/results/measures.md); when it was added (code 8013c00; these means are not in a results
   file) it lowered the unknown words' mean lexical surprisal from 6.05 to 4.30 nats (reference 3.81).
+* **Known words** (the ``known`` column). A word outside the lexicon shares its surprisal with every word of
+  its class (with the bundled model "cat", "mat" and "zorblax" all 8.90 bits after "The"), so a regression on
+  surprisal filters such rows. ``known`` is true when the model scored the word by its own lexicon entry under
+  at least one of its candidate tags: the word as the model spells it (treebank spelling, ``-LRB-`` for ``(``),
+  looked up lowercased unless the tag is a capitalised one such as NNP, as the beam looks it up
+  (:meth:`glmnlp.parser.lexicon.Lexicon.word_id`). ``Lexicon.knows`` asks about every tag instead, so it
+  calls "Penn" known where the bundled model's candidates for it hold no NNP and the beam scores its class.
+  Punctuation is a word like any other (``.`` known; a symbol never seen in training is not); the ``</s>``
+  row is true (the end of a sentence is an event of the model, never an unknown-word class's).
 * **Word classes**: :class:`glmnlp.parser.word_classes.WordClasses` (files in ``glmnlp/data/measures/``).
 * **Candidate tags** (the model's own, given ones checked, every tag): :mod:`glmnlp.parser.measure_tags`.
 """
@@ -163,6 +172,7 @@ COLUMNS: dict[str, str] = {
     "index": "word position in the sentence, from 1 (the </s> row: n + 1)",
     "word": "the token (</s> for the end of the sentence)",
     "word_class": "open, closed, or previous (belongs to the previous token: punctuation, clitic, </s>)",
+    "known": "whether the model scored the word by its own lexicon entry (false: its unknown-word class's; </s>: true)",
     "prefix": "-log prefix probability up to and including this word (sum over the beam)",
     "surprisal": "total surprisal of this word: -log P(w_i | w_1..w_{i-1})",
     "syntactic_surprisal": "the part before the word's own emission (derivation moves up to its POS)",
@@ -377,6 +387,7 @@ def sentence_measures(
     if not _measured(res, len(words), False) and tags == "model":
         tag_lists = every_tag_from(parser, tag_lists, res["word"])
         res = _decode(parser, words, tag_lists, options)
+    known = _known(parser.generative.lexicon, words, tag_lists)
     tr = res["track"]
     starts = tr["word_start"]
     n_done = len(starts) - 1
@@ -387,7 +398,8 @@ def sentence_measures(
 
     def row(i: int, word: str, k: int | None) -> dict[str, Any]:
         out: dict[str, Any] = {"item": sentence if item is None else item, "sentence": sentence, "index": i + 1,
-                               "word": word, "word_class": classes(word) if i < len(words) else "previous"}
+                               "word": word, "word_class": classes(word) if i < len(words) else "previous",
+                               "known": known[i] if i < len(words) else True}
         for col in MEASURE_COLUMNS:
             if k is None:
                 v = math.inf if col in ("prefix", "surprisal") else math.nan
@@ -408,6 +420,13 @@ def sentence_measures(
     if options.eos:
         rows.append(row(len(words), EOS, n_done if complete else None))
     return rows
+
+
+def _known(lexicon: Any, words: Sequence[str], tag_lists: Sequence[Sequence[str]]) -> list[bool]:
+    """Whether each word has its own id under one of its tags (the ``known`` column, module docstring): ids
+    1..len(UNKNOWN_CLASSES) are the unknown-word classes, the training words' come after them."""
+    return [any(lexicon.word_id(word, tag, i == 0) > len(UNKNOWN_CLASSES) for tag in tags)
+            for i, (word, tags) in enumerate(zip(words, tag_lists))]
 
 
 def _segment_stats(tr: dict[str, np.ndarray], n_words: int, with_end: bool) -> dict[str, np.ndarray]:

@@ -15,7 +15,7 @@ __all__ = ["rows_frame"]
 
 #: The columns that are not floats, and their types
 _NOT_FLOAT = {"item": "int64", "sentence": "int64", "index": "int64", "beam": "int64", "word": "str",
-              "word_class": "str", "units": "str"}
+              "word_class": "str", "known": "bool", "units": "str"}
 
 
 def rows_frame(pd: Any, rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> Any:

@@ -356,7 +356,10 @@ def _columns(rows: Sequence[dict[str, Any]], next_word: bool = False) -> list[st
 
 def _cell(value: Any) -> str:
     """A TSV/CSV cell: a float as the shortest text that reads back to the same number (six significant digits
-    made a long sentence's prefix 13793.2 and its surprisals no longer add up to it), NA/Inf for NaN/infinity."""
+    made a long sentence's prefix 13793.2 and its surprisals no longer add up to it), NA/Inf for NaN/infinity,
+    ``true``/``false`` for ``known`` (as JSON writes it; pandas reads them as bool, R as logical)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, float):
         if math.isnan(value):
             return "NA"
