@@ -139,7 +139,7 @@ import math
 import numbers
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias, TypedDict, cast
 
 import numpy as np
 
@@ -156,6 +156,8 @@ __all__ = [
     "LOG_COLUMNS",
     "WordClasses",
     "MeasureOptions",
+    "MeasureRow",
+    "SentenceTags",
     "candidate_tags",
     "every_tag_from",
     "sentence_measures",
@@ -195,6 +197,47 @@ NEXT_COLUMNS: dict[str, str] = {
 }
 LOG_COLUMNS = ("prefix", "surprisal", "syntactic_surprisal", "lexical_surprisal", "entropy", "total_entropy",
                "syntactic_entropy", "lexical_entropy", "word_entropy")
+
+
+class _Row(TypedDict):
+    """The columns of every row (:data:`COLUMNS`, in order)."""
+
+    item: int
+    sentence: int
+    index: int
+    word: str
+    word_class: str
+    known: bool
+    prefix: float
+    surprisal: float
+    syntactic_surprisal: float
+    lexical_surprisal: float
+    entropy: float
+    open_brackets: float
+    rerank: float
+    top_rerank: float
+    steps: float
+    beam: int
+    units: Literal["bits", "nats"]
+
+
+class MeasureRow(_Row, total=False):
+    """One row of the measures: the keys of :data:`COLUMNS` and, with ``next_word``, of :data:`NEXT_COLUMNS` (a
+    plain ``dict`` at run time; typed so that a type checker knows each column's type: ``row["known"]`` is a bool
+    and a misspelt column an error, where every row was ``dict[str, Any]``). The next-word columns are a subclass
+    with ``total=False``, not ``NotRequired``, which this module's postponed annotations hide from run-time
+    introspection (``__optional_keys__`` came out empty)."""
+
+    total_entropy: float
+    syntactic_entropy: float
+    lexical_entropy: float
+    word_entropy: float
+    rank: float
+
+
+#: A sentence's tags for the measures: a tag or a list of candidate tags per word, or "model" (the model's own
+#: candidates) or "all" (every tag of the grammar)
+SentenceTags: TypeAlias = Sequence[str | Sequence[str]] | Literal["model", "all"]
 MEASURE_COLUMNS = ("prefix", "surprisal", "syntactic_surprisal", "lexical_surprisal", "entropy", "open_brackets",
                    "rerank", "top_rerank", "steps")
 
@@ -363,10 +406,10 @@ COMBINED_NEEDS_WEIGHTS = ("kind 'combined' ranks the beam by the perceptron's sc
 
 
 def sentence_measures(
-    parser: Any, words: Sequence[str], tags: Sequence[str | Sequence[str]] | Literal["model", "all"] = "model",
+    parser: Any, words: Sequence[str], tags: SentenceTags = "model",
     *, options: MeasureOptions = MeasureOptions(), classes: WordClasses | None = None, sentence: int = 1,
     item: int | None = None,
-) -> list[dict[str, Any]]:
+) -> list[MeasureRow]:
     """One row (a dict with the keys of :data:`COLUMNS`) per word, and one for ``</s>`` if ``options.eos``;
     ``item`` (default: ``sentence``) is the input item the sentence came from."""
     if parser.generative is None:
@@ -394,9 +437,9 @@ def sentence_measures(
     scale = LN2 if options.units == "bits" else 1.0
     complete = res["status"] == "complete"
     values = _segment_stats(tr, n_done, complete and options.eos)
-    rows: list[dict[str, Any]] = []
+    rows: list[MeasureRow] = []
 
-    def row(i: int, word: str, k: int | None) -> dict[str, Any]:
+    def row(i: int, word: str, k: int | None) -> MeasureRow:
         out: dict[str, Any] = {"item": sentence if item is None else item, "sentence": sentence, "index": i + 1,
                                "word": word, "word_class": classes(word) if i < len(words) else "previous",
                                "known": known[i] if i < len(words) else True}
@@ -413,7 +456,7 @@ def sentence_measures(
                      else {c: math.nan for c in NEXT_COLUMNS})
             for col in NEXT_COLUMNS:
                 out[col] = extra[col] / scale if col in LOG_COLUMNS else extra[col]
-        return out
+        return cast(MeasureRow, out)
 
     for i in range(len(words)):
         rows.append(row(i, words[i], i if i < n_done else None))
@@ -488,10 +531,10 @@ def _segment_stats(tr: dict[str, np.ndarray], n_words: int, with_end: bool) -> d
 
 
 def corpus_measures(
-    parser: Any, sentences: Iterable[Sequence[str]], tags: Iterable[Any] | None = None, *,
-    options: MeasureOptions = MeasureOptions(), classes: WordClasses | None = None, first: int = 1,
-    progress: Callable[[int], Any] | None = None, items: Sequence[int] | None = None,
-) -> list[dict[str, Any]]:
+    parser: Any, sentences: Iterable[Sequence[str]],
+    tags: Literal["model", "all"] | Iterable[SentenceTags] | None = None, *, options: MeasureOptions = MeasureOptions(), classes: WordClasses | None = None, first: int = 1,
+    progress: Callable[[int], object] | None = None, items: Sequence[int] | None = None,
+) -> list[MeasureRow]:
     """Rows of :func:`sentence_measures` for many sentences (numbered from ``first``); ``progress`` is called with
     1 after each sentence (a progress bar's ``update``); ``items``: each sentence's input item (default: each
     sentence is one).
@@ -502,18 +545,20 @@ def corpus_measures(
     """
     classes = WordClasses.default() if classes is None else classes
     sents = list(sentences)
+    entries: list[SentenceTags]
     if tags is None or tags in ("model", "all"):  # one choice for every sentence
-        tags = [tags or "model"] * len(sents)
+        entries = [cast(SentenceTags, tags or "model")] * len(sents)
     elif isinstance(tags, str) or not isinstance(tags, Iterable):
         raise InputError(f"tags are None, 'model', 'all' or one entry per sentence, not {tags!r}")
-    tags = list(tags)
-    if len(tags) != len(sents):
-        raise InputError(f"{len(sents)} sentences but {len(tags)} tag entries (one a sentence: its tags, or 'model' "
-                         "or 'all'; a blank tokenised line is no sentence)")
+    else:
+        entries = list(tags)
+    if len(entries) != len(sents):
+        raise InputError(f"{len(sents)} sentences but {len(entries)} tag entries (one a sentence: its tags, or "
+                         "'model' or 'all'; a blank tokenised line is no sentence)")
     if items is not None and len(items) != len(sents):
         raise ValueError(f"{len(sents)} sentences but {len(items)} item numbers")
-    tag_iter = iter(tags)
-    rows: list[dict[str, Any]] = []
+    tag_iter = iter(entries)
+    rows: list[MeasureRow] = []
     for k, words in enumerate(sents):
         rows.extend(sentence_measures(parser, list(words), next(tag_iter), options=options, classes=classes,
                                       sentence=first + k, item=None if items is None else items[k]))

@@ -40,7 +40,7 @@ Our choices:
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeAlias, TypeGuard
@@ -74,7 +74,7 @@ class PendingSentence:
     score: float | None = None
     nbest: list[tuple[float, Tree]] | None = None
     surprisal: list[float | None] | None = None
-    measures: list[dict[str, Any]] | None = None
+    measures: Sequence[Mapping[str, Any]] | None = None
     given: dict[int, str] = field(default_factory=dict)  # tags not the tagger's: given with the input, web tokens'
     parsed_from: tuple[list[str], Sequence[Any]] | None = None  # the words and tags the parser got (if it parsed)
     written: list[str] | None = None  # raw text's tokens as the text writes them (their characters at their offsets)

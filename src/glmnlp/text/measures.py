@@ -21,6 +21,10 @@ tokenised input (a line, or a str with ``tokenized``) is one sentence however lo
 :data:`LONG_SENTENCE` words is therefore warned of (:class:`LongSentenceWarning`) before any work; it is
 analysed all the same (``glmnlp parse``, which needs no measures of it, gives such sentences a flat tree).
 
+Types: the rows are :class:`~glmnlp.parser.measures.MeasureRow` (a ``TypedDict``: ``measures`` was typed ``-> Any``,
+and ``mypy --strict`` let a misspelt column through); overloads on ``as_frame`` tell a type checker whether a call
+gives rows or a ``pandas.DataFrame`` (imported for the checker alone: pandas and matplotlib stay optional).
+
 Tokenised input reaches the parser spelled as it saw words in training (a bracket ``(`` as ``-LRB-``, as raw
 text is tokenised: :func:`glmnlp.text.inputs.model_words`); each row's word is the word as written.
 """
@@ -34,17 +38,25 @@ import math
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, overload
 
 from glmnlp.errors import ConfigError, InputError, MissingPackageError
 from glmnlp.glm.locks import ForkSafeLock
 from glmnlp.parser.measures import (COLUMNS, COMBINED_NEEDS_WEIGHTS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, MeasureOptions,
-                                    WordClasses, candidate_tags, corpus_measures, every_tag_from)
+                                    MeasureRow, SentenceTags, WordClasses, candidate_tags, corpus_measures,
+                                    every_tag_from)
 from glmnlp.text.frames import rows_frame
 from glmnlp.text.inputs import check_progress, line_numbers, model_words, written_form
 from glmnlp.text.tokenize import tokenize_text_spans, user_stacklevel
 from glmnlp.text.web import web_tags
 from glmnlp.treebank.fileio import atomic_write_bytes, check_output_file, line_tokens, split_lines, surrogate_reason
+
+if TYPE_CHECKING:  # pandas is an optional extra (without pandas-stubs a type checker reads its DataFrame as Any)
+    import pandas as pd
+    from matplotlib.axes import Axes
+
+    from glmnlp.parser.model import Parser
+    from glmnlp.text.document import Document
 
 __all__ = ["measures", "load_parser", "text_sentences", "numbered_sentences", "sentence_rows", "incremental_tags",
            "incremental_surprisal", "write_measures", "plot_measures", "check_plot_path", "plot_formats", "FORMATS",
@@ -63,7 +75,21 @@ class LongSentenceWarning(UserWarning):
         self.sentence, self.item, self.words = sentence, item, words
 
 
-def load_parser(model: Any = None, kind: str = "generative") -> Any:
+class HasParser(Protocol):
+    """What :func:`load_parser` takes besides a parser and a folder: an object with a ``parser`` (a
+    :class:`glmnlp.text.pipeline.Pipeline`, whose module imports this one)."""
+
+    @property
+    def parser(self) -> Any: ...
+
+
+#: The ``model`` of :func:`measures` and :func:`load_parser`
+_Model: TypeAlias = "str | Path | Parser | HasParser | None"
+#: The ``texts`` of :func:`measures`
+_Texts: TypeAlias = "str | Iterable[str] | Iterable[Sequence[str]]"
+
+
+def load_parser(model: _Model = None, kind: str = "generative") -> Any:
     """A parser with a generative term: None = the bundled model, a model directory (with ``parser/``
     or a parser model itself), a :class:`glmnlp.text.pipeline.Pipeline` or a :class:`glmnlp.parser.model.Parser`.
     The bundled model's parser is loaded once per process and shared by every call: change its configuration and
@@ -211,15 +237,51 @@ def _warn_if_long(words: Sequence[str], k: int, item: int) -> None:
             k, item, len(words)), stacklevel=user_stacklevel())
 
 
+@overload
 def measures(
-    texts: str | Iterable[str] | Iterable[Sequence[str]],
-    model: Any = None,
+    texts: _Texts, model: _Model = None, *, tokenized: bool = False, lines: bool = False,
+    kind: Literal["generative", "combined"] = "generative", units: Literal["bits", "nats"] = "bits",
+    tags: Literal["model", "all"] | Iterable[SentenceTags] | None = None,
+    word_classes: WordClasses | str | Path | None = None, eos: bool = True, gamma: float | None = None,
+    cap: int | None = None, next_word: bool = False, max_tags: int = 8, tag_margin: float = 8.0,
+    tag_filter: Literal["seen", "margin"] = "seen", unknown_words: Literal["model", "pos"] = "model",
+    as_frame: Literal[False] = False, progress: Callable[[int], object] | None = None,
+) -> list[MeasureRow]: ...
+
+
+@overload
+def measures(
+    texts: _Texts, model: _Model = None, *, tokenized: bool = False, lines: bool = False,
+    kind: Literal["generative", "combined"] = "generative", units: Literal["bits", "nats"] = "bits",
+    tags: Literal["model", "all"] | Iterable[SentenceTags] | None = None,
+    word_classes: WordClasses | str | Path | None = None, eos: bool = True, gamma: float | None = None,
+    cap: int | None = None, next_word: bool = False, max_tags: int = 8, tag_margin: float = 8.0,
+    tag_filter: Literal["seen", "margin"] = "seen", unknown_words: Literal["model", "pos"] = "model",
+    as_frame: Literal[True], progress: Callable[[int], object] | None = None,
+) -> pd.DataFrame: ...
+
+
+@overload
+def measures(
+    texts: _Texts, model: _Model = None, *, tokenized: bool = False, lines: bool = False,
+    kind: Literal["generative", "combined"] = "generative", units: Literal["bits", "nats"] = "bits",
+    tags: Literal["model", "all"] | Iterable[SentenceTags] | None = None,
+    word_classes: WordClasses | str | Path | None = None, eos: bool = True, gamma: float | None = None,
+    cap: int | None = None, next_word: bool = False, max_tags: int = 8, tag_margin: float = 8.0,
+    tag_filter: Literal["seen", "margin"] = "seen", unknown_words: Literal["model", "pos"] = "model",
+    as_frame: bool = False, progress: Callable[[int], object] | None = None,
+) -> list[MeasureRow] | pd.DataFrame: ...
+
+
+def measures(
+    texts: _Texts,
+    model: _Model = None,
     *,
     tokenized: bool = False,
     lines: bool = False,
     kind: Literal["generative", "combined"] = "generative",
     units: Literal["bits", "nats"] = "bits",
-    tags: Any = None,
+    tags: Literal["model", "all"] | Iterable[SentenceTags] | None = None,
     word_classes: WordClasses | str | Path | None = None,
     eos: bool = True,
     gamma: float | None = None,
@@ -230,9 +292,10 @@ def measures(
     tag_filter: Literal["seen", "margin"] = "seen",
     unknown_words: Literal["model", "pos"] = "model",
     as_frame: bool = False,
-    progress: Callable[[int], Any] | None = None,
-) -> Any:
-    """Word-by-word measures of texts: a list of row dicts, or a ``pandas.DataFrame`` with ``as_frame``.
+    progress: Callable[[int], object] | None = None,
+) -> list[MeasureRow] | pd.DataFrame:
+    """Word-by-word measures of texts: a list of rows (:class:`~glmnlp.parser.measures.MeasureRow`, typed dicts),
+    or a ``pandas.DataFrame`` with ``as_frame`` (the overloads tell a type checker which, from ``as_frame``).
 
     ``texts``: a raw text, a list of raw texts, or a list of tokenised sentences (lists of PTB
     tokens); ``lines=True`` makes each line of raw text one sentence (a stimuli file of one item a line, with or
@@ -287,7 +350,7 @@ def measures(
 
 def sentence_rows(parser: Any, words: Sequence[str], options: MeasureOptions | bool = True,
                   sentence: int = 1, given: Mapping[int, str] | None = None,
-                  item: int | None = None) -> list[dict[str, Any]]:
+                  item: int | None = None) -> list[MeasureRow]:
     """The rows :func:`measures` gives for one tokenised sentence (``nlp(text, measures=True)`` uses it).
 
     ``options``: True for the defaults of :func:`measures`, or a :class:`MeasureOptions`. ``given``: tags given for
@@ -335,8 +398,8 @@ def incremental_surprisal(parser: Any, words: Sequence[str], given: Mapping[int,
 
 
 def _written_rows(parser: Any, sentences: list[list[str]], tags: Any, options: MeasureOptions, classes: Any,
-                  first: int = 1, progress: Callable[[int], Any] | None = None,
-                  items: Sequence[int] | None = None) -> list[dict[str, Any]]:
+                  first: int = 1, progress: Callable[[int], object] | None = None,
+                  items: Sequence[int] | None = None) -> list[MeasureRow]:
     """:func:`~glmnlp.parser.measures.corpus_measures` of the sentences spelled as the parser saw words in training
     (a bracket ``(`` as ``-LRB-``: :func:`glmnlp.text.inputs.model_words`), each row's word as written."""
     lexicon = _lexicon(parser)
@@ -349,7 +412,7 @@ def _written_rows(parser: Any, sentences: list[list[str]], tags: Any, options: M
     return rows
 
 
-def _columns(rows: Sequence[dict[str, Any]], next_word: bool = False) -> list[str]:
+def _columns(rows: Sequence[Mapping[str, Any]], next_word: bool = False) -> list[str]:
     extra = next_word or bool(rows and "rank" in rows[0])
     return list(COLUMNS) + (list(NEXT_COLUMNS) if extra else [])
 
@@ -369,7 +432,7 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def write_measures(rows: Sequence[dict[str, Any]], out: IO[str], fmt: str = "tsv") -> None:
+def write_measures(rows: Sequence[Mapping[str, Any]], out: IO[str], fmt: str = "tsv") -> None:
     """Write rows as ``tsv`` (header line, NA/Inf for missing/infinite), ``csv`` (the same with commas), both quoted
     as RFC 4180 quotes (a cell with the delimiter or a quote), or ``json`` (one object a line, JSON Lines).
 
@@ -418,7 +481,7 @@ def check_plot_path(path: str | Path) -> None:
     check_output_file(path)  # an existing folder in which the file can be made, as every output file's
 
 
-def _measure_rows(rows: Any) -> list[Mapping[str, Any]]:
+def _measure_rows(rows: Sequence[Mapping[str, Any]] | Document | pd.DataFrame) -> list[Mapping[str, Any]]:
     """The rows plot_measures draws from: a list of rows, the ``as_frame`` DataFrame, or a Document's."""
     from glmnlp.text.document import Document
 
@@ -436,10 +499,10 @@ def _measure_rows(rows: Any) -> list[Mapping[str, Any]]:
 
 
 def plot_measures(
-    rows: Any, sentence: int = 1, *,
+    rows: Sequence[Mapping[str, Any]] | Document | pd.DataFrame, sentence: int = 1, *,
     columns: Sequence[str] = ("surprisal", "syntactic_surprisal", "lexical_surprisal", "entropy"),
-    path: str | Path | None = None, ax: Any = None, title: str | None = None,
-) -> Any:
+    path: str | Path | None = None, ax: Axes | None = None, title: str | None = None,
+) -> Axes:
     """Draw one sentence's measures word by word (matplotlib, optional): one line per column of ``columns`` (a name
     or a sequence of names).
 
@@ -448,6 +511,8 @@ def plot_measures(
     writes, by suffix; :func:`check_plot_path` refuses other paths before drawing, and a file that cannot be
     written is a :class:`ConfigError`). A figure made only to be saved (``path`` without ``ax``) is drawn apart
     from pyplot: matplotlib's backend and pyplot's open figures stay as they were (a notebook's inline drawing).
+    ``ax``: draw there instead (an Axes of a figure or of a subfigure; with ``path`` the whole figure is saved: a
+    subfigure's raised ``AttributeError``, as a subfigure has no ``savefig``).
     """
     try:
         import matplotlib.figure
@@ -494,6 +559,8 @@ def plot_measures(
         fig.tight_layout()
     if path is not None:  # drawn in memory, then written atomically: a failed write left half a file in its place
         buffer = io.BytesIO()
-        (fig or ax.figure).savefig(buffer, format=Path(path).suffix[1:].lower() or None)
+        owner = fig if fig is not None else ax.figure
+        root = owner if isinstance(owner, matplotlib.figure.Figure) else owner.figure  # a subfigure's root
+        root.savefig(buffer, format=Path(path).suffix[1:].lower() or None)
         atomic_write_bytes(path, buffer.getvalue())  # a ConfigError naming the file and the reason
     return ax
