@@ -7,7 +7,8 @@ perceptron tagger of Collins 2002), so the user-facing pipeline is the chain
 
 :class:`Pipeline` holds a tagger and a parser behind two one-method protocols,
 :class:`TaggerProtocol` and :class:`ParserProtocol`, so that any object with those methods plugs
-in (the trained models, a gold-tag oracle in experiments, or small fakes in tests).
+in (the trained models, a gold-tag oracle in experiments, or small fakes in tests); they, :class:`Deferred` and
+:data:`UNCHANGED` (:meth:`Pipeline.replace`'s default) live in :mod:`glmnlp.text.components`.
 
 Our choices (what a call accepts, and the checks at the text boundary: :mod:`glmnlp.text.inputs`):
 
@@ -88,14 +89,14 @@ Our choices (what a call accepts, and the checks at the text boundary: :mod:`glm
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.glm.locks import ForkSafeLock
 from glmnlp.parser.explain import Explanation
+from glmnlp.text.components import UNCHANGED, Deferred, ParserProtocol, TaggerProtocol, Unchanged
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.text.inputs import (MAX_BATCH, DocumentInput, PendingSentence, check_progress, model_words, read_document,
                                 sentence_items, spell_as_written, tagset_mismatch)
@@ -103,44 +104,11 @@ from glmnlp.text.tokenize import LongInputWarning, user_stacklevel
 from glmnlp.text.web import web_tags
 from glmnlp.treebank.trees import Tree, escape_brackets, with_leaves
 
-__all__ = ["MAX_PARSE_WORDS", "Deferred", "DocumentInput", "ParserProtocol", "Pipeline", "TaggerProtocol"]
+__all__ = ["MAX_PARSE_WORDS", "UNCHANGED", "Deferred", "DocumentInput", "ParserProtocol", "Pipeline", "TaggerProtocol",
+           "Unchanged"]
 
 #: Sentences longer than this get the flat fallback tree instead of a beam search.
 MAX_PARSE_WORDS = 150
-
-
-@runtime_checkable
-class TaggerProtocol(Protocol):
-    """What the pipeline needs of a tagger: one tag per word."""
-
-    def tag(self, words: list[str]) -> list[str]:
-        """Return the POS tag of each word."""
-
-
-@runtime_checkable
-class ParserProtocol(Protocol):
-    """What the pipeline needs of a parser: a de-transformed PTB tree over the given words. ``tags`` holds one tag
-    per word, or (multi-tag input, C&R 2004 footnote 3; only used when the pipeline has a ``multitag_margin``) a
-    list of candidate tags per word."""
-
-    def parse(self, words: list[str], tags: Sequence[str | Sequence[str]]) -> Tree:
-        """Return the best tree; its leaves must be ``words``."""
-        ...
-
-
-@dataclass(frozen=True)
-class Deferred:
-    """A model component that a :class:`Pipeline` builds on first use, by ``loader(*args)``. ``facts`` answer,
-    without building it, what the pipeline asks of a component before analysing anything: for a parser
-    ``generative``, ``parse_nbest`` and ``pos_tags`` (:meth:`glmnlp.parser.model.Parser.describe`), for a tagger
-    ``multitag`` (:meth:`glmnlp.tagger.model.Tagger.describe`). See "Loading on first use" in the module docstring."""
-
-    loader: Callable[..., Any]
-    args: tuple[Any, ...]
-    facts: Mapping[str, Any] = field(default_factory=dict)
-
-    def __repr__(self) -> str:  # the folder, not the loader's bound method and the folder's identity (473 characters)
-        return f"<not built yet: {next((str(a) for a in self.args if hasattr(a, '__fspath__')), self.loader)}>"
 
 
 class Pipeline:
@@ -265,19 +233,24 @@ class Pipeline:
         return {"generative": generative, "nbest": self._offers("parser", "parse_nbest"),
                 "pos_tags": None if tags is None else frozenset(tags)}
 
-    def replace(self, **changes: Any) -> Pipeline:
-        """A new pipeline with the same components (built or deferred) and options but ``changes``
-        (any of ``tagger``, ``parser``, ``lines``, ``multitag_margin``, ``max_words``). With the same components it
-        keeps how it was loaded (:attr:`spec`: workers and pickling load it from there with the new settings); a
-        pipeline with another tagger or parser is one made from components in memory."""
-        unknown = set(changes) - {"tagger", "parser", "lines", "multitag_margin", "max_words"}
-        if unknown:
-            raise TypeError(f"replace() got unknown fields {sorted(unknown)}")
-        fields: dict[str, Any] = {**self._components, "lines": self.lines, "multitag_margin": self.multitag_margin,
-                                  "max_words": self.max_words}
-        fields.update(changes)
-        new = Pipeline(**fields)
-        if "tagger" not in changes and "parser" not in changes:
+    def replace(
+        self, *, tagger: TaggerProtocol | None | Unchanged = UNCHANGED, parser: ParserProtocol | None | Unchanged =
+        UNCHANGED, lines: bool | Unchanged = UNCHANGED, multitag_margin: float | None | Unchanged = UNCHANGED,
+        max_words: int | Unchanged = UNCHANGED,
+    ) -> Pipeline:
+        """A new pipeline with the same components (built or deferred) and options but those given, checked as
+        :class:`Pipeline` checks them; a parameter left out (:data:`UNCHANGED`) keeps this pipeline's
+        (``tagger=None`` drops the tagger, ``multitag_margin=None`` gives the parser single tags), and a misspelt one
+        is the ``TypeError`` of any unexpected keyword. With the same components it keeps how it was loaded
+        (:attr:`spec`: workers and pickling load it from there with the new settings); a pipeline with another
+        tagger or parser is one made from components in memory."""
+        new = Pipeline(
+            self._components["tagger"] if isinstance(tagger, Unchanged) else tagger,
+            self._components["parser"] if isinstance(parser, Unchanged) else parser,
+            lines=self.lines if isinstance(lines, Unchanged) else lines,
+            multitag_margin=self.multitag_margin if isinstance(multitag_margin, Unchanged) else multitag_margin,
+            max_words=self.max_words if isinstance(max_words, Unchanged) else max_words)
+        if isinstance(tagger, Unchanged) and isinstance(parser, Unchanged):
             new.spec = self.spec
         return new
 
