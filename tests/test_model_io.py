@@ -127,7 +127,7 @@ def test_model_io_rejects_corrupt_files(tmp_path: Path, case: str, culprit: str)
 def test_model_io_rejects_wrong_kind_and_missing_directory(tmp_path: Path) -> None:
     """Loading a tagger as a parser, or a directory that does not exist, fails clearly."""
     _save(tmp_path / "m")
-    with pytest.raises(ModelFileError, match="'tagger' model, expected a 'parser'"):
+    with pytest.raises(ModelFileError, match="this is a tagger model, expected a parser model$"):
         load_model(tmp_path / "m", kind="parser")
     with pytest.raises(ModelFileError, match="model directory not found"):
         load_model(tmp_path / "nothing", kind="tagger")
@@ -299,3 +299,26 @@ def test_save_model_names_what_json_cannot_hold_and_refuses_an_array_name_it_can
         with pytest.raises(ValueError, match=message):
             save_model(tmp_path / str(k), kind="k", metadata=metadata, arrays=arrays)
         assert not (tmp_path / str(k)).exists()
+
+
+@pytest.mark.parametrize("replace", [False, True])
+def test_model_io_refusals_name_every_kind_one_way(tmp_path: Path, replace: bool) -> None:
+    """``parser train --out`` onto a tagger folder said ``holds a glmnlp 'tagger' model, not a 'glmnlp-parser'
+    model`` and ``tagger train --out`` onto a parser folder ``holds a glmnlp 'glmnlp-parser' model, not a 'tagger'
+    model``: two spellings of kinds in one message. Every refusal and load names a kind as a reader would."""
+    from glmnlp.errors import ConfigError
+    from glmnlp.glm.model_io import check_output_dir
+
+    save_model(tmp_path / "tagger", kind="tagger", metadata=META, arrays=ARRAYS)
+    save_model(tmp_path / "parser", kind="glmnlp-parser", metadata=META, arrays=ARRAYS)
+    for folder, kind, said in (("tagger", "glmnlp-parser", "a glmnlp tagger model, not a parser model"),
+                               ("parser", "tagger", "a glmnlp parser model, not a tagger model"),
+                               ("parser", "glmnlp-pipeline", "a glmnlp parser model, not a pipeline model")):
+        with pytest.raises(ConfigError) as info:
+            check_output_dir(tmp_path / folder, kind, replace=replace)
+        assert str(info.value) == f"{tmp_path / folder}: holds {said} (not replaced)"
+    (tmp_path / "parser" / "notes.txt").write_text("mine")
+    with pytest.raises(ConfigError, match=r": a glmnlp parser model with other files in it \(notes.txt\)"):
+        check_output_dir(tmp_path / "parser", "glmnlp-parser", replace=replace)
+    with pytest.raises(ModelFileError, match=r"this is a parser model, expected a generative term model$"):
+        load_model(tmp_path / "parser", kind="glmnlp-generative-term")

@@ -108,7 +108,7 @@ def test_output_dirs_same_kind_model_is_replaced_only_with_force(
     capsys.readouterr()
     rc = main(["parser", "train", "--train", str(trees_file), "--dev", str(trees_file), "--out", str(out),
                "--epochs", "1", "--force"])
-    assert rc == 1 and "holds a glmnlp 'tagger' model" in capsys.readouterr().err
+    assert rc == 1 and "holds a glmnlp tagger model, not a parser model (not replaced)" in capsys.readouterr().err
 
 
 def test_output_dirs_model_with_extra_files_is_not_replaced(tmp_path: Path) -> None:

@@ -9,7 +9,8 @@ place) gave a mix of both models' files, loaded without a word or refused as cor
 read again when the folder at the path changed meanwhile (:func:`read_unchanged`). A model also leaves a process
 only as its files: :class:`TravelsAsFiles`, the models' base, refuses pickling, and
 a worker that may run on another machine (a Ray actor) gets the files' bytes (:func:`folder_files`), which it
-writes to a folder of its own (:func:`write_folder_files`).
+writes to a folder of its own (:func:`write_folder_files`). Messages name a model's kind as :func:`kind_name` does
+(``tagger``, ``parser``), not as its files store it (``glmnlp-parser``).
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from glmnlp.errors import ConfigError, ModelFileError
 from glmnlp.treebank.fileio import dead_leftovers
 
 __all__ = ["SCRATCH_PREFIXES", "TravelsAsFiles", "check_model_directory", "checked_model_file", "folder_files",
-           "folder_identity", "json_or_none", "model_json", "read_member", "read_model_file", "read_unchanged",
-           "remove_dead_scratch", "scratch_folder", "write_folder_files"]
+           "folder_identity", "json_or_none", "kind_name", "model_json", "read_member", "read_model_file",
+           "read_unchanged", "remove_dead_scratch", "scratch_folder", "write_folder_files"]
 
 T = TypeVar("T")
 
@@ -104,6 +105,13 @@ def read_unchanged(path: str | Path, read: Callable[[], T], tries: int = 3) -> T
             return result
     raise ModelFileError(f"{path}: replaced by another program while it was read ({tries} times): load it once "
                          "that program has written it")
+
+
+def kind_name(kind: str) -> str:
+    """A model kind as messages name it: without glmnlp's prefix, its dashes as spaces (``glmnlp-parser`` a parser,
+    ``glmnlp-generative-term`` a generative term, ``tagger`` a tagger). The files keep the stored kind; the
+    refusals named it as stored, one folder ``'glmnlp-parser'`` and the other ``'tagger'``."""
+    return kind.removeprefix("glmnlp-").replace("-", " ")
 
 
 def json_or_none(path: Path) -> Any:

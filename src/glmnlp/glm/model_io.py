@@ -30,7 +30,8 @@ Our choices:
   (``metadata.json``, ``weights.npz`` and its listed sub-models; for a pipeline directory
   ``MODEL.json`` and the files its checksums list). Anything else (a folder with other files, a
   model of another kind, a file, a symbolic link, the current directory or one of its parents) is
-  refused with a one-line error, even with ``replace``/``--force``; so is a model that is a listed part of
+  refused with a one-line error (kinds named as :func:`~glmnlp.glm.model_files.kind_name` names them: a tagger, a
+  parser model), even with ``replace``/``--force``; so is a model that is a listed part of
   another (a pipeline's ``parser/``, a parser's ``generative/``), which replaced alone left the whole model
   unloadable (``glmnlp parser train --out my_model/parser --force``: ``MODEL.json``'s checksums named the old
   files). Replacing a model is allowed by default in the library (``save(path)`` twice) and needs ``--force`` on
@@ -81,7 +82,8 @@ import numpy as np
 
 from glmnlp._version import __version__
 from glmnlp.errors import ConfigError, ModelFileError
-from glmnlp.glm.model_files import check_model_directory, json_or_none, model_json, read_member, read_model_file
+from glmnlp.glm.model_files import (check_model_directory, json_or_none, kind_name, model_json, read_member,
+                                    read_model_file)
 from glmnlp.glm.model_seals import check_pin, check_seal, header_digest, json_keys, json_problem, parts_digest
 from glmnlp.glm.pools import interrupts_deferred
 from glmnlp.treebank.fileio import (check_name_length, check_writable_folder, dead_leftovers, missing_folders,
@@ -304,12 +306,13 @@ def _check_target(target: Path, kind: str, *, replace: bool, option: str) -> Non
             f"glmnlp never deletes what it did not write: choose a new folder"
         )
     if found != kind:
-        raise ConfigError(f"{target}: holds a glmnlp {found!r} model, not a {kind!r} model (not replaced)")
+        raise ConfigError(f"{target}: holds a glmnlp {kind_name(found)} model, not a {kind_name(kind)} model "
+                          "(not replaced)")
     owned = _pipeline_files(target) if kind == PIPELINE_KIND else _model_files(target)
     extra = entries - (owned or set())
     if extra:
         raise ConfigError(
-            f"{target}: a glmnlp {kind!r} model with other files in it ({_listing(extra)}); not replaced"
+            f"{target}: a glmnlp {kind_name(kind)} model with other files in it ({_listing(extra)}); not replaced"
         )
     if not replace:
         raise ConfigError(f"{target}: already exists and is not an empty directory (use {option} to replace it)")
@@ -491,16 +494,16 @@ def _checked_blob(directory: Path, kind: str) -> tuple[dict[str, Any], bytes]:
     """The header and the weights archive's bytes, once the kind and the archive's checksum are checked."""
     header = read_metadata(directory)
     if header["kind"] != kind:
-        raise ModelFileError(
-            f"{directory / METADATA_FILE}: this is a {header['kind']!r} model, expected a {kind!r} model"
-        )
+        raise ModelFileError(f"{directory / METADATA_FILE}: this is a {kind_name(header['kind'])} model, expected a "
+                             f"{kind_name(kind)} model")
     weights_path = directory / WEIGHTS_FILE
     try:
         blob = read_model_file(weights_path)
     except FileNotFoundError:
         raise ModelFileError(f"{weights_path}: missing") from None
     if hashlib.sha256(blob).hexdigest() != header["weights_sha256"]:
-        raise ModelFileError(f"{weights_path}: checksum mismatch (corrupt, truncated or not written with this metadata)")
+        raise ModelFileError(f"{weights_path}: checksum mismatch (corrupt, truncated or not written with this "
+                             "metadata)")
     return header, blob
 
 
@@ -529,8 +532,8 @@ def load_model(directory: str | Path, *, kind: str, names: Collection[str] | Non
     weights_path = directory / WEIGHTS_FILE
     expected: dict[str, Any] = header["arrays"]
     if names is not None and (unknown := sorted(set(expected) - set(names))):
-        raise ModelFileError(f"{weights_path}: {', '.join(map(repr, unknown))}: not an array a {kind!r} model has "
-                             f"(it has {', '.join(sorted(names))})")
+        raise ModelFileError(f"{weights_path}: {', '.join(map(repr, unknown))}: not an array a {kind_name(kind)} model "
+                             f"has (it has {', '.join(sorted(names))})")
     arrays: dict[str, np.ndarray] = {}
     try:
         with zipfile.ZipFile(io.BytesIO(blob)) as archive:
