@@ -265,9 +265,10 @@ def test_formats_error_names_the_file(tmp_path: Path) -> None:
     assert str(info.value) == f"{bad}:2: token 1 'b' has no /TAG"
     latin = tmp_path / "latin.tab"
     latin.write_bytes(b"a\tDT\ncaf\xe9\tNN\n")
-    with pytest.raises(FormatError) as info:
+    with pytest.raises(InputError) as info:  # an encoding, not a format: the InputError of every reader
         read_tab(latin)
     assert info.value.line == 2 and info.value.reason == "not valid UTF-8 text (byte 0xe9 at column 4)"
+    assert type(info.value) is InputError
     with pytest.raises(InputError, match="cannot read file") as missing:  # a missing file is no malformed format
         read_tab(tmp_path / "missing.tab")
     assert type(missing.value) is InputError

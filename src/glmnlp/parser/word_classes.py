@@ -91,8 +91,9 @@ def _data_text(name: str) -> str:
 
 def _read(path: str | Path) -> str:
     """The file's text as every reader reads it: without a byte order mark (it was part of the first word, whose
-    entry was lost), file:line for text that is not UTF-8 (:func:`glmnlp.treebank.fileio.read_text_file`)."""
-    return read_text_file(path, FormatError)
+    entry was lost), an InputError at file:line for text that is not UTF-8
+    (:func:`glmnlp.treebank.fileio.read_text_file`)."""
+    return read_text_file(path)
 
 
 _CLASSES = ("closed", "previous", "open")

@@ -6,6 +6,10 @@ what the tree, tagged-text and EVALB readers use).
 
 Our choices:
 
+* **Encoding errors are InputErrors.** Binary data (a NUL byte), UTF-16 or UTF-32 text and bytes that are not UTF-8
+  are an :class:`~glmnlp.errors.InputError` at ``file:line`` from every reader, whatever the format it reads: the
+  tree reader said :class:`~glmnlp.errors.TreeSyntaxError` and the tagged-text readers
+  :class:`~glmnlp.errors.FormatError` for the same file, and an encoding is neither brackets nor a format.
 * **Errors.** A location that cannot be written (a missing or read-only folder, a file where a folder should
   be, a folder where the file should be) raises :class:`~glmnlp.errors.ConfigError` with one line
   ``PATH: reason`` (the ``OSError`` is its ``__cause__``), so the command line prints it without a traceback.
@@ -552,12 +556,12 @@ def without_byte_order_marks(text: str) -> str:
     return _BOM_AT_LINE_START.sub("", text) if "\ufeff" in text else text  # (the search alone: 13% of reading)
 
 
-def decoded_text(data: bytes, source: str, error: type[InputError] = InputError) -> str:
-    """``data`` decoded as UTF-8; binary data (a NUL byte) or text that is not UTF-8 raises ``error`` (an
-    :class:`InputError` class) at ``source:line``, as :func:`decoded_lines` words it. A byte order mark is kept; a
-    Ctrl-Z that ends or begins a line is not (:func:`_without_dos_eof`)."""
+def decoded_text(data: bytes, source: str) -> str:
+    """``data`` decoded as UTF-8; binary data (a NUL byte) or text that is not UTF-8 raises :class:`InputError` at
+    ``source:line``, as :func:`decoded_lines` words it (module docstring: whatever the format). A byte order mark is
+    kept; a Ctrl-Z that ends or begins a line is not (:func:`_without_dos_eof`)."""
     if utf16 := _utf16_message(data):
-        raise error(utf16, source=source, line=1)
+        raise InputError(utf16, source=source, line=1)
     nul = data.find(b"\x00")
     try:
         text, bad = data.decode("utf-8"), -1
@@ -568,10 +572,10 @@ def decoded_text(data: bytes, source: str, error: type[InputError] = InputError)
         return data.count(b"\n", 0, at) + _lone_crs(data, at) + 1
 
     if nul >= 0 and (bad < 0 or line_of(nul) <= line_of(bad)):  # the first bad line, NUL first as decoded_lines
-        raise error("binary data (NUL byte); expected UTF-8 text", source=source, line=line_of(nul))
+        raise InputError("binary data (NUL byte); expected UTF-8 text", source=source, line=line_of(nul))
     if bad >= 0:
         line_start = max(data.rfind(b"\n", 0, bad), data.rfind(b"\r", 0, bad)) + 1
-        raise error(_not_utf8(data[line_start:], bad - line_start), source=source, line=line_of(bad))
+        raise InputError(_not_utf8(data[line_start:], bad - line_start), source=source, line=line_of(bad))
     return _without_dos_eof(text)
 
 
@@ -579,14 +583,14 @@ def decoded_text(data: bytes, source: str, error: type[InputError] = InputError)
 _DOS_EOF = re.compile(r"\x1a+(?=[\r\n]|\Z)|(?:^|(?<=[\r\n]))\x1a+")
 
 
-def read_text_file(path: str | Path, error: type[InputError] = InputError) -> str:
+def read_text_file(path: str | Path) -> str:
     """A whole UTF-8 file, without its byte order marks (not text of the file's format; one at the start of a line
     too, :func:`without_byte_order_marks`). A file that cannot be read (missing, a folder, no permission) raises
-    :class:`InputError` naming it (not the format's ``error``: ``except TreeSyntaxError`` took a missing file for
-    malformed brackets); binary or non-UTF-8 data raises ``error`` as :func:`decoded_text`."""
+    :class:`InputError` naming it (not the format's error: ``except TreeSyntaxError`` took a missing file for
+    malformed brackets); so does binary or non-UTF-8 data, as :func:`decoded_text`."""
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
     _same_file_as_stdout(Path(path), str(path))
-    return without_byte_order_marks(decoded_text(data, str(path), error))
+    return without_byte_order_marks(decoded_text(data, str(path)))

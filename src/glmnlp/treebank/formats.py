@@ -25,7 +25,8 @@ Our choices:
 * Blank lines carry no sentence: in the line-per-sentence formats (word/TAG, tokens) a blank line
   is skipped, and runs of blank lines between tab or CoNLL-U blocks count as one separator. A
   missing blank line after the last CoNLL-U/tab sentence is accepted (end of file ends it).
-* A leading UTF-8 byte-order mark is ignored; any other undecodable byte is an error.
+* A leading UTF-8 byte-order mark is ignored; any other undecodable byte is an InputError (not a FormatError: an
+  encoding is no format, :mod:`glmnlp.treebank.fileio`).
 * :func:`iter_tagged` reads every format one sentence at a time, as the lines arrive (``glmnlp tag`` streams with
   it; the list readers are it, collected): a bracketed tree, which may span lines, once its closing bracket is read.
 * :func:`read_tagged` with ``fmt="auto"`` decides by file suffix (``.conllu``/``.conll``,
@@ -90,7 +91,7 @@ Format = Literal["auto", "conllu", "word_tag", "tab", "trees"]
 def _load(source: Source) -> tuple[str, str]:
     """``(name, text)`` of a path or an open text stream."""
     if isinstance(source, (str, Path)):
-        return str(source), read_text_file(source, FormatError)
+        return str(source), read_text_file(source)
     name = str(getattr(source, "name", "<stream>"))
     try:
         text = source.read()

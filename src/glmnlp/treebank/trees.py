@@ -460,8 +460,9 @@ def read_tree_file_with_lines(path: str | Path) -> list[tuple[int, Tree]]:
 
     The file is read as every file read whole is (:func:`glmnlp.treebank.fileio.read_text_file`: its byte order
     marks dropped, an input that is also standard output's file refused): a file that cannot be read (missing, a
-    directory, no permission) raises :class:`~glmnlp.errors.InputError` naming it; binary data, text that is not
-    UTF-8 or not trees :class:`~glmnlp.errors.TreeSyntaxError` (an InputError too), with the line.
+    directory, no permission) raises :class:`~glmnlp.errors.InputError` naming it, and so do binary data and text
+    that is not UTF-8, with the line (an encoding is no bracket); text that is not trees
+    :class:`~glmnlp.errors.TreeSyntaxError` (an InputError too), with the line.
     """
-    text = read_text_file(path, TreeSyntaxError)
+    text = read_text_file(path)
     return list(read_trees_with_lines(text, str(path)))
