@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import logging
 import math
 import os
@@ -31,8 +32,8 @@ from collections import Counter
 import click
 from click.core import ParameterSource
 
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TypeVar
 
 from glmnlp.config import MAX_JOBS
 
@@ -40,7 +41,9 @@ __all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_addres
            "note_rerooted", "check_tagset", "given_options", "on_terminal", "quiet_ray", "sentence_bar", "some_of",
            "weight_list", "parallel_options", "training_parallel_options", "parser_parallel_options",
            "rare_chains_said", "warn_of_jobs", "one_line", "warn_if_dev_is_train", "warn_of_named_format",
-           "other_format_hint", "not_parsed"]
+           "first_line_peek", "other_format_hint", "not_parsed"]
+
+T = TypeVar("T")
 
 
 #: what a terminal does not show as written: C0 and C1 controls and DEL (an escape sequence colours or clears the
@@ -63,35 +66,53 @@ def not_parsed(fmt: str, command: str = "glmnlp parse") -> str:
 
 
 def warn_of_named_format(path: str | os.PathLike[str] | None, name: str, read_as: str,
-                         instead: Callable[[str], str]) -> None:
+                         instead: Callable[[str], str], first_line: Callable[[], str | None]) -> None:
     """Warn that the input file ``path`` (named ``name``) is read as ``read_as`` though its suffix names a format
     (``glmnlp.treebank.formats.named_format``), saying what reads that format: ``instead(format)``. Read silently, a
     CoNLL-U file's every bracket and column became a word (6,454 "sentences" of a 245-sentence file, status 0), a
-    word/TAG file's ``Savin/NNP`` one word."""
-    from glmnlp.treebank.formats import named_format
+    word/TAG file's ``Savin/NNP`` one word. ``first_line`` gives the input's first non-blank line, asked for only
+    where the content decides (:func:`first_line_peek` reads it from the command's own stream)."""
+    from glmnlp.errors import FormatError
+    from glmnlp.treebank.formats import detect_format, named_format
 
     if path is None or (named := named_format(str(path))) == "auto":
         return
-    if named in ("tab", "word_tag") and _first_line_format(path) != named:  # the content decides these two (a
-        return  # plain-token .tab file was warned of as tab, which --input-format auto then refused)
+    if named in ("tab", "word_tag"):  # the content decides these two (a plain-token .tab file was warned of as tab,
+        line = first_line()  # which --input-format auto then refused)
+        try:
+            if line is None or detect_format([line], name) != named:
+                return
+        except FormatError:
+            return
     click.echo(f"warning: {name} is read as {read_as}, though its name says {named}: {instead(named)}", err=True)
 
 
-def _first_line_format(path: str | os.PathLike[str]) -> str | None:
-    """The format the first non-blank line of the regular file ``path`` shows (``detect_format``), or None: none, or
-    not a regular file (a pipe's first line read here would be lost to the command)."""
-    from glmnlp.errors import FormatError
-    from glmnlp.treebank.fileio import is_blank
-    from glmnlp.treebank.formats import detect_format
+def first_line_peek(lines: Iterable[T], text: Callable[[T], str]) -> tuple[Callable[[], str | None], Iterator[T]]:
+    """A function giving the first non-blank line (``text`` of an item) among the first 1000 items of ``lines`` (None
+    if there is none), read when it is first called, and every item of ``lines`` again, those it read first: the
+    check of :func:`warn_of_named_format` reads the stream the command reads. It opened the file a second time
+    (and judged no pipe, whose lines it read would have been lost to the command)."""
+    source = iter(lines)
+    head: list[T] = []
+    found: list[str | None] = []
 
-    if not os.path.isfile(path):
-        return None
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        line = next((line for _, line in zip(range(1000), handle) if not is_blank(line)), None)
-    try:
-        return None if line is None else detect_format([line.rstrip("\r\n")], str(path))
-    except FormatError:
-        return None
+    def first() -> str | None:
+        from glmnlp.treebank.fileio import is_blank
+
+        if not found:
+            found.append(None)
+            for item in itertools.islice(source, 1000):
+                head.append(item)
+                if not is_blank(text(item)):
+                    found[0] = text(item)
+                    break
+        return found[0]
+
+    def every() -> Iterator[T]:
+        yield from head
+        yield from source
+
+    return first, every()
 
 
 def other_format_hint(name: str, first_line: str) -> str:

@@ -28,7 +28,7 @@ import click
 from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_text_arguments, given_options, on_terminal,
                                 sentence_bar, warn_of_named_format)
 from glmnlp.errors import ConfigError
-from glmnlp.treebank.fileio import decoded_arguments, input_lines
+from glmnlp.treebank.fileio import decoded_arguments, input_lines, is_blank
 
 __all__ = ["measures_cmd"]
 
@@ -118,7 +118,8 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
                              "raw text, a sentence a line (--lines)" if lines else "raw text (paragraphs)",
                              lambda fmt: f"glmnlp measures reads no {fmt} file; in Python glmnlp.measures("
                              "[s.words for s in glmnlp.treebank.formats.read_tagged(FILE, column=None)], "
-                             "tokenized=True) measures its words")
+                             "tokenized=True) measures its words",
+                             lambda: next((line for line in read if not is_blank(line)), None))
         docs = read if tokenized else ["\n".join(read)]  # a line's item is its line number, blank lines counted
     sentences = _sentences(docs, tokenized, lines, (input_path or "-") if (tokenized or lines) and not text else None)
     if plot_path is not None and sentence > len(sentences):

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from glmnlp.cli._params import not_parsed, other_format_hint, warn_of_named_format
+from glmnlp.cli._params import first_line_peek, not_parsed, other_format_hint, warn_of_named_format
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.text.inputs import model_words
 from glmnlp.treebank.fileio import decoded_arguments, is_blank, line_tokens
@@ -102,9 +102,11 @@ def read_units(
     without any non-blank line and for malformed ``word/TAG`` tokens.
     """
     if mode != "tagged":  # a word/TAG, CoNLL-U or tree file parsed as text: its every bracket and column a word
+        peek, lines = first_line_peek(lines, lambda item: item[1])
         warn_of_named_format(source, source, "one tokenised sentence a line (--tokenized)" if mode == "tokens" else
                              "raw text, a sentence a line (--lines)" if lines_mode else "raw text (paragraphs)",
-                             lambda fmt: "--tagged reads word/TAG lines" if fmt == "word_tag" else not_parsed(fmt))
+                             lambda fmt: "--tagged reads word/TAG lines" if fmt == "word_tag" else not_parsed(fmt),
+                             peek)
     seen = False
     first_line = ""  # the first non-blank line: what --tagged's error names as another format's
     paragraph: list[str] = []

@@ -6,7 +6,8 @@ trees (one per line or ``.mrg``); ``--format auto`` tells them apart (:func:`glm
 ``glmnlp tag`` reads one tokenised sentence per line (or any tagged format, whose tags are ignored)
 and writes word/TAG lines or CoNLL-U to stdout, :data:`TAG_CHUNK` sentences at a time. The input is read as it is
 tagged (:func:`glmnlp.treebank.formats.iter_tagged`), so memory does not grow with it; ``--input-format auto``
-decides from the file's suffix or its first lines (a bracketed tree, which may span lines, is tagged once it is closed).
+decides from the file's suffix or its first lines, and where those cannot tell by ``.word_tag`` or ``.tab`` as
+``tagger train`` does (a bracketed tree, which may span lines, is tagged once it is closed).
 Malformed input stops at ``file:line`` after the sentences before it were written, as ``glmnlp parse`` does.
 ``--model`` of ``tag`` and ``tagger evaluate`` is a tagger model or a pipeline model directory holding ``tagger/``
 (as ``train-default`` writes it).
@@ -31,7 +32,7 @@ import click
 from click.core import ParameterSource
 
 from glmnlp.treebank.formats import (
-    Format, TaggedSentence, format_by_suffix, iter_tagged, iter_tokens, read_tagged, read_tagged_as, write_conllu,
+    Format, TaggedSentence, format_by_suffix, iter_tagged, named_format, iter_tokens, read_tagged, read_tagged_as, write_conllu,
     write_word_tag,
 )
 from glmnlp.tagger.features import FEATURE_SETS
@@ -42,7 +43,8 @@ from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.parallel import chunked
 from glmnlp.glm.training import EpochRecord, check_shards
 from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_tagset, given_options, on_terminal,
-                               training_parallel_options, warn_if_dev_is_train, warn_of_named_format)
+                               training_parallel_options, warn_if_dev_is_train, warn_of_named_format,
+                               first_line_peek)
 from glmnlp.errors import FormatError, InputError
 from glmnlp.treebank.fileio import decoded_text, opened_input, stdin_bytes, without_byte_order_marks
 
@@ -359,15 +361,16 @@ def _input_sentences(path: str, fmt: str) -> Iterator[TaggedSentence]:
     :func:`glmnlp.treebank.fileio.input_lines` refuses input (binary or not UTF-8 at ``file:line``, no sentence)."""
     seen = False
     with opened_input(path) as (numbered, name):
-        lines = (line for _, line in numbered)
+        lines: Iterator[str] = (line for _, line in numbered)
         if fmt == "tokens":
             # its comment and tab lines were tagged as words, a word/TAG file's tags as part of the word
+            first, lines = first_line_peek(lines, str)
             warn_of_named_format(path, name, "one tokenised sentence a line (--input-format tokens, the default)",
-                                 lambda _: "--input-format auto reads it as that")
+                                 lambda _: "--input-format auto reads it as that", first)
             sentences = iter_tokens(lines)
-        else:
-            fmt = format_by_suffix(path) if fmt == "auto" else fmt  # "-" (stdin) has no suffix
-            sentences = iter_tagged(lines, fmt, None, name)  # type: ignore[arg-type]  # words only
+        else:  # the suffix where the first lines cannot tell (a tagless or one-token line); "-" (stdin) has none
+            named, fmt = named_format(path), format_by_suffix(path) if fmt == "auto" else fmt
+            sentences = iter_tagged(lines, fmt, None, name, named)  # type: ignore[arg-type]  # words only
         for sentence in sentences:
             seen = True
             yield sentence

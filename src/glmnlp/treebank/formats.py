@@ -30,8 +30,8 @@ Our choices:
 * :func:`iter_tagged` reads every format one sentence at a time, as the lines arrive (``glmnlp tag`` streams with
   it; the list readers are it, collected): a bracketed tree, which may span lines, once its closing bracket is read.
 * :func:`read_tagged` with ``fmt="auto"`` decides by file suffix (``.conllu``/``.conll``,
-  ``.mrg``/``.tree``/``.trees``; ``.word_tag`` and ``.tab`` only where the content cannot tell), then by the first
-  non-blank line, in this order: ten tab fields
+  ``.mrg``/``.tree``/``.trees``; ``.word_tag`` and ``.tab`` only where the content cannot tell: :func:`iter_tagged`
+  too, given the name's format), then by the first non-blank line, in this order: ten tab fields
   (or ``#`` comments followed by such a line) -> CoNLL-U; two tab fields -> tab; every token
   containing ``/`` (and the line not a one-line ``( ... )`` tree) -> word/TAG, so a sentence
   starting with ``(/-LRB-`` stays word/TAG; a line starting with ``(`` -> trees. Anything else is
@@ -380,15 +380,19 @@ def _sniffed(path: Source, fmt: Format) -> tuple[str, list[str], Format]:
     name, text = _load(path)
     lines = split_lines(text)
     fmt = format_by_suffix(path) if fmt == "auto" else fmt
-    if fmt != "auto":
-        return name, lines, fmt
+    return name, lines, _detected(_format_head(iter(lines)), name, named_format(path)) if fmt == "auto" else fmt
+
+
+def _detected(head: list[str], name: str, named: Format) -> Format:
+    """The format ``head``'s first lines show (:func:`detect_format`), else, where they cannot tell it (a tagless or
+    one-token first line), ``named``, the format the file's name says (:func:`named_format`), if it says one: that
+    format's reader then reads the file, or says what is wrong with it in its own words."""
     try:
-        return name, lines, detect_format(_format_head(iter(lines)), name)
+        return detect_format(head, name)
     except FormatError as exc:
-        hint = named_format(path)
-        if hint == "auto" or not exc.reason.startswith("cannot tell the format ("):
+        if named == "auto" or not exc.reason.startswith("cannot tell the format ("):
             raise
-        return name, lines, hint
+        return named
 
 
 def read_tagged_as(
@@ -417,14 +421,16 @@ def named_format(path: Source) -> Format:
 
 
 def iter_tagged(
-    lines: Iterable[str], fmt: Format = "auto", column: Literal["xpos", "upos"] | None = "xpos", name: str = "<input>"
+    lines: Iterable[str], fmt: Format = "auto", column: Literal["xpos", "upos"] | None = "xpos", name: str = "<input>",
+    named: Format = "auto",
 ) -> Iterator[TaggedSentence]:
     """:func:`read_tagged` of ``lines`` (without their line ends), each sentence as soon as its lines are read
-    (``glmnlp tag`` streams with it): ``"auto"`` is decided by the first lines alone (:func:`detect_format`; no
-    suffix here: :func:`format_by_suffix`); a bracketed tree as soon as its closing bracket is read. A bad
-    ``fmt`` or ``column`` is a ConfigError at the call, before any line is read."""
+    (``glmnlp tag`` streams with it): ``"auto"`` is decided by the first lines (:func:`detect_format`; no suffix
+    here: :func:`format_by_suffix`), or, where they cannot tell, by ``named``, the format the file's name says
+    (:func:`named_format`), as :func:`read_tagged` decides; a bracketed tree as soon as its closing bracket is read.
+    A bad ``fmt`` or ``column`` is a ConfigError at the call, before any line is read."""
     _check_request(fmt, column)
-    return _iter_tagged(iter(lines), fmt, column, name)
+    return _iter_tagged(iter(lines), fmt, column, name, named)
 
 
 def _check_request(fmt: str, column: str | None) -> None:
@@ -435,11 +441,12 @@ def _check_request(fmt: str, column: str | None) -> None:
         raise ConfigError(f"column must be 'xpos' or 'upos', not {column!r}")
 
 
-def _iter_tagged(lines: Iterator[str], fmt: Format, column: str | None, name: str) -> Iterator[TaggedSentence]:
+def _iter_tagged(lines: Iterator[str], fmt: Format, column: str | None, name: str,
+                 named: Format) -> Iterator[TaggedSentence]:
     head: list[str] = []
     if fmt == "auto":
         head = _format_head(lines)
-        fmt = detect_format(head, name)
+        fmt = _detected(head, name, named)
     if column == "upos" and fmt != "conllu":
         raise FormatError(
             f"the UPOS column was asked for, but this is a {fmt} file, with one tag per word", source=name
