@@ -135,7 +135,7 @@ def test_a_bracket_tag_reaches_the_parser_as_its_trees_spell_it() -> None:
     """STTS ``$(`` is ``$-LRB-`` in bracketed trees (which cannot hold a ``(``) and ``$(`` in word/TAG files: a tagger
     trained on those beside a parser trained on trees sent ``$(``, which the parser did not know (the sentences with
     one flat), and a pre-tagged ``$(`` was refused. The parser gets its trees' spelling (and
-    the sentence's tags are its tree's)."""
+    the sentence's tags are its tree's, spelled as the tagset spells them: written_tags)."""
     from types import SimpleNamespace
 
     from glmnlp.text.inputs import model_tags
@@ -149,7 +149,8 @@ def test_a_bracket_tag_reaches_the_parser_as_its_trees_spell_it() -> None:
     parser = FakeParser()
     parser.grammar = SimpleNamespace(pos_tags=frozenset({"NN", "$-LRB-"}))  # type: ignore[attr-defined]
     doc = Pipeline(Stts(), parser)([["a", "(", "b", ")"]])
-    assert parser.calls[-1][1] == ["NN", "$-LRB-", "NN", "$-LRB-"] == doc.sentences[0].tags  # the tree's
+    assert parser.calls[-1][1] == ["NN", "$-LRB-", "NN", "$-LRB-"] == doc.sentences[0].tree.tags()  # the tree's
+    assert doc.sentences[0].tags == ["NN", "$(", "NN", "$("]
     Pipeline(Stts(), parser)([[("a", "NN"), ("(", "$(")]])  # given tags: no "tags the parser does not know"
     assert parser.calls[-1][1] == ["NN", "$-LRB-"]
     Pipeline(Stts(), parser, multitag_margin=1.0)([["a", "("]])

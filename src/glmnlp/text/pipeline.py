@@ -99,7 +99,7 @@ from glmnlp.parser.explain import Explanation
 from glmnlp.text.components import UNCHANGED, Deferred, ParserProtocol, TaggerProtocol, Unchanged
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.text.inputs import (MAX_BATCH, DocumentInput, PendingSentence, check_progress, model_words, read_document,
-                                sentence_items, spell_as_written, tagset_mismatch)
+                                sentence_items, spell_as_written, tagset_mismatch, written_tags)
 from glmnlp.text.tokenize import LongInputWarning, user_stacklevel
 from glmnlp.text.web import web_tags
 from glmnlp.treebank.trees import Tree, escape_brackets, with_leaves
@@ -550,11 +550,11 @@ def _document(text: str, pending: list[PendingSentence]) -> Document:
     )
 
 
-def _final_tags(p: PendingSentence) -> list[str | None]:
+def _final_tags(p: PendingSentence) -> list[str | None]:  # STTS $( as tag outputs write it (written_tags)
     if p.tree is not None:
-        return list(p.tree.tags())
+        return list(written_tags(p.tree.tags(), p.tags))
     if p.tags is not None:
-        return list(p.tags)
+        return list(written_tags(p.tags))
     return [None] * len(p.tokens)
 
 

@@ -1,0 +1,100 @@
+"""Tags are written in the tagset's spelling in every output of tags; trees keep their escapes.
+
+STTS tags a bracket ``$(``, which a bracketed tree cannot hold: trees write ``$-LRB-``. ``glmnlp tag`` wrote
+``$(`` while ``glmnlp parse --format conllu`` and ``json`` (and ``Sentence.tags``) wrote the tree's ``$-LRB-``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from glmnlp.cli import main
+from glmnlp.text.inputs import written_tags
+from glmnlp.text.pipeline import Pipeline
+from glmnlp.text.render import render_conllu, render_json, render_word_tag
+from glmnlp.treebank.trees import escape_brackets
+
+from pipeline_fakes import FakeParser, FakeTagger
+
+_SENTENCES = [("Er sagte ( nichts ) .", "PPER VVFIN $( NN $( $."), ("Sie kam ( spät ) .", "PPER VVFIN $( ADJD $( $."),
+              ("Er kam .", "PPER VVFIN $.")]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(st.sampled_from("$(){}[]-LRBNV.x"), min_size=1, max_size=8).filter(
+    lambda t: "-LRB-" not in t and "-RRB-" not in t))
+def test_a_tag_written_in_a_tree_is_written_back_in_the_tagset_s_spelling(tag: str) -> None:
+    assert written_tags([escape_brackets(tag)], [tag]) == (tag,)
+    if tag not in ("(", ")"):  # the tree's -LRB- is the Penn Treebank's tag, kept without the tagger's own
+        assert written_tags([escape_brackets(tag)]) == (tag,)
+
+
+def test_the_penn_treebank_s_bracket_tags_are_their_own_names() -> None:
+    assert written_tags(["-LRB-", "-RRB-", "$-LRB-", "NN", "$-RRB-"]) == ("-LRB-", "-RRB-", "$(", "NN", "$)")
+    assert written_tags(["-LRB-", "$-LRB-"], ["(", "$-LRB-"]) == ("(", "$(")  # a tagset that tags ( as (
+
+
+class _TreeSpelling(FakeTagger):
+    """A tagger trained on trees: it knows STTS $( as the trees write it."""
+
+    def tag(self, words: list[str]) -> list[str]:
+        return ["$-LRB-" if w in ("-LRB-", "-RRB-") else "NN" for w in words]
+
+
+@pytest.mark.parametrize("tagger", [_TreeSpelling(), None])
+def test_a_sentence_s_tags_and_their_outputs_are_spelled_as_the_tagset(tagger: FakeTagger | None) -> None:
+    nlp = Pipeline(tagger, FakeParser()) if tagger is not None else Pipeline(None, FakeParser())
+    words = ["a", "(", "b", ")"]
+    doc = nlp([words] if tagger is not None else [list(zip(words, ["NN", "$-LRB-", "NN", "$(" ]))])
+    sent = doc.sentences[0]
+    assert sent.tags == ["NN", "$(", "NN", "$("]
+    assert sent.to_bracket() == "(TOP (S (NN a) ($-LRB- -LRB-) (NN b) ($-LRB- -RRB-)))"
+    assert [line.split("\t")[4] for line in render_conllu(doc).splitlines() if line[:1].isdigit()] == sent.tags
+    assert [t["tag"] for t in json.loads(render_json(doc))["sentences"][0]["tokens"]] == sent.tags
+    assert render_word_tag(doc) == "a/NN (/$( b/NN )/$(\n"
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tagger and a parser trained on a few German-like trees whose brackets STTS tags $(."""
+    def esc(text: str) -> str:
+        return text.replace("(", "-LRB-").replace(")", "-RRB-")
+
+    folder = tmp_path_factory.mktemp("stts")
+    trees = ""
+    for words, tags in _SENTENCES:
+        pairs = [f"({esc(t)} {esc(w)})" for w, t in zip(words.split(), tags.split())]
+        trees += f"(TOP (S (NP {pairs[0]}) (VP {' '.join(pairs[1:-1])}) {pairs[-1]}))\n"
+    (folder / "train.trees").write_text(trees * 8, encoding="utf-8")
+    train = str(folder / "train.trees")
+    assert main(["tagger", "train", "--train", train, "--out", str(folder / "tagger"), "--epochs", "2", "-j", "1",
+                 "--quiet"]) == 0
+    assert main(["parser", "train", "--train", train, "--dev", train, "--out", str(folder / "parser"), "--epochs",
+                 "2", "-j", "1", "--quiet"]) == 0
+    (folder / "in.txt").write_text("Er sagte ( nichts ) .\n", encoding="utf-8")
+    return folder
+
+
+def _out(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    capsys.readouterr()
+    assert main(argv) == 0
+    return capsys.readouterr().out
+
+
+def test_parse_and_tag_write_the_tagset_s_spelling(models: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = str(models / "in.txt")
+    parse = ["parse", "-m", str(models / "parser"), "--tagger", str(models / "tagger"), "--tokenized", "-i", source]
+    conllu = _out(capsys, [*parse, "--format", "conllu"])
+    assert [line.split("\t")[4] for line in conllu.splitlines() if line[:1].isdigit()] == _SENTENCES[0][1].split()
+    document = json.loads(_out(capsys, [*parse, "--format", "json"]))
+    assert [t["tag"] for t in document["sentences"][0]["tokens"]] == _SENTENCES[0][1].split()
+    assert "($-LRB- -LRB-)" in document["sentences"][0]["tree"]
+    assert "($-LRB- -LRB-)" in _out(capsys, [*parse, "--format", "brackets"])
+    tag = ["tag", "-m", str(models / "tagger"), source]
+    assert _out(capsys, tag) == "Er/PPER sagte/VVFIN (/$( nichts/NN )/$( ./$.\n"
+    conllu = _out(capsys, [*tag, "--output-format", "conllu"])
+    assert [line.split("\t")[4] for line in conllu.splitlines() if line[:1].isdigit()] == _SENTENCES[0][1].split()
