@@ -305,7 +305,10 @@ class Sentence:
         return None if self.tree is None else to_bracket(self.tree)
 
     def to_nltk(self) -> Any:
-        """The tree as an ``nltk.Tree`` (nltk is installed with glmnlp); ``ValueError`` if the sentence is unparsed."""
+        """The tree as an ``nltk.Tree`` (nltk is installed with glmnlp); ``ValueError`` if the sentence is unparsed.
+        Its leaves are the sentence's words (``(`` stays ``(``, :mod:`glmnlp.treebank.nltk_trees`), which its
+        ``pformat()`` writes as they are and ``nltk.Tree.fromstring`` cannot read back: ``fromstring`` reads
+        :meth:`to_bracket`'s string, with the treebank's ``-LRB-``."""
         if self.tree is None:
             raise ValueError("this sentence has no tree (it was not parsed)")
         return tree_to_nltk(self.tree)

@@ -9,7 +9,9 @@ refused: a node with no children or several words, an empty word or one with whi
 or none, an unlabelled node below the root (the root may be unlabelled, as in a treebank file's ``( (S ...) )``),
 and a tree deeper than :data:`~glmnlp.treebank.trees.MAX_DEPTH`, which the reader refuses too (comparing two such
 trees exhausted Python's recursion). Words and labels are kept verbatim (``(`` stays ``(``: the writers spell it
-``-LRB-``).
+``-LRB-``): the conversion is exact both ways, a sentence's ``to_nltk().leaves()`` are its words, as NLTK's own
+tokenizers and taggers keep ``(``; ``nltk.Tree.pformat`` writes such a word as it is, which ``Tree.fromstring``
+cannot read, so a string for NLTK's reader is :func:`~glmnlp.treebank.trees.to_bracket`'s (docs/api.md).
 """
 
 from __future__ import annotations
