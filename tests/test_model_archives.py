@@ -156,8 +156,8 @@ def test_an_array_a_model_does_not_have_is_refused_before_it_is_read(tmp_path: P
     from glmnlp.tagger.model import Tagger
     from glmnlp.text.default_model import default_model_path
 
-    for sub, kind, names, named in (("tagger", "tagger", TAGGER_ARRAYS, "tagger"),
-                                    ("parser/generative", "glmnlp-generative-term", GENERATIVE_ARRAYS, "generative term")):
+    generative = ("parser/generative", "glmnlp-generative-term", GENERATIVE_ARRAYS, "generative term")
+    for sub, kind, names, named in (("tagger", "tagger", TAGGER_ARRAYS, "tagger"), generative):
         metadata, arrays = load_model(default_model_path() / sub, kind=kind, names=names)
         save_model(tmp_path / kind, kind=kind, metadata=metadata, arrays={**arrays, "zzz": np.zeros(2)})
         with pytest.raises(ModelFileError, match=rf"weights.npz: 'zzz': not an array a {named} model has"):

@@ -32,8 +32,8 @@ import click
 from click.core import ParameterSource
 
 from glmnlp.treebank.formats import (
-    Format, TaggedSentence, format_by_suffix, iter_tagged, named_format, iter_tokens, read_tagged, read_tagged_as, write_conllu,
-    write_word_tag,
+    Format, TaggedSentence, format_by_suffix, iter_tagged, iter_tokens, named_format, read_tagged, read_tagged_as,
+    write_conllu, write_word_tag,
 )
 from glmnlp.tagger.features import FEATURE_SETS
 from glmnlp.tagger.model import Tagger, TaggerConfig
