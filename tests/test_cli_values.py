@@ -170,14 +170,14 @@ def test_cli_tag_reads_tags_and_writes_a_chunk_at_a_time(
 
 def test_cli_tag_reads_its_file_with_i_as_parse_and_measures_do(capsys: pytest.CaptureFixture[str],
                                                                   tmp_path: Path) -> None:
-    """``glmnlp tag -i FILE`` was "No such option: -i", where parse and measures take it: the same as INPUT_PATH."""
+    """``glmnlp tag -i FILE`` was "No such option: -i", where parse and measures take it: the same as INPUT."""
     source = tmp_path / "in.txt"
     source.write_text("The cat sat .\n", encoding="utf-8")
     rc, out, _err = _run(capsys, ["tag", "-i", str(source)])
     assert rc == 0 and out == _run(capsys, ["tag", "--input", str(source)])[1] == _run(capsys, ["tag", str(source)])[1]
-    for given in (str(source), "-"):  # an explicit '-' too, which is INPUT_PATH's default
+    for given in (str(source), "-"):  # an explicit '-' too, which is INPUT's default
         rc, _out, err = _run(capsys, ["tag", given, "-i", str(source)])
-        assert rc == 2 and "give INPUT_PATH or -i/--input FILE, not both" in err
+        assert rc == 2 and "give INPUT or -i/--input FILE, not both" in err
 
 
 def test_cli_tag_answers_each_sentence_of_a_pipe_with_batch_size_1() -> None:
@@ -533,3 +533,10 @@ def test_a_path_given_after_an_equals_sign_reads_a_leading_tilde_as_the_home_fol
     capsys.readouterr()
     assert main(["tag", "--model=~/models/t", "--input=~/in.txt"]) == 0
     assert capsys.readouterr().out.count("/") == 3
+
+
+def test_tag_names_its_input_argument_as_the_docs_do(capsys: pytest.CaptureFixture[str]) -> None:
+    """``glmnlp tag --help`` said ``[INPUT_PATH]`` where docs/cli.md says ``[INPUT | -i FILE]``."""
+    assert main(["tag", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Usage: glmnlp tag [OPTIONS] [INPUT]\n") and "INPUT_PATH" not in out

@@ -142,8 +142,25 @@ def test_measures_cli_warns_of_a_file_named_as_another_format(
     assert main(["measures", "-q", *options, "-i", str(path)]) == 0
     assert capsys.readouterr().err == (
         f"warning: {path} is read as {read_as}, though its name says {fmt}: glmnlp measures reads no {fmt} file; in "
-        "Python glmnlp.measures([s.words for s in glmnlp.treebank.formats.read_tagged(FILE, column=None)], "
-        "tokenized=True) measures its words\n")
+        "Python from glmnlp.treebank.formats import read_tagged; glmnlp.measures([s.words for s in read_tagged(FILE, "
+        "column=None)], tokenized=True) measures its words\n")
+
+
+def test_measures_cli_advice_for_a_tagged_file_runs_as_written(tmp_path: Path) -> None:
+    """The warning's Python for a CoNLL-U file measured as text failed as written after ``import glmnlp``
+    (``glmnlp.treebank.formats`` was an AttributeError: the submodule is not imported by the package)."""
+    import subprocess
+    import sys
+
+    from glmnlp.cli.measures_cmd import READ_TAGGED_ADVICE
+
+    path = tmp_path / "dev.conllu"
+    path.write_text("# sent_id = 1\n1\tIt\t_\t_\tPRP\t_\t_\t_\t_\t_\n2\tran\t_\t_\tVBD\t_\t_\t_\t_\t_\n\n",
+                    encoding="utf-8")
+    script = f"import glmnlp\nFILE = {str(path)!r}\n" + READ_TAGGED_ADVICE.replace("; ", "\nrows = ", 1) + (
+        "\nprint(len(rows), rows[0]['word'])\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert (run.returncode, run.stdout) == (0, "3 It\n"), run.stderr[-2000:]
 
 
 def test_measures_cli_word_classes_override(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -30,6 +30,12 @@ from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_text
 from glmnlp.errors import ConfigError
 from glmnlp.treebank.fileio import decoded_arguments, input_lines, is_blank
 
+#: Python that measures the words of a tagged file (``FILE``), as the warning for such a file says: runnable as written
+#: after ``import glmnlp`` (``glmnlp.treebank.formats.read_tagged(...)`` was an AttributeError there, the submodule
+#: not yet imported)
+READ_TAGGED_ADVICE = ("from glmnlp.treebank.formats import read_tagged; glmnlp.measures([s.words for s in "
+                      "read_tagged(FILE, column=None)], tokenized=True)")
+
 __all__ = ["measures_cmd"]
 
 
@@ -116,9 +122,8 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
         read, name = input_lines(input_path, "no text to analyse")
         warn_of_named_format(input_path, name, "one tokenised sentence a line (--tokenized)" if tokenized else
                              "raw text, a sentence a line (--lines)" if lines else "raw text (paragraphs)",
-                             lambda fmt: f"glmnlp measures reads no {fmt} file; in Python glmnlp.measures("
-                             "[s.words for s in glmnlp.treebank.formats.read_tagged(FILE, column=None)], "
-                             "tokenized=True) measures its words",
+                             lambda fmt: f"glmnlp measures reads no {fmt} file; in Python {READ_TAGGED_ADVICE} "
+                             "measures its words",
                              lambda: next((line for line in read if not is_blank(line)), None))
         docs = read if tokenized else ["\n".join(read)]  # a line's item is its line number, blank lines counted
     sentences = _sentences(docs, tokenized, lines, (input_path or "-") if (tokenized or lines) and not text else None)

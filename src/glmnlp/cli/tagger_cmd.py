@@ -273,9 +273,9 @@ class _Vocabulary:
 @click.command("tag", context_settings=_CTX)
 @click.option("-m", "--model", "model_dir", default=None, type=NonEmptyPath(path_type=Path),
               help="A tagger model, or a pipeline model directory holding tagger/ (default: the bundled model).")
-@click.argument("input_path", default="-", required=False, type=InputFile(allow_dash=True))
+@click.argument("input_path", metavar="[INPUT]", default="-", required=False, type=InputFile(allow_dash=True))
 @click.option("-i", "--input", "input_option", type=InputFile(allow_dash=True), default=None, metavar="FILE",
-              help="The input file, as INPUT_PATH (parse and measures read theirs with -i).")
+              help="The input file, as INPUT (parse and measures read theirs with -i).")
 @click.option(
     "--input-format",
     type=click.Choice(("tokens", *_FORMATS)),
@@ -291,7 +291,7 @@ class _Vocabulary:
                    "its tags gets them; typed input is answered line by line whatever this is).")
 def tag(model_dir: Path | None, input_path: str, input_option: str | None, input_format: str, output_format: str,
         batch_size: int) -> None:
-    """Tag tokenised sentences from INPUT_PATH (default: stdin) and write them to stdout.
+    """Tag tokenised sentences from INPUT (default: stdin) and write them to stdout.
 
     Uses the bundled default model's tagger unless --model names a tagger or a model directory.
 
@@ -303,7 +303,7 @@ def tag(model_dir: Path | None, input_path: str, input_option: str | None, input
     """
     if input_option is not None:
         if click.get_current_context().get_parameter_source("input_path") != ParameterSource.DEFAULT:  # '-' too
-            raise click.UsageError("give INPUT_PATH or -i/--input FILE, not both")
+            raise click.UsageError("give INPUT or -i/--input FILE, not both")
         input_path = input_option
     if model_dir is None:
         from glmnlp.text.default_model import default_model_path
