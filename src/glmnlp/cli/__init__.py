@@ -3,7 +3,8 @@
 Each command group lives in its own module under ``glmnlp.cli`` and is registered in
 :data:`COMMAND_MODULES`. Data goes to stdout, progress and messages to stderr; bad input exits with
 status 1 and a ``file:line: reason`` message; a bad option value, or options that contradict each
-other or do not apply with the others given, is a usage error (status 2). Ctrl-C ends any command
+other or do not apply with the others given, or an option of one value given twice (:mod:`glmnlp.cli._repeats`), is a
+usage error (status 2). Ctrl-C ends any command
 with ``Aborted.`` (status 1; the ``glmnlp`` command ends by SIGINT, 130) on a line of its own and nothing else (no
 blank line before it: click wrote one, which only a terminal's echoed ``^C`` needs): worker processes ignore SIGINT,
 and this process terminates them on its way out (:mod:`glmnlp.glm.pools`); SIGTERM and SIGHUP end it the same way
@@ -30,6 +31,7 @@ import click
 
 from glmnlp._version import __version__
 from glmnlp.cli._params import one_line
+from glmnlp.cli._repeats import refuse_repeated_options
 from glmnlp.errors import GlmnlpError
 
 # module name -> attribute holding the click command or group
@@ -317,6 +319,7 @@ for _module, _attr in COMMAND_MODULES.items():
     except ModuleNotFoundError as exc:  # a command module not yet present in this build
         if exc.name != _module:
             raise
+refuse_repeated_options(cli)  # a single-value option given twice, in every command (glmnlp.cli._repeats)
 
 
 _TERMINATING = (signal.SIGTERM, signal.SIGHUP)

@@ -1,0 +1,74 @@
+"""Options given in ways click took without a word: a single-value option given twice, an output that is one of
+the inputs, a bound the model holds and the option check did not, and errors found only after part of the work.
+
+Run in-process through :func:`glmnlp.cli.main`; nothing here trains a model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+import pytest
+
+from glmnlp.cli import cli, main
+
+
+def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
+    capsys.readouterr()
+    rc = main(argv)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def _commands(group: click.Group, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], click.Command]]:
+    for name, command in sorted(group.commands.items()):
+        if isinstance(command, click.Group):
+            yield from _commands(command, (*path, name))
+        else:
+            yield (*path, name), command
+
+
+def _single_value_options() -> list[tuple[tuple[str, ...], click.Option]]:
+    return [(path, param) for path, command in _commands(cli) for param in command.params
+            if isinstance(param, click.Option) and not (param.multiple or param.is_flag or param.count)]
+
+
+# -- a single-value option given twice ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("path", "option"), _single_value_options(),
+                         ids=lambda x: " ".join(x) if isinstance(x, tuple) else x.opts[-1])
+def test_every_single_value_option_given_twice_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], path: tuple[str, ...], option: click.Option
+) -> None:
+    """``parser train --train a --train b`` trained on b alone, ``parse -i a -i b`` parsed b: click keeps the last
+    value. Every option of every command that takes one value is now refused when given twice, spelled either way,
+    whatever the values, before anything is read; the message names it as --help does."""
+    short, long = min(option.opts, key=len), max(option.opts, key=len)
+    value = ["x"] * option.nargs
+    rc, out, err = _run(capsys, [*path, long, *value, short, *value])
+    names = "/".join(sorted(option.opts, key=lambda name: len(name) - len(name.lstrip("-"))))
+    assert (rc, out) == (2, ""), err
+    assert err.endswith(f"\nError: {names} is given twice\n"), err
+
+
+def test_a_repeated_input_file_names_the_option_before_the_file_is_read(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The second of two --train files missing was ``cannot read file`` (status 1), the first never named."""
+    rc, out, err = _run(capsys, ["tagger", "train", "--train", str(tmp_path / "a"), "--train", str(tmp_path / "b"),
+                                 "--out", str(tmp_path / "m")])
+    assert (rc, out) == (2, "") and err.endswith("\nError: --train is given twice\n")
+    assert not (tmp_path / "m").exists()
+    # a repeatable option is taken as before (grammar table1's --train files are read in turn), and -q -q is -q
+    from toy_trees import TINY
+
+    trees = tmp_path / "toy.trees"
+    trees.write_text("\n".join(TINY) + "\n", encoding="utf-8")
+    rc, out, err = _run(capsys, ["grammar", "table1", "--train", str(trees), "--train", str(trees),
+                                 "--heldout", str(trees)])
+    assert rc == 0 and "held-out" in out, err
+    rc, out, err = _run(capsys, ["parse", "-q", "-q", "--tagged", "the/DT dog/NN barked/VBD ./."])
+    assert rc == 0 and out.startswith("(TOP"), err
