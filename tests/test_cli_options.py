@@ -72,3 +72,50 @@ def test_a_repeated_input_file_names_the_option_before_the_file_is_read(
     assert rc == 0 and "held-out" in out, err
     rc, out, err = _run(capsys, ["parse", "-q", "-q", "--tagged", "the/DT dog/NN barked/VBD ./."])
     assert rc == 0 and out.startswith("(TOP"), err
+
+
+# -- an output that is one of the inputs, an input given twice ----------------------------------------------------
+
+
+def _raw_treebank(folder: Path) -> Path:
+    from glmnlp.treebank.corpus import sample_files
+
+    raw = folder / "raw.mrg"
+    raw.write_bytes(sample_files("train")[0].read_bytes())
+    return raw
+
+
+@pytest.mark.parametrize("spelling", ["same", "dot", "symlink", "hard link"])
+def test_data_clean_refuses_to_write_over_one_of_its_files(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spelling: str
+) -> None:
+    """``data --clean --out raw.mrg raw.mrg`` replaced the raw treebank by its cleaned trees (function tags and
+    -NONE- elements gone for good), status 0; now a usage error naming --out, the file unchanged, through a link or
+    another spelling too."""
+    raw = _raw_treebank(tmp_path)
+    before = raw.read_bytes()
+    monkeypatch.chdir(tmp_path)
+    out = {"same": "raw.mrg", "dot": "./raw.mrg", "symlink": "link.mrg", "hard link": "hard.mrg"}[spelling]
+    if spelling == "symlink":
+        (tmp_path / out).symlink_to(raw)
+    elif spelling == "hard link":
+        (tmp_path / out).hardlink_to(raw)
+    rc, out_text, err = _run(capsys, ["data", "--clean", "--out", out, "raw.mrg"])
+    assert (rc, out_text) == (2, "") and raw.read_bytes() == before
+    assert "Error: Invalid value for '--out': " in err and " is one of the FILEs: the cleaned trees would replace " \
+        "the trees read from it" in err, err
+
+
+@pytest.mark.parametrize("second", ["raw.mrg", "./raw.mrg", "link.mrg"])
+def test_data_clean_refuses_a_file_given_twice(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, second: str
+) -> None:
+    """``data --clean --out dup.trees w3.mrg w3.mrg`` wrote every tree twice; now a usage error naming the file,
+    nothing written."""
+    _raw_treebank(tmp_path)
+    (tmp_path / "link.mrg").symlink_to(tmp_path / "raw.mrg")
+    monkeypatch.chdir(tmp_path)
+    rc, out, err = _run(capsys, ["data", "--clean", "--out", "dup.trees", "raw.mrg", second])
+    assert (rc, out) == (2, "") and not (tmp_path / "dup.trees").exists()
+    assert f"Error: Invalid value for 'FILE': {Path(second)} is given twice" in err, err
+    assert err.rstrip().endswith("its trees would be written twice")

@@ -62,7 +62,8 @@ def test_data_clean_equals_the_library_cleaning_of_mrg_files(tmp_path: Path, tes
 
 
 def test_data_clean_leaves_cleaned_trees_as_they_are(tmp_path: Path, test_data: Path) -> None:
-    """TOP-rooted cleaned trees (one per line) come out unchanged, also when --out is the input file itself."""
+    """TOP-rooted cleaned trees (one per line) come out unchanged; --out that is the input file itself is refused
+    (a usage error), the file left as it was."""
     gold = test_data / "evalb" / "sample_test.gold"
     out = tmp_path / "test.trees"
     rc, _, err = _run(["data", "--clean", str(gold), "--out", str(out)])
@@ -70,8 +71,8 @@ def test_data_clean_leaves_cleaned_trees_as_they_are(tmp_path: Path, test_data: 
     assert err == f"read 245 tree(s) from 1 file(s); wrote 245 to {out}; dropped 0\n"
     raw = tmp_path / "in_place.mrg"
     raw.write_bytes(sample_files("test")[0].read_bytes())
-    assert _run(["data", "--clean", str(raw), "--out", str(raw)])[0] == 0
-    assert raw.read_text(encoding="utf-8") == _library_cleaning([sample_files("test")[0]])
+    assert _run(["data", "--clean", str(raw), "--out", str(raw)])[0] == 2
+    assert raw.read_bytes() == sample_files("test")[0].read_bytes()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in_place.mrg", "test.trees"]
 
 
@@ -260,7 +261,7 @@ def test_data_clean_is_idempotent_on_its_output(raw: tuple[str, list[Tree]]) -> 
 def test_data_clean_never_replaces_a_raw_treebank_file_it_was_not_given(tmp_path: Path) -> None:
     """``glmnlp data --clean --out wsj/*.mrg``: the shell made the first file ``--out`` and the others the inputs, and
     the raw wsj_0001.mrg (traces, function tags) was replaced by their cleaned trees with status 0. A raw treebank
-    file that is not one of the FILEs is refused; one that is may be cleaned in place, as documented. ``--out -``
+    file that is not one of the FILEs is refused, and so is one that is (it lost its raw trees for good). ``--out -``
     made a file named ``-`` (and ``data --out - --split test`` a folder)."""
     import shutil
 
@@ -271,7 +272,7 @@ def test_data_clean_never_replaces_a_raw_treebank_file_it_was_not_given(tmp_path
     before = first.read_bytes()
     assert main(["data", "--clean", "--out", str(first), *map(str, rest)]) == 2
     assert first.read_bytes() == before
-    assert main(["data", "--clean", str(first), "--out", str(first)]) == 0 and first.read_bytes() != before
+    assert main(["data", "--clean", str(first), "--out", str(first)]) == 2 and first.read_bytes() == before
     again = tmp_path / "clean.mrg"  # a cleaned file so named, written again by a re-run (a review found it refused)
     assert main(["data", "--clean", *map(str, rest), "--out", str(again)]) == 0
     assert main(["data", "--clean", *map(str, rest), "--out", str(again)]) == 0

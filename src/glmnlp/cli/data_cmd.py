@@ -33,7 +33,10 @@ never half a file. Our choices:
   that file from 1): one such tree should not stop
   a treebank of tens of thousands from being cleaned, and nothing is dropped unsaid. If no tree is left,
   that is an error and nothing is written. Counts of files and trees read, written and dropped go to stderr.
-* **All input is read before anything is written**, so --out may be one of the FILEs (cleaned in place).
+* **--out is never one of the FILEs, and no FILE is given twice** (:mod:`glmnlp.cli._paths`; the same file through a
+  link or another spelling too): a usage error before anything is read. Cleaned in place, a raw treebank lost its
+  function tags and ``-NONE-`` elements for good; a FILE given twice had its trees written twice. All input is still
+  read before anything is written.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from pathlib import Path
 import click
 
 from glmnlp.cli._params import InputFile, NonEmptyPath, kept_root, note_rerooted
+from glmnlp.cli._paths import check_distinct_files, check_not_an_input
 from glmnlp.errors import InputError
 from glmnlp.treebank.corpus import sample_tagged, sample_trees
 from glmnlp.treebank.fileio import (atomic_write_text, check_output_file, check_writable_file, check_writable_folder,
@@ -69,7 +73,7 @@ _TAGGED_WRITERS: dict[str, tuple[str, Callable[[Iterable[TaggedSentence]], str]]
     required=True,
     type=NonEmptyPath(path_type=Path),
     help="Folder to write the split files into (created if missing; existing files are replaced); "
-    "with --clean, the file to write the cleaned trees to.",
+    "with --clean, the file to write the cleaned trees to (not one of the FILEs).",
 )
 @click.option(
     "--clean",
@@ -210,7 +214,7 @@ def _write_all(outputs: list[tuple[Path, str]], out_dir: Path) -> None:
         raise
 
 
-#: what a raw treebank file is named (the PTB's .mrg, GUM's .ptb): never replaced by --clean unless it is cleaned itself
+#: what a raw treebank file is named (the PTB's .mrg, GUM's .ptb): a raw one is never replaced by --clean's output
 _RAW_SUFFIXES = (".mrg", ".ptb")
 
 
@@ -226,9 +230,11 @@ def _cleaned(path: Path) -> bool:
 
 def _clean_files(files: tuple[Path, ...], out: Path) -> None:
     """``glmnlp data --clean``: every tree of ``files`` cleaned, one per line, to ``out`` (module docstring)."""
+    check_not_an_input(out, "--out", (("one of the FILEs", f) for f in files),
+                       "the cleaned trees would replace the trees read from it; write them to a new file (name.trees)")
+    check_distinct_files(files, "'FILE'", "its trees would be written twice")
     check_output_file(out)
-    if out.suffix.lower() in _RAW_SUFFIXES and out.is_file() and not any(
-            f.is_file() and out.samefile(f) for f in files) and not _cleaned(out):  # `--out wsj/*.mrg`: the shell
+    if out.suffix.lower() in _RAW_SUFFIXES and out.is_file() and not _cleaned(out):  # `--out wsj/*.mrg`: the shell
         raise click.UsageError(  # made the first .mrg --out
             f"--out {out} is a raw treebank file ({out.suffix}) and not one of the FILEs: it would be replaced by the "
             "others' cleaned trees (did the shell expand --out wsj/*.mrg?); write the cleaned trees to a new file "

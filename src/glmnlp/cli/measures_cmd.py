@@ -27,6 +27,7 @@ import click
 
 from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_text_arguments, given_options, on_terminal,
                                 sentence_bar, warn_of_named_format)
+from glmnlp.cli._paths import check_not_an_input
 from glmnlp.errors import ConfigError
 from glmnlp.treebank.fileio import decoded_arguments, input_lines, is_blank
 
@@ -198,12 +199,9 @@ def _check_plot(path: Path, input_path: Path | None, word_classes: Path | None =
         raise click.BadParameter(
             f"{path}: the name must end in .png, .svg, .pdf or another format matplotlib writes "
             f"({', '.join(formats)})", param_hint="'--plot'")
-    if input_path is not None and str(input_path) != "-" and path.exists() and path.samefile(input_path):
-        raise click.BadParameter(f"{path} is the --input file: the drawing would replace the text",
-                                 param_hint="'--plot'")
-    for what, other in (("--word-classes", word_classes), ("--word-class-rules", rules)):
-        if other is not None and path.exists() and path.samefile(other):
-            raise click.BadParameter(f"{path} is the {what} file: the drawing would replace it", param_hint="'--plot'")
+    check_not_an_input(path, "--plot", [("the --input file", input_path)], "the drawing would replace the text")
+    check_not_an_input(path, "--plot", [("the --word-classes file", word_classes),
+                                        ("the --word-class-rules file", rules)], "the drawing would replace it")
     if (input_path is None or str(input_path) == "-") and (read := file_identity()) is not None and (
             read == file_identity(path)):
         raise click.BadParameter(f"{path} is standard input's file: the drawing would replace the text",
