@@ -119,3 +119,30 @@ def test_data_clean_refuses_a_file_given_twice(
     assert (rc, out) == (2, "") and not (tmp_path / "dup.trees").exists()
     assert f"Error: Invalid value for 'FILE': {Path(second)} is given twice" in err, err
     assert err.rstrip().endswith("its trees would be written twice")
+
+
+# -- the bound of a generative weight -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [["parser", "train", "--kind", "combined"], ["train-default"]])
+def test_a_generative_weight_above_the_models_bound_is_refused_before_any_work(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: list[str]
+) -> None:
+    """``--generative-weights 1e301`` passed the option check and failed after the training, as the model was saved
+    (``damaged generative term: weight must be a number in (0, 1e300], got 1e+301``); the check takes the model's
+    own bound (the largest weight passes it) and --help says it."""
+    from glmnlp.parser.term import MAX_WEIGHT
+    from toy_trees import TINY
+
+    trees = tmp_path / "toy.trees"
+    trees.write_text("\n".join(TINY * 2) + "\n", encoding="utf-8")
+    taken = tmp_path / "a_file"  # --out a file: refused (status 1) after the options are checked, before any work
+    taken.write_text("x\n", encoding="utf-8")
+    files = ["--train", str(trees), "--dev", str(trees)] if command[0] == "parser" else []
+    for weight, status in ((f"{MAX_WEIGHT * 10:g}", 2), (f"5,{MAX_WEIGHT:g}", 1), ("1e300", 1)):
+        rc, out, err = _run(capsys, [*command, *files, "--generative-weights", weight, "--out", str(taken), "-j", "1"])
+        assert (rc, out) == (status, ""), (weight, err)
+        if status == 2:
+            assert f"weights must be numbers in (0, {MAX_WEIGHT:g}]" in err, err
+    rc, out, _ = _run(capsys, [*command[:2], "--help"])
+    assert rc == 0 and f"(0, {MAX_WEIGHT:g}]" in " ".join(out.split())

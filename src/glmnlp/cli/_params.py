@@ -449,19 +449,23 @@ def parser_parallel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def weight_list(text: str, option: str, *, zero_means_none: bool = False) -> tuple[float, ...]:
-    """``"5,10,20"`` -> (5.0, 10.0, 20.0), every value finite and > 0.
+    """``"5,10,20"`` -> (5.0, 10.0, 20.0), every value in (0, 1e300], the weights a model file may hold
+    (:data:`glmnlp.parser.term.MAX_WEIGHT`: ``1e301`` passed here and failed after the training, as it was saved).
 
     With ``zero_means_none`` a single ``0`` gives ``()`` (e.g. "no generative model").
     """
+    from glmnlp.parser.term import MAX_WEIGHT
+
     try:
         values = tuple(float(x) for x in text.split(","))
     except ValueError:
         raise click.BadParameter(f"expected comma-separated numbers, got {text!r}", param_hint=option) from None
     if zero_means_none and values == (0.0,):
         return ()
-    if any(not (v > 0 and math.isfinite(v)) for v in values):
+    if any(not 0 < v <= MAX_WEIGHT for v in values):  # NaN too
         extra = " (or a single 0)" if zero_means_none else ""
-        raise click.BadParameter(f"weights must be finite and > 0{extra}, got {text!r}", param_hint=option)
+        raise click.BadParameter(f"weights must be numbers in (0, {MAX_WEIGHT:g}]{extra}, got {text!r}",
+                                 param_hint=option)
     if len(set(values)) < len(values):  # each candidate is a training run: "10,10" trained the same one twice
         twice = next(f"{v:g}" for v in values if values.count(v) > 1)
         raise click.BadParameter(f"the weight {twice} is given twice, got {text!r}", param_hint=option)

@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from glmnlp.parser.term import MAX_WEIGHT
 from glmnlp.text.default_recipe import DEV_NAMES, DefaultRecipe
 from ._params import NonEmptyPath, rare_chains_said, training_parallel_options, weight_list
 
@@ -38,7 +39,8 @@ _RECIPE = DefaultRecipe()
 @click.option("--parser-epochs", type=click.IntRange(min=1, max=10**6), default=None,
               help=f"Parser passes (default: the recipe's {_RECIPE.parser_epochs}).")
 @click.option("--generative-weights", default=None, metavar="W1,W2,...",
-              help="Candidate fixed weights of the generative feature, chosen on dev; 0 = perceptron parser "
+              help=f"Candidate fixed weights of the generative feature (each in (0, {MAX_WEIGHT:g}]), chosen on "
+                   "dev; 0 = perceptron parser "
                    f"only (default: the recipe's {','.join(f'{w:g}' for w in _RECIPE.generative_weights)}). With 0 "
                    "the perceptron trains and is tuned at the recipe's wider beams (the combined model's), not at "
                    "parser train's.")

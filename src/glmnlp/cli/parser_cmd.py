@@ -30,6 +30,7 @@ from typing import Any
 import click
 
 from glmnlp.errors import InputError
+from glmnlp.parser.term import MAX_WEIGHT
 from ._params import (InputFile, NonEmptyPath, NumberRange, and_list, check_tagset, given_options,
                       parser_parallel_options, rare_chains_said, some_of, warn_if_dev_is_train, weight_list)
 from glmnlp.treebank.trees import Tree, read_tree_file_with_lines
@@ -62,8 +63,8 @@ def parser_group() -> None:
               help="perceptron: the GLM parser; generative: the generative model alone; combined: the perceptron "
                    "with the jackknifed generative log-probability as one fixed-weight feature (C&R 2004 Table 4).")
 @click.option("--generative-weights", default="10", show_default=True, metavar="W1,W2,...",
-              help="--kind combined: the fixed weight of the generative feature (the paper's 10; each > 0 and "
-                   "finite), or several "
+              help="--kind combined: the fixed weight of the generative feature (the paper's 10; each in "
+                   f"(0, {MAX_WEIGHT:g}], the weights a model may hold), or several "
                    "candidates: one perceptron is trained per candidate and the best on dev is kept and saved "
                    "in the model.")
 @click.option("--gen-cutoff", type=click.IntRange(min=0), default=None,

@@ -38,9 +38,12 @@ from glmnlp.parser.generative import WORD_MODEL, GenerativeModel
 from glmnlp.parser.grammar import Grammar
 from glmnlp.parser.lexicon import Lexicon
 
-__all__ = ["GEN_KIND", "GenerativeTerm", "prefix_logprobs", "surprisal_bits"]
+__all__ = ["GEN_KIND", "MAX_WEIGHT", "GenerativeTerm", "prefix_logprobs", "surprisal_bits"]
 
 GEN_KIND = "glmnlp-generative-term"
+#: The largest fixed weight of the generative term a model file may hold (the bound of a beam's gamma too): the
+#: training options check it (``--generative-weights``), which took 1e301 and failed when the model was read back
+MAX_WEIGHT = 1e300
 LN2 = math.log(2.0)
 
 
@@ -93,8 +96,8 @@ class GenerativeTerm:
             weight, gamma, cap = metadata["weight"], metadata["gamma"], metadata["beam_cap"]
             # the ranges of the training options: a NaN, infinite or negative weight parsed nonsense silently, a
             # NaN gamma failed later with no file named
-            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= 1e300:
-                raise ValueError(f"weight must be a number in (0, 1e300], got {weight!r}")
+            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= MAX_WEIGHT:
+                raise ValueError(f"weight must be a number in (0, {MAX_WEIGHT:g}], got {weight!r}")
             check_beam(gamma, cap, "gamma and beam_cap")
             term = cls(model, lexicon, float(weight), float(gamma), int(cap))
         except (KeyError, TypeError, ValueError, ConfigError) as exc:

@@ -176,8 +176,10 @@ class DefaultRecipe:
             raise ConfigError(f"jackknife_folds must be >= 2, got {self.jackknife_folds}")
         if not self.gammas or not self.caps:
             raise ConfigError("gammas and caps must not be empty")
-        if any(not (w > 0 and math.isfinite(w)) for w in self.generative_weights):
-            raise ConfigError(f"generative_weights must be finite numbers > 0 (none = perceptron only), "
+        from glmnlp.parser.term import MAX_WEIGHT  # the weights a model file may hold: 1e301 failed after training
+
+        if any(not 0 < w <= MAX_WEIGHT for w in self.generative_weights):
+            raise ConfigError(f"generative_weights must be finite numbers > 0, at most {MAX_WEIGHT:g} (none = perceptron only), "
                               f"got {self.generative_weights}")
         if self.generative_min_count < 0 or not (self.generative_prune >= 0 and math.isfinite(self.generative_prune)):
             raise ConfigError(f"generative_min_count and generative_prune must be >= 0, got "
