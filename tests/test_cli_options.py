@@ -146,3 +146,22 @@ def test_a_generative_weight_above_the_models_bound_is_refused_before_any_work(
             assert f"weights must be numbers in (0, {MAX_WEIGHT:g}]" in err, err
     rc, out, _ = _run(capsys, [*command[:2], "--help"])
     assert rc == 0 and f"(0, {MAX_WEIGHT:g}]" in " ".join(out.split())
+
+
+# -- TEXT arguments checked before any output ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv", [
+    ["parse", "-q", "-j", "1", "A cat sat.", "", "Dogs bark."],
+    ["parse", "-q", "--tokenized", "A cat sat .", " ", "Dogs bark ."],
+    ["parse", "-q", "--tagged", "a/DT dog/NN", "a/DT dog", "the/DT cat/NN"],
+    ["parse", "-q", "--tagged", "a/DT dog/NN", "a/DT dog/XX"],
+], ids=["blank", "blank tokens", "no tag", "unknown tag"])
+def test_every_text_argument_is_checked_before_any_output(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """``parse -q -j1 "A cat sat." "" "Dogs bark."`` wrote the first tree, then ``error: <argument 2>: empty input``
+    (status 1), the third never parsed: a bad argument is now found before any output."""
+    rc, out, err = _run(capsys, argv)
+    assert (rc, out) == (1, ""), out
+    assert err.startswith("error: <argument 2>"), err

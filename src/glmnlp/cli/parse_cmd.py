@@ -26,7 +26,8 @@ A thin wrapper over :class:`glmnlp.text.pipeline.Pipeline` and :mod:`glmnlp.text
   given the same input tags as the parse. Both come from the pipeline
   (``nlp(text, nbest=K, surprisal=True)``), which keeps ``--tagged`` input's tags in every mode.
 * **Errors** are ``file:line: reason`` (exit status 1): undecodable or binary input, empty input,
-  a malformed ``word/TAG`` token, a missing or broken model. Options that contradict each other or
+  a malformed ``word/TAG`` token, a missing or broken model; every TEXT argument is read and checked (its tags too)
+  before the first tree is written. Options that contradict each other or
   have no effect with the others given are usage errors (exit status 2), never silently ignored:
   TEXT arguments and ``--input``; ``--tokenized`` and ``--tagged``; ``--nbest`` or ``--surprisal``
   with a format that cannot show them; ``--out-dir`` without ``--format svg``; ``--compact`` without
@@ -427,7 +428,9 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
                                "--map-unknown-tags asks it for the tags the model does not know")
     opened = ExitStack()  # the input file, closed on the way out
     if texts:
-        units: Iterator[Unit] = argument_units(texts, mode)
+        # every argument read (a blank one, a bad word/TAG, bytes that are not UTF-8 refused) before any output: the
+        # trees of the arguments before a bad one were written, the arguments after it never parsed
+        units: Iterator[Unit] = iter(list(argument_units(texts, mode)))
         jobs = 1  # a few arguments: starting workers would cost more than it saves
     else:
         numbered, source = opened.enter_context(opened_input(input_path))
@@ -512,8 +515,9 @@ def _write_parses(
         warnings_ctx.__enter__()
         warnings.simplefilter("always", LongInputWarning)
         warnings.showwarning = notices.show
-        if mode == "tagged":
+        if mode == "tagged":  # TEXT arguments' tags all checked before any output, as the arguments are read
             units = checked_tags(units, pipeline, map_unknown=map_unknown_tags)
+            units = iter(list(units)) if texts else units
         fed: deque[Unit] = deque()  # the units given to the pipeline and not yet back: one document each, in order
 
         def feed(units: Iterator[Unit]) -> Iterator[Any]:
