@@ -165,3 +165,38 @@ def test_every_text_argument_is_checked_before_any_output(
     rc, out, err = _run(capsys, argv)
     assert (rc, out) == (1, ""), out
     assert err.startswith("error: <argument 2>"), err
+
+
+# -- the environment's settings checked before any work ------------------------------------------------------
+
+
+@pytest.mark.parametrize(("variable", "value", "message"), [
+    ("GLMNLP_JOBS", "abc", "error: GLMNLP_JOBS=abc: jobs must be an integer from 0 to 999999 (0 = all cores)\n"),
+    ("GLMNLP_BACKEND", "foo", "error: GLMNLP_BACKEND=foo: backend must be one of local, ray\n"),
+])
+@pytest.mark.parametrize("argv", [["parse", "-q", "Hi."], ["parse", "-q", "--tagged", "the/DT dog/NN"],
+                                  ["tagger", "train", "--train", "TRAIN", "--out", "OUT"],
+                                  ["parser", "train", "--train", "TREES", "--dev", "TREES", "--out", "OUT"]],
+                         ids=["parse text", "parse tagged", "tagger train", "parser train"])
+def test_a_bad_environment_setting_is_refused_before_any_work_whatever_the_input(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, variable: str, value: str,
+    message: str, argv: list[str]
+) -> None:
+    """``GLMNLP_JOBS=abc glmnlp parse -q "Hi."`` passed (status 0) where the same command on a file of two batches was
+    refused; the command reads what its options leave unset before any work, whatever the input."""
+    from glmnlp import config
+    from toy_trees import TINY
+
+    trees = tmp_path / "toy.trees"
+    trees.write_text("\n".join(TINY * 2) + "\n", encoding="utf-8")
+    train = tmp_path / "train.word_tag"  # empty: an error of its own, once read (after the environment's)
+    train.write_text("", encoding="utf-8")
+    monkeypatch.setattr(config, "_current", None)
+    monkeypatch.setenv(variable, value)
+    names = {"TREES": str(trees), "TRAIN": str(train), "OUT": str(tmp_path / "m")}
+    rc, out, err = _run(capsys, [names.get(a, a) for a in argv])
+    assert (rc, out, err) == (1, "", message)
+    assert not (tmp_path / "m").exists()
+    if variable == "GLMNLP_BACKEND" and argv[0] == "parse":  # --jobs 1: the work stays here, the backend unread
+        rc, out, err = _run(capsys, [*argv[:2], "-j", "1", *argv[2:]])
+        assert rc == 0 and out.startswith("(TOP"), err

@@ -102,17 +102,20 @@ def test_a_bad_variable_is_an_error_only_where_its_setting_is_needed(monkeypatch
 def test_cli_a_bad_glmnlp_jobs_stops_no_command_that_does_not_read_it(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """``GLMNLP_JOBS=two glmnlp parse -j 1 ...`` and ``glmnlp parse "A dog barked."`` (in this process) ended with
-    ``error: GLMNLP_JOBS=two ...``, status 1; a command whose workers come from the variable still does."""
+    """``GLMNLP_JOBS=two glmnlp parse -j 1 ...`` ended with ``error: GLMNLP_JOBS=two ...``, status 1; a command
+    whose workers come from the variable still does, ``glmnlp parse "A dog barked."`` (parsed in this process, but
+    the variable is what the command line leaves the jobs to) included, before any output."""
     monkeypatch.setenv("GLMNLP_JOBS", "two")
     source = tmp_path / "in.txt"
     source.write_text("the/DT dog/NN barked/VBD ./.\n", encoding="utf-8")
     runner = CliRunner()
-    for command in (["parse", "--tagged", "-q", "-i", str(source), "-j", "1"], ["parse", "-q", "A dog barked."]):
+    for command in (["parse", "--tagged", "-q", "-i", str(source), "-j", "1"], ["parse", "-q", "-j", "1", "A dog."]):
         result = runner.invoke(cli, command)
         assert (result.exit_code, result.output.count("(TOP")) == (0, 1), (command, result.output)
-    result = runner.invoke(cli, ["parse", "--tagged", "-q", "-i", str(source)])
-    assert result.exit_code == 1 and "GLMNLP_JOBS=two: jobs must be" in result.output
+    for command in (["parse", "--tagged", "-q", "-i", str(source)], ["parse", "-q", "A dog barked."]):
+        result = runner.invoke(cli, command)
+        assert result.exit_code == 1 and "GLMNLP_JOBS=two: jobs must be" in result.output, command
+        assert "(TOP" not in result.output
 
 
 def test_config_set_and_using_restore_the_previous_settings() -> None:

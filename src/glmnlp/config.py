@@ -32,8 +32,11 @@ Our choices:
   receive explicit values from their parent, never this module's state.
 * A bad environment value is a :class:`~glmnlp.errors.ConfigError` naming the variable at fault and
   its value (``GLMNLP_JOBS=-3: jobs must be ...``), raised when that setting is needed: importing glmnlp
-  never fails because of the environment, and a call or command that gives the setting (``--jobs 2``), or
-  runs in this process, does not read it.
+  never fails because of the environment, and a call that gives the setting (``jobs=2``), or runs in this
+  process, does not read it. A command reads the settings its options leave unset before any work, whatever its
+  input (``glmnlp parse "Hi."`` too, which is parsed in this process): a bad value stops it at once rather than
+  on the first input large enough for workers; ``--jobs 1`` leaves ``GLMNLP_BACKEND`` unread, ``--jobs N``
+  ``GLMNLP_JOBS``.
 """
 
 from __future__ import annotations

@@ -40,8 +40,8 @@ from glmnlp.config import MAX_JOBS
 __all__ = ["NumberRange", "NonEmptyPath", "InputFile", "and_list", "check_address", "check_text_arguments",
            "note_rerooted", "check_tagset", "given_options", "on_terminal", "quiet_ray", "sentence_bar", "some_of",
            "weight_list", "parallel_options", "training_parallel_options", "parser_parallel_options",
-           "rare_chains_said", "warn_of_jobs", "one_line", "warn_if_dev_is_train", "warn_of_named_format",
-           "first_line_peek", "other_format_hint", "not_parsed"]
+           "rare_chains_said", "check_environment", "warn_of_jobs", "one_line", "warn_if_dev_is_train",
+           "warn_of_named_format", "first_line_peek", "other_format_hint", "not_parsed"]
 
 T = TypeVar("T")
 
@@ -309,6 +309,20 @@ def check_address(backend: str | None, address: str | None) -> None:
     joined_address(settings.address)
 
 
+def check_environment(jobs: int | None, backend: str | None) -> None:
+    """The settings the command line leaves to the environment, checked before any work: ``$GLMNLP_JOBS`` without
+    ``--jobs``, and ``$GLMNLP_BACKEND`` without ``--backend`` unless the jobs are 1 (the work stays in this process).
+    ``GLMNLP_JOBS=abc glmnlp parse "Hi."`` ran (TEXT arguments are parsed here) where the same command on a file of
+    two batches was refused, and a bad ``$GLMNLP_BACKEND`` passed every run whose work happened to stay here: a
+    :class:`ConfigError` (status 1) now, whatever the input; a setting given on the command line is not read."""
+    from glmnlp.config import resolve
+
+    if jobs is None:
+        jobs = resolve(backend="local").jobs  # $GLMNLP_JOBS alone
+    if backend is None and jobs != 1:
+        resolve(jobs=jobs)  # $GLMNLP_BACKEND alone
+
+
 def warn_of_jobs(jobs: int | None, backend: str | None, name: str = "--jobs") -> None:
     """``--jobs N`` above the CPUs this process may use on the local backend: a warning (``-j 10000`` started a
     worker process per batch or shard, each holding a model or a shard, up to the out-of-memory killer). Not
@@ -370,7 +384,8 @@ def parallel_options(fn: Callable[..., Any], jobs_note: str = "The result does n
                      jobs_help: str | None = None, environment_jobs_warned: bool = True) -> Callable[..., Any]:
     """``--jobs``, ``--backend``, ``--address``: where independent work runs (glmnlp.glm.parallel). ``--address``
     without the ray backend (``--backend ray``, else ``$GLMNLP_BACKEND``) is a usage error before the command runs:
-    it was ignored by work that runs in this process, and refused later (status 1) by work that does not.
+    it was ignored by work that runs in this process, and refused later (status 1) by work that does not. The
+    environment's settings the options leave unset are checked before it runs too (:func:`check_environment`).
     ``jobs_help``: the whole help of ``--jobs`` for a command whose workers do more to say (``jobs_note`` is
     then unused). ``environment_jobs_warned=False``: a ``$GLMNLP_JOBS`` above the cores is the command's to warn of,
     where it reads it (``glmnlp parse`` reads it only where workers may run: not for TEXT arguments)."""
@@ -379,6 +394,7 @@ def parallel_options(fn: Callable[..., Any], jobs_note: str = "The result does n
     @functools.wraps(command)
     def checked(*args: Any, **kwargs: Any) -> Any:
         check_address(kwargs.get("backend"), kwargs.get("address"))
+        check_environment(kwargs.get("jobs"), kwargs.get("backend"))
         if kwargs.get("jobs") is not None or environment_jobs_warned:
             warn_of_jobs(kwargs.get("jobs"), kwargs.get("backend"))
         with quiet_ray(kwargs.get("quiet", False)):
