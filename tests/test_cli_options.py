@@ -200,3 +200,36 @@ def test_a_bad_environment_setting_is_refused_before_any_work_whatever_the_input
     if variable == "GLMNLP_BACKEND" and argv[0] == "parse":  # --jobs 1: the work stays here, the backend unread
         rc, out, err = _run(capsys, [*argv[:2], "-j", "1", *argv[2:]])
         assert rc == 0 and out.startswith("(TOP"), err
+
+
+# -- every option a --kind does not use, in one message -------------------------------------------------------
+
+
+@pytest.mark.parametrize(("kind", "options", "message"), [
+    ("generative", ["--epochs", "1", "--feature-bits", "16"],
+     "--epochs and --feature-bits only apply to --kind perceptron or combined (the perceptron's training); "
+     "--kind generative does not use them"),
+    ("generative", ["--feature-bits", "auto"],
+     "--feature-bits only applies to --kind perceptron or combined (the perceptron's training); "
+     "--kind generative does not use it"),
+    ("generative", ["--no-cache", "--generative-weights", "5"],
+     "--no-cache only applies to --kind perceptron or combined (the perceptron's training); --generative-weights "
+     "only applies to --kind combined (the weight of the generative feature); --kind generative does not use them"),
+    ("perceptron", ["--gen-prune", "0.1", "--generative-weights", "5"],
+     "--gen-prune only applies to --kind combined or generative (the generative model's tables); "
+     "--generative-weights only applies to --kind combined (the weight of the generative feature); "
+     "--kind perceptron does not use them"),
+])
+def test_parser_train_names_every_option_its_kind_does_not_use_at_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, kind: str, options: list[str], message: str
+) -> None:
+    """``parser train --kind generative --epochs 1 --feature-bits 16`` named --epochs alone, and --feature-bits only
+    once --epochs was taken away; every option the kind does not use is now in one message."""
+    from toy_trees import TINY
+
+    trees = tmp_path / "toy.trees"
+    trees.write_text("\n".join(TINY * 2) + "\n", encoding="utf-8")
+    rc, out, err = _run(capsys, ["parser", "train", "--train", str(trees), "--dev", str(trees), "--out",
+                                 str(tmp_path / "m"), "--kind", kind, *options])
+    assert (rc, out) == (2, "") and err.endswith(f"\nError: {message}\n"), err
+    assert not (tmp_path / "m").exists()

@@ -13,7 +13,7 @@ An option given on the command line that the chosen ``--kind`` does not use is a
 rather than silently ignored: the perceptron's options (``--epochs``, ``--shards``, ``--mixing``,
 ``--features``, ``--feature-bits``, ``--no-early-update``, ``--no-cache``) with ``--kind generative``,
 the generative tables' ``--gen-cutoff`` and ``--gen-prune`` with ``--kind perceptron``, and
-``--generative-weights`` with any kind but ``combined``. ``--jobs``, ``--backend`` and ``--address``
+``--generative-weights`` with any kind but ``combined``; every such option given is named in one message. ``--jobs``, ``--backend`` and ``--address``
 say where work runs and never change the model, and are accepted with every kind.
 
 ``parser train`` closes its executor when it ends, normally or not (its workers terminated if that
@@ -139,7 +139,7 @@ def train_cmd(train_path: str, dev_path: str, tags: str, kind: str, generative_w
     from glmnlp.parser.training import train_parser
 
     _check_kind_options(kind)
-    n_bits = _feature_bits(feature_bits, kind)  # None: auto, chosen below from the training trees
+    n_bits = _feature_bits(feature_bits)  # None: auto, chosen below from the training trees
     weights = weight_list(generative_weights, "--generative-weights")
     # unpruned tables for the generative model alone: GUM dev 79.36 -> 79.73 (benchmarks/results/
     # generative_gap.md); the combined model keeps the cut tables it chose on the sample's dev
@@ -305,22 +305,27 @@ def _warn_if_nothing_parsed(history: Any, n_train: int) -> None:
 
 #: options that only some kinds use: (parameter names, the kinds, what the options set)
 _KIND_OPTIONS = (
-    (("epochs", "shards", "mixing", "features", "no_early_update", "no_cache"), ("perceptron", "combined"),
-     "the perceptron's training"),
+    (("epochs", "shards", "mixing", "features", "feature_bits", "no_early_update", "no_cache"),
+     ("perceptron", "combined"), "the perceptron's training"),
     (("gen_cutoff", "gen_prune"), ("combined", "generative"), "the generative model's tables"),
     (("generative_weights",), ("combined",), "the weight of the generative feature"),
 )
 
 
 def _check_kind_options(kind: str) -> None:
-    """Refuse, as a usage error, options given on the command line that ``--kind`` does not use."""
+    """Refuse, as a usage error, options given on the command line that ``--kind`` does not use: all of them in one
+    message (``--kind generative --epochs 1 --feature-bits 16`` named --epochs alone, then --feature-bits once
+    --epochs was taken away)."""
+    parts: list[str] = []
+    count = 0
     for names, kinds, what in _KIND_OPTIONS:
         given = given_options(*names) if kind not in kinds else []
         if given:
-            raise click.UsageError(
-                f"{and_list(given)} only {'applies' if len(given) == 1 else 'apply'} to --kind "
-                f"{' or '.join(kinds)} ({what}); --kind {kind} does not use {'it' if len(given) == 1 else 'them'}"
-            )
+            count += len(given)
+            parts.append(f"{and_list(given)} only {'applies' if len(given) == 1 else 'apply'} to --kind "
+                         f"{' or '.join(kinds)} ({what})")
+    if parts:
+        raise click.UsageError(f"{'; '.join(parts)}; --kind {kind} does not use {'it' if count == 1 else 'them'}")
 
 
 def _read_trees(path: str) -> list[Tree]:
@@ -395,15 +400,14 @@ def _warn_shared_labels(train: list[Tree], path: str) -> None:
         )
 
 
-def _feature_bits(value: str | None, kind: str) -> int | None:
-    """``--feature-bits``: the table's bits (unset: the default of ParserConfig), or None for ``auto``."""
+def _feature_bits(value: str | None) -> int | None:
+    """``--feature-bits``: the table's bits (unset: the default of ParserConfig), or None for ``auto`` (refused with
+    --kind generative by :func:`_check_kind_options`)."""
     from glmnlp.parser.feature_space import MIN_BITS
     from glmnlp.parser.config import MAX_N_BITS, ParserConfig
 
     if value is None:
         return ParserConfig.n_bits
-    if kind == "generative":
-        raise click.UsageError("--feature-bits sizes the perceptron's feature table; --kind generative has none")
     if value.strip().lower() == "auto":
         return None
     try:
