@@ -54,7 +54,8 @@ def checked_parse(command: click.Command) -> Callable[[click.Context, list[str]]
     parse = command.parse_args
 
     def parse_args(ctx: click.Context, args: list[str]) -> list[str]:
-        if (message := repeated_option(command, ctx, args)) is not None:
+        # (not while the shell completes a word: click parses the line so, and reports nothing)
+        if not ctx.resilient_parsing and (message := repeated_option(command, ctx, args)) is not None:
             raise click.UsageError(message, ctx)
         return parse(ctx, args)
 
