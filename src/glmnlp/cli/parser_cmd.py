@@ -13,7 +13,8 @@ An option given on the command line that the chosen ``--kind`` does not use is a
 rather than silently ignored: the perceptron's options (``--epochs``, ``--shards``, ``--mixing``,
 ``--features``, ``--feature-bits``, ``--no-early-update``, ``--no-cache``) with ``--kind generative``,
 the generative tables' ``--gen-cutoff`` and ``--gen-prune`` with ``--kind perceptron``, and
-``--generative-weights`` with any kind but ``combined``; every such option given is named in one message. ``--jobs``, ``--backend`` and ``--address``
+``--generative-weights`` with any kind but ``combined``; every such option given is named in one message.
+``--jobs``, ``--backend`` and ``--address``
 say where work runs and never change the model, and are accepted with every kind.
 
 ``parser train`` closes its executor when it ends, normally or not (its workers terminated if that

@@ -179,7 +179,8 @@ class DefaultRecipe:
         from glmnlp.parser.term import MAX_WEIGHT  # the weights a model file may hold: 1e301 failed after training
 
         if any(not 0 < w <= MAX_WEIGHT for w in self.generative_weights):
-            raise ConfigError(f"generative_weights must be finite numbers > 0, at most {MAX_WEIGHT:g} (none = perceptron only), "
+            raise ConfigError(f"generative_weights must be finite numbers > 0, at most {MAX_WEIGHT:g} (none = "
+                              "perceptron only), "
                               f"got {self.generative_weights}")
         if self.generative_min_count < 0 or not (self.generative_prune >= 0 and math.isfinite(self.generative_prune)):
             raise ConfigError(f"generative_min_count and generative_prune must be >= 0, got "
