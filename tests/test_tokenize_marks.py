@@ -74,8 +74,9 @@ _WORDS = ["no", "Yes", "x1", "word"]
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from(_WORDS), st.sampled_from(_MARKS), st.sampled_from([('"', '"'), ("\u201c", "\u201d"), ("''", "''")]),
-       st.sampled_from(_WORDS), st.sampled_from(["", " to it", " now."]))
+@given(st.sampled_from(_WORDS), st.sampled_from(_MARKS),
+       st.sampled_from([('"', '"'), ("\u201c", "\u201d"), ("''", "''")]), st.sampled_from(_WORDS),
+       st.sampled_from(["", " to it", " now."]))
 def test_property_a_quote_pair_after_a_mark_opens_then_closes(before: str, mark: str, quote: tuple[str, str],
                                                               word: str, after: str) -> None:
     """Property: ``word<mark>"word"`` opens the quote before the quoted word and closes the one after it, the mark a
@@ -89,20 +90,35 @@ def test_property_a_quote_pair_after_a_mark_opens_then_closes(before: str, mark:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["He", "5", "10", "$", "x", "a/", "x=", "5-", "/", "=", "-", ",", "...", '"', "'", " "]),
-                min_size=1, max_size=14))
+@given(st.lists(st.sampled_from(["He", "5", "10", "$", "x", "a/", "x=", "5-", "/", "=", "-", ",", "...", '"', "'",
+                                 " "]), min_size=1, max_size=14))
 def test_property_tokens_rejoin_to_the_text_and_no_mark_is_glued_before_a_quote(pieces: list[str]) -> None:
     """Property: whatever marks, quotes, amounts and words are glued together, every character but the spaces is in
-    exactly one token, in order, and no word keeps an ``=`` or ``/`` at its end before a quote, nor a number its
-    hyphen before ``$``."""
+    exactly one token, in order, and no word keeps an ``=`` or ``/`` at its end before a quote (but a path its last
+    slash: ``a/x/`` before a quote; ``a/x=`` splits), nor a number its hyphen before ``$``."""
     text = "".join(pieces).strip()
     if text:
         _assert_spans_exact(text)
         tokens = [token for sentence in tokenize_text_spans(text) for token in sentence]
         for (word, _, end), (after, start, _) in zip(tokens, tokens[1:]):
-            if end == start and len(word) > 1 and "/" not in word[:-1]:
+            if end == start and len(word) > 1 and not (word[-1] == "/" and "/" in word[:-1]):
                 assert not (word[-1] in "=/" and word[-2] not in "=/" and after in ("``", "''", "`", "'")), tokens
                 assert not (word[-1] == "-" and word[-2].isdigit() and after == "$"), tokens
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ('set dir/name="x"', "set dir/name = `` x ''"),
+    ('sig="YWJjZA==" and', "sig = `` YWJjZA== '' and"),
+    ('k="YQ==" and', "k = `` YQ == '' and"),
+    ("a='YWJjZGU=' here", "a = ` YWJjZGU= ' here"),
+])
+def test_an_equals_sign_splits_after_a_path_and_base64_padding_stays_before_a_closing_quote(text: str,
+                                                                                            expected: str) -> None:
+    """``dir/name="x"`` kept ``dir/name=`` (the exception for a path's last slash held for ``=``), and
+    ``sig="YWJjZA=="`` split the padding off (``YWJjZA ==``); a short word's ``=`` before a closing quote still
+    splits (``"a="``, ``YQ==``)."""
+    assert tokenize(text) == expected.split()
+    _assert_spans_exact(text)
 
 
 def _assert_spans_exact(text: str) -> None:

@@ -6,7 +6,6 @@ tokenizer's own steps so that each rule reads on its own.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 
 from glmnlp.treebank.trees import PTB_APOSTROPHES
@@ -207,26 +206,32 @@ def _glued_clitic(token: TokenSpan, after: str, after_start: int) -> int | None:
 
 _QUOTE_TEXTS = frozenset({"``", "''", "`", "'"})
 #: A word's ``=`` or ``/`` that a quote touches (choice 14): ``x=`` of ``x="y"``, ``a/`` of ``a/"b"`` (a path's
-#: last slash is left: :func:`split_glued_marks`)
+#: last slash and base64 padding are left: :func:`split_glued_marks`)
 _MARKS_BEFORE_QUOTE = re.compile(r"(?<=[^=/])[=/]+\Z")
-#: An amount's hyphen that a currency sign touches (choice 14): ``5-`` of ``$5-$10``
+#: A base64 string with its padding (``YWJjZA==``): its characters, at least 8 of them, a multiple of 4 with the ``=``
+_BASE64_PADDED = re.compile(r"[A-Za-z0-9+/]{6,}(?:[A-Za-z0-9+/]=|==)")
+#: An amount's hyphen that a ``$`` touches (choice 14): ``5-`` of ``$5-$10``
 _RANGE_HYPHEN = re.compile(r"(?<=[0-9])-\Z")
 
 
 def split_glued_marks(tokens: list[TokenSpan]) -> list[TokenSpan]:
     """A mark that NLTK left at a word's end split off when the token after it touches it (choice 14): ``=`` or ``/``
-    before a quote (``x="y"``: ``x=`` + `````` was ``x`` + ``=`` + ``````; ``a/"b"``), a number's hyphen before a
-    currency sign (``$5-$10``: ``5-`` + ``$`` is ``5`` + ``-`` + ``$``). Words NLTK keeps whole are left so (``a/b``,
-    ``x=y``, ``5-10``, ``$5-10``), and so is a path's last slash (``/usr/bin/"x"``: ``/usr/bin/``); a web token is
-    masked as letters when this runs, so a URL stays whole."""
+    before a quote (``x="y"``: ``x=`` + `````` was ``x`` + ``=`` + ``````; ``a/"b"``; ``dir/name="x"``), a number's
+    hyphen before ``$`` (``$5-$10``: ``5-`` + ``$`` is ``5`` + ``-`` + ``$``; NLTK splits ``$`` off a number, and
+    keeps ``€5-€10`` one token, as it is left). Words NLTK keeps whole are left so (``a/b``, ``x=y``, ``5-10``,
+    ``$5-10``), and so are a path's last slash (``/usr/bin/"x"``: ``/usr/bin/``) and a base64 string's padding before
+    a closing quote (``sig="YWJjZA=="``: ``YWJjZA==``, :data:`_BASE64_PADDED`); a web token is masked as letters
+    when this runs, so a URL stays whole."""
     out: list[TokenSpan] = []
     for i, (text, start, end) in enumerate(tokens):
         after = tokens[i + 1] if i + 1 < len(tokens) else None
         mark = None
         if after is not None and after[1] == end and len(text) == end - start:
-            if after[0] in _QUOTE_TEXTS and (mark := _MARKS_BEFORE_QUOTE.search(text)) and "/" in text[:mark.start()]:
-                mark = None  # a path's last slash (/usr/bin/"x")
-            elif after[0][:1] and unicodedata.category(after[0][0]) == "Sc":
+            if after[0] in _QUOTE_TEXTS and (mark := _MARKS_BEFORE_QUOTE.search(text)) and (
+                    (mark.group()[0] == "/" and "/" in text[:mark.start()])  # a path's last slash (/usr/bin/"x")
+                    or (after[0] in ("''", "'") and len(text) % 4 == 0 and _BASE64_PADDED.fullmatch(text))):
+                mark = None
+            elif after[0] == "$":
                 mark = _RANGE_HYPHEN.search(text)
         if mark is None:
             out.append((text, start, end))

@@ -138,11 +138,14 @@ Our choices and mappings (none of these is stated by the papers, which start fro
     (``ca n't 've``); no other token is cut (``O'Neill``, ``rock'n'roll``). EWT (none written), GUM, PTB sample: same.
 14. **Marks NLTK leaves on a word are split off** where the token after them touches them and PTB writes them apart:
     ``=`` or ``/`` before a quote (``x="y"`` gave ``x=`` + `````` and ``a/"b"`` ``a/`` + ``''``; now ``x = `` y ''``,
-    the quote opened by choice 5), and a number's hyphen before a currency sign (``$5-$10`` gave ``$ 5- $ 10``, now
-    ``$ 5 - $ 10``, a range of amounts). Nothing else is cut: ``a/b``, ``x=y``, ``5-10``, ``$5-10``, ``5-year-old``,
-    dates and phone numbers stay as NLTK keeps them, and so do a path's last slash (``/usr/bin/"x"``) and URLs (masked
-    while this runs: choice 7). EWT: its two ranges of amounts (``$10,000-$20,000``, ``($4-$6)``) now as EWT splits
-    them, train sentences exact 0.5892 -> 0.5893 (space; token F1 the same to four digits); GUM, PTB sample: same.
+    the quote opened by choice 5; ``dir/name="x"`` alike), and a number's hyphen before ``$`` (``$5-$10`` gave ``$ 5-
+    $ 10``, now ``$ 5 - $ 10``, a range of amounts; NLTK splits no other currency sign off a number, and ``€5-€10``
+    stays one token). Nothing else is cut: ``a/b``, ``x=y``, ``5-10``, ``$5-10``, ``5-year-old``, dates and phone
+    numbers stay as NLTK keeps them, and so do a path's last slash (``/usr/bin/"x"``), a base64 string's padding
+    before a closing quote (``sig="YWJjZA=="``: ``YWJjZA==``; eight or more base64 characters, a multiple of four
+    with one or two ``=``) and URLs (masked while this runs: choice 7). EWT: its two ranges of amounts
+    (``$10,000-$20,000``, ``($4-$6)``) now as EWT splits them, train sentences exact 0.5892 -> 0.5893 (space; token
+    F1 the same to four digits); GUM, PTB sample: same.
 
 Offsets: :func:`tokenize_text_spans` returns each token with its ``[start, end)`` character span in
 the original text (for a mapped token such as ``-LRB-`` the span covers the original ``(``).
