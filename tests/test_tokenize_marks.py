@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from glmnlp.text.tokenize import tokenize, tokenize_text_spans
+from glmnlp.text.token_spelling import quotes_left_open
+from glmnlp.text.tokenize import tokenize, tokenize_spans, tokenize_text, tokenize_text_spans
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -104,6 +105,39 @@ def test_property_tokens_rejoin_to_the_text_and_no_mark_is_glued_before_a_quote(
             if end == start and len(word) > 1 and not (word[-1] == "/" and "/" in word[:-1]):
                 assert not (word[-1] in "=/" and word[-2] not in "=/" and after in ("``", "''", "`", "'")), tokens
                 assert not (word[-1] == "-" and word[-2].isdigit() and after == "$"), tokens
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ('"It was late. I was tired,"he said, "very tired."',
+     "`` It was late . | I was tired , '' he said , `` very tired . ''"),
+    ('"It was late. I was tired..."he said, "very tired."',
+     "`` It was late . | I was tired ... '' he said , `` very tired . ''"),
+    ("'It is late. I am tired,'he said, 'very tired.'", "` It is late . | I am tired , ' he said , ` very tired . '"),
+    ('It was late. He said,"no" to it.', "It was late . | He said , `` no '' to it ."),
+    ("I told 'em so. He said,'no' to it.", "I told ` em so . He said , ` no ' to it ."),
+    ('"It was late.\n\nHe said,"no" to it.', "`` It was late . | He said , `` no '' to it ."),
+])
+def test_a_quote_after_a_mark_closes_one_opened_in_an_earlier_sentence_of_the_paragraph(text: str,
+                                                                                        expected: str) -> None:
+    """The splitter cuts inside a quotation: ``"It was late. I was tired,"he said, "very tired."`` gave ``tired , ``
+    he said , `` very``, two opening quotes in a row, the rule looking inside the sentence only; now quotes are
+    counted from the paragraph's start (the apostrophe of ``'em`` opens none; a blank line starts again)."""
+    assert [" ".join(sentence) for sentence in tokenize_text(text)] == expected.split(" | ")
+    _assert_spans_exact(text)
+
+
+def test_a_sentence_leaves_open_the_quotes_it_opens_but_not_an_elided_words_apostrophe() -> None:
+    """What the next sentence of a paragraph begins with: ``'em`` is ` + ``em`` as NLTK splits it, no quotation."""
+    assert quotes_left_open(tokenize_spans('"It was late.')) == (True, False)
+    assert quotes_left_open(tokenize_spans("'It is late.")) == (False, True)
+    assert quotes_left_open(tokenize_spans("I told 'em so.")) == (False, False)
+    assert quotes_left_open(tokenize_spans("So it is.'"), (True, True)) == (True, False)
+
+
+def test_a_typographic_right_quote_after_a_mark_never_opens() -> None:
+    """``said,’no"`` gave `````` for the ``’``: it was compared with the double quote after it, which closes no
+    single quote; a ``’`` shows it closes."""
+    assert tokenize('He said,\u2019no" to it.') == "He said , ' no '' to it .".split()
 
 
 @pytest.mark.parametrize(("text", "expected"), [

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from glmnlp.treebank.trees import PTB_APOSTROPHES
 
 __all__ = ["OPENERS", "TYPOGRAPHIC_QUOTES", "TokenSpan", "close_spaced_quotes",
-           "merge_ampersands", "merge_marks", "merge_years", "opens_quote", "ptb_quotes", "spell_final_abbreviation",
-           "split_clitics", "split_glued_marks"]
+           "merge_ampersands", "merge_marks", "merge_years", "opens_quote", "ptb_quotes", "quotes_left_open",
+           "spell_final_abbreviation", "split_clitics", "split_glued_marks"]
 
 TokenSpan = tuple[str, int, int]  # a token's text and its [start, end) offsets in its sentence
 
@@ -21,16 +21,20 @@ _FINAL_ABBREVIATION = re.compile(r"U\.S|U\.K|U\.S\.A|U\.S\.S\.R")  # choice 12
 _CLOSERS = frozenset({"''", "'", "-RRB-", "-RSB-", "-RCB-"})
 
 
-def close_spaced_quotes(tokens: list[TokenSpan], sentence: str) -> list[TokenSpan]:
+def close_spaced_quotes(tokens: list[TokenSpan], sentence: str, open_before: tuple[bool, bool] = (False, False)
+                        ) -> list[TokenSpan]:
     """Choice 5's converse: a double quote written ``''`` or ``"`` with a space (or the end) after it that NLTK opened
     (it opens one after any space) closes: ``''`` always (it is the treebank's closing quote), ``"`` while a quote
     is open (``He said " hi " to me``: two opening quotes; 423 closing ``''`` of PTB-style text opened, and tagged
     so, where ``--tokenized`` input alternates them, :func:`ptb_quotes`). One that :func:`opens_quote` opened after a
     mark (:data:`_OPENS_AFTER`) closes too while a quote of its kind is open (``"I was—"she stopped``, ``"Stop,"she
-    said, "now."``, ``'Wait...'he said, 'no.'``)."""
+    said, "now."``, ``'Wait...'he said, 'no.'``). ``open_before`` says whether a double and a single quote are open
+    when the sentence begins (:func:`quotes_left_open` of the sentences before it in its paragraph): the splitter
+    cuts inside quotations (``"It was late. I was tired,"he said``), and the quote after ``tired,`` closes the one
+    opened a sentence earlier. The apostrophe of ``'em`` opens no single quote (:data:`_ELIDED`)."""
     out: list[TokenSpan] = []
-    open_double = open_single = False
-    for text, start, end in tokens:
+    open_double, open_single = open_before
+    for k, (text, start, end) in enumerate(tokens):
         original = sentence[start:end]
         if text == "``" and original in ("''", '"'):
             spaced = end == len(sentence) or sentence[end].isspace()
@@ -39,20 +43,54 @@ def close_spaced_quotes(tokens: list[TokenSpan], sentence: str) -> list[TokenSpa
         elif text == "`" and original in ("'", "\u2019") and open_single and _after_mark(sentence, start):
             text = "'"
         open_double = text == "``" or (open_double and text != "''")
-        open_single = text == "`" or (open_single and text != "'")
+        open_single = (text == "`" and not _elided(tokens, k)) or (open_single and text != "'")
         out.append((text, start, end))
     return out
+
+
+#: Words after an apostrophe that elides their start, tokenized as NLTK splits them (`` ` em``, `` ` tis``): no
+#: quotation is left open by them (:func:`quotes_left_open`)
+_ELIDED = frozenset({"em", "tis", "twas", "til", "cause", "n", "bout", "nuff"})
+
+
+def quotes_left_open(tokens: Sequence[TokenSpan], open_before: tuple[bool, bool] = (False, False)
+                     ) -> tuple[bool, bool]:
+    """Whether a double and a single quote are open after ``tokens`` (a sentence as :func:`close_spaced_quotes`
+    spelled it), counting from ``open_before``: the state the next sentence of the paragraph begins with. An
+    apostrophe that NLTK splits as an opening quote before an elided word (``'em``, ``'tis``: :data:`_ELIDED`)
+    opens none, and a closing ``'`` closes a single quote whatever it is (``boys'`` is then taken for one): a
+    single quote is carried from sentence to sentence only where one clearly opened."""
+    open_double, open_single = open_before
+    for k, (text, _, _) in enumerate(tokens):
+        if text in ("``", "''"):
+            open_double = text == "``"
+        elif text == "'":
+            open_single = False
+        elif text == "`":
+            open_single = not _elided(tokens, k)
+    return open_double, open_single
+
+
+def _elided(tokens: Sequence[TokenSpan], k: int) -> bool:
+    """Whether the ````` at ``tokens[k]`` is the apostrophe of an elided word (``'em``: :data:`_ELIDED`) it touches."""
+    return k + 1 < len(tokens) and tokens[k + 1][1] == tokens[k][2] and tokens[k + 1][0].lower() in _ELIDED
 
 
 def opens_quote(sentence: str, start: int, end: int) -> bool:
     """Whether the quote at ``[start, end)`` opens one: at the start or after whitespace or an opener, or after a mark
     (:data:`_OPENS_AFTER`: ``said:"no"``, ``word—"this"``, ``said,"no"``, ``Wait..."no"``, ``x="y"``) where a quote
-    of its kind comes later in the sentence to close it, and touching the next character (choice 5). NLTK opens a
-    straight quote after a space or ``( [ { <`` only."""
+    of its kind comes later in the sentence to close it, and touching the next character (choice 5); a typographic
+    right quote (``’`` ``”``) shows it closes and is never opened after a mark. NLTK opens a straight quote after a
+    space or ``( [ { <`` only."""
     before = sentence[start - 1] if start else " "
     if end >= len(sentence) or sentence[end].isspace():
         return False
-    return before.isspace() or before in OPENERS or (_after_mark(sentence, start) and _closed_later(sentence, start, end))
+    return before.isspace() or before in OPENERS or (
+        _after_mark(sentence, start) and sentence[start] not in _CLOSING_MARKS and _closed_later(sentence, start, end))
+
+
+#: Typographic quotes that show they close: never opened after a mark (``said,’no"``: ’ is no opening quote)
+_CLOSING_MARKS = frozenset("\u2019\u201d")
 
 
 def _closed_later(sentence: str, start: int, end: int) -> bool:
@@ -67,8 +105,9 @@ def _closed_later(sentence: str, start: int, end: int) -> bool:
 
 
 #: Marks after which a quote touching the next word opens one if a quote of its kind follows to close it, and closes
-#: one while a quote of its kind is open (choice 5): ``: ;``, the dashes, ``,``, ``…`` (and ``..``: :func:`_after_mark`),
-#: ``=`` and ``/``. A single full stop is none: ``"Stop."she said`` closes, ``He left."No`` may begin a sentence.
+#: one while a quote of its kind is open (choice 5): ``: ;``, the dashes, ``,``, ``…`` (and ``..``:
+#: :func:`_after_mark`), ``=`` and ``/``. A single full stop is none: ``"Stop."she said`` closes, ``He left."No``
+#: may begin a sentence.
 _OPENS_AFTER = frozenset(":;-\u2013\u2014\u2015,\u2026=/")
 
 

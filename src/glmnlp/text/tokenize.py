@@ -69,8 +69,13 @@ Our choices and mappings (none of these is stated by the papers, which start fro
    opens where a quote of its kind follows in the sentence to close it (``said:"no"``, ``word—"this"—here``,
    ``said,"no"``, ``Wait..."no"``, ``x="y"`` each gave two closing quotes), and closes one of its kind that is open
    (``"I was—"she``, ``"Stop,"she said, "now."``); one that nothing follows to close stays closing (``"It was late. I
-   thought--"he paused``, ``"Stop,"she said.``). A single full stop is no such mark (``"Stop."she``). Quotes tagged
-   in their EWT direction (XPOS): train 1,572 -> 1,574 of 1,596, dev 178 of 179 (``: ; -``); then 1,575 (``, ... = /``:
+   thought--"he paused``, ``"Stop,"she said.``). A single full stop is no such mark (``"Stop."she``). Open quotes are
+   counted from the paragraph's start (:func:`tokenize_text_spans`; :func:`tokenize_spans` sees one sentence), not the
+   sentence's: the splitter cuts inside a quotation (``"It was late. I was tired,"he said, "very tired."`` gave two
+   opening quotes in a row, ``tired , `` he``; the ``"`` after ``tired,`` closes the one opened a sentence earlier); a
+   single quote is counted open only where one clearly opened (not the apostrophe of ``'em``, ``'tis``). A typographic
+   right quote (``’`` ``”``) shows it closes and is never opened so (``said,’no"``). Quotes tagged in their EWT
+   direction (XPOS): train 1,572 -> 1,574 of 1,596, dev 178 of 179 (``: ; -``); then 1,575 (``, ... = /``:
    ``gave me..."the inspection guy``), dev the same, no quote turned the wrong way; GUM, PTB sample: same.
    A year's apostrophe is part of its two digits, as the WSJ writes them (``'82``, ``'80s``: CD), not an opening quote
    (```` ` 82````), after the same marks too (``1914–'18``, ``'80s,'90s``).
@@ -166,8 +171,8 @@ from glmnlp.glm.locks import fork_waits
 from glmnlp.graphemes import cluster_start
 from glmnlp.text.sentence_cuts import NOT_AN_END, join_wrong_cuts, split_missed
 from glmnlp.text.token_spelling import (TYPOGRAPHIC_QUOTES, TokenSpan, close_spaced_quotes, merge_ampersands,
-                                        merge_marks, merge_years, opens_quote, spell_final_abbreviation, split_clitics,
-                                        split_glued_marks)
+                                        merge_marks, merge_years, opens_quote, quotes_left_open,
+                                        spell_final_abbreviation, split_clitics, split_glued_marks)
 from glmnlp.text.web import mask_web_tokens, web_tag, web_tags, web_token_spans
 from glmnlp.treebank.fileio import BLANKS, INVISIBLE
 from glmnlp.treebank.trees import PTB_APOSTROPHES, PTB_BRACKETS
@@ -426,6 +431,11 @@ def tokenize_spans(sentence: str) -> list[TokenSpan]:
     """PTB tokens of one sentence with their ``[start, end)`` offsets in ``sentence``."""
     if not isinstance(sentence, str):
         raise TypeError(f"expected a str, got {type(sentence).__name__}")
+    return _sentence_tokens(sentence, (False, False))
+
+
+def _sentence_tokens(sentence: str, open_before: tuple[bool, bool]) -> list[TokenSpan]:
+    """:func:`tokenize_spans`, a double and a single quote open or not as the sentence begins (choice 5)."""
     normal = sentence.translate(_NORMALISE).translate(_SPACES)
     web = web_token_spans(normal)
     normal = mask_web_tokens(normal, web)
@@ -460,7 +470,7 @@ def tokenize_spans(sentence: str) -> list[TokenSpan]:
     tokens = split_glued_marks(split_clitics(tokens))  # before the web tokens' text is back (a URL may end in /)
     tokens = _restore_web(tokens, web, sentence) if web else tokens
     tokens = merge_marks(merge_ampersands(tokens), sentence)
-    tokens = close_spaced_quotes(merge_years(tokens, sentence), sentence)
+    tokens = close_spaced_quotes(merge_years(tokens, sentence), sentence, open_before)
     tokens = spell_final_abbreviation(tokens)
     return _trim_invisible(tokens, sentence) if _HAS_INVISIBLE.search(sentence) else tokens
 
@@ -531,10 +541,16 @@ def tokenize(sentence: str) -> list[str]:
 
 def tokenize_text_spans(text: str, *, lines: bool = False) -> list[list[TokenSpan]]:
     """Sentences of PTB tokens, each with its offsets in ``text`` (not in its sentence); ``lines`` as for
-    :func:`split_sentences` (true: one sentence per non-blank line)."""
+    :func:`split_sentences` (true: one sentence per non-blank line). Open quotes are counted from the paragraph's
+    start (a line's with ``lines=True``), as the splitter cuts inside quotations (choice 5)."""
     result: list[list[TokenSpan]] = []
+    open_quotes, at = (False, False), 0
     for start, end in sentence_spans(text, lines=lines):
-        result.append([(tok, start + a, start + b) for tok, a, b in tokenize_spans(text[start:end])])
+        if lines or _PARAGRAPH_BREAK.search(text, at, start):  # quotes are counted from the paragraph's start
+            open_quotes = (False, False)
+        tokens = _sentence_tokens(text[start:end], open_quotes)
+        open_quotes, at = quotes_left_open(tokens, open_quotes), end
+        result.append([(tok, start + a, start + b) for tok, a, b in tokens])
     return result
 
 
