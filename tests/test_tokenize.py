@@ -24,7 +24,8 @@ TOKEN_CASES = [
         "Pierre Vinken, 61 years old, will join the board as a nonexecutive director Nov. 29.",
         "Pierre Vinken , 61 years old , will join the board as a nonexecutive director Nov. 29 .",
     ),
-    ("Mr. Vinken is chairman of Elsevier N.V., the Dutch group.", "Mr. Vinken is chairman of Elsevier N.V. , the Dutch group ."),
+    ("Mr. Vinken is chairman of Elsevier N.V., the Dutch group.",
+     "Mr. Vinken is chairman of Elsevier N.V. , the Dutch group ."),
     ("The U.S. economy grew 3.5% in the quarter.", "The U.S. economy grew 3.5 % in the quarter ."),
     ("Shares rose $1.25 to $12,345.50 each.", "Shares rose $ 1.25 to $ 12,345.50 each ."),
     ("It doesn't matter; they can't and won't.", "It does n't matter ; they ca n't and wo n't ."),
@@ -250,7 +251,8 @@ _INVISIBLE = set("\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u
 
 def _spelled(token: str, original: str) -> bool:
     """Whether ``token`` is ``original`` (its slice of the text) as PTB spells it: typographic quotes
-    made ASCII, brackets -LRB- etc. (whole or inside a web token), quotes and dashes as in _PTB_CHARS."""
+    made ASCII, a bracket token -LRB- etc., quotes and dashes as in _PTB_CHARS; a web token is its characters as
+    written (``:)``, ``http://a.b/c_(d)``), ``original`` itself."""
     from glmnlp.text.tokenize import PTB_BRACKETS
 
     ascii_form = "".join(PTB_BRACKETS.get(ch, ch) for ch in original.translate(_TYPOGRAPHIC))
