@@ -44,8 +44,10 @@ def test_ctrl_c_is_one_line_without_a_blank_line_before_it() -> None:
     assert (proc.returncode, err) == (-signal.SIGINT, b"Aborted.\n")
 
 
-def _stderr_on_a_terminal(args: list[str], env: dict[str, str], cwd: Path) -> bytes:
-    """What ``glmnlp ARGS`` writes to stderr on a terminal (a pseudo-terminal of 100 columns; stdout to /dev/null)."""
+def _stderr_on_a_terminal(args: list[str], env: dict[str, str], cwd: Path,
+                          launch: tuple[str, ...] = ("-m", "glmnlp")) -> bytes:
+    """What ``python LAUNCH ARGS`` (``glmnlp ARGS``) writes to stderr on a terminal (a pseudo-terminal of 100 columns;
+    stdout to /dev/null)."""
     pty = pytest.importorskip("pty")
     import fcntl
     import struct
@@ -53,7 +55,7 @@ def _stderr_on_a_terminal(args: list[str], env: dict[str, str], cwd: Path) -> by
 
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
-    proc = subprocess.Popen([sys.executable, "-m", "glmnlp", *args], stdin=subprocess.DEVNULL,
+    proc = subprocess.Popen([sys.executable, *launch, *args], stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=slave, env=env, cwd=cwd)
     os.close(slave)
     seen = b""
@@ -72,18 +74,49 @@ def _stderr_on_a_terminal(args: list[str], env: dict[str, str], cwd: Path) -> by
     return seen
 
 
-def _c_locale() -> dict[str, str]:
-    """The environment under ``LC_ALL=C``, the glmnlp under test first on the path (the command runs elsewhere)."""
+def _environment(**locale: str) -> dict[str, str]:
+    """The environment with the locale and encoding variables ``locale`` only, the glmnlp under test first on the path
+    (the command runs elsewhere)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "PYTHONIOENCODING", "PYTHONUTF8"))}
     here = str(Path(glmnlp.__file__).resolve().parent.parent)
-    return {**env, "LC_ALL": "C", "PYTHONPATH": os.pathsep.join(filter(None, [here, env.get("PYTHONPATH")]))}
+    return {**env, **locale, "PYTHONPATH": os.pathsep.join(filter(None, [here, env.get("PYTHONPATH")]))}
+
+
+def _c_locale() -> dict[str, str]:
+    """The environment under ``LC_ALL=C``, the glmnlp under test first on the path."""
+    return _environment(LC_ALL="C")
+
+
+#: the message of ``glmnlp evalb café→.trees x.trees`` as an ASCII and a UTF-8 terminal show it
+_ESCAPED = b"error: caf\\xe9\\u2192.trees: cannot read file: No such file or directory\r\n"
+_UTF8 = "error: café→.trees: cannot read file: No such file or directory\r\n".encode()
 
 
 def test_stderr_on_an_ascii_terminal_is_ascii(tmp_path: Path) -> None:
     """Under ``LC_ALL=C`` (Python then writes UTF-8) a message naming ``café→.trees`` reached the terminal as UTF-8
     bytes, garbage on a terminal set up for ASCII; now it is written as the terminal can show it."""
     err = _stderr_on_a_terminal(["evalb", "café→.trees", "x.trees"], _c_locale(), tmp_path)
-    assert err == b"error: caf\\xe9\\u2192.trees: cannot read file: No such file or directory\r\n"
+    assert err == _ESCAPED
+
+
+@pytest.mark.parametrize(("python", "env", "expected"), [
+    ((), {"LANG": "C.UTF-8", "PYTHONIOENCODING": "latin-1"}, _UTF8),
+    (("-X", "utf8=0"), {"LC_ALL": "C"}, _ESCAPED),
+    (("-X", "utf8=0"), {"LC_ALL": "C", "PYTHONUTF8": "1"}, _ESCAPED),
+], ids=["pythonioencoding-on-utf8", "x-utf8-0", "x-utf8-0-over-pythonutf8"])
+def test_the_terminal_encoding_is_the_locales(python: tuple[str, ...], env: dict[str, str], expected: bytes,
+                                               tmp_path: Path) -> None:
+    """A terminal shows its locale's encoding: ``PYTHONIOENCODING=latin-1`` on a UTF-8 terminal (``LANG=C.UTF-8``)
+    had ``error: caf\\xe9\\u2192.trees`` written in latin-1 bytes, invalid there; ``-X utf8=0`` (``"0"`` in
+    ``sys._xoptions``) was taken for UTF-8 mode asked for, and ``LC_ALL=C`` had UTF-8 written to an ASCII terminal."""
+    environment = _environment(**env)
+    if "LANG" in env:
+        probe = subprocess.run([sys.executable, "-c", "import locale; print(locale.getencoding())"], env=environment,
+                               capture_output=True, text=True, check=True)
+        if probe.stdout.strip().lower().replace("-", "") != "utf8":
+            pytest.skip(f"no {env['LANG']} locale here")
+    launch = (*python, "-m", "glmnlp")
+    assert _stderr_on_a_terminal(["evalb", "café→.trees", "x.trees"], environment, tmp_path, launch) == expected
 
 
 def test_a_progress_bar_on_an_ascii_terminal_is_drawn_in_ascii(tmp_path: Path) -> None:

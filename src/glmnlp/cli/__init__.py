@@ -375,18 +375,21 @@ def _utf8_streams() -> list[tuple[Any, str, str]]:
 
 def _terminal_encoding(stream: Any) -> str | None:
     """The encoding of the terminal ``stream`` writes to, where that is not UTF-8 (else None: a file, a pipe, a UTF-8
-    terminal): ``PYTHONIOENCODING``'s if given, else the locale's, which Python's UTF-8 mode (on by itself under
-    ``LC_ALL=C``, or ``LANG=C``) sets aside; None where UTF-8 mode is asked for (``PYTHONUTF8=1``, ``-X utf8``)."""
+    terminal): the locale's, which Python's UTF-8 mode (on by itself under ``LC_ALL=C``, or ``LANG=C``) sets aside;
+    None where UTF-8 mode is asked for (``PYTHONUTF8=1``, ``-X utf8``, not ``-X utf8=0``). ``PYTHONIOENCODING`` says
+    what Python writes, not what the terminal shows: trusted first, ``PYTHONIOENCODING=latin-1`` on a UTF-8 terminal
+    had latin-1 bytes written to it (``caf\\xe9``, invalid there). ``-X utf8=0`` is ``"0"`` in ``sys._xoptions``: taken
+    for a request of UTF-8 mode, it had UTF-8 written to an ASCII terminal (``LC_ALL=C``)."""
     isatty = getattr(stream, "isatty", None)
     if os.name != "posix" or not callable(isatty) or not isatty():
         return None
-    name = os.environ.get("PYTHONIOENCODING", "").partition(":")[0]
-    if not name:
-        if os.environ.get("PYTHONUTF8") == "1" or "utf8" in sys._xoptions:
-            return None
-        name = locale.getencoding()
+    asked = sys._xoptions.get("utf8")  # -X utf8: True, -X utf8=1: "1"; -X utf8=0: "0"; it wins over PYTHONUTF8
+    if asked is None and not sys.flags.ignore_environment:
+        asked = os.environ.get("PYTHONUTF8")
+    if asked is True or asked == "1":
+        return None
     try:
-        found = codecs.lookup(name).name
+        found = codecs.lookup(locale.getencoding()).name
     except LookupError:
         return None
     return None if found == "utf-8" else found
