@@ -126,3 +126,23 @@ def test_a_progress_bar_on_an_ascii_terminal_is_drawn_in_ascii(tmp_path: Path) -
     source.write_text("The old man saw the dog with a telescope in the park .\n" * 150)
     err = _stderr_on_a_terminal(["measures", "--tokenized", "-i", str(source)], _c_locale(), tmp_path)
     assert b"sentences:" in err and err.isascii(), err
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_named_pipe_given_as_the_output_whose_reader_quits_is_an_error(tmp_path: Path) -> None:
+    """Only standard output's own pipe (``--out /dev/stdout``) ends quietly when its reader goes: a named pipe read
+    by ``head -c 5`` had ``glmnlp data --clean <40 files> --out ff`` end with status 0, no message and its output
+    cut (it was, and is again, ``error: ff: cannot be written: Broken pipe``, status 1)."""
+    fifo = tmp_path / "ff"
+    os.mkfifo(fifo)
+    sample = Path(__file__).parent.parent / "src" / "glmnlp" / "data" / "ptb_sample"
+    files = [str(f) for f in sorted(sample.glob("wsj_00*.mrg"))[:40]]  # more than a pipe holds (64 KB)
+    proc = subprocess.Popen([sys.executable, "-c", _MAIN, "data", "--clean", *files, "--out", str(fifo)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # (not waiting for the command to open it)
+    try:
+        assert select.select([reader], [], [], 120)[0]
+        assert len(os.read(reader, 5)) == 5
+    finally:
+        os.close(reader)
+    _out, err = proc.communicate(timeout=120)
+    assert (proc.returncode, err) == (1, f"error: {fifo}: cannot be written: Broken pipe\n".encode())

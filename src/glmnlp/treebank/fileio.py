@@ -28,9 +28,10 @@ Our choices:
   then failed with "File name too long". A name longer than the folder's limit is refused before any work.
 * **Special files.** An output path that is a device, a FIFO or a socket (``--out /dev/null``, ``/dev/stdout``, a
   named pipe) is written into, as the shell's ``>`` writes: the temporary file's rename replaced the device node or
-  FIFO itself with an ordinary file (as root, ``/dev/full`` became a file of 8 KB). A pipe whose reader went away
-  (``--out /dev/stdout | head -1``) raises ``BrokenPipeError``, as any write to a pipe does, not the ConfigError of
-  a file that cannot be written: the command line ends quietly for it, as for its own standard output.
+  FIFO itself with an ordinary file (as root, ``/dev/full`` became a file of 8 KB). Standard output's pipe whose
+  reader went away (``--out /dev/stdout | head -1``) raises ``BrokenPipeError``, as a write to it does, not the
+  ConfigError of a file that cannot be written: the command line ends quietly, as for its own standard output; any
+  other pipe's (a named pipe) is that ConfigError (``PATH: cannot be written: Broken pipe``), the output being cut.
 """
 
 from __future__ import annotations
@@ -49,12 +50,10 @@ from typing import IO
 from glmnlp.errors import ConfigError, InputError
 
 __all__ = ["atomic_write_bytes", "atomic_write_text", "check_output_file", "check_writable_folder", "lone_surrogate",
-           "surrogate_reason",
-           "check_writable_file", "check_name_length", "missing_folders", "remove_folders",
+           "surrogate_reason", "check_writable_file", "check_name_length", "missing_folders", "remove_folders",
            "decoded_arguments", "decoded_lines", "decoded_text", "input_lines", "opened_input", "read_text_file",
-           "is_blank", "BLANKS",
-           "dead_leftovers", "file_identity", "process_alive", "refuse_stdout_file", "split_lines", "stdin_bytes",
-           "temp_stem", "umask", "without_byte_order_marks", "INVISIBLE", "line_tokens"]
+           "is_blank", "BLANKS", "dead_leftovers", "file_identity", "process_alive", "refuse_stdout_file",
+           "split_lines", "stdin_bytes", "temp_stem", "umask", "without_byte_order_marks", "INVISIBLE", "line_tokens"]
 
 
 def umask() -> int:
@@ -278,16 +277,20 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
 
 
 def _write_special(path: Path, data: bytes) -> None:
-    """``data`` written into the device, FIFO or socket ``path`` (module docstring), never replacing it; a reader
-    gone (BrokenPipeError) is left to the caller: ``data --clean --out /dev/stdout | head -1`` ended with status 1
-    and ``error: /dev/stdout: cannot be written: Broken pipe``, where ``parse | head -1`` ends quietly."""
+    """``data`` written into the device, FIFO or socket ``path`` (module docstring), never replacing it; its reader
+    gone is BrokenPipeError where ``path`` names the file of descriptor 1, else ConfigError (a named pipe read by
+    ``head -c 5`` had the command end with status 0, the output cut and no message)."""
     try:
         with open(path, "wb") as handle:
             handle.write(data)
             handle.flush()
-    except BrokenPipeError:
-        raise
     except OSError as exc:
+        try:  # the file of descriptor 1 (/dev/stdout, /proc/self/fd/1, the named pipe stdout writes to too)
+            stdout = isinstance(exc, BrokenPipeError) and os.path.samestat(os.fstat(1), os.stat(path))
+        except OSError:  # no standard output, or the path gone meanwhile
+            stdout = False
+        if stdout:
+            raise
         raise ConfigError(f"{path}: cannot be written: {exc.strerror or exc}") from exc
 
 
