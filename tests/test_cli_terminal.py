@@ -8,6 +8,7 @@ import select
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -146,3 +147,47 @@ def test_a_named_pipe_given_as_the_output_whose_reader_quits_is_an_error(tmp_pat
         os.close(reader)
     _out, err = proc.communicate(timeout=120)
     assert (proc.returncode, err) == (1, f"error: {fifo}: cannot be written: Broken pipe\n".encode())
+
+
+def test_ctrl_c_after_words_typed_on_a_terminal_that_does_not_echo_it_begins_a_line() -> None:
+    """With ``stty -echoctl`` a terminal shows nothing for Ctrl-C: ``The dog`` typed into ``glmnlp tag`` and Ctrl-C
+    showed ``The dogAborted.``, the line end left out for a terminal that does not echo ``^C``; the cursor is after
+    the words typed, which this process cannot see, and ``Aborted.`` begins a line of its own."""
+    pty = pytest.importorskip("pty")
+    import termios
+
+    env = _environment(LANG="C.UTF-8")
+    pid, master = pty.fork()
+    if pid == 0:  # the command, on a terminal of its own (Ctrl-C there is SIGINT to it)
+        try:
+            attrs = termios.tcgetattr(0)
+            attrs[3] &= ~termios.ECHOCTL
+            termios.tcsetattr(0, termios.TCSANOW, attrs)
+            os.execve(sys.executable, [sys.executable, "-m", "glmnlp", "tag", "--batch-size", "1"], env)
+        finally:
+            os._exit(127)
+    seen = b""
+
+    def read_until(done: Callable[[bytes], bool]) -> None:
+        nonlocal seen
+        while not done(seen) and select.select([master], [], [], 120)[0]:
+            try:
+                chunk = os.read(master, 1 << 16)
+            except OSError:  # (EIO: the command has ended)
+                return
+            if not chunk:
+                return
+            seen += chunk
+
+    try:
+        os.write(master, b"The dog barked .\n")
+        read_until(lambda s: b"./." in s)  # tagged: the command waits for its next line
+        os.write(master, b"The dog")
+        read_until(lambda s: s.count(b"The dog") == 2)  # (the terminal's echo)
+        os.write(master, b"\x03")
+        read_until(lambda _s: False)
+    finally:
+        os.close(master)
+        status = os.waitpid(pid, 0)[1]
+    assert os.waitstatus_to_exitcode(status) == -signal.SIGINT
+    assert seen.rpartition(b"The dog")[2].replace(b"\x03", b"").startswith(b"\r\nAborted.\r\n"), seen

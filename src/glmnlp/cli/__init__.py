@@ -496,28 +496,17 @@ def _main(argv: Sequence[str] | None, ended: list[str], console: bool) -> int:
 
 
 def _line_end_before_aborted(ctrl_c: bool) -> str:
-    """``"\n"`` where ``Aborted.`` would not begin a line of its own: on a terminal after the ``^C`` it echoes (not
-    after a bar that cleared its line, ``^C`` too, as the interrupt unwound), or after a bar's text; else ``""`` (click
-    wrote a blank line before it in every case, in pipes and logs too)."""
+    """``"\n"`` where ``Aborted.`` would not begin a line of its own, else ``""`` (click wrote a blank line before it
+    in every case, in pipes and logs too). On a terminal after Ctrl-C the cursor is after what the terminal echoed
+    (``^C``; with ``stty -echoctl`` the words typed on the line: ``The dog`` and Ctrl-C showed ``The dogAborted.``),
+    which this process cannot know: a line end, but after a bar that cleared its line as the interrupt unwound (the
+    cursor at the line's start). Without Ctrl-C (end of input, an abort), after a bar's text only."""
     stderr = sys.stderr
     if not isinstance(stderr, _Diagnostics) or not stderr.isatty():
         return ""
-    if stderr.cleared_on_interrupt:
-        return ""
-    return "" if stderr.line_start and not (ctrl_c and _echoes_ctrl_c(stderr.fileno())) else "\n"
-
-
-def _echoes_ctrl_c(fd: int) -> bool:
-    """Whether the terminal on ``fd`` echoes Ctrl-C as ``^C`` (``stty echoctl``, the default)."""
-    try:
-        import termios  # POSIX only
-    except ImportError:
-        return True
-    try:
-        local = termios.tcgetattr(fd)[3]
-    except (OSError, termios.error):
-        return True
-    return bool(local & termios.ECHO and local & termios.ECHOCTL)
+    if ctrl_c:
+        return "" if stderr.cleared_on_interrupt else "\n"
+    return "" if stderr.line_start else "\n"
 
 
 def _quiet_pool_thread_death(previous: Any) -> Any:
