@@ -120,13 +120,22 @@ def test_the_terminal_encoding_is_the_locales(python: tuple[str, ...], env: dict
     assert _stderr_on_a_terminal(["evalb", "café→.trees", "x.trees"], environment, tmp_path, launch) == expected
 
 
+#: glmnlp's main() under a tqdm whose clock moves a second at each reading: every update draws a frame (the bar's
+#: mininterval of 0.5 s let a fast machine draw only the first one, an empty bar, before the work was done)
+_TICKING = ("import itertools, sys, tqdm.std; tqdm.std.tqdm.monitor_interval = 0; clock = itertools.count(0.0, 1.0); "
+            "tqdm.std.time = lambda: next(clock); from glmnlp.cli import main; sys.exit(main())")
+
+
 def test_a_progress_bar_on_an_ascii_terminal_is_drawn_in_ascii(tmp_path: Path) -> None:
     """``LC_ALL=C glmnlp measures ...`` drew its bar in UTF-8 block characters (\\xe2\\x96\\x88...), garbage on a
-    terminal set up for ASCII; tqdm draws it in ASCII where stderr's encoding cannot hold the blocks."""
+    terminal set up for ASCII; tqdm draws it in ASCII where stderr's encoding cannot hold the blocks. The frames of
+    a bar part-way are drawn whatever the machine's speed (_TICKING)."""
     source = tmp_path / "in.txt"
-    source.write_text("The old man saw the dog with a telescope in the park .\n" * 150)
-    err = _stderr_on_a_terminal(["measures", "--tokenized", "-i", str(source)], _c_locale(), tmp_path)
-    assert b"sentences:" in err and err.isascii(), err
+    source.write_text("The old man saw the dog with a telescope in the park .\n" * 20)
+    err = _stderr_on_a_terminal(["measures", "--tokenized", "-i", str(source)], _c_locale(), tmp_path,
+                                ("-c", _TICKING))
+    assert b"sentences:" in err and b"%|#" in err and err.isascii(), err
+
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
 def test_a_named_pipe_given_as_the_output_whose_reader_quits_is_an_error(tmp_path: Path) -> None:
