@@ -6,9 +6,9 @@ status 1 and a ``file:line: reason`` message; a bad option value, or options tha
 other or do not apply with the others given, or an option of one value given twice (:mod:`glmnlp.cli._repeats`), is a
 usage error (status 2). Ctrl-C ends any command
 with ``Aborted.`` (status 1; the ``glmnlp`` command ends by SIGINT, 130) on a line of its own and nothing else (no
-blank line before it: click wrote one, which only a terminal's echoed ``^C`` needs): worker processes ignore SIGINT,
-and this process terminates them on its way out (:mod:`glmnlp.glm.pools`); SIGTERM and SIGHUP end it the same way
-(status 143, 129).
+blank line before it: click wrote one, which only a terminal needs, after what it echoed): worker processes ignore
+SIGINT, and this process terminates them on its way out (:mod:`glmnlp.glm.pools`); SIGTERM and SIGHUP end it the
+same way (status 143, 129).
 Output that cannot be written for lack of room (a full disk or quota), or work this process has no memory for, is
 one line and status 1 too; a closed output pipe ends quietly (status 0).
 """
