@@ -200,3 +200,28 @@ def test_ctrl_c_after_words_typed_on_a_terminal_that_does_not_echo_it_begins_a_l
         status = os.waitpid(pid, 0)[1]
     assert os.waitstatus_to_exitcode(status) == -signal.SIGINT
     assert seen.rpartition(b"The dog")[2].replace(b"\x03", b"").startswith(b"\r\nAborted.\r\n"), seen
+
+
+def test_output_written_as_ctrl_c_came_is_not_written_again(tmp_path: Path) -> None:
+    """A Ctrl-C just after standard output's write returned raised before the count reached Python's buffered writer,
+    which kept the bytes and wrote them again at the command's last flush: the tags were on stdout twice (about one
+    Ctrl-C in two on a terminal, after ``Aborted.``). The signal is sent here by the write itself, at that moment."""
+    source = tmp_path / "in.txt"
+    source.write_text("The dog barked .\nA cat sat .\n", encoding="utf-8")
+    script = (
+        "import os, signal, sys\n"
+        "from glmnlp.cli import main\n"
+        "real, sent = os.write, []\n"
+        "def write(fd, data):\n"
+        "    n = real(fd, data)\n"
+        "    if fd == 1 and not sent:\n"
+        "        sent.append(n)\n"
+        "        os.kill(os.getpid(), signal.SIGINT)\n"
+        "    return n\n"
+        "os.write = write\n"
+        f"sys.exit(main(['tag', '--batch-size', '1', '-i', {str(source)!r}]))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                         env=_environment(**{k: v for k, v in os.environ.items() if k.startswith(("LC_", "LANG"))}))
+    assert run.stderr.endswith("Aborted.\n") and run.returncode == 1, run.stderr[-2000:]
+    assert run.stdout == "The/DT dog/NN barked/VBD ./.\n", run.stdout

@@ -87,11 +87,15 @@ class _WholeWrites(io.RawIOBase):
     """Standard output's descriptor, every write made whole. On a nearly full disk a write can be short (8,192 of
     20,000 bytes): Python's buffered writer returned the short count and its text layer dropped it, so ``glmnlp evalb
     ... > full/report`` ended with status 0 and the first 8 KB of the report. Here the rest is written at once, and
-    the write that cannot be made raises (ENOSPC, EFBIG), which the command reports in one line."""
+    the write that cannot be made raises (ENOSPC, EFBIG), which the command reports in one line. A Ctrl-C while
+    it writes is raised once the write is whole and counted: raised just after the system's write returned, it
+    lost the count, and the buffered writer wrote the same bytes again at the command's last flush (the output
+    twice, after ``Aborted.``); the bytes a write made before an interrupt are skipped when they are passed again."""
 
     def __init__(self, fd: int) -> None:
         super().__init__()
         self._fd = fd
+        self._written = 0  # bytes written by a write that Ctrl-C interrupted, which the buffered writer passes again
 
     def writable(self) -> bool:
         return True
@@ -103,10 +107,18 @@ class _WholeWrites(io.RawIOBase):
         return os.isatty(self._fd)
 
     def write(self, data: Any) -> int:
+        from glmnlp.glm.pools import interrupts_deferred
+
         view = memoryview(data).cast("B")
-        done = 0
-        while done < len(view):
-            done += os.write(self._fd, view[done:])
+        done = min(self._written, len(view))
+        self._written -= done
+        try:
+            with interrupts_deferred():
+                while done < len(view):
+                    done += os.write(self._fd, view[done:])
+        except KeyboardInterrupt:
+            self._written = done
+            raise
         return done
 
 
