@@ -59,3 +59,17 @@ def dead_pid() -> int:
     """The process id of a process that has ended (a child run and waited for): what a killed run's leftovers name."""
     return int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
                               text=True, check=True).stdout)
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A perceptron-only pipeline model written by ``glmnlp train-default`` on 60 training trees: the model of the CLI
+    tests of tests/test_cli_parse*.py and tests/test_cli_commands.py, trained once for all of them (about 10 s; a
+    module that defines its own ``tiny_model``, as tests/test_fuzz.py does, uses that one)."""
+    from glmnlp.cli import main
+
+    out = tmp_path_factory.mktemp("cli") / "model"
+    rc = main(["train-default", "--out", str(out), "--max-train", "60", "--max-dev", "8", "--max-test", "5",
+               "--parser-epochs", "1", "--generative-weights", "0", "--quiet"])
+    assert rc == 0
+    return out

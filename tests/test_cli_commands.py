@@ -1,0 +1,97 @@
+"""CLI: ``glmnlp train-default`` (the pipeline model it writes, its last line), ``glmnlp tag``'s models, ``--help`` on
+every command and ``--version``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+
+from cli_parse_fixtures import _run, _stdin
+from glmnlp import __version__
+from glmnlp.cli import cli, main
+
+
+def test_cli_train_default_writes_a_pipeline_model(tiny_model: Path) -> None:
+    """train-default writes tagger/, parser/ and MODEL.json with the recipe and checksums."""
+    meta = json.loads((tiny_model / "MODEL.json").read_text())
+    assert (tiny_model / "tagger" / "weights.npz").is_file() and (tiny_model / "parser" / "weights.npz").is_file()
+    assert meta["sentences"] == {"train": 60, "dev": 8, "test": 5}
+    assert set(meta["checksums"]) == {"NOTICE.md", "parser/metadata.json", "parser/weights.npz",
+                                      "tagger/metadata.json", "tagger/weights.npz"}
+    # the options that made it: the command recorded was the bundled model's whatever the run's options
+    assert meta["command"] == ("glmnlp train-default --out DIR --max-train 60 --max-dev 8 --max-test 5 "
+                               "--parser-epochs 1 --generative-weights 0")
+    assert meta["description"].endswith("; only the first trees of each split, per corpus: train 60, dev 8, test 5")
+
+
+def test_cli_train_default_refuses_existing_output(tiny_model: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An existing model directory is not overwritten without --force."""
+    rc, _, err = _run(capsys, ["train-default", "--out", str(tiny_model), "--max-train", "5"])
+    assert rc == 1
+    assert err == (f"error: {tiny_model}: already exists and is not an empty directory "
+                   "(use --force to replace it)\n")
+
+
+def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    out = []
+    for name, command in sorted(group.commands.items()):
+        out.append((*prefix, name))
+        if isinstance(command, click.Group):
+            out += _commands(command, (*prefix, name))
+    return out
+
+
+def test_cli_every_command_has_help_with_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--help` works on every command and group; every command and group shows an example invocation."""
+    commands = _commands(cli)
+    assert ("parse",) in commands and ("train-default",) in commands
+    for path in [(), *commands]:
+        rc, out, _ = _run(capsys, [*path, "--help"])
+        assert rc == 0 and out.startswith("Usage: glmnlp"), path
+        command: click.Command = cli
+        for name in path:
+            assert isinstance(command, click.Group)
+            command = command.commands[name]
+        if isinstance(command, click.Group):
+            assert "Commands:" in out, path
+        if path:
+            assert "Example" in out and "  glmnlp " in out, f"no example in: glmnlp {' '.join(path)} --help"
+
+
+def test_cli_version(capsys: pytest.CaptureFixture[str]) -> None:
+    """--version prints the package version."""
+    rc, out, _ = _run(capsys, ["--version"])
+    assert (rc, out) == (0, f"glmnlp, version {__version__}\n")
+
+
+def test_cli_tag_uses_the_bundled_tagger_and_model_directories(
+    tiny_model: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """glmnlp tag without --model uses the bundled model's tagger; --model accepts a pipeline directory."""
+    _stdin(monkeypatch, b"The cat sat on the mat .\n")
+    rc, out, _ = _run(capsys, ["tag"])
+    assert rc == 0 and out.split()[0] == "The/DT" and len(out.split()) == 7
+    _stdin(monkeypatch, b"The cat sat .\n")
+    rc, out, _ = _run(capsys, ["tag", "--model", str(tiny_model)])
+    assert rc == 0 and [tok.rpartition("/")[0] for tok in out.split()] == ["The", "cat", "sat", "."]
+
+
+def test_cli_train_default_names_what_its_last_comparison_compares(capsys: pytest.CaptureFixture[str],
+                                                                   tmp_path: Path) -> None:
+    """The last line said ``test F1 53.14 (unpruned 49.45)`` when nothing was pruned: the 3.7 were multitagging's
+    (single tags against tags within margin 4). It now names both choices; the figures are MODEL.json's."""
+    import json
+
+    out = tmp_path / "model"
+    rc = main(["train-default", "--out", str(out), "--max-train", "40", "--max-dev", "5", "--max-test", "5",
+               "--parser-epochs", "1", "--generative-weights", "0", "-j", "1"])
+    err = capsys.readouterr().err
+    assert rc == 0, err
+    meta = json.loads((out / "MODEL.json").read_text(encoding="utf-8"))
+    shipped, before = meta["test_f1"]["shipped"], meta["test_f1"]["unpruned"]
+    assert (f"test F1 {shipped:.2f} (before pruning and multitagging, with every weight and single tags: "
+            f"{before:.2f}); written to {out}") in err.splitlines()
