@@ -1,9 +1,10 @@
-"""The Collins (2002) tagger: features, training on the bundled sample, model files, multitagging, CLI."""
+"""The Collins (2002) tagger: training on the bundled sample, model files, multitagging, the caches of word types,
+what it refuses.
+"""
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 from pathlib import Path
 
@@ -12,12 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from glmnlp.cli import main
 from glmnlp.treebank.corpus import sample_tagged
 from glmnlp.errors import ConfigError, ModelFileError
-from glmnlp.glm.features import FeatureIndex, Template
-from glmnlp.treebank.formats import TaggedSentence, write_word_tag
-from glmnlp.tagger.features import ATOM_NAMES, FEATURE_SETS, history_atoms, history_features, word_shape
+from glmnlp.treebank.formats import TaggedSentence
 from glmnlp.tagger.model import Tagger, TaggerConfig
 
 
@@ -25,149 +23,6 @@ from glmnlp.tagger.model import Tagger, TaggerConfig
 def sample_tagger() -> Tagger:
     """A tagger trained for 2 epochs on the sample's train split (dev split for epoch selection)."""
     return Tagger(TaggerConfig(epochs=2)).fit(sample_tagged("train"), sample_tagged("dev"), show_progress=False)
-
-
-def test_tagger_history_features_of_hand_built_sentence() -> None:
-    """Every tag-independent feature of the default set on a hand-built sentence, listed exactly."""
-    feats = history_features(["The", "X-ray", "5"], vocabulary={"x-ray"})
-    assert feats[1] == [
-        "bias=<bias>",
-        "w[i]=X-ray",
-        "lower[i]=x-ray",
-        "shape[i]=X-x",
-        "prefix1=X",
-        "prefix2=X-",
-        "prefix3=X-r",
-        "prefix4=X-ra",
-        "suffix1=y",
-        "suffix2=ay",
-        "suffix3=ray",
-        "suffix4=-ray",
-        "has-upper=<upper>",
-        "has-hyphen=<hyphen>",
-        "w[i-1]=The",
-        "w[i-2]=<s>",
-        "w[i+1]=5",
-        "w[i+2]=</s>",
-        "lower[i-1]=the",
-        "lower[i+1]=5",
-        "prefix5=X-ray",
-        "suffix5=X-ray",
-        "suffix3[i-1]=The",
-        "shape[i-1]=Xx",
-        "shape[i+1]=d",
-        "hyphen-last=ray",
-        "cap-init=<mid-cap>",
-        "lower[i-2]=<s>",
-        "lower[i+2]=</s>",
-        "lc-known=<lc-known>",
-        "lc-known&cap-init=<lc-known>|<mid-cap>",
-    ]
-    assert feats[2] == [
-        "bias=<bias>",
-        "w[i]=5",
-        "lower[i]=5",
-        "shape[i]=d",
-        "prefix1=5",
-        "suffix1=5",
-        "has-digit=<digit>",
-        "w[i-1]=X-ray",
-        "w[i-2]=The",
-        "w[i+1]=</s>",
-        "w[i+2]=</s>",
-        "lower[i-1]=x-ray",
-        "lower[i+1]=</s>",
-        "suffix3[i-1]=ray",
-        "suffix3[i+1]=</s>",
-        "shape[i-1]=X-x",
-        "shape[i+1]=</s>",
-        "lower[i-2]=the",
-        "lower[i+2]=</s>",
-    ]
-    # the paper's set (Collins 2002, after Ratnaparkhi 1996): words, affixes up to 4, three flags
-    assert history_features(["The", "X-ray", "5"], "collins2002")[0] == [
-        "bias=<bias>",
-        "w[i]=The",
-        "prefix1=T",
-        "prefix2=Th",
-        "prefix3=The",
-        "suffix1=e",
-        "suffix2=he",
-        "suffix3=The",
-        "has-upper=<upper>",
-        "w[i-1]=<s>",
-        "w[i-2]=<s>",
-        "w[i+1]=X-ray",
-        "w[i+2]=5",
-    ]
-    assert word_shape("McDonald's") == "XxXx'x" and word_shape("1,234") == "d,d"
-
-
-def test_tagger_new_atoms_of_hand_built_sentence() -> None:
-    """Position, spelling and vocabulary atoms (cap-init, all-caps, period, hyphen part, lc-known) exactly."""
-    atoms = history_atoms(["Apple", "U.S.", "co-Founder", "apple"], vocabulary={"apple"})
-    names = dict(enumerate(ATOM_NAMES))
-
-    def at(i: int) -> dict[str, str]:
-        return {names[k]: v for k, v in enumerate(atoms[i]) if v is not None}
-
-    first, second, third, fourth = at(0), at(1), at(2), at(3)
-    assert first["cap-init"] == "<init-cap>" and first["lc-known"] == "<lc-known>"
-    assert second["cap-init"] == "<mid-cap>" and second["lc-known"] == "<lc-unknown>"
-    assert second["all-caps"] == "<all-caps>" and second["has-period"] == "<period>" and "all-caps" not in first
-    assert third["hyphen-last"] == "founder" and third["suffix5"] == "under" and "hyphen-last" not in first
-    assert "cap-init" not in fourth and "lc-known" not in fourth
-    assert first["suffix3[i+1]"] == ".S." and first["shape[i-1]"] == "<s>" and fourth["shape[i+1]"] == "</s>"
-    assert third["lower[i-2]"] == "apple" and third["lower[i+2]"] == "</s>" and second["shape[i-1]"] == "Xx"
-
-
-def test_tagger_conjunction_and_previous_tag_features_of_hand_built_sentence() -> None:
-    """A set with word-bigram and previous-tag templates lists exactly those features."""
-    FEATURE_SETS["test-conj"] = ("w[i]", "lower[i-1]&lower[i]", "suffix2&shape[i+1]", "t[i-1]&w[i]")
-    try:
-        feats = history_features(["The", "Dogs", "bark"], "test-conj")
-        assert feats[1] == ["t[i-1]&w[i]=Dogs", "w[i]=Dogs", "lower[i-1]&lower[i]=the|dogs", "suffix2&shape[i+1]=gs|x"]
-        assert feats[0] == ["t[i-1]&w[i]=The", "w[i]=The", "lower[i-1]&lower[i]=<s>|the", "suffix2&shape[i+1]=he|Xx"]
-        train = [
-            TaggedSentence(("The", "Dogs", "bark"), ("DT", "NNS", "VBP")),
-            TaggedSentence(("The", "end"), ("DT", "NN")),
-        ]
-        config = TaggerConfig(epochs=1, feature_set="test-conj", pair_min_count=2)
-        tagger = Tagger(config).fit(train, show_progress=False)
-        explained = tagger.explain(["The", "Dogs", "bark"])
-        # the previous-tag feature exists only for "The" (seen twice, pair_min_count=2)
-        assert explained[0][0] == "t[i-1]&w[i]=The"
-        assert not any(f.startswith("t[i-1]") for f in explained[1] + explained[2])
-        assert explained[1] == feats[1][1:] and explained[2] == feats[2][1:]
-    finally:
-        del FEATURE_SETS["test-conj"]
-
-
-def test_tagger_rare_words_get_no_identity_features() -> None:
-    """With rare_word_count=1, hapax training words fire no w[i]/lower[i] feature; frequent words do."""
-    train = [
-        TaggedSentence(("The", "dog", "barks"), ("DT", "NN", "VBZ")),
-        TaggedSentence(("The", "cat", "sleeps"), ("DT", "NN", "VBZ")),
-    ]
-    tagger = Tagger(TaggerConfig(epochs=1, rare_word_count=1)).fit(train, show_progress=False)
-    explained = tagger.explain(["The", "dog"])
-    assert "w[i]=The" in explained[0] and "lower[i]=the" in explained[0]
-    assert not any(f.startswith(("w[i]=", "lower[i]=")) for f in explained[1])
-    assert "suffix2=og" in explained[1] and "w[i-1]=The" in explained[1]
-
-
-def test_tagger_encoder_matches_reference_features() -> None:
-    """The vectorised encoder fires exactly the reference features (for words seen in training)."""
-    train = [
-        TaggedSentence(("The", "X-ray", "5"), ("DT", "NN", "CD")),
-        TaggedSentence(("Dogs", "bark", "."), ("NNS", "VBP", ".")),
-    ]
-    tagger = Tagger(TaggerConfig(epochs=1)).fit(train, show_progress=False)
-    for sentence in train:
-        assert tagger.explain(sentence.words) == history_features(sentence.words)
-    # an unseen word: its own w[i] feature is unknown, but its seen suffix and context features fire
-    explained = tagger.explain(["Dogs", "ray"])[1]
-    assert "w[i]=ray" not in explained and "suffix3=ray" in explained and "w[i-1]=Dogs" in explained
 
 
 def test_tagger_sample_dev_accuracy_floor(sample_tagger: Tagger) -> None:
@@ -285,100 +140,6 @@ def test_tagger_load_rejects_other_kind(tmp_path: Path) -> None:
         Tagger.load(tmp_path / "p")
 
 
-def test_tagger_cli_train_evaluate_tag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The CLI trains, evaluates and tags in-process; bad input exits 1 with file:line: reason."""
-    (tmp_path / "train.word_tag").write_text(write_word_tag(sample_tagged("train")[:200]))
-    (tmp_path / "dev.word_tag").write_text(write_word_tag(sample_tagged("dev")[:30]))
-    model = str(tmp_path / "model")
-    train = str(tmp_path / "train.word_tag")
-    dev = str(tmp_path / "dev.word_tag")
-    assert main(["tagger", "train", "--train", train, "--dev", dev, "--out", model, "--epochs", "1", "--quiet"]) == 0
-    capsys.readouterr()
-    assert main(["tagger", "evaluate", "--model", model, "--test", dev, "--margin", "5"]) == 0
-    out = capsys.readouterr().out
-    assert "accuracy" in out and "unknown words" in out and "margin 5" in out
-    (tmp_path / "in.txt").write_text("The company said it would buy shares .\n\nIt rose .\n")
-    assert main(["tag", "--model", model, str(tmp_path / "in.txt")]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 2 and lines[0].startswith("The/DT company/NN")
-    assert main(["tag", "--model", model, "--output-format", "conllu", str(tmp_path / "in.txt")]) == 0
-    assert "1\tThe\t_\t_\tDT" in capsys.readouterr().out
-    (tmp_path / "bad.word_tag").write_text("The/DT cat/NN\nsat\n")
-    assert main(["tagger", "evaluate", "--model", model, "--test", str(tmp_path / "bad.word_tag"), "--format", "word_tag"]) == 1
-    assert f"{tmp_path / 'bad.word_tag'}:2:" in capsys.readouterr().err
-    assert main(["tag", "--model", str(tmp_path / "nothing"), str(tmp_path / "in.txt")]) == 1
-    assert main(["tagger", "train", "--help"]) == 0
-    assert "Examples" in capsys.readouterr().out
-
-
-class _OracleIndex:
-    """A plain-dictionary reference for FeatureIndex: rows by template, then first occurrence."""
-
-    def __init__(self, arities: list[int]) -> None:
-        self.arities = arities
-        self.tables: list[dict[tuple[int, ...], int]] = [{} for _ in arities]
-        self.size = 0
-
-    def rows(self, atoms: list[list[int]], add: bool, min_count: int) -> list[list[int]]:
-        out = [[-1] * len(self.arities) for _ in atoms]
-        start = 0
-        for k, arity in enumerate(self.arities):
-            cols = list(range(start, start + arity))
-            start += arity
-            keys = [tuple(r[c] for c in cols) for r in atoms]
-            counts: dict[tuple[int, ...], int] = {}
-            for key in keys:
-                counts[key] = counts.get(key, 0) + 1
-            for i, key in enumerate(keys):
-                if 0 in key:
-                    continue
-                if key not in self.tables[k] and add and (arity == 1 or counts[key] >= min_count):
-                    self.tables[k][key] = self.size
-                    self.size += 1
-                out[i][k] = self.tables[k].get(key, -1)
-        return out
-
-
-@settings(max_examples=60, deadline=None)
-@given(
-    st.lists(st.lists(st.integers(0, 4), min_size=6, max_size=6), min_size=1, max_size=30),
-    st.lists(st.lists(st.integers(0, 4), min_size=6, max_size=6), min_size=1, max_size=30),
-    st.integers(1, 3),
-    st.booleans(),
-)
-def test_features_packed_conjunctions_match_dictionary_oracle(
-    first: list[list[int]], second: list[list[int]], min_count: int, huge: bool
-) -> None:
-    """Vectorised multi-atom lookups (packed keys, or the dictionary fallback for huge ids) equal a plain dict."""
-    scale = (1 << 22) if huge else 1  # 2^22 > 21 bits: the triple template must fall back
-    first = [r[:3] + [v * scale for v in r[3:]] for r in first]
-    second = [r[:3] + [v * scale for v in r[3:]] for r in second]
-    index = FeatureIndex([Template("a", (0,)), Template("ab", (1, 2)), Template("abc", (3, 4, 5))], n_atoms=6)
-    oracle = _OracleIndex([1, 2, 3])
-    for batch in (first, second):
-        got = index.rows(np.array(batch, dtype=np.int64), add=True, min_count=min_count)
-        assert got.tolist() == oracle.rows(batch, add=True, min_count=min_count)
-    assert len(index) == oracle.size
-    index.freeze()
-    probe = first + second + [[9, 9, 1, scale, scale, 9 * scale]]
-    expected = oracle.rows(probe, add=False, min_count=1)
-    assert index.rows(np.array(probe, dtype=np.int64)).tolist() == expected
-    again = FeatureIndex.from_array(index.templates, 6, index.to_array())
-    assert again.rows(np.array(probe, dtype=np.int64)).tolist() == expected
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.text(alphabet="aZq9-.,'\n éÉ٣ß", max_size=10))
-def test_tagger_word_shape_fast_path_matches_character_rule(word: str) -> None:
-    """The ASCII fast path of word_shape equals the per-character rule (X/x/d, other chars kept, runs collapsed)."""
-    out: list[str] = []
-    for ch in word:
-        c = "X" if ch.isupper() else "x" if ch.islower() else "d" if ch.isdigit() else ch
-        if not out or out[-1] != c:
-            out.append(c)
-    assert word_shape(word) == "".join(out)
-
-
 def test_tagger_vocabulary_atoms_cached_on_load_and_kept_by_clear_cache(sample_tagger: Tagger, tmp_path: Path) -> None:
     """Loading caches the training vocabulary's atoms; clear_cache drops only other words; tags unchanged."""
     sample_tagger.save(tmp_path / "m")
@@ -417,97 +178,6 @@ def test_tagger_damaged_tag_lists_are_refused(sample_tagger: Tagger, damage: str
     rebuilt = tagger_from_parts(Tagger, metadata, arrays)
     sentence = [["The", "zorblax", "ran"]]
     assert rebuilt.tag_sentences(sentence) == sample_tagger.tag_sentences(sentence)
-
-
-def _upos_conllu(n: int, xpos: bool) -> str:
-    """The first ``n`` training sentences of the sample as CoNLL-U with a coarse UPOS column (and XPOS, or ``_``)."""
-    upos = {"DT": "DET", "NN": "NOUN", "NNS": "NOUN", "VBD": "VERB", "IN": "ADP", "JJ": "ADJ", ".": "PUNCT"}
-    lines = []
-    for sent in sample_tagged("train")[:n]:
-        assert sent.tags is not None
-        for i, (word, tag) in enumerate(zip(sent.words, sent.tags), 1):
-            lines.append(f"{i}\t{word}\t_\t{upos.get(tag, 'X')}\t{tag if xpos else '_'}\t_\t_\t_\t_\t_")
-        lines.append("")
-    return "\n".join(lines) + "\n"
-
-
-def test_tagger_cli_reads_the_upos_column_and_tags_untagged_conllu(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """A CoNLL-U file tagged in UPOS only trains with --tag-column upos (it could not be read: 'no XPOS tag'; the
-    error now names the option), and ``glmnlp tag`` reads the words of a CoNLL-U file with no tags (it refused
-    it, although it ignores the tags)."""
-    train = tmp_path / "upos.conllu"
-    train.write_text(_upos_conllu(150, xpos=False))
-    model = str(tmp_path / "model")
-    args = ["tagger", "train", "--train", str(train), "--out", model, "--epochs", "1", "--quiet", "-j", "1"]
-    capsys.readouterr()
-    assert main(args) == 1
-    assert capsys.readouterr().err == f"error: {train}:1: word 'Pierre' has no XPOS tag ('_') (a file tagged in UPOS " \
-        "only: --tag-column upos reads it)\n"
-    assert main([*args, "--tag-column", "upos"]) == 0
-    assert main(["tagger", "evaluate", "--model", model, "--test", str(train), "--tag-column", "upos"]) == 0
-    assert "accuracy" in capsys.readouterr().out
-    plain = tmp_path / "words.conllu"
-    plain.write_text("1\tThe\t_\t_\t_\t_\t_\t_\t_\t_\n2\tcompany\t_\t_\t_\t_\t_\t_\t_\t_\n\n")
-    assert main(["tag", "--model", model, "--input-format", "conllu", str(plain)]) == 0
-    assert capsys.readouterr().out == "The/DET company/NOUN\n"
-    word_tag = tmp_path / "t.word_tag"
-    word_tag.write_text("The/DT dog/NN\n")
-    assert main(["tagger", "evaluate", "--model", model, "--test", str(word_tag), "--tag-column", "upos"]) == 1
-    assert "the UPOS column was asked for, but this is a word_tag file" in capsys.readouterr().err
-    # with the format given, --tag-column contradicts it: a usage error, in both commands, for either column
-    for column in ("upos", "xpos"):
-        assert main(["tagger", "evaluate", "--model", model, "--test", str(word_tag), "--format", "word_tag",
-                     "--tag-column", column]) == 2
-        assert "--tag-column chooses a CoNLL-U column; not with --format word_tag" in capsys.readouterr().err
-        assert main(["tagger", "train", "--train", str(word_tag), "--out", str(tmp_path / "m2"), "--format", "tab",
-                     "--tag-column", column]) == 2
-        assert "not with --format tab" in capsys.readouterr().err
-    assert not (tmp_path / "m2").exists()
-
-
-def test_a_tagger_trained_on_a_conllu_column_reads_and_writes_that_column(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """A tagger trained with --tag-column upos was scored on the XPOS column unless told again (an error, the other
-    tagset) and wrote its UPOS tags into CoNLL-U's XPOS column: it records the column, and both use it."""
-    both = tmp_path / "both.conllu"
-    both.write_text(_upos_conllu(120, xpos=True))
-    model = tmp_path / "upos_model"
-    base = ["tagger", "train", "--train", str(both), "--epochs", "1", "--quiet", "-j", "1"]
-    assert main([*base, "--out", str(model), "--tag-column", "upos"]) == 0
-    assert json.loads((model / "metadata.json").read_text())["metadata"]["tag_column"] == "upos"
-    capsys.readouterr()
-    assert main(["tagger", "evaluate", "--model", str(model), "--test", str(both)]) == 0
-    assert "accuracy" in capsys.readouterr().out
-    assert main(["tagger", "evaluate", "--model", str(model), "--test", str(both), "--tag-column", "xpos"]) == 1
-    assert "another column than --tag-column xpos" in capsys.readouterr().err
-    words = tmp_path / "words.txt"
-    words.write_text("The company said .\n")
-    assert main(["tag", "--model", str(model), "--output-format", "conllu", str(words)]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[:2] == ["# sent_id = 1", "# text = The company said ."]  # what UD's validator requires
-    rows = [line.split("\t") for line in lines if line and not line.startswith("#")]
-    assert [r[3] for r in rows] == ["DET", "NOUN", "VERB", "PUNCT"] and {r[4] for r in rows} == {"_"}
-    # the XPOS column and other formats: as before (XPOS written; no column recorded for a word/TAG file)
-    xpos_model, plain_model = tmp_path / "xpos_model", tmp_path / "plain_model"
-    assert main([*base, "--out", str(xpos_model)]) == 0
-    assert json.loads((xpos_model / "metadata.json").read_text())["metadata"]["tag_column"] == "xpos"
-    word_tag = tmp_path / "train.word_tag"
-    word_tag.write_text("The/DT dog/NN barked/VBD ./.\n" * 3)
-    assert main(["tagger", "train", "--train", str(word_tag), "--out", str(plain_model), "--epochs", "1", "--quiet",
-                 "-j", "1"]) == 0
-    assert "tag_column" not in json.loads((plain_model / "metadata.json").read_text())["metadata"]
-    capsys.readouterr()
-    # a word/TAG test file of the other tagset: the hint names no column (there is none, and none was given)
-    assert main(["tagger", "evaluate", "--model", str(model), "--test", str(word_tag)]) == 1
-    assert capsys.readouterr().err.endswith("(the tagger's tags are another tagset)\n")
-    assert main(["tagger", "evaluate", "--model", str(xpos_model), "--test", str(both)]) == 0
-    capsys.readouterr()
-    assert main(["tag", "--model", str(xpos_model), "--output-format", "conllu", str(words)]) == 0
-    rows = [line.split("\t") for line in capsys.readouterr().out.splitlines() if line and line[0] != "#"]
-    assert rows[0][3:5] == ["_", "DT"]
 
 
 def test_a_tagger_files_column_must_be_a_conllu_column(sample_tagger: Tagger) -> None:
@@ -635,93 +305,6 @@ def test_the_cache_of_new_word_types_is_bounded_and_changes_no_tag(monkeypatch: 
         assert len(tagger._type_ids) <= vocab + 50 + len(s)
         assert tagger._type_atoms.shape[0] <= 2 * (vocab + 50 + len(s))
     assert bounded == unbounded
-
-
-def test_tagger_cli_scores_a_bracket_tag_spelled_the_other_way_as_the_same_tag(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """STTS ``$(`` is ``$-LRB-`` in bracketed trees and ``$(`` in word/TAG files: a tagger trained on trees scored on
-    word/TAG lines counted every bracket as an error (``confusions: $( -> $-LRB-``), and a dev file spelled the
-    other way chose the epoch on those errors. They are one tag now, as the words' brackets are."""
-    sentences = [("Er sagte ( nichts ) .", "PPER VVFIN $( NN $( $."),
-                 ("Sie kam ( spät ) .", "PPER VVFIN $( ADJD $( $.")]
-    trees = "".join(
-        "(TOP (S " + " ".join(f"({t.replace('(', '-LRB-')} {w.replace('(', '-LRB-').replace(')', '-RRB-')})"
-                              for w, t in zip(words.split(), tags.split())) + "))\n"
-        for words, tags in sentences) * 10
-    (tmp_path / "train.trees").write_text(trees, encoding="utf-8")
-    lines = "".join(" ".join(f"{w}/{t}" for w, t in zip(words.split(), tags.split())) + "\n"
-                    for words, tags in sentences)
-    (tmp_path / "test.word_tag").write_text(lines, encoding="utf-8")
-    model = str(tmp_path / "model")
-    assert main(["tagger", "train", "--train", str(tmp_path / "train.trees"), "--dev", str(tmp_path / "test.word_tag"),
-                 "--out", model, "--epochs", "2", "--quiet", "-j", "1"]) == 0
-    history = json.loads((tmp_path / "model" / "metadata.json").read_text())["metadata"]["history"]
-    assert history[-1]["dev_accuracy"] == 1
-    capsys.readouterr()
-    assert main(["tagger", "evaluate", "--model", model, "--test", str(tmp_path / "test.word_tag")]) == 0
-    out = capsys.readouterr().out
-    assert "100.00%" in out and "$( -> $-LRB-" not in out, out
-
-
-def test_tagger_cli_warns_when_dev_is_the_training_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """``--dev`` naming the ``--train`` file (or a link to it) chose the pass on the training sentences without a
-    word, where ``parser train`` warns; a dev file of other sentences warns of nothing."""
-    train = tmp_path / "train.word_tag"
-    train.write_text(write_word_tag(sample_tagged("train")[:40]))
-    (tmp_path / "link.word_tag").symlink_to(train)
-    (tmp_path / "dev.word_tag").write_text(write_word_tag(sample_tagged("dev")[:10]))
-    for dev, warned in (("train.word_tag", True), ("link.word_tag", True), ("dev.word_tag", False)):
-        capsys.readouterr()
-        assert main(["tagger", "train", "--train", str(train), "--dev", str(tmp_path / dev), "--out",
-                     str(tmp_path / f"m-{dev}"), "--epochs", "1", "-j", "1", "--quiet"]) == 0
-        said = f"warning: {tmp_path / dev} is the --train file: the pass is chosen on the training sentences"
-        assert (said in capsys.readouterr().err) is warned
-
-
-def test_tagger_evaluate_scores_quotes_as_written_as_tagger_evaluate_does(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str],
-) -> None:
-    """A tagger whose treebank tags a straight ``"`` QUOTE and knows ``''`` too: ``tagger evaluate`` gave the words
-    the tokenizer's spelling first (the second ``"`` as ``''``, tagged SYM) and scored 91.67% on the training file,
-    where ``Tagger.evaluate`` gives 100%. A gold-tagged file is scored as written, at train's dev too."""
-    from glmnlp.treebank.formats import read_tagged
-
-    gold = tmp_path / "quotes.tab"
-    gold.write_text('He\tPRP\nsaid\tVBD\n"\t``\nhi\tUH\n"\tQUOTE\n.\t.\n\n'
-                    "The\tDT\nsymbol\tNN\n''\tSYM\nis\tVBZ\nodd\tJJ\n.\t.\n\n")
-    model = tmp_path / "m"
-    assert main(["tagger", "train", "--train", str(gold), "--dev", str(gold), "--out", str(model), "--epochs", "5",
-                 "-j", "1", "-q"]) == 0
-    tagger = Tagger.load(model)
-    assert tagger.evaluate(read_tagged(gold)).accuracy == 1.0
-    assert tagger.history_[-1].dev_score == 1.0  # train's dev, scored as written too
-    capsys.readouterr()
-    assert main(["tagger", "evaluate", "-m", str(model), "--test", str(gold)]) == 0
-    out = capsys.readouterr().out
-    assert "accuracy          100.00%" in out and "QUOTE -> SYM" not in out
-
-
-def test_tagger_evaluate_scores_quotes_tagged_as_quotes_as_glmnlp_tag_reads_them(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str],
-) -> None:
-    """The common convention (the PTB's, EWT's XPOS): a straight ``"`` in the file, tagged `````/``''``. ``glmnlp
-    tag`` reads it as the tokenizer spells raw text's quotes, and ``tagger evaluate`` must score those same words:
-    a first version of the quote mend above scored them as written, 84.62% where tag's own output scores 92.31%."""
-    from glmnlp.text.default_model import default_model_path
-
-    gold = tmp_path / "q.tab"
-    rows = [("He", "PRP"), ("said", "VBD"), ('"', "``"), ("hello", "UH"), ("there", "RB"), ('"', "''"), (".", "."),
-            None, ("She", "PRP"), ("wrote", "VBD"), ('"', "``"), ("no", "DT"), ('"', "''"), (".", ".")]
-    gold.write_text("".join("\n" if r is None else f"{r[0]}\t{r[1]}\n" for r in rows) + "\n")
-    capsys.readouterr()
-    assert main(["tagger", "evaluate", "-m", str(default_model_path()), "--test", str(gold)]) == 0
-    accuracy = capsys.readouterr().out.split("accuracy")[1].split("%")[0].strip()
-    (tmp_path / "q.txt").write_text('He said " hello there " .\nShe wrote " no " .\n')
-    assert main(["tag", "-m", str(default_model_path()), str(tmp_path / "q.txt")]) == 0
-    tagged = [token.rsplit("/", 1)[1] for token in capsys.readouterr().out.split()]
-    expected = [r[1] for r in rows if r is not None]
-    assert float(accuracy) == round(100 * sum(a == b for a, b in zip(tagged, expected)) / len(expected), 2)
 
 
 def test_an_untrained_tagger_says_so_wherever_it_is_asked() -> None:
