@@ -73,3 +73,14 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
                "--parser-epochs", "1", "--generative-weights", "0", "--quiet"])
     assert rc == 0
     return out
+
+
+@pytest.fixture
+def toy_trees(tmp_path: Path) -> Path:
+    """The small hand-written treebank twice (12 trees) as a one-tree-per-line file: the training file of
+    tests/test_cli_consistency*.py."""
+    from toy_trees import TINY
+
+    path = tmp_path / "toy.trees"
+    path.write_text("\n".join(TINY * 2) + "\n", encoding="utf-8")  # 12: deleted estimation needs 10
+    return path

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 import pytest
 
-from cli_parse_fixtures import _run, _stdin
+from cli_fixtures import _run, _stdin
 from glmnlp import __version__
 from glmnlp.cli import cli, main
 

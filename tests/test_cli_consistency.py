@@ -1,32 +1,16 @@
-"""CLI consistency: an option that has no effect is refused like the others, every error names its file,
-the same things are spelled and answered the same way in every command.
+"""CLI consistency: an option that has no effect is refused like the others, the same things are spelled and
+answered the same way in every command.
 
 Run in-process through :func:`glmnlp.cli.main`; nothing here trains more than a few toy trees.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-from glmnlp.cli import main
-from toy_trees import TINY
-
-
-def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
-    capsys.readouterr()
-    rc = main(argv)
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
-@pytest.fixture
-def toy_trees(tmp_path: Path) -> Path:
-    path = tmp_path / "toy.trees"
-    path.write_text("\n".join(TINY * 2) + "\n", encoding="utf-8")  # 12: deleted estimation needs 10
-    return path
+from cli_fixtures import _run
 
 
 # -- options that do not apply ----------------------------------------------------------------------------
@@ -97,64 +81,6 @@ def test_measures_refuses_sentence_without_plot(capsys: pytest.CaptureFixture[st
     """--sentence N chooses the sentence --plot draws; without --plot it is a usage error, not ignored."""
     rc, out, err = _run(capsys, ["measures", "--sentence", "2", "A dog barked. It ran."])
     assert (rc, out) == (2, "") and "\nError: --sentence only applies to --plot (the sentence it draws)\n" in err
-
-
-# -- every error names its file ------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(("command", "which", "reason"), [
-    # an empty training file was 'error: no training sentences'; an empty dev file was silently no dev
-    (["tagger", "train", "-j", "1"], "--train", "empty input: no tagged sentence to train on"),
-    (["tagger", "train", "-j", "1"], "--dev", "empty input: no tagged sentence to choose the epoch on"),
-    # it was '<input>: no trees in the training files'
-    (["grammar", "table1"], "--train", "no trees in this file"),
-    (["grammar", "table1"], "--heldout", "no trees in this file"),
-])
-def test_an_input_file_without_data_is_named(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, toy_trees: Path, command: list[str], which: str, reason: str
-) -> None:
-    """A training, dev or held-out file with nothing in it is an error naming that file; nothing is written."""
-    empty = tmp_path / "empty.trees"
-    empty.write_text("\n", encoding="utf-8")
-    inputs = ("--train", "--dev") if command[0] == "tagger" else ("--train", "--heldout")
-    args = [*command] + [x for option in inputs for x in (option, str(empty if option == which else toy_trees))]
-    if command[0] == "tagger":
-        args += ["--out", str(tmp_path / "m")]
-    rc, out, err = _run(capsys, args)
-    assert (rc, out, err) == (1, "", f"error: {empty}: {reason}\n")
-    assert not (tmp_path / "m").exists()
-
-
-def test_grammar_table1_gives_the_line_of_a_tree_it_cannot_clean(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, toy_trees: Path
-) -> None:
-    bad = tmp_path / "bad.trees"
-    bad.write_text(TINY[0] + "\n\n(TOP (-NONE- *))\n", encoding="utf-8")
-    rc, _, err = _run(capsys, ["grammar", "table1", "--train", str(bad), "--heldout", str(toy_trees)])
-    assert (rc, err) == (1, f"error: {bad}:3: tree 2: tree 'TOP' contains only empty (-NONE-) elements\n")
-
-
-def _not_utf8(path: Path) -> str:
-    path.write_bytes((TINY[0] + "\n").encode() + b"(TOP (S (NP (NN caf\xe9)) (VP (VBD sat))))\n")
-    return f"error: {path}:2: not valid UTF-8 text (byte 0xe9 at column 20)\n"
-
-
-@pytest.mark.parametrize("command", ["evalb", "evalb-gold", "grammar", "parser train", "tagger train"])
-def test_a_file_that_is_not_utf8_is_refused_at_its_line_and_column(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, toy_trees: Path, command: str
-) -> None:
-    """Every command that reads whole files says where the bad byte is, in the words of glmnlp parse."""
-    bad = tmp_path / "latin1.trees"
-    expected = _not_utf8(bad)
-    argv = {
-        "evalb": ["evalb", str(toy_trees), str(bad)],
-        "evalb-gold": ["evalb", str(bad), str(toy_trees)],
-        "grammar": ["grammar", "table1", "--train", str(bad), "--heldout", str(toy_trees)],
-        "parser train": ["parser", "train", "--train", str(bad), "--dev", str(toy_trees), "--out", str(tmp_path / "m")],
-        "tagger train": ["tagger", "train", "--train", str(bad), "--out", str(tmp_path / "m")],
-    }[command]
-    rc, out, err = _run(capsys, argv)
-    assert (rc, out, err) == (1, "", expected)
 
 
 # -- the same things said the same way ---------------------------------------------------------------------------
@@ -235,37 +161,6 @@ def test_parse_text_arguments_say_when_a_sentence_got_the_default_structure(
     assert _run(capsys, ["parse", "-q", "-m", str(tmp_path / "p"), "--tagged", "bark/VBP dogs/NN ./."])[2] == ""
 
 
-@pytest.mark.parametrize("argv", [
-    ["parse", "--model", "", "A dog."],
-    ["parse", "--tagger", "", "A dog."],
-    ["parse", "-f", "svg", "--out-dir", "", "A dog."],
-    ["tag", "--model", ""],
-    ["tagger", "evaluate", "--model", "", "--test", "TREES"],
-    ["tagger", "train", "--train", "TREES", "--out", ""],
-    ["parser", "train", "--train", "TREES", "--dev", "TREES", "--out", ""],
-    ["train-default", "--out", ""],
-    ["measures", "--model", "", "A dog."],
-    ["parse", "-i", ""],
-    ["measures", "-i", ""],
-    ["tagger", "train", "--train", "", "--out", "OUT"],
-    ["tagger", "train", "--train", "TREES", "--dev", "", "--out", "OUT"],
-    ["tagger", "evaluate", "--model", "M", "--test", ""],
-    ["evalb", "", ""],
-    ["data", "--out", "", "--split", "dev"],
-    ["data", "--clean", "TREES", "--out", ""],
-    ["measures", "--plot", "", "A dog."],
-], ids=lambda argv: " ".join(a or "''" for a in argv[:4]))
-def test_an_empty_model_or_output_path_is_a_usage_error(
-    capsys: pytest.CaptureFixture[str], toy_trees: Path, tmp_path: Path, argv: list[str]
-) -> None:
-    """--model '' was reported as '.' (the current directory) or as 'metadata.json: missing'; an empty input file
-    name was ': cannot open' or '.: Is a directory' (an empty --dev was no dev: a model was trained)."""
-    argv = [{"TREES": str(toy_trees), "OUT": str(tmp_path / "m")}.get(a, a) for a in argv]
-    rc, out, err = _run(capsys, argv)
-    assert (rc, out) == (2, "") and err.endswith("': the path is empty\n"), err
-    assert not (tmp_path / "m").exists()
-
-
 def test_tagger_evaluate_takes_a_pipeline_directory_as_tag_does(
     capsys: pytest.CaptureFixture[str], toy_trees: Path
 ) -> None:
@@ -321,225 +216,6 @@ def test_parser_train_bad_option_values_are_usage_errors(
     assert (rc, out) == (2, "") and "Invalid value for" in err and not (tmp_path / "m").exists()
 
 
-# -- input files that cannot be read, output folders where a file is ------------------------------------------
-
-
-_INPUTS = [
-    ["parse", "-i", "IN"],
-    ["measures", "-i", "IN"],
-    ["measures", "--word-classes", "IN", "A dog."],
-    ["measures", "--word-class-rules", "IN", "A dog."],
-    ["evalb", "IN", "TREES"],
-    ["evalb", "TREES", "IN"],
-    ["evalb", "-p", "IN", "TREES", "TREES"],
-    ["grammar", "table1", "--train", "IN"],
-    ["grammar", "table1", "--heldout", "IN"],
-    ["parser", "train", "--train", "IN", "--dev", "TREES", "--out", "OUT"],
-    ["parser", "train", "--train", "TREES", "--dev", "IN", "--out", "OUT"],
-    ["tagger", "train", "--train", "IN", "--out", "OUT"],
-    ["tagger", "train", "--train", "TREES", "--dev", "IN", "--out", "OUT"],
-    ["tagger", "evaluate", "-m", "MODEL", "--test", "IN"],
-    ["tag", "IN"],
-    ["data", "--clean", "IN", "--out", "OUT"],
-]
-
-
-@pytest.mark.parametrize("case", ["missing", "folder", "unreadable"])
-@pytest.mark.parametrize("argv", _INPUTS, ids=lambda argv: " ".join(argv[:4]))
-def test_an_input_file_that_cannot_be_read_is_bad_input_in_every_command(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, toy_trees: Path, tmp_path: Path,
-    argv: list[str], case: str,
-) -> None:
-    """A missing, unreadable or folder input was a usage error (status 2, click's words) in some commands and bad
-    input (status 1) in others, each in its own words; now one line ``error: PATH: cannot read file: REASON``, status 1,
-    in all, and nothing written."""
-    import os
-
-    from glmnlp.text.default_model import default_model_path
-
-    path = tmp_path / "input.txt"
-    reason = {"missing": "No such file or directory", "folder": "Is a directory", "unreadable": "Permission denied"}
-    if case == "folder":
-        path.mkdir()
-    elif case == "unreadable":  # permission bits do not bind root: the check asks os.access, made to say no
-        path.write_text("(TOP (S (NN a)))\n", encoding="utf-8")
-        real = os.access
-        monkeypatch.setattr(os, "access", lambda p, mode, **kw: False if Path(p) == path else real(p, mode, **kw))
-    names = {"IN": str(path), "TREES": str(toy_trees), "OUT": str(tmp_path / "out"),
-             "MODEL": str(default_model_path() / "tagger")}
-    rc, out, err = _run(capsys, [names.get(a, a) for a in argv])
-    assert (rc, out, err) == (1, "", f"error: {path}: cannot read file: {reason[case]}\n")
-    assert not (tmp_path / "out").exists()
-
-
-@pytest.mark.parametrize("argv", [
-    ["parse", "-f", "svg", "--out-dir", "FILE", "A dog."],
-    ["parser", "train", "--train", "TREES", "--dev", "TREES", "--out", "FILE"],
-    ["tagger", "train", "--train", "TREES", "--out", "FILE"],
-    ["train-default", "--out", "FILE"],
-], ids=lambda argv: " ".join(argv[:2]))
-def test_a_file_where_an_output_folder_goes_is_one_line_in_every_command(
-    capsys: pytest.CaptureFixture[str], toy_trees: Path, tmp_path: Path, argv: list[str]
-) -> None:
-    """``parse --out-dir``, ``parser train --out`` and ``train-default --out`` naming a file were click's usage error
-    (status 2, ``Directory 'afile' is a file.``), ``tagger train --out`` one line with status 1, as the docs say of
-    all; now all are the one line, and the file is left as it was."""
-    target = tmp_path / "afile"
-    target.write_text("mine", encoding="utf-8")
-    rc, out, err = _run(capsys, [{"FILE": str(target), "TREES": str(toy_trees)}.get(a, a) for a in argv])
-    assert (rc, out) == (1, "") and err.startswith(f"error: {target}: exists and is not a directory"), err
-    assert target.read_text(encoding="utf-8") == "mine"
-
-
-@pytest.mark.parametrize(("argv", "message"), [
-    (["measures", "-m", "MISSING", "A dog."], "MISSING: model directory not found"),
-    (["measures", "-m", "FILE", "A dog."], "FILE: is a file, not a model directory"),
-    (["data", "--out", "OUT", "--gum", "MISSING"], "MISSING: not a folder"),
-    (["train-default", "--out", "OUT", "--gum", "FILE"], "FILE: not a folder"),
-], ids=lambda value: " ".join(value[:4]) if isinstance(value, list) else "")
-def test_a_missing_model_or_data_folder_is_one_line_in_every_command(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], message: str
-) -> None:
-    """``measures -m`` and ``--gum`` of ``data`` and ``train-default`` were click's usage errors (status 2) for a
-    folder that is missing or a file; ``parse -m`` and ``tag -m`` said it in one line with status 1, now all do."""
-    (tmp_path / "afile").write_text("mine", encoding="utf-8")
-    names = {"MISSING": str(tmp_path / "nothing"), "FILE": str(tmp_path / "afile"), "OUT": str(tmp_path / "out")}
-    rc, out, err = _run(capsys, [names.get(a, a) for a in argv])
-    expected = message.replace("MISSING", names["MISSING"]).replace("FILE", names["FILE"])
-    assert (rc, out, err) == (1, "", f"error: {expected}\n")
-    assert not (tmp_path / "out").exists()
-
-
-@pytest.mark.parametrize("argv", [
-    ["parse", "-q", "-j", "1", "A dog."],
-    ["parse", "-q", "--backend", "local", "A dog."],
-    ["tagger", "train", "--train", "TREES", "--out", "OUT"],
-    ["parser", "train", "--train", "TREES", "--dev", "TREES", "--out", "OUT"],
-    ["train-default", "--out", "OUT"],
-], ids=lambda argv: " ".join(argv[:4]))
-def test_address_without_the_ray_backend_is_a_usage_error_in_every_command(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, toy_trees: Path, tmp_path: Path,
-    argv: list[str],
-) -> None:
-    """``--address`` without ``--backend ray`` was ignored by ``parse`` on input of one batch (a tree, status 0) and
-    refused with status 1 by the trainers; docs/cli.md lists it among the usage errors (status 2): now in all."""
-    from glmnlp import config
-
-    monkeypatch.delenv("GLMNLP_BACKEND", raising=False)
-    monkeypatch.setattr(config, "_current", None)
-    names = {"TREES": str(toy_trees), "OUT": str(tmp_path / "out")}
-    rc, out, err = _run(capsys, [names.get(a, a) for a in argv] + ["--address", "head:6379"])
-    assert (rc, out) == (2, "") and err.endswith("Error: --address needs --backend ray (or GLMNLP_BACKEND=ray)\n")
-    assert not (tmp_path / "out").exists()
-
-
-@pytest.mark.parametrize("argv", [
-    ["parse", "-q", "-j", "1", "A dog."],
-    ["parse", "-q", "-j", "2", "A dog."],
-    ["tagger", "train", "--train", "TREES", "--out", "OUT", "-j", "1", "--shards", "2"],
-    ["parser", "train", "--train", "TREES", "--dev", "TREES", "--out", "OUT", "-j", "1"],
-], ids=lambda argv: " ".join(argv[:4]))
-@pytest.mark.parametrize("from_env", [False, True])
-def test_a_ray_address_where_nothing_answers_is_an_error_whatever_the_jobs(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, toy_trees: Path, tmp_path: Path,
-    argv: list[str], from_env: bool,
-) -> None:
-    """``--backend ray --address`` with nothing there was refused only by work sent to the cluster: ``-j 1``, or
-    input of one batch, ran here with status 0, so a mistyped address went unnoticed (README: an address where
-    nothing answers is an error). Now one line, status 1, before any work, from the option or $GLMNLP_ADDRESS."""
-    from glmnlp import config
-
-    monkeypatch.setattr(config, "_current", None)
-    if from_env:
-        monkeypatch.setenv("GLMNLP_BACKEND", "ray")
-        monkeypatch.setenv("GLMNLP_ADDRESS", "127.0.0.1:1")
-        extra = []
-    else:
-        monkeypatch.delenv("GLMNLP_BACKEND", raising=False)
-        monkeypatch.delenv("GLMNLP_ADDRESS", raising=False)
-        extra = ["--backend", "ray", "--address", "127.0.0.1:1"]
-    names = {"TREES": str(toy_trees), "OUT": str(tmp_path / "out")}
-    rc, out, err = _run(capsys, [names.get(a, a) for a in argv] + extra)
-    assert (rc, out) == (1, "") and err.startswith(
-        "error: the ray backend could not join address '127.0.0.1:1': nothing answers at 127.0.0.1:1 ("), err
-    assert not (tmp_path / "out").exists()
-
-
-@pytest.mark.parametrize("argv", [
-    ["parse", "-q", "-j", "1", "A dog."],
-    ["tagger", "train", "--train", "TREES", "--out", "OUT", "-j", "1"],
-], ids=lambda argv: " ".join(argv[:4]))
-def test_a_bad_backend_in_the_environment_is_no_error_for_work_that_stays_here(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, toy_trees: Path, tmp_path: Path,
-    argv: list[str],
-) -> None:
-    """``GLMNLP_BACKEND=bogus glmnlp parse -j 1`` was refused (the address check read the backend of every command),
-    where the settings' docs say a setting not needed is not read: work that stays in this process runs."""
-    from glmnlp import config
-
-    monkeypatch.setattr(config, "_current", None)
-    monkeypatch.setenv("GLMNLP_BACKEND", "bogus")
-    names = {"TREES": str(toy_trees), "OUT": str(tmp_path / "out")}
-    rc, _out, err = _run(capsys, [names.get(a, a) for a in argv])
-    assert rc == 0, err
-
-
-def test_work_that_stays_here_keeps_a_given_address_and_reads_jobs_from_the_environment(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The first version of the rule above made ``Executor(1, None, "auto")`` with ``GLMNLP_BACKEND=ray`` an error
-    ("an address needs the ray backend": ``parser train -j 1 --address auto`` had passed the command's checks), and
-    still read a bad backend when ``GLMNLP_JOBS=1`` said the work stays here."""
-    from glmnlp import config
-    from glmnlp.glm.parallel import Executor
-
-    monkeypatch.setattr(config, "_current", None)
-    monkeypatch.setenv("GLMNLP_BACKEND", "ray")
-    ex = Executor(1, None, "auto")
-    assert (ex.mode, ex.backend, ex.address) == ("inline", "ray", "auto")
-    monkeypatch.setattr(config, "_current", None)
-    monkeypatch.setenv("GLMNLP_BACKEND", "bogus")
-    monkeypatch.setenv("GLMNLP_JOBS", "1")
-    assert Executor().mode == "inline"
-
-
-def test_an_empty_address_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    """``--address ''`` was status 1 (``error: address must be HOST:PORT``); a bad option value is status 2."""
-    rc, out, err = _run(capsys, ["parse", "-q", "-j", "2", "--backend", "ray", "--address", "", "A dog."])
-    assert (rc, out) == (2, "") and "Invalid value for '--address': address must be HOST:PORT or 'auto', got ''" in err
-
-
-@pytest.mark.parametrize("group", ["parser", "tagger"])
-def test_more_shards_than_training_trees_is_refused_before_any_work(
-    capsys: pytest.CaptureFixture[str], toy_trees: Path, tmp_path: Path, group: str
-) -> None:
-    """``--shards 1000`` on 12 trees trained 988 perceptrons over no examples (each a whole weight table: with
-    ``--shards 1000`` the process was killed for memory, without a word); now one line, status 1, no model."""
-    argv = [group, "train", "--train", str(toy_trees), "--out", str(tmp_path / "m"), "--shards", "1000", "-j", "1"]
-    if group == "parser":
-        argv += ["--dev", str(toy_trees)]
-    rc, out, err = _run(capsys, argv)
-    assert (rc, out) == (1, "") and err.endswith(
-        "error: 1000 shards for 12 training examples: a shard would have none (at most 12)\n"), err
-    assert not (tmp_path / "m").exists()
-
-
-def test_the_memory_estimate_counts_every_shard_not_the_workers(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, toy_trees: Path, tmp_path: Path
-) -> None:
-    """With ``-j 1`` every shard's perceptron (weights, sums, stamps) lives in this process: 97 MB a shard at 2**22
-    (``--shards 40``: 4.0 GB). The estimate counted min(jobs, shards) = 1 of them, so no warning came."""
-    from glmnlp.cli import parser_cmd
-
-    seen: list[tuple[int, int]] = []
-    monkeypatch.setattr(parser_cmd, "_warn_memory", lambda bits, shards: seen.append((bits, shards)))
-    argv = ["parser", "train", "--train", str(toy_trees), "--dev", str(toy_trees), "--out", str(tmp_path / "m"),
-            "--shards", "3", "-j", "1", "--epochs", "1", "--feature-bits", "16"]
-    rc, _, err = _run(capsys, argv)
-    assert rc == 0, err
-    assert seen == [(16, 3)]
-
-
 def test_parse_tagger_takes_a_pipeline_directory_as_tag_does(capsys: pytest.CaptureFixture[str]) -> None:
     """``parse --tagger DIR`` with a pipeline model (tagger/ and parser/) was 'DIR/metadata.json: missing (not a
     glmnlp model directory)'; ``tag -m`` and ``tagger evaluate -m`` took it. Now all three take its tagger/."""
@@ -569,78 +245,6 @@ def test_generative_training_prints_a_line_per_dev_beam_as_the_docs_say(
     assert len(beams) == 8
     rc, _, err = _run(capsys, [*argv, "--force", "-q"])
     assert rc == 0 and "beam gamma=" not in err
-
-
-@pytest.mark.parametrize("argv", [["parse", "-q", "-j", "1", "--tokenized", "-i", "-"],
-                                  ["measures", "--tokenized", "-i", "-"], ["tag", "-"]], ids=lambda argv: argv[0])
-def test_dash_reads_stdin_wherever_a_file_is_read(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str]
-) -> None:
-    """``measures -i -`` became 'cannot read file' when input files were checked as files; '-' is stdin."""
-    import io
-    import sys
-
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"a dog barked .\n"), encoding="utf-8"))
-    rc, out, err = _run(capsys, argv)
-    assert rc == 0 and "dog" in out, err
-
-
-def test_tagger_train_refuses_stdin_for_both_train_and_dev(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """``--train - --dev -`` trained on stdin and then found it empty for dev ('cannot tell the format of an empty
-    input'); a usage error now, before anything is read."""
-    rc, out, err = _run(capsys, ["tagger", "train", "--train", "-", "--dev", "-", "--out", str(tmp_path / "m")])
-    assert (rc, out) == (2, "") and "--train and --dev cannot both be '-': stdin is read once" in err
-    assert not (tmp_path / "m").exists()
-
-
-def test_jobs_above_the_cores_are_warned_of(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    """``-j 10000`` on a 2-core machine started a worker process per batch or shard, each loading a model, silently;
-    it is warned of on the local backend (not on Ray's, whose cluster has its own CPUs), and -j 2 never."""
-    from glmnlp.glm import parallel
-
-    monkeypatch.setattr(parallel, "default_jobs", lambda: 1)  # taskset -c 0 on a machine of 2 CPUs
-    monkeypatch.setattr(os, "cpu_count", lambda: 2)
-    assert _run(capsys, ["parse", "-q", "-j", "3", "A dog."])[2].startswith(  # it said "this machine's 1 cores"
-        "warning: --jobs 3 is more than the 1 CPU this process may use of the machine's 2: up to 3 worker processes")
-    monkeypatch.setattr(parallel, "default_jobs", lambda: 2)
-    rc, out, err = _run(capsys, ["parse", "-q", "-j", "10000", "A dog."])
-    assert (rc, out) == (0, "(TOP (NP (DT A) (NN dog) (. .)))\n") and err == (
-        "warning: --jobs 10000 is more than the 2 CPUs this process may use: up to 10000 worker processes, each "
-        "holding a model or a shard in memory, and no faster than 2 (--backend ray for more machines)\n")
-    assert _run(capsys, ["parse", "-q", "-j", "2", "A dog."])[2] == ""
-    assert _run(capsys, ["parse", "-q", "-j", "10000", "--backend", "ray", "A dog."])[2] == ""
-    (tmp_path / "empty.trees").write_text("")  # refused after the warning: no worker is started
-    rc, _, err = _run(capsys, ["tagger", "train", "--train", str(tmp_path / "empty.trees"), "--out",
-                               str(tmp_path / "m"), "-j", "3"])
-    assert rc == 1 and err.startswith("warning: --jobs 3 is more than the 2 CPUs this process may use")
-    from glmnlp import config  # the same number from $GLMNLP_JOBS, without --jobs: it was never warned of
-
-    monkeypatch.setenv("GLMNLP_JOBS", "5")
-    monkeypatch.setattr(config, "_current", None)
-    (tmp_path / "in.txt").write_text("A dog.\n")
-    rc, out, err = _run(capsys, ["parse", "-q", "-i", str(tmp_path / "in.txt")])
-    assert rc == 0 and err.startswith("warning: $GLMNLP_JOBS 5 is more than the 2 CPUs this process may use"), err
-    assert _run(capsys, ["parse", "-q", "-j", "1", "-i", str(tmp_path / "in.txt")])[2] == ""
-    assert _run(capsys, ["parse", "-q", "A dog."])[2] == ""  # TEXT arguments are parsed here: no worker to warn of
-    rc, _, err = _run(capsys, ["tagger", "train", "--train", str(tmp_path / "empty.trees"), "--out",
-                               str(tmp_path / "m")])
-    assert rc == 1 and err.startswith("warning: $GLMNLP_JOBS 5 is more than the 2 CPUs this process may use"), err
-
-
-@pytest.mark.parametrize("extra", [[], ["--address", "127.0.0.1:6379"]])
-def test_the_ray_backend_without_ray_installed_says_what_to_install(extra: list[str]) -> None:
-    """Without Ray, ``parse --backend ray -j 2`` on input of one batch ran here with status 0 and no word, and with an
-    address blamed the network ("nothing answers"); it says first what to install, whatever the input."""
-    import subprocess
-    import sys
-
-    argv = ["parse", "-q", "--backend", "ray", "-j", "2", *extra, "The dog barked."]
-    code = f"import sys; sys.modules['ray'] = None\nfrom glmnlp.cli import main\nraise SystemExit(main({argv!r}))"
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert (run.returncode, run.stdout) == (1, "")
-    assert run.stderr == "error: the ray backend needs Ray: pip install 'glmnlp[ray]'\n", run.stderr
 
 
 def test_python_m_glmnlp_runs_the_command_line() -> None:
@@ -687,11 +291,3 @@ def test_import_glmnlp_loads_only_what_is_used() -> None:
             "assert 'glmnlp.parser.model' not in sys.modules and callable(glmnlp.load)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
-
-
-@pytest.mark.parametrize("command", ["parse", "measures"])
-def test_a_lone_dash_text_is_a_usage_error(command: str, capsys: pytest.CaptureFixture[str]) -> None:
-    """``echo ... | glmnlp parse -`` parsed the text "-" (``(TOP (NP (: -)))``, status 0) and left stdin unread, where
-    ``glmnlp tag -`` reads stdin; here stdin is ``-i -``."""
-    rc, out, err = _run(capsys, [command, "-"])
-    assert (rc, out) == (2, "") and "'-' is not read as standard input here: give -i - (or no TEXT)" in err

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_parse_fixtures import _run, _stdin
+from cli_fixtures import _run, _stdin
 from glmnlp.treebank.trees import parse_tree
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_parse_fixtures import _run
+from cli_fixtures import _run
 from glmnlp.treebank.trees import parse_tree
 
 

@@ -1,4 +1,6 @@
-"""Running the CLI in-process with a given stdin: what tests/test_cli_parse*.py and tests/test_cli_commands.py share."""
+"""Running the CLI in-process, with a given stdin: helpers shared by the CLI test modules (tests/test_cli_parse*.py,
+tests/test_cli_commands.py, tests/test_cli_consistency*.py).
+"""
 
 from __future__ import annotations
 
