@@ -51,7 +51,7 @@ Our choices:
   is due (:func:`_sweep` applies it and goes on from the next visit). Before, each visit was a
   Python call (about 16 us of overhead: 8.4 of 32 s of two passes on 3,000 proxy trees in a cProfile
   of the combined model); the order of visits, the random draws, the updates and so the models are
-  those of one call per visit (tests/test_parser_training.py checks it against the one-by-one loop;
+  those of one call per visit (tests/test_parser_training_cache.py checks it against the one-by-one loop;
   the same weights, updates and cache updates on that run). The keys the sweep samples from are kept
   in insertion order as entries arrive, where ``list(cache)`` was built for every sentence (O(N) a
   sentence, O(N^2) a pass). Measured on the proxy corpus (benchmarks/results/scaling.md): the
