@@ -4,6 +4,9 @@
 An empty text's frame had every column ``object`` (pandas cannot tell a type from no rows), and concatenated with other
 texts' frames (one empty cell in a column of stimuli) it made their numbers ``object`` too: ``describe()`` left them
 out and group means came back as objects. A frame without rows has the types a frame of rows has.
+
+``known`` is ``bool`` when every row has it, pandas' nullable ``boolean`` (``<NA>`` where a row lacks it) when some
+row does not: a document saved before the column existed read back as float64 NaN, and ``frame[frame.known]`` raised.
 """
 
 from __future__ import annotations
@@ -21,4 +24,8 @@ _NOT_FLOAT = {"item": "int64", "sentence": "int64", "index": "int64", "beam": "i
 def rows_frame(pd: Any, rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> Any:
     """The measures ``rows`` as a ``pandas.DataFrame`` (``pd``: pandas) of ``columns``, typed when it has no row."""
     frame = pd.DataFrame(rows, columns=list(columns))
-    return frame if rows else frame.astype({c: _NOT_FLOAT.get(c, "float64") for c in columns})
+    if not rows:
+        return frame.astype({c: _NOT_FLOAT.get(c, "float64") for c in columns})
+    if "known" in frame.columns and any(row.get("known") is None for row in rows):  # saved before it existed
+        frame["known"] = frame["known"].astype("boolean")
+    return frame

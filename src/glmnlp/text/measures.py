@@ -419,10 +419,12 @@ def _columns(rows: Sequence[Mapping[str, Any]], next_word: bool = False) -> list
 
 def _cell(value: Any) -> str:
     """A TSV/CSV cell: a float as the shortest text that reads back to the same number (six significant digits
-    made a long sentence's prefix 13793.2 and its surprisals no longer add up to it), NA/Inf for NaN/infinity,
-    ``true``/``false`` for ``known`` (as JSON writes it; pandas reads them as bool, R as logical)."""
+    made a long sentence's prefix 13793.2 and its surprisals no longer add up to it), NA for NaN or None, Inf for
+    infinity, ``true``/``false`` for ``known`` (as JSON writes it; pandas reads them as bool, R as logical)."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if value is None:  # missing (a document's row: :func:`_value`)
+        return "NA"
     if isinstance(value, float):
         if math.isnan(value):
             return "NA"
@@ -443,7 +445,8 @@ def write_measures(rows: Sequence[Mapping[str, Any]], out: IO[str], fmt: str = "
     cols = _columns(rows)
     if fmt == "json":
         for row in rows:
-            clean = {c: (None if isinstance(row[c], float) and not math.isfinite(row[c]) else row[c]) for c in cols}
+            clean = {c: (None if isinstance(v, float) and not math.isfinite(v) else v)
+                     for c in cols for v in (_value(row, c),)}
             out.write(json.dumps(clean, ensure_ascii=False) + "\n")
         return
     # RFC 4180: a cell with the delimiter or a quote is quoted, its quotes doubled; TSV likewise, as spreadsheets,
@@ -453,7 +456,16 @@ def write_measures(rows: Sequence[Mapping[str, Any]], out: IO[str], fmt: str = "
     writer = csv.writer(out, delimiter="\t" if fmt == "tsv" else ",", lineterminator="\n")
     writer.writerow(cols)
     for row in rows:
-        writer.writerow([_cell(row[c]) for c in cols])
+        writer.writerow([_cell(_value(row, c)) for c in cols])
+
+
+def _value(row: Mapping[str, Any], column: str) -> Any:
+    """The row's cell. A document's row holds None for a value JSON cannot hold: infinite for ``prefix`` and
+    ``surprisal`` (as :meth:`~glmnlp.text.document.Document.measures_frame` reads it; TSV wrote ``None``), missing
+    (NA) elsewhere; ``known`` is missing (NA, JSON null) in a row without it, as a document saved before the column
+    existed has (``KeyError: 'known'``)."""
+    value = row.get(column) if column == "known" else row[column]
+    return math.inf if value is None and column in ("prefix", "surprisal") else value
 
 
 def plot_formats() -> list[str]:
