@@ -12,7 +12,9 @@ Our choices
   pipelines that loaded them were dropped).
 * **Given tags are checked.** A sentence's given tags are one entry per word, each a tag or a non-empty list of
   tags the model has: a string for the sentence was read as one tag a character, and an unknown tag gave every
-  word an infinite surprisal, silently; both are an :class:`~glmnlp.errors.InputError`.
+  word an infinite surprisal, silently; both are an :class:`~glmnlp.errors.InputError`. A tag the grammar has
+  only in the trees' spelling is taken in it (STTS ``$(`` as ``$-LRB-``: trees cannot hold a ``(``, and the library
+  writes tags ``$(`` everywhere else, so ``Sentence.tags`` given back were refused).
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ import numpy as np
 
 from glmnlp.errors import InputError
 from glmnlp.parser.generative import NODE_MODEL, WORD_MODEL
+from glmnlp.treebank.trees import escape_brackets
 
-__all__ = ["candidate_tags", "every_tag", "every_tag_from", "given_tags"]
+__all__ = ["candidate_tags", "every_tag", "every_tag_from", "given_tags", "given_entries"]
 
 
 # id(term) -> (weak reference to the term, grammar, _tag_table(...)); an entry goes when its term does (the table
@@ -98,7 +101,7 @@ def candidate_tags(parser: Any, words: Sequence[str], *, margin: float = 8.0, ma
 def given_tags(parser: Any, words: Sequence[str], tags: Any) -> list[list[str]]:
     """A sentence's given tags as candidate lists, checked: one entry per word, each a tag or a non-empty list of
     tags the model has (a string for the sentence was read as one tag a character; an unknown tag gave every word
-    an infinite surprisal, silently)."""
+    an infinite surprisal, silently), each spelled as the grammar spells it (``$(`` as the trees' ``$-LRB-``)."""
     if isinstance(tags, str) or not isinstance(tags, Sequence):
         raise InputError(f"a sentence's tags are a list with one tag (or a list of tags) per word, not {tags!r}")
     if len(tags) != len(words):
@@ -110,10 +113,30 @@ def given_tags(parser: Any, words: Sequence[str], tags: Any) -> list[list[str]]:
         if not candidates or not all(isinstance(t, str) for t in candidates):
             raise InputError(f"word {k} ({words[k - 1]!r}): its tags are a tag or a non-empty list of tags, "
                              f"not {entry!r}")
+        candidates = [escape_brackets(t) if t not in known and escape_brackets(t) in known else t
+                      for t in candidates]
         if unknown := [t for t in candidates if t not in known]:
             raise InputError(f"word {k} ({words[k - 1]!r}): tag {unknown[0]!r} is not one of the model's (it has no "
                              f"analysis with it)")
         out.append(candidates)
+    return out
+
+
+def given_entries(parser: Any, sentences: Sequence[Sequence[str]], entries: Sequence[Any]) -> list[Any]:
+    """Every sentence's tags entry checked by :func:`given_tags` against its words as the user wrote them (the
+    measures see ``(`` as ``-LRB-``, and their refusal named that word), an error naming the sentence too;
+    ``"model"`` and ``"all"`` kept. Entries that are not one a sentence are left for the measures to refuse."""
+    if len(entries) != len(sentences):
+        return list(entries)
+    out: list[Any] = []
+    for k, (words, entry) in enumerate(zip(sentences, entries), start=1):
+        if isinstance(entry, str) and entry in ("model", "all"):
+            out.append(entry)
+            continue
+        try:
+            out.append(given_tags(parser, words, entry))
+        except InputError as exc:
+            raise InputError(exc.reason, source=f"sentence {k}") from None
     return out
 
 

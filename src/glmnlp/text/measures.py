@@ -26,7 +26,8 @@ and ``mypy --strict`` let a misspelt column through); overloads on ``as_frame`` 
 gives rows or a ``pandas.DataFrame`` (imported for the checker alone: pandas and matplotlib stay optional).
 
 Tokenised input reaches the parser spelled as it saw words in training (a bracket ``(`` as ``-LRB-``, as raw
-text is tokenised: :func:`glmnlp.text.inputs.model_words`); each row's word is the word as written.
+text is tokenised: :func:`glmnlp.text.inputs.model_words`); each row's word is the word as written. Given tags are
+checked against the words as written (a refusal named ``(`` as ``-LRB-``), in the library's spelling or the trees'.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from glmnlp.glm.locks import ForkSafeLock
 from glmnlp.parser.measures import (COLUMNS, COMBINED_NEEDS_WEIGHTS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, MeasureOptions,
                                     MeasureRow, SentenceTags, WordClasses, candidate_tags, corpus_measures,
                                     every_tag_from)
+from glmnlp.parser.measure_tags import given_entries
 from glmnlp.text.frames import rows_frame
 from glmnlp.text.inputs import check_progress, line_numbers, model_words, written_form
 from glmnlp.text.tokenize import tokenize_text_spans, user_stacklevel
@@ -333,6 +335,8 @@ def measures(
                      for words, spelt in zip(sentences, written)]
     if isinstance(word_classes, (str, Path)):
         word_classes = WordClasses.from_file(word_classes)
+    if tags is not None and not isinstance(tags, str) and isinstance(tags, Iterable):  # refused as written
+        tags = given_entries(parser, sentences, list(tags))
     if tags is None:  # the model's own candidates, but a web token's fixed tag, as the pipeline gives it
         known = set(getattr(getattr(parser, "grammar", None), "pos_tags", ()))
         given = [web_tags(words, known.__contains__) for words in sentences]
