@@ -102,12 +102,14 @@ def _load_pipeline(model: str | Path | None, tagger_dir: str | Path | None, line
     if model is not None and not (Path(model) / "tagger").exists() and (Path(model) / "parser").is_dir():
         model = Path(model) / "parser"  # a pipeline folder without its tagger: its parser, for --tagged or --tagger
     if model is not None and (Path(model) / "metadata.json").is_file():
+        from glmnlp.glm.model_files import kind_name
         from glmnlp.glm.model_io import read_metadata
         from glmnlp.parser.files import MODEL_KIND
 
         kind = read_metadata(model)["kind"]
-        if kind != MODEL_KIND:
-            raise ModelFileError(f"{model}: a {kind!r} model; glmnlp parse needs a parser or a pipeline directory")
+        if kind != MODEL_KIND:  # named as the other refusals name it (it said a 'glmnlp-generative-term' model)
+            raise ModelFileError(f"{model}: a {kind_name(str(kind))} model; glmnlp parse needs a parser or a "
+                                 "pipeline directory")
         parser = _parser_at_beam(Path(model), beam, deferred)
         return _paired(lambda: Pipeline(tagger, parser, lines=lines, multitag_margin=multitag if multitag else None,
                                         max_words=max_words or MAX_PARSE_WORDS), tagger_dir, Pipeline(None, parser))
