@@ -222,6 +222,44 @@ def test_architecture_no_module_over_600_lines() -> None:
         assert "one compilation unit" in header, f"{name}: its header must say why it is one module"
 
 
+#: lines over 120 characters written before the limit was checked, at most this many per module (to go, never to
+#: grow); every other module has none
+LONG_LINES = {"cli/grammar_cmd.py": 1, "cli/tagger_cmd.py": 1, "glm/parallel.py": 1, "parser/_beam.pyx": 1,
+              "parser/combined.py": 1, "parser/generative.py": 1, "parser/grammar.py": 1, "parser/model.py": 1,
+              "parser/training.py": 2, "parser/word_classes.py": 1, "tagger/files.py": 1, "text/default_recipe.py": 1,
+              "text/loading.py": 1, "text/token_spelling.py": 2, "treebank/corpus.py": 1}
+MAX_WIDTH = 120
+
+
+def test_architecture_lines_within_120_characters() -> None:
+    """Lines stay within 120 characters (corpus_measures' signature had grown to 172) but the few listed."""
+    over = {}
+    for _name, path in _files():
+        rel = path.relative_to(PACKAGE).as_posix()
+        n = sum(len(line) > MAX_WIDTH for line in path.read_text(encoding="utf-8").splitlines())
+        if n > LONG_LINES.get(rel, 0):
+            over[rel] = n
+    assert over == {}
+
+
+#: the same for the docs' prose (a table's row is one line however wide)
+LONG_DOC_LINES = {"README.md": 3, "docs/api.md": 2, "docs/architecture.md": 3, "docs/cli.md": 15,
+                  "docs/measures.md": 1, "docs/model_files.md": 1}
+
+
+def test_architecture_docs_lines_within_120_characters() -> None:
+    """docs/api.md's errors (177 characters) and docs/cli.md's tag --input-format (121) had grown past the limit."""
+    root = PACKAGE.parent.parent
+    over = {}
+    for path in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        rel = path.relative_to(root).as_posix()
+        n = sum(len(line) > MAX_WIDTH and not line.startswith("|")
+                for line in path.read_text(encoding="utf-8").splitlines())
+        if n > LONG_DOC_LINES.get(rel, 0):
+            over[rel] = n
+    assert over == {}
+
+
 def public_names_missing(module: object) -> list[str]:
     """The names a module's ``__all__`` lists that it does not define (``import *`` fails on them)."""
     return [name for name in getattr(module, "__all__", ()) if not hasattr(module, name)]

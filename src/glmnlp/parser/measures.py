@@ -532,7 +532,8 @@ def _segment_stats(tr: dict[str, np.ndarray], n_words: int, with_end: bool) -> d
 
 def corpus_measures(
     parser: Any, sentences: Iterable[Sequence[str]],
-    tags: Literal["model", "all"] | Iterable[SentenceTags] | None = None, *, options: MeasureOptions = MeasureOptions(), classes: WordClasses | None = None, first: int = 1,
+    tags: Literal["model", "all"] | Iterable[SentenceTags] | None = None, *, options: MeasureOptions = MeasureOptions(),
+    classes: WordClasses | None = None, first: int = 1,
     progress: Callable[[int], object] | None = None, items: Sequence[int] | None = None,
 ) -> list[MeasureRow]:
     """Rows of :func:`sentence_measures` for many sentences (numbered from ``first``); ``progress`` is called with
