@@ -5,15 +5,17 @@ malformed brackets nor a malformed format (docs/api.md, "Errors")."""
 
 from __future__ import annotations
 
+import io
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from glmnlp.errors import InputError
 from glmnlp.parser.word_classes import WordClasses
-from glmnlp.treebank.formats import read_conllu, read_tab, read_tagged, read_word_tag
+from glmnlp.treebank.formats import iter_tagged, read_conllu, read_tab, read_tagged, read_word_tag
 from glmnlp.treebank.trees import read_tree_file
 
 _LINES = {
@@ -60,3 +62,36 @@ def test_a_word_class_file_that_is_not_utf8_is_the_input_error_of_every_reader(t
         assert type(exc) is InputError and str(exc) == f"{path}:1: not valid UTF-8 text (byte 0xe9 at column 4)"
     else:
         raise AssertionError("read")
+
+
+class _Pipe(io.BytesIO):
+    """Bytes that cannot be read again (a pipe's)."""
+
+    def seekable(self) -> bool:
+        return False
+
+
+@settings(max_examples=40, deadline=None)
+@given(fmt=st.sampled_from(sorted(_LINES)), good=st.integers(0, 4), bad=_BAD.filter(lambda b: b != b"\x00"))
+def test_an_open_text_stream_with_a_bad_byte_is_an_input_error(fmt: str, good: int, bad: bytes) -> None:
+    """``read_tagged(open(path, encoding="utf-8"))`` raised a bare UnicodeDecodeError (Python decodes a text stream
+    as it reads it); it is the InputError a path gives, at the line, and naming the byte where the stream's bytes
+    cannot be read again."""
+    fine, broken = _LINES[fmt]
+    data = b"\n".join([fine] * good + [broken % bad]) + b"\n"
+    line = data[: data.index(broken % bad)].count(b"\n") + 1
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder, f"bad.{fmt}")
+        path.write_bytes(data)
+        readers = [r for r in _READERS[fmt] if r is not read_tree_file]  # a path's reader: TypeError for a stream
+        readers.append(lambda s: list(iter_tagged(s, name=path.name)))
+        for reader in readers:
+            with open(path, encoding="utf-8") as stream:
+                with pytest.raises(InputError) as caught:
+                    reader(stream)
+            exc = caught.value
+            assert type(exc) is InputError and exc.source in (str(path), path.name) and exc.line == line, str(exc)
+            assert exc.reason.startswith("not valid UTF-8 text (byte 0x"), str(exc)
+        with pytest.raises(InputError) as caught:
+            read_tagged(io.TextIOWrapper(_Pipe(data), encoding="utf-8"))
+        assert caught.value.line is None and caught.value.reason == f"not valid UTF-8 text (byte 0x{bad[0]:02x})"

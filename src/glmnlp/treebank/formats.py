@@ -26,7 +26,7 @@ Our choices:
   is skipped, and runs of blank lines between tab or CoNLL-U blocks count as one separator. A
   missing blank line after the last CoNLL-U/tab sentence is accepted (end of file ends it).
 * A leading UTF-8 byte-order mark is ignored; any other undecodable byte is an InputError (not a FormatError: an
-  encoding is no format, :mod:`glmnlp.treebank.fileio`).
+  encoding is no format, :mod:`glmnlp.treebank.fileio`), an open text stream's too (:mod:`glmnlp.treebank.sources`).
 * :func:`iter_tagged` reads every format one sentence at a time, as the lines arrive (``glmnlp tag`` streams with
   it; the list readers are it, collected): a bracketed tree, which may span lines, once its closing bracket is read.
 * :func:`read_tagged` with ``fmt="auto"`` decides by file suffix (``.conllu``/``.conll``,
@@ -54,10 +54,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, TextIO
+from typing import Literal
 
 from glmnlp.errors import ConfigError, FormatError
-from glmnlp.treebank.fileio import line_tokens, read_text_file, split_lines, without_byte_order_marks
+from glmnlp.treebank.fileio import line_tokens, split_lines
+from glmnlp.treebank.sources import Source, checked_stream_lines, load_source
 
 __all__ = [
     "TaggedSentence", "read_conllu", "read_word_tag", "word_tag_line", "read_tab", "read_tokens", "iter_tokens",
@@ -81,25 +82,7 @@ class TaggedSentence:
         return len(self.words)
 
 
-Source = str | Path | TextIO
 Format = Literal["auto", "conllu", "word_tag", "tab", "trees"]
-
-
-# -- input plumbing --------------------------------------------------------------------------
-
-
-def _load(source: Source) -> tuple[str, str]:
-    """``(name, text)`` of a path or an open text stream."""
-    if isinstance(source, (str, Path)):
-        return str(source), read_text_file(source)
-    name = str(getattr(source, "name", "<stream>"))
-    try:
-        text = source.read()
-    except OSError as exc:  # EIO, a descriptor not open for reading: it was a traceback
-        raise FormatError(f"cannot read: {exc.strerror or exc}", source=name) from None
-    if not isinstance(text, str):
-        raise TypeError(f"expected a text stream, got {type(source).__name__} yielding {type(text).__name__}")
-    return name, without_byte_order_marks(text)
 
 
 # -- CoNLL-U ---------------------------------------------------------------------------------
@@ -114,7 +97,7 @@ def read_conllu(path: Source, column: Literal["xpos", "upos"] = "xpos") -> list[
     """Sentences of a CoNLL-U file: FORM and the ``column`` tag of every syntactic word."""
     if column not in _COLUMN_INDEX:
         raise ConfigError(f"column must be 'xpos' or 'upos', not {column!r}")
-    name, text = _load(path)
+    name, text = load_source(path)
     return list(_parse_conllu(split_lines(text), name, _COLUMN_INDEX[column], column.upper()))
 
 
@@ -219,7 +202,7 @@ def _check_sep(sep: str) -> None:
 def read_word_tag(path: Source, sep: str = "/") -> list[TaggedSentence]:
     """One sentence per line of ``word/TAG`` tokens, each split on its last ``sep``."""
     _check_sep(sep)
-    name, text = _load(path)
+    name, text = load_source(path)
     return list(_parse_word_tag(split_lines(text), name, sep))
 
 
@@ -252,7 +235,7 @@ def word_tag_line(line: str, name: str, lineno: int, sep: str = "/") -> TaggedSe
 
 def read_tab(path: Source) -> list[TaggedSentence]:
     """``word<TAB>tag`` lines, a blank line after each sentence."""
-    name, text = _load(path)
+    name, text = load_source(path)
     return list(_parse_tab(split_lines(text), name))
 
 
@@ -286,7 +269,7 @@ def _parse_tab(lines: Iterable[str], name: str) -> Iterator[TaggedSentence]:
 def read_tokens(path_or_lines: Source | Iterable[str]) -> list[TaggedSentence]:
     """One pre-tokenised sentence per line (whitespace-separated); blank lines are skipped; ``tags=None``."""
     if isinstance(path_or_lines, (str, Path)) or hasattr(path_or_lines, "read"):
-        _, text = _load(path_or_lines)  # type: ignore[arg-type]
+        _, text = load_source(path_or_lines)  # type: ignore[arg-type]
         lines: Iterable[str] = split_lines(text)
     else:
         lines = path_or_lines
@@ -377,7 +360,7 @@ def read_tagged(
 def _sniffed(path: Source, fmt: Format) -> tuple[str, list[str], Format]:
     """``(name, lines, format)`` of ``path``, ``"auto"`` resolved as :func:`read_tagged` resolves it: by the suffix,
     else by the first lines (:func:`detect_format`)."""
-    name, text = _load(path)
+    name, text = load_source(path)
     lines = split_lines(text)
     fmt = format_by_suffix(path) if fmt == "auto" else fmt
     return name, lines, _detected(_format_head(iter(lines)), name, named_format(path)) if fmt == "auto" else fmt
@@ -430,6 +413,8 @@ def iter_tagged(
     (:func:`named_format`), as :func:`read_tagged` decides; a bracketed tree as soon as its closing bracket is read.
     A bad ``fmt`` or ``column`` is a ConfigError at the call, before any line is read."""
     _check_request(fmt, column)
+    if isinstance(lines, io.TextIOBase):  # an open file: its bad byte an InputError, as a path's
+        lines = checked_stream_lines(lines, name)
     return _iter_tagged(iter(lines), fmt, column, name, named)
 
 
