@@ -58,6 +58,19 @@ def test_a_sentence_s_tags_and_their_outputs_are_spelled_as_the_tagset(tagger: F
     assert render_word_tag(doc) == "a/NN (/$( b/NN )/$(\n"
 
 
+def test_a_sentence_from_a_tree_has_its_tags_in_the_tagset_s_spelling() -> None:
+    """``Sentence.from_tree`` kept the tree's ``$-LRB-`` in ``Sentence.tags`` (and word/TAG wrote ``-LRB-/$-LRB-``)
+    where a parsed sentence has ``$(``; the tree keeps ``$-LRB-``, the Penn Treebank's ``-LRB-`` stays."""
+    from glmnlp.text.document import Document, Sentence
+    from glmnlp.treebank.trees import parse_tree
+
+    tree = parse_tree("(TOP (S (PPER Er) ($-LRB- -LRB-) (NN x) (-LRB- -LRB-) ($-RRB- -RRB-)))")
+    sent = Sentence.from_tree(tree)
+    assert sent.tags == ["PPER", "$(", "NN", "-LRB-", "$)"] and sent.tree == tree
+    assert render_word_tag(Document("", (sent,))) == "Er/PPER -LRB-/$( x/NN -LRB-/-LRB- -RRB-/$)\n"
+    assert Document.from_dict(Document("", (sent,)).to_dict()).sentences[0] == sent
+
+
 @pytest.fixture(scope="module")
 def models(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tagger and a parser trained on a few German-like trees whose brackets STTS tags $(."""

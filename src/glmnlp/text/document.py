@@ -10,6 +10,8 @@ Our choices:
 * ``Token.text`` is the PTB token the models saw (``-LRB-``, ````` ``, ``n't``); ``start``/``end``
   are the ``[start, end)`` offsets of the original characters in ``Document.text`` (``(``,
   ``"``, ``n't``), or ``None`` for pre-tokenised input, which has no original text.
+* **Tags as tag outputs write them**: a token's tag is its tagset's spelling (STTS ``$(``), its tree's the brackets'
+  (``$-LRB-``), from a pipeline and :meth:`Sentence.from_tree` alike (:func:`written_tags`).
 * A sentence's tree, when present, must have the sentence's tokens as its leaves; constructing a
   :class:`Sentence` whose tree disagrees raises ``ValueError`` rather than storing a document
   that no output format could print consistently.
@@ -68,12 +70,31 @@ from glmnlp.errors import ConfigError, FormatError, MissingPackageError, TreeSyn
 from glmnlp.treebank.nltk_trees import tree_from_nltk, tree_to_nltk
 from glmnlp.treebank.trees import Tree, escape_brackets, not_a_tree, parse_tree, to_bracket
 
-__all__ = ["Document", "FrozenRow", "Sentence", "Span", "Token", "tree_to_nltk", "tree_from_nltk"]
+__all__ = ["Document", "FrozenRow", "Sentence", "Span", "Token", "tree_to_nltk", "tree_from_nltk", "written_tags"]
 
 DOCUMENT_FORMAT = "glmnlp.text.document"
 DOCUMENT_VERSION = 1
 #: The sentences a document's notebook display draws (``Document._repr_html_``).
 NOTEBOOK_SENTENCES = 20
+
+
+#: Tags that are a bracket escape whole: the Penn Treebank's names of its bracket tags, so in its every format
+_ESCAPE_TAGS = frozenset({"-LRB-", "-RRB-"})
+
+
+def written_tags(tags: Sequence[str], own: Sequence[str | None] | None = None) -> tuple[str, ...]:
+    """``tags`` (a tree's or a tagger's) as outputs of tags write them (a sentence's tags, CoNLL-U, JSON, word/TAG,
+    tab): ``own[i]``, the tagger's or the user's tag, where the tree's tag is its escape (``(`` of a tagset that
+    tags ``(`` so), and a bracket escape inside a tag as its bracket (STTS ``$-LRB-`` as ``$(``, as word/TAG and
+    CoNLL-U files write it); a tag that is an escape whole, the Penn Treebank's ``-LRB-``, is its own name, kept.
+    ``parse --format conllu`` and ``json`` wrote the trees' ``$-LRB-`` where ``glmnlp tag`` wrote ``$(``."""
+    own = own if own is not None and len(own) == len(tags) else [None] * len(tags)
+    out = []
+    for tag, mine in zip(tags, own):
+        if mine is not None and escape_brackets(mine) == tag:
+            tag = mine
+        out.append(tag if tag in _ESCAPE_TAGS else tag.replace("-LRB-", "(").replace("-RRB-", ")"))
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,10 +303,14 @@ class Sentence:
 
     @classmethod
     def from_tree(cls, tree: Tree, score: float | None = None) -> Sentence:
-        """A sentence whose tokens and tags are the tree's preterminals."""
+        """A sentence whose tokens and tags are the tree's preterminals, each tag as tag outputs write it
+        (:func:`written_tags`: STTS ``$(`` where the tree has ``$-LRB-``, as a parsed sentence's; it kept the
+        tree's ``$-LRB-``, and word/TAG, CoNLL-U and JSON wrote that)."""
         if not isinstance(tree, Tree):
             raise TypeError(not_a_tree(tree))
-        return cls(tuple(Token(word, tag) for word, tag in tree.pos()), tree, score)
+        pos = tree.pos()
+        tags = written_tags([tag for _, tag in pos])
+        return cls(tuple(Token(word, tag) for (word, _), tag in zip(pos, tags)), tree, score)
 
     @classmethod
     def from_words(cls, words: Iterable[str], tags: Iterable[str] | None = None) -> Sentence:

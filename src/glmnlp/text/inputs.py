@@ -35,7 +35,8 @@ Our choices:
   .`` had a surprisal of 5.20 nats against ``n't``'s 1.90 (the measures ask the generative model's lexicon). The tree
   is given back over the words as written. Tags too (:func:`model_tags`): STTS ``$(`` is ``$-LRB-`` in bracketed
   trees, ``$(`` in word/TAG files. Every output of tags (a sentence's tags, CoNLL-U, JSON, word/TAG, tab) writes
-  ``$(`` whatever the models' spelling (:func:`written_tags`); trees keep ``$-LRB-``.
+  ``$(`` whatever the models' spelling (:func:`written_tags`, in :mod:`glmnlp.text.document` for
+  ``Sentence.from_tree`` too); trees keep ``$-LRB-``.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from pathlib import Path
 from typing import Any, TypeAlias, TypeGuard
 
 from glmnlp.errors import ConfigError, InputError
-from glmnlp.text.document import Token
+from glmnlp.text.document import Token, written_tags
 from glmnlp.text.token_spelling import ptb_quotes
 from glmnlp.text.tokenize import LINE_END, PTB_BRACKETS, tokenize_text_spans
 from glmnlp.treebank.fileio import surrogate_reason
@@ -236,25 +237,6 @@ def model_tags(tags: Sequence[str], known: Collection[str]) -> tuple[str, ...]:
             plain = tag.replace("-LRB-", "(").replace("-RRB-", ")")
             tag = escaped if escaped in known else plain if plain in known else tag
         out.append(tag)
-    return tuple(out)
-
-
-#: Tags that are a bracket escape whole: the Penn Treebank's names of its bracket tags, so in its every format
-_ESCAPE_TAGS = frozenset({"-LRB-", "-RRB-"})
-
-
-def written_tags(tags: Sequence[str], own: Sequence[str | None] | None = None) -> tuple[str, ...]:
-    """``tags`` (a tree's or a tagger's) as outputs of tags write them (a sentence's tags, CoNLL-U, JSON, word/TAG,
-    tab): ``own[i]``, the tagger's or the user's tag, where the tree's tag is its escape (``(`` of a tagset that
-    tags ``(`` so), and a bracket escape inside a tag as its bracket (STTS ``$-LRB-`` as ``$(``, as word/TAG and
-    CoNLL-U files write it); a tag that is an escape whole, the Penn Treebank's ``-LRB-``, is its own name, kept.
-    ``parse --format conllu`` and ``json`` wrote the trees' ``$-LRB-`` where ``glmnlp tag`` wrote ``$(``."""
-    own = own if own is not None and len(own) == len(tags) else [None] * len(tags)
-    out = []
-    for tag, mine in zip(tags, own):
-        if mine is not None and escape_brackets(mine) == tag:
-            tag = mine
-        out.append(tag if tag in _ESCAPE_TAGS else tag.replace("-LRB-", "(").replace("-RRB-", ")"))
     return tuple(out)
 
 

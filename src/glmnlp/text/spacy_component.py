@@ -59,8 +59,9 @@ Our choices:
   ``parse_string`` ``""``, ``children`` and ``constituents`` ``[]``, ``parent`` ``None``. It gives
   these instead of raising so that code looping over ``doc.sents`` works on any text; a span that
   has words but is not a constituent still raises :class:`ValueError`.
-* ``token.tag_`` is set to the tree's POS tag when the pipeline has not tagged the token already (a tag set
-  by an earlier component is kept, and may then differ from the tree's, which is glmnlp's tagger's).
+* ``token.tag_`` is set to the sentence's tag (``Sentence.tags``: the tree's POS tag in the tagset's spelling, STTS
+  ``$(`` where the tree has ``$-LRB-``) when the pipeline has not tagged the token already (a tag set by an earlier
+  component is kept, and may then differ from the tree's, which is glmnlp's tagger's).
 * **Single quotes are spelled as double quotes are**: an opening ``'`` (``‘``) is ````` where glmnlp's
   tokenizer spells it so, as in ``called it 'nonsense'``.
 * The component wraps :func:`glmnlp.load` (``model``: a model directory, default the bundled
