@@ -233,3 +233,12 @@ def test_parser_train_names_every_option_its_kind_does_not_use_at_once(
                                  str(tmp_path / "m"), "--kind", kind, *options])
     assert (rc, out) == (2, "") and err.endswith(f"\nError: {message}\n"), err
     assert not (tmp_path / "m").exists()
+
+
+@pytest.mark.parametrize("argv", [["parse", "--help", "-i", "a", "-i", "b"], ["parser", "train", "--train", "a",
+                                                                            "--train", "b", "-h"]])
+def test_help_is_given_whatever_options_are_repeated(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """The repeat check ran before click's help: ``parse --help -i a -i b`` said ``-i/--input is given twice``
+    (status 2) where help was asked for (and given before the check, as click gives it before any value)."""
+    assert main(argv) == 0
+    assert capsys.readouterr().out.startswith("Usage: glmnlp ")

@@ -225,3 +225,56 @@ def test_output_written_as_ctrl_c_came_is_not_written_again(tmp_path: Path) -> N
                          env=_environment(**{k: v for k, v in os.environ.items() if k.startswith(("LC_", "LANG"))}))
     assert run.stderr.endswith("Aborted.\n") and run.returncode == 1, run.stderr[-2000:]
     assert run.stdout == "The/DT dog/NN barked/VBD ./.\n", run.stdout
+
+
+def test_ctrl_c_ends_a_command_whose_output_pipe_is_full(tmp_path: Path) -> None:
+    """A write of standard output that held Ctrl-C until it was whole held it through a write blocked on a full pipe
+    (a reader that stopped reading, ``| less`` not scrolled): Ctrl-C, SIGTERM and SIGHUP were noted and never raised,
+    and only SIGKILL ended the command (a regression of this change's first version, not of the code before it)."""
+    source = tmp_path / "big.tok"
+    source.write_text("The dog barked at the old man .\n" * 30000, encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-c", _MAIN, "tag", "-i", str(source)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=_environment(**{k: v for k, v in os.environ.items()
+                                                                        if k.startswith(("LC_", "LANG"))}))
+    try:
+        import time
+
+        time.sleep(8)  # the model loaded and the pipe full: the command waits for its reader
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 1
+        assert proc.stderr is not None and proc.stderr.read().endswith(b"Aborted.\n")
+    finally:
+        proc.kill()
+        proc.communicate()
+
+
+def test_bytes_of_an_interrupted_write_are_skipped_only_when_passed_again() -> None:
+    """After a Ctrl-C the bytes an interrupted write made are not written again when the buffered writer passes them
+    again; a first version kept their count and ate the start of the next, unrelated write when the buffered writer
+    had passed a large write straight from its caller's data (and kept none of it)."""
+    script = (
+        "import io, os, signal\n"
+        "from glmnlp.cli._whole_writes import WholeWrites\n"
+        "r, w = os.pipe()\n"
+        "real, sent = os.write, []\n"
+        "def write(fd, data):\n"
+        "    n = real(fd, data)\n"
+        "    if fd == w and not sent:\n"
+        "        sent.append(n)\n"
+        "        os.kill(os.getpid(), signal.SIGINT)\n"
+        "    return n\n"
+        "os.write = write\n"
+        "buf = io.BufferedWriter(WholeWrites(w))\n"
+        "try:\n"
+        "    buf.write(b'A' * 20000)\n"
+        "except KeyboardInterrupt:\n"
+        "    pass\n"
+        "buf.write(b'after\\n'); buf.flush(); os.close(w)\n"
+        "data = b''\n"
+        "while chunk := os.read(r, 65536):\n"
+        "    data += chunk\n"
+        "print(data.count(b'A'), data.endswith(b'after\\n'))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=_environment())
+    assert run.returncode == 0 and run.stdout.split()[1] == "True", run.stdout + run.stderr[-2000:]

@@ -32,6 +32,7 @@ import click
 from glmnlp._version import __version__
 from glmnlp.cli._params import one_line
 from glmnlp.cli._repeats import refuse_repeated_options
+from glmnlp.cli._whole_writes import WholeWrites
 from glmnlp.errors import GlmnlpError
 
 # module name -> attribute holding the click command or group
@@ -83,48 +84,9 @@ class _ClosedStdout(io.TextIOBase):
         return True
 
 
-class _WholeWrites(io.RawIOBase):
-    """Standard output's descriptor, every write made whole. On a nearly full disk a write can be short (8,192 of
-    20,000 bytes): Python's buffered writer returned the short count and its text layer dropped it, so ``glmnlp evalb
-    ... > full/report`` ended with status 0 and the first 8 KB of the report. Here the rest is written at once, and
-    the write that cannot be made raises (ENOSPC, EFBIG), which the command reports in one line. A Ctrl-C while
-    it writes is raised once the write is whole and counted: raised just after the system's write returned, it
-    lost the count, and the buffered writer wrote the same bytes again at the command's last flush (the output
-    twice, after ``Aborted.``); the bytes a write made before an interrupt are skipped when they are passed again."""
-
-    def __init__(self, fd: int) -> None:
-        super().__init__()
-        self._fd = fd
-        self._written = 0  # bytes written by a write that Ctrl-C interrupted, which the buffered writer passes again
-
-    def writable(self) -> bool:
-        return True
-
-    def fileno(self) -> int:
-        return self._fd
-
-    def isatty(self) -> bool:
-        return os.isatty(self._fd)
-
-    def write(self, data: Any) -> int:
-        from glmnlp.glm.pools import interrupts_deferred
-
-        view = memoryview(data).cast("B")
-        done = min(self._written, len(view))
-        self._written -= done
-        try:
-            with interrupts_deferred():
-                while done < len(view):
-                    done += os.write(self._fd, view[done:])
-        except KeyboardInterrupt:
-            self._written = done
-            raise
-        return done
-
-
 def _stdout_written_whole() -> Any:
-    """Point sys.stdout at :class:`_WholeWrites` of its descriptor (the process's own stdout only, not a test's
-    capture) and return the stream it replaced, to put back; None where it is left."""
+    """Point sys.stdout at :class:`~glmnlp.cli._whole_writes.WholeWrites` of its descriptor (the process's own
+    stdout only, not a test's capture) and return the stream it replaced, to put back; None where it is left."""
     if sys.stdout is None or sys.stdout is not sys.__stdout__:
         return None
     stream: Any = sys.stdout
@@ -133,7 +95,7 @@ def _stdout_written_whole() -> Any:
         stream.flush()
     except (OSError, ValueError, io.UnsupportedOperation):
         return None
-    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_WholeWrites(fd)), encoding=stream.encoding, errors=stream.errors,
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(WholeWrites(fd)), encoding=stream.encoding, errors=stream.errors,
                                   line_buffering=stream.line_buffering)
     return stream
 

@@ -285,7 +285,7 @@ def _write_special(path: Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
     except OSError as exc:
-        try:  # the file of descriptor 1 (/dev/stdout, /proc/self/fd/1, the named pipe stdout writes to too)
+        try:  # the file of descriptor 1 (/dev/stdout, or the named pipe stdout writes to too)
             stdout = isinstance(exc, BrokenPipeError) and os.path.samestat(os.fstat(1), os.stat(path))
         except OSError:  # no standard output, or the path gone meanwhile
             stdout = False

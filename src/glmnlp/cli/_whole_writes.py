@@ -1,0 +1,99 @@
+"""Standard output's descriptor under the command line, every write made whole and counted (:class:`WholeWrites`).
+
+Our choices:
+
+* **Whole writes.** On a nearly full disk a write can be short (8,192 of 20,000 bytes): Python's buffered writer
+  returned the short count and its text layer dropped it, so ``glmnlp evalb ... > full/report`` ended with status 0
+  and the first 8 KB of the report. Here the rest is written at once, and the write that cannot be made raises
+  (ENOSPC, EFBIG), which the command reports in one line.
+* **Counted before Ctrl-C.** A Ctrl-C just after the system's write returned raised before the count reached the
+  buffered writer, which kept the bytes and wrote them again at the command's last flush: the output twice, after
+  ``Aborted.`` (about one Ctrl-C in two on a terminal). In the main thread, while a write is under way Ctrl-C (and
+  SIGTERM and SIGHUP, which the command turns into it) is noted and raised between two system writes, once the last
+  one is counted; a write never blocks with a signal noted: it waits for the descriptor to take a pipe's atomic
+  amount (``select``) and writes at most that, so a command whose reader stopped reading (``| less`` not scrolled)
+  still ends at once (a first version held the signal through a blocked write, and only SIGKILL ended it).
+* **Bytes written once.** What an interrupted write wrote is not written again when the buffered writer passes the
+  same bytes at its next flush; bytes that are not the same (a large write the buffered writer made straight from
+  its caller's data, and kept nothing of) are written whole.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import select
+import signal
+import stat
+import threading
+from typing import Any
+
+__all__ = ["WholeWrites"]
+
+#: the most a write of a pipe takes at once once ``select`` says it is writable (POSIX: at least 512; Linux 4,096)
+_CHUNK = getattr(select, "PIPE_BUF", 512)
+#: how long a wait for the descriptor lasts before a noted signal is looked at again (seconds)
+_POLL = 0.2
+
+
+class WholeWrites(io.RawIOBase):
+    """The raw layer of standard output (an :class:`io.BufferedWriter` over it): see the module docstring."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+        self._sent = b""  # what a write that Ctrl-C ended wrote, which the buffered writer passes again
+        try:  # a pipe, a terminal or a socket can block a write: watched; a file cannot
+            self._watched = not stat.S_ISREG(os.fstat(fd).st_mode)
+        except OSError:
+            self._watched = True
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self._fd)
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        if self._sent:
+            if bytes(view[:len(self._sent)]) == self._sent:
+                done = len(self._sent)
+            self._sent = b""
+        if threading.current_thread() is not threading.main_thread() or (
+                signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+            while done < len(view):
+                done += os.write(self._fd, view[done:])
+            return done
+        noted: list[Any] = []
+        try:
+            signal.signal(signal.SIGINT, lambda _signum, frame: noted.append(frame))
+            try:
+                while done < len(view) and not noted:
+                    if not self._watched:
+                        done += os.write(self._fd, view[done:])
+                    elif self._wait(noted):
+                        done += os.write(self._fd, view[done:done + _CHUNK])
+            finally:
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+            if noted:
+                signal.default_int_handler(signal.SIGINT, noted[0])
+        except KeyboardInterrupt:
+            self._sent = bytes(view[:done])
+            raise
+        return done
+
+    def _wait(self, noted: list[Any]) -> bool:
+        """Wait until the descriptor takes a write or a signal is noted; True when it may be written."""
+        while not noted:
+            try:
+                _, ready, _ = select.select([], [self._fd], [], _POLL)
+            except (OSError, ValueError):  # a descriptor select cannot watch: written as it is
+                return True
+            if ready:
+                return True
+        return False
