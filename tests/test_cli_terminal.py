@@ -8,10 +8,12 @@ import select
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cli_fixtures import wait_until_the_writer_waits
 
 import glmnlp
 
@@ -237,9 +239,7 @@ def test_ctrl_c_ends_a_command_whose_output_pipe_is_full(tmp_path: Path) -> None
                             stderr=subprocess.PIPE, env=_environment(**{k: v for k, v in os.environ.items()
                                                                         if k.startswith(("LC_", "LANG"))}))
     try:
-        import time
-
-        time.sleep(8)  # the model loaded and the pipe full: the command waits for its reader
+        wait_until_the_writer_waits(proc.stdout, time.monotonic() + 120)  # the pipe full: it waits for its reader
         assert proc.poll() is None
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=60) == 1

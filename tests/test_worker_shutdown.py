@@ -14,6 +14,7 @@ from contextlib import nullcontext, suppress
 from pathlib import Path
 
 import pytest
+from cli_fixtures import wait_until_the_writer_waits
 
 from glmnlp.glm.parallel import Executor
 from glmnlp.treebank.corpus import sample_trees
@@ -286,14 +287,6 @@ def test_cli_sigterm_and_sighup_end_parallel_training_as_ctrl_c_does(tmp_path: P
     pytest.fail("training always ended before the signal")
 
 
-def _waits_in(pid: int) -> str:
-    """The kernel function process ``pid`` waits in (``anon_pipe_write``, ``pipe_write``: writing to a full pipe)."""
-    try:
-        return Path(f"/proc/{pid}/wchan").read_text()
-    except OSError:
-        return ""
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("second", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_second_signal_while_the_command_ends_ends_it_with_the_first_one_s_status(
@@ -310,8 +303,7 @@ def test_a_second_signal_while_the_command_ends_ends_it_with_the_first_one_s_sta
                             stderr=subprocess.PIPE, start_new_session=True)
     try:
         deadline = time.monotonic() + 60  # until its output (about 2 KB a sentence) has filled the pipe nobody reads
-        while "pipe_write" not in _waits_in(proc.pid) and time.monotonic() < deadline:
-            time.sleep(0.1)
+        wait_until_the_writer_waits(proc.stdout, deadline)
         os.kill(proc.pid, signal.SIGINT)
         assert proc.stderr is not None
         err = b""
