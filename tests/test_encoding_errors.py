@@ -33,12 +33,17 @@ _READERS = {
 _BAD = st.sampled_from([b"\xe9", b"\xff", b"\x80", b"\xc3(", b"\xed\xa0\x80", b"\x00"])
 
 
+def _bad_lines(fmt: str, good: int, bad: bytes) -> tuple[bytes, int]:
+    """``good`` lines of format ``fmt`` then one holding the bytes ``bad``, and that line's number."""
+    fine, broken = _LINES[fmt]
+    data = b"\n".join([fine] * good + [broken % bad]) + b"\n"
+    return data, data[: data.index(broken % bad)].count(b"\n") + 1
+
+
 @settings(max_examples=60, deadline=None)
 @given(fmt=st.sampled_from(sorted(_LINES)), good=st.integers(0, 4), bad=_BAD)
 def test_every_reader_says_input_error_at_the_line_of_a_byte_that_is_not_utf8(fmt: str, good: int, bad: bytes) -> None:
-    fine, broken = _LINES[fmt]
-    data = b"\n".join([fine] * good + [broken % bad]) + b"\n"
-    line = data[: data.index(broken % bad)].count(b"\n") + 1
+    data, line = _bad_lines(fmt, good, bad)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder, f"bad.{fmt}")
         path.write_bytes(data)
@@ -77,9 +82,7 @@ def test_an_open_text_stream_with_a_bad_byte_is_an_input_error(fmt: str, good: i
     """``read_tagged(open(path, encoding="utf-8"))`` raised a bare UnicodeDecodeError (Python decodes a text stream
     as it reads it); it is the InputError a path gives, at the line, and naming the byte where the stream's bytes
     cannot be read again."""
-    fine, broken = _LINES[fmt]
-    data = b"\n".join([fine] * good + [broken % bad]) + b"\n"
-    line = data[: data.index(broken % bad)].count(b"\n") + 1
+    data, line = _bad_lines(fmt, good, bad)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder, f"bad.{fmt}")
         path.write_bytes(data)

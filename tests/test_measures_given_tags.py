@@ -12,8 +12,8 @@ from glmnlp.errors import InputError
 from glmnlp.parser.model import Parser
 from glmnlp.text.pipeline import Pipeline
 
-_SENTENCES = [("Er sagte ( nichts ) .", "PPER VVFIN $( NN $( $."), ("Sie kam ( spät ) .", "PPER VVFIN $( ADJD $( $."),
-              ("Er kam .", "PPER VVFIN $.")]
+from stts_fixtures import SENTENCES as _SENTENCES
+from stts_fixtures import stts_trees
 
 
 @pytest.fixture(scope="module")
@@ -21,15 +21,8 @@ def parser(tmp_path_factory: pytest.TempPathFactory) -> Parser:
     """A generative model of a few German-like trees whose brackets STTS tags $( (the trees' $-LRB-)."""
     from glmnlp.cli import main
 
-    def esc(text: str) -> str:
-        return text.replace("(", "-LRB-").replace(")", "-RRB-")
-
     folder = tmp_path_factory.mktemp("stts")
-    trees = ""
-    for words, tags in _SENTENCES:
-        pairs = [f"({esc(t)} {esc(w)})" for w, t in zip(words.split(), tags.split())]
-        trees += f"(TOP (S (NP {pairs[0]}) (VP {' '.join(pairs[1:-1])}) {pairs[-1]}))\n"
-    (folder / "train.trees").write_text(trees * 4, encoding="utf-8")
+    (folder / "train.trees").write_text(stts_trees() * 4, encoding="utf-8")
     train = str(folder / "train.trees")
     assert main(["parser", "train", "--kind", "generative", "--train", train, "--dev", train,
                  "--out", str(folder / "gen"), "-j", "1", "-q"]) == 0

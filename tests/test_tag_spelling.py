@@ -19,9 +19,8 @@ from glmnlp.text.render import render_conllu, render_json, render_word_tag
 from glmnlp.treebank.trees import escape_brackets
 
 from pipeline_fakes import FakeParser, FakeTagger
-
-_SENTENCES = [("Er sagte ( nichts ) .", "PPER VVFIN $( NN $( $."), ("Sie kam ( spät ) .", "PPER VVFIN $( ADJD $( $."),
-              ("Er kam .", "PPER VVFIN $.")]
+from stts_fixtures import SENTENCES as _SENTENCES
+from stts_fixtures import stts_trees
 
 
 @settings(max_examples=200, deadline=None)
@@ -74,15 +73,8 @@ def test_a_sentence_from_a_tree_has_its_tags_in_the_tagset_s_spelling() -> None:
 @pytest.fixture(scope="module")
 def models(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tagger and a parser trained on a few German-like trees whose brackets STTS tags $(."""
-    def esc(text: str) -> str:
-        return text.replace("(", "-LRB-").replace(")", "-RRB-")
-
     folder = tmp_path_factory.mktemp("stts")
-    trees = ""
-    for words, tags in _SENTENCES:
-        pairs = [f"({esc(t)} {esc(w)})" for w, t in zip(words.split(), tags.split())]
-        trees += f"(TOP (S (NP {pairs[0]}) (VP {' '.join(pairs[1:-1])}) {pairs[-1]}))\n"
-    (folder / "train.trees").write_text(trees * 8, encoding="utf-8")
+    (folder / "train.trees").write_text(stts_trees() * 8, encoding="utf-8")
     train = str(folder / "train.trees")
     assert main(["tagger", "train", "--train", train, "--out", str(folder / "tagger"), "--epochs", "2", "-j", "1",
                  "--quiet"]) == 0

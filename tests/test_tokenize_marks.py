@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from glmnlp.text.token_spelling import quotes_left_open
 from glmnlp.text.tokenize import tokenize, tokenize_spans, tokenize_text, tokenize_text_spans
+from tokenize_fixtures import assert_spans_exact as _assert_spans_exact
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -154,13 +155,3 @@ def test_an_equals_sign_splits_after_a_path_and_base64_padding_stays_before_a_cl
     assert tokenize(text) == expected.split()
     _assert_spans_exact(text)
 
-
-def _assert_spans_exact(text: str) -> None:
-    """The spans of the text's tokens are in order and apart, and cover every character but the spaces."""
-    tokens = [token for sentence in tokenize_text_spans(text) for token in sentence]
-    at = 0
-    for token, start, end in tokens:
-        assert at <= start < end and text[at:start].strip() == "", (token, start, end, text)
-        at = end
-    assert text[at:].strip() == ""
-    assert "".join(text[start:end] for _, start, end in tokens) == "".join(text.split())

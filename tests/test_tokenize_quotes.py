@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from glmnlp.text.token_spelling import close_spaced_quotes, opens_quote
 from glmnlp.text.tokenize import ptb_brackets, tokenize, tokenize_text_spans
+from tokenize_fixtures import assert_spans_exact as _assert_spans_exact
 
 _QUOTES = {"``": ('"', "''", "\u201c"), "''": ('"', "''", "\u201d"), "`": ("'", "\u2018"), "'": ("'", "\u2019"),
            "--": ("--", "\u2014", "\u2013", "\u2015")}
@@ -90,13 +91,3 @@ def test_property_quotes_after_marks_keep_spans_exact(pieces: list[tuple[str, st
                 assert token in (original, ptb_brackets(original)) or original in _QUOTES.get(token, ()), (token, text)
         _assert_spans_exact(text)
 
-
-def _assert_spans_exact(text: str) -> None:
-    """The spans of the text's tokens are in order and apart, and cover every character but the spaces."""
-    tokens = [token for sentence in tokenize_text_spans(text) for token in sentence]
-    at = 0
-    for token, start, end in tokens:
-        assert at <= start < end and text[at:start].strip() == "", (token, start, end, text)
-        at = end
-    assert text[at:].strip() == ""
-    assert "".join(text[start:end] for _, start, end in tokens) == "".join(text.split())

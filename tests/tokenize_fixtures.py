@@ -49,3 +49,14 @@ def _assert_every_character_in_one_token(text: str, lines: bool = False) -> None
             last_end = end
     lost = [(i, ch) for i, ch in enumerate(text) if not covered[i] and not ch.isspace() and ch not in _INVISIBLE]
     assert not lost, f"characters in no token: {lost}"
+
+
+def assert_spans_exact(text: str) -> None:
+    """The spans of the text's tokens are in order and apart, and cover every character but the spaces."""
+    tokens = [token for sentence in tokenize_text_spans(text) for token in sentence]
+    at = 0
+    for token, start, end in tokens:
+        assert at <= start < end and text[at:start].strip() == "", (token, start, end, text)
+        at = end
+    assert text[at:].strip() == ""
+    assert "".join(text[start:end] for _, start, end in tokens) == "".join(text.split())
