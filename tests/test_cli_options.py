@@ -242,3 +242,12 @@ def test_help_is_given_whatever_options_are_repeated(argv: list[str], capsys: py
     (status 2) where help was asked for (and given before the check, as click gives it before any value)."""
     assert main(argv) == 0
     assert capsys.readouterr().out.startswith("Usage: glmnlp ")
+
+
+@pytest.mark.parametrize("argv", [["parse", "-i", "-h", "-i", "b.txt"], ["tag", "-m", "--help", "-m", "m", "x"]])
+def test_a_repeated_option_whose_value_reads_as_help_is_still_refused(argv: list[str],
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """The help check matched ``-h`` anywhere among the arguments: ``parse -i -h -i b.txt`` (``-h`` a value of
+    ``-i``) parsed b.txt with status 0 where the repeated ``-i`` is refused."""
+    assert main(argv) == 2
+    assert "is given twice" in capsys.readouterr().err

@@ -229,13 +229,17 @@ def test_output_written_as_ctrl_c_came_is_not_written_again(tmp_path: Path) -> N
     assert run.stdout == "The/DT dog/NN barked/VBD ./.\n", run.stdout
 
 
-def test_ctrl_c_ends_a_command_whose_output_pipe_is_full(tmp_path: Path) -> None:
+@pytest.mark.parametrize("batch", ["500", "1"])
+def test_ctrl_c_ends_a_command_whose_output_pipe_is_full(tmp_path: Path, batch: str) -> None:
     """A write of standard output that held Ctrl-C until it was whole held it through a write blocked on a full pipe
     (a reader that stopped reading, ``| less`` not scrolled): Ctrl-C, SIGTERM and SIGHUP were noted and never raised,
-    and only SIGKILL ended the command (a regression of this change's first version, not of the code before it)."""
+    and only SIGKILL ended the command (a regression of this change's first version). With output left in the buffer
+    (``--batch-size 1``) the last flush after ``Aborted.`` then waited for the reader for ever, as the code before the
+    change did before ``Aborted.``: the rest is written as far as the reader takes it in a second."""
     source = tmp_path / "big.tok"
     source.write_text("The dog barked at the old man .\n" * 30000, encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-c", _MAIN, "tag", "-i", str(source)], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-c", _MAIN, "tag", "--batch-size", batch, "-i", str(source)],
+                            stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=_environment(**{k: v for k, v in os.environ.items()
                                                                         if k.startswith(("LC_", "LANG"))}))
     try:

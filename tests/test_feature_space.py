@@ -112,7 +112,8 @@ def test_cli_feature_bits_auto_sizes_the_saved_model(tmp_path: Path, capsys: pyt
     (["--feature-bits", "15"], r"must be in \[16, 28\]"),
     (["--feature-bits", "29"], r"must be in \[16, 28\]"),
     (["--feature-bits", "big"], "whole number of bits or 'auto'"),
-    (["--feature-bits", "24", "--kind", "generative"], "--kind generative has none"),
+    (["--feature-bits", "24", "--kind", "generative"],
+     r"--feature-bits only applies to --kind perceptron or combined .*; --kind generative does not use it"),
 ])
 def test_cli_feature_bits_refuses_bad_values(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
                                              reason: str) -> None:

@@ -24,6 +24,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -439,6 +440,9 @@ def _main(argv: Sequence[str] | None, ended: list[str], console: bool) -> int:
                 signal.signal(sig, _end_now(received[0] if received else signal.SIGINT))
             replaced.clear()  # (left so until the process ends)
         click.echo(f"{_line_end_before_aborted(interrupted and not received)}Aborted.", err=True)
+        raw = getattr(getattr(sys.stdout, "buffer", None), "raw", None)
+        if interrupted and whole is not None and isinstance(raw, WholeWrites):
+            raw.deadline = time.monotonic() + 1.0  # the rest of the output, as far as a reader takes it in a second
         if not ray_before:
             _stop_ray()
         ended.append("signalled" if received else "interrupted" if interrupted else "aborted")

@@ -40,6 +40,9 @@ def repeated_option(command: click.Command, ctx: click.Context, args: list[str])
         _opts, _rest, order = command.make_parser(ctx).parse_args(args=list(args))
     except click.UsageError:
         return None
+    helper = command.get_help_option(ctx)
+    if helper is not None and any(param.name == helper.name for param in order):
+        return None  # help asked for, which click gives before any value is looked at (parse --help -i a -i b)
     counts = Counter(param for param in order if _single_value(param))
     for param in order:  # the first one repeated, in the order given
         if counts[param] > 1:
@@ -54,11 +57,8 @@ def checked_parse(command: click.Command) -> Callable[[click.Context, list[str]]
     parse = command.parse_args
 
     def parse_args(ctx: click.Context, args: list[str]) -> list[str]:
-        # (not while the shell completes a word: click parses the line so, and reports nothing; nor when help is
-        # asked for, which click gives before any value is looked at: parse --help -i a -i b showed no help)
-        options = args[:args.index("--")] if "--" in args else args  # (after --: text, though it reads -h)
-        helped = any(arg in ctx.help_option_names for arg in options)
-        if not (ctx.resilient_parsing or helped) and (message := repeated_option(command, ctx, args)) is not None:
+        # (not while the shell completes a word: click parses the line so, and reports nothing)
+        if not ctx.resilient_parsing and (message := repeated_option(command, ctx, args)) is not None:
             raise click.UsageError(message, ctx)
         return parse(ctx, args)
 

@@ -15,7 +15,12 @@ Our choices:
   still ends at once (a first version held the signal through a blocked write, and only SIGKILL ended it).
 * **Bytes written once.** What an interrupted write wrote is not written again when the buffered writer passes the
   same bytes at its next flush; bytes that are not the same (a large write the buffered writer made straight from
-  its caller's data, and kept nothing of) are written whole.
+  its caller's data, and kept nothing of) are written whole. (A later write that began with those very bytes would
+  lose them; after an interrupt the command writes nothing but its last flush.)
+* **A last flush that does not wait for ever.** Once the command is interrupted, the rest of its output is written
+  for as long as the descriptor takes it within :attr:`WholeWrites.deadline` (a second), and dropped after it: a
+  reader that stopped reading held the interrupted command for ever after ``Aborted.`` (only a second signal, or
+  SIGKILL through ``main()``, ended it). A file takes it all.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import select
 import signal
 import stat
 import threading
+import time
 from typing import Any
 
 __all__ = ["WholeWrites"]
@@ -43,6 +49,8 @@ class WholeWrites(io.RawIOBase):
         super().__init__()
         self._fd = fd
         self._sent = b""  # what a write that Ctrl-C ended wrote, which the buffered writer passes again
+        #: once set (a time of ``time.monotonic()``), what the descriptor does not take by then is dropped
+        self.deadline: float | None = None
         try:  # a pipe, a terminal or a socket can block a write: watched; a file cannot
             self._watched = not stat.S_ISREG(os.fstat(fd).st_mode)
         except OSError:
@@ -64,6 +72,8 @@ class WholeWrites(io.RawIOBase):
             if bytes(view[:len(self._sent)]) == self._sent:
                 done = len(self._sent)
             self._sent = b""
+        if self.deadline is not None:
+            return self._write_by(view, done, self.deadline)
         if threading.current_thread() is not threading.main_thread() or (
                 signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
             while done < len(view):
@@ -97,3 +107,19 @@ class WholeWrites(io.RawIOBase):
             if ready:
                 return True
         return False
+
+    def _write_by(self, view: memoryview, done: int, deadline: float) -> int:
+        """Write ``view`` from ``done`` as far as the descriptor takes it before ``deadline``; the rest is dropped
+        (counted as written, so that the buffered writer keeps nothing)."""
+        while done < len(view):
+            if not self._watched:
+                done += os.write(self._fd, view[done:])
+                continue
+            try:
+                _, ready, _ = select.select([], [self._fd], [], max(0.0, deadline - time.monotonic()))
+            except (OSError, ValueError):
+                ready = [self._fd]
+            if not ready:
+                return len(view)
+            done += os.write(self._fd, view[done:done + _CHUNK])
+        return done
