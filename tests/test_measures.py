@@ -1,4 +1,5 @@
-"""Word-by-word measures (glmnlp.parser.measures): brute-force equality on a toy grammar, identities, classes."""
+"""Word-by-word measures (glmnlp.parser.measures) on a toy grammar: brute-force equality (next-word measures too),
+identities, candidate tags, unknown words and options refused."""
 
 from __future__ import annotations
 
@@ -9,31 +10,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from glmnlp.errors import ConfigError, FormatError, InputError
-from glmnlp.parser.generative import NODE_MODEL, WORD_MODEL, SmoothingConfig
-from glmnlp.parser.generative_terms import sentence_events, train_term
-from glmnlp.parser.grammar import Grammar
+from glmnlp.errors import ConfigError
+from glmnlp.parser.generative import NODE_MODEL, WORD_MODEL
 from glmnlp.parser.lexicon import UNKNOWN_CLASSES
-from glmnlp.parser.measures import EOS, MeasureOptions, WordClasses, candidate_tags, sentence_measures
-from glmnlp.parser.model import Parser, ParserConfig, punctuation_tags
-from glmnlp.parser.transform import fslc_transform
-from glmnlp.treebank.trees import parse_tree
+from glmnlp.parser.measures import EOS, MeasureOptions, candidate_tags, sentence_measures
+from glmnlp.parser.model import Parser
 
 from derivation_oracle import all_derivations
+from measures_fixtures import EXACT, _setup
 from toy_trees import TINY
-
-EXACT = MeasureOptions(units="nats", gamma=1e18, cap=0)
-
-
-def _setup(treebank: list[str] = TINY) -> Parser:
-    cfg = ParserConfig(n_bits=1, gamma=1e18, beam_cap=0)
-    trees = [parse_tree(t) for t in treebank]
-    grammar = Grammar.induce([fslc_transform(t, cfg.fslc) for t in trees], long_chain_min_count=1)
-    parser = Parser(grammar, punctuation_tags(trees), np.zeros(2), cfg)
-    events = [sentence_events(parser, parser.example(t, fslc_transform(t, cfg.fslc))) for t in trees]
-    parser.generative, _ = train_term(events, list(range(len(events))), len(grammar.categories),
-                                      SmoothingConfig(folds=0))
-    return parser
 
 
 def _events(parser: Parser, words: list[str], tags: list[str], steps: tuple, complete: bool) -> list:
@@ -138,14 +123,6 @@ def test_measures_equal_brute_force_with_an_exact_beam(words: list[str], tags: l
     for row, exp in zip(rows, expected):
         for col, value in exp.items():
             assert row[col] == pytest.approx(value, abs=1e-9), (row["index"], col)
-
-
-def test_a_word_spelled_like_the_end_of_sentence_row_is_a_word() -> None:
-    """A token ``</s>`` in the text (markup, a paper on language models) got the end row's class ``previous``; it is
-    classed as any word, and the end row is ``previous`` by its place."""
-    rows = sentence_measures(_setup(), ["the", "</s>", "saw", "dog"], ["DT", "NN", "VBD", "NN"], options=EXACT)
-    assert [(r["word"], r["word_class"]) for r in rows] == [
-        ("the", "closed"), ("</s>", "open"), ("saw", "open"), ("dog", "open"), (EOS, "previous")]
 
 
 def test_measures_marginalise_over_candidate_tags_like_brute_force() -> None:
@@ -270,108 +247,6 @@ def test_candidate_tag_tables_go_with_their_model() -> None:
     del parser
     gc.collect()
     assert term() is None and key not in _TAG_TABLES
-
-
-def test_measures_of_the_bundled_model_load_it_once() -> None:
-    """``glmnlp.measures(text)`` in a loop loaded the bundled parser again at every call (0.6-0.8 s each)."""
-    from glmnlp.text.measures import load_parser
-
-    assert load_parser() is load_parser(None)
-
-
-def test_threads_asking_for_the_bundled_measures_parser_at_once_load_it_once() -> None:
-    """Eight threads calling ``glmnlp.measures(text)`` for the first time each loaded the bundled parser (8 loads of
-    3 s, 310 MB where one takes 0.73 s and 133 MB): ``lru_cache`` does not hold the others while one computes. In a
-    new process, where nothing loaded it yet."""
-    import subprocess
-    import sys
-
-    code = """
-import threading
-from glmnlp.text import measures
-loads = []
-real = measures.load_parser
-measures.load_parser = lambda *a, **k: (loads.append(1), real(*a, **k))[1]
-gate, got = threading.Barrier(4), []
-def ask():
-    gate.wait()
-    got.append(measures._bundled_parser())
-threads = [threading.Thread(target=ask) for _ in range(4)]
-[t.start() for t in threads]
-[t.join() for t in threads]
-print(len(loads), len({id(p) for p in got}))
-"""
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert run.stdout.split() == ["1", "1"], run.stderr
-
-
-@pytest.mark.parametrize("eos", [True, False])
-@pytest.mark.parametrize(("fragment", "sentence"), [
-    ("It cost a $", "It cost a $ 5 fee ."),
-    ("He bought a -LRB-", "He bought a -LRB- used -RRB- car ."),
-])
-def test_a_fragment_s_words_measure_as_in_the_whole_sentence(fragment: str, sentence: str, eos: bool) -> None:
-    """A fragment the beam cannot end was run again with a 10x wider beam for its ``</s>`` row (even with
-    ``eos=False``, which has none), and every word's measures changed: "It" 4.988 bits against 4.992 in the whole
-    sentence. The words of a fragment now measure as they do in any sentence they begin; its end is infinite."""
-    import glmnlp
-
-    part, whole = (glmnlp.measures([text], tokenized=True, eos=eos) for text in (fragment, sentence))
-    n = len(fragment.split())
-    assert [r["word"] for r in part[:n]] == fragment.split()
-    for a, b in zip(part[:n], whole[:n]):
-        assert {k: v for k, v in a.items() if k not in ("item", "sentence")} == \
-            {k: v for k, v in b.items() if k not in ("item", "sentence")}
-    assert len(part) == n + eos
-    if eos:
-        assert part[-1]["word"] == EOS and part[-1]["surprisal"] == math.inf and math.isnan(part[-1]["entropy"])
-
-
-def test_word_classes_rule_list_and_override(tmp_path) -> None:
-    """Default list, punctuation/clitic rule, case-insensitivity, and a user file replacing the list. A word ``</s>``
-    is a word (open): the end-of-sentence row is ``previous`` by its place (the test below)."""
-    wc = WordClasses.default()
-    assert [wc(w) for w in ["The", "of", "dog", ",", "n't", "'s", "-LRB-", EOS, "said", "&"]] == [
-        "closed", "closed", "open", "previous", "previous", "previous", "previous", "open", "closed", "closed"]
-    f = tmp_path / "cls.tsv"
-    f.write_text("# mine\ndog\tclosed\n", encoding="utf-8")
-    mine = WordClasses.from_file(f)
-    assert mine("Dog") == "closed" and mine("the") == "open" and mine(".") == "previous"
-    f.write_text("dog closed\n", encoding="utf-8")
-    with pytest.raises(FormatError, match="cls.tsv:1"):
-        WordClasses.from_file(f)
-    assert [wc(w) for w in ["--", "``", "''", "%", "'ll"]] == ["previous"] * 3 + ["open", "previous"]
-    assert [wc(w) for w in ["`", "'"]] == ["previous"] * 2  # the single opening quote was "open": not punctuation
-    rules = tmp_path / "rules.tsv"
-    rules.write_text("# numbers are closed\n[0-9][0-9,.]*\tclosed\n:punctuation:\topen\n", encoding="utf-8")
-    ruled = WordClasses.from_file(None, rules)
-    assert [ruled(w) for w in ["1,000", ",", "the", "n't", "-LRB-", "</s>"]] == [
-        "closed", "open", "closed", "previous", "open", "open"]
-    rules.write_text("([a-z\tprevious\n", encoding="utf-8")
-    with pytest.raises(FormatError, match="rules.tsv:1: bad regular expression"):
-        WordClasses.from_file(None, rules)
-
-
-def test_word_classes_read_typographic_apostrophes_as_ascii(tmp_path) -> None:
-    """Pre-tokenised stimuli keep ``n’t`` and ``she’d`` as written (raw text is normalised to ``n't``): the rules,
-    written with ASCII apostrophes, made them ``open`` instead of ``previous``; a list entry written either way
-    matches both."""
-    wc = WordClasses.default()
-    assert [wc(w) for w in ["n\u2019t", "\u2019s", "\u2019d", "\u02bcll", "N\u2019T", "\u2019"]] == ["previous"] * 6
-    f = tmp_path / "cls.tsv"
-    f.write_text("o\u2019clock\tclosed\n", encoding="utf-8")
-    mine = WordClasses.from_file(f)
-    assert mine("o'clock") == mine("O\u2019Clock") == "closed"
-
-
-def test_a_word_listed_twice_with_two_classes_is_refused(tmp_path) -> None:
-    """``A closed`` and ``a open`` in one list (lookups ignore case) were taken silently, the last winning."""
-    f = tmp_path / "cls.tsv"
-    f.write_text("# mine\nA\tclosed\nthe\tclosed\na\topen\nThe\tclosed\n", encoding="utf-8")
-    with pytest.raises(FormatError, match=r"cls.tsv:4: 'a' is open here and closed at line 2"):
-        WordClasses.from_file(f)
-    f.write_text("A\tclosed\na\tclosed\n", encoding="utf-8")  # the same class twice: as meant
-    assert WordClasses.from_file(f)("a") == "closed"
 
 
 def _brute_next(parser: Parser, words: list[str], tags: list[str], i: int, contexts: int = 10**6) -> dict[str, float]:
@@ -504,130 +379,3 @@ def test_measure_options_refuse_a_beam_outside_a_model_files_range(field: str, v
         MeasureOptions(**{field: value})
 
 
-def test_measures_of_pretokenised_brackets_are_those_of_their_treebank_spelling() -> None:
-    """A pre-tokenised ``(`` reached the parser as written, a word no bracketed treebank holds (its surprisal was
-    an unknown word's); it is read as ``-LRB-`` now, as raw text is, and the rows keep the word as written."""
-    import glmnlp
-
-    written = [["He", "(", "the", "dog", ")", "barked", "."]]
-    spelled = [["He", "-LRB-", "the", "dog", "-RRB-", "barked", "."]]
-    rows, expected = glmnlp.measures(written), glmnlp.measures(spelled)
-    assert [r["word"] for r in rows] == written[0] + ["</s>"]
-    for row, other in zip(rows, expected, strict=True):
-        assert {k: v for k, v in row.items() if k != "word"} == {k: v for k, v in other.items() if k != "word"}
-    nlp = glmnlp.load()
-    sent = nlp(written, measures=True).sents[0]
-    assert [r["surprisal"] for r in sent.measures] == [r["surprisal"] for r in expected]
-
-
-@pytest.mark.parametrize(("texts", "tags", "message"), [
-    ([["Dogs", "bark", "."]], ["NNS", "VBP", "."], "1 sentences but 3 tag entries"),  # was one tag a character: inf
-    ([["Dogs", "bark", "."]], [["PRP", "XYZ", "."]], "word 2 \\('bark'\\): tag 'XYZ' is not one of the model's"),
-    ([["Dogs", "bark", "."], ["It", "ran", "."]], [["NNS", "VBP", "."]], "2 sentences but 1 tag entries"),
-    ([["Dogs", "bark", "."]], [["PRP", [], "."]], "word 2 \\('bark'\\): its tags are a tag or a non-empty list"),
-    ([["Dogs", "bark", "."]], [None], "a sentence's tags are a list with one tag"),
-    (["Dogs bark .", "", "It ran ."], [["NNS", "VBP", "."], ["X"], ["PRP", "VBD", "."]], "2 sentences but 3"),
-])
-def test_measures_refuses_given_tags_that_do_not_fit_the_sentences(texts: list, tags: list, message: str) -> None:
-    """Tags given in the wrong shape gave silent nonsense (a sentence's tags as one string: one tag a character,
-    every surprisal infinite; an unknown tag: infinite too) or a StopIteration / IndexError from inside; a blank
-    tokenised line shifted every later sentence's tags. Each is an InputError now."""
-    import glmnlp
-
-    with pytest.raises(InputError, match=message):
-        glmnlp.measures(texts, tags=tags, tokenized=isinstance(texts[0], str))
-
-
-def test_measures_tags_model_or_all_stand_for_every_sentence() -> None:
-    """``tags="all"`` was read as one tag entry a letter ('3 words but 1 tag entries'); it and ``"model"`` now mean
-    every sentence's, as they do one sentence's."""
-    import glmnlp
-
-    texts = [["Dogs", "bark", "."], ["It", "ran", "."]]
-    for choice in ("all", "model"):
-        assert glmnlp.measures(texts, tags=choice) == glmnlp.measures(texts, tags=[choice, choice])
-
-
-@pytest.mark.parametrize(("kwargs", "error", "message"), [
-    ({"max_tags": 2.5}, "ConfigError", "max_tags must be an integer >= 1"),  # a slice's TypeError from inside
-    ({"max_tags": None}, "ConfigError", "max_tags must be an integer >= 1"),
-    ({"tag_margin": None}, "ConfigError", "tag_margin a number >= 0"),
-    ({"model": 3}, "TypeError", "model: expected None, a model directory"),  # pathlib's TypeError
-    ({"texts": [[""]]}, "InputError", "token 1 \\(''\\) is empty or holds whitespace"),  # word_class's ValueError
-    ({"texts": [["a b"]]}, "InputError", "token 1 \\('a b'\\) is empty or holds whitespace"),  # was measured
-])
-def test_measures_refuses_bad_options_and_tokens_before_any_work(kwargs: dict, error: str, message: str) -> None:
-    import glmnlp
-    from glmnlp import errors
-
-    texts = kwargs.pop("texts", "It ran.")
-    with pytest.raises(getattr(errors, error, TypeError), match=message):
-        glmnlp.measures(texts, **kwargs)
-
-
-def test_measures_of_the_combined_kind_refuse_a_beam_set_out_of_range() -> None:
-    """``parser.config.gamma = nan`` on a loaded model was used by ``measures(kind="combined")`` silently, while
-    ``Parser.parse`` refuses it: both are a ConfigError now."""
-    import glmnlp
-    from glmnlp.errors import ConfigError
-
-    nlp = glmnlp.load()
-    nlp.parser.config.gamma = float("nan")
-    with pytest.raises(ConfigError, match="the beam's gamma and cap must be a number in"):
-        glmnlp.measures("the dog barked.", model=nlp, kind="combined")
-
-
-def test_a_documents_measures_frame_keeps_infinite_surprisal() -> None:
-    """``Document.measures_frame()`` showed an infinite surprisal (a sentence its beam cannot end) as NaN, where
-    ``glmnlp.measures(..., as_frame=True)`` keeps ``inf``: a row keeps None there (JSON has no infinity)."""
-    import glmnlp
-
-    words = ["It", "cost", "a", "$"]
-    frame = glmnlp.load()([words], measures=True).measures_frame()
-    direct = glmnlp.measures([words], as_frame=True)
-    assert frame["surprisal"].iloc[-1] == math.inf == frame["prefix"].iloc[-1]
-    for column in ("prefix", "surprisal", "entropy"):
-        assert frame[column].tolist() == pytest.approx(direct[column].tolist(), nan_ok=True)
-
-
-def test_an_empty_texts_measures_frame_has_the_columns_types() -> None:
-    """An empty text's frame (``glmnlp.measures("", as_frame=True)``, ``Document.measures_frame()``) had every column
-    ``object``; concatenated with other texts' (one empty cell in a stimuli column) it made their numbers ``object``
-    too: ``describe()`` left them out. It has the types a frame of rows has."""
-    import glmnlp
-    import pandas as pd
-
-    full = glmnlp.measures("The dog barked.", as_frame=True)
-    nlp = glmnlp.load()
-    for empty in (glmnlp.measures("", as_frame=True), nlp("", measures=True).measures_frame()):
-        assert empty.empty and empty.dtypes.to_dict() == full.dtypes.to_dict()
-        both = pd.concat([full, empty], ignore_index=True)
-        assert both.dtypes.to_dict() == full.dtypes.to_dict() and "entropy" in both.describe().columns
-
-
-def test_the_pound_sign_is_a_word_of_the_list_not_a_comment(tmp_path) -> None:
-    """The packaged list's ``#<TAB>open`` (the PTB's pound sign, beside ``$`` and ``%``) was read as a comment, and
-    ``#`` took the punctuation rule's ``previous``; a user's list or rules could not hold it either."""
-    assert WordClasses.default()("#") == "open" and WordClasses.default()("$") == "open"
-    f = tmp_path / "cls.tsv"
-    f.write_text("# my list\n#\tclosed\n#that\tprevious\n", encoding="utf-8")  # the last: commented out
-    mine = WordClasses.from_file(f)
-    assert mine("#") == "closed" and mine("#that") == "open" and "#that" not in mine.entries
-    rules = tmp_path / "rules.tsv"
-    rules.write_text("# rules\n#\tclosed\n#(old rule, disabled\tclosed\n", encoding="utf-8")
-    plain = tmp_path / "plain.tsv"
-    plain.write_text("a\tclosed\n", encoding="utf-8")
-    assert WordClasses.from_file(plain, rules)("#") == "closed"
-
-
-def test_the_measures_frame_of_a_document_analysed_without_measures_says_so() -> None:
-    """A document analysed without ``measures=True`` gave an empty frame with every column and no word of why (in a
-    loop over stimuli, a merge came back empty later); a measured sentence always has rows (its end at least)."""
-    import glmnlp
-    from glmnlp.errors import ConfigError
-
-    nlp = glmnlp.load()
-    with pytest.raises(ConfigError, match="analysed without measures: call the pipeline with measures=True"):
-        nlp("The horse raced past the barn fell.").measures_frame()
-    assert len(nlp("It ran.", measures=True).measures_frame()) == 4  # It, ran, ., </s>
-    assert len(glmnlp.Document("").measures_frame()) == 0  # no sentence, no rows
