@@ -204,28 +204,32 @@ def test_ctrl_c_after_words_typed_on_a_terminal_that_does_not_echo_it_begins_a_l
     assert seen.rpartition(b"The dog")[2].replace(b"\x03", b"").startswith(b"\r\nAborted.\r\n"), seen
 
 
-def test_output_written_as_ctrl_c_came_is_not_written_again(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("signum", "ignored", "status"), [("SIGINT", "", 1), ("SIGTERM", "SIGINT", 143)])
+def test_output_written_as_ctrl_c_came_is_not_written_again(tmp_path: Path, signum: str, ignored: str,
+                                                            status: int) -> None:
     """A Ctrl-C just after standard output's write returned raised before the count reached Python's buffered writer,
     which kept the bytes and wrote them again at the command's last flush: the tags were on stdout twice (about one
-    Ctrl-C in two on a terminal, after ``Aborted.``). The signal is sent here by the write itself, at that moment."""
+    Ctrl-C in two on a terminal, after ``Aborted.``). The signal is sent here by the write itself, at that moment.
+    Also a SIGTERM where SIGINT is ignored (a shell's background job), where the write held no signal."""
     source = tmp_path / "in.txt"
     source.write_text("The dog barked .\nA cat sat .\n", encoding="utf-8")
     script = (
         "import os, signal, sys\n"
+        f"{f'signal.signal(signal.{ignored}, signal.SIG_IGN)' if ignored else ''}\n"
         "from glmnlp.cli import main\n"
         "real, sent = os.write, []\n"
         "def write(fd, data):\n"
         "    n = real(fd, data)\n"
         "    if fd == 1 and not sent:\n"
         "        sent.append(n)\n"
-        "        os.kill(os.getpid(), signal.SIGINT)\n"
+        f"        os.kill(os.getpid(), signal.{signum})\n"
         "    return n\n"
         "os.write = write\n"
         f"sys.exit(main(['tag', '--batch-size', '1', '-i', {str(source)!r}]))\n"
     )
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
                          env=_environment(**{k: v for k, v in os.environ.items() if k.startswith(("LC_", "LANG"))}))
-    assert run.stderr.endswith("Aborted.\n") and run.returncode == 1, run.stderr[-2000:]
+    assert run.stderr.endswith("Aborted.\n") and run.returncode == status, run.stderr[-2000:]
     assert run.stdout == "The/DT dog/NN barked/VBD ./.\n", run.stdout
 
 
@@ -282,3 +286,28 @@ def test_bytes_of_an_interrupted_write_are_skipped_only_when_passed_again() -> N
     )
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=_environment())
     assert run.returncode == 0 and run.stdout.split()[1] == "True", run.stdout + run.stderr[-2000:]
+
+
+def test_sigterm_to_a_background_job_leaves_a_prefix_of_the_output(tmp_path: Path) -> None:
+    """A shell's background job ignores SIGINT; there the write held no signal, and a SIGTERM (which the command
+    turns into Ctrl-C) just after a write returned lost its count: the last flush wrote the bytes again, splicing
+    the output mid-token (``mat/Nfuriously/RB``). What the reader gets is a prefix of the whole output."""
+    source = tmp_path / "big.tok"
+    source.write_text("".join(f"The dog {i} barked at the old man .\n" for i in range(20000)), encoding="utf-8")
+    argv = [sys.executable, "-c", _MAIN, "tag", "--batch-size", "60", "-i", str(source)]
+    env = _environment(**{k: v for k, v in os.environ.items() if k.startswith(("LC_", "LANG"))})
+    whole = subprocess.run(argv, capture_output=True, timeout=300, env=env).stdout
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        wait_until_the_writer_waits(proc.stdout, time.monotonic() + 120)
+        got = os.read(proc.stdout.fileno(), 4096)
+        time.sleep(0.5)  # the command writes again, into the room read
+        proc.send_signal(signal.SIGTERM)
+        got += proc.stdout.read()
+        assert proc.wait(timeout=60) == 143 and proc.stderr.read().endswith(b"Aborted.\n")
+    finally:
+        proc.kill()
+        proc.communicate()
+    assert len(got) < len(whole) and whole.startswith(got)

@@ -8,11 +8,13 @@ Our choices:
   (ENOSPC, EFBIG), which the command reports in one line.
 * **Counted before Ctrl-C.** A Ctrl-C just after the system's write returned raised before the count reached the
   buffered writer, which kept the bytes and wrote them again at the command's last flush: the output twice, after
-  ``Aborted.`` (about one Ctrl-C in two on a terminal). In the main thread, while a write is under way Ctrl-C (and
-  SIGTERM and SIGHUP, which the command turns into it) is noted and raised between two system writes, once the last
-  one is counted; a write never blocks with a signal noted: it waits for the descriptor to take a pipe's atomic
-  amount (``select``) and writes at most that, so a command whose reader stopped reading (``| less`` not scrolled)
-  still ends at once (a first version held the signal through a blocked write, and only SIGKILL ended it).
+  ``Aborted.`` (about one Ctrl-C in two on a terminal). In the main thread, while a write is under way a stop signal
+  that Python handles (Ctrl-C; SIGTERM and SIGHUP, which the command turns into it, also where SIGINT is ignored, as
+  in a shell's background job, whose SIGTERM spliced the output so) is noted and given to its handler between two
+  system writes, once the last one is counted; a write never blocks with a signal noted: it waits for the descriptor
+  to take a pipe's atomic amount (``select``) and writes at most that, so a command whose reader stopped reading
+  (``| less`` not scrolled) still ends at once (a first version held the signal through a blocked write, and only
+  SIGKILL ended it).
 * **Bytes written once.** What an interrupted write wrote is not written again when the buffered writer passes the
   same bytes at its next flush; bytes that are not the same (a large write the buffered writer made straight from
   its caller's data, and kept nothing of) are written whole. (A later write that began with those very bytes would
@@ -74,14 +76,15 @@ class WholeWrites(io.RawIOBase):
             self._sent = b""
         if self.deadline is not None:
             return self._write_by(view, done, self.deadline)
-        if threading.current_thread() is not threading.main_thread() or (
-                signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        handlers = _python_handlers() if threading.current_thread() is threading.main_thread() else {}
+        if not handlers:  # no signal of Python's to hold: written as it comes
             while done < len(view):
                 done += os.write(self._fd, view[done:])
             return done
-        noted: list[Any] = []
+        noted: list[tuple[int, Any]] = []
         try:
-            signal.signal(signal.SIGINT, lambda _signum, frame: noted.append(frame))
+            for signum in handlers:
+                signal.signal(signum, lambda signum, frame: noted.append((signum, frame)))
             try:
                 while done < len(view) and not noted:
                     if not self._watched:
@@ -89,15 +92,17 @@ class WholeWrites(io.RawIOBase):
                     elif self._wait(noted):
                         done += os.write(self._fd, view[done:done + _CHUNK])
             finally:
-                signal.signal(signal.SIGINT, signal.default_int_handler)
-            if noted:
-                signal.default_int_handler(signal.SIGINT, noted[0])
+                for signum, handler in handlers.items():
+                    signal.signal(signum, handler)
+            if noted:  # the first signal, to its own handler (Ctrl-C's raises KeyboardInterrupt; the command line
+                signum, frame = noted[0]  # turns SIGTERM and SIGHUP into Ctrl-C)
+                handlers[signum](signum, frame)
         except KeyboardInterrupt:
             self._sent = bytes(view[:done])
             raise
         return done
 
-    def _wait(self, noted: list[Any]) -> bool:
+    def _wait(self, noted: list[tuple[int, Any]]) -> bool:
         """Wait until the descriptor takes a write or a signal is noted; True when it may be written."""
         while not noted:
             try:
@@ -123,3 +128,15 @@ class WholeWrites(io.RawIOBase):
                 return len(view)
             done += os.write(self._fd, view[done:done + _CHUNK])
         return done
+
+
+def _python_handlers() -> dict[int, Any]:
+    """The stop signals (SIGINT, SIGTERM, SIGHUP) whose handler is a Python function, with it: the ones a write
+    holds (one ignored or left to the system stays so: a shell's background job ignores SIGINT, and the command line
+    still turns its SIGTERM into Ctrl-C)."""
+    found = {}
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        signum = getattr(signal, name, None)
+        if signum is not None and callable(handler := signal.getsignal(signum)):
+            found[signum] = handler
+    return found
