@@ -98,3 +98,21 @@ def test_an_open_text_stream_with_a_bad_byte_is_an_input_error(fmt: str, good: i
         with pytest.raises(InputError) as caught:
             read_tagged(io.TextIOWrapper(_Pipe(data), encoding="utf-8"))
         assert caught.value.line is None and caught.value.reason == f"not valid UTF-8 text (byte 0x{bad[0]:02x})"
+
+
+def test_an_open_stream_s_error_names_its_file_or_no_number(tmp_path: Path) -> None:
+    """``iter_tagged`` of an open file said ``<input>:2`` where ``read_tagged`` of the same stream said the file's name;
+    a stream opened on a descriptor (a ``subprocess`` pipe) was named by its number (``3: not valid ...``), which reads
+    as a line number."""
+    import subprocess
+
+    path = tmp_path / "bad.word_tag"
+    path.write_bytes(b"ok/NN\nHello/UH caf\xe9/NN\n")
+    with open(path, encoding="utf-8") as stream, pytest.raises(InputError) as caught:
+        list(iter_tagged(stream, "word_tag"))
+    assert (caught.value.source, caught.value.line) == (str(path), 2)
+    with subprocess.Popen(["cat", str(path)], stdout=subprocess.PIPE, text=True) as proc:
+        assert proc.stdout is not None
+        with pytest.raises(InputError) as caught:
+            read_tagged(proc.stdout)
+    assert caught.value.source == "<stream>" and str(caught.value).startswith("<stream>: not valid UTF-8 text")

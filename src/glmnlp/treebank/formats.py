@@ -58,7 +58,7 @@ from typing import Literal
 
 from glmnlp.errors import ConfigError, FormatError
 from glmnlp.treebank.fileio import line_tokens, split_lines
-from glmnlp.treebank.sources import Source, checked_stream_lines, load_source
+from glmnlp.treebank.sources import Source, checked_stream_lines, load_source, stream_name
 
 __all__ = [
     "TaggedSentence", "read_conllu", "read_word_tag", "word_tag_line", "read_tab", "read_tokens", "iter_tokens",
@@ -404,18 +404,20 @@ def named_format(path: Source) -> Format:
 
 
 def iter_tagged(
-    lines: Iterable[str], fmt: Format = "auto", column: Literal["xpos", "upos"] | None = "xpos", name: str = "<input>",
-    named: Format = "auto",
+    lines: Iterable[str], fmt: Format = "auto", column: Literal["xpos", "upos"] | None = "xpos",
+    name: str | None = None, named: Format = "auto",
 ) -> Iterator[TaggedSentence]:
     """:func:`read_tagged` of ``lines`` (without their line ends), each sentence as soon as its lines are read
     (``glmnlp tag`` streams with it): ``"auto"`` is decided by the first lines (:func:`detect_format`; no suffix
     here: :func:`format_by_suffix`), or, where they cannot tell, by ``named``, the format the file's name says
     (:func:`named_format`), as :func:`read_tagged` decides; a bracketed tree as soon as its closing bracket is read.
-    A bad ``fmt`` or ``column`` is a ConfigError at the call, before any line is read."""
+    A bad ``fmt`` or ``column`` is a ConfigError at the call, before any line is read. Errors name the lines
+    ``name``, by default an open file's name (as :func:`read_tagged` names it), else ``<input>``."""
     _check_request(fmt, column)
     if isinstance(lines, io.TextIOBase):  # an open file: its bad byte an InputError, as a path's
+        name = name if name is not None else stream_name(lines, "<input>")
         lines = checked_stream_lines(lines, name)
-    return _iter_tagged(iter(lines), fmt, column, name, named)
+    return _iter_tagged(iter(lines), fmt, column, "<input>" if name is None else name, named)
 
 
 def _check_request(fmt: str, column: str | None) -> None:

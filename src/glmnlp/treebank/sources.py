@@ -23,16 +23,23 @@ from typing import TextIO
 from glmnlp.errors import FormatError, InputError
 from glmnlp.treebank.fileio import decoded_text, read_text_file, without_byte_order_marks
 
-__all__ = ["Source", "load_source", "checked_stream_lines", "decode_error"]
+__all__ = ["Source", "load_source", "checked_stream_lines", "decode_error", "stream_name"]
 
 Source = str | Path | TextIO
+
+
+def stream_name(stream: object, default: str = "<stream>") -> str:
+    """The name of an open stream as errors say it: its file's name, else ``default`` (a stream opened on a descriptor,
+    a pipe's of ``subprocess``, is named by the number, which an error message read as a line number)."""
+    name = getattr(stream, "name", None)
+    return name if isinstance(name, str) and name else default
 
 
 def load_source(source: Source) -> tuple[str, str]:
     """``(name, text)`` of a path or an open text stream."""
     if isinstance(source, (str, Path)):
         return str(source), read_text_file(source)
-    name = str(getattr(source, "name", "<stream>"))
+    name = stream_name(source)
     start = _start(source)
     try:
         text = source.read()
