@@ -134,8 +134,9 @@ def other_format_hint(name: str, first_line: str) -> str:
 def warn_if_dev_is_train(train_path: str, dev_path: str, chosen: str) -> None:
     """Warn when ``--dev`` names the ``--train`` file (or a link to it): ``chosen`` (what is chosen on dev) is then
     chosen on the training data itself, which trained silently."""
-    if "-" not in (train_path, dev_path) and os.path.exists(train_path) and os.path.exists(dev_path) and (
-            os.path.samefile(train_path, dev_path)):
+    from glmnlp.cli._paths import same_file
+
+    if "-" not in (train_path, dev_path) and same_file(train_path, dev_path):
         click.echo(one_line(f"warning: {dev_path} is the --train file: {chosen}"), err=True)
 
 

@@ -6,8 +6,8 @@ command that reads files and writes a file.
 its own. Our choices:
 
 * **The same file, however it is named**: ``os.path.samefile`` (a symlink, a hard link, ``./raw.mrg``), where both
-  exist; an output that does not exist yet is no input. ``-`` (stdin) is compared by the command where it knows the
-  file behind it (``measures --plot``).
+  exist; an output that does not exist yet is no input. ``-`` (stdin) is compared by the regular file behind it
+  (:func:`glmnlp.treebank.fileio.file_identity`).
 * **A usage error (status 2)** naming the output option and the input it would replace, before anything is read:
   the two names on the command line contradict each other, as other contradicting options do.
 * **An input file given twice is refused too** (:func:`check_distinct_files`), not read once with a warning:
@@ -38,9 +38,18 @@ def same_file(a: _Path, b: _Path) -> bool:
 
 def check_not_an_input(output: _Path, option: str, inputs: Iterable[tuple[str, _Path | None]], replaced: str) -> None:
     """A usage error when the file ``output`` (given to ``option``) is one of ``inputs``, pairs of (what the input
-    is, its path or None; ``-`` is stdin and skipped): ``"{output} is the {what}: {replaced}"``."""
+    is, its path or None): ``"{output} is the {what}: {replaced}"``; ``-`` is standard input, compared by the regular
+    file it reads (``measures --plot in.png < in.png``: ``is standard input's file``)."""
+    from glmnlp.treebank.fileio import file_identity
+
     for what, path in inputs:
-        if path is not None and os.fspath(path) != "-" and same_file(output, path):
+        if path is None:
+            continue
+        if os.fspath(path) == "-":
+            if (read := file_identity()) is not None and read == file_identity(os.fspath(output)):
+                raise click.BadParameter(f"{os.fspath(output)} is standard input's file: {replaced}",
+                                         param_hint=f"'{option}'")
+        elif same_file(output, path):
             raise click.BadParameter(f"{os.fspath(output)} is {what}: {replaced}", param_hint=f"'{option}'")
 
 

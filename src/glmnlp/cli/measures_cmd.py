@@ -189,7 +189,6 @@ def _check_plot(path: Path, input_path: Path | None, word_classes: Path | None =
     """--plot: a suffix matplotlib writes (else a usage error) in an existing folder, not the input file (a drawing
     replaced the text it was made of), checked before any work."""
     from glmnlp.text.measures import check_plot_path, plot_formats
-    from glmnlp.treebank.fileio import file_identity
 
     try:
         formats = plot_formats()
@@ -199,13 +198,10 @@ def _check_plot(path: Path, input_path: Path | None, word_classes: Path | None =
         raise click.BadParameter(
             f"{path}: the name must end in .png, .svg, .pdf or another format matplotlib writes "
             f"({', '.join(formats)})", param_hint="'--plot'")
-    check_not_an_input(path, "--plot", [("the --input file", input_path)], "the drawing would replace the text")
+    check_not_an_input(path, "--plot", [("the --input file", "-" if input_path is None else input_path)],
+                       "the drawing would replace the text")
     check_not_an_input(path, "--plot", [("the --word-classes file", word_classes),
                                         ("the --word-class-rules file", rules)], "the drawing would replace it")
-    if (input_path is None or str(input_path) == "-") and (read := file_identity()) is not None and (
-            read == file_identity(path)):
-        raise click.BadParameter(f"{path} is standard input's file: the drawing would replace the text",
-                                 param_hint="'--plot'")
     check_plot_path(path)
 
 
