@@ -155,3 +155,11 @@ def test_an_equals_sign_splits_after_a_path_and_base64_padding_stays_before_a_cl
     assert tokenize(text) == expected.split()
     _assert_spans_exact(text)
 
+
+
+def test_an_elided_word_s_apostrophe_inside_a_single_quotation_leaves_it_open() -> None:
+    """The state carried to the next sentence closed an open single quote at ``'em`` (``'I told 'em.``), where the
+    sentence's own quote rule keeps it open: one rule for both now."""
+    tokens = [("`", 0, 1), ("I", 1, 2), ("told", 3, 7), ("`", 8, 9), ("em", 9, 11), (".", 11, 12)]
+    assert quotes_left_open(tokens) == (False, True)
+    assert quotes_left_open(tokens[3:]) == (False, False)

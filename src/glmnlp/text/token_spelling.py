@@ -42,8 +42,7 @@ def close_spaced_quotes(tokens: list[TokenSpan], sentence: str, open_before: tup
                 text = "''"
         elif text == "`" and original in ("'", "\u2019") and open_single and _after_mark(sentence, start):
             text = "'"
-        open_double = text == "``" or (open_double and text != "''")
-        open_single = (text == "`" and not _elided(tokens, k)) or (open_single and text != "'")
+        open_double, open_single = _quotes_after(tokens, k, text, (open_double, open_single))
         out.append((text, start, end))
     return out
 
@@ -60,15 +59,19 @@ def quotes_left_open(tokens: Sequence[TokenSpan], open_before: tuple[bool, bool]
     apostrophe that NLTK splits as an opening quote before an elided word (``'em``, ``'tis``: :data:`_ELIDED`)
     opens none, and a closing ``'`` closes a single quote whatever it is (``boys'`` is then taken for one): a
     single quote is carried from sentence to sentence only where one clearly opened."""
-    open_double, open_single = open_before
+    state = open_before
     for k, (text, _, _) in enumerate(tokens):
-        if text in ("``", "''"):
-            open_double = text == "``"
-        elif text == "'":
-            open_single = False
-        elif text == "`":
-            open_single = not _elided(tokens, k)
-    return open_double, open_single
+        state = _quotes_after(tokens, k, text, state)
+    return state
+
+
+def _quotes_after(tokens: Sequence[TokenSpan], k: int, text: str, state: tuple[bool, bool]) -> tuple[bool, bool]:
+    """Whether a double and a single quote are open after ``tokens[k]`` (spelled ``text``), from ``state`` before it:
+    the one rule of :func:`close_spaced_quotes` and :func:`quotes_left_open` (an elided word's apostrophe neither
+    opens nor closes a single quote)."""
+    open_double, open_single = state
+    return (text == "``" or (open_double and text != "''"),
+            (text == "`" and not _elided(tokens, k)) or (open_single and text != "'"))
 
 
 def _elided(tokens: Sequence[TokenSpan], k: int) -> bool:
