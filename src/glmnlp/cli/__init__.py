@@ -426,7 +426,7 @@ def _main(argv: Sequence[str] | None, ended: list[str], console: bool) -> int:
     try:
         rc = _run(argv)
         if not ray_before and _ray_running():  # stopped here, where Ctrl-C meanwhile is "Aborted.": by Ray's own
-            _stop_ray()  # handler at exit it was a traceback, and status 0
+            _stop_ray(ending=False)  # handler at exit it was a traceback, and status 0
         return rc
     except (click.exceptions.Abort, KeyboardInterrupt) as exc:
         # click's Abort comes of Ctrl-C, or of an EOFError out of the command (no signal: status 1, as any error)
@@ -502,22 +502,25 @@ def _quiet_pool_thread_death(previous: Any) -> Any:
 _KEPT: list[Any] = []
 
 
-def _stop_ray() -> None:
-    """Stop the Ray this command started (at its end, or on its way out after Ctrl-C or SIGTERM), SIGINT and SIGTERM
-    ignored meanwhile (its local processes were left running when the command ended during their start), and their
-    handlers installed again after: ``ray.shutdown()`` puts back SIGTERM's action of before Ray's start below Python,
-    which still names the handler, so a program that ran a command on the Ray backend through :func:`main` with a
-    SIGTERM handler of its own was then ended by SIGTERM without it (status 143), and so was a pytest worker."""
+def _stop_ray(ending: bool = True) -> None:
+    """Stop the Ray this command started, and install SIGINT's and SIGTERM's handlers again after: ``ray.shutdown()``
+    puts back SIGTERM's action of before Ray's start below Python, which still names the handler, so a program that
+    ran a command on the Ray backend through :func:`main` with a SIGTERM handler of its own was then ended by SIGTERM
+    without it (status 143), and so was a pytest worker. On the command's way out after Ctrl-C or SIGTERM
+    (``ending``) another of them is ignored meanwhile and a failure passed over (its local processes were left
+    running when the command ended during their start); at a command's end Ctrl-C is the command's "Aborted."."""
     if not _ray_running():
         return
     previous = {s: h for s in (signal.SIGINT, signal.SIGTERM) if (h := signal.getsignal(s)) is not None} if (
         threading.current_thread() is threading.main_thread()) else {}  # (None: installed outside Python, left)
-    for signum in previous:
-        signal.signal(signum, signal.SIG_IGN)
+    if ending:
+        for signum in previous:
+            signal.signal(signum, signal.SIG_IGN)
     try:
         sys.modules["ray"].shutdown()
     except (Exception, KeyboardInterrupt):  # noqa: BLE001 (the command is ending: Ray's handler at exit tries again)
-        pass
+        if not ending:
+            raise
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
