@@ -54,7 +54,7 @@ def test_a_quote_after_a_mark_closes_an_open_quote_or_one_that_nothing_closes(te
     ("$5.50-$10 and $1,000-$2,000.", "$ 5.50 - $ 10 and $ 1,000 - $ 2,000 ."),
     ("5-10", "5-10"),
     ("$5-10", "$ 5-10"),
-    ("\u00a35\u2013\u00a310", "\u00a35 -- \u00a310"),
+    ("\u00a35\u2013\u00a310", "\u00a3 5 -- \u00a3 10"),
     ("a 5-year-old", "a 5-year-old"),
     ("1-800-FLOWERS", "1-800-FLOWERS"),
     ("a well-known man", "a well-known man"),

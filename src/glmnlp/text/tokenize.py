@@ -143,14 +143,20 @@ Our choices and mappings (none of these is stated by the papers, which start fro
     (``ca n't 've``); no other token is cut (``O'Neill``, ``rock'n'roll``). EWT (none written), GUM, PTB sample: same.
 14. **Marks NLTK leaves on a word are split off** where the token after them touches them and PTB writes them apart:
     ``=`` or ``/`` before a quote (``x="y"`` gave ``x=`` + `````` and ``a/"b"`` ``a/`` + ``''``; now ``x = `` y ''``,
-    the quote opened by choice 5; ``dir/name="x"`` alike), and a number's hyphen before ``$`` (``$5-$10`` gave ``$ 5-
-    $ 10``, now ``$ 5 - $ 10``, a range of amounts; NLTK splits no other currency sign off a number, and ``€5-€10``
-    stays one token). Nothing else is cut: ``a/b``, ``x=y``, ``5-10``, ``$5-10``, ``5-year-old``, dates and phone
-    numbers stay as NLTK keeps them, and so do a path's last slash (``/usr/bin/"x"``), a base64 string's padding
-    before a closing quote (``sig="YWJjZA=="``: ``YWJjZA==``; eight or more base64 characters, a multiple of four
-    with one or two ``=``) and URLs (masked while this runs: choice 7). EWT: its two ranges of amounts
-    (``$10,000-$20,000``, ``($4-$6)``) now as EWT splits them, train sentences exact 0.5892 -> 0.5893 (space; token
-    F1 the same to four digits); GUM, PTB sample: same.
+    the quote opened by choice 5; ``dir/name="x"`` alike), and a number's hyphen before a currency sign (``$5-$10``
+    gave ``$ 5- $ 10``, now ``$ 5 - $ 10``, a range of amounts; ``£5-£10`` alike: choice 15). Nothing else is cut:
+    ``a/b``, ``x=y``, ``5-10``, ``$5-10``, ``5-year-old``, dates and phone numbers stay as NLTK keeps them, and so
+    do a path's last slash (``/usr/bin/"x"``), a base64 string's padding before a closing quote (``sig="YWJjZA=="``:
+    ``YWJjZA==``; eight or more base64 characters, a multiple of four with one or two ``=``) and URLs (masked while
+    this runs: choice 7). EWT: its two ranges of amounts (``$10,000-$20,000``, ``($4-$6)``) now as EWT splits them,
+    train sentences exact 0.5892 -> 0.5893 (space; token F1 the same to four digits); GUM, PTB sample: same.
+15. **Every currency sign is a token of its own**, as NLTK splits ``$``: the word tokenizer sees each sign of
+    Unicode's category Sc as a ``$`` (:data:`~glmnlp.text.token_spelling.CURRENCY_SIGNS`; the token keeps its
+    character), so ``£5`` is ``£ 5``, ``5€`` ``5 €`` and ``£5-£10`` ``£ 5 - £ 10`` (one token before, a word no model
+    had seen: NLTK splits only ``$``), as EWT and GUM write them (``£ 15``, ``€ 7``, ``80 ¢``: XPOS ``$``; the bundled
+    model tags ``£`` and ``€`` ``$``, and ``¥``, ``₹``, which it has not seen, as unknown words). The WSJ writes its
+    pound sign ``#`` (tagged ``#``); the token is the character as written. EWT: token F1 dev 0.9703 -> 0.9704
+    (space), sentences exact dev 0.5537 -> 0.5542, train 0.5893 -> 0.5894 (space); GUM, PTB sample boundaries: same.
 
 Offsets: :func:`tokenize_text_spans` returns each token with its ``[start, end)`` character span in
 the original text (for a mapped token such as ``-LRB-`` the span covers the original ``(``).
@@ -170,8 +176,8 @@ from glmnlp.errors import NLTK_MISSING, MissingPackageError
 from glmnlp.glm.locks import fork_waits
 from glmnlp.graphemes import cluster_start
 from glmnlp.text.sentence_cuts import NOT_AN_END, join_wrong_cuts, split_missed
-from glmnlp.text.token_spelling import (TYPOGRAPHIC_QUOTES, TokenSpan, close_spaced_quotes, merge_ampersands,
-                                        merge_marks, merge_years, opens_quote, quotes_left_open,
+from glmnlp.text.token_spelling import (CURRENCY_SIGNS, TYPOGRAPHIC_QUOTES, TokenSpan, close_spaced_quotes,
+                                        merge_ampersands, merge_marks, merge_years, opens_quote, quotes_left_open,
                                         spell_final_abbreviation, split_clitics, split_glued_marks)
 from glmnlp.text.web import mask_web_tokens, web_tag, web_tags, web_token_spans
 from glmnlp.treebank.fileio import BLANKS, INVISIBLE
@@ -201,7 +207,11 @@ _CHAR_TOKENS: dict[str, str] = {
     "\u2013": "--",  # en dash
     "\u2026": "...",  # horizontal ellipsis
     **PTB_BRACKETS,
+    **{sign: sign for sign in CURRENCY_SIGNS},  # NLTK saw $ (choice 15)
 }
+# Choice 15: every currency sign is a $ to NLTK, one character for one (to the word tokenizer only: pysbd's splits
+# are left as they were)
+_CURRENCY_AS_DOLLAR = str.maketrans(dict.fromkeys(CURRENCY_SIGNS - {"$"}, "$"))
 _NOT_THE_USERS = re.compile(r"(?:glmnlp|spacy|thinc|confection)(?:\.|\Z)")  # frames no warning is about
 LINE_END = re.compile(r"\r\n?|\n")  # universal newlines, as the CLI reads one-sentence-per-line input
 _WORDLIKE = re.compile(r"\w")
@@ -438,7 +448,7 @@ def _sentence_tokens(sentence: str, open_before: tuple[bool, bool]) -> list[Toke
     """:func:`tokenize_spans`, a double and a single quote open or not as the sentence begins (choice 5)."""
     normal = sentence.translate(_NORMALISE).translate(_SPACES)
     web = web_token_spans(normal)
-    normal = mask_web_tokens(normal, web)
+    normal = mask_web_tokens(normal, web).translate(_CURRENCY_AS_DOLLAR)
     # NLTK's token text is needed for the quote conversion it does (" -> `` or ''), and the spans
     # of the original characters: one tokenize() call, aligned the way NLTK's span_tokenize()
     # aligns (which would tokenize a second time): each quote token matches the next quote
