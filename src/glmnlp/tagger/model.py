@@ -102,11 +102,12 @@ from glmnlp.glm.model_files import TravelsAsFiles, read_unchanged
 from glmnlp.glm.model_io import load_model, save_model, verify_model
 from glmnlp.glm.parallel import Executor
 from glmnlp.glm.training import EpochRecord, TrainingResult, train_perceptron
-from glmnlp.tagger.features import (BOS, CONTEXT_ATOMS, EOS, FLAG_STRINGS, LOCAL_ATOMS, N_ATOMS, N_LOCAL, PAIR_PREFIX,
-                                    W0, templates_for, word_atoms_strings)
+from glmnlp.tagger.features import (BOS, CONTEXT_ATOMS, EOS, FLAG_STRINGS, LOCAL_ATOMS, N_ATOMS, N_LOCAL, W0,
+                                    templates_for, word_atoms_strings)
 from glmnlp.tagger.config import TaggerConfig
 from glmnlp.tagger.evaluation import multitag_scores, tagging_score
 from glmnlp.tagger.files import TAGGER_ARRAYS, tagger_from_parts, tagger_to_parts
+from glmnlp.tagger.history import history_features
 from glmnlp.tagger.task import Encoded, Example, MultitagScore, TaggingScore, TaggingTask, split_examples
 from glmnlp.treebank.fileio import lone_surrogate, surrogate_reason
 from glmnlp.treebank.formats import TaggedSentence
@@ -533,27 +534,7 @@ class Tagger(TravelsAsFiles):
         tag). Not listed: the tag bigram (t_{i-1}, t_i) and trigram (t_{i-2}, t_{i-1}, t_i) features, which
         fire at every position and which Viterbi adds for each pair of tags, so a tag is chosen by these
         features and those together (module header)."""
-        self._check_fitted()
-        enc = self._encode([words], add=False)
-        keys = self.index_.to_array()
-        pair_keys = self.pair_index_.to_array()
-        pair0 = self._emission_offset + len(self.index_)
-        T1 = len(self.tags_) + 1
-        out: list[list[str]] = []
-        for row, pair in zip(enc.rows.tolist(), enc.pair.tolist(), strict=True):
-            names = []
-            for r in pair:
-                if r >= 0:
-                    template_id, atom = pair_keys[(r - pair0) // T1, :2].tolist()
-                    names.append(f"{PAIR_PREFIX}{self.pair_index_.templates[template_id].name}={self.store_[atom]}")
-            for r in row:
-                if r >= 0:
-                    key = keys[r - self._emission_offset].tolist()
-                    template = self.index_.templates[key[0]]
-                    value = "|".join(self.store_[a] for a in key[1 : 1 + len(template.atoms)])
-                    names.append(f"{template.name}={value}")
-            out.append(names)
-        return out
+        return history_features(self, words)
 
     # -- evaluation ----------------------------------------------------------------------------
     def evaluate(self, sentences: Sequence[TaggedSentence], *, top_confusions: int = 10) -> TaggingScore:
