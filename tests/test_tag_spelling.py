@@ -103,3 +103,28 @@ def test_parse_and_tag_write_the_tagset_s_spelling(models: Path, capsys: pytest.
     assert _out(capsys, tag) == "Er/PPER sagte/VVFIN (/$( nichts/NN )/$( ./$.\n"
     conllu = _out(capsys, [*tag, "--output-format", "conllu"])
     assert [line.split("\t")[4] for line in conllu.splitlines() if line[:1].isdigit()] == _SENTENCES[0][1].split()
+
+
+def test_the_tagger_gives_its_labels_and_with_written_the_spelling_glmnlp_tag_writes(
+        models: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``Tagger.tag`` gave the trees' ``$-LRB-`` where ``glmnlp tag``, ``Sentence.tags`` and every output of tags write
+    ``$(``, with no way to the tagset's spelling; ``written=True`` gives it (``tag``, ``tag_sentences``, ``multitag``),
+    and without it the tagger gives the labels the parser reads, as docs/api.md passes them (``$(`` gave the
+    parser's flat default tree)."""
+    from glmnlp.parser.model import Parser
+    from glmnlp.tagger.model import Tagger
+    from glmnlp.text.inputs import model_words
+
+    tagger = Tagger.load(models / "tagger")
+    words = model_words(_SENTENCES[0][0].split(), tagger)
+    line = _out(capsys, ["tag", "-m", str(models / "tagger"), str(models / "in.txt")])
+    assert tagger.tag(words, written=True) == [pair.rsplit("/", 1)[1] for pair in line.split()] == [
+        "PPER", "VVFIN", "$(", "NN", "$(", "$."]
+    assert tagger.tag_sentences([words, words], written=True) == [tagger.tag(words, written=True)] * 2
+    labels = tagger.tag(words)
+    assert labels == [escape_brackets(t) for t in tagger.tag(words, written=True)] and set(labels) <= set(tagger.tags_)
+    wide = tagger.multitag(words, float("inf"), written=True)
+    assert wide[2][0] == "$(" and all("-LRB-" not in t for tags in wide for t in tags)
+    assert tagger.multitag(words, float("inf")) == [[escape_brackets(t) for t in tags] for tags in wide]
+    tree = Parser.load(models / "parser").parse(words, labels)
+    assert tree.tags() == labels and len(tree.children[0].children) < len(words)  # not the flat default tree

@@ -78,6 +78,11 @@ Our choices:
 * **Max-marginal multi-tagging.** For each word, the tags whose best complete sequence scores
   within ``margin`` (absolute score units) of the best sequence, best first; computed exactly by
   forward + backward Viterbi (``_viterbi.max_marginals``).
+* **Tags as the model learnt them.** :meth:`Tagger.tag`, :meth:`~Tagger.tag_sentences` and :meth:`~Tagger.multitag`
+  give the model's own labels (:attr:`tags_`), which :meth:`Parser.parse <glmnlp.parser.model.Parser.parse>` reads
+  (docs/api.md passes ``tagger.tag(words)`` to it): a tagger trained on trees has STTS ``$(`` as ``$-LRB-``, and
+  the parser, given ``$(``, falls back to its flat default tree. ``written=True`` gives them as every output of tags
+  writes them (``$(``, :func:`~glmnlp.treebank.trees.written_tag`: ``glmnlp tag``, ``Sentence.tags``, CoNLL-U, JSON).
 * Model files: :mod:`glmnlp.tagger.files` (format and validation); the GLM task the training loop
   drives and the evaluation records: :mod:`glmnlp.tagger.task`; the scores against gold tags:
   :mod:`glmnlp.tagger.evaluation`; the configuration: :mod:`glmnlp.tagger.config`.
@@ -111,6 +116,7 @@ from glmnlp.tagger.history import history_features
 from glmnlp.tagger.task import Encoded, Example, MultitagScore, TaggingScore, TaggingTask, split_examples
 from glmnlp.treebank.fileio import lone_surrogate, surrogate_reason
 from glmnlp.treebank.formats import TaggedSentence
+from glmnlp.treebank.trees import written_tag
 
 # TaggerConfig and the score records are re-exported: they are part of the tagger's API
 __all__ = ["TaggerConfig", "Tagger", "TaggingScore", "MultitagScore"]
@@ -479,19 +485,23 @@ class Tagger(TravelsAsFiles):
         self._check_fitted()
         return word in self._vocabulary
 
-    def tag_sentences(self, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
-        """Best tag sequence for each sentence (batched: faster than calling :meth:`tag` in a loop)."""
+    def tag_sentences(self, sentences: Sequence[Sequence[str]], *, written: bool = False) -> list[list[str]]:
+        """Best tag sequence for each sentence (batched: faster than calling :meth:`tag` in a loop); ``written`` as
+        for :meth:`tag`."""
         enc, out = self.tag_ids(sentences)
-        flat, offsets = [self.tags_[t] for t in out.tolist()], enc.offsets.tolist()
+        names = [written_tag(t) for t in self.tags_] if written else self.tags_
+        flat, offsets = [names[t] for t in out.tolist()], enc.offsets.tolist()
         return [flat[offsets[s] : offsets[s + 1]] for s in range(len(sentences))]
 
-    def tag(self, words: Sequence[str]) -> list[str]:
-        """The best tag sequence for one tokenised sentence.
+    def tag(self, words: Sequence[str], *, written: bool = False) -> list[str]:
+        """The best tag sequence for one tokenised sentence: the model's own labels (:attr:`tags_`, what
+        :meth:`Parser.parse <glmnlp.parser.model.Parser.parse>` reads: STTS ``$-LRB-`` from trees), or with
+        ``written=True`` as every output of tags writes them (``$(``, as ``glmnlp tag`` and ``Sentence.tags``).
 
         A word is any non-empty string, a space inside it too (a CoNLL-U FORM may hold one, and the tagger's features
         read it as they read any character); :meth:`Parser.parse <glmnlp.parser.model.Parser.parse>` refuses one,
         since a tree's bracket notation cannot write it, and so does the ``word/TAG`` writer."""
-        return self.tag_sentences([words])[0]
+        return self.tag_sentences([words], written=written)[0]
 
     def max_marginals(self, words: Sequence[str]) -> np.ndarray:
         """(n, T) array: the score of the best full sequence with tag v at position i (-inf if excluded)."""
@@ -499,11 +509,12 @@ class Tagger(TravelsAsFiles):
         enc = self._encode([words], add=False)
         return self._max_marginals(enc, self._emissions(enc))
 
-    def multitag(self, words: Sequence[str], margin: float) -> list[list[str]]:
+    def multitag(self, words: Sequence[str], margin: float, *, written: bool = False) -> list[list[str]]:
         """For each word, the tags whose best full sequence scores within ``margin`` of the best; best first. A tag
         with no full sequence (one the tag dictionary rules out for the word: max-marginal ``-inf``) is never among
-        them, at ``margin=inf`` either."""
-        return self._within(self.max_marginals(words), margin)
+        them, at ``margin=inf`` either. ``written`` as for :meth:`tag`."""
+        within = self._within(self.max_marginals(words), margin)
+        return [[written_tag(t) for t in tags] for tags in within] if written else within
 
     def tag_and_multitag(self, words: Sequence[str], margin: float) -> tuple[list[str], list[list[str]]]:
         """:meth:`tag` and :meth:`multitag` of one sentence from one encoding and one set of emission

@@ -68,7 +68,7 @@ from typing import Any, NoReturn, overload
 
 from glmnlp.errors import ConfigError, FormatError, MissingPackageError, TreeSyntaxError
 from glmnlp.treebank.nltk_trees import tree_from_nltk, tree_to_nltk
-from glmnlp.treebank.trees import Tree, escape_brackets, not_a_tree, parse_tree, to_bracket
+from glmnlp.treebank.trees import Tree, escape_brackets, not_a_tree, parse_tree, to_bracket, written_tag
 
 __all__ = ["Document", "FrozenRow", "Sentence", "Span", "Token", "tree_to_nltk", "tree_from_nltk", "written_tags"]
 
@@ -78,22 +78,18 @@ DOCUMENT_VERSION = 1
 NOTEBOOK_SENTENCES = 20
 
 
-#: Tags that are a bracket escape whole: the Penn Treebank's names of its bracket tags, so in its every format
-_ESCAPE_TAGS = frozenset({"-LRB-", "-RRB-"})
-
-
 def written_tags(tags: Sequence[str], own: Sequence[str | None] | None = None) -> tuple[str, ...]:
     """``tags`` (a tree's or a tagger's) as outputs of tags write them (a sentence's tags, CoNLL-U, JSON, word/TAG,
     tab): ``own[i]``, the tagger's or the user's tag, where the tree's tag is its escape (``(`` of a tagset that
-    tags ``(`` so), and a bracket escape inside a tag as its bracket (STTS ``$-LRB-`` as ``$(``, as word/TAG and
-    CoNLL-U files write it); a tag that is an escape whole, the Penn Treebank's ``-LRB-``, is its own name, kept.
+    tags ``(`` so), and any other tag as :func:`~glmnlp.treebank.trees.written_tag` writes it (STTS ``$-LRB-`` as
+    ``$(``; the Penn Treebank's ``-LRB-`` kept), as :meth:`Tagger.tag(words, written=True) <glmnlp.Tagger.tag>`.
     ``parse --format conllu`` and ``json`` wrote the trees' ``$-LRB-`` where ``glmnlp tag`` wrote ``$(``."""
     own = own if own is not None and len(own) == len(tags) else [None] * len(tags)
     out = []
     for tag, mine in zip(tags, own):
         if mine is not None and escape_brackets(mine) == tag:
             tag = mine
-        out.append(tag if tag in _ESCAPE_TAGS else tag.replace("-LRB-", "(").replace("-RRB-", ")"))
+        out.append(written_tag(tag))
     return tuple(out)
 
 

@@ -49,6 +49,7 @@ __all__ = [
     "to_pretty",
     "write_trees",
     "escape_brackets",
+    "written_tag",
     "with_leaves",
     "tree_to_plain",
     "tree_from_plain",
@@ -177,6 +178,17 @@ def escape_brackets(text: str) -> str:
     if "(" in text or ")" in text:
         return text.replace("(", "-LRB-").replace(")", "-RRB-")
     return text
+
+
+#: Tags that are a bracket escape whole: the Penn Treebank's names of its bracket tags, so in its every format
+_ESCAPE_TAGS = frozenset({"-LRB-", "-RRB-"})
+
+
+def written_tag(tag: str) -> str:
+    """A tag as outputs of tags write it: a bracket escape inside it as its bracket (STTS ``$-LRB-``, a bracketed
+    tree's spelling of ``$(``, as ``$(``, as word/TAG and CoNLL-U files write it); a tag that is an escape whole, the
+    Penn Treebank's ``-LRB-``, is its own name, kept."""
+    return tag if tag in _ESCAPE_TAGS else tag.replace("-LRB-", "(").replace("-RRB-", ")")
 
 
 def _word(word: str) -> str:
