@@ -95,3 +95,37 @@ def test_cli_train_default_names_what_its_last_comparison_compares(capsys: pytes
     shipped, before = meta["test_f1"]["shipped"], meta["test_f1"]["unpruned"]
     assert (f"test F1 {shipped:.2f} (before pruning and multitagging, with every weight and single tags: "
             f"{before:.2f}); written to {out}") in err.splitlines()
+
+
+_TAKES = {"parser": ("glmnlp-parser", "glmnlp-pipeline"), "tagger": ("tagger", "glmnlp-pipeline")}
+
+
+@pytest.mark.parametrize(("command", "user", "takes"), [
+    (["parse", "--tagger", "{}", "A dog."], "glmnlp parse --tagger", "tagger"),
+    (["measures", "-m", "{}", "A dog."], "glmnlp measures", "parser"),
+    (["tag", "-m", "{}"], "glmnlp tag", "tagger"),
+    (["tagger", "evaluate", "-m", "{}", "--test", "{test}"], "glmnlp tagger evaluate", "tagger"),
+])
+def test_cli_a_model_folder_of_the_wrong_kind_is_refused_in_one_wording(
+    command: list[str], user: str, takes: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """``parse -m TAGGER`` said ``TAGGER: a tagger model; glmnlp parse needs a parser or a pipeline directory`` and
+    ``measures -m TAGGER``, ``tag -m PARSER`` said ``.../metadata.json: this is a tagger model, expected a parser
+    model``. Every option that takes a model folder says it as parse does, from one function: the folder, what it
+    holds, what the command takes."""
+    from glmnlp.glm.model_files import wrong_kind
+    from glmnlp.text.default_model import default_model_path
+
+    test = tmp_path / "test.word_tag"
+    test.write_text("The/DT dog/NN ./.\n", encoding="utf-8")
+    bundled = default_model_path()
+    for folder, kind in ((bundled / "tagger", "tagger"), (bundled / "parser", "glmnlp-parser"),
+                         (bundled / "parser" / "generative", "glmnlp-generative-term")):
+        if kind in _TAKES[takes]:
+            continue
+        _stdin(monkeypatch, b"The dog .\n")
+        rc, out, err = _run(capsys, [a.format(folder, test=test) for a in command])
+        assert (rc, out, err) == (1, "", f"error: {wrong_kind(folder, kind, _TAKES[takes], user)}\n")
+        assert err == f"error: {folder}: a {kind.removeprefix('glmnlp-').replace('-', ' ')} model; {user} needs a " \
+                      f"{takes} or a pipeline directory\n"

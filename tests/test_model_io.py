@@ -127,7 +127,7 @@ def test_model_io_rejects_corrupt_files(tmp_path: Path, case: str, culprit: str)
 def test_model_io_rejects_wrong_kind_and_missing_directory(tmp_path: Path) -> None:
     """Loading a tagger as a parser, or a directory that does not exist, fails clearly."""
     _save(tmp_path / "m")
-    with pytest.raises(ModelFileError, match="this is a tagger model, expected a parser model$"):
+    with pytest.raises(ModelFileError, match=r"m: a tagger model; load_model needs a parser directory$"):
         load_model(tmp_path / "m", kind="parser")
     with pytest.raises(ModelFileError, match="model directory not found"):
         load_model(tmp_path / "nothing", kind="tagger")
@@ -265,13 +265,12 @@ def test_an_output_file_that_is_a_fifo_is_written_into_not_replaced(tmp_path: Pa
 
 def test_a_pipeline_folder_given_for_one_model_says_where_its_models_are(tmp_path: Path) -> None:
     """``Parser.load`` / ``Tagger.load`` of a pipeline's folder said "metadata.json: missing (not a glmnlp model
-    directory)" of a glmnlp model folder; it says what the folder is and where its models are."""
+    directory)" of a glmnlp model folder; it says what the folder is and what the reader takes."""
     from glmnlp.errors import ModelFileError
     from glmnlp.glm.model_io import read_metadata
 
     save_model(tmp_path / "pipe" / "tagger", kind="tagger", metadata={}, arrays={})
-    with pytest.raises(ModelFileError, match=r"pipe: a pipeline model folder, not one model: glmnlp.load\(\) reads "
-                                             r"it whole, and its models are in tagger/$"):
+    with pytest.raises(ModelFileError, match=r"pipe: a pipeline model; read_metadata needs a single model directory$"):
         read_metadata(tmp_path / "pipe")
     (tmp_path / "empty").mkdir()
     with pytest.raises(ModelFileError, match="missing \\(not a glmnlp model directory\\)"):
@@ -320,5 +319,44 @@ def test_model_io_refusals_name_every_kind_one_way(tmp_path: Path, replace: bool
     (tmp_path / "parser" / "notes.txt").write_text("mine")
     with pytest.raises(ConfigError, match=r": a glmnlp parser model with other files in it \(notes.txt\)"):
         check_output_dir(tmp_path / "parser", "glmnlp-parser", replace=replace)
-    with pytest.raises(ModelFileError, match=r"this is a parser model, expected a generative term model$"):
+    with pytest.raises(ModelFileError, match=r"parser: a parser model; load_model needs a generative term directory$"):
         load_model(tmp_path / "parser", kind="glmnlp-generative-term")
+
+
+def test_the_python_loaders_refuse_a_folder_of_the_wrong_kind_as_the_commands_do() -> None:
+    """``Tagger.load``, ``Parser.load`` and ``glmnlp.measures`` said ``.../metadata.json: this is a tagger model,
+    expected a parser model`` (of a pipeline's folder: ``a pipeline model folder, not one model``), ``glmnlp.load``
+    ``no tagger/ sub-model in this model directory (it is ...)``; each now says what the folder holds and what it
+    takes, as the commands do."""
+    import glmnlp
+    from glmnlp.text.default_model import default_model_path
+
+    bundled = default_model_path()
+    for load, folder, said in (
+        (glmnlp.Tagger.load, bundled / "parser", "a parser model; glmnlp.Tagger.load needs a tagger directory"),
+        (glmnlp.Tagger.load, bundled, "a pipeline model; glmnlp.Tagger.load needs a tagger directory"),
+        (glmnlp.Parser.load, bundled / "tagger", "a tagger model; glmnlp.Parser.load needs a parser directory"),
+        (glmnlp.Parser.load, bundled, "a pipeline model; glmnlp.Parser.load needs a parser directory"),
+        (lambda d: glmnlp.measures("A dog.", model=d), bundled / "tagger",
+         "a tagger model; glmnlp.measures needs a parser or a pipeline directory"),
+        (glmnlp.load, bundled / "parser" / "generative",
+         "a generative term model; glmnlp.load() needs a pipeline directory"),
+    ):
+        with pytest.raises(ModelFileError) as info:
+            load(folder)
+        assert str(info.value) == f"{folder}: {said}"
+
+
+def test_a_damaged_or_foreign_metadata_json_is_said_by_glmnlp_load_too(tmp_path: Path) -> None:
+    """``glmnlp.load`` of a folder whose metadata.json is not JSON, or another program's, said ``not a glmnlp model
+    directory (no tagger/ and parser/, nor the metadata.json of a single model)``, where the folder holds one; it
+    says what is wrong with it, as ``Parser.load`` and ``parse -m`` do."""
+    import glmnlp
+
+    for name, text, said in (("corrupt", "xx", "metadata.json:1: not valid JSON (corrupt or truncated): "),
+                             ("foreign", '{"a": 1}', "metadata.json: not a glmnlp model (format is not ")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "metadata.json").write_text(text, encoding="utf-8")
+        with pytest.raises(ModelFileError) as info:
+            glmnlp.load(tmp_path / name)
+        assert str(info.value).startswith(f"{tmp_path / name / said}"), info.value

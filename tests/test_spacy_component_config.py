@@ -117,3 +117,14 @@ def test_spacy_component_used_from_threads_leaves_the_warning_filters_as_they_we
                                         for w in long)
         warnings.warn("after the threads")
         assert str(caught[-1].message) == "after the threads"
+
+
+def test_spacy_component_refuses_a_model_folder_of_the_wrong_kind_as_glmnlp_load_does() -> None:
+    """A tagger's folder as the component's ``model`` said ``no tagger/ sub-model in this model directory (it is a
+    tagger model, ...)``; it is refused as every loader refuses a folder of another kind."""
+    from glmnlp.text.default_model import default_model_path
+
+    folder = default_model_path() / "tagger"
+    with pytest.raises(ModelFileError) as info:
+        spacy.blank("en").add_pipe("glmnlp_parser", config={"model": str(folder)})
+    assert str(info.value) == f"{folder}: a tagger model; glmnlp.load() needs a pipeline directory"

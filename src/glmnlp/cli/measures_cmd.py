@@ -9,8 +9,9 @@ FILE`` also draws sentence ``--sentence N`` (needs matplotlib).
 
 Errors are one line ``error: PATH: reason`` (status 1), found before anything is printed where they
 can be: input as ``glmnlp parse`` refuses it (binary or non-UTF-8 data with ``file:line``, no text),
-a model without a generative term, a bad word-class file, a ``--plot`` folder that does not exist,
-``--sentence`` past the last sentence. A bad option value is a usage error (status 2): NaN or a
+a model without a generative term, a ``--model`` folder of a kind it does not take (a tagger's: said as every
+command says it, :func:`glmnlp.glm.model_files.wrong_kind`), a bad word-class file, a ``--plot`` folder that does
+not exist, ``--sentence`` past the last sentence. A bad option value is a usage error (status 2): NaN or a
 negative ``--tag-margin``, ``--gamma`` outside [0, 1e300] (the range a model file may hold), ``--cap``
 outside [0, 10**6], ``--sentence`` below 1, a ``--plot`` suffix that matplotlib does not write; so are
 TEXT arguments together with ``--input``, and ``--sentence`` without ``--plot``.
@@ -48,7 +49,8 @@ __all__ = ["measures_cmd"]
 @click.option("--lines", is_flag=True,
               help="Raw text: every line is one sentence (a stimuli file of one item a line; default: paragraphs).")
 @click.option("-m", "--model", "model", type=NonEmptyPath(path_type=Path),
-              help="Model directory (default: the bundled model; its generative term is used).")
+              help="A parser model, or a pipeline model directory holding parser/ (default: the bundled model); "
+                   "its generative term is used.")
 @click.option("--format", "fmt", type=click.Choice(["tsv", "csv", "json"]), default="tsv", show_default=True,
               help="The table: tab- or comma-separated (quoted as RFC 4180 quotes CSV), or JSON Lines (one row a "
                    "line).")
@@ -132,7 +134,7 @@ def measures_cmd(text: tuple[str, ...], input_path: Path | None, tokenized: bool
         raise ConfigError(f"--sentence {sentence}: the input has {len(sentences)} "
                           f"sentence{'' if len(sentences) == 1 else 's'}")
     classes = _word_classes(word_classes, word_class_rules)
-    parser = load_parser(model, kind)
+    parser = load_parser(model, kind, "glmnlp measures")
     # a bar while the sentences are measured (minutes with --next-word, and no output before the end); cleared
     # before the table is written, so it may share a terminal with it
     bar = sentence_bar(len(sentences)) if not quiet and on_terminal(sys.stderr) else None

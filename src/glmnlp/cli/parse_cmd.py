@@ -93,23 +93,19 @@ def _load_pipeline(model: str | Path | None, tagger_dir: str | Path | None, line
     """The pipeline for ``--model`` (a pipeline directory or a single parser model) and ``--tagger``;
     ``deferred``: files checked now, models built on first use (:mod:`glmnlp.text.loading`); ``beam``:
     ``--gamma`` and ``--cap`` (None: the model's own); ``max_words``: ``--max-words`` (None: the pipeline's)."""
-    from glmnlp.errors import ModelFileError
+    from glmnlp.glm.model_files import PIPELINE_KIND, check_kind
+    from glmnlp.parser.files import MODEL_KIND
     from glmnlp.text.default_model import default_model_path
     from glmnlp.text.loading import load, tagger_at
     from glmnlp.text.pipeline import MAX_PARSE_WORDS, Pipeline
 
-    tagger = None if tagger_dir is None else tagger_at(tagger_dir, deferred=deferred)
+    tagger = None if tagger_dir is None else tagger_at(tagger_dir, deferred=deferred, user="glmnlp parse --tagger")
+    # a folder of another kind: the refusal every loader gives (glmnlp.glm.model_files.wrong_kind)
+    kind = None if model is None else check_kind(model, (MODEL_KIND, PIPELINE_KIND), "glmnlp parse")
     if model is not None and not (Path(model) / "tagger").exists() and (Path(model) / "parser").is_dir():
         model = Path(model) / "parser"  # a pipeline folder without its tagger: its parser, for --tagged or --tagger
-    if model is not None and (Path(model) / "metadata.json").is_file():
-        from glmnlp.glm.model_files import kind_name
-        from glmnlp.glm.model_io import read_metadata
-        from glmnlp.parser.files import MODEL_KIND
-
-        kind = read_metadata(model)["kind"]
-        if kind != MODEL_KIND:  # named as the other refusals name it (it said a 'glmnlp-generative-term' model)
-            raise ModelFileError(f"{model}: a {kind_name(str(kind))} model; glmnlp parse needs a parser or a "
-                                 "pipeline directory")
+        kind = check_kind(model, (MODEL_KIND,), "glmnlp parse")
+    if model is not None and (kind == MODEL_KIND or kind is None and (Path(model) / "metadata.json").is_file()):
         parser = _parser_at_beam(Path(model), beam, deferred)
         return _paired(lambda: Pipeline(tagger, parser, lines=lines, multitag_margin=multitag if multitag else None,
                                         max_words=max_words or MAX_PARSE_WORDS), tagger_dir, Pipeline(None, parser))

@@ -236,7 +236,7 @@ def evaluate_cmd(
       glmnlp tagger evaluate --model ewt.model --test test.conllu --margin 1 --margin 5
     """
     _check_column(fmt, column)
-    model = tagger_at(model_dir)
+    model = tagger_at(model_dir, user="glmnlp tagger evaluate")
     given = column is not None
     if column is None:  # the tagger's own column (a UPOS tagger scored on XPOS scored nothing)
         column = "upos" if model.tag_column_ == "upos" else "xpos"
@@ -311,7 +311,7 @@ def tag(model_dir: Path | None, input_path: str, input_option: str | None, input
         model_dir = default_model_path()
     # read as it is tagged, so memory does not grow with the input
     sentences = _input_sentences(input_path, input_format)
-    model = tagger_at(model_dir)
+    model = tagger_at(model_dir, user="glmnlp tag")
     upos = model.tag_column_ == "upos"
     done = 0
 

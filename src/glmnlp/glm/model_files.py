@@ -10,7 +10,10 @@ read again when the folder at the path changed meanwhile (:func:`read_unchanged`
 only as its files: :class:`TravelsAsFiles`, the models' base, refuses pickling, and
 a worker that may run on another machine (a Ray actor) gets the files' bytes (:func:`folder_files`), which it
 writes to a folder of its own (:func:`write_folder_files`). Messages name a model's kind as :func:`kind_name` does
-(``tagger``, ``parser``), not as its files store it (``glmnlp-parser``).
+(``tagger``, ``parser``), not as its files store it (``glmnlp-parser``). What a folder holds is found once
+(:func:`held_kind`: a single model, a pipeline, nothing glmnlp can name), and a folder of a kind the loader or command
+does not take is refused by one function for all of them (:func:`wrong_kind`): the folder, what it holds, what the
+taker takes.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import re
 import shutil
 import stat
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, Any, TypeVar
@@ -31,9 +34,11 @@ import numpy as np
 from glmnlp.errors import ConfigError, ModelFileError
 from glmnlp.treebank.fileio import dead_leftovers
 
-__all__ = ["SCRATCH_PREFIXES", "TravelsAsFiles", "check_model_directory", "checked_model_file", "folder_files",
-           "folder_identity", "json_or_none", "kind_name", "model_json", "read_member", "read_model_file",
-           "read_unchanged", "remove_dead_scratch", "scratch_folder", "write_folder_files"]
+__all__ = ["FORMAT_NAME", "METADATA_FILE", "PIPELINE_FILE", "PIPELINE_KIND", "SCRATCH_PREFIXES", "TravelsAsFiles",
+           "WEIGHTS_FILE", "check_kind", "check_model_directory", "checked_model_file", "directory_kind",
+           "folder_files", "folder_identity", "held_kind", "json_or_none", "kind_name", "model_files", "model_json",
+           "pipeline_files", "read_member", "read_model_file", "read_unchanged", "remove_dead_scratch",
+           "scratch_folder", "write_folder_files", "wrong_kind"]
 
 T = TypeVar("T")
 
@@ -107,11 +112,53 @@ def read_unchanged(path: str | Path, read: Callable[[], T], tries: int = 3) -> T
                          "that program has written it")
 
 
+#: A model's files and kinds, as :mod:`glmnlp.glm.model_io` writes them (``docs/model_files.md``)
+FORMAT_NAME = "glmnlp-model"
+METADATA_FILE = "metadata.json"
+WEIGHTS_FILE = "weights.npz"
+#: The kind of a pipeline directory (``MODEL.json`` + ``tagger/`` + ``parser/``, glmnlp.text.default_model).
+PIPELINE_KIND = "glmnlp-pipeline"
+PIPELINE_FILE = "MODEL.json"
+
+
 def kind_name(kind: str) -> str:
     """A model kind as messages name it: without glmnlp's prefix, its dashes as spaces (``glmnlp-parser`` a parser,
     ``glmnlp-generative-term`` a generative term, ``tagger`` a tagger). The files keep the stored kind; the
     refusals named it as stored, one folder ``'glmnlp-parser'`` and the other ``'tagger'``."""
     return kind.removeprefix("glmnlp-").replace("-", " ")
+
+
+def held_kind(directory: str | Path) -> str | None:
+    """The kind of model a folder given to a loader holds: a single model's stored kind (its ``metadata.json``),
+    ``PIPELINE_KIND`` for a folder without one that holds ``tagger/`` or ``parser/`` models (with ``MODEL.json`` or
+    put together by hand), else None: no glmnlp model, or one too damaged to say (its loader says why)."""
+    directory = Path(directory)
+    header = json_or_none(directory / METADATA_FILE)
+    if isinstance(header, dict) and header.get("format") == FORMAT_NAME and isinstance(header.get("kind"), str):
+        return str(header["kind"])
+    if not os.path.lexists(directory / METADATA_FILE) and any(
+            (directory / part / METADATA_FILE).is_file() for part in ("tagger", "parser")):
+        return PIPELINE_KIND
+    return None
+
+
+def wrong_kind(directory: str | Path, found: str, accepted: Sequence[str], user: str) -> ModelFileError:
+    """The one refusal of a model folder of a kind that ``user`` (a command, ``glmnlp.load()``, ``glmnlp.Tagger.load``)
+    does not take: the folder, what it holds and what ``user`` takes, kinds named by :func:`kind_name`
+    (``m: a tagger model; glmnlp measures needs a parser or a pipeline directory``). The commands and the loaders
+    each said it their own way (``metadata.json: this is a tagger model, expected a parser model`` beside
+    ``a tagger model; glmnlp parse needs ...``)."""
+    wanted = " or a ".join(kind_name(kind) for kind in accepted)
+    return ModelFileError(f"{directory}: a {kind_name(found)} model; {user} needs a {wanted} directory")
+
+
+def check_kind(directory: str | Path, accepted: Sequence[str], user: str) -> str | None:
+    """The kind :func:`held_kind` finds in ``directory``, once it is one of ``accepted`` (else :func:`wrong_kind`'s
+    error); None where the folder says none (missing, empty, foreign, damaged: the loader then says why)."""
+    found = held_kind(directory)
+    if found is not None and found not in accepted:
+        raise wrong_kind(directory, found, accepted, user)
+    return found
 
 
 def json_or_none(path: Path) -> Any:
@@ -121,6 +168,51 @@ def json_or_none(path: Path) -> Any:
         return model_json(read_model_file(path), path)
     except (OSError, ModelFileError):
         return None
+
+
+def model_files(directory: Path, prefix: str = "") -> set[str] | None:
+    """Relative paths of the files and folders a glmnlp model directory consists of (None: not a model)."""
+    header = json_or_none(directory / METADATA_FILE)
+    if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
+        return None
+    owned = {prefix + METADATA_FILE, prefix + WEIGHTS_FILE}
+    submodels = header.get("submodels", {})
+    if not isinstance(submodels, dict):
+        return None
+    for name in submodels:
+        if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
+            return None
+        sub = model_files(directory / name, f"{prefix}{name}/")
+        if sub is None:
+            return None
+        owned |= sub | {prefix + name}
+    return owned
+
+
+def pipeline_files(directory: Path) -> set[str] | None:
+    """The files of a pipeline directory: MODEL.json and every file its checksums list (None: not one)."""
+    meta = json_or_none(directory / PIPELINE_FILE)
+    checksums = meta.get("checksums") if isinstance(meta, dict) else None
+    if not isinstance(checksums, dict):
+        return None
+    owned = {PIPELINE_FILE}
+    for name in checksums:
+        if not isinstance(name, str) or name.startswith("/") or ".." in name.split("/"):
+            return None
+        parts = name.split("/")
+        owned |= {"/".join(parts[: k + 1]) for k in range(len(parts))}
+    return owned
+
+
+def directory_kind(directory: str | Path) -> str | None:
+    """The kind of glmnlp model a directory holds (``PIPELINE_KIND`` for a pipeline), else None."""
+    directory = Path(directory)
+    if (directory / PIPELINE_FILE).is_file() and pipeline_files(directory) is not None:
+        return PIPELINE_KIND
+    header = json_or_none(directory / METADATA_FILE)
+    if isinstance(header, dict) and header.get("format") == FORMAT_NAME and isinstance(header.get("kind"), str):
+        return header["kind"]
+    return None
 
 
 def check_model_directory(directory: str | Path, missing: str = "model directory not found") -> None:

@@ -58,7 +58,9 @@ Our choices:
   checksum of ``weights.npz``, every array's name (``names``), shape and dtype against ``metadata.json``, and
   ``metadata.json`` against its own checksum (:mod:`glmnlp.glm.model_seals`); :func:`load_submodel` also checks
   a sub-model's against the pin its parent holds (``load_model`` of a sub-model's folder alone cannot). Any
-  mismatch, truncation, edit or foreign file raises :class:`~glmnlp.errors.ModelFileError` naming the file.
+  mismatch, truncation, edit or foreign file raises :class:`~glmnlp.errors.ModelFileError` naming the file; a folder
+  of another kind (a pipeline's too) is :func:`~glmnlp.glm.model_files.wrong_kind`'s refusal, naming the folder and
+  the caller's name for the loader (``user``: ``glmnlp.Parser.load``), as every command's ``-m`` names it.
 """
 
 from __future__ import annotations
@@ -82,8 +84,9 @@ import numpy as np
 
 from glmnlp._version import __version__
 from glmnlp.errors import ConfigError, ModelFileError
-from glmnlp.glm.model_files import (check_model_directory, json_or_none, kind_name, model_json, read_member,
-                                    read_model_file)
+from glmnlp.glm.model_files import (FORMAT_NAME, METADATA_FILE, PIPELINE_FILE, PIPELINE_KIND, WEIGHTS_FILE,
+                                    check_model_directory, directory_kind, held_kind, kind_name, model_files,
+                                    model_json, pipeline_files, read_member, read_model_file, wrong_kind)
 from glmnlp.glm.model_seals import check_pin, check_seal, header_digest, json_keys, json_problem, parts_digest
 from glmnlp.glm.pools import interrupts_deferred
 from glmnlp.treebank.fileio import (check_name_length, check_writable_folder, dead_leftovers, missing_folders,
@@ -91,21 +94,15 @@ from glmnlp.treebank.fileio import (check_name_length, check_writable_folder, de
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "ModelParts", "save_model", "load_model", "load_submodel",
            "verify_submodel", "read_metadata", "verify_model", "check_output_dir", "check_model_directory",
-           "staged_output_dir", "PIPELINE_KIND", "parts_digest"]
+           "staged_output_dir", "PIPELINE_KIND", "PIPELINE_FILE", "parts_digest"]
 
-FORMAT_NAME = "glmnlp-model"
 FORMAT_VERSION = 1
-METADATA_FILE = "metadata.json"
-WEIGHTS_FILE = "weights.npz"
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 _ZIP_METHOD = zipfile.ZIP_LZMA
 #: The most a member can expand per compressed byte under each method a model file may use: bounds the
 #: allocation for a member before it is read (deflate's limit is about 1032:1; LZMA measured 6,843:1 on
 #: 200 MB of zeros).
 _MAX_EXPANSION = {zipfile.ZIP_STORED: 1, zipfile.ZIP_DEFLATED: 1100, zipfile.ZIP_LZMA: 10_000}
-#: The kind of a pipeline directory (``MODEL.json`` + ``tagger/`` + ``parser/``, glmnlp.text.default_model).
-PIPELINE_KIND = "glmnlp-pipeline"
-PIPELINE_FILE = "MODEL.json"
 Loaded = tuple[dict[str, Any], dict[str, np.ndarray]]  # a model's metadata and arrays, as load_model gives them
 # DOTALL: a name may hold a newline (a killed run's folders of such a name were never removed, nor put back)
 _STAGING = re.compile(r"\.(?P<name>.+)\.glmnlp-(?:tmp|old)-(?P<pid>[0-9]+)-[A-Za-z0-9_]+", re.DOTALL)
@@ -191,51 +188,6 @@ def _fsync_tree(directory: Path) -> None:
 # -- output directories: what may be replaced --------------------------------------------------------
 
 
-def _model_files(directory: Path, prefix: str = "") -> set[str] | None:
-    """Relative paths of the files and folders a glmnlp model directory consists of (None: not a model)."""
-    header = json_or_none(directory / METADATA_FILE)
-    if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
-        return None
-    owned = {prefix + METADATA_FILE, prefix + WEIGHTS_FILE}
-    submodels = header.get("submodels", {})
-    if not isinstance(submodels, dict):
-        return None
-    for name in submodels:
-        if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
-            return None
-        sub = _model_files(directory / name, f"{prefix}{name}/")
-        if sub is None:
-            return None
-        owned |= sub | {prefix + name}
-    return owned
-
-
-def _pipeline_files(directory: Path) -> set[str] | None:
-    """The files of a pipeline directory: MODEL.json and every file its checksums list (None: not one)."""
-    meta = json_or_none(directory / PIPELINE_FILE)
-    checksums = meta.get("checksums") if isinstance(meta, dict) else None
-    if not isinstance(checksums, dict):
-        return None
-    owned = {PIPELINE_FILE}
-    for name in checksums:
-        if not isinstance(name, str) or name.startswith("/") or ".." in name.split("/"):
-            return None
-        parts = name.split("/")
-        owned |= {"/".join(parts[: k + 1]) for k in range(len(parts))}
-    return owned
-
-
-def directory_kind(directory: str | Path) -> str | None:
-    """The kind of glmnlp model a directory holds (``PIPELINE_KIND`` for a pipeline), else None."""
-    directory = Path(directory)
-    if (directory / PIPELINE_FILE).is_file() and _pipeline_files(directory) is not None:
-        return PIPELINE_KIND
-    header = json_or_none(directory / METADATA_FILE)
-    if isinstance(header, dict) and header.get("format") == FORMAT_NAME and isinstance(header.get("kind"), str):
-        return header["kind"]
-    return None
-
-
 def _entries(directory: Path) -> set[str]:
     found: set[str] = set()
     for root, dirs, files in os.walk(directory):
@@ -308,7 +260,7 @@ def _check_target(target: Path, kind: str, *, replace: bool, option: str) -> Non
     if found != kind:
         raise ConfigError(f"{target}: holds a glmnlp {kind_name(found)} model, not a {kind_name(kind)} model "
                           "(not replaced)")
-    owned = _pipeline_files(target) if kind == PIPELINE_KIND else _model_files(target)
+    owned = pipeline_files(target) if kind == PIPELINE_KIND else model_files(target)
     extra = entries - (owned or set())
     if extra:
         raise ConfigError(
@@ -329,7 +281,7 @@ def _enclosing_model(target: Path) -> Path | None:
         path = target.resolve()
     except OSError:
         return None
-    return path.parent if path.name in (_pipeline_files(path.parent) or _model_files(path.parent) or ()) else None
+    return path.parent if path.name in (pipeline_files(path.parent) or model_files(path.parent) or ()) else None
 
 
 def _clean_leftovers(parent: Path, name: str) -> None:
@@ -459,10 +411,8 @@ def read_metadata(directory: str | Path) -> dict[str, Any]:
     try:
         data = read_model_file(path)
     except FileNotFoundError:
-        parts = [p for p in ("tagger", "parser") if (Path(directory) / p / METADATA_FILE).is_file()]
-        if parts:  # a pipeline's folder (MODEL.json, tagger/, parser/) given where one of its models goes
-            raise ModelFileError(f"{directory}: a pipeline model folder, not one model: glmnlp.load() reads it whole, "
-                                 f"and its models are in {' and '.join(p + '/' for p in parts)}") from None
+        if held_kind(directory) == PIPELINE_KIND:  # a pipeline's folder (tagger/, parser/) where one model goes
+            raise wrong_kind(directory, PIPELINE_KIND, ["single model"], "read_metadata") from None
         raise ModelFileError(f"{path}: missing (not a glmnlp model directory)") from None
     header = model_json(data, path)
     if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
@@ -490,12 +440,14 @@ def read_metadata(directory: str | Path) -> dict[str, Any]:
     return header
 
 
-def _checked_blob(directory: Path, kind: str) -> tuple[dict[str, Any], bytes]:
-    """The header and the weights archive's bytes, once the kind and the archive's checksum are checked."""
+def _checked_blob(directory: Path, kind: str, user: str) -> tuple[dict[str, Any], bytes]:
+    """The header and the weights archive's bytes, once the kind (a folder of another: :func:`wrong_kind`, naming
+    ``user``, who asked for it) and the archive's checksum are checked."""
+    if not os.path.lexists(directory / METADATA_FILE) and held_kind(directory) == PIPELINE_KIND:
+        raise wrong_kind(directory, PIPELINE_KIND, [kind], user)
     header = read_metadata(directory)
     if header["kind"] != kind:
-        raise ModelFileError(f"{directory / METADATA_FILE}: this is a {kind_name(header['kind'])} model, expected a "
-                             f"{kind_name(kind)} model")
+        raise wrong_kind(directory, header["kind"], [kind], user)
     weights_path = directory / WEIGHTS_FILE
     try:
         blob = read_model_file(weights_path)
@@ -507,28 +459,31 @@ def _checked_blob(directory: Path, kind: str) -> tuple[dict[str, Any], bytes]:
     return header, blob
 
 
-def verify_model(directory: str | Path, *, kind: str) -> dict[str, Any]:
+def verify_model(directory: str | Path, *, kind: str, user: str = "verify_model") -> dict[str, Any]:
     """Check a model directory as :func:`load_model` does up to the archive's checksum (header, kind,
     format version, the weights' sha256), without decompressing the arrays; return the whole header
     (as :func:`read_metadata`: the caller's metadata under ``"metadata"``, the sub-models listed).
 
     A deferred load (:class:`glmnlp.text.pipeline.Deferred`) calls it so that a missing, foreign,
-    corrupt or truncated model is still reported when the pipeline is loaded, not at its first sentence.
+    corrupt or truncated model is still reported when the pipeline is loaded, not at its first sentence. ``user``: who
+    asked for it, as a folder of another kind names it (``glmnlp.Tagger.load``: :func:`wrong_kind`).
     """
-    return _checked_blob(Path(directory), kind)[0]
+    return _checked_blob(Path(directory), kind, user)[0]
 
 
-def load_model(directory: str | Path, *, kind: str, names: Collection[str] | None = None) -> Loaded:
+def load_model(directory: str | Path, *, kind: str, names: Collection[str] | None = None,
+               user: str = "load_model") -> Loaded:
     """Load and validate a model directory written by :func:`save_model`.
 
     Returns ``(metadata, arrays)``: the caller's metadata dict and the named arrays. Raises
     :class:`~glmnlp.errors.ModelFileError` (naming the offending file) if anything is missing,
     corrupt, truncated, of another kind or of an unsupported format version, or holds an array ``names``
     (the arrays a ``kind`` model has; None: any) does not list, before any is read: a 1.6 MB tagger folder
-    with an extra array of 1.5 GB of zeros (LZMA packs them 6,843:1) loaded, 3.3 GB taken, no word.
+    with an extra array of 1.5 GB of zeros (LZMA packs them 6,843:1) loaded, 3.3 GB taken, no word. ``user`` as for
+    :func:`verify_model`.
     """
     directory = Path(directory)
-    header, blob = _checked_blob(directory, kind)
+    header, blob = _checked_blob(directory, kind, user)
     weights_path = directory / WEIGHTS_FILE
     expected: dict[str, Any] = header["arrays"]
     if names is not None and (unknown := sorted(set(expected) - set(names))):
@@ -593,6 +548,7 @@ def verify_submodel(directory: str | Path, name: str, *, kind: str) -> dict[str,
     header = read_metadata(directory)
     if name not in header.get("submodels", {}):
         raise ModelFileError(f"{Path(directory) / METADATA_FILE}: has no sub-model {name!r}")
-    sub_header = verify_model(Path(directory) / name, kind=kind)
+    sub_header = verify_model(Path(directory) / name, kind=kind, user=f"the {kind_name(header['kind'])} model "
+                              f"{directory}")
     check_pin(Path(directory), header, name, sub_header)
     return sub_header

@@ -85,7 +85,7 @@ def save_parser(
 
 def load_parser(cls: Any, path: str | Path) -> Any:
     """A ``cls`` (:class:`~glmnlp.parser.model.Parser`) read from a model directory written by :func:`save_parser`."""
-    metadata, arrays = load_model(path, kind=MODEL_KIND, names=PARSER_ARRAYS)
+    metadata, arrays = load_model(path, kind=MODEL_KIND, names=PARSER_ARRAYS, user="glmnlp.Parser.load")
     meta_path = Path(path) / "metadata.json"
     try:
         cfg = dict(metadata["config"])
@@ -132,7 +132,7 @@ def load_parser(cls: Any, path: str | Path) -> Any:
 
 def describe_parser(path: str | Path) -> dict[str, Any]:
     """``generative``, ``parse_nbest``, ``pos_tags`` of the model at ``path``, unbuilt (checksums checked)."""
-    header = verify_model(path, kind=MODEL_KIND)
+    header = verify_model(path, kind=MODEL_KIND, user="glmnlp.Parser.load")
     if generative := "generative" in header.get("submodels", {}):
         verify_submodel(path, "generative", kind=GEN_KIND)
     tags = grammar.get("pos_tags") if isinstance(grammar := header["metadata"].get("grammar"), dict) else None

@@ -578,13 +578,14 @@ class Tagger(TravelsAsFiles):
     def describe(directory: str | Path) -> dict[str, Any]:
         """What a pipeline asks of the tagger at ``directory`` before it tags (``multitag``: true),
         without loading it; the files are checked as far as their checksums."""
-        verify_model(directory, kind="tagger")
+        verify_model(directory, kind="tagger", user="glmnlp.Tagger.load")
         return {"multitag": True}
 
     @classmethod
     def load(cls, directory: str | Path) -> Tagger:
         """Load a model directory written by :meth:`save`."""
         return read_unchanged(directory, lambda: cls.from_parts(  # the error may be in either file; a folder
-            *load_model(directory, kind="tagger", names=TAGGER_ARRAYS), source=str(Path(directory))))  # replaced: again
+            *load_model(directory, kind="tagger", names=TAGGER_ARRAYS, user="glmnlp.Tagger.load"),  # replaced: again
+            source=str(Path(directory))))
 
 

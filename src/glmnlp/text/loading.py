@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from glmnlp.errors import ModelFileError
-from glmnlp.glm.model_files import folder_identity
+from glmnlp.glm.model_files import METADATA_FILE, PIPELINE_KIND, check_kind, folder_identity
 from glmnlp.text.checksums import check_checksums, check_part
 from glmnlp.text.inputs import tagset_mismatch
 from glmnlp.text.pipeline import MAX_PARSE_WORDS, Deferred, Pipeline
@@ -42,9 +42,11 @@ def tagger_directory(directory: str | Path) -> Path:
     return Path(directory)
 
 
-def tagger_at(directory: str | Path, *, deferred: bool = False) -> Any:
+def tagger_at(directory: str | Path, *, deferred: bool = False, user: str = "tagger_at") -> Any:
     """The tagger model at ``directory`` (:func:`tagger_directory`; its files checked by :func:`check_part`): built
-    now, or (``deferred``) checked now and built on first use."""
+    now, or (``deferred``) checked now and built on first use. A folder of another kind is refused naming ``user``
+    (the command or option that takes it: :func:`glmnlp.glm.model_files.wrong_kind`)."""
+    check_kind(directory, ("tagger", PIPELINE_KIND), user)
     directory = tagger_directory(directory)
     check_part(directory)
     return _tagger(directory, deferred)
@@ -140,21 +142,20 @@ def _load(root: Path, parser: bool, lines: bool, multitag_margin: float | None |
           deferred: bool) -> Pipeline:
     """:func:`load` of the folder ``root``, read once (``load`` reads it again if it was replaced meanwhile)."""
     from glmnlp.glm.model_files import check_model_directory
-    from glmnlp.glm.model_io import directory_kind
+    from glmnlp.glm.model_io import read_metadata
 
     check_model_directory(root)
+    # a single model's folder: named as every loader names it; a damaged or foreign metadata.json: said by its reader
+    if check_kind(root, (PIPELINE_KIND,), "glmnlp.load()") is None and os.path.lexists(root / METADATA_FILE):
+        read_metadata(root)
     parts = ["tagger", "parser"] if parser else ["tagger"]
     for part in parts:
         if not (root / part).is_dir():
-            kind = directory_kind(root)
-            what = {"tagger": ("tagger", "glmnlp.tagger.Tagger.load"), "glmnlp-parser": ("parser", "glmnlp.Parser.load")}
-            name, reader = what.get(kind or "", (kind, None))
-            if kind is None and not any((root / other).is_dir() for other in ("tagger", "parser")):
+            if not any((root / other).is_dir() for other in ("tagger", "parser")):
                 raise ModelFileError(f"{root}: not a glmnlp model directory (no tagger/ and parser/, nor the "
                                      "metadata.json of a single model)")
             raise ModelFileError(f"{root}: no {part}/ sub-model in this model directory" + (
-                f" (it is a {name} model, not a pipeline directory of tagger/ and parser/: {reader} reads it)"
-                if reader else " (its parser/ alone parses tagged input: glmnlp.Parser.load reads it)"
+                " (its parser/ alone parses tagged input: glmnlp.Parser.load reads it)"
                 if part == "tagger" and (root / "parser").is_dir() else ""))
     check_checksums(root, parts)  # every part before any is built
     tagger_model = _tagger(root / "tagger", deferred)

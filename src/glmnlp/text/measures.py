@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, overload
 
-from glmnlp.errors import ConfigError, InputError, MissingPackageError
+from glmnlp.errors import ConfigError, InputError, MissingPackageError, ModelFileError
 from glmnlp.glm.locks import ForkSafeLock
 from glmnlp.parser.measures import (COLUMNS, COMBINED_NEEDS_WEIGHTS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, MeasureOptions,
                                     MeasureRow, SentenceTags, WordClasses, candidate_tags, corpus_measures,
@@ -91,14 +91,18 @@ _Model: TypeAlias = "str | Path | Parser | HasParser | None"
 _Texts: TypeAlias = "str | Iterable[str] | Iterable[Sequence[str]]"
 
 
-def load_parser(model: _Model = None, kind: str = "generative") -> Any:
-    """A parser with a generative term: None = the bundled model, a model directory (with ``parser/``
-    or a parser model itself), a :class:`glmnlp.text.pipeline.Pipeline` or a :class:`glmnlp.parser.model.Parser`.
+def load_parser(model: _Model = None, kind: str = "generative", user: str = "glmnlp.measures") -> Any:
+    """A parser with a generative term: None = the bundled model, a model directory (a pipeline's, whose ``parser/``
+    is used, or a parser model itself), a :class:`glmnlp.text.pipeline.Pipeline` or a
+    :class:`glmnlp.parser.model.Parser`; a folder of another kind is refused naming ``user``, who asked for it
+    (:func:`glmnlp.glm.model_files.wrong_kind`).
     The bundled model's parser is loaded once per process and shared by every call: change its configuration and
     every later ``measures(text)`` parses so (a beam is better given as ``gamma``/``cap``).
 
     A parser without a generative term, or without perceptron weights for ``kind`` "combined", is a
     :class:`ConfigError` naming the model directory."""
+    from glmnlp.glm.model_files import PIPELINE_KIND, check_kind
+    from glmnlp.parser.files import MODEL_KIND
     from glmnlp.parser.model import Parser
     from glmnlp.text.checksums import check_part
 
@@ -115,6 +119,8 @@ def load_parser(model: _Model = None, kind: str = "generative") -> Any:
         else:
             raise TypeError(f"model: expected None, a model directory, a Pipeline or a Parser, "
                             f"got {type(model).__name__}")
+        if check_kind(root, (MODEL_KIND, PIPELINE_KIND), user) == PIPELINE_KIND and not (root / "parser").is_dir():
+            raise ModelFileError(f"{root}: no parser/ sub-model in this model directory")  # (a tagger's alone)
         path = root / "parser" if (root / "parser").is_dir() else root
         check_part(path)  # a pipeline's parser/ checked against its MODEL.json
         parser = Parser.load(path)
