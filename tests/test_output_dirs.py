@@ -188,7 +188,7 @@ def test_a_second_run_into_an_out_dir_being_written_is_refused(
     that each took over let both write)."""
     import socket
 
-    from glmnlp.cli import parse_cmd
+    from glmnlp.cli import _svg_dir
     from glmnlp.treebank import fileio
 
     out = tmp_path / "trees"
@@ -223,7 +223,7 @@ def test_a_second_run_into_an_out_dir_being_written_is_refused(
     # two runs starting together: each has made its mark when it looks at the other's
     (out / f".glmnlp-writing-{os.getppid()}").write_text(f"{host}\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="another glmnlp parse"):
-        parse_cmd._claim(out)
+        _svg_dir.claim(out)
     assert sorted(p.name for p in out.iterdir()) == [f".glmnlp-writing-{os.getppid()}", "sentence-0001.svg"]
 
 
@@ -342,7 +342,9 @@ def test_parse_refuses_an_input_among_the_drawings_it_would_replace(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """``parse --format svg --out-dir D -i D/sentence-0003.svg``: the input, named as a drawing, was removed as an
-    earlier run's drawing, and the text was lost (status 0). Refused now, from -i or from stdin, nothing touched."""
+    earlier run's drawing, and the text was lost (status 0). Refused now, from -i or from stdin, nothing touched: the
+    usage error of every output that would replace an input (status 2, glmnlp.cli._paths), before the model is read
+    (a missing one is not reached)."""
     from glmnlp.cli import main
 
     out = tmp_path / "svg"
@@ -350,12 +352,15 @@ def test_parse_refuses_an_input_among_the_drawings_it_would_replace(
     text = out / "sentence-0003.svg"
     text.write_text("The dog barked.\n\nA cat sat.\n")
     capsys.readouterr()
-    assert main(["parse", "-q", "-j", "1", "--format", "svg", "--out-dir", str(out), "-i", str(text)]) == 1
-    assert capsys.readouterr().err == f"error: {text} is the input: --out-dir's drawings would replace it; write " \
-                                      "them elsewhere\n"
+    missing = ["-m", str(tmp_path / "no_model")]
+    assert main(["parse", "-q", "-j", "1", "--format", "svg", "--out-dir", str(out), "-i", str(text), *missing]) == 2
+    assert capsys.readouterr().err.endswith(f"Error: Invalid value for '--out-dir': {text} is the --input file: a "
+                                            "drawing would replace the text; write the drawings elsewhere\n")
     with text.open("rb") as handle:
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(handle))
-        assert main(["parse", "-q", "-j", "1", "--format", "svg", "--out-dir", str(out)]) == 1
+        assert main(["parse", "-q", "-j", "1", "--format", "svg", "--out-dir", str(out), *missing]) == 2
+    assert capsys.readouterr().err.endswith(f"Error: Invalid value for '--out-dir': {text} is standard input's file: "
+                                            "a drawing would replace the text; write the drawings elsewhere\n")
     assert [p.name for p in out.iterdir()] == ["sentence-0003.svg"] and text.read_text().startswith("The dog")
 
 

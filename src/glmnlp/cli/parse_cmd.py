@@ -50,7 +50,9 @@ Our choices:
   the folder was checked), so the folder never mixes two runs; a run that fails before its first
   drawing leaves the earlier one whole; while a run writes there, the folder holds ``.glmnlp-writing-PID`` (its
   process id and host), and a second run into it is refused while that process runs (two runs at once left a mix of
-  both, each reporting success);
+  both, each reporting success); an earlier drawing that is the input (``-i``, or the file stdin reads) is the usage
+  error of every output that would replace an input (:mod:`glmnlp.cli._paths`), before anything is read; the
+  folder's checks are in :mod:`glmnlp.cli._svg_dir`, which says what differs and why;
 * ``--tagger DIR`` is compared with the parser's tags when the models are loaded (:func:`check_tagset`):
   the parser gives a sentence with a tag it does not know the flat default tree, silently. A tagger of
   another tagset (more than half of its tags unknown, e.g. UD tags before a PTB parser) is an error
@@ -63,7 +65,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import sys
 import warnings
 from collections import deque
@@ -75,7 +76,8 @@ from typing import Any, Literal
 import click
 
 from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_text_arguments, on_terminal, one_line,
-                                parallel_options, sentence_bar, some_of, warn_of_jobs)
+                                parallel_options, sentence_bar, warn_of_jobs)
+from glmnlp.cli._svg_dir import check_drawings_not_input, check_svg_dir, claim
 from glmnlp.cli.parse_input import Unit, argument_units, checked_tags, read_units
 from glmnlp.glm.streams import Prefetch
 from glmnlp.errors import ConfigError
@@ -165,79 +167,6 @@ def check_tagset(tagger_dir: str, pipeline: Any) -> None:
 
     if warning := unknown_tags(tagger_directory(tagger_dir), pipeline.parser_facts()["pos_tags"], tagger_dir):
         click.echo(f"warning: {warning}", err=True)
-
-
-_SVG_NAME = re.compile(r"sentence-[0-9]{4,}\.svg")
-#: the temporary file of a drawing being written (glmnlp.treebank.fileio.atomic_write_bytes), left by a run killed
-#: (SIGKILL) in the middle of one: this command's own, removed as an earlier drawing is, not a stranger's file
-# a drawing's temporary file (glmnlp.treebank.fileio.atomic_write_bytes; earlier releases named it without the pid)
-_SVG_TEMPORARY = re.compile(r"\.sentence-[0-9]{4,}\.svg\.(?:glmnlp-tmp-[0-9]+-)?[a-z0-9_]{8}\.tmp")
-
-
-def _check_svg_dir(out_dir: Path, input_path: str | None = None) -> list[Path]:
-    """--out-dir must be new, empty, or hold only drawings of an earlier run (``sentence-NNNN.svg`` regular files,
-    replaced), none of them the input; returns those drawings. Files can be created in it (or where it will be
-    created)."""
-    from glmnlp.treebank.fileio import check_writable_folder, file_identity
-
-    if out_dir.is_symlink() or (out_dir.exists() and not out_dir.is_dir()):
-        raise ConfigError(f"{out_dir}: exists and is not a directory (--out-dir)")
-    check_writable_folder(out_dir)
-    if not out_dir.exists():
-        return []
-    earlier: list[Path] = []
-    others: list[str] = []
-    for path in sorted(out_dir.iterdir()):
-        if _WRITING.fullmatch(path.name):
-            continue  # another run's mark: _claim, before any work, refuses it while that run writes
-        if (_SVG_NAME.fullmatch(path.name) or _SVG_TEMPORARY.fullmatch(path.name)) and path.is_file() and (
-                not path.is_symlink()):
-            earlier.append(path)
-        else:
-            others.append(path.name)
-    if others:
-        raise ConfigError(
-            f"{out_dir}: already exists and holds files that are not drawings of glmnlp parse ({some_of(others, 3)}); "
-            "choose a new or empty --out-dir"
-        )
-    source = None if input_path is None else file_identity(None if input_path == "-" else input_path)
-    for path in earlier:  # the input named as a drawing (-i or stdin): removed as an earlier run's, the text lost
-        if source is not None and source == file_identity(path):
-            raise ConfigError(f"{path} is the input: --out-dir's drawings would replace it; write them elsewhere")
-    return earlier
-
-
-_WRITING = re.compile(r"\.glmnlp-writing-(?P<pid>[0-9]+)")  # in --out-dir while a run writes there; holds its host
-
-
-def _claim(out_dir: Path) -> Path:
-    """Mark ``out_dir`` as written by this run (``.glmnlp-writing-PID``, holding the host's name), and return the
-    mark; a :class:`ConfigError` if another run's mark is there and its process runs (on another host: it cannot be
-    told, so it counts as running). Each run makes a mark of its own name, so that two runs started together each
-    see the other's and neither writes (one mark taken over by both let both write); a mark of a process gone is
-    removed."""
-    import socket
-
-    from glmnlp.treebank.fileio import process_alive
-
-    mine = out_dir / f".glmnlp-writing-{os.getpid()}"
-    host = socket.gethostname()
-    mine.write_text(f"{host}\n", encoding="utf-8")
-    for mark in sorted(out_dir.iterdir()):
-        if (found := _WRITING.fullmatch(mark.name)) is None or mark == mine:
-            continue
-        try:
-            where = mark.read_text(encoding="utf-8").strip() or host  # (empty: read as it was being written)
-        except (OSError, UnicodeDecodeError):
-            where = host
-        pid = int(found["pid"])
-        if where != host or process_alive(pid):
-            mine.unlink(missing_ok=True)
-            at = "" if where == host else f" on {where}"
-            raise ConfigError(f"{out_dir}: another glmnlp parse (process {pid}{at}) is writing its drawings there: "
-                              f"wait for it to end, or choose another --out-dir (if no run is, remove {mark.name})")
-        mark.unlink(missing_ok=True)  # a dead run's
-    return mine
 
 
 def _tagger_path(model_dir: str | Path | None, tagger_dir: str | Path | None) -> Path | None:
@@ -405,6 +334,8 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
     check_text_arguments(texts)
     if out_dir is not None and fmt != "svg":
         raise click.UsageError("--out-dir is only used with --format svg")
+    if out_dir is not None:  # the input named as a drawing (-i or stdin) was removed as an earlier run's, the text lost
+        check_drawings_not_input(out_dir, None if texts else input_path or "-")
     if nbest > 1 and fmt not in ("brackets", "json"):
         raise click.UsageError("--nbest K > 1 needs --format brackets or json")
     if lines and mode != "text":
@@ -461,8 +392,7 @@ def parse(texts: tuple[str, ...], input_path: str | None, tokenized: bool, tagge
             raise ConfigError("this model has no tagger: give --tagged input or --tagger DIR")
         _write_parses(
             pipeline, units, mode, fmt, texts, out_dir, compact, unicode_lines, nbest, surprisal, batch_size,
-            quiet, map_unknown_tags, jobs, backend, address, None if texts else input_path or "-",
-            _tagger_path(model_dir, tagger_dir),
+            quiet, map_unknown_tags, jobs, backend, address, _tagger_path(model_dir, tagger_dir),
         )
     finally:
         opened.close()
@@ -472,7 +402,7 @@ def _write_parses(
     pipeline: Any, units: Iterator[Unit], mode: str, fmt: str, texts: tuple[str, ...],
     out_dir: Path | None, compact: bool, unicode_lines: bool, nbest: int, surprisal: bool, batch_size: int,
     quiet: bool, map_unknown_tags: bool, jobs: int, backend: str | None, address: str | None,
-    input_path: str | None = None, tagger_path: Path | None = None,
+    tagger_path: Path | None = None,
 ) -> None:
     """Analyse the input units and write them in ``fmt`` (the body of :func:`parse`)."""
     from glmnlp.text.render import (
@@ -493,12 +423,12 @@ def _write_parses(
     earlier: list[Path] = []
     mark: Path | None = None
     if out_dir is not None:
-        earlier = _check_svg_dir(out_dir, input_path)
+        earlier = check_svg_dir(out_dir)
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise ConfigError(f"{out_dir}: cannot be created ({exc.strerror or exc})") from exc
-        mark = _claim(out_dir)
+        mark = claim(out_dir)
     docs_for_html = []
     n_sent = 0
     # a bar on the terminal the trees are written to glued the first tree of every batch to the bar's text: the bar
