@@ -498,3 +498,37 @@ def test_a_file_of_plain_tokens_is_said_to_have_no_tags() -> None:
     with pytest.raises(FormatError) as info:
         list(iter_tagged(["Genetics/NN is VBZ"], name="tok.txt"))
     assert info.value.reason.endswith("; name its format") and info.value.line == 1
+
+
+class _FailingStream(io.TextIOBase):
+    """An open text file whose reads fail as a disk's bad sector or a pipe's lost device makes them fail (EIO)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> str:
+        import errno
+
+        raise OSError(errno.EIO, "Input/output error")
+
+    def readline(self, size: int | None = -1) -> str:
+        return self.read()
+
+
+@pytest.mark.parametrize("name", ["bad.word_tag", "<stdin>"])
+def test_formats_an_open_stream_that_cannot_be_read_is_a_paths_input_error(name: str) -> None:
+    """``read_tagged`` of an open file whose read fails (EIO) said ``FormatError: bad.word_tag: cannot read: ...``, as
+    if its lines were malformed, and ``iter_tagged`` gave a bare ``OSError``, where the same failure on a path
+    (``/proc/self/mem``) is ``InputError: PATH: cannot read file: Input/output error``. Each is a path's error now,
+    naming the stream."""
+    with pytest.raises(InputError) as path_error:
+        read_tagged("/proc/self/mem")
+    assert type(path_error.value) is InputError and path_error.value.reason == "cannot read file: Input/output error"
+    for reader in (read_tagged, read_conllu, read_word_tag, read_tab, read_tokens,
+                   lambda s: list(iter_tagged(s, "word_tag"))):
+        with pytest.raises(InputError) as caught:
+            reader(_FailingStream(name))
+        assert type(caught.value) is InputError and str(caught.value) == f"{name}: {path_error.value.reason}"

@@ -217,3 +217,24 @@ def test_tagger_evaluate_scores_quotes_tagged_as_quotes_as_glmnlp_tag_reads_them
     tagged = [token.rsplit("/", 1)[1] for token in capsys.readouterr().out.split()]
     expected = [r[1] for r in rows if r is not None]
     assert float(accuracy) == round(100 * sum(a == b for a, b in zip(tagged, expected)) / len(expected), 2)
+
+
+def test_tagger_cli_standard_input_that_cannot_be_read_is_said_as_a_files(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``tagger evaluate --test -`` whose standard input failed to read (EIO) said ``<stdin>: cannot read: ...``, where
+    every other input that cannot be read, stdin's lines too, says ``cannot read file: REASON``."""
+    import errno
+    import io
+    import sys
+
+    class Failing(io.BytesIO):
+        def read(self, size: int | None = -1) -> bytes:
+            raise OSError(errno.EIO, "Input/output error")
+
+    from glmnlp.text.default_model import default_model_path
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(Failing()))
+    capsys.readouterr()
+    assert main(["tagger", "evaluate", "-m", str(default_model_path()), "--test", "-"]) == 1
+    assert capsys.readouterr().err == "error: <stdin>: cannot read file: Input/output error\n"

@@ -50,6 +50,13 @@ def _rebuilt(cls: type[InputError], state: dict[str, Any]) -> InputError:
     return error
 
 
+def unreadable(exc: OSError, source: str, line: int | None = None) -> InputError:
+    """The one :class:`InputError` of input that cannot be read (``source: cannot read file: REASON``, the system's
+    reason), a path's or an open stream's alike: an open file whose read failed (EIO) was a :class:`FormatError`,
+    ``cannot read: ...``, as if its data were malformed, where the same failure on its path was this."""
+    return InputError(f"cannot read file: {exc.strerror or exc}", source=source, line=line)
+
+
 class TreeSyntaxError(InputError):
     """Malformed bracketed tree (unbalanced, empty, stray text, missing label)."""
 

@@ -206,7 +206,7 @@ class InputFile(NonEmptyPath):
         value = home_expanded(value)
         if self.allow_dash and str(value) == "-":
             return path
-        from glmnlp.errors import InputError
+        from glmnlp.errors import InputError, unreadable
 
         if str(value) == "-" and not os.path.exists(value):  # not "cannot read file: No such file or directory"
             raise InputError("this command reads named files, not stdin: give the file's name", source="-")
@@ -214,7 +214,7 @@ class InputFile(NonEmptyPath):
         try:
             mode = os.stat(value).st_mode
         except OSError as exc:
-            raise InputError(f"cannot read file: {exc.strerror or exc}", source=os.fsdecode(value)) from None
+            raise unreadable(exc, os.fsdecode(value)) from None
         if stat.S_ISDIR(mode):
             raise InputError("cannot read file: Is a directory", source=os.fsdecode(value))
         if not os.access(value, os.R_OK):

@@ -45,7 +45,7 @@ from glmnlp.glm.training import EpochRecord, check_shards
 from glmnlp.cli._params import (InputFile, NonEmptyPath, NumberRange, check_tagset, given_options, on_terminal,
                                training_parallel_options, warn_if_dev_is_train, warn_of_named_format,
                                first_line_peek)
-from glmnlp.errors import FormatError, InputError
+from glmnlp.errors import FormatError, InputError, unreadable
 from glmnlp.treebank.fileio import decoded_text, opened_input, stdin_bytes, without_byte_order_marks
 
 _FORMATS = ("auto", "conllu", "word_tag", "tab", "trees")
@@ -69,7 +69,7 @@ def _stdin_text() -> io.StringIO:
     try:
         data = stdin_bytes().read()
     except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", source="<stdin>") from None
+        raise unreadable(exc, "<stdin>") from None
     stream = io.StringIO(without_byte_order_marks(decoded_text(data, "<stdin>")))
     stream.name = "<stdin>"  # what the readers' messages call it
     return stream

@@ -47,7 +47,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
-from glmnlp.errors import ConfigError, InputError
+from glmnlp.errors import ConfigError, InputError, unreadable
 
 __all__ = ["atomic_write_bytes", "atomic_write_text", "check_output_file", "check_writable_folder", "lone_surrogate",
            "surrogate_reason", "check_writable_file", "check_name_length", "missing_folders", "remove_folders",
@@ -353,7 +353,7 @@ def decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
         except StopIteration:
             return
         except OSError as exc:  # a read that fails part-way (EIO, a descriptor not open for reading): a traceback
-            raise InputError(f"cannot read file: {exc.strerror or exc}", source=source, line=number + 1) from None
+            raise unreadable(exc, source, number + 1) from None
         number += 1
         if number == 1 and (utf16 := _utf16_message(raw)):
             raise InputError(utf16, source=source, line=1)
@@ -449,7 +449,7 @@ def opened_input(path: str | Path | None) -> Iterator[tuple[Iterator[tuple[int, 
     try:
         handle = stdin_bytes() if stdin else open(path, "rb")  # type: ignore[arg-type]  # noqa: SIM115
     except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror or exc}", source=name) from None
+        raise unreadable(exc, name) from None
     try:
         regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
     except (OSError, ValueError):
@@ -594,6 +594,6 @@ def read_text_file(path: str | Path) -> str:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
+        raise unreadable(exc, str(path)) from None
     _same_file_as_stdout(Path(path), str(path))
     return without_byte_order_marks(decoded_text(data, str(path)))

@@ -9,6 +9,10 @@ Our choices:
   :class:`~glmnlp.errors.InputError` naming the stream, and, where the stream's bytes can be read again from its
   start (a file opened in text mode, UTF-8), the line and column, as a path gives them; elsewhere (a pipe, another
   encoding) its byte alone, since a text stream decodes ahead of the line it hands out.
+* **A stream that cannot be read is an InputError, as a path.** A read that fails (EIO, a descriptor not open for
+  reading) was a :class:`~glmnlp.errors.FormatError` (``cannot read: ...``, as if the data were malformed) from the
+  whole-stream readers and a bare ``OSError`` from :func:`~glmnlp.treebank.formats.iter_tagged`; it is
+  :func:`~glmnlp.errors.unreadable`'s ``NAME: cannot read file: REASON``, the stream named as above.
 * **Moved from formats.py**, which had no room left under the 600 lines of a module.
 """
 
@@ -20,7 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
-from glmnlp.errors import FormatError, InputError
+from glmnlp.errors import InputError, unreadable
 from glmnlp.treebank.fileio import decoded_text, read_text_file, without_byte_order_marks
 
 __all__ = ["Source", "load_source", "checked_stream_lines", "decode_error", "stream_name"]
@@ -45,8 +49,8 @@ def load_source(source: Source) -> tuple[str, str]:
         text = source.read()
     except UnicodeDecodeError as exc:
         raise decode_error(source, name, exc, start) from None
-    except OSError as exc:  # EIO, a descriptor not open for reading: it was a traceback
-        raise FormatError(f"cannot read: {exc.strerror or exc}", source=name) from None
+    except OSError as exc:  # EIO, a descriptor not open for reading: a path's error (module header)
+        raise unreadable(exc, name) from None
     if not isinstance(text, str):
         raise TypeError(f"expected a text stream, got {type(source).__name__} yielding {type(text).__name__}")
     return name, without_byte_order_marks(text)
@@ -54,12 +58,15 @@ def load_source(source: Source) -> tuple[str, str]:
 
 def checked_stream_lines(stream: io.TextIOBase, name: str) -> Iterator[str]:
     """The lines of an open text stream given to :func:`~glmnlp.treebank.formats.iter_tagged`, a bad byte an
-    :class:`InputError` (:func:`decode_error`) rather than a ``UnicodeDecodeError`` from inside a reader."""
+    :class:`InputError` (:func:`decode_error`) rather than a ``UnicodeDecodeError`` from inside a reader, a read that
+    fails (EIO) a path's :func:`~glmnlp.errors.unreadable` rather than a bare ``OSError``."""
     start = _start(stream)
     try:
         yield from stream
     except UnicodeDecodeError as exc:
         raise decode_error(stream, name, exc, start) from None
+    except OSError as exc:
+        raise unreadable(exc, name) from None
 
 
 def _start(stream: object) -> int | None:
