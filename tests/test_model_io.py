@@ -265,12 +265,14 @@ def test_an_output_file_that_is_a_fifo_is_written_into_not_replaced(tmp_path: Pa
 
 def test_a_pipeline_folder_given_for_one_model_says_where_its_models_are(tmp_path: Path) -> None:
     """``Parser.load`` / ``Tagger.load`` of a pipeline's folder said "metadata.json: missing (not a glmnlp model
-    directory)" of a glmnlp model folder; it says what the folder is and what the reader takes."""
+    directory)" of a glmnlp model folder; it says what the folder is, what the reader takes and where its models are."""
     from glmnlp.errors import ModelFileError
     from glmnlp.glm.model_io import read_metadata
 
     save_model(tmp_path / "pipe" / "tagger", kind="tagger", metadata={}, arrays={})
-    with pytest.raises(ModelFileError, match=r"pipe: a pipeline model; read_metadata needs a single model directory$"):
+    with pytest.raises(ModelFileError, match=r"pipe: a pipeline model; glmnlp.glm.model_io.read_metadata needs a "
+                                             r"single model directory \(glmnlp.load\(\) reads it whole; its models "
+                                             r"are in tagger/\)$"):
         read_metadata(tmp_path / "pipe")
     (tmp_path / "empty").mkdir()
     with pytest.raises(ModelFileError, match="missing \\(not a glmnlp model directory\\)"):
@@ -334,9 +336,11 @@ def test_the_python_loaders_refuse_a_folder_of_the_wrong_kind_as_the_commands_do
     bundled = default_model_path()
     for load, folder, said in (
         (glmnlp.Tagger.load, bundled / "parser", "a parser model; glmnlp.Tagger.load needs a tagger directory"),
-        (glmnlp.Tagger.load, bundled, "a pipeline model; glmnlp.Tagger.load needs a tagger directory"),
+        (glmnlp.Tagger.load, bundled, "a pipeline model; glmnlp.Tagger.load needs a tagger directory (glmnlp.load() "
+                                      "reads it whole; its models are in tagger/ and parser/)"),
         (glmnlp.Parser.load, bundled / "tagger", "a tagger model; glmnlp.Parser.load needs a parser directory"),
-        (glmnlp.Parser.load, bundled, "a pipeline model; glmnlp.Parser.load needs a parser directory"),
+        (glmnlp.Parser.load, bundled, "a pipeline model; glmnlp.Parser.load needs a parser directory (glmnlp.load() "
+                                      "reads it whole; its models are in tagger/ and parser/)"),
         (lambda d: glmnlp.measures("A dog.", model=d), bundled / "tagger",
          "a tagger model; glmnlp.measures needs a parser or a pipeline directory"),
         (glmnlp.load, bundled / "parser" / "generative",

@@ -149,7 +149,11 @@ def wrong_kind(directory: str | Path, found: str, accepted: Sequence[str], user:
     each said it their own way (``metadata.json: this is a tagger model, expected a parser model`` beside
     ``a tagger model; glmnlp parse needs ...``)."""
     wanted = " or a ".join(kind_name(kind) for kind in accepted)
-    return ModelFileError(f"{directory}: a {kind_name(found)} model; {user} needs a {wanted} directory")
+    where = ""
+    if found == PIPELINE_KIND:  # where the pipeline's own models are, which is what a one-model loader wants
+        parts = [f"{part}/" for part in ("tagger", "parser") if (Path(directory) / part / METADATA_FILE).is_file()]
+        where = f" (glmnlp.load() reads it whole; its models are in {' and '.join(parts)})" if parts else ""
+    return ModelFileError(f"{directory}: a {kind_name(found)} model; {user} needs a {wanted} directory{where}")
 
 
 def check_kind(directory: str | Path, accepted: Sequence[str], user: str) -> str | None:

@@ -412,7 +412,7 @@ def read_metadata(directory: str | Path) -> dict[str, Any]:
         data = read_model_file(path)
     except FileNotFoundError:
         if held_kind(directory) == PIPELINE_KIND:  # a pipeline's folder (tagger/, parser/) where one model goes
-            raise wrong_kind(directory, PIPELINE_KIND, ["single model"], "read_metadata") from None
+            raise wrong_kind(directory, PIPELINE_KIND, ["single model"], "glmnlp.glm.model_io.read_metadata") from None
         raise ModelFileError(f"{path}: missing (not a glmnlp model directory)") from None
     header = model_json(data, path)
     if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
