@@ -172,11 +172,38 @@ def test_parser_refuses_what_is_not_a_tagged_sentence(words: object, tags: objec
 
 
 def test_parser_fallback_for_unparsable_sentence() -> None:
-    """A tag with no chain gets the documented flat default tree and is counted."""
+    """A tag with no chain where its word stands (no tree of the grammar begins with ``.``) gets the documented flat
+    default tree and is counted; so does a tag the model does not know, given unchecked (``check_tags=False``)."""
     parser = _parser()
-    tree = parser.parse(["xyzzy", "dog"], ["UH", "NN"])
-    assert tree == default_tree(["xyzzy", "dog"], ["UH", "NN"])
+    tree = parser.parse(["xyzzy", "dog"], [".", "NN"])
+    assert tree == default_tree(["xyzzy", "dog"], [".", "NN"])
     assert parser.stats["fallback"] == 1
+    tree = parser.parse(["xyzzy", "dog"], ["UH", "NN"], check_tags=False)
+    assert tree == default_tree(["xyzzy", "dog"], ["UH", "NN"])
+    assert parser.stats["fallback"] == 2
+
+
+def test_parser_refuses_a_tag_it_does_not_know_naming_the_word_and_the_tag() -> None:
+    """parse_nbest(['The', 'dog', 'barked', '.'], ['DT', 'XX', 'VBD', '.']) gave the flat default tree scored -inf,
+    silently, as if the search had failed: an InputError now, from parse, parse_nbest and explain alike, and
+    for a list of candidate tags with one unknown among known ones; nothing is counted."""
+    from glmnlp.errors import InputError
+
+    parser = _parser()
+    words = ["the", "dog", "saw", "a", "cat", "."]
+    message = r"^<input>: word 2 \('dog'\): tag 'XX' is not one of the model's \(it has no analysis with it\)$"
+    for tags in (["DT", "XX", "VBD", "DT", "NN", "."], ["DT", ["NN", "XX"], "VBD", "DT", "NN", "."]):
+        with pytest.raises(InputError, match=message):
+            parser.parse_nbest(words, tags, 1)
+        with pytest.raises(InputError, match=message):
+            parser.parse(words, tags)
+        with pytest.raises(InputError, match=message):
+            parser.explain(words, tags)
+    with pytest.raises(InputError, match=r"word 6 \('\.'\): tag '\$\.' is not"):
+        parser.parse(words, ["DT", "NN", "VBD", "DT", "NN", [".", "$."]])
+    assert parser.stats["sentences"] == 0
+    score, tree = parser.parse_nbest(words, ["DT", ["NN", "VB"], "VBD", "DT", "NN", "."], 1)[0]
+    assert score > float("-inf") and tree.tags() == ["DT", "NN", "VBD", "DT", "NN", "."]
 
 
 @pytest.mark.parametrize(("cap", "retry_cap"), [(2, 20), (40, 400), (0, 1000), (10**6, 10**6)])

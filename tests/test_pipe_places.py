@@ -41,8 +41,8 @@ def test_a_long_sentences_warning_and_an_unknown_tags_error_name_the_document(n_
         assert len(list(nlp.pipe(docs, batch_size=2, n_process=n_process))) == len(docs)
     assert len([w for w in caught if issubclass(w.category, LongInputWarning)]) == 1
     tagged = [[("Dogs", "NNS"), ("bark", "VBP")], [("Cats", "NNS"), ("meow", "VBZZ")]]
-    with pytest.raises(InputError, match="document 3, sentence 2: the sentence 'Cats meow' has tags the parser does "
-                                         "not know: VBZZ"):
+    with pytest.raises(InputError, match=r"document 3, sentence 2: word 2 \('meow'\): tag 'VBZZ' is not one of the "
+                                         "model's"):
         list(nlp.pipe(["Fine.", "Also fine.", tagged], batch_size=1, n_process=n_process))
 
 

@@ -400,9 +400,24 @@ def test_pipeline_refuses_given_tags_the_parser_does_not_know() -> None:
     from glmnlp.errors import InputError
 
     nlp = load()
-    with pytest.raises(InputError, match="tags the parser does not know: ZZ"):
+    with pytest.raises(InputError, match=r"word 2 \('bark'\): tag 'ZZ' is not one of the model's"):
         nlp([[("Dogs", "NNS"), ("bark", "ZZ"), (".", ".")]])
     assert nlp([[("Dogs", "NNS"), ("bark", "VBP"), (".", ".")]]).sents[0].score is not None
+
+
+def test_pipeline_names_the_sentence_the_word_and_the_tag_it_refuses() -> None:
+    """A pre-tagged word's unknown tag was refused naming the sentence's text and the tags, not the word: it is the
+    parser's own check now (glmnlp.parser.tag_check), the word as written and its place named; the tags' written
+    spelling (``(`` for the trees' ``-LRB-``) is read as the parser's."""
+    from glmnlp.errors import InputError
+
+    nlp = load()
+    doc = [[("He", "PRP"), ("left", "VBD"), (".", ".")], [("He", "PRP"), ("(", "XX"), ("left", "VBD")]]
+    with pytest.raises(InputError, match=r"^<input>: document 1, sentence 2: word 2 \('\('\): tag 'XX' is not one "
+                                         r"of the model's \(it has no analysis with it\)$"):
+        nlp(doc)
+    sent = nlp([[("He", "PRP"), ("(", "("), ("left", "VBD"), (")", ")"), (".", ".")]]).sents[0]
+    assert sent.score is not None and sent.tree.tags()[1] == "-LRB-" and sent.tags[1] == "("
 
 
 def test_pipeline_long_input_warnings_point_at_the_callers_line() -> None:

@@ -128,3 +128,37 @@ def test_the_tagger_gives_its_labels_and_with_written_the_spelling_glmnlp_tag_wr
     assert tagger.multitag(words, float("inf")) == [[escape_brackets(t) for t in tags] for tags in wide]
     tree = Parser.load(models / "parser").parse(words, labels)
     assert tree.tags() == labels and len(tree.children[0].children) < len(words)  # not the flat default tree
+
+
+def test_the_parser_takes_the_tags_as_the_tagger_writes_them(models: Path) -> None:
+    """``parse_nbest(words, tagger.tag(words, written=True))``, STTS ``$(`` for the model's ``$-LRB-``, gave the flat
+    default tree scored -inf; it gives the tree and score of the labels, single tags or several a word, and explain
+    reads them so too. A tag the model does not know is refused, the tagset's spelling of none of its tags too."""
+    from glmnlp.errors import InputError
+    from glmnlp.parser.model import Parser
+    from glmnlp.tagger.model import Tagger
+    from glmnlp.text.inputs import model_words
+
+    tagger, parser = Tagger.load(models / "tagger"), Parser.load(models / "parser")
+    words = model_words(_SENTENCES[0][0].split(), tagger)
+    labels, written = tagger.tag(words), tagger.tag(words, written=True)
+    assert written != labels and "$(" in written
+    ranked = parser.parse_nbest(words, labels, 3)
+    assert ranked[0][0] > float("-inf") and parser.parse_nbest(words, written, 3) == ranked
+    assert parser.parse(words, written) == ranked[0][1] and parser.explain(words, written).score == ranked[0][0]
+    wide = tagger.multitag(words, float("inf"), written=True)
+    assert parser.parse_nbest(words, wide, 1) == parser.parse_nbest(words, tagger.multitag(words, float("inf")), 1)
+    with pytest.raises(InputError, match=r"word 3 \('-LRB-'\): tag '\$\[' is not one of the model's"):
+        parser.parse_nbest(words, [*written[:2], "$[", *written[3:]], 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(st.sampled_from("$(){}[]-LRBNV.x"), min_size=1, max_size=8))
+def test_a_tag_as_written_is_read_back_as_the_model_s_label(tag: str) -> None:
+    """The parser reads a tag written as its tagset writes it (written_tag) as the label a tree has."""
+    from glmnlp.parser.tag_check import model_tag
+    from glmnlp.treebank.trees import written_tag
+
+    label = escape_brackets(tag)
+    assert model_tag(written_tag(label), {label}) == label == model_tag(label, {label})
+    assert model_tag(written_tag(label), {label + "x"}) is None

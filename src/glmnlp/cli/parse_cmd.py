@@ -54,7 +54,7 @@ Our choices:
   error of every output that would replace an input (:mod:`glmnlp.cli._paths`), before anything is read; the
   folder's checks are in :mod:`glmnlp.cli._svg_dir`, which says what differs and why;
 * ``--tagger DIR`` is compared with the parser's tags when the models are loaded (:func:`check_tagset`):
-  the parser gives a sentence with a tag it does not know the flat default tree, silently. A tagger of
+  a sentence the tagger tags with a tag the parser does not know gets the flat default tree, silently. A tagger of
   another tagset (more than half of its tags unknown, e.g. UD tags before a PTB parser) is an error
   naming them, as an unknown ``--tagged`` tag is; a few unknown tags (a rare tag missing from the
   parser's smaller training set, as ``train-default --max-train`` gives) are a warning, since refusing

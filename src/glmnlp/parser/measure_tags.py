@@ -14,7 +14,8 @@ Our choices
   tags the model has: a string for the sentence was read as one tag a character, and an unknown tag gave every
   word an infinite surprisal, silently; both are an :class:`~glmnlp.errors.InputError`. A tag the grammar has
   only in the trees' spelling is taken in it (STTS ``$(`` as ``$-LRB-``: trees cannot hold a ``(``, and the library
-  writes tags ``$(`` everywhere else, so ``Sentence.tags`` given back were refused).
+  writes tags ``$(`` everywhere else, so ``Sentence.tags`` given back were refused). The tags themselves are checked
+  and spelled as the parser's every other input of tags is, by :func:`glmnlp.parser.tag_check.checked_tags`.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import numpy as np
 
 from glmnlp.errors import InputError
 from glmnlp.parser.generative import NODE_MODEL, WORD_MODEL
-from glmnlp.treebank.trees import escape_brackets
+from glmnlp.parser.tag_check import checked_tags, known_tags
 
 __all__ = ["candidate_tags", "every_tag", "every_tag_from", "given_tags", "given_entries"]
 
@@ -106,20 +107,14 @@ def given_tags(parser: Any, words: Sequence[str], tags: Any) -> list[list[str]]:
         raise InputError(f"a sentence's tags are a list with one tag (or a list of tags) per word, not {tags!r}")
     if len(tags) != len(words):
         raise InputError(f"{len(words)} words but {len(tags)} tag entries")
-    known = set(every_tag(parser))
     out: list[list[str]] = []
     for k, entry in enumerate(tags, start=1):
         candidates = [entry] if isinstance(entry, str) else list(entry) if isinstance(entry, Sequence) else []
         if not candidates or not all(isinstance(t, str) for t in candidates):
             raise InputError(f"word {k} ({words[k - 1]!r}): its tags are a tag or a non-empty list of tags, "
                              f"not {entry!r}")
-        candidates = [escape_brackets(t) if t not in known and escape_brackets(t) in known else t
-                      for t in candidates]
-        if unknown := [t for t in candidates if t not in known]:
-            raise InputError(f"word {k} ({words[k - 1]!r}): tag {unknown[0]!r} is not one of the model's (it has no "
-                             f"analysis with it)")
         out.append(candidates)
-    return out
+    return checked_tags(words, out, known_tags(parser.grammar))
 
 
 def given_entries(parser: Any, sentences: Sequence[Sequence[str]], entries: Sequence[Any]) -> list[Any]:
@@ -148,5 +143,6 @@ def every_tag_from(parser: Any, tag_lists: Sequence[Sequence[str]], stop: int) -
 
 
 def every_tag(parser: Any) -> list[str]:
-    """Every POS tag of the grammar that has chains (the tags ``tags="all"`` gives each word)."""
+    """Every POS tag of the grammar that has chains (the tags ``tags="all"`` gives each word; the tags
+    :func:`~glmnlp.parser.tag_check.known_tags` gives, in the grammar's order)."""
     return [t for t in parser.grammar.pos_tags if parser.grammar.lookup(t) is not None]

@@ -25,7 +25,9 @@ What it implements (paper §2.3-§4):
   them: 24 GB and the out-of-memory killer for a 50-word sentence); if that fails too it gets the default
   structure ``(TOP (S (T1 w1) ... (Tn wn)))`` (flat over the first candidate tags; S: the grammar's
   :meth:`~glmnlp.parser.grammar.Grammar.root_phrase`, a label of the training trees). Such sentences
-  are counted in :attr:`Parser.stats`.
+  are counted in :attr:`Parser.stats`. These fallbacks are for failed searches: bad input raises an
+  :class:`~glmnlp.errors.InputError` before the search (an empty sentence, a word with whitespace, a tag the model
+  does not know: :mod:`glmnlp.parser.tag_check`, which also reads STTS ``$(`` as the model's ``$-LRB-``).
 
 * **Explanations** (:meth:`Parser.explain`, :meth:`Parser.explain_tree`; :mod:`glmnlp.parser.explain`): the kernel
   replays a derivation (the parser's best, or any tree's) and reports every node it builds with its context atoms,
@@ -86,6 +88,7 @@ from glmnlp.parser.derivation import Step, default_tree, derive, replay
 from glmnlp.parser.explain import Explanation, name_nodes
 from glmnlp.parser.files import describe_parser, load_parser, save_parser
 from glmnlp.parser.grammar import Grammar, GrammarError, tree_problem
+from glmnlp.parser.tag_check import checked_tags, known_tags
 from glmnlp.parser.term import prefix_logprobs, surprisal_bits
 from glmnlp.parser.transform import fslc_detransform, fslc_transform
 from glmnlp.treebank.fileio import lone_surrogate, surrogate_reason
@@ -358,14 +361,24 @@ class Parser(TravelsAsFiles):
         return bits
 
     def parse_nbest(
-        self, words: Sequence[str], tags: Sequence[str | Sequence[str]], k: int = 1
+        self, words: Sequence[str], tags: Sequence[str | Sequence[str]], k: int = 1, *, check_tags: bool = True
     ) -> list[tuple[float, Tree]]:
         """The k best trees (de-transformed, TOP-rooted) with their scores, best first (``k`` <= 0: every
         complete analysis in the last beam). ``tags[i]`` is one POS tag or a list of candidate tags (multi-tag
-        input: the chains of word i are the union over them). Never fails: see the module docstring for the
-        fallbacks."""
+        input: the chains of word i are the union over them), each a tag of the model, as the model spells it
+        (``Tagger.tag(words)``) or as its tagset writes it (STTS ``$(`` for ``$-LRB-``: ``Tagger.tag(words,
+        written=True)``; :mod:`glmnlp.parser.tag_check`).
+
+        Bad input raises: a tag the model does not know (it has no analysis with it: the sentence was the flat
+        default tree, silently) is an :class:`~glmnlp.errors.InputError` naming the word and the tag, as are an
+        empty sentence and a word with whitespace. A search that fails never does: the sentence gets the fallbacks
+        of the module docstring ("Robustness"). ``check_tags=False`` takes the tags unchecked, as given (an
+        evaluation on gold tags with a tag unseen in training: a word with no tag the model knows has no analysis,
+        and the sentence gets the default structure)."""
         tag_lists = _checked_sentence(words, tags, "parse")
         words = [str(w) for w in words]  # plain strings: a numpy array's are numpy.str_ (and the array no list)
+        if check_tags:
+            tag_lists = checked_tags(words, tag_lists, known_tags(self.grammar))
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
             raise ConfigError(f"k must be an integer (<= 0: every complete analysis), got {k!r}")
         k = min(max(int(k), 0), 2**31 - 1)  # the decoder's int: any k past the beam is every analysis anyway
@@ -402,9 +415,9 @@ class Parser(TravelsAsFiles):
             self._count("fallback")
         return None
 
-    def parse(self, words: Sequence[str], tags: Sequence[str | Sequence[str]]) -> Tree:
-        """The best tree for a tagged sentence."""
-        return self.parse_nbest(words, tags, 1)[0][1]
+    def parse(self, words: Sequence[str], tags: Sequence[str | Sequence[str]], *, check_tags: bool = True) -> Tree:
+        """The best tree for a tagged sentence (tags, their checks and the fallbacks as for :meth:`parse_nbest`)."""
+        return self.parse_nbest(words, tags, 1, check_tags=check_tags)[0][1]
 
     # -- taking a score apart (glmnlp.parser.explain) -------------------------------------------------
     def explain(self, words: Sequence[str], tags: Sequence[str | Sequence[str]]) -> Explanation:
@@ -413,14 +426,12 @@ class Parser(TravelsAsFiles):
         Words are read as :meth:`parse` reads them (the treebank's spelling: ``-LRB-`` for ``(``); an explanation
         is not counted in :attr:`stats`.
 
-        Raises :class:`~glmnlp.errors.InputError` when a word has no tag the model knows, or the beam finds no
-        analysis (:meth:`parse` then returns the default structure, which the model does not score)."""
+        Tags are read and checked as :meth:`parse` reads them (a tag the model does not know is an
+        :class:`~glmnlp.errors.InputError`), and so is a sentence the beam finds no analysis of (:meth:`parse` then
+        returns the default structure, which the model does not score)."""
         tag_lists = _checked_sentence(words, tags, "explain")
         words = [str(w) for w in words]
-        known = set(self.grammar.pos_tags)
-        if (bad := next((i for i, t in enumerate(tag_lists) if not known.intersection(t)), None)) is not None:
-            raise InputError(f"word {bad + 1} ({words[bad]!r}): none of its tags {tag_lists[bad]} is a tag of the "
-                             "model (its grammar's POS tags)")
+        tag_lists = checked_tags(words, tag_lists, known_tags(self.grammar))
         found = self._derivations(words, tag_lists, 1, count=False)
         if found is None:
             raise InputError("the beam found no analysis of this sentence (parse() returns the default structure, "
@@ -447,7 +458,8 @@ class Parser(TravelsAsFiles):
             raise InputError(f"cannot explain this tree: {problem if tree.children else 'it has no words'}")
         words = tree.leaves()
         preterminals = tree.tags()
-        tag_lists = _checked_sentence(words, preterminals if tags is None else tags, "explain")
+        tag_lists = checked_tags(words, _checked_sentence(words, preterminals if tags is None else tags, "explain"),
+                                 known_tags(self.grammar))
         if (bad := next((i for i, (t, c) in enumerate(zip(preterminals, tag_lists)) if t not in c), None)) is not None:
             raise InputError(f"word {bad + 1} ({words[bad]!r}): its tag in the tree, {preterminals[bad]!r}, is not "
                              f"among the tags given for it, {tag_lists[bad]}")
@@ -499,10 +511,13 @@ class Parser(TravelsAsFiles):
         """Per-word surprisal in bits, -log2 P(w_i | w_0..w_{i-1}), from the generative model's beam.
 
         Needs a model with a generative term (generative or combined). The prefix probability after
-        word i is the sum of the generative probabilities of the beam members (glmnlp.parser.term).
+        word i is the sum of the generative probabilities of the beam members (glmnlp.parser.term). Tags are read
+        and checked as :meth:`parse` reads them.
         """
-        _checked_sentence(words, tags, "compute surprisal for")
-        return surprisal_bits(prefix_logprobs(self, [str(w) for w in words], list(tags)))
+        tag_lists = _checked_sentence(words, tags, "compute surprisal for")
+        words = [str(w) for w in words]
+        tag_lists = checked_tags(words, tag_lists, known_tags(self.grammar))
+        return surprisal_bits(prefix_logprobs(self, words, tag_lists))
 
     def _tree(self, words: Sequence[str], sites: np.ndarray, chains: np.ndarray) -> Tree:
         steps = [Step(int(s), self._chains[int(c)]) for s, c in zip(sites, chains)]

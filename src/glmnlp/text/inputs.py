@@ -210,8 +210,8 @@ def tagset_mismatch(tags: Collection[str], known: Collection[str] | None, name: 
     """A tagger's ``tags`` against those a parser knows (``known``; None: it does not say): a tagger of another
     tagset (more than half of its tags unknown to the parser) is a :class:`ConfigError`; a few unknown tags give the
     warning returned (empty: none; ``name``: how the message names the tagger). Fewer tags are fine. The parser
-    finds no chain for a tag it does not know, and a sentence tagged with one ends as the flat default tree,
-    silently: a UPOS tagger beside a WSJ parser flattened every sentence."""
+    has no analysis with a tag it does not know, and the pipeline gives a sentence whose word has only such tags
+    the flat default tree, silently: a UPOS tagger beside a WSJ parser flattened every sentence."""
     if not known:
         return ""
     unknown = sorted(t for t in set(tags) if escape_brackets(t) not in known)  # $( is the parser's $-LRB-

@@ -14,8 +14,12 @@ Our choices (what a call accepts, and the checks at the text boundary: :mod:`glm
 
 * **Given tags are kept.** Pre-tagged input reaches the parser as given (never widened by ``multitag_margin``;
   a bracket spelled as trees spell it, ``(`` as ``-LRB-``), so the tree's preterminals are the user's tags. A given
-  tag the parser does not know is an InputError (a flat tree came back without a word; ``glmnlp parse --tagged``
-  refuses it too).
+  tag the parser does not know is an InputError naming the document, the sentence, the word and the tag (a flat
+  tree came back without a word; ``glmnlp parse --tagged`` refuses it too), checked as the parser checks every tag
+  it is given (:func:`glmnlp.parser.tag_check.checked_tags`). The tagger's tags are not the user's: one the parser
+  does not know (a tagger with a wider tagset, which :func:`glmnlp.text.loading.load` warns of) is left out of its
+  word's candidates, and a word with none the parser knows gives the sentence the parser's flat default tree, as
+  before the parser checked its tags.
 * **Optional components.** ``tagger`` or ``parser`` may be ``None``: without a parser the
   sentences carry tags and no tree (what ``glmnlp tag`` needs); without a tagger the input must be
   pre-tagged whenever a parser is present. A missing component is reported, never worked around.
@@ -96,6 +100,8 @@ from typing import Any
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.glm.locks import ForkSafeLock
 from glmnlp.parser.explain import Explanation
+from glmnlp.parser.model import Parser
+from glmnlp.parser.tag_check import checked_tags, model_tag
 from glmnlp.text.components import UNCHANGED, Deferred, ParserProtocol, TaggerProtocol, Unchanged
 from glmnlp.text.document import Document, Sentence, Token
 from glmnlp.text.inputs import (MAX_BATCH, DocumentInput, PendingSentence, check_progress, model_words, read_document,
@@ -444,11 +450,31 @@ class Pipeline:
         return explain_document(self, doc)
 
     # -- stages ------------------------------------------------------------------------------
+    def _known(self) -> frozenset[str] | None:
+        """The parser's POS tags (None when it does not say: no grammar)."""
+        known = getattr(getattr(self.parser, "grammar", None), "pos_tags", None)
+        return None if known is None else frozenset(known)
+
     def _knows(self, tag: str) -> bool:
         """Whether the parser has chains for ``tag`` (true when it does not say: no grammar), spelled as its trees spell
         it (STTS ``$(`` as ``$-LRB-``: a tagger trained on word/TAG lines writes it as it is)."""
-        known = getattr(getattr(self.parser, "grammar", None), "pos_tags", None)
-        return known is None or escape_brackets(tag) in known
+        known = self._known()
+        return known is None or model_tag(tag, known) is not None
+
+    def _parser_tags(self, written: list[str], lists: list[list[str]], where: str | None) -> list[list[str]]:
+        """Each word's candidates as the parser spells them (module header, "Given tags are kept"): given tags
+        checked (``where`` names their sentence in the InputError, which names the word), the tagger's (``where``
+        None) without those the parser does not know where the word has another; with a parser that does not say
+        its tags, each with its brackets escaped."""
+        if (known := self._known()) is None:
+            return [[escape_brackets(t) for t in ts] for ts in lists]
+        if where is not None:
+            try:
+                return checked_tags(written, lists, known)
+            except InputError as exc:
+                raise InputError(f"{where}{exc.reason}") from None
+        kept = [[m for t in ts if (m := model_tag(t, known)) is not None] for ts in lists]
+        return [k or [escape_brackets(t) for t in ts] for k, ts in zip(kept, lists)]
 
     def _analyse(self, sent: PendingSentence, nbest: int = 1, surprisal: bool = False, where: str = "") -> None:
         # the models' spelling (inputs: "The models' spelling"), asking the tagger only when it tags (it may be
@@ -477,15 +503,12 @@ class Pipeline:
             sent.tags = tags
             sent.given = fixed
             tagged_here = True
-        elif sent.tags is not None:  # as the parser spells them (surprisal and measures read them)
-            sent.given = {i: escape_brackets(t) for i, t in enumerate(sent.tags)}
+        elif sent.tags is not None:  # as the parser spells them (surprisal and measures read them), checked
+            sent.given = {i: t[0] for i, t in enumerate(self._parser_tags(written, [[t] for t in sent.tags], where))}
         if self.parser is None:
             return
         if sent.tags is None:
             raise ConfigError("this pipeline has a parser but no tagger: give pre-tagged input")
-        if not tagged_here and (unknown := sorted({t for t in sent.tags if not self._knows(t)})):
-            raise InputError(f"{where}the sentence {' '.join(written)[:60]!r} has tags the parser does not know: "
-                             f"{', '.join(unknown)} (it has no analysis with them)")
         if len(words) > self.max_words:
             from glmnlp.parser.model import default_tree
 
@@ -499,15 +522,20 @@ class Pipeline:
             if surprisal:
                 sent.surprisal = [None] * len(words)
             return
-        parser_tags: Sequence[str | Sequence[str]] = [escape_brackets(t) for t in sent.tags]  # as _knows spells them
-        if tagged_here and self.multitag_margin is not None:  # the tagger's own tags widened, given tags kept
+        parser_tags: Sequence[str | Sequence[str]]
+        if not tagged_here:
+            parser_tags = [sent.given[i] for i in range(len(words))]  # checked above
+        elif self.multitag_margin is None:
+            parser_tags = [t[0] for t in self._parser_tags(written, [[t] for t in sent.tags], None)]
+        else:  # the tagger's own tags widened, given tags kept
             wide = self.tagger.multitag(tagger_words, self.multitag_margin) if wide is None else wide
-            parser_tags = [[fixed[i]] if i in fixed else [escape_brackets(c) for c in cands] for i, cands in
-                           enumerate(wide)]
+            parser_tags = self._parser_tags(written, [[fixed[i]] if i in fixed else list(c) for i, c in
+                                                      enumerate(wide)], None)
         sent.parsed_from = (words, parser_tags)
         ranker = getattr(self.parser, "parse_nbest", None)
-        if callable(ranker):
-            ranked = list(ranker(words, parser_tags, nbest))
+        if callable(ranker):  # the tagger's tags spelled and unchecked: a word with none known gets the flat tree
+            ranked = list(ranker(words, parser_tags, nbest, **{"check_tags": False} if tagged_here and isinstance(
+                self.parser, Parser) else {}))
             if not ranked:
                 raise RuntimeError(f"parser returned no tree for the words {words}")
             sent.score, tree = ranked[0]
@@ -519,7 +547,6 @@ class Pipeline:
         else:
             tree = self.parser.parse(words, parser_tags)
         if surprisal:
-            from glmnlp.parser.model import Parser
             from glmnlp.text.measures import incremental_surprisal
 
             # choice: incremental surprisal, the measures' tags; another parser's own surprisal with the tags here
