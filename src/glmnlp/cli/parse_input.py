@@ -20,7 +20,6 @@ from glmnlp.errors import ConfigError, InputError
 from glmnlp.text.inputs import model_words
 from glmnlp.treebank.fileio import decoded_arguments, is_blank, line_tokens
 from glmnlp.treebank.formats import word_tag_line
-from glmnlp.treebank.trees import escape_brackets
 
 __all__ = ["Unit", "argument_units", "checked_tags", "read_units"]
 
@@ -47,9 +46,11 @@ def checked_tags(units: Iterable[Unit], pipeline: Any, *, map_unknown: bool) -> 
     ``map_unknown`` it is replaced by the tagger's best tag for that word among those the parser knows (with a
     warning; the tagger's own best may be unknown to the parser too, when their tagsets differ).
 
-    Without this check the parser finds no chain for the tag and the sentence ends as the flat
-    default tree, silently.
+    The parser and the pipeline refuse such a tag too, with no file or line; this check reads tags as they do
+    (:func:`glmnlp.parser.tag_check.model_tag`: STTS ``$(`` as the model's ``$-LRB-``) and names the file's line.
     """
+    from glmnlp.parser.tag_check import model_tag  # (the parser's package, imported only for --tagged input)
+
     known = set(pipeline.parser_facts()["pos_tags"] or ())  # from the metadata: the parser is not built here
     for unit in units:
         if not known:
@@ -57,7 +58,7 @@ def checked_tags(units: Iterable[Unit], pipeline: Any, *, map_unknown: bool) -> 
             continue
         fixed = []
         for sentence in unit.doc:
-            bad = [k for k, (_, tag) in enumerate(sentence) if escape_brackets(tag) not in known]  # $( as $-LRB-
+            bad = [k for k, (_, tag) in enumerate(sentence) if model_tag(tag, known) is None]  # $( as $-LRB-
             if bad and not map_unknown:
                 word, tag = sentence[bad[0]]
                 raise InputError(
@@ -70,7 +71,7 @@ def checked_tags(units: Iterable[Unit], pipeline: Any, *, map_unknown: bool) -> 
                     raise ConfigError("--map-unknown-tags needs a tagger (this model has none; give --tagger DIR)")
                 # the tagger's best tag that the parser knows (its own best may be unknown to the parser too)
                 ranked = pipeline.tagger.multitag(model_words([w for w, _ in sentence], pipeline.tagger), math.inf)
-                guess = {k: next((t for t in ranked[k] if escape_brackets(t) in known), None) for k in bad}
+                guess = {k: next((t for t in ranked[k] if model_tag(t, known) is not None), None) for k in bad}
                 for k in bad:
                     if guess[k] is None:
                         raise InputError(f"token {k + 1}: unknown tag {sentence[k][1]!r}, and the tagger has no tag "
