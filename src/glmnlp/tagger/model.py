@@ -80,9 +80,9 @@ Our choices:
   forward + backward Viterbi (``_viterbi.max_marginals``).
 * **Tags as the model learnt them.** :meth:`Tagger.tag`, :meth:`~Tagger.tag_sentences` and :meth:`~Tagger.multitag`
   give the model's own labels (:attr:`tags_`), which :meth:`Parser.parse <glmnlp.parser.model.Parser.parse>` reads
-  (docs/api.md passes ``tagger.tag(words)`` to it): a tagger trained on trees has STTS ``$(`` as ``$-LRB-``, and
-  the parser, given ``$(``, falls back to its flat default tree. ``written=True`` gives them as every output of tags
-  writes them (``$(``, :func:`~glmnlp.treebank.trees.written_tag`: ``glmnlp tag``, ``Sentence.tags``, CoNLL-U, JSON).
+  (docs/api.md passes ``tagger.tag(words)`` to it): a tagger trained on trees has STTS ``$(`` as ``$-LRB-``.
+  ``written=True`` gives them as every output of tags writes them (``$(``, :func:`~glmnlp.treebank.trees.written_tag`:
+  ``glmnlp tag``, ``Sentence.tags``, CoNLL-U, JSON), which the parser reads too (:mod:`glmnlp.parser.tag_check`).
 * Model files: :mod:`glmnlp.tagger.files` (format and validation); the GLM task the training loop
   drives and the evaluation records: :mod:`glmnlp.tagger.task`; the scores against gold tags:
   :mod:`glmnlp.tagger.evaluation`; the configuration: :mod:`glmnlp.tagger.config`.
@@ -494,9 +494,9 @@ class Tagger(TravelsAsFiles):
         return [flat[offsets[s] : offsets[s + 1]] for s in range(len(sentences))]
 
     def tag(self, words: Sequence[str], *, written: bool = False) -> list[str]:
-        """The best tag sequence for one tokenised sentence: the model's own labels (:attr:`tags_`, what
-        :meth:`Parser.parse <glmnlp.parser.model.Parser.parse>` reads: STTS ``$-LRB-`` from trees), or with
-        ``written=True`` as every output of tags writes them (``$(``, as ``glmnlp tag`` and ``Sentence.tags``).
+        """The best tag sequence for one tokenised sentence: the model's own labels (:attr:`tags_`: STTS ``$-LRB-``
+        from trees), or with ``written=True`` as every output of tags writes them (``$(``, as ``glmnlp tag`` and
+        ``Sentence.tags``); :meth:`Parser.parse <glmnlp.parser.model.Parser.parse>` reads either.
 
         A word is any non-empty string, a space inside it too (a CoNLL-U FORM may hold one, and the tagger's features
         read it as they read any character); :meth:`Parser.parse <glmnlp.parser.model.Parser.parse>` refuses one,
