@@ -37,6 +37,7 @@ from glmnlp.treebank.formats import (
 )
 from glmnlp.tagger.features import FEATURE_SETS
 from glmnlp.tagger.model import Tagger, TaggerConfig
+from glmnlp.treebank.trees import written_tag
 from glmnlp.text.inputs import model_tags, model_words
 from glmnlp.text.loading import tagger_at
 from glmnlp.glm.model_io import check_output_dir
@@ -326,8 +327,8 @@ def tag(model_dir: Path | None, input_path: str, input_option: str | None, input
         batch_size = 1  # typed input: each line answered as it is ended (it waited for 500 lines or Ctrl-D)
     for chunk in chunked(sentences, batch_size):
         # brackets spelled as the tagger saw them in training (glmnlp.text.inputs.model_words); words written as given
-        tagged = model.tag_sentences([model_words(s.words, model) for s in chunk], written=True)  # $( not $-LRB-
-        out = [TaggedSentence(s.words, tuple(t)) for s, t in zip(chunk, tagged, strict=True)]
+        tagged = model.tag_sentences([model_words(s.words, model) for s in chunk])
+        out = [TaggedSentence(s.words, tuple(map(written_tag, t))) for s, t in zip(chunk, tagged, strict=True)]  # $(
         try:
             text = writer(out)
         except FormatError as exc:  # numbered within the chunk: the sentence's number in the whole output
