@@ -366,3 +366,32 @@ def test_spacy_component_warnings_point_at_the_users_line() -> None:
         pipeline(" ".join(["word"] * 160) + " .")
     long = [w for w in caught if issubclass(w.category, LongInputWarning)]
     assert long and long[0].filename == __file__, [w.filename for w in long]
+
+
+@pytest.mark.parametrize("gap", [" ", "... "])
+def test_spacy_component_carries_open_quotes_across_a_paragraph(nlp, gap: str) -> None:  # type: ignore[no-untyped-def]
+    """spaCy's sentencizer cuts inside a quotation, and each sentence's quotes were spelled as if it began with none
+    open: the ``"`` after ``tired,`` took the tag ``\\`\\``` and the tree an opening quote, where glmnlp's pipeline
+    closes it (``''``): it counts open quotes from the paragraph's start, and so does the component now (a blank
+    line starts a paragraph, where the quote opens again, in both)."""
+    import glmnlp
+
+    for text in (f'"It was late. I was tired,{gap}" he said.', f'"It was late.\n\nI was tired,{gap}" he said.'):
+        doc = nlp(text)
+        assert len(list(doc.sents)) == 2
+        ours = glmnlp.load()(text)
+        quotes = [t.tag_ for t in doc if t.text == '"']
+        assert quotes == [tag for s in ours.sents for tag in s.tags if tag in ("``", "''")]
+        assert quotes == ["``", "``" if "\n" in text else "''"]
+        assert [s._.parse_string for s in doc.sents] == [glmnlp.to_bracket(s.tree)[5:-1] for s in ours.sents]
+
+
+def test_spacy_component_quotes_of_a_doc_from_words_carry_across_sentences(nlp) -> None:  # type: ignore[no-untyped-def]
+    """A Doc made from words with sentence starts (CoNLL data): a spaced ``"`` opens and closes by turns across the
+    Doc's sentences, not from each sentence's start (the second was an opening ``\\`\\``` too)."""
+    from spacy.tokens import Doc
+
+    words = ['"', "It", "was", "late", ".", "I", "was", "tired", ",", '"', "he", "said", "."]
+    doc = nlp(Doc(nlp.vocab, words=words, sent_starts=[i in (0, 5) for i in range(len(words))]))
+    assert [t.tag_ for t in doc if t.text == '"'] == ["``", "''"]
+    assert "('' '')" in list(doc.sents)[1]._.parse_string

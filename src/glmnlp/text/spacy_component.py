@@ -41,14 +41,18 @@ Our choices:
   constituent. A sentence of whitespace only is skipped. A token with whitespace inside (merged by an earlier
   component: ``New York``, ``New\nYork``) is one word, each run of its whitespace written ``_`` (``New_York``);
   only a plain space was, and a line break, a tab or a no-break space in it failed the whole call.
-* **Double quotes are spelled by glmnlp's tokenizer**: for a sentence with a double quote, the sentence's text is run
-  through :func:`glmnlp.text.tokenize.tokenize_spans` and each quote takes the spelling of the token at its place, so
-  the component and glmnlp's own pipeline agree on the same text by construction. A straight quote opens (`````) at the
-  start of the sentence, after a space or ``( [ { <``, and before a word after ``: ;`` or a dash; it closes (``''``)
-  elsewhere; ``“``/``”`` keep their direction. The choice used to follow the previous word's text, which made every
-  opening quote after a word closing (``said "yes"`` gave ``''`` twice). A tab or a line break counts as a space there.
-  The sentence is spaCy's: a quote that starts one is opening even where glmnlp's own sentence splitter would have kept
-  it inside a sentence (after a word, where it closes).
+* **Double quotes are spelled by glmnlp's tokenizer**: for a sentence with a quote, the sentence's text is run through
+  glmnlp's tokenizer (as :func:`glmnlp.text.tokenize.tokenize_spans`) and each quote takes the spelling of the token at
+  its place, so the component and glmnlp's own pipeline agree on the same text by construction. A straight quote opens
+  (`````) at the start of the sentence, after a space or ``( [ { <``, and before a word after ``: ;`` or a dash; it
+  closes (``''``) elsewhere; ``“``/``”`` keep their direction. The choice used to follow the previous word's text,
+  which made every opening quote after a word closing (``said "yes"`` gave ``''`` twice). A tab or a line break counts
+  as a space there. Open quotes are counted from the paragraph's start, as :func:`~glmnlp.text.tokenize.tokenize_text`
+  counts them (a blank line between two of the Doc's sentences starts a paragraph): spaCy's sentencizer cuts inside a
+  quotation, and each sentence began with none open, so the quote closing it was an opening one (``"It was late. I was
+  tired, " he said.``, cut after ``late.``: the second ``"`` was tagged `````, an opening quote in the tree). The
+  sentence is spaCy's: a quote that starts one and touches the word after it opens, even where glmnlp's own sentence
+  splitter would have kept it inside a sentence (after a word, where it closes).
 * **A span is compared with the constituents by its words**: whitespace tokens at its edges are left
   out first. spaCy's sentences often start or end with whitespace (the sentence after two spaces or
   a paragraph break starts with a ``SPACE`` token), and comparing exact token extents made every
@@ -123,6 +127,7 @@ from __future__ import annotations
 
 import bisect
 import os
+import re
 import shutil
 import struct
 import warnings
@@ -132,8 +137,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from glmnlp.errors import MissingPackageError, ModelFileError
-from glmnlp.text.token_spelling import TYPOGRAPHIC_QUOTES
-from glmnlp.text.tokenize import PTB_BRACKETS, tokenize_spans, user_stacklevel
+from glmnlp.text.token_spelling import TYPOGRAPHIC_QUOTES, quotes_left_open
+from glmnlp.text.tokenize import PTB_BRACKETS, _sentence_tokens, paragraph_break, user_stacklevel
 from glmnlp.treebank.trees import Tree, to_bracket
 
 if TYPE_CHECKING:
@@ -157,6 +162,9 @@ _DOUBLE_QUOTES = frozenset({'"', "''", "``", "\u201c", "\u201d", "\u201e", "\u20
 _FIXED_QUOTES = {"``": "``", **{q: t for q, t in TYPOGRAPHIC_QUOTES.items() if len(t) == 2}}
 #: single quotes: spelled as glmnlp's tokenizer spells the same extent (an opening one ```), else as here
 _SINGLE_QUOTES = {"'": "'", "`": "`", "\u2018": "`", "\u2019": "'"}
+#: a character that may be (part of) a quote as glmnlp's tokenizer reads them: a sentence without one opens and
+#: closes none
+_HAS_QUOTE = re.compile("[\"'`\u2018-\u201f\u02bc]")
 
 
 def _spacy() -> Any:
@@ -172,37 +180,44 @@ def _ptb_word(text: str) -> str:
     return PTB_BRACKETS.get(text, text)
 
 
-def _quote_spellings(doc: Any, positions: list[int]) -> dict[int, str]:
+def _quote_spellings(doc: Any, positions: list[int], open_before: tuple[bool, bool]
+                     ) -> tuple[dict[int, str], tuple[bool, bool]]:
     """The PTB spelling (opening ````` or closing ``''``) of each double quote among a sentence's words, by token,
-    and of each single quote (`````, ``'``).
+    and of each single quote (`````, ``'``); and whether a double and a single quote are open after the sentence,
+    ``open_before`` saying so as it begins (:func:`glmnlp.text.token_spelling.quotes_left_open`).
 
-    Read from :func:`glmnlp.text.tokenize.tokenize_spans` run on the sentence's text, so that a quote is spelled as
-    glmnlp's own pipeline spells it in the same text. The rule there (NLTK's and choice 5's) looks at what comes before
+    Read from glmnlp's tokenizer run on the sentence's text with the quotes left open before it, so that a quote is
+    spelled as glmnlp's own pipeline spells it in the same paragraph (a quote closing a quotation that an earlier
+    sentence of the Doc opened closes). The rule there (NLTK's and choice 5's) looks at what comes before
     the quote, not at the word before it: a straight quote opens at the start of the sentence, after a space or
     ``( [ { <`` and before a word after ``: ;`` or a dash (``said:"yes"``), and closes elsewhere (so after a word and
     a space, as in ``said "yes"``, it opens); typographic quotes keep their direction, and so does the PTB's opening
     `````. A quote the tokenizer does not return as a token of the same extent (when the two tokenizers cut a run such
     as ``'''`` differently) gets NLTK's rule, read from the character before it. A quote with spaces on both sides, as
     every token of a Doc made from words (``Doc(vocab, words=...)``) has, tells nothing by its place: a ``''`` is the
-    PTB's closing quote and a straight ``"`` opens and closes by turns (each closing one was taken for an opening one,
-    and such sentences of EWT were tagged otherwise than glmnlp tags the same words).
+    PTB's closing quote and a straight ``"`` opens and closes by turns, from the state the sentence begins with (each
+    closing one was taken for an opening one, and such sentences of EWT were tagged otherwise than glmnlp tags the
+    same words). The state after the sentence is counted over the tokenizer's tokens, each quote that is a word of
+    the sentence spelled as here: a quote spaCy keeps inside a token (``tired,"he``) counts as the tokenizer spells it.
     """
-    quotes = [i for i in positions if doc[i].text in _DOUBLE_QUOTES or doc[i].text in _SINGLE_QUOTES]
-    if not quotes:
-        return {}
     base = doc[positions[0]].idx
     last = doc[positions[-1]]
     text = doc.text[base:last.idx + len(last.text)]
-    spelled = {(start, end): word for word, start, end in tokenize_spans(text)}
+    if not _HAS_QUOTE.search(text):  # most sentences: no second tokenization, no quote opened or closed
+        return {}, open_before
+    tokens = _sentence_tokens(text, open_before)
+    spelled = {(start, end): word for word, start, end in tokens}
     out: dict[int, str] = {}
-    opened = False  # whether the last double quote opened one
-    for i in quotes:
+    opened = open_before[0]  # whether the last double quote opened one
+    for i in positions:
+        if doc[i].text not in _DOUBLE_QUOTES and doc[i].text not in _SINGLE_QUOTES:
+            continue
         start = doc[i].idx - base
-        word = spelled.get((start, start + len(doc[i].text)))
+        end = start + len(doc[i].text)
+        word = spelled.get((start, end))
         if doc[i].text in _SINGLE_QUOTES:
             out[i] = word if word in ("`", "'") else _SINGLE_QUOTES[doc[i].text]
             continue
-        end = start + len(doc[i].text)
         if doc[i].text in _FIXED_QUOTES:
             word = _FIXED_QUOTES[doc[i].text]
         elif doc[i].text in ('"', "''") and (not start or text[start - 1].isspace()) and text[end:end + 1] in ("", " "):
@@ -211,7 +226,8 @@ def _quote_spellings(doc: Any, positions: list[int]) -> dict[int, str]:
             word = "``" if (text[start - 1] if start else " ") in " ([{<" else "''"
         opened = word == "``"
         out[i] = word
-    return out
+    mine = {(doc[i].idx - base, doc[i].idx - base + len(doc[i].text)): word for i, word in out.items()}
+    return out, quotes_left_open([(mine.get((a, b), word), a, b) for word, a, b in tokens], open_before)
 
 
 class ExtensionClashWarning(UserWarning):
@@ -295,11 +311,15 @@ class GlmnlpParser:
     def __call__(self, doc: Any) -> Any:
         sentences = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
         stored: list[tuple[Node, ...]] = []
+        open_quotes, at = (False, False), 0  # quotes open as a sentence begins, counted from its paragraph's start
         for number, sent in enumerate(sentences, start=1):
             positions = [tok.i for tok in sent if not tok.is_space]
             if not positions:
                 continue
-            quotes = _quote_spellings(doc, positions)
+            if paragraph_break(doc.text, at, doc[positions[0]].idx):  # a blank line, as glmnlp's tokenizer has it
+                open_quotes = (False, False)
+            quotes, open_quotes = _quote_spellings(doc, positions, open_quotes)
+            at = doc[positions[-1]].idx + len(doc[positions[-1]].text)
             words = [quotes.get(i) or _ptb_word("_".join(doc[i].text.split())) for i in positions]
             parsed = self._parse(words, doc, number, positions)
             assert parsed.tree is not None

@@ -183,7 +183,7 @@ from glmnlp.text.web import mask_web_tokens, web_tag, web_tags, web_token_spans
 from glmnlp.treebank.fileio import BLANKS, INVISIBLE
 from glmnlp.treebank.trees import PTB_APOSTROPHES, PTB_BRACKETS
 
-__all__ = ["BLANKS", "LongInputWarning", "PTB_BRACKETS", "WINDOW_CHARS", "ptb_brackets",
+__all__ = ["BLANKS", "LongInputWarning", "PTB_BRACKETS", "WINDOW_CHARS", "paragraph_break", "ptb_brackets",
            "sentence_spans", "split_sentences", "tokenize", "tokenize_spans", "tokenize_text", "tokenize_text_spans",
            "user_stacklevel", "web_tag", "web_tags", "web_token_spans"]
 
@@ -549,6 +549,12 @@ def tokenize(sentence: str) -> list[str]:
     return [text for text, _, _ in tokenize_spans(sentence)]
 
 
+def paragraph_break(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` (the text between two sentences) holds a blank line, which ends a paragraph
+    (choice 1): open quotes are counted from a paragraph's start (choice 5), here and in the spaCy component."""
+    return _PARAGRAPH_BREAK.search(text, start, end) is not None
+
+
 def tokenize_text_spans(text: str, *, lines: bool = False) -> list[list[TokenSpan]]:
     """Sentences of PTB tokens, each with its offsets in ``text`` (not in its sentence); ``lines`` as for
     :func:`split_sentences` (true: one sentence per non-blank line). Open quotes are counted from the paragraph's
@@ -556,7 +562,7 @@ def tokenize_text_spans(text: str, *, lines: bool = False) -> list[list[TokenSpa
     result: list[list[TokenSpan]] = []
     open_quotes, at = (False, False), 0
     for start, end in sentence_spans(text, lines=lines):
-        if lines or _PARAGRAPH_BREAK.search(text, at, start):  # quotes are counted from the paragraph's start
+        if lines or paragraph_break(text, at, start):  # quotes are counted from the paragraph's start
             open_quotes = (False, False)
         tokens = _sentence_tokens(text[start:end], open_quotes)
         open_quotes, at = quotes_left_open(tokens, open_quotes), end
