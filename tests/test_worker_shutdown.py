@@ -454,3 +454,33 @@ def test_workers_end_when_their_caller_is_killed(tmp_path: Path) -> None:
     finally:
         for pid in _session(caller.pid):
             os.kill(pid, signal.SIGKILL)
+
+
+_INTERRUPTED_EARLY = """
+import os, signal, sys, threading, time
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as from a terminal, whatever this suite ignores
+from glmnlp.glm.parallel import Executor
+try:
+    threading.Timer(float(sys.argv[1]), os.killpg, (0, signal.SIGINT)).start()  # Ctrl-C: to the whole group
+    with Executor(2, "local") as executor:
+        executor.map(time.sleep, [0.05] * 4)
+    time.sleep(10)
+except KeyboardInterrupt:
+    sys.stderr.write("KeyboardInterrupt\\n")
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="no signal masks")
+def test_a_library_caller_s_ctrl_c_while_the_forkserver_starts_is_its_keyboard_interrupt_alone() -> None:
+    """Ctrl-C to the process group of a library caller whose first pool starts the forkserver (``pipe(texts,
+    n_process=2)``): a signal in the milliseconds the server's interpreter started killed it, printing
+    ``Fatal Python error: init_import_site`` or its import's ``KeyboardInterrupt`` traceback, and the caller's
+    ``KeyboardInterrupt`` came chained to a ``MemoryError`` (the server's closed pipe). The server now starts with
+    SIGINT blocked until it ignores it: the caller's ``KeyboardInterrupt`` is all, at every delay."""
+    outcomes = []
+    for delay in [k * 0.008 for k in range(14)]:
+        run = subprocess.run([sys.executable, "-c", _INTERRUPTED_EARLY, str(delay)], capture_output=True, text=True,
+                             timeout=60, start_new_session=True)
+        outcomes.append((delay, run.returncode, run.stderr))
+    assert all(code == 0 and err == "KeyboardInterrupt\n" for _, code, err in outcomes), [
+        (delay, code, err[-300:]) for delay, code, err in outcomes if code or err != "KeyboardInterrupt\n"]

@@ -42,12 +42,23 @@ signal lands. The caller then stops the workers:
   lacks memory (``ulimit -v``) or processes (``ulimit -u``, which counts threads): a :class:`MemoryError` naming
   both (:data:`NO_ROOM`); it was a traceback, ``Aborted.`` (the forkserver's closed pipe, an ``EOFError``), "out of
   memory" alone, or a worker that "exited with status 0" (its initializer's traceback above it).
+* The forkserver that glmnlp starts (when it is the first to need one: :func:`mp_context`) starts with SIGINT
+  blocked, as the standard library starts its resource tracker: a Ctrl-C to the process group while its interpreter
+  starts killed it, with ``Fatal Python error: init_import_site`` (in its ``site`` import: 4 runs of 20 at 5-80 ms
+  into ``pipe(texts, n_process=2)``) or a ``KeyboardInterrupt`` traceback (in its imports: 13 more), and the
+  caller's ``KeyboardInterrupt`` came chained to a ``MemoryError`` from its closed pipe. The signal is held until
+  the server ignores SIGINT (as soon as it has imported its preload modules; a held one is then discarded), and
+  each process it forks unblocks it as it is forked (:mod:`glmnlp.glm.forkserver_start`, the server's preload
+  module), so the program's other pools, which share the server, get workers whose SIGINT is the standard
+  library's. The server is therefore started as a pool is made, not at its first worker, and after the resource
+  tracker, whose start unblocks SIGINT in the thread that starts it.
 * A program that owns its whole process, like the ``glmnlp`` command, also calls
   :func:`ignore_sigint_in_forkserver`: the forkserver, started with SIGINT ignored, cannot be stopped
   by Ctrl-C while it starts, and its workers ignore SIGINT from their first instruction instead of
   from their initializer; and they use one thread for linear algebra (:data:`_ONE_THREAD`). The library does
   not do it by itself: the forkserver is shared with the program's other process pools, whose workers would
-  inherit the settings.
+  inherit the settings. (A library caller's workers ignore SIGINT from their initializer: a Ctrl-C before it, while
+  the worker imports the caller's main module, ends the worker without a word, and the caller stops the pool.)
 """
 
 from __future__ import annotations
@@ -131,10 +142,13 @@ _ONE_THREAD = {"OPENBLAS_NUM_THREADS": ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREAD
 
 
 def mp_context() -> Any:
-    """The multiprocessing context of the pools: forkserver, else spawn."""
+    """The multiprocessing context of the pools: forkserver, else spawn; the forkserver started if it is not running,
+    shielded from Ctrl-C while it starts (module docstring)."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
-    if _FORKSERVER_IGNORES_SIGINT and threading.current_thread() is threading.main_thread():
+    if not _FORKSERVER_IGNORES_SIGINT or threading.current_thread() is not threading.main_thread():
+        _start_forkserver_holding_sigint()
+    else:
         from multiprocessing import forkserver
 
         # SIGHUP too: a closed terminal hangs up the whole process group, and the resource tracker (started with
@@ -158,6 +172,33 @@ def mp_context() -> Any:
                 for name in unset:
                     os.environ.pop(name, None)
     return multiprocessing.get_context("forkserver")
+
+
+#: The forkserver's preload module while :func:`_start_forkserver_holding_sigint` starts it
+_UNBLOCKS_IN_CHILDREN = "glmnlp.glm.forkserver_start"
+
+
+def _start_forkserver_holding_sigint() -> None:
+    """Start multiprocessing's forkserver, when glmnlp is the first to need it, with SIGINT blocked, and with
+    :mod:`glmnlp.glm.forkserver_start` preloaded, which unblocks it in each process the server forks (module
+    docstring). The block holds Ctrl-C in the server and in this thread; this process's Ctrl-C meanwhile is raised
+    once the server is started and recorded (:func:`interrupts_deferred`: raised half way through, it would leave
+    a server running that the standard library does not know)."""
+    from multiprocessing import forkserver, resource_tracker
+
+    if not hasattr(signal, "pthread_sigmask"):
+        return
+    preload = list(getattr(getattr(forkserver, "_forkserver", None), "_preload_modules", None) or [])
+    with interrupts_deferred():
+        # the server starts the resource tracker first, and unblocks SIGINT after it: started before the block
+        resource_tracker.ensure_running()
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            forkserver.set_forkserver_preload([*preload, _UNBLOCKS_IN_CHILDREN])  # read only if a server starts
+            forkserver.ensure_running()
+        finally:
+            forkserver.set_forkserver_preload(preload)
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 @contextmanager
