@@ -71,6 +71,26 @@ def test_cli_too_few_file_descriptors_for_the_workers_is_one_line(tmp_path: Path
         "error: Too many open files: raise the limit (ulimit -n) or use fewer jobs (--jobs 1)\n"), run.stderr
 
 
+def test_cli_descriptors_run_out_of_as_a_worker_starts_is_the_one_line_alone(tmp_path: Path) -> None:
+    """``ulimit -n 28`` and ``parse -j 2``: the descriptors ran out after the request for a worker reached the
+    forkserver, which printed its traceback (``EOFError`` in ``recvfds``) above the command's one line. Each limit
+    just under the one the command needs gives that line alone (or the command runs, where it is enough)."""
+    import functools
+    import resource
+
+    (tmp_path / "in.txt").write_text("The dog barked.\n" * 8)
+    outcomes = []
+    for n in range(22, 31):
+        run = subprocess.run([sys.executable, "-c", _MAIN, "parse", "-q", "-j", "2", "--batch-size", "2", "--lines",
+                              "-i", str(tmp_path / "in.txt")], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             text=True, timeout=120,
+                             preexec_fn=functools.partial(resource.setrlimit, resource.RLIMIT_NOFILE, (n, n)))
+        outcomes.append((n, run.returncode, run.stderr))
+    line = "error: Too many open files: raise the limit (ulimit -n) or use fewer jobs (--jobs 1)\n"
+    assert all((code, err) in ((1, line), (0, "")) for _, code, err in outcomes), [
+        (n, code, err[-300:]) for n, code, err in outcomes if (code, err) not in ((1, line), (0, ""))]
+
+
 def test_a_thread_the_workers_cannot_start_is_out_of_memory_and_the_pool_stops(monkeypatch: pytest.MonkeyPatch) -> None:
     """Under ``ulimit -v`` the pool's thread could not start ("can't start new thread", a traceback), and stopping the
     pool then failed in its turn ("cannot join thread before it is started"). It is a MemoryError, which the command

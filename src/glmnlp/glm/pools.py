@@ -42,6 +42,10 @@ signal lands. The caller then stops the workers:
   lacks memory (``ulimit -v``) or processes (``ulimit -u``, which counts threads): a :class:`MemoryError` naming
   both (:data:`NO_ROOM`); it was a traceback, ``Aborted.`` (the forkserver's closed pipe, an ``EOFError``), "out of
   memory" alone, or a worker that "exited with status 0" (its initializer's traceback above it).
+* A worker whose start would run out of file descriptors (``ulimit -n``) is an ``OSError`` (EMFILE) raised before
+  the forkserver is asked for it (:func:`_room_for_a_worker`), which the command line says in one line: run out of
+  half way through the request, the server printed a traceback of its own above that line (``ulimit -n`` 23 to 29
+  for ``parse -j 2``).
 * The forkserver that glmnlp starts (when it is the first to need one: :func:`mp_context`) starts with SIGINT
   blocked, as the standard library starts its resource tracker: a Ctrl-C to the process group while its interpreter
   starts killed it, with ``Fatal Python error: init_import_site`` (in its ``site`` import: 4 runs of 20 at 5-80 ms
@@ -238,6 +242,8 @@ def submit(pool: ProcessPoolExecutor, fn: Callable[..., Any], *args: Any) -> Loc
     died is a :class:`WorkerError`, here as in :meth:`LocalCall.result`."""
     with interrupts_deferred():
         try:
+            if len(_workers(pool)) < getattr(pool, "_max_workers", 0):  # it may start a worker
+                _room_for_a_worker()
             return LocalCall(pool.submit(fn, *args), pool)
         except BrokenProcessPool as exc:
             raise WorkerError(_how_workers_died(pool)) from exc
@@ -247,6 +253,24 @@ def submit(pool: ProcessPoolExecutor, fn: Callable[..., Any], *args: Any) -> Loc
             raise MemoryError(f"cannot start a thread for the workers ({exc}): {NO_ROOM}") from None
         except EOFError:  # the forkserver closed its pipe without a process id: its fork failed (ulimit -u)
             raise MemoryError(f"cannot start a worker process (the forkserver could not fork): {NO_ROOM}") from None
+
+
+#: Descriptors a worker's start holds at once beyond those it keeps: the forkserver's socket and two pipes
+_START_DESCRIPTORS = 5
+
+
+def _room_for_a_worker() -> None:
+    """Raise ``OSError`` (EMFILE, ENFILE) if this process cannot open the descriptors a worker's start takes
+    (:data:`_START_DESCRIPTORS`): run out of after the request to the forkserver was sent (``ulimit -n 28``), the
+    request was cut short and the server printed a traceback (``EOFError`` in ``recvfds``) above the command's
+    one-line error; now only that error."""
+    opened: list[int] = []
+    try:
+        while len(opened) < _START_DESCRIPTORS:
+            opened.extend(os.pipe() if _START_DESCRIPTORS - len(opened) > 1 else (os.open(os.devnull, os.O_RDONLY),))
+    finally:
+        for fd in opened:
+            os.close(fd)
 
 
 #: How often a wait for a call looks at its pool's workers (seconds); a result ends the wait at once.
