@@ -127,7 +127,8 @@ def test_dev_decoder_from_plain_data_parses_as_the_trained_parser() -> None:
     seen: list[np.ndarray] = []  # the table the slice's parser decodes with (it is dropped after the pass)
     first = hosted[0].decoder.parser
     parse = first.parse
-    first.parse = lambda words, tags: (seen.append(first.weights.view(np.int64).copy()), parse(words, tags))[1]
+    first.parse = lambda words, tags, **kw: (seen.append(first.weights.view(np.int64).copy()),
+                                             parse(words, tags, **kw))[1]
     decoded = unshard([h.decode(*_sparse(weights)) for h in hosted], len(dev))
     assert [tree_from_plain(d) for d in decoded] == trees
     assert task.dev_score(examples, decoded) == task.evaluate(examples, weights) == float(expected.fmeasure)
@@ -153,7 +154,7 @@ def test_dev_decoder_takes_a_fresh_read_only_table_without_a_copy() -> None:
     decoder = builder(payload)
     seen: list[np.ndarray] = []
     parse = decoder.parser.parse
-    decoder.parser.parse = lambda words, tags: (seen.append(decoder.parser.weights), parse(words, tags))[1]
+    decoder.parser.parse = lambda words, tags, **kw: (seen.append(decoder.parser.weights), parse(words, tags, **kw))[1]
     frozen = parser.weights.copy()
     frozen.flags.writeable = False
     open_table = parser.weights.copy()

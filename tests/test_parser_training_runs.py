@@ -27,7 +27,7 @@ def test_dev_scoring_for_choices_does_not_stop_at_evalb_max_error() -> None:
     class Retagging:
         """Parses every sentence right but tags a final '.' as a noun (not a deleted label)."""
 
-        def parse(self, words, tags):  # type: ignore[no-untyped-def]
+        def parse(self, words, tags, check_tags=True):  # type: ignore[no-untyped-def]
             if words[-1] == ".":
                 return parse_tree("(TOP (S (NP (NN dogs)) (VP (VBP bark)) (NN .)))")
             return parse_tree("(TOP (S (NP (NNS cats)) (VP (VBP sleep))))")
