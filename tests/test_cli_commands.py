@@ -98,6 +98,9 @@ def test_cli_train_default_names_what_its_last_comparison_compares(capsys: pytes
 
 
 _TAKES = {"parser": ("glmnlp-parser", "glmnlp-pipeline"), "tagger": ("tagger", "glmnlp-pipeline")}
+#: the hint of what reads a folder of each kind, which a command names (glmnlp.glm.model_files.wrong_kind)
+_READS = {"tagger": "glmnlp tag -m reads it", "glmnlp-parser": "glmnlp parse -m reads it",
+          "glmnlp-generative-term": "a parser's generative/ part: glmnlp parse -m reads the parser folder around it"}
 
 
 @pytest.mark.parametrize(("command", "user", "takes"), [
@@ -128,4 +131,4 @@ def test_cli_a_model_folder_of_the_wrong_kind_is_refused_in_one_wording(
         rc, out, err = _run(capsys, [a.format(folder, test=test) for a in command])
         assert (rc, out, err) == (1, "", f"error: {wrong_kind(folder, kind, _TAKES[takes], user)}\n")
         assert err == f"error: {folder}: a {kind.removeprefix('glmnlp-').replace('-', ' ')} model; {user} needs a " \
-                      f"{takes} or a pipeline directory\n"
+                      f"{takes} or a pipeline directory ({_READS[kind]})\n"

@@ -189,10 +189,12 @@ def test_cli_parse_missing_model_error(capsys: pytest.CaptureFixture[str], tmp_p
     assert (rc, out, err) == (1, "", f"error: {tmp_path / 'nowhere'}: model directory not found\n")
 
 
-@pytest.mark.parametrize(("folder", "name"), [("tagger", "a tagger model"),
-                                             ("parser/generative", "a generative term model")])
+@pytest.mark.parametrize(("folder", "name", "reader"), [
+    ("tagger", "a tagger model", "glmnlp tag -m reads it"),
+    ("parser/generative", "a generative term model",
+     "a parser's generative/ part: glmnlp parse -m reads the parser folder around it")])
 def test_cli_parse_names_the_kind_of_a_folder_it_cannot_parse_with(
-    folder: str, name: str, capsys: pytest.CaptureFixture[str]
+    folder: str, name: str, reader: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A tagger folder was "a 'tagger' model" and a generative term's "a 'glmnlp-generative-term' model"; they are
     named as the other refusals name a kind (a tagger model, a parser model)."""
@@ -200,7 +202,8 @@ def test_cli_parse_names_the_kind_of_a_folder_it_cannot_parse_with(
 
     model = default_model_path() / folder
     rc, out, err = _run(capsys, ["parse", "-m", str(model), "A dog."])
-    assert (rc, out, err) == (1, "", f"error: {model}: {name}; glmnlp parse needs a parser or a pipeline directory\n")
+    assert (rc, out, err) == (1, "", f"error: {model}: {name}; glmnlp parse needs a parser or a pipeline directory "
+                                     f"({reader})\n")
 
 
 def test_cli_parse_parser_only_model_needs_tagged_input(tiny_model: Path, capsys: pytest.CaptureFixture[str]) -> None:

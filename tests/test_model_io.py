@@ -127,7 +127,7 @@ def test_model_io_rejects_corrupt_files(tmp_path: Path, case: str, culprit: str)
 def test_model_io_rejects_wrong_kind_and_missing_directory(tmp_path: Path) -> None:
     """Loading a tagger as a parser, or a directory that does not exist, fails clearly."""
     _save(tmp_path / "m")
-    with pytest.raises(ModelFileError, match=r"m: a tagger model; load_model needs a parser directory$"):
+    with pytest.raises(ModelFileError, match=r"m: a tagger model; load_model needs a parser directory \(glmnlp.Tagger.load reads it\)$"):
         load_model(tmp_path / "m", kind="parser")
     with pytest.raises(ModelFileError, match="model directory not found"):
         load_model(tmp_path / "nothing", kind="tagger")
@@ -321,7 +321,8 @@ def test_model_io_refusals_name_every_kind_one_way(tmp_path: Path, replace: bool
     (tmp_path / "parser" / "notes.txt").write_text("mine")
     with pytest.raises(ConfigError, match=r": a glmnlp parser model with other files in it \(notes.txt\)"):
         check_output_dir(tmp_path / "parser", "glmnlp-parser", replace=replace)
-    with pytest.raises(ModelFileError, match=r"parser: a parser model; load_model needs a generative term directory$"):
+    with pytest.raises(ModelFileError, match=r"parser: a parser model; load_model needs a generative term directory "
+                                             r"\(glmnlp.Parser.load reads it\)$"):
         load_model(tmp_path / "parser", kind="glmnlp-generative-term")
 
 
@@ -335,16 +336,19 @@ def test_the_python_loaders_refuse_a_folder_of_the_wrong_kind_as_the_commands_do
 
     bundled = default_model_path()
     for load, folder, said in (
-        (glmnlp.Tagger.load, bundled / "parser", "a parser model; glmnlp.Tagger.load needs a tagger directory"),
+        (glmnlp.Tagger.load, bundled / "parser", "a parser model; glmnlp.Tagger.load needs a tagger directory "
+                                                 "(glmnlp.Parser.load reads it)"),
         (glmnlp.Tagger.load, bundled, "a pipeline model; glmnlp.Tagger.load needs a tagger directory (glmnlp.load() "
                                       "reads it whole; its models are in tagger/ and parser/)"),
-        (glmnlp.Parser.load, bundled / "tagger", "a tagger model; glmnlp.Parser.load needs a parser directory"),
+        (glmnlp.Parser.load, bundled / "tagger", "a tagger model; glmnlp.Parser.load needs a parser directory "
+                                                 "(glmnlp.Tagger.load reads it)"),
         (glmnlp.Parser.load, bundled, "a pipeline model; glmnlp.Parser.load needs a parser directory (glmnlp.load() "
                                       "reads it whole; its models are in tagger/ and parser/)"),
         (lambda d: glmnlp.measures("A dog.", model=d), bundled / "tagger",
-         "a tagger model; glmnlp.measures needs a parser or a pipeline directory"),
+         "a tagger model; glmnlp.measures needs a parser or a pipeline directory (glmnlp.Tagger.load reads it)"),
         (glmnlp.load, bundled / "parser" / "generative",
-         "a generative term model; glmnlp.load() needs a pipeline directory"),
+         "a generative term model; glmnlp.load() needs a pipeline directory (a parser's generative/ part: "
+         "glmnlp.Parser.load reads the parser folder around it)"),
     ):
         with pytest.raises(ModelFileError) as info:
             load(folder)
@@ -364,3 +368,23 @@ def test_a_damaged_or_foreign_metadata_json_is_said_by_glmnlp_load_too(tmp_path:
         with pytest.raises(ModelFileError) as info:
             glmnlp.load(tmp_path / name)
         assert str(info.value).startswith(f"{tmp_path / name / said}"), info.value
+
+
+@pytest.mark.parametrize("linked", [False, True])
+def test_glmnlp_load_of_one_models_folder_says_which_loader_reads_it(tmp_path: Path, linked: bool) -> None:
+    """``glmnlp.load(TAGGER)`` said ``no tagger/ sub-model ... (it is a tagger model, ...: glmnlp.tagger.Tagger.load
+    reads it)``, and then only ``TAGGER: a tagger model; glmnlp.load() needs a pipeline directory``, a parser's folder
+    and a link to either alike; the refusal names the loader that reads the folder again."""
+    import glmnlp
+    from glmnlp.text.default_model import default_model_path
+
+    for part, reader in (("tagger", "glmnlp.Tagger.load"), ("parser", "glmnlp.Parser.load")):
+        folder = default_model_path() / part
+        if linked:
+            (tmp_path / part).symlink_to(folder, target_is_directory=True)
+            folder = tmp_path / part
+        for parser in (True, False):
+            with pytest.raises(ModelFileError) as info:
+                glmnlp.load(folder, parser=parser)
+            assert str(info.value) == (f"{folder}: a {part} model; glmnlp.load() needs a pipeline directory "
+                                       f"({reader} reads it)")

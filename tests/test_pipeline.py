@@ -389,9 +389,9 @@ def test_pipeline_load_names_what_a_wrong_path_is() -> None:
 
     with pytest.raises(ModelFileError, match="an empty path is not a model directory"):
         load("")
-    for part in ("tagger", "parser"):
+    for part, reader in (("tagger", "Tagger"), ("parser", "Parser")):
         with pytest.raises(ModelFileError, match=rf"{part}: a {part} model; glmnlp\.load\(\) needs a pipeline "
-                                                 r"directory$"):
+                                                 rf"directory \(glmnlp\.{reader}\.load reads it\)$"):
             load(default_model_path() / part)
 
 

@@ -147,13 +147,28 @@ def wrong_kind(directory: str | Path, found: str, accepted: Sequence[str], user:
     does not take: the folder, what it holds and what ``user`` takes, kinds named by :func:`kind_name`
     (``m: a tagger model; glmnlp measures needs a parser or a pipeline directory``). The commands and the loaders
     each said it their own way (``metadata.json: this is a tagger model, expected a parser model`` beside
-    ``a tagger model; glmnlp parse needs ...``)."""
+    ``a tagger model; glmnlp parse needs ...``). It ends with a hint of what reads the folder: where a pipeline's
+    models are, or the loader (the command, for a command's user) of the one model found (``(glmnlp.Tagger.load
+    reads it)``): ``glmnlp.load('tagger')`` had said so, and lost it when the refusals became one."""
     wanted = " or a ".join(kind_name(kind) for kind in accepted)
     where = ""
     if found == PIPELINE_KIND:  # where the pipeline's own models are, which is what a one-model loader wants
         parts = [f"{part}/" for part in ("tagger", "parser") if (Path(directory) / part / METADATA_FILE).is_file()]
         where = f" (glmnlp.load() reads it whole; its models are in {' and '.join(parts)})" if parts else ""
+    elif found in _READERS:  # who reads the kind found: a command for a command's user, else a Python loader
+        reader = _READERS[found][1 if user.startswith("glmnlp ") else 0]
+        where = "" if reader.startswith(f"{user} ") else f" ({reader})"
     return ModelFileError(f"{directory}: a {kind_name(found)} model; {user} needs a {wanted} directory{where}")
+
+
+#: What reads a folder of each kind (:func:`wrong_kind`'s hint), in Python and on the command line; a generative term
+#: is a parser's part (its ``generative/``), read with the parser around it
+_READERS = {
+    "tagger": ("glmnlp.Tagger.load reads it", "glmnlp tag -m reads it"),
+    "glmnlp-parser": ("glmnlp.Parser.load reads it", "glmnlp parse -m reads it"),
+    "glmnlp-generative-term": ("a parser's generative/ part: glmnlp.Parser.load reads the parser folder around it",
+                               "a parser's generative/ part: glmnlp parse -m reads the parser folder around it"),
+}
 
 
 def check_kind(directory: str | Path, accepted: Sequence[str], user: str) -> str | None:
