@@ -132,3 +132,33 @@ def test_cli_a_model_folder_of_the_wrong_kind_is_refused_in_one_wording(
         assert (rc, out, err) == (1, "", f"error: {wrong_kind(folder, kind, _TAKES[takes], user)}\n")
         assert err == f"error: {folder}: a {kind.removeprefix('glmnlp-').replace('-', ' ')} model; {user} needs a " \
                       f"{takes} or a pipeline directory ({_READS[kind]})\n"
+
+
+@pytest.mark.parametrize(("command", "user", "part"), [
+    (["tag", "-m", "{}"], "glmnlp tag", "tagger"),
+    (["tagger", "evaluate", "-m", "{}", "--test", "{test}"], "glmnlp tagger evaluate", "tagger"),
+    (["parse", "-m", "{parser}", "--tagger", "{}", "A dog."], "glmnlp parse --tagger", "tagger"),
+    (["parse", "-m", "{}", "A dog."], "glmnlp parse", "parser"),
+    (["measures", "-m", "{}", "A dog."], "glmnlp measures", "parser"),
+])
+def test_cli_a_pipeline_folder_without_the_part_a_command_takes_is_refused_naming_the_command(
+    command: list[str], user: str, part: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """``tag -m``, ``tagger evaluate -m`` and ``parse --tagger`` of a pipeline folder holding only ``parser/`` said
+    ``a pipeline model; glmnlp.Tagger.load needs a tagger directory (glmnlp.load() reads it whole; its models are in
+    parser/)``: no command named, a pipeline folder said to be the wrong kind where they take one, and a loader named
+    that refuses it too; ``parse -m`` of one holding only ``tagger/`` named no command either."""
+    from glmnlp.text.default_model import default_model_path
+
+    bundled = default_model_path()
+    folder = tmp_path / "only"
+    folder.mkdir()
+    (folder / ("parser" if part == "tagger" else "tagger")).symlink_to(
+        bundled / ("parser" if part == "tagger" else "tagger"), target_is_directory=True)
+    test = tmp_path / "test.word_tag"
+    test.write_text("The/DT dog/NN ./.\n", encoding="utf-8")
+    _stdin(monkeypatch, b"The dog .\n")
+    rc, out, err = _run(capsys, [a.format(folder, test=test, parser=bundled / "parser") for a in command])
+    assert (rc, out, err) == (1, "", f"error: {folder}: no {part}/ sub-model in this model directory; {user} needs a "
+                                     f"{part} or a pipeline directory with one\n")

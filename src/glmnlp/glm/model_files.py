@@ -13,7 +13,7 @@ writes to a folder of its own (:func:`write_folder_files`). Messages name a mode
 (``tagger``, ``parser``), not as its files store it (``glmnlp-parser``). What a folder holds is found once
 (:func:`held_kind`: a single model, a pipeline, nothing glmnlp can name), and a folder of a kind the loader or command
 does not take is refused by one function for all of them (:func:`wrong_kind`): the folder, what it holds, what the
-taker takes.
+taker takes; a pipeline folder without the part a taker wants from it is :func:`missing_part`'s.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ from glmnlp.treebank.fileio import dead_leftovers
 
 __all__ = ["FORMAT_NAME", "METADATA_FILE", "PIPELINE_FILE", "PIPELINE_KIND", "SCRATCH_PREFIXES", "TravelsAsFiles",
            "WEIGHTS_FILE", "check_kind", "check_model_directory", "checked_model_file", "directory_kind",
-           "folder_files", "folder_identity", "held_kind", "json_or_none", "kind_name", "model_files", "model_json",
+           "folder_files", "folder_identity", "held_kind", "json_or_none", "kind_name", "missing_part", "model_files",
+           "model_json",
            "pipeline_files", "read_member", "read_model_file", "read_unchanged", "remove_dead_scratch",
            "scratch_folder", "write_folder_files", "wrong_kind"]
 
@@ -169,6 +170,15 @@ _READERS = {
     "glmnlp-generative-term": ("a parser's generative/ part: glmnlp.Parser.load reads the parser folder around it",
                                "a parser's generative/ part: glmnlp parse -m reads the parser folder around it"),
 }
+
+
+def missing_part(directory: str | Path, part: str, user: str) -> ModelFileError:
+    """The refusal of a pipeline folder without the sub-model ``part`` (``tagger``, ``parser``) that ``user`` (a
+    command, ``glmnlp.measures``) takes from it: a pipeline folder is of the kind it takes, so not
+    :func:`wrong_kind`'s words (``tag -m`` of a folder holding only ``parser/`` said that ``glmnlp.Tagger.load`` needs
+    a tagger directory, and that ``glmnlp.load()`` read it whole, which it does not)."""
+    return ModelFileError(f"{directory}: no {part}/ sub-model in this model directory; {user} needs a {part} or a "
+                          "pipeline directory with one")
 
 
 def check_kind(directory: str | Path, accepted: Sequence[str], user: str) -> str | None:

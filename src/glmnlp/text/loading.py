@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from glmnlp.errors import ModelFileError
-from glmnlp.glm.model_files import METADATA_FILE, PIPELINE_KIND, check_kind, folder_identity
+from glmnlp.glm.model_files import METADATA_FILE, PIPELINE_KIND, check_kind, folder_identity, missing_part
 from glmnlp.text.checksums import check_checksums, check_part
 from glmnlp.text.inputs import tagset_mismatch
 from glmnlp.text.pipeline import MAX_PARSE_WORDS, Deferred, Pipeline
@@ -44,9 +44,13 @@ def tagger_directory(directory: str | Path) -> Path:
 
 def tagger_at(directory: str | Path, *, deferred: bool = False, user: str = "tagger_at") -> Any:
     """The tagger model at ``directory`` (:func:`tagger_directory`; its files checked by :func:`check_part`): built
-    now, or (``deferred``) checked now and built on first use. A folder of another kind is refused naming ``user``
-    (the command or option that takes it: :func:`glmnlp.glm.model_files.wrong_kind`)."""
-    check_kind(directory, ("tagger", PIPELINE_KIND), user)
+    now, or (``deferred``) checked now and built on first use. A folder of another kind, or a pipeline's without
+    ``tagger/``, is refused naming ``user`` (the command or option that takes it:
+    :func:`glmnlp.glm.model_files.wrong_kind`, :func:`~glmnlp.glm.model_files.missing_part`; the latter was
+    ``Tagger.load``'s refusal of the folder as a pipeline, which these take)."""
+    if check_kind(directory, ("tagger", PIPELINE_KIND), user) == PIPELINE_KIND and not os.path.lexists(
+            Path(directory) / "tagger"):
+        raise missing_part(directory, "tagger", user)
     directory = tagger_directory(directory)
     check_part(directory)
     return _tagger(directory, deferred)

@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, overload
 
-from glmnlp.errors import ConfigError, InputError, MissingPackageError, ModelFileError
+from glmnlp.errors import ConfigError, InputError, MissingPackageError
 from glmnlp.glm.locks import ForkSafeLock
 from glmnlp.parser.measures import (COLUMNS, COMBINED_NEEDS_WEIGHTS, MAX_CAP, MAX_GAMMA, NEXT_COLUMNS, MeasureOptions,
                                     MeasureRow, SentenceTags, WordClasses, candidate_tags, corpus_measures,
@@ -101,7 +101,7 @@ def load_parser(model: _Model = None, kind: str = "generative", user: str = "glm
 
     A parser without a generative term, or without perceptron weights for ``kind`` "combined", is a
     :class:`ConfigError` naming the model directory."""
-    from glmnlp.glm.model_files import PIPELINE_KIND, check_kind
+    from glmnlp.glm.model_files import PIPELINE_KIND, check_kind, missing_part
     from glmnlp.parser.files import MODEL_KIND
     from glmnlp.parser.model import Parser
     from glmnlp.text.checksums import check_part
@@ -120,7 +120,7 @@ def load_parser(model: _Model = None, kind: str = "generative", user: str = "glm
             raise TypeError(f"model: expected None, a model directory, a Pipeline or a Parser, "
                             f"got {type(model).__name__}")
         if check_kind(root, (MODEL_KIND, PIPELINE_KIND), user) == PIPELINE_KIND and not (root / "parser").is_dir():
-            raise ModelFileError(f"{root}: no parser/ sub-model in this model directory")  # (a tagger's alone)
+            raise missing_part(root, "parser", user)  # (a tagger's alone)
         path = root / "parser" if (root / "parser").is_dir() else root
         check_part(path)  # a pipeline's parser/ checked against its MODEL.json
         parser = Parser.load(path)
