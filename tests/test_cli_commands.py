@@ -162,3 +162,29 @@ def test_cli_a_pipeline_folder_without_the_part_a_command_takes_is_refused_namin
     rc, out, err = _run(capsys, [a.format(folder, test=test, parser=bundled / "parser") for a in command])
     assert (rc, out, err) == (1, "", f"error: {folder}: no {part}/ sub-model in this model directory; {user} needs a "
                                      f"{part} or a pipeline directory with one\n")
+
+
+@pytest.mark.parametrize(("command", "out"), [
+    (["parse", "-m", "{}", "-i", "{text}"], "(TOP (S (NP (DT The) (NN dog)) (VP (VBD barked)) (. .)))\n"),
+    (["tag", "-m", "{}", "-i", "{text}"], "The/DT dog/NN barked/VBD ./.\n"),
+    (["parse", "--tagger", "{}", "-i", "{text}"], "(TOP (S (NP (DT The) (NN dog)) (VP (VBD barked)) (. .)))\n"),
+])
+def test_cli_takes_a_pipeline_folder_whatever_else_lies_there(
+    command: list[str], out: str, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    """``parse -m`` and ``tag -m`` of a copy of the bundled model holding another program's ``metadata.json`` said
+    ``.../metadata.json: not a glmnlp model (format is not 'glmnlp-model')``, where ``glmnlp.measures`` loaded it;
+    every command takes it as the pipeline it is, as ``glmnlp.load`` does (glmnlp.glm.model_files' header)."""
+    from glmnlp.text.default_model import default_model_path
+
+    bundled = default_model_path()
+    folder = tmp_path / "pipe"
+    folder.mkdir()
+    for part in ("tagger", "parser"):
+        (folder / part).symlink_to(bundled / part, target_is_directory=True)
+    (folder / "MODEL.json").write_bytes((bundled / "MODEL.json").read_bytes())
+    (folder / "metadata.json").write_text('{"note": "my notes"}', encoding="utf-8")
+    text = tmp_path / "in.txt"
+    text.write_text("The dog barked .\n", encoding="utf-8")
+    rc, got, err = _run(capsys, [a.format(folder, text=text) for a in command])
+    assert (rc, got) == (0, out), err

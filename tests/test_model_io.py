@@ -388,3 +388,36 @@ def test_glmnlp_load_of_one_models_folder_says_which_loader_reads_it(tmp_path: P
                 glmnlp.load(folder, parser=parser)
             assert str(info.value) == (f"{folder}: a {part} model; glmnlp.load() needs a pipeline directory "
                                        f"({reader} reads it)")
+
+
+def _pipeline_with_notes(root: Path, described: bool, notes: str) -> Path:
+    """The bundled model's parts (links) in ``root``, its MODEL.json when ``described``, and a ``metadata.json``
+    that is not a glmnlp model's (``notes``)."""
+    from glmnlp.text.default_model import default_model_path
+
+    bundled = default_model_path()
+    root.mkdir()
+    for part in ("tagger", "parser"):
+        (root / part).symlink_to(bundled / part, target_is_directory=True)
+    if described:
+        for name in ("MODEL.json", "NOTICE.md"):
+            shutil.copyfile(bundled / name, root / name)
+    (root / "metadata.json").write_text(notes, encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize(("described", "notes"), [(True, '{"note": "my notes"}'), (True, "xx"), (False, "[]")])
+def test_a_pipeline_folder_is_a_pipeline_whatever_else_lies_there(tmp_path: Path, described: bool,
+                                                                  notes: str) -> None:
+    """A copy of the bundled model with another program's ``metadata.json`` in it loaded with ``glmnlp.load()``, and
+    then was refused (``pipemeta/metadata.json: not a glmnlp model (format is not 'glmnlp-model')``) while
+    ``glmnlp.measures(model=...)`` loaded it; ``glmnlp parse`` and ``tag`` refused it all along. Every loader takes it
+    as the pipeline it is (glmnlp.glm.model_files' header), and a one-model loader refuses it as one."""
+    import glmnlp
+
+    folder = _pipeline_with_notes(tmp_path / "pipe", described, notes)
+    doc = glmnlp.load(folder)("The dog barked.")
+    assert [t.tag for t in doc.tokens] == ["DT", "NN", "VBD", "."]
+    assert glmnlp.measures("The dog barked.", model=folder)[0]["word"] == "The"
+    with pytest.raises(ModelFileError, match=r"pipe: a pipeline model; glmnlp.Tagger.load needs a tagger directory"):
+        glmnlp.Tagger.load(folder)

@@ -14,6 +14,14 @@ writes to a folder of its own (:func:`write_folder_files`). Messages name a mode
 (:func:`held_kind`: a single model, a pipeline, nothing glmnlp can name), and a folder of a kind the loader or command
 does not take is refused by one function for all of them (:func:`wrong_kind`): the folder, what it holds, what the
 taker takes; a pipeline folder without the part a taker wants from it is :func:`missing_part`'s.
+
+A pipeline whatever else lies there: a folder whose ``tagger/`` or ``parser/`` holds a model is a pipeline beside
+any other file (a ``NOTICE.md``, the user's notes, another program's or a damaged ``metadata.json``) for every loader
+and command (``glmnlp.load``, ``glmnlp.measures``, ``glmnlp parse``, ``tag``, ``measures``), unless its own
+``metadata.json`` is a glmnlp model's and no ``MODEL.json`` lists the folder's files (:func:`holds_pipeline`): a
+stray ``metadata.json`` in a copy of the bundled model made ``glmnlp.load`` refuse it (``not a glmnlp model``),
+which it had loaded and ``glmnlp.measures`` still did, and ``glmnlp parse`` and ``tag`` had always refused it. A
+pipeline's own ``MODEL.json`` wins over a model's ``metadata.json`` beside it, as :func:`directory_kind` has it.
 """
 
 from __future__ import annotations
@@ -36,8 +44,8 @@ from glmnlp.treebank.fileio import dead_leftovers
 
 __all__ = ["FORMAT_NAME", "METADATA_FILE", "PIPELINE_FILE", "PIPELINE_KIND", "SCRATCH_PREFIXES", "TravelsAsFiles",
            "WEIGHTS_FILE", "check_kind", "check_model_directory", "checked_model_file", "directory_kind",
-           "folder_files", "folder_identity", "held_kind", "json_or_none", "kind_name", "missing_part", "model_files",
-           "model_json",
+           "folder_files", "folder_identity", "held_kind", "holds_pipeline", "json_or_none", "kind_name",
+           "missing_part", "model_files", "model_json",
            "pipeline_files", "read_member", "read_model_file", "read_unchanged", "remove_dead_scratch",
            "scratch_folder", "write_folder_files", "wrong_kind"]
 
@@ -130,17 +138,31 @@ def kind_name(kind: str) -> str:
 
 
 def held_kind(directory: str | Path) -> str | None:
-    """The kind of model a folder given to a loader holds: a single model's stored kind (its ``metadata.json``),
-    ``PIPELINE_KIND`` for a folder without one that holds ``tagger/`` or ``parser/`` models (with ``MODEL.json`` or
-    put together by hand), else None: no glmnlp model, or one too damaged to say (its loader says why)."""
+    """The kind of model a folder given to a loader holds: ``PIPELINE_KIND`` for a pipeline (:func:`holds_pipeline`),
+    else a single model's stored kind (its ``metadata.json``), else None: no glmnlp model, or one too damaged to say
+    (its loader says why)."""
     directory = Path(directory)
-    header = json_or_none(directory / METADATA_FILE)
-    if isinstance(header, dict) and header.get("format") == FORMAT_NAME and isinstance(header.get("kind"), str):
-        return str(header["kind"])
-    if not os.path.lexists(directory / METADATA_FILE) and any(
-            (directory / part / METADATA_FILE).is_file() for part in ("tagger", "parser")):
+    if holds_pipeline(directory):
         return PIPELINE_KIND
-    return None
+    header = json_or_none(directory / METADATA_FILE)
+    return str(header["kind"]) if _model_header(header) else None
+
+
+def holds_pipeline(directory: str | Path) -> bool:
+    """Whether a folder is a pipeline (module header, "A pipeline whatever else lies there"): its ``tagger/`` or
+    ``parser/`` holds a model, and either a ``MODEL.json`` lists its files or its own ``metadata.json`` is not a
+    glmnlp model's (none, another program's, damaged). Cheap for a single model's folder (two ``stat`` calls)."""
+    directory = Path(directory)
+    if not any((directory / part / METADATA_FILE).is_file() for part in ("tagger", "parser")):
+        return False
+    if (directory / PIPELINE_FILE).is_file() and pipeline_files(directory) is not None:
+        return True
+    return not _model_header(json_or_none(directory / METADATA_FILE))
+
+
+def _model_header(header: Any) -> bool:
+    """Whether ``header`` (a ``metadata.json``'s JSON) names a glmnlp model and its kind."""
+    return isinstance(header, dict) and header.get("format") == FORMAT_NAME and isinstance(header.get("kind"), str)
 
 
 def wrong_kind(directory: str | Path, found: str, accepted: Sequence[str], user: str) -> ModelFileError:

@@ -85,8 +85,8 @@ import numpy as np
 from glmnlp._version import __version__
 from glmnlp.errors import ConfigError, ModelFileError
 from glmnlp.glm.model_files import (FORMAT_NAME, METADATA_FILE, PIPELINE_FILE, PIPELINE_KIND, WEIGHTS_FILE,
-                                    check_model_directory, directory_kind, held_kind, kind_name, model_files,
-                                    model_json, pipeline_files, read_member, read_model_file, wrong_kind)
+                                    check_model_directory, directory_kind, held_kind, holds_pipeline, kind_name,
+                                    model_files, model_json, pipeline_files, read_member, read_model_file, wrong_kind)
 from glmnlp.glm.model_seals import check_pin, check_seal, header_digest, json_keys, json_problem, parts_digest
 from glmnlp.glm.pools import interrupts_deferred
 from glmnlp.treebank.fileio import (check_name_length, check_writable_folder, dead_leftovers, missing_folders,
@@ -443,7 +443,7 @@ def read_metadata(directory: str | Path) -> dict[str, Any]:
 def _checked_blob(directory: Path, kind: str, user: str) -> tuple[dict[str, Any], bytes]:
     """The header and the weights archive's bytes, once the kind (a folder of another: :func:`wrong_kind`, naming
     ``user``, who asked for it) and the archive's checksum are checked."""
-    if not os.path.lexists(directory / METADATA_FILE) and held_kind(directory) == PIPELINE_KIND:
+    if holds_pipeline(directory):  # (whatever else lies there: glmnlp.glm.model_files)
         raise wrong_kind(directory, PIPELINE_KIND, [kind], user)
     header = read_metadata(directory)
     if header["kind"] != kind:

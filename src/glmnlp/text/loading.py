@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from glmnlp.errors import ModelFileError
-from glmnlp.glm.model_files import METADATA_FILE, PIPELINE_KIND, check_kind, folder_identity, missing_part
+from glmnlp.glm.model_files import (METADATA_FILE, PIPELINE_KIND, check_kind, folder_identity, holds_pipeline,
+                                     missing_part)
 from glmnlp.text.checksums import check_checksums, check_part
 from glmnlp.text.inputs import tagset_mismatch
 from glmnlp.text.pipeline import MAX_PARSE_WORDS, Deferred, Pipeline
@@ -36,8 +37,11 @@ __all__ = ["check_checksums", "check_part", "load", "parser_at", "recommended_ma
 
 def tagger_directory(directory: str | Path) -> Path:
     """The tagger model a path names: a tagger model's folder, or a pipeline model's (its ``tagger/``), as every
-    option that takes a tagger (``--tagger``, ``tag -m``, ``tagger evaluate -m``) reads it."""
-    if (Path(directory) / "tagger").is_dir() and not (Path(directory) / "metadata.json").is_file():
+    option that takes a tagger (``--tagger``, ``tag -m``, ``tagger evaluate -m``) reads it: a pipeline whatever else
+    lies there (:func:`glmnlp.glm.model_files.holds_pipeline`), or a folder holding a ``tagger/`` and no
+    ``metadata.json``."""
+    if holds_pipeline(directory) or (Path(directory) / "tagger").is_dir() and not os.path.lexists(
+            Path(directory) / METADATA_FILE):
         return Path(directory) / "tagger"
     return Path(directory)
 
