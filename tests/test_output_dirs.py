@@ -364,6 +364,24 @@ def test_parse_refuses_an_input_among_the_drawings_it_would_replace(
     assert [p.name for p in out.iterdir()] == ["sentence-0003.svg"] and text.read_text().startswith("The dog")
 
 
+def test_parse_refuses_a_linked_out_dir_as_a_link_whatever_the_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--out-dir E`` (a link to D) with ``-i D/sentence-0001.svg`` said ``E/sentence-0001.svg is the --input file``
+    (status 2) where ``E: exists and is not a directory`` holds whatever the input: the folder is checked first."""
+    from glmnlp.cli import main
+
+    out = tmp_path / "D"
+    out.mkdir()
+    text = out / "sentence-0001.svg"
+    text.write_text("The dog barked.\n")
+    (tmp_path / "E").symlink_to(out, target_is_directory=True)
+    capsys.readouterr()
+    assert main(["parse", "-q", "-j", "1", "--format", "svg", "--out-dir", str(tmp_path / "E"), "-i", str(text)]) == 1
+    assert capsys.readouterr().err == f"error: {tmp_path / 'E'}: exists and is not a directory (--out-dir)\n"
+    assert [p.name for p in out.iterdir()] == ["sentence-0001.svg"] and text.read_text() == "The dog barked.\n"
+
+
 def test_an_output_file_made_read_only_is_not_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     """``chmod 444 ro.trees; glmnlp data --clean x --out ro.trees`` replaced it (the rename needs only its folder's

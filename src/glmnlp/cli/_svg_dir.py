@@ -7,6 +7,9 @@ and their temporary files), which the run replaces (:mod:`glmnlp.cli.parse_cmd`'
   (:func:`glmnlp.cli._paths.check_not_an_input`, status 2, before anything is read; ``-`` is the file stdin reads).
   It had a check of its own, an error of status 1 after the model was loaded. Unlike ``data --clean --out`` or
   ``measures --plot``, the outputs are several files: each earlier drawing the run would replace is compared.
+* **The folder is checked first**: a link or a file as ``--out-dir`` is refused whatever the input (``ConfigError``,
+  status 1, as before), before its drawings are compared with the input (a link to the input's folder was said to
+  be the input's, status 2, where the reason that holds for any input went unsaid).
 * **Anything else in the folder is an error of status 1** (``ConfigError``), as before: the folder's contents
   (a stranger's file, another run writing there: :func:`claim`) are its state when the command runs, not two names
   on the command line that contradict each other.
@@ -41,7 +44,10 @@ def _is_drawing(path: Path) -> bool:
 def check_drawings_not_input(out_dir: Path, input_path: str | None) -> None:
     """A usage error, before anything is read, when one of the drawings in ``out_dir`` that this run would replace is
     the input (``input_path``: a file, ``-`` for stdin, None for TEXT arguments): :func:`check_not_an_input`, every
-    drawing being an output of the run."""
+    drawing being an output of the run. A folder refused whatever the input (a link, a file) is refused first, as
+    :func:`check_svg_dir` refuses it: a link to the input's folder was said to be the input's (status 2), the reason
+    that holds for any input left unsaid."""
+    _check_folder(out_dir)
     try:
         drawings = [p for p in sorted(out_dir.iterdir()) if _is_drawing(p)] if out_dir.is_dir() else []
     except OSError:
@@ -51,14 +57,19 @@ def check_drawings_not_input(out_dir: Path, input_path: str | None) -> None:
                            "a drawing would replace the text; write the drawings elsewhere")
 
 
+def _check_folder(out_dir: Path) -> None:
+    """--out-dir is a folder or nothing yet: not a link (the drawings went where it pointed), not a file."""
+    if out_dir.is_symlink() or (out_dir.exists() and not out_dir.is_dir()):
+        raise ConfigError(f"{out_dir}: exists and is not a directory (--out-dir)")
+
+
 def check_svg_dir(out_dir: Path) -> list[Path]:
     """--out-dir must be new, empty, or hold only drawings of an earlier run (``sentence-NNNN.svg`` regular files,
     replaced; none of them the input: :func:`check_drawings_not_input`, earlier); returns those drawings. Files can be
     created in it (or where it will be created)."""
     from glmnlp.treebank.fileio import check_writable_folder
 
-    if out_dir.is_symlink() or (out_dir.exists() and not out_dir.is_dir()):
-        raise ConfigError(f"{out_dir}: exists and is not a directory (--out-dir)")
+    _check_folder(out_dir)
     check_writable_folder(out_dir)
     if not out_dir.exists():
         return []
