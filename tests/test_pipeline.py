@@ -475,3 +475,57 @@ def test_a_pipeline_made_of_a_tagger_and_a_parser_of_two_tagsets_is_refused() ->
         with pytest.raises(ConfigError, match="tagger: the parser does not know 3 of this tagger's 3 tags"):
             make()
     assert Pipeline(nlp.tagger, nlp.parser)("The dog barks.").sents[0].tree is not None
+
+
+def test_pipeline_calls_its_parser_with_words_tags_and_k_alone() -> None:
+    """The pipeline passed ``check_tags=False`` to any ``Parser`` for the tagger's tags: a subclass overriding
+    ``parse_nbest(self, words, tags, k=1)``, the signature documented before, failed every sentence (``TypeError:
+    Sub.parse_nbest() got an unexpected keyword argument 'check_tags'``), and a parser wrapping one refused a tagger's
+    tag it does not know where the module header promises the flat tree. The pipeline leaves out such tags and gives
+    the flat tree itself, counted as the parser counts a failed search; a parser's refusal of given tags names the
+    sentence as the pipeline's own does."""
+    from glmnlp.errors import InputError
+    from glmnlp.parser.model import Parser
+
+    nlp = load()
+    calls: list[tuple[object, ...]] = []
+
+    class Sub(Parser):
+        def parse_nbest(self, words: Sequence[str], tags: Sequence[str | Sequence[str]],  # type: ignore[override]
+                        k: int = 1) -> list[tuple[float, Tree]]:
+            calls.append((list(words), k))
+            return super().parse_nbest(words, tags, k)
+
+    class Wrapper:  # a parser of another library's making around glmnlp's
+        def __init__(self, parser: Parser) -> None:
+            self.parser, self.grammar = parser, parser.grammar
+
+        def parse_nbest(self, words: Sequence[str], tags: Sequence[str | Sequence[str]],
+                        k: int = 1) -> list[tuple[float, Tree]]:
+            return self.parser.parse_nbest(words, tags, k)
+
+        def parse(self, words: Sequence[str], tags: Sequence[str | Sequence[str]]) -> Tree:
+            return self.parser.parse(words, tags)
+
+    class ParseOnly:
+        def parse(self, words: Sequence[str], tags: Sequence[str | Sequence[str]]) -> Tree:
+            return nlp.parser.parse(words, tags)
+
+    class OddTagger:  # a tag the parser never saw for the second word
+        def tag(self, words: Sequence[str]) -> list[str]:
+            return ["DT", "XX", "VBD", "."][:len(words)]
+
+    sub = object.__new__(Sub)
+    sub.__dict__.update(nlp.parser.__dict__)
+    sub.stats = {}
+    words = ["The", "dog", "barked", "."]
+    expected = nlp([words]).sents[0]
+    got = Pipeline(nlp.tagger, sub)([words], nbest=2).sents[0]
+    assert (got.score, str(got.tree)) == (expected.score, str(expected.tree)) and calls == [(words, 2)]
+    flat = "(TOP (S (DT The) (XX dog) (VBD barked) (. .)))"
+    for parser in (sub, Wrapper(nlp.parser)):
+        sent = Pipeline(OddTagger(), parser)([words]).sents[0]
+        assert (sent.score, str(sent.tree)) == (None, flat)
+    assert calls == [(words, 2)] and sub.stats == {"sentences": 2, "fallback": 1}
+    with pytest.raises(InputError, match=r"^<input>: document 1, sentence 2: word 2 \('dog'\): tag 'XX' is not one "):
+        Pipeline(None, ParseOnly())([[("A", "DT")], [("The", "DT"), ("dog", "XX")]])

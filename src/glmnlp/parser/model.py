@@ -252,8 +252,14 @@ class Parser(TravelsAsFiles):
         self._local.beam = beam
 
     def _count(self, key: str) -> None:
-        with self._stats_lock:  # (a pipeline counts its sentences over max_words here too: "too_long")
+        with self._stats_lock:
             self.stats[key] = self.stats.get(key, 0) + 1
+
+    def tally(self, key: str) -> None:
+        """Add one to the counter ``key`` of :attr:`stats` (under its lock): a pipeline counts here the flat trees it
+        gives without asking the parser, a sentence over its ``max_words`` (``too_long``) and one with a word of no
+        tag the parser knows (``sentences`` and ``fallback``, as the parser's failed search)."""
+        self._count(key)
 
     # -- chain table ------------------------------------------------------------------------------
     def _add_chain(self, chain: tuple[int, ...]) -> int:

@@ -19,7 +19,9 @@ Our choices (what a call accepts, and the checks at the text boundary: :mod:`glm
   it is given (:func:`glmnlp.parser.tag_check.checked_tags`). The tagger's tags are not the user's: one the parser
   does not know (a tagger with a wider tagset, which :func:`glmnlp.text.loading.load` warns of) is left out of its
   word's candidates, and a word with none the parser knows gives the sentence the parser's flat default tree, as
-  before the parser checked its tags.
+  before the parser checked its tags; the pipeline does both itself, so that the parser is called as its protocol
+  says, with nothing but the words, the tags and ``k`` (:mod:`glmnlp.text.parser_call`), and a parser's refusal of
+  given tags names the sentence too. A parser that does not say its tags (no ``grammar``) gets them unchecked.
 * **Optional components.** ``tagger`` or ``parser`` may be ``None``: without a parser the
   sentences carry tags and no tree (what ``glmnlp tag`` needs); without a tagger the input must be
   pre-tagged whenever a parser is present. A missing component is reported, never worked around.
@@ -97,18 +99,19 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
 from typing import Any
 
-from glmnlp.errors import ConfigError, InputError
+from glmnlp.errors import ConfigError
 from glmnlp.glm.locks import ForkSafeLock
 from glmnlp.parser.explain import Explanation
 from glmnlp.parser.model import Parser
-from glmnlp.parser.tag_check import checked_tags, model_tag
+from glmnlp.parser.tag_check import model_tag
 from glmnlp.text.components import UNCHANGED, Deferred, ParserProtocol, TaggerProtocol, Unchanged
 from glmnlp.text.document import Document, Sentence, Token
+from glmnlp.text.parser_call import call_parser, flat_tree, parser_tags
 from glmnlp.text.inputs import (MAX_BATCH, DocumentInput, PendingSentence, check_progress, model_words, read_document,
                                 sentence_items, spell_as_written, tagset_mismatch, written_tags)
 from glmnlp.text.tokenize import LongInputWarning, user_stacklevel
 from glmnlp.text.web import web_tags
-from glmnlp.treebank.trees import Tree, escape_brackets, with_leaves
+from glmnlp.treebank.trees import Tree, with_leaves
 
 __all__ = ["MAX_PARSE_WORDS", "UNCHANGED", "Deferred", "DocumentInput", "ParserProtocol", "Pipeline", "TaggerProtocol",
            "Unchanged"]
@@ -462,19 +465,9 @@ class Pipeline:
         return known is None or model_tag(tag, known) is not None
 
     def _parser_tags(self, written: list[str], lists: list[list[str]], where: str | None) -> list[list[str]]:
-        """Each word's candidates as the parser spells them (module header, "Given tags are kept"): given tags
-        checked (``where`` names their sentence in the InputError, which names the word), the tagger's (``where``
-        None) without those the parser does not know where the word has another; with a parser that does not say
-        its tags, each with its brackets escaped."""
-        if (known := self._known()) is None:
-            return [[escape_brackets(t) for t in ts] for ts in lists]
-        if where is not None:
-            try:
-                return checked_tags(written, lists, known)
-            except InputError as exc:
-                raise InputError(f"{where}{exc.reason}") from None
-        kept = [[m for t in ts if (m := model_tag(t, known)) is not None] for ts in lists]
-        return [k or [escape_brackets(t) for t in ts] for k, ts in zip(kept, lists)]
+        """Each word's candidates as the parser spells them (module header, "Given tags are kept";
+        :func:`glmnlp.text.parser_call.parser_tags`)."""
+        return parser_tags(self._known(), written, lists, where)
 
     def _analyse(self, sent: PendingSentence, nbest: int = 1, surprisal: bool = False, where: str = "") -> None:
         # the models' spelling (inputs: "The models' spelling"), asking the tagger only when it tags (it may be
@@ -514,8 +507,8 @@ class Pipeline:
 
             warnings.warn(f"{where}a sentence of {len(words)} words (more than {self.max_words}) gets a flat tree "
                           "without parsing", LongInputWarning, stacklevel=user_stacklevel())  # where: in a stream
-            if callable(count := getattr(self.parser, "_count", None)):
-                count("too_long")  # in stats: its flat tree was counted nowhere ("default structure: 0")
+            if isinstance(self.parser, Parser):
+                self.parser.tally("too_long")  # in stats: its flat tree was counted nowhere ("default structure: 0")
             sent.tree = default_tree(written, sent.tags, getattr(self.parser, "grammar", None))
             if nbest > 1:
                 sent.nbest = [(float("-inf"), sent.tree)]
@@ -532,10 +525,14 @@ class Pipeline:
             parser_tags = self._parser_tags(written, [[fixed[i]] if i in fixed else list(c) for i, c in
                                                       enumerate(wide)], None)
         sent.parsed_from = (words, parser_tags)
-        ranker = getattr(self.parser, "parse_nbest", None)
-        if callable(ranker):  # the tagger's tags spelled and unchecked: a word with none known gets the flat tree
-            ranked = list(ranker(words, parser_tags, nbest, **{"check_tags": False} if tagged_here and isinstance(
-                self.parser, Parser) else {}))
+        # the tagger's tags the parser knows; a word with none: its flat tree (glmnlp.text.parser_call)
+        lists = [[t] if isinstance(t, str) else list(t) for t in parser_tags]
+        if (flat := flat_tree(self.parser, self._known(), words, lists) if tagged_here else None) is None:
+            ranked, tree = call_parser(self.parser, words, parser_tags, nbest, where)
+        else:  # as the parser gives it: score -inf where it ranks its trees
+            ranked, tree = ([(float("-inf"), flat)], None) if callable(getattr(self.parser, "parse_nbest", None)) else (
+                None, flat)
+        if ranked is not None:
             if not ranked:
                 raise RuntimeError(f"parser returned no tree for the words {words}")
             sent.score, tree = ranked[0]
@@ -544,8 +541,6 @@ class Pipeline:
                     if not isinstance(other, Tree) or other.leaves() != words:
                         raise RuntimeError(f"parser returned an n-best tree that is not over the words {words}")
                 sent.nbest = [(score, with_leaves(t, written)) for score, t in ranked] if words != written else ranked
-        else:
-            tree = self.parser.parse(words, parser_tags)
         if surprisal:
             from glmnlp.text.measures import incremental_surprisal
 
