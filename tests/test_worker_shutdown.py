@@ -484,3 +484,43 @@ def test_a_library_caller_s_ctrl_c_while_the_forkserver_starts_is_its_keyboard_i
         outcomes.append((delay, run.returncode, run.stderr))
     assert all(code == 0 and err == "KeyboardInterrupt\n" for _, code, err in outcomes), [
         (delay, code, err[-300:]) for delay, code, err in outcomes if code or err != "KeyboardInterrupt\n"]
+
+
+#: a caller that finds glmnlp only through sys.path, another glmnlp (no forkserver_start) on its PYTHONPATH
+_SHADOWED_CALLER = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from concurrent.futures import ProcessPoolExecutor
+from glmnlp.glm import pools
+
+
+def blocked(_):
+    status = open("/proc/self/status").read().splitlines()
+    return int(next(line for line in status if line.startswith("SigBlk:")).split()[1], 16)
+
+
+if __name__ == "__main__":
+    with ProcessPoolExecutor(1, mp_context=pools.mp_context()) as pool:
+        print(pool.submit(blocked, 0).result())
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask") or not Path("/proc/self/status").exists(),
+                    reason="no signal masks, or no /proc to read them from")
+def test_the_forkserver_finds_the_module_that_unblocks_sigint_in_its_children(tmp_path: Path) -> None:
+    """The forkserver glmnlp starts with SIGINT blocked imports ``glmnlp.glm.forkserver_start`` to unblock it in each
+    process it forks, from its own sys.path: a caller that found glmnlp through ``sys.path.insert``, with another
+    glmnlp on the path the server reads, had every worker of every pool on that server keep SIGINT blocked (a Ctrl-C
+    never reached them; here the server's failed import even left the other glmnlp in the modules its workers
+    inherit, and the worker failed at ``from glmnlp.glm import pools``); the server is given the folder of the glmnlp
+    that started it first."""
+    import glmnlp
+
+    (tmp_path / "shadow" / "glmnlp").mkdir(parents=True)
+    (tmp_path / "shadow" / "glmnlp" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "caller.py").write_text(_SHADOWED_CALLER, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "shadow")}
+    done = subprocess.run([sys.executable, str(tmp_path / "caller.py"), str(Path(glmnlp.__file__).parents[1])],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout.split()[-1]) & (1 << (signal.SIGINT - 1)) == 0, "the worker's SIGINT is blocked"

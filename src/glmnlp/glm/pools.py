@@ -55,7 +55,10 @@ signal lands. The caller then stops the workers:
   each process it forks unblocks it as it is forked (:mod:`glmnlp.glm.forkserver_start`, the server's preload
   module), so the program's other pools, which share the server, get workers whose SIGINT is the standard
   library's. The server is therefore started as a pool is made, not at its first worker, and after the resource
-  tracker, whose start unblocks SIGINT in the thread that starts it.
+  tracker, whose start unblocks SIGINT in the thread that starts it; the folder of this glmnlp goes first on its
+  ``PYTHONPATH`` (it imports its preload modules from its own path and passes over one it cannot find: every worker
+  kept SIGINT blocked for a caller that found glmnlp through ``sys.path``), and under ``-E``/``-I``, which would
+  not read it, the server is started as before, unshielded.
 * A program that owns its whole process, like the ``glmnlp`` command, also calls
   :func:`ignore_sigint_in_forkserver`: the forkserver, started with SIGINT ignored, cannot be stopped
   by Ctrl-C while it starts, and its workers ignore SIGINT from their first instruction instead of
@@ -190,17 +193,28 @@ def _start_forkserver_holding_sigint() -> None:
     a server running that the standard library does not know)."""
     from multiprocessing import forkserver, resource_tracker
 
-    if not hasattr(signal, "pthread_sigmask"):
-        return
+    if not hasattr(signal, "pthread_sigmask") or sys.flags.ignore_environment:
+        return  # (-E, -I: the server would not read the PYTHONPATH below, and might not find the unblocking module)
     preload = list(getattr(getattr(forkserver, "_forkserver", None), "_preload_modules", None) or [])
+    # The server imports its preload modules from its own sys.path (its working folder and the interpreter's
+    # paths; Python 3.11 drops the sys_path it is given) and passes over one it cannot import: a glmnlp found
+    # through sys.path.insert, or another glmnlp installed in the interpreter, and every worker it forked, the
+    # other pools' too, kept SIGINT blocked. The folder this glmnlp was imported from goes first on its PYTHONPATH.
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    before = os.environ.get("PYTHONPATH")
     with interrupts_deferred():
         # the server starts the resource tracker first, and unblocks SIGINT after it: started before the block
         resource_tracker.ensure_running()
         previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             forkserver.set_forkserver_preload([*preload, _UNBLOCKS_IN_CHILDREN])  # read only if a server starts
+            os.environ["PYTHONPATH"] = here if not before else here + os.pathsep + before
             forkserver.ensure_running()
         finally:
+            if before is None:
+                os.environ.pop("PYTHONPATH", None)
+            else:
+                os.environ["PYTHONPATH"] = before
             forkserver.set_forkserver_preload(preload)
             signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
