@@ -108,7 +108,8 @@ def test_parse_and_tag_write_the_tagset_s_spelling(models: Path, capsys: pytest.
 def test_the_tagger_gives_its_labels_and_with_written_the_spelling_glmnlp_tag_writes(
         models: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``Tagger.tag`` gave the trees' ``$-LRB-`` where ``glmnlp tag``, ``Sentence.tags`` and every output of tags write
-    ``$(``, with no way to the tagset's spelling; ``written=True`` gives it (``tag``, ``tag_sentences``, ``multitag``),
+    ``$(``, with no way to the tagset's spelling; ``written=True`` gives it (``tag``, ``tag_sentences``, ``multitag``,
+    ``tag_and_multitag``),
     and without it the tagger gives the labels the parser reads, as docs/api.md passes them (``$(`` gave the
     parser's flat default tree)."""
     from glmnlp.parser.model import Parser
@@ -126,6 +127,7 @@ def test_the_tagger_gives_its_labels_and_with_written_the_spelling_glmnlp_tag_wr
     wide = tagger.multitag(words, float("inf"), written=True)
     assert wide[2][0] == "$(" and all("-LRB-" not in t for tags in wide for t in tags)
     assert tagger.multitag(words, float("inf")) == [[escape_brackets(t) for t in tags] for tags in wide]
+    assert tagger.tag_and_multitag(words, float("inf"), written=True) == (tagger.tag(words, written=True), wide)
     tree = Parser.load(models / "parser").parse(words, labels)
     assert tree.tags() == labels and len(tree.children[0].children) < len(words)  # not the flat default tree
 

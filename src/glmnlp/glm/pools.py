@@ -282,6 +282,8 @@ def _room_for_a_worker() -> None:
     try:
         while len(opened) < _START_DESCRIPTORS:
             opened.extend(os.pipe() if _START_DESCRIPTORS - len(opened) > 1 else (os.open(os.devnull, os.O_RDONLY),))
+    except OSError as exc:  # without the name of the probe's own file ('Too many open files: /dev/null')
+        raise OSError(exc.errno, exc.strerror) from None
     finally:
         for fd in opened:
             os.close(fd)

@@ -516,14 +516,19 @@ class Tagger(TravelsAsFiles):
         within = self._within(self.max_marginals(words), margin)
         return [[written_tag(t) for t in tags] for tags in within] if written else within
 
-    def tag_and_multitag(self, words: Sequence[str], margin: float) -> tuple[list[str], list[list[str]]]:
+    def tag_and_multitag(self, words: Sequence[str], margin: float, *, written: bool = False
+                         ) -> tuple[list[str], list[list[str]]]:
         """:meth:`tag` and :meth:`multitag` of one sentence from one encoding and one set of emission
-        scores (what a pipeline with a multi-tag margin needs: the features are computed once)."""
+        scores (what a pipeline with a multi-tag margin needs: the features are computed once); ``written`` as for
+        :meth:`tag`."""
         self._check_fitted()
         enc = self._encode([words], add=False)
         emis = self._emissions(enc)
         within = self._within(self._max_marginals(enc, emis), margin)
-        return [self.tags_[t] for t in self._best_ids(enc, emis).tolist()], within
+        best = [self.tags_[t] for t in self._best_ids(enc, emis).tolist()]
+        if written:
+            return [written_tag(t) for t in best], [[written_tag(t) for t in tags] for tags in within]
+        return best, within
 
     def _within(self, mm: np.ndarray, margin: float) -> list[list[str]]:
         """Per row of max-marginals, the tags within ``margin`` of the row's best, best first (ties in
