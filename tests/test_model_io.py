@@ -127,7 +127,8 @@ def test_model_io_rejects_corrupt_files(tmp_path: Path, case: str, culprit: str)
 def test_model_io_rejects_wrong_kind_and_missing_directory(tmp_path: Path) -> None:
     """Loading a tagger as a parser, or a directory that does not exist, fails clearly."""
     _save(tmp_path / "m")
-    with pytest.raises(ModelFileError, match=r"m: a tagger model; load_model needs a parser directory \(glmnlp.Tagger.load reads it\)$"):
+    with pytest.raises(ModelFileError,
+                       match=r"m: a tagger model; load_model needs a parser directory \(glmnlp.Tagger.load reads it\)$"):
         load_model(tmp_path / "m", kind="parser")
     with pytest.raises(ModelFileError, match="model directory not found"):
         load_model(tmp_path / "nothing", kind="tagger")

@@ -127,5 +127,5 @@ def test_spacy_component_refuses_a_model_folder_of_the_wrong_kind_as_glmnlp_load
     folder = default_model_path() / "tagger"
     with pytest.raises(ModelFileError) as info:
         spacy.blank("en").add_pipe("glmnlp_parser", config={"model": str(folder)})
-    assert str(info.value) == f"{folder}: a tagger model; glmnlp.load() needs a pipeline directory (glmnlp.Tagger.load " \
-                              "reads it)"
+    assert str(info.value) == (f"{folder}: a tagger model; glmnlp.load() needs a pipeline directory "
+                               "(glmnlp.Tagger.load reads it)")
