@@ -46,26 +46,12 @@ signal lands. The caller then stops the workers:
   the forkserver is asked for it (:func:`_room_for_a_worker`), which the command line says in one line: run out of
   half way through the request, the server printed a traceback of its own above that line (``ulimit -n`` 23 to 29
   for ``parse -j 2``).
-* The forkserver that glmnlp starts (when it is the first to need one: :func:`mp_context`) starts with SIGINT
-  blocked, as the standard library starts its resource tracker: a Ctrl-C to the process group while its interpreter
-  starts killed it, with ``Fatal Python error: init_import_site`` (in its ``site`` import: 4 runs of 20 at 5-80 ms
-  into ``pipe(texts, n_process=2)``) or a ``KeyboardInterrupt`` traceback (in its imports: 13 more), and the
-  caller's ``KeyboardInterrupt`` came chained to a ``MemoryError`` from its closed pipe. The signal is held until
-  the server ignores SIGINT (as soon as it has imported its preload modules; a held one is then discarded), and
-  each process it forks unblocks it as it is forked (:mod:`glmnlp.glm.forkserver_start`, the server's preload
-  module), so the program's other pools, which share the server, get workers whose SIGINT is the standard
-  library's. The server is therefore started as a pool is made, not at its first worker, and after the resource
-  tracker, whose start unblocks SIGINT in the thread that starts it; the folder of this glmnlp goes first on its
-  ``PYTHONPATH`` (it imports its preload modules from its own path and passes over one it cannot find: every worker
-  kept SIGINT blocked for a caller that found glmnlp through ``sys.path``), and under ``-E``/``-I``, which would
-  not read it, the server is started as before, unshielded.
 * A program that owns its whole process, like the ``glmnlp`` command, also calls
   :func:`ignore_sigint_in_forkserver`: the forkserver, started with SIGINT ignored, cannot be stopped
   by Ctrl-C while it starts, and its workers ignore SIGINT from their first instruction instead of
   from their initializer; and they use one thread for linear algebra (:data:`_ONE_THREAD`). The library does
   not do it by itself: the forkserver is shared with the program's other process pools, whose workers would
-  inherit the settings. (A library caller's workers ignore SIGINT from their initializer: a Ctrl-C before it, while
-  the worker imports the caller's main module, ends the worker without a word, and the caller stops the pool.)
+  inherit the settings.
 """
 
 from __future__ import annotations
@@ -149,13 +135,10 @@ _ONE_THREAD = {"OPENBLAS_NUM_THREADS": ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREAD
 
 
 def mp_context() -> Any:
-    """The multiprocessing context of the pools: forkserver, else spawn; the forkserver started if it is not running,
-    shielded from Ctrl-C while it starts (module docstring)."""
+    """The multiprocessing context of the pools: forkserver, else spawn."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
-    if not _FORKSERVER_IGNORES_SIGINT or threading.current_thread() is not threading.main_thread():
-        _start_forkserver_holding_sigint()
-    else:
+    if _FORKSERVER_IGNORES_SIGINT and threading.current_thread() is threading.main_thread():
         from multiprocessing import forkserver
 
         # SIGHUP too: a closed terminal hangs up the whole process group, and the resource tracker (started with
@@ -179,44 +162,6 @@ def mp_context() -> Any:
                 for name in unset:
                     os.environ.pop(name, None)
     return multiprocessing.get_context("forkserver")
-
-
-#: The forkserver's preload module while :func:`_start_forkserver_holding_sigint` starts it
-_UNBLOCKS_IN_CHILDREN = "glmnlp.glm.forkserver_start"
-
-
-def _start_forkserver_holding_sigint() -> None:
-    """Start multiprocessing's forkserver, when glmnlp is the first to need it, with SIGINT blocked, and with
-    :mod:`glmnlp.glm.forkserver_start` preloaded, which unblocks it in each process the server forks (module
-    docstring). The block holds Ctrl-C in the server and in this thread; this process's Ctrl-C meanwhile is raised
-    once the server is started and recorded (:func:`interrupts_deferred`: raised half way through, it would leave
-    a server running that the standard library does not know)."""
-    from multiprocessing import forkserver, resource_tracker
-
-    if not hasattr(signal, "pthread_sigmask") or sys.flags.ignore_environment:
-        return  # (-E, -I: the server would not read the PYTHONPATH below, and might not find the unblocking module)
-    preload = list(getattr(getattr(forkserver, "_forkserver", None), "_preload_modules", None) or [])
-    # The server imports its preload modules from its own sys.path (its working folder and the interpreter's
-    # paths; Python 3.11 drops the sys_path it is given) and passes over one it cannot import: a glmnlp found
-    # through sys.path.insert, or another glmnlp installed in the interpreter, and every worker it forked, the
-    # other pools' too, kept SIGINT blocked. The folder this glmnlp was imported from goes first on its PYTHONPATH.
-    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    before = os.environ.get("PYTHONPATH")
-    with interrupts_deferred():
-        # the server starts the resource tracker first, and unblocks SIGINT after it: started before the block
-        resource_tracker.ensure_running()
-        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            forkserver.set_forkserver_preload([*preload, _UNBLOCKS_IN_CHILDREN])  # read only if a server starts
-            os.environ["PYTHONPATH"] = here if not before else here + os.pathsep + before
-            forkserver.ensure_running()
-        finally:
-            if before is None:
-                os.environ.pop("PYTHONPATH", None)
-            else:
-                os.environ["PYTHONPATH"] = before
-            forkserver.set_forkserver_preload(preload)
-            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 @contextmanager
