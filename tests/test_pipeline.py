@@ -529,3 +529,32 @@ def test_pipeline_calls_its_parser_with_words_tags_and_k_alone() -> None:
     assert calls == [(words, 2)] and sub.stats == {"sentences": 2, "fallback": 1}
     with pytest.raises(InputError, match=r"^<input>: document 1, sentence 2: word 2 \('dog'\): tag 'XX' is not one "):
         Pipeline(None, ParseOnly())([[("A", "DT")], [("The", "DT"), ("dog", "XX")]])
+
+
+def test_a_parser_passing_its_attributes_on_counts_its_flat_trees_in_the_parser() -> None:
+    """A parser wrapping glmnlp's and passing its attributes on (``__getattr__``) had its too-long sentences and the
+    flat trees of tags the parser does not know counted in the parser's ``stats`` while the pipeline asked
+    ``_count`` of any parser; asked only of a ``Parser``, they were counted nowhere."""
+    from glmnlp.parser.model import Parser
+    from glmnlp.text.tokenize import LongInputWarning
+
+    nlp = load()
+    inner = object.__new__(Parser)
+    inner.__dict__.update(nlp.parser.__dict__)
+    inner.stats = {}
+
+    class Passing:
+        def __init__(self, parser: Parser) -> None:
+            self.inner = parser
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.inner, name)
+
+    class OddTagger:  # a tag the parser never saw for the second word
+        def tag(self, words: Sequence[str]) -> list[str]:
+            return ["DT", "XX", "VBD", "."][:len(words)]
+
+    Pipeline(OddTagger(), Passing(inner))([["The", "dog", "barked", "."]])
+    with pytest.warns(LongInputWarning):
+        Pipeline(nlp.tagger, Passing(inner), max_words=3)([["The", "dog", "barked", "."]])
+    assert inner.stats == {"sentences": 1, "fallback": 1, "too_long": 1}

@@ -13,7 +13,8 @@ Our choices
   itself (:func:`parser_tags`), so the parser's own check passes, and a sentence with a word left with none gets the
   parser's flat default tree from the pipeline (:func:`flat_tree`), what the parser gave it unchecked: the same
   tree, score ``-inf`` and counters (``sentences`` and ``fallback``, as its failed search, through the public
-  :meth:`Parser.tally <glmnlp.parser.model.Parser.tally>`; a parser that is not glmnlp's counts nothing).
+  :meth:`Parser.tally <glmnlp.parser.model.Parser.tally>`, wherever the parser has it: a wrapper that passes its
+  attributes on to a Parser counts in it; a parser without it counts nothing).
 * **The parser's refusal names the sentence.** A parser that does not say its tags (no ``grammar``) is given the
   tags unchecked; its InputError (a tag it does not know, pre-tagged) comes back after the pipeline's
   ``document N, sentence M: ``, as the pipeline's own refusals of given tags do (it named no sentence).
@@ -26,7 +27,6 @@ from typing import Any
 
 from glmnlp.errors import InputError
 from glmnlp.parser.derivation import default_tree
-from glmnlp.parser.model import Parser
 from glmnlp.parser.tag_check import checked_tags, model_tag
 from glmnlp.treebank.trees import Tree, escape_brackets
 
@@ -57,9 +57,9 @@ def flat_tree(parser: Any, known: frozenset[str] | None, words: Sequence[str],
     None when every word has one, or the parser does not say its tags."""
     if known is None or all(ts[0] in known for ts in lists):
         return None
-    if isinstance(parser, Parser):
-        parser.tally("sentences")
-        parser.tally("fallback")
+    if callable(tally := getattr(parser, "tally", None)):  # a Parser, or a parser passing its attributes on to one
+        tally("sentences")
+        tally("fallback")
     return default_tree(words, [ts[0] for ts in lists], getattr(parser, "grammar", None))
 
 

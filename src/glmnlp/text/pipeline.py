@@ -507,8 +507,8 @@ class Pipeline:
 
             warnings.warn(f"{where}a sentence of {len(words)} words (more than {self.max_words}) gets a flat tree "
                           "without parsing", LongInputWarning, stacklevel=user_stacklevel())  # where: in a stream
-            if isinstance(self.parser, Parser):
-                self.parser.tally("too_long")  # in stats: its flat tree was counted nowhere ("default structure: 0")
+            if callable(tally := getattr(self.parser, "tally", None)):  # (a parser passing its attributes on too)
+                tally("too_long")  # in stats: its flat tree was counted nowhere ("default structure: 0")
             sent.tree = default_tree(written, sent.tags, getattr(self.parser, "grammar", None))
             if nbest > 1:
                 sent.nbest = [(float("-inf"), sent.tree)]
