@@ -422,3 +422,21 @@ def test_a_pipeline_folder_is_a_pipeline_whatever_else_lies_there(tmp_path: Path
     assert glmnlp.measures("The dog barked.", model=folder)[0]["word"] == "The"
     with pytest.raises(ModelFileError, match=r"pipe: a pipeline model; glmnlp.Tagger.load needs a tagger directory"):
         glmnlp.Tagger.load(folder)
+
+
+def test_a_parser_whose_generative_part_is_another_kind_is_refused_without_a_loaders_hint(tmp_path: Path) -> None:
+    """A parser folder whose ``generative/`` holds a tagger was refused with the hint of what reads a tagger
+    (``the parser model P needs a generative term directory (glmnlp.Tagger.load reads it)``): a loader for a folder in
+    the wrong place, named inside a command's error; a model's part gets the refusal alone."""
+    import shutil
+
+    import glmnlp
+    from glmnlp.text.default_model import default_model_path
+
+    bundled = default_model_path()
+    shutil.copytree(bundled / "parser", tmp_path / "p", ignore=shutil.ignore_patterns("generative"))
+    shutil.copytree(bundled / "tagger", tmp_path / "p" / "generative")
+    with pytest.raises(ModelFileError) as info:
+        glmnlp.Parser.load(tmp_path / "p")
+    assert str(info.value) == (f"{tmp_path / 'p' / 'generative'}: a tagger model; the parser model {tmp_path / 'p'} "
+                               "needs a generative term directory")
