@@ -266,6 +266,7 @@ class Grammar:
     long_chain_min_count: int = 2
     _index: dict[Category, int] = field(init=False, repr=False, compare=False)
     _chain_sets: dict[tuple[bool, str], frozenset[tuple[int, ...]]] = field(init=False, repr=False, compare=False)
+    _given: tuple[tuple[str, ...], frozenset[str]] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._reindex()
@@ -277,6 +278,7 @@ class Grammar:
         if len(self._index) != len(self.categories):
             raise GrammarError("duplicate categories in grammar")
         self._chain_sets = {}
+        self._given = None
 
     # -- lookups -----------------------------------------------------------------------------
     def category_id(self, label: str, slash: str | None = None) -> int:
@@ -291,6 +293,15 @@ class Grammar:
     def lookup(self, label: str, slash: str | None = None) -> int | None:
         """The id of ``(label, slash)``, or None if the grammar lacks it."""
         return self._index.get((label, slash))
+
+    def given_tags(self) -> tuple[tuple[str, ...], frozenset[str]]:
+        """The POS tags the parser can be given (those with a category: every one of a trained grammar's), in the
+        grammar's order and as a set; computed once, the grammar being read-only (the parser checks the tags of every
+        sentence against them, and a pipeline every tag of its tagger's: :mod:`glmnlp.parser.tag_check`)."""
+        if self._given is None:
+            tags = tuple(t for t in self.pos_tags if self.lookup(t) is not None)
+            self._given = (tags, frozenset(tags))
+        return self._given
 
     def name(self, cat: int) -> str:
         """Display name of a category id (``NP/NP``, ``<END>``)."""

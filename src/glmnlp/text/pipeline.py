@@ -454,8 +454,12 @@ class Pipeline:
 
     # -- stages ------------------------------------------------------------------------------
     def _known(self) -> frozenset[str] | None:
-        """The parser's POS tags (None when it does not say: no grammar)."""
-        known = getattr(getattr(self.parser, "grammar", None), "pos_tags", None)
+        """The POS tags the parser can be given, as it checks them (None when it does not say: no grammar); a grammar
+        of glmnlp's computes them once (several lookups a sentence, one for each web token)."""
+        grammar = getattr(self.parser, "grammar", None)
+        if callable(given := getattr(grammar, "given_tags", None)):
+            return frozenset(given()[1])
+        known = getattr(grammar, "pos_tags", None)
         return None if known is None else frozenset(known)
 
     def _knows(self, tag: str) -> bool:
