@@ -294,7 +294,7 @@ class Grammar:
         """The id of ``(label, slash)``, or None if the grammar lacks it."""
         return self._index.get((label, slash))
 
-    def given_tags(self) -> tuple[tuple[str, ...], frozenset[str]]:
+    def parsable_tags(self) -> tuple[tuple[str, ...], frozenset[str]]:
         """The POS tags the parser can be given (those with a category: every one of a trained grammar's), in the
         grammar's order and as a set; computed once, the grammar being read-only (the parser checks the tags of every
         sentence against them, and a pipeline every tag of its tagger's: :mod:`glmnlp.parser.tag_check`)."""

@@ -145,4 +145,4 @@ def every_tag_from(parser: Any, tag_lists: Sequence[Sequence[str]], stop: int) -
 def every_tag(parser: Any) -> list[str]:
     """Every POS tag of the grammar that has chains (the tags ``tags="all"`` gives each word; the tags
     :func:`~glmnlp.parser.tag_check.known_tags` gives, in the grammar's order)."""
-    return list(parser.grammar.given_tags()[0])
+    return list(parser.grammar.parsable_tags()[0])

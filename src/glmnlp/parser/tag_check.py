@@ -39,8 +39,8 @@ __all__ = ["checked_tags", "known_tags", "model_tag"]
 
 def known_tags(grammar: Any) -> frozenset[str]:
     """The POS tags of a grammar that the parser can be given: those with a category (every one of a trained
-    grammar's; :meth:`Grammar.given_tags <glmnlp.parser.grammar.Grammar.given_tags>`, computed once)."""
-    return grammar.given_tags()[1]
+    grammar's; :meth:`Grammar.parsable_tags <glmnlp.parser.grammar.Grammar.parsable_tags>`, computed once)."""
+    return grammar.parsable_tags()[1]
 
 
 def model_tag(tag: str, known: Collection[str]) -> str | None:

@@ -457,8 +457,8 @@ class Pipeline:
         """The POS tags the parser can be given, as it checks them (None when it does not say: no grammar); a grammar
         of glmnlp's computes them once (several lookups a sentence, one for each web token)."""
         grammar = getattr(self.parser, "grammar", None)
-        if callable(given := getattr(grammar, "given_tags", None)):
-            return frozenset(given()[1])
+        if callable(parsable := getattr(grammar, "parsable_tags", None)):
+            return frozenset(parsable()[1])
         known = getattr(grammar, "pos_tags", None)
         return None if known is None else frozenset(known)
 
