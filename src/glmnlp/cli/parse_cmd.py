@@ -95,7 +95,7 @@ def _load_pipeline(model: str | Path | None, tagger_dir: str | Path | None, line
     """The pipeline for ``--model`` (a pipeline directory or a single parser model) and ``--tagger``;
     ``deferred``: files checked now, models built on first use (:mod:`glmnlp.text.loading`); ``beam``:
     ``--gamma`` and ``--cap`` (None: the model's own); ``max_words``: ``--max-words`` (None: the pipeline's)."""
-    from glmnlp.glm.model_files import PIPELINE_KIND, check_kind, missing_part
+    from glmnlp.glm.model_files import check_kind, check_part_kind
     from glmnlp.parser.files import MODEL_KIND
     from glmnlp.text.default_model import default_model_path
     from glmnlp.text.loading import load, tagger_at
@@ -103,9 +103,7 @@ def _load_pipeline(model: str | Path | None, tagger_dir: str | Path | None, line
 
     tagger = None if tagger_dir is None else tagger_at(tagger_dir, deferred=deferred, user="glmnlp parse --tagger")
     # a folder of another kind: the refusal every loader gives (glmnlp.glm.model_files.wrong_kind)
-    kind = None if model is None else check_kind(model, (MODEL_KIND, PIPELINE_KIND), "glmnlp parse")
-    if kind == PIPELINE_KIND and not (Path(str(model)) / "parser").exists():
-        raise missing_part(str(model), "parser", "glmnlp parse")  # (glmnlp.load's words named no command)
+    kind = None if model is None else check_part_kind(model, "parser", MODEL_KIND, "glmnlp parse")
     if model is not None and not (Path(model) / "tagger").exists() and (Path(model) / "parser").is_dir():
         model = Path(model) / "parser"  # a pipeline folder without its tagger: its parser, for --tagged or --tagger
         kind = check_kind(model, (MODEL_KIND,), "glmnlp parse")

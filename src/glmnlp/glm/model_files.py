@@ -45,7 +45,7 @@ from glmnlp.treebank.fileio import dead_leftovers
 __all__ = ["FORMAT_NAME", "METADATA_FILE", "PIPELINE_FILE", "PIPELINE_KIND", "SCRATCH_PREFIXES", "TravelsAsFiles",
            "WEIGHTS_FILE", "check_kind", "check_model_directory", "checked_model_file", "directory_kind",
            "folder_files", "folder_identity", "held_kind", "holds_pipeline", "json_or_none", "kind_name",
-           "missing_part", "model_files", "model_json",
+           "check_part_kind", "missing_part", "model_files", "model_json",
            "pipeline_files", "read_member", "read_model_file", "read_unchanged", "remove_dead_scratch",
            "scratch_folder", "write_folder_files", "wrong_kind"]
 
@@ -202,6 +202,17 @@ def missing_part(directory: str | Path, part: str, user: str) -> ModelFileError:
     a tagger directory, and that ``glmnlp.load()`` read it whole, which it does not)."""
     return ModelFileError(f"{directory}: no {part}/ sub-model in this model directory; {user} needs a {part} or a "
                           "pipeline directory with one")
+
+
+def check_part_kind(directory: str | Path, part: str, kind: str, user: str) -> str | None:
+    """:func:`check_kind` for ``user``, which takes a ``kind`` model or a pipeline folder's ``part`` (``tagger``,
+    ``parser``): a pipeline folder without anything named ``part`` is :func:`missing_part`'s refusal (one that has
+    it, damaged or not, goes to the loader, which says what is wrong with it). The commands and ``glmnlp.measures``
+    each tested the part in a way of their own (exists, is a folder, any entry), and disagreed on a file so named."""
+    found = check_kind(directory, (kind, PIPELINE_KIND), user)
+    if found == PIPELINE_KIND and not os.path.lexists(Path(directory) / part):
+        raise missing_part(directory, part, user)
+    return found
 
 
 def check_kind(directory: str | Path, accepted: Sequence[str], user: str) -> str | None:

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from glmnlp.errors import ModelFileError
-from glmnlp.glm.model_files import (METADATA_FILE, PIPELINE_KIND, check_kind, folder_identity, holds_pipeline,
-                                     missing_part)
+from glmnlp.glm.model_files import (METADATA_FILE, PIPELINE_KIND, check_kind, check_part_kind, folder_identity,
+                                     holds_pipeline)
 from glmnlp.text.checksums import check_checksums, check_part
 from glmnlp.text.inputs import tagset_mismatch
 from glmnlp.text.pipeline import MAX_PARSE_WORDS, Deferred, Pipeline
@@ -52,9 +52,7 @@ def tagger_at(directory: str | Path, *, deferred: bool = False, user: str = "tag
     ``tagger/``, is refused naming ``user`` (the command or option that takes it:
     :func:`glmnlp.glm.model_files.wrong_kind`, :func:`~glmnlp.glm.model_files.missing_part`; the latter was
     ``Tagger.load``'s refusal of the folder as a pipeline, which these take)."""
-    if check_kind(directory, ("tagger", PIPELINE_KIND), user) == PIPELINE_KIND and not os.path.lexists(
-            Path(directory) / "tagger"):
-        raise missing_part(directory, "tagger", user)
+    check_part_kind(directory, "tagger", "tagger", user)
     directory = tagger_directory(directory)
     check_part(directory)
     return _tagger(directory, deferred)

@@ -101,7 +101,7 @@ def load_parser(model: _Model = None, kind: str = "generative", user: str = "glm
 
     A parser without a generative term, or without perceptron weights for ``kind`` "combined", is a
     :class:`ConfigError` naming the model directory."""
-    from glmnlp.glm.model_files import PIPELINE_KIND, check_kind, missing_part
+    from glmnlp.glm.model_files import check_part_kind
     from glmnlp.parser.files import MODEL_KIND
     from glmnlp.parser.model import Parser
     from glmnlp.text.checksums import check_part
@@ -119,8 +119,7 @@ def load_parser(model: _Model = None, kind: str = "generative", user: str = "glm
         else:
             raise TypeError(f"model: expected None, a model directory, a Pipeline or a Parser, "
                             f"got {type(model).__name__}")
-        if check_kind(root, (MODEL_KIND, PIPELINE_KIND), user) == PIPELINE_KIND and not (root / "parser").is_dir():
-            raise missing_part(root, "parser", user)  # (a tagger's alone)
+        check_part_kind(root, "parser", MODEL_KIND, user)  # (a pipeline of a tagger alone is refused)
         path = root / "parser" if (root / "parser").is_dir() else root
         check_part(path)  # a pipeline's parser/ checked against its MODEL.json
         parser = Parser.load(path)
