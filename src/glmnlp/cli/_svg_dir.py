@@ -31,7 +31,7 @@ __all__ = ["check_drawings_not_input", "check_svg_dir", "claim"]
 _SVG_NAME = re.compile(r"sentence-[0-9]{4,}\.svg")
 #: the temporary file of a drawing being written (glmnlp.treebank.fileio.atomic_write_bytes), left by a run killed
 #: (SIGKILL) in the middle of one: this command's own, removed as an earlier drawing is, not a stranger's file
-# a drawing's temporary file (glmnlp.treebank.fileio.atomic_write_bytes; earlier releases named it without the pid)
+#: (earlier releases named it without the pid)
 _SVG_TEMPORARY = re.compile(r"\.sentence-[0-9]{4,}\.svg\.(?:glmnlp-tmp-[0-9]+-)?[a-z0-9_]{8}\.tmp")
 
 

@@ -37,8 +37,7 @@ from glmnlp.treebank.formats import (
 )
 from glmnlp.tagger.features import FEATURE_SETS
 from glmnlp.tagger.model import Tagger, TaggerConfig
-from glmnlp.treebank.trees import written_tag
-from glmnlp.text.inputs import model_tags, model_words
+from glmnlp.text.inputs import model_tags, model_words, written_tags
 from glmnlp.text.loading import tagger_at
 from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.parallel import chunked
@@ -328,7 +327,7 @@ def tag(model_dir: Path | None, input_path: str, input_option: str | None, input
     for chunk in chunked(sentences, batch_size):
         # brackets spelled as the tagger saw them in training (glmnlp.text.inputs.model_words); words written as given
         tagged = model.tag_sentences([model_words(s.words, model) for s in chunk])
-        out = [TaggedSentence(s.words, tuple(map(written_tag, t))) for s, t in zip(chunk, tagged, strict=True)]  # $(
+        out = [TaggedSentence(s.words, written_tags(t)) for s, t in zip(chunk, tagged, strict=True)]  # $( not $-LRB-
         try:
             text = writer(out)
         except FormatError as exc:  # numbered within the chunk: the sentence's number in the whole output

@@ -180,8 +180,7 @@ def wrong_kind(directory: str | Path, found: str, accepted: Sequence[str], user:
         where = f" (glmnlp.load() reads it whole; its models are in {' and '.join(parts)})" if parts else ""
     elif found in _READERS and not user.startswith("the "):  # who reads the kind found (not for a model's part, where
         # it would name a loader for a folder in the wrong place): a command for a command's user, else a Python loader
-        reader = _READERS[found][1 if user.startswith("glmnlp ") else 0]
-        where = "" if reader.startswith(f"{user} ") else f" ({reader})"
+        where = f" ({_READERS[found][1 if user.startswith('glmnlp ') else 0]})"
     return ModelFileError(f"{directory}: a {kind_name(found)} model; {user} needs a {wanted} directory{where}")
 
 

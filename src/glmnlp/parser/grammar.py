@@ -295,9 +295,8 @@ class Grammar:
         return self._index.get((label, slash))
 
     def parsable_tags(self) -> tuple[tuple[str, ...], frozenset[str]]:
-        """The POS tags the parser can be given (those with a category: every one of a trained grammar's), in the
-        grammar's order and as a set; computed once, the grammar being read-only (the parser checks the tags of every
-        sentence against them, and a pipeline every tag of its tagger's: :mod:`glmnlp.parser.tag_check`)."""
+        """The POS tags the parser can be given (with a category: all of a trained grammar's), in order and as a set;
+        computed once, the grammar being read-only (every sentence's tags are checked: glmnlp.parser.tag_check)."""
         if self._given is None:
             tags = tuple(t for t in self.pos_tags if self.lookup(t) is not None)
             self._given = (tags, frozenset(tags))

@@ -251,15 +251,13 @@ class Parser(TravelsAsFiles):
     def _beam(self, beam: BeamParser) -> None:
         self._local.beam = beam
 
-    def _count(self, key: str) -> None:
+    def tally(self, key: str) -> None:
+        """Add one to the counter ``key`` of :attr:`stats` (under its lock): the parser's own counts, and those of a
+        pipeline for the flat trees it gives without asking the parser, a sentence over its ``max_words``
+        (``too_long``) and one with a word of no tag the parser knows (``sentences`` and ``fallback``, as the parser's
+        failed search)."""
         with self._stats_lock:
             self.stats[key] = self.stats.get(key, 0) + 1
-
-    def tally(self, key: str) -> None:
-        """Add one to the counter ``key`` of :attr:`stats` (under its lock): a pipeline counts here the flat trees it
-        gives without asking the parser, a sentence over its ``max_words`` (``too_long``) and one with a word of no
-        tag the parser knows (``sentences`` and ``fallback``, as the parser's failed search)."""
-        self._count(key)
 
     # -- chain table ------------------------------------------------------------------------------
     def _add_chain(self, chain: tuple[int, ...]) -> int:
@@ -401,7 +399,7 @@ class Parser(TravelsAsFiles):
         default structure)."""
         check_beam(self.config.gamma, self.config.beam_cap)  # the config can be changed between calls
         if count:
-            self._count("sentences")
+            self.tally("sentences")
         atoms, next_pos, isq, off, cand = self._inputs(words, tag_lists)
         self._configure_generative(words, tag_lists)
         none = np.zeros(0, dtype=np.int32)
@@ -415,10 +413,10 @@ class Parser(TravelsAsFiles):
             )
             if result["status"] == "complete":
                 if attempt and count:
-                    self._count("retried")
+                    self.tally("retried")
                 return [(score, sites, chains) for score, _gold, sites, chains in result["beam"]]
         if count:
-            self._count("fallback")
+            self.tally("fallback")
         return None
 
     def parse(self, words: Sequence[str], tags: Sequence[str | Sequence[str]], *, check_tags: bool = True) -> Tree:

@@ -489,7 +489,7 @@ class Tagger(TravelsAsFiles):
         """Best tag sequence for each sentence (batched: faster than calling :meth:`tag` in a loop); ``written`` as
         for :meth:`tag`."""
         enc, out = self.tag_ids(sentences)
-        names = [written_tag(t) for t in self.tags_] if written else self.tags_
+        names = self._names(written)
         flat, offsets = [names[t] for t in out.tolist()], enc.offsets.tolist()
         return [flat[offsets[s] : offsets[s + 1]] for s in range(len(sentences))]
 
@@ -513,8 +513,7 @@ class Tagger(TravelsAsFiles):
         """For each word, the tags whose best full sequence scores within ``margin`` of the best; best first. A tag
         with no full sequence (one the tag dictionary rules out for the word: max-marginal ``-inf``) is never among
         them, at ``margin=inf`` either. ``written`` as for :meth:`tag`."""
-        within = self._within(self.max_marginals(words), margin)
-        return [[written_tag(t) for t in tags] for tags in within] if written else within
+        return self._within(self.max_marginals(words), margin, written)
 
     def tag_and_multitag(self, words: Sequence[str], margin: float, *, written: bool = False
                          ) -> tuple[list[str], list[list[str]]]:
@@ -524,15 +523,18 @@ class Tagger(TravelsAsFiles):
         self._check_fitted()
         enc = self._encode([words], add=False)
         emis = self._emissions(enc)
-        within = self._within(self._max_marginals(enc, emis), margin)
-        best = [self.tags_[t] for t in self._best_ids(enc, emis).tolist()]
-        if written:
-            return [written_tag(t) for t in best], [[written_tag(t) for t in tags] for tags in within]
-        return best, within
+        names = self._names(written)
+        return [names[t] for t in self._best_ids(enc, emis).tolist()], self._within(self._max_marginals(enc, emis),
+                                                                                    margin, written)
 
-    def _within(self, mm: np.ndarray, margin: float) -> list[list[str]]:
+    def _names(self, written: bool) -> Sequence[str]:
+        """The tags by id: the model's labels, or (``written``) as outputs of tags write them (:meth:`tag`)."""
+        return [written_tag(t) for t in self.tags_] if written else self.tags_
+
+    def _within(self, mm: np.ndarray, margin: float, written: bool = False) -> list[list[str]]:
         """Per row of max-marginals, the tags within ``margin`` of the row's best, best first (ties in
-        tag order): a prefix of the row's stable descending order, found for all rows at once."""
+        tag order): a prefix of the row's stable descending order, found for all rows at once; ``written`` as for
+        :meth:`tag`."""
         if not margin >= 0:  # NaN too: it would keep no tag at all
             raise ConfigError(f"margin must be >= 0, got {margin}")
         if not len(mm):
@@ -540,7 +542,7 @@ class Tagger(TravelsAsFiles):
         order = np.argsort(-mm, axis=1, kind="stable")
         ranked = np.take_along_axis(mm, order, axis=1)  # -inf >= best - inf: a tag without a sequence is left out
         kept = ((ranked >= mm.max(axis=1, keepdims=True) - margin) & (ranked > -np.inf)).sum(axis=1)
-        names = self.tags_
+        names = self._names(written)
         return [[names[t] for t in row[:k]] for row, k in zip(order.tolist(), kept.tolist())]
 
     def explain(self, words: Sequence[str]) -> list[list[str]]:

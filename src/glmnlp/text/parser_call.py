@@ -5,16 +5,14 @@ it within the package's 600 lines a module.
 
 Our choices
 -----------
-* **The parser is called as its protocol says, with no keyword of glmnlp's own.** ``parse_nbest(words, tags, k)``
-  or ``parse(words, tags)``: the pipeline passed ``check_tags=False`` to every :class:`~glmnlp.parser.model.Parser`
-  for the tagger's tags, and a subclass overriding ``parse_nbest(self, words, tags, k=1)`` (the signature documented
-  before) failed every sentence with a TypeError, while a parser wrapping one got the tags checked and refused a
-  sentence the pipeline promises a flat tree. The pipeline now leaves out the tagger's tags the parser does not know
-  itself (:func:`parser_tags`), so the parser's own check passes, and a sentence with a word left with none gets the
-  parser's flat default tree from the pipeline (:func:`flat_tree`), what the parser gave it unchecked: the same
-  tree, score ``-inf`` and counters (``sentences`` and ``fallback``, as its failed search, through the public
-  :meth:`Parser.tally <glmnlp.parser.model.Parser.tally>`, wherever the parser has it: a wrapper that passes its
-  attributes on to a Parser counts in it; a parser without it counts nothing).
+* **The parser is called as its protocol says, with no keyword of glmnlp's own**: ``parse_nbest(words, tags, k)``
+  or ``parse(words, tags)``, so that a subclass or a wrapper of :class:`~glmnlp.parser.model.Parser` with that
+  signature works (a ``check_tags=False`` passed to every Parser failed such a subclass on every sentence). The
+  pipeline leaves out the tagger's tags the parser does not know (:func:`parser_tags`), so the parser's own check
+  passes, and gives a sentence with a word left with none the parser's flat default tree itself (:func:`flat_tree`):
+  the same tree, score ``-inf`` and counters as the parser's failed search (``sentences`` and ``fallback``, through
+  :meth:`Parser.tally <glmnlp.parser.model.Parser.tally>` wherever the parser has it; a parser without it counts
+  nothing).
 * **The parser's refusal names the sentence.** A parser that does not say its tags (no ``grammar``) is given the
   tags unchecked; its InputError (a tag it does not know, pre-tagged) comes back after the pipeline's
   ``document N, sentence M: ``, as the pipeline's own refusals of given tags do (it named no sentence).
