@@ -26,6 +26,6 @@ def rows_frame(pd: Any, rows: Sequence[Mapping[str, Any]], columns: Sequence[str
     frame = pd.DataFrame(rows, columns=list(columns))
     if not rows:
         return frame.astype({c: _NOT_FLOAT.get(c, "float64") for c in columns})
-    if "known" in frame.columns and any(row.get("known") is None for row in rows):  # saved before it existed
+    if "known" in frame.columns and frame["known"].isna().any():  # saved before it existed
         frame["known"] = frame["known"].astype("boolean")
     return frame

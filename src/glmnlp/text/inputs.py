@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any, TypeAlias, TypeGuard
 
 from glmnlp.errors import ConfigError, InputError
+from glmnlp.parser.tag_check import model_tag
 from glmnlp.text.document import Token, written_tags
 from glmnlp.text.token_spelling import ptb_quotes
 from glmnlp.text.tokenize import LINE_END, PTB_BRACKETS, tokenize_text_spans
@@ -214,7 +215,7 @@ def tagset_mismatch(tags: Collection[str], known: Collection[str] | None, name: 
     the flat default tree, silently: a UPOS tagger beside a WSJ parser flattened every sentence."""
     if not known:
         return ""
-    unknown = sorted(t for t in set(tags) if escape_brackets(t) not in known)  # $( is the parser's $-LRB-
+    unknown = sorted(t for t in set(tags) if model_tag(t, known) is None)  # $( is the parser's $-LRB-, as it reads it
     if not unknown:
         return ""
     what = f"{name}: the parser does not know {len(unknown)} of this tagger's {len(set(tags))} tags"
