@@ -104,7 +104,7 @@ def _readable(fmt: str, nbest: int, out: str) -> str | None:
     """None if ``out`` reads back; else the reason."""
     from glmnlp.text.document import Document
     from glmnlp.treebank.formats import read_conllu
-    from glmnlp.treebank.trees import parse_tree, read_trees, to_bracket
+    from glmnlp.treebank.trees import escape_brackets, parse_tree, read_trees, to_bracket
 
     try:
         trees = []
@@ -127,7 +127,9 @@ def _readable(fmt: str, nbest: int, out: str) -> str | None:
                 for sent, raw in zip(doc.sentences, data["sentences"], strict=True):
                     if sent.tree is not None:
                         trees.append(sent.tree)
-                        if sent.tree.tags() != [t.tag for t in sent.tokens]:
+                        # a token's tag is written as its tagset writes it (a given "(" tag as "(", STTS "$("),
+                        # the tree's as trees spell it ("-LRB-", "$-LRB-"): the same tag
+                        if sent.tree.tags() != [escape_brackets(t.tag) for t in sent.tokens]:
                             return "json tokens' tags differ from the tree's"
                     for item in raw.get("nbest", []):
                         trees.append(parse_tree(item["tree"]))
