@@ -40,6 +40,16 @@ def test_default_model_parses_the_readme_sentence() -> None:
     assert nlp.parser.stats["fallback"] == 0
 
 
+def test_default_model_tags_every_currency_sign_as_the_dollar_sign() -> None:
+    """The bundled model's tagger has seen ``$``, ``£`` and ``€``, not ``¥`` or ``₹``, which it tagged ``JJ`` and ``VBG``
+    as unknown words (glmnlp.tagger.features.read_as); the parser then reads each amount as one noun phrase."""
+    nlp = glmnlp.load()
+    for sign in ("$", "\u00a3", "\u20ac", "\u00a5", "\u20b9"):
+        sent = nlp(f"It costs {sign}500 in Tokyo.").sentences[0]
+        assert sent.words[2:4] == [sign, "500"] and sent.tags[2:4] == ["$", "CD"], (sign, sent.tags)
+        assert sent.tree is not None and f"(NP ($ {sign}) (CD 500))" in to_bracket(sent.tree), to_bracket(sent.tree)
+
+
 def test_default_model_files_match_their_recorded_checksums() -> None:
     """Every shipped model file has the sha256 recorded in MODEL.json, and nothing else is shipped."""
     root = default_model_path()

@@ -1,14 +1,26 @@
-"""Grapheme clusters and terminal columns: where a user-perceived character begins and how many columns a text takes
-on a terminal. Plain functions of Unicode data, below every room (docs/architecture.md), so that the tokenizer's
-cuts (:mod:`glmnlp.text.tokenize`), the tree drawings (:mod:`glmnlp.text.drawing`) and the parser's printed
-explanations (:meth:`glmnlp.parser.explain.Explanation.format`) count characters one way.
+"""Grapheme clusters, terminal columns and currency signs: where a user-perceived character begins, how many columns
+a text takes on a terminal, which characters are money. Plain functions and sets of Unicode data, below every room
+(docs/architecture.md), so that the tokenizer's cuts (:mod:`glmnlp.text.tokenize`), the tree drawings
+(:mod:`glmnlp.text.drawing`) and the parser's printed explanations (:meth:`glmnlp.parser.explain.Explanation.format`)
+count characters one way, and the tokenizer and the tagger (:mod:`glmnlp.tagger.model`) know one set of currency
+signs.
 """
 
 from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["cluster_start", "display_columns", "joins_previous", "pad"]
+__all__ = ["CURRENCY_SIGNS", "cluster_start", "display_columns", "joins_previous", "pad"]
+
+#: The currency signs, Unicode's category Sc (Unicode 14, Python 3.11's: ``$ ¢ £ ¤ ¥ ₹ € ₩ ₽ ￡``...): tokens of their
+#: own as NLTK splits ``$`` (choice 15 of :mod:`glmnlp.text.tokenize`), and read as ``$`` by a tagger that has not
+#: seen them (:meth:`glmnlp.tagger.model.Tagger.tag`)
+CURRENCY_SIGNS = frozenset(
+    "\u0024\u00a2\u00a3\u00a4\u00a5\u058f\u060b\u07fe\u07ff\u09f2\u09f3\u09fb\u0af1\u0bf9\u0e3f\u17db"
+    "\u20a0\u20a1\u20a2\u20a3\u20a4\u20a5\u20a6\u20a7\u20a8\u20a9\u20aa\u20ab\u20ac\u20ad\u20ae\u20af"
+    "\u20b0\u20b1\u20b2\u20b3\u20b4\u20b5\u20b6\u20b7\u20b8\u20b9\u20ba\u20bb\u20bc\u20bd\u20be\u20bf"
+    "\u20c0\ua838\ufdfc\ufe69\uff04\uffe0\uffe1\uffe5\uffe6\U00011fdd\U00011fde\U00011fdf\U00011fe0"
+    "\U0001e2ff\U0001ecb0")
 
 
 def joins_previous(text: str, i: int, lo: int = 0) -> bool:

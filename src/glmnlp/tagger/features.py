@@ -16,6 +16,7 @@ from collections.abc import Container, Mapping, Sequence
 
 from glmnlp.errors import ConfigError
 from glmnlp.glm.features import Template
+from glmnlp.graphemes import CURRENCY_SIGNS
 
 __all__ = [
     "ATOM_NAMES",
@@ -23,6 +24,7 @@ __all__ = [
     "FEATURE_SETS",
     "history_atoms",
     "history_features",
+    "read_as",
     "templates_for",
     "word_atoms_strings",
     "word_shape",
@@ -177,6 +179,22 @@ def word_shape(word: str) -> str:
         if not out or out[-1] != c:
             out.append(c)
     return "".join(out)
+
+
+def read_as(word: str, vocabulary: Container[str]) -> str:
+    """The word whose atoms a tagger with training ``vocabulary`` reads for ``word`` when tagging: ``"$"`` for a
+    currency sign it has not seen (:data:`~glmnlp.graphemes.CURRENCY_SIGNS`) when it has seen ``"$"``, else ``word``.
+
+    Why: as an unknown word an unseen sign could take only the open-class tags, none of them ``$`` (the bundled model
+    tagged ``¥500`` ``JJ CD`` and ``₹2,000`` ``VBG CD``; now ``$ CD`` both), while EWT and GUM tag every sign ``$``
+    and the tokenizer reads them all as ``$`` (choice 15 of :mod:`glmnlp.text.tokenize`). Training reads words as they
+    are; a sign the tagger has seen keeps its own atoms, and :meth:`~glmnlp.tagger.model.Tagger.knows` still calls the
+    unseen one unknown. EWT, GUM and the PTB sample have no sign in dev or test that their training data lacks: their
+    figures are the same.
+    """
+    if word in CURRENCY_SIGNS and word not in vocabulary and "$" in vocabulary:
+        return "$"
+    return word
 
 
 def word_atoms_strings(

@@ -75,6 +75,7 @@ Our choices:
   (= 0.2%) of the tokens of hapax words (words seen once) in training: on UD EWT this keeps 21 of
   49 XPOS tags. Every training token's gold tag is inside its candidate set, so training updates
   are well defined, and Viterbi is exact within the candidate space.
+* **Unseen currency signs read as ``$``** when tagging (our choice: :func:`~glmnlp.tagger.features.read_as`).
 * **Max-marginal multi-tagging.** For each word, the tags whose best complete sequence scores
   within ``margin`` (absolute score units) of the best sequence, best first; computed exactly by
   forward + backward Viterbi (``_viterbi.max_marginals``).
@@ -108,7 +109,7 @@ from glmnlp.glm.model_io import load_model, save_model, verify_model
 from glmnlp.glm.parallel import Executor
 from glmnlp.glm.training import EpochRecord, TrainingResult, train_perceptron
 from glmnlp.tagger.features import (BOS, CONTEXT_ATOMS, EOS, FLAG_STRINGS, LOCAL_ATOMS, N_ATOMS, N_LOCAL, W0,
-                                    templates_for, word_atoms_strings)
+                                    read_as, templates_for, word_atoms_strings)
 from glmnlp.tagger.config import TaggerConfig
 from glmnlp.tagger.evaluation import multitag_scores, tagging_score
 from glmnlp.tagger.files import TAGGER_ARRAYS, tagger_from_parts, tagger_to_parts
@@ -217,7 +218,8 @@ class Tagger(TravelsAsFiles):
                 grown[:start] = self._type_atoms[:start]
                 self._type_atoms = grown
             ambiguity, vocabulary = self._ambiguity, self._vocabulary
-            strings = [s for w in new_types for s in word_atoms_strings(w, ambiguity, vocabulary)]
+            strings = [s for w in new_types
+                       for s in word_atoms_strings(w if add else read_as(w, vocabulary), ambiguity, vocabulary)]
             if add:
                 intern = self.store_.add
                 flat = [ABSENT if s is None else intern(s) for s in strings]

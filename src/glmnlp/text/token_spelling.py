@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from glmnlp.graphemes import CURRENCY_SIGNS
 from glmnlp.treebank.trees import PTB_APOSTROPHES
 
-__all__ = ["CURRENCY_SIGNS", "OPENERS", "TYPOGRAPHIC_QUOTES", "TokenSpan", "close_spaced_quotes",
+__all__ = ["OPENERS", "TYPOGRAPHIC_QUOTES", "TokenSpan", "close_spaced_quotes",
            "merge_ampersands", "merge_marks", "merge_years", "opens_quote", "ptb_quotes", "quotes_left_open",
            "spell_final_abbreviation", "split_clitics", "split_glued_marks"]
 
@@ -19,14 +20,6 @@ TokenSpan = tuple[str, int, int]  # a token's text and its [start, end) offsets 
 OPENERS = set("([{\"'`\u201c\u2018")
 _FINAL_ABBREVIATION = re.compile(r"U\.S|U\.K|U\.S\.A|U\.S\.S\.R")  # choice 12
 _CLOSERS = frozenset({"''", "'", "-RRB-", "-RSB-", "-RCB-"})
-#: The currency signs, Unicode's category Sc (Unicode 14, Python 3.11's: ``$ ¢ £ ¤ ¥ ₹ € ₩ ₽ ￡``...): tokens of their
-#: own as NLTK splits ``$`` (choice 15 of :mod:`glmnlp.text.tokenize`)
-CURRENCY_SIGNS = frozenset(
-    "\u0024\u00a2\u00a3\u00a4\u00a5\u058f\u060b\u07fe\u07ff\u09f2\u09f3\u09fb\u0af1\u0bf9\u0e3f\u17db"
-    "\u20a0\u20a1\u20a2\u20a3\u20a4\u20a5\u20a6\u20a7\u20a8\u20a9\u20aa\u20ab\u20ac\u20ad\u20ae\u20af"
-    "\u20b0\u20b1\u20b2\u20b3\u20b4\u20b5\u20b6\u20b7\u20b8\u20b9\u20ba\u20bb\u20bc\u20bd\u20be\u20bf"
-    "\u20c0\ua838\ufdfc\ufe69\uff04\uffe0\uffe1\uffe5\uffe6\U00011fdd\U00011fde\U00011fdf\U00011fe0"
-    "\U0001e2ff\U0001ecb0")
 
 
 def close_spaced_quotes(tokens: list[TokenSpan], sentence: str, open_before: tuple[bool, bool] = (False, False)
@@ -260,18 +253,19 @@ _QUOTE_TEXTS = frozenset({"``", "''", "`", "'"})
 _MARKS_BEFORE_QUOTE = re.compile(r"(?<=[^=/])[=/]+\Z")
 #: A base64 string with its padding (``YWJjZA==``): its characters, at least 8 of them, a multiple of 4 with the ``=``
 _BASE64_PADDED = re.compile(r"[A-Za-z0-9+/]{6,}(?:[A-Za-z0-9+/]=|==)")
-#: An amount's hyphen that a currency sign touches (choice 14): ``5-`` of ``$5-$10`` and ``£5-£10``
-_RANGE_HYPHEN = re.compile(r"(?<=[0-9])-\Z")
+#: An amount's hyphen that a currency sign touches (choice 14): ``5-`` of ``$5-$10`` and ``£5-£10``, after a magnitude
+#: of one or two letters too (``1.5m-`` of ``$1.5m-$2m``, ``5bn-`` of ``£5bn-£10bn``)
+_RANGE_HYPHEN = re.compile(r"(?:(?<=[0-9])|(?<=[0-9][A-Za-z])|(?<=[0-9][A-Za-z]{2}))-\Z")
 
 
 def split_glued_marks(tokens: list[TokenSpan]) -> list[TokenSpan]:
     """A mark that NLTK left at a word's end split off when the token after it touches it (choice 14): ``=`` or ``/``
     before a quote (``x="y"``: ``x=`` + `````` was ``x`` + ``=`` + ``````; ``a/"b"``; ``dir/name="x"``), a number's
-    hyphen before a currency sign (``$5-$10``: ``5-`` + ``$`` is ``5`` + ``-`` + ``$``; ``£5-£10`` alike, the sign
-    split off as ``$`` is: :data:`CURRENCY_SIGNS`). Words NLTK keeps whole are left so (``a/b``, ``x=y``, ``5-10``,
-    ``$5-10``), and so are a path's last slash (``/usr/bin/"x"``: ``/usr/bin/``) and a base64 string's padding before
-    a closing quote (``sig="YWJjZA=="``: ``YWJjZA==``, :data:`_BASE64_PADDED`); a web token is masked as letters
-    when this runs, so a URL stays whole."""
+    hyphen before a currency sign (``$5-$10``: ``5-`` + ``$`` is ``5`` + ``-`` + ``$``; ``£5-£10`` and ``$1.5m-$2m``
+    alike, the sign split off as ``$`` is: :data:`~glmnlp.graphemes.CURRENCY_SIGNS`). Words NLTK keeps whole are left
+    so (``a/b``, ``x=y``, ``5-10``, ``$5-10``), and so are a path's last slash (``/usr/bin/"x"``: ``/usr/bin/``) and
+    a base64 string's padding before a closing quote (``sig="YWJjZA=="``: ``YWJjZA==``, :data:`_BASE64_PADDED`); a
+    web token is masked as letters when this runs, so a URL stays whole."""
     out: list[TokenSpan] = []
     for i, (text, start, end) in enumerate(tokens):
         after = tokens[i + 1] if i + 1 < len(tokens) else None

@@ -144,14 +144,16 @@ Our choices and mappings (none of these is stated by the papers, which start fro
 14. **Marks NLTK leaves on a word are split off** where the token after them touches them and PTB writes them apart:
     ``=`` or ``/`` before a quote (``x="y"`` gave ``x=`` + `````` and ``a/"b"`` ``a/`` + ``''``; now ``x = `` y ''``,
     the quote opened by choice 5; ``dir/name="x"`` alike), and a number's hyphen before a currency sign (``$5-$10``
-    gave ``$ 5- $ 10``, now ``$ 5 - $ 10``, a range of amounts; ``£5-£10`` alike: choice 15). Nothing else is cut:
+    gave ``$ 5- $ 10``, now ``$ 5 - $ 10``, a range of amounts; ``£5-£10`` alike: choice 15; ``$1.5m-$2m`` and
+    ``£5bn-£10bn`` too, an amount with a magnitude of one or two letters, as PTB writes ``$ 1.5m - $ 2m``; none in EWT,
+    GUM or the PTB sample). Nothing else is cut:
     ``a/b``, ``x=y``, ``5-10``, ``$5-10``, ``5-year-old``, dates and phone numbers stay as NLTK keeps them, and so
     do a path's last slash (``/usr/bin/"x"``), a base64 string's padding before a closing quote (``sig="YWJjZA=="``:
     ``YWJjZA==``; eight or more base64 characters, a multiple of four with one or two ``=``) and URLs (masked while
     this runs: choice 7). EWT: its two ranges of amounts (``$10,000-$20,000``, ``($4-$6)``) now as EWT splits them,
     train sentences exact 0.5892 -> 0.5893 (space; token F1 the same to four digits); GUM, PTB sample: same.
 15. **Every currency sign is a token of its own**, as NLTK splits ``$``: the word tokenizer sees each sign of
-    Unicode's category Sc as a ``$`` (:data:`~glmnlp.text.token_spelling.CURRENCY_SIGNS`; the token keeps its
+    Unicode's category Sc as a ``$`` (:data:`~glmnlp.graphemes.CURRENCY_SIGNS`; the token keeps its
     character), so ``£5`` is ``£ 5``, ``5€`` ``5 €`` and ``£5-£10`` ``£ 5 - £ 10`` (one token before, a word no model
     had seen: NLTK splits only ``$``), as EWT and GUM write them (``£ 15``, ``€ 7``, ``80 ¢``: XPOS ``$``; the bundled
     model tags ``£`` and ``€`` ``$``, and ``¥``, ``₹``, which it has not seen, as unknown words). The WSJ writes its
@@ -174,9 +176,9 @@ from typing import Any
 
 from glmnlp.errors import NLTK_MISSING, MissingPackageError
 from glmnlp.glm.locks import fork_waits
-from glmnlp.graphemes import cluster_start
+from glmnlp.graphemes import CURRENCY_SIGNS, cluster_start
 from glmnlp.text.sentence_cuts import NOT_AN_END, join_wrong_cuts, split_missed
-from glmnlp.text.token_spelling import (CURRENCY_SIGNS, TYPOGRAPHIC_QUOTES, TokenSpan, close_spaced_quotes,
+from glmnlp.text.token_spelling import (TYPOGRAPHIC_QUOTES, TokenSpan, close_spaced_quotes,
                                         merge_ampersands, merge_marks, merge_years, opens_quote, quotes_left_open,
                                         spell_final_abbreviation, split_clitics, split_glued_marks)
 from glmnlp.text.web import mask_web_tokens, web_tag, web_tags, web_token_spans
