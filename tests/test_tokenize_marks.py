@@ -135,6 +135,18 @@ def test_a_sentence_leaves_open_the_quotes_it_opens_but_not_an_elided_words_apos
     assert quotes_left_open(tokenize_spans("So it is.'"), (True, True)) == (True, False)
 
 
+def test_tokenize_spans_takes_the_quotes_open_as_the_sentence_begins() -> None:
+    """``tokenize_spans(sentence, open_before)``: a sentence of a paragraph split by the user (or by spaCy) that begins
+    inside a quotation closes it with a spaced quote, as ``tokenize_text`` does for the whole paragraph; by default
+    none is open (it was a private function's parameter, which the spaCy component imported)."""
+    second = 'I was tired " he said.'
+    assert [w for w, _, _ in tokenize_spans(second)] == ["I", "was", "tired", "``", "he", "said", "."]
+    state = quotes_left_open(tokenize_spans('"It was late.'))
+    assert state == (True, False)
+    assert [w for w, _, _ in tokenize_spans(second, state)] == ["I", "was", "tired", "''", "he", "said", "."]
+    assert tokenize_text('"It was late. ' + second)[1] == [w for w, _, _ in tokenize_spans(second, state)]
+
+
 def test_a_typographic_right_quote_after_a_mark_never_opens() -> None:
     """``said,’no"`` gave `````` for the ``’``: it was compared with the double quote after it, which closes no
     single quote; a ``’`` shows it closes."""

@@ -138,7 +138,7 @@ from typing import TYPE_CHECKING, Any
 
 from glmnlp.errors import MissingPackageError, ModelFileError
 from glmnlp.text.token_spelling import TYPOGRAPHIC_QUOTES, quotes_left_open
-from glmnlp.text.tokenize import PTB_BRACKETS, _sentence_tokens, paragraph_break, user_stacklevel
+from glmnlp.text.tokenize import PTB_BRACKETS, paragraph_break, tokenize_spans, user_stacklevel
 from glmnlp.treebank.trees import Tree, to_bracket
 
 if TYPE_CHECKING:
@@ -205,7 +205,7 @@ def _quote_spellings(doc: Any, positions: list[int], open_before: tuple[bool, bo
     text = doc.text[base:last.idx + len(last.text)]
     if not _HAS_QUOTE.search(text):  # most sentences: no second tokenization, no quote opened or closed
         return {}, open_before
-    tokens = _sentence_tokens(text, open_before)
+    tokens = tokenize_spans(text, open_before)
     spelled = {(start, end): word for word, start, end in tokens}
     out: dict[int, str] = {}
     opened = open_before[0]  # whether the last double quote opened one

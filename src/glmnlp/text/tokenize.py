@@ -439,15 +439,12 @@ def split_sentences(text: str, *, lines: bool = False) -> list[str]:
     return [text[start:end] for start, end in sentence_spans(text, lines=lines)]
 
 
-def tokenize_spans(sentence: str) -> list[TokenSpan]:
-    """PTB tokens of one sentence with their ``[start, end)`` offsets in ``sentence``."""
+def tokenize_spans(sentence: str, open_before: tuple[bool, bool] = (False, False)) -> list[TokenSpan]:
+    """PTB tokens of one sentence with their ``[start, end)`` offsets in ``sentence``; ``open_before``: whether a double
+    and a single quote are open as the sentence begins (a sentence inside a paragraph: choice 5; what
+    :func:`tokenize_text_spans` carries from one sentence to the next)."""
     if not isinstance(sentence, str):
         raise TypeError(f"expected a str, got {type(sentence).__name__}")
-    return _sentence_tokens(sentence, (False, False))
-
-
-def _sentence_tokens(sentence: str, open_before: tuple[bool, bool]) -> list[TokenSpan]:
-    """:func:`tokenize_spans`, a double and a single quote open or not as the sentence begins (choice 5)."""
     normal = sentence.translate(_NORMALISE).translate(_SPACES)
     web = web_token_spans(normal)
     normal = mask_web_tokens(normal, web).translate(_CURRENCY_AS_DOLLAR)
@@ -566,7 +563,7 @@ def tokenize_text_spans(text: str, *, lines: bool = False) -> list[list[TokenSpa
     for start, end in sentence_spans(text, lines=lines):
         if lines or paragraph_break(text, at, start):  # quotes are counted from the paragraph's start
             open_quotes = (False, False)
-        tokens = _sentence_tokens(text[start:end], open_quotes)
+        tokens = tokenize_spans(text[start:end], open_quotes)
         open_quotes, at = quotes_left_open(tokens, open_quotes), end
         result.append([(tok, start + a, start + b) for tok, a, b in tokens])
     return result
