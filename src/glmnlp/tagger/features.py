@@ -183,18 +183,33 @@ def word_shape(word: str) -> str:
 
 def read_as(word: str, vocabulary: Container[str]) -> str:
     """The word whose atoms a tagger with training ``vocabulary`` reads for ``word`` when tagging: ``"$"`` for a
-    currency sign it has not seen (:data:`~glmnlp.graphemes.CURRENCY_SIGNS`) when it has seen ``"$"``, else ``word``.
+    currency sign it has not seen (:data:`~glmnlp.graphemes.CURRENCY_SIGNS`) when it has seen ``"$"``; its first mark
+    for a run of ``!`` and ``?`` it has not seen (``!!!``, ``?!``: choice 16 of :mod:`glmnlp.text.tokenize`) when it
+    has seen that mark; the lower-case form of a capitalised host of ``n't`` that NLTK makes (``Ca``, ``Wo``, ``Sha`` of
+    ``Can't``, ``Won't``, ``Shan't``) it has not seen when it has seen that; else ``word``.
 
     Why: as an unknown word an unseen sign could take only the open-class tags, none of them ``$`` (the bundled model
     tagged ``¥500`` ``JJ CD`` and ``₹2,000`` ``VBG CD``; now ``$ CD`` both), while EWT and GUM tag every sign ``$``
     and the tokenizer reads them all as ``$`` (choice 15 of :mod:`glmnlp.text.tokenize`). Training reads words as they
     are; a sign the tagger has seen keeps its own atoms, and :meth:`~glmnlp.tagger.model.Tagger.knows` still calls the
     unseen one unknown. EWT, GUM and the PTB sample have no sign in dev or test that their training data lacks: their
-    figures are the same.
+    figures are the same. A run of marks, unseen, was an unknown word too: the bundled model tagged ``!!!`` ``VB``; the
+    treebanks (EWT) tag the run as they tag one mark. A sentence's first ``Ca`` (``Can't stop now``) was an unknown
+    capitalised word, tagged ``NNP`` or ``VB`` by the bundled model, where ``ca`` is ``MD``.
     """
-    if word in CURRENCY_SIGNS and word not in vocabulary and "$" in vocabulary:
+    if word in vocabulary:
+        return word
+    if word in CURRENCY_SIGNS and "$" in vocabulary:
         return "$"
+    if len(word) > 1 and not word.strip("!?") and word[0] in vocabulary:
+        return word[0]
+    if word in _NT_HOSTS and word.lower() in vocabulary:
+        return word.lower()
     return word
+
+
+#: The capitalised hosts of ``n't`` that NLTK's split leaves, which no other word spells (:func:`read_as`)
+_NT_HOSTS = frozenset({"Ca", "Wo", "Sha"})  # not "CA": California in an address
 
 
 def word_atoms_strings(

@@ -64,7 +64,8 @@ def join_wrong_cuts(paragraph: str, original: str, pieces: Iterable[Span], limit
     a level``, ``shall (a) pay``; after any other word a list item may be a sentence of its own, as in web text),
     before a piece that begins with ``;`` or ``,``, after a title (``--Mrs. Yeargin``, ``Ft. Worth``, ``vs.``), and
     after a reference abbreviation before a number, a lowercase word or a bracket (``Vol. II``, ``Approx. 30``,
-    ``incl. tax``; ``No.`` before a number), where no sentence ends (``... 3 hours approx. We leave.`` is two).
+    ``incl. tax``; ``No.`` before a number), where no sentence ends (``... 3 hours approx. We leave.`` is two), and
+    inside a run of ``!`` and ``?`` (``wait!!!!!!!wait`` was cut after its sixth mark; the run is one token).
     ``original``: the paragraph before normalisation and masking (choice 3), where a dash, an ellipsis or an emoticon
     that the splitter saw as something else is itself: a sentence may begin with one. A cut that made a sentence of
     ``limit`` characters (the tokenizer's :data:`~glmnlp.text.tokenize.WINDOW_CHARS`) is never joined (choice 9), and
@@ -82,6 +83,7 @@ def join_wrong_cuts(paragraph: str, original: str, pieces: Iterable[Span], limit
                 or _TITLE.search(paragraph, near, end)
                 or (_REFERENCE.search(paragraph, near, end) and _REFERENCED.match(paragraph, at, stop))
                 or (_NUMBER_ABBREVIATION.search(paragraph, near, end) and _NUMBER.match(paragraph, at, stop))
+                or (end == at and paragraph[at - 1] in "!?" and paragraph[at] in "!?")  # inside a run (choice 16)
             ):
                 held = (held[0], stop)
                 continue

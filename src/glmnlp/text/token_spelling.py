@@ -12,7 +12,7 @@ from glmnlp.graphemes import CURRENCY_SIGNS
 from glmnlp.treebank.trees import PTB_APOSTROPHES
 
 __all__ = ["OPENERS", "TYPOGRAPHIC_QUOTES", "TokenSpan", "close_spaced_quotes",
-           "merge_ampersands", "merge_marks", "merge_years", "opens_quote", "ptb_quotes", "quotes_left_open",
+           "merge_ampersands", "merge_mark_runs", "merge_marks", "merge_years", "opens_quote", "ptb_quotes", "quotes_left_open",
            "spell_final_abbreviation", "split_clitics", "split_glued_marks"]
 
 TokenSpan = tuple[str, int, int]  # a token's text and its [start, end) offsets in its sentence
@@ -158,6 +158,24 @@ def merge_marks(tokens: list[TokenSpan], sentence: str) -> list[TokenSpan]:
     for token in tokens:
         text, start, end = token
         if out and out[-1][2] == start and _EMOJI_PARTS.match(sentence, start):
+            out[-1] = (out[-1][0] + text, out[-1][1], end)
+            continue
+        out.append(token)
+    return out
+
+
+_MARK_RUN = re.compile(r"[!?]{2}")
+
+
+def merge_mark_runs(tokens: list[TokenSpan], sentence: str) -> list[TokenSpan]:
+    """Touching ``!`` and ``?`` joined into one token (choice 16): ``wait!!!`` was ``wait ! ! !``, three sentence ends
+    that the parser nested a clause around each; EWT writes the run as one token (``!!!``, ``?!``: 286 of them)."""
+    if not _MARK_RUN.search(sentence):  # nearly every sentence: no pass over its tokens
+        return tokens
+    out: list[TokenSpan] = []
+    for token in tokens:
+        text, start, end = token
+        if out and out[-1][2] == start and text in ("!", "?") and out[-1][0].strip("!?") == "" and out[-1][0]:
             out[-1] = (out[-1][0] + text, out[-1][1], end)
             continue
         out.append(token)

@@ -1,0 +1,79 @@
+"""A run of ``!`` and ``?`` is one token (choice 16 of glmnlp.text.tokenize), as EWT writes its 286 runs: NLTK split
+every mark, and the parser nested a clause around each; a tagger that has not seen the run reads its first mark
+(glmnlp.tagger.features.read_as)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import glmnlp
+from glmnlp.tagger.features import read_as
+from glmnlp.text.tokenize import tokenize_text, tokenize_text_spans
+from glmnlp.treebank.trees import Tree, to_bracket
+from tokenize_fixtures import assert_spans_exact
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Can't wait!!!", "Ca n't wait !!!"),
+    ("Are you serious?!", "Are you serious ?!"),
+    ("Really?? Yes!! Ok.", "Really ?? | Yes !! | Ok ."),
+    ("What?!?! No way!!!! I know.", "What ?!?! | No way !!!! | I know ."),
+    ('He said "no!!" and left.', "He said `` no !! '' and left ."),
+    ("Wow ! ! !", "Wow ! ! !"),
+    ("Really? Yes.", "Really ? | Yes ."),
+    ("Hi!!!:)", "Hi !!! : -RRB-"),
+    ("Wait...!!", "Wait ... !!"),
+])
+def test_a_run_of_exclamation_and_question_marks_is_one_token(text: str, expected: str) -> None:
+    """``wait!!!`` was ``wait ! ! !``; marks with spaces between, and other marks, stay tokens of their own."""
+    assert [" ".join(sentence) for sentence in tokenize_text(text)] == expected.split(" | ")
+    assert_spans_exact(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["!", "?", "!!", " ", "wait", "Yes", ".", "...", ",", '"', ")", "(", ":)"]),
+                min_size=1, max_size=12))
+def test_property_no_two_touching_marks_of_a_run_are_apart(pieces: list[str]) -> None:
+    """Property: no token made of ``!`` and ``?`` touches another such token, every such token is a run of the text
+    as written, and every character but the spaces is in exactly one token."""
+    text = "".join(pieces).strip()
+    if not text:
+        return
+    assert_spans_exact(text)
+    tokens = [token for sentence in tokenize_text_spans(text) for token in sentence]
+    marks = [(start, end) for word, start, end in tokens if re.fullmatch(r"[!?]+", word)]
+    for (_, end), (start, _) in zip(marks, marks[1:]):
+        assert end != start, (text, tokens)
+    for word, start, end in tokens:
+        if re.fullmatch(r"[!?]+", word):
+            assert text[start:end] == word
+
+
+def test_a_tagger_reads_an_unseen_run_as_its_first_mark_and_an_n_t_host_in_lower_case() -> None:
+    """A run it has seen is its own word; a run of marks it has never seen alone stays an unknown word."""
+    vocabulary = {"!", "?", "??", "ca", "wo"}
+    assert [read_as(w, vocabulary) for w in ("!!!", "?!", "!?", "??", "!")] == ["!", "?", "!", "??", "!"]
+    assert read_as("!!!", {"?"}) == "!!!"
+    assert [read_as(w, vocabulary) for w in ("Ca", "Wo", "Sha", "CA", "Can")] == ["ca", "wo", "Sha", "CA", "Can"]
+    assert read_as("Ca", {"Ca", "ca"}) == "Ca"  # a tagger that has seen it reads it as itself
+
+
+def test_the_bundled_model_ends_the_sentence_with_the_run() -> None:
+    """Before: ``(TOP (S (S (S (S (VP (VB Ca) (RB n't) (VP (VB wait)))) (. !)) (. !)) (. !)))`` and ``Really??``
+    as ``(ADVP (RB Really) (. ?)) (. ?)``."""
+    nlp = glmnlp.load()
+    for text, run in (("Can't wait!!!", "!!!"), ("This is the best day ever!!!!", "!!!!"),
+                      ("Are you serious?!", "?!")):
+        sent = nlp(text).sentences[0]
+        assert sent.words[-1] == run and sent.tags[-1] == "." and sent.tree is not None
+        top = sent.tree.children[0]
+        assert isinstance(top, Tree) and len(top.children) > 1, to_bracket(sent.tree)
+        last = top.children[-1]
+        assert isinstance(last, Tree) and last.label == "." and last.children == (run,), to_bracket(sent.tree)
+        assert "(S (S" not in to_bracket(sent.tree)
+    sent = nlp("Can't stop now.").sentences[0]
+    assert sent.tags[:2] == ["MD", "RB"], sent.tags  # "Ca" was NNP or VB, an unknown capitalised word
