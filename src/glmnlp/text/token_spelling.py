@@ -13,7 +13,7 @@ from glmnlp.treebank.trees import PTB_APOSTROPHES
 
 __all__ = ["OPENERS", "TYPOGRAPHIC_QUOTES", "TokenSpan", "close_spaced_quotes",
            "merge_ampersands", "merge_mark_runs", "merge_marks", "merge_years", "opens_quote", "ptb_quotes", "quotes_left_open",
-           "spell_final_abbreviation", "split_clitics", "split_glued_marks"]
+           "spell_final_abbreviation", "split_clitics", "split_glued_marks", "split_list_number"]
 
 TokenSpan = tuple[str, int, int]  # a token's text and its [start, end) offsets in its sentence
 
@@ -180,6 +180,20 @@ def merge_mark_runs(tokens: list[TokenSpan], sentence: str) -> list[TokenSpan]:
             continue
         out.append(token)
     return out
+
+
+_LIST_NUMBER = re.compile(r"[0-9]{1,2}\.\Z")
+
+
+def split_list_number(tokens: list[TokenSpan]) -> list[TokenSpan]:
+    """A sentence's first token, a number of one or two digits with a full stop, split into the number and the stop
+    when a word follows (choice 17): ``1. Preheat the oven.`` was ``1.`` + ``Preheat`` ..., a token no treebank has,
+    and the bundled model read the item as a noun phrase (``(NP (LS 1.) (NNP Preheat) ...)``); the WSJ and EWT write
+    ``1`` + ``.`` (``LS``, ``.``)."""
+    if len(tokens) > 1 and _LIST_NUMBER.match(tokens[0][0]) and tokens[0][2] - tokens[0][1] == len(tokens[0][0]):
+        text, start, end = tokens[0]
+        return [(text[:-1], start, end - 1), (".", end - 1, end), *tokens[1:]]
+    return tokens
 
 
 _YEAR = re.compile(r"[0-9]{2}s?\Z")

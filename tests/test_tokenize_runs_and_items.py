@@ -1,6 +1,6 @@
 """A run of ``!`` and ``?`` is one token (choice 16 of glmnlp.text.tokenize), as EWT writes its 286 runs: NLTK split
 every mark, and the parser nested a clause around each; a tagger that has not seen the run reads its first mark
-(glmnlp.tagger.features.read_as)."""
+(glmnlp.tagger.features.read_as). A numbered item's number splits from its full stop (choice 17)."""
 
 from __future__ import annotations
 
@@ -77,3 +77,26 @@ def test_the_bundled_model_ends_the_sentence_with_the_run() -> None:
         assert "(S (S" not in to_bracket(sent.tree)
     sent = nlp("Can't stop now.").sentences[0]
     assert sent.tags[:2] == ["MD", "RB"], sent.tags  # "Ca" was NNP or VB, an unknown capitalised word
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("1. Preheat the oven.", "1 . Preheat the oven ."),
+    ("Steps:\n1. Preheat the oven.\n2. Mix it.", "Steps : | 1 . Preheat the oven . | 2 . Mix it ."),
+    ("10. Done.", "10 . Done ."),
+    ("In 1999. we left.", "In 1999 . | we left ."),
+    ("1.5 million left.", "1.5 million left ."),
+    ("He came 1. in the race.", "He came 1 . | in the race ."),
+])
+def test_a_numbered_item_s_number_splits_from_its_full_stop(text: str, expected: str) -> None:
+    """Choice 17: ``1.`` at a sentence's start before a word was one token, which no treebank has; the WSJ and EWT
+    write ``1`` + ``.``. A year's or a decimal's full stop is not a list item's."""
+    assert [" ".join(sentence) for sentence in tokenize_text(text)] == expected.split(" | ")
+    assert_spans_exact(text)
+
+
+def test_the_bundled_model_parses_a_numbered_item_as_a_list_item_and_a_clause() -> None:
+    """Before: ``(TOP (NP (LS 1.) (NNP Preheat) (DT the) (NN oven) (. .)))``."""
+    nlp = glmnlp.load()
+    sent = nlp("1. Preheat the oven.").sentences[0]
+    assert sent.words[:3] == ["1", ".", "Preheat"] and sent.tags[:3] == ["LS", ".", "VB"], sent.tags
+    assert sent.tree is not None and to_bracket(sent.tree).startswith("(TOP (S (LST (LS 1) (. .)) (VP (VB Preheat)")
