@@ -1,16 +1,18 @@
-"""Grapheme clusters, terminal columns and currency signs: where a user-perceived character begins, how many columns
-a text takes on a terminal, which characters are money. Plain functions and sets of Unicode data, below every room
-(docs/architecture.md), so that the tokenizer's cuts (:mod:`glmnlp.text.tokenize`), the tree drawings
-(:mod:`glmnlp.text.drawing`) and the parser's printed explanations (:meth:`glmnlp.parser.explain.Explanation.format`)
-count characters one way, and the tokenizer and the tagger (:mod:`glmnlp.tagger.model`) know one set of currency
-signs.
+"""Grapheme clusters, terminal columns, currency signs and emoji: where a user-perceived character begins, how many
+columns a text takes on a terminal, which characters are money, which tokens are emoji only. Plain functions and sets
+of Unicode data, below every room (docs/architecture.md), so that the tokenizer's cuts (:mod:`glmnlp.text.tokenize`),
+the tree drawings (:mod:`glmnlp.text.drawing`) and the parser's printed explanations
+(:meth:`glmnlp.parser.explain.Explanation.format`) count characters one way, the tokenizer and the tagger
+(:mod:`glmnlp.tagger.model`) know one set of currency signs, and a token's emoji are told by the clusters the
+tokenizer keeps whole (:func:`emoji_only`, read by :func:`glmnlp.text.web.web_tag`).
 """
 
 from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["CURRENCY_SIGNS", "cluster_start", "display_columns", "joins_previous", "pad"]
+__all__ = ["CURRENCY_SIGNS", "EMOJI_PRESENTATION", "cluster_start", "display_columns", "emoji_only",
+           "joins_previous", "pad"]
 
 #: The currency signs, Unicode's category Sc (Unicode 14, Python 3.11's: ``$ ¢ £ ¤ ¥ ₹ € ₩ ₽ ￡``...): tokens of their
 #: own as NLTK splits ``$`` (choice 15 of :mod:`glmnlp.text.tokenize`), and read as ``$`` by a tagger that has not
@@ -53,6 +55,57 @@ def _pictograph(ch: str) -> bool:
     selector that ends one (``👍🏽\u200d``)."""
     return ("\U0001f000" <= ch <= "\U0001faff" or "\u2600" <= ch <= "\u27bf" or "\u2300" <= ch <= "\u23ff"
             or "\ufe00" <= ch <= "\ufe0f")
+
+
+#: The symbols below U+10000 that Unicode shows as emoji without a variation selector (its Emoji_Presentation
+#: property, Unicode 14: ``⌚ ⏰ ☔ ♿ ⚡ ⚽ ✅ ✨ ❌ ❓ ➕ ⬛ ⭐ ⭕``...); the others (``☎ ✉ ♥ ★ © ↔``) are text symbols
+#: unless a U+FE0F asks for an emoji (``❤️``). Every pictograph from U+1F000 on is a picture (:func:`emoji_only`).
+EMOJI_PRESENTATION = frozenset(
+    "\u231a\u231b\u23e9\u23ea\u23eb\u23ec\u23f0\u23f3\u25fd\u25fe\u2614\u2615\u2648\u2649\u264a\u264b"
+    "\u264c\u264d\u264e\u264f\u2650\u2651\u2652\u2653\u267f\u2693\u26a1\u26aa\u26ab\u26bd\u26be\u26c4"
+    "\u26c5\u26ce\u26d4\u26ea\u26f2\u26f3\u26f5\u26fa\u26fd\u2705\u270a\u270b\u2728\u274c\u274e\u2753"
+    "\u2754\u2755\u2757\u2795\u2796\u2797\u27b0\u27bf\u2b1b\u2b1c\u2b50\u2b55")
+_KEYCAP_BASES = frozenset("#*0123456789")
+
+
+def emoji_only(text: str) -> bool:
+    """Whether ``text`` is one emoji or more and nothing else: each of its grapheme clusters (:func:`joins_previous`,
+    as the tokenizer keeps them whole: ``👍🏽``, a ZWJ family, ``❤️‍🔥``, a flag, ``🏴`` with its tag letters) begins with
+
+    * a symbol (Unicode's category So) from U+1F000 to U+1FAFF, the blocks of the emoji pictographs, faces, flags'
+      regional indicators, people, animals, food, transport, cards and tiles: pictures, whatever follows them;
+    * a symbol (So or Sm) below U+10000 that is shown as an emoji: by default (:data:`EMOJI_PRESENTATION`: ``⭐``,
+      ``✅``) unless a U+FE0E asks for text, or as its cluster asks, with a U+FE0F (``❤️``, ``☎️``) or a skin tone
+      (``✌🏽``) or a pictograph joined to it (``❤‍🔥``). Without one, ``☎ ✉ ♥ ★ ✓ © →`` are text symbols, which the
+      treebanks tag as symbols or punctuation (GUM ``☎ ✉`` SYM, EWT ``♥`` ``.``), and are not emoji here;
+    * or ``#``, ``*`` or a digit with the keycap U+20E3 (``#️⃣``, ``1️⃣``): the picture of a key.
+
+    A letter or a digit elsewhere makes a token no emoji (``#win🎉`` and ``🎉win`` are not: the tokenizer cuts the
+    first in two). Linear: a run of regional indicators is counted here, not again for each (as
+    :func:`display_columns` does)."""
+    if not text:
+        return False
+    start, flags = 0, 0
+    for i, ch in enumerate(text):
+        flags = flags + 1 if _REGIONAL <= ch <= _REGIONAL_LAST else 0
+        if i and not (flags % 2 == 0 if flags else joins_previous(text, i)):
+            if not _emoji_cluster(text[start:i]):
+                return False
+            start = i
+    return _emoji_cluster(text[start:])
+
+
+def _emoji_cluster(cluster: str) -> bool:
+    """Whether one grapheme cluster is an emoji (:func:`emoji_only`'s three kinds)."""
+    base, rest = cluster[0], cluster[1:]
+    if base in _KEYCAP_BASES:
+        return rest in ("\u20e3", "\ufe0f\u20e3")
+    if "\U0001f000" <= base <= "\U0001faff":
+        return unicodedata.category(base) == "So"
+    if base < "\u00a0" or unicodedata.category(base) not in ("So", "Sm") or rest[:1] == "\ufe0e":
+        return False
+    return base in EMOJI_PRESENTATION or any(
+        ch == "\ufe0f" or "\U0001f3fb" <= ch <= "\U0001f3ff" or "\U0001f000" <= ch <= "\U0001faff" for ch in rest)
 
 
 def cluster_start(text: str, i: int, lo: int = 0) -> int:

@@ -68,7 +68,7 @@ Our choices (what a call accepts, and the checks at the text boundary: :mod:`glm
   ``Sentence.score`` is the best tree's score; with :class:`ParserProtocol`'s ``parse`` alone it
   stays ``None``. The parser's default tree (no analysis found) has score ``-inf``, stored as ``None``.
 * **Web tokens.** A token that :func:`glmnlp.text.web.web_tag` recognises (URL, e-mail
-  address, @handle, #hashtag, emoticon) gets that fixed PTB tag instead of the tagger's (its only
+  address, @handle, #hashtag, emoticon, emoji only) gets that fixed PTB tag instead of the tagger's (its only
   candidate under multi-tag input); the WSJ-trained tagger has never seen such tokens. A tag the
   parser's grammar has no chain for (``UH`` is not in the WSJ sample) is not forced. Pre-tagged
   input keeps its given tags.

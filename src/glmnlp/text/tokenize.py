@@ -98,7 +98,13 @@ Our choices and mappings (none of these is stated by the papers, which start fro
    tagger's guess: ``NN`` for URLs and e-mail addresses (the head noun of a name-like noun phrase;
    UD's English XPOS has ``ADD``, not in the PTB tag set), ``NNP`` for @handles and #hashtags
    (proper names of a user or a topic), ``UH`` for emoticons (interjections, as in the tweet
-   treebanks that map to PTB).
+   treebanks that map to PTB). A token of emoji only gets ``UH`` too (``❤️``, ``👍🏽``, ``👨‍👩‍👧``, ``🇺🇸``,
+   ``#️⃣``, ``😂😂``; :func:`glmnlp.graphemes.emoji_only`): NLTK keeps emoji whole and :func:`merge_marks` joins their
+   selectors, skin tones and keycaps, so they need no mask; the tagger gave them open-class tags (``I love you ❤️``:
+   ``VB``, ``We won 🏆 again``: ``RB``). A symbol below U+10000 counts only where it is shown as an emoji (``⭐``,
+   ``✅``, or with U+FE0F: ``☎️``); ``☎ ✉ ♥ ★`` without one are text symbols, left to the tagger as GUM (``SYM``) and
+   EWT (``♥``: ``.``) tag them; EWT, GUM and the PTB sample have no emoji. A token with a letter or a digit but a
+   keycap's (``🎉win``) is none; ``#win🎉`` is two tokens (above).
 8. **``lines=True`` means one sentence per line**: every non-blank line is exactly one sentence
    (no sentence splitting inside a line), for one-sentence-per-line input, however long: a line of more than
    :data:`WINDOW_CHARS` characters was cut where the count fell ("The" | "dog"), so a stimulus of a line became

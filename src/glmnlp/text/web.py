@@ -1,9 +1,18 @@
-"""Web tokens in raw text: URLs, e-mail addresses, @handles, #hashtags and ASCII emoticons.
+"""Web tokens in raw text: URLs, e-mail addresses, @handles, #hashtags, ASCII emoticons, and tokens of emoji only.
 
-The tokenizer (:mod:`glmnlp.text.tokenize`, choice 7 of its header) finds them first and masks them, so that
-neither the sentence splitter nor the word tokenizer cuts them; none of them occurs in the Wall Street Journal, so
-:func:`web_tag` gives each class a fixed PTB tag that the pipeline, and :func:`glmnlp.measures` with it, use
+The tokenizer (:mod:`glmnlp.text.tokenize`, choice 7 of its header) finds all but emoji first and masks them, so
+that neither the sentence splitter nor the word tokenizer cuts them; none of them occurs in the Wall Street Journal,
+so :func:`web_tag` gives each class a fixed PTB tag that the pipeline, and :func:`glmnlp.measures` with it, use
 instead of the tagger's guess (:func:`web_tags`).
+
+Emoji need no mask: NLTK keeps a run of them whole, and the tokenizer joins an emoji's modifiers, variation
+selectors and keycap to it (:func:`glmnlp.text.token_spelling.merge_marks`). A token of emoji only
+(:func:`glmnlp.graphemes.emoji_only`: every grapheme cluster a pictograph, with its skin tone, selector, joined
+pictographs or tag letters, a flag, a keycap; a symbol below U+10000 only where Unicode or a U+FE0F shows it as an
+emoji) is tagged ``UH``, as an emoticon is: the WSJ-trained tagger, having never seen one, gave them open-class
+tags (``I love you ❤️`` parsed ``(NP (VB ❤️))``, ``We won 🏆 again`` ``(ADVP (RB 🏆))``). Text symbols without
+U+FE0F (``☎ ✉ ♥ ★``) stay the tagger's: GUM tags ``☎ ✉`` SYM, EWT ``♥`` ``.``, and a word-like use (``I ♥ NY``)
+is not an interjection's. A token with anything else (``🎉win``) is none.
 """
 
 from __future__ import annotations
@@ -11,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from glmnlp.graphemes import emoji_only
 from glmnlp.treebank.trees import PTB_BRACKETS
 
 __all__ = ["mask_web_tokens", "web_tag", "web_tags", "web_token_spans"]
@@ -71,12 +81,15 @@ def web_token_spans(text: str) -> list[tuple[int, int, str]]:
 
 
 def web_tag(token: str) -> str | None:
-    """The fixed PTB tag of a web token (``NN``, ``NNP`` or ``UH``), or ``None`` for other tokens.
+    """The fixed PTB tag of a web token (``NN``, ``NNP`` or ``UH``) or of a token of emoji only (``UH``), or
+    ``None`` for other tokens.
 
     The token may spell its brackets the PTB way (``:-RRB-`` is the emoticon ``:)``), as a model's words do.
     """
     if not token or token.isalnum():
         return None
+    if emoji_only(token):
+        return _WEB_TAGS["emoticon"]
     for escaped, bracket in _UNESCAPE:
         token = token.replace(escaped, bracket)
     for start, end, kind in web_token_spans(token):
