@@ -1,14 +1,19 @@
 """A token of emoji only is tagged ``UH`` as an emoticon is (choice 7 of glmnlp.text.tokenize, glmnlp.text.web): the
 WSJ-trained tagger gave emoji open-class tags, so ``I love you ❤️`` parsed ``(NP (VB ❤️))`` and ``We won 🏆 again``
-``(ADVP (RB 🏆))``."""
+``(ADVP (RB 🏆))``; and ``glmnlp tag`` gives web tokens the fixed tags ``glmnlp parse`` gives them (it tagged
+``:) ;) www.example.com`` ``SYM JJ NNP`` where parse gave ``UH UH NN``)."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import glmnlp
+from cli_fixtures import _run
 from glmnlp.graphemes import EMOJI_PRESENTATION
 from glmnlp.text.web import web_tag
 
@@ -32,7 +37,8 @@ _CLUSTER = st.one_of(
     st.builds(str.__add__, _SMP, _SUFFIX),
     st.builds(str.__add__, st.sampled_from(sorted(EMOJI_PRESENTATION)), _SUFFIX),
     st.characters(min_codepoint=0x2600, max_codepoint=0x27BF, categories=("So",)).map(lambda ch: ch + "\ufe0f"),
-    st.builds(lambda base, sel: base + sel + "\u20e3", st.sampled_from("#*0123456789"), st.sampled_from(["", "\ufe0f"])),
+    st.builds(lambda base, sel: base + sel + "\u20e3", st.sampled_from("#*0123456789"),
+              st.sampled_from(["", "\ufe0f"])),
 )
 
 
@@ -69,3 +75,40 @@ def test_the_pipeline_and_the_measures_tag_emoji_uh(nlp: glmnlp.Pipeline) -> Non
         assert doc.to_dict()["sentences"][0]["tokens"][emoji]["tag"] == "UH", text
         assert measures(text) == list(sent.measures), text
 
+
+def test_parse_and_tag_give_web_tokens_and_emoji_the_same_fixed_tags(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """``glmnlp tag`` of tokenised text, and of a CoNLL-U file, gives the tags ``glmnlp parse`` gives URLs, e-mail
+    addresses, emoticons and emoji (it tagged ``:)/SYM ;)/JJ www.example.com/NNP``); a tagger of other tags (UPOS
+    here) keeps its own: the fixed tags are given where the tagger has them."""
+    from glmnlp.tagger.model import Tagger, TaggerConfig
+    from glmnlp.treebank.formats import TaggedSentence
+
+    text = "Thanks :) ;) email bob@example.com or visit www.example.com ❤️ @bob #win 👍🏽"
+    words = text.split()
+    web = {":)": "UH", ";)": "UH", "bob@example.com": "NN", "www.example.com": "NN", "❤️": "UH", "@bob": "NNP",
+           "#win": "NNP", "👍🏽": "UH"}
+    path = tmp_path / "web.txt"
+    path.write_text(text + "\n", encoding="utf-8")
+    rc, out, _ = _run(capsys, ["parse", "-f", "json", "-i", str(path)])
+    assert rc == 0
+    tokens = json.loads(out)["sentences"][0]["tokens"]
+    assert {t["text"]: t["tag"] for t in tokens if t["text"] in web} == web
+    rc, out, _ = _run(capsys, ["tag", str(path)])
+    assert rc == 0
+    tagged = dict(tok.rsplit("/", 1) for tok in out.split())
+    assert {w: tagged[w] for w in web} == web
+    conllu = tmp_path / "web.conllu"
+    conllu.write_text("".join(f"{i}\t{w}\t_\t_\t_\t_\t_\t_\t_\t_\n" for i, w in enumerate(words, 1)) + "\n",
+                      encoding="utf-8")
+    rc, out, _ = _run(capsys, ["tag", "--input-format", "conllu", "--output-format", "conllu", str(conllu)])
+    assert rc == 0
+    rows = [line.split("\t") for line in out.splitlines() if line and not line.startswith("#")]
+    assert {r[1]: r[4] for r in rows if r[1] in web} == web
+    upos = Tagger(TaggerConfig(epochs=1)).fit(
+        [TaggedSentence(("the", "dog", "barks", "!"), ("DET", "NOUN", "VERB", "PUNCT"))] * 3,
+        show_progress=False, jobs=1)
+    upos.save(tmp_path / "upos")
+    rc, out, _ = _run(capsys, ["tag", "--model", str(tmp_path / "upos"), str(path)])
+    assert rc == 0
+    assert {tok.rsplit("/", 1)[1] for tok in out.split()} <= {"DET", "NOUN", "VERB", "PUNCT"}

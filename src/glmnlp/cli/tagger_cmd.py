@@ -4,7 +4,10 @@ Input files may be CoNLL-U (the XPOS column, or the UPOS column: ``--tag-column`
 file records its column, and ``tagger evaluate`` and ``tag`` use it), word/TAG lines, word<TAB>tag blocks or bracketed
 trees (one per line or ``.mrg``); ``--format auto`` tells them apart (:func:`glmnlp.treebank.formats.read_tagged`).
 ``glmnlp tag`` reads one tokenised sentence per line (or any tagged format, whose tags are ignored)
-and writes word/TAG lines or CoNLL-U to stdout, :data:`TAG_CHUNK` sentences at a time. The input is read as it is
+and writes word/TAG lines or CoNLL-U to stdout, :data:`TAG_CHUNK` sentences at a time; a web token or a token of
+emoji only gets the fixed tag the pipeline gives it (:func:`glmnlp.text.web.web_tags`, where the tagger has the tag),
+in every input format, since ``glmnlp parse`` gives it to ``--tokenized`` input too (``tagger evaluate`` scores the
+tagger's own tags). The input is read as it is
 tagged (:func:`glmnlp.treebank.formats.iter_tagged`), so memory does not grow with it; ``--input-format auto``
 decides from the file's suffix or its first lines, and where those cannot tell by ``.word_tag`` or ``.tab`` as
 ``tagger train`` does (a bracketed tree, which may span lines, is tagged once it is closed).
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 import io
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -39,6 +42,7 @@ from glmnlp.tagger.features import FEATURE_SETS
 from glmnlp.tagger.model import Tagger, TaggerConfig
 from glmnlp.text.inputs import model_tags, model_words, written_tags
 from glmnlp.text.loading import tagger_at
+from glmnlp.text.web import web_tags
 from glmnlp.glm.model_io import check_output_dir
 from glmnlp.glm.parallel import chunked
 from glmnlp.glm.training import EpochRecord, check_shards
@@ -293,7 +297,9 @@ def tag(model_dir: Path | None, input_path: str, input_option: str | None, input
         batch_size: int) -> None:
     """Tag tokenised sentences from INPUT (default: stdin) and write them to stdout.
 
-    Uses the bundled default model's tagger unless --model names a tagger or a model directory.
+    Uses the bundled default model's tagger unless --model names a tagger or a model directory. URLs, e-mail
+    addresses, @handles, #hashtags, emoticons and tokens of emoji only get the fixed tags glmnlp parse gives them
+    (NN, NNP, UH) where the tagger has the tag, in every input format.
 
     \b
     Examples:
@@ -313,6 +319,7 @@ def tag(model_dir: Path | None, input_path: str, input_option: str | None, input
     sentences = _input_sentences(input_path, input_format)
     model = tagger_at(model_dir, user="glmnlp tag")
     upos = model.tag_column_ == "upos"
+    knows = frozenset(model.tags_).__contains__
     done = 0
 
     def writer(out: list[TaggedSentence]) -> str:
@@ -326,7 +333,8 @@ def tag(model_dir: Path | None, input_path: str, input_option: str | None, input
         batch_size = 1  # typed input: each line answered as it is ended (it waited for 500 lines or Ctrl-D)
     for chunk in chunked(sentences, batch_size):
         # brackets spelled as the tagger saw them in training (glmnlp.text.inputs.model_words); words written as given
-        tagged = model.tag_sentences([model_words(s.words, model) for s in chunk])
+        words = [model_words(s.words, model) for s in chunk]
+        tagged = [_with_web_tags(w, t, knows) for w, t in zip(words, model.tag_sentences(words), strict=True)]
         out = [TaggedSentence(s.words, written_tags(t)) for s, t in zip(chunk, tagged, strict=True)]  # $( not $-LRB-
         try:
             text = writer(out)
@@ -339,6 +347,14 @@ def tag(model_dir: Path | None, input_path: str, input_option: str | None, input
         click.echo(text, nl=False)
         sys.stdout.flush()  # a pipe's buffer held the tags back until it filled or the input ended
         done += len(chunk)
+
+
+def _with_web_tags(words: list[str], tags: Sequence[str], knows: Callable[[str], bool]) -> list[str]:
+    """``tags`` with the fixed tags of the sentence's web tokens and emoji (:func:`glmnlp.text.web.web_tags`) where
+    the tagger has them, as the pipeline gives them: ``glmnlp tag`` tagged ``:) ;) www.example.com`` ``SYM JJ NNP``
+    where ``glmnlp parse`` gave ``UH UH NN``."""
+    fixed = web_tags(words, knows)
+    return [fixed.get(i, tag) for i, tag in enumerate(tags)]
 
 
 def _scored_words(sentence: TaggedSentence, tagger: Any) -> tuple[str, ...]:

@@ -2,8 +2,8 @@
 
 The tokenizer (:mod:`glmnlp.text.tokenize`, choice 7 of its header) finds all but emoji first and masks them, so
 that neither the sentence splitter nor the word tokenizer cuts them; none of them occurs in the Wall Street Journal,
-so :func:`web_tag` gives each class a fixed PTB tag that the pipeline, and :func:`glmnlp.measures` with it, use
-instead of the tagger's guess (:func:`web_tags`).
+so :func:`web_tag` gives each class a fixed PTB tag that the pipeline, :func:`glmnlp.measures` and ``glmnlp tag``
+use instead of the tagger's guess (:func:`web_tags`).
 
 Emoji need no mask: NLTK keeps a run of them whole, and the tokenizer joins an emoji's modifiers, variation
 selectors and keycap to it (:func:`glmnlp.text.token_spelling.merge_marks`). A token of emoji only
