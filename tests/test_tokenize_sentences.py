@@ -294,3 +294,24 @@ def test_text_without_spaces_is_cut_once_a_window_and_a_joiner_between_letters_j
             spans = sentence_spans(text)
             assert len(spans) <= len(text) // WINDOW_CHARS + 1 and all(b - a <= WINDOW_CHARS for a, b in spans)
     assert tokenize_text("Hello\u200d, world\u200d.") == [["Hello", ",", "world", "."]]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Add 3 oz. of cheese.", "Add 3 oz. of cheese ."),
+    ("My son is 3 yrs. old.", "My son is 3 yrs. old ."),
+    ("He called 2 hrs. later.", "He called 2 hrs. later ."),
+    ("The mgr. said no.", "The mgr. said no ."),
+    ("I have an appt. tomorrow.", "I have an appt. tomorrow ."),
+    ("It is a 500 sq. ft. apartment.", "It is a 500 sq. ft. apartment ."),
+    ("Apt. 4B is empty.", "Apt. 4B is empty ."),
+    ("Tel. 555-1234 is the number.", "Tel. 555-1234 is the number ."),
+    ("Meet me on Tues. Jan. 5 at the office.", "Meet me on Tues. Jan. 5 at the office ."),
+    ("Add 3 oz. Then stir.", "Add 3 oz . | Then stir ."),
+    ("We met on Wed. It rained.", "We met on Wed . | It rained ."),
+    ("Call Apt. Now.", "Call Apt . | Now ."),
+])
+def test_a_unit_s_or_an_everyday_abbreviation_before_a_lowercase_word_ends_no_sentence(text: str,
+                                                                                       expected: str) -> None:
+    """pysbd cut after abbreviations its list lacks (``Add 3 oz . | of cheese .``, ``The mgr . | said no .``,
+    ``Meet me on Tues . | Jan. 5``); a capital after them still begins a sentence."""
+    assert [" ".join(sentence) for sentence in tokenize_text(text)] == expected.split(" | ")

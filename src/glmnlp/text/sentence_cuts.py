@@ -13,9 +13,12 @@ __all__ = ["NOT_AN_END", "join_wrong_cuts", "split_missed"]
 
 Span = tuple[int, int]
 
+#: lowercase abbreviations of units and of everyday words, after which a lowercase word goes on the sentence (choice 2)
+_UNITS = ("oz", "lb", "lbs", "yr", "yrs", "hr", "hrs", "min", "mins", "tbsp", "tsp", "gal", "pc", "pcs", "sq", "ft",
+          "wk", "wks", "mo", "mos", "pkg", "qty", "est", "doc", "appt", "info", "mgr", "asst", "dept")
 # lowercase abbreviations that a full stop inside a sentence leaves whole (choices 2 and 11)
 NOT_AN_END = (r"(?!(?:etc|vs|viz|cf|al|approx|esp|incl|vol|vols|ch|chap|pt|pts|fig|figs|sec|secs|ed|eds|pp|ca|para"
-               r"|paras|op|cit|ibid|seq|eq|eqs)\.)")
+               r"|paras|op|cit|ibid|seq|eq|eqs|" + "|".join(_UNITS) + r")\.)")
 _MISSED_BOUNDARY = re.compile(  # choice 2: where a sentence ends that pysbd leaves whole
     r"(?<![A-Za-z.])" + NOT_AN_END + r"[a-z]{2,}\.(?=[ \t]+I\b)"
     r"|[!?]{3,}(?=[ \t]+[\"'`(\[]*[A-Z])"
@@ -30,8 +33,12 @@ _TITLE = re.compile(r"(?<![A-Za-z.])(?:Mr|Mrs|Ms|Messrs|Mmes|Dr|Prof|Gov|Sen|Rep
 _REFERENCE = re.compile(r"(?<![A-Za-z.])(?:Vol|Vols|Fig|Figs|Eq|Eqs|Approx|Chap|Sec|Secs"
                         r"|approx|esp|incl|vol|vols|fig|figs|eq|eqs|chap)\.$")
 _REFERENCED = re.compile(r"\s*(?:[0-9a-z(\[]|[IVXLC]+\b)")  # what follows a _REFERENCE that does not end a sentence
-_NUMBER_ABBREVIATION = re.compile(r"(?<![A-Za-z.])(?:No|Nos|pp|p)\.$")
+_NUMBER_ABBREVIATION = re.compile(r"(?<![A-Za-z.])(?:No|Nos|pp|p|Apt|Tel|Ext|ext|Rm|Ste|Bldg)\.$")
 _NUMBER = re.compile(r"\s*[0-9]")
+_UNIT = re.compile(r"(?<![A-Za-z.])(?:" + "|".join(_UNITS) + r")\.$")
+_LOWER = re.compile(r"\s*[a-z]")
+_WEEKDAY = re.compile(r"(?<![A-Za-z.])(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\.$")
+_DATE = re.compile(r"\s*(?:(?:Jan|Feb|Mar|Apr|May|Jun|June|Jul|July|Aug|Sep|Sept|Oct|Nov|Dec)\b|[0-9])")
 
 
 def split_missed(paragraph: str, pieces: Iterable[Span]) -> Iterator[Span]:
@@ -64,7 +71,10 @@ def join_wrong_cuts(paragraph: str, original: str, pieces: Iterable[Span], limit
     a level``, ``shall (a) pay``; after any other word a list item may be a sentence of its own, as in web text),
     before a piece that begins with ``;`` or ``,``, after a title (``--Mrs. Yeargin``, ``Ft. Worth``, ``vs.``), and
     after a reference abbreviation before a number, a lowercase word or a bracket (``Vol. II``, ``Approx. 30``,
-    ``incl. tax``; ``No.`` before a number), where no sentence ends (``... 3 hours approx. We leave.`` is two), and
+    ``incl. tax``; ``No.``, ``Apt.``, ``Tel.``, ``ext.`` before a number), after a unit's or an everyday word's
+    abbreviation before a lowercase word (``3 oz. of``, ``2 hrs. later``, ``the mgr. said``, ``an appt. tomorrow``:
+    :data:`_UNITS`), after a weekday's before a month or a number (``Tues. Jan. 5``), where no sentence ends
+    (``... 3 hours approx. We leave.`` is two), and
     inside a run of ``!`` and ``?`` (``wait!!!!!!!wait`` was cut after its sixth mark; the run is one token).
     ``original``: the paragraph before normalisation and masking (choice 3), where a dash, an ellipsis or an emoticon
     that the splitter saw as something else is itself: a sentence may begin with one. A cut that made a sentence of
@@ -83,6 +93,8 @@ def join_wrong_cuts(paragraph: str, original: str, pieces: Iterable[Span], limit
                 or _TITLE.search(paragraph, near, end)
                 or (_REFERENCE.search(paragraph, near, end) and _REFERENCED.match(paragraph, at, stop))
                 or (_NUMBER_ABBREVIATION.search(paragraph, near, end) and _NUMBER.match(paragraph, at, stop))
+                or (_UNIT.search(paragraph, near, end) and _LOWER.match(paragraph, at, stop))
+                or (_WEEKDAY.search(paragraph, near, end) and _DATE.match(paragraph, at, stop))
                 or (end == at and paragraph[at - 1] in "!?" and paragraph[at] in "!?")  # inside a run (choice 16)
             ):
                 held = (held[0], stop)
