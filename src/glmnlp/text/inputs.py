@@ -32,8 +32,11 @@ Our choices:
   after it changed too. Given tokens' quotes and apostrophes get the spelling the tokenizer gives raw text's (``n’t``
   as ``n't``, a straight ``"`` as `````` or ``''`` by turns: :func:`~glmnlp.text.token_spelling.ptb_quotes`) where
   the model knows it: a closing ``"`` was tagged `````` and made ``Stop`` an SBAR's NN, and ``n’t`` in ``Do n’t go
-  .`` had a surprisal of 5.20 nats against ``n't``'s 1.90 (the measures ask the generative model's lexicon). The tree
-  is given back over the words as written. Tags too (:func:`model_tags`): STTS ``$(`` is ``$-LRB-`` in bracketed
+  .`` had a surprisal of 5.20 nats against ``n't``'s 1.90 (the measures ask the generative model's lexicon). So is
+  the clitic of a contraction written without its apostrophe (``dont`` is ``do`` + ``nt``, as EWT splits it:
+  :func:`~glmnlp.text.token_spelling.ptb_clitics`; the models read ``n't``, ``'m``, ``'s``, ``'re``, ``'ve``, ``'ll``,
+  ``'d``, words no model trained on the WSJ had seen written otherwise). The tree is given back over the words as
+  written. Tags too (:func:`model_tags`): STTS ``$(`` is ``$-LRB-`` in bracketed
   trees, ``$(`` in word/TAG files. Every output of tags (a sentence's tags, CoNLL-U, JSON, word/TAG, tab) writes
   ``$(`` whatever the models' spelling (:func:`written_tags`, in :mod:`glmnlp.text.document` for
   ``Sentence.from_tree`` too); trees keep ``$-LRB-``.
@@ -50,7 +53,7 @@ from typing import Any, TypeAlias, TypeGuard
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.parser.tag_check import model_tag
 from glmnlp.text.document import Token, written_tags
-from glmnlp.text.token_spelling import ptb_quotes
+from glmnlp.text.token_spelling import ptb_clitics, ptb_quotes
 from glmnlp.text.tokenize import LINE_END, PTB_BRACKETS, tokenize_text_spans
 from glmnlp.treebank.fileio import surrogate_reason
 from glmnlp.treebank.trees import Tree, escape_brackets
@@ -155,15 +158,17 @@ def model_words(words: Sequence[str], tagger: Any = None) -> list[str]:
     closing one `````; ``tagger evaluate`` keeps a quote whose gold tag is no quote tag: ``glmnlp.cli.tagger_cmd``);
     a ``"`` only where the model knows both ```````` and ``''``: a tagger trained on UD English EWT, which writes
     ``"`` 1,290 times and ``''`` 18, had every closing quote respelled to its rare form (the README's EWT figure
-    was then not what ``tagger evaluate`` gave)."""
+    was then not what ``tagger evaluate`` gave). The clitic of a contraction written without its apostrophe
+    (``do nt``, ``I m``: :func:`~glmnlp.text.token_spelling.ptb_clitics`) is given as the treebanks spell it
+    (``n't``, ``'m``) where the model knows that spelling."""
     knows = getattr(tagger, "knows", None)
     if not callable(knows):
         return [escape_brackets(word) for word in words]
     spelling = {bracket: _bracket_spelling(bracket, knows) for bracket in PTB_BRACKETS}
     directed = knows("``") and knows("''")  # the model writes double quotes the Penn Treebank's way
     out = []
-    for word, quoted in zip(words, ptb_quotes(words)):
-        # n’t as n't, " as `` or '': raw text's tokens are spelled so
+    for word, quoted in zip(words, ptb_quotes(ptb_clitics(words))):
+        # n’t as n't, " as `` or '': raw text's tokens are spelled so; nt of do nt as n't
         if quoted != word and knows(quoted) and (directed or word != '"'):
             word = quoted
         if not knows(word):  # "café" written with a combining accent (NFD) as the model's "café" (NFC)

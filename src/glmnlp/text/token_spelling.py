@@ -1,4 +1,4 @@
-"""How tokens are spelled, joined and split after NLTK has split a sentence: the choices 5, 6, 12, 13, 14 and 15 of
+"""How tokens are spelled, joined and split after NLTK has split a sentence: the choices 5, 6, 12, 13, 14, 15 and 16 of
 :mod:`glmnlp.text.tokenize` (its module header gives each with its reason and measurement), apart from the
 tokenizer's own steps so that each rule reads on its own.
 """
@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from glmnlp.graphemes import CURRENCY_SIGNS
 from glmnlp.treebank.trees import PTB_APOSTROPHES
 
-__all__ = ["OPENERS", "TYPOGRAPHIC_QUOTES", "TokenSpan", "close_spaced_quotes",
-           "merge_ampersands", "merge_mark_runs", "merge_marks", "merge_years", "opens_quote", "ptb_quotes", "quotes_left_open",
-           "spell_final_abbreviation", "split_clitics", "split_glued_marks", "split_list_number"]
+__all__ = ["OPENERS", "TYPOGRAPHIC_QUOTES", "TokenSpan", "bare_contraction", "close_spaced_quotes",
+           "merge_ampersands", "merge_mark_runs", "merge_marks", "merge_years", "opens_quote", "ptb_clitics",
+           "ptb_quotes", "quotes_left_open", "spell_final_abbreviation", "split_bare_contractions", "split_clitics",
+           "split_glued_marks", "split_list_number"]
 
 TokenSpan = tuple[str, int, int]  # a token's text and its [start, end) offsets in its sentence
 
@@ -277,6 +278,55 @@ def _glued_clitic(token: TokenSpan, after: str, after_start: int) -> int | None:
         return None
     clitic = _CLITIC.search(text)
     return clitic.start() if clitic and clitic.start() > 0 and text[clitic.start() - 1] != "'" else None
+
+
+#: Contractions written without their apostrophe that are split as UD English EWT splits them (choice 18; the
+#: reasons for each, and for the words left out, are in :mod:`glmnlp.text.tokenize`): the clitic is the word's last
+#: two letters for ``nt re ve ll``, its last letter for ``s m d``
+_BARE_CONTRACTIONS = frozenset(
+    "dont doesnt didnt cant wont aint isnt arent wasnt werent hasnt havent hadnt couldnt wouldnt shouldnt mustnt "
+    "neednt thats whats theres heres wheres hes shes whos hows im youre theyre ive youve weve theyve couldve wouldve "
+    "shouldve mightve mustve youll theyll itll thatll youd theyd thatd".split())
+#: The spelling of the treebanks' clitic for each piece of :data:`_BARE_CONTRACTIONS` (choice 18: the models read it)
+_CLITIC_SPELLINGS = {"nt": "n't", "s": "'s", "m": "'m", "re": "'re", "ve": "'ve", "ll": "'ll", "d": "'d"}
+
+
+def bare_contraction(word: str) -> int | None:
+    """Where the clitic of ``word`` begins if it is a contraction written without its apostrophe that the tokenizer
+    splits (choice 18: ``dont``, ``Im``, ``THATS``; not ``IM``, an instant message in GUM), else None."""
+    lower = word.lower()
+    if lower not in _BARE_CONTRACTIONS or word == "IM":
+        return None
+    return len(word) - (2 if lower[-2:] in _CLITIC_SPELLINGS else 1)
+
+
+def split_bare_contractions(tokens: list[TokenSpan]) -> list[TokenSpan]:
+    """A contraction written without its apostrophe split as UD English EWT splits it (choice 18): ``dont`` is
+    ``do`` + ``nt``, ``cant`` ``ca`` + ``nt``, ``Im`` ``I`` + ``m``, ``THATS`` ``THAT`` + ``S``; each piece's text
+    is its characters as written, and the models read the clitic as the treebanks spell it (:func:`ptb_clitics`).
+    Words that are also common English words are left whole (``its``, ``were``, ``well``, ``ill``, ``id``)."""
+    out: list[TokenSpan] = []
+    for text, start, end in tokens:
+        cut = bare_contraction(text) if len(text) == end - start else None
+        if cut is None:
+            out.append((text, start, end))
+        else:
+            out.extend(((text[:cut], start, start + cut), (text[cut:], start + cut, end)))
+    return out
+
+
+def ptb_clitics(words: Sequence[str]) -> list[str]:
+    """``words`` with the clitic of each contraction that :func:`split_bare_contractions` splits spelled as the
+    treebanks spell it (``do nt`` as ``do n't``, ``I m`` as ``I 'm``; lower case, as the treebanks write clitics),
+    where the word before it is its stem, however the words were tokenised (EWT writes ``do nt`` itself); every other
+    word as given (``nt`` alone, ``it s``: ``its`` is not split). :func:`glmnlp.text.inputs.model_words` gives the
+    models this spelling where they know it; outputs write the words as given."""
+    out = list(words)
+    for i in range(1, len(words)):
+        piece = words[i].lower()
+        if piece in _CLITIC_SPELLINGS and bare_contraction(words[i - 1] + words[i]) == len(words[i - 1]):
+            out[i] = _CLITIC_SPELLINGS[piece]
+    return out
 
 
 _QUOTE_TEXTS = frozenset({"``", "''", "`", "'"})

@@ -186,6 +186,23 @@ Our choices and mappings (none of these is stated by the papers, which start fro
     Preheat) ...)``; now ``(S (LST (LS 1) (. .)) (VP (VB Preheat) ...``). One or two digits only (``1999.`` ends a
     sentence as a year does). EWT's sentences tokenised alone: 52 changed, each only so; EWT (space) train token F1
     0.9792 -> 0.9795, sentences exact 0.6024 -> 0.6050 (dev the same); PTB sample, GUM boundaries the same.
+18. **Contractions written without their apostrophe are split as EWT splits them** (``dont`` ``do`` + ``nt``, ``cant``
+    ``ca`` + ``nt``, ``wont`` ``wo`` + ``nt``, ``Im`` ``I`` + ``m``, ``thats`` ``that`` + ``s``; any case, ``DONT``
+    ``DO`` + ``NT``): NLTK kept them whole, words the models never saw (``She doesnt like it.`` was parsed
+    ``(VBP doesnt) (PP (IN like) ...)``, ``Youre welcome.`` ``(FRAG (UH Youre) (UH welcome) (. .))``). Each piece is
+    its characters as written; the models read the clitic as the treebanks spell it (``n't 'm 's 're 've 'll 'd``:
+    :func:`glmnlp.text.inputs.model_words`). The words (:data:`~glmnlp.text.token_spelling._BARE_CONTRACTIONS`):
+    EWT's 160 such contractions of 23 forms (``dont`` 44, ``im`` 22, ``ive`` 15, ``wont`` 15, ``cant`` 12, ``thats``
+    10, ``didnt`` 6, ``theres`` 5, ...) and the rest of their paradigms, no word of GUM or the PTB sample (of EWT's
+    once each: ``youre`` misspelling ``your``, ``ive`` of ``surv ive``).
+    Left whole, being words too: ``its`` (EWT: 193 PRP$, 84 ``it s``), ``id`` (12 NN, 2), ``ill`` (8, 1), ``lets``
+    (EWT 2 and GUM 4 verbs; 7 ``let s``), ``were well hell shell wed shed``, and ``IM`` in capitals (GUM: 4 instant
+    messages); ``cant`` and ``wont`` are split (EWT 12 and 15, no word; none in GUM or the sample: the nouns are rare).
+    Not split either: a plural's spelling of a possessive (EWT ``cats`` as ``cat s``: 97 of 75 words), misspelt stems
+    (``arnt``, ``wasent``). EWT (space): token F1 dev 0.9704 -> 0.9715, train 0.9768 -> 0.9776; sentences exact dev
+    0.5542 -> 0.5587, train 0.5894 -> 0.5946; GUM, PTB sample: same (none of the words occurs in them). With choices
+    16 and 17 in place: token F1 dev 0.9748 -> 0.9760, train 0.9796 -> 0.9804; sentences exact dev 0.5637 -> 0.5682,
+    train 0.6051 -> 0.6107.
 
 Offsets: :func:`tokenize_text_spans` returns each token with its ``[start, end)`` character span in
 the original text (for a mapped token such as ``-LRB-`` the span covers the original ``(``).
@@ -207,8 +224,9 @@ from glmnlp.graphemes import CURRENCY_SIGNS, cluster_start
 from glmnlp.text.sentence_cuts import NOT_AN_END, join_wrong_cuts, split_missed
 from glmnlp.text.token_spelling import (TYPOGRAPHIC_QUOTES, TokenSpan, close_spaced_quotes, merge_ampersands,
                                         merge_mark_runs, merge_marks, merge_years, opens_quote, quotes_left_open,
-                                        spell_final_abbreviation, split_clitics, split_glued_marks, split_list_number)
-from glmnlp.text.web import mask_web_tokens, web_tag, web_tags, web_token_spans
+                                        spell_final_abbreviation, split_bare_contractions, split_clitics,
+                                        split_glued_marks, split_list_number)
+from glmnlp.text.web import mask_web_tokens, restore_web_tokens, web_tag, web_tags, web_token_spans
 from glmnlp.treebank.fileio import BLANKS, INVISIBLE
 from glmnlp.treebank.trees import PTB_APOSTROPHES, PTB_BRACKETS
 
@@ -504,7 +522,8 @@ def tokenize_spans(sentence: str, open_before: tuple[bool, bool] = (False, False
             text, start = ".", end - 1
         tokens.append((text, start, end))
     tokens = split_glued_marks(split_clitics(tokens))  # before the web tokens' text is back (a URL may end in /)
-    tokens = _restore_web(tokens, web, sentence) if web else tokens
+    tokens = restore_web_tokens(tokens, web, sentence, _NORMALISE) if web else tokens
+    tokens = split_bare_contractions(tokens)  # after the web tokens' text is back: not a URL's letters
     tokens = merge_mark_runs(merge_marks(merge_ampersands(tokens), sentence), normal)
     tokens = close_spaced_quotes(merge_years(tokens, sentence), sentence, open_before)
     tokens = split_list_number(spell_final_abbreviation(tokens))
@@ -529,44 +548,6 @@ def _trim_invisible(tokens: list[TokenSpan], sentence: str) -> list[TokenSpan]:
 def ptb_brackets(text: str) -> str:
     """Brackets in a token spelled the PTB way (``(`` -> ``-LRB-``, ``a_(b)`` -> ``a_-LRB-b-RRB-``: choice 4)."""
     return "".join(PTB_BRACKETS.get(ch, ch) for ch in text)
-
-
-def _restore_web(tokens: list[TokenSpan], web: list[tuple[int, int, str]], sentence: str) -> list[TokenSpan]:
-    """Put the original text back into masked web tokens (one token per web span, its characters as written).
-
-    A token that only partly overlaps web spans (NLTK keeps ``Mr.`` + ``xxxx`` or ``xxxx`` + ``🎉``
-    together, as it would keep any glued word) is cut at their edges: each web span becomes its
-    token, and the rest of the token becomes tokens of its own, as the masked tokenizer spelled them.
-    """
-    out: list[TokenSpan] = []
-    k, done = 0, -1  # done: index of the last web span already in ``out``
-    for text, start, end in tokens:
-        while k < len(web) and web[k][1] <= start:
-            k += 1
-        if k == len(web) or web[k][0] >= end:
-            out.append((text, start, end))
-            continue
-        pos = start
-        j = k
-        while j < len(web) and web[j][0] < end:
-            w_start, w_end, _ = web[j]
-            if pos < w_start:
-                out.append(_token_part(text, start, end, pos, w_start, sentence))
-            if j > done:
-                out.append((sentence[w_start:w_end], w_start, w_end))
-                done = j
-            pos = max(pos, w_end)
-            j += 1
-        if pos < end:
-            out.append(_token_part(text, start, end, pos, end, sentence))
-    return out
-
-
-def _token_part(text: str, start: int, end: int, a: int, b: int, sentence: str) -> TokenSpan:
-    """The part ``[a, b)`` of the token ``text`` at ``[start, end)``, spelled as the token spells it."""
-    if len(text) == end - start:
-        return text[a - start:b - start], a, b
-    return sentence[a:b].translate(_NORMALISE), a, b  # pragma: no cover - only quote tokens change length
 
 
 def tokenize(sentence: str) -> list[str]:

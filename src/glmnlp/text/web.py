@@ -3,7 +3,8 @@
 The tokenizer (:mod:`glmnlp.text.tokenize`, choice 7 of its header) finds all but emoji first and masks them, so
 that neither the sentence splitter nor the word tokenizer cuts them; none of them occurs in the Wall Street Journal,
 so :func:`web_tag` gives each class a fixed PTB tag that the pipeline, :func:`glmnlp.measures` and ``glmnlp tag``
-use instead of the tagger's guess (:func:`web_tags`).
+use instead of the tagger's guess (:func:`web_tags`); :func:`restore_web_tokens` gives the masked tokens their
+characters back.
 
 Emoji need no mask: NLTK keeps a run of them whole, and the tokenizer joins an emoji's modifiers, variation
 selectors and keycap to it (:func:`glmnlp.text.token_spelling.merge_marks`). A token of emoji only
@@ -23,7 +24,9 @@ from collections.abc import Callable, Sequence
 from glmnlp.graphemes import emoji_only
 from glmnlp.treebank.trees import PTB_BRACKETS
 
-__all__ = ["mask_web_tokens", "web_tag", "web_tags", "web_token_spans"]
+__all__ = ["mask_web_tokens", "restore_web_tokens", "web_tag", "web_tags", "web_token_spans"]
+
+Span = tuple[str, int, int]  # a token's text and its [start, end) offsets in its sentence
 
 _URL = r"(?:(?:https?|ftp)://|www\.)[^\s<>\"'`]+"
 _EMAIL = r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
@@ -115,3 +118,43 @@ def mask_web_tokens(text: str, spans: list[tuple[int, int, str]]) -> str:
         pos = end
     parts.append(text[pos:])
     return "".join(parts)
+
+
+def restore_web_tokens(tokens: list[Span], web: list[tuple[int, int, str]], sentence: str, normalise: dict[int, str]
+                       ) -> list[Span]:
+    """Put the original text back into masked web tokens (one token per web span, its characters as written);
+    ``tokens`` are a sentence's (text, start, end), ``normalise`` the tokenizer's table of typographic characters.
+
+    A token that only partly overlaps web spans (NLTK keeps ``Mr.`` + ``xxxx`` or ``xxxx`` + ``🎉``
+    together, as it would keep any glued word) is cut at their edges: each web span becomes its
+    token, and the rest of the token becomes tokens of its own, as the masked tokenizer spelled them.
+    """
+    out: list[Span] = []
+    k, done = 0, -1  # done: index of the last web span already in ``out``
+    for text, start, end in tokens:
+        while k < len(web) and web[k][1] <= start:
+            k += 1
+        if k == len(web) or web[k][0] >= end:
+            out.append((text, start, end))
+            continue
+        pos = start
+        j = k
+        while j < len(web) and web[j][0] < end:
+            w_start, w_end, _ = web[j]
+            if pos < w_start:
+                out.append(_token_part(text, start, end, pos, w_start, sentence, normalise))
+            if j > done:
+                out.append((sentence[w_start:w_end], w_start, w_end))
+                done = j
+            pos = max(pos, w_end)
+            j += 1
+        if pos < end:
+            out.append(_token_part(text, start, end, pos, end, sentence, normalise))
+    return out
+
+
+def _token_part(text: str, start: int, end: int, a: int, b: int, sentence: str, normalise: dict[int, str]) -> Span:
+    """The part ``[a, b)`` of the token ``text`` at ``[start, end)``, spelled as the token spells it."""
+    if len(text) == end - start:
+        return text[a - start:b - start], a, b
+    return sentence[a:b].translate(normalise), a, b  # pragma: no cover - only quote tokens change length

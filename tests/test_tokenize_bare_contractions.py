@@ -1,0 +1,150 @@
+"""Contractions written without their apostrophe (``dont``, ``Im``, ``thats``) split as UD English EWT splits them,
+the models reading the treebanks' clitic (``n't``, ``'m``, ``'s``) and every output the characters as written:
+choice 18 of glmnlp.text.tokenize, :func:`glmnlp.text.token_spelling.split_bare_contractions` and
+:func:`~glmnlp.text.token_spelling.ptb_clitics`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from glmnlp.text.inputs import model_words
+from glmnlp.text.pipeline import Pipeline
+from glmnlp.text.render import render_conllu, render_json
+from glmnlp.text.token_spelling import ptb_clitics
+from glmnlp.text.tokenize import tokenize, tokenize_spans
+
+from pipeline_fakes import FakeParser, FakeTagger
+from tokenize_fixtures import _assert_every_character_in_one_token, assert_spans_exact
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Im so tired today.", "I m so tired today ."),
+    ("Thats a great idea.", "That s a great idea ."),
+    ("Ive been there before.", "I ve been there before ."),
+    ("Youre welcome.", "You re welcome ."),
+    ("She doesnt like it.", "She does nt like it ."),
+    ("I cant and I wont.", "I ca nt and I wo nt ."),
+    ("It aint so, theyre sure.", "It ai nt so , they re sure ."),
+    ("DONT go. Dont go.", "DO NT go . Do nt go ."),
+    ("Youll see, itll work, thatd help.", "You ll see , it ll work , that d help ."),
+    ("He couldve known whats next.", "He could ve known what s next ."),
+    ("Hes here, shes there, heres why.", "He s here , she s there , here s why ."),
+    ("(dont)", "-LRB- do nt -RRB-"),
+    ('"Thats it," he said.', "`` That s it , '' he said ."),
+    ("I dont've a clue.", "I do nt 've a clue ."),
+])
+def test_a_contraction_without_its_apostrophe_is_split_as_ewt_splits_it(text: str, expected: str) -> None:
+    """NLTK kept ``dont`` whole, a word the models had never seen (the bundled model parsed ``She doesnt like it.``
+    with ``(VBP doesnt) (PP (IN like) ...)``); the pieces are EWT's, each its characters as written."""
+    assert tokenize(text) == expected.split()
+    assert_spans_exact(text)
+    _assert_every_character_in_one_token(text)
+
+
+_AMBIGUOUS = ["its", "were", "well", "ill", "id", "hell", "shell", "wed", "shed", "lets", "IM"]
+
+
+@pytest.mark.parametrize("word", _AMBIGUOUS)
+def test_a_word_that_is_also_a_common_word_is_never_split(word: str) -> None:
+    """``its``, ``were``, ``well``, ``ill``, ``id`` ... are words as often as contractions (EWT: 193 ``its`` PRP$
+    against 84 ``it s``): left whole, in any case but ``IM`` (an instant message in GUM) itself, beside a contraction
+    that is split."""
+    for form in {word, word.capitalize(), word.upper()} - ({"Im"} if word == "IM" else set()):
+        assert tokenize(f"So {form} here, dont go.") == ["So", form, "here", ",", "do", "nt", "go", "."]
+        assert tokenize(f"{form} thats") == [form, "that", "s"]
+
+
+@given(st.lists(st.sampled_from(_AMBIGUOUS), min_size=1, max_size=6), st.randoms(use_true_random=False))
+def test_property_ambiguous_words_stay_whole(words: list[str], rnd: object) -> None:
+    """Property: among contractions that are split, words that are also contractions' spellings (lower case or
+    capitalised) are one token a word."""
+    forms = [w.capitalize() if w != "IM" and rnd.random() < 0.5 else w for w in words]  # type: ignore[attr-defined]
+    assert tokenize(" ".join(f"{form} Ive" for form in forms)) == [t for form in forms for t in (form, "I", "ve")]
+
+
+_CONTRACTIONS = {"dont": ("do", "nt"), "cant": ("ca", "nt"), "wont": ("wo", "nt"), "im": ("i", "m"),
+                 "ive": ("i", "ve"), "thats": ("that", "s"), "youre": ("you", "re"), "theyll": ("they", "ll"),
+                 "youd": ("you", "d"), "shouldve": ("should", "ve"), "didnt": ("did", "nt")}
+
+
+@given(st.lists(st.tuples(st.sampled_from(sorted(_CONTRACTIONS) + ["we", "dog", "its"]),
+                          st.sampled_from(["lower", "title", "upper"]), st.sampled_from(["", ",", "!", ";"])),
+                min_size=1, max_size=8))
+def test_property_offsets_are_exact_and_pieces_are_as_written(words: list[tuple[str, str, str]]) -> None:
+    """Property: contractions in any case among other words, with marks glued after them: each splits into its two
+    pieces spelled as written, the spans cover exactly the text, and the models' spelling of the pieces is the
+    treebanks' clitic after its stem."""
+    parts, expected = [], []
+    for word, case, mark in words:
+        form = word.upper() if case == "upper" else word.capitalize() if case == "title" else word
+        if word == "im" and case == "upper":
+            form = "Im"  # IM is an instant message
+        parts.append(form + mark)
+        pieces = [form] if word not in _CONTRACTIONS else [form[:len(_CONTRACTIONS[word][0])],
+                                                           form[len(_CONTRACTIONS[word][0]):]]
+        expected += pieces + ([mark] if mark else [])
+    text = " ".join(parts)
+    spans = tokenize_spans(text)
+    assert [t for t, _, _ in spans] == expected
+    assert all(text[a:b] == t for t, a, b in spans)
+    assert_spans_exact(text)
+    clitics = ptb_clitics(expected)
+    assert all(c == w or c in ("n't", "'m", "'s", "'re", "'ve", "'ll", "'d") for c, w in zip(clitics, expected))
+    assert sum(c != w for c, w in zip(clitics, expected)) == sum(w in _CONTRACTIONS for w, _, _ in words)
+
+
+def test_ptb_clitics_spells_a_piece_after_its_stem_alone() -> None:
+    """Only the clitic of a contraction the tokenizer splits, after its stem, whatever tokenised it (EWT writes
+    ``do nt``): ``nt`` alone, ``it s`` (``its`` is not split) and ``I M`` are as given."""
+    assert ptb_clitics(["I", "m", "sure", "they", "re", "not", "DO", "NT"]) == [
+        "I", "'m", "sure", "they", "'re", "not", "DO", "n't"]
+    assert ptb_clitics(["nt", "it", "s", "I", "M", "we", "re", "m"]) == ["nt", "it", "s", "I", "M", "we", "re", "m"]
+    assert ptb_clitics([]) == []
+
+
+class _Knowing(FakeTagger):
+    """A tagger that knows the treebanks' clitics (and every word), as a model trained on the WSJ does."""
+
+    def knows(self, word: str) -> bool:
+        return True
+
+
+def test_the_models_read_the_clitic_and_every_output_writes_the_token_as_written() -> None:
+    """The tagger and the parser are given ``n't`` and ``'m`` for ``nt`` and ``m``; the sentence's words, tokens,
+    tree and its JSON and CoNLL-U write the characters of the text."""
+    tagger, parser = _Knowing(), FakeParser()
+    text = "Im sure she doesnt."
+    doc = Pipeline(tagger, parser)(text)
+    assert tagger.calls == [["I", "'m", "sure", "she", "does", "n't", "."]]
+    assert parser.calls[0][0] == ["I", "'m", "sure", "she", "does", "n't", "."]
+    sent = doc.sentences[0]
+    assert sent.words == ["I", "m", "sure", "she", "does", "nt", "."]
+    assert [text[t.start:t.end] for t in sent.tokens] == sent.words  # type: ignore[misc]
+    assert sent.tree is not None and sent.tree.leaves() == sent.words
+    assert [t["text"] for t in json.loads(render_json(doc))["sentences"][0]["tokens"]] == sent.words
+    assert [line.split("\t")[1] for line in render_conllu(doc).splitlines() if line[:1].isdigit()] == sent.words
+    assert model_words(sent.words) == sent.words  # the parser's view without a tagger: brackets only
+
+
+def test_the_bundled_model_parses_the_pieces_as_the_clitics() -> None:
+    """The bundled model's trees of the five sentences that showed it (``(NP (NNP Im))``, ``(SINV (VP (VBZ
+    Thats)) ...``, ``(ADVP (RB Ive))``, ``(FRAG (UH Youre) (UH welcome) (. .))``, ``(VBP doesnt) (PP (IN like)``): each
+    piece is tagged as the clitic is, and the measures of ``doesnt`` are those of ``does n't``."""
+    import glmnlp
+
+    nlp = glmnlp.load(lines=True)
+    doc = nlp("Im so tired today.\nThats a great idea.\nIve been there before.\nYoure welcome.\nShe doesnt like it.")
+    assert [list(zip(s.words, s.tags))[:3] for s in doc.sentences] == [
+        [("I", "PRP"), ("m", "VBP"), ("so", "RB")], [("That", "DT"), ("s", "VBZ"), ("a", "DT")],
+        [("I", "PRP"), ("ve", "VBP"), ("been", "VBN")], [("You", "PRP"), ("re", "VBP"), ("welcome", "JJ")],
+        [("She", "PRP"), ("does", "VBZ"), ("nt", "RB")]]
+    assert all(str(s.tree).startswith("(TOP (S (NP (") for s in doc.sentences)  # (SINV, (FRAG, (ADVP (RB Ive)) before
+    assert "(VP (VBZ does) (RB nt) (VP (VB like) (NP (PRP it))))" in str(doc.sentences[4].tree)
+    raw = glmnlp.measures("She doesnt like it.")
+    given_tokens = glmnlp.measures([["She", "does", "n't", "like", "it", "."]])
+    assert [r["word"] for r in raw] == ["She", "does", "nt", "like", "it", ".", "</s>"]
+    assert [r["surprisal"] for r in raw] == [r["surprisal"] for r in given_tokens]
