@@ -159,14 +159,8 @@ class Tagger(TravelsAsFiles):
                 f"Tagger({len(self.tags_)} tags, {len(self._vocabulary):,} words seen, pass {self.best_epoch_} kept)")
 
     # -- state helpers ---------------------------------------------------------------------------
-    def _init_tables(
-        self,
-        store: StringStore,
-        index: FeatureIndex,
-        pair_index: FeatureIndex,
-        tags: Sequence[str],
-        open_tags: Sequence[str],
-    ) -> None:
+    def _init_tables(self, store: StringStore, index: FeatureIndex, pair_index: FeatureIndex, tags: Sequence[str],
+                     open_tags: Sequence[str]) -> None:
         self.store_ = store
         self.index_ = index
         self.pair_index_ = pair_index
