@@ -76,6 +76,7 @@ Our choices:
   49 XPOS tags. Every training token's gold tag is inside its candidate set, so training updates
   are well defined, and Viterbi is exact within the candidate space.
 * **Unseen currency signs read as ``$``** when tagging (our choice: :func:`~glmnlp.tagger.features.read_as`).
+* **Sentences in capitals read in lower case** (``features.sentence_read_as``): EWT's 108 34.45 -> 85.32%, dev +0.07.
 * **Max-marginal multi-tagging.** For each word, the tags whose best complete sequence scores
   within ``margin`` (absolute score units) of the best sequence, best first; computed exactly by
   forward + backward Viterbi (``_viterbi.max_marginals``).
@@ -109,7 +110,7 @@ from glmnlp.glm.model_io import load_model, save_model, verify_model
 from glmnlp.glm.parallel import Executor
 from glmnlp.glm.training import EpochRecord, TrainingResult, train_perceptron
 from glmnlp.tagger.features import (BOS, CONTEXT_ATOMS, EOS, FLAG_STRINGS, LOCAL_ATOMS, N_ATOMS, N_LOCAL, W0,
-                                    read_as, templates_for, word_atoms_strings)
+                                    read_as, read_capitals, templates_for, word_atoms_strings)
 from glmnlp.tagger.config import TaggerConfig
 from glmnlp.tagger.evaluation import multitag_scores, tagging_score
 from glmnlp.tagger.files import TAGGER_ARRAYS, tagger_from_parts, tagger_to_parts
@@ -252,6 +253,8 @@ class Tagger(TravelsAsFiles):
         n = len(flat)
         atoms = np.zeros((n, N_ATOMS), dtype=np.int64)
         local = self._local_atoms(flat, add)
+        if not add:  # tagging: a sentence in capitals is read in lower case
+            read_capitals(sentences, offsets, local, self._vocabulary, lambda words: self._local_atoms(words, False))
         atoms[:, :N_LOCAL] = local
         if n:
             sent_of = np.repeat(np.arange(len(sentences)), lengths)
