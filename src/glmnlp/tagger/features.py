@@ -232,7 +232,8 @@ def _letters(word: str) -> int:
 def sentence_read_as(words: Sequence[str], vocabulary: Container[str]) -> Sequence[str]:
     """The words a tagger with training ``vocabulary`` reads for the sentence ``words`` when tagging: a sentence
     written in capitals (at least :data:`CAPS_MIN_WORDS` of its words of two letters or more in capitals, and at
-    least :data:`CAPS_MIN_SHARE` of them) is read in lower case, its first word capitalised as a sentence's first
+    least :data:`CAPS_MIN_SHARE` of them; a clitic, which the pipeline gives the tagger as the treebank spells it,
+    ``n't`` for the ``NT`` of ``CANT``, is not counted) is read in lower case, its first word capitalised as a sentence's first
     word is; else ``words`` itself. Every word in capitals is read so (``A`` too) except ``I`` and a word the tagger
     has seen in capitals and not in lower case (``NASA``, ``U.S.``).
 
@@ -255,7 +256,7 @@ def sentence_read_as(words: Sequence[str], vocabulary: Container[str]) -> Sequen
     """
     if sum(1 for w in words if w.isupper()) < CAPS_MIN_WORDS:  # most sentences: nothing more to look at
         return words
-    lettered = [w for w in words if _letters(w) >= 2]
+    lettered = [w for w in words if _letters(w) >= 2 and "'" not in w]  # not a clitic: n't of CANT, read so
     capitals = sum(1 for w in lettered if w.isupper())
     if capitals < CAPS_MIN_WORDS or capitals < CAPS_MIN_SHARE * len(lettered):
         return words
