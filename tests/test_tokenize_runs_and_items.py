@@ -100,3 +100,33 @@ def test_the_bundled_model_parses_a_numbered_item_as_a_list_item_and_a_clause() 
     sent = nlp("1. Preheat the oven.").sentences[0]
     assert sent.words[:3] == ["1", ".", "Preheat"] and sent.tags[:3] == ["LS", ".", "VB"], sent.tags
     assert sent.tree is not None and to_bracket(sent.tree).startswith("(TOP (S (LST (LS 1) (. .)) (VP (VB Preheat)")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Meet me at 3pm or 10:30am, not 5PM.", "Meet me at 3 pm or 10:30 am , not 5 PM ."),
+    ("It weighs 2kg and costs $5m or 50K.", "It weighs 2 kg and costs $ 5 m or 50 K ."),
+    ("I have 16GB and a 2.4GHz CPU, 1,000km away.", "I have 16 GB and a 2.4 GHz CPU , 1,000 km away ."),
+    ("It was 5years ago.", "It was 5 years ago ."),
+    ("On the 4th of July in the 1990s, 4G and 3D.", "On the 4th of July in the 1990s , 4G and 3D ."),
+    ("Apt 4B is a 5m-year plan.", "Apt 4B is a 5m-year plan ."),
+    ("see http://x.com/5kg and #5kg", "see http://x.com/5kg and #5kg"),
+])
+def test_a_number_glued_to_its_unit_splits_and_ordinals_and_decades_stay_whole(text: str, expected: str) -> None:
+    """Choice 19: ``3pm``, ``5kg``, ``16GB`` were single tokens no model had seen; EWT and GUM write ``3 pm``."""
+    assert [" ".join(sentence) for sentence in tokenize_text(text)] == expected.split(" | ")
+    assert_spans_exact(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(number=st.from_regex(r"[0-9]{1,4}(?:[.,:][0-9]{1,2})?", fullmatch=True),
+       unit=st.sampled_from(["pm", "AM", "kg", "GB", "m", "K", "bn", "years", "th", "s", "G", "D", "B", "st"]))
+def test_property_a_number_and_a_unit_are_two_tokens_an_ordinal_one(number: str, unit: str) -> None:
+    """Property: ``<number><unit>`` before a word is the number and the unit as written, at their offsets; an ordinal
+    or decade suffix, and single capitals other than ``K`` and ``M``, stay on the number."""
+    text = f"It is {number}{unit} now"
+    words = tokenize_text(text)[0]
+    if unit in ("th", "s", "G", "D", "B", "st"):
+        assert f"{number}{unit}" in words, words
+    else:
+        assert words[2:4] == [number, unit], words
+    assert_spans_exact(text)

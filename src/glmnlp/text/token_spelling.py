@@ -14,7 +14,7 @@ from glmnlp.treebank.trees import PTB_APOSTROPHES
 __all__ = ["OPENERS", "TYPOGRAPHIC_QUOTES", "TokenSpan", "bare_contraction", "close_spaced_quotes",
            "merge_ampersands", "merge_mark_runs", "merge_marks", "merge_years", "opens_quote", "ptb_clitics",
            "ptb_quotes", "quotes_left_open", "spell_final_abbreviation", "split_bare_contractions", "split_clitics",
-           "split_glued_marks", "split_list_number"]
+           "split_glued_marks", "split_list_number", "split_number_units"]
 
 TokenSpan = tuple[str, int, int]  # a token's text and its [start, end) offsets in its sentence
 
@@ -195,6 +195,27 @@ def split_list_number(tokens: list[TokenSpan]) -> list[TokenSpan]:
         text, start, end = tokens[0]
         return [(text[:-1], start, end - 1), (".", end - 1, end), *tokens[1:]]
     return tokens
+
+
+#: A number glued to a unit, a time of day, a magnitude or a word (choice 19): ``3pm``, ``5kg``, ``16GB``, ``$5m``,
+#: ``50K``, ``5years``; not an ordinal or a decade (``4th``, ``1990s``), nor ``4G``, ``3D``, ``4B`` (a flat's number)
+_NUMBER_UNIT = re.compile(
+    r"([0-9]+(?:[.,:][0-9]+)*)((?i:am|pm|km|cm|mm|kg|mg|lbs?|oz|ml|[kmgt]b|[kmg]?hz|mph|kph|mins?|hrs?|secs?|bn|sqft"
+    r"|mmbtu)|[mkKM]|b|[a-z]{4,})\Z")
+
+
+def split_number_units(tokens: list[TokenSpan]) -> list[TokenSpan]:
+    """A number glued to its unit split in two (choice 19: ``3pm`` is ``3`` + ``pm``, ``5kg`` ``5`` + ``kg``), as EWT
+    writes them: NLTK kept one token, a word no model had seen."""
+    out: list[TokenSpan] = []
+    for token in tokens:
+        text, start, end = token
+        if text[:1].isdigit() and len(text) == end - start and (match := _NUMBER_UNIT.fullmatch(text)):
+            cut = start + match.end(1)
+            out.extend(((match.group(1), start, cut), (match.group(2), cut, end)))
+        else:
+            out.append(token)
+    return out
 
 
 _YEAR = re.compile(r"[0-9]{2}s?\Z")

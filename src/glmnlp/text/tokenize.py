@@ -156,8 +156,8 @@ Our choices and mappings (none of these is stated by the papers, which start fro
     ``=`` or ``/`` before a quote (``x="y"`` gave ``x=`` + `````` and ``a/"b"`` ``a/`` + ``''``; now ``x = `` y ''``,
     the quote opened by choice 5; ``dir/name="x"`` alike), and a number's hyphen before a currency sign (``$5-$10``
     gave ``$ 5- $ 10``, now ``$ 5 - $ 10``, a range of amounts; ``£5-£10`` alike: choice 15; ``$1.5m-$2m`` and
-    ``£5bn-£10bn`` too, an amount with a magnitude of one or two letters, as PTB writes ``$ 1.5m - $ 2m``; none in EWT,
-    GUM or the PTB sample). Nothing else is cut:
+    ``£5bn-£10bn`` too, an amount with a magnitude of one or two letters, ``$ 1.5 m - $ 2 m`` with choice 19; none in
+    EWT, GUM or the PTB sample). Nothing else is cut:
     ``a/b``, ``x=y``, ``5-10``, ``$5-10``, ``5-year-old``, dates and phone numbers stay as NLTK keeps them, and so
     do a path's last slash (``/usr/bin/"x"``), a base64 string's padding before a closing quote (``sig="YWJjZA=="``:
     ``YWJjZA==``; eight or more base64 characters, a multiple of four with one or two ``=``) and URLs (masked while
@@ -203,6 +203,13 @@ Our choices and mappings (none of these is stated by the papers, which start fro
     0.5542 -> 0.5587, train 0.5894 -> 0.5946; GUM, PTB sample: same (none of the words occurs in them). With choices
     16 and 17 in place: token F1 dev 0.9748 -> 0.9760, train 0.9796 -> 0.9804; sentences exact dev 0.5637 -> 0.5682,
     train 0.6051 -> 0.6107.
+19. **A number glued to its unit splits** (``3pm`` ``3 pm``, ``10:30am``, ``5kg``, ``16GB``, ``2.4GHz``, ``$5m`` ``$ 5
+    m``, ``50K``, ``5years``), as EWT and GUM write them (``5 pm``, ``82 kg``; EWT's 44 ``m``, 38 ``am``/``pm``, 25
+    ``k``): NLTK kept one token, a word no model had seen (:data:`~glmnlp.text.token_spelling._NUMBER_UNIT`: times of
+    day, units, magnitudes and lowercase words of four letters or more). Ordinals and decades stay whole (``4th``,
+    ``1990s``), as both treebanks write them, and so do ``4G``, ``3D`` and a flat's ``4B``. EWT (space): token F1 dev
+    0.9760 -> 0.9762, train 0.9804 -> 0.9815; sentences exact dev 0.5682 -> 0.5692, train 0.6107 -> 0.6162;
+    boundaries, PTB sample and GUM the same.
 
 Offsets: :func:`tokenize_text_spans` returns each token with its ``[start, end)`` character span in
 the original text (for a mapped token such as ``-LRB-`` the span covers the original ``(``).
@@ -225,7 +232,7 @@ from glmnlp.text.sentence_cuts import NOT_AN_END, join_wrong_cuts, split_missed
 from glmnlp.text.token_spelling import (TYPOGRAPHIC_QUOTES, TokenSpan, close_spaced_quotes, merge_ampersands,
                                         merge_mark_runs, merge_marks, merge_years, opens_quote, quotes_left_open,
                                         spell_final_abbreviation, split_bare_contractions, split_clitics,
-                                        split_glued_marks, split_list_number)
+                                        split_glued_marks, split_list_number, split_number_units)
 from glmnlp.text.web import mask_web_tokens, restore_web_tokens, web_tag, web_tags, web_token_spans
 from glmnlp.treebank.fileio import BLANKS, INVISIBLE
 from glmnlp.treebank.trees import PTB_APOSTROPHES, PTB_BRACKETS
@@ -523,7 +530,7 @@ def tokenize_spans(sentence: str, open_before: tuple[bool, bool] = (False, False
         tokens.append((text, start, end))
     tokens = split_glued_marks(split_clitics(tokens))  # before the web tokens' text is back (a URL may end in /)
     tokens = restore_web_tokens(tokens, web, sentence, _NORMALISE) if web else tokens
-    tokens = split_bare_contractions(tokens)  # after the web tokens' text is back: not a URL's letters
+    tokens = split_number_units(split_bare_contractions(tokens))  # after the web tokens' text is back: not a URL's
     tokens = merge_mark_runs(merge_marks(merge_ampersands(tokens), sentence), normal)
     tokens = close_spaced_quotes(merge_years(tokens, sentence), sentence, open_before)
     tokens = split_list_number(spell_final_abbreviation(tokens))
