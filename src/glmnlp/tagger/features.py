@@ -233,9 +233,9 @@ def sentence_read_as(words: Sequence[str], vocabulary: Container[str]) -> Sequen
     """The words a tagger with training ``vocabulary`` reads for the sentence ``words`` when tagging: a sentence
     written in capitals (at least :data:`CAPS_MIN_WORDS` of its words of two letters or more in capitals, and at
     least :data:`CAPS_MIN_SHARE` of them; a clitic, which the pipeline gives the tagger as the treebank spells it,
-    ``n't`` for the ``NT`` of ``CANT``, is not counted) is read in lower case, its first word capitalised as a sentence's first
-    word is; else ``words`` itself. Every word in capitals is read so (``A`` too) except ``I`` and a word the tagger
-    has seen in capitals and not in lower case (``NASA``, ``U.S.``).
+    ``n't`` for the ``NT`` of ``CANT``, is not counted) is read in lower case, its first word capitalised as a
+    sentence's first word is; else ``words`` itself. Every word in capitals is read so (``A`` too) except ``I`` and a
+    word the tagger has seen in capitals and not in lower case (``NASA``, ``U.S.``).
 
     Why: in training text capitals mark names, so every unknown word in capitals was a proper noun to the tagger
     (the bundled model tagged ``DO NOT ENTER .`` ``NN NNP NNP .`` and ``WHERE ARE YOU ?`` ``NN NNP NNP .``; now
