@@ -315,3 +315,18 @@ def test_a_unit_s_or_an_everyday_abbreviation_before_a_lowercase_word_ends_no_se
     """pysbd cut after abbreviations its list lacks (``Add 3 oz . | of cheese .``, ``The mgr . | said no .``,
     ``Meet me on Tues . | Jan. 5``); a capital after them still begins a sentence."""
     assert [" ".join(sentence) for sentence in tokenize_text(text)] == expected.split(" | ")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I love this place :) The staff is great.", "I love this place :) | The staff is great ."),
+    ("Got the job \U0001f389 Starting Monday.", "Got the job \U0001f389 | Starting Monday ."),
+    ("Great \U0001f44d\U0001f44d I will come back!", "Great \U0001f44d\U0001f44d | I will come back !"),
+    ("Love \u2764\ufe0f You all", "Love \u2764\ufe0f | You all"),
+    ("Thanks :) see you.", "Thanks :) see you ."),
+    ("I love \U0001f355 and \U0001f354 so much.", "I love \U0001f355 and \U0001f354 so much ."),
+    ("It is 5 \u2709 Mail here.", "It is 5 \u2709 Mail here ."),
+])
+def test_a_sentence_ends_after_an_emoticon_or_an_emoji_before_a_capital(text: str, expected: str) -> None:
+    """pysbd never ended a sentence there (``place :) The staff`` was one sentence); a lowercase word after it goes
+    on the sentence, and a text symbol (``✉``) is no emoji."""
+    assert [" ".join(sentence) for sentence in tokenize_text(text)] == expected.split(" | ")

@@ -7,7 +7,7 @@ end)`` spans into one paragraph.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 
 __all__ = ["NOT_AN_END", "join_wrong_cuts", "split_missed"]
 
@@ -19,6 +19,8 @@ _UNITS = ("oz", "lb", "lbs", "yr", "yrs", "hr", "hrs", "min", "mins", "tbsp", "t
 # lowercase abbreviations that a full stop inside a sentence leaves whole (choices 2 and 11)
 NOT_AN_END = (r"(?!(?:etc|vs|viz|cf|al|approx|esp|incl|vol|vols|ch|chap|pt|pts|fig|figs|sec|secs|ed|eds|pp|ca|para"
                r"|paras|op|cit|ibid|seq|eq|eqs|" + "|".join(_UNITS) + r")\.)")
+_BEFORE_A_CAPITAL = re.compile(r"(?<=\S)(?=[ \t]+[\"'`(\[]*[A-Z])")  # after an emoticon or emoji: a sentence begins
+_EMOJI_END = re.compile("[\U0001f000-\U0001faff\ufe0f\u200d]|[\u2600-\u27bf](?=\ufe0f)")  # a part of an emoji
 _MISSED_BOUNDARY = re.compile(  # choice 2: where a sentence ends that pysbd leaves whole
     r"(?<![A-Za-z.])" + NOT_AN_END + r"[a-z]{2,}\.(?=[ \t]+I\b)"
     r"|[!?]{3,}(?=[ \t]+[\"'`(\[]*[A-Z])"
@@ -41,10 +43,25 @@ _WEEKDAY = re.compile(r"(?<![A-Za-z.])(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat
 _DATE = re.compile(r"\s*(?:(?:Jan|Feb|Mar|Apr|May|Jun|June|Jul|July|Aug|Sep|Sept|Oct|Nov|Dec)\b|[0-9])")
 
 
-def split_missed(paragraph: str, pieces: Iterable[Span]) -> Iterator[Span]:
-    """``pieces`` cut again where :data:`_MISSED_BOUNDARY` finds a sentence's end in one, and a cut that pysbd made
-    inside a run of full stops moved to its end (``it..thats``: ``it .`` + ``.thats``, a word beginning with a full
-    stop; now ``it ..`` + ``thats``) (choice 2)."""
+def _emote_start(paragraph: str, end: int, emoticons: Mapping[int, int], offset: int) -> int:
+    """Where the emoticon or the run of emoji that ends at ``end`` begins, or -1 if none ends there."""
+    if end + offset in emoticons:
+        return emoticons[end + offset] - offset
+    start = end
+    while start > 0 and _EMOJI_END.match(paragraph, start - 1):
+        start -= 1
+    return start if start < end else -1
+
+
+def split_missed(paragraph: str, pieces: Iterable[Span], emoticons: Mapping[int, int] | None = None, offset: int = 0
+                 ) -> Iterator[Span]:
+    """``pieces`` cut again where :data:`_MISSED_BOUNDARY` finds a sentence's end in one, or after an emoticon
+    (``emoticons`` maps each one's end to its start, in the text of which ``paragraph`` begins at ``offset``: they
+    are masked in ``paragraph``) or emoji after a word and before a capital (``I love this place :) The staff``,
+    ``Got the job 🎉 Starting Monday``; ``Thanks. ;) See you.`` keeps ``;)`` on the sentence it begins), and a cut
+    that pysbd made inside a run of full stops moved to its end (``it..thats``: ``it .`` + ``.thats``, a word
+    beginning with a full stop; now ``it ..`` + ``thats``) (choice 2)."""
+    emoticons = emoticons or {}
     held: Span | None = None
     for at, stop in pieces:
         if held is not None and held[1] == at and paragraph.startswith(".", at) and paragraph[at - 1] == ".":
@@ -57,9 +74,13 @@ def split_missed(paragraph: str, pieces: Iterable[Span]) -> Iterator[Span]:
         if held is not None:
             yield held
         held = None
-        for match in _MISSED_BOUNDARY.finditer(paragraph, at, stop):
-            yield at, match.end()
-            at = match.end()
+        ends = [match.end() for match in _MISSED_BOUNDARY.finditer(paragraph, at, stop)]
+        first = at + len(paragraph[at:stop]) - len(paragraph[at:stop].lstrip())  # the piece's first character
+        ends += [match.start() for match in _BEFORE_A_CAPITAL.finditer(paragraph, at, stop)
+                 if _emote_start(paragraph, match.start(), emoticons, offset) > first]
+        for end in sorted(set(ends)):
+            yield at, end
+            at = end
         held = (at, stop)
     if held is not None:
         yield held
