@@ -37,6 +37,10 @@ def test_the_bundled_model_tags_sentences_in_capitals_as_in_lower_case() -> None
     assert tagger.tag(shout) == tagger.tag(["Call", "us", "today", "for", "a", "free", "quote", "."])
     assert "NNP" not in tagger.tag(shout)
     assert nlp("DO NOT ENTER.").sentences[0].tags == ["VB", "RB", "VB", "."]  # the pipeline reads it so too
+    # a word the tagger has seen neither way is read as a name: lower case made names and acronyms common nouns
+    assert tagger.tag(["IBM", ",", "HP", ",", "DELL"]) == ["NNP", ",", "NNP", ",", "NNP"]  # was NNP , NN , NN
+    assert tagger.tag("MY NAME IS JOHN SMITH".split())[-1] == "NNP"  # was NN
+    assert sentence_read_as("NASA AND THE FBI MET".split(), tagger._vocabulary)[3] == "Fbi"  # FBI was JJ as fbi
     # the NT of CANT reaches the tagger as n't, a clitic that does not count against the capitals (it did: 3 of 4)
     assert nlp("I CANT BELIEVE IT").sentences[0].tags == ["PRP", "MD", "RB", "VB", "PRP"]
     assert tagger.tag(["I", "REALLY", "need", "it", "."]) == ["PRP", "RB", "VBP", "PRP", "."]
@@ -47,10 +51,13 @@ def test_the_bundled_model_tags_sentences_in_capitals_as_in_lower_case() -> None
 def test_the_rule_counts_words_of_two_letters_or_more_and_keeps_i_and_words_seen_only_in_capitals() -> None:
     """Three words in capitals and 80% of the words of two letters or more; ``A`` is read too, ``I`` and a word the
     tagger has seen in capitals and never in lower case are not; the first word is capitalised as a sentence's is."""
-    vocabulary = {"where", "are", "you", "NASA", "IBM", "ibm", "a", "I"}
+    vocabulary = {"where", "are", "you", "NASA", "IBM", "ibm", "a", "I", "saw", "rocket", "new", "day", "again", "ok",
+                  "now"}
     assert sentence_read_as(["WHERE", "ARE", "YOU", "?"], vocabulary) == ["Where", "are", "you", "?"]
     assert sentence_read_as(["I", "SAW", "A", "NASA", "IBM", "ROCKET"], vocabulary) == [
         "I", "saw", "a", "NASA", "ibm", "rocket"]
+    # a word seen neither way is read as a name (JAXA as Jaxa): in lower case it was a common noun
+    assert sentence_read_as(["I", "SAW", "A", "JAXA", "ROCKET"], vocabulary) == ["I", "saw", "a", "Jaxa", "rocket"]
     assert sentence_read_as(["A", "NEW", "DAY", "AGAIN"], vocabulary) == ["A", "new", "day", "again"]
     assert sentence_read_as(["ARE", "YOU", "OK", "now", "?"], vocabulary) == ["ARE", "YOU", "OK", "now", "?"]  # 75%
     assert sentence_read_as(["ARE", "YOU", "OK", "NOW", "x", "?"], vocabulary) == ["Are", "you", "ok", "now", "x", "?"]
@@ -86,7 +93,8 @@ def test_property_a_sentence_in_capitals_reads_as_its_case_folded_form_and_any_o
         wsj_tagger: Tagger, drawn: list[tuple[str, Callable[[str], str]]], shout: bool) -> None:
     """Property: a sentence that does not meet the rule is tagged exactly as without the rule (tags, max-marginals);
     one that does has the tags, max-marginals, multi-tags and features of its case-folded form, which is its words in
-    lower case but ``I`` and those seen only in capitals (``IBM``, ``U.S.``), the first one capitalised."""
+    lower case but ``I`` and those seen only in capitals (``IBM``, ``U.S.``) and those seen neither way as names, the
+    first one capitalised."""
     words = [w.upper() if shout else case(w) for w, case in drawn]
     vocabulary = wsj_tagger._vocabulary
     read = sentence_read_as(words, vocabulary)
@@ -103,7 +111,9 @@ def test_property_a_sentence_in_capitals_reads_as_its_case_folded_form_and_any_o
             assert wsj_tagger.tag(words) == tags
             assert np.array_equal(wsj_tagger.max_marginals(words), mm)
         return
-    folded = [w.lower() if w.isupper() and w not in {"I", "IBM", "U.S."} else w for w in words]
+    # in lower case where the tagger knows it so; as a name where it knows it neither way (JAXA as Jaxa)
+    folded = [w if not w.isupper() or w in {"I", "IBM", "U.S."} else w.lower() if w.lower() in vocabulary
+              else w[:1] + w[1:].lower() for w in words]
     if folded[0] != words[0]:
         folded[0] = folded[0][:1].upper() + folded[0][1:]
     assert read == folded

@@ -11,11 +11,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import glmnlp
 from glmnlp.text.inputs import model_words
 from glmnlp.text.pipeline import Pipeline
 from glmnlp.text.render import render_conllu, render_json
 from glmnlp.text.token_spelling import ptb_clitics
-from glmnlp.text.tokenize import tokenize, tokenize_spans
+from glmnlp.text.tokenize import tokenize, tokenize_spans, tokenize_text
 
 from pipeline_fakes import FakeParser, FakeTagger
 from tokenize_fixtures import _assert_every_character_in_one_token, assert_spans_exact
@@ -63,7 +64,7 @@ def test_property_ambiguous_words_stay_whole(words: list[str], rnd: object) -> N
     """Property: among contractions that are split, words that are also contractions' spellings (lower case or
     capitalised) are one token a word."""
     forms = [w.capitalize() if w != "IM" and rnd.random() < 0.5 else w for w in words]  # type: ignore[attr-defined]
-    assert tokenize(" ".join(f"{form} Ive" for form in forms)) == [t for form in forms for t in (form, "I", "ve")]
+    assert tokenize(" ".join(f"{form} ive" for form in forms)) == [t for form in forms for t in (form, "i", "ve")]
 
 
 _CONTRACTIONS = {"dont": ("do", "nt"), "cant": ("ca", "nt"), "wont": ("wo", "nt"), "im": ("i", "m"),
@@ -78,14 +79,23 @@ def test_property_offsets_are_exact_and_pieces_are_as_written(words: list[tuple[
     """Property: contractions in any case among other words, with marks glued after them: each splits into its two
     pieces spelled as written, the spans cover exactly the text, and the models' spelling of the pieces is the
     treebanks' clitic after its stem."""
-    parts, expected = [], []
+    parts: list[str] = []
+    expected: list[str] = []
+    split = 0
     for word, case, mark in words:
         form = word.upper() if case == "upper" else word.capitalize() if case == "title" else word
         if word == "im" and case == "upper":
             form = "Im"  # IM is an instant message
         parts.append(form + mark)
-        pieces = [form] if word not in _CONTRACTIONS else [form[:len(_CONTRACTIONS[word][0])],
-                                                           form[len(_CONTRACTIONS[word][0]):]]
+        before = expected[-1] if expected and expected[-1] not in ("!", ".") else None  # a sentence's end: a start
+        # a capitalised one inside the sentence is a name (Jony Ive), but an I form after a word that is not a name
+        name = (before is not None and form[:1].isupper() and not form.isupper()
+                and (not word.startswith("i") or (before[:1].isupper() and before.isalpha())))
+        if word in _CONTRACTIONS and not name:
+            split += 1
+            pieces = [form[:len(_CONTRACTIONS[word][0])], form[len(_CONTRACTIONS[word][0]):]]
+        else:
+            pieces = [form]
         expected += pieces + ([mark] if mark else [])
     text = " ".join(parts)
     spans = tokenize_spans(text)
@@ -93,8 +103,10 @@ def test_property_offsets_are_exact_and_pieces_are_as_written(words: list[tuple[
     assert all(text[a:b] == t for t, a, b in spans)
     assert_spans_exact(text)
     clitics = ptb_clitics(expected)
-    assert all(c == w or c in ("n't", "'m", "'s", "'re", "'ve", "'ll", "'d") for c, w in zip(clitics, expected))
-    assert sum(c != w for c, w in zip(clitics, expected)) == sum(w in _CONTRACTIONS for w, _, _ in words)
+    spellings = ("n't", "'m", "'s", "'re", "'ve", "'ll", "'d")
+    # (the host of a sentence's first Can't, Won't is read in lower case before its clitic: Ca as ca)
+    assert all(c == w or c in spellings or (w in ("Ca", "Wo") and c == w.lower()) for c, w in zip(clitics, expected))
+    assert sum(c != w and c in spellings for c, w in zip(clitics, expected)) == split
 
 
 def test_ptb_clitics_spells_a_piece_after_its_stem_alone() -> None:
@@ -148,3 +160,31 @@ def test_the_bundled_model_parses_the_pieces_as_the_clitics() -> None:
     given_tokens = glmnlp.measures([["She", "does", "n't", "like", "it", "."]])
     assert [r["word"] for r in raw] == ["She", "does", "nt", "like", "it", ".", "</s>"]
     assert [r["surprisal"] for r in raw] == [r["surprisal"] for r in given_tokens]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Jony Ive designed the iPhone.", "Jony Ive designed the iPhone ."),
+    ("As is his wont, he left early.", "As is his wont , he left early ."),
+    ("Cant Street and Heres Lane are near.", "Ca nt Street and Heres Lane are near ."),
+    ("Walk down Cant Street.", "Walk down Cant Street ."),
+    ("Wont you come?", "Wo nt you come ?"),
+    ("and Im tired, so Ive left", "and I m tired , so I ve left"),
+    ('He said "Dont go."', "He said `` Do nt go . ''"),
+])
+def test_a_capitalised_contraction_inside_a_sentence_is_a_name_and_wont_after_a_possessive_a_noun(text: str,
+                                                                                                  expected: str) -> None:
+    """``Jony Ive`` was ``Jony I ve`` (parsed with a pronoun and a verb), ``his wont`` ``his wo nt`` and ``Cant
+    Street`` ``Ca nt Street``; a sentence's first word, or one after a quote, is split, and so is an ``I`` form after a
+    word that is not a name (``and Im tired``)."""
+    assert [" ".join(sentence) for sentence in tokenize_text(text)] == expected.split(" | ")
+
+
+def test_a_can_t_host_is_read_in_lower_case_only_before_its_clitic() -> None:
+    """``Ca`` of a sentence's first ``Can't`` is read as ``ca`` (the tagger had never seen ``Ca``: ``NNP`` or ``VB``);
+    California in an address stays ``Ca`` (it was read as the modal there too)."""
+    assert ptb_clitics(["Ca", "n't", "stop"]) == ["ca", "n't", "stop"]
+    assert ptb_clitics(["Ca", "nt", "stop"]) == ["ca", "n't", "stop"]
+    assert ptb_clitics(["San", "Diego", ",", "Ca", "is", "sunny"]) == ["San", "Diego", ",", "Ca", "is", "sunny"]
+    nlp = glmnlp.load()
+    assert nlp("Can't stop now.").sentences[0].tags[:2] == ["MD", "RB"]
+    assert nlp("We moved to San Diego, Ca last year.").sentences[0].tags[6] == "NNP"

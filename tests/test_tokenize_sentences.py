@@ -307,13 +307,18 @@ def test_text_without_spaces_is_cut_once_a_window_and_a_joiner_between_letters_j
     ("Tel. 555-1234 is the number.", "Tel. 555-1234 is the number ."),
     ("Meet me on Tues. Jan. 5 at the office.", "Meet me on Tues. Jan. 5 at the office ."),
     ("Add 3 oz. Then stir.", "Add 3 oz . | Then stir ."),
+    ("Thanks for the info. i will call.", "Thanks for the info . | i will call ."),
+    ("I went to the doc. he said no.", "I went to the doc . | he said no ."),
+    ("He is the dept. I think so.", "He is the dept . | I think so ."),
+    ("I ran for 20 min. then stopped.", "I ran for 20 min. then stopped ."),
     ("We met on Wed. It rained.", "We met on Wed . | It rained ."),
     ("Call Apt. Now.", "Call Apt . | Now ."),
 ])
 def test_a_unit_s_or_an_everyday_abbreviation_before_a_lowercase_word_ends_no_sentence(text: str,
                                                                                        expected: str) -> None:
     """pysbd cut after abbreviations its list lacks (``Add 3 oz . | of cheese .``, ``The mgr . | said no .``,
-    ``Meet me on Tues . | Jan. 5``); a capital after them still begins a sentence."""
+    ``Meet me on Tues . | Jan. 5``); a capital or a lowercase ``i`` after them still begins a sentence, and a unit
+    only after a number is one, and words (``info``, ``doc``) end one as before."""
     assert [" ".join(sentence) for sentence in tokenize_text(text)] == expected.split(" | ")
 
 

@@ -16,7 +16,7 @@ __all__ = ["CURRENCY_SIGNS", "EMOJI_PRESENTATION", "cluster_start", "display_col
 
 #: The currency signs, Unicode's category Sc (Unicode 14, Python 3.11's: ``$ ¢ £ ¤ ¥ ₹ € ₩ ₽ ￡``...): tokens of their
 #: own as NLTK splits ``$`` (choice 15 of :mod:`glmnlp.text.tokenize`), and read as ``$`` by a tagger that has not
-#: seen them (:meth:`glmnlp.tagger.model.Tagger.tag`)
+#: seen them (:func:`glmnlp.tagger.features.read_as`)
 CURRENCY_SIGNS = frozenset(
     "\u0024\u00a2\u00a3\u00a4\u00a5\u058f\u060b\u07fe\u07ff\u09f2\u09f3\u09fb\u0af1\u0bf9\u0e3f\u17db"
     "\u20a0\u20a1\u20a2\u20a3\u20a4\u20a5\u20a6\u20a7\u20a8\u20a9\u20aa\u20ab\u20ac\u20ad\u20ae\u20af"

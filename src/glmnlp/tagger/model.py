@@ -75,8 +75,8 @@ Our choices:
   (= 0.2%) of the tokens of hapax words (words seen once) in training: on UD EWT this keeps 21 of
   49 XPOS tags. Every training token's gold tag is inside its candidate set, so training updates
   are well defined, and Viterbi is exact within the candidate space.
-* **Unseen currency signs read as ``$``** when tagging (our choice: :func:`~glmnlp.tagger.features.read_as`).
-* **Sentences in capitals read in lower case** (``features.sentence_read_as``): EWT's 108 34.45 -> 85.32%, dev +0.07.
+* **Unseen currency signs read as ``$``, runs of ``!?`` as a mark** when tagging (``features.read_as``).
+* **Sentences in capitals read in lower case** (``features.sentence_read_as``): EWT's 108 36.76 -> 87.14%.
 * **Max-marginal multi-tagging.** For each word, the tags whose best complete sequence scores
   within ``margin`` (absolute score units) of the best sequence, best first; computed exactly by
   forward + backward Viterbi (``_viterbi.max_marginals``).

@@ -52,6 +52,7 @@ from typing import Any, TypeAlias, TypeGuard
 
 from glmnlp.errors import ConfigError, InputError
 from glmnlp.parser.tag_check import model_tag
+from glmnlp.tagger.features import read_as
 from glmnlp.text.document import Token, written_tags
 from glmnlp.text.token_spelling import ptb_clitics, ptb_quotes
 from glmnlp.text.tokenize import LINE_END, PTB_BRACKETS, tokenize_text_spans
@@ -160,12 +161,15 @@ def model_words(words: Sequence[str], tagger: Any = None) -> list[str]:
     ``"`` 1,290 times and ``''`` 18, had every closing quote respelled to its rare form (the README's EWT figure
     was then not what ``tagger evaluate`` gave). The clitic of a contraction written without its apostrophe
     (``do nt``, ``I m``: :func:`~glmnlp.text.token_spelling.ptb_clitics`) is given as the treebanks spell it
-    (``n't``, ``'m``) where the model knows that spelling."""
+    (``n't``, ``'m``) where the model knows that spelling, and a word the model does not know as the tagger reads it
+    (:func:`glmnlp.tagger.features.read_as`: an unseen currency sign as ``$``, a run of ``!`` and ``?`` as its first
+    mark), so that the parser reads it so too (the measures called ``!!!`` an unknown word, 16 bits of surprisal)."""
     knows = getattr(tagger, "knows", None)
     if not callable(knows):
         return [escape_brackets(word) for word in words]
     spelling = {bracket: _bracket_spelling(bracket, knows) for bracket in PTB_BRACKETS}
     directed = knows("``") and knows("''")  # the model writes double quotes the Penn Treebank's way
+    vocabulary = _Knows(knows)
     out = []
     for word, quoted in zip(words, ptb_quotes(ptb_clitics(words))):
         # n’t as n't, " as `` or '': raw text's tokens are spelled so; nt of do nt as n't
@@ -175,12 +179,24 @@ def model_words(words: Sequence[str], tagger: Any = None) -> list[str]:
             word = unicodedata.normalize("NFC", word)
         if not word.isascii() and not knows(word) and knows(visible := _visible(word)):  # "hor\xadse" as "horse"
             word = visible
+        if not knows(word):  # ¥ as $, !!! as ! (the tagger's reading, for the parser too)
+            word = read_as(word, vocabulary)
         plain = word
         for bracket, escaped in PTB_BRACKETS.items():
             plain = plain.replace(escaped, bracket)
         known = knows(word) or not any(c in spelling for c in plain)
         out.append(word if known else "".join(spelling.get(c, c) for c in plain))
     return out
+
+
+class _Knows:
+    """A model's ``knows`` as a container (``word in known``), as :func:`glmnlp.tagger.features.read_as` reads it."""
+
+    def __init__(self, knows: Callable[[str], bool]) -> None:
+        self._knows = knows
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and bool(self._knows(word))
 
 
 def spell_as_written(sent: PendingSentence, tagger: Any) -> None:

@@ -13,12 +13,14 @@ __all__ = ["NOT_AN_END", "join_wrong_cuts", "split_missed"]
 
 Span = tuple[int, int]
 
-#: lowercase abbreviations of units and of everyday words, after which a lowercase word goes on the sentence (choice 2)
+#: lowercase abbreviations of units after a number (``3 oz.``, ``500 sq. ft.``) and of everyday words that are no
+#: words themselves, after which a lowercase word goes on the sentence (choice 2)
 _UNITS = ("oz", "lb", "lbs", "yr", "yrs", "hr", "hrs", "min", "mins", "tbsp", "tsp", "gal", "pc", "pcs", "sq", "ft",
-          "wk", "wks", "mo", "mos", "pkg", "qty", "est", "doc", "appt", "info", "mgr", "asst", "dept")
+          "wk", "wks", "mo", "mos", "pkg")
+_EVERYDAY = ("qty", "est", "appt", "mgr", "asst", "dept")
 # lowercase abbreviations that a full stop inside a sentence leaves whole (choices 2 and 11)
 NOT_AN_END = (r"(?!(?:etc|vs|viz|cf|al|approx|esp|incl|vol|vols|ch|chap|pt|pts|fig|figs|sec|secs|ed|eds|pp|ca|para"
-               r"|paras|op|cit|ibid|seq|eq|eqs|" + "|".join(_UNITS) + r")\.)")
+               r"|paras|op|cit|ibid|seq|eq|eqs)\.)")
 _BEFORE_A_CAPITAL = re.compile(r"(?<=\S)(?=[ \t]+[\"'`(\[]*[A-Z])")  # after an emoticon or emoji: a sentence begins
 _EMOJI_END = re.compile("[\U0001f000-\U0001faff\ufe0f\u200d]|[\u2600-\u27bf](?=\ufe0f)")  # a part of an emoji
 _MISSED_BOUNDARY = re.compile(  # choice 2: where a sentence ends that pysbd leaves whole
@@ -37,8 +39,9 @@ _REFERENCE = re.compile(r"(?<![A-Za-z.])(?:Vol|Vols|Fig|Figs|Eq|Eqs|Approx|Chap|
 _REFERENCED = re.compile(r"\s*(?:[0-9a-z(\[]|[IVXLC]+\b)")  # what follows a _REFERENCE that does not end a sentence
 _NUMBER_ABBREVIATION = re.compile(r"(?<![A-Za-z.])(?:No|Nos|pp|p|Apt|Tel|Ext|ext|Rm|Ste|Bldg)\.$")
 _NUMBER = re.compile(r"\s*[0-9]")
-_UNIT = re.compile(r"(?<![A-Za-z.])(?:" + "|".join(_UNITS) + r")\.$")
-_LOWER = re.compile(r"\s*[a-z]")
+_UNIT = re.compile(r"(?:[0-9][ \t]*|sq\.[ \t]*)(?:" + "|".join(_UNITS) + r")\.$|(?<![A-Za-z.])(?:"
+                   + "|".join(_EVERYDAY) + r")\.$")
+_LOWER = re.compile(r"\s*(?!i\b)[a-z]")  # (a lowercase ``i`` begins a sentence of informal text)
 _WEEKDAY = re.compile(r"(?<![A-Za-z.])(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\.$")
 _DATE = re.compile(r"\s*(?:(?:Jan|Feb|Mar|Apr|May|Jun|June|Jul|July|Aug|Sep|Sept|Oct|Nov|Dec)\b|[0-9])")
 
@@ -92,11 +95,11 @@ def join_wrong_cuts(paragraph: str, original: str, pieces: Iterable[Span], limit
     a level``, ``shall (a) pay``; after any other word a list item may be a sentence of its own, as in web text),
     before a piece that begins with ``;`` or ``,``, after a title (``--Mrs. Yeargin``, ``Ft. Worth``, ``vs.``), and
     after a reference abbreviation before a number, a lowercase word or a bracket (``Vol. II``, ``Approx. 30``,
-    ``incl. tax``; ``No.``, ``Apt.``, ``Tel.``, ``ext.`` before a number), after a unit's or an everyday word's
-    abbreviation before a lowercase word (``3 oz. of``, ``2 hrs. later``, ``the mgr. said``, ``an appt. tomorrow``:
-    :data:`_UNITS`), after a weekday's before a month or a number (``Tues. Jan. 5``), where no sentence ends
-    (``... 3 hours approx. We leave.`` is two), and
-    inside a run of ``!`` and ``?`` (``wait!!!!!!!wait`` was cut after its sixth mark; the run is one token).
+    ``incl. tax``; ``No.``, ``Apt.``, ``Tel.``, ``ext.`` before a number), after a unit's abbreviation after a number
+    or an everyday word's before a lowercase word but ``i`` (``3 oz. of``, ``2 hrs. later``, ``the mgr. said``, ``an
+    appt. tomorrow``: :data:`_UNITS`, :data:`_EVERYDAY`; not ``the info.``, a word), after a weekday's before a
+    month or a number (``Tues. Jan. 5``), where no sentence ends (``... 3 hours approx. We leave.`` is two), and inside
+    a run of ``!`` and ``?`` (``wait!!!!!!!wait`` was cut after its sixth mark; the run is one token).
     ``original``: the paragraph before normalisation and masking (choice 3), where a dash, an ellipsis or an emoticon
     that the splitter saw as something else is itself: a sentence may begin with one. A cut that made a sentence of
     ``limit`` characters (the tokenizer's :data:`~glmnlp.text.tokenize.WINDOW_CHARS`) is never joined (choice 9), and

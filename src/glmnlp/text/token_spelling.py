@@ -1,6 +1,7 @@
-"""How tokens are spelled, joined and split after NLTK has split a sentence: the choices 5, 6, 12, 13, 14, 15 and 16 of
+"""How tokens are spelled, joined and split after NLTK has split a sentence: the choices 5, 6 and 12 to 19 of
 :mod:`glmnlp.text.tokenize` (its module header gives each with its reason and measurement), apart from the
-tokenizer's own steps so that each rule reads on its own.
+tokenizer's own steps so that each rule reads on its own, and the treebanks' spelling of the clitics the tokenizer
+splits (:func:`ptb_clitics`), which the models read.
 """
 
 from __future__ import annotations
@@ -191,7 +192,8 @@ def split_list_number(tokens: list[TokenSpan]) -> list[TokenSpan]:
     when a word follows (choice 17): ``1. Preheat the oven.`` was ``1.`` + ``Preheat`` ..., a token no treebank has,
     and the bundled model read the item as a noun phrase (``(NP (LS 1.) (NNP Preheat) ...)``); the WSJ and EWT write
     ``1`` + ``.`` (``LS``, ``.``)."""
-    if len(tokens) > 1 and _LIST_NUMBER.match(tokens[0][0]) and tokens[0][2] - tokens[0][1] == len(tokens[0][0]):
+    if (len(tokens) > 1 and _LIST_NUMBER.match(tokens[0][0]) and tokens[0][2] - tokens[0][1] == len(tokens[0][0])
+            and tokens[1][0][:1].isalpha()):
         text, start, end = tokens[0]
         return [(text[:-1], start, end - 1), (".", end - 1, end), *tokens[1:]]
     return tokens
@@ -325,10 +327,15 @@ def split_bare_contractions(tokens: list[TokenSpan]) -> list[TokenSpan]:
     """A contraction written without its apostrophe split as UD English EWT splits it (choice 18): ``dont`` is
     ``do`` + ``nt``, ``cant`` ``ca`` + ``nt``, ``Im`` ``I`` + ``m``, ``THATS`` ``THAT`` + ``S``; each piece's text
     is its characters as written, and the models read the clitic as the treebanks spell it (:func:`ptb_clitics`).
-    Words that are also common English words are left whole (``its``, ``were``, ``well``, ``ill``, ``id``)."""
+    Words that are also common English words are left whole (``its``, ``were``, ``well``, ``ill``, ``id``), and so
+    are a capitalised one inside a sentence, a name (``Jony Ive``, ``Heres Lane``, ``Cant Street``; ``and Im`` is
+    split: an ``I`` after a word that is not a name) and ``wont`` after a possessive (``as is his wont``)."""
     out: list[TokenSpan] = []
     for text, start, end in tokens:
         cut = bare_contraction(text) if len(text) == end - start else None
+        if cut is not None and out and (_a_name(text, out[-1][0]) or (
+                text.lower() == "wont" and out[-1][0].lower() in _POSSESSIVES)):
+            cut = None
         if cut is None:
             out.append((text, start, end))
         else:
@@ -336,18 +343,44 @@ def split_bare_contractions(tokens: list[TokenSpan]) -> list[TokenSpan]:
     return out
 
 
+_POSSESSIVES = frozenset({"my", "your", "his", "her", "its", "our", "their"})
+_STARTS = frozenset({"``", "`", "-LRB-", "-LSB-", "-LCB-", ".", "!", "?", ":", "--"})
+
+
+def _a_name(word: str, before: str) -> bool:
+    """Whether ``word``, capitalised (not all capitals) after the word ``before`` in its sentence, is a name rather than
+    a contraction (:func:`split_bare_contractions`): any but an ``I`` form, and an ``I`` form after a capitalised word
+    (``Jony Ive``); a sentence's first word, or one after an opening quote or bracket or a sentence's end (one
+    sentence of ``tokenize`` may hold two), is no name by its capital."""
+    if not (word[:1].isupper() and not word.isupper()) or before in OPENERS or before in _STARTS:
+        return False
+    return not word.lower().startswith("i") or (before[:1].isupper() and before.isalpha())
+
+
 def ptb_clitics(words: Sequence[str]) -> list[str]:
     """``words`` with the clitic of each contraction that :func:`split_bare_contractions` splits spelled as the
     treebanks spell it (``do nt`` as ``do n't``, ``I m`` as ``I 'm``; lower case, as the treebanks write clitics),
     where the word before it is its stem, however the words were tokenised (EWT writes ``do nt`` itself); every other
     word as given (``nt`` alone, ``it s``: ``its`` is not split). :func:`glmnlp.text.inputs.model_words` gives the
-    models this spelling where they know it; outputs write the words as given."""
-    out = list(words)
+    models this spelling where they know it; outputs write the words as given. The capitalised host NLTK leaves of a
+    sentence's first ``Can't``, ``Won't``, ``Shan't`` is given in lower case before its clitic (``Ca n't`` as ``ca
+    n't``: a tagger had never seen ``Ca``, and tagged it ``NNP`` or ``VB``), and only there (``San Diego, Ca``)."""
+    out: list[str] | None = None
     for i in range(1, len(words)):
+        if len(words[i]) > 3:  # (a clitic is at most three characters: the loop is on every word of every sentence)
+            continue
         piece = words[i].lower()
-        if piece in _CLITIC_SPELLINGS and bare_contraction(words[i - 1] + words[i]) == len(words[i - 1]):
-            out[i] = _CLITIC_SPELLINGS[piece]
-    return out
+        bare = piece in _CLITIC_SPELLINGS and bare_contraction(words[i - 1] + words[i]) == len(words[i - 1])
+        host = words[i - 1] in _NT_HOSTS and (piece == "n't" or (bare and piece == "nt"))
+        if bare or host:
+            out = out if out is not None else list(words)
+            out[i] = _CLITIC_SPELLINGS[piece] if bare else out[i]
+            out[i - 1] = words[i - 1].lower() if host else out[i - 1]
+    return list(words) if out is None else out
+
+
+#: The capitalised hosts of ``n't`` that NLTK's split leaves, which no other word spells (:func:`ptb_clitics`)
+_NT_HOSTS = frozenset({"Ca", "Wo", "Sha"})
 
 
 _QUOTE_TEXTS = frozenset({"``", "''", "`", "'"})

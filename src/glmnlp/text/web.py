@@ -22,11 +22,10 @@ import re
 from collections.abc import Callable, Sequence
 
 from glmnlp.graphemes import emoji_only
+from glmnlp.text.token_spelling import TokenSpan
 from glmnlp.treebank.trees import PTB_BRACKETS
 
 __all__ = ["mask_web_tokens", "restore_web_tokens", "web_tag", "web_tags", "web_token_spans"]
-
-Span = tuple[str, int, int]  # a token's text and its [start, end) offsets in its sentence
 
 _URL = r"(?:(?:https?|ftp)://|www\.)[^\s<>\"'`]+"
 _EMAIL = r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
@@ -120,8 +119,8 @@ def mask_web_tokens(text: str, spans: list[tuple[int, int, str]]) -> str:
     return "".join(parts)
 
 
-def restore_web_tokens(tokens: list[Span], web: list[tuple[int, int, str]], sentence: str, normalise: dict[int, str]
-                       ) -> list[Span]:
+def restore_web_tokens(tokens: list[TokenSpan], web: list[tuple[int, int, str]], sentence: str,
+                       normalise: dict[int, str]) -> list[TokenSpan]:
     """Put the original text back into masked web tokens (one token per web span, its characters as written);
     ``tokens`` are a sentence's (text, start, end), ``normalise`` the tokenizer's table of typographic characters.
 
@@ -129,7 +128,7 @@ def restore_web_tokens(tokens: list[Span], web: list[tuple[int, int, str]], sent
     together, as it would keep any glued word) is cut at their edges: each web span becomes its
     token, and the rest of the token becomes tokens of its own, as the masked tokenizer spelled them.
     """
-    out: list[Span] = []
+    out: list[TokenSpan] = []
     k, done = 0, -1  # done: index of the last web span already in ``out``
     for text, start, end in tokens:
         while k < len(web) and web[k][1] <= start:
@@ -153,7 +152,8 @@ def restore_web_tokens(tokens: list[Span], web: list[tuple[int, int, str]], sent
     return out
 
 
-def _token_part(text: str, start: int, end: int, a: int, b: int, sentence: str, normalise: dict[int, str]) -> Span:
+def _token_part(text: str, start: int, end: int, a: int, b: int, sentence: str, normalise: dict[int, str]
+                ) -> TokenSpan:
     """The part ``[a, b)`` of the token ``text`` at ``[start, end)``, spelled as the token spells it."""
     if len(text) == end - start:
         return text[a - start:b - start], a, b
