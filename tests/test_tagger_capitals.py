@@ -43,6 +43,7 @@ def test_the_bundled_model_tags_sentences_in_capitals_as_in_lower_case() -> None
     assert sentence_read_as("NASA AND THE FBI MET".split(), tagger._vocabulary)[3] == "Fbi"  # FBI was JJ as fbi
     # the NT of CANT reaches the tagger as n't, a clitic that does not count against the capitals (it did: 3 of 4)
     assert nlp("I CANT BELIEVE IT").sentences[0].tags == ["PRP", "MD", "RB", "VB", "PRP"]
+    assert nlp("CANT STOP NOW.").sentences[0].tags[:2] == ["MD", "RB"]  # the first word read Ca was FW
     assert tagger.tag(["I", "REALLY", "need", "it", "."]) == ["PRP", "RB", "VBP", "PRP", "."]
     assert tagger.tag(["The", "food", "was", "NOT", "good", "."])[3] == "RB"
     assert sentence_read_as(["I", "REALLY", "need", "it", "."], tagger._vocabulary) == ["I", "REALLY", "need", "it", "."]

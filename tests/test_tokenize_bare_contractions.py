@@ -82,15 +82,21 @@ def test_property_offsets_are_exact_and_pieces_are_as_written(words: list[tuple[
     parts: list[str] = []
     expected: list[str] = []
     split = 0
+    forms = []
     for word, case, mark in words:
         form = word.upper() if case == "upper" else word.capitalize() if case == "title" else word
-        if word == "im" and case == "upper":
-            form = "Im"  # IM is an instant message
+        forms.append("Im" if word == "im" and case == "upper" else form)  # IM is an instant message
+
+    def titled(w: str) -> bool:  # a capitalised word of letters that is no pronoun
+        return len(w) > 1 and w.isalpha() and w[0].isupper() and w[1:].islower() and w not in ("We", "It")
+
+    for k, ((word, case, mark), form) in enumerate(zip(words, forms)):
         parts.append(form + mark)
-        before = expected[-1] if expected and expected[-1] not in ("!", ".") else None  # a sentence's end: a start
-        # a capitalised one inside the sentence is a name (Jony Ive), but an I form after a word that is not a name
+        before = expected[-1] if expected else None
+        after = forms[k + 1] if k + 1 < len(forms) and not mark else mark
+        # a capitalised one between a capitalised word and another, inside a sentence, is a name (Jony Ive)
         name = (before is not None and form[:1].isupper() and not form.isupper()
-                and (not word.startswith("i") or (before[:1].isupper() and before.isalpha())))
+                and (titled(before) or titled(after)))
         if word in _CONTRACTIONS and not name:
             split += 1
             pieces = [form[:len(_CONTRACTIONS[word][0])], form[len(_CONTRACTIONS[word][0]):]]
@@ -170,12 +176,17 @@ def test_the_bundled_model_parses_the_pieces_as_the_clitics() -> None:
     ("Wont you come?", "Wo nt you come ?"),
     ("and Im tired, so Ive left", "and I m tired , so I ve left"),
     ('He said "Dont go."', "He said `` Do nt go . ''"),
+    ("I Dont know.", "I Do nt know ."),
+    ("We Cant go.", "We Ca nt go ."),
+    ("1. Dont go there.", "1 . Do nt go there ."),
+    ("- Dont go there.", "- Do nt go there ."),
 ])
 def test_a_capitalised_contraction_inside_a_sentence_is_a_name_and_wont_after_a_possessive_a_noun(text: str,
                                                                                                   expected: str) -> None:
     """``Jony Ive`` was ``Jony I ve`` (parsed with a pronoun and a verb), ``his wont`` ``his wo nt`` and ``Cant
-    Street`` ``Ca nt Street``; a sentence's first word, or one after a quote, is split, and so is an ``I`` form after a
-    word that is not a name (``and Im tired``)."""
+    Street`` ``Ca nt Street``: a capitalised one after a capitalised word that is no pronoun, or before a capitalised
+    word, is a name; a sentence's first word is split, and so is one after a pronoun, a mark or a list number (``I
+    Dont know``, ``1. Dont go``)."""
     assert [" ".join(sentence) for sentence in tokenize_text(text)] == expected.split(" | ")
 
 

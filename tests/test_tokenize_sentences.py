@@ -324,7 +324,11 @@ def test_a_unit_s_or_an_everyday_abbreviation_before_a_lowercase_word_ends_no_se
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("I love this place :) The staff is great.", "I love this place :) | The staff is great ."),
-    ("Got the job \U0001f389 Starting Monday.", "Got the job \U0001f389 | Starting Monday ."),
+    ("Got the job \U0001f389 The start is Monday.", "Got the job \U0001f389 | The start is Monday ."),
+    ("Thanks \U0001f44d Mike will call you.", "Thanks \U0001f44d Mike will call you ."),
+    ("I <3 NY and I love it.", "I <3 NY and I love it ."),
+    ("I met \U0001f600 Sarah at the park.", "I met \U0001f600 Sarah at the park ."),
+    ("Thanks. ;) See you.", "Thanks . | ;) See you ."),
     ("Great \U0001f44d\U0001f44d I will come back!", "Great \U0001f44d\U0001f44d | I will come back !"),
     ("Love \u2764\ufe0f You all", "Love \u2764\ufe0f | You all"),
     ("Thanks :) see you.", "Thanks :) see you ."),
@@ -332,6 +336,6 @@ def test_a_unit_s_or_an_everyday_abbreviation_before_a_lowercase_word_ends_no_se
     ("It is 5 \u2709 Mail here.", "It is 5 \u2709 Mail here ."),
 ])
 def test_a_sentence_ends_after_an_emoticon_or_an_emoji_before_a_capital(text: str, expected: str) -> None:
-    """pysbd never ended a sentence there (``place :) The staff`` was one sentence); a lowercase word after it goes
-    on the sentence, and a text symbol (``✉``) is no emoji."""
+    """pysbd never ended a sentence there (``place :) The staff`` was one sentence); a name after it (``Thanks 👍
+    Mike will call``, ``I <3 NY``) or a lowercase word goes on the sentence, and a text symbol (``✉``) is no emoji."""
     assert [" ".join(sentence) for sentence in tokenize_text(text)] == expected.split(" | ")

@@ -262,7 +262,7 @@ def sentence_read_as(words: Sequence[str], vocabulary: Container[str]) -> Sequen
         return words
     out = [w if not w.isupper() or w == "I" or (w in vocabulary and w.lower() not in vocabulary)
            else w.lower() if w.lower() in vocabulary else w[:1] + w[1:].lower() for w in words]
-    if out[0] != words[0]:
+    if out[0] != words[0] and not (out[0] in ("ca", "wo", "sha") and words[1:2] == ["n't"]):  # CANT: ca n't, a modal
         out[0] = out[0][:1].upper() + out[0][1:]
     return out
 

@@ -21,7 +21,14 @@ _EVERYDAY = ("qty", "est", "appt", "mgr", "asst", "dept")
 # lowercase abbreviations that a full stop inside a sentence leaves whole (choices 2 and 11)
 NOT_AN_END = (r"(?!(?:etc|vs|viz|cf|al|approx|esp|incl|vol|vols|ch|chap|pt|pts|fig|figs|sec|secs|ed|eds|pp|ca|para"
                r"|paras|op|cit|ibid|seq|eq|eqs)\.)")
-_BEFORE_A_CAPITAL = re.compile(r"(?<=\S)(?=[ \t]+[\"'`(\[]*[A-Z])")  # after an emoticon or emoji: a sentence begins
+#: Words that begin a sentence after an emoticon or emoji (``... :) The staff``, ``... 👍 I will``); a name after one
+#: (``Thanks 👍 Mike will call``, ``I <3 NY``) continues the sentence, so only these words are read as a start
+_STARTERS = ("I", "The", "A", "An", "This", "That", "These", "Those", "It", "Its", "We", "You", "He", "She", "They",
+             "My", "Our", "Your", "His", "Her", "Their", "There", "Here", "What", "When", "Where", "Why", "How", "Who",
+             "Which", "Thanks", "Thank", "Please", "Let", "Can", "Could", "Do", "Does", "Did", "Is", "Are", "Was",
+             "Were", "Have", "Has", "Had", "If", "So", "But", "And", "Also", "Just", "Now", "Then", "Yes", "No", "Not",
+             "All", "Great", "Good", "Happy", "Sorry", "Glad", "Ok", "Okay", "Oh", "Wow", "Lol", "Haha", "See")
+_BEFORE_A_CAPITAL = re.compile(r"(?<=\S)(?=[ \t]+[\"'`(\[]*(?:" + "|".join(_STARTERS) + r")\b)")
 _EMOJI_END = re.compile("[\U0001f000-\U0001faff\ufe0f\u200d]|[\u2600-\u27bf](?=\ufe0f)")  # a part of an emoji
 _MISSED_BOUNDARY = re.compile(  # choice 2: where a sentence ends that pysbd leaves whole
     r"(?<![A-Za-z.])" + NOT_AN_END + r"[a-z]{2,}\.(?=[ \t]+I\b)"
@@ -60,8 +67,9 @@ def split_missed(paragraph: str, pieces: Iterable[Span], emoticons: Mapping[int,
                  ) -> Iterator[Span]:
     """``pieces`` cut again where :data:`_MISSED_BOUNDARY` finds a sentence's end in one, or after an emoticon
     (``emoticons`` maps each one's end to its start, in the text of which ``paragraph`` begins at ``offset``: they
-    are masked in ``paragraph``) or emoji after a word and before a capital (``I love this place :) The staff``,
-    ``Got the job 🎉 Starting Monday``; ``Thanks. ;) See you.`` keeps ``;)`` on the sentence it begins), and a cut
+    are masked in ``paragraph``) or emoji after a word and before a word that begins sentences (``I love this place
+    :) The staff``, ``Great 👍 I will``: :data:`_STARTERS`; not before a name, ``Thanks 👍 Mike will call``; ``Thanks.
+    ;) See you.`` keeps ``;)`` on the sentence it begins), and a cut
     that pysbd made inside a run of full stops moved to its end (``it..thats``: ``it .`` + ``.thats``, a word
     beginning with a full stop; now ``it ..`` + ``thats``) (choice 2)."""
     emoticons = emoticons or {}

@@ -328,13 +328,13 @@ def split_bare_contractions(tokens: list[TokenSpan]) -> list[TokenSpan]:
     ``do`` + ``nt``, ``cant`` ``ca`` + ``nt``, ``Im`` ``I`` + ``m``, ``THATS`` ``THAT`` + ``S``; each piece's text
     is its characters as written, and the models read the clitic as the treebanks spell it (:func:`ptb_clitics`).
     Words that are also common English words are left whole (``its``, ``were``, ``well``, ``ill``, ``id``), and so
-    are a capitalised one inside a sentence, a name (``Jony Ive``, ``Heres Lane``, ``Cant Street``; ``and Im`` is
-    split: an ``I`` after a word that is not a name) and ``wont`` after a possessive (``as is his wont``)."""
+    are a capitalised one in a name (``Jony Ive``, ``Heres Lane``, ``Walk down Cant Street``; ``I Dont know``, ``and
+    Im tired``, ``1. Dont go`` are split) and ``wont`` after a possessive (``as is his wont``)."""
     out: list[TokenSpan] = []
-    for text, start, end in tokens:
+    for i, (text, start, end) in enumerate(tokens):
         cut = bare_contraction(text) if len(text) == end - start else None
-        if cut is not None and out and (_a_name(text, out[-1][0]) or (
-                text.lower() == "wont" and out[-1][0].lower() in _POSSESSIVES)):
+        if cut is not None and ((text.lower() == "wont" and out and out[-1][0].lower() in _POSSESSIVES) or _a_name(
+                text, out[-1][0] if out else "", tokens[i + 1][0] if i + 1 < len(tokens) else "")):
             cut = None
         if cut is None:
             out.append((text, start, end))
@@ -344,17 +344,21 @@ def split_bare_contractions(tokens: list[TokenSpan]) -> list[TokenSpan]:
 
 
 _POSSESSIVES = frozenset({"my", "your", "his", "her", "its", "our", "their"})
-_STARTS = frozenset({"``", "`", "-LRB-", "-LSB-", "-LCB-", ".", "!", "?", ":", "--"})
+_PRONOUNS = frozenset({"I", "We", "You", "He", "She", "They", "It", "Yes", "No", "Oh", "So", "And", "But", "Then"})
 
 
-def _a_name(word: str, before: str) -> bool:
-    """Whether ``word``, capitalised (not all capitals) after the word ``before`` in its sentence, is a name rather than
-    a contraction (:func:`split_bare_contractions`): any but an ``I`` form, and an ``I`` form after a capitalised word
-    (``Jony Ive``); a sentence's first word, or one after an opening quote or bracket or a sentence's end (one
-    sentence of ``tokenize`` may hold two), is no name by its capital."""
-    if not (word[:1].isupper() and not word.isupper()) or before in OPENERS or before in _STARTS:
+def _a_name(word: str, before: str, after: str) -> bool:
+    """Whether ``word``, a contraction's spelling capitalised (not all capitals) between the words ``before`` and
+    ``after`` of its sentence, is part of a name (:func:`split_bare_contractions`): after a capitalised word that is
+    no pronoun (``Jony Ive``), or before a capitalised word (``Cant Street``), not at the sentence's start."""
+    if not (word[:1].isupper() and not word.isupper()) or not before:
         return False
-    return not word.lower().startswith("i") or (before[:1].isupper() and before.isalpha())
+    return _titled(before) and before not in _PRONOUNS or (_titled(after) and after not in _PRONOUNS)
+
+
+def _titled(word: str) -> bool:
+    """A capitalised word of letters (``Jony``), not one in capitals (``NY``)."""
+    return len(word) > 1 and word.isalpha() and word[0].isupper() and word[1:].islower()
 
 
 def ptb_clitics(words: Sequence[str]) -> list[str]:
