@@ -175,17 +175,20 @@ def model_words(words: Sequence[str], tagger: Any = None) -> list[str]:
         # n’t as n't, " as `` or '': raw text's tokens are spelled so; nt of do nt as n't
         if quoted != word and knows(quoted) and (directed or word != '"'):
             word = quoted
-        if not knows(word):  # "café" written with a combining accent (NFD) as the model's "café" (NFC)
-            word = unicodedata.normalize("NFC", word)
-        if not word.isascii() and not knows(word) and knows(visible := _visible(word)):  # "hor\xadse" as "horse"
-            word = visible
-        if not knows(word):  # ¥ as $, !!! as ! (the tagger's reading, for the parser too)
-            word = read_as(word, vocabulary)
-        plain = word
-        for bracket, escaped in PTB_BRACKETS.items():
-            plain = plain.replace(escaped, bracket)
-        known = knows(word) or not any(c in spelling for c in plain)
-        out.append(word if known else "".join(spelling.get(c, c) for c in plain))
+        if not knows(word):
+            word = unicodedata.normalize("NFC", word)  # "café" written with a combining accent (NFD) as the model's
+            if not knows(word):
+                if not word.isascii() and knows(visible := _visible(word)):  # "hor\xadse" as "horse"
+                    word = visible
+                else:  # ¥ as $, !!! as ! (the tagger's reading, for the parser too)
+                    word = read_as(word, vocabulary)
+            if not knows(word):
+                plain = word
+                for bracket, escaped in PTB_BRACKETS.items():
+                    plain = plain.replace(escaped, bracket)
+                if any(c in spelling for c in plain):
+                    word = "".join(spelling.get(c, c) for c in plain)
+        out.append(word)
     return out
 
 
