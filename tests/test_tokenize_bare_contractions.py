@@ -87,8 +87,8 @@ def test_property_offsets_are_exact_and_pieces_are_as_written(words: list[tuple[
         form = word.upper() if case == "upper" else word.capitalize() if case == "title" else word
         forms.append("Im" if word == "im" and case == "upper" else form)  # IM is an instant message
 
-    def titled(w: str) -> bool:  # a capitalised word of letters that is no pronoun
-        return len(w) > 1 and w.isalpha() and w[0].isupper() and w[1:].islower() and w not in ("We", "It")
+    def titled(w: str) -> bool:  # a capitalised word of letters that begins no sentence (We, It, Its do)
+        return len(w) > 1 and w.isalpha() and w[0].isupper() and w[1:].islower() and w not in ("We", "It", "Its")
 
     for k, ((word, case, mark), form) in enumerate(zip(words, forms)):
         parts.append(form + mark)

@@ -9,6 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 
+from glmnlp.graphemes import emoji_only
+from glmnlp.text.token_spelling import SENTENCE_STARTERS
+
 __all__ = ["NOT_AN_END", "join_wrong_cuts", "split_missed"]
 
 Span = tuple[int, int]
@@ -21,15 +24,8 @@ _EVERYDAY = ("qty", "est", "appt", "mgr", "asst", "dept")
 # lowercase abbreviations that a full stop inside a sentence leaves whole (choices 2 and 11)
 NOT_AN_END = (r"(?!(?:etc|vs|viz|cf|al|approx|esp|incl|vol|vols|ch|chap|pt|pts|fig|figs|sec|secs|ed|eds|pp|ca|para"
                r"|paras|op|cit|ibid|seq|eq|eqs)\.)")
-#: Words that begin a sentence after an emoticon or emoji (``... :) The staff``, ``... 👍 I will``); a name after one
-#: (``Thanks 👍 Mike will call``, ``I <3 NY``) continues the sentence, so only these words are read as a start
-_STARTERS = ("I", "The", "A", "An", "This", "That", "These", "Those", "It", "Its", "We", "You", "He", "She", "They",
-             "My", "Our", "Your", "His", "Her", "Their", "There", "Here", "What", "When", "Where", "Why", "How", "Who",
-             "Which", "Thanks", "Thank", "Please", "Let", "Can", "Could", "Do", "Does", "Did", "Is", "Are", "Was",
-             "Were", "Have", "Has", "Had", "If", "So", "But", "And", "Also", "Just", "Now", "Then", "Yes", "No", "Not",
-             "All", "Great", "Good", "Happy", "Sorry", "Glad", "Ok", "Okay", "Oh", "Wow", "Lol", "Haha", "See")
-_BEFORE_A_CAPITAL = re.compile(r"(?<=\S)(?=[ \t]+[\"'`(\[]*(?:" + "|".join(_STARTERS) + r")\b)")
-_EMOJI_END = re.compile("[\U0001f000-\U0001faff\ufe0f\u200d]|[\u2600-\u27bf](?=\ufe0f)")  # a part of an emoji
+# after an emoticon or emoji, a word that begins sentences begins one (a name goes on the sentence: ``Thanks 👍 Mike``)
+_BEFORE_A_CAPITAL = re.compile(r"(?<=\S)(?=[ \t]+[\"'`(\[]*(?:" + "|".join(sorted(SENTENCE_STARTERS)) + r")\b)")
 _MISSED_BOUNDARY = re.compile(  # choice 2: where a sentence ends that pysbd leaves whole
     r"(?<![A-Za-z.])" + NOT_AN_END + r"[a-z]{2,}\.(?=[ \t]+I\b)"
     r"|[!?]{3,}(?=[ \t]+[\"'`(\[]*[A-Z])"
@@ -54,22 +50,23 @@ _DATE = re.compile(r"\s*(?:(?:Jan|Feb|Mar|Apr|May|Jun|June|Jul|July|Aug|Sep|Sept
 
 
 def _emote_start(paragraph: str, end: int, emoticons: Mapping[int, int], offset: int) -> int:
-    """Where the emoticon or the run of emoji that ends at ``end`` begins, or -1 if none ends there."""
+    """Where the emoticon or the word of emoji only (:func:`glmnlp.graphemes.emoji_only`, as the tagger tags it
+    ``UH``) that ends at ``end`` begins, or -1 if none ends there."""
     if end + offset in emoticons:
         return emoticons[end + offset] - offset
     start = end
-    while start > 0 and _EMOJI_END.match(paragraph, start - 1):
+    while start > 0 and not paragraph[start - 1].isspace():  # (each word once: a cut is tried at a word's end)
         start -= 1
-    return start if start < end else -1
+    return start if emoji_only(paragraph[start:end]) else -1
 
 
 def split_missed(paragraph: str, pieces: Iterable[Span], emoticons: Mapping[int, int] | None = None, offset: int = 0
                  ) -> Iterator[Span]:
     """``pieces`` cut again where :data:`_MISSED_BOUNDARY` finds a sentence's end in one, or after an emoticon
     (``emoticons`` maps each one's end to its start, in the text of which ``paragraph`` begins at ``offset``: they
-    are masked in ``paragraph``) or emoji after a word and before a word that begins sentences (``I love this place
-    :) The staff``, ``Great 👍 I will``: :data:`_STARTERS`; not before a name, ``Thanks 👍 Mike will call``; ``Thanks.
-    ;) See you.`` keeps ``;)`` on the sentence it begins), and a cut
+    are masked in ``paragraph``) or a word of emoji after a word and before a word that begins sentences (``I love
+    this place :) The staff``, ``Great 👍 I will``: :data:`~glmnlp.text.token_spelling.SENTENCE_STARTERS`; not before
+    a name, ``Thanks 👍 Mike will call``; ``Thanks. ;) See you.`` keeps ``;)`` on the sentence it begins), and a cut
     that pysbd made inside a run of full stops moved to its end (``it..thats``: ``it .`` + ``.thats``, a word
     beginning with a full stop; now ``it ..`` + ``thats``) (choice 2)."""
     emoticons = emoticons or {}

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from glmnlp.graphemes import CURRENCY_SIGNS
 from glmnlp.treebank.trees import PTB_APOSTROPHES
 
-__all__ = ["OPENERS", "TYPOGRAPHIC_QUOTES", "TokenSpan", "bare_contraction", "close_spaced_quotes",
-           "merge_ampersands", "merge_mark_runs", "merge_marks", "merge_years", "opens_quote", "ptb_clitics",
-           "ptb_quotes", "quotes_left_open", "spell_final_abbreviation", "split_bare_contractions", "split_clitics",
-           "split_glued_marks", "split_list_number", "split_number_units"]
+__all__ = ["OPENERS", "SENTENCE_STARTERS", "TYPOGRAPHIC_QUOTES", "TokenSpan", "bare_contraction",
+           "close_spaced_quotes", "merge_ampersands", "merge_mark_runs", "merge_marks", "merge_years", "opens_quote",
+           "ptb_clitics", "ptb_quotes", "quotes_left_open", "spell_final_abbreviation", "split_bare_contractions",
+           "split_clitics", "split_glued_marks", "split_list_number", "split_number_units"]
 
 TokenSpan = tuple[str, int, int]  # a token's text and its [start, end) offsets in its sentence
 
@@ -344,16 +344,25 @@ def split_bare_contractions(tokens: list[TokenSpan]) -> list[TokenSpan]:
 
 
 _POSSESSIVES = frozenset({"my", "your", "his", "her", "its", "our", "their"})
-_PRONOUNS = frozenset({"I", "We", "You", "He", "She", "They", "It", "Yes", "No", "Oh", "So", "And", "But", "Then"})
+#: Capitalised words that begin sentences and are no names: a contraction next to one is no part of a name (``I Dont
+#: know``: :func:`split_bare_contractions`), and after an emoticon or emoji one begins a sentence (``... :) The staff``:
+#: :func:`glmnlp.text.sentence_cuts.split_missed`)
+SENTENCE_STARTERS = frozenset((
+    "I", "The", "A", "An", "This", "That", "These", "Those", "It", "Its", "We", "You", "He", "She", "They", "My", "Our",
+    "Your", "His", "Her", "Their", "There", "Here", "What", "When", "Where", "Why", "How", "Who", "Which", "Thanks",
+    "Thank", "Please", "Let", "Can", "Could", "Do", "Does", "Did", "Is", "Are", "Was", "Were", "Have", "Has", "Had",
+    "If", "So", "But", "And", "Also", "Just", "Now", "Then", "Yes", "No", "Not", "All", "Great", "Good", "Happy",
+    "Sorry", "Glad", "Ok", "Okay", "Oh", "Wow", "Lol", "Haha", "See"))
 
 
 def _a_name(word: str, before: str, after: str) -> bool:
     """Whether ``word``, a contraction's spelling capitalised (not all capitals) between the words ``before`` and
-    ``after`` of its sentence, is part of a name (:func:`split_bare_contractions`): after a capitalised word that is
-    no pronoun (``Jony Ive``), or before a capitalised word (``Cant Street``), not at the sentence's start."""
+    ``after`` of its sentence, is part of a name (:func:`split_bare_contractions`): after a capitalised word that
+    begins no sentence, a pronoun or the like (:data:`SENTENCE_STARTERS`: ``Jony Ive``, not ``I Dont``), or before
+    one (``Cant Street``), not at the sentence's start."""
     if not (word[:1].isupper() and not word.isupper()) or not before:
         return False
-    return _titled(before) and before not in _PRONOUNS or (_titled(after) and after not in _PRONOUNS)
+    return _titled(before) and before not in SENTENCE_STARTERS or (_titled(after) and after not in SENTENCE_STARTERS)
 
 
 def _titled(word: str) -> bool:
